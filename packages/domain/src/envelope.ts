@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/** The answer shape of every JSON call (spec README, DESIGN §3). */
+export const RESPONSE_STATUSES = ['OK', 'ERROR'] as const;
+export type ResponseStatus = (typeof RESPONSE_STATUSES)[number];
+
+export const SERVER_MESSAGE_TYPES = ['ERROR', 'WARNING', 'INFO'] as const;
+export type ServerMessageType = (typeof SERVER_MESSAGE_TYPES)[number];
+
+export interface ServerMessage {
+  type: ServerMessageType;
+  fieldName: string;
+  message: string;
+  responseCode: string;
+}
+
+export interface Envelope<T> {
+  status: ResponseStatus;
+  messages: ServerMessage[];
+  responseSummaryCode: string;
+  result: T | null;
+}
+
+export interface Paged<T> {
+  elements: T[];
+  totalElements: number;
+  totalPages: number;
+}
+
+export const pagingQuerySchema = z.object({
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(200).default(10),
+});
+export type PagingQuery = z.infer<typeof pagingQuerySchema>;
+
+export function pageOf<T>(elements: T[], totalElements: number, size: number): Paged<T> {
+  return { elements, totalElements, totalPages: Math.ceil(totalElements / size) };
+}
+
+export function ok<T>(result: T, messages: ServerMessage[] = []): Envelope<T> {
+  return { status: 'OK', messages, responseSummaryCode: 'OK', result };
+}
+
+export function failure(responseSummaryCode: string, messages: ServerMessage[]): Envelope<null> {
+  return { status: 'ERROR', messages, responseSummaryCode, result: null };
+}
+
+export function errorMessage(message: string, fieldName = '', responseCode = 'ERROR'): ServerMessage {
+  return { type: 'ERROR', fieldName, message, responseCode };
+}
+
+/** 'x to y of n' paging text (000 §9); page is zero-based. */
+export function pagingText(page: number, size: number, total: number): string {
+  if (total === 0) return '0 to 0 of 0';
+  const from = page * size + 1;
+  const to = Math.min(total, (page + 1) * size);
+  return `${from} to ${to} of ${total}`;
+}

@@ -1,0 +1,75 @@
+import type { Role } from './enums.js';
+
+/** Who is calling: derived by the server from the session, never from the client. */
+export interface Actor {
+  userId: number;
+  role: Role;
+  /** The user's own customer; null for provider admins. */
+  customerId: number | null;
+  /** The own customer's reseller settings say reseller is enabled (always true for the provider). */
+  resellerEnabled: boolean;
+  /** The own customer is a direct customer of the provider (no parent reseller). */
+  boltCustomer: boolean;
+  readOnly: boolean;
+}
+
+export const isProviderAdmin = (a: Actor) => a.role === 'ROLE_BOLT_ADMIN_USER';
+export const isCustomerSuperAdmin = (a: Actor) => a.role === 'ROLE_CUSTOMER_SUPER_ADMIN_USER';
+export const isCustomerAdmin = (a: Actor) =>
+  a.role === 'ROLE_CUSTOMER_SUPER_ADMIN_USER' || a.role === 'ROLE_CUSTOMER_ADMIN_USER';
+export const isCustomerUser = (a: Actor) => a.role === 'ROLE_CUSTOMER_USER';
+/** A reseller admin is a super admin or admin of a customer whose reseller settings are enabled (DESIGN §4). */
+export const isResellerAdmin = (a: Actor) => isCustomerAdmin(a) && a.resellerEnabled && a.customerId !== null;
+
+/**
+ * Route audiences. Every server route declares one; the server refuses a caller outside it before
+ * the handler runs, and tenant scoping then limits what an allowed caller can reach.
+ */
+export const ACCESS_LEVELS = [
+  'public',
+  'signedIn',
+  'customerAdmin',
+  'customerSuperAdmin',
+  'resellerAdmin',
+  'providerAdmin',
+  'demo',
+] as const;
+export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+
+export function mayAccess(actor: Actor | null, level: AccessLevel): boolean {
+  switch (level) {
+    case 'public':
+    case 'demo':
+      return true;
+    case 'signedIn':
+      return actor !== null;
+    case 'customerAdmin':
+      return actor !== null && isCustomerAdmin(actor);
+    case 'customerSuperAdmin':
+      return actor !== null && isCustomerSuperAdmin(actor);
+    case 'resellerAdmin':
+      return actor !== null && isResellerAdmin(actor);
+    case 'providerAdmin':
+      return actor !== null && isProviderAdmin(actor);
+  }
+}
+
+/**
+ * The customers a caller may see (DESIGN §4). Repositories turn this into a query predicate, so a
+ * missing check yields nothing rather than another tenant's rows.
+ */
+export type CustomerScope =
+  | { kind: 'all' }
+  | { kind: 'own'; customerId: number }
+  | { kind: 'ownAndChildren'; customerId: number }
+  | { kind: 'none' };
+
+export function customerScope(actor: Actor): CustomerScope {
+  if (isProviderAdmin(actor)) return { kind: 'all' };
+  if (actor.customerId === null) return { kind: 'none' };
+  if (isResellerAdmin(actor)) return { kind: 'ownAndChildren', customerId: actor.customerId };
+  return { kind: 'own', customerId: actor.customerId };
+}
+
+/** Whether the caller may change things; read-only users look but do not change (DESIGN §4). */
+export const mayChange = (a: Actor) => !a.readOnly;

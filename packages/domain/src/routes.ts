@@ -1,0 +1,92 @@
+import type { Actor } from './permissions.js';
+import { isCustomerAdmin, isCustomerSuperAdmin, isCustomerUser, isProviderAdmin } from './permissions.js';
+
+/**
+ * Pages the web app serves. The server answers a browser navigation to any other address with the
+ * not-found page and status 404; the web router maps each key to its screen.
+ */
+export const PAGES = {
+  dashboard: '/',
+  login: '/login',
+  logout: '/logout',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  profile: '/profile',
+  demoMails: '/demo/mails',
+} as const;
+export type PageKey = keyof typeof PAGES;
+
+/** Pages a signed-out visitor may open; every other page sends them to /login. */
+export const PUBLIC_PAGES: readonly PageKey[] = ['login', 'logout', 'forgotPassword', 'resetPassword', 'demoMails'];
+
+/** Turns a page pattern such as /a/{id}/b into a matcher. */
+export function pagePatternToRegExp(pattern: string): RegExp {
+  const body = pattern
+    .split('/')
+    .map((part) => (part.startsWith('{') && part.endsWith('}') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${body}/?$`);
+}
+
+const PAGE_MATCHERS = Object.entries(PAGES).map(([key, pattern]) => ({
+  key: key as PageKey,
+  re: pagePatternToRegExp(pattern),
+}));
+
+export function matchPage(pathname: string): PageKey | null {
+  return PAGE_MATCHERS.find((m) => m.re.test(pathname))?.key ?? null;
+}
+
+export interface NavEntry {
+  label: string;
+  href: string;
+}
+
+/** The main sidebar of 002 §2.1, in its order, filtered by who is signed in. */
+export function sidebarEntries(actor: Actor | null): NavEntry[] {
+  if (!actor) return [];
+  const entries: Array<NavEntry & { visible: boolean }> = [
+    { label: 'Dashboard', href: '/', visible: true },
+    { label: 'Backup Packages', href: '/admin/backuppackages', visible: isCustomerAdmin(actor) },
+    { label: 'Account Settings', href: '/admin/account', visible: isCustomerAdmin(actor) },
+    { label: 'Backup Machines', href: '/backupmachines', visible: isCustomerUser(actor) },
+    { label: 'Notification Settings', href: '/admin/notificationsettings', visible: isCustomerSuperAdmin(actor) },
+    {
+      label: 'Reseller Admin',
+      href: '/admin/reselleradmin',
+      visible: (isCustomerSuperAdmin(actor) || isProviderAdmin(actor)) && actor.resellerEnabled,
+    },
+    {
+      label: 'Billing',
+      href: billingRedirectHref('billing'),
+      visible: isCustomerSuperAdmin(actor) && actor.boltCustomer,
+    },
+    { label: 'Support', href: billingRedirectHref('support'), visible: !isProviderAdmin(actor) && actor.boltCustomer },
+    { label: 'Admin Area', href: '/boltadmin/customers', visible: isProviderAdmin(actor) },
+    { label: 'Sign out', href: PAGES.logout, visible: true },
+  ];
+  return entries.filter((e) => e.visible).map(({ label, href }) => ({ label, href }));
+}
+
+/** The admin area sidebar of 002 §2.2 (provider admins only). */
+export function adminAreaEntries(actor: Actor | null): NavEntry[] {
+  if (!actor || !isProviderAdmin(actor)) return [];
+  return [
+    { label: 'Leave Admin Area', href: '/' },
+    { label: 'Customers', href: '/boltadmin/customers' },
+    { label: 'Resellers', href: '/boltadmin/resellers' },
+    { label: 'Storage Accounts', href: '/boltadmin/storageaccounts' },
+    { label: 'Package Requests', href: '/boltadmin/backuppackagerequests' },
+    { label: 'Package Templates', href: '/boltadmin/backuppackagetemplates' },
+    { label: 'Task Status Overview', href: '/boltadmin/backuptasks/statusoverview' },
+    { label: 'Infrastructure', href: '/boltadmin/infrastructure' },
+    { label: 'Sign out', href: PAGES.logout },
+  ];
+}
+
+/** Billing and support open the billing system through the server's redirect call (002 §7.2). */
+export function billingRedirectHref(target: 'billing' | 'support'): string {
+  return `/billing/redirect?target=${target}`;
+}
+
+export const isAdminAreaPath = (pathname: string) => pathname === '/boltadmin' || pathname.startsWith('/boltadmin/');
