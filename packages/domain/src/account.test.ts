@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { passwordChangeSchema, profileSchema, THROTTLE, throttleDelaySeconds } from './account.js';
+import { MESSAGES } from './messages.js';
+
+describe('sign-in throttle (issue #2)', () => {
+  it('is free for the first attempts, then doubles, capped', () => {
+    expect(throttleDelaySeconds(4, 5)).toBe(0);
+    expect(throttleDelaySeconds(5, 5)).toBe(THROTTLE.baseDelaySeconds);
+    expect(throttleDelaySeconds(6, 5)).toBe(THROTTLE.baseDelaySeconds * 2);
+    expect(throttleDelaySeconds(1000, 5)).toBe(THROTTLE.maxDelaySeconds);
+  });
+
+  it('never shrinks as failures grow and never exceeds the cap', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 1, max: 50 }), (failures, free) => {
+        const now = throttleDelaySeconds(failures, free);
+        expect(throttleDelaySeconds(failures + 1, free)).toBeGreaterThanOrEqual(now);
+        expect(now).toBeLessThanOrEqual(THROTTLE.maxDelaySeconds);
+      }),
+    );
+  });
+});
+
+describe('profile and password forms (002 §5.1 limits)', () => {
+  it('names each failing field with the generic messages', () => {
+    const result = profileSchema.safeParse({ firstName: ' ', surname: 'S', email: 'x', contactNumber: '' });
+    expect(result.success).toBe(false);
+    const byField = Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
+    expect(byField).toEqual({
+      firstName: 'First name is required',
+      email: 'Email must be a valid email',
+      contactNumber: 'Contact number is required',
+    });
+  });
+
+  it('trims names and accepts the maxima', () => {
+    const ok = profileSchema.parse({ firstName: ' Ana ', surname: 'x'.repeat(50), email: 'a@b.co', contactNumber: '1' });
+    expect(ok.firstName).toBe('Ana');
+  });
+
+  it('wants the confirmation to match, on the confirmation field', () => {
+    const result = passwordChangeSchema.safeParse({ currentPassword: 'a', password: 'long enough', confirmPassword: 'different' });
+    expect(result.error?.issues[0]).toMatchObject({ path: ['confirmPassword'], message: MESSAGES.passwordsDoNotMatch });
+    expect(passwordChangeSchema.safeParse({ currentPassword: 'a', password: 'short', confirmPassword: 'short' }).success).toBe(false);
+  });
+});

@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ACCESS_LEVELS, type Actor, customerScope, mayAccess, mayChange } from './permissions.js';
+import { ROLES } from './enums.js';
+
+const actor = (overrides: Partial<Actor>): Actor => ({
+  userId: 1,
+  role: 'ROLE_CUSTOMER_USER',
+  customerId: 10,
+  resellerEnabled: false,
+  boltCustomer: true,
+  readOnly: false,
+  ...overrides,
+});
+
+describe('route audiences (DESIGN §4)', () => {
+  it('lets nobody signed out past signedIn, and everyone through public', () => {
+    for (const level of ACCESS_LEVELS) {
+      expect(mayAccess(null, level)).toBe(level === 'public' || level === 'demo');
+    }
+  });
+
+  it('keeps the admin area to provider admins', () => {
+    for (const role of ROLES) expect(mayAccess(actor({ role }), 'providerAdmin')).toBe(role === 'ROLE_BOLT_ADMIN_USER');
+  });
+
+  it('gives customer admin routes to super admins and admins only', () => {
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }), 'customerAdmin')).toBe(true);
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }), 'customerAdmin')).toBe(true);
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_USER' }), 'customerAdmin')).toBe(false);
+    expect(mayAccess(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }), 'customerAdmin')).toBe(false);
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }), 'customerSuperAdmin')).toBe(false);
+  });
+
+  it('makes a reseller admin of an admin whose customer has reseller enabled', () => {
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }), 'resellerAdmin')).toBe(true);
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }), 'resellerAdmin')).toBe(true);
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: false }), 'resellerAdmin')).toBe(false);
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }), 'resellerAdmin')).toBe(false);
+  });
+});
+
+describe('customer scope (DESIGN §4)', () => {
+  it('gives the provider everything, a reseller admin its own and child customers, others their own', () => {
+    expect(customerScope(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }))).toEqual({ kind: 'all' });
+    expect(customerScope(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }))).toEqual({
+      kind: 'ownAndChildren',
+      customerId: 10,
+    });
+    expect(customerScope(actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }))).toEqual({ kind: 'own', customerId: 10 });
+    expect(customerScope(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: null }))).toEqual({ kind: 'none' });
+  });
+
+  it('never widens a customer role beyond its own customer and children', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ROLES.filter((r) => r !== 'ROLE_BOLT_ADMIN_USER')),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.boolean(),
+        (role, customerId, resellerEnabled) => {
+          const scope = customerScope(actor({ role, customerId, resellerEnabled }));
+          expect(scope.kind).not.toBe('all');
+          if (scope.kind === 'own' || scope.kind === 'ownAndChildren') expect(scope.customerId).toBe(customerId);
+        },
+      ),
+    );
+  });
+
+  it('lets read-only users look but not change', () => {
+    expect(mayChange(actor({ readOnly: true }))).toBe(false);
+    expect(mayChange(actor({ readOnly: false }))).toBe(true);
+  });
+});

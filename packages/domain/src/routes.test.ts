@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { Actor } from './permissions.js';
+import { adminAreaEntries, isAdminAreaPath, matchPage, pagePatternToRegExp, sidebarEntries } from './routes.js';
+
+const actor = (overrides: Partial<Actor>): Actor => ({
+  userId: 1,
+  role: 'ROLE_CUSTOMER_USER',
+  customerId: 10,
+  resellerEnabled: false,
+  boltCustomer: false,
+  readOnly: false,
+  ...overrides,
+});
+const labels = (a: Actor | null) => sidebarEntries(a).map((e) => e.label);
+
+describe('sidebar entries (002 §2.1)', () => {
+  it('shows nothing when signed out', () => {
+    expect(labels(null)).toEqual([]);
+  });
+
+  it('provider admin: dashboard, reseller admin, admin area', () => {
+    expect(labels(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true }))).toEqual([
+      'Dashboard',
+      'Reseller Admin',
+      'Admin Area',
+      'Sign out',
+    ]);
+  });
+
+  it('super admin of a direct reseller customer: every customer admin entry, billing and support', () => {
+    expect(labels(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true, boltCustomer: true }))).toEqual([
+      'Dashboard',
+      'Backup Packages',
+      'Account Settings',
+      'Notification Settings',
+      'Reseller Admin',
+      'Billing',
+      'Support',
+      'Sign out',
+    ]);
+  });
+
+  it("super admin of a reseller's customer: no reseller admin, no billing or support", () => {
+    expect(labels(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }))).toEqual([
+      'Dashboard',
+      'Backup Packages',
+      'Account Settings',
+      'Notification Settings',
+      'Sign out',
+    ]);
+  });
+
+  it('admin: packages and account settings, support only for direct customers', () => {
+    expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }))).toEqual(['Dashboard', 'Backup Packages', 'Account Settings', 'Sign out']);
+    expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', boltCustomer: true }))).toContain('Support');
+    expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', boltCustomer: true }))).not.toContain('Billing');
+  });
+
+  it('plain user: backup machines', () => {
+    expect(labels(actor({}))).toEqual(['Dashboard', 'Backup Machines', 'Sign out']);
+    expect(labels(actor({ boltCustomer: true }))).toEqual(['Dashboard', 'Backup Machines', 'Support', 'Sign out']);
+  });
+});
+
+describe('admin area entries (002 §2.2)', () => {
+  it('are the provider admin links in order, for provider admins only', () => {
+    const entries = adminAreaEntries(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }));
+    expect(entries.map((e) => e.href)).toEqual([
+      '/',
+      '/boltadmin/customers',
+      '/boltadmin/resellers',
+      '/boltadmin/storageaccounts',
+      '/boltadmin/backuppackagerequests',
+      '/boltadmin/backuppackagetemplates',
+      '/boltadmin/backuptasks/statusoverview',
+      '/boltadmin/infrastructure',
+      '/logout',
+    ]);
+    expect(entries[0]?.label).toBe('Leave Admin Area');
+    expect(entries.at(-1)?.label).toBe('Sign out');
+    expect(adminAreaEntries(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }))).toEqual([]);
+  });
+});
+
+describe('page matching', () => {
+  it('matches known pages, with or without a trailing slash', () => {
+    expect(matchPage('/')).toBe('dashboard');
+    expect(matchPage('/profile')).toBe('profile');
+    expect(matchPage('/profile/')).toBe('profile');
+    expect(matchPage('/profiles')).toBeNull();
+  });
+
+  it('turns {param} patterns into one-segment matchers', () => {
+    const re = pagePatternToRegExp('/backupmachines/{machineId}/backuptasks/{taskId}');
+    expect(re.test('/backupmachines/12/backuptasks/7')).toBe(true);
+    expect(re.test('/backupmachines/12/backuptasks')).toBe(false);
+    expect(re.test('/backupmachines/12/x/backuptasks/7')).toBe(false);
+  });
+
+  it('knows the admin area paths', () => {
+    expect(isAdminAreaPath('/boltadmin')).toBe(true);
+    expect(isAdminAreaPath('/boltadmin/customers')).toBe(true);
+    expect(isAdminAreaPath('/boltadministrator')).toBe(false);
+  });
+});
