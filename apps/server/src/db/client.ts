@@ -1,0 +1,54 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The committed migration set: beside the bundle in a build, in apps/server/drizzle from source. */
+export function migrationsFolder(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, 'drizzle'), join(here, '../../drizzle')];
+  const found = candidates.find((dir) => existsSync(join(dir, 'meta/_journal.json')));
+  if (!found) throw new Error(`migration folder not found (looked in ${candidates.join(', ')})`);
+  return found;
+}
+
+/** PostgreSQL when a URL is given, otherwise embedded PGlite under the data directory ('memory://' for tests). */
+export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    return {
+      db,
+      kind: 'postgres',
+      migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: migrationsFolder() }),
+      close: () => pool.end(),
+    };
+  }
+  const pgDataDir = options.dataDir === 'memory://' ? 'memory://' : join(options.dataDir, 'pglite');
+  if (pgDataDir !== 'memory://') mkdirSync(dirname(pgDataDir), { recursive: true });
+  const client = await PGlite.create(pgDataDir);
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: migrationsFolder() }),
+    close: () => client.close(),
+  };
+}

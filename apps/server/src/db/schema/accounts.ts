@@ -1,0 +1,180 @@
+import { AUDIT_EVENT_TYPES, CUSTOMER_STATUSES, PAYMENT_METHODS, ROLES, USER_STATUSES } from '@portal/domain';
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { createdAt, ts } from './columns.js';
+
+export const roleEnum = pgEnum('role', ROLES);
+export const userStatusEnum = pgEnum('user_status', USER_STATUSES);
+export const customerStatusEnum = pgEnum('customer_status', CUSTOMER_STATUSES);
+export const paymentMethodEnum = pgEnum('payment_method', PAYMENT_METHODS);
+export const auditEventTypeEnum = pgEnum('audit_event_type', AUDIT_EVENT_TYPES);
+
+/** Billing (WHMCS) host servers of 001 §2; secrets are stored encrypted with MASTER_KEY. */
+export const billingServers = pgTable('billing_servers', {
+  id: serial('id').primaryKey(),
+  description: varchar('description', { length: 100 }).notNull(),
+  region: varchar('region', { length: 50 }).notNull().default('default'),
+  whmcsHost: varchar('whmcs_host', { length: 255 }).notNull(),
+  whmcsPort: integer('whmcs_port').notNull().default(443),
+  whmcsPath: varchar('whmcs_path', { length: 255 }).notNull().default('/'),
+  whmcsIdentifier: varchar('whmcs_identifier', { length: 255 }).notNull(),
+  whmcsSecretEncrypted: text('whmcs_secret_encrypted').notNull(),
+  whmcsApiAccessKeyEncrypted: text('whmcs_api_access_key_encrypted'),
+  createdAt: createdAt(),
+});
+
+/**
+ * A customer of the provider or of a reseller. A reseller is a customer whose reseller settings are
+ * enabled; its child customers point at it through parent_reseller_customer_id.
+ */
+export const customers = pgTable(
+  'customers',
+  {
+    id: serial('id').primaryKey(),
+    companyName: varchar('company_name', { length: 50 }).notNull().default(''),
+    status: customerStatusEnum('status').notNull().default('SIGNUP_REQUESTED'),
+    parentResellerCustomerId: integer('parent_reseller_customer_id').references((): AnyPgColumn => customers.id, {
+      onDelete: 'restrict',
+    }),
+    superAdminUserId: integer('super_admin_user_id').references((): AnyPgColumn => users.id, {
+      onDelete: 'set null',
+    }),
+    whmcsServerId: integer('whmcs_server_id').references(() => billingServers.id, { onDelete: 'set null' }),
+    whmcsClientId: integer('whmcs_client_id'),
+    paymentMethod: paymentMethodEnum('payment_method').notNull().default('banktransfer'),
+    cpanelPluginEnabled: boolean('cpanel_plugin_enabled').notNull().default(false),
+    allowProviderMachineControl: boolean('allow_provider_machine_control').notNull().default(false),
+    firstPaymentRequired: boolean('first_payment_required').notNull().default(true),
+    unpaidInvoices: integer('unpaid_invoices').notNull().default(0),
+    beingDeleted: boolean('being_deleted').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('customers_parent_idx').on(t.parentResellerCustomerId),
+    index('customers_status_idx').on(t.status),
+    index('customers_company_name_idx').on(sql`lower(${t.companyName})`),
+  ],
+);
+
+/** Reseller settings (000 §3): branding, links and the reseller's own SMTP settings. */
+export const resellerSettings = pgTable(
+  'reseller_settings',
+  {
+    customerId: integer('customer_id')
+      .primaryKey()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    resellerEnabled: boolean('reseller_enabled').notNull().default(false),
+    brandName: varchar('brand_name', { length: 100 }),
+    customUrl: varchar('custom_url', { length: 100 }),
+    supportEmailAddress: varchar('support_email_address', { length: 50 }),
+    supportPhoneNumber: varchar('support_phone_number', { length: 50 }),
+    mainSiteLink: varchar('main_site_link', { length: 100 }),
+    termsAndConditionsLink: varchar('terms_and_conditions_link', { length: 100 }),
+    logo: varchar('logo', { length: 255 }),
+    favicon: varchar('favicon', { length: 255 }),
+    functionalBackgroundColour: varchar('functional_background_colour', { length: 20 }),
+    functionalButtonColour: varchar('functional_button_colour', { length: 20 }),
+    appHeaderColour: varchar('app_header_colour', { length: 20 }),
+    appHeaderTextColour: varchar('app_header_text_colour', { length: 20 }),
+    appEnabledButtonColour: varchar('app_enabled_button_colour', { length: 20 }),
+    appDisabledButtonColour: varchar('app_disabled_button_colour', { length: 20 }),
+    appBackgroundColour: varchar('app_background_colour', { length: 20 }),
+    emailHost: varchar('email_host', { length: 80 }),
+    emailPort: integer('email_port'),
+    emailUsername: varchar('email_username', { length: 80 }),
+    emailPasswordEncrypted: text('email_password_encrypted'),
+    sendFromEmailAddress: varchar('send_from_email_address', { length: 50 }),
+  },
+  (t) => [uniqueIndex('reseller_settings_custom_url_uq').on(sql`lower(${t.customUrl})`)],
+);
+
+/** Users: provider admins have no customer; every other role belongs to exactly one customer. */
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id').references((): AnyPgColumn => customers.id, { onDelete: 'cascade' }),
+    email: varchar('email', { length: 100 }).notNull(),
+    firstName: varchar('first_name', { length: 50 }).notNull(),
+    surname: varchar('surname', { length: 50 }).notNull(),
+    contactNumber: varchar('contact_number', { length: 50 }).notNull().default(''),
+    passwordHash: text('password_hash').notNull(),
+    role: roleEnum('role').notNull(),
+    status: userStatusEnum('status').notNull().default('ACTIVE'),
+    readOnly: boolean('read_only').notNull().default(false),
+    createdAt: createdAt(),
+    passwordChangedAt: ts('password_changed_at'),
+  },
+  (t) => [
+    uniqueIndex('users_email_uq').on(sql`lower(${t.email})`),
+    index('users_customer_idx').on(t.customerId, t.surname, t.firstName),
+  ],
+);
+
+/** Server-side sessions; the cookie carries a random token whose SHA-256 is the id. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: varchar('id', { length: 64 }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    csrfToken: varchar('csrf_token', { length: 64 }).notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    ipAddress: varchar('ip_address', { length: 64 }),
+    userAgent: varchar('user_agent', { length: 255 }),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Single-use, expiring password reset links; only the token's hash is kept. */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    tokenHash: varchar('token_hash', { length: 64 }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
+);
+
+/** Failed sign-in counters per account and per address, shared by every server instance. */
+export const signInFailures = pgTable('sign_in_failures', {
+  key: varchar('key', { length: 200 }).primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lastFailureAt: ts('last_failure_at').notNull().defaultNow(),
+});
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: ts('at').notNull().defaultNow(),
+    type: auditEventTypeEnum('type').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    email: varchar('email', { length: 100 }),
+    ipAddress: varchar('ip_address', { length: 64 }),
+    detail: jsonb('detail').$type<Record<string, unknown>>(),
+  },
+  (t) => [index('audit_events_user_idx').on(t.userId, t.at), index('audit_events_customer_idx').on(t.customerId, t.at)],
+);

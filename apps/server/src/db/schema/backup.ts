@@ -1,0 +1,379 @@
+import {
+  ACTION_TYPES,
+  BACKUP_TYPES,
+  type BackupItemType,
+  MACHINE_STATUSES,
+  MESSAGE_TYPES,
+  OS_FAMILIES,
+  PACKAGE_REQUEST_STATUSES,
+  PACKAGE_REQUEST_TYPES,
+  PACKAGE_STATUSES,
+  RUN_STATUSES,
+  SNAPSHOT_STORAGE_STATUSES,
+  SPEED_UNITS,
+  STORAGE_QUOTA_UNITS,
+  TASK_STATUSES,
+  TIME_UNITS,
+  type TransferPhase,
+} from '@portal/domain';
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { customers, users } from './accounts.js';
+import { createdAt, ts } from './columns.js';
+import { storageLocations } from './storage.js';
+
+// storage.ts imports this file too: references to its tables are lazy `(): AnyPgColumn => ...` callbacks.
+
+export const storageQuotaUnitEnum = pgEnum('storage_quota_unit', STORAGE_QUOTA_UNITS);
+export const packageStatusEnum = pgEnum('package_status', PACKAGE_STATUSES);
+export const packageRequestTypeEnum = pgEnum('package_request_type', PACKAGE_REQUEST_TYPES);
+export const packageRequestStatusEnum = pgEnum('package_request_status', PACKAGE_REQUEST_STATUSES);
+export const machineStatusEnum = pgEnum('machine_status', MACHINE_STATUSES);
+export const osFamilyEnum = pgEnum('os_family', OS_FAMILIES);
+export const backupTypeEnum = pgEnum('backup_type', BACKUP_TYPES);
+export const taskStatusEnum = pgEnum('task_status', TASK_STATUSES);
+export const runStatusEnum = pgEnum('run_status', RUN_STATUSES);
+export const actionTypeEnum = pgEnum('action_type', ACTION_TYPES);
+export const snapshotStorageStatusEnum = pgEnum('snapshot_storage_status', SNAPSHOT_STORAGE_STATUSES);
+export const speedUnitEnum = pgEnum('speed_unit', SPEED_UNITS);
+export const timeUnitEnum = pgEnum('time_unit', TIME_UNITS);
+export const messageTypeEnum = pgEnum('message_type', MESSAGE_TYPES);
+
+/** A selected backup item as stored in backup_tasks.backup_items (002 §3 'Backup item (selected)'). */
+export interface StoredBackupItem {
+  path: string;
+  name: string;
+  type: BackupItemType;
+  missing: boolean;
+}
+
+/**
+ * Package templates (000 §3). Without an owner they are the provider's own; otherwise they belong to the
+ * reseller that offers them to its child customers, and go with that reseller.
+ */
+export const packageTemplates = pgTable(
+  'package_templates',
+  {
+    id: serial('id').primaryKey(),
+    ownerCustomerId: integer('owner_customer_id').references(() => customers.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 100 }).notNull(),
+    storageQuota: bigint('storage_quota', { mode: 'number' }).notNull(),
+    storageQuotaUnit: storageQuotaUnitEnum('storage_quota_unit').notNull().default('GB'),
+    /** 0 means unlimited. */
+    noOfMachinesLimit: integer('no_of_machines_limit').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('package_templates_owner_idx').on(t.ownerCustomerId, t.name)],
+);
+
+/**
+ * Backup packages (000 §3). A package lives in one storage location; a child customer's package of a
+ * reseller also lives inside one of the reseller's own packages (parent_reseller_package_id), whose quota
+ * it draws on. Quotas are bytes (package) and megabytes (per machine) as in the specification.
+ */
+export const backupPackages = pgTable(
+  'backup_packages',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 50 }).notNull(),
+    status: packageStatusEnum('status').notNull().default('REQUESTED'),
+    // Templates may be deleted; packages keep their quotas, which were copied at creation.
+    templateId: integer('template_id').references(() => packageTemplates.id, { onDelete: 'set null' }),
+    packageQuotaSizeInBytes: bigint('package_quota_size_in_bytes', { mode: 'number' }).notNull(),
+    maxBackupSizePerMachineInMbs: bigint('max_backup_size_per_machine_in_mbs', { mode: 'number' }).notNull(),
+    /** 0 or less means unlimited. */
+    noOfMachinesLimit: integer('no_of_machines_limit').notNull().default(0),
+    // A location holding packages is removed only once they have moved away or gone.
+    storageLocationId: integer('storage_location_id').references((): AnyPgColumn => storageLocations.id, {
+      onDelete: 'restrict',
+    }),
+    parentResellerPackageId: integer('parent_reseller_package_id').references((): AnyPgColumn => backupPackages.id, {
+      onDelete: 'restrict',
+    }),
+    upOrDownGradeRequested: boolean('up_or_down_grade_requested').notNull().default(false),
+    requestedTemplateId: integer('requested_template_id').references(() => packageTemplates.id, {
+      onDelete: 'set null',
+    }),
+    whmcsServiceId: integer('whmcs_service_id'),
+    beingDeleted: boolean('being_deleted').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('backup_packages_customer_idx').on(t.customerId, t.name),
+    index('backup_packages_location_idx').on(t.storageLocationId),
+    index('backup_packages_parent_idx').on(t.parentResellerPackageId),
+    index('backup_packages_status_idx').on(t.status),
+  ],
+);
+
+/** Which packages a (non super admin) user may use; either side's deletion removes the link. */
+export const userBackupPackages = pgTable(
+  'user_backup_packages',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    backupPackageId: integer('backup_package_id')
+      .notNull()
+      .references(() => backupPackages.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.backupPackageId] }),
+    index('user_backup_packages_package_idx').on(t.backupPackageId),
+  ],
+);
+
+/** Package requests (000 §3): new signups, additional packages and up/downgrades, approved or declined. */
+export const packageRequests = pgTable(
+  'package_requests',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    requestType: packageRequestTypeEnum('request_type').notNull(),
+    status: packageRequestStatusEnum('status').notNull().default('PENDING'),
+    backupPackageId: integer('backup_package_id').references(() => backupPackages.id, { onDelete: 'cascade' }),
+    requestedTemplateId: integer('requested_template_id').references(() => packageTemplates.id, {
+      onDelete: 'set null',
+    }),
+    requestedByUserId: integer('requested_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The customer's first request: approving it also approves the signup. */
+    firstApprovalRequest: boolean('first_approval_request').notNull().default(false),
+    createdAt: createdAt(),
+    decidedAt: ts('decided_at'),
+  },
+  (t) => [
+    index('package_requests_status_idx').on(t.status, t.createdAt),
+    index('package_requests_customer_idx').on(t.customerId, t.createdAt),
+    index('package_requests_package_idx').on(t.backupPackageId),
+  ],
+);
+
+/**
+ * Backup machines: computers running the agent, linked into a package (001 §3, 002 §3). The agent's
+ * credential is stored hashed only and can be revoked; the repository password is generated by the
+ * server and encrypted with MASTER_KEY (DESIGN §6).
+ */
+export const backupMachines = pgTable(
+  'backup_machines',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    backupPackageId: integer('backup_package_id')
+      .notNull()
+      .references(() => backupPackages.id, { onDelete: 'cascade' }),
+    // The machine and its backups stay when the user who linked it is removed.
+    assignedUserId: integer('assigned_user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: varchar('name', { length: 50 }).notNull(),
+    description: varchar('description', { length: 100 }).notNull().default(''),
+    status: machineStatusEnum('status').notNull().default('ACTIVE'),
+    osFamily: osFamilyEnum('os_family').notNull(),
+    operatingSystem: varchar('operating_system', { length: 100 }).notNull().default(''),
+    desktopClientVersion: varchar('desktop_client_version', { length: 50 }).notNull().default(''),
+    /** IANA zone the agent schedules in, e.g. 'Europe/London'. */
+    timeZone: varchar('time_zone', { length: 64 }).notNull().default('UTC'),
+    deviceFingerprint: varchar('device_fingerprint', { length: 255 }),
+    ipAddress: varchar('ip_address', { length: 64 }),
+    noOfSimultaneousRemoteConnections: integer('no_of_simultaneous_remote_connections').notNull().default(0),
+    remoteManagementEnabled: boolean('remote_management_enabled').notNull().default(true),
+    credentialHash: varchar('credential_hash', { length: 128 }),
+    credentialRevokedAt: ts('credential_revoked_at'),
+    repositoryPasswordEncrypted: text('repository_password_encrypted'),
+    online: boolean('online').notNull().default(false),
+    lastSeenAt: ts('last_seen_at'),
+    /** Last usage the agent or storage reported; the quota job compares it with the package limits. */
+    usedSpaceBytes: bigint('used_space_bytes', { mode: 'number' }).notNull().default(0),
+    beingDeleted: boolean('being_deleted').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('backup_machines_package_idx').on(t.backupPackageId, t.name),
+    index('backup_machines_customer_idx').on(t.customerId, t.name),
+    index('backup_machines_user_idx').on(t.assignedUserId),
+    uniqueIndex('backup_machines_credential_uq').on(t.credentialHash),
+  ],
+);
+
+/**
+ * Scheduled backup tasks of a machine (002 §3). customer_id and package_id are copies of the machine's,
+ * so every tenant-scoped task query filters on one indexed column without joins. version grows with each
+ * change and lets the agent and the server reconcile after a reconnect (DESIGN §5).
+ */
+export const backupTasks = pgTable(
+  'backup_tasks',
+  {
+    id: serial('id').primaryKey(),
+    backupMachineId: integer('backup_machine_id')
+      .notNull()
+      .references(() => backupMachines.id, { onDelete: 'cascade' }),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    backupPackageId: integer('backup_package_id')
+      .notNull()
+      .references(() => backupPackages.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 50 }).notNull(),
+    type: backupTypeEnum('type').notNull().default('FILES_AND_FOLDERS'),
+    status: taskStatusEnum('status').notNull().default('ACTIVE'),
+    /** Five-field cron, read in the machine's time zone. */
+    scheduleCron: varchar('schedule_cron', { length: 120 }).notNull(),
+    scheduleDescription: text('schedule_description').notNull().default(''),
+    snapshotsEnabled: boolean('snapshots_enabled').notNull().default(true),
+    /** -1 unlimited, 0 snapshots off. */
+    numberOfSnapshotsToKeep: integer('number_of_snapshots_to_keep').notNull().default(-1),
+    autoDeleteFailedSnapshots: boolean('auto_delete_failed_snapshots').notNull().default(false),
+    syncDeletions: boolean('sync_deletions').notNull().default(false),
+    volumeSnapshotsEnabled: boolean('volume_snapshots_enabled').notNull().default(false),
+    backupItems: jsonb('backup_items').$type<StoredBackupItem[]>().notNull().default([]),
+    exclusions: jsonb('exclusions').$type<string[]>().notNull().default([]),
+    createSeed: boolean('create_seed').notNull().default(false),
+    pathToSeedDisk: varchar('path_to_seed_disk', { length: 255 }),
+    /** -1 unlimited. */
+    uploadBandwidthLimit: integer('upload_bandwidth_limit').notNull().default(-1),
+    uploadBandwidthLimitUnit: speedUnitEnum('upload_bandwidth_limit_unit').notNull().default('KILO_BYTES_PER_SECOND'),
+    /** cPanel pruning of removed accounts: -1 off. */
+    pruneAfterCount: integer('prune_after_count').notNull().default(-1),
+    pruneTimeUnit: timeUnitEnum('prune_time_unit'),
+    backupAnyNewAvailableItems: boolean('backup_any_new_available_items').notNull().default(false),
+    // Kept on the task (not derived from task_actions) so list pages compute display status without joins.
+    statusOfLastRun: runStatusEnum('status_of_last_run'),
+    statusOfRunBeforeLast: runStatusEnum('status_of_run_before_last'),
+    lastExecutionMissed: boolean('last_execution_missed').notNull().default(false),
+    nextRunAt: ts('next_run_at'),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('backup_tasks_machine_idx').on(t.backupMachineId, t.name),
+    index('backup_tasks_customer_idx').on(t.customerId),
+    index('backup_tasks_package_idx').on(t.backupPackageId),
+    // The missed-run job and 'tasks running in the next period' scan by time.
+    index('backup_tasks_next_run_idx').on(t.nextRunAt),
+  ],
+);
+
+/**
+ * Actions and runs of a task (002 §3 'Action / run'): backup runs, restores, snapshot archives and
+ * seeding. Many per task over the years, hence a 64-bit id.
+ */
+export const taskActions = pgTable(
+  'task_actions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    backupTaskId: integer('backup_task_id')
+      .notNull()
+      .references(() => backupTasks.id, { onDelete: 'cascade' }),
+    backupMachineId: integer('backup_machine_id')
+      .notNull()
+      .references(() => backupMachines.id, { onDelete: 'cascade' }),
+    type: actionTypeEnum('type').notNull(),
+    status: runStatusEnum('status').notNull().default('INITIATED'),
+    timeStarted: ts('time_started').notNull().defaultNow(),
+    timeFinished: ts('time_finished'),
+    transferProgressPercentage: integer('transfer_progress_percentage').notNull().default(0),
+    currentTransfer: integer('current_transfer').notNull().default(0),
+    totalTransfers: integer('total_transfers').notNull().default(0),
+    /** A TRANSFER_PHASES value; text so that a phase added later needs no enum migration. */
+    phase: text('phase').$type<TransferPhase>(),
+    failureMessage: text('failure_message'),
+    /** restic's exit code by name (SUCCESS, SOME_FILES_NOT_ACCESSIBLE, ...), null while running. */
+    exitCodeResult: text('exit_code_result'),
+    resticSnapshotId: varchar('restic_snapshot_id', { length: 64 }),
+    bytesAdded: bigint('bytes_added', { mode: 'number' }),
+    bytesTotal: bigint('bytes_total', { mode: 'number' }),
+    snapshotsAvailable: boolean('snapshots_available').notNull().default(false),
+  },
+  (t) => [
+    index('task_actions_task_idx').on(t.backupTaskId, t.timeStarted.desc().nullsFirst()),
+    index('task_actions_machine_idx').on(t.backupMachineId),
+    // The 'currently running tasks' dashboard and the cancel checks look only at busy actions.
+    index('task_actions_busy_idx').on(t.backupMachineId).where(sql`${t.status} in ('INITIATED', 'IN_PROGRESS')`),
+  ],
+);
+
+/** Snapshot archives of a task (002 §3 'Snapshot'), at most one kept per week per task. */
+export const backupSnapshots = pgTable(
+  'backup_snapshots',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    backupTaskId: integer('backup_task_id')
+      .notNull()
+      .references(() => backupTasks.id, { onDelete: 'cascade' }),
+    // The archive outlives the run record that made it.
+    taskActionId: bigint('task_action_id', { mode: 'number' }).references(() => taskActions.id, {
+      onDelete: 'set null',
+    }),
+    resticSnapshotId: varchar('restic_snapshot_id', { length: 64 }),
+    status: runStatusEnum('status').notNull().default('IN_PROGRESS'),
+    storageStatus: snapshotStorageStatusEnum('storage_status').notNull().default('AVAILABLE'),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('backup_snapshots_task_idx').on(t.backupTaskId, t.createdAt.desc().nullsFirst()),
+    index('backup_snapshots_action_idx').on(t.taskActionId),
+    uniqueIndex('backup_snapshots_restic_uq').on(t.backupTaskId, t.resticSnapshotId),
+  ],
+);
+
+/** The machine's message log (001 §3), read newest first and filtered by type. */
+export const machineMessages = pgTable(
+  'machine_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    backupMachineId: integer('backup_machine_id')
+      .notNull()
+      .references(() => backupMachines.id, { onDelete: 'cascade' }),
+    backupTaskId: integer('backup_task_id').references(() => backupTasks.id, { onDelete: 'cascade' }),
+    taskActionId: bigint('task_action_id', { mode: 'number' }).references(() => taskActions.id, {
+      onDelete: 'cascade',
+    }),
+    time: ts('time').notNull().defaultNow(),
+    messageType: messageTypeEnum('message_type').notNull(),
+    message: text('message').notNull(),
+  },
+  (t) => [
+    index('machine_messages_machine_idx').on(t.backupMachineId, t.time.desc().nullsFirst()),
+    index('machine_messages_task_idx').on(t.backupTaskId),
+    index('machine_messages_action_idx').on(t.taskActionId),
+  ],
+);
+
+/** Log files the agent uploaded on request (001 §3); a new upload of the same file replaces it. */
+export const logFiles = pgTable(
+  'log_files',
+  {
+    id: serial('id').primaryKey(),
+    backupMachineId: integer('backup_machine_id')
+      .notNull()
+      .references(() => backupMachines.id, { onDelete: 'cascade' }),
+    fileName: varchar('file_name', { length: 255 }).notNull(),
+    lastModified: ts('last_modified').notNull(),
+    /** Agent logs are text; drizzle 0.45 has no bytea column and PGlite and pg return it differently. */
+    content: text('content').notNull().default(''),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    uploadedAt: ts('uploaded_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('log_files_machine_file_uq').on(t.backupMachineId, t.fileName)],
+);

@@ -1,0 +1,3 @@
+export * from './accounts.js';
+export * from './backup.js';
+export * from './storage.js';

@@ -1,0 +1,274 @@
+import { COMMAND_TYPES, MIGRATION_STATUSES, STORAGE_ACCOUNT_TYPES, SYNC_TYPES } from '@portal/domain';
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { customers } from './accounts.js';
+import { backupMachines, backupPackages, taskActions } from './backup.js';
+import { createdAt, ts } from './columns.js';
+
+// backup.ts imports this file too: every reference to its tables below is a lazy `(): AnyPgColumn => ...`
+// callback, so neither module touches the other's bindings while it is being evaluated.
+
+export const storageAccountTypeEnum = pgEnum('storage_account_type', STORAGE_ACCOUNT_TYPES);
+export const migrationStatusEnum = pgEnum('migration_status', MIGRATION_STATUSES);
+export const commandTypeEnum = pgEnum('command_type', COMMAND_TYPES);
+export const syncTypeEnum = pgEnum('sync_type', SYNC_TYPES);
+
+/**
+ * Object storage services the provider uses (001 §3, DESIGN §7). LOCAL is the embedded service served by
+ * the portal itself and needs no endpoint or keys; S3 is any S3 + IAM service. Secrets are encrypted with
+ * MASTER_KEY.
+ */
+export const storageAccounts = pgTable(
+  'storage_accounts',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 100 }).notNull(),
+    type: storageAccountTypeEnum('type').notNull(),
+    defaultStorageAccount: boolean('default_storage_account').notNull().default(false),
+    endpoint: varchar('endpoint', { length: 255 }),
+    /** Some services (Wasabi, Ceph) serve IAM on another host than S3; null means the AWS default. */
+    iamEndpoint: varchar('iam_endpoint', { length: 255 }),
+    region: varchar('region', { length: 50 }),
+    /** MinIO and Ceph usually need path-style bucket addressing. */
+    forcePathStyle: boolean('force_path_style').notNull().default(false),
+    accessKeyId: varchar('access_key_id', { length: 128 }),
+    secretAccessKeyEncrypted: text('secret_access_key_encrypted'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('storage_accounts_name_uq').on(sql`lower(${t.name})`),
+    // New packages go to the default account, so there must never be two.
+    uniqueIndex('storage_accounts_default_uq').on(t.defaultStorageAccount).where(sql`${t.defaultStorageAccount}`),
+  ],
+);
+
+/**
+ * Buckets of a storage account, whether the portal created them (managed) or found them at the service.
+ * The policy is the JSON text the portal last wrote or read, compared with the expected one for
+ * 'Policy consistent'.
+ */
+export const buckets = pgTable(
+  'buckets',
+  {
+    id: serial('id').primaryKey(),
+    // Buckets hold backup data: an account with buckets is removed only after its buckets, deliberately.
+    storageAccountId: integer('storage_account_id')
+      .notNull()
+      .references(() => storageAccounts.id, { onDelete: 'restrict' }),
+    name: varchar('name', { length: 63 }).notNull(),
+    managed: boolean('managed').notNull().default(false),
+    // The bucket and its data outlive the customer's row until the storage clean-up removes them.
+    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    policy: text('policy'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('buckets_account_name_uq').on(t.storageAccountId, t.name),
+    index('buckets_customer_idx').on(t.customerId),
+  ],
+);
+
+/**
+ * A customer's place for backup data: a bucket plus an optional subfolder (001 §3). Packages live in one
+ * location; at most one location per customer is its default.
+ */
+export const storageLocations = pgTable(
+  'storage_locations',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    bucketId: integer('bucket_id')
+      .notNull()
+      .references(() => buckets.id, { onDelete: 'restrict' }),
+    subfolder: varchar('subfolder', { length: 255 }),
+    defaultForCustomer: boolean('default_for_customer').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('storage_locations_customer_idx').on(t.customerId),
+    uniqueIndex('storage_locations_default_uq').on(t.customerId).where(sql`${t.defaultForCustomer}`),
+    // Two locations on the same bucket folder would let two customers see each other's repositories.
+    uniqueIndex('storage_locations_place_uq').on(t.bucketId, sql`coalesce(${t.subfolder}, '')`),
+  ],
+);
+
+/**
+ * Users of a storage account's IAM (or of the embedded service). The links say which portal entity a
+ * user was made for; they are nulled when that entity goes, so the policy view can show the principal
+ * as dangling instead of losing it.
+ */
+export const storageUsers = pgTable(
+  'storage_users',
+  {
+    id: serial('id').primaryKey(),
+    // Users and keys only describe the account; they go with it.
+    storageAccountId: integer('storage_account_id')
+      .notNull()
+      .references(() => storageAccounts.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 128 }).notNull(),
+    managed: boolean('managed').notNull().default(false),
+    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    storageLocationId: integer('storage_location_id').references(() => storageLocations.id, {
+      onDelete: 'set null',
+    }),
+    backupMachineId: integer('backup_machine_id').references((): AnyPgColumn => backupMachines.id, {
+      onDelete: 'set null',
+    }),
+    /** Short-lived principals made for one action (a download or restore). */
+    taskActionId: bigint('task_action_id', { mode: 'number' }).references((): AnyPgColumn => taskActions.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('storage_users_account_name_uq').on(t.storageAccountId, t.name),
+    index('storage_users_customer_idx').on(t.customerId),
+    index('storage_users_location_idx').on(t.storageLocationId),
+    index('storage_users_machine_idx').on(t.backupMachineId),
+    index('storage_users_action_idx').on(t.taskActionId),
+  ],
+);
+
+/**
+ * Access keys of storage users. The embedded service checks every request against key_id, so it is
+ * unique and indexed. The secret is encrypted (not hashed) because agents are handed it to reach their
+ * repository; it is null for keys found at a service, whose secret is never revealed.
+ */
+export const accessKeys = pgTable(
+  'access_keys',
+  {
+    id: serial('id').primaryKey(),
+    storageAccountId: integer('storage_account_id')
+      .notNull()
+      .references(() => storageAccounts.id, { onDelete: 'cascade' }),
+    storageUserId: integer('storage_user_id')
+      .notNull()
+      .references(() => storageUsers.id, { onDelete: 'cascade' }),
+    keyId: varchar('key_id', { length: 128 }).notNull(),
+    secretEncrypted: text('secret_encrypted'),
+    managed: boolean('managed').notNull().default(false),
+    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    storageLocationId: integer('storage_location_id').references(() => storageLocations.id, {
+      onDelete: 'set null',
+    }),
+    backupMachineId: integer('backup_machine_id').references((): AnyPgColumn => backupMachines.id, {
+      onDelete: 'set null',
+    }),
+    taskActionId: bigint('task_action_id', { mode: 'number' }).references((): AnyPgColumn => taskActions.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('access_keys_key_id_uq').on(t.keyId),
+    index('access_keys_user_idx').on(t.storageUserId),
+    index('access_keys_account_idx').on(t.storageAccountId),
+    index('access_keys_location_idx').on(t.storageLocationId),
+    index('access_keys_machine_idx').on(t.backupMachineId),
+    index('access_keys_action_idx').on(t.taskActionId),
+  ],
+);
+
+/**
+ * Copies of a package from one location to another (001 §4, DESIGN §7). Nothing is removed from the
+ * source until finalisation; a migration record is meaningless without its package or locations, so it
+ * goes with any of them (a location still holding a package cannot be deleted anyway).
+ */
+export const packageMigrations = pgTable(
+  'package_migrations',
+  {
+    id: serial('id').primaryKey(),
+    backupPackageId: integer('backup_package_id')
+      .notNull()
+      .references((): AnyPgColumn => backupPackages.id, { onDelete: 'cascade' }),
+    sourceStorageLocationId: integer('source_storage_location_id')
+      .notNull()
+      .references(() => storageLocations.id, { onDelete: 'cascade' }),
+    destinationStorageLocationId: integer('destination_storage_location_id')
+      .notNull()
+      .references(() => storageLocations.id, { onDelete: 'cascade' }),
+    status: migrationStatusEnum('status').notNull().default('INITIALIZED'),
+    finalized: boolean('finalized').notNull().default(false),
+    createdAt: createdAt(),
+    finalizedAt: ts('finalized_at'),
+  },
+  (t) => [
+    index('package_migrations_package_idx').on(t.backupPackageId, t.createdAt),
+    index('package_migrations_source_idx').on(t.sourceStorageLocationId),
+    index('package_migrations_destination_idx').on(t.destinationStorageLocationId),
+    // One open migration per package: two copies running at once would race on the destination.
+    uniqueIndex('package_migrations_open_uq')
+      .on(t.backupPackageId)
+      .where(sql`not ${t.finalized} and ${t.status} <> 'ROLLED_BACK'`),
+    check(
+      'package_migrations_distinct_locations',
+      sql`${t.sourceStorageLocationId} <> ${t.destinationStorageLocationId}`,
+    ),
+  ],
+);
+
+/**
+ * Realtime commands (001 §3): restic diagnostics on a machine, or rclone sequences of a migration. The
+ * command id is the browser's requestId, which makes a resent submission idempotent.
+ */
+export const realtimeCommands = pgTable(
+  'realtime_commands',
+  {
+    id: serial('id').primaryKey(),
+    commandId: varchar('command_id', { length: 100 }).notNull(),
+    commandType: commandTypeEnum('command_type').notNull(),
+    backupMachineId: integer('backup_machine_id').references((): AnyPgColumn => backupMachines.id, {
+      onDelete: 'cascade',
+    }),
+    packageMigrationId: integer('package_migration_id').references(() => packageMigrations.id, {
+      onDelete: 'cascade',
+    }),
+    syncType: syncTypeEnum('sync_type'),
+    baseCommand: varchar('base_command', { length: 100 }).notNull(),
+    commandArguments: jsonb('command_arguments').$type<string[]>().notNull().default([]),
+    commandFlags: jsonb('command_flags').$type<string[]>().notNull().default([]),
+    timeStarted: ts('time_started').notNull().defaultNow(),
+    timeFinished: ts('time_finished'),
+    /** Null while the command runs (001 §3: in progress while it has no exit code). */
+    exitCode: integer('exit_code'),
+    /** The exit code's name (SUCCESS, SOME_FILES_NOT_ACCESSIBLE, ...), which decides the badge. */
+    resultCode: text('result_code'),
+  },
+  (t) => [
+    uniqueIndex('realtime_commands_command_id_uq').on(t.commandId),
+    index('realtime_commands_machine_idx').on(t.backupMachineId, t.timeStarted),
+    index('realtime_commands_migration_idx').on(t.packageMigrationId, t.timeStarted),
+    // A command runs either on a machine (restic) or for a migration (rclone), never both or neither.
+    check('realtime_commands_one_target', sql`num_nonnulls(${t.backupMachineId}, ${t.packageMigrationId}) = 1`),
+  ],
+);
+
+/** Output lines of a realtime command, in the order they arrived. */
+export const realtimeCommandOutput = pgTable(
+  'realtime_command_output',
+  {
+    commandId: integer('command_id')
+      .notNull()
+      .references(() => realtimeCommands.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    line: text('line').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.commandId, t.seq] })],
+);
