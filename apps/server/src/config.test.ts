@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const base = { MASTER_KEY: 'b'.repeat(64) };
+
+function errorOf(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('configuration (issue #2)', () => {
+  it('uses the documented defaults', () => {
+    const config = loadConfig(base);
+    expect(config.port).toBe(8080);
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.logLevel).toBe('info');
+    expect(config.sessionIdleMinutes).toBe(30);
+    expect(config.secureCookies).toBe(false);
+    expect(config.demo).toBe(false);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL'],
+    [{ MASTER_KEY: 'short' }, 'MASTER_KEY'],
+    [{ PUBLIC_URL: 'portal.example.com' }, 'PUBLIC_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ SESSION_IDLE_MINUTES: '0' }, 'SESSION_IDLE_MINUTES'],
+  ])('stops with one line naming the variable for %o', (env, name) => {
+    const message = errorOf({ ...base, ...env });
+    expect(message).toMatch(new RegExp(`^Configuration error: ${name} `));
+    expect(message).not.toContain('\n');
+  });
+
+  it('needs a master key outside demo mode', () => {
+    expect(errorOf({})).toMatch(/^Configuration error: MASTER_KEY /);
+    expect(loadConfig({ DEMO: 'true' }).masterKey).toBeUndefined();
+  });
+
+  it('sets secure cookies behind an https public URL', () => {
+    expect(loadConfig({ ...base, PUBLIC_URL: 'https://backup.example.com' }).secureCookies).toBe(true);
+  });
+});

@@ -1,0 +1,123 @@
+import { resolve } from 'node:path';
+import { SESSION_DEFAULTS } from '@portal/domain';
+import { z } from 'zod';
+import { BUILD_INFO } from './build-info.js';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || isUrlWith(v, protocols), {
+      message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    });
+
+function isUrlWith(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const positiveInt = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? String(fallback) : v))
+    .refine((v) => /^\d+$/.test(v) && Number(v) > 0, { message: 'must be a positive whole number' })
+    .transform(Number);
+
+/** Every environment variable the server reads, with its default (README "Configuration"). */
+const envSchema = z.object({
+  PORT: positiveInt(8080).refine((v) => v < 65536, { message: 'must be a port number (1-65535)' }),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  MASTER_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^[0-9a-fA-F]{64}$/.test(v), {
+      message: 'must be 64 hexadecimal characters (32 bytes)',
+    }),
+  PUBLIC_URL: optionalUrl(['http:', 'https:']),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  SESSION_IDLE_MINUTES: positiveInt(SESSION_DEFAULTS.idleTimeoutMinutes),
+  SESSION_MAX_HOURS: positiveInt(SESSION_DEFAULTS.absoluteLifetimeHours),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().trim().min(3).default('Cloud Portal <no-reply@localhost>'),
+  DEMO: z.enum(['true', 'false', '1', '0', '']).optional(),
+  DEMO_PASSWORD: z.string().optional(),
+  DEMO_SMTP_PORT: positiveInt(2525),
+  APP_VERSION: z.string().optional(),
+  COMMIT_ID: z.string().optional(),
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** 32-byte key for secrets at rest; demo mode derives one from the data directory when unset. */
+  masterKey: string | undefined;
+  publicUrl: string | undefined;
+  secureCookies: boolean;
+  logLevel: (typeof LOG_LEVELS)[number];
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  demo: boolean;
+  demoPassword: string;
+  demoSmtpPort: number;
+  version: string;
+  commitId: string;
+  webDistDir: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the environment. A bad value throws a ConfigError whose message is one line
+ * naming the variable, which main prints before exiting.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(`Configuration error: ${name} ${issue?.message ?? 'is not valid'}`);
+  }
+  const e = parsed.data;
+  const demo = e.DEMO === 'true' || e.DEMO === '1';
+  if (!demo && !e.MASTER_KEY) {
+    throw new ConfigError('Configuration error: MASTER_KEY is required outside demo mode (64 hexadecimal characters)');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    masterKey: e.MASTER_KEY || undefined,
+    publicUrl: e.PUBLIC_URL,
+    secureCookies: e.PUBLIC_URL?.startsWith('https:') ?? false,
+    logLevel: e.LOG_LEVEL,
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionMaxHours: e.SESSION_MAX_HOURS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    demo,
+    demoPassword: e.DEMO_PASSWORD || 'demo-password',
+    demoSmtpPort: e.DEMO_SMTP_PORT,
+    version: e.APP_VERSION || BUILD_INFO.version,
+    commitId: e.COMMIT_ID || BUILD_INFO.commitId,
+    webDistDir: e.WEB_DIST_DIR,
+  };
+}

@@ -1,0 +1,158 @@
+import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  customers,
+  passwordResetTokens,
+  resellerSettings,
+  sessions,
+  signInFailures,
+  users,
+} from '../../db/schema/index.js';
+
+/** The signed-in user with what the permission rules need to know about their customer. */
+export interface UserWithCustomer {
+  id: number;
+  email: string;
+  firstName: string;
+  surname: string;
+  contactNumber: string;
+  passwordHash: string;
+  role: (typeof users.$inferSelect)['role'];
+  status: (typeof users.$inferSelect)['status'];
+  readOnly: boolean;
+  customerId: number | null;
+  companyName: string | null;
+  customerStatus: (typeof customers.$inferSelect)['status'] | null;
+  customerBeingDeleted: boolean | null;
+  parentResellerCustomerId: number | null;
+  unpaidInvoices: number | null;
+  resellerEnabled: boolean | null;
+}
+
+export function createAuthRepo(db: Db) {
+  const selectUserWithCustomer = () =>
+    db
+      .select({
+        id: users.id,
+        email: users.email,
+        firstName: users.firstName,
+        surname: users.surname,
+        contactNumber: users.contactNumber,
+        passwordHash: users.passwordHash,
+        role: users.role,
+        status: users.status,
+        readOnly: users.readOnly,
+        customerId: users.customerId,
+        companyName: customers.companyName,
+        customerStatus: customers.status,
+        customerBeingDeleted: customers.beingDeleted,
+        parentResellerCustomerId: customers.parentResellerCustomerId,
+        unpaidInvoices: customers.unpaidInvoices,
+        resellerEnabled: resellerSettings.resellerEnabled,
+      })
+      .from(users)
+      .leftJoin(customers, eq(customers.id, users.customerId))
+      .leftJoin(resellerSettings, eq(resellerSettings.customerId, users.customerId));
+
+  return {
+    async findUserByEmail(email: string): Promise<UserWithCustomer | null> {
+      const rows = await selectUserWithCustomer().where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+      return rows[0] ?? null;
+    },
+    async findUserById(id: number): Promise<UserWithCustomer | null> {
+      const rows = await selectUserWithCustomer().where(eq(users.id, id));
+      return rows[0] ?? null;
+    },
+    async findSessionWithUser(id: string) {
+      const rows = await db.select().from(sessions).where(eq(sessions.id, id));
+      const session = rows[0];
+      if (!session) return null;
+      const user = await this.findUserById(session.userId);
+      return user ? { session, user } : null;
+    },
+    async insertSession(values: typeof sessions.$inferInsert): Promise<void> {
+      await db.insert(sessions).values(values);
+    },
+    async touchSession(id: string, at: Date): Promise<void> {
+      await db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, id));
+    },
+    async deleteSession(id: string): Promise<void> {
+      await db.delete(sessions).where(eq(sessions.id, id));
+    },
+    async deleteSessionsOfUser(userId: number, exceptSessionId?: string): Promise<void> {
+      await db
+        .delete(sessions)
+        .where(
+          exceptSessionId
+            ? and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId))
+            : eq(sessions.userId, userId),
+        );
+    },
+    async deleteExpiredSessions(now: Date, idleBefore: Date): Promise<void> {
+      await db.delete(sessions).where(sql`${sessions.expiresAt} < ${now} or ${sessions.lastSeenAt} < ${idleBefore}`);
+    },
+    async failuresFor(keys: string[]) {
+      if (keys.length === 0) return [];
+      return db
+        .select()
+        .from(signInFailures)
+        .where(
+          sql`${signInFailures.key} in (${sql.join(
+            keys.map((k) => sql`${k}`),
+            sql`, `,
+          )})`,
+        );
+    },
+    /** Adds one failure per key, starting again after the window has passed. */
+    async recordFailure(key: string, at: Date, windowStart: Date): Promise<void> {
+      await db
+        .insert(signInFailures)
+        .values({ key, failures: 1, lastFailureAt: at })
+        .onConflictDoUpdate({
+          target: signInFailures.key,
+          set: {
+            failures: sql`case when ${signInFailures.lastFailureAt} < ${windowStart} then 1 else ${signInFailures.failures} + 1 end`,
+            lastFailureAt: at,
+          },
+        });
+    },
+    async clearFailures(key: string): Promise<void> {
+      await db.delete(signInFailures).where(eq(signInFailures.key, key));
+    },
+    async updatePassword(userId: number, passwordHash: string, at: Date): Promise<void> {
+      await db.update(users).set({ passwordHash, passwordChangedAt: at }).where(eq(users.id, userId));
+    },
+    async insertResetToken(values: typeof passwordResetTokens.$inferInsert): Promise<void> {
+      await db.insert(passwordResetTokens).values(values);
+    },
+    async countRecentResetTokens(userId: number, since: Date): Promise<number> {
+      const rows = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(passwordResetTokens)
+        .where(and(eq(passwordResetTokens.userId, userId), gt(passwordResetTokens.createdAt, since)));
+      return rows[0]?.n ?? 0;
+    },
+    /**
+     * Marks a token used if it is still valid; returns its user. Done in one UPDATE so two
+     * concurrent uses of the same link cannot both succeed.
+     */
+    async consumeResetToken(tokenHash: string, now: Date): Promise<number | null> {
+      const rows = await db
+        .update(passwordResetTokens)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(passwordResetTokens.tokenHash, tokenHash),
+            isNull(passwordResetTokens.usedAt),
+            gt(passwordResetTokens.expiresAt, now),
+          ),
+        )
+        .returning({ userId: passwordResetTokens.userId });
+      return rows[0]?.userId ?? null;
+    },
+    async deleteStaleResetTokens(before: Date): Promise<void> {
+      await db.delete(passwordResetTokens).where(lt(passwordResetTokens.expiresAt, before));
+    },
+  };
+}
+export type AuthRepo = ReturnType<typeof createAuthRepo>;

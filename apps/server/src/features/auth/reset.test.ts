@@ -1,0 +1,107 @@
+import { MESSAGES } from '@portal/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { TestClient } from '../../testing/client.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+
+let t: TestApp;
+let tenants: Tenants;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tenants = await createTenants(t.database.db);
+});
+afterAll(() => t.close());
+
+async function waitForMail(to: string, after: number) {
+  for (let i = 0; i < 50; i++) {
+    const mail = t.mails.list().find((m) => m.to.includes(to) && m.id > after);
+    if (mail) return mail;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no mail to ${to}`);
+}
+
+const lastMailId = () => t.mails.list()[0]?.id ?? 0;
+
+async function requestLink(client: TestClient, email: string): Promise<string> {
+  const before = lastMailId();
+  await client.open('/forgot-password');
+  const response = await client.json('POST', '/forgot-password', { email });
+  expect(response.statusCode).toBe(200);
+  expect(response.json().result.message).toBe(MESSAGES.resetMailSent);
+  const mail = await waitForMail(email, before);
+  const link = /http:\/\/portal\.test\/reset-password\?token=(\S+)/.exec(mail.text);
+  if (!link?.[1]) throw new Error(`no link in mail: ${mail.text}`);
+  return decodeURIComponent(link[1]);
+}
+
+describe('password reset by e-mail (issue #2)', () => {
+  it('mails a link over SMTP that sets a new password once and ends existing sessions', async () => {
+    const email = tenants.customerA.user.email;
+    const signedIn = new TestClient(t.app);
+    await signedIn.signIn(email, FIXTURE_PASSWORD);
+
+    const visitor = new TestClient(t.app);
+    const token = await requestLink(visitor, email);
+    const reset = await visitor.json('POST', '/reset-password', {
+      token,
+      password: 'brand new secret',
+      confirmPassword: 'brand new secret',
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(reset.json().result.message).toBe(MESSAGES.passwordReset);
+
+    // Single use: the same link again is refused and changes nothing.
+    const again = await visitor.json('POST', '/reset-password', {
+      token,
+      password: 'another secret 2',
+      confirmPassword: 'another secret 2',
+    });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().messages[0]).toMatchObject({ fieldName: '', message: MESSAGES.resetLinkInvalid });
+
+    expect((await signedIn.json('GET', '/profile')).statusCode).toBe(401);
+    expect((await new TestClient(t.app).signIn(email, 'brand new secret')).headers.location).toBe('/');
+    expect((await new TestClient(t.app).signIn(email, 'another secret 2')).headers.location).toBe('/login?error');
+  });
+
+  it('refuses an expired link', async () => {
+    const visitor = new TestClient(t.app);
+    const token = await requestLink(visitor, tenants.customerA.admin.email);
+    t.clock.advanceMinutes(61);
+    const reset = await visitor.json('POST', '/reset-password', {
+      token,
+      password: 'late secret 1',
+      confirmPassword: 'late secret 1',
+    });
+    expect(reset.statusCode).toBe(400);
+    expect((await new TestClient(t.app).signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD)).headers.location).toBe(
+      '/',
+    );
+  });
+
+  it('answers the same for an unknown address and sends nothing', async () => {
+    const before = lastMailId();
+    const visitor = new TestClient(t.app);
+    await visitor.open('/forgot-password');
+    const response = await visitor.json('POST', '/forgot-password', { email: 'nobody@nowhere.test' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().result.message).toBe(MESSAGES.resetMailSent);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(lastMailId()).toBe(before);
+  });
+
+  it('validates the new password with field messages', async () => {
+    const visitor = new TestClient(t.app);
+    await visitor.open('/reset-password');
+    const response = await visitor.json('POST', '/reset-password', {
+      token: 'x',
+      password: 'short',
+      confirmPassword: 'other',
+    });
+    expect(response.statusCode).toBe(400);
+    const fields = response.json().messages.map((m: { fieldName: string }) => m.fieldName);
+    expect(fields).toContain('password');
+  });
+});

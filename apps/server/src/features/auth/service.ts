@@ -1,0 +1,236 @@
+import { type Actor, SESSION_DEFAULTS, THROTTLE, throttleDelaySeconds } from '@portal/domain';
+import type { AuditRepo } from '../audit/repo.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import type { AuthRepo, UserWithCustomer } from './repo.js';
+import { newToken, sha256 } from './tokens.js';
+
+export interface SessionPolicy {
+  idleMinutes: number;
+  maxHours: number;
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+export interface SignedIn {
+  sessionId: string;
+  csrfToken: string;
+  user: UserWithCustomer;
+  actor: Actor;
+}
+
+export type SignInOutcome =
+  | { kind: 'signedIn'; token: string; session: SignedIn }
+  | { kind: 'failed' }
+  | { kind: 'throttled'; waitSeconds: number }
+  | { kind: 'suspended' };
+
+export function actorOf(user: UserWithCustomer): Actor {
+  const isProvider = user.role === 'ROLE_BOLT_ADMIN_USER';
+  return {
+    userId: user.id,
+    role: user.role,
+    customerId: user.customerId,
+    resellerEnabled: isProvider || user.resellerEnabled === true,
+    boltCustomer: !isProvider && user.customerId !== null && user.parentResellerCustomerId === null,
+    readOnly: user.readOnly,
+  };
+}
+
+/** Whether the user's account lets them in at all (inactive users and shut customers do not). */
+function accountOpen(user: UserWithCustomer): boolean {
+  if (user.status !== 'ACTIVE') return false;
+  if (user.customerId === null) return user.role === 'ROLE_BOLT_ADMIN_USER';
+  return !user.customerBeingDeleted && user.customerStatus !== 'SUSPENDED' && user.customerStatus !== 'BLOCKED';
+}
+
+const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
+const addressKey = (ip: string) => `address:${ip}`;
+
+export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; policy: SessionPolicy; now?: () => Date }) {
+  const { auth, audit, policy } = deps;
+  const now = deps.now ?? (() => new Date());
+  // Writing last-seen on every request would make each page view a write; a minute's slack is
+  // far below the idle timeout.
+  const touchSlackMs = 60_000;
+
+  async function throttleWait(email: string, ip: string, at: Date): Promise<number> {
+    const rows = await auth.failuresFor([accountKey(email), addressKey(ip)]);
+    let wait = 0;
+    for (const row of rows) {
+      if (at.getTime() - row.lastFailureAt.getTime() > THROTTLE.windowSeconds * 1000) continue;
+      const free = row.key.startsWith('account:') ? THROTTLE.freeAttemptsPerAccount : THROTTLE.freeAttemptsPerAddress;
+      const delayMs = throttleDelaySeconds(row.failures, free) * 1000;
+      const remaining = row.lastFailureAt.getTime() + delayMs - at.getTime();
+      wait = Math.max(wait, Math.ceil(remaining / 1000));
+    }
+    return wait;
+  }
+
+  async function startSession(
+    user: UserWithCustomer,
+    client: ClientInfo,
+  ): Promise<{ token: string; session: SignedIn }> {
+    const token = newToken();
+    const at = now();
+    const sessionId = sha256(token);
+    const csrfToken = newToken();
+    await auth.insertSession({
+      id: sessionId,
+      userId: user.id,
+      csrfToken,
+      createdAt: at,
+      lastSeenAt: at,
+      expiresAt: new Date(at.getTime() + policy.maxHours * 3_600_000),
+      ipAddress: client.ip,
+      userAgent: client.userAgent?.slice(0, 255) ?? null,
+    });
+    return { token, session: { sessionId, csrfToken, user, actor: actorOf(user) } };
+  }
+
+  return {
+    async signIn(email: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
+      const at = now();
+      const wait = await throttleWait(email, client.ip, at);
+      if (wait > 0) {
+        await audit.record({ type: 'SIGN_IN_THROTTLED', email, ipAddress: client.ip, detail: { waitSeconds: wait } });
+        return { kind: 'throttled', waitSeconds: wait };
+      }
+      const user = await auth.findUserByEmail(email);
+      const valid = await verifyPassword(user?.passwordHash ?? null, password);
+      if (!user || !valid) {
+        const windowStart = new Date(at.getTime() - THROTTLE.windowSeconds * 1000);
+        await auth.recordFailure(accountKey(email), at, windowStart);
+        await auth.recordFailure(addressKey(client.ip), at, windowStart);
+        await audit.record({
+          type: 'SIGN_IN_FAILED',
+          userId: user?.id ?? null,
+          customerId: user?.customerId ?? null,
+          email,
+          ipAddress: client.ip,
+        });
+        return { kind: 'failed' };
+      }
+      await auth.clearFailures(accountKey(email));
+      if (!accountOpen(user)) {
+        await audit.record({
+          type: 'SIGN_IN_FAILED',
+          userId: user.id,
+          customerId: user.customerId,
+          email,
+          ipAddress: client.ip,
+          detail: { reason: 'account closed' },
+        });
+        return { kind: 'suspended' };
+      }
+      const started = await startSession(user, client);
+      await audit.record({
+        type: 'SIGN_IN_SUCCEEDED',
+        userId: user.id,
+        customerId: user.customerId,
+        email,
+        ipAddress: client.ip,
+      });
+      return { kind: 'signedIn', ...started };
+    },
+
+    /** The session of a cookie token, or null when unknown, expired or idle too long (it is then removed). */
+    async resolve(token: string | undefined): Promise<SignedIn | null> {
+      if (!token || token.length > 100) return null;
+      const id = sha256(token);
+      const found = await auth.findSessionWithUser(id);
+      if (!found) return null;
+      const at = now();
+      const { session, user } = found;
+      const idleLimit = at.getTime() - policy.idleMinutes * 60_000;
+      if (
+        session.expiresAt.getTime() <= at.getTime() ||
+        session.lastSeenAt.getTime() <= idleLimit ||
+        !accountOpen(user)
+      ) {
+        await auth.deleteSession(id);
+        return null;
+      }
+      if (at.getTime() - session.lastSeenAt.getTime() > touchSlackMs) await auth.touchSession(id, at);
+      return { sessionId: id, csrfToken: session.csrfToken, user, actor: actorOf(user) };
+    },
+
+    async signOut(session: SignedIn, client: ClientInfo): Promise<void> {
+      await auth.deleteSession(session.sessionId);
+      await audit.record({
+        type: 'SIGNED_OUT',
+        userId: session.user.id,
+        customerId: session.user.customerId,
+        email: session.user.email,
+        ipAddress: client.ip,
+      });
+    },
+
+    async changePassword(
+      session: SignedIn,
+      input: { currentPassword: string; password: string },
+      client: ClientInfo,
+    ): Promise<'changed' | 'wrongCurrent'> {
+      const user = await auth.findUserById(session.user.id);
+      if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) return 'wrongCurrent';
+      await auth.updatePassword(user.id, await hashPassword(input.password), now());
+      await auth.deleteSessionsOfUser(user.id, session.sessionId);
+      await audit.record({
+        type: 'PASSWORD_CHANGED',
+        userId: user.id,
+        customerId: user.customerId,
+        email: user.email,
+        ipAddress: client.ip,
+      });
+      return 'changed';
+    },
+
+    /**
+     * Creates a single-use reset token for an existing, open account and returns it for mailing.
+     * Unknown addresses return null, and the caller answers the same either way.
+     */
+    async requestReset(email: string, client: ClientInfo): Promise<{ token: string; user: UserWithCustomer } | null> {
+      const user = await auth.findUserByEmail(email);
+      if (!user || !accountOpen(user)) return null;
+      const at = now();
+      // A few links an hour are plenty for a person and stop the form being used to flood a mailbox.
+      if ((await auth.countRecentResetTokens(user.id, new Date(at.getTime() - 3_600_000))) >= 3) return null;
+      const token = newToken();
+      await auth.insertResetToken({
+        tokenHash: sha256(token),
+        userId: user.id,
+        createdAt: at,
+        expiresAt: new Date(at.getTime() + SESSION_DEFAULTS.resetTokenLifetimeMinutes * 60_000),
+      });
+      await audit.record({
+        type: 'PASSWORD_RESET_REQUESTED',
+        userId: user.id,
+        customerId: user.customerId,
+        email: user.email,
+        ipAddress: client.ip,
+      });
+      return { token, user };
+    },
+
+    async resetPassword(token: string, password: string, client: ClientInfo): Promise<boolean> {
+      const userId = await auth.consumeResetToken(sha256(token), now());
+      if (userId === null) return false;
+      const user = await auth.findUserById(userId);
+      if (!user) return false;
+      await auth.updatePassword(userId, await hashPassword(password), now());
+      await auth.deleteSessionsOfUser(userId);
+      await auth.clearFailures(accountKey(user.email));
+      await audit.record({
+        type: 'PASSWORD_RESET',
+        userId,
+        customerId: user.customerId,
+        email: user.email,
+        ipAddress: client.ip,
+      });
+      return true;
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,106 @@
+import { MESSAGES } from '@portal/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { TestClient } from '../../testing/client.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+
+let t: TestApp;
+let tenants: Tenants;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tenants = await createTenants(t.database.db);
+});
+afterAll(() => t.close());
+
+const profileOf = (email: string) => ({ firstName: 'Ana', surname: 'Silva', email, contactNumber: '+351 555 0101' });
+
+describe('profile (issue #2)', () => {
+  it('shows and saves the own name, e-mail and contact number', async () => {
+    const client = new TestClient(t.app);
+    await client.signIn(tenants.customerA.user.email, FIXTURE_PASSWORD);
+    const saved = await client.json('PUT', '/profile', profileOf(tenants.customerA.user.email));
+    expect(saved.statusCode).toBe(200);
+    const shown = (await client.json('GET', '/profile')).json().result;
+    expect(shown).toMatchObject({
+      firstName: 'Ana',
+      surname: 'Silva',
+      contactNumber: '+351 555 0101',
+      roleName: 'User',
+    });
+    expect(shown).not.toHaveProperty('passwordHash');
+  });
+
+  it('puts validation messages on their fields and keeps the stored data', async () => {
+    const client = new TestClient(t.app);
+    await client.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
+    const before = (await client.json('GET', '/profile')).json().result;
+    const response = await client.json('PUT', '/profile', {
+      firstName: '',
+      surname: 'x'.repeat(51),
+      email: 'not-an-email',
+      contactNumber: '1',
+    });
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body.status).toBe('ERROR');
+    expect(body.messages).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ fieldName: 'firstName', message: 'First name is required' }),
+        expect.objectContaining({ fieldName: 'surname', message: 'Surname must be at most 50 characters' }),
+        expect.objectContaining({ fieldName: 'email', message: 'Email must be a valid email' }),
+      ]),
+    );
+    expect((await client.json('GET', '/profile')).json().result).toEqual(before);
+  });
+
+  it("refuses another user's e-mail address on the email field", async () => {
+    const client = new TestClient(t.app);
+    await client.signIn(tenants.customerB.user.email, FIXTURE_PASSWORD);
+    const response = await client.json('PUT', '/profile', profileOf(tenants.customerA.superAdmin.email.toUpperCase()));
+    expect(response.statusCode).toBe(409);
+    expect(response.json().messages[0]).toMatchObject({ fieldName: 'email', message: MESSAGES.emailTaken });
+  });
+
+  it('changes the password only with the current one, and ends the other sessions', async () => {
+    const email = tenants.customerB.admin.email;
+    const other = new TestClient(t.app);
+    await other.signIn(email, FIXTURE_PASSWORD);
+    const client = new TestClient(t.app);
+    await client.signIn(email, FIXTURE_PASSWORD);
+
+    const wrong = await client.json('PUT', '/profile/password', {
+      currentPassword: 'guess',
+      password: 'new password 1',
+      confirmPassword: 'new password 1',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().messages[0]).toMatchObject({
+      fieldName: 'currentPassword',
+      message: MESSAGES.currentPasswordWrong,
+    });
+
+    const mismatch = await client.json('PUT', '/profile/password', {
+      currentPassword: FIXTURE_PASSWORD,
+      password: 'new password 1',
+      confirmPassword: 'new password 2',
+    });
+    expect(mismatch.json().messages[0]).toMatchObject({
+      fieldName: 'confirmPassword',
+      message: MESSAGES.passwordsDoNotMatch,
+    });
+
+    const changed = await client.json('PUT', '/profile/password', {
+      currentPassword: FIXTURE_PASSWORD,
+      password: 'new password 1',
+      confirmPassword: 'new password 1',
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await client.json('GET', '/profile')).statusCode).toBe(200);
+    expect((await other.json('GET', '/profile')).statusCode).toBe(401);
+    expect((await new TestClient(t.app).signIn(email, 'new password 1')).headers.location).toBe('/');
+
+    const activity = (await client.json('GET', '/profile/activity?page=0&size=10')).json().result;
+    expect(activity.elements.map((e: { type: string }) => e.type)).toContain('PASSWORD_CHANGED');
+  });
+});

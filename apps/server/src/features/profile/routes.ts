@@ -1,0 +1,61 @@
+import {
+  errorMessage,
+  MESSAGES,
+  ok,
+  pageOf,
+  pagingQuerySchema,
+  passwordChangeSchema,
+  profileSchema,
+} from '@portal/domain';
+import type { FastifyInstance } from 'fastify';
+import { AppError, conflict, parseWith } from '../../http/errors.js';
+import { clientInfo, requireSignedIn } from '../../http/request-context.js';
+import type { AuditRepo } from '../audit/repo.js';
+import type { AuthRepo } from '../auth/repo.js';
+import type { AuthService } from '../auth/service.js';
+import { presentActivity, presentProfile } from './present.js';
+import type { ProfileRepo } from './repo.js';
+
+export function registerProfileRoutes(
+  app: FastifyInstance,
+  deps: { auth: AuthService; authRepo: AuthRepo; profiles: ProfileRepo; audit: AuditRepo },
+): void {
+  const signedIn = { config: { access: 'signedIn' as const } };
+
+  app.get('/profile', signedIn, async (request) => {
+    const { user } = requireSignedIn(request);
+    return ok(presentProfile(user));
+  });
+
+  app.put('/profile', signedIn, async (request) => {
+    const session = requireSignedIn(request);
+    const fields = parseWith(profileSchema, request.body);
+    if (!(await deps.profiles.update(session.user.id, fields))) throw conflict(MESSAGES.emailTaken, 'email');
+    await deps.audit.record({
+      type: 'PROFILE_UPDATED',
+      userId: session.user.id,
+      customerId: session.user.customerId,
+      email: fields.email,
+      ipAddress: request.ip,
+    });
+    const updated = await deps.authRepo.findUserById(session.user.id);
+    return ok(updated ? presentProfile(updated) : null);
+  });
+
+  app.put('/profile/password', signedIn, async (request) => {
+    const session = requireSignedIn(request);
+    const input = parseWith(passwordChangeSchema, request.body);
+    const outcome = await deps.auth.changePassword(session, input, clientInfo(request));
+    if (outcome === 'wrongCurrent') {
+      throw new AppError(400, 'VALIDATION_FAILED', [errorMessage(MESSAGES.currentPasswordWrong, 'currentPassword')]);
+    }
+    return ok({ message: MESSAGES.passwordChanged });
+  });
+
+  app.get('/profile/activity', signedIn, async (request) => {
+    const session = requireSignedIn(request);
+    const { page, size } = parseWith(pagingQuerySchema, request.query);
+    const { rows, total } = await deps.audit.pageForUser(session.user.id, page, size);
+    return ok(pageOf(rows.map(presentActivity), total, size));
+  });
+}

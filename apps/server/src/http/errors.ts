@@ -1,0 +1,43 @@
+import { errorMessage, MESSAGES, type ServerMessage } from '@portal/domain';
+import type { ZodError, ZodType, z } from 'zod';
+
+/** An expected failure with its HTTP status and envelope messages; the error handler presents it. */
+export class AppError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly summaryCode: string,
+    readonly messages: ServerMessage[],
+  ) {
+    super(messages[0]?.message ?? summaryCode);
+  }
+}
+
+export const notFound = (message = 'Not found') =>
+  new AppError(404, 'NOT_FOUND', [errorMessage(message, '', 'NOT_FOUND')]);
+export const forbidden = () => new AppError(403, 'FORBIDDEN', [errorMessage(MESSAGES.forbidden, '', 'FORBIDDEN')]);
+export const unauthenticated = () =>
+  new AppError(401, 'UNAUTHENTICATED', [errorMessage(MESSAGES.unauthenticated, '', 'UNAUTHENTICATED')]);
+export const conflict = (message: string, fieldName = '') =>
+  new AppError(409, 'CONFLICT', [errorMessage(message, fieldName, 'CONFLICT')]);
+export const badRequest = (message: string, fieldName = '') =>
+  new AppError(400, 'VALIDATION_FAILED', [errorMessage(message, fieldName, 'VALIDATION_FAILED')]);
+
+/** Zod issues become one message per field, named as the form field (DESIGN §3). */
+export function zodMessages(error: ZodError): ServerMessage[] {
+  const seen = new Set<string>();
+  const out: ServerMessage[] = [];
+  for (const issue of error.issues) {
+    const fieldName = issue.path.map(String).join('.');
+    if (seen.has(fieldName)) continue;
+    seen.add(fieldName);
+    out.push(errorMessage(issue.message, fieldName, 'VALIDATION_FAILED'));
+  }
+  return out;
+}
+
+/** Parses input with a domain schema or throws a 400 carrying the field messages. */
+export function parseWith<S extends ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw new AppError(400, 'VALIDATION_FAILED', zodMessages(result.error));
+  return result.data;
+}

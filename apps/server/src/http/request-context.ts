@@ -1,0 +1,100 @@
+import { type AccessLevel, CSRF_FIELD_NAME, CSRF_HEADER_NAME, errorMessage, MESSAGES, mayAccess } from '@portal/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthService, SignedIn } from '../features/auth/service.js';
+import { newToken, sameToken } from '../features/auth/tokens.js';
+import { AppError, forbidden, unauthenticated } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route; a route without one is refused (fail closed). */
+    access?: AccessLevel;
+  }
+  interface FastifyRequest {
+    signedIn: SignedIn | null;
+    /** The token a form or call from this visitor must carry. */
+    csrfToken: string;
+  }
+}
+
+export const SESSION_COOKIE = 'portal_session';
+/** Visitors who are not signed in get their token in this cookie (double submit) for /login and resets. */
+export const ANONYMOUS_CSRF_COOKIE = 'portal_csrf';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface CookieOptions {
+  secure: boolean;
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string, options: CookieOptions): void {
+  reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: options.secure });
+}
+
+export function clearSessionCookie(reply: FastifyReply, options: CookieOptions): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: options.secure });
+}
+
+function submittedCsrf(request: FastifyRequest): string | undefined {
+  const header = request.headers[CSRF_HEADER_NAME.toLowerCase()];
+  if (typeof header === 'string') return header;
+  const body = request.body;
+  if (body && typeof body === 'object' && CSRF_FIELD_NAME in body) {
+    const value = (body as Record<string, unknown>)[CSRF_FIELD_NAME];
+    return typeof value === 'string' ? value : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Resolves the session on every request, then, before each handler, enforces the route's access
+ * level and the CSRF token of every state-changing request.
+ */
+export function registerRequestContext(
+  app: FastifyInstance,
+  deps: { auth: AuthService; cookies: CookieOptions },
+): void {
+  app.decorateRequest('signedIn', null);
+  app.decorateRequest('csrfToken', '');
+
+  app.addHook('onRequest', async (request, reply) => {
+    const signedIn = await deps.auth.resolve(request.cookies[SESSION_COOKIE]);
+    request.signedIn = signedIn;
+    if (signedIn) {
+      request.csrfToken = signedIn.csrfToken;
+      return;
+    }
+    if (request.cookies[SESSION_COOKIE]) clearSessionCookie(reply, deps.cookies);
+    let anonymous = request.cookies[ANONYMOUS_CSRF_COOKIE];
+    if (!anonymous || anonymous.length > 100) {
+      anonymous = newToken();
+      reply.setCookie(ANONYMOUS_CSRF_COOKIE, anonymous, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: deps.cookies.secure,
+      });
+    }
+    request.csrfToken = anonymous;
+  });
+
+  app.addHook('preHandler', async (request) => {
+    if (request.is404) return;
+    const access = request.routeOptions.config.access;
+    if (!access) throw new AppError(500, 'ROUTE_WITHOUT_ACCESS', [errorMessage(MESSAGES.internalError)]);
+    if (!SAFE_METHODS.has(request.method) && !sameToken(submittedCsrf(request), request.csrfToken)) {
+      throw new AppError(403, 'CSRF_REJECTED', [errorMessage(MESSAGES.csrfRejected, '', 'CSRF_REJECTED')]);
+    }
+    const actor = request.signedIn?.actor ?? null;
+    if (!mayAccess(actor, access)) throw actor ? forbidden() : unauthenticated();
+  });
+}
+
+/** The caller's session; only for routes whose access level guarantees one. */
+export function requireSignedIn(request: FastifyRequest): SignedIn {
+  if (!request.signedIn) throw unauthenticated();
+  return request.signedIn;
+}
+
+export function clientInfo(request: FastifyRequest) {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] };
+}

@@ -1,0 +1,105 @@
+import type { AccessLevel } from '@portal/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/app.js';
+import { TestClient } from '../testing/client.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../testing/fixtures.js';
+
+/**
+ * Every route of the server with the audience it must have. A route added without an entry here,
+ * or with another audience, fails this test.
+ */
+const EXPECTED: Record<string, AccessLevel> = {
+  'GET /health': 'public',
+  'POST /login': 'public',
+  'POST /logout': 'public',
+  'POST /forgot-password': 'public',
+  'POST /reset-password': 'public',
+  'GET /profile': 'signedIn',
+  'PUT /profile': 'signedIn',
+  'PUT /profile/password': 'signedIn',
+  'GET /profile/activity': 'signedIn',
+  'GET /demo/mails': 'demo',
+};
+
+type Caller =
+  | 'anonymous'
+  | 'providerAdmin'
+  | 'resellerAdmin'
+  | 'superAdmin'
+  | 'customerAdmin'
+  | 'customerUser'
+  | 'otherTenantAdmin';
+const CALLERS: Caller[] = [
+  'anonymous',
+  'providerAdmin',
+  'resellerAdmin',
+  'superAdmin',
+  'customerAdmin',
+  'customerUser',
+  'otherTenantAdmin',
+];
+
+/** Who each audience lets in, written out by hand rather than derived from the code under test. */
+const ALLOWED: Record<AccessLevel, Caller[]> = {
+  public: CALLERS,
+  demo: CALLERS,
+  signedIn: CALLERS.filter((c) => c !== 'anonymous'),
+  customerAdmin: ['resellerAdmin', 'superAdmin', 'customerAdmin', 'otherTenantAdmin'],
+  customerSuperAdmin: ['resellerAdmin', 'superAdmin'],
+  resellerAdmin: ['resellerAdmin'],
+  providerAdmin: ['providerAdmin'],
+};
+
+let t: TestApp;
+let tenants: Tenants;
+const clients = new Map<Caller, TestClient>();
+
+beforeAll(async () => {
+  t = await createTestApp({ DEMO: 'true' });
+  tenants = await createTenants(t.database.db);
+  const emails: Record<Exclude<Caller, 'anonymous'>, string> = {
+    providerAdmin: tenants.providerAdmin.email,
+    resellerAdmin: tenants.reseller.superAdmin.email,
+    superAdmin: tenants.customerA.superAdmin.email,
+    customerAdmin: tenants.customerA.admin.email,
+    customerUser: tenants.customerA.user.email,
+    otherTenantAdmin: tenants.customerB.admin.email,
+  };
+  const anonymous = new TestClient(t.app);
+  await anonymous.open('/login');
+  clients.set('anonymous', anonymous);
+  for (const [caller, email] of Object.entries(emails) as Array<[Caller, string]>) {
+    const client = new TestClient(t.app);
+    const response = await client.signIn(email, FIXTURE_PASSWORD);
+    expect(response.headers.location).toBe('/');
+    clients.set(caller, client);
+  }
+});
+afterAll(() => t.close());
+
+describe('route matrix (issue #2)', () => {
+  it('lists every route with its expected audience, and no more', () => {
+    const actual = Object.fromEntries(t.app.routeCatalogue.map((r) => [`${r.method} ${r.url}`, r.access]));
+    expect(actual).toEqual(EXPECTED);
+  });
+
+  for (const [key, level] of Object.entries(EXPECTED)) {
+    const [method, url] = key.split(' ') as [string, string];
+    if (key === 'POST /logout') continue; // signs the caller out; covered by the auth tests
+    it(`${key} lets in exactly ${level}`, async () => {
+      for (const caller of CALLERS) {
+        const client = clients.get(caller);
+        if (!client) throw new Error(caller);
+        const response = await client.json(method as 'GET', url, method === 'GET' ? undefined : {});
+        const denied = response.statusCode === 401 || response.statusCode === 403;
+        expect({ caller, denied, status: response.statusCode }).toEqual({
+          caller,
+          denied: !ALLOWED[level].includes(caller),
+          status: response.statusCode,
+        });
+        expect(response.statusCode).toBeLessThan(500);
+        if (denied) expect(response.json().status).toBe('ERROR');
+      }
+    });
+  }
+});

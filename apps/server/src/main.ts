@@ -1,0 +1,84 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { DEMO_ACCOUNTS, seedDemo } from './demo/seed.js';
+import { createMailer } from './mail/mailer.js';
+import { type MailSink, startMailSink } from './mail/sink.js';
+import { openRedis } from './redis.js';
+import { demoMasterKey } from './secrets.js';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const here = dirname(fileURLToPath(import.meta.url));
+  config.webDistDir ??= join(here, '../../web/dist');
+  config.masterKey ??= demoMasterKey(config.dataDir);
+
+  const logger = pino({
+    level: config.logLevel,
+    redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrf-token"]'],
+    ...(process.env.NODE_ENV === 'production'
+      ? {}
+      : { transport: { target: 'pino-pretty', options: { singleLine: true } } }),
+  });
+
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await database.migrate();
+  } catch (error) {
+    const target = config.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR';
+    throw new Error(
+      `${target}: cannot open or migrate the database (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  const redis = config.redisUrl ? await openRedis(config.redisUrl) : undefined;
+  logger.info({ database: database.kind }, 'database migrated');
+
+  let mailSink: MailSink | undefined;
+  if (config.demo) {
+    const summary = await seedDemo(database.db, { password: config.demoPassword });
+    logger.info(summary, 'demo data');
+    if (!config.smtpUrl) {
+      mailSink = await startMailSink(config.demoSmtpPort);
+      config.smtpUrl = mailSink.url;
+    }
+  }
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
+  const app = await buildApp({ config, database, mailer, mailSink, redis, logger });
+  await app.listen({ port: config.port, host: config.host });
+
+  const url = config.publicUrl ?? `http://localhost:${config.port}`;
+  const lines = [`Cloud Portal is running at ${url}`];
+  if (config.demo) {
+    lines.push(`Demo logins (password: ${config.demoPassword}):`);
+    for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(28)} ${account.description}`);
+    lines.push(`Mails sent by the demo: ${url}/demo/mails`);
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+
+  const shutdown = async () => {
+    await app.close();
+    await mailSink?.close();
+    redis?.disconnect();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

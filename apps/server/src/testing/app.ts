@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildApp } from '../app.js';
+import { type Config, loadConfig } from '../config.js';
+import type { Database } from '../db/client.js';
+import { createMailer } from '../mail/mailer.js';
+import { type MailSink, startMailSink } from '../mail/sink.js';
+import { openRedis } from '../redis.js';
+import { openTestDatabase } from './database.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  mails: MailSink;
+  clock: { now: Date; advanceMinutes(minutes: number): void };
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on a fresh database, with a real SMTP peer on a free loopback port and a clock the
+ * test can move forward.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const mails = await startMailSink(0);
+  const config = loadConfig({
+    DEMO: 'false',
+    MASTER_KEY: 'a'.repeat(64),
+    DATA_DIR: '/tmp/portal-test',
+    PUBLIC_URL: 'http://portal.test',
+    SMTP_URL: mails.url,
+    ...env,
+  });
+  const clock = {
+    now: new Date(),
+    advanceMinutes(minutes: number) {
+      this.now = new Date(this.now.getTime() + minutes * 60_000);
+    },
+  };
+  const mailer = createMailer({ smtpUrl: mails.url, from: config.mailFrom, logger: pino({ level: 'silent' }) });
+  const redis = process.env.REDIS_URL ? await openRedis(process.env.REDIS_URL) : undefined;
+  const app = await buildApp({ config, database, mailer, mailSink: mails, redis, now: () => clock.now });
+  return {
+    app,
+    database,
+    config,
+    mails,
+    clock,
+    async close() {
+      await app.close();
+      await mails.close();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}

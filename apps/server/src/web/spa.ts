@@ -1,0 +1,112 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import {
+  CSRF_FIELD_NAME,
+  CSRF_HEADER_NAME,
+  type InitialData,
+  isAdminAreaPath,
+  isProviderAdmin,
+  matchPage,
+  PUBLIC_PAGES,
+} from '@portal/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ShellRepo } from '../features/shell/repo.js';
+
+const FALLBACK_INDEX =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cloud Portal</title></head><body><div id="root"></div></body></html>';
+
+/** JSON inside a script element: '<' is escaped so no value can close the element. */
+const scriptSafeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+const isNavigation = (request: FastifyRequest) =>
+  (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
+
+export interface SpaOptions {
+  distDir: string | undefined;
+  version: string;
+  commitId: string;
+  demo: boolean;
+  shell: ShellRepo;
+}
+
+/**
+ * Serves the built web app: assets as files, and for every browser navigation the index.html with
+ * the CSRF token and initial data in it; unknown addresses get the same page with status 404 so the
+ * app shows its not-found page.
+ */
+export async function registerSpa(app: FastifyInstance, options: SpaOptions): Promise<void> {
+  const distDir = options.distDir && existsSync(join(options.distDir, 'index.html')) ? options.distDir : undefined;
+  if (!distDir) app.log.warn('web app not built: pages are served without scripts (run npm run build)');
+  const template = distDir ? readFileSync(join(distDir, 'index.html'), 'utf8') : FALLBACK_INDEX;
+
+  if (distDir) {
+    await app.register(fastifyStatic, { root: distDir, serve: false });
+    app.get('/assets/*', { config: { access: 'public' } }, (request, reply) => {
+      const file = (request.params as { '*': string })['*'];
+      return reply.sendFile(join('assets', file), { maxAge: '365d', immutable: true });
+    });
+    app.get('/img/*', { config: { access: 'public' } }, (request, reply) => {
+      const file = (request.params as { '*': string })['*'];
+      return reply.sendFile(join('img', file), { maxAge: '1d' });
+    });
+  }
+
+  async function render(request: FastifyRequest): Promise<string> {
+    const user = request.signedIn?.user ?? null;
+    const actor = request.signedIn?.actor ?? null;
+    const data: InitialData = {
+      user:
+        user && actor
+          ? {
+              id: user.id,
+              firstName: user.firstName,
+              surname: user.surname,
+              email: user.email,
+              role: user.role,
+              customerId: user.customerId,
+              companyName: user.companyName,
+              boltCustomer: actor.boltCustomer,
+              resellerEnabled: actor.resellerEnabled,
+              readOnly: user.readOnly,
+              unpaidInvoices: user.unpaidInvoices ?? 0,
+            }
+          : null,
+      branding: user ? await options.shell.brandingFor(user.customerId) : null,
+      version: options.version,
+      commitId: options.commitId,
+      demo: options.demo,
+    };
+    const head = [
+      `<meta name="_csrf" content="${attr(request.csrfToken)}">`,
+      `<meta name="_csrf_header" content="${CSRF_HEADER_NAME}">`,
+      `<meta name="_csrf_parameter" content="${CSRF_FIELD_NAME}">`,
+      `<script type="application/json" id="initial-data">${scriptSafeJson(data)}</script>`,
+    ].join('');
+    return template.replace('</head>', `${head}</head>`);
+  }
+
+  async function sendPage(request: FastifyRequest, reply: FastifyReply, status: number) {
+    return reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      .send(await render(request));
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isNavigation(request)) return;
+    const path = request.url.split('?')[0] ?? '/';
+    if (path.startsWith('/assets/') || path.startsWith('/img/')) return;
+    const page = matchPage(path);
+    const signedIn = request.signedIn !== null;
+    if (page === 'demoMails' && !options.demo) return sendPage(request, reply, 404);
+    if (page === 'login' && signedIn) return reply.redirect('/');
+    if (page && !PUBLIC_PAGES.includes(page) && !signedIn) return reply.redirect('/login');
+    if (!page && isAdminAreaPath(path) && !(request.signedIn && isProviderAdmin(request.signedIn.actor))) {
+      return signedIn ? sendPage(request, reply, 404) : reply.redirect('/login');
+    }
+    return sendPage(request, reply, page ? 200 : 404);
+  });
+}
