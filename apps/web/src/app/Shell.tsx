@@ -1,0 +1,48 @@
+import { ADMIN_AREA_TITLE, APP_TITLE, adminAreaEntries, sidebarEntries } from '@portal/domain';
+import { useEffect } from 'react';
+import { Outlet } from 'react-router';
+import { brandingStyle } from './branding';
+import { Header } from './Header';
+import { Sidebar } from './Sidebar';
+import { useSession } from './session';
+
+/** The page layout of 000 §2: header, sidebar, and the page (breadcrumbs, heading, actions) in the outlet. */
+export function Shell() {
+  const { data, actor } = useSession();
+  useEffect(() => {
+    document.title = APP_TITLE;
+  }, []);
+  return (
+    <div className="portal" style={brandingStyle(data.branding)}>
+      <Header />
+      <div className="portal-body">
+        <Sidebar entries={sidebarEntries(actor)} label="Main menu" />
+        <main className="portal-main">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}
+
+/** The admin area shell of 002 §2.2 (provider admins): its own title, links, version and commit id. */
+export function AdminShell() {
+  const { data, actor } = useSession();
+  useEffect(() => {
+    document.title = ADMIN_AREA_TITLE;
+  }, []);
+  return (
+    <div className="portal portal-admin" style={brandingStyle(data.branding)}>
+      <Header admin />
+      <div className="portal-body">
+        <Sidebar entries={adminAreaEntries(actor)} label="Admin area menu" />
+        <main className="portal-main">
+          <div className="small text-body-secondary mb-2" data-testid="admin-area-title">
+            {ADMIN_AREA_TITLE}
+          </div>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { CSRF_FIELD_NAME } from '@portal/domain';
+import { useState } from 'react';
+import { Button } from 'react-bootstrap';
+import { csrfToken } from './initial-data';
+
+/** Sign-out posts the CSRF field and header (001 §7), then goes to /login?logout, or /login?error on failure. */
+export async function signOut(): Promise<void> {
+  const { header, token } = csrfToken();
+  try {
+    const response = await fetch('/logout', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: {
+        [header]: token,
+        'X-Requested-With': 'XMLHttpRequest',
+        Accept: 'application/json',
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ [CSRF_FIELD_NAME]: token }).toString(),
+    });
+    window.location.assign(response.ok ? '/login?logout' : '/login?error');
+  } catch {
+    window.location.assign('/login?error');
+  }
+}
+
+export function SignOutButton({ className, label = 'Sign out' }: { className?: string; label?: string }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Button
+      variant="link"
+      className={className}
+      disabled={busy}
+      data-testid="sign-out"
+      onClick={() => {
+        setBusy(true);
+        void signOut();
+      }}
+    >
+      {label}
+    </Button>
+  );
+}

@@ -1,0 +1,19 @@
+import { type Branding, DEFAULT_COLOURS } from '@portal/domain';
+import type { CSSProperties } from 'react';
+
+/** Reseller colours override the defaults of 000 §9 through CSS variables the stylesheet reads. */
+export function brandingStyle(branding: Branding | null): CSSProperties {
+  return {
+    '--portal-header-bg': branding?.appHeaderColour || DEFAULT_COLOURS.header,
+    '--portal-header-text': branding?.appHeaderTextColour || DEFAULT_COLOURS.headerText,
+    '--portal-bg': branding?.appBackgroundColour || DEFAULT_COLOURS.background,
+    '--portal-functional-button': branding?.functionalButtonColour || DEFAULT_COLOURS.functionalButton,
+  } as CSSProperties;
+}
+
+/** The header logo of 002 §2.2: the reseller's, a generic one for a reseller without one, else the default. */
+export function logoSource(branding: Branding | null): string {
+  if (!branding) return '/img/logo.png';
+  if (branding.logo) return `/public/downloads/img/${encodeURIComponent(branding.logo)}`;
+  return '/img/logo-generic.png';
+}

@@ -1,0 +1,57 @@
+import { CSRF_FIELD_NAME, MESSAGES } from '@portal/domain';
+import { Alert, Button, Form } from 'react-bootstrap';
+import { Link, useSearchParams } from 'react-router';
+import { csrfToken } from '../../app/initial-data';
+import { useSession } from '../../app/session';
+import { PublicLayout } from './PublicLayout';
+
+/** The message for the address the server redirected to (/login?error, ?logout, ...). */
+export function loginNotice(
+  params: URLSearchParams,
+): { variant: 'danger' | 'success' | 'warning'; text: string } | null {
+  const error = params.get('error');
+  if (error === 'throttled') {
+    const wait = Number(params.get('wait'));
+    return { variant: 'danger', text: MESSAGES.throttled(Number.isFinite(wait) && wait > 0 ? wait : 1) };
+  }
+  if (error === 'suspended') return { variant: 'danger', text: MESSAGES.accountSuspended };
+  if (error !== null) return { variant: 'danger', text: MESSAGES.signInFailed };
+  if (params.has('logout')) return { variant: 'success', text: MESSAGES.signedOut };
+  if (params.has('expired')) return { variant: 'warning', text: MESSAGES.sessionExpired };
+  if (params.has('reset')) return { variant: 'success', text: MESSAGES.passwordReset };
+  return null;
+}
+
+/** A plain form post to /login (username = e-mail, password, _csrf), so sign-in works without scripts too. */
+export function LoginPage() {
+  const [params] = useSearchParams();
+  const { data } = useSession();
+  const notice = loginNotice(params);
+  return (
+    <PublicLayout title="Sign in">
+      {notice && (
+        <Alert variant={notice.variant} data-testid="login-notice">
+          {notice.text}
+        </Alert>
+      )}
+      <Form method="post" action="/login">
+        <input type="hidden" name={CSRF_FIELD_NAME} value={csrfToken().token} />
+        <Form.Group className="mb-3" controlId="username">
+          <Form.Label>Email</Form.Label>
+          <Form.Control name="username" type="email" autoComplete="username" required autoFocus />
+        </Form.Group>
+        <Form.Group className="mb-3" controlId="password">
+          <Form.Label>Password</Form.Label>
+          <Form.Control name="password" type="password" autoComplete="current-password" required />
+        </Form.Group>
+        <Button type="submit" className="w-100">
+          Sign in
+        </Button>
+      </Form>
+      <div className="d-flex justify-content-between mt-3 small">
+        <Link to="/forgot-password">Forgot password?</Link>
+        {data.demo && <a href="/demo/mails">Demo mailbox</a>}
+      </div>
+    </PublicLayout>
+  );
+}

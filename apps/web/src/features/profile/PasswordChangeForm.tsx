@@ -1,0 +1,62 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  MESSAGES,
+  type PasswordChangeInput,
+  passwordChangeSchema,
+  type ServerMessage,
+  unknownErrorWhile,
+} from '@portal/domain';
+import { useState } from 'react';
+import { Button, Form } from 'react-bootstrap';
+import { type Path, useForm } from 'react-hook-form';
+import { call } from '../../app/api';
+import { GlobalErrors, handleSubmitResult } from '../../ui';
+import { useInvalidateProfile } from './queries';
+
+const FIELDS: Array<{ name: Path<PasswordChangeInput>; label: string; autoComplete: string }> = [
+  { name: 'currentPassword', label: 'Current password', autoComplete: 'current-password' },
+  { name: 'password', label: 'New password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: 'Confirm password', autoComplete: 'new-password' },
+];
+
+const EMPTY: PasswordChangeInput = { currentPassword: '', password: '', confirmPassword: '' };
+
+export function PasswordChangeForm() {
+  const invalidate = useInvalidateProfile();
+  const [globalErrors, setGlobalErrors] = useState<ServerMessage[]>([]);
+  const form = useForm<PasswordChangeInput>({ resolver: zodResolver(passwordChangeSchema), defaultValues: EMPTY });
+  const { errors, isSubmitting } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    const outcome = await handleSubmitResult(call('PUT', '/profile/password', values), {
+      successText: MESSAGES.passwordChanged,
+      actionText: 'Password changed',
+      unknownErrorText: unknownErrorWhile('changing the password'),
+      form: { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
+    });
+    setGlobalErrors(outcome.globalErrors);
+    if (outcome.applied) {
+      form.reset(EMPTY);
+      await invalidate();
+    }
+  });
+  return (
+    <Form noValidate onSubmit={submit} aria-label="Change password">
+      {FIELDS.map((field) => (
+        <Form.Group className="mb-3" controlId={`password-${field.name}`} key={field.name}>
+          <Form.Label>{field.label}</Form.Label>
+          <Form.Control
+            type="password"
+            autoComplete={field.autoComplete}
+            {...form.register(field.name)}
+            isInvalid={Boolean(errors[field.name])}
+          />
+          <Form.Control.Feedback type="invalid">{errors[field.name]?.message}</Form.Control.Feedback>
+        </Form.Group>
+      ))}
+      <GlobalErrors messages={globalErrors} />
+      <Button type="submit" disabled={isSubmitting} className="mt-2">
+        Change password
+      </Button>
+    </Form>
+  );
+}
