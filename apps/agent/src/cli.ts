@@ -1,0 +1,47 @@
+/** The command line of the backup agent: subcommands, each option with an environment fallback. */
+export const AGENT_USAGE = `Usage: portal-agent <command> [options]
+
+Commands:
+  link     Register this machine with the portal and store its credential
+  run      Keep the live channel open and run scheduled backups
+  status   Print the link and connection state
+  help     Show this help
+
+Options:
+  --server <url>    Portal address (env PORTAL_SERVER)
+  --config <file>   Credential file (env PORTAL_AGENT_CONFIG, default ~/.config/portal-agent/agent.json)
+  -h, --help        Show this help
+`;
+
+export const AGENT_COMMANDS = ['link', 'run', 'status', 'help'] as const;
+export type AgentCommand = (typeof AGENT_COMMANDS)[number];
+
+export interface ParsedArgs {
+  command: AgentCommand;
+  options: Record<string, string | boolean>;
+}
+
+export class UsageError extends Error {}
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const options: Record<string, string | boolean> = {};
+  let command: AgentCommand | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '-h' || arg === '--help') {
+      options.help = true;
+    } else if (arg.startsWith('--')) {
+      const name = arg.slice(2);
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`option --${name} needs a value`);
+      options[name] = value;
+      i++;
+    } else if (command === undefined) {
+      if (!(AGENT_COMMANDS as readonly string[]).includes(arg)) throw new UsageError(`unknown command '${arg}'`);
+      command = arg as AgentCommand;
+    } else {
+      throw new UsageError(`unexpected argument '${arg}'`);
+    }
+  }
+  return { command: options.help ? 'help' : (command ?? 'help'), options };
+}
