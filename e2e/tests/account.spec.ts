@@ -1,0 +1,67 @@
+import { expect, test } from '@playwright/test';
+import { DEMO_PASSWORD } from '../playwright.config';
+import { signIn, signOut } from './helpers';
+
+test('a user edits their profile, sees field errors, and the change stays after reload', async ({ page }) => {
+  await signIn(page, 'customer-admin@demo.test');
+  await page.goto('/profile');
+  const contact = page.getByLabel('Contact number');
+  await page.getByLabel('First name').fill('');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByText('First name is required')).toBeVisible();
+
+  await page.getByLabel('First name').fill('Morgan');
+  await contact.fill('+44 20 7946 0000');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByText('Profile saved!')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('First name')).toHaveValue('Morgan');
+  await expect(contact).toHaveValue('+44 20 7946 0000');
+  await expect(page.getByTestId('user-full-name')).toContainText('Morgan');
+});
+
+test('a forgotten password is reset through the mailed link, once', async ({ page }) => {
+  const email = 'super-admin@demo.test';
+  const newPassword = 'a new demo password';
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByTestId('reset-sent')).toContainText('a link to reset the password has been sent');
+
+  await page.goto('/demo/mails');
+  await page.getByRole('button', { name: 'Reset your Cloud Portal password' }).first().click();
+  const link = page.getByTestId('mail-text').getByRole('link');
+  const href = await link.getAttribute('href');
+  expect(href).toContain('/reset-password?token=');
+  await link.click();
+
+  await page.getByLabel('New password').fill(newPassword);
+  await page.getByLabel('Confirm password').fill('something else');
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page.getByText('Passwords do not match')).toBeVisible();
+  await page.getByLabel('Confirm password').fill(newPassword);
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page).toHaveURL(/\/login\?reset$/);
+
+  await signIn(page, email, DEMO_PASSWORD);
+  await expect(page).toHaveURL(/\/login\?error$/);
+  await signIn(page, email, newPassword);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+
+  // The link works once.
+  await page.goto(new URL(href ?? '', page.url()).pathname + new URL(href ?? '', page.url()).search);
+  await page.getByLabel('New password').fill('yet another password');
+  await page.getByLabel('Confirm password').fill('yet another password');
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page.getByTestId('global-errors')).toContainText('invalid, has expired or has already been used');
+
+  // Put the demo password back through the profile, so other journeys keep working.
+  await page.goto('/profile');
+  await page.getByLabel('Current password').fill(newPassword);
+  await page.getByLabel('New password').fill(DEMO_PASSWORD);
+  await page.getByLabel('Confirm password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Password changed!')).toBeVisible();
+  await signOut(page);
+});

@@ -1,0 +1,49 @@
+// npm test: every tier (lint, types, unit/integration/component with coverage, browser journeys),
+// then one closing line 'N passed, N failed' that CI reads.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureDependencies, mustRun, root, run } from './lib.mjs';
+
+await ensureDependencies();
+const reports = mkdtempSync(join(tmpdir(), 'portal-test-'));
+const tally = { passed: 0, failed: 0, skipped: 0 };
+let exitCode = 0;
+
+await mustRun('lint', 'npm', ['run', 'lint']);
+await mustRun('typecheck', 'npm', ['run', 'typecheck']);
+
+const vitestReport = join(reports, 'vitest.json');
+const unit = await run('npx', [
+  'vitest',
+  'run',
+  '--coverage',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestReport}`,
+]);
+if (existsSync(vitestReport)) {
+  const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
+  tally.passed += report.numPassedTests;
+  tally.failed += report.numFailedTests;
+  tally.skipped += report.numPendingTests + report.numTodoTests;
+}
+if (unit !== 0) exitCode = unit;
+
+await mustRun('build', 'npm', ['run', 'build']);
+const e2eReport = join(reports, 'playwright.json');
+const e2e = await run('npx', ['playwright', 'test', '--reporter=list,json'], {
+  cwd: join(root, 'e2e'),
+  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
+});
+if (existsSync(e2eReport)) {
+  const stats = JSON.parse(readFileSync(e2eReport, 'utf8')).stats;
+  tally.passed += stats.expected + stats.flaky;
+  tally.failed += stats.unexpected;
+  tally.skipped += stats.skipped;
+}
+if (e2e !== 0 && exitCode === 0) exitCode = e2e;
+if (exitCode !== 0 && tally.failed === 0) tally.failed = 1;
+
+console.log(`\n${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
+process.exit(exitCode);
