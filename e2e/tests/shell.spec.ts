@@ -47,7 +47,8 @@ for (const role of ROLES) {
     const header = page.getByTestId('header');
     await expect(header.getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
     await expect(header.getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/profile');
-    if ('invoicesDue' in role) await expect(header.getByTestId('invoices-due')).toHaveText(`Invoices due ${role.invoicesDue}`);
+    if ('invoicesDue' in role)
+      await expect(header.getByTestId('invoices-due')).toHaveText(`Invoices due ${role.invoicesDue}`);
     else await expect(header.getByTestId('invoices-due')).toHaveCount(0);
     const fullName = ((await header.getByTestId('user-full-name').textContent()) ?? '').trim();
     expect(fullName.length).toBeGreaterThan(2);

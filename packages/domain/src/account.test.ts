@@ -35,13 +35,24 @@ describe('profile and password forms (002 §5.1 limits)', () => {
   });
 
   it('trims names and accepts the maxima', () => {
-    const ok = profileSchema.parse({ firstName: ' Ana ', surname: 'x'.repeat(50), email: 'a@b.co', contactNumber: '1' });
+    const ok = profileSchema.parse({
+      firstName: ' Ana ',
+      surname: 'x'.repeat(50),
+      email: 'a@b.co',
+      contactNumber: '1',
+    });
     expect(ok.firstName).toBe('Ana');
   });
 
   it('wants the confirmation to match, on the confirmation field', () => {
-    const result = passwordChangeSchema.safeParse({ currentPassword: 'a', password: 'long enough', confirmPassword: 'different' });
+    const result = passwordChangeSchema.safeParse({
+      currentPassword: 'a',
+      password: 'long enough',
+      confirmPassword: 'different',
+    });
     expect(result.error?.issues[0]).toMatchObject({ path: ['confirmPassword'], message: MESSAGES.passwordsDoNotMatch });
-    expect(passwordChangeSchema.safeParse({ currentPassword: 'a', password: 'short', confirmPassword: 'short' }).success).toBe(false);
+    expect(
+      passwordChangeSchema.safeParse({ currentPassword: 'a', password: 'short', confirmPassword: 'short' }).success,
+    ).toBe(false);
   });
 });

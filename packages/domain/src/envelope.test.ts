@@ -33,6 +33,8 @@ describe('envelope (spec README, DESIGN §3)', () => {
 
   it('spells the warning and unknown-error texts as the product does (000 §8)', () => {
     expect(someErrorsOccurred('Package template edited')).toBe('Package template edited but some errors occurred.');
-    expect(unknownErrorWhile('deleting package template')).toBe('Unkown error encountered while deleting package template.');
+    expect(unknownErrorWhile('deleting package template')).toBe(
+      'Unkown error encountered while deleting package template.',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ACCESS_LEVELS, type Actor, customerScope, mayAccess, mayChange } from './permissions.js';
 import { ROLES } from './enums.js';
+import { ACCESS_LEVELS, type Actor, customerScope, mayAccess, mayChange } from './permissions.js';
 
 const actor = (overrides: Partial<Actor>): Actor => ({
   userId: 1,
@@ -33,9 +33,13 @@ describe('route audiences (DESIGN §4)', () => {
   });
 
   it('makes a reseller admin of an admin whose customer has reseller enabled', () => {
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }), 'resellerAdmin')).toBe(true);
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }), 'resellerAdmin')).toBe(
+      true,
+    );
     expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }), 'resellerAdmin')).toBe(true);
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: false }), 'resellerAdmin')).toBe(false);
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: false }), 'resellerAdmin')).toBe(
+      false,
+    );
     expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }), 'resellerAdmin')).toBe(false);
   });
 });
@@ -47,7 +51,10 @@ describe('customer scope (DESIGN §4)', () => {
       kind: 'ownAndChildren',
       customerId: 10,
     });
-    expect(customerScope(actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }))).toEqual({ kind: 'own', customerId: 10 });
+    expect(customerScope(actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }))).toEqual({
+      kind: 'own',
+      customerId: 10,
+    });
     expect(customerScope(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: null }))).toEqual({ kind: 'none' });
   });
 

@@ -28,7 +28,9 @@ describe('sidebar entries (002 §2.1)', () => {
   });
 
   it('super admin of a direct reseller customer: every customer admin entry, billing and support', () => {
-    expect(labels(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true, boltCustomer: true }))).toEqual([
+    expect(
+      labels(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true, boltCustomer: true })),
+    ).toEqual([
       'Dashboard',
       'Backup Packages',
       'Account Settings',
@@ -51,7 +53,12 @@ describe('sidebar entries (002 §2.1)', () => {
   });
 
   it('admin: packages and account settings, support only for direct customers', () => {
-    expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }))).toEqual(['Dashboard', 'Backup Packages', 'Account Settings', 'Sign out']);
+    expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }))).toEqual([
+      'Dashboard',
+      'Backup Packages',
+      'Account Settings',
+      'Sign out',
+    ]);
     expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', boltCustomer: true }))).toContain('Support');
     expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', boltCustomer: true }))).not.toContain('Billing');
   });
