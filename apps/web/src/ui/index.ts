@@ -7,6 +7,7 @@ export * from './Page';
 export * from './Pager';
 export * from './StatusBadge';
 export * from './serverMessages';
+export * from './TextField';
 export * from './ToastHost';
 export * from './toast';
 export * from './UsageBar';

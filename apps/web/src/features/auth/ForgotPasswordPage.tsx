@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { call } from '../../app/api';
-import { GlobalErrors, handleSubmitResult } from '../../ui';
+import { GlobalErrors, handleSubmitResult, TextField } from '../../ui';
 import { PublicLayout } from './PublicLayout';
 
 type ForgotForm = z.infer<typeof forgotPasswordSchema>;
@@ -33,16 +33,14 @@ export function ForgotPasswordPage() {
       ) : (
         <Form noValidate onSubmit={submit}>
           <p className="text-body-secondary small">Enter the e-mail address you sign in with.</p>
-          <Form.Group className="mb-3" controlId="email">
-            <Form.Label>Email</Form.Label>
-            <Form.Control
-              type="email"
-              placeholder="Email is required"
-              {...form.register('email')}
-              isInvalid={Boolean(form.formState.errors.email)}
-            />
-            <Form.Control.Feedback type="invalid">{form.formState.errors.email?.message}</Form.Control.Feedback>
-          </Form.Group>
+          <TextField
+            form={form}
+            name="email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            placeholder="Email is required"
+          />
           <Button type="submit" className="w-100" disabled={form.formState.isSubmitting}>
             Send reset link
           </Button>

@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { call } from '../../app/api';
-import { GlobalErrors, handleSubmitResult } from '../../ui';
+import { GlobalErrors, handleSubmitResult, TextField } from '../../ui';
 import { PublicLayout } from './PublicLayout';
 
 type ResetForm = z.infer<typeof resetPasswordSchema>;
@@ -18,7 +18,6 @@ export function ResetPasswordPage() {
     resolver: zodResolver(resetPasswordSchema),
     defaultValues: { token: params.get('token') ?? '', password: '', confirmPassword: '' },
   });
-  const { errors } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     const outcome = await handleSubmitResult(call('POST', '/reset-password', values), {
       actionText: 'Password reset',
@@ -39,26 +38,14 @@ export function ResetPasswordPage() {
   return (
     <PublicLayout title="Choose a new password">
       <Form noValidate onSubmit={submit}>
-        <Form.Group className="mb-3" controlId="password">
-          <Form.Label>New password</Form.Label>
-          <Form.Control
-            type="password"
-            autoComplete="new-password"
-            {...form.register('password')}
-            isInvalid={Boolean(errors.password)}
-          />
-          <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
-        </Form.Group>
-        <Form.Group className="mb-3" controlId="confirmPassword">
-          <Form.Label>Confirm password</Form.Label>
-          <Form.Control
-            type="password"
-            autoComplete="new-password"
-            {...form.register('confirmPassword')}
-            isInvalid={Boolean(errors.confirmPassword)}
-          />
-          <Form.Control.Feedback type="invalid">{errors.confirmPassword?.message}</Form.Control.Feedback>
-        </Form.Group>
+        <TextField form={form} name="password" label="New password" type="password" autoComplete="new-password" />
+        <TextField
+          form={form}
+          name="confirmPassword"
+          label="Confirm password"
+          type="password"
+          autoComplete="new-password"
+        />
         <GlobalErrors messages={globalErrors} />
         <Button type="submit" className="w-100 mt-2" disabled={form.formState.isSubmitting}>
           Set new password

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import { type Path, useForm } from 'react-hook-form';
 import { call } from '../../app/api';
-import { GlobalErrors, handleSubmitResult } from '../../ui';
+import { GlobalErrors, handleSubmitResult, TextField } from '../../ui';
 import { useInvalidateProfile } from './queries';
 
 const FIELDS: Array<{ name: Path<PasswordChangeInput>; label: string; autoComplete: string }> = [
@@ -25,7 +25,7 @@ export function PasswordChangeForm() {
   const invalidate = useInvalidateProfile();
   const [globalErrors, setGlobalErrors] = useState<ServerMessage[]>([]);
   const form = useForm<PasswordChangeInput>({ resolver: zodResolver(passwordChangeSchema), defaultValues: EMPTY });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     const outcome = await handleSubmitResult(call('PUT', '/profile/password', values), {
       successText: MESSAGES.passwordChanged,
@@ -42,16 +42,15 @@ export function PasswordChangeForm() {
   return (
     <Form noValidate onSubmit={submit} aria-label="Change password">
       {FIELDS.map((field) => (
-        <Form.Group className="mb-3" controlId={`password-${field.name}`} key={field.name}>
-          <Form.Label>{field.label}</Form.Label>
-          <Form.Control
-            type="password"
-            autoComplete={field.autoComplete}
-            {...form.register(field.name)}
-            isInvalid={Boolean(errors[field.name])}
-          />
-          <Form.Control.Feedback type="invalid">{errors[field.name]?.message}</Form.Control.Feedback>
-        </Form.Group>
+        <TextField
+          key={field.name}
+          form={form}
+          idPrefix="password-"
+          name={field.name}
+          label={field.label}
+          type="password"
+          autoComplete={field.autoComplete}
+        />
       ))}
       <GlobalErrors messages={globalErrors} />
       <Button type="submit" disabled={isSubmitting} className="mt-2">

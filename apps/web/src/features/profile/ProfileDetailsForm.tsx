@@ -4,15 +4,16 @@ import { useState } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import { type Path, useForm } from 'react-hook-form';
 import { call } from '../../app/api';
-import { GlobalErrors, handleSubmitResult } from '../../ui';
+import { GlobalErrors, handleSubmitResult, TextField } from '../../ui';
 import { type Profile, useInvalidateProfile } from './queries';
 
-const FIELDS: Array<{ name: Path<ProfileInput>; label: string; type: string; autoComplete: string }> = [
-  { name: 'firstName', label: 'First name', type: 'text', autoComplete: 'given-name' },
-  { name: 'surname', label: 'Surname', type: 'text', autoComplete: 'family-name' },
-  { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
-  { name: 'contactNumber', label: 'Contact number', type: 'tel', autoComplete: 'tel' },
-];
+const FIELDS: Array<{ name: Path<ProfileInput>; label: string; type: 'text' | 'email' | 'tel'; autoComplete: string }> =
+  [
+    { name: 'firstName', label: 'First name', type: 'text', autoComplete: 'given-name' },
+    { name: 'surname', label: 'Surname', type: 'text', autoComplete: 'family-name' },
+    { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
+    { name: 'contactNumber', label: 'Contact number', type: 'tel', autoComplete: 'tel' },
+  ];
 
 export function ProfileDetailsForm({ profile }: { profile: Profile }) {
   const invalidate = useInvalidateProfile();
@@ -26,7 +27,7 @@ export function ProfileDetailsForm({ profile }: { profile: Profile }) {
       contactNumber: profile.contactNumber,
     },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     const outcome = await handleSubmitResult(call('PUT', '/profile', values), {
       successText: MESSAGES.profileSaved,
@@ -40,17 +41,16 @@ export function ProfileDetailsForm({ profile }: { profile: Profile }) {
   return (
     <Form noValidate onSubmit={submit} aria-label="Profile details">
       {FIELDS.map((field) => (
-        <Form.Group className="mb-3" controlId={`profile-${field.name}`} key={field.name}>
-          <Form.Label>{field.label}</Form.Label>
-          <Form.Control
-            type={field.type}
-            autoComplete={field.autoComplete}
-            placeholder={`${field.label} is required`}
-            {...form.register(field.name)}
-            isInvalid={Boolean(errors[field.name])}
-          />
-          <Form.Control.Feedback type="invalid">{errors[field.name]?.message}</Form.Control.Feedback>
-        </Form.Group>
+        <TextField
+          key={field.name}
+          form={form}
+          idPrefix="profile-"
+          name={field.name}
+          label={field.label}
+          type={field.type}
+          autoComplete={field.autoComplete}
+          placeholder={`${field.label} is required`}
+        />
       ))}
       <GlobalErrors messages={globalErrors} />
       <Button type="submit" disabled={isSubmitting} className="mt-2">

@@ -1,0 +1,103 @@
+import type { InitialData } from '@portal/domain';
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { AdminShell, Shell } from './Shell';
+import { SessionProvider } from './session';
+
+const user = (overrides: Partial<NonNullable<InitialData['user']>> = {}): InitialData['user'] => ({
+  id: 1,
+  firstName: 'Ana',
+  surname: 'Silva',
+  email: 'ana@example.test',
+  role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER',
+  customerId: 7,
+  companyName: 'Contoso',
+  boltCustomer: true,
+  resellerEnabled: false,
+  readOnly: false,
+  unpaidInvoices: 0,
+  ...overrides,
+});
+
+function renderShell(data: Partial<InitialData>, admin = false) {
+  const initial: InitialData = {
+    user: user(),
+    branding: null,
+    version: '1.2.3',
+    commitId: 'abc1234',
+    demo: false,
+    ...data,
+  };
+  return render(
+    <SessionProvider initial={initial}>
+      <MemoryRouter initialEntries={['/']}>
+        <Routes>
+          <Route element={admin ? <AdminShell /> : <Shell />}>
+            <Route path="/" element={<p>page body</p>} />
+          </Route>
+        </Routes>
+      </MemoryRouter>
+    </SessionProvider>,
+  );
+}
+
+describe('portal shell (000 §2, 002 §2.1-2.2)', () => {
+  it('shows the full name, profile, sign out and the default logo, and no invoice badge at zero', () => {
+    renderShell({});
+    const header = screen.getByTestId('header');
+    expect(within(header).getByTestId('user-full-name')).toHaveTextContent('Ana Silva');
+    expect(within(header).getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/profile');
+    expect(within(header).getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+    expect(within(header).getByRole('img')).toHaveAttribute('src', '/img/logo.png');
+    expect(within(header).queryByTestId('invoices-due')).toBeNull();
+    expect(screen.getByText('page body')).toBeInTheDocument();
+    expect(document.title).toBe('Cloud Portal');
+  });
+
+  it("shows 'Invoices due' with the count when above zero", () => {
+    renderShell({ user: user({ unpaidInvoices: 3 }) });
+    expect(screen.getByTestId('invoices-due')).toHaveTextContent('Invoices due 3');
+  });
+
+  it("uses the reseller's logo, else the generic one with the brand name, and its colours", () => {
+    const branding = {
+      brandName: 'Northwind Cloud Backup',
+      logo: null,
+      favicon: null,
+      appHeaderColour: '#1b3a5c',
+      appHeaderTextColour: '#ffffff',
+      appBackgroundColour: null,
+      functionalButtonColour: null,
+    };
+    const { unmount, container } = renderShell({ branding });
+    expect(screen.getByRole('img')).toHaveAttribute('src', '/img/logo-generic.png');
+    expect(screen.getByText('Northwind Cloud Backup')).toBeInTheDocument();
+    const root = container.querySelector('.portal') as HTMLElement;
+    expect(root.style.getPropertyValue('--portal-header-bg')).toBe('#1b3a5c');
+    expect(root.style.getPropertyValue('--portal-bg')).toBe('#fff');
+    unmount();
+    renderShell({ branding: { ...branding, logo: 'north wind.png' } });
+    expect(screen.getByRole('img')).toHaveAttribute('src', '/public/downloads/img/north%20wind.png');
+  });
+
+  it('lists the sidebar entries of the role', () => {
+    renderShell({ user: user({ role: 'ROLE_CUSTOMER_USER', boltCustomer: false }) });
+    const nav = screen.getByRole('navigation', { name: 'Main menu' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Dashboard', 'Backup Machines']);
+    expect(within(nav).getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+  });
+
+  it('admin area: its title, links, version and commit id', () => {
+    renderShell({ user: user({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true }) }, true);
+    expect(document.title).toBe('Cloud Portal > Admin Area');
+    expect(screen.getByTestId('version')).toHaveTextContent('Version 1.2.3 (abc1234)');
+    const nav = screen.getByRole('navigation', { name: 'Admin area menu' });
+    expect(within(nav).getByRole('link', { name: 'Leave Admin Area' })).toHaveAttribute('href', '/');
+    expect(within(nav).getByRole('link', { name: 'Customers' })).toHaveAttribute('href', '/boltadmin/customers');
+  });
+});
