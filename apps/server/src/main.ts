@@ -2,16 +2,31 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { DEMO_ACCOUNTS, seedDemo } from './demo/seed.js';
+import { createAdminInputFromArgs, createProviderAdmin } from './features/operator/create-admin.js';
 import { createMailer } from './mail/mailer.js';
 import { type MailSink, startMailSink } from './mail/sink.js';
 import { openRedis } from './redis.js';
 import { demoMasterKey } from './secrets.js';
 
+/** `node main.js create-admin ...`: adds a provider admin to the configured database, then exits. */
+async function createAdminCommand(config: Config): Promise<void> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await database.migrate();
+    const result = await createProviderAdmin(database.db, createAdminInputFromArgs(process.argv.slice(2), process.env));
+    if (result.ok) process.stdout.write(`Provider admin created (user id ${result.userId}).\n`);
+    else process.stderr.write(`create-admin: ${result.errors.join('; ')}\n`);
+    process.exitCode = result.ok ? 0 : 1;
+  } finally {
+    await database.close();
+  }
+}
+
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -21,6 +36,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  if (process.argv[2] === 'create-admin') return createAdminCommand(config);
   const here = dirname(fileURLToPath(import.meta.url));
   config.webDistDir ??= join(here, '../../web/dist');
   config.masterKey ??= demoMasterKey(config.dataDir);

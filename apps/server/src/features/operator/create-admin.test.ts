@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { TestClient } from '../../testing/client.js';
+import { createAdminInputFromArgs, createProviderAdmin } from './create-admin.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('create-admin command (production first account)', () => {
+  it('reads flags and the password from the environment', () => {
+    expect(
+      createAdminInputFromArgs(
+        ['create-admin', '--email', 'ops@example.com', '--first-name', 'Ops', '--surname', 'Team'],
+        {
+          ADMIN_PASSWORD: 's3cret-pass',
+        },
+      ),
+    ).toEqual({ email: 'ops@example.com', firstName: 'Ops', surname: 'Team', password: 's3cret-pass' });
+  });
+
+  it('creates a provider admin who can sign in and reach the admin area', async () => {
+    const result = await createProviderAdmin(t.database.db, {
+      email: 'ops@example.com',
+      firstName: 'Ops',
+      surname: 'Team',
+      password: 'long enough password',
+    });
+    expect(result.ok).toBe(true);
+    const client = new TestClient(t.app);
+    expect((await client.signIn('ops@example.com', 'long enough password')).headers.location).toBe('/');
+    expect((await client.open('/boltadmin/customers')).statusCode).toBe(404);
+    const page = await client.open('/');
+    expect(page.body).toContain('"role":"ROLE_BOLT_ADMIN_USER"');
+  });
+
+  it('refuses a missing password, a bad e-mail and a taken e-mail with clear lines', async () => {
+    expect(await createProviderAdmin(t.database.db, { email: 'x', firstName: 'A', surname: 'B' })).toEqual({
+      ok: false,
+      errors: ['email: Email must be a valid email', 'password: Password is required'],
+    });
+    expect(
+      await createProviderAdmin(t.database.db, {
+        email: 'OPS@example.com',
+        firstName: 'A',
+        surname: 'B',
+        password: 'another password',
+      }),
+    ).toEqual({ ok: false, errors: ['email: This e-mail address is already in use'] });
+  });
+});

@@ -1,0 +1,64 @@
+import { emailField, fieldRequired, MESSAGES, newPasswordField, USER_LIMITS } from '@portal/domain';
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { users } from '../../db/schema/index.js';
+import { hashPassword } from '../auth/passwords.js';
+import { isUniqueViolation } from '../profile/repo.js';
+
+export const createAdminSchema = z.object({
+  email: emailField(),
+  firstName: z
+    .string({ error: fieldRequired('First name') })
+    .trim()
+    .min(1, fieldRequired('First name'))
+    .max(USER_LIMITS.nameMax),
+  surname: z
+    .string({ error: fieldRequired('Surname') })
+    .trim()
+    .min(1, fieldRequired('Surname'))
+    .max(USER_LIMITS.nameMax),
+  password: newPasswordField(),
+});
+
+export type CreateAdminResult = { ok: true; userId: number } | { ok: false; errors: string[] };
+
+/** Creates a provider admin: how an operator gets the first account of a production install. */
+export async function createProviderAdmin(db: Db, input: unknown): Promise<CreateAdminResult> {
+  const parsed = createAdminSchema.safeParse(input);
+  if (!parsed.success) {
+    return { ok: false, errors: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
+  }
+  const { email, firstName, surname, password } = parsed.data;
+  try {
+    const [row] = await db
+      .insert(users)
+      .values({
+        email,
+        firstName,
+        surname,
+        role: 'ROLE_BOLT_ADMIN_USER',
+        customerId: null,
+        passwordHash: await hashPassword(password),
+      })
+      .returning({ id: users.id });
+    if (!row) return { ok: false, errors: ['the user was not created'] };
+    return { ok: true, userId: row.id };
+  } catch (error) {
+    if (isUniqueViolation(error)) return { ok: false, errors: [`email: ${MESSAGES.emailTaken}`] };
+    throw error;
+  }
+}
+
+/** `create-admin --email E --first-name F --surname S`, password from ADMIN_PASSWORD (kept out of shell history). */
+export function createAdminInputFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv) {
+  const value = (flag: string) => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  return {
+    email: value('--email'),
+    firstName: value('--first-name'),
+    surname: value('--surname'),
+    password: env.ADMIN_PASSWORD,
+  };
+}
