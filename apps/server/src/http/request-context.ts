@@ -22,6 +22,8 @@ export const ANONYMOUS_CSRF_COOKIE = 'portal_csrf';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+export const isStaticAsset = (url: string) => url.startsWith('/assets/') || url.startsWith('/img/');
+
 export interface CookieOptions {
   secure: boolean;
 }
@@ -57,6 +59,8 @@ export function registerRequestContext(
   app.decorateRequest('csrfToken', '');
 
   app.addHook('onRequest', async (request, reply) => {
+    // Built assets are public and cached; looking up the session for each would cost a query apiece.
+    if (isStaticAsset(request.url)) return;
     const signedIn = await deps.auth.resolve(request.cookies[SESSION_COOKIE]);
     request.signedIn = signedIn;
     if (signedIn) {

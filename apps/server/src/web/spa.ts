@@ -12,6 +12,7 @@ import {
 } from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ShellRepo } from '../features/shell/repo.js';
+import { isStaticAsset } from '../http/request-context.js';
 
 const FALLBACK_INDEX =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cloud Portal</title></head><body><div id="root"></div></body></html>';
@@ -98,7 +99,7 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
   app.addHook('onRequest', async (request, reply) => {
     if (!isNavigation(request)) return;
     const path = request.url.split('?')[0] ?? '/';
-    if (path.startsWith('/assets/') || path.startsWith('/img/')) return;
+    if (isStaticAsset(path)) return;
     const page = matchPage(path);
     const signedIn = request.signedIn !== null;
     if (page === 'demoMails' && !options.demo) return sendPage(request, reply, 404);
