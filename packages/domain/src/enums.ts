@@ -124,6 +124,14 @@ export type MigrationStatus = (typeof MIGRATION_STATUSES)[number];
 export const COMMAND_TYPES = ['RESTIC_COMMAND', 'RCLONE_COMMAND_SEQUENCE'] as const;
 export type CommandType = (typeof COMMAND_TYPES)[number];
 
+/** The live-channel queues a browser subscribes to (001 §3): a machine's, as customer or admin, or a migration's. */
+export const WEBSOCKET_QUEUE_TYPES = [
+  'CUSTOMER_MACHINE',
+  'BOLT_ADMIN_CUSTOMER_MACHINE',
+  'BOLT_ADMIN_MIGRATION',
+] as const;
+export type WebsocketQueueType = (typeof WEBSOCKET_QUEUE_TYPES)[number];
+
 export const SYNC_TYPES = ['SYNC', 'FINAL_SYNC', 'MISCELLANEOUS'] as const;
 export type SyncType = (typeof SYNC_TYPES)[number];
 
@@ -167,3 +175,253 @@ export const TRANSFER_PHASES = [
   'FINALIZED',
 ] as const;
 export type TransferPhase = (typeof TRANSFER_PHASES)[number];
+
+// --- Display texts and badge enumerations (owned by the status modules: statuses, transitions, actions) ---
+// The specification gives texts for some values only; where it gives none the text below is ours, written
+// in sentence case so that a badge or table cell reads naturally. Quoted spec texts are kept exactly.
+
+/** Bootstrap 5 contextual colour names used for badges, progress bars and pie legends. */
+export const BADGE_VARIANTS = ['success', 'danger', 'warning', 'info', 'secondary', 'primary', 'dark'] as const;
+export type BadgeVariant = (typeof BADGE_VARIANTS)[number];
+
+/** Task display status texts (000 §4 names the values; the texts are ours). */
+export const TASK_DISPLAY_STATUS_TEXTS: Record<TaskDisplayStatus, string> = {
+  MISSED: 'Missed',
+  LAST_SUCCEEDED: 'Last succeeded',
+  LAST_FAILED: 'Last failed',
+  NOT_COMPLETED_YET: 'Not completed yet',
+  AWAITING_SEED: 'Awaiting seed',
+  BEING_DELETED: 'Being deleted',
+  DELETION_FAILED: 'Deletion failed',
+  NOT_RUNNABLE: 'Not runnable',
+};
+
+/** Aggregate task status texts for customers and machines (000 §4; texts ours). */
+export const AGGREGATE_TASK_STATUS_TEXTS: Record<AggregateTaskStatus, string> = {
+  NO_COMPLETED_TASKS: 'No completed tasks',
+  NO_RUNNABLE_TASKS: 'No runnable tasks',
+  SUCCESSFUL_TASKS: 'Successful tasks',
+  MISSED_TASKS: 'Missed tasks',
+  FAILED_TASKS: 'Failed tasks',
+  FAILED_AND_MISSED_TASKS: 'Failed and missed tasks',
+  UNDEFINED: 'Undefined',
+};
+
+/** Raw task status texts (002 §4.2; texts ours). */
+export const TASK_STATUS_TEXTS: Record<TaskStatus, string> = {
+  ACTIVE: 'Active',
+  PAUSED: 'Paused',
+  AWAITING_SEED: 'Awaiting seed',
+  BEING_DELETED: 'Being deleted',
+  DELETION_FAILED: 'Deletion failed',
+};
+
+export const CUSTOMER_STATUS_TEXTS: Record<CustomerStatus, string> = {
+  ACTIVE: 'Active',
+  APPROVED: 'Approved',
+  BLOCKED: 'Blocked',
+  SIGNUP_REQUESTED: 'Signup requested',
+  SUSPENDED: 'Suspended',
+};
+
+export const PACKAGE_STATUS_TEXTS: Record<PackageStatus, string> = {
+  REQUESTED: 'Requested',
+  APPROVED: 'Approved',
+  ACTIVE: 'Active',
+  OVER_QUOTA: 'Over quota',
+  SUSPENDED: 'Suspended',
+  BLOCKED: 'Blocked',
+};
+
+export const MACHINE_STATUS_TEXTS: Record<MachineStatus, string> = {
+  ACTIVE: 'Active',
+  OVER_PER_MACHINE_QUOTA: 'Over per-machine quota',
+  SUSPENDED: 'Suspended',
+  PACKAGE_SUSPENDED: 'Package suspended',
+  PACKAGE_OVER_QUOTA: 'Package over quota',
+  BLOCKED: 'Blocked',
+};
+
+/** Run and action status texts (002 §4.2; texts ours). */
+export const RUN_STATUS_TEXTS: Record<RunStatus, string> = {
+  INITIATED: 'Initiated',
+  IN_PROGRESS: 'In progress',
+  FAILED: 'Failed',
+  FINISHED_SUCCESS: 'Finished successfully',
+  FINISHED_WARNINGS: 'Finished with warnings',
+};
+
+/**
+ * Action type texts (001 §3; texts ours). Sentence case for tables; the cancellation toast
+ * 'The {action} has been cancelled' (002 §8.4) lower-cases them.
+ */
+export const ACTION_TYPE_TEXTS: Record<ActionType, string> = {
+  BACKUP_RUN: 'Backup run',
+  BACKUP_RESTORE: 'Restore',
+  BACKUP_SNAPSHOT: 'Snapshot archive',
+  BACKUP_SEED_CREATION: 'Seed creation',
+  BACKUP_SEED_LOADING: 'Seed loading',
+};
+
+/**
+ * Transfer phase texts exactly as 002 §4.2 lists them (lower case, as written there); the web may
+ * capitalise them with CSS where a phase starts a sentence.
+ */
+export const TRANSFER_PHASE_TEXTS: Record<TransferPhase, string> = {
+  INITIATED_ON_SERVER: 'initiated on server',
+  BEING_SCHEDULED: 'being scheduled',
+  PREPARING_FILES_TO_TRANSFER: 'preparing files to transfer',
+  WAITING_TO_LOCK_REPOSITORY: 'waiting to lock repository',
+  PREPARING_FOR_TRANSFER: 'preparing for transfer',
+  TRANSFERRING_FILES: 'transferring files',
+  PROCESSING_TRANSFERRED_FILES: 'processing transferred files',
+  CLEANING_UP_REPOSITORY: 'cleaning up repository',
+  FINALIZED: 'finalized',
+};
+
+/**
+ * Migration badge texts (001 §4). The spec quotes the texts of the sync states; INITIALIZED and
+ * ROLLED_BACK have only a colour there, so their texts are the status names with spaces.
+ */
+export const MIGRATION_STATUS_TEXTS: Record<MigrationStatus, string> = {
+  INITIALIZED: 'INITIALIZED',
+  INITIAL_SYNC_IN_PROGRESS: 'SYNCING',
+  INITIAL_SYNC_FINISHED_SUCCESS: 'SYNC SUCCESS',
+  INITIAL_SYNC_FAILED: 'SYNC FAILED',
+  FINAL_SYNC_IN_PROGRESS: 'FINAL SYNCING',
+  FINAL_SYNC_FINISHED_SUCCESS: 'FINAL SYNC SUCCESS',
+  FINAL_SYNC_FAILED: 'FINAL SYNC FAILED',
+  ROLLED_BACK: 'ROLLED BACK',
+};
+
+/** Sync kinds of a migration command sequence (001 §3; texts ours). */
+export const SYNC_TYPE_TEXTS: Record<SyncType, string> = {
+  SYNC: 'Initial sync',
+  FINAL_SYNC: 'Final sync',
+  MISCELLANEOUS: 'Miscellaneous',
+};
+
+/** Result codes of a backup or diagnostics command (001 §8 'Exit code texts'). */
+export const COMMAND_RESULT_CODES = [
+  'SUCCESS',
+  'FATAL',
+  'SOME_FILES_NOT_ACCESSIBLE',
+  'WINDOWS_VSS_INVOCATION_ERROR',
+  'COMMAND_FROZEN',
+  'EXIT_CODE_NA',
+  'SYSTEM_PREP_FAILURE',
+  'CANCELLATION_REQUESTED',
+  'BACKUP_ACTION_UPDATE_NOT_FOUND',
+  'IO_OR_INTERRUPT_EXCEPTION',
+  'REPO_LOCKED_EXCLUSIVELY',
+  'REPO_EXCLUSIVE_LOCK_COULD_NOT_BE_UNLOCKED',
+  'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS',
+] as const;
+export type CommandResultCode = (typeof COMMAND_RESULT_CODES)[number];
+
+/** Exit code texts, exactly as 001 §8 writes them. */
+export const COMMAND_RESULT_TEXTS: Record<CommandResultCode, string> = {
+  SUCCESS: 'Success',
+  FATAL: 'Fatal error',
+  SOME_FILES_NOT_ACCESSIBLE: 'Some source files could not be read',
+  WINDOWS_VSS_INVOCATION_ERROR: 'Windows VSS invocation failed',
+  COMMAND_FROZEN: 'Transfer ceased',
+  EXIT_CODE_NA: 'Unknown error',
+  SYSTEM_PREP_FAILURE: 'Could not prepare system for transfer',
+  CANCELLATION_REQUESTED: 'Transfer cancelled',
+  BACKUP_ACTION_UPDATE_NOT_FOUND: 'Local database update error',
+  IO_OR_INTERRUPT_EXCEPTION: 'I/O failure or interrupt exception occurred',
+  REPO_LOCKED_EXCLUSIVELY: 'Repo is locked exclusively',
+  REPO_EXCLUSIVE_LOCK_COULD_NOT_BE_UNLOCKED: 'Could not remove exclusive repo lock',
+  CANCELLABLE_COMMAND_ID_ALREADY_EXISTS: 'Command with given ID already exists',
+};
+
+/**
+ * The transfer tool's (rclone's) own result codes (001 §8), in rclone's exit-code order of the
+ * Debian 1.60 release (0 = SUCCESS ... 9 = SUCCESS_NOTHING_TRANSFERRED; 10 = TIME_LIMIT_EXCEEDED came
+ * later), then our post-transfer check. The command codes above also apply to rclone sequences.
+ */
+export const RCLONE_RESULT_CODES = [
+  'SUCCESS',
+  'SYNTAX_OR_USAGE_ERROR',
+  'UNCATEGORIZED_ERROR',
+  'DIR_NOT_FOUND_ERROR',
+  'FILE_NOT_FOUND_ERROR',
+  'TEMPORARY_ERROR',
+  'NON_FATAL_ERROR',
+  'FATAL_ERROR',
+  'TRANSFERS_LIMIT_EXCEEDED_ERROR',
+  'SUCCESS_NOTHING_TRANSFERRED',
+  'TIME_LIMIT_EXCEEDED',
+  'POST_RCLONE_INVOCATION_CHECKS_FAILED',
+] as const;
+export type RcloneResultCode = (typeof RCLONE_RESULT_CODES)[number];
+
+/** Every result a transfer-tool sequence can end with: rclone's codes plus the command codes. */
+export const TRANSFER_RESULT_CODES = [
+  ...RCLONE_RESULT_CODES,
+  ...COMMAND_RESULT_CODES.filter((c) => c !== 'SUCCESS'),
+] as const satisfies readonly (RcloneResultCode | CommandResultCode)[];
+export type TransferResultCode = RcloneResultCode | CommandResultCode;
+
+/** Texts of rclone's own codes (ours; the spec gives none). */
+export const RCLONE_RESULT_TEXTS: Record<RcloneResultCode, string> = {
+  SUCCESS: 'Success',
+  SYNTAX_OR_USAGE_ERROR: 'Syntax or usage error',
+  UNCATEGORIZED_ERROR: 'Uncategorized error',
+  DIR_NOT_FOUND_ERROR: 'Directory not found',
+  FILE_NOT_FOUND_ERROR: 'File not found',
+  TEMPORARY_ERROR: 'Temporary error, the transfer may be retried',
+  NON_FATAL_ERROR: 'Non-fatal error, retrying would not help',
+  FATAL_ERROR: 'Fatal error',
+  TRANSFERS_LIMIT_EXCEEDED_ERROR: 'Transfer limit exceeded',
+  SUCCESS_NOTHING_TRANSFERRED: 'Success, nothing needed to be transferred',
+  TIME_LIMIT_EXCEEDED: 'Time limit exceeded',
+  POST_RCLONE_INVOCATION_CHECKS_FAILED: 'Checks after the transfer failed',
+};
+
+/** The extra badges of a task row (000 §4), texts exactly as the spec writes them. */
+export const TASK_BADGES = [
+  'PAUSED',
+  'RUN_IN_PROGRESS',
+  'CUSTOMER_SUSPENDED',
+  'PACKAGE_SUSPENDED',
+  'PACKAGE_OVER_QUOTA',
+  'MACHINE_SUSPENDED',
+  'MACHINE_OVER_QUOTA',
+] as const;
+export type TaskBadge = (typeof TASK_BADGES)[number];
+
+export const TASK_BADGE_TEXTS: Record<TaskBadge, string> = {
+  PAUSED: 'PAUSED',
+  RUN_IN_PROGRESS: 'RUN IN PROGRESS',
+  CUSTOMER_SUSPENDED: 'CUSTOMER SUSPENDED',
+  PACKAGE_SUSPENDED: 'PACKAGE SUSPENDED',
+  PACKAGE_OVER_QUOTA: 'PACKAGE OVER QUOTA',
+  MACHINE_SUSPENDED: 'MACHINE SUSPENDED',
+  MACHINE_OVER_QUOTA: 'MACHINE OVER QUOTA',
+};
+
+/**
+ * Customer type badges of the customers table (002 §2.5). RESELLER CLIENT and RESELLER are the spec's
+ * texts; the spec names the provider's own customers without giving a text, 'DIRECT' is ours.
+ */
+export const CUSTOMER_TYPES = ['PROVIDER_OWN', 'RESELLER_CLIENT', 'RESELLER'] as const;
+export type CustomerType = (typeof CUSTOMER_TYPES)[number];
+
+export const CUSTOMER_TYPE_TEXTS: Record<CustomerType, string> = {
+  PROVIDER_OWN: 'DIRECT',
+  RESELLER_CLIENT: 'RESELLER CLIENT',
+  RESELLER: 'RESELLER',
+};
+
+/** Slices of the dashboard's customer status pie (000 §4 'Customer display'), in the spec's order. */
+export const CUSTOMER_STATUS_GROUPS = ['ACTIVE', 'SUSPENDED_OR_BLOCKED', 'APPROVED', 'NEW_SIGNUP'] as const;
+export type CustomerStatusGroup = (typeof CUSTOMER_STATUS_GROUPS)[number];
+
+export const CUSTOMER_STATUS_GROUP_TEXTS: Record<CustomerStatusGroup, string> = {
+  ACTIVE: 'Active',
+  SUSPENDED_OR_BLOCKED: 'Suspended or blocked',
+  APPROVED: 'Approved',
+  NEW_SIGNUP: 'New signups',
+};

@@ -2,17 +2,23 @@ import { verify } from '@node-rs/argon2';
 import {
   AGGREGATE_TASK_STATUSES,
   type AggregateTaskStatus,
+  aggregateStatus,
+  backupScheduleSchema,
   CUSTOMER_STATUSES,
   type CustomerStatus,
+  describeCron,
   MACHINE_STATUSES,
   type MachineStatus,
+  nextRunAfter,
   PACKAGE_STATUSES,
   type PackageStatus,
+  previousRunBefore,
   type RunStatus,
   TASK_DISPLAY_STATUSES,
   TASK_STATUSES,
   type TaskDisplayStatus,
   type TaskStatus,
+  taskDisplayStatus,
 } from '@portal/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +35,7 @@ import {
   users,
 } from '../db/schema/index.js';
 import { openTestDatabase } from '../testing/database.js';
+import { DEMO_SCHEDULES } from './schedule.js';
 import { DEMO_ACCOUNTS, type SeedSummary, seedDemo } from './seed.js';
 
 const PASSWORD = 'demo-password';
@@ -36,12 +43,13 @@ const PASSWORD = 'demo-password';
 let database: Database;
 let summary: SeedSummary;
 let seedMs = 0;
+let seedStarted = 0;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  const started = Date.now();
+  seedStarted = Date.now();
   summary = await seedDemo(database.db, { password: PASSWORD });
-  seedMs = Date.now() - started;
+  seedMs = Date.now() - seedStarted;
 });
 
 afterAll(async () => {
@@ -65,45 +73,8 @@ interface TaskRow {
   customerStatus: CustomerStatus;
 }
 
-const STOPPED_MACHINE: readonly MachineStatus[] = [
-  'OVER_PER_MACHINE_QUOTA',
-  'SUSPENDED',
-  'BLOCKED',
-  'PACKAGE_SUSPENDED',
-  'PACKAGE_OVER_QUOTA',
-];
-const STOPPED_PACKAGE: readonly PackageStatus[] = ['OVER_QUOTA', 'SUSPENDED', 'BLOCKED'];
-const STOPPED_CUSTOMER: readonly CustomerStatus[] = ['SUSPENDED', 'BLOCKED'];
-
-function displayStatus(t: TaskRow): TaskDisplayStatus {
-  if (
-    t.status === 'PAUSED' ||
-    STOPPED_MACHINE.includes(t.machineStatus) ||
-    STOPPED_PACKAGE.includes(t.packageStatus) ||
-    STOPPED_CUSTOMER.includes(t.customerStatus)
-  ) {
-    return 'NOT_RUNNABLE';
-  }
-  if (t.lastExecutionMissed) return 'MISSED';
-  if (t.status === 'AWAITING_SEED' || t.status === 'BEING_DELETED' || t.status === 'DELETION_FAILED') return t.status;
-  const busy = t.statusOfLastRun === 'INITIATED' || t.statusOfLastRun === 'IN_PROGRESS';
-  const deciding = busy ? t.statusOfRunBeforeLast : t.statusOfLastRun;
-  if (deciding === 'FAILED') return 'LAST_FAILED';
-  if (deciding === 'FINISHED_SUCCESS' || deciding === 'FINISHED_WARNINGS') return 'LAST_SUCCEEDED';
-  return 'NOT_COMPLETED_YET';
-}
-
-function aggregate(statuses: readonly TaskDisplayStatus[]): AggregateTaskStatus {
-  if (statuses.length === 0) return 'NO_COMPLETED_TASKS';
-  const failed = statuses.includes('LAST_FAILED');
-  const missed = statuses.includes('MISSED');
-  if (failed && missed) return 'FAILED_AND_MISSED_TASKS';
-  if (failed) return 'FAILED_TASKS';
-  if (missed) return 'MISSED_TASKS';
-  if (statuses.includes('LAST_SUCCEEDED')) return 'SUCCESSFUL_TASKS';
-  if (statuses.includes('NOT_COMPLETED_YET')) return 'NO_COMPLETED_TASKS';
-  return 'NO_RUNNABLE_TASKS';
-}
+const displayStatus = (t: TaskRow): TaskDisplayStatus => taskDisplayStatus(t);
+const aggregate = (tasks: readonly TaskRow[]): AggregateTaskStatus => aggregateStatus(tasks);
 
 async function taskRows(): Promise<TaskRow[]> {
   return database.db
@@ -267,6 +238,36 @@ describe('demo seed', () => {
     expect(rows.every((r) => r.company === 'Contoso Ltd')).toBe(true);
   });
 
+  it('describes and times the demo schedules with the domain schedule rules (000 §2, 002 §5.6)', async () => {
+    for (const schedule of DEMO_SCHEDULES) {
+      expect(describeCron(schedule.cron)).toBe(schedule.description);
+      expect(backupScheduleSchema.safeParse(schedule.cron).success).toBe(true);
+    }
+    const rows = await database.db
+      .select({
+        cron: backupTasks.scheduleCron,
+        description: backupTasks.scheduleDescription,
+        status: backupTasks.status,
+        nextRunAt: backupTasks.nextRunAt,
+        timeZone: backupMachines.timeZone,
+      })
+      .from(backupTasks)
+      .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId));
+    const seedEnded = seedStarted + seedMs;
+    for (const row of rows) {
+      expect(row.description).toBe(describeCron(row.cron));
+      if (row.status !== 'ACTIVE') {
+        expect(row.nextRunAt).toBeNull();
+        continue;
+      }
+      // The next run is the first one after the moment of seeding.
+      const next = row.nextRunAt ?? new Date(0);
+      expect(next.getTime()).toBeGreaterThan(seedStarted);
+      expect(previousRunBefore(row.cron, next, row.timeZone)?.getTime()).toBeLessThanOrEqual(seedEnded);
+      expect(nextRunAfter(row.cron, new Date(next.getTime() - 1), row.timeZone)).toEqual(next);
+    }
+  });
+
   it('keeps each task consistent with its run history', async () => {
     const tasks = await taskRows();
     const runs = await database.db
@@ -336,8 +337,8 @@ describe('demo seed', () => {
   it('produces every aggregate status for machines and for customers', async () => {
     const tasks = await taskRows();
     const group = (key: (t: TaskRow) => number) => {
-      const groups = new Map<number, TaskDisplayStatus[]>();
-      for (const t of tasks) groups.set(key(t), [...(groups.get(key(t)) ?? []), displayStatus(t)]);
+      const groups = new Map<number, TaskRow[]>();
+      for (const t of tasks) groups.set(key(t), [...(groups.get(key(t)) ?? []), t]);
       return groups;
     };
     const expected = distinct(AGGREGATE_TASK_STATUSES.filter((s) => s !== 'UNDEFINED'));
