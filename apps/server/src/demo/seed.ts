@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
-import type {
-  ActionType,
-  CustomerStatus,
-  MachineStatus,
-  MessageType,
-  PackageStatus,
-  PaymentMethod,
-  Role,
-  RunStatus,
-  TaskStatus,
-  TransferPhase,
-  UserStatus,
+import {
+  type ActionType,
+  type CustomerStatus,
+  type MachineStatus,
+  type MessageType,
+  nextRunAfter,
+  type PackageStatus,
+  type PaymentMethod,
+  type Role,
+  type RunStatus,
+  runsBetween,
+  type TaskStatus,
+  type TransferPhase,
+  type UserStatus,
 } from '@portal/domain';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
@@ -57,7 +59,7 @@ import {
   TIME_ZONES,
   UNIT_MBS,
 } from './data.js';
-import { cronOccurrences, DEMO_SCHEDULES, type DemoSchedule, nextCronRun } from './schedule.js';
+import { DEMO_SCHEDULES, type DemoSchedule } from './schedule.js';
 
 /** The logins the server prints in demo mode; all share the demo password. */
 export interface DemoAccount {
@@ -1321,9 +1323,7 @@ class DemoSeeder {
         : rng.int(Math.min(90_000, maxDuration / 2), maxDuration);
     // Long enough for the runs wanted, the missed one and weekday-only schedules skipping weekends.
     const window = (finished.length + 3) * period * 1.6 + (schedule.periodHours >= 24 ? 3 * DAY : 0);
-    const occurrences = cronOccurrences(schedule.cron, timeZone, new Date(now - window), this.now).map((d) =>
-      d.getTime(),
-    );
+    const occurrences = runsBetween(schedule.cron, new Date(now - window), this.now, timeZone).map((d) => d.getTime());
     const latest = occurrences.at(-1) ?? now - period;
 
     let busyRun: RunSpec | null = null;
@@ -1664,7 +1664,7 @@ class DemoSeeder {
       statusOfLastRun: last?.status ?? null,
       statusOfRunBeforeLast: beforeLast?.status ?? null,
       lastExecutionMissed: task.recipe === 'missed',
-      nextRunAt: status === 'ACTIVE' ? nextCronRun(task.schedule.cron, machine.timeZone, this.now) : null,
+      nextRunAt: status === 'ACTIVE' ? nextRunAfter(task.schedule.cron, this.now, machine.timeZone) : null,
       version: rng.int(1, 4),
       createdAt: task.createdAt,
     };
