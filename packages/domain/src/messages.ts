@@ -1,9 +1,55 @@
-/** User-visible texts, spelled exactly as the specification writes them. */
+import { COMMAND_RESULT_TEXTS, type WebsocketQueueType } from './enums.js';
+import { EXCLUSION_MESSAGES } from './exclusions.js';
+import { SCHEDULE_MESSAGES } from './schedule.js';
+import { STORAGE_TEXTS, UNLIMITED_TEXT } from './sizes.js';
+
+/**
+ * The message catalogue: every user-visible text of the specification (000, 001 and 002: the error
+ * catalogues of §8, success and warning toasts, empty states, tooltips, confirmation texts and dialog
+ * titles that are quoted), spelled exactly as written, misspellings included ('Unkown error ...'),
+ * declared once so the server and the web app show the same words.
+ *
+ * Layout of MESSAGES:
+ * - flat keys (communicationError, responseError, ...) are the general texts every area uses; the
+ *   sign-in and account texts below them are ours (the specification leaves them open);
+ * - one group per area (MESSAGES.packageTemplate.created, MESSAGES.backupMachine.beingDeleted, ...).
+ *   Within a group: plain names are success toasts and labels, `...WithErrors` the warning toast of
+ *   an OK answer that still carries messages, `unknownWhile...` the global error of a failed answer
+ *   without messages, `empty` the empty-table text.
+ *
+ * Texts the specification describes without quoting are marked "ours" where they are declared. Our
+ * rules for them:
+ * - a warning toast not quoted is '{success toast without its final ! or .} but some errors occurred.'
+ *   (000 §8: '... but some errors occurred.');
+ * - an unknown error not listed is 'Unkown error encountered while {verb}ing {object}.' in the words of
+ *   the dialog, as the listed ones are.
+ * Parameterised texts are the builder functions below the catalogue.
+ *
+ * Groups whose texts belong to a rule another module owns are declared there and only referenced here
+ * (storage texts: sizes.ts; exit codes: enums.ts; schedule: schedule.ts; exclusions: exclusions.ts), so
+ * every text is still declared once. Those modules must not import this file (an import cycle). Badge
+ * texts (CHANGE REQUESTED, NEW SIGNUP, IN USE, ...), 'ongoing', 'Item x of y', 'Used: X of Y, available:
+ * Z' and 'The {action} has been cancelled' live with their rules in statuses.ts, actions.ts and sizes.ts.
+ */
+
+const SOME_ERRORS_SUFFIX = ' but some errors occurred.';
+const SUBMIT_FORM_ERROR = 'Error while submitting form';
+
+/** '{action} but some errors occurred.' warning toast of 000 §8 and 001 §8. */
+export function someErrorsOccurred(action: string): string {
+  return `${action}${SOME_ERRORS_SUFFIX}`;
+}
+
+/** 'Unkown error encountered while {doing}.' (misspelling as in the product, 000 §8, 001 §8, 002 §8.1). */
+export function unknownErrorWhile(doing: string): string {
+  return `Unkown error encountered while ${doing}.`;
+}
+
 export const MESSAGES = {
   communicationError: 'Error in communicating with server.',
   responseError: 'Error in response from server.',
-  someErrorsOccurredSuffix: ' but some errors occurred.',
-  submitFormError: 'Error while submitting form',
+  someErrorsOccurredSuffix: SOME_ERRORS_SUFFIX,
+  submitFormError: SUBMIT_FORM_ERROR,
   notFound: 'The page you are looking for does not exist.',
   // Sign-in and account texts: the specification leaves these to us.
   signInFailed: 'Invalid e-mail address or password.',
@@ -25,21 +71,415 @@ export const MESSAGES = {
   unauthenticated: 'Please sign in.',
   internalError: 'An unexpected error occurred. Please try again later.',
   tooManyRequests: 'Too many requests. Please slow down.',
+
+  /** Row buttons of paged tables (001 §2): disabled when the row is not accessible. */
+  notAccessible: 'Not accessible',
+
+  /** Storage usage bars and widgets (000 §8, §9; 001 §4, §8; 002 §8.5), declared in sizes.ts. */
+  storage: STORAGE_TEXTS,
+
+  /** Dashboard tabs and tables (000 §2, §8). */
+  dashboard: {
+    customersTitle: 'Customers',
+    myCustomersTitle: 'My Customers',
+    allMachinesTitle: 'All machines',
+    machinesTitle: 'Machines',
+    showAll: 'Show all',
+    noCustomers: 'No customers found',
+    noMachines: 'No machines found',
+    noTasks: 'No tasks found',
+  },
+
+  /** The desktop-app user manual page (000 §1). */
+  manual: {
+    title: 'Desktop app user manual',
+  },
+
+  /** Package templates (000 §5, §8). */
+  packageTemplate: {
+    created: 'Package template created',
+    updated: 'Package template updated!',
+    deleted: 'Package template deleted!',
+    /** Ours (000 §8 quotes the edit and delete variants only). */
+    createdWithErrors: someErrorsOccurred('Package template created'),
+    editedWithErrors: someErrorsOccurred('Package template edited'),
+    deletedWithErrors: someErrorsOccurred('Package template deleted'),
+    /** Add with a failed answer without messages. */
+    createFailed: SUBMIT_FORM_ERROR,
+    unknownWhileEditing: unknownErrorWhile('editing package template'),
+    unknownWhileDeleting: unknownErrorWhile('deleting package template'),
+    empty: 'There are no package templates',
+    limitMachinesLabel: 'Limit number of machines?',
+  },
+
+  /** Reseller settings tabs (000 §2, §8; 002 §8.1, §8.4). */
+  resellerSettings: {
+    accountTab: 'Account Settings',
+    lookAndFeelTab: 'Look and Feel Settings',
+    emailTab: 'Email Settings',
+    saved: 'Settings saved!',
+    emailSaved: 'Email settings saved and tested successfully!',
+    /** Ours. */
+    savedWithErrors: someErrorsOccurred('Settings saved'),
+    /** Ours. */
+    emailSavedWithErrors: someErrorsOccurred('Email settings saved'),
+    unknownWhileSaving: unknownErrorWhile('saving settings'),
+  },
+
+  /** Backup packages (000 §2, §4, §8). */
+  backupPackage: {
+    edited: 'Backup package edited successfully!',
+    requested: 'Backup package requested successfully!',
+    upDowngradeRequested: 'Backup package up/downgrade requested!',
+    beingDeleted: 'Backup package is being deleted',
+    statusUpdated: 'Backup package status has been updated',
+    /** Ours, by the '... but some errors occurred.' rule of 000 §8. */
+    editedWithErrors: someErrorsOccurred('Backup package edited'),
+    requestedWithErrors: someErrorsOccurred('Backup package requested'),
+    upDowngradeRequestedWithErrors: someErrorsOccurred('Backup package up/downgrade requested'),
+    beingDeletedWithErrors: someErrorsOccurred('Backup package is being deleted'),
+    statusUpdatedWithErrors: someErrorsOccurred('Backup package status has been updated'),
+    /** 000 §8 describes these as 'similar texts for ... editing, purchasing and up/downgrading packages'. */
+    unknownWhileEditing: unknownErrorWhile('editing backup package'),
+    unknownWhilePurchasing: unknownErrorWhile('purchasing backup package'),
+    unknownWhileUpDowngrading: unknownErrorWhile('up/downgrading backup package'),
+    /** Ours. */
+    unknownWhileDeleting: unknownErrorWhile('deleting backup package'),
+    unknownWhileChangingStatus: unknownErrorWhile('changing backup package status'),
+    empty: 'There are no backup packages',
+  },
+
+  /** Backup package requests (000 §2, §8). */
+  packageRequest: {
+    approved: 'Backup package request approved successfully.',
+    declined: 'Backup package request declined successfully.',
+    /** Ours. */
+    approvedWithErrors: someErrorsOccurred('Backup package request approved'),
+    declinedWithErrors: someErrorsOccurred('Backup package request declined'),
+    /** 000 §8 'similar texts for approving, declining ...'. */
+    unknownWhileApproving: unknownErrorWhile('approving backup package request'),
+    unknownWhileDeclining: unknownErrorWhile('declining backup package request'),
+    empty: 'There are no backup package requests',
+  },
+
+  /** Backup machines (001 §2, §5, §8; 002 §2.6). */
+  backupMachine: {
+    edited: 'Backup machine edited successfully!',
+    updatedWithErrors: someErrorsOccurred('Backup machine updated'),
+    unknownWhileEditing: unknownErrorWhile('editing backup machine'),
+    beingDeleted: 'Backup machine is being deleted',
+    statusUpdated: 'Backup machine status has been updated',
+    storageRefreshing: 'Backup machine storage space is being refreshed',
+    /** Ours. */
+    beingDeletedWithErrors: someErrorsOccurred('Backup machine is being deleted'),
+    statusUpdatedWithErrors: someErrorsOccurred('Backup machine status has been updated'),
+    storageRefreshingWithErrors: someErrorsOccurred('Backup machine storage space is being refreshed'),
+    unknownWhileDeleting: unknownErrorWhile('deleting backup machine'),
+    unknownWhileChangingStatus: unknownErrorWhile('changing backup machine status'),
+    unknownWhileRefreshingStorage: unknownErrorWhile('refreshing backup machine storage space'),
+    /** Log upload (001 §8). */
+    logUploadSubmitted: 'Command submitted successfully!',
+    logUploadSubmittedWithErrors: someErrorsOccurred('Command submitted'),
+    unknownWhileSubmittingLogUpload: unknownErrorWhile('submitting command'),
+    namePlaceholder: 'Name is required',
+    descriptionPlaceholder: 'Description is required',
+    empty: 'There are no backup machines',
+  },
+
+  /** Customer account page (001 §2, §8). */
+  account: {
+    editDialogTitle: 'Edit account details',
+    edited: 'Account edited successfully!',
+    updatedWithErrors: someErrorsOccurred('Account updated'),
+    unknownWhileEditing: unknownErrorWhile('editing account'),
+  },
+
+  /** Restic diagnostics (001 §2, §8). */
+  resticCommand: {
+    submitted: 'Command submitted successfully.',
+    submittedWithErrors: someErrorsOccurred('Command submitted'),
+    unknownWhileSubmitting: unknownErrorWhile('submitting command'),
+    cancellationSubmitted: 'Command cancellation submitted.',
+    cancellationSubmittedWithErrors: someErrorsOccurred('Command cancellation submitted'),
+    unknownWhileCancelling: unknownErrorWhile('cancelling command'),
+    deleted: 'Command deleted successfully.',
+    /** Ours. */
+    deletedWithErrors: someErrorsOccurred('Command deleted'),
+    unknownWhileDeleting: unknownErrorWhile('deleting command'),
+    noCommands: 'No commands available',
+    stopButton: 'Stop',
+  },
+
+  /** Exit code texts of realtime commands and transfers (001 §8), declared in enums.ts. */
+  exitCodes: COMMAND_RESULT_TEXTS,
+
+  /** Storage accounts, buckets, policies, storage users and keys (001 §2, §8). */
+  storageAccount: {
+    empty: 'There are no storage accounts',
+    defaultBadge: 'Default',
+    defaultUpdated: 'Updated default storage account.',
+    migrateButton: 'Migrate',
+    migrateDialogTitle: 'Migrate Storage Account',
+    chooseDestinationAccount: 'Must choose a destination account',
+    migrationSucceeded: 'Storage Account migration succeeded.',
+    migrationPerformedWithErrors: someErrorsOccurred('Migration performed'),
+    unknownWhilePerformingMigration: unknownErrorWhile('performing migration'),
+    noBuckets: 'No buckets found',
+    showOnlyManaged: 'Show only managed',
+    showOnlyPolicyInconsistent: 'Show only policy inconsistent',
+    managePrincipalsTab: 'Manage principals',
+    rawPolicyTab: 'Raw policy',
+    noPrincipals: 'No principals found',
+    noUsers: 'This storage account has no users',
+    noAccessKeys: 'This storage account has no access keys',
+    /** Warning-style success toasts of the storage user and principal deletes. */
+    userDeleted: 'User deleted',
+    principalDeleted: 'Principal deleted',
+    /** Ours. */
+    userDeletedWithErrors: someErrorsOccurred('User deleted'),
+    principalDeletedWithErrors: someErrorsOccurred('Principal deleted'),
+    unknownWhileDeletingUser: unknownErrorWhile('deleting storage user'),
+    unknownWhileDeletingPrincipal: unknownErrorWhile('deleting principal'),
+  },
+
+  /** Storage locations (001 §2, §5, §8). */
+  storageLocation: {
+    empty: 'No configured storage locations',
+    chooseStorageAccount: 'Must choose a storage account',
+    created: 'Storage location created.',
+    createdWithErrors: someErrorsOccurred('Storage location created'),
+    unknownWhileCreating: unknownErrorWhile('creating storage location'),
+    deleted: 'Storage location has been deleted',
+    madeDefault: 'Storage location is now the default for this customer',
+    /** Ours. */
+    deletedWithErrors: someErrorsOccurred('Storage location has been deleted'),
+    madeDefaultWithErrors: someErrorsOccurred('Storage location is now the default for this customer'),
+    unknownWhileDeleting: unknownErrorWhile('deleting storage location'),
+    unknownWhileMakingDefault: unknownErrorWhile('making storage location default'),
+  },
+
+  /** Backup package migrations (001 §2, §5, §8). */
+  migration: {
+    empty: 'No migrations',
+    migrateButton: 'Migrate',
+    createDialogTitle: 'Initialize backup package migration',
+    chooseDestinationLocation: 'Must choose a destination location',
+    initialized: 'Backup package migration initialized.',
+    initializedWithErrors: someErrorsOccurred('Migration initialized'),
+    unknownWhileInitializing: unknownErrorWhile('initializing migration'),
+    cancellationSubmitted: 'Migration cancellation submitted.',
+    cancellationSubmittedWithErrors: someErrorsOccurred('Migration cancellation submitted'),
+    unknownWhileCancelling: unknownErrorWhile('cancelling migration'),
+    rolledBack: 'Migration rolled back.',
+    rolledBackWithErrors: someErrorsOccurred('Migration rolled back'),
+    unknownWhileRollingBack: unknownErrorWhile('rolling back migration'),
+    performedWithErrors: someErrorsOccurred('Migration performed'),
+    unknownWhilePerforming: unknownErrorWhile('performing migration'),
+  },
+
+  /** The live channel (001 §8, 002 §8.3). */
+  liveChannel: {
+    remoteMachineConnectionFailed: 'Could not establish connection to remote machine.',
+    connectionFailed: 'Could not establish websocket connection',
+    invalidMessage: 'Invalid websocket message received',
+    backupMachineCommunicationError: 'Error in communicating with backup machine.',
+    treeItemsError: 'Error in retrieving tree items from backup machine.',
+  },
+
+  /** The item tree widget (001 §8, §9). */
+  tree: {
+    noItems: 'No items to select',
+    loading: 'Loading...',
+  },
+
+  /** Users of a customer (001 §6, §8; 002 §5.1, §5.2, §8). */
+  user: {
+    added: 'User added successfully!',
+    edited: 'User edited successfully!',
+    linked: 'User linked successfully!',
+    unlinked: 'User unlinked successfully!',
+    deleted: 'User deleted successfully!',
+    addedWithErrors: someErrorsOccurred('User added'),
+    editedWithErrors: someErrorsOccurred('User edited'),
+    linkedWithErrors: someErrorsOccurred('User linked'),
+    unlinkedWithErrors: someErrorsOccurred('User unlinked'),
+    deletedWithErrors: someErrorsOccurred('User deleted'),
+    unknownWhileAdding: unknownErrorWhile('adding user'),
+    unknownWhileEditing: unknownErrorWhile('editing user'),
+    unknownWhileLinking: unknownErrorWhile('linking user'),
+    unknownWhileUnlinking: unknownErrorWhile('unlinking user'),
+    unknownWhileDeleting: unknownErrorWhile('deleting user'),
+    /** Ours: the placeholder 'says to leave blank to leave unchanged' (002 §5.1). */
+    passwordUnchangedPlaceholder: 'Leave blank to leave unchanged',
+    noPackagesToLink: 'No packages to link to',
+    naForSuperAdmin: 'N/A for super admin',
+    unlink: 'Unlink',
+    cannotUnlink: 'Cannot unlink',
+    cannotDeleteYourself: 'Cannot delete yourself',
+    cannotDeleteSuperAdmin: 'Cannot delete super admin user',
+    cannotDeleteLinked: 'User has linked packages and/or machines, cannot be deleted',
+    cannotDeleteBoltAdmin: 'Cannot delete bolt admin user',
+    deletionDisabled: 'Deletion disabled',
+  },
+
+  /** Bulk user import (002 §5.3, §8.1, §8.2). */
+  userImport: {
+    imported: 'Users imported successfully!',
+    importedWithErrors: someErrorsOccurred('Users imported'),
+    unknownWhileImporting: unknownErrorWhile('importing users'),
+    fileMayHaveChanged: 'File may have changed since last upload, please re-select.',
+    noneImported: 'No users imported due to validation errors:',
+    notAllImported: 'Not all users imported due to processing errors:',
+    seeAll: 'See all',
+    importErrorsTitle: 'Import errors',
+    validationErrorsTitle: 'Validation errors',
+    /** Ours. */
+    fileNotXlsx: 'Only .xlsx files are accepted',
+  },
+
+  /** Customer administration (002 §2.5, §8.4). */
+  customer: {
+    beingDeleted: 'Customer is being deleted',
+    statusUpdated: 'Customer status has been updated',
+    whmcsServerUpdated: 'Customer WHMCS server has been updated',
+    pluginSettingsSaved: 'Customer plugin settings have been saved',
+    /** The volume snapshots dialog (002 §7.3). */
+    backupTaskUpdated: 'Backup task has been updated',
+    /** Ours. */
+    beingDeletedWithErrors: someErrorsOccurred('Customer is being deleted'),
+    statusUpdatedWithErrors: someErrorsOccurred('Customer status has been updated'),
+    whmcsServerUpdatedWithErrors: someErrorsOccurred('Customer WHMCS server has been updated'),
+    pluginSettingsSavedWithErrors: someErrorsOccurred('Customer plugin settings have been saved'),
+    backupTaskUpdatedWithErrors: someErrorsOccurred('Backup task has been updated'),
+    unknownWhileDeleting: unknownErrorWhile('deleting customer'),
+    unknownWhileChangingStatus: unknownErrorWhile('changing customer status'),
+    unknownWhileChangingWhmcsServer: unknownErrorWhile('changing customer WHMCS server'),
+    unknownWhileSavingPluginSettings: unknownErrorWhile('saving customer plugin settings'),
+    unknownWhileUpdatingBackupTask: unknownErrorWhile('updating backup task'),
+    /** Ours: the current billing server is left out of the choices (002 §5.4). */
+    sameWhmcsServer: 'Must choose a billing server other than the current one',
+    /** Ours (002 §5.5). */
+    volumeSnapshotsWindowsOnly: 'Volume snapshots can be enabled only for Windows machines',
+  },
+
+  /** Backup tasks, runs, snapshots and downloads (002 §2.6, §4, §5.6, §5.8, §8). */
+  task: {
+    empty: 'There are no backup tasks',
+    noItems: 'There are no items',
+    runDialogTitle: 'Execute backup task',
+    unlimited: UNLIMITED_TEXT,
+    viewLog: 'View log',
+    maximumAvailable: 'Maximum available',
+    saved: 'Backup task saved',
+    /** The task warnings are quoted without a final period (002 §8.1). */
+    savedWithErrors: 'Backup task saved but some errors occurred',
+    beingStarted: 'Backup task is being started',
+    beingStartedWithErrors: 'Backup task being started but some errors occurred',
+    paused: 'Backup task paused',
+    pausedWithErrors: 'Backup task paused but some errors occurred',
+    unpaused: 'Backup task unpaused',
+    unpausedWithErrors: 'Backup task unpaused but some errors occurred',
+    beingDeleted: 'Backup task is being deleted',
+    beingDeletedWithErrors: 'Backup task being deleted but some errors occurred',
+    archiveBeingDeleted: 'Backup snapshot archive is being deleted',
+    downloadStarting: 'Download starting shortly....',
+    unknownWhileInitiatingDownload: unknownErrorWhile('initiating download'),
+    /** Validation of the task form (002 §5.6). */
+    scheduleRequired: SCHEDULE_MESSAGES.selectSchedule,
+    itemsRequired: 'At least one item is required.',
+    snapshotsToKeepRange: 'Must be between 1 and 100000.',
+    uploadBandwidthRange: 'Must be between 1 and 100,000,000.',
+    pruningRange: 'Must be between 1 and 100.',
+    seedPathRequired: 'Seed disk path must be chosen.',
+    downloadItemsRequired: 'At least one item must be selected.',
+    /** Ours: the frequency warning shown when snapshots are turned on (002 §4.3, §9). */
+    snapshotFrequencyWarning: 'At most one snapshot per week is kept for each task.',
+    /** Ours (002 §4.3: the seeding option shows only when adding a files-and-folders task). */
+    seedingNotAvailable: 'A seed can be created only when adding a files and folders task',
+    /** Ours: a selected item of another kind than the task's type. */
+    itemTypeMismatch: 'Item does not match the type of the task',
+  },
+
+  /** The schedule picker and the task form's schedule (000 §5, 002 §5.6), declared in schedule.ts. */
+  schedule: SCHEDULE_MESSAGES,
+
+  /** Exclusions (002 §5.7), declared in exclusions.ts. */
+  exclusion: EXCLUSION_MESSAGES,
+
+  /** Destructive confirmations by typing a name (000 §5, 001 §5, 002 §5.4, §5.8). */
+  confirmByName: {
+    packageDeletion: 'Must complete backup package name to confirm deletion',
+    packageStatusChange: 'Must complete backup package name to confirm status change',
+    machineDeletion: 'Must complete backup machine name to confirm deletion',
+    machineStatusChange: 'Must complete backup machine name to confirm status change',
+    customerDeletion: "Must complete customer admin's name to confirm deletion",
+    customerStatusChange: "Must complete customer admin's full name to confirm status change",
+    customerWhmcsServerChange: "Must complete customer admin's full name to confirm WHMCS server change",
+    storageLocationDeletion: "Must complete storage location's name to confirm deletion",
+    storageLocationMakeDefault: "Must complete storage location's name to confirm",
+    archiveDeletion: 'Must complete correct backup task name to confirm deletion of archive',
+    taskDeletion: 'Must complete correct backup task name to confirm deletion',
+  },
 } as const;
 
-/** '{action} but some errors occurred.' warning toast of 000 §8. */
-export function someErrorsOccurred(action: string): string {
-  return `${action}${MESSAGES.someErrorsOccurredSuffix}`;
+/** Formats an integer with thousands separators, as the specification writes limits (1,024,000,000,000). */
+export function formatLimit(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** 'Unkown error encountered while {doing}.' (misspelling as in the product). */
-export function unknownErrorWhile(doing: string): string {
-  return `Unkown error encountered while ${doing}.`;
-}
-
-/** Generic field messages of 002 §5.1. */
+/** Generic field messages of 002 §5.1 ('{field} is required', '{field} must be a valid email', '{field} is not valid'). */
 export const fieldRequired = (label: string) => `${label} is required`;
 export const fieldMustBeEmail = (label: string) => `${label} must be a valid email`;
 export const fieldNotValid = (label: string) => `${label} is not valid`;
+/** Ours: length and range messages in the same '{field} ...' form. */
 export const fieldTooLong = (label: string, max: number) => `${label} must be at most ${max} characters`;
 export const fieldTooShort = (label: string, min: number) => `${label} must be at least ${min} characters`;
+export const fieldAtLeast = (label: string, min: number, unit = '') =>
+  `${label} must be at least ${formatLimit(min)}${unit ? ` ${unit}` : ''}`;
+export const fieldAtMost = (label: string, max: number, unit = '') =>
+  `${label} must be at most ${formatLimit(max)}${unit ? ` ${unit}` : ''}`;
+export const fieldWholeNumber = (label: string) => `${label} must be a whole number`;
+/** Ours: restic arguments or flags with an empty part (two spaces in a row, 001 §5). */
+export const fieldSingleSpaces = (label: string) => `${label} must be separated by single spaces`;
+
+/** 'Are you sure you want to delete package template called {name}?' (000 §8). */
+export const confirmDeletePackageTemplate = (name: string) =>
+  `Are you sure you want to delete package template called ${name}?`;
+
+/** Dashboard tab titles (000 §2): '{name} machines' and '{machine} tasks'. */
+export const customerMachinesTitle = (customerName: string) => `${customerName} machines`;
+export const machineTasksTitle = (machineName: string) => `${machineName} tasks`;
+
+/** 'Displaying X to Y of Z items' of the message log (001 §2). */
+export const displayingItems = (from: number, to: number, total: number) =>
+  `Displaying ${from} to ${to} of ${total} items`;
+
+/** 'N more error(s)' after the first five import errors (002 §8.2). */
+export const moreErrors = (count: number) => `${count} more error(s)`;
+
+/** The server's own 'N users imported' text (002 §8.4). */
+export const usersImported = (count: number) => `${count} users imported`;
+
+/**
+ * Making a customer a reseller (002 §8.1, §8.4). The specification quotes 'The company made a reseller
+ * successfully' with the company name included and describes the warning and unknown-error variants;
+ * our wording puts the name after 'The company' and keeps the quoted words. Without a name the quoted
+ * text is used as it stands.
+ */
+export function madeReseller(companyName: string): string {
+  return `The company ${named(companyName)}made a reseller successfully`;
+}
+export function madeResellerWithErrors(companyName: string): string {
+  return someErrorsOccurred(`The company ${named(companyName)}made a reseller`);
+}
+export function unknownWhileMakingReseller(companyName: string): string {
+  return unknownErrorWhile(`making the company ${named(companyName)}a reseller`);
+}
+const named = (companyName: string) => (companyName.trim() === '' ? '' : `${companyName.trim()} `);
+
+/** 001 §8: the customer's machine queue names the remote machine; the admin queues name the connection. */
+export function liveChannelConnectionFailedText(queue: WebsocketQueueType): string {
+  return queue === 'CUSTOMER_MACHINE'
+    ? MESSAGES.liveChannel.remoteMachineConnectionFailed
+    : MESSAGES.liveChannel.connectionFailed;
+}

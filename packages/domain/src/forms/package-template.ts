@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { STORAGE_QUOTA_UNITS } from '../enums.js';
+import {
+  checkbox,
+  choice,
+  integerField,
+  type NumberInput,
+  numberInput,
+  reportOn,
+  requiredText,
+  toNumber,
+  whenFieldsValid,
+} from './fields.js';
+
+/** Limits of package templates (000 §5, §9). */
+export const PACKAGE_TEMPLATE_LIMITS = {
+  nameMax: 100,
+  storageQuotaMin: 1,
+  storageQuotaMax: 1_024_000_000_000,
+  machinesMin: 1,
+  machinesMax: 100_000,
+  /** 'ticking sets 10, unticking 0' (000 §5). */
+  machinesWhenTicked: 10,
+  /** noOfMachinesLimit 0 means unlimited (000 §3). */
+  unlimitedMachines: 0,
+} as const;
+
+/**
+ * Field labels of the template forms. 000 §5 fixes 'package template name'; the other labels are
+ * ours. The quota input's placeholder mentions MBs (000 §5).
+ */
+export const PACKAGE_TEMPLATE_LABELS = {
+  name: 'package template name',
+  storageQuota: 'Storage quota',
+  storageQuotaUnit: 'Storage quota unit',
+  noOfMachinesLimit: 'Number of machines',
+  storageQuotaPlaceholder: 'Storage quota in MBs',
+} as const;
+
+const nameField = requiredText(PACKAGE_TEMPLATE_LABELS.name, PACKAGE_TEMPLATE_LIMITS.nameMax);
+
+const machinesLimitField = integerField(PACKAGE_TEMPLATE_LABELS.noOfMachinesLimit, {
+  min: PACKAGE_TEMPLATE_LIMITS.machinesMin,
+  max: PACKAGE_TEMPLATE_LIMITS.machinesMax,
+});
+
+/** Whether the machine limit applies: the checkbox when the form sends it, else a non-zero number. */
+const machinesLimited = (form: { limitNumberOfMachines?: boolean | undefined; noOfMachinesLimit?: NumberInput }) =>
+  form.limitNumberOfMachines ?? !(form.noOfMachinesLimit === 0 || form.noOfMachinesLimit === '0');
+
+/**
+ * Add package template (000 §5; payload of 000 §7: name, storageQuota, storageQuotaUnit,
+ * noOfMachinesLimit). The form adds the 'Limit number of machines?' checkbox `limitNumberOfMachines`:
+ * unticked sends 0 (unlimited) whatever the number field holds; ticked requires 1 to 100,000. The
+ * server parses the payload without the checkbox: 0 is unlimited, 1 to 100,000 a limit.
+ * The quota must be a whole number from 1 (ours: the specification gives only the maximum).
+ */
+export const packageTemplateAddSchema = z
+  .object({
+    name: nameField,
+    storageQuota: integerField(PACKAGE_TEMPLATE_LABELS.storageQuota, {
+      min: PACKAGE_TEMPLATE_LIMITS.storageQuotaMin,
+      max: PACKAGE_TEMPLATE_LIMITS.storageQuotaMax,
+    }),
+    storageQuotaUnit: choice(PACKAGE_TEMPLATE_LABELS.storageQuotaUnit, STORAGE_QUOTA_UNITS),
+    limitNumberOfMachines: checkbox.optional(),
+    noOfMachinesLimit: numberInput,
+  })
+  .superRefine(
+    (form, ctx) => {
+      if (machinesLimited(form)) {
+        reportOn(ctx, ['noOfMachinesLimit'], machinesLimitField.safeParse(form.noOfMachinesLimit));
+      }
+    },
+    whenFieldsValid('limitNumberOfMachines', 'noOfMachinesLimit'),
+  )
+  .transform((form) => ({
+    name: form.name,
+    storageQuota: form.storageQuota,
+    storageQuotaUnit: form.storageQuotaUnit,
+    noOfMachinesLimit: machinesLimited(form)
+      ? toNumber(form.noOfMachinesLimit)
+      : PACKAGE_TEMPLATE_LIMITS.unlimitedMachines,
+  }));
+export type PackageTemplateAddForm = z.input<typeof packageTemplateAddSchema>;
+export type PackageTemplateAddPayload = z.output<typeof packageTemplateAddSchema>;
+
+/** Defaults of the add form: name empty, quota 10, unit GB, machine limit ticked at 10 (000 §5). */
+export const PACKAGE_TEMPLATE_DEFAULTS = {
+  name: '',
+  storageQuota: 10,
+  storageQuotaUnit: 'GB',
+  limitNumberOfMachines: true,
+  noOfMachinesLimit: PACKAGE_TEMPLATE_LIMITS.machinesWhenTicked,
+} as const satisfies PackageTemplateAddForm;
+
+/** Ticking 'Limit number of machines?' sets 10, unticking sets 0 (000 §5). */
+export function onLimitMachinesToggled<F extends PackageTemplateAddForm>(form: F, ticked: boolean): F {
+  return {
+    ...form,
+    limitNumberOfMachines: ticked,
+    noOfMachinesLimit: ticked ? PACKAGE_TEMPLATE_LIMITS.machinesWhenTicked : PACKAGE_TEMPLATE_LIMITS.unlimitedMachines,
+  };
+}
+
+/** Edit package template: only the name, required, max 100 (000 §5; payload of 000 §7: name). */
+export const packageTemplateEditSchema = z.object({ name: nameField });
+export type PackageTemplateEditPayload = z.output<typeof packageTemplateEditSchema>;

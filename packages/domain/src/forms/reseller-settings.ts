@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import type { Role } from '../enums.js';
+import { fieldNotValid, fieldRequired, fieldTooLong } from '../messages.js';
+import {
+  acceptAttribute,
+  checkbox,
+  type FileKind,
+  fileIsOfKind,
+  integerField,
+  isHostname,
+  isWebUrl,
+  optionalUploadField,
+  requiredEmail,
+  requiredText,
+  type UploadedFile,
+} from './fields.js';
+
+/** Limits of the reseller settings (000 §5, §9; 002 §5.9). */
+export const RESELLER_SETTINGS_LIMITS = {
+  accountTextMax: 100,
+  supportEmailMax: 50,
+  supportPhoneMax: 50,
+  emailTextMax: 80,
+  sendFromEmailMax: 50,
+  emailPortMin: 1,
+  /** Ours: the highest TCP port. */
+  emailPortMax: 65_535,
+} as const;
+
+/** Field labels of the three tabs (ours; the specification names the fields, not their labels). */
+export const RESELLER_SETTINGS_LABELS = {
+  resellerEnabled: 'Reseller enabled',
+  brandName: 'Brand name',
+  customUrl: 'Custom URL',
+  mainSiteLink: 'Main site link',
+  termsAndConditionsLink: 'Terms and conditions link',
+  supportEmailAddress: 'Support email address',
+  supportPhoneNumber: 'Support phone number',
+  logo: 'Logo',
+  favicon: 'Favicon',
+  functionalBackgroundColour: 'Functional background colour',
+  functionalButtonColour: 'Functional button colour',
+  appHeaderColour: 'Header colour',
+  appHeaderTextColour: 'Header text colour',
+  appEnabledButtonColour: 'Enabled button colour',
+  appDisabledButtonColour: 'Disabled button colour',
+  appBackgroundColour: 'Background colour',
+  emailHost: 'Email host',
+  emailPort: 'Email port',
+  emailUsername: 'Email username',
+  emailPassword: 'Email password',
+  sendFromEmailAddress: 'Send from email address',
+} as const;
+
+const L = RESELLER_SETTINGS_LABELS;
+const M = RESELLER_SETTINGS_LIMITS;
+
+/** The settings sections of the PUT calls (000 §7, 002 §7.4). */
+export const RESELLER_SETTINGS_SECTIONS = [
+  'reselleraccountsettings',
+  'resellerlookandfeelsettings',
+  'reselleremailsettings',
+] as const;
+export type ResellerSettingsSection = (typeof RESELLER_SETTINGS_SECTIONS)[number];
+
+/** A link a page renders as an href: an absolute http(s) URL (ours: no javascript: links). */
+const webLink = (label: string) =>
+  requiredText(label, M.accountTextMax).refine(isWebUrl, { error: fieldNotValid(label) });
+
+/** The reseller's own portal address: a host name or an absolute http(s) URL (ours). */
+const customUrlField = requiredText(L.customUrl, M.accountTextMax).refine((v) => isHostname(v) || isWebUrl(v), {
+  error: fieldNotValid(L.customUrl),
+});
+
+const accountFields = {
+  brandName: requiredText(L.brandName, M.accountTextMax),
+  mainSiteLink: webLink(L.mainSiteLink),
+  termsAndConditionsLink: webLink(L.termsAndConditionsLink),
+  supportEmailAddress: requiredEmail(L.supportEmailAddress, M.supportEmailMax),
+  supportPhoneNumber: requiredText(L.supportPhoneNumber, M.supportPhoneMax),
+};
+
+/**
+ * Reseller account settings (000 §5, 002 §5.9): customUrl, brandName, mainSiteLink and
+ * termsAndConditionsLink required, max 100; supportEmailAddress required, valid e-mail, max 50;
+ * supportPhoneNumber required, max 50. customUrl and resellerEnabled (the provider enables or disables
+ * a reseller, 000 §6) are editable only by the provider admin: for any other role the schema has no
+ * such fields, so they are dropped from the payload and the stored values stay.
+ * Ours: the two links must be absolute http(s) URLs, the custom URL a host name or such a URL.
+ */
+const providerAccountSettingsSchema = z.object({
+  ...accountFields,
+  customUrl: customUrlField,
+  resellerEnabled: checkbox.optional(),
+});
+const ownAccountSettingsSchema = z.object(accountFields);
+
+export function resellerAccountSettingsSchema(role: 'ROLE_BOLT_ADMIN_USER'): typeof providerAccountSettingsSchema;
+export function resellerAccountSettingsSchema(
+  role: Exclude<Role, 'ROLE_BOLT_ADMIN_USER'>,
+): typeof ownAccountSettingsSchema;
+export function resellerAccountSettingsSchema(
+  role: Role,
+): typeof providerAccountSettingsSchema | typeof ownAccountSettingsSchema;
+export function resellerAccountSettingsSchema(role: Role) {
+  return mayEditCustomUrl(role) ? providerAccountSettingsSchema : ownAccountSettingsSchema;
+}
+/** The provider admin's form (with customUrl and resellerEnabled). */
+export type ResellerAccountSettingsForm = z.input<typeof providerAccountSettingsSchema>;
+export type ResellerAccountSettingsPayload = z.output<typeof providerAccountSettingsSchema>;
+/** A reseller admin's own form (no customUrl, no resellerEnabled). */
+export type OwnResellerAccountSettingsPayload = z.output<typeof ownAccountSettingsSchema>;
+
+/** Whether a role may edit the custom URL (000 §5, 002 §5.9). */
+export const mayEditCustomUrl = (role: Role) => role === 'ROLE_BOLT_ADMIN_USER';
+
+/** Accepted images (000 §5, 002 §5.9): logo jpeg or png; favicon jpeg, png or icon. */
+export const IMAGE_KINDS = {
+  logo: { mimeTypes: ['image/jpeg', 'image/png'], extensions: ['.jpg', '.jpeg', '.png'] },
+  favicon: {
+    mimeTypes: ['image/jpeg', 'image/png', 'image/x-icon', 'image/vnd.microsoft.icon'],
+    extensions: ['.jpg', '.jpeg', '.png', '.ico'],
+  },
+} as const satisfies Record<'logo' | 'favicon', FileKind>;
+
+/** The accept attributes of the two file inputs. */
+export const IMAGE_ACCEPT = {
+  logo: acceptAttribute(IMAGE_KINDS.logo),
+  favicon: acceptAttribute(IMAGE_KINDS.favicon),
+} as const;
+
+/** Suggested sizes (000 §5): other sizes are resized on upload. */
+export const IMAGE_SUGGESTED_SIZES = {
+  logo: { width: 560, height: 120 },
+  favicon: { width: 32, height: 32 },
+} as const;
+
+/** Ours: the wrong-type messages of the two images. */
+export const IMAGE_TYPE_MESSAGES = {
+  logo: 'Logo must be a jpeg or png image',
+  favicon: 'Favicon must be a jpeg, png or icon image',
+} as const;
+
+/** An optional new image: no file keeps the stored one. */
+const imageField = (kind: 'logo' | 'favicon') =>
+  optionalUploadField(L[kind], IMAGE_KINDS[kind], IMAGE_TYPE_MESSAGES[kind]);
+
+const HEX_COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+/** An optional colour as hex (#rgb or #rrggbb); blank means the default colour (null). */
+const colourField = (label: string) =>
+  z
+    .string({ error: fieldNotValid(label) })
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .refine((v) => v === null || HEX_COLOUR.test(v), { error: fieldNotValid(label) });
+
+/**
+ * Look-and-feel settings (000 §3, §5; 002 §3, §5.9): the seven colours as hex, blank for the default,
+ * and a new logo or favicon, checked by MIME type and extension; no file keeps the current image.
+ */
+export const resellerLookAndFeelSettingsSchema = z.object({
+  functionalBackgroundColour: colourField(L.functionalBackgroundColour),
+  functionalButtonColour: colourField(L.functionalButtonColour),
+  appHeaderColour: colourField(L.appHeaderColour),
+  appHeaderTextColour: colourField(L.appHeaderTextColour),
+  appEnabledButtonColour: colourField(L.appEnabledButtonColour),
+  appDisabledButtonColour: colourField(L.appDisabledButtonColour),
+  appBackgroundColour: colourField(L.appBackgroundColour),
+  logo: imageField('logo'),
+  favicon: imageField('favicon'),
+});
+export type ResellerLookAndFeelSettingsForm = z.input<typeof resellerLookAndFeelSettingsSchema>;
+export type ResellerLookAndFeelSettingsPayload = z.output<typeof resellerLookAndFeelSettingsSchema>;
+
+/** Whether a chosen file is an accepted logo or favicon (for a file input's own check). */
+export const isAcceptedImage = (kind: 'logo' | 'favicon', file: UploadedFile) => fileIsOfKind(file, IMAGE_KINDS[kind]);
+
+/**
+ * E-mail settings (000 §5, 002 §5.9): emailHost, emailUsername, emailPassword required, max 80;
+ * emailPort required, at least 1 (ours: at most 65535); sendFromEmailAddress required, valid e-mail,
+ * max 50. The password is not trimmed.
+ */
+export const resellerEmailSettingsSchema = z.object({
+  emailHost: requiredText(L.emailHost, M.emailTextMax),
+  emailPort: integerField(L.emailPort, { min: M.emailPortMin, max: M.emailPortMax }),
+  emailUsername: requiredText(L.emailUsername, M.emailTextMax),
+  emailPassword: z
+    .string({ error: fieldRequired(L.emailPassword) })
+    .min(1, fieldRequired(L.emailPassword))
+    .max(M.emailTextMax, fieldTooLong(L.emailPassword, M.emailTextMax)),
+  sendFromEmailAddress: requiredEmail(L.sendFromEmailAddress, M.sendFromEmailMax),
+});
+export type ResellerEmailSettingsForm = z.input<typeof resellerEmailSettingsSchema>;
+export type ResellerEmailSettingsPayload = z.output<typeof resellerEmailSettingsSchema>;

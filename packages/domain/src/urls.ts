@@ -1,0 +1,517 @@
+import {
+  ACTION_TYPES,
+  type ActionType,
+  CUSTOMER_STATUSES,
+  type CustomerStatus,
+  MACHINE_STATUSES,
+  type MachineStatus,
+  PACKAGE_STATUSES,
+  PAYMENT_METHODS,
+  type PackageStatus,
+  type PaymentMethod,
+} from './enums.js';
+import { RESELLER_SETTINGS_SECTIONS, type ResellerSettingsSection } from './forms/reseller-settings.js';
+
+/**
+ * Addresses of the portal: the pages tables link to (000 §2, 001 §2, 002 §2.3) and the paths of the
+ * calls of §7 of each document. Every id is checked to be a positive whole number (a RangeError
+ * otherwise, so a bad id never reaches another tenant's path), every other value is URL-encoded.
+ */
+
+/** Who a link is built for: provider admin (/boltadmin), reseller admin (/admin/mycustomers), customer user. */
+export const AUDIENCES = ['provider', 'reseller', 'customer'] as const;
+export type Audience = (typeof AUDIENCES)[number];
+/** The audiences that manage customers. */
+export type AdminAudience = Exclude<Audience, 'customer'>;
+
+/** An id as a path segment: a positive safe integer. */
+export function idSegment(value: number, what = 'id'): string {
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new RangeError(`${what} must be a positive whole number, got ${String(value)}`);
+  }
+  return String(value);
+}
+
+/** Checks that a value is one of an enumeration (a typed caller cannot fail this; an untyped one can). */
+function member<T extends string>(values: readonly T[], value: T, what: string): string {
+  if (!values.includes(value)) throw new RangeError(`${what} is not one of ${values.join(', ')}: ${String(value)}`);
+  return encodeURIComponent(value);
+}
+
+/** Zero-based page and size of a paged call (000 §7: ?size={n}&page={zero-based}). */
+export interface Paging {
+  page: number;
+  size: number;
+}
+
+/** A path with query parameters, in the given order; undefined values are left out. */
+export function withQuery(path: string, params: Record<string, string | number | boolean | undefined>): string {
+  const query = Object.entries(params)
+    .filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
+    .join('&');
+  if (query === '') return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${query}`;
+}
+
+/** A paged path: ?size={n}&page={zero-based}. */
+export function withPaging(path: string, paging: Paging): string {
+  if (!Number.isSafeInteger(paging.page) || paging.page < 0) throw new RangeError(`page must be 0 or more`);
+  if (!Number.isSafeInteger(paging.size) || paging.size < 1) throw new RangeError(`size must be 1 or more`);
+  return withQuery(path, { size: paging.size, page: paging.page });
+}
+
+// --- References -------------------------------------------------------------------------------------
+
+export interface PackageRef {
+  customerId: number;
+  packageId: number;
+}
+export interface MachineRef extends PackageRef {
+  machineId: number;
+}
+export interface TaskRef extends MachineRef {
+  taskId: number;
+}
+/** What a customer user's links need: the machine (and task) only. */
+export interface CustomerMachineRef {
+  machineId: number;
+}
+export interface CustomerTaskRef extends CustomerMachineRef {
+  taskId: number;
+}
+
+// --- Pages (000 §2, 001 §2, 002 §2.3) ---------------------------------------------------------------
+
+/** /boltadmin/customers/{id} (provider) or /admin/mycustomers/{id} (reseller). */
+export function customerUrl(audience: AdminAudience, customerId: number): string {
+  const id = idSegment(customerId, 'customerId');
+  return audience === 'provider' ? `/boltadmin/customers/${id}` : `/admin/mycustomers/${id}`;
+}
+
+const adminRefOf = <R extends PackageRef>(ref: R | CustomerMachineRef | { packageId: number }): R => {
+  if (!('customerId' in ref)) throw new TypeError('an admin link needs the customer id');
+  return ref as R;
+};
+
+/**
+ * A backup package page: {customer}/backuppackages/{packageId} for the provider and resellers (000 §2,
+ * 002 §2.3); ours for a customer's own admins: /admin/backuppackages/{packageId}.
+ */
+export function packageUrl(audience: 'customer', ref: { packageId: number }): string;
+export function packageUrl(audience: Audience, ref: PackageRef): string;
+export function packageUrl(audience: Audience, ref: PackageRef | { packageId: number }): string {
+  const packageId = idSegment(ref.packageId, 'packageId');
+  if (audience === 'customer') return `/admin/backuppackages/${packageId}`;
+  return `${customerUrl(audience, adminRefOf<PackageRef>(ref).customerId)}/backuppackages/${packageId}`;
+}
+
+/** A backup machine page (000 §2, 002 §2.3): /backupmachines/{id} for a customer user. */
+export function machineUrl(audience: 'customer', ref: CustomerMachineRef): string;
+export function machineUrl(audience: Audience, ref: MachineRef): string;
+export function machineUrl(audience: Audience, ref: MachineRef | CustomerMachineRef): string {
+  const machineId = idSegment(ref.machineId, 'machineId');
+  if (audience === 'customer') return `/backupmachines/${machineId}`;
+  return `${packageUrl(audience, adminRefOf<MachineRef>(ref))}/backupmachines/${machineId}`;
+}
+
+/** A backup task page: the machine page plus /backuptasks/{taskId} (000 §2, 002 §2.3). */
+export function taskUrl(audience: 'customer', ref: CustomerTaskRef): string;
+export function taskUrl(audience: Audience, ref: TaskRef): string;
+export function taskUrl(audience: Audience, ref: TaskRef | CustomerTaskRef): string {
+  const taskId = idSegment(ref.taskId, 'taskId');
+  const machine =
+    audience === 'customer' ? machineUrl('customer', ref) : machineUrl(audience, adminRefOf<TaskRef>(ref));
+  return `${machine}/backuptasks/${taskId}`;
+}
+
+/** /boltadmin/storageaccounts/{id} (000 §2, 001 §2). */
+export const storageAccountUrl = (storageAccountId: number) =>
+  `/boltadmin/storageaccounts/${idSegment(storageAccountId, 'storageAccountId')}`;
+
+/** /boltadmin/customers/{customerId}/storagelocations/{storageLocationId} (001 §2). */
+export const storageLocationUrl = (customerId: number, storageLocationId: number) =>
+  `${customerUrl('provider', customerId)}/storagelocations/${idSegment(storageLocationId, 'storageLocationId')}`;
+
+/** /boltadmin/customers/{customerId}/backuppackages/{packageId}/migrations/{migrationId} (001 §2). */
+export const migrationUrl = (ref: PackageRef, migrationId: number) =>
+  `${packageUrl('provider', ref)}/migrations/${idSegment(migrationId, 'migrationId')}`;
+
+/**
+ * A logo or favicon: /public/downloads/img/{filename} (000 §2, 001 §7, 002 §2.2), the name encoded as
+ * one segment. An empty name, '.' or '..' is refused.
+ */
+export function imageUrl(filename: string): string {
+  if (filename === '' || filename === '.' || filename === '..') throw new RangeError('not an image file name');
+  return `/public/downloads/img/${encodeURIComponent(filename)}`;
+}
+
+/** Fallback images of the header when no reseller logo is set (001 §7). */
+export const FALLBACK_IMAGES = {
+  generic: '/img/logo-generic.png',
+  roundMain: '/img/bolt_round.png',
+  main: '/img/logo.png',
+} as const;
+
+/** The example file of the bulk user import (002 §2.4). */
+export const BULK_USER_IMPORT_EXAMPLE_URL = '/public/downloads/files/userimport/BulkUserImport.xlsx';
+
+/** Where logout leads (001 §7). */
+export const AFTER_LOGOUT_URL = '/login?logout';
+export const AFTER_LOGOUT_FAILURE_URL = '/login?error';
+
+// --- Calls of 000 §7: package templates, reseller settings, packages and requests -------------------
+
+/** POST /boltadmin/backuppackagetemplates or /admin/mypackagetemplates. */
+export const packageTemplatesPath = (audience: AdminAudience) =>
+  audience === 'provider' ? '/boltadmin/backuppackagetemplates' : '/admin/mypackagetemplates';
+
+/** PUT and DELETE of one template. */
+export const packageTemplatePath = (audience: AdminAudience, templateId: number) =>
+  `${packageTemplatesPath(audience)}/${idSegment(templateId, 'templateId')}`;
+
+/** GET ...paginated, page size 5 by default (000 §7, §9). */
+export const packageTemplatesPagedPath = (audience: AdminAudience, paging: Paging = { page: 0, size: 5 }) =>
+  withPaging(`${packageTemplatesPath(audience)}paginated`, paging);
+
+/**
+ * PUT of a reseller settings section (000 §7, 002 §7.4): /boltadmin/customers/{customerId}/{section}
+ * when the provider edits a customer's settings, /admin/account/{section} for the caller's own.
+ */
+export function resellerSettingsPath(section: ResellerSettingsSection, customerId: number | null): string {
+  const part = member(RESELLER_SETTINGS_SECTIONS, section, 'section');
+  return customerId === null ? `/admin/account/${part}` : `${customerUrl('provider', customerId)}/${part}`;
+}
+
+/**
+ * The approve and decline calls of a package request. The specification reads them from the request
+ * (approveUrl, declineUrl); these are the paths our server hands out (ours).
+ */
+export const packageRequestApprovePath = (audience: AdminAudience, requestId: number) =>
+  `${audience === 'provider' ? '/boltadmin' : '/admin'}/backuppackagerequests/${idSegment(requestId, 'requestId')}/approve`;
+export const packageRequestDeclinePath = (audience: AdminAudience, requestId: number) =>
+  `${audience === 'provider' ? '/boltadmin' : '/admin'}/backuppackagerequests/${idSegment(requestId, 'requestId')}/decline`;
+
+/** GET /boltadmin/backuppackagerequestspaginated or /admin/backuppackagerequestspaginated. */
+export const packageRequestsPagedPath = (audience: AdminAudience, paging: Paging = { page: 0, size: 5 }) =>
+  withPaging(`${audience === 'provider' ? '/boltadmin' : '/admin'}/backuppackagerequestspaginated`, paging);
+
+/** POST /admin/backuppackages (purchase). */
+export const PACKAGE_PURCHASE_PATH = '/admin/backuppackages';
+
+/** PUT /admin/backuppackages/{id} (edit). */
+export const packageEditPath = (packageId: number) => `${PACKAGE_PURCHASE_PATH}/${idSegment(packageId, 'packageId')}`;
+
+/** PUT /admin/backuppackages/{id}/upgrade. */
+export const packageUpgradePath = (packageId: number) => `${packageEditPath(packageId)}/upgrade`;
+
+/** GET /backuppackages/{id}/storage. */
+export const packageStoragePath = (packageId: number) => `/backuppackages/${idSegment(packageId, 'packageId')}/storage`;
+
+/** The package path of delete and status change: /boltadmin/backuppackages/{id} or the reseller's. */
+function packageActionBase(audience: AdminAudience, customerId: number, packageId: number): string {
+  return audience === 'provider'
+    ? `/boltadmin/backuppackages/${idSegment(packageId, 'packageId')}`
+    : `${customerUrl('reseller', customerId)}/backuppackages/${idSegment(packageId, 'packageId')}`;
+}
+
+/**
+ * PUT .../backuppackages/{id}?delete=true (000 §7): /admin/mycustomers/{customerId}/... for a reseller,
+ * /boltadmin/backuppackages/{id} for the provider (the customer id is then not part of the path).
+ */
+export const packageDeletePath = (audience: AdminAudience, customerId: number, packageId: number) =>
+  withQuery(packageActionBase(audience, customerId, packageId), { delete: true });
+
+/** PUT .../backuppackages/{id}?status={newStatus} (000 §7) on the same two bases. */
+export const packageStatusChangePath = (
+  audience: AdminAudience,
+  customerId: number,
+  packageId: number,
+  status: PackageStatus,
+) => `${packageActionBase(audience, customerId, packageId)}?status=${member(PACKAGE_STATUSES, status, 'status')}`;
+
+// --- Calls of 001 §7: machines, account, storage, migrations, restic, users, live channel ---------
+
+/** GET /backupmachines/{id}/storage. */
+export const machineStoragePath = (machineId: number) => `${machineUrl('customer', { machineId })}/storage`;
+
+/** PUT /backupmachines/{id} (edit: name, description, userId). */
+export const machineEditPath = (machineId: number) => machineUrl('customer', { machineId });
+
+/** PUT /backupmachines/{id}/messages?size={n}&page={zero-based}. */
+export const machineMessagesPath = (machineId: number, paging: Paging) =>
+  withPaging(`${machineUrl('customer', { machineId })}/messages`, paging);
+
+const machineAdminBase = (packageId: number, machineId: number) =>
+  `${packageEditPath(packageId)}/backupmachines/${idSegment(machineId, 'machineId')}`;
+
+/** PUT /admin/backuppackages/{packageId}/backupmachines/{id}?delete=true. */
+export const machineDeletePath = (packageId: number, machineId: number) =>
+  withQuery(machineAdminBase(packageId, machineId), { delete: true });
+
+/** PUT /admin/backuppackages/{packageId}/backupmachines/{id}?status={newStatus}. */
+export const machineStatusChangePath = (packageId: number, machineId: number, status: MachineStatus) =>
+  `${machineAdminBase(packageId, machineId)}?status=${member(MACHINE_STATUSES, status, 'status')}`;
+
+/** PUT /admin/backuppackages/{packageId}/backupmachines/{id}?refresh=true. */
+export const machineStorageRefreshPath = (packageId: number, machineId: number) =>
+  withQuery(machineAdminBase(packageId, machineId), { refresh: true });
+
+/** POST /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/commands/uploadlogfiles?uploadupdaterfiles={bool}. */
+export const machineUploadLogFilesPath = (ref: MachineRef, uploadUpdaterFiles: boolean) =>
+  withQuery(`${machineUrl('provider', ref)}/commands/uploadlogfiles`, { uploadupdaterfiles: uploadUpdaterFiles });
+
+/** GET /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/logfiles?filename={name}. */
+export const machineLogFilePath = (ref: MachineRef, filename: string) =>
+  withQuery(`${machineUrl('provider', ref)}/logfiles`, { filename });
+
+/** PUT /admin/account (edit account: companyName, userIdToBeAdmin, ...). */
+export const ACCOUNT_PATH = '/admin/account';
+
+/** GET /boltadmin/storageaccountspaginated (5 per page, 001 §9). */
+export const storageAccountsPagedPath = (paging: Paging = { page: 0, size: 5 }) =>
+  withPaging('/boltadmin/storageaccountspaginated', paging);
+
+/** GET /boltadmin/storageaccounts/setDefaultStorageAccount?storageAccountId={id}. */
+export const setDefaultStorageAccountPath = (storageAccountId: number) =>
+  `/boltadmin/storageaccounts/setDefaultStorageAccount?storageAccountId=${idSegment(storageAccountId, 'storageAccountId')}`;
+
+/** GET /boltadmin/storageaccounts/{id}/bucketswithpolicyinfo. */
+export const bucketsWithPolicyInfoPath = (storageAccountId: number) =>
+  `${storageAccountUrl(storageAccountId)}/bucketswithpolicyinfo`;
+
+/** GET /boltadmin/storageaccounts/{id}/users. */
+export const storageAccountUsersPath = (storageAccountId: number) => `${storageAccountUrl(storageAccountId)}/users`;
+
+/** GET /boltadmin/storageaccounts/{id}/accesskeys. */
+export const storageAccountAccessKeysPath = (storageAccountId: number) =>
+  `${storageAccountUrl(storageAccountId)}/accesskeys`;
+
+/** PUT /boltadmin/storageaccounts/{id}/deleteuser (body username). */
+export const storageUserDeletePath = (storageAccountId: number) => `${storageAccountUrl(storageAccountId)}/deleteuser`;
+
+/** PUT /boltadmin/storageaccounts/{id}/deletebucketpolicyprincipal (body bucketName, principalName). */
+export const bucketPolicyPrincipalDeletePath = (storageAccountId: number) =>
+  `${storageAccountUrl(storageAccountId)}/deletebucketpolicyprincipal`;
+
+/** POST /boltadmin/storageaccounts/{id}/migrations (body destinationStorageAccountId). */
+export const storageAccountMigrationPath = (storageAccountId: number) =>
+  `${storageAccountUrl(storageAccountId)}/migrations`;
+
+/** POST /boltadmin/customers/{customerId}/storagelocations (body storageAccountId). */
+export const storageLocationsPath = (customerId: number) => `${customerUrl('provider', customerId)}/storagelocations`;
+
+/** DELETE /boltadmin/customers/{customerId}/storagelocations/{id}. */
+export const storageLocationPath = (customerId: number, storageLocationId: number) =>
+  storageLocationUrl(customerId, storageLocationId);
+
+/** PUT /boltadmin/customers/{customerId}/storagelocations/{id}/makedefault. */
+export const storageLocationMakeDefaultPath = (customerId: number, storageLocationId: number) =>
+  `${storageLocationUrl(customerId, storageLocationId)}/makedefault`;
+
+/** POST (body destinationStorageLocationId) and GET of /boltadmin/customers/{c}/backuppackages/{p}/migrations. */
+export const packageMigrationsPath = (ref: PackageRef) => `${packageUrl('provider', ref)}/migrations`;
+
+/** PUT .../migrations/{migrationId}/cancel. */
+export const migrationCancelPath = (ref: PackageRef, migrationId: number) => `${migrationUrl(ref, migrationId)}/cancel`;
+
+/** PUT .../migrations/{migrationId}/rollback. */
+export const migrationRollbackPath = (ref: PackageRef, migrationId: number) =>
+  `${migrationUrl(ref, migrationId)}/rollback`;
+
+/** PUT .../migrations/{migrationId}/commandsequences (body requestId, type). */
+export const migrationCommandSequencesPath = (ref: PackageRef, migrationId: number) =>
+  `${migrationUrl(ref, migrationId)}/commandsequences`;
+
+/** PUT .../commandsequences/stop and /delete (body commandId). */
+export const migrationCommandSequenceStopPath = (ref: PackageRef, migrationId: number) =>
+  `${migrationCommandSequencesPath(ref, migrationId)}/stop`;
+export const migrationCommandSequenceDeletePath = (ref: PackageRef, migrationId: number) =>
+  `${migrationCommandSequencesPath(ref, migrationId)}/delete`;
+
+/** PUT (submit) and GET of .../backupmachines/{machineId}/realtimecommands (provider). */
+export const realtimeCommandsPath = (ref: MachineRef) => `${machineUrl('provider', ref)}/realtimecommands`;
+
+/** PUT .../realtimecommands/stop and /delete (body commandId). */
+export const realtimeCommandStopPath = (ref: MachineRef) => `${realtimeCommandsPath(ref)}/stop`;
+export const realtimeCommandDeletePath = (ref: MachineRef) => `${realtimeCommandsPath(ref)}/delete`;
+
+/** GET /admin/users (paged). */
+export const ADMIN_USERS_PATH = '/admin/users';
+
+/** POST /admin/account/users (add user). */
+export const USERS_PATH = `${ACCOUNT_PATH}/users`;
+
+/** PUT (edit) and DELETE /admin/account/users/{userId}. */
+export const userPath = (userId: number) => `${USERS_PATH}/${idSegment(userId, 'userId')}`;
+
+/** PUT /admin/account/users/{id}?link=true (body backupPackageId). */
+export const userLinkPath = (userId: number) => withQuery(userPath(userId), { link: true });
+
+/** PUT /admin/account/users/{userId}/backuppackages/{packageId}?unlink=true. */
+export const userUnlinkPath = (userId: number, packageId: number) =>
+  withQuery(`${userPath(userId)}/backuppackages/${idSegment(packageId, 'packageId')}`, { unlink: true });
+
+/** GET /admin/account/users/{userId}/backupmachines and /backuppackages (paged). */
+export const userMachinesPath = (userId: number) => `${userPath(userId)}/backupmachines`;
+export const userPackagesPath = (userId: number) => `${userPath(userId)}/backuppackages`;
+
+/** POST /admin/account/users/import (multipart: file, skipAlreadyExisting). */
+export const USERS_IMPORT_PATH = `${USERS_PATH}/import`;
+
+/** Live channel endpoints (001 §7, DESIGN §5): customer side and provider. */
+export const WS_ENDPOINTS = {
+  customer: '/ws/connect',
+  provider: '/ws/boltadmin/connect',
+} as const;
+
+/** Send prefixes of the live channel (001 §7). */
+export const WS_SEND_PREFIXES = {
+  customer: '/ws/inbound',
+  provider: '/ws/inbound/boltadmin',
+} as const;
+
+/** /ws/queue/backupmachines/{id} (customer side) or /ws/queue/boltadmin/backupmachines/{id}. */
+export const machineQueue = (side: 'customer' | 'provider', machineId: number) =>
+  `/ws/queue/${side === 'provider' ? 'boltadmin/' : ''}backupmachines/${idSegment(machineId, 'machineId')}`;
+
+/** /ws/queue/boltadmin/migrations/{id}. */
+export const migrationQueue = (migrationId: number) =>
+  `/ws/queue/boltadmin/migrations/${idSegment(migrationId, 'migrationId')}`;
+
+// --- Calls of 002 §7: users of a customer, billing, customers, task actions, downloads, tasks -------
+
+/** GET /boltadmin/customers/{id}/users (paged). */
+export const customerUsersPath = (customerId: number) => `${customerUrl('provider', customerId)}/users`;
+
+/**
+ * The billing system page to open (002 §7.2): invoices for billing, tickets for support; a=1 for a
+ * customer super admin, 0 otherwise.
+ */
+export function billingTarget(target: 'billing' | 'support', superAdmin: boolean): string {
+  const a = superAdmin ? 1 : 0;
+  return target === 'billing' ? `clientarea.php?action=invoices&a=${a}` : `supporttickets.php?a=${a}`;
+}
+
+/** GET /billing/info?goToUrl={encoded} (002 §7.2). */
+export const billingInfoPath = (goToUrl: string) => withQuery('/billing/info', { goToUrl });
+
+/** DELETE /boltadmin/customers/{id} or /admin/mycustomers/{id}. */
+export const customerDeletePath = (audience: AdminAudience, customerId: number) => customerUrl(audience, customerId);
+
+/** PUT /boltadmin/customers/{id}?status={newStatus} or /admin/mycustomers/{id}?status={newStatus}. */
+export const customerStatusChangePath = (audience: AdminAudience, customerId: number, status: CustomerStatus) =>
+  `${customerUrl(audience, customerId)}?status=${member(CUSTOMER_STATUSES, status, 'status')}`;
+
+/** PUT /boltadmin/customers/{id}?whmcsServerId={id}&paymentMethod={method}. */
+export const customerBillingServerChangePath = (
+  customerId: number,
+  whmcsServerId: number,
+  paymentMethod: PaymentMethod,
+) =>
+  `${customerUrl('provider', customerId)}?whmcsServerId=${idSegment(whmcsServerId, 'whmcsServerId')}&paymentMethod=${member(PAYMENT_METHODS, paymentMethod, 'paymentMethod')}`;
+
+/** PUT /boltadmin/customers/{id}/plugins (body cpanelPluginEnabled). */
+export const customerPluginsPath = (customerId: number) => `${customerUrl('provider', customerId)}/plugins`;
+
+/** PUT /boltadmin/customers/{id}/makereseller. */
+export const makeResellerPath = (customerId: number) => `${customerUrl('provider', customerId)}/makereseller`;
+
+/** PUT of a task's volume snapshots setting: the provider task path (002 §7.3). */
+export const taskVolumeSnapshotsPath = (ref: TaskRef) => taskUrl('provider', ref);
+
+/** Ours: the search parameter of the paged customer lists. */
+const pagedList = (path: string, paging: Paging, search?: string) =>
+  withQuery(withPaging(path, paging), { search: search === '' ? undefined : search });
+
+/** GET /boltadmin/customerspaginated, /customerstomakeresellerspaginated, /resellerspaginated (10 per page). */
+export const customersPagedPath = (paging: Paging, search?: string) =>
+  pagedList('/boltadmin/customerspaginated', paging, search);
+export const customersToMakeResellersPagedPath = (paging: Paging, search?: string) =>
+  pagedList('/boltadmin/customerstomakeresellerspaginated', paging, search);
+export const resellersPagedPath = (paging: Paging, search?: string) =>
+  pagedList('/boltadmin/resellerspaginated', paging, search);
+
+/**
+ * PUT .../backupactions/{actionId}/cancel?type={type} (002 §7.5): /backupmachines/{m}/backuptasks/{t}
+ * for a customer user, /admin/mycustomers/{c}/backuppackages/{p}/backupmachines/{m}/backuptasks/{t}
+ * for a reseller; ours for the provider: the /boltadmin task path.
+ */
+export function actionCancelPath(
+  audience: 'customer',
+  ref: CustomerTaskRef,
+  actionId: number,
+  type: ActionType,
+): string;
+export function actionCancelPath(audience: Audience, ref: TaskRef, actionId: number, type: ActionType): string;
+export function actionCancelPath(
+  audience: Audience,
+  ref: TaskRef | CustomerTaskRef,
+  actionId: number,
+  type: ActionType,
+): string {
+  const task = audience === 'customer' ? taskUrl('customer', ref) : taskUrl(audience, adminRefOf<TaskRef>(ref));
+  return `${task}/backupactions/${idSegment(actionId, 'actionId')}/cancel?type=${member(ACTION_TYPES, type, 'type')}`;
+}
+
+/** PUT /backupmachines/{m}/backuptasks/{t}/backupsnapshots/{s}?archivedelete=true. */
+export const snapshotArchiveDeletePath = (ref: CustomerTaskRef, snapshotId: number) =>
+  withQuery(`${taskUrl('customer', ref)}/backupsnapshots/${idSegment(snapshotId, 'snapshotId')}`, {
+    archivedelete: true,
+  });
+
+/** GET (paged) /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/backuptasks/{t}/actions?type={type}. */
+export const providerTaskActionsPath = (ref: TaskRef, type: ActionType, paging: Paging) =>
+  withPaging(`${taskUrl('provider', ref)}/actions?type=${member(ACTION_TYPES, type, 'type')}`, paging);
+
+/** GET (paged) /backupmachines/{m}/backuptasks/{t}/backupruns (the run type). */
+export const backupRunsPath = (ref: CustomerTaskRef, paging: Paging) =>
+  withPaging(`${taskUrl('customer', ref)}/backupruns`, paging);
+
+/** GET (paged) /backupmachines/{m}/backuptasks/{t}/actions?type={type}. */
+export const taskActionsPath = (ref: CustomerTaskRef, type: ActionType, paging: Paging) =>
+  withPaging(`${taskUrl('customer', ref)}/actions?type=${member(ACTION_TYPES, type, 'type')}`, paging);
+
+/** GET /backupmachines/{m}/backuptasks/{t}/backupsnapshots/{s}/storage. */
+export const snapshotStoragePath = (ref: CustomerTaskRef, snapshotId: number) =>
+  `${taskUrl('customer', ref)}/backupsnapshots/${idSegment(snapshotId, 'snapshotId')}/storage`;
+
+/** GET /backupmachines/{m}/backuptasks/{t}/storage. */
+export const taskStoragePath = (ref: CustomerTaskRef) => `${taskUrl('customer', ref)}/storage`;
+
+/** POST /backupmachines/{m}/backuptasks/{t}/backupruns/{runId}/downloads/initiate (002 §7.6). */
+export const downloadInitiatePath = (ref: CustomerTaskRef, runId: number) =>
+  `${taskUrl('customer', ref)}/backupruns/${idSegment(runId, 'runId')}/downloads/initiate`;
+
+/** The form POST of a download: .../backupruns/{runId}/downloads/{downloadId} (002 §7.6). */
+export function downloadPath(ref: CustomerTaskRef, runId: number, downloadId: string): string {
+  if (downloadId === '' || downloadId === '.' || downloadId === '..') throw new RangeError('not a download id');
+  return `${taskUrl('customer', ref)}/backupruns/${idSegment(runId, 'runId')}/downloads/${encodeURIComponent(downloadId)}`;
+}
+
+/** GET (paged) task lists (002 §7.7): the machine's tasks for each audience. */
+export function taskListPath(audience: 'customer', ref: CustomerMachineRef): string;
+export function taskListPath(audience: Audience, ref: MachineRef): string;
+export function taskListPath(audience: Audience, ref: MachineRef | CustomerMachineRef): string {
+  const machine =
+    audience === 'customer' ? machineUrl('customer', ref) : machineUrl(audience, adminRefOf<MachineRef>(ref));
+  return `${machine}/backuptasks`;
+}
+
+/** Task commands of the live channel (002 §7.8); 'udpatetaskstatus' is spelled as in the product. */
+export const MACHINE_CHANNEL_COMMANDS = [
+  'newtask',
+  'edittask',
+  'starttask',
+  'udpatetaskstatus',
+  'deletetask',
+  'localtreeitems',
+] as const;
+export type MachineChannelCommand = (typeof MACHINE_CHANNEL_COMMANDS)[number];
+
+/** /backupmachines/{backupMachineId}/{command}, sent under the channel's send prefix (002 §7.8). */
+export const machineChannelDestination = (machineId: number, command: MachineChannelCommand) =>
+  `${machineUrl('customer', { machineId })}/${member(MACHINE_CHANNEL_COMMANDS, command, 'command')}`;
+
+/** POST /backupmachines/{id}/treeitems, the HTTP alternative of the tree request (002 §7.8). */
+export const treeItemsPath = (machineId: number) => `${machineUrl('customer', { machineId })}/treeitems`;
