@@ -237,7 +237,7 @@ export const backupTasks = pgTable(
     type: backupTypeEnum('type').notNull().default('FILES_AND_FOLDERS'),
     status: taskStatusEnum('status').notNull().default('ACTIVE'),
     /** Five-field cron, read in the machine's time zone. */
-    scheduleCron: varchar('schedule_cron', { length: 120 }).notNull(),
+    scheduleCron: text('schedule_cron').notNull(),
     scheduleDescription: text('schedule_description').notNull().default(''),
     snapshotsEnabled: boolean('snapshots_enabled').notNull().default(true),
     /** -1 unlimited, 0 snapshots off. */
@@ -248,7 +248,7 @@ export const backupTasks = pgTable(
     backupItems: jsonb('backup_items').$type<StoredBackupItem[]>().notNull().default([]),
     exclusions: jsonb('exclusions').$type<string[]>().notNull().default([]),
     createSeed: boolean('create_seed').notNull().default(false),
-    pathToSeedDisk: varchar('path_to_seed_disk', { length: 255 }),
+    pathToSeedDisk: text('path_to_seed_disk'),
     /** -1 unlimited. */
     uploadBandwidthLimit: integer('upload_bandwidth_limit').notNull().default(-1),
     uploadBandwidthLimitUnit: speedUnitEnum('upload_bandwidth_limit_unit').notNull().default('KILO_BYTES_PER_SECOND'),
