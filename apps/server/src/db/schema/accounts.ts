@@ -1,4 +1,11 @@
-import { AUDIT_EVENT_TYPES, CUSTOMER_STATUSES, PAYMENT_METHODS, ROLES, USER_STATUSES } from '@portal/domain';
+import {
+  AGGREGATE_TASK_STATUSES,
+  AUDIT_EVENT_TYPES,
+  CUSTOMER_STATUSES,
+  PAYMENT_METHODS,
+  ROLES,
+  USER_STATUSES,
+} from '@portal/domain';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -14,13 +21,14 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { createdAt, ts } from './columns.js';
+import { createdAt, taskCounterColumns, ts } from './columns.js';
 
 export const roleEnum = pgEnum('role', ROLES);
 export const userStatusEnum = pgEnum('user_status', USER_STATUSES);
 export const customerStatusEnum = pgEnum('customer_status', CUSTOMER_STATUSES);
 export const paymentMethodEnum = pgEnum('payment_method', PAYMENT_METHODS);
 export const auditEventTypeEnum = pgEnum('audit_event_type', AUDIT_EVENT_TYPES);
+export const aggregateTaskStatusEnum = pgEnum('aggregate_task_status', AGGREGATE_TASK_STATUSES);
 
 /** Billing (WHMCS) host servers of 001 §2; secrets are stored encrypted with MASTER_KEY. */
 export const billingServers = pgTable('billing_servers', {
@@ -61,11 +69,31 @@ export const customers = pgTable(
     unpaidInvoices: integer('unpaid_invoices').notNull().default(0),
     beingDeleted: boolean('being_deleted').notNull().default(false),
     createdAt: createdAt(),
+    // --- Dashboard read model (000 §2, §4; DESIGN §9), kept current by features/backup-state ---
+    /** Storage locations the customer has; none means it shows as a new signup (000 §4). */
+    storageLocationCount: integer('storage_location_count').notNull().default(0),
+    /** customerDisplayStatus of the domain: SIGNUP_REQUESTED while storage_location_count is 0. */
+    displayStatus: customerStatusEnum('display_status').notNull().default('SIGNUP_REQUESTED'),
+    /** Copies of the super admin's e-mail and full name (database triggers keep them), for sorting. */
+    superAdminEmail: varchar('super_admin_email', { length: 100 }),
+    superAdminName: varchar('super_admin_name', { length: 101 }),
+    /** What the Name column shows and sorts on: companyName, else the super admin's full name (000 §3). */
+    displayName: text('display_name')
+      .notNull()
+      .generatedAlwaysAs(sql`coalesce(nullif(company_name, ''), super_admin_name, '')`),
+    ...taskCounterColumns(),
+    taskStatus: aggregateTaskStatusEnum('task_status').notNull().default('NO_COMPLETED_TASKS'),
   },
   (t) => [
     index('customers_parent_idx').on(t.parentResellerCustomerId),
     index('customers_status_idx').on(t.status),
     index('customers_company_name_idx').on(sql`lower(${t.companyName})`),
+    // Every sortable dashboard column, with id as the tie-break so pages are stable.
+    index('customers_dash_name_idx').on(sql`lower(${t.displayName})`, t.id),
+    index('customers_dash_email_idx').on(sql`lower(${t.superAdminEmail})`, t.id),
+    index('customers_dash_status_idx').on(t.displayStatus, t.id),
+    index('customers_dash_task_status_idx').on(t.taskStatus, t.id),
+    index('customers_dash_parent_name_idx').on(t.parentResellerCustomerId, sql`lower(${t.displayName})`, t.id),
   ],
 );
 

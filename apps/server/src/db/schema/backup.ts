@@ -12,6 +12,7 @@ import {
   SNAPSHOT_STORAGE_STATUSES,
   SPEED_UNITS,
   STORAGE_QUOTA_UNITS,
+  TASK_DISPLAY_STATUSES,
   TASK_STATUSES,
   TIME_UNITS,
   type TransferPhase,
@@ -33,8 +34,8 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { customers, users } from './accounts.js';
-import { createdAt, ts } from './columns.js';
+import { aggregateTaskStatusEnum, customers, users } from './accounts.js';
+import { createdAt, taskCounterColumns, ts } from './columns.js';
 import { storageLocations } from './storage.js';
 
 // storage.ts imports this file too: references to its tables are lazy `(): AnyPgColumn => ...` callbacks.
@@ -47,6 +48,7 @@ export const machineStatusEnum = pgEnum('machine_status', MACHINE_STATUSES);
 export const osFamilyEnum = pgEnum('os_family', OS_FAMILIES);
 export const backupTypeEnum = pgEnum('backup_type', BACKUP_TYPES);
 export const taskStatusEnum = pgEnum('task_status', TASK_STATUSES);
+export const taskDisplayStatusEnum = pgEnum('task_display_status', TASK_DISPLAY_STATUSES);
 export const runStatusEnum = pgEnum('run_status', RUN_STATUSES);
 export const actionTypeEnum = pgEnum('action_type', ACTION_TYPES);
 export const snapshotStorageStatusEnum = pgEnum('snapshot_storage_status', SNAPSHOT_STORAGE_STATUSES);
@@ -206,12 +208,27 @@ export const backupMachines = pgTable(
     usedSpaceBytes: bigint('used_space_bytes', { mode: 'number' }).notNull().default(0),
     beingDeleted: boolean('being_deleted').notNull().default(false),
     createdAt: createdAt(),
+    // --- Dashboard read model (000 §2, §4; DESIGN §9), kept current by features/backup-state ---
+    /** Copy of the assigned user's full name (a database trigger keeps it), for the User column's sort. */
+    assignedUserName: varchar('assigned_user_name', { length: 101 }),
+    ...taskCounterColumns(),
+    taskStatus: aggregateTaskStatusEnum('task_status').notNull().default('NO_COMPLETED_TASKS'),
   },
   (t) => [
     index('backup_machines_package_idx').on(t.backupPackageId, t.name),
     index('backup_machines_customer_idx').on(t.customerId, t.name),
     index('backup_machines_user_idx').on(t.assignedUserId),
     uniqueIndex('backup_machines_credential_uq').on(t.credentialHash),
+    // Every sortable dashboard column, across all machines (provider) and within a customer; id breaks ties.
+    index('backup_machines_dash_name_idx').on(sql`lower(${t.name})`, t.id),
+    index('backup_machines_dash_user_idx').on(sql`lower(${t.assignedUserName})`, t.id),
+    index('backup_machines_dash_os_idx').on(t.osFamily, t.id),
+    index('backup_machines_dash_version_idx').on(t.desktopClientVersion, t.id),
+    index('backup_machines_dash_status_idx').on(t.status, t.id),
+    index('backup_machines_dash_task_status_idx').on(t.taskStatus, t.id),
+    index('backup_machines_dash_customer_name_idx').on(t.customerId, sql`lower(${t.name})`, t.id),
+    index('backup_machines_dash_customer_status_idx').on(t.customerId, t.status, t.id),
+    index('backup_machines_dash_customer_task_status_idx').on(t.customerId, t.taskStatus, t.id),
   ],
 );
 
@@ -261,11 +278,14 @@ export const backupTasks = pgTable(
     statusOfRunBeforeLast: runStatusEnum('status_of_run_before_last'),
     lastExecutionMissed: boolean('last_execution_missed').notNull().default(false),
     nextRunAt: ts('next_run_at'),
+    /** taskDisplayStatus of the domain, kept current by features/backup-state (000 §4). */
+    displayStatus: taskDisplayStatusEnum('display_status').notNull().default('NOT_COMPLETED_YET'),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
   },
   (t) => [
     index('backup_tasks_machine_idx').on(t.backupMachineId, t.name),
+    index('backup_tasks_machine_display_status_idx').on(t.backupMachineId, t.displayStatus),
     index('backup_tasks_customer_idx').on(t.customerId),
     index('backup_tasks_package_idx').on(t.backupPackageId),
     // The missed-run job and 'tasks running in the next period' scan by time.
