@@ -1,7 +1,7 @@
 CREATE TYPE "public"."aggregate_task_status" AS ENUM('NO_COMPLETED_TASKS', 'NO_RUNNABLE_TASKS', 'SUCCESSFUL_TASKS', 'MISSED_TASKS', 'FAILED_TASKS', 'FAILED_AND_MISSED_TASKS', 'UNDEFINED');--> statement-breakpoint
 CREATE TYPE "public"."task_display_status" AS ENUM('MISSED', 'LAST_SUCCEEDED', 'LAST_FAILED', 'NOT_COMPLETED_YET', 'AWAITING_SEED', 'BEING_DELETED', 'DELETION_FAILED', 'NOT_RUNNABLE');--> statement-breakpoint
 ALTER TABLE "customers" ADD COLUMN "storage_location_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE "customers" ADD COLUMN "display_status" "customer_status" DEFAULT 'SIGNUP_REQUESTED' NOT NULL;--> statement-breakpoint
+ALTER TABLE "customers" ADD COLUMN "display_status" "customer_status" GENERATED ALWAYS AS (case when storage_location_count <= 0 then 'SIGNUP_REQUESTED'::customer_status else status end) STORED NOT NULL;--> statement-breakpoint
 ALTER TABLE "customers" ADD COLUMN "super_admin_email" varchar(100);--> statement-breakpoint
 ALTER TABLE "customers" ADD COLUMN "super_admin_name" varchar(101);--> statement-breakpoint
 ALTER TABLE "customers" ADD COLUMN "display_name" text GENERATED ALWAYS AS (coalesce(nullif(company_name, ''), super_admin_name, '')) STORED NOT NULL;--> statement-breakpoint
@@ -70,5 +70,18 @@ BEGIN
 END $$;--> statement-breakpoint
 CREATE TRIGGER "users_propagate_names" AFTER UPDATE OF email, first_name, surname ON "users"
   FOR EACH ROW EXECUTE FUNCTION "users_propagate_names"();--> statement-breakpoint
+CREATE FUNCTION "storage_locations_count"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
+    UPDATE customers SET storage_location_count = storage_location_count - 1 WHERE id = OLD.customer_id;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    UPDATE customers SET storage_location_count = storage_location_count + 1 WHERE id = NEW.customer_id;
+  END IF;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER "storage_locations_count" AFTER INSERT OR DELETE OR UPDATE OF customer_id ON "storage_locations"
+  FOR EACH ROW EXECUTE FUNCTION "storage_locations_count"();--> statement-breakpoint
+UPDATE customers c SET storage_location_count = (SELECT count(*) FROM storage_locations s WHERE s.customer_id = c.id);--> statement-breakpoint
 UPDATE customers SET super_admin_user_id = super_admin_user_id;--> statement-breakpoint
 UPDATE backup_machines SET assigned_user_id = assigned_user_id;

@@ -34,6 +34,7 @@ import {
   taskActions,
   users,
 } from '../db/schema/index.js';
+import { computeReadModel, readStoredReadModel } from '../features/backup-state/recompute.js';
 import { openTestDatabase } from '../testing/database.js';
 import { DEMO_SCHEDULES } from './schedule.js';
 import { DEMO_ACCOUNTS, type SeedSummary, seedDemo } from './seed.js';
@@ -349,6 +350,12 @@ describe('demo seed', () => {
     const byCustomer = group((t) => t.customerId);
     const customerAggregates = distinct(allCustomers.map((c) => aggregate(byCustomer.get(c.id) ?? [])));
     expect(customerAggregates).toEqual(expected);
+  });
+
+  it('fills the dashboard read model to equal a recomputation from scratch (000 §4, DESIGN §9)', async () => {
+    const stored = await readStoredReadModel(database.db);
+    expect(stored).toEqual(await computeReadModel(database.db));
+    expect(new Set([...stored.machines.values()].map((m) => m.taskStatus)).size).toBeGreaterThan(3);
   });
 
   it('builds the same demo whatever the time of day', async () => {

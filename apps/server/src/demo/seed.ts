@@ -42,6 +42,7 @@ import {
   userBackupPackages,
   users,
 } from '../db/schema/index.js';
+import { rebuildReadModel } from '../features/backup-state/recompute.js';
 import {
   CLIENT_VERSIONS,
   COMPANIES,
@@ -142,7 +143,9 @@ export async function seedDemo(db: Db, options: { password: string; now?: Date }
     // Two instances starting at once on one PostgreSQL must not both seed.
     await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_SEED_LOCK})`);
     if (await hasUsers(tx)) return null;
-    return new DemoSeeder(tx, passwordHash, options.now ?? new Date()).run();
+    const seeded = await new DemoSeeder(tx, passwordHash, options.now ?? new Date()).run();
+    await rebuildReadModel(tx);
+    return seeded;
   });
   if (!counts) return skipped('another instance seeded the demo first');
   return { skipped: false, message: 'demo data added', ...counts, durationMs: Date.now() - started };

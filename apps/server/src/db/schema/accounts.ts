@@ -70,10 +70,17 @@ export const customers = pgTable(
     beingDeleted: boolean('being_deleted').notNull().default(false),
     createdAt: createdAt(),
     // --- Dashboard read model (000 §2, §4; DESIGN §9), kept current by features/backup-state ---
-    /** Storage locations the customer has; none means it shows as a new signup (000 §4). */
+    /** Storage locations the customer has (a database trigger counts them); none means a new signup. */
     storageLocationCount: integer('storage_location_count').notNull().default(0),
-    /** customerDisplayStatus of the domain: SIGNUP_REQUESTED while storage_location_count is 0. */
-    displayStatus: customerStatusEnum('display_status').notNull().default('SIGNUP_REQUESTED'),
+    /**
+     * The domain's customerDisplayStatus (000 §4) as a generated column, so no write can leave it stale;
+     * read-model.test.ts checks it against the domain rule for every status.
+     */
+    displayStatus: customerStatusEnum('display_status')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`case when storage_location_count <= 0 then 'SIGNUP_REQUESTED'::customer_status else status end`,
+      ),
     /** Copies of the super admin's e-mail and full name (database triggers keep them), for sorting. */
     superAdminEmail: varchar('super_admin_email', { length: 100 }),
     superAdminName: varchar('super_admin_name', { length: 101 }),
