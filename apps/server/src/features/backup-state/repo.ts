@@ -1,0 +1,261 @@
+import type {
+  AggregateCounts,
+  AggregateTaskStatus,
+  CustomerStatus,
+  MachineStatus,
+  PackageStatus,
+  TaskDisplayStatus,
+  TaskStatusInput,
+} from '@portal/domain';
+import { eq, type SQL, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import { backupMachines, backupTasks } from '../../db/schema/index.js';
+
+/** A transaction or the database: every read-model query runs inside the caller's transaction. */
+export type Executor = Db;
+
+/** One task with what its display status is computed from, and what is stored for it now. */
+export interface TaskStateRow extends TaskStatusInput {
+  id: number;
+  machineId: number;
+  customerId: number;
+  displayStatus: TaskDisplayStatus;
+}
+
+/** Which tasks an operation touches, by a key that the operation itself does not change. */
+export type TaskScope =
+  | { kind: 'task'; taskId: number }
+  | { kind: 'machine'; machineId: number }
+  | { kind: 'package'; packageId: number }
+  | { kind: 'customer'; customerId: number };
+
+const scopeCondition = (scope: TaskScope): SQL => {
+  switch (scope.kind) {
+    case 'task':
+      return sql`t.id = ${scope.taskId}`;
+    case 'machine':
+      return sql`t.backup_machine_id = ${scope.machineId}`;
+    case 'package':
+      return sql`m.backup_package_id = ${scope.packageId}`;
+    case 'customer':
+      return sql`t.customer_id = ${scope.customerId}`;
+  }
+};
+
+interface RawTaskStateRow extends Record<string, unknown> {
+  id: number;
+  machine_id: number;
+  customer_id: number;
+  status: TaskStatusInput['status'];
+  last_execution_missed: boolean;
+  status_of_last_run: TaskStatusInput['statusOfLastRun'];
+  status_of_run_before_last: TaskStatusInput['statusOfRunBeforeLast'];
+  display_status: TaskDisplayStatus;
+  machine_status: MachineStatus;
+  package_status: PackageStatus;
+  customer_status: CustomerStatus;
+}
+
+export interface CounterRow {
+  id: number;
+  counts: AggregateCounts;
+}
+
+interface RawCounterRow extends Record<string, unknown> {
+  id: number;
+  tasks_failed: number;
+  tasks_missed: number;
+  tasks_successful: number;
+  tasks_never_run: number;
+  tasks_ignored: number;
+  tasks_in_progress: number;
+}
+
+/** The two tables that hold task counters. */
+export type CounterOwner = 'backup_machines' | 'customers';
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/**
+ * The queries of the dashboard read model's upkeep (DESIGN §9). Writers serialise per customer by
+ * locking its row first, so every later read and write in the transaction sees a stable picture.
+ */
+export function createBackupStateRepo() {
+  return {
+    /** The customer that owns a task, machine or package; null when it does not exist. */
+    async customerOf(db: Executor, scope: TaskScope): Promise<number | null> {
+      const query =
+        scope.kind === 'customer'
+          ? sql`select id as customer_id from customers where id = ${scope.customerId}`
+          : scope.kind === 'package'
+            ? sql`select customer_id from backup_packages where id = ${scope.packageId}`
+            : scope.kind === 'machine'
+              ? sql`select customer_id from backup_machines where id = ${scope.machineId}`
+              : sql`select customer_id from backup_tasks where id = ${scope.taskId}`;
+      const [row] = rowsOf<{ customer_id: number }>(await db.execute(query));
+      return row ? Number(row.customer_id) : null;
+    },
+
+    /** Locks the customer row: the per-customer mutex of every read-model change. */
+    async lockCustomer(db: Executor, customerId: number): Promise<boolean> {
+      const rows = rowsOf(await db.execute(sql`select id from customers where id = ${customerId} for update`));
+      return rows.length > 0;
+    },
+
+    async taskStates(db: Executor, scope: TaskScope, extraTaskIds: readonly number[] = []): Promise<TaskStateRow[]> {
+      const extra =
+        extraTaskIds.length > 0
+          ? sql` or t.id in (select (jsonb_array_elements_text(${JSON.stringify(extraTaskIds)}::jsonb))::int)`
+          : sql``;
+      const result = await db.execute(sql`
+        select t.id, t.backup_machine_id as machine_id, t.customer_id, t.status, t.last_execution_missed,
+               t.status_of_last_run, t.status_of_run_before_last, t.display_status,
+               m.status as machine_status, p.status as package_status, c.status as customer_status
+          from backup_tasks t
+          join backup_machines m on m.id = t.backup_machine_id
+          join backup_packages p on p.id = m.backup_package_id
+          join customers c on c.id = m.customer_id
+         where ${scopeCondition(scope)}${extra}`);
+      return rowsOf<RawTaskStateRow>(result).map((r) => ({
+        id: Number(r.id),
+        machineId: Number(r.machine_id),
+        customerId: Number(r.customer_id),
+        status: r.status,
+        lastExecutionMissed: r.last_execution_missed,
+        statusOfLastRun: r.status_of_last_run,
+        statusOfRunBeforeLast: r.status_of_run_before_last,
+        displayStatus: r.display_status,
+        machineStatus: r.machine_status,
+        packageStatus: r.package_status,
+        customerStatus: r.customer_status,
+      }));
+    },
+
+    async writeDisplayStatuses(db: Executor, changes: readonly { id: number; status: TaskDisplayStatus }[]) {
+      if (changes.length === 0) return;
+      await db.execute(sql`
+        update backup_tasks t set display_status = x.status::task_display_status
+          from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as x(id int, status text)
+         where t.id = x.id`);
+    },
+
+    async counters(db: Executor, owner: CounterOwner, ids: readonly number[]): Promise<CounterRow[]> {
+      if (ids.length === 0) return [];
+      const result = await db.execute(sql`
+        select id, tasks_failed, tasks_missed, tasks_successful, tasks_never_run, tasks_ignored, tasks_in_progress
+          from ${sql.identifier(owner)}
+         where id in (select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::int)`);
+      return rowsOf<RawCounterRow>(result).map((r) => ({
+        id: Number(r.id),
+        counts: {
+          failed: r.tasks_failed,
+          missed: r.tasks_missed,
+          successful: r.tasks_successful,
+          neverRun: r.tasks_never_run,
+          ignored: r.tasks_ignored,
+          inProgress: r.tasks_in_progress,
+        },
+      }));
+    },
+
+    async writeCounters(
+      db: Executor,
+      owner: CounterOwner,
+      rows: readonly { id: number; counts: AggregateCounts; taskStatus: AggregateTaskStatus }[],
+    ) {
+      if (rows.length === 0) return;
+      const flat = rows.map(({ id, counts, taskStatus }) => ({ id, ...counts, taskStatus }));
+      await db.execute(sql`
+        update ${sql.identifier(owner)} o
+           set tasks_failed = x.failed, tasks_missed = x.missed, tasks_successful = x.successful,
+               tasks_never_run = x."neverRun", tasks_ignored = x.ignored, tasks_in_progress = x."inProgress",
+               task_status = x."taskStatus"::aggregate_task_status
+          from jsonb_to_recordset(${JSON.stringify(flat)}::jsonb)
+            as x(id int, failed int, missed int, successful int, "neverRun" int, ignored int, "inProgress" int,
+                 "taskStatus" text)
+         where o.id = x.id`);
+    },
+  };
+}
+
+/** A new task: its machine decides its customer and package. */
+export type NewTask = Omit<
+  typeof backupTasks.$inferInsert,
+  'id' | 'customerId' | 'backupPackageId' | 'displayStatus' | 'version' | 'createdAt'
+>;
+
+/** The task fields whose change can change its display status, besides runs. */
+export interface TaskStatePatch {
+  status?: TaskStatusInput['status'];
+  lastExecutionMissed?: boolean;
+}
+
+/** The source-row changes the read model follows; each returns whether a row was there to change. */
+export function createBackupStateWrites() {
+  const changed = (rows: unknown[]) => rows.length > 0;
+  const updateTask = async (db: Executor, taskId: number, values: PgUpdateSetSource<typeof backupTasks>) =>
+    changed(
+      await db.update(backupTasks).set(values).where(eq(backupTasks.id, taskId)).returning({ id: backupTasks.id }),
+    );
+  type Owner = 'backup_tasks' | 'backup_machines' | 'backup_packages' | 'customers';
+  const setStatus = async (db: Executor, table: Owner, id: number, status: string) =>
+    changed(
+      rowsOf(
+        await db.execute(sql`update ${sql.identifier(table)} set status = ${status} where id = ${id} returning id`),
+      ),
+    );
+  const removeRow = async (db: Executor, table: Owner, id: number) =>
+    changed(rowsOf(await db.execute(sql`delete from ${sql.identifier(table)} where id = ${id} returning id`)));
+  return {
+    async insertTask(db: Executor, task: NewTask): Promise<number | null> {
+      const [machine] = await db
+        .select({ customerId: backupMachines.customerId, packageId: backupMachines.backupPackageId })
+        .from(backupMachines)
+        .where(eq(backupMachines.id, task.backupMachineId));
+      if (!machine) return null;
+      const [row] = await db
+        .insert(backupTasks)
+        .values({ ...task, customerId: machine.customerId, backupPackageId: machine.packageId })
+        .returning({ id: backupTasks.id });
+      return row?.id ?? null;
+    },
+    patchTask: (db: Executor, taskId: number, patch: TaskStatePatch) =>
+      updateTask(db, taskId, { ...patch, version: sql`${backupTasks.version} + 1` }),
+    /** A new run: the last run becomes the run before last, and a missed execution is behind us. */
+    startRun: (db: Executor, taskId: number, status: TaskStatusInput['statusOfLastRun']) =>
+      updateTask(db, taskId, {
+        statusOfRunBeforeLast: sql`${backupTasks.statusOfLastRun}`,
+        statusOfLastRun: status,
+        lastExecutionMissed: false,
+      }),
+    setLastRunStatus: (db: Executor, taskId: number, status: TaskStatusInput['statusOfLastRun']) =>
+      updateTask(db, taskId, { statusOfLastRun: status }),
+    deleteTask: (db: Executor, taskId: number) => removeRow(db, 'backup_tasks', taskId),
+    setMachineStatus: (db: Executor, machineId: number, status: MachineStatus) =>
+      setStatus(db, 'backup_machines', machineId, status),
+    setPackageStatus: (db: Executor, packageId: number, status: PackageStatus) =>
+      setStatus(db, 'backup_packages', packageId, status),
+    setCustomerStatus: (db: Executor, customerId: number, status: CustomerStatus) =>
+      setStatus(db, 'customers', customerId, status),
+    /** Moves a machine, and the copies of its package id on its tasks, to another package of its customer. */
+    async moveMachine(db: Executor, machineId: number, packageId: number) {
+      const moved = await db.execute(sql`
+        update backup_machines m set backup_package_id = p.id
+          from backup_packages p
+         where m.id = ${machineId} and p.id = ${packageId} and p.customer_id = m.customer_id
+        returning m.id`);
+      if (!changed(rowsOf(moved))) return false;
+      await db
+        .update(backupTasks)
+        .set({ backupPackageId: packageId })
+        .where(eq(backupTasks.backupMachineId, machineId));
+      return true;
+    },
+    deleteMachine: (db: Executor, machineId: number) => removeRow(db, 'backup_machines', machineId),
+    deletePackage: (db: Executor, packageId: number) => removeRow(db, 'backup_packages', packageId),
+  };
+}
+
+export type BackupStateWrites = ReturnType<typeof createBackupStateWrites>;
+export type BackupStateRepo = ReturnType<typeof createBackupStateRepo>;

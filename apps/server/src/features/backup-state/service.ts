@@ -1,0 +1,157 @@
+import {
+  type AggregateCounts,
+  addCounts,
+  aggregateFromCounts,
+  type CustomerStatus,
+  countsDelta,
+  EMPTY_AGGREGATE_COUNTS,
+  type MachineStatus,
+  type PackageStatus,
+  type RunStatus,
+  type TaskDisplayStatus,
+  taskDisplayStatus,
+} from '@portal/domain';
+import type { Db } from '../../db/client.js';
+import {
+  type BackupStateRepo,
+  type BackupStateWrites,
+  type CounterOwner,
+  createBackupStateRepo,
+  createBackupStateWrites,
+  type Executor,
+  type NewTask,
+  type TaskScope,
+  type TaskStatePatch,
+} from './repo.js';
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction is safe to run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 5;
+
+const isRetryable = (error: unknown): boolean => {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && RETRYABLE.has(code)) return true;
+  }
+  return false;
+};
+
+const isZero = (c: AggregateCounts) => Object.values(c).every((v) => v === 0);
+
+/**
+ * Every change of task, run, machine, package or customer state goes through here, so the dashboard
+ * read model (each task's display status, each machine's and customer's counters and aggregate
+ * status; DESIGN §9) changes in the same transaction as its source rows. An operation locks the owning
+ * customer's row first, reads the affected tasks before and after the change, and applies only the
+ * difference: the cost is that of the tasks touched, never of all tasks.
+ */
+export function createBackupStateService(deps: { db: Db; repo?: BackupStateRepo; writes?: BackupStateWrites }) {
+  const repo = deps.repo ?? createBackupStateRepo();
+  const writes = deps.writes ?? createBackupStateWrites();
+
+  async function transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await deps.db.transaction(work);
+      } catch (error) {
+        if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
+  }
+
+  async function applyCounterDeltas(tx: Executor, owner: CounterOwner, deltas: Map<number, AggregateCounts>) {
+    const ids = [...deltas].filter(([, d]) => !isZero(d)).map(([id]) => id);
+    const current = await repo.counters(tx, owner, ids);
+    await repo.writeCounters(
+      tx,
+      owner,
+      current.map(({ id, counts }) => {
+        const next = addCounts(counts, deltas.get(id) ?? EMPTY_AGGREGATE_COUNTS);
+        return { id, counts: next, taskStatus: aggregateFromCounts(next) };
+      }),
+    );
+  }
+
+  /**
+   * Runs `change` on the tasks of `scope` under the customer's lock and brings the read model along.
+   * `change` returns false when its row was not there (nothing happens then), or the ids of tasks it
+   * created. Returns false when the owner or the row does not exist.
+   */
+  async function changeTasks(scope: TaskScope, change: (tx: Executor) => Promise<boolean | number[]>) {
+    return transaction(async (tx) => {
+      const customerId = await repo.customerOf(tx, scope);
+      if (customerId === null || !(await repo.lockCustomer(tx, customerId))) return false;
+      const before = await repo.taskStates(tx, scope);
+      const outcome = await change(tx);
+      if (outcome === false) return false;
+      const created = Array.isArray(outcome) ? outcome : [];
+      const after = await repo.taskStates(tx, scope, created);
+
+      const beforeById = new Map(before.map((t) => [t.id, t]));
+      const afterById = new Map(after.map((t) => [t.id, t]));
+      const machineDeltas = new Map<number, AggregateCounts>();
+      const customerDeltas = new Map<number, AggregateCounts>();
+      const add = (map: Map<number, AggregateCounts>, id: number, delta: AggregateCounts) =>
+        map.set(id, addCounts(map.get(id) ?? EMPTY_AGGREGATE_COUNTS, delta));
+      const statusChanges: { id: number; status: TaskDisplayStatus }[] = [];
+
+      for (const id of new Set([...beforeById.keys(), ...afterById.keys()])) {
+        const was = beforeById.get(id) ?? null;
+        const is = afterById.get(id) ?? null;
+        if (is) {
+          const status = taskDisplayStatus(is);
+          if (status !== is.displayStatus) statusChanges.push({ id, status });
+        }
+        // A task that changed machine leaves the old one's counters and joins the new one's.
+        const removed = countsDelta(was, null);
+        const added = countsDelta(null, is);
+        if (was) add(machineDeltas, was.machineId, removed);
+        if (is) add(machineDeltas, is.machineId, added);
+        if (was) add(customerDeltas, was.customerId, removed);
+        if (is) add(customerDeltas, is.customerId, added);
+      }
+      await repo.writeDisplayStatuses(tx, statusChanges);
+      await applyCounterDeltas(tx, 'backup_machines', machineDeltas);
+      await applyCounterDeltas(tx, 'customers', customerDeltas);
+      return true;
+    });
+  }
+
+  return {
+    /** Adds a task to a machine; null when the machine does not exist. */
+    async createTask(task: NewTask): Promise<number | null> {
+      let id: number | null = null;
+      await changeTasks({ kind: 'machine', machineId: task.backupMachineId }, async (tx) => {
+        id = await writes.insertTask(tx, task);
+        return id === null ? false : [id];
+      });
+      return id;
+    },
+    /** Pauses, resumes, marks missed or moves a task through seeding and deletion. */
+    updateTask: (taskId: number, patch: TaskStatePatch) =>
+      changeTasks({ kind: 'task', taskId }, (tx) => writes.patchTask(tx, taskId, patch)),
+    /** A run of the task started (INITIATED or straight IN_PROGRESS); it clears a missed execution. */
+    runStarted: (taskId: number, status: Extract<RunStatus, 'INITIATED' | 'IN_PROGRESS'> = 'INITIATED') =>
+      changeTasks({ kind: 'task', taskId }, (tx) => writes.startRun(tx, taskId, status)),
+    /** The task's latest run moved on (in progress, failed, finished). */
+    runStatusChanged: (taskId: number, status: RunStatus) =>
+      changeTasks({ kind: 'task', taskId }, (tx) => writes.setLastRunStatus(tx, taskId, status)),
+    deleteTask: (taskId: number) => changeTasks({ kind: 'task', taskId }, (tx) => writes.deleteTask(tx, taskId)),
+    setMachineStatus: (machineId: number, status: MachineStatus) =>
+      changeTasks({ kind: 'machine', machineId }, (tx) => writes.setMachineStatus(tx, machineId, status)),
+    setPackageStatus: (packageId: number, status: PackageStatus) =>
+      changeTasks({ kind: 'package', packageId }, (tx) => writes.setPackageStatus(tx, packageId, status)),
+    setCustomerStatus: (customerId: number, status: CustomerStatus) =>
+      changeTasks({ kind: 'customer', customerId }, (tx) => writes.setCustomerStatus(tx, customerId, status)),
+    /** Moves a machine to another package of the same customer; false when either is missing or foreign. */
+    moveMachineToPackage: (machineId: number, packageId: number) =>
+      changeTasks({ kind: 'machine', machineId }, (tx) => writes.moveMachine(tx, machineId, packageId)),
+    deleteMachine: (machineId: number) =>
+      changeTasks({ kind: 'machine', machineId }, (tx) => writes.deleteMachine(tx, machineId)),
+    deletePackage: (packageId: number) =>
+      changeTasks({ kind: 'package', packageId }, (tx) => writes.deletePackage(tx, packageId)),
+  };
+}
+
+export type BackupStateService = ReturnType<typeof createBackupStateService>;
