@@ -11,6 +11,9 @@ import { createAuditRepo } from './features/audit/repo.js';
 import { createAuthRepo } from './features/auth/repo.js';
 import { registerAuthRoutes } from './features/auth/routes.js';
 import { createAuthService } from './features/auth/service.js';
+import { createDashboardRepo } from './features/dashboard/repo.js';
+import { registerDashboardRoutes } from './features/dashboard/routes.js';
+import { createDashboardService } from './features/dashboard/service.js';
 import { registerDemoMailRoutes } from './features/demo/routes.js';
 import { createProfileRepo } from './features/profile/repo.js';
 import { registerProfileRoutes } from './features/profile/routes.js';
@@ -122,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
   });
   registerProfileRoutes(app, { auth, authRepo, profiles, audit });
+  registerDashboardRoutes(app, { dashboard: createDashboardService(createDashboardRepo(db)) });
   if (config.demo && deps.mailSink) registerDemoMailRoutes(app, deps.mailSink);
 
   await registerSpa(app, {

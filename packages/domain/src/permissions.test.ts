@@ -44,6 +44,22 @@ describe('route audiences (DESIGN §4)', () => {
   });
 });
 
+describe('dashboard audiences', () => {
+  it('lets provider and reseller admins manage customers, and nobody else', () => {
+    expect(mayAccess(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }), 'customerManager')).toBe(true);
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }), 'customerManager')).toBe(true);
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }), 'customerManager')).toBe(false);
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }), 'customerManager')).toBe(false);
+  });
+
+  it('counts every user of a customer account as a member, and no provider admin', () => {
+    for (const role of ROLES) {
+      expect(mayAccess(actor({ role }), 'customerMember')).toBe(role !== 'ROLE_BOLT_ADMIN_USER');
+    }
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_USER', customerId: null }), 'customerMember')).toBe(false);
+  });
+});
+
 describe('customer scope (DESIGN §4)', () => {
   it('gives the provider everything, a reseller admin its own and child customers, others their own', () => {
     expect(customerScope(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }))).toEqual({ kind: 'all' });

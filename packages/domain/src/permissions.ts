@@ -28,9 +28,13 @@ export const isResellerAdmin = (a: Actor) => isCustomerAdmin(a) && a.resellerEna
 export const ACCESS_LEVELS = [
   'public',
   'signedIn',
+  /** Any user of a customer account (not the provider's own admins). */
+  'customerMember',
   'customerAdmin',
   'customerSuperAdmin',
   'resellerAdmin',
+  /** Those who manage customers: provider admins and reseller admins. */
+  'customerManager',
   'providerAdmin',
   'demo',
 ] as const;
@@ -43,12 +47,16 @@ export function mayAccess(actor: Actor | null, level: AccessLevel): boolean {
       return true;
     case 'signedIn':
       return actor !== null;
+    case 'customerMember':
+      return actor !== null && actor.customerId !== null && !isProviderAdmin(actor);
     case 'customerAdmin':
       return actor !== null && isCustomerAdmin(actor);
     case 'customerSuperAdmin':
       return actor !== null && isCustomerSuperAdmin(actor);
     case 'resellerAdmin':
       return actor !== null && isResellerAdmin(actor);
+    case 'customerManager':
+      return actor !== null && (isProviderAdmin(actor) || isResellerAdmin(actor));
     case 'providerAdmin':
       return actor !== null && isProviderAdmin(actor);
   }

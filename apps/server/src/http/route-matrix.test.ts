@@ -19,6 +19,15 @@ const EXPECTED: Record<string, AccessLevel> = {
   'PUT /profile/password': 'signedIn',
   'GET /profile/activity': 'signedIn',
   'GET /demo/mails': 'demo',
+  'GET /dashboard/customers': 'customerManager',
+  'GET /dashboard/customers/counts': 'customerManager',
+  'GET /dashboard/customers/:customerId/machines': 'signedIn',
+  'GET /dashboard/customers/:customerId/machines/counts': 'signedIn',
+  'GET /dashboard/machines': 'customerMember',
+  'GET /dashboard/machines/counts': 'customerMember',
+  'GET /dashboard/backupmachines/:machineId/tasks': 'signedIn',
+  'GET /dashboard/backupmachines/:machineId/tasks/counts': 'signedIn',
+  'GET /dashboard/gettingstarted': 'customerMember',
 };
 
 type Caller =
@@ -44,6 +53,8 @@ const ALLOWED: Record<AccessLevel, Caller[]> = {
   public: CALLERS,
   demo: CALLERS,
   signedIn: CALLERS.filter((c) => c !== 'anonymous'),
+  customerMember: ['resellerAdmin', 'superAdmin', 'customerAdmin', 'customerUser', 'otherTenantAdmin'],
+  customerManager: ['providerAdmin', 'resellerAdmin'],
   customerAdmin: ['resellerAdmin', 'superAdmin', 'customerAdmin', 'otherTenantAdmin'],
   customerSuperAdmin: ['resellerAdmin', 'superAdmin'],
   resellerAdmin: ['resellerAdmin'],

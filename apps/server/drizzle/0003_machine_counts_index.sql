@@ -1,0 +1,1 @@
+CREATE INDEX "backup_machines_dash_counts_idx" ON "backup_machines" USING btree ("task_status","status");

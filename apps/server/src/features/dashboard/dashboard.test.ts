@@ -1,0 +1,397 @@
+import {
+  AGGREGATE_TASK_STATUSES,
+  CUSTOMER_SORT_COLUMNS,
+  CUSTOMER_STATUSES,
+  DASHBOARD_PATHS,
+  type DashboardCustomerCounts,
+  type DashboardCustomerRow,
+  type DashboardMachineCounts,
+  type DashboardMachineRow,
+  type DashboardTaskCounts,
+  type DashboardTaskRow,
+  type Envelope,
+  type GettingStartedFlags,
+  MACHINE_SORT_COLUMNS,
+  MACHINE_STATUSES,
+  type Paged,
+  TASK_DISPLAY_STATUSES,
+  TASK_SORT_COLUMNS,
+} from '@portal/domain';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backupMachines, customers } from '../../db/schema/index.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { TestClient } from '../../testing/client.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { createBackupStateService } from '../backup-state/service.js';
+
+let t: TestApp;
+let tenants: Tenants;
+const as: Record<'provider' | 'reseller' | 'superA' | 'adminA' | 'userA' | 'adminB' | 'anonymous', TestClient> =
+  {} as never;
+/** Customer A (a reseller's client): 14 machines, the first assigned to A's user. */
+const machinesA: number[] = [];
+let machineB = 0;
+let userMachineTasks: { active: number; paused: number; failed: number } = { active: 0, paused: 0, failed: 0 };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const db = t.database.db;
+  tenants = await createTenants(db);
+  const fixtures = backupFixtures(db);
+  const state = createBackupStateService({ db });
+
+  const a = tenants.customerA.customerId;
+  const b = tenants.customerB.customerId;
+  await fixtures.setSuperAdmin(a, tenants.customerA.superAdmin.id);
+  await fixtures.setSuperAdmin(b, tenants.customerB.superAdmin.id);
+  await fixtures.setSuperAdmin(tenants.reseller.customerId, tenants.reseller.superAdmin.id);
+  await fixtures.storageLocation(a);
+  await fixtures.storageLocation(tenants.reseller.customerId);
+  // Customer B has no storage location: a new signup.
+
+  const packageA = await fixtures.package(a);
+  for (let i = 1; i <= 14; i++) {
+    machinesA.push(
+      await fixtures.machine(packageA, {
+        name: `alpha-${String(i).padStart(2, '0')}`,
+        assignedUserId: i === 1 ? tenants.customerA.user.id : null,
+        osFamily: i % 3 === 0 ? 'WINDOWS' : 'LINUX',
+        softwareVersion: `1.${i % 4}.0`,
+        status: i === 14 ? 'SUSPENDED' : 'ACTIVE',
+      }),
+    );
+  }
+  const first = machinesA[0] as number;
+  userMachineTasks = {
+    active: (await state.createTask(
+      fixtures.task(first, { name: 'Documents', statusOfLastRun: 'FINISHED_SUCCESS' }),
+    )) as number,
+    paused: (await state.createTask(fixtures.task(first, { name: 'Photos', status: 'PAUSED' }))) as number,
+    failed: (await state.createTask(fixtures.task(first, { name: 'Mail', statusOfLastRun: 'FAILED' }))) as number,
+  };
+  await state.runStarted(userMachineTasks.active);
+  await state.createTask(fixtures.task(machinesA[1] as number, { lastExecutionMissed: true }));
+
+  const packageB = await fixtures.package(b);
+  machineB = await fixtures.machine(packageB, { name: 'beta-server' });
+  await state.createTask(fixtures.task(machineB, { statusOfLastRun: 'FAILED' }));
+
+  const sign = async (email: string) => {
+    const client = new TestClient(t.app);
+    await client.signIn(email, FIXTURE_PASSWORD);
+    return client;
+  };
+  as.provider = await sign(tenants.providerAdmin.email);
+  as.reseller = await sign(tenants.reseller.superAdmin.email);
+  as.superA = await sign(tenants.customerA.superAdmin.email);
+  as.adminA = await sign(tenants.customerA.admin.email);
+  as.userA = await sign(tenants.customerA.user.email);
+  as.adminB = await sign(tenants.customerB.admin.email);
+  as.anonymous = new TestClient(t.app);
+});
+afterAll(() => t.close());
+
+async function get<T>(client: TestClient, url: string, status = 200): Promise<T> {
+  const response = await client.json('GET', url);
+  expect(response.statusCode, `${url}: ${response.body}`).toBe(status);
+  return (response.json() as Envelope<T>).result as T;
+}
+const page = <R>(client: TestClient, url: string) => get<Paged<R>>(client, url);
+const names = (rows: { name: string }[]) => rows.map((r) => r.name);
+
+describe('customers tab', () => {
+  it('shows a provider admin every customer with its status, tasks status, types and manage link', async () => {
+    const result = await page<DashboardCustomerRow>(as.provider, DASHBOARD_PATHS.customers);
+    expect(names(result.elements)).toEqual(['Alpha Ltd', 'Beta Inc', 'Reseller Co']);
+    expect(result).toMatchObject({ totalElements: 3, totalPages: 1 });
+    const [alpha, beta, reseller] = result.elements;
+    expect(alpha).toEqual({
+      id: tenants.customerA.customerId,
+      name: 'Alpha Ltd',
+      superAdminEmail: tenants.customerA.superAdmin.email,
+      status: 'ACTIVE',
+      statusGroup: 'ACTIVE',
+      types: ['RESELLER_CLIENT'],
+      taskStatus: 'FAILED_AND_MISSED_TASKS',
+      tasksInProgress: true,
+      customerUrl: `/boltadmin/customers/${tenants.customerA.customerId}`,
+    });
+    expect(beta).toMatchObject({ status: 'SIGNUP_REQUESTED', statusGroup: 'NEW_SIGNUP', taskStatus: 'FAILED_TASKS' });
+    expect(beta?.types).toEqual(['PROVIDER_OWN']);
+    expect(reseller).toMatchObject({ types: ['PROVIDER_OWN', 'RESELLER'], taskStatus: 'NO_COMPLETED_TASKS' });
+  });
+
+  it('sorts on every column both ways, ties broken by id', async () => {
+    for (const column of CUSTOMER_SORT_COLUMNS) {
+      const asc = await page<DashboardCustomerRow>(as.provider, `${DASHBOARD_PATHS.customers}?sort=${column},asc`);
+      const desc = await page<DashboardCustomerRow>(as.provider, `${DASHBOARD_PATHS.customers}?sort=${column},desc`);
+      expect(desc.elements.map((r) => r.id)).toEqual(asc.elements.map((r) => r.id).reverse());
+      const key = (r: DashboardCustomerRow) =>
+        column === 'status'
+          ? CUSTOMER_STATUSES.indexOf(r.status)
+          : column === 'taskStatus'
+            ? AGGREGATE_TASK_STATUSES.indexOf(r.taskStatus)
+            : (column === 'name' ? r.name : (r.superAdminEmail ?? '')).toLowerCase();
+      const keys = asc.elements.map(key);
+      expect(keys).toEqual([...keys].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+    }
+  });
+
+  it('filters on one pie slice at a time while the counts keep every slice', async () => {
+    const failed = await page<DashboardCustomerRow>(
+      as.provider,
+      `${DASHBOARD_PATHS.customers}?taskStatus=FAILED_TASKS`,
+    );
+    expect(names(failed.elements)).toEqual(['Beta Inc']);
+    const signups = await page<DashboardCustomerRow>(
+      as.provider,
+      `${DASHBOARD_PATHS.customers}?statusGroup=NEW_SIGNUP`,
+    );
+    expect(names(signups.elements)).toEqual(['Beta Inc']);
+    const counts = await get<DashboardCustomerCounts>(as.provider, DASHBOARD_PATHS.customerCounts);
+    expect(counts.total).toBe(3);
+    expect(counts.taskStatus).toMatchObject({ FAILED_TASKS: 1, FAILED_AND_MISSED_TASKS: 1, NO_COMPLETED_TASKS: 1 });
+    expect(counts.statusGroup).toEqual({ ACTIVE: 2, SUSPENDED_OR_BLOCKED: 0, APPROVED: 0, NEW_SIGNUP: 1 });
+  });
+
+  it('shows a reseller admin only its own customers, with reseller links', async () => {
+    const result = await page<DashboardCustomerRow>(as.reseller, DASHBOARD_PATHS.customers);
+    expect(names(result.elements)).toEqual(['Alpha Ltd']);
+    expect(result.elements[0]?.customerUrl).toBe(`/admin/mycustomers/${tenants.customerA.customerId}`);
+    const counts = await get<DashboardCustomerCounts>(as.reseller, DASHBOARD_PATHS.customerCounts);
+    expect(counts.total).toBe(1);
+  });
+
+  it('is not there for customer accounts', async () => {
+    for (const client of [as.superA, as.adminA, as.userA, as.adminB]) {
+      await get(client, DASHBOARD_PATHS.customers, 403);
+      await get(client, DASHBOARD_PATHS.customerCounts, 403);
+    }
+    await get(as.anonymous, DASHBOARD_PATHS.customers, 401);
+  });
+});
+
+describe('machines tab', () => {
+  it('pages a customer machines 12 at a time with provider links', async () => {
+    const a = tenants.customerA.customerId;
+    const first = await page<DashboardMachineRow>(as.provider, DASHBOARD_PATHS.customerMachines(a));
+    expect(first).toMatchObject({ totalElements: 14, totalPages: 2 });
+    expect(first.elements).toHaveLength(12);
+    expect(first.elements[0]).toMatchObject({
+      name: 'alpha-01',
+      user: 'user Tester',
+      osFamily: 'LINUX',
+      softwareVersion: '1.1.0',
+      status: 'ACTIVE',
+      taskStatus: 'FAILED_TASKS',
+      tasksInProgress: true,
+      online: false,
+    });
+    const row = first.elements[0] as DashboardMachineRow;
+    expect(row.backupMachineUrl).toBe(
+      `/boltadmin/customers/${a}/backuppackages/${row.backupPackageId}/backupmachines/${row.id}`,
+    );
+    const second = await page<DashboardMachineRow>(as.provider, `${DASHBOARD_PATHS.customerMachines(a)}?page=1`);
+    expect(names(second.elements)).toEqual(['alpha-13', 'alpha-14']);
+  });
+
+  it('sorts on every column both ways', async () => {
+    const path = DASHBOARD_PATHS.customerMachines(tenants.customerA.customerId);
+    for (const column of MACHINE_SORT_COLUMNS) {
+      const asc = await page<DashboardMachineRow>(as.provider, `${path}?sort=${column},asc&size=100`);
+      const desc = await page<DashboardMachineRow>(as.provider, `${path}?sort=${column},desc&size=100`);
+      expect(desc.elements.map((r) => r.id)).toEqual(asc.elements.map((r) => r.id).reverse());
+    }
+    const byVersion = await page<DashboardMachineRow>(as.provider, `${path}?sort=softwareVersion,desc&size=3`);
+    expect(byVersion.elements.map((r) => r.softwareVersion)).toEqual(['1.3.0', '1.3.0', '1.3.0']);
+    const byStatus = await page<DashboardMachineRow>(as.provider, `${path}?sort=status,desc&size=1`);
+    expect(byStatus.elements[0]?.name).toBe('alpha-14');
+  });
+
+  it('filters by machine status or tasks status; counts cover the whole customer', async () => {
+    const path = DASHBOARD_PATHS.customerMachines(tenants.customerA.customerId);
+    const suspended = await page<DashboardMachineRow>(as.provider, `${path}?status=SUSPENDED`);
+    expect(names(suspended.elements)).toEqual(['alpha-14']);
+    const missed = await page<DashboardMachineRow>(as.provider, `${path}?taskStatus=MISSED_TASKS`);
+    expect(names(missed.elements)).toEqual(['alpha-02']);
+    const counts = await get<DashboardMachineCounts>(
+      as.provider,
+      DASHBOARD_PATHS.customerMachineCounts(tenants.customerA.customerId),
+    );
+    expect(counts.total).toBe(14);
+    expect(counts.status).toMatchObject({ ACTIVE: 13, SUSPENDED: 1 });
+    expect(Object.keys(counts.status)).toEqual([...MACHINE_STATUSES]);
+    expect(counts.taskStatus).toMatchObject({ FAILED_TASKS: 1, MISSED_TASKS: 1, NO_COMPLETED_TASKS: 12 });
+  });
+
+  it('gives a provider admin all machines for customer -1, and nobody else', async () => {
+    const all = await page<DashboardMachineRow>(as.provider, `${DASHBOARD_PATHS.customerMachines(-1)}?size=100`);
+    expect(all.totalElements).toBe(15);
+    expect(names(all.elements)).toContain('beta-server');
+    expect((await get<DashboardMachineCounts>(as.provider, DASHBOARD_PATHS.customerMachineCounts(-1))).total).toBe(15);
+    for (const client of [as.reseller, as.superA, as.userA]) {
+      await get(client, DASHBOARD_PATHS.customerMachines(-1), 403);
+      await get(client, DASHBOARD_PATHS.customerMachineCounts(-1), 403);
+    }
+  });
+
+  it('lets a reseller admin open its customer machines with reseller links, and no other customer', async () => {
+    const a = tenants.customerA.customerId;
+    const result = await page<DashboardMachineRow>(as.reseller, DASHBOARD_PATHS.customerMachines(a));
+    expect(result.totalElements).toBe(14);
+    const row = result.elements[0] as DashboardMachineRow;
+    expect(row.backupMachineUrl).toBe(
+      `/admin/mycustomers/${a}/backuppackages/${row.backupPackageId}/backupmachines/${row.id}`,
+    );
+    await get(as.reseller, DASHBOARD_PATHS.customerMachines(tenants.customerB.customerId), 404);
+    await get(as.reseller, DASHBOARD_PATHS.customerMachineCounts(tenants.customerB.customerId), 404);
+  });
+
+  it('opens a customer admin on their own machines with customer links', async () => {
+    for (const client of [as.superA, as.adminA]) {
+      const result = await page<DashboardMachineRow>(client, DASHBOARD_PATHS.ownMachines);
+      expect(result.totalElements).toBe(14);
+      expect(result.elements[0]?.backupMachineUrl).toBe(`/backupmachines/${machinesA[0]}`);
+      expect((await get<DashboardMachineCounts>(client, DASHBOARD_PATHS.ownMachineCounts)).total).toBe(14);
+    }
+  });
+
+  it('shows a customer user only the machines assigned to them', async () => {
+    const own = await page<DashboardMachineRow>(as.userA, DASHBOARD_PATHS.ownMachines);
+    expect(names(own.elements)).toEqual(['alpha-01']);
+    expect((await get<DashboardMachineCounts>(as.userA, DASHBOARD_PATHS.ownMachineCounts)).total).toBe(1);
+    const viaId = await page<DashboardMachineRow>(
+      as.userA,
+      DASHBOARD_PATHS.customerMachines(tenants.customerA.customerId),
+    );
+    expect(names(viaId.elements)).toEqual(['alpha-01']);
+  });
+
+  it('gives another tenant nothing of customer A, and the provider no own machines', async () => {
+    await get(as.adminB, DASHBOARD_PATHS.customerMachines(tenants.customerA.customerId), 404);
+    await get(as.adminB, DASHBOARD_PATHS.customerMachineCounts(tenants.customerA.customerId), 404);
+    const own = await page<DashboardMachineRow>(as.adminB, DASHBOARD_PATHS.ownMachines);
+    expect(names(own.elements)).toEqual(['beta-server']);
+    await get(as.provider, DASHBOARD_PATHS.ownMachines, 403);
+    await get(as.provider, DASHBOARD_PATHS.customerMachines(999_999), 404);
+  });
+});
+
+describe('tasks tab', () => {
+  const first = () => machinesA[0] as number;
+
+  it('lists a machine tasks with display status, badges and the caller links', async () => {
+    const result = await page<DashboardTaskRow>(as.provider, DASHBOARD_PATHS.machineTasks(first()));
+    expect(names(result.elements)).toEqual(['Documents', 'Mail', 'Photos']);
+    const [documents, mail, photos] = result.elements as [DashboardTaskRow, DashboardTaskRow, DashboardTaskRow];
+    expect(documents).toMatchObject({
+      displayStatus: 'LAST_SUCCEEDED',
+      statusOfLastRun: 'INITIATED',
+      badges: ['RUN_IN_PROGRESS'],
+      scheduleDescription: 'Daily at 02:00',
+    });
+    expect(mail).toMatchObject({ displayStatus: 'LAST_FAILED', badges: [] });
+    expect(photos).toMatchObject({ status: 'PAUSED', displayStatus: 'NOT_RUNNABLE', badges: ['PAUSED'] });
+    const machine = (await t.database.db.select().from(backupMachines).where(eq(backupMachines.id, first())))[0];
+    expect(documents.backupTaskUrl).toBe(
+      `/boltadmin/customers/${tenants.customerA.customerId}/backuppackages/${machine?.backupPackageId}/backupmachines/${first()}/backuptasks/${documents.id}`,
+    );
+    const user = await page<DashboardTaskRow>(as.userA, DASHBOARD_PATHS.machineTasks(first()));
+    expect(user.elements[0]?.backupTaskUrl).toBe(`/backupmachines/${first()}/backuptasks/${documents.id}`);
+  });
+
+  it('shows the suspension badge of a suspended machine', async () => {
+    const suspended = machinesA[13] as number;
+    await createBackupStateService({ db: t.database.db }).createTask(backupFixtures(t.database.db).task(suspended));
+    const result = await page<DashboardTaskRow>(as.provider, DASHBOARD_PATHS.machineTasks(suspended));
+    expect(result.elements[0]).toMatchObject({ displayStatus: 'NOT_RUNNABLE', badges: ['MACHINE_SUSPENDED'] });
+  });
+
+  it('sorts, filters and counts', async () => {
+    for (const column of TASK_SORT_COLUMNS) {
+      const asc = await page<DashboardTaskRow>(
+        as.provider,
+        `${DASHBOARD_PATHS.machineTasks(first())}?sort=${column},asc`,
+      );
+      const desc = await page<DashboardTaskRow>(
+        as.provider,
+        `${DASHBOARD_PATHS.machineTasks(first())}?sort=${column},desc`,
+      );
+      expect(desc.elements.map((r) => r.id)).toEqual(asc.elements.map((r) => r.id).reverse());
+    }
+    const failed = await page<DashboardTaskRow>(
+      as.provider,
+      `${DASHBOARD_PATHS.machineTasks(first())}?taskStatus=LAST_FAILED`,
+    );
+    expect(names(failed.elements)).toEqual(['Mail']);
+    const counts = await get<DashboardTaskCounts>(as.provider, DASHBOARD_PATHS.machineTaskCounts(first()));
+    expect(counts.total).toBe(3);
+    expect(Object.keys(counts.taskStatus)).toEqual([...TASK_DISPLAY_STATUSES]);
+    expect(counts.taskStatus).toMatchObject({ LAST_SUCCEEDED: 1, LAST_FAILED: 1, NOT_RUNNABLE: 1, MISSED: 0 });
+  });
+
+  it('answers 404 for a machine the caller may not see', async () => {
+    const unassigned = machinesA[1] as number;
+    await get(as.userA, DASHBOARD_PATHS.machineTasks(unassigned), 404);
+    await get(as.userA, DASHBOARD_PATHS.machineTaskCounts(unassigned), 404);
+    await get(as.adminB, DASHBOARD_PATHS.machineTasks(first()), 404);
+    await get(as.adminB, DASHBOARD_PATHS.machineTaskCounts(first()), 404);
+    await get(as.reseller, DASHBOARD_PATHS.machineTasks(machineB), 404);
+    await get(as.adminA, DASHBOARD_PATHS.machineTasks(unassigned), 200);
+    await get(as.reseller, DASHBOARD_PATHS.machineTasks(first()), 200);
+    await get(as.provider, DASHBOARD_PATHS.machineTasks(999_999), 404);
+  });
+});
+
+describe('bad input', () => {
+  it('refuses unknown sorts, two filters at once, bad pages and bad ids with field messages', async () => {
+    const cases: [string, string][] = [
+      [`${DASHBOARD_PATHS.customers}?sort=password,asc`, 'sort'],
+      [`${DASHBOARD_PATHS.customers}?sort=name,sideways`, 'sort'],
+      [`${DASHBOARD_PATHS.customers}?taskStatus=FAILED_TASKS&statusGroup=ACTIVE`, 'statusGroup'],
+      [`${DASHBOARD_PATHS.customers}?page=-1`, 'page'],
+      [`${DASHBOARD_PATHS.customers}?size=1000`, 'size'],
+      [`${DASHBOARD_PATHS.customerMachines(-1)}?status=NOPE`, 'status'],
+      ['/dashboard/customers/abc/machines', 'customerId'],
+      ['/dashboard/customers/-2/machines', 'customerId'],
+      ['/dashboard/backupmachines/0/tasks', 'machineId'],
+      [`${DASHBOARD_PATHS.machineTasks(1)}?taskStatus=FAILED_TASKS`, 'taskStatus'],
+    ];
+    for (const [url, field] of cases) {
+      const response = await as.provider.json('GET', url);
+      expect(response.statusCode, url).toBe(400);
+      expect(
+        response.json().messages.map((m: { fieldName: string }) => m.fieldName),
+        url,
+      ).toContain(field);
+    }
+  });
+});
+
+describe('getting-started strip', () => {
+  it('reads the flags of the caller own customer', async () => {
+    const a = await get<GettingStartedFlags>(as.userA, DASHBOARD_PATHS.gettingStarted);
+    expect(a).toEqual({
+      boltCustomer: false,
+      firstPaymentRequired: true,
+      firstMachineLinkedToUser: true,
+      firstBackupTaskCreated: true,
+    });
+    await t.database.db
+      .update(customers)
+      .set({ firstPaymentRequired: false })
+      .where(eq(customers.id, tenants.reseller.customerId));
+    const reseller = await get<GettingStartedFlags>(as.reseller, DASHBOARD_PATHS.gettingStarted);
+    expect(reseller).toEqual({
+      boltCustomer: true,
+      firstPaymentRequired: false,
+      firstMachineLinkedToUser: false,
+      firstBackupTaskCreated: false,
+    });
+    const b = await get<GettingStartedFlags>(as.adminB, DASHBOARD_PATHS.gettingStarted);
+    expect(b).toMatchObject({ boltCustomer: true, firstMachineLinkedToUser: false, firstBackupTaskCreated: true });
+    await get(as.provider, DASHBOARD_PATHS.gettingStarted, 403);
+  });
+});

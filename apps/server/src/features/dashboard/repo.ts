@@ -1,0 +1,272 @@
+import type {
+  AggregateTaskStatus,
+  CustomerSortColumn,
+  CustomerStatus,
+  MachineSortColumn,
+  MachineStatus,
+  Sort,
+  TaskDisplayStatus,
+  TaskSortColumn,
+} from '@portal/domain';
+import { and, asc, count, desc, eq, exists, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import { backupMachines, backupPackages, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
+
+/** Which customers a customers-table call covers. */
+export type CustomerListScope = { kind: 'all' } | { kind: 'childrenOf'; resellerCustomerId: number };
+
+/** Which machines a machines-table call covers: all, one customer's, or one customer user's. */
+export interface MachineListScope {
+  customerId: number | null;
+  assignedUserId: number | null;
+}
+
+export interface Page {
+  page: number;
+  size: number;
+}
+
+/** Every sort is by its column, then by id in the same direction, so pages never overlap (indexes match). */
+function orderBy(expression: SQL | AnyPgColumn, id: AnyPgColumn, direction: 'asc' | 'desc'): SQL[] {
+  const by = direction === 'asc' ? asc : desc;
+  return [by(expression), by(id)];
+}
+
+const customerSortExpression = (column: CustomerSortColumn): SQL | AnyPgColumn => {
+  switch (column) {
+    case 'name':
+      return sql`lower(${customers.displayName})`;
+    case 'superAdminEmail':
+      return sql`lower(${customers.superAdminEmail})`;
+    case 'status':
+      return customers.displayStatus;
+    case 'taskStatus':
+      return customers.taskStatus;
+  }
+};
+
+const machineSortExpression = (column: MachineSortColumn): SQL | AnyPgColumn => {
+  switch (column) {
+    case 'name':
+      return sql`lower(${backupMachines.name})`;
+    case 'user':
+      return sql`lower(${backupMachines.assignedUserName})`;
+    case 'os':
+      return backupMachines.osFamily;
+    case 'softwareVersion':
+      return backupMachines.desktopClientVersion;
+    case 'status':
+      return backupMachines.status;
+    case 'taskStatus':
+      return backupMachines.taskStatus;
+  }
+};
+
+const taskSortExpression = (column: TaskSortColumn): SQL | AnyPgColumn => {
+  switch (column) {
+    case 'name':
+      return sql`lower(${backupTasks.name})`;
+    case 'schedule':
+      return sql`lower(${backupTasks.scheduleDescription})`;
+    case 'status':
+      return backupTasks.displayStatus;
+  }
+};
+
+const customerScopeWhere = (scope: CustomerListScope): SQL | undefined =>
+  scope.kind === 'all' ? undefined : eq(customers.parentResellerCustomerId, scope.resellerCustomerId);
+
+const machineScopeWhere = (scope: MachineListScope): SQL | undefined =>
+  and(
+    scope.customerId === null ? undefined : eq(backupMachines.customerId, scope.customerId),
+    scope.assignedUserId === null ? undefined : eq(backupMachines.assignedUserId, scope.assignedUserId),
+  );
+
+const offsetOf = (page: Page) => page.page * page.size;
+
+/** The dashboard's reads: every one is a page of an index-ordered scan or a grouped count (DESIGN §9). */
+export function createDashboardRepo(db: Db) {
+  return {
+    async customerPage(
+      scope: CustomerListScope,
+      filter: { taskStatus?: AggregateTaskStatus; displayStatuses?: readonly CustomerStatus[] },
+      sort: Sort<CustomerSortColumn>,
+      page: Page,
+    ) {
+      const where = and(
+        customerScopeWhere(scope),
+        filter.taskStatus ? eq(customers.taskStatus, filter.taskStatus) : undefined,
+        filter.displayStatuses ? inArray(customers.displayStatus, [...filter.displayStatuses]) : undefined,
+      );
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({
+            id: customers.id,
+            name: customers.displayName,
+            superAdminEmail: customers.superAdminEmail,
+            displayStatus: customers.displayStatus,
+            parentResellerCustomerId: customers.parentResellerCustomerId,
+            resellerEnabled: sql<boolean>`coalesce(${resellerSettings.resellerEnabled}, false)`,
+            taskStatus: customers.taskStatus,
+            tasksInProgress: customers.tasksInProgress,
+          })
+          .from(customers)
+          .leftJoin(resellerSettings, eq(resellerSettings.customerId, customers.id))
+          .where(where)
+          .orderBy(...orderBy(customerSortExpression(sort.column), customers.id, sort.direction))
+          .limit(page.size)
+          .offset(offsetOf(page)),
+        db.select({ total: count() }).from(customers).where(where),
+      ]);
+      return { rows, total: total?.total ?? 0 };
+    },
+
+    /** Customers per (task status, displayed status): both pies in one scan. */
+    async customerCounts(scope: CustomerListScope) {
+      return db
+        .select({ taskStatus: customers.taskStatus, displayStatus: customers.displayStatus, n: count() })
+        .from(customers)
+        .where(customerScopeWhere(scope))
+        .groupBy(customers.taskStatus, customers.displayStatus);
+    },
+
+    async machinePage(
+      scope: MachineListScope,
+      filter: { taskStatus?: AggregateTaskStatus; status?: MachineStatus },
+      sort: Sort<MachineSortColumn>,
+      page: Page,
+    ) {
+      const where = and(
+        machineScopeWhere(scope),
+        filter.taskStatus ? eq(backupMachines.taskStatus, filter.taskStatus) : undefined,
+        filter.status ? eq(backupMachines.status, filter.status) : undefined,
+      );
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({
+            id: backupMachines.id,
+            name: backupMachines.name,
+            customerId: backupMachines.customerId,
+            backupPackageId: backupMachines.backupPackageId,
+            user: backupMachines.assignedUserName,
+            osFamily: backupMachines.osFamily,
+            operatingSystem: backupMachines.operatingSystem,
+            softwareVersion: backupMachines.desktopClientVersion,
+            status: backupMachines.status,
+            taskStatus: backupMachines.taskStatus,
+            tasksInProgress: backupMachines.tasksInProgress,
+            online: backupMachines.online,
+          })
+          .from(backupMachines)
+          .where(where)
+          .orderBy(...orderBy(machineSortExpression(sort.column), backupMachines.id, sort.direction))
+          .limit(page.size)
+          .offset(offsetOf(page)),
+        db.select({ total: count() }).from(backupMachines).where(where),
+      ]);
+      return { rows, total: total?.total ?? 0 };
+    },
+
+    /** Machines per (task status, machine status): both pies in one scan. */
+    async machineCounts(scope: MachineListScope) {
+      return db
+        .select({ taskStatus: backupMachines.taskStatus, status: backupMachines.status, n: count() })
+        .from(backupMachines)
+        .where(machineScopeWhere(scope))
+        .groupBy(backupMachines.taskStatus, backupMachines.status);
+    },
+
+    /** A machine with what visibility and links need: its customer, that customer's reseller, its package. */
+    async machine(machineId: number) {
+      const [row] = await db
+        .select({
+          id: backupMachines.id,
+          customerId: backupMachines.customerId,
+          backupPackageId: backupMachines.backupPackageId,
+          assignedUserId: backupMachines.assignedUserId,
+          parentResellerCustomerId: customers.parentResellerCustomerId,
+          machineStatus: backupMachines.status,
+          packageStatus: backupPackages.status,
+          customerStatus: customers.status,
+        })
+        .from(backupMachines)
+        .innerJoin(customers, eq(customers.id, backupMachines.customerId))
+        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
+        .where(eq(backupMachines.id, machineId));
+      return row ?? null;
+    },
+
+    async customer(customerId: number) {
+      const [row] = await db
+        .select({
+          id: customers.id,
+          parentResellerCustomerId: customers.parentResellerCustomerId,
+          firstPaymentRequired: customers.firstPaymentRequired,
+        })
+        .from(customers)
+        .where(eq(customers.id, customerId));
+      return row ?? null;
+    },
+
+    async taskPage(
+      machineId: number,
+      filter: { taskStatus?: TaskDisplayStatus },
+      sort: Sort<TaskSortColumn>,
+      page: Page,
+    ) {
+      const where = and(
+        eq(backupTasks.backupMachineId, machineId),
+        filter.taskStatus ? eq(backupTasks.displayStatus, filter.taskStatus) : undefined,
+      );
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({
+            id: backupTasks.id,
+            name: backupTasks.name,
+            scheduleDescription: backupTasks.scheduleDescription,
+            status: backupTasks.status,
+            displayStatus: backupTasks.displayStatus,
+            lastExecutionMissed: backupTasks.lastExecutionMissed,
+            statusOfLastRun: backupTasks.statusOfLastRun,
+            statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
+          })
+          .from(backupTasks)
+          .where(where)
+          .orderBy(...orderBy(taskSortExpression(sort.column), backupTasks.id, sort.direction))
+          .limit(page.size)
+          .offset(offsetOf(page)),
+        db.select({ total: count() }).from(backupTasks).where(where),
+      ]);
+      return { rows, total: total?.total ?? 0 };
+    },
+
+    async taskCounts(machineId: number) {
+      return db
+        .select({ displayStatus: backupTasks.displayStatus, n: count() })
+        .from(backupTasks)
+        .where(eq(backupTasks.backupMachineId, machineId))
+        .groupBy(backupTasks.displayStatus);
+    },
+
+    /** The getting-started flags that come from the customer's machines and tasks (000 §2). */
+    async gettingStartedProgress(customerId: number) {
+      const [row] = await db
+        .select({
+          machineLinked: exists(
+            db
+              .select({ one: sql`1` })
+              .from(backupMachines)
+              .where(and(eq(backupMachines.customerId, customerId), isNotNull(backupMachines.assignedUserId))),
+          ),
+          taskCreated: exists(
+            db.select({ one: sql`1` }).from(backupTasks).where(eq(backupTasks.customerId, customerId)),
+          ),
+        })
+        .from(sql`(select 1) as one`);
+      return { machineLinked: Boolean(row?.machineLinked), taskCreated: Boolean(row?.taskCreated) };
+    },
+  };
+}
+
+export type DashboardRepo = ReturnType<typeof createDashboardRepo>;
