@@ -150,4 +150,35 @@ describe('DataTable', () => {
     renderTable({ rows: [], totalElements: 24, size: 12, page: 2, onPageChange });
     expect(onPageChange).toHaveBeenCalledWith(1);
   });
+
+  it('shows a column header addon after the sort button and marks rows with their class', async () => {
+    const onClear = vi.fn();
+    const user = userEvent.setup();
+    renderTable({
+      columns: columns.map((c) =>
+        c.key === 'os'
+          ? {
+              ...c,
+              headerAddon: (
+                <button type="button" onClick={onClear}>
+                  Clear filter
+                </button>
+              ),
+            }
+          : c,
+      ),
+      rowClassName: (m) => (m.id === 2 ? 'table-active' : undefined),
+    });
+    const header = screen.getByRole('columnheader', { name: /OS/ });
+    expect(
+      within(header)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['OS', 'Clear filter']);
+    await user.click(within(header).getByRole('button', { name: 'Clear filter' }));
+    expect(onClear).toHaveBeenCalledOnce();
+    const rows = screen.getAllByRole('row');
+    expect(rows[2]).toHaveClass('table-active');
+    expect(rows[1]).not.toHaveClass('table-active');
+  });
 });

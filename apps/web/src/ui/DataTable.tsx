@@ -18,12 +18,16 @@ export interface DataTableColumn<T> {
   sortable?: boolean;
   render: (row: T) => ReactNode;
   className?: string;
+  /** Controls shown after the header (and its sort button), e.g. a filter's clear icon. */
+  headerAddon?: ReactNode;
 }
 
 export interface DataTableProps<T> {
   columns: Array<DataTableColumn<T>>;
   rows: T[];
   rowKey: (row: T) => string | number;
+  /** Extra classes of a row, e.g. 'table-active' for the selected one. */
+  rowClassName?: (row: T) => string | undefined;
   totalElements: number;
   /** Zero-based. */
   page: number;
@@ -32,6 +36,8 @@ export interface DataTableProps<T> {
   onPageChange: (page: number) => void;
   onSortChange?: (sort: SortState) => void;
   loading?: boolean;
+  /** How long the loading indicator stays after loading ends (000 §9: 1 s). */
+  lingerMs?: number;
   emptyText: string;
   caption?: ReactNode;
   'aria-label'?: string;
@@ -57,6 +63,7 @@ export function DataTable<T>({
   columns,
   rows,
   rowKey,
+  rowClassName,
   totalElements,
   page,
   size,
@@ -64,12 +71,13 @@ export function DataTable<T>({
   onPageChange,
   onSortChange,
   loading = false,
+  lingerMs = TIMINGS.loadingIndicatorLingerMs,
   emptyText,
   caption,
   'aria-label': ariaLabel,
   'data-testid': testId = 'data-table',
 }: DataTableProps<T>) {
-  const showSpinner = useLingeringFlag(loading, TIMINGS.loadingIndicatorLingerMs);
+  const showSpinner = useLingeringFlag(loading, lingerMs);
   const totalPages = size > 0 ? Math.ceil(totalElements / size) : 0;
 
   // A page past the end (e.g. the last row of the last page was deleted) would show an empty table
@@ -119,6 +127,7 @@ export function DataTable<T>({
                 ) : (
                   column.header
                 )}
+                {column.headerAddon}
               </th>
             ))}
           </tr>
@@ -133,7 +142,7 @@ export function DataTable<T>({
             </tr>
           ) : (
             rows.map((row) => (
-              <tr key={rowKey(row)}>
+              <tr key={rowKey(row)} className={rowClassName?.(row)}>
                 {columns.map((column) => (
                   <td key={column.key} className={column.className}>
                     {column.render(row)}

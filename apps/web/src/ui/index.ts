@@ -5,6 +5,7 @@ export * from './GlobalErrors';
 export * from './NotFound';
 export * from './Page';
 export * from './Pager';
+export * from './PieChart';
 export * from './StatusBadge';
 export * from './serverMessages';
 export * from './TextField';

@@ -1,0 +1,46 @@
+import { gettingStartedComplete, gettingStartedSteps, MESSAGES } from '@portal/domain';
+import { useId } from 'react';
+import Card from 'react-bootstrap/Card';
+import { useGettingStarted } from './queries';
+
+const TEXT = MESSAGES.dashboard.gettingStarted;
+
+/**
+ * The getting-started strip of customer accounts (000 §2): registered, pay (direct customers only),
+ * install the client and link a machine, add the first backup task. The current step is the first
+ * incomplete one; the strip goes away once every step is done (or when the flags cannot be read).
+ */
+export function GettingStartedStrip({ enabled }: { enabled: boolean }) {
+  const headingId = useId();
+  const flags = useGettingStarted(enabled);
+  if (!enabled || !flags.data || gettingStartedComplete(flags.data)) return null;
+  const steps = gettingStartedSteps(flags.data);
+  return (
+    <Card as="section" className="mb-3" aria-labelledby={headingId} data-testid="getting-started">
+      <Card.Body className="py-2">
+        <h2 id={headingId} className="h6 mb-2">
+          {TEXT.title}
+        </h2>
+        <ol className="list-unstyled d-flex flex-wrap gap-3 mb-0">
+          {steps.map((s, index) => (
+            <li
+              key={s.step}
+              aria-current={s.current ? 'step' : undefined}
+              className={`d-flex align-items-center gap-2${s.current ? ' fw-semibold' : s.done ? ' text-muted' : ''}`}
+            >
+              <span
+                aria-hidden="true"
+                className={`badge rounded-pill ${s.done ? 'text-bg-success' : s.current ? 'text-bg-primary' : 'text-bg-light border'}`}
+              >
+                {s.done ? '✓' : index + 1}
+              </span>
+              <span>{TEXT[s.step]}</span>
+              {s.done && <span className="visually-hidden">({TEXT.done})</span>}
+              {s.current && <span className="visually-hidden">({TEXT.current})</span>}
+            </li>
+          ))}
+        </ol>
+      </Card.Body>
+    </Card>
+  );
+}

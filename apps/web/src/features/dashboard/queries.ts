@@ -1,0 +1,25 @@
+import { DASHBOARD_PATHS, type GettingStartedFlags } from '@portal/domain';
+import { useQuery } from '@tanstack/react-query';
+import { getResult } from '../../app/api';
+
+/** Query keys of the dashboard: lists and pie counts per path, the getting-started flags. */
+export const dashboardKeys = {
+  all: ['dashboard'] as const,
+  lists: () => [...dashboardKeys.all, 'list'] as const,
+  counts: (path: string) => [...dashboardKeys.all, 'counts', path] as const,
+  gettingStarted: () => [...dashboardKeys.all, 'gettingStarted'] as const,
+};
+
+/** The pie counts of one tab's scope (without the table's status filter, so every slice stays). */
+export function useDashboardCounts<C>(path: string) {
+  return useQuery({ queryKey: dashboardKeys.counts(path), queryFn: () => getResult<C>(path) });
+}
+
+/** The getting-started flags of the caller's customer; only customer accounts ask. */
+export function useGettingStarted(enabled: boolean) {
+  return useQuery({
+    queryKey: dashboardKeys.gettingStarted(),
+    queryFn: () => getResult<GettingStartedFlags>(DASHBOARD_PATHS.gettingStarted),
+    enabled,
+  });
+}
