@@ -64,6 +64,12 @@ describe('dashboard queries (000 §2, §9)', () => {
     expect(customerListQuerySchema.parse({ statusGroup: 'NEW_SIGNUP' }).statusGroup).toBe('NEW_SIGNUP');
   });
 
+  it("refuses another table's filter and unknown parameters instead of ignoring them", () => {
+    expect(machineListQuerySchema.safeParse({ statusGroup: 'ACTIVE' }).success).toBe(false);
+    expect(taskListQuerySchema.safeParse({ status: 'ACTIVE' }).success).toBe(false);
+    expect(customerListQuerySchema.safeParse({ search: 'x' }).success).toBe(false);
+  });
+
   it('names every sortable column of the customers table', () => {
     expect(CUSTOMER_SORT_COLUMNS).toEqual(['name', 'superAdminEmail', 'status', 'taskStatus']);
   });

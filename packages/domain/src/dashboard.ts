@@ -34,7 +34,8 @@ import { customerMachinesTitle, MESSAGES } from './messages.js';
  *   GET /dashboard/gettingstarted                the getting-started flags of the caller's customer
  *
  * Lists take `page` (zero-based), `size` (default 12), `sort=<column>,<asc|desc>` and at most one
- * status filter (the pie slice clicked). Counts are for the same scope without the status filter, so
+ * status filter (the pie slice clicked); any other parameter is refused, so a filter of another table
+ * is never silently ignored. Counts are for the same scope without the status filter, so
  * the pies keep every slice while the table shows one.
  */
 export const DASHBOARD_PATHS = {
@@ -99,7 +100,7 @@ const paging = {
 
 /** The customers table: filter by the customer task status pie or the customer status pie (one at a time). */
 export const customerListQuerySchema = z
-  .object({
+  .strictObject({
     ...paging,
     sort: sortParam(CUSTOMER_SORT_COLUMNS),
     taskStatus: z.enum(AGGREGATE_TASK_STATUSES).optional(),
@@ -113,7 +114,7 @@ export type CustomerListQuery = z.output<typeof customerListQuerySchema>;
 
 /** The machines table: filter by the machine task status pie or the machine status pie. */
 export const machineListQuerySchema = z
-  .object({
+  .strictObject({
     ...paging,
     sort: sortParam(MACHINE_SORT_COLUMNS),
     taskStatus: z.enum(AGGREGATE_TASK_STATUSES).optional(),
@@ -123,7 +124,7 @@ export const machineListQuerySchema = z
 export type MachineListQuery = z.output<typeof machineListQuerySchema>;
 
 /** The tasks table: filter by the task status pie (display status). */
-export const taskListQuerySchema = z.object({
+export const taskListQuerySchema = z.strictObject({
   ...paging,
   sort: sortParam(TASK_SORT_COLUMNS),
   taskStatus: z.enum(TASK_DISPLAY_STATUSES).optional(),

@@ -358,6 +358,7 @@ describe('bad input', () => {
       ['/dashboard/customers/-2/machines', 'customerId'],
       ['/dashboard/backupmachines/0/tasks', 'machineId'],
       [`${DASHBOARD_PATHS.machineTasks(1)}?taskStatus=FAILED_TASKS`, 'taskStatus'],
+      [`${DASHBOARD_PATHS.customerMachines(-1)}?statusGroup=ACTIVE`, ''],
     ];
     for (const [url, field] of cases) {
       const response = await as.provider.json('GET', url);
