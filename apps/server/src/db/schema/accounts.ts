@@ -100,6 +100,8 @@ export const customers = pgTable(
     index('customers_dash_email_idx').on(sql`lower(${t.superAdminEmail})`, t.id),
     index('customers_dash_status_idx').on(t.displayStatus, t.id),
     index('customers_dash_task_status_idx').on(t.taskStatus, t.id),
+    index('customers_dash_status_task_status_idx').on(t.displayStatus, t.taskStatus, t.id),
+    index('customers_dash_task_status_status_idx').on(t.taskStatus, t.displayStatus, t.id),
     index('customers_dash_parent_name_idx').on(t.parentResellerCustomerId, sql`lower(${t.displayName})`, t.id),
   ],
 );

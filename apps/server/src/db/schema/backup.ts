@@ -226,11 +226,15 @@ export const backupMachines = pgTable(
     index('backup_machines_dash_version_idx').on(t.desktopClientVersion, t.id),
     index('backup_machines_dash_status_idx').on(t.status, t.id),
     index('backup_machines_dash_task_status_idx').on(t.taskStatus, t.id),
-    // Both machine pies of all machines in one index-only scan.
-    index('backup_machines_dash_counts_idx').on(t.taskStatus, t.status),
+    // One status filter with a sort on the other, and both machine pies in one index-only scan.
+    index('backup_machines_dash_task_status_status_idx').on(t.taskStatus, t.status, t.id),
+    index('backup_machines_dash_status_task_status_idx').on(t.status, t.taskStatus, t.id),
     index('backup_machines_dash_customer_name_idx').on(t.customerId, sql`lower(${t.name})`, t.id),
     index('backup_machines_dash_customer_status_idx').on(t.customerId, t.status, t.id),
     index('backup_machines_dash_customer_task_status_idx').on(t.customerId, t.taskStatus, t.id),
+    index('backup_machines_dash_customer_user_idx').on(t.customerId, sql`lower(${t.assignedUserName})`, t.id),
+    index('backup_machines_dash_customer_os_idx').on(t.customerId, t.osFamily, t.id),
+    index('backup_machines_dash_customer_version_idx').on(t.customerId, t.desktopClientVersion, t.id),
   ],
 );
 

@@ -30,26 +30,27 @@ export interface UserWithCustomer {
 }
 
 export function createAuthRepo(db: Db) {
+  const userWithCustomerFields = {
+    id: users.id,
+    email: users.email,
+    firstName: users.firstName,
+    surname: users.surname,
+    contactNumber: users.contactNumber,
+    passwordHash: users.passwordHash,
+    role: users.role,
+    status: users.status,
+    readOnly: users.readOnly,
+    customerId: users.customerId,
+    companyName: customers.companyName,
+    customerStatus: customers.status,
+    customerBeingDeleted: customers.beingDeleted,
+    parentResellerCustomerId: customers.parentResellerCustomerId,
+    unpaidInvoices: customers.unpaidInvoices,
+    resellerEnabled: resellerSettings.resellerEnabled,
+  };
   const selectUserWithCustomer = () =>
     db
-      .select({
-        id: users.id,
-        email: users.email,
-        firstName: users.firstName,
-        surname: users.surname,
-        contactNumber: users.contactNumber,
-        passwordHash: users.passwordHash,
-        role: users.role,
-        status: users.status,
-        readOnly: users.readOnly,
-        customerId: users.customerId,
-        companyName: customers.companyName,
-        customerStatus: customers.status,
-        customerBeingDeleted: customers.beingDeleted,
-        parentResellerCustomerId: customers.parentResellerCustomerId,
-        unpaidInvoices: customers.unpaidInvoices,
-        resellerEnabled: resellerSettings.resellerEnabled,
-      })
+      .select(userWithCustomerFields)
       .from(users)
       .leftJoin(customers, eq(customers.id, users.customerId))
       .leftJoin(resellerSettings, eq(resellerSettings.customerId, users.customerId));
@@ -63,12 +64,16 @@ export function createAuthRepo(db: Db) {
       const rows = await selectUserWithCustomer().where(eq(users.id, id));
       return rows[0] ?? null;
     },
+    /** The session and its user in one round trip: every signed-in request starts here. */
     async findSessionWithUser(id: string) {
-      const rows = await db.select().from(sessions).where(eq(sessions.id, id));
-      const session = rows[0];
-      if (!session) return null;
-      const user = await this.findUserById(session.userId);
-      return user ? { session, user } : null;
+      const [row] = await db
+        .select({ session: sessions, user: userWithCustomerFields })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .leftJoin(customers, eq(customers.id, users.customerId))
+        .leftJoin(resellerSettings, eq(resellerSettings.customerId, users.customerId))
+        .where(eq(sessions.id, id));
+      return row ?? null;
     },
     async insertSession(values: typeof sessions.$inferInsert): Promise<void> {
       await db.insert(sessions).values(values);

@@ -195,6 +195,11 @@ describe('machines tab', () => {
     );
     const second = await page<DashboardMachineRow>(as.provider, `${DASHBOARD_PATHS.customerMachines(a)}?page=1`);
     expect(names(second.elements)).toEqual(['alpha-13', 'alpha-14']);
+    expect(second).toMatchObject({ totalElements: 14, totalPages: 2 });
+    const beyond = await page<DashboardMachineRow>(as.provider, `${DASHBOARD_PATHS.customerMachines(a)}?page=9`);
+    expect(beyond).toEqual({ elements: [], totalElements: 14, totalPages: 2 });
+    const exact = await page<DashboardMachineRow>(as.provider, `${DASHBOARD_PATHS.customerMachines(a)}?size=7&page=1`);
+    expect(exact).toMatchObject({ totalElements: 14, totalPages: 2 });
   });
 
   it('sorts on every column both ways', async () => {

@@ -85,6 +85,23 @@ const machineScopeWhere = (scope: MachineListScope): SQL | undefined =>
 
 const offsetOf = (page: Page) => page.page * page.size;
 
+/**
+ * A page and the total it belongs to. A short page already tells the total, so the count runs only
+ * when the page is full or empty past the first (most customers' tabs fit on one page).
+ */
+async function pageWithTotal<R>(
+  rowsQuery: PromiseLike<R[]>,
+  countQuery: PromiseLike<{ total: number }[]>,
+  page: Page,
+): Promise<{ rows: R[]; total: number }> {
+  const rows = await rowsQuery;
+  if (rows.length < page.size && (rows.length > 0 || page.page === 0)) {
+    return { rows, total: offsetOf(page) + rows.length };
+  }
+  const [counted] = await countQuery;
+  return { rows, total: counted?.total ?? 0 };
+}
+
 /** The dashboard's reads: every one is a page of an index-ordered scan or a grouped count (DESIGN §9). */
 export function createDashboardRepo(db: Db) {
   return {
@@ -99,7 +116,7 @@ export function createDashboardRepo(db: Db) {
         filter.taskStatus ? eq(customers.taskStatus, filter.taskStatus) : undefined,
         filter.displayStatuses ? inArray(customers.displayStatus, [...filter.displayStatuses]) : undefined,
       );
-      const [rows, [total]] = await Promise.all([
+      return pageWithTotal(
         db
           .select({
             id: customers.id,
@@ -118,8 +135,8 @@ export function createDashboardRepo(db: Db) {
           .limit(page.size)
           .offset(offsetOf(page)),
         db.select({ total: count() }).from(customers).where(where),
-      ]);
-      return { rows, total: total?.total ?? 0 };
+        page,
+      );
     },
 
     /** Customers per (task status, displayed status): both pies in one scan. */
@@ -142,7 +159,7 @@ export function createDashboardRepo(db: Db) {
         filter.taskStatus ? eq(backupMachines.taskStatus, filter.taskStatus) : undefined,
         filter.status ? eq(backupMachines.status, filter.status) : undefined,
       );
-      const [rows, [total]] = await Promise.all([
+      return pageWithTotal(
         db
           .select({
             id: backupMachines.id,
@@ -164,8 +181,8 @@ export function createDashboardRepo(db: Db) {
           .limit(page.size)
           .offset(offsetOf(page)),
         db.select({ total: count() }).from(backupMachines).where(where),
-      ]);
-      return { rows, total: total?.total ?? 0 };
+        page,
+      );
     },
 
     /** Machines per (task status, machine status): both pies in one scan. */
@@ -219,7 +236,7 @@ export function createDashboardRepo(db: Db) {
         eq(backupTasks.backupMachineId, machineId),
         filter.taskStatus ? eq(backupTasks.displayStatus, filter.taskStatus) : undefined,
       );
-      const [rows, [total]] = await Promise.all([
+      return pageWithTotal(
         db
           .select({
             id: backupTasks.id,
@@ -237,8 +254,8 @@ export function createDashboardRepo(db: Db) {
           .limit(page.size)
           .offset(offsetOf(page)),
         db.select({ total: count() }).from(backupTasks).where(where),
-      ]);
-      return { rows, total: total?.total ?? 0 };
+        page,
+      );
     },
 
     async taskCounts(machineId: number) {
