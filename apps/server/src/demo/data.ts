@@ -296,3 +296,28 @@ export const FAILURE_EXIT_CODES = [
   'FATAL_ERROR',
   'FATAL_ERROR',
 ] as const;
+
+/** How a task's raw fields and run history are laid out; each maps to one display status (000 §4). */
+export type Recipe =
+  | 'success'
+  | 'warnings'
+  | 'failed'
+  | 'missed'
+  | 'never'
+  | 'inProgressAfterSuccess'
+  | 'inProgressAfterFailure'
+  | 'initiatedFirst'
+  | 'paused'
+  | 'awaitingSeed'
+  | 'beingDeleted'
+  | 'deletionFailed';
+
+/** A name as a URL- and e-mail-safe slug: accents dropped, '&' spelled out, other runs as one dash. */
+export const slug = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');

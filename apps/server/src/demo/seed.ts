@@ -54,12 +54,16 @@ import {
   OPERATING_SYSTEMS,
   type ParentKey,
   RESELLERS,
+  type Recipe,
   type ResellerBranding,
   SURNAMES,
+  slug,
   TEMPLATES,
   TIME_ZONES,
   UNIT_MBS,
 } from './data.js';
+import { busyRunOf, finishedRunsOf, machineName, machineStatusIn } from './generate.js';
+import { Random } from './random.js';
 import { DEMO_SCHEDULES, type DemoSchedule } from './schedule.js';
 
 /** The logins the server prints in demo mode; all share the demo password. */
@@ -168,64 +172,6 @@ async function hasUsers(db: Db | Tx): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** mulberry32: small, fast and the same sequence on every run. */
-class Random {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  }
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-  chance(probability: number): boolean {
-    return this.next() < probability;
-  }
-  pick<T>(items: readonly T[]): T {
-    const item = items[Math.floor(this.next() * items.length)];
-    if (item === undefined) throw new Error('pick from an empty list');
-    return item;
-  }
-  weighted<T>(entries: readonly (readonly [T, number])[]): T {
-    const total = entries.reduce((sum, [, weight]) => sum + weight, 0);
-    let roll = this.next() * total;
-    for (const [value, weight] of entries) {
-      roll -= weight;
-      if (roll < 0) return value;
-    }
-    const last = entries[entries.length - 1];
-    if (!last) throw new Error('weighted pick from an empty list');
-    return last[0];
-  }
-  shuffle<T>(items: readonly T[]): T[] {
-    const copy = [...items];
-    for (let i = copy.length - 1; i > 0; i--) {
-      const j = Math.floor(this.next() * (i + 1));
-      const a = copy[i] as T;
-      copy[i] = copy[j] as T;
-      copy[j] = a;
-    }
-    return copy;
-  }
-  hex(length: number): string {
-    let out = '';
-    while (out.length < length) out += Math.floor(this.next() * 16).toString(16);
-    return out;
-  }
-  alnum(length: number): string {
-    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-    let out = '';
-    while (out.length < length) out += alphabet[Math.floor(this.next() * alphabet.length)];
-    return out;
-  }
-}
-
 /** Inserts in slices so no statement comes near PostgreSQL's 65,535 parameters. */
 async function inChunks<T, R>(rows: readonly T[], run: (chunk: T[]) => Promise<R[]>, size = 400): Promise<R[]> {
   const out: R[] = [];
@@ -242,15 +188,6 @@ function zip<A, B>(a: readonly A[], b: readonly B[]): [A, B][] {
   if (a.length !== b.length) throw new Error('length mismatch');
   return a.map((item, i) => [item, b[i] as B]);
 }
-
-const slug = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&/g, 'and')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
 
 const emailPart = (text: string) => slug(text).replace(/-/g, '');
 
@@ -272,21 +209,6 @@ type AggregateTheme =
   | 'FAILED_AND_MISSED_TASKS'
   | 'NO_COMPLETED_TASKS'
   | 'NO_RUNNABLE_TASKS';
-
-/** How a task's raw fields and run history are laid out; each maps to one display status (000 §4). */
-type Recipe =
-  | 'success'
-  | 'warnings'
-  | 'failed'
-  | 'missed'
-  | 'never'
-  | 'inProgressAfterSuccess'
-  | 'inProgressAfterFailure'
-  | 'initiatedFirst'
-  | 'paused'
-  | 'awaitingSeed'
-  | 'beingDeleted'
-  | 'deletionFailed';
 
 /** Task sets that give a machine the named aggregate status when nothing above the task stops it. */
 const THEME_RECIPES: Record<AggregateTheme, readonly (readonly Recipe[])[]> = {
@@ -1104,31 +1026,19 @@ class DemoSeeder {
         const user = rng.pick(preferred.length > 0 && rng.chance(0.7) ? preferred : linked);
         counter += rng.int(1, 7);
         const number = String(counter).padStart(3, '0');
-        const name =
-          os.family === 'MAC'
-            ? `${user.firstName}-MacBook-${number}`
-            : os.family === 'LINUX'
-              ? `${prefix.toLowerCase()}-${rng.pick(['web', 'db', 'app', 'files'])}-${number}`
-              : os.server
-                ? `${prefix}-SRV-${number}`
-                : `${prefix}-${rng.pick(['LT', 'PC', 'WS'])}-${number}`;
+        const name = machineName(rng, os, prefix, user.firstName, number, ['web', 'db', 'app', 'files']);
         const description = os.server
           ? rng.pick(['File server', 'Application server', 'Web server', 'Database server', 'Print and file server'])
           : `${user.firstName}'s ${os.family === 'MAC' ? 'MacBook' : rng.pick(['laptop', 'desktop', 'workstation'])}`;
-        let status: MachineStatus =
-          pkg.status === 'OVER_QUOTA'
-            ? 'PACKAGE_OVER_QUOTA'
-            : pkg.status === 'SUSPENDED'
-              ? 'PACKAGE_SUSPENDED'
-              : pkg.status === 'BLOCKED'
-                ? 'BLOCKED'
-                : rng.weighted<MachineStatus>([
-                    ['ACTIVE', 84],
-                    ['SUSPENDED', 8],
-                    ['OVER_PER_MACHINE_QUOTA', 8],
-                  ]);
-        // Only a package with a per-machine limit can have a machine over it.
-        if (status === 'OVER_PER_MACHINE_QUOTA' && pkg.perMachineMb >= pkg.template.quotaMb) status = 'ACTIVE';
+        const status = machineStatusIn(
+          rng,
+          { status: pkg.status, perMachineLimited: pkg.perMachineMb < pkg.template.quotaMb },
+          [
+            ['ACTIVE', 84],
+            ['SUSPENDED', 8],
+            ['OVER_PER_MACHINE_QUOTA', 8],
+          ],
+        );
         const theme = customer.theme === 'MIXED' ? rng.weighted(MIXED_THEMES) : customer.theme;
         const recipes = [...rng.pick(THEME_RECIPES[theme])];
         // Tasks that do not count towards the aggregate make machines look lived-in without changing it.
@@ -1286,39 +1196,8 @@ class DemoSeeder {
             ['FAILED', 7],
           ]),
       );
-    let finished: RunStatus[] = [];
-    let busy: RunStatus | null = null;
-    switch (recipe) {
-      case 'success':
-      case 'missed':
-      case 'beingDeleted':
-      case 'deletionFailed':
-        finished = [...older(), 'FINISHED_SUCCESS'];
-        break;
-      case 'warnings':
-        finished = [...older(), 'FINISHED_WARNINGS'];
-        break;
-      case 'failed':
-        finished = [...older(), 'FINISHED_SUCCESS', 'FAILED'];
-        break;
-      case 'inProgressAfterSuccess':
-        finished = [...older(), 'FINISHED_SUCCESS'];
-        busy = 'IN_PROGRESS';
-        break;
-      case 'inProgressAfterFailure':
-        finished = [...older(), 'FINISHED_SUCCESS', 'FAILED'];
-        busy = 'IN_PROGRESS';
-        break;
-      case 'initiatedFirst':
-        busy = 'INITIATED';
-        break;
-      case 'paused':
-        finished = [...older(), rng.chance(0.7) ? 'FINISHED_SUCCESS' : 'FAILED'];
-        break;
-      case 'never':
-      case 'awaitingSeed':
-        break;
-    }
+    let finished = finishedRunsOf(rng, recipe, older);
+    const busy = busyRunOf(recipe);
     const maxDuration = Math.min(55 * MINUTE, period * 0.4);
     const duration = (status: RunStatus) =>
       status === 'FAILED'
