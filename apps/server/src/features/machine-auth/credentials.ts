@@ -1,0 +1,78 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { backupMachines } from '../../db/schema/index.js';
+import { newToken, sha256 } from '../auth/tokens.js';
+
+/**
+ * A machine's own credential (DESIGN §5): issued once when the machine is linked, shown to the agent
+ * only then, stored as a SHA-256 hash, revocable. The agent presents it as `{machineId}:{token}` (the
+ * STOMP CONNECT login/passcode, and HTTP basic auth of the restic REST backend).
+ */
+export interface MachineCredential {
+  machineId: number;
+  token: string;
+}
+
+/** The machine a verified credential belongs to, with what callers check next. */
+export interface AuthenticatedMachine {
+  id: number;
+  customerId: number;
+  backupPackageId: number;
+}
+
+/** Parses `{machineId}:{token}`; null for anything else. */
+export function parseMachineCredential(
+  login: string | undefined,
+  passcode: string | undefined,
+): MachineCredential | null {
+  if (!login || !passcode || passcode.length > 200 || !/^[1-9][0-9]{0,9}$/.test(login)) return null;
+  const machineId = Number(login);
+  return Number.isSafeInteger(machineId) && machineId <= 2_147_483_647 ? { machineId, token: passcode } : null;
+}
+
+export function createMachineCredentials(db: Db) {
+  return {
+    /** Issues a new credential, replacing (and so revoking) any earlier one. */
+    async issue(machineId: number): Promise<MachineCredential | null> {
+      const token = newToken();
+      const rows = await db
+        .update(backupMachines)
+        .set({ credentialHash: sha256(token), credentialRevokedAt: null })
+        .where(eq(backupMachines.id, machineId))
+        .returning({ id: backupMachines.id });
+      return rows.length > 0 ? { machineId, token } : null;
+    },
+
+    /** Revokes the machine's credential: later checks fail; the live channel closes its connection. */
+    async revoke(machineId: number, at: Date): Promise<boolean> {
+      const rows = await db
+        .update(backupMachines)
+        .set({ credentialHash: null, credentialRevokedAt: at })
+        .where(eq(backupMachines.id, machineId))
+        .returning({ id: backupMachines.id });
+      return rows.length > 0;
+    },
+
+    /** The machine when the credential is its current one and the machine is not being deleted. */
+    async verify(credential: MachineCredential): Promise<AuthenticatedMachine | null> {
+      const [row] = await db
+        .select({
+          id: backupMachines.id,
+          customerId: backupMachines.customerId,
+          backupPackageId: backupMachines.backupPackageId,
+        })
+        .from(backupMachines)
+        .where(
+          and(
+            eq(backupMachines.id, credential.machineId),
+            eq(backupMachines.credentialHash, sha256(credential.token)),
+            isNull(backupMachines.credentialRevokedAt),
+            eq(backupMachines.beingDeleted, false),
+          ),
+        );
+      return row ?? null;
+    },
+  };
+}
+
+export type MachineCredentials = ReturnType<typeof createMachineCredentials>;
