@@ -1,5 +1,6 @@
 export * from './account.js';
 export * from './actions.js';
+export * from './agent-protocol.js';
 export * from './dashboard.js';
 export * from './enums.js';
 export * from './envelope.js';

@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import {
+  BACKUP_TYPES,
+  COMMAND_RESULT_CODES,
+  MESSAGE_TYPES,
+  OS_FAMILIES,
+  RUN_STATUSES,
+  SPEED_UNITS,
+  TASK_STATUSES,
+  TRANSFER_PHASES,
+} from './enums.js';
+import { backupItemSchema } from './forms/task.js';
+
+/**
+ * What the agent and the server say to each other over the agent endpoint of the live channel
+ * (DESIGN §5–6). STOMP 1.2 over WebSocket at AGENT_CHANNEL.endpoint; the agent CONNECTs with login
+ * `{machineId}` and passcode `{token}` (its machine credential), SUBSCRIBEs to AGENT_CHANNEL.commands
+ * and SENDs every event to AGENT_CHANNEL.events. Every body is JSON with a `type`; the schemas below
+ * are applied on both sides, so a malformed frame is refused where it arrives.
+ */
+export const AGENT_CHANNEL = {
+  endpoint: '/ws/agent/connect',
+  /** Server → agent: commands and the task list. */
+  commands: '/agent/queue/commands',
+  /** Agent → server: events and replies. */
+  events: '/agent/inbound',
+  /** A body larger than this is refused with an ERROR frame (both directions). */
+  maxFrameBytes: 256 * 1024,
+  /** Heart-beats asked for by both sides, in ms (STOMP `heart-beat`). */
+  heartBeatMs: 10_000,
+} as const;
+
+/** Reconnect with capped exponential backoff and full jitter: the wait before attempt n (1-based). */
+export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
+  const cap = 60_000;
+  const base = 1_000;
+  const ceiling = Math.min(cap, base * 2 ** Math.max(0, Math.min(attempt - 1, 16)));
+  return Math.round(ceiling * random());
+}
+
+const id = z.number().int().positive().max(2_147_483_647);
+const requestId = z.string().min(1).max(100);
+const isoTime = z.iso.datetime({ offset: true });
+
+// --- The task as the agent holds it ------------------------------------------------------------------
+
+/** A task as the server sends it to its machine's agent; `version` grows with every change. */
+export const agentTaskSchema = z.object({
+  id,
+  version: z.number().int().min(1),
+  name: z.string().min(1).max(50),
+  type: z.enum(BACKUP_TYPES),
+  status: z.enum(TASK_STATUSES),
+  /** Five-field cron, read in the machine's time zone. */
+  scheduleCron: z.string().min(1).max(200),
+  backupItems: z.array(backupItemSchema).max(10_000),
+  exclusions: z.array(z.string().max(4096)).max(10_000),
+  /** -1 unlimited, 0 snapshots off. */
+  numberOfSnapshotsToKeep: z.number().int().min(-1),
+  syncDeletions: z.boolean(),
+  /** -1 unlimited. */
+  uploadBandwidthLimit: z.number().int().min(-1),
+  uploadBandwidthLimitUnit: z.enum(SPEED_UNITS),
+  createSeed: z.boolean(),
+  pathToSeedDisk: z.string().max(4096).nullable(),
+  volumeSnapshotsEnabled: z.boolean(),
+});
+export type AgentTask = z.infer<typeof agentTaskSchema>;
+
+/** Where the machine's restic repository is and how to open it (DESIGN §6: one repository per machine). */
+export const repositorySchema = z.object({
+  /** A restic repository string, e.g. `rest:http://12:token@host/restic/12/`. */
+  repository: z.string().min(1).max(2048),
+  password: z.string().min(1).max(1024),
+});
+export type RepositorySettings = z.infer<typeof repositorySchema>;
+
+// --- Server → agent ----------------------------------------------------------------------------------
+
+export const serverToAgentSchema = z.discriminatedUnion('type', [
+  /** The whole task list, sent after CONNECT and after every change: the agent replaces its own. */
+  z.object({ type: z.literal('tasks'), tasks: z.array(agentTaskSchema).max(10_000), timeZone: z.string().max(64) }),
+  z.object({ type: z.literal('repository'), settings: repositorySchema }),
+  z.object({ type: z.literal('startTask'), requestId, taskId: id }),
+  z.object({ type: z.literal('cancelRun'), requestId, taskId: id, runId: z.number().int().positive() }),
+  z.object({
+    type: z.literal('treeItems'),
+    requestId,
+    path: z.string().max(4096),
+    /** Hidden items are listed with their flag; the browser decides whether to show them. */
+    includeHidden: z.boolean().default(true),
+  }),
+  z.object({
+    type: z.literal('realtimeCommand'),
+    requestId,
+    commandId: z.number().int().positive(),
+    baseCommand: z.string().min(1).max(50),
+    commandArguments: z.array(z.string().max(4096)).max(100),
+    commandFlags: z.array(z.string().max(4096)).max(100),
+  }),
+  z.object({ type: z.literal('stopRealtimeCommand'), requestId, commandId: z.number().int().positive() }),
+  z.object({ type: z.literal('uploadLogFiles'), requestId, includeUpdaterLogs: z.boolean() }),
+  z.object({ type: z.literal('refreshStorage'), requestId }),
+]);
+export type ServerToAgent = z.infer<typeof serverToAgentSchema>;
+
+// --- Agent → server ----------------------------------------------------------------------------------
+
+const messageSchema = z.object({
+  type: z.enum(MESSAGE_TYPES),
+  text: z.string().min(1).max(4000),
+  time: isoTime,
+});
+
+export const agentToServerSchema = z.discriminatedUnion('type', [
+  /** First event after CONNECT: what the machine is now, and which task versions the agent holds. */
+  z.object({
+    type: z.literal('hello'),
+    name: z.string().min(1).max(50),
+    osFamily: z.enum(OS_FAMILIES),
+    operatingSystem: z.string().max(100),
+    clientVersion: z.string().max(50),
+    timeZone: z.string().max(64),
+    taskVersions: z.record(z.string(), z.number().int()),
+  }),
+  /** The answer to a command with a requestId. */
+  z.object({
+    type: z.literal('reply'),
+    requestId,
+    success: z.boolean(),
+    messages: z.array(z.string().max(4000)).max(50),
+    payload: z.unknown().optional(),
+  }),
+  /**
+   * A run started. `runKey` is the agent's own id for it, unique per machine, so a start reported
+   * twice (after a reconnect) is recorded once; the server answers with the run id in a `reply`.
+   */
+  z.object({
+    type: z.literal('runStarted'),
+    runKey: z.string().min(1).max(100),
+    taskId: id,
+    startedAt: isoTime,
+    manual: z.boolean(),
+    requestId: requestId.optional(),
+  }),
+  z.object({
+    type: z.literal('runProgress'),
+    runKey: z.string().min(1).max(100),
+    phase: z.enum(TRANSFER_PHASES),
+    percentage: z.number().int().min(0).max(100),
+    currentItem: z.number().int().min(0),
+    totalItems: z.number().int().min(0),
+    bytesDone: z.number().int().min(0),
+    bytesTotal: z.number().int().min(0),
+  }),
+  z.object({
+    type: z.literal('runFinished'),
+    runKey: z.string().min(1).max(100),
+    status: z.enum(RUN_STATUSES),
+    finishedAt: isoTime,
+    exitCodeResult: z.enum(COMMAND_RESULT_CODES),
+    failureMessage: z.string().max(4000).nullable(),
+    snapshotId: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable(),
+    bytesAdded: z.number().int().min(0).nullable(),
+    bytesTotal: z.number().int().min(0).nullable(),
+  }),
+  z.object({
+    type: z.literal('messages'),
+    runKey: z.string().min(1).max(100).nullable(),
+    taskId: id.nullable(),
+    messages: z.array(messageSchema).min(1).max(200),
+  }),
+  z.object({ type: z.literal('usage'), usedSpaceBytes: z.number().int().min(0) }),
+  z.object({
+    type: z.literal('realtimeOutput'),
+    commandId: z.number().int().positive(),
+    lines: z.array(z.string().max(8000)).min(1).max(500),
+  }),
+  z.object({
+    type: z.literal('realtimeFinished'),
+    commandId: z.number().int().positive(),
+    exitCodeResult: z.enum(COMMAND_RESULT_CODES),
+    finishedAt: isoTime,
+  }),
+]);
+export type AgentToServer = z.infer<typeof agentToServerSchema>;
+
+/**
+ * restic's backup exit codes (PLATFORM.md: 0 ok, 1 fatal, 3 some files unreadable with the snapshot
+ * still made) as the run status and result code the portal records (000 §4, 001 §8).
+ */
+export function runOutcomeOfResticExit(
+  exitCode: number | null,
+  cancelled: boolean,
+): {
+  status: 'FINISHED_SUCCESS' | 'FINISHED_WARNINGS' | 'FAILED';
+  exitCodeResult: (typeof COMMAND_RESULT_CODES)[number];
+} {
+  if (cancelled) return { status: 'FAILED', exitCodeResult: 'CANCELLATION_REQUESTED' };
+  if (exitCode === 0) return { status: 'FINISHED_SUCCESS', exitCodeResult: 'SUCCESS' };
+  if (exitCode === 3) return { status: 'FINISHED_WARNINGS', exitCodeResult: 'SOME_FILES_NOT_ACCESSIBLE' };
+  if (exitCode === null) return { status: 'FAILED', exitCodeResult: 'EXIT_CODE_NA' };
+  return { status: 'FAILED', exitCodeResult: 'FATAL' };
+}
