@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeCron } from './describe.js';
-import { nextRunAfter, previousRunBefore, runsBetween } from './runs.js';
+import { expectedNextRun, MISSED_RUN_GRACE_MINUTES, nextRunAfter, previousRunBefore, runsBetween } from './runs.js';
 import { CronSyntaxError, parseCron, sameSchedule } from './syntax.js';
 
 const MINUTE = 60_000;
@@ -483,5 +483,19 @@ describe('edges of the run search', () => {
     const average = (performance.now() - started) / calls;
     expect(slowest).toBeLessThan(25); // one pair of calls, generous for a loaded CI machine
     expect(average).toBeLessThan(1);
+  });
+});
+
+describe('the run the server expects next (DESIGN §8 missed runs)', () => {
+  it('is the next scheduled run of an ACTIVE task in the machine zone, and nothing otherwise', () => {
+    const after = at('2026-11-23T10:00:00Z');
+    expect(iso(expectedNextRun({ status: 'ACTIVE', scheduleCron: '0 2 * * *' }, after, 'Europe/Berlin'))).toBe(
+      '2026-11-24T01:00:00.000Z',
+    );
+    expect(expectedNextRun({ status: 'PAUSED', scheduleCron: '0 2 * * *' }, after, 'UTC')).toBeNull();
+    expect(expectedNextRun({ status: 'ACTIVE', scheduleCron: '0 0 30 2 *' }, after, 'UTC')).toBeNull();
+    expect(expectedNextRun({ status: 'ACTIVE', scheduleCron: 'not a cron' }, after, 'UTC')).toBeNull();
+    expect(expectedNextRun({ status: 'ACTIVE', scheduleCron: '0 2 * * *' }, after, 'Mars/Base')).toBeNull();
+    expect(MISSED_RUN_GRACE_MINUTES).toBeGreaterThan(0);
   });
 });

@@ -264,3 +264,26 @@ export function runsBetween(cron: string | CronSchedule, from: Date, to: Date, t
   }
   return runs;
 }
+
+/**
+ * How long after its scheduled time a run may start before the task's last execution counts as
+ * missed (DESIGN §8; ours: agents start on the minute, a busy machine or a slow reconnect gets slack).
+ */
+export const MISSED_RUN_GRACE_MINUTES = 15;
+
+/**
+ * The run the server expects next for a task: only an ACTIVE task is expected to run; a schedule that
+ * never runs, or one that cannot be read, expects nothing rather than failing the caller.
+ */
+export function expectedNextRun(
+  task: { status: string; scheduleCron: string },
+  after: Date,
+  timeZone: string,
+): Date | null {
+  if (task.status !== 'ACTIVE') return null;
+  try {
+    return nextRunAfter(task.scheduleCron, after, timeZone);
+  } catch {
+    return null;
+  }
+}

@@ -7,7 +7,7 @@ import type {
   TaskDisplayStatus,
   TaskStatusInput,
 } from '@portal/domain';
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { eq, lte, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { backupMachines, backupTasks } from '../../db/schema/index.js';
@@ -132,6 +132,17 @@ export function createBackupStateRepo() {
       }));
     },
 
+    /** Tasks whose expected run should have started by `cutoff`, oldest first (indexed on next_run_at). */
+    async dueTaskIds(db: Executor, cutoff: Date, limit: number): Promise<number[]> {
+      const rows = await db
+        .select({ id: backupTasks.id })
+        .from(backupTasks)
+        .where(lte(backupTasks.nextRunAt, cutoff))
+        .orderBy(backupTasks.nextRunAt)
+        .limit(limit);
+      return rows.map((r) => r.id);
+    },
+
     async writeDisplayStatuses(db: Executor, changes: readonly { id: number; status: TaskDisplayStatus }[]) {
       if (changes.length === 0) return;
       await db.execute(sql`
@@ -252,6 +263,23 @@ export function createBackupStateWrites() {
         .where(eq(backupTasks.backupMachineId, machineId));
       return true;
     },
+    /** What the expected next run is computed from, with the one stored now. */
+    async scheduleOf(db: Executor, taskId: number) {
+      const [row] = await db
+        .select({
+          status: backupTasks.status,
+          scheduleCron: backupTasks.scheduleCron,
+          nextRunAt: backupTasks.nextRunAt,
+          timeZone: backupMachines.timeZone,
+        })
+        .from(backupTasks)
+        .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
+        .where(eq(backupTasks.id, taskId));
+      return row ?? null;
+    },
+    setNextRun: (db: Executor, taskId: number, nextRunAt: Date | null) => updateTask(db, taskId, { nextRunAt }),
+    setMissed: (db: Executor, taskId: number, missed: boolean, nextRunAt: Date | null) =>
+      updateTask(db, taskId, { lastExecutionMissed: missed, nextRunAt }),
     deleteMachine: (db: Executor, machineId: number) => removeRow(db, 'backup_machines', machineId),
     deletePackage: (db: Executor, packageId: number) => removeRow(db, 'backup_packages', packageId),
   };

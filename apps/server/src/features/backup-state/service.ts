@@ -5,7 +5,10 @@ import {
   type CustomerStatus,
   countsDelta,
   EMPTY_AGGREGATE_COUNTS,
+  expectedNextRun,
+  isTaskRunnable,
   type MachineStatus,
+  MISSED_RUN_GRACE_MINUTES,
   type PackageStatus,
   type RunStatus,
   type TaskDisplayStatus,
@@ -22,6 +25,7 @@ import {
   type NewTask,
   type TaskScope,
   type TaskStatePatch,
+  type TaskStateRow,
 } from './repo.js';
 
 /** PostgreSQL's deadlock_detected and serialization_failure: the transaction is safe to run again. */
@@ -45,9 +49,21 @@ const isZero = (c: AggregateCounts) => Object.values(c).every((v) => v === 0);
  * customer's row first, reads the affected tasks before and after the change, and applies only the
  * difference: the cost is that of the tasks touched, never of all tasks.
  */
-export function createBackupStateService(deps: { db: Db; repo?: BackupStateRepo; writes?: BackupStateWrites }) {
+export function createBackupStateService(deps: {
+  db: Db;
+  repo?: BackupStateRepo;
+  writes?: BackupStateWrites;
+  now?: () => Date;
+}) {
   const repo = deps.repo ?? createBackupStateRepo();
   const writes = deps.writes ?? createBackupStateWrites();
+  const now = deps.now ?? (() => new Date());
+
+  /** Sets the run the server expects next from the task's schedule in its machine's time zone. */
+  async function refreshNextRun(tx: Executor, taskId: number): Promise<void> {
+    const schedule = await writes.scheduleOf(tx, taskId);
+    if (schedule) await writes.setNextRun(tx, taskId, expectedNextRun(schedule, now(), schedule.timeZone));
+  }
 
   async function transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -78,12 +94,15 @@ export function createBackupStateService(deps: { db: Db; repo?: BackupStateRepo;
    * `change` returns false when its row was not there (nothing happens then), or the ids of tasks it
    * created. Returns false when the owner or the row does not exist.
    */
-  async function changeTasks(scope: TaskScope, change: (tx: Executor) => Promise<boolean | number[]>) {
+  async function changeTasks(
+    scope: TaskScope,
+    change: (tx: Executor, before: TaskStateRow[]) => Promise<boolean | number[]>,
+  ) {
     return transaction(async (tx) => {
       const customerId = await repo.customerOf(tx, scope);
       if (customerId === null || !(await repo.lockCustomer(tx, customerId))) return false;
       const before = await repo.taskStates(tx, scope);
-      const outcome = await change(tx);
+      const outcome = await change(tx, before);
       if (outcome === false) return false;
       const created = Array.isArray(outcome) ? outcome : [];
       const after = await repo.taskStates(tx, scope, created);
@@ -124,16 +143,47 @@ export function createBackupStateService(deps: { db: Db; repo?: BackupStateRepo;
       let id: number | null = null;
       await changeTasks({ kind: 'machine', machineId: task.backupMachineId }, async (tx) => {
         id = await writes.insertTask(tx, task);
-        return id === null ? false : [id];
+        if (id === null) return false;
+        await refreshNextRun(tx, id);
+        return [id];
       });
       return id;
     },
     /** Pauses, resumes, marks missed or moves a task through seeding and deletion. */
     updateTask: (taskId: number, patch: TaskStatePatch) =>
-      changeTasks({ kind: 'task', taskId }, (tx) => writes.patchTask(tx, taskId, patch)),
-    /** A run of the task started (INITIATED or straight IN_PROGRESS); it clears a missed execution. */
+      changeTasks({ kind: 'task', taskId }, async (tx) => {
+        if (!(await writes.patchTask(tx, taskId, patch))) return false;
+        if (patch.status) await refreshNextRun(tx, taskId);
+        return true;
+      }),
+    /**
+     * A run of the task started (INITIATED or straight IN_PROGRESS): it clears a missed execution, and
+     * the next expected run is the one after now.
+     */
     runStarted: (taskId: number, status: Extract<RunStatus, 'INITIATED' | 'IN_PROGRESS'> = 'INITIATED') =>
-      changeTasks({ kind: 'task', taskId }, (tx) => writes.startRun(tx, taskId, status)),
+      changeTasks({ kind: 'task', taskId }, async (tx) => {
+        if (!(await writes.startRun(tx, taskId, status))) return false;
+        await refreshNextRun(tx, taskId);
+        return true;
+      }),
+    /**
+     * Marks the task's last execution missed when its expected run is more than the grace period
+     * overdue (DESIGN §8), and expects the next one. Checked again under the customer's lock, so several
+     * server instances may call it for the same task: one marks it, the others find nothing due. A task
+     * that may not run (machine, package or customer stopped) is not marked, only moved on.
+     */
+    markMissedIfDue: (taskId: number) =>
+      changeTasks({ kind: 'task', taskId }, async (tx, [task]) => {
+        const schedule = await writes.scheduleOf(tx, taskId);
+        if (!task || !schedule?.nextRunAt) return false;
+        const at = now();
+        if (schedule.nextRunAt.getTime() > at.getTime() - MISSED_RUN_GRACE_MINUTES * 60_000) return false;
+        const missed = isTaskRunnable(task) || task.lastExecutionMissed;
+        return writes.setMissed(tx, taskId, missed, expectedNextRun(schedule, at, schedule.timeZone));
+      }),
+    /** Tasks whose expected run is overdue past the grace period, for the missed-run job. */
+    dueTaskIds: (limit: number) =>
+      repo.dueTaskIds(deps.db, new Date(now().getTime() - MISSED_RUN_GRACE_MINUTES * 60_000), limit),
     /** The task's latest run moved on (in progress, failed, finished). */
     runStatusChanged: (taskId: number, status: RunStatus) =>
       changeTasks({ kind: 'task', taskId }, (tx) => writes.setLastRunStatus(tx, taskId, status)),

@@ -1,0 +1,88 @@
+import { eq } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/client.js';
+import { backupMachines, backupTasks } from '../db/schema/index.js';
+import { computeReadModel, readStoredReadModel } from '../features/backup-state/recompute.js';
+import { createBackupStateService } from '../features/backup-state/service.js';
+import { backupFixtures } from '../testing/backup-fixtures.js';
+import { openTestDatabase } from '../testing/database.js';
+import { createTenants, type Tenants } from '../testing/fixtures.js';
+import { startMissedRunDetection } from './missed-runs.js';
+
+let database: Database;
+let tenants: Tenants;
+const clock = { now: new Date('2026-11-23T09:30:00Z') };
+const task = async (id: number) => (await database.db.select().from(backupTasks).where(eq(backupTasks.id, id)))[0];
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  tenants = await createTenants(database.db);
+});
+afterAll(async () => database?.close());
+
+describe('missed-run detection (DESIGN §8)', () => {
+  it('expects the next run in the machine zone, marks it missed past the grace period, and the next run clears it', async () => {
+    const db = database.db;
+    const fixtures = backupFixtures(db);
+    const state = createBackupStateService({ db, now: () => clock.now });
+    const pkg = await fixtures.package(tenants.customerA.customerId);
+    const machine = await fixtures.machine(pkg);
+    await db.update(backupMachines).set({ timeZone: 'Europe/Berlin' }).where(eq(backupMachines.id, machine));
+    // 02:00 in Berlin is 01:00 UTC in November.
+    const id = (await state.createTask(fixtures.task(machine, { statusOfLastRun: 'FINISHED_SUCCESS' }))) as number;
+    expect((await task(id))?.nextRunAt?.toISOString()).toBe('2026-11-24T01:00:00.000Z');
+    const paused = (await state.createTask(fixtures.task(machine, { status: 'PAUSED' }))) as number;
+    expect((await task(paused))?.nextRunAt).toBeNull();
+
+    const job = startMissedRunDetection({
+      backupState: state,
+      logger: pino({ level: 'silent' }),
+      intervalMs: 3_600_000,
+    });
+    try {
+      clock.now = new Date('2026-11-24T01:14:00Z'); // within the grace period
+      expect(await job.runOnce()).toBe(0);
+      clock.now = new Date('2026-11-24T01:16:00Z');
+      expect(await job.runOnce()).toBe(1);
+      expect(await task(id)).toMatchObject({ lastExecutionMissed: true, displayStatus: 'MISSED' });
+      expect((await task(id))?.nextRunAt?.toISOString()).toBe('2026-11-25T01:00:00.000Z');
+      expect(await job.runOnce()).toBe(0);
+
+      clock.now = new Date('2026-11-24T08:00:00Z');
+      await state.runStarted(id);
+      expect(await task(id)).toMatchObject({ lastExecutionMissed: false, displayStatus: 'LAST_SUCCEEDED' });
+      expect(await readStoredReadModel(db)).toEqual(await computeReadModel(db));
+    } finally {
+      job.stop();
+    }
+  });
+
+  it('moves a task that may not run on without marking it, and is safe when two instances check at once', async () => {
+    const db = database.db;
+    const fixtures = backupFixtures(db);
+    const state = createBackupStateService({ db, now: () => clock.now });
+    const pkg = await fixtures.package(tenants.customerB.customerId);
+    const stopped = await fixtures.machine(pkg, { status: 'SUSPENDED' });
+    const running = await fixtures.machine(pkg);
+    clock.now = new Date('2026-11-23T09:30:00Z');
+    const stoppedTask = (await state.createTask(fixtures.task(stopped))) as number;
+    const tasks = await Promise.all(Array.from({ length: 5 }, () => state.createTask(fixtures.task(running))));
+
+    clock.now = new Date('2026-11-24T03:00:00Z');
+    const logger = pino({ level: 'silent' });
+    const a = startMissedRunDetection({ backupState: state, logger, intervalMs: 3_600_000 });
+    const b = startMissedRunDetection({ backupState: state, logger, intervalMs: 3_600_000 });
+    try {
+      const [markedA, markedB] = await Promise.all([a.runOnce(), b.runOnce()]);
+      expect(markedA + markedB).toBeGreaterThanOrEqual(5);
+      expect((await task(stoppedTask))?.lastExecutionMissed).toBe(false);
+      expect((await task(stoppedTask))?.nextRunAt?.toISOString()).toBe('2026-11-25T02:00:00.000Z');
+      for (const id of tasks) expect((await task(id as number))?.lastExecutionMissed).toBe(true);
+      expect(await readStoredReadModel(db)).toEqual(await computeReadModel(db));
+    } finally {
+      a.stop();
+      b.stop();
+    }
+  });
+});
