@@ -329,8 +329,11 @@ export const taskActions = pgTable(
     bytesAdded: bigint('bytes_added', { mode: 'number' }),
     bytesTotal: bigint('bytes_total', { mode: 'number' }),
     snapshotsAvailable: boolean('snapshots_available').notNull().default(false),
+    /** The agent's own id of a run it started, so a start reported twice is recorded once. */
+    runKey: varchar('run_key', { length: 100 }),
   },
   (t) => [
+    uniqueIndex('task_actions_run_key_uq').on(t.backupMachineId, t.runKey),
     index('task_actions_task_idx').on(t.backupTaskId, t.timeStarted.desc().nullsFirst()),
     index('task_actions_machine_idx').on(t.backupMachineId),
     // The 'currently running tasks' dashboard and the cancel checks look only at busy actions.
