@@ -78,6 +78,14 @@ export type RepositorySettings = z.infer<typeof repositorySchema>;
 // --- Server → agent ----------------------------------------------------------------------------------
 
 export const serverToAgentSchema = z.discriminatedUnion('type', [
+  /** The answer to an agent event that carried a requestId (a run start gets its run id). */
+  z.object({
+    type: z.literal('reply'),
+    requestId,
+    success: z.boolean(),
+    messages: z.array(z.string().max(4000)).max(50),
+    payload: z.unknown().optional(),
+  }),
   /** The whole task list, sent after CONNECT and after every change: the agent replaces its own. */
   z.object({ type: z.literal('tasks'), tasks: z.array(agentTaskSchema).max(10_000), timeZone: z.string().max(64) }),
   z.object({ type: z.literal('repository'), settings: repositorySchema }),

@@ -40,6 +40,12 @@ const isRetryable = (error: unknown): boolean => {
   return false;
 };
 
+/**
+ * A write that belongs with a state change, in its transaction (recording the run itself, say);
+ * false means it was already done, and the change is skipped, so a repeated report counts once.
+ */
+export type AlongsideWrite = (tx: Executor) => Promise<boolean>;
+
 const isZero = (c: AggregateCounts) => Object.values(c).every((v) => v === 0);
 
 /**
@@ -160,8 +166,13 @@ export function createBackupStateService(deps: {
      * A run of the task started (INITIATED or straight IN_PROGRESS): it clears a missed execution, and
      * the next expected run is the one after now.
      */
-    runStarted: (taskId: number, status: Extract<RunStatus, 'INITIATED' | 'IN_PROGRESS'> = 'INITIATED') =>
+    runStarted: (
+      taskId: number,
+      status: Extract<RunStatus, 'INITIATED' | 'IN_PROGRESS'> = 'INITIATED',
+      alongside?: AlongsideWrite,
+    ) =>
       changeTasks({ kind: 'task', taskId }, async (tx) => {
+        if (alongside && !(await alongside(tx))) return false;
         if (!(await writes.startRun(tx, taskId, status))) return false;
         await refreshNextRun(tx, taskId);
         return true;
@@ -185,8 +196,11 @@ export function createBackupStateService(deps: {
     dueTaskIds: (limit: number) =>
       repo.dueTaskIds(deps.db, new Date(now().getTime() - MISSED_RUN_GRACE_MINUTES * 60_000), limit),
     /** The task's latest run moved on (in progress, failed, finished). */
-    runStatusChanged: (taskId: number, status: RunStatus) =>
-      changeTasks({ kind: 'task', taskId }, (tx) => writes.setLastRunStatus(tx, taskId, status)),
+    runStatusChanged: (taskId: number, status: RunStatus, alongside?: AlongsideWrite) =>
+      changeTasks({ kind: 'task', taskId }, async (tx) => {
+        if (alongside && !(await alongside(tx))) return false;
+        return writes.setLastRunStatus(tx, taskId, status);
+      }),
     deleteTask: (taskId: number) => changeTasks({ kind: 'task', taskId }, (tx) => writes.deleteTask(tx, taskId)),
     setMachineStatus: (machineId: number, status: MachineStatus) =>
       changeTasks({ kind: 'machine', machineId }, (tx) => writes.setMachineStatus(tx, machineId, status)),

@@ -1,0 +1,215 @@
+import type { AgentTask, MessageType, OsFamily, RunStatus, TransferPhase } from '@portal/domain';
+import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { backupMachines, backupSnapshots, backupTasks, machineMessages, taskActions } from '../../db/schema/index.js';
+
+const BUSY: RunStatus[] = ['INITIATED', 'IN_PROGRESS'];
+
+/** The queries behind what agents report: runs, progress, messages, snapshots and the machine itself. */
+export function createAgentEventsRepo(db: Db) {
+  const actionOf = (machineId: number, runKey: string) =>
+    and(eq(taskActions.backupMachineId, machineId), eq(taskActions.runKey, runKey));
+
+  return {
+    async updateMachine(
+      machineId: number,
+      values: { osFamily: OsFamily; operatingSystem: string; desktopClientVersion: string; timeZone?: string },
+      at: Date,
+    ): Promise<void> {
+      await db
+        .update(backupMachines)
+        .set({ ...values, lastSeenAt: at })
+        .where(eq(backupMachines.id, machineId));
+    },
+
+    async setUsedSpace(machineId: number, usedSpaceBytes: number): Promise<void> {
+      await db.update(backupMachines).set({ usedSpaceBytes }).where(eq(backupMachines.id, machineId));
+    },
+
+    /** The machine's tasks as its agent holds them. */
+    async tasksOf(machineId: number): Promise<AgentTask[]> {
+      const rows = await db
+        .select({
+          id: backupTasks.id,
+          version: backupTasks.version,
+          name: backupTasks.name,
+          type: backupTasks.type,
+          status: backupTasks.status,
+          scheduleCron: backupTasks.scheduleCron,
+          backupItems: backupTasks.backupItems,
+          exclusions: backupTasks.exclusions,
+          numberOfSnapshotsToKeep: backupTasks.numberOfSnapshotsToKeep,
+          syncDeletions: backupTasks.syncDeletions,
+          uploadBandwidthLimit: backupTasks.uploadBandwidthLimit,
+          uploadBandwidthLimitUnit: backupTasks.uploadBandwidthLimitUnit,
+          createSeed: backupTasks.createSeed,
+          pathToSeedDisk: backupTasks.pathToSeedDisk,
+          volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled,
+        })
+        .from(backupTasks)
+        .where(eq(backupTasks.backupMachineId, machineId))
+        .orderBy(asc(backupTasks.id));
+      return rows as AgentTask[];
+    },
+
+    async machineTimeZone(machineId: number): Promise<string> {
+      const [row] = await db
+        .select({ timeZone: backupMachines.timeZone })
+        .from(backupMachines)
+        .where(eq(backupMachines.id, machineId));
+      return row?.timeZone ?? 'UTC';
+    },
+
+    /** The task when it belongs to the machine. */
+    async taskOfMachine(machineId: number, taskId: number) {
+      const [row] = await db
+        .select({ id: backupTasks.id, snapshotsEnabled: backupTasks.snapshotsEnabled })
+        .from(backupTasks)
+        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
+      return row ?? null;
+    },
+
+    /** Records a run once per run key: the id and whether this call created it. */
+    async insertRun(
+      machineId: number,
+      taskId: number,
+      runKey: string,
+      startedAt: Date,
+    ): Promise<{ id: number; created: boolean }> {
+      const inserted = await db
+        .insert(taskActions)
+        .values({
+          backupMachineId: machineId,
+          backupTaskId: taskId,
+          runKey,
+          type: 'BACKUP_RUN',
+          status: 'IN_PROGRESS',
+          timeStarted: startedAt,
+          phase: 'PREPARING_FILES_TO_TRANSFER',
+        })
+        .onConflictDoNothing({ target: [taskActions.backupMachineId, taskActions.runKey] })
+        .returning({ id: taskActions.id });
+      if (inserted[0]) return { id: inserted[0].id, created: true };
+      const [existing] = await db.select({ id: taskActions.id }).from(taskActions).where(actionOf(machineId, runKey));
+      if (!existing) throw new Error('run neither inserted nor found');
+      return { id: existing.id, created: false };
+    },
+
+    async recordProgress(
+      machineId: number,
+      runKey: string,
+      progress: { phase: TransferPhase; percentage: number; currentItem: number; totalItems: number },
+    ): Promise<boolean> {
+      const rows = await db
+        .update(taskActions)
+        .set({
+          phase: progress.phase,
+          transferProgressPercentage: progress.percentage,
+          currentTransfer: progress.currentItem,
+          totalTransfers: progress.totalItems,
+        })
+        .where(and(actionOf(machineId, runKey), inArray(taskActions.status, BUSY)))
+        .returning({ id: taskActions.id });
+      return rows.length > 0;
+    },
+
+    /** Finishes a busy run; null when it is unknown or already finished (a repeated report). */
+    async finishRun(
+      machineId: number,
+      runKey: string,
+      outcome: {
+        status: RunStatus;
+        finishedAt: Date;
+        exitCodeResult: string;
+        failureMessage: string | null;
+        snapshotId: string | null;
+        bytesAdded: number | null;
+        bytesTotal: number | null;
+      },
+    ): Promise<{ id: number; taskId: number } | null> {
+      const [row] = await db
+        .update(taskActions)
+        .set({
+          status: outcome.status,
+          timeFinished: outcome.finishedAt,
+          exitCodeResult: outcome.exitCodeResult,
+          failureMessage: outcome.failureMessage,
+          resticSnapshotId: outcome.snapshotId,
+          bytesAdded: outcome.bytesAdded,
+          bytesTotal: outcome.bytesTotal,
+          phase: 'FINALIZED',
+          transferProgressPercentage:
+            outcome.status === 'FAILED' ? sql`${taskActions.transferProgressPercentage}` : 100,
+          snapshotsAvailable: outcome.snapshotId !== null,
+        })
+        .where(and(actionOf(machineId, runKey), inArray(taskActions.status, BUSY)))
+        .returning({ id: taskActions.id, taskId: taskActions.backupTaskId });
+      return row ?? null;
+    },
+
+    async runOf(machineId: number, runKey: string): Promise<{ id: number; taskId: number } | null> {
+      const [row] = await db
+        .select({ id: taskActions.id, taskId: taskActions.backupTaskId })
+        .from(taskActions)
+        .where(actionOf(machineId, runKey));
+      return row ?? null;
+    },
+
+    /** Keeps the run's snapshot as the task's archive unless the task already has one from this week. */
+    async keepWeeklySnapshot(
+      taskId: number,
+      actionId: number,
+      snapshotId: string,
+      sizeBytes: number,
+      at: Date,
+      week: { start: Date; end: Date },
+    ): Promise<boolean> {
+      const [recent] = await db
+        .select({ id: backupSnapshots.id })
+        .from(backupSnapshots)
+        .where(
+          and(
+            eq(backupSnapshots.backupTaskId, taskId),
+            gte(backupSnapshots.createdAt, week.start),
+            lt(backupSnapshots.createdAt, week.end),
+          ),
+        )
+        .limit(1);
+      if (recent) return false;
+      const inserted = await db
+        .insert(backupSnapshots)
+        .values({
+          backupTaskId: taskId,
+          taskActionId: actionId,
+          resticSnapshotId: snapshotId,
+          status: 'FINISHED_SUCCESS',
+          sizeBytes,
+          createdAt: at,
+        })
+        .onConflictDoNothing()
+        .returning({ id: backupSnapshots.id });
+      return inserted.length > 0;
+    },
+
+    async insertMessages(
+      machineId: number,
+      taskId: number | null,
+      actionId: number | null,
+      messages: readonly { type: MessageType; text: string; time: Date }[],
+    ): Promise<void> {
+      if (messages.length === 0) return;
+      await db.insert(machineMessages).values(
+        messages.map((m) => ({
+          backupMachineId: machineId,
+          backupTaskId: taskId,
+          taskActionId: actionId,
+          time: m.time,
+          messageType: m.type,
+          message: m.text,
+        })),
+      );
+    },
+  };
+}
+
+export type AgentEventsRepo = ReturnType<typeof createAgentEventsRepo>;

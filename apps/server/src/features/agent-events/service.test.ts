@@ -1,0 +1,196 @@
+import { type AgentToServer, agentToServerSchema } from '@portal/domain';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client.js';
+import { backupMachines, backupSnapshots, backupTasks, machineMessages, taskActions } from '../../db/schema/index.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { openTestDatabase } from '../../testing/database.js';
+import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { computeReadModel, readStoredReadModel } from '../backup-state/recompute.js';
+import { createBackupStateService } from '../backup-state/service.js';
+import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
+import { type AgentEventService, createAgentEventService, type MachineUpdate, weekStartOf } from './service.js';
+
+let database: Database;
+let tenants: Tenants;
+let events: AgentEventService;
+let machine: AuthenticatedMachine;
+let otherMachineTask: number;
+let taskId: number;
+const updates: Array<[number, MachineUpdate]> = [];
+
+const event = (body: AgentToServer) => agentToServerSchema.parse(body);
+const task = async () => (await database.db.select().from(backupTasks).where(eq(backupTasks.id, taskId)))[0];
+const runs = () => database.db.select().from(taskActions).where(eq(taskActions.backupTaskId, taskId));
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  tenants = await createTenants(database.db);
+  const fixtures = backupFixtures(database.db);
+  const backupState = createBackupStateService({ db: database.db });
+  events = createAgentEventService({
+    db: database.db,
+    backupState,
+    onUpdate: (machineId, update) => updates.push([machineId, update]),
+  });
+  const pkg = await fixtures.package(tenants.customerA.customerId);
+  const id = await fixtures.machine(pkg);
+  machine = { id, customerId: tenants.customerA.customerId, backupPackageId: pkg };
+  taskId = (await backupState.createTask(fixtures.task(id, { name: 'Documents' }))) as number;
+  const other = await fixtures.machine(await fixtures.package(tenants.customerB.customerId));
+  otherMachineTask = (await backupState.createTask(fixtures.task(other))) as number;
+});
+afterAll(async () => database?.close());
+
+const finish = (runKey: string, finishedAt: string, snapshot: string | null = 'a'.repeat(64)) =>
+  event({
+    type: 'runFinished',
+    runKey,
+    status: snapshot ? 'FINISHED_SUCCESS' : 'FAILED',
+    finishedAt,
+    exitCodeResult: snapshot ? 'SUCCESS' : 'FATAL',
+    failureMessage: snapshot ? null : 'Fatal: unable to open repository',
+    snapshotId: snapshot,
+    bytesAdded: snapshot ? 1000 : null,
+    bytesTotal: snapshot ? 5000 : null,
+  });
+
+describe('what agents report', () => {
+  it('hello updates the machine and answers with its task list', async () => {
+    const replies = await events.handle(
+      machine,
+      event({
+        type: 'hello',
+        name: 'laptop',
+        osFamily: 'WINDOWS',
+        operatingSystem: 'Windows 11 Pro',
+        clientVersion: '2.1.0',
+        timeZone: 'Europe/Paris',
+        taskVersions: {},
+      }),
+    );
+    expect(replies).toEqual([
+      expect.objectContaining({
+        type: 'tasks',
+        timeZone: 'Europe/Paris',
+        tasks: [expect.objectContaining({ id: taskId, name: 'Documents', version: 1 })],
+      }),
+    ]);
+    const [row] = await database.db.select().from(backupMachines).where(eq(backupMachines.id, machine.id));
+    expect(row).toMatchObject({ osFamily: 'WINDOWS', desktopClientVersion: '2.1.0', timeZone: 'Europe/Paris' });
+  });
+
+  it('records a run once however often its start and finish are reported, and the task follows', async () => {
+    const started = event({
+      type: 'runStarted',
+      runKey: 'run-1',
+      taskId,
+      startedAt: '2026-11-23T10:00:00Z',
+      manual: false,
+      requestId: 'req-1',
+    });
+    const [reply] = await events.handle(machine, started);
+    expect(reply).toMatchObject({ type: 'reply', requestId: 'req-1', success: true });
+    await events.handle(machine, started);
+    expect(await runs()).toHaveLength(1);
+    expect(await task()).toMatchObject({ statusOfLastRun: 'IN_PROGRESS', displayStatus: 'NOT_COMPLETED_YET' });
+
+    await events.handle(
+      machine,
+      event({
+        type: 'runProgress',
+        runKey: 'run-1',
+        phase: 'TRANSFERRING_FILES',
+        percentage: 40,
+        currentItem: 4,
+        totalItems: 10,
+        bytesDone: 400,
+        bytesTotal: 1000,
+      }),
+    );
+    expect((await runs())[0]).toMatchObject({ transferProgressPercentage: 40, currentTransfer: 4, totalTransfers: 10 });
+
+    await events.handle(machine, finish('run-1', '2026-11-23T10:05:00Z'));
+    await events.handle(machine, finish('run-1', '2026-11-23T10:06:00Z', null));
+    const [run] = await runs();
+    expect(run).toMatchObject({
+      status: 'FINISHED_SUCCESS',
+      exitCodeResult: 'SUCCESS',
+      resticSnapshotId: 'a'.repeat(64),
+    });
+    expect(run?.timeFinished?.toISOString()).toBe('2026-11-23T10:05:00.000Z');
+    expect(await task()).toMatchObject({ statusOfLastRun: 'FINISHED_SUCCESS', displayStatus: 'LAST_SUCCEEDED' });
+    expect(updates.some(([id, u]) => id === machine.id && u.kind === 'run')).toBe(true);
+    expect(await readStoredReadModel(database.db)).toEqual(await computeReadModel(database.db));
+  });
+
+  it('keeps at most one snapshot archive per week per task; a failed run records its message', async () => {
+    await events.handle(
+      machine,
+      event({ type: 'runStarted', runKey: 'run-2', taskId, startedAt: '2026-11-24T10:00:00Z', manual: true }),
+    );
+    await events.handle(machine, finish('run-2', '2026-11-24T10:05:00Z', 'b'.repeat(64)));
+    await events.handle(
+      machine,
+      event({ type: 'runStarted', runKey: 'run-3', taskId, startedAt: '2026-11-30T10:00:00Z', manual: false }),
+    );
+    await events.handle(machine, finish('run-3', '2026-11-30T10:05:00Z', 'c'.repeat(64)));
+    const archives = await database.db.select().from(backupSnapshots).where(eq(backupSnapshots.backupTaskId, taskId));
+    expect(archives.map((a) => a.resticSnapshotId).sort()).toEqual(['a'.repeat(64), 'c'.repeat(64)]);
+    expect(archives.map((a) => a.createdAt.toISOString()).sort()).toEqual([
+      '2026-11-23T10:05:00.000Z',
+      '2026-11-30T10:05:00.000Z',
+    ]);
+
+    await events.handle(
+      machine,
+      event({ type: 'runStarted', runKey: 'run-4', taskId, startedAt: '2026-11-30T11:00:00Z', manual: false }),
+    );
+    await events.handle(
+      machine,
+      event({
+        type: 'messages',
+        runKey: 'run-4',
+        taskId,
+        messages: [{ type: 'ERROR', text: 'Fatal: unable to open repository', time: '2026-11-30T11:00:05Z' }],
+      }),
+    );
+    await events.handle(machine, finish('run-4', '2026-11-30T11:01:00Z', null));
+    expect(await task()).toMatchObject({ displayStatus: 'LAST_FAILED', statusOfRunBeforeLast: 'FINISHED_SUCCESS' });
+    const messages = await database.db
+      .select()
+      .from(machineMessages)
+      .where(eq(machineMessages.backupMachineId, machine.id));
+    expect(messages).toEqual([expect.objectContaining({ messageType: 'ERROR', backupTaskId: taskId })]);
+  });
+
+  it("refuses another machine's task and ignores reports of unknown runs", async () => {
+    const [reply] = await events.handle(
+      machine,
+      event({
+        type: 'runStarted',
+        runKey: 'x',
+        taskId: otherMachineTask,
+        startedAt: '2026-11-23T10:00:00Z',
+        manual: true,
+        requestId: 'r',
+      }),
+    );
+    expect(reply).toMatchObject({ type: 'reply', success: false });
+    expect(await events.handle(machine, finish('never-started', '2026-11-23T10:00:00Z'))).toEqual([]);
+    const foreign = await database.db.select().from(taskActions).where(eq(taskActions.backupTaskId, otherMachineTask));
+    expect(foreign).toHaveLength(0);
+  });
+
+  it('stores the used space the agent reports', async () => {
+    await events.handle(machine, event({ type: 'usage', usedSpaceBytes: 123_456 }));
+    const [row] = await database.db.select().from(backupMachines).where(eq(backupMachines.id, machine.id));
+    expect(row?.usedSpaceBytes).toBe(123_456);
+  });
+
+  it('weeks start on Monday', () => {
+    expect(weekStartOf(new Date('2026-11-23T10:00:00Z')).toISOString()).toBe('2026-11-23T00:00:00.000Z');
+    expect(weekStartOf(new Date('2026-11-29T23:59:59Z')).toISOString()).toBe('2026-11-23T00:00:00.000Z');
+    expect(weekStartOf(new Date('2026-11-30T00:00:00Z')).toISOString()).toBe('2026-11-30T00:00:00.000Z');
+  });
+});

@@ -1,0 +1,155 @@
+import { type AgentToServer, isValidTimeZone, type ServerToAgent } from '@portal/domain';
+import type { Db } from '../../db/client.js';
+import type { BackupStateService } from '../backup-state/service.js';
+import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
+import { createAgentEventsRepo } from './repo.js';
+
+const DAY_MS = 86_400_000;
+
+/** Monday 00:00 UTC of the week holding `at`: snapshot archives are kept at most one per week. */
+export function weekStartOf(at: Date): Date {
+  const day = Math.floor(at.getTime() / DAY_MS);
+  // 1 January 1970 was a Thursday: day 0 is weekday 3 counting from Monday.
+  const sinceMonday = (day + 3) % 7;
+  return new Date((day - sinceMonday) * DAY_MS);
+}
+
+/** What happened, for the browsers watching the machine (the live channel publishes it). */
+export type MachineUpdate = { kind: 'run'; taskId: number; runId: number } | { kind: 'machine' };
+
+/**
+ * Records what a machine's agent reports (DESIGN §5–6): the database is the truth, every report is
+ * idempotent (a run by its run key, a finish only while the run is busy), and the task's run status
+ * fields move with the run through the backup-state service, so the dashboard follows. Returns the
+ * messages to send back to the agent.
+ */
+export function createAgentEventService(deps: {
+  db: Db;
+  backupState: BackupStateService;
+  now?: () => Date;
+  onUpdate?: (machineId: number, update: MachineUpdate) => void;
+}) {
+  const repo = createAgentEventsRepo(deps.db);
+  const now = deps.now ?? (() => new Date());
+  const notify = (machineId: number, update: MachineUpdate) => deps.onUpdate?.(machineId, update);
+
+  /** The task list message for the machine's agent. */
+  async function tasksMessage(machineId: number): Promise<ServerToAgent> {
+    const [tasks, timeZone] = await Promise.all([repo.tasksOf(machineId), repo.machineTimeZone(machineId)]);
+    return { type: 'tasks', tasks, timeZone };
+  }
+
+  return {
+    tasksMessage,
+
+    async handle(machine: AuthenticatedMachine, event: AgentToServer): Promise<ServerToAgent[]> {
+      switch (event.type) {
+        case 'hello': {
+          await repo.updateMachine(
+            machine.id,
+            {
+              osFamily: event.osFamily,
+              operatingSystem: event.operatingSystem,
+              desktopClientVersion: event.clientVersion,
+              ...(isValidTimeZone(event.timeZone) ? { timeZone: event.timeZone } : {}),
+            },
+            now(),
+          );
+          notify(machine.id, { kind: 'machine' });
+          return [await tasksMessage(machine.id)];
+        }
+
+        case 'runStarted': {
+          const task = await repo.taskOfMachine(machine.id, event.taskId);
+          if (!task) return replyTo(event.requestId, false, [`Task ${event.taskId} is not a task of this machine`]);
+          let runId = 0;
+          await deps.backupState.runStarted(event.taskId, 'IN_PROGRESS', async (tx) => {
+            const run = await createAgentEventsRepo(tx).insertRun(
+              machine.id,
+              event.taskId,
+              event.runKey,
+              new Date(event.startedAt),
+            );
+            runId = run.id;
+            return run.created;
+          });
+          notify(machine.id, { kind: 'run', taskId: event.taskId, runId });
+          return replyTo(event.requestId, true, [], { runId });
+        }
+
+        case 'runProgress': {
+          const run = await repo.runOf(machine.id, event.runKey);
+          if (run && (await repo.recordProgress(machine.id, event.runKey, event))) {
+            notify(machine.id, { kind: 'run', taskId: run.taskId, runId: run.id });
+          }
+          return [];
+        }
+
+        case 'runFinished': {
+          const run = await repo.runOf(machine.id, event.runKey);
+          if (!run) return [];
+          let finished = false;
+          await deps.backupState.runStatusChanged(run.taskId, event.status, async (tx) => {
+            finished =
+              (await createAgentEventsRepo(tx).finishRun(machine.id, event.runKey, {
+                status: event.status,
+                finishedAt: new Date(event.finishedAt),
+                exitCodeResult: event.exitCodeResult,
+                failureMessage: event.failureMessage,
+                snapshotId: event.snapshotId,
+                bytesAdded: event.bytesAdded,
+                bytesTotal: event.bytesTotal,
+              })) !== null;
+            return finished;
+          });
+          if (!finished) return [];
+          const finishedAt = new Date(event.finishedAt);
+          if (event.snapshotId && (await repo.taskOfMachine(machine.id, run.taskId))?.snapshotsEnabled) {
+            await repo.keepWeeklySnapshot(run.taskId, run.id, event.snapshotId, event.bytesTotal ?? 0, finishedAt, {
+              start: weekStartOf(finishedAt),
+              end: new Date(weekStartOf(finishedAt).getTime() + 7 * DAY_MS),
+            });
+          }
+          notify(machine.id, { kind: 'run', taskId: run.taskId, runId: run.id });
+          return [];
+        }
+
+        case 'messages': {
+          const actionId = event.runKey ? ((await repo.runOf(machine.id, event.runKey))?.id ?? null) : null;
+          const taskId =
+            event.taskId !== null && (await repo.taskOfMachine(machine.id, event.taskId)) ? event.taskId : null;
+          await repo.insertMessages(
+            machine.id,
+            taskId,
+            actionId,
+            event.messages.map((m) => ({ type: m.type, text: m.text, time: new Date(m.time) })),
+          );
+          return [];
+        }
+
+        case 'usage':
+          await repo.setUsedSpace(machine.id, event.usedSpaceBytes);
+          notify(machine.id, { kind: 'machine' });
+          return [];
+
+        case 'reply':
+        case 'realtimeOutput':
+        case 'realtimeFinished':
+          // Answers to commands: the live channel routes them to the browser that asked.
+          return [];
+      }
+    },
+  };
+}
+
+function replyTo(
+  requestId: string | undefined,
+  success: boolean,
+  messages: string[],
+  payload?: unknown,
+): ServerToAgent[] {
+  if (!requestId) return [];
+  return [{ type: 'reply', requestId, success, messages, ...(payload === undefined ? {} : { payload }) }];
+}
+
+export type AgentEventService = ReturnType<typeof createAgentEventService>;
