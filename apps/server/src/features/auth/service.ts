@@ -21,6 +21,12 @@ export interface SignedIn {
   actor: Actor;
 }
 
+export type CredentialsOutcome =
+  | { kind: 'verified'; user: UserWithCustomer }
+  | { kind: 'failed' }
+  | { kind: 'throttled'; waitSeconds: number }
+  | { kind: 'suspended' };
+
 export type SignInOutcome =
   | { kind: 'signedIn'; token: string; session: SignedIn }
   | { kind: 'failed' }
@@ -90,8 +96,12 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
     return { token, session: { sessionId, csrfToken, user, actor: actorOf(user) } };
   }
 
-  return {
-    async signIn(email: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
+  const service = {
+    /**
+     * Checks an e-mail and password with the sign-in throttle and audit trail, without starting a
+     * session: sign-in and machine linking (the agent signs in as its user) both go through here.
+     */
+    async verifyCredentials(email: string, password: string, client: ClientInfo): Promise<CredentialsOutcome> {
       const at = now();
       const wait = await throttleWait(email, client.ip, at);
       if (wait > 0) {
@@ -125,7 +135,6 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
         });
         return { kind: 'suspended' };
       }
-      const started = await startSession(user, client);
       await audit.record({
         type: 'SIGN_IN_SUCCEEDED',
         userId: user.id,
@@ -133,7 +142,13 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
         email,
         ipAddress: client.ip,
       });
-      return { kind: 'signedIn', ...started };
+      return { kind: 'verified', user };
+    },
+
+    async signIn(email: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
+      const outcome = await service.verifyCredentials(email, password, client);
+      if (outcome.kind !== 'verified') return outcome;
+      return { kind: 'signedIn', ...(await startSession(outcome.user, client)) };
     },
 
     /** The session of a cookie token, or null when unknown, expired or idle too long (it is then removed). */
@@ -232,5 +247,6 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
       return true;
     },
   };
+  return service;
 }
 export type AuthService = ReturnType<typeof createAuthService>;
