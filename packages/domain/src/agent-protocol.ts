@@ -42,6 +42,34 @@ const id = z.number().int().positive().max(2_147_483_647);
 const requestId = z.string().min(1).max(100);
 const isoTime = z.iso.datetime({ offset: true });
 
+// --- Linking a machine ---------------------------------------------------------------------------------
+
+/** `agent link`: the agent signs in as a user of the customer and registers the machine (DESIGN §6). */
+export const AGENT_LINK_PATH = '/agent/link';
+
+export const machineLinkRequestSchema = z.object({
+  email: z.string().trim().min(1).max(100),
+  password: z.string().min(1).max(200),
+  /** Needed only when the user may use more than one active package. */
+  backupPackageId: id.optional(),
+  name: z.string().trim().min(1).max(50),
+  osFamily: z.enum(OS_FAMILIES),
+  operatingSystem: z.string().max(100),
+  clientVersion: z.string().max(50),
+  /** A stable id of the device: linking again from the same device re-links its machine. */
+  fingerprint: z.string().min(8).max(255),
+  timeZone: z.string().max(64),
+});
+export type MachineLinkRequest = z.infer<typeof machineLinkRequestSchema>;
+
+export interface MachineLinkResult {
+  machineId: number;
+  /** The machine credential, shown this once; the agent keeps it in its config file (0600). */
+  token: string;
+  /** True when an existing machine of this device was linked again. */
+  relinked: boolean;
+}
+
 // --- The task as the agent holds it ------------------------------------------------------------------
 
 /** A task as the server sends it to its machine's agent; `version` grows with every change. */

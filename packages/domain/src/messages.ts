@@ -79,6 +79,18 @@ export const MESSAGES = {
   storage: STORAGE_TEXTS,
 
   /** Dashboard tabs and tables (000 §2, §8). */
+  /** Answers of `agent link` (ours: the spec does not show the client's linking). */
+  machineLink: {
+    signInFailed: 'E-mail or password is incorrect',
+    throttled: 'Too many failed attempts; try again later',
+    accountSuspended: 'This account is suspended',
+    notACustomerUser: 'Only users of a customer account can link machines',
+    noPackage: 'No active backup package is available to this user',
+    choosePackage: 'Choose the backup package to link this machine to',
+    packageNotAvailable: 'That backup package is not available to this user',
+    machineLimitReached: 'The backup package already has as many machines as it allows',
+    badTimeZone: 'Unknown time zone',
+  },
   dashboard: {
     customersTitle: 'Customers',
     myCustomersTitle: 'My Customers',
