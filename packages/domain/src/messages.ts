@@ -329,6 +329,20 @@ export const MESSAGES = {
     invalidMessage: 'Invalid websocket message received',
     backupMachineCommunicationError: 'Error in communicating with backup machine.',
     treeItemsError: 'Error in retrieving tree items from backup machine.',
+    // Ours: the answers of task commands the specification leaves to the server (002 §7.8).
+    machineOffline: 'The backup machine is offline; try again when it is connected.',
+    remoteManagementDisabled: 'Remote management is disabled for this backup machine.',
+    readOnlyUser: 'Your account may look but not change anything.',
+    taskNotFound: 'The backup task was not found on this backup machine.',
+    taskNotRunnable: 'The backup task cannot run now (it is paused or its machine, package or customer is stopped).',
+    taskAlreadyRunning: 'The backup task is already running.',
+    taskStatusChoice: 'Status must be ACTIVE or PAUSED.',
+    taskCreated: 'Backup task created.',
+    taskUpdated: 'Backup task updated.',
+    taskStarted: 'Backup task started.',
+    taskPaused: 'Backup task paused.',
+    taskResumed: 'Backup task resumed.',
+    taskDeleted: 'Backup task deleted.',
   },
 
   /** The item tree widget (001 §8, §9). */

@@ -406,3 +406,25 @@ export const logFiles = pgTable(
   },
   (t) => [uniqueIndex('log_files_machine_file_uq').on(t.backupMachineId, t.fileName)],
 );
+
+/**
+ * Commands a browser sent to a machine over the live channel (002 §7.8), by request id: a command
+ * delivered twice is carried out once, and the second delivery gets the first one's reply.
+ */
+export const machineCommandRequests = pgTable(
+  'machine_command_requests',
+  {
+    backupMachineId: integer('backup_machine_id')
+      .notNull()
+      .references(() => backupMachines.id, { onDelete: 'cascade' }),
+    requestId: varchar('request_id', { length: 100 }).notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    command: varchar('command', { length: 32 }).notNull(),
+    reply: jsonb('reply').$type<{ success: boolean; messages: string[] }>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.backupMachineId, t.requestId] }),
+    index('machine_command_requests_created_idx').on(t.createdAt),
+  ],
+);
