@@ -1,0 +1,325 @@
+/**
+ * The backup engine against the real restic 0.14 (/usr/bin/restic) on real files and local repositories in a
+ * temporary directory. restic must be installed: these tests fail, they do not skip, when it is missing.
+ */
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AgentTask, agentToServerSchema } from '@portal/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  backupArgs,
+  describeResticError,
+  Redactor,
+  ResticRunner,
+  type ResticRunnerOptions,
+  type RunEvent,
+  retentionArgs,
+  uploadLimitKiB,
+} from './restic.js';
+import { dirItem, fileItem, makeTask } from './testing.js';
+
+const PASSWORD = 'correct-horse-battery-staple';
+let base = '';
+let src = '';
+
+function runner(overrides: Partial<ResticRunnerOptions> = {}, repo = join(base, 'repo')): ResticRunner {
+  return new ResticRunner({
+    repository: { repository: repo, password: PASSWORD },
+    host: 'test-machine',
+    cacheDir: null,
+    platform: 'UNIX',
+    ...overrides,
+  });
+}
+
+async function run(r: ResticRunner, task: AgentTask, signal?: AbortSignal) {
+  const events: RunEvent[] = [];
+  const finished = await r.backup(task, `run-${task.id}-${Date.now()}`, (e) => events.push(e), signal);
+  for (const event of [...events, finished]) expect(agentToServerSchema.safeParse(event).success).toBe(true);
+  const messages = events.flatMap((e) => (e.type === 'messages' ? e.messages : []));
+  const progress = events.filter((e) => e.type === 'runProgress');
+  return { finished, events, messages, progress };
+}
+
+function resticJson(repo: string, args: string[]): unknown {
+  const out = execFileSync('restic', ['--no-cache', ...args], {
+    env: { ...process.env, RESTIC_REPOSITORY: repo, RESTIC_PASSWORD: PASSWORD },
+    encoding: 'utf8',
+  });
+  return JSON.parse(out);
+}
+
+function lsPaths(repo: string, snapshot: string): string[] {
+  const out = execFileSync('restic', ['--no-cache', 'ls', '--json', snapshot], {
+    env: { ...process.env, RESTIC_REPOSITORY: repo, RESTIC_PASSWORD: PASSWORD },
+    encoding: 'utf8',
+  });
+  return out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { struct_type: string; path?: string })
+    .filter((n) => n.struct_type === 'node')
+    .map((n) => n.path ?? '');
+}
+
+/** Processes whose command line mentions the test directory (a restic left running). */
+function processesUsing(dir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.includes(dir) && cmdline.includes('backup')) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+beforeAll(() => {
+  base = mkdtempSync(join(tmpdir(), 'agent-restic-'));
+  chmodSync(base, 0o755);
+  src = join(base, 'src');
+  mkdirSync(join(src, 'docs', 'sub'), { recursive: true });
+  mkdirSync(join(src, 'cache'), { recursive: true });
+  writeFileSync(join(src, 'docs', 'a.txt'), 'alpha\n');
+  writeFileSync(join(src, 'docs', 'sub', 'b.txt'), 'bravo\n');
+  writeFileSync(join(src, 'docs', 'sub', 'debug.log'), 'log\n');
+  writeFileSync(join(src, 'cache', 'c.bin'), 'cache\n');
+  writeFileSync(join(src, 'single.txt'), 'single file content\n');
+});
+
+afterAll(() => {
+  if (base) rmSync(base, { recursive: true, force: true });
+});
+
+describe('pure mappings', () => {
+  it('converts bandwidth units to KiB/s (portal units are binary; a megabit is 10^6 bits)', () => {
+    expect(uploadLimitKiB(-1, 'KILO_BYTES_PER_SECOND')).toBeNull();
+    expect(uploadLimitKiB(0, 'MEGA_BYTES_PER_SECOND')).toBeNull();
+    expect(uploadLimitKiB(500, 'KILO_BYTES_PER_SECOND')).toBe(500);
+    expect(uploadLimitKiB(2, 'MEGA_BYTES_PER_SECOND')).toBe(2048);
+    expect(uploadLimitKiB(8, 'MEGA_BITS_PER_SECOND')).toBe(976);
+    expect(uploadLimitKiB(1, 'MEGA_BITS_PER_SECOND')).toBe(122);
+  });
+
+  it('builds the backup command line: tag, host, limit, exclusions, paths after --', () => {
+    const task = makeTask({
+      id: 9,
+      backupItems: [
+        dirItem('/home/u'),
+        fileItem('/etc/hosts'),
+        { path: 'acct', name: 'acct', type: 'CPANEL_ACCOUNT', missing: false },
+      ],
+      exclusions: ['*.tmp'],
+      uploadBandwidthLimit: 3,
+      uploadBandwidthLimitUnit: 'MEGA_BYTES_PER_SECOND',
+    });
+    expect(backupArgs(task, 'pc-1', 'UNIX')).toEqual([
+      'backup',
+      '--json',
+      '--host',
+      'pc-1',
+      '--tag',
+      'task-9',
+      '--limit-upload',
+      '3072',
+      '--exclude=*.tmp',
+      '--',
+      '/home/u',
+      '/etc/hosts',
+    ]);
+    expect(retentionArgs(9, 4)).toEqual([
+      'forget',
+      '--tag',
+      'task-9',
+      '--group-by',
+      'tags',
+      '--keep-weekly',
+      '4',
+      '--prune',
+    ]);
+  });
+
+  it('redacts the password and the password of a repository URL', () => {
+    const r = new Redactor({ repository: 'rest:https://12:s3cr%2Ft@host/restic/12/', password: 'hunter22' });
+    expect(r.redact('bad hunter22 at rest:https://12:s3cr%2Ft@host and s3cr/t')).toBe(
+      'bad *** at rest:https://12:***@host and ***',
+    );
+  });
+
+  it('describes restic JSON errors', () => {
+    expect(
+      describeResticError({
+        message_type: 'error',
+        error: { Op: 'open', Path: '/x/y', Err: 13 },
+        during: 'archival',
+        item: '/x/y',
+      }),
+    ).toBe('open /x/y: EACCES (errno 13) (during archival)');
+  });
+});
+
+describe('ResticRunner against real restic', () => {
+  it('initialises the repository and backs up a tree: success, full snapshot id, progress, sizes', async () => {
+    const repo = join(base, 'repo');
+    expect(existsSync(repo)).toBe(false);
+    const task = makeTask({ id: 1, backupItems: [dirItem(join(src, 'docs')), fileItem(join(src, 'single.txt'))] });
+    const { finished, progress, messages, events } = await run(runner(), task);
+    expect(finished.status).toBe('FINISHED_SUCCESS');
+    expect(finished.exitCodeResult).toBe('SUCCESS');
+    expect(finished.failureMessage).toBeNull();
+    expect(finished.snapshotId).toMatch(/^[0-9a-f]{64}$/);
+    expect(finished.bytesTotal).toBe(6 + 6 + 4 + 20);
+    expect(finished.bytesAdded).toBeGreaterThan(0);
+    expect(existsSync(join(repo, 'config'))).toBe(true);
+    expect(progress.some((p) => p.phase === 'TRANSFERRING_FILES')).toBe(true);
+    const last = progress.filter((p) => p.phase === 'TRANSFERRING_FILES').at(-1);
+    expect(last?.percentage).toBe(100);
+    expect(progress.at(-1)?.phase).toBe('FINALIZED');
+    expect(messages.filter((m) => m.type === 'ERROR')).toEqual([]);
+    expect(JSON.stringify(events)).not.toContain(PASSWORD);
+    const snaps = resticJson(repo, ['snapshots', '--json', '--tag', 'task-1']) as { id: string; hostname: string }[];
+    expect(snaps.map((s) => s.id)).toEqual([finished.snapshotId]);
+    expect(snaps[0]?.hostname).toBe('test-machine');
+  });
+
+  it('really excludes what the exclusions say (restic ls)', async () => {
+    const repo = join(base, 'repo');
+    const task = makeTask({ id: 2, backupItems: [dirItem(src)], exclusions: ['*.log', join(src, 'cache')] });
+    const { finished } = await run(runner(), task);
+    expect(finished.status).toBe('FINISHED_SUCCESS');
+    const paths = lsPaths(repo, finished.snapshotId ?? 'none');
+    expect(paths).toContain(join(src, 'docs', 'sub', 'b.txt'));
+    expect(paths).toContain(join(src, 'single.txt'));
+    expect(paths.filter((p) => p.endsWith('.log'))).toEqual([]);
+    expect(paths.filter((p) => p.startsWith(join(src, 'cache')))).toEqual([]);
+  });
+
+  it('reports an unreadable file as FINISHED_WARNINGS with a WARNING (restic run as nobody via setpriv)', async () => {
+    // Tests run as root, who can read any file: restic runs as nobody through a wrapper, on the same files.
+    const dir = join(base, 'nobody');
+    mkdirSync(join(dir, 'tree'), { recursive: true });
+    chmodSync(dir, 0o777);
+    writeFileSync(join(dir, 'tree', 'readable.txt'), 'ok\n');
+    writeFileSync(join(dir, 'tree', 'locked.txt'), 'secret\n');
+    chmodSync(join(dir, 'tree', 'locked.txt'), 0o000);
+    const wrapper = join(dir, 'restic-as-nobody');
+    writeFileSync(wrapper, '#!/bin/sh\nexec setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/restic "$@"\n');
+    chmodSync(wrapper, 0o755);
+    const r = runner({ binary: wrapper }, join(dir, 'repo'));
+    const { finished, messages } = await run(r, makeTask({ id: 3, backupItems: [dirItem(join(dir, 'tree'))] }));
+    expect(finished.status).toBe('FINISHED_WARNINGS');
+    expect(finished.exitCodeResult).toBe('SOME_FILES_NOT_ACCESSIBLE');
+    expect(finished.snapshotId).toMatch(/^[0-9a-f]{64}$/);
+    const warnings = messages.filter((m) => m.type === 'WARNING').map((m) => m.text);
+    expect(warnings.some((t) => t.includes('locked.txt') && t.includes('EACCES'))).toBe(true);
+  });
+
+  it('cancels a running backup: SIGINT stops restic, CANCELLATION_REQUESTED, no process left', async () => {
+    const big = join(base, 'big');
+    mkdirSync(big, { recursive: true });
+    // 8 MiB of incompressible data at 64 KiB/s would take two minutes.
+    for (let i = 0; i < 8; i++)
+      writeFileSync(join(big, `blob-${i}`), execFileSync('head', ['-c', '1048576', '/dev/urandom']));
+    const controller = new AbortController();
+    const events: RunEvent[] = [];
+    const task = makeTask({ id: 4, backupItems: [dirItem(big)], uploadBandwidthLimit: 64 });
+    const started = Date.now();
+    const pending = runner({ cancelGraceMs: 5000 }).backup(
+      task,
+      'run-cancel',
+      (e) => {
+        events.push(e);
+        if (e.type === 'runProgress' && e.phase === 'TRANSFERRING_FILES' && e.bytesDone > 0) controller.abort();
+      },
+      controller.signal,
+    );
+    const finished = await pending;
+    expect(finished.status).toBe('FAILED');
+    expect(finished.exitCodeResult).toBe('CANCELLATION_REQUESTED');
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(processesUsing(big)).toEqual([]);
+    // The repository is not left locked: a following backup of the same task works.
+    const after = await run(runner(), makeTask({ id: 4, backupItems: [fileItem(join(src, 'single.txt'))] }));
+    expect(after.finished.status).toBe('FINISHED_SUCCESS');
+  });
+
+  it('reports a missing restic as a FAILED run with a clear message', async () => {
+    const task = makeTask({ id: 5, backupItems: [dirItem(src)] });
+    const badPath = await run(runner({ binary: join(base, 'no-such-restic') }, join(base, 'other-repo')), task);
+    expect(badPath.finished.status).toBe('FAILED');
+    expect(badPath.finished.exitCodeResult).toBe('FATAL');
+    expect(badPath.finished.failureMessage).toMatch(/restic was not found/);
+    const noPath = await run(runner({ env: { PATH: join(base, 'empty-bin') } }, join(base, 'other-repo')), task);
+    expect(noPath.finished.status).toBe('FAILED');
+    expect(noPath.finished.failureMessage).toMatch(/restic was not found \(restic\)/);
+    expect(noPath.messages.some((m) => m.type === 'ERROR')).toBe(true);
+  });
+
+  it('fails clearly on a wrong password and never initialises over an existing repository', async () => {
+    const r = new ResticRunner({
+      repository: { repository: join(base, 'repo'), password: 'wrong-password' },
+      host: 'test-machine',
+      cacheDir: null,
+      platform: 'UNIX',
+    });
+    const { finished } = await run(r, makeTask({ id: 6, backupItems: [dirItem(src)] }));
+    expect(finished.status).toBe('FAILED');
+    expect(finished.failureMessage).toMatch(/could not be opened.*wrong password/);
+    expect(finished.failureMessage).not.toContain('wrong-password');
+  });
+
+  it('restores one file of a snapshot', async () => {
+    const task = makeTask({ id: 7, backupItems: [dirItem(join(src, 'docs'))] });
+    const r = runner();
+    const { finished } = await run(r, task);
+    const target = join(base, 'restore');
+    const file = join(src, 'docs', 'sub', 'b.txt');
+    const result = await r.restore(finished.snapshotId ?? '', file, target);
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(target, file), 'utf8')).toBe('bravo\n');
+    expect(existsSync(join(target, src, 'docs', 'a.txt'))).toBe(false);
+  });
+
+  it('keeps the newest snapshot of each of the last N weeks (snapshots to keep)', async () => {
+    const repo = join(base, 'repo');
+    const r = runner();
+    const times = [
+      '2026-09-01 10:00:00',
+      '2026-09-02 10:00:00',
+      '2026-09-09 10:00:00',
+      '2026-09-16 10:00:00',
+      '2026-09-17 09:00:00',
+    ];
+    for (const time of times) {
+      const exit = await r.call({
+        args: ['backup', '--host', 'test-machine', '--tag', 'task-8', '--time', time, join(src, 'docs')],
+      });
+      expect(exit.code).toBe(0);
+    }
+    // Another task's snapshots are never touched.
+    await r.call({ args: ['backup', '--tag', 'task-80', '--time', '2026-01-01 10:00:00', join(src, 'docs')] });
+    const task = makeTask({ id: 8, backupItems: [dirItem(join(src, 'docs'))], numberOfSnapshotsToKeep: 2 });
+    const { finished } = await run(r, task);
+    expect(finished.status).toBe('FINISHED_SUCCESS');
+    const kept = resticJson(repo, ['snapshots', '--json', '--tag', 'task-8']) as { id: string; time: string }[];
+    // This week's newest (the run itself) and the newest of the previous week that has one (17 September).
+    expect(kept).toHaveLength(2);
+    expect(kept.map((s) => s.id)).toContain(finished.snapshotId);
+    expect(kept.some((s) => s.time.startsWith('2026-09-17'))).toBe(true);
+    expect(resticJson(repo, ['snapshots', '--json', '--tag', 'task-80'])).toHaveLength(1);
+  });
+});

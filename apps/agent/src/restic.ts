@@ -1,0 +1,648 @@
+/**
+ * The agent's backup engine (DESIGN §6): runs restic 0.14 for a task against the machine's repository and
+ * turns its `--json` output into the run events of the agent protocol (runProgress, messages, runFinished).
+ *
+ * - restic is spawned directly (never through a shell), with the repository and its password in the
+ *   environment only (RESTIC_REPOSITORY / RESTIC_PASSWORD): the password never appears on a command line, and
+ *   every text that leaves this module passes through {@link Redactor}.
+ * - The repository is created (`restic init`) the first time it is found missing (`restic cat config`).
+ * - Exit codes map through the domain's runOutcomeOfResticExit; restic missing or not executable is a FAILED
+ *   run with a clear failure message, never an exception.
+ * - Cancel: SIGINT (restic removes its locks and exits), SIGTERM after a grace period, then `restic unlock`
+ *   to clear a stale lock a killed restic may have left.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { getSystemErrorName } from 'node:util';
+import {
+  type AgentTask,
+  type AgentToServer,
+  type ExclusionPlatform,
+  InvalidExclusionError,
+  type MessageType,
+  type RepositorySettings,
+  resticExcludeArgs,
+  runOutcomeOfResticExit,
+  type SpeedUnit,
+  type TransferPhase,
+} from '@portal/domain';
+
+export type RunProgressEvent = Extract<AgentToServer, { type: 'runProgress' }>;
+export type MessagesEvent = Extract<AgentToServer, { type: 'messages' }>;
+export type RunFinishedEvent = Extract<AgentToServer, { type: 'runFinished' }>;
+/** What a run reports while it goes: progress and messages (runStarted / runFinished are the scheduler's). */
+export type RunEvent = RunProgressEvent | MessagesEvent;
+
+export interface ResticRunnerOptions {
+  repository: RepositorySettings;
+  /** The machine name, recorded as the snapshots' host (`--host`). */
+  host: string;
+  /** The restic executable: a path or a name looked up on PATH. Default 'restic'. */
+  binary?: string;
+  /** restic's cache directory (under the agent's state dir); null runs with `--no-cache`. Default: restic's own. */
+  cacheDir?: string | null;
+  /** The environment restic starts from (default process.env); restic's own variables are replaced. */
+  env?: NodeJS.ProcessEnv;
+  /** How exclusions are read; default from the platform the agent runs on. */
+  platform?: ExclusionPlatform;
+  /** Time between SIGINT and SIGTERM when a run is cancelled. Default 10 s. */
+  cancelGraceMs?: number;
+  /** At most one runProgress event per this many ms. Default 250 (4 per second). */
+  progressIntervalMs?: number;
+  /** At most this many messages per run; the rest are counted in one last message. Default 1000. */
+  maxMessagesPerRun?: number;
+  now?: () => Date;
+}
+
+/** restic's exit and what it printed; `spawnError` when it could not be started at all. */
+export interface ResticExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  spawnError: NodeJS.ErrnoException | null;
+  cancelled: boolean;
+}
+
+export interface ResticCallOptions {
+  args: readonly string[];
+  onStdoutLine?: (line: string) => void;
+  onStderrLine?: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+/** Removes the repository password (and the password inside a repository URL) from any text. */
+export class Redactor {
+  private readonly secrets: string[];
+  constructor(settings: RepositorySettings) {
+    const secrets = [settings.password];
+    const userinfo = /^[a-z0-9]+:[a-z+]+:\/\/[^/:@]*:([^@/]+)@/i.exec(settings.repository);
+    if (userinfo?.[1]) secrets.push(userinfo[1], safeDecode(userinfo[1]));
+    this.secrets = [...new Set(secrets.filter((s) => s.length >= 3))].sort((a, b) => b.length - a.length);
+  }
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) out = out.split(secret).join('***');
+    return out;
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * `--limit-upload` in KiB/s for a task's bandwidth setting, or null for no limit (-1, or 0 which restic
+ * itself reads as unlimited). The portal's units are binary (sizes.ts: 1 KB = 1024 B), so KB/s is KiB/s
+ * and MB/s is 1024 KiB/s; a megabit is 1,000,000 bits as everywhere in networking (125,000 B/s). Never
+ * below 1 KiB/s.
+ */
+export function uploadLimitKiB(limit: number, unit: SpeedUnit): number | null {
+  if (!Number.isFinite(limit) || limit <= 0) return null;
+  const bytesPerSecond =
+    unit === 'KILO_BYTES_PER_SECOND'
+      ? limit * 1024
+      : unit === 'MEGA_BYTES_PER_SECOND'
+        ? limit * 1_048_576
+        : limit * 125_000;
+  return Math.max(1, Math.floor(bytesPerSecond / 1024));
+}
+
+export const taskTag = (taskId: number) => `task-${taskId}`;
+
+/** The exclusion platform of the process the agent runs in. */
+export const localExclusionPlatform = (): ExclusionPlatform => (process.platform === 'win32' ? 'WINDOWS' : 'UNIX');
+
+/**
+ * The `restic backup` arguments of a task, paths last after `--`. Throws InvalidExclusionError (from the
+ * domain mapping) for an exclusion the forms should have rejected: excluding nothing silently is worse.
+ */
+export function backupArgs(task: AgentTask, host: string, platform: ExclusionPlatform): string[] {
+  const args = ['backup', '--json', '--host', host, '--tag', taskTag(task.id)];
+  const limit = uploadLimitKiB(task.uploadBandwidthLimit, task.uploadBandwidthLimitUnit);
+  if (limit !== null) args.push('--limit-upload', String(limit));
+  if (task.volumeSnapshotsEnabled && platform === 'WINDOWS') args.push('--use-fs-snapshot');
+  args.push(...resticExcludeArgs(task.exclusions, platform));
+  args.push('--', ...backupPaths(task));
+  return args;
+}
+
+export function backupPaths(task: AgentTask): string[] {
+  return task.backupItems.filter((i) => i.type === 'DIRECTORY' || i.type === 'FILE').map((i) => i.path);
+}
+
+/** A glob-escaped literal path for `restic restore --include` (Unix: `\` escapes `* ? [ \`). */
+export function literalIncludePattern(path: string, platform: ExclusionPlatform): string {
+  return platform === 'WINDOWS' ? path : path.replace(/[\\*?[]/g, '\\$&');
+}
+
+/** restic 0.14 `--json` backup messages (only the fields read here). */
+interface ResticStatus {
+  message_type: 'status';
+  percent_done?: number;
+  total_files?: number;
+  files_done?: number;
+  total_bytes?: number;
+  bytes_done?: number;
+}
+interface ResticSummary {
+  message_type: 'summary';
+  snapshot_id?: string;
+  data_added?: number;
+  total_bytes_processed?: number;
+}
+interface ResticError {
+  message_type: 'error';
+  error?: unknown;
+  during?: string;
+  item?: string;
+}
+
+const int = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0;
+
+/** A readable text for restic's JSON error object (`{"Op":"open","Path":"/x","Err":13}`). */
+export function describeResticError(message: ResticError): string {
+  const error = message.error;
+  let text: string;
+  if (error && typeof error === 'object') {
+    const e = error as { Op?: unknown; Path?: unknown; Err?: unknown; message?: unknown };
+    const cause =
+      typeof e.Err === 'number' ? errnoText(e.Err) : typeof e.Err === 'string' ? e.Err : JSON.stringify(e.Err ?? error);
+    text = typeof e.Op === 'string' ? `${e.Op} ${String(e.Path ?? message.item ?? '')}: ${cause}` : cause;
+    if (typeof e.message === 'string') text = e.message;
+  } else {
+    text = typeof error === 'string' ? error : 'unknown error';
+  }
+  if (message.item && !text.includes(message.item)) text = `${message.item}: ${text}`;
+  return message.during ? `${text} (during ${message.during})` : text;
+}
+
+function errnoText(errno: number): string {
+  try {
+    return `${getSystemErrorName(-errno)} (errno ${errno})`;
+  } catch {
+    return `errno ${errno}`;
+  }
+}
+
+/** Classifies a plain (non-JSON) stderr line of restic. */
+export function classifyStderr(line: string): MessageType {
+  if (/^(Fatal|panic|error)\b/i.test(line)) return 'ERROR';
+  return 'WARNING';
+}
+
+const REPOSITORY_MISSING = /unable to open config file|Is there a repository at the following location/i;
+
+/** Runs restic for the machine's repository; one instance per repository. */
+export class ResticRunner {
+  private readonly binary: string;
+  private readonly redactor: Redactor;
+  private readonly platform: ExclusionPlatform;
+  private readonly now: () => Date;
+  private repositoryReady: Promise<void> | null = null;
+
+  constructor(private readonly options: ResticRunnerOptions) {
+    this.binary = options.binary ?? 'restic';
+    this.redactor = new Redactor(options.repository);
+    this.platform = options.platform ?? localExclusionPlatform();
+    this.now = options.now ?? (() => new Date());
+  }
+
+  redact(text: string): string {
+    return this.redactor.redact(text);
+  }
+
+  private env(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...(this.options.env ?? process.env) };
+    for (const key of Object.keys(env)) if (key.startsWith('RESTIC_')) delete env[key];
+    env.RESTIC_REPOSITORY = this.options.repository.repository;
+    env.RESTIC_PASSWORD = this.options.repository.password;
+    // restic prints JSON status 60 times a second; 4 is all the portal shows.
+    env.RESTIC_PROGRESS_FPS = '4';
+    return env;
+  }
+
+  private globalArgs(): string[] {
+    const { cacheDir } = this.options;
+    if (cacheDir === null) return ['--no-cache'];
+    if (cacheDir !== undefined) return ['--cache-dir', cacheDir];
+    return [];
+  }
+
+  /** Runs one restic command; never rejects. Lines are passed on as they arrive. */
+  call({ args, onStdoutLine, onStderrLine, signal }: ResticCallOptions): Promise<ResticExit> {
+    return new Promise((resolve) => {
+      let cancelled = false;
+      let child: ChildProcess;
+      try {
+        child = spawn(this.binary, [...this.globalArgs(), ...args], {
+          env: this.env(),
+          stdio: ['ignore', 'pipe', 'pipe'],
+          windowsHide: true,
+        });
+      } catch (error) {
+        resolve({ code: null, signal: null, spawnError: error as NodeJS.ErrnoException, cancelled: false });
+        return;
+      }
+      let spawnError: NodeJS.ErrnoException | null = null;
+      let graceTimer: NodeJS.Timeout | null = null;
+      const onAbort = () => {
+        if (cancelled) return;
+        cancelled = true;
+        child.kill('SIGINT');
+        graceTimer = setTimeout(() => child.kill('SIGTERM'), this.options.cancelGraceMs ?? 10_000);
+        graceTimer.unref?.();
+      };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+      const streams: Promise<void>[] = [];
+      for (const [stream, handler] of [
+        [child.stdout, onStdoutLine],
+        [child.stderr, onStderrLine],
+      ] as const) {
+        if (!stream) continue;
+        const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+        lines.on('line', (line) => handler?.(line));
+        streams.push(new Promise((done) => lines.once('close', () => done())));
+      }
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        spawnError = error;
+      });
+      child.once('close', (code, exitSignal) => {
+        if (graceTimer) clearTimeout(graceTimer);
+        signal?.removeEventListener('abort', onAbort);
+        void Promise.all(streams).then(() => resolve({ code, signal: exitSignal, spawnError, cancelled }));
+      });
+    });
+  }
+
+  /** A failure text for a restic that could not be started. */
+  private spawnFailure(error: NodeJS.ErrnoException): string {
+    if (error.code === 'ENOENT') return `restic was not found (${this.binary}): install restic 0.14 or later`;
+    if (error.code === 'EACCES') return `restic could not be started (${this.binary}): permission denied`;
+    return `restic could not be started (${this.binary}): ${this.redact(error.message)}`;
+  }
+
+  /**
+   * Makes sure the repository exists: `restic cat config`, and `restic init` when restic says there is no
+   * repository there. Any other failure (wrong password, unreachable storage) is returned, never initialised
+   * over. Done once per runner; concurrent callers share one attempt.
+   */
+  ensureRepository(): Promise<void> {
+    if (!this.repositoryReady) {
+      this.repositoryReady = this.checkOrInit().catch((error: unknown) => {
+        this.repositoryReady = null;
+        throw error;
+      });
+    }
+    return this.repositoryReady;
+  }
+
+  private async checkOrInit(): Promise<void> {
+    const stderr: string[] = [];
+    const check = await this.call({ args: ['cat', 'config'], onStderrLine: (l) => stderr.push(l) });
+    if (check.spawnError) throw new ResticFailure(this.spawnFailure(check.spawnError));
+    if (check.code === 0) return;
+    const checkText = stderr.join('\n');
+    if (!REPOSITORY_MISSING.test(checkText)) {
+      throw new ResticFailure(`The repository could not be opened: ${this.redact(lastLines(checkText))}`);
+    }
+    const initErr: string[] = [];
+    const init = await this.call({ args: ['init'], onStderrLine: (l) => initErr.push(l) });
+    if (init.spawnError) throw new ResticFailure(this.spawnFailure(init.spawnError));
+    if (init.code !== 0) {
+      throw new ResticFailure(`The repository could not be created: ${this.redact(lastLines(initErr.join('\n')))}`);
+    }
+  }
+
+  /**
+   * Backs a task up: ensures the repository, runs `restic backup --json`, resolves the snapshot's full id and
+   * applies the retention. Reports progress and messages through `emit` and resolves with the runFinished
+   * event; never rejects. Aborting `signal` cancels the run.
+   */
+  async backup(
+    task: AgentTask,
+    runKey: string,
+    emit: (event: RunEvent) => void,
+    signal?: AbortSignal,
+  ): Promise<RunFinishedEvent> {
+    const messages = new MessageBatcher(runKey, task.id, emit, this.now, this.options.maxMessagesPerRun ?? 1000);
+    const finish = (
+      outcome: Pick<RunFinishedEvent, 'status' | 'exitCodeResult'>,
+      rest: Partial<Pick<RunFinishedEvent, 'failureMessage' | 'snapshotId' | 'bytesAdded' | 'bytesTotal'>> = {},
+    ): RunFinishedEvent => {
+      messages.flush();
+      return {
+        type: 'runFinished',
+        runKey,
+        status: outcome.status,
+        exitCodeResult: outcome.exitCodeResult,
+        finishedAt: this.now().toISOString(),
+        failureMessage: rest.failureMessage == null ? null : truncate(rest.failureMessage, 4000),
+        snapshotId: rest.snapshotId ?? null,
+        bytesAdded: rest.bytesAdded ?? null,
+        bytesTotal: rest.bytesTotal ?? null,
+      };
+    };
+    const failed = (text: string) => {
+      messages.add('ERROR', text);
+      return finish({ status: 'FAILED', exitCodeResult: 'FATAL' }, { failureMessage: text });
+    };
+    const cancelledRun = () => finish(runOutcomeOfResticExit(null, true), { failureMessage: 'The run was cancelled.' });
+
+    if (task.type !== 'FILES_AND_FOLDERS') {
+      return failed(`Backups of type ${task.type} are not supported by this agent yet.`);
+    }
+    let args: string[];
+    try {
+      args = backupArgs(task, this.options.host, this.platform);
+    } catch (error) {
+      if (error instanceof InvalidExclusionError) return failed(`The task has an invalid exclusion: ${error.message}`);
+      throw error;
+    }
+    if (backupPaths(task).length === 0) return failed('The task has no files or folders to back up.');
+
+    const progress = new ProgressThrottle(runKey, emit, this.options.progressIntervalMs ?? 250);
+    progress.phase('PREPARING_FOR_TRANSFER');
+    try {
+      await this.ensureRepository();
+    } catch (error) {
+      progress.stop();
+      if (error instanceof ResticFailure) return failed(error.message);
+      throw error;
+    }
+    if (signal?.aborted) {
+      progress.stop();
+      return cancelledRun();
+    }
+
+    let summary: ResticSummary | null = null;
+    let fatal: string | null = null;
+    progress.phase('TRANSFERRING_FILES');
+    const exit = await this.call({
+      args,
+      signal,
+      onStdoutLine: (line) => {
+        const message = parseJson(line);
+        if (message?.message_type === 'status') progress.status(message as unknown as ResticStatus);
+        else if (message?.message_type === 'summary') summary = message as unknown as ResticSummary;
+        else if (message?.message_type === 'error')
+          messages.add('WARNING', this.redact(describeResticError(message as unknown as ResticError)));
+        else if (line.trim() !== '') messages.add('INFO', this.redact(line));
+      },
+      onStderrLine: (line) => {
+        if (line.trim() === '') return;
+        const message = parseJson(line);
+        if (message?.message_type === 'error') {
+          messages.add('WARNING', this.redact(describeResticError(message as unknown as ResticError)));
+          return;
+        }
+        const type = classifyStderr(line);
+        if (type === 'ERROR') fatal = this.redact(line);
+        messages.add(type, this.redact(line));
+      },
+    });
+    if (exit.spawnError) {
+      progress.stop();
+      return failed(this.spawnFailure(exit.spawnError));
+    }
+    if (exit.cancelled) {
+      progress.stop();
+      if (exit.signal === 'SIGTERM' || exit.signal === 'SIGKILL') await this.call({ args: ['unlock'] });
+      return cancelledRun();
+    }
+    const outcome = runOutcomeOfResticExit(exit.code, false);
+    const done = summary as ResticSummary | null;
+    if (outcome.status === 'FAILED' || !done) {
+      progress.stop();
+      const why =
+        fatal ?? (exit.signal ? `restic was stopped by ${exit.signal}` : `restic exited with code ${exit.code}`);
+      messages.add('ERROR', why);
+      return finish(outcome.status === 'FAILED' ? outcome : { status: 'FAILED', exitCodeResult: 'FATAL' }, {
+        failureMessage: why,
+      });
+    }
+    progress.final();
+    progress.phase('PROCESSING_TRANSFERRED_FILES');
+    const snapshotId = await this.fullSnapshotId(done.snapshot_id, messages);
+    if (task.numberOfSnapshotsToKeep > 0) {
+      progress.phase('CLEANING_UP_REPOSITORY');
+      await this.applyRetention(task, messages);
+    }
+    progress.phase('FINALIZED');
+    progress.stop();
+    return finish(outcome, {
+      snapshotId,
+      bytesAdded: int(done.data_added),
+      bytesTotal: int(done.total_bytes_processed),
+    });
+  }
+
+  /** restic 0.14 prints the short id in the summary; the portal records the full 64-hex id. */
+  private async fullSnapshotId(shortId: string | undefined, messages: MessageBatcher): Promise<string | null> {
+    if (!shortId || !/^[0-9a-f]{8,64}$/.test(shortId)) return null;
+    if (shortId.length === 64) return shortId;
+    const snapshots = await this.snapshots([shortId]);
+    const full = snapshots?.find((s) => s.id.startsWith(shortId))?.id ?? null;
+    if (!full) messages.add('WARNING', `The id of snapshot ${shortId} could not be read.`);
+    return full;
+  }
+
+  /** `restic snapshots --json`, or null when it failed. */
+  async snapshots(filter: readonly string[] = []): Promise<ResticSnapshot[] | null> {
+    const out: string[] = [];
+    const exit = await this.call({ args: ['snapshots', '--json', ...filter], onStdoutLine: (l) => out.push(l) });
+    if (exit.code !== 0) return null;
+    try {
+      return JSON.parse(out.join('\n')) as ResticSnapshot[];
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * "Snapshots to keep (at most one kept snapshot per week per task)": `forget --tag task-{id} --group-by tags
+   * --keep-weekly N --prune`, i.e. the newest snapshot of each of the last N weeks that have one. A failure
+   * (the repository locked by another task's backup) is a WARNING; the next run applies the retention again.
+   */
+  async applyRetention(
+    task: Pick<AgentTask, 'id' | 'numberOfSnapshotsToKeep'>,
+    messages?: MessageBatcher,
+  ): Promise<boolean> {
+    const stderr: string[] = [];
+    const exit = await this.call({
+      args: retentionArgs(task.id, task.numberOfSnapshotsToKeep),
+      onStderrLine: (l) => stderr.push(l),
+    });
+    if (exit.code === 0) return true;
+    const why = exit.spawnError ? this.spawnFailure(exit.spawnError) : this.redact(lastLines(stderr.join('\n')));
+    messages?.add(
+      'WARNING',
+      `Old snapshots could not be removed (retention will be applied after the next run): ${why}`,
+    );
+    return false;
+  }
+
+  /**
+   * Restores one file or folder of a snapshot below `targetDir` (restic recreates its full path there):
+   * `restic restore SNAP --target DIR --include PATH`.
+   */
+  async restore(
+    snapshotId: string,
+    path: string,
+    targetDir: string,
+    signal?: AbortSignal,
+  ): Promise<{ ok: boolean; exitCodeResult: RunFinishedEvent['exitCodeResult']; output: string[] }> {
+    const output: string[] = [];
+    const exit = await this.call({
+      args: ['restore', snapshotId, '--target', targetDir, '--include', literalIncludePattern(path, this.platform)],
+      signal,
+      onStdoutLine: (l) => output.push(this.redact(l)),
+      onStderrLine: (l) => output.push(this.redact(l)),
+    });
+    if (exit.spawnError) return { ok: false, exitCodeResult: 'FATAL', output: [this.spawnFailure(exit.spawnError)] };
+    const outcome = runOutcomeOfResticExit(exit.code, exit.cancelled);
+    return { ok: outcome.status !== 'FAILED', exitCodeResult: outcome.exitCodeResult, output };
+  }
+}
+
+export function retentionArgs(taskId: number, keep: number): string[] {
+  return ['forget', '--tag', taskTag(taskId), '--group-by', 'tags', '--keep-weekly', String(keep), '--prune'];
+}
+
+export interface ResticSnapshot {
+  id: string;
+  short_id?: string;
+  time: string;
+  paths: string[];
+  hostname?: string;
+  tags?: string[];
+}
+
+class ResticFailure extends Error {}
+
+function parseJson(line: string): (Record<string, unknown> & { message_type?: unknown }) | null {
+  if (!line.startsWith('{')) return null;
+  try {
+    const value: unknown = JSON.parse(line);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const truncate = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+const lastLines = (text: string) => truncate(text.trim().split('\n').slice(-5).join(' / ') || 'no output', 3000);
+
+/** Progress events, at most one per interval (leading and trailing), with the phase the run is in. */
+class ProgressThrottle {
+  private current: Omit<RunProgressEvent, 'type' | 'runKey' | 'phase'> = {
+    percentage: 0,
+    currentItem: 0,
+    totalItems: 0,
+    bytesDone: 0,
+    bytesTotal: 0,
+  };
+  private currentPhase: TransferPhase = 'PREPARING_FOR_TRANSFER';
+  private lastSent = Number.NEGATIVE_INFINITY;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly runKey: string,
+    private readonly emit: (event: RunEvent) => void,
+    private readonly intervalMs: number,
+  ) {}
+
+  phase(phase: TransferPhase): void {
+    if (phase === this.currentPhase && this.lastSent !== Number.NEGATIVE_INFINITY) return;
+    this.currentPhase = phase;
+    this.send();
+  }
+
+  status(status: ResticStatus): void {
+    this.current = {
+      percentage: Math.min(100, int((status.percent_done ?? 0) * 100)),
+      currentItem: int(status.files_done),
+      totalItems: int(status.total_files),
+      bytesDone: int(status.bytes_done),
+      bytesTotal: int(status.total_bytes),
+    };
+    const wait = this.lastSent + this.intervalMs - Date.now();
+    if (wait <= 0) this.send();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.send();
+      }, wait);
+    }
+  }
+
+  /** The transfer is complete: 100 %, all files. */
+  final(): void {
+    const c = this.current;
+    this.current = { ...c, percentage: 100, currentItem: Math.max(c.currentItem, c.totalItems) };
+    this.send();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private send(): void {
+    this.stop();
+    this.lastSent = Date.now();
+    this.emit({ type: 'runProgress', runKey: this.runKey, phase: this.currentPhase, ...this.current });
+  }
+}
+
+/** Collects a run's messages into `messages` events (at most 200 per event), bounded per run. */
+export class MessageBatcher {
+  private pending: MessagesEvent['messages'] = [];
+  private count = 0;
+  private suppressed = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly runKey: string | null,
+    private readonly taskId: number | null,
+    private readonly emit: (event: MessagesEvent) => void,
+    private readonly now: () => Date,
+    private readonly max: number,
+  ) {}
+
+  add(type: MessageType, text: string): void {
+    if (this.count >= this.max) {
+      this.suppressed++;
+      return;
+    }
+    this.count++;
+    this.pending.push({ type, text: truncate(text.trim() || '(empty)', 4000), time: this.now().toISOString() });
+    if (this.pending.length >= 200) this.flush();
+    else if (!this.timer) {
+      // Messages of a long run reach the portal while it runs, not only at its end.
+      this.timer = setTimeout(() => this.flush(), 1000);
+      this.timer.unref?.();
+    }
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.suppressed > 0) {
+      this.pending.push({
+        type: 'WARNING',
+        text: `${this.suppressed} more messages were not recorded.`,
+        time: this.now().toISOString(),
+      });
+      this.suppressed = 0;
+    }
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, 200);
+      this.emit({ type: 'messages', runKey: this.runKey, taskId: this.taskId, messages: batch });
+    }
+  }
+}
