@@ -1,0 +1,111 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  backupMachines,
+  backupPackages,
+  backupTasks,
+  customers,
+  machineCommandRequests,
+} from '../../db/schema/index.js';
+
+export interface CommandReply {
+  success: boolean;
+  messages: string[];
+}
+
+/** The queries behind task commands from browsers. */
+export function createTaskCommandsRepo(db: Db) {
+  return {
+    /** The machine with what the permission checks and the task form read. */
+    async machine(machineId: number) {
+      const [row] = await db
+        .select({
+          id: backupMachines.id,
+          customerId: backupMachines.customerId,
+          assignedUserId: backupMachines.assignedUserId,
+          osFamily: backupMachines.osFamily,
+          timeZone: backupMachines.timeZone,
+          remoteManagementEnabled: backupMachines.remoteManagementEnabled,
+          beingDeleted: backupMachines.beingDeleted,
+          parentResellerCustomerId: customers.parentResellerCustomerId,
+          allowProviderMachineControl: customers.allowProviderMachineControl,
+          machineStatus: backupMachines.status,
+          packageStatus: backupPackages.status,
+          customerStatus: customers.status,
+        })
+        .from(backupMachines)
+        .innerJoin(customers, eq(customers.id, backupMachines.customerId))
+        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
+        .where(eq(backupMachines.id, machineId));
+      return row ?? null;
+    },
+
+    async task(machineId: number, taskId: number) {
+      const [row] = await db
+        .select({
+          id: backupTasks.id,
+          status: backupTasks.status,
+          lastExecutionMissed: backupTasks.lastExecutionMissed,
+          statusOfLastRun: backupTasks.statusOfLastRun,
+          statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
+        })
+        .from(backupTasks)
+        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
+      return row ?? null;
+    },
+
+    /** Claims a request id for the machine; the earlier reply when it was claimed before (null while pending). */
+    async claim(
+      machineId: number,
+      requestId: string,
+      userId: number,
+      command: string,
+    ): Promise<{ claimed: true } | { claimed: false; reply: CommandReply | null }> {
+      const inserted = await db
+        .insert(machineCommandRequests)
+        .values({ backupMachineId: machineId, requestId, userId, command })
+        .onConflictDoNothing()
+        .returning({ requestId: machineCommandRequests.requestId });
+      if (inserted.length > 0) return { claimed: true };
+      const [row] = await db
+        .select({ reply: machineCommandRequests.reply })
+        .from(machineCommandRequests)
+        .where(
+          and(eq(machineCommandRequests.backupMachineId, machineId), eq(machineCommandRequests.requestId, requestId)),
+        );
+      return { claimed: false, reply: row?.reply ?? null };
+    },
+
+    async saveReply(machineId: number, requestId: string, reply: CommandReply): Promise<void> {
+      await db
+        .update(machineCommandRequests)
+        .set({ reply })
+        .where(
+          and(eq(machineCommandRequests.backupMachineId, machineId), eq(machineCommandRequests.requestId, requestId)),
+        );
+    },
+
+    /** Forgets a claim whose command failed before doing anything, so the browser may try again. */
+    async release(machineId: number, requestId: string): Promise<void> {
+      await db
+        .delete(machineCommandRequests)
+        .where(
+          and(eq(machineCommandRequests.backupMachineId, machineId), eq(machineCommandRequests.requestId, requestId)),
+        );
+    },
+
+    async taskVersion(taskId: number): Promise<number> {
+      const [row] = await db
+        .select({ version: backupTasks.version })
+        .from(backupTasks)
+        .where(eq(backupTasks.id, taskId));
+      return row?.version ?? 0;
+    },
+
+    async updateTaskDefinition(taskId: number, values: Partial<typeof backupTasks.$inferInsert>): Promise<void> {
+      await db.update(backupTasks).set(values).where(eq(backupTasks.id, taskId));
+    },
+  };
+}
+
+export type TaskCommandsRepo = ReturnType<typeof createTaskCommandsRepo>;
