@@ -100,7 +100,6 @@ export function createTaskCommandService(deps: {
   });
 
   async function carryOut(
-    actor: Actor,
     machine: NonNullable<Awaited<ReturnType<TaskCommandsRepo['machine']>>>,
     command: MachineChannelCommand,
     body: unknown,
@@ -201,7 +200,7 @@ export function createTaskCommandService(deps: {
       const claim = await repo.claim(machine.id, requestId, actor.userId, command);
       if (!claim.claimed) return answer(claim.reply ?? refused(TEXT.backupMachineCommunicationError));
       try {
-        const reply = await carryOut(actor, machine, command, body);
+        const reply = await carryOut(machine, command, body);
         await repo.saveReply(machine.id, requestId, reply);
         return answer(reply);
       } catch (error) {
