@@ -8,6 +8,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; a route without one is refused (fail closed). */
     access?: AccessLevel;
+    /**
+     * The route authenticates its caller itself, never by cookie (a machine credential in the
+     * Authorization header, or the user's e-mail and password of `agent link`): no session is looked
+     * up, and the CSRF check does not apply, since a browser's cookies give such a request nothing.
+     */
+    machineAuth?: boolean;
   }
   interface FastifyRequest {
     signedIn: SignedIn | null;
@@ -61,6 +67,8 @@ export function registerRequestContext(
   app.addHook('onRequest', async (request, reply) => {
     // Built assets are public and cached; looking up the session for each would cost a query apiece.
     if (isStaticAsset(request.url)) return;
+    // Machine-authenticated routes (the restic REST backend) neither use nor hand out cookies.
+    if (request.routeOptions.config.machineAuth) return;
     const signedIn = await deps.auth.resolve(request.cookies[SESSION_COOKIE]);
     request.signedIn = signedIn;
     if (signedIn) {
@@ -85,7 +93,8 @@ export function registerRequestContext(
     if (request.is404) return;
     const access = request.routeOptions.config.access;
     if (!access) throw new AppError(500, 'ROUTE_WITHOUT_ACCESS', [errorMessage(MESSAGES.internalError)]);
-    if (!SAFE_METHODS.has(request.method) && !sameToken(submittedCsrf(request), request.csrfToken)) {
+    const csrfApplies = !SAFE_METHODS.has(request.method) && !request.routeOptions.config.machineAuth;
+    if (csrfApplies && !sameToken(submittedCsrf(request), request.csrfToken)) {
       throw new AppError(403, 'CSRF_REJECTED', [errorMessage(MESSAGES.csrfRejected, '', 'CSRF_REJECTED')]);
     }
     const actor = request.signedIn?.actor ?? null;

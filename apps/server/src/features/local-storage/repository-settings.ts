@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import type { RepositorySettings } from '@portal/domain';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { backupMachines } from '../../db/schema/index.js';
+import type { SecretBox } from '../../secrets.js';
+
+/** Where the embedded storage's REST backend is mounted; a machine's repository is `{prefix}/{machineId}/`. */
+export const RESTIC_PREFIX = '/restic';
+
+/**
+ * The repository URL of a machine on the embedded storage, WITHOUT credentials:
+ * `rest:{publicBase}/restic/{machineId}/`. The server keeps only a hash of the machine's token, so the
+ * agent puts its own credential in: `rest:https://{machineId}:{token}@host/restic/{machineId}/`
+ * (see withMachineCredential).
+ */
+export function localRepositoryUrl(publicBase: string, machineId: number): string {
+  return `rest:${publicBase.replace(/\/+$/, '')}${RESTIC_PREFIX}/${machineId}/`;
+}
+
+/** What the agent does with the URL it is sent: inserts `{machineId}:{token}@` after the scheme. */
+export function withMachineCredential(repository: string, credential: { machineId: number; token: string }): string {
+  const match = /^rest:(https?:\/\/)(.*)$/.exec(repository);
+  if (!match) return repository;
+  const user = encodeURIComponent(String(credential.machineId));
+  return `rest:${match[1]}${user}:${encodeURIComponent(credential.token)}@${match[2]}`;
+}
+
+/**
+ * The repository password of each machine (DESIGN §6): made by the server on first use, stored only
+ * encrypted with MASTER_KEY in backup_machines.repository_password_encrypted, never changed after.
+ */
+export function createRepositorySettings(deps: { db: Db; secrets: SecretBox; publicBase: string }) {
+  const { db, secrets } = deps;
+
+  async function repositoryPassword(machineId: number): Promise<string | null> {
+    const [existing] = await db
+      .select({ sealed: backupMachines.repositoryPasswordEncrypted })
+      .from(backupMachines)
+      .where(eq(backupMachines.id, machineId));
+    if (!existing) return null;
+    if (existing.sealed !== null) return secrets.decrypt(existing.sealed);
+    const password = randomBytes(32).toString('base64url');
+    // Two first calls at once: only one update finds the column still empty; the other reads its value.
+    const [won] = await db
+      .update(backupMachines)
+      .set({ repositoryPasswordEncrypted: secrets.encrypt(password) })
+      .where(and(eq(backupMachines.id, machineId), isNull(backupMachines.repositoryPasswordEncrypted)))
+      .returning({ id: backupMachines.id });
+    if (won) return password;
+    const [after] = await db
+      .select({ sealed: backupMachines.repositoryPasswordEncrypted })
+      .from(backupMachines)
+      .where(eq(backupMachines.id, machineId));
+    return after?.sealed ? secrets.decrypt(after.sealed) : null;
+  }
+
+  return {
+    repositoryPassword,
+    /** The settings sent to the machine's agent; null when the machine does not exist. */
+    async repositorySettingsFor(machineId: number): Promise<RepositorySettings | null> {
+      const password = await repositoryPassword(machineId);
+      if (password === null) return null;
+      return { repository: localRepositoryUrl(deps.publicBase, machineId), password };
+    },
+  };
+}
+export type RepositorySettingsService = ReturnType<typeof createRepositorySettings>;

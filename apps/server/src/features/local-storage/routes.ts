@@ -1,0 +1,202 @@
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client.js';
+import { createMachineCredentials, type MachineCredentials } from '../machine-auth/credentials.js';
+import { createMachineAccess, type MachineAccess } from './machine-access.js';
+import { isMachineIdSegment, isObjectName, isObjectType, objectPath, parseRange, repositoryDir } from './paths.js';
+import { createLocalStorageRepo } from './repo.js';
+import { RESTIC_PREFIX } from './repository-settings.js';
+import {
+  createRepository,
+  deleteFile,
+  fileSize,
+  listObjects,
+  openForReading,
+  repositoryExists,
+  saveFile,
+} from './store.js';
+
+export interface LocalStorageDeps {
+  db: Db;
+  /** DATA_DIR: repositories live under `{dataDir}/storage`. */
+  dataDir: string;
+  /** Defaults to the machine credentials of the same database. */
+  credentials?: Pick<MachineCredentials, 'verify'>;
+  /** How long a verified credential and the machine's folder are remembered (default 3 s, at most 4 s). */
+  cacheMs?: number;
+}
+
+const V2 = 'application/vnd.x.restic.rest.v2';
+const V1 = 'application/vnd.x.restic.rest.v1';
+const routeConfig = { access: 'public' as const, machineAuth: true };
+
+/**
+ * The embedded `local` storage's restic REST backend (DESIGN §7; restic's "REST backend" reference,
+ * API versions 1 and 2), mounted at `/restic/{machineId}/`. Every request carries the machine's own
+ * credential as HTTP basic auth (`{machineId}:{token}`) and may reach that machine's repository only.
+ * Bodies are streamed to disk, never buffered, and the app's body limit does not apply here.
+ *
+ * Returns the credential check, whose `forget(machineId)` makes a revocation immediate (it is
+ * effective within the cache time, under 5 s, anyway).
+ */
+export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStorageDeps): { access: MachineAccess } {
+  const access = createMachineAccess({
+    credentials: deps.credentials ?? createMachineCredentials(deps.db),
+    ...(deps.cacheMs !== undefined ? { ttlMs: deps.cacheMs } : {}),
+  });
+  const repo = createLocalStorageRepo(deps.db);
+  const placeTtl = Math.min(deps.cacheMs ?? 3_000, 4_000);
+  const places = new Map<number, { dir: string | null; until: number }>();
+  const repoDirs = new WeakMap<FastifyRequest, string>();
+
+  /** The machine's repository folder; null when its location is not on the embedded storage. */
+  async function folderOf(machineId: number): Promise<string | null> {
+    const at = Date.now();
+    const hit = places.get(machineId);
+    if (hit && hit.until > at) return hit.dir;
+    const place = await repo.machinePlace(machineId);
+    const dir =
+      place && (place.location === null || place.location.accountType === 'LOCAL')
+        ? repositoryDir(deps.dataDir, place.location, machineId)
+        : null;
+    if (places.size > 10_000) places.clear();
+    places.set(machineId, { dir, until: at + placeTtl });
+    return dir;
+  }
+
+  const plain = (reply: FastifyReply, status: number, text: string) =>
+    reply.code(status).type('text/plain; charset=utf-8').send(`${text}\n`);
+
+  app.register(
+    async (scope) => {
+      // restic sends application/octet-stream; the handlers read the raw request stream themselves.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+      // Who is asking, before any body is read.
+      scope.addHook('onRequest', async (request, reply) => {
+        const machine = await access.authenticate(request.headers.authorization);
+        if (!machine) {
+          reply.header('WWW-Authenticate', 'Basic realm="restic", charset="UTF-8"');
+          return plain(reply, 401, 'Unauthorized');
+        }
+        const { machineId } = request.params as { machineId?: string };
+        if (machineId === undefined || !isMachineIdSegment(machineId) || Number(machineId) !== machine.id) {
+          return plain(reply, 403, 'Forbidden');
+        }
+        const dir = await folderOf(machine.id);
+        if (dir === null) return plain(reply, 404, 'This repository is not on the embedded storage');
+        repoDirs.set(request, dir);
+      });
+
+      const dirOf = (request: FastifyRequest) => {
+        const dir = repoDirs.get(request);
+        if (!dir) throw new Error('repository folder not resolved');
+        return dir;
+      };
+
+      const sendFile = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
+        if (request.method === 'HEAD') {
+          const size = await fileSize(path);
+          if (size === null) return plain(reply, 404, 'Not Found');
+          return reply.code(200).header('Content-Length', String(size)).type('application/octet-stream').send();
+        }
+        const opened = await openForReading(path, (size) => parseRange(request.headers.range, size));
+        if (opened.kind === 'missing') return plain(reply, 404, 'Not Found');
+        if (opened.kind === 'unsatisfiable') {
+          return reply.header('Content-Range', `bytes */${opened.size}`).code(416).send();
+        }
+        reply.type('application/octet-stream').header('Accept-Ranges', 'bytes');
+        if (opened.range) {
+          const { start, end } = opened.range;
+          reply
+            .code(206)
+            .header('Content-Range', `bytes ${start}-${end}/${opened.size}`)
+            .header('Content-Length', String(end - start + 1));
+        } else {
+          reply.code(200).header('Content-Length', String(opened.size));
+        }
+        return reply.send(opened.stream);
+      };
+
+      const bodyOf = (request: FastifyRequest): Readable =>
+        request.body instanceof Readable ? request.body : Readable.from([]);
+
+      // POST /?create=true: the repository's folders (idempotent).
+      scope.post('/:machineId/', { config: routeConfig }, async (request, reply) => {
+        const { create } = request.query as { create?: string };
+        if (create !== 'true') return plain(reply, 400, 'Bad Request');
+        await createRepository(dirOf(request));
+        return plain(reply, 200, 'OK');
+      });
+
+      scope.route({
+        method: ['GET', 'HEAD'],
+        url: '/:machineId/config',
+        config: routeConfig,
+        handler: async (request, reply) => sendFile(request, reply, join(dirOf(request), 'config')),
+      });
+
+      scope.post('/:machineId/config', { config: routeConfig }, async (request, reply) => {
+        const result = await saveFile(dirOf(request), 'config', bodyOf(request));
+        if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
+        if (result === 'exists') return plain(reply, 403, 'The config file exists and is never replaced');
+        return plain(reply, 200, 'OK');
+      });
+
+      scope.delete('/:machineId/config', { config: routeConfig }, async (_request, reply) =>
+        plain(reply, 403, 'The config file is never deleted'),
+      );
+
+      scope.get('/:machineId/:type/', { config: routeConfig }, async (request, reply) => {
+        const { type } = request.params as { type: string };
+        if (!isObjectType(type)) return plain(reply, 400, 'Bad Request');
+        const dir = dirOf(request);
+        if (!(await repositoryExists(dir))) return plain(reply, 404, 'Repository not found');
+        const objects = await listObjects(dir, type);
+        const accept = request.headers.accept ?? '';
+        if (accept.includes(V2)) return reply.code(200).type(V2).send(JSON.stringify(objects));
+        return reply
+          .code(200)
+          .type(V1)
+          .send(JSON.stringify(objects.map((o) => o.name)));
+      });
+
+      const objectParams = (request: FastifyRequest) => {
+        const { type, name } = request.params as { type: string; name: string };
+        return isObjectType(type) && isObjectName(name) ? { type, name } : null;
+      };
+
+      scope.route({
+        method: ['GET', 'HEAD'],
+        url: '/:machineId/:type/:name',
+        config: routeConfig,
+        handler: async (request, reply) => {
+          const object = objectParams(request);
+          if (!object) return plain(reply, 400, 'Bad Request');
+          return sendFile(request, reply, objectPath(dirOf(request), object.type, object.name));
+        },
+      });
+
+      scope.post('/:machineId/:type/:name', { config: routeConfig }, async (request, reply) => {
+        const object = objectParams(request);
+        if (!object) return plain(reply, 400, 'Bad Request');
+        const result = await saveFile(dirOf(request), object, bodyOf(request));
+        if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
+        if (result === 'hashMismatch') return plain(reply, 400, 'The content does not match its name');
+        return plain(reply, 200, 'OK');
+      });
+
+      scope.delete('/:machineId/:type/:name', { config: routeConfig }, async (request, reply) => {
+        const object = objectParams(request);
+        if (!object) return plain(reply, 400, 'Bad Request');
+        const deleted = await deleteFile(objectPath(dirOf(request), object.type, object.name));
+        return deleted ? plain(reply, 200, 'OK') : plain(reply, 404, 'Not Found');
+      });
+    },
+    { prefix: RESTIC_PREFIX },
+  );
+
+  return { access };
+}
