@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { buildApp } from '../app.js';
+import { type AppDeps, buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Database } from '../db/client.js';
 import { createMailer } from '../mail/mailer.js';
@@ -21,8 +21,11 @@ export interface TestApp {
  * The real app on a fresh database, with a real SMTP peer on a free loopback port and a clock the
  * test can move forward.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await openTestDatabase();
+export async function createTestApp(
+  env: Record<string, string> = {},
+  extra: { live?: AppDeps['live']; database?: Database } = {},
+): Promise<TestApp> {
+  const database = extra.database ?? (await openTestDatabase());
   const mails = await startMailSink(0);
   const config = loadConfig({
     DEMO: 'false',
@@ -40,7 +43,15 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
   const mailer = createMailer({ smtpUrl: mails.url, from: config.mailFrom, logger: pino({ level: 'silent' }) });
   const redis = process.env.REDIS_URL ? await openRedis(process.env.REDIS_URL) : undefined;
-  const app = await buildApp({ config, database, mailer, mailSink: mails, redis, now: () => clock.now });
+  const app = await buildApp({
+    config,
+    database,
+    mailer,
+    mailSink: mails,
+    redis,
+    now: () => clock.now,
+    live: extra.live,
+  });
   return {
     app,
     database,
@@ -51,7 +62,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       await app.close();
       await mails.close();
       redis?.disconnect();
-      await database.close();
+      // A database handed in belongs to the caller.
+      if (!extra.database) await database.close();
     },
   };
 }

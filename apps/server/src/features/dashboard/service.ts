@@ -22,6 +22,23 @@ interface CustomerView {
 }
 
 /**
+ * Who sees a machine and through which links: the provider every machine, a customer's admins its
+ * machines, a customer user only the machines assigned to them, a reseller admin its child customers'
+ * machines; null for anyone else. The live channel authorises its subscriptions with the same rule.
+ */
+export function machineAudience(
+  actor: Actor,
+  machine: { customerId: number; assignedUserId: number | null; parentResellerCustomerId: number | null },
+): Audience | null {
+  if (isProviderAdmin(actor)) return 'provider';
+  if (machine.customerId === actor.customerId) {
+    return !isCustomerUser(actor) || machine.assignedUserId === actor.userId ? 'customer' : null;
+  }
+  if (isResellerAdmin(actor) && machine.parentResellerCustomerId === actor.customerId) return 'reseller';
+  return null;
+}
+
+/**
  * The dashboard's use cases. Every call is scoped to the caller (DESIGN §4): a customer or machine the
  * caller may not see answers 404, exactly as one that does not exist, so ids reveal nothing.
  */
@@ -64,11 +81,7 @@ export function createDashboardService(repo: DashboardRepo) {
   async function machineView(actor: Actor, machineId: number) {
     const machine = await repo.machine(machineId);
     if (!machine) throw notFound();
-    let audience: Audience | null = null;
-    if (isProviderAdmin(actor)) audience = 'provider';
-    else if (machine.customerId === actor.customerId) {
-      if (!isCustomerUser(actor) || machine.assignedUserId === actor.userId) audience = 'customer';
-    } else if (isResellerAdmin(actor) && machine.parentResellerCustomerId === actor.customerId) audience = 'reseller';
+    const audience = machineAudience(actor, machine);
     if (audience === null) throw notFound();
     return { machine, audience };
   }

@@ -1,0 +1,91 @@
+import type { ServerToAgent } from '@portal/domain';
+import type { Redis } from 'ioredis';
+
+/** Which browser endpoint a queue belongs to. */
+export type Side = 'customer' | 'provider';
+
+/**
+ * What server instances tell each other (DESIGN §5). Every instance receives every message, its own
+ * included, and acts on the connections it holds; an instance holding none ignores it.
+ */
+export type BusMessage =
+  /** To every browser subscribed to the machine's queue on that side. */
+  | { kind: 'machineQueue'; machineId: number; side: Side; body: string }
+  /** To the browsers of one user subscribed to the machine's queue (replies to that user's commands). */
+  | { kind: 'userQueue'; userId: number; machineId: number; side: Side; body: string }
+  /** To every browser subscribed to a migration's queue (provider side). */
+  | { kind: 'migrationQueue'; migrationId: number; body: string }
+  /** To the machine's agent. */
+  | { kind: 'agent'; machineId: number; message: ServerToAgent }
+  /** Close the machine's connection, unless it is `keep` (a newer connection that replaces it). */
+  | { kind: 'closeMachine'; machineId: number; keep: string | null; reason: 'replaced' | 'revoked' };
+
+export interface LiveBus {
+  publish(message: BusMessage): Promise<void>;
+  subscribe(listener: (message: BusMessage) => void): void;
+  /** True when other server instances may hold connections (so local absence proves nothing). */
+  readonly shared: boolean;
+  close(): Promise<void>;
+}
+
+/** One process: messages go straight to the listeners. */
+export function createInProcessBus(): LiveBus {
+  const listeners: Array<(message: BusMessage) => void> = [];
+  return {
+    shared: false,
+    async publish(message) {
+      for (const listener of listeners) listener(message);
+    },
+    subscribe(listener) {
+      listeners.push(listener);
+    },
+    async close() {
+      listeners.length = 0;
+    },
+  };
+}
+
+export const REDIS_CHANNEL = 'portal:live';
+
+/**
+ * Redis pub/sub: one channel, JSON messages. A subscribed ioredis connection can do nothing else, so
+ * the bus opens its own subscriber (a duplicate of the app's connection) and publishes on the app's.
+ * Pub/sub is fire-and-forget: a message published while an instance is disconnected from Redis is
+ * lost for it, which the channel tolerates (agents reconcile on reconnect; browsers reload on reconnect).
+ */
+export async function createRedisBus(redis: Redis, onError: (error: unknown) => void = () => {}): Promise<LiveBus> {
+  const subscriber = redis.duplicate();
+  const listeners: Array<(message: BusMessage) => void> = [];
+  subscriber.on('error', onError);
+  subscriber.on('message', (channel: string, raw: string) => {
+    if (channel !== REDIS_CHANNEL) return;
+    let message: BusMessage;
+    try {
+      message = JSON.parse(raw) as BusMessage;
+    } catch (error) {
+      onError(error);
+      return;
+    }
+    for (const listener of listeners) {
+      try {
+        listener(message);
+      } catch (error) {
+        onError(error);
+      }
+    }
+  });
+  await subscriber.subscribe(REDIS_CHANNEL);
+  return {
+    shared: true,
+    async publish(message) {
+      await redis.publish(REDIS_CHANNEL, JSON.stringify(message));
+    },
+    subscribe(listener) {
+      listeners.push(listener);
+    },
+    async close() {
+      listeners.length = 0;
+      subscriber.disconnect();
+    },
+  };
+}

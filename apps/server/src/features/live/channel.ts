@@ -1,0 +1,420 @@
+import {
+  type Actor,
+  AGENT_CHANNEL,
+  type AgentToServer,
+  agentToServerSchema,
+  errorMessage,
+  isProviderAdmin,
+  type MachineChannelCommand,
+  MESSAGES,
+  machineQueue,
+  migrationQueue,
+  type ServerToAgent,
+} from '@portal/domain';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { AuthService, SignedIn } from '../auth/service.js';
+import type { AuthenticatedMachine, MachineCredentials } from '../machine-auth/credentials.js';
+import { parseMachineCredential } from '../machine-auth/credentials.js';
+import type { BusMessage, LiveBus, Side } from './bus.js';
+import { type ConnectionOptions, type EndpointHandler, StompConnection, StompRefusal } from './connection.js';
+import { readSend, readSubscription } from './destinations.js';
+import type { PresenceRepo } from './repo.js';
+import { header } from './stomp-frame.js';
+
+/** A signed-in browser user as the channel knows them. */
+export interface BrowserUser {
+  userId: number;
+  actor: Actor;
+}
+
+export interface BrowserCommandContext {
+  side: Side;
+  /** Answers on the machine's queue, to this user's browsers only (the "user queue"). */
+  reply(body: unknown): Promise<void>;
+}
+
+/** Where authorised browser commands and validated agent events go; later steps implement these. */
+export interface LiveHandlers {
+  onBrowserCommand(
+    user: BrowserUser,
+    machineId: number,
+    command: MachineChannelCommand,
+    body: unknown,
+    context: BrowserCommandContext,
+  ): Promise<void>;
+  onAgentEvent(machine: AuthenticatedMachine, event: AgentToServer): Promise<void>;
+}
+
+/** The request id a browser command carries (the tree request names it differently, 002 §7.8). */
+export function requestIdOf(command: MachineChannelCommand, body: unknown): string | null {
+  if (!body || typeof body !== 'object') return null;
+  const value = (body as Record<string, unknown>)[command === 'localtreeitems' ? 'treeItemsRequestId' : 'requestId'];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
+}
+
+/** Until commands are implemented: every command is answered at once with a failure reply. */
+export const defaultLiveHandlers: LiveHandlers = {
+  async onBrowserCommand(_user, _machineId, command, body, context) {
+    const requestId = requestIdOf(command, body);
+    const text =
+      command === 'localtreeitems'
+        ? MESSAGES.liveChannel.treeItemsError
+        : MESSAGES.liveChannel.backupMachineCommunicationError;
+    const payload = { success: false, messages: [errorMessage(text)] };
+    await context.reply(
+      command === 'localtreeitems'
+        ? { treeItemsRequestId: requestId, responsePayloadJson: JSON.stringify({ ...payload, treeItems: [] }) }
+        : { requestId, responsePayloadJson: JSON.stringify(payload) },
+    );
+  },
+  async onAgentEvent() {},
+};
+
+/** The machine fields browser authorisation needs (the dashboard's `machine` read). */
+export interface VisibleMachine {
+  customerId: number;
+  assignedUserId: number | null;
+  parentResellerCustomerId: number | null;
+}
+
+export interface LiveChannelDeps {
+  auth: AuthService;
+  credentials: MachineCredentials;
+  presence: PresenceRepo;
+  machine(machineId: number): Promise<VisibleMachine | null>;
+  /** The dashboard's visibility rule (features/dashboard/service.ts). */
+  machineAudience(actor: Actor, machine: VisibleMachine): string | null;
+  bus: LiveBus;
+  handlers?: LiveHandlers | undefined;
+  options?: Partial<LiveChannelOptions> | undefined;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+}
+
+export interface LiveChannelOptions extends ConnectionOptions {
+  /** Last-seen is written at most this often on activity. */
+  touchEveryMs: number;
+}
+
+export const DEFAULT_LIVE_OPTIONS: LiveChannelOptions = {
+  heartBeatMs: AGENT_CHANNEL.heartBeatMs,
+  maxFrameBytes: AGENT_CHANNEL.maxFrameBytes,
+  maxBufferedBytes: 1024 * 1024,
+  connectTimeoutMs: 10_000,
+  touchEveryMs: 60_000,
+};
+
+interface AgentEntry {
+  connection: StompConnection;
+  machine: AuthenticatedMachine;
+}
+
+const READ_ONLY_COMMANDS: ReadonlySet<MachineChannelCommand> = new Set(['localtreeitems']);
+
+/**
+ * The live channel (DESIGN §5): browser and agent endpoints over STOMP 1.2, authorisation of every
+ * SUBSCRIBE and SEND, machine presence, and fan-out through a bus so that any instance reaches a
+ * browser or agent connected to any other.
+ */
+export function createLiveChannel(deps: LiveChannelDeps) {
+  const options: LiveChannelOptions = { ...DEFAULT_LIVE_OPTIONS, ...deps.options };
+  const handlers = deps.handlers ?? defaultLiveHandlers;
+  const now = deps.now ?? (() => new Date());
+  const { bus, log } = deps;
+
+  const browsers = new Map<StompConnection, BrowserUser>();
+  const agents = new Map<number, AgentEntry>();
+  const all = new Set<StompConnection>();
+  const pending = new Set<Promise<unknown>>();
+  let lastStamp = 0;
+  let closing = false;
+
+  /** A timestamp unique within this process, so two connections never hold the same owner mark. */
+  function stamp(): Date {
+    const at = Math.max(now().getTime(), lastStamp + 1);
+    lastStamp = at;
+    return new Date(at);
+  }
+
+  function track<T>(promise: Promise<T>): Promise<T> {
+    pending.add(promise);
+    void promise.then(
+      () => pending.delete(promise),
+      () => pending.delete(promise),
+    );
+    return promise;
+  }
+
+  function deliverToBrowsers(destination: string, body: string, userId: number | null): void {
+    for (const [connection, user] of browsers) {
+      if (userId !== null && user.userId !== userId) continue;
+      connection.deliver(destination, body);
+    }
+  }
+
+  function deliverToAgent(machineId: number, message: ServerToAgent): boolean {
+    const entry = agents.get(machineId);
+    return entry ? entry.connection.deliver(AGENT_CHANNEL.commands, JSON.stringify(message)) : false;
+  }
+
+  function onBus(message: BusMessage): void {
+    switch (message.kind) {
+      case 'machineQueue':
+        deliverToBrowsers(machineQueue(message.side, message.machineId), message.body, null);
+        break;
+      case 'userQueue':
+        deliverToBrowsers(machineQueue(message.side, message.machineId), message.body, message.userId);
+        break;
+      case 'migrationQueue':
+        deliverToBrowsers(migrationQueue(message.migrationId), message.body, null);
+        break;
+      case 'agent':
+        deliverToAgent(message.machineId, message.message);
+        break;
+      case 'closeMachine': {
+        const entry = agents.get(message.machineId);
+        if (entry && entry.connection.id !== message.keep) {
+          entry.connection.fail(
+            message.reason === 'replaced' ? 'Replaced by a newer connection' : 'Machine credential revoked',
+          );
+        }
+        break;
+      }
+    }
+  }
+  bus.subscribe((message) => {
+    try {
+      onBus(message);
+    } catch (error) {
+      log.error({ err: error }, 'live channel bus message failed');
+    }
+  });
+
+  function publish(message: BusMessage): Promise<void> {
+    return track(bus.publish(message)).catch((error: unknown) => {
+      log.error({ err: error, kind: message.kind }, 'live channel bus publish failed');
+    });
+  }
+
+  const encode = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body));
+
+  // --- Browsers ---------------------------------------------------------------------------------------
+
+  function browserHandler(connection: StompConnection, side: Side, sessionToken: string): EndpointHandler {
+    /** The session is looked up again on every SUBSCRIBE and SEND, so a signed-out user is cut off. */
+    async function currentUser(): Promise<SignedIn> {
+      const signedIn = await deps.auth.resolve(sessionToken);
+      if (!signedIn) throw new StompRefusal('Session expired');
+      if (side === 'provider' && !isProviderAdmin(signedIn.actor)) throw new StompRefusal('Forbidden');
+      if (side === 'customer' && (isProviderAdmin(signedIn.actor) || signedIn.actor.customerId === null)) {
+        throw new StompRefusal('Forbidden');
+      }
+      browsers.set(connection, { userId: signedIn.actor.userId, actor: signedIn.actor });
+      return signedIn;
+    }
+
+    async function authoriseMachine(actor: Actor, machineId: number): Promise<void> {
+      const machine = await deps.machine(machineId);
+      if (!machine || deps.machineAudience(actor, machine) === null) {
+        throw new StompRefusal('Not authorised for this destination');
+      }
+    }
+
+    return {
+      async connect() {
+        await currentUser();
+      },
+      async subscribe(destination) {
+        const { actor } = await currentUser();
+        const target = readSubscription(side, destination);
+        if (!target) throw new StompRefusal('Not authorised for this destination');
+        if (target.kind === 'machine') await authoriseMachine(actor, target.machineId);
+        // Migrations: the provider endpoint already requires a provider admin.
+      },
+      async send(destination, body) {
+        const { actor } = await currentUser();
+        const target = readSend(side, destination);
+        if (!target) throw new StompRefusal('Not authorised for this destination');
+        await authoriseMachine(actor, target.machineId);
+        if (actor.readOnly && !READ_ONLY_COMMANDS.has(target.command)) {
+          throw new StompRefusal('Read-only users cannot send commands');
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body.toString('utf8'));
+        } catch {
+          throw new StompRefusal('Body is not JSON');
+        }
+        const user = { userId: actor.userId, actor };
+        await handlers.onBrowserCommand(user, target.machineId, target.command, parsed, {
+          side,
+          reply: (reply) =>
+            publish({
+              kind: 'userQueue',
+              userId: actor.userId,
+              machineId: target.machineId,
+              side,
+              body: encode(reply),
+            }),
+        });
+      },
+      async closed() {
+        browsers.delete(connection);
+        all.delete(connection);
+      },
+    };
+  }
+
+  // --- Agents -----------------------------------------------------------------------------------------
+
+  function agentHandler(connection: StompConnection): EndpointHandler {
+    let machine: AuthenticatedMachine | null = null;
+    let mine: Date | null = null;
+    let lastTouch = 0;
+    let touching = false;
+
+    return {
+      async connect(f) {
+        const credential = parseMachineCredential(header(f, 'login'), header(f, 'passcode'));
+        const verified = credential ? await deps.credentials.verify(credential) : null;
+        if (!verified) throw new StompRefusal('Bad credentials');
+        if (closing) throw new StompRefusal('Server is shutting down');
+        machine = verified;
+        const previous = agents.get(verified.id);
+        agents.set(verified.id, { connection, machine: verified });
+        if (previous) previous.connection.fail('Replaced by a newer connection');
+        if (bus.shared)
+          void publish({ kind: 'closeMachine', machineId: verified.id, keep: connection.id, reason: 'replaced' });
+        const at = stamp();
+        mine = at;
+        lastTouch = at.getTime();
+        await track(deps.presence.connected(verified.id, at));
+      },
+      async subscribe(destination) {
+        if (destination !== AGENT_CHANNEL.commands) throw new StompRefusal('Not authorised for this destination');
+      },
+      async send(destination, body) {
+        if (destination !== AGENT_CHANNEL.events || !machine) {
+          throw new StompRefusal('Not authorised for this destination');
+        }
+        let json: unknown;
+        try {
+          json = JSON.parse(body.toString('utf8'));
+        } catch {
+          throw new StompRefusal('Body is not JSON');
+        }
+        const event = agentToServerSchema.safeParse(json);
+        if (!event.success) throw new StompRefusal('Invalid event');
+        try {
+          await handlers.onAgentEvent(machine, event.data);
+        } catch (error) {
+          // The agent is not at fault: log, keep the connection.
+          log.error({ err: error, machineId: machine.id }, 'live channel agent event handling failed');
+        }
+      },
+      activity() {
+        if (!machine || !mine || touching) return;
+        const at = stamp();
+        if (at.getTime() - lastTouch < options.touchEveryMs) return;
+        touching = true;
+        lastTouch = at.getTime();
+        const id = machine.id;
+        const previous = mine;
+        void track(deps.presence.seen(id, previous, at))
+          .then((current) => {
+            if (current) mine = at;
+            else connection.fail('Replaced by a newer connection');
+          })
+          .catch((error: unknown) => log.error({ err: error }, 'live channel presence update failed'))
+          .finally(() => {
+            touching = false;
+          });
+      },
+      async closed() {
+        all.delete(connection);
+        if (!machine || !mine) return;
+        const entry = agents.get(machine.id);
+        if (entry?.connection === connection) agents.delete(machine.id);
+        // Written only while this connection's mark is still there (repo.ts), whatever happened elsewhere.
+        await track(deps.presence.disconnected(machine.id, mine, stamp()));
+      },
+    };
+  }
+
+  function accept(socket: WebSocket, handler: (connection: StompConnection) => EndpointHandler): void {
+    const connection = new StompConnection(socket, options, log);
+    if (closing) {
+      connection.terminate();
+      return;
+    }
+    all.add(connection);
+    connection.start(handler(connection));
+  }
+
+  return {
+    options,
+
+    acceptBrowser(socket: WebSocket, side: Side, sessionToken: string): void {
+      accept(socket, (connection) => browserHandler(connection, side, sessionToken));
+    },
+
+    acceptAgent(socket: WebSocket): void {
+      accept(socket, agentHandler);
+    },
+
+    /**
+     * Sends to the machine's agent. True when it was handed on: written to a local connection, or, with
+     * a shared bus, published while the database says the machine is online (the database's `online`
+     * flag is the cross-instance presence; see repo.ts for how a stale close cannot clear it).
+     */
+    async sendToMachine(machineId: number, message: ServerToAgent): Promise<boolean> {
+      const body = JSON.stringify(message);
+      if (Buffer.byteLength(body) > options.maxFrameBytes - 512) {
+        throw new Error(`live channel: message for machine ${machineId} exceeds the frame limit`);
+      }
+      if (deliverToAgent(machineId, message)) return true;
+      if (!bus.shared || !(await deps.presence.isOnline(machineId))) return false;
+      await publish({ kind: 'agent', machineId, message });
+      return true;
+    },
+
+    /** To every browser subscribed to the machine's queue on that side, on every instance. */
+    publishToMachineQueue(machineId: number, side: Side, body: unknown): Promise<void> {
+      return publish({ kind: 'machineQueue', machineId, side, body: encode(body) });
+    },
+
+    /** To one user's browsers subscribed to the machine's queue (command replies). */
+    publishToUser(userId: number, machineId: number, side: Side, body: unknown): Promise<void> {
+      return publish({ kind: 'userQueue', userId, machineId, side, body: encode(body) });
+    },
+
+    publishToMigrationQueue(migrationId: number, body: unknown): Promise<void> {
+      return publish({ kind: 'migrationQueue', migrationId, body: encode(body) });
+    },
+
+    /** Closes the machine's live connection wherever it is (after its credential is revoked). */
+    disconnectMachine(machineId: number): Promise<void> {
+      return publish({ kind: 'closeMachine', machineId, keep: null, reason: 'revoked' });
+    },
+
+    /** Whether this instance holds the machine's connection. */
+    hasLocalAgent: (machineId: number) => agents.has(machineId),
+    localConnectionCount: () => all.size,
+
+    /** Closes every connection and waits for their presence writes (before the database closes). */
+    async close(): Promise<void> {
+      closing = true;
+      const connections = [...all];
+      for (const connection of connections) connection.close();
+      await Promise.race([
+        Promise.all(connections.map((c) => c.closedPromise)),
+        new Promise((resolve) => setTimeout(resolve, 3_000).unref()),
+      ]);
+      for (const connection of connections) connection.terminate();
+      await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+export type LiveChannel = ReturnType<typeof createLiveChannel>;

@@ -1,0 +1,339 @@
+import type { AddressInfo } from 'node:net';
+import { AGENT_CHANNEL, type AgentToServer, machineQueue, WS_ENDPOINTS } from '@portal/domain';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { backupMachines } from '../../db/schema/index.js';
+import { SESSION_COOKIE } from '../../http/request-context.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { TestClient } from '../../testing/client.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
+import { defaultLiveHandlers } from './channel.js';
+import { eventually, rawSocket, stompClient, type TestStomp, upgradeStatus } from './testing.js';
+
+const ORIGIN = 'http://portal.test';
+const HEART_BEAT_MS = 200;
+
+let t: TestApp;
+let tenants: Tenants;
+let base: string;
+const events: Array<{ machineId: number; event: AgentToServer }> = [];
+const started: TestStomp[] = [];
+const raws: Array<{ socket: { terminate(): void } }> = [];
+const cookies = new Map<string, string>();
+const machines = { assigned: 0, unassigned: 0, other: 0 };
+const credentials: Record<string, MachineCredential> = {};
+
+async function sessionCookie(email: string): Promise<string> {
+  const known = cookies.get(email);
+  if (known) return known;
+  const client = new TestClient(t.app);
+  await client.signIn(email, FIXTURE_PASSWORD);
+  const cookie = `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`;
+  cookies.set(email, cookie);
+  return cookie;
+}
+
+async function browser(email: string, endpoint: string = WS_ENDPOINTS.customer): Promise<TestStomp> {
+  const client = stompClient(`${base}${endpoint}`, { headers: { cookie: await sessionCookie(email), origin: ORIGIN } });
+  started.push(client);
+  return client;
+}
+
+function agent(credential: MachineCredential, heartbeatOutgoing = 0): TestStomp {
+  const client = stompClient(`${base}${AGENT_CHANNEL.endpoint}`, {
+    connectHeaders: { login: String(credential.machineId), passcode: credential.token },
+    heartbeatOutgoing,
+  });
+  started.push(client);
+  return client;
+}
+
+async function raw(path: string, headers: Record<string, string> = {}) {
+  const socket = await rawSocket(`${base}${path}`, headers);
+  raws.push(socket);
+  return socket;
+}
+
+const online = async (machineId: number) => {
+  const [row] = await t.database.db
+    .select({ online: backupMachines.online, lastSeenAt: backupMachines.lastSeenAt })
+    .from(backupMachines)
+    .where(eq(backupMachines.id, machineId));
+  return row;
+};
+
+beforeAll(async () => {
+  t = await createTestApp(
+    {},
+    {
+      live: {
+        options: { heartBeatMs: HEART_BEAT_MS },
+        handlers: {
+          ...defaultLiveHandlers,
+          async onAgentEvent(machine, event) {
+            events.push({ machineId: machine.id, event });
+          },
+        },
+      },
+    },
+  );
+  tenants = await createTenants(t.database.db);
+  const fixtures = backupFixtures(t.database.db);
+  const packageA = await fixtures.package(tenants.customerA.customerId);
+  const packageB = await fixtures.package(tenants.customerB.customerId);
+  machines.assigned = await fixtures.machine(packageA, { assignedUserId: tenants.customerA.user.id });
+  machines.unassigned = await fixtures.machine(packageA);
+  machines.other = await fixtures.machine(packageB);
+  const issuer = createMachineCredentials(t.database.db);
+  for (const [name, id] of Object.entries(machines)) {
+    const credential = await issuer.issue(id);
+    if (!credential) throw new Error('no credential');
+    credentials[name] = credential;
+  }
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((c) => c.stop()));
+  for (const r of raws.splice(0)) r.socket.terminate();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('browser endpoints', () => {
+  it('refuses an upgrade without a session cookie, with a foreign Origin, or from the wrong audience', async () => {
+    const url = `${base}${WS_ENDPOINTS.customer}`;
+    const admin = await sessionCookie(tenants.customerA.admin.email);
+    expect(await upgradeStatus(url, { origin: ORIGIN })).toBe(401);
+    expect(await upgradeStatus(url, { origin: 'http://evil.test', cookie: admin })).toBe(403);
+    expect(await upgradeStatus(url, { cookie: admin })).toBe(403);
+    expect(await upgradeStatus(url, { origin: ORIGIN, cookie: admin })).toBe(101);
+    const provider = `${base}${WS_ENDPOINTS.provider}`;
+    expect(await upgradeStatus(provider, { origin: ORIGIN, cookie: admin })).toBe(403);
+    const user = await sessionCookie(tenants.customerA.user.email);
+    expect(await upgradeStatus(provider, { origin: ORIGIN, cookie: user })).toBe(403);
+    const providerAdmin = await sessionCookie(tenants.providerAdmin.email);
+    expect(await upgradeStatus(provider, { origin: ORIGIN, cookie: providerAdmin })).toBe(101);
+    expect(await upgradeStatus(url, { origin: ORIGIN, cookie: providerAdmin })).toBe(403);
+  });
+
+  it('accepts the Host of the request as the origin too', async () => {
+    const admin = await sessionCookie(tenants.customerA.admin.email);
+    const host = base.replace('ws://', 'http://');
+    expect(await upgradeStatus(`${base}${WS_ENDPOINTS.customer}`, { origin: host, cookie: admin })).toBe(101);
+  });
+
+  it('lets a customer admin subscribe to its machines and refuses another tenant with ERROR', async () => {
+    const client = await browser(tenants.customerA.admin.email);
+    expect(await client.connected).toBe('connected');
+    expect(await client.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.unassigned))).toBe(true);
+    expect(await client.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.other))).toBe(false);
+    expect(client.errors[0]?.headers.message).toBe('Not authorised for this destination');
+    await client.closed;
+  });
+
+  it('lets a customer user subscribe only to the machines assigned to them', async () => {
+    const client = await browser(tenants.customerA.user.email);
+    expect(await client.connected).toBe('connected');
+    expect(await client.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.assigned))).toBe(true);
+    expect(await client.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.unassigned))).toBe(false);
+  });
+
+  it('lets a reseller admin see its child customers’ machines, not the provider queues', async () => {
+    const client = await browser(tenants.reseller.superAdmin.email);
+    expect(await client.connected).toBe('connected');
+    expect(await client.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.assigned))).toBe(true);
+    expect(await client.sendWithReceipt('SUBSCRIBE', machineQueue('provider', machines.assigned))).toBe(false);
+  });
+
+  it('lets a provider admin subscribe to provider machine and migration queues', async () => {
+    const client = await browser(tenants.providerAdmin.email, WS_ENDPOINTS.provider);
+    expect(await client.connected).toBe('connected');
+    expect(await client.sendWithReceipt('SUBSCRIBE', machineQueue('provider', machines.other))).toBe(true);
+    expect(await client.sendWithReceipt('SUBSCRIBE', '/ws/queue/boltadmin/migrations/7')).toBe(true);
+    expect(await client.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.other))).toBe(false);
+  });
+
+  it('delivers what is published to a machine queue to its subscribers', async () => {
+    const client = await browser(tenants.customerA.admin.email);
+    await client.connected;
+    const queue = client.subscribe(machineQueue('customer', machines.assigned));
+    expect(await client.sendWithReceipt('SEND', '/ws/inbound/backupmachines/999999/nothing')).toBe(false);
+    const again = await browser(tenants.customerA.admin.email);
+    await again.connected;
+    const q2 = again.subscribe(machineQueue('customer', machines.assigned));
+    // A receipt on a later frame proves the SUBSCRIBE before it was handled.
+    await again.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.unassigned));
+    const next = q2.next();
+    await t.app.live.publishToMachineQueue(machines.assigned, 'customer', { hello: 'world' });
+    expect(JSON.parse((await next).body)).toEqual({ hello: 'world' });
+    expect(queue.messages).toHaveLength(0); // the first client was closed by its bad SEND
+  });
+
+  it('answers an authorised command at once with a failure reply to the sender only', async () => {
+    const sender = await browser(tenants.customerA.admin.email);
+    const other = await browser(tenants.customerA.superAdmin.email);
+    await Promise.all([sender.connected, other.connected]);
+    const mine = sender.subscribe(machineQueue('customer', machines.assigned));
+    const theirs = other.subscribe(machineQueue('customer', machines.assigned));
+    await other.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.unassigned));
+    const reply = mine.next();
+    expect(
+      await sender.sendWithReceipt(
+        'SEND',
+        `/ws/inbound/backupmachines/${machines.assigned}/starttask`,
+        JSON.stringify({ requestId: 'abc', backupTaskId: 1 }),
+      ),
+    ).toBe(true);
+    const body = JSON.parse((await reply).body);
+    expect(body.requestId).toBe('abc');
+    expect(JSON.parse(body.responsePayloadJson).success).toBe(false);
+    expect(theirs.messages).toHaveLength(0);
+  });
+
+  it('refuses a command to a machine the user may not see', async () => {
+    const client = await browser(tenants.customerA.user.email);
+    await client.connected;
+    const sent = await client.sendWithReceipt(
+      'SEND',
+      `/ws/inbound/backupmachines/${machines.unassigned}/starttask`,
+      JSON.stringify({ requestId: 'x' }),
+    );
+    expect(sent).toBe(false);
+    expect(client.errors[0]?.headers.message).toBe('Not authorised for this destination');
+  });
+});
+
+describe('agent endpoint', () => {
+  it('connects with a good credential, marks the machine online and offline again', async () => {
+    const a = agent(credentials.other as MachineCredential);
+    expect(await a.connected).toBe('connected');
+    await eventually(async () => (await online(machines.other))?.online === true);
+    const commands = a.subscribe(AGENT_CHANNEL.commands);
+    await a.sendWithReceipt('SEND', AGENT_CHANNEL.events, JSON.stringify({ type: 'usage', usedSpaceBytes: 5 }));
+    expect(events.at(-1)).toEqual({ machineId: machines.other, event: { type: 'usage', usedSpaceBytes: 5 } });
+    const next = commands.next();
+    expect(await t.app.live.sendToMachine(machines.other, { type: 'refreshStorage', requestId: 'r1' })).toBe(true);
+    expect(JSON.parse((await next).body)).toEqual({ type: 'refreshStorage', requestId: 'r1' });
+    await a.stop();
+    await eventually(async () => (await online(machines.other))?.online === false);
+    expect(await t.app.live.sendToMachine(machines.other, { type: 'refreshStorage', requestId: 'r2' })).toBe(false);
+  });
+
+  it('refuses a wrong credential and a revoked one', async () => {
+    const wrong = agent({ machineId: machines.assigned, token: 'not-the-token' });
+    expect(await wrong.connected).toBe('error');
+    expect(wrong.errors[0]?.headers.message).toBe('Bad credentials');
+    await createMachineCredentials(t.database.db).revoke(machines.unassigned, new Date());
+    const revoked = agent(credentials.unassigned as MachineCredential);
+    expect(await revoked.connected).toBe('error');
+  });
+
+  it('refuses destinations other than its own and invalid events', async () => {
+    const a = agent(credentials.assigned as MachineCredential);
+    expect(await a.connected).toBe('connected');
+    expect(await a.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.assigned))).toBe(false);
+    const b = agent(credentials.assigned as MachineCredential);
+    expect(await b.connected).toBe('connected');
+    const before = events.length;
+    expect(await b.sendWithReceipt('SEND', AGENT_CHANNEL.events, JSON.stringify({ type: 'usage' }))).toBe(false);
+    expect(b.errors[0]?.headers.message).toBe('Invalid event');
+    expect(events.length).toBe(before);
+  });
+
+  it('replaces an older connection with a newer one, keeping the machine online', async () => {
+    const first = agent(credentials.assigned as MachineCredential);
+    expect(await first.connected).toBe('connected');
+    const second = agent(credentials.assigned as MachineCredential);
+    expect(await second.connected).toBe('connected');
+    await first.closed;
+    expect(first.errors[0]?.headers.message).toBe('Replaced by a newer connection');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await online(machines.assigned))?.online).toBe(true);
+    expect(t.app.live.hasLocalAgent(machines.assigned)).toBe(true);
+    await t.app.live.disconnectMachine(machines.assigned);
+    await second.closed;
+    expect(second.errors[0]?.headers.message).toBe('Machine credential revoked');
+    await eventually(async () => (await online(machines.assigned))?.online === false);
+  });
+
+  it('closes a connection whose peer stops sending heart-beats, and keeps one that sends them', async () => {
+    const silent = await raw(AGENT_CHANNEL.endpoint);
+    const { machineId, token } = credentials.assigned as MachineCredential;
+    silent.send(`CONNECT\naccept-version:1.2\nheart-beat:50,0\nlogin:${machineId}\npasscode:${token}\n\n\0`);
+    await silent.waitFor((f) => f.startsWith('CONNECTED'));
+    expect(await silent.closed).toBeGreaterThan(0);
+    const beating = agent(credentials.assigned as MachineCredential, 50);
+    expect(await beating.connected).toBe('connected');
+    await new Promise((resolve) => setTimeout(resolve, HEART_BEAT_MS * 4));
+    expect(beating.client.connected).toBe(true);
+  });
+});
+
+describe('hostile frames', () => {
+  it('answers a malformed frame with ERROR and closes, leaving other connections alone', async () => {
+    const bystander = await browser(tenants.customerA.admin.email);
+    await bystander.connected;
+    const queue = bystander.subscribe(machineQueue('customer', machines.assigned));
+    await bystander.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.unassigned));
+
+    const bad = await raw(AGENT_CHANNEL.endpoint);
+    bad.send('CONNECT\naccept-version:1.2\n\n\0SEND\nbroken header\n\n\0');
+    // Refused at CONNECT (no credential) or at the broken frame: either way ERROR, then close.
+    await bad.waitFor((f) => f.startsWith('ERROR'));
+    await bad.closed;
+
+    const garbage = await raw(AGENT_CHANNEL.endpoint);
+    garbage.send(Buffer.from([0xff, 0xfe, 0x00, 0x0a]));
+    await garbage.waitFor((f) => f.startsWith('ERROR'));
+    await garbage.closed;
+
+    const next = queue.next();
+    await t.app.live.publishToMachineQueue(machines.assigned, 'customer', { still: 'here' });
+    expect(JSON.parse((await next).body)).toEqual({ still: 'here' });
+  });
+
+  it('refuses a malformed frame after CONNECT with ERROR', async () => {
+    const { machineId, token } = credentials.assigned as MachineCredential;
+    const socket = await raw(AGENT_CHANNEL.endpoint);
+    socket.send(`CONNECT\naccept-version:1.2\nlogin:${machineId}\npasscode:${token}\n\n\0`);
+    await socket.waitFor((f) => f.startsWith('CONNECTED'));
+    socket.send('SEND\ndestination:/agent/inbound\nbad:\\q\n\n{}\0');
+    expect(await socket.waitFor((f) => f.startsWith('ERROR'))).toContain('bad header escape');
+    await socket.closed;
+  });
+
+  it('refuses an oversize frame with ERROR and closes', async () => {
+    const { machineId, token } = credentials.assigned as MachineCredential;
+    const socket = await raw(AGENT_CHANNEL.endpoint);
+    socket.send(`CONNECT\naccept-version:1.2\nlogin:${machineId}\npasscode:${token}\n\n\0`);
+    await socket.waitFor((f) => f.startsWith('CONNECTED'));
+    socket.send(`SEND\ndestination:/agent/inbound\n\n${'x'.repeat(AGENT_CHANNEL.maxFrameBytes + 10)}\0`);
+    expect(await socket.waitFor((f) => f.startsWith('ERROR'))).toContain('Frame larger than');
+    await socket.closed;
+  });
+
+  it('refuses frames before CONNECT and unsupported versions', async () => {
+    const early = await raw(AGENT_CHANNEL.endpoint);
+    early.send('SUBSCRIBE\nid:1\ndestination:/agent/queue/commands\n\n\0');
+    expect(await early.waitFor((f) => f.startsWith('ERROR'))).toContain('Expected a CONNECT frame');
+    const old = await raw(AGENT_CHANNEL.endpoint);
+    old.send('CONNECT\naccept-version:1.0\n\n\0');
+    expect(await old.waitFor((f) => f.startsWith('ERROR'))).toContain('Supported protocol versions are 1.2');
+  });
+
+  it('answers DISCONNECT with its receipt', async () => {
+    const { machineId, token } = credentials.assigned as MachineCredential;
+    const socket = await raw(AGENT_CHANNEL.endpoint);
+    socket.send(`CONNECT\naccept-version:1.2\nlogin:${machineId}\npasscode:${token}\n\n\0`);
+    await socket.waitFor((f) => f.startsWith('CONNECTED'));
+    socket.send('DISCONNECT\nreceipt:bye\n\n\0');
+    expect(await socket.waitFor((f) => f.startsWith('RECEIPT'))).toContain('receipt-id:bye');
+    await socket.closed;
+  });
+});

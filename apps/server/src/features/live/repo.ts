@@ -1,0 +1,46 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { backupMachines } from '../../db/schema/index.js';
+
+/**
+ * Machine presence (DESIGN §5). `last_seen_at` doubles as the owner mark of the current connection:
+ * each connection remembers the value it last wrote, and later writes (activity, going offline) apply
+ * only while the column still holds it. A newer connection (on any instance) writes its own value, so
+ * an older connection closing late cannot mark the machine offline.
+ */
+export function createPresenceRepo(db: Db) {
+  return {
+    async connected(machineId: number, at: Date): Promise<void> {
+      await db.update(backupMachines).set({ online: true, lastSeenAt: at }).where(eq(backupMachines.id, machineId));
+    },
+
+    /** Moves last-seen on; false when another connection has taken over since `mine`. */
+    async seen(machineId: number, mine: Date, at: Date): Promise<boolean> {
+      const rows = await db
+        .update(backupMachines)
+        .set({ lastSeenAt: at })
+        .where(and(eq(backupMachines.id, machineId), eq(backupMachines.lastSeenAt, mine)))
+        .returning({ id: backupMachines.id });
+      return rows.length > 0;
+    },
+
+    async disconnected(machineId: number, mine: Date, at: Date): Promise<boolean> {
+      const rows = await db
+        .update(backupMachines)
+        .set({ online: false, lastSeenAt: at })
+        .where(and(eq(backupMachines.id, machineId), eq(backupMachines.lastSeenAt, mine)))
+        .returning({ id: backupMachines.id });
+      return rows.length > 0;
+    },
+
+    async isOnline(machineId: number): Promise<boolean> {
+      const [row] = await db
+        .select({ online: backupMachines.online })
+        .from(backupMachines)
+        .where(eq(backupMachines.id, machineId));
+      return row?.online ?? false;
+    },
+  };
+}
+
+export type PresenceRepo = ReturnType<typeof createPresenceRepo>;

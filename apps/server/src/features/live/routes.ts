@@ -1,0 +1,60 @@
+import fastifyWebsocket from '@fastify/websocket';
+import { AGENT_CHANNEL, WS_ENDPOINTS } from '@portal/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden } from '../../http/errors.js';
+import { SESSION_COOKIE } from '../../http/request-context.js';
+import type { LiveChannel } from './channel.js';
+
+const STOMP_PROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
+
+/**
+ * A browser's WebSocket must come from the portal's own pages: the Origin must be PUBLIC_URL's origin
+ * or the origin of the Host the request was made to. Cookies ride along with cross-site WebSocket
+ * requests, so without this any site could open the channel as the signed-in user.
+ */
+export function originAllowed(request: FastifyRequest, publicUrl: string | undefined): boolean {
+  const origin = request.headers.origin;
+  if (!origin) return false;
+  const allowed = new Set<string>([`${request.protocol}://${request.host}`.toLowerCase()]);
+  if (publicUrl) allowed.add(new URL(publicUrl).origin.toLowerCase());
+  return allowed.has(origin.toLowerCase());
+}
+
+/**
+ * The three endpoints (DESIGN §5). Browsers are authenticated at the upgrade exactly as HTTP requests
+ * are (session cookie, the route's access level, plus the Origin check); agents at STOMP CONNECT.
+ */
+export async function registerLiveRoutes(
+  app: FastifyInstance,
+  deps: { channel: LiveChannel; publicUrl: string | undefined },
+): Promise<void> {
+  const { channel } = deps;
+  // Closing our connections first lets their presence writes finish while the database is still open.
+  app.addHook('preClose', async () => channel.close());
+  await app.register(fastifyWebsocket, {
+    options: {
+      // A frame over the STOMP limit is answered with an ERROR frame by the codec; ws itself drops
+      // only messages far beyond it.
+      maxPayload: channel.options.maxFrameBytes * 4,
+      handleProtocols: (offered: Set<string>) => STOMP_PROTOCOLS.find((p) => offered.has(p)) ?? false,
+    },
+  });
+
+  const checkOrigin = async (request: FastifyRequest) => {
+    if (request.ws && !originAllowed(request, deps.publicUrl)) throw forbidden();
+  };
+
+  app.get(
+    WS_ENDPOINTS.customer,
+    { websocket: true, config: { access: 'customerMember' }, preHandler: checkOrigin },
+    (socket, request) => channel.acceptBrowser(socket, 'customer', request.cookies[SESSION_COOKIE] ?? ''),
+  );
+  app.get(
+    WS_ENDPOINTS.provider,
+    { websocket: true, config: { access: 'providerAdmin' }, preHandler: checkOrigin },
+    (socket, request) => channel.acceptBrowser(socket, 'provider', request.cookies[SESSION_COOKIE] ?? ''),
+  );
+  app.get(AGENT_CHANNEL.endpoint, { websocket: true, config: { access: 'public' } }, (socket) =>
+    channel.acceptAgent(socket),
+  );
+}
