@@ -7,23 +7,45 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { createAgentEventService } from './features/agent-events/service.js';
 import { createAuditRepo } from './features/audit/repo.js';
 import { createAuthRepo } from './features/auth/repo.js';
 import { registerAuthRoutes } from './features/auth/routes.js';
 import { createAuthService } from './features/auth/service.js';
+import { createBackupStateService } from './features/backup-state/service.js';
 import { createDashboardRepo } from './features/dashboard/repo.js';
 import { registerDashboardRoutes } from './features/dashboard/routes.js';
-import { createDashboardService } from './features/dashboard/service.js';
+import { createDashboardService, machineAudience } from './features/dashboard/service.js';
 import { registerDemoMailRoutes } from './features/demo/routes.js';
+import { createInProcessBus, createRedisBus, type LiveBus } from './features/live/bus.js';
+import {
+  createLiveChannel,
+  type LiveChannel,
+  type LiveChannelOptions,
+  type LiveHandlers,
+} from './features/live/channel.js';
+import { createPresenceRepo } from './features/live/repo.js';
+import { registerLiveRoutes } from './features/live/routes.js';
+import { createRepositorySettings } from './features/local-storage/repository-settings.js';
+import { registerLocalStorageRoutes } from './features/local-storage/routes.js';
+import { createMachineCredentials } from './features/machine-auth/credentials.js';
+import { agentLinkOf, type ChannelPort, createMachineChannelHandlers } from './features/machine-channel/handlers.js';
+import { createMachineLinkRepo } from './features/machine-link/repo.js';
+import { registerMachineLinkRoutes } from './features/machine-link/routes.js';
+import { createMachineLinkService } from './features/machine-link/service.js';
 import { createProfileRepo } from './features/profile/repo.js';
 import { registerProfileRoutes } from './features/profile/routes.js';
 import { createShellRepo } from './features/shell/repo.js';
+import { createTaskCommandsRepo } from './features/task-commands/repo.js';
+import { createTaskCommandService } from './features/task-commands/service.js';
 import { AppError } from './http/errors.js';
 import { registerRequestContext } from './http/request-context.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
+import { startMissedRunDetection } from './jobs/missed-runs.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MailSink } from './mail/sink.js';
+import { createSecretBox, demoMasterKey } from './secrets.js';
 import { registerSpa } from './web/spa.js';
 
 export interface RouteEntry {
@@ -35,6 +57,8 @@ export interface RouteEntry {
 declare module 'fastify' {
   interface FastifyInstance {
     routeCatalogue: readonly RouteEntry[];
+    /** The live channel: sendToMachine, publishToMachineQueue, disconnectMachine, ... */
+    live: LiveChannel;
   }
 }
 
@@ -47,6 +71,8 @@ export interface AppDeps {
   /** The process's pino logger; tests leave it out and log nothing. */
   logger?: FastifyBaseLogger | undefined;
   now?: () => Date;
+  /** Live channel settings (tests use short heart-beats), handlers and bus; defaults otherwise. */
+  live?: { options?: Partial<LiveChannelOptions>; handlers?: LiveHandlers; bus?: LiveBus } | undefined;
 }
 
 /** The composition root: repositories, services and routes are wired here and nowhere else. */
@@ -125,7 +151,76 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
   });
   registerProfileRoutes(app, { auth, authRepo, profiles, audit });
-  registerDashboardRoutes(app, { dashboard: createDashboardService(createDashboardRepo(db)) });
+  const dashboardRepo = createDashboardRepo(db);
+  registerDashboardRoutes(app, { dashboard: createDashboardService(dashboardRepo) });
+
+  // The live channel's bus: Redis pub/sub when REDIS_URL is set (several instances), else in-process.
+  const bus =
+    deps.live?.bus ??
+    (deps.redis
+      ? await createRedisBus(deps.redis, (error) => app.log.error({ err: error }, 'live channel bus error'))
+      : createInProcessBus());
+  const credentials = createMachineCredentials(db);
+  const backupState = createBackupStateService({ db, ...(deps.now ? { now: deps.now } : {}) });
+  const agentEvents = createAgentEventService({ db, backupState });
+  const repositories = createRepositorySettings({
+    db,
+    secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
+    publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+  });
+  const presence = createPresenceRepo(db);
+  // The channel and its handlers refer to each other: the handlers reach the channel once it exists.
+  let channel: LiveChannel | undefined;
+  const channelPort = (): ChannelPort => {
+    if (!channel) throw new Error('live channel not ready');
+    const live = channel;
+    return {
+      sendToMachine: (machineId, message) => live.sendToMachine(machineId, message),
+      publishToUser: (userId, machineId, side, body) => live.publishToUser(userId, machineId, side, body),
+      isOnline: async (machineId) => live.hasLocalAgent(machineId) || (await presence.isOnline(machineId)),
+    };
+  };
+  const handlers =
+    deps.live?.handlers ??
+    createMachineChannelHandlers({
+      agentEvents,
+      taskCommands: createTaskCommandService({
+        repo: createTaskCommandsRepo(db),
+        backupState,
+        agents: agentLinkOf(channelPort, agentEvents),
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
+      async repositoryOf(machineId) {
+        const settings = await repositories.repositorySettingsFor(machineId);
+        return settings ? { type: 'repository', settings } : null;
+      },
+      channel: channelPort,
+    });
+  const live = createLiveChannel({
+    auth,
+    credentials,
+    presence,
+    machine: (machineId) => dashboardRepo.machine(machineId),
+    machineAudience,
+    bus,
+    handlers,
+    options: deps.live?.options,
+    log: app.log,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  channel = live;
+  app.decorate('live', live);
+  app.addHook('onClose', async () => bus.close());
+  await registerLiveRoutes(app, { channel: live, publicUrl: config.publicUrl });
+  registerLocalStorageRoutes(app, { db, dataDir: config.dataDir, credentials });
+  registerMachineLinkRoutes(app, {
+    machineLink: createMachineLinkService({ db, auth, repo: createMachineLinkRepo(db), credentials }),
+  });
+  let missedRuns: { stop: () => void } | undefined;
+  app.addHook('onReady', async () => {
+    missedRuns = startMissedRunDetection({ backupState, logger: app.log });
+  });
+  app.addHook('onClose', async () => missedRuns?.stop());
   if (config.demo && deps.mailSink) registerDemoMailRoutes(app, deps.mailSink);
 
   await registerSpa(app, {

@@ -11,15 +11,12 @@ export function createAgentEventsRepo(db: Db) {
     and(eq(taskActions.backupMachineId, machineId), eq(taskActions.runKey, runKey));
 
   return {
+    /** What the machine says it is now; presence (online, last seen) belongs to the live channel. */
     async updateMachine(
       machineId: number,
       values: { osFamily: OsFamily; operatingSystem: string; desktopClientVersion: string; timeZone?: string },
-      at: Date,
     ): Promise<void> {
-      await db
-        .update(backupMachines)
-        .set({ ...values, lastSeenAt: at })
-        .where(eq(backupMachines.id, machineId));
+      await db.update(backupMachines).set(values).where(eq(backupMachines.id, machineId));
     },
 
     async setUsedSpace(machineId: number, usedSpaceBytes: number): Promise<void> {

@@ -26,11 +26,9 @@ export type MachineUpdate = { kind: 'run'; taskId: number; runId: number } | { k
 export function createAgentEventService(deps: {
   db: Db;
   backupState: BackupStateService;
-  now?: () => Date;
   onUpdate?: (machineId: number, update: MachineUpdate) => void;
 }) {
   const repo = createAgentEventsRepo(deps.db);
-  const now = deps.now ?? (() => new Date());
   const notify = (machineId: number, update: MachineUpdate) => deps.onUpdate?.(machineId, update);
 
   /** The task list message for the machine's agent. */
@@ -45,16 +43,12 @@ export function createAgentEventService(deps: {
     async handle(machine: AuthenticatedMachine, event: AgentToServer): Promise<ServerToAgent[]> {
       switch (event.type) {
         case 'hello': {
-          await repo.updateMachine(
-            machine.id,
-            {
-              osFamily: event.osFamily,
-              operatingSystem: event.operatingSystem,
-              desktopClientVersion: event.clientVersion,
-              ...(isValidTimeZone(event.timeZone) ? { timeZone: event.timeZone } : {}),
-            },
-            now(),
-          );
+          await repo.updateMachine(machine.id, {
+            osFamily: event.osFamily,
+            operatingSystem: event.operatingSystem,
+            desktopClientVersion: event.clientVersion,
+            ...(isValidTimeZone(event.timeZone) ? { timeZone: event.timeZone } : {}),
+          });
           notify(machine.id, { kind: 'machine' });
           return [await tasksMessage(machine.id)];
         }

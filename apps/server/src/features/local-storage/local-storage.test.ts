@@ -15,7 +15,6 @@ import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { createTenants } from '../../testing/fixtures.js';
 import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
 import { createRepositorySettings, withMachineCredential } from './repository-settings.js';
-import { registerLocalStorageRoutes } from './routes.js';
 
 let t: TestApp;
 let dataDir: string;
@@ -58,7 +57,7 @@ beforeAll(async () => {
   credNoLocation = await issued(machineNoLocation);
   credB = await issued(machineB);
 
-  registerLocalStorageRoutes(t.app, { db, dataDir });
+  // The app serves the REST backend itself (app.ts), under DATA_DIR.
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   settings = createRepositorySettings({

@@ -1,0 +1,127 @@
+import { MESSAGES, type ServerMessage, type ServerToAgent } from '@portal/domain';
+import { z } from 'zod';
+import type { AgentEventService } from '../agent-events/service.js';
+import type { Side } from '../live/bus.js';
+import type { LiveHandlers } from '../live/channel.js';
+import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
+import type { CommandReply } from '../task-commands/repo.js';
+import type { AgentLink, TaskCommandService } from '../task-commands/service.js';
+
+/** What the handlers need of the live channel (set once the channel exists: the two refer to each other). */
+export interface ChannelPort {
+  sendToMachine(machineId: number, message: ServerToAgent): Promise<boolean>;
+  publishToUser(userId: number, machineId: number, side: Side, body: unknown): Promise<void>;
+  isOnline(machineId: number): Promise<boolean>;
+}
+
+const asMessages = (reply: CommandReply): ServerMessage[] =>
+  reply.messages.map((message) => ({
+    type: reply.success ? 'INFO' : 'ERROR',
+    fieldName: '',
+    message,
+    responseCode: reply.success ? 'OK' : 'ERROR',
+  }));
+
+/** A browser command's reply on its sender's queue (002 §7.8: requestId and responsePayloadJson). */
+export const commandReplyBody = (requestId: string | null, reply: CommandReply) => ({
+  requestId,
+  responsePayloadJson: JSON.stringify({ success: reply.success, messages: asMessages(reply) }),
+});
+
+/**
+ * The agent answers a tree request on whichever instance holds its connection; the request id it
+ * echoes carries who asked, so the answer reaches that user's browsers through the bus, with no state.
+ */
+const TREE_PREFIX = 'tree';
+const treeRequestId = (userId: number, side: Side, browserRequestId: string) =>
+  `${TREE_PREFIX}:${userId}:${side}:${browserRequestId}`;
+function parseTreeRequestId(requestId: string): { userId: number; side: Side; browserRequestId: string } | null {
+  const match = /^tree:(\d+):(customer|provider):(.+)$/.exec(requestId);
+  if (!match) return null;
+  return { userId: Number(match[1]), side: match[2] as Side, browserRequestId: match[3] as string };
+}
+
+const treeRequestSchema = z.object({
+  treeItemsRequestId: z.union([z.string(), z.number()]).transform(String),
+  path: z.string().max(4096).default(''),
+});
+
+/**
+ * Joins the live channel to the portal's services: agent events are recorded (and answered), browser
+ * task commands carried out, tree requests forwarded to the agent and its answer routed back.
+ */
+export function createMachineChannelHandlers(deps: {
+  agentEvents: AgentEventService;
+  taskCommands: TaskCommandService;
+  /** Where the machine's restic repository is (the storage provider), sent after each hello. */
+  repositoryOf: (machineId: number) => Promise<ServerToAgent | null>;
+  channel: () => ChannelPort;
+}): LiveHandlers {
+  return {
+    async onAgentEvent(machine: AuthenticatedMachine, event) {
+      const channel = deps.channel();
+      if (event.type === 'reply') {
+        const tree = parseTreeRequestId(event.requestId);
+        if (!tree) return;
+        const payload = (event.payload ?? {}) as { treeItems?: unknown };
+        await channel.publishToUser(tree.userId, machine.id, tree.side, {
+          treeItemsRequestId: tree.browserRequestId,
+          responsePayloadJson: JSON.stringify({
+            success: event.success,
+            messages: asMessages({ success: event.success, messages: event.messages }),
+            treeItems: Array.isArray(payload.treeItems) ? payload.treeItems : [],
+          }),
+        });
+        return;
+      }
+      const replies = await deps.agentEvents.handle(machine, event);
+      if (event.type === 'hello') {
+        const repository = await deps.repositoryOf(machine.id);
+        if (repository) replies.push(repository);
+      }
+      for (const reply of replies) await channel.sendToMachine(machine.id, reply);
+    },
+
+    async onBrowserCommand(user, machineId, command, body, context) {
+      const channel = deps.channel();
+      if (command === 'localtreeitems') {
+        const parsed = treeRequestSchema.safeParse(body);
+        const failed = (message: string) =>
+          context.reply({
+            treeItemsRequestId: parsed.success ? parsed.data.treeItemsRequestId : null,
+            responsePayloadJson: JSON.stringify({
+              success: false,
+              messages: asMessages({ success: false, messages: [message] }),
+              treeItems: [],
+            }),
+          });
+        if (!parsed.success) return failed(MESSAGES.liveChannel.invalidMessage);
+        const sent = await channel.sendToMachine(machineId, {
+          type: 'treeItems',
+          requestId: treeRequestId(user.userId, context.side, parsed.data.treeItemsRequestId),
+          path: parsed.data.path,
+          includeHidden: true,
+        });
+        if (!sent) return failed(MESSAGES.liveChannel.machineOffline);
+        return;
+      }
+      const answered = await deps.taskCommands.handle(user.actor, machineId, command, body);
+      const reply = answered ?? {
+        requestId: null,
+        reply: { success: false, messages: [MESSAGES.liveChannel.backupMachineCommunicationError] },
+      };
+      await context.reply(commandReplyBody(reply.requestId, reply.reply));
+    },
+  };
+}
+
+/** The task commands' view of the agents, through the live channel. */
+export function agentLinkOf(channel: () => ChannelPort, agentEvents: AgentEventService): AgentLink {
+  return {
+    isOnline: (machineId) => channel().isOnline(machineId),
+    send: (machineId, message) => channel().sendToMachine(machineId, message),
+    async syncTasks(machineId) {
+      await channel().sendToMachine(machineId, await agentEvents.tasksMessage(machineId));
+    },
+  };
+}

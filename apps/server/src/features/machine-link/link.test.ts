@@ -1,0 +1,108 @@
+import { AGENT_LINK_PATH, type MachineLinkResult } from '@portal/domain';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backupMachines, backupPackages, userBackupPackages } from '../../db/schema/index.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { createMachineCredentials } from '../machine-auth/credentials.js';
+
+let t: TestApp;
+let tenants: Tenants;
+let packageA: number;
+let secondPackageA: number;
+
+const device = (overrides: Record<string, unknown> = {}) => ({
+  email: tenants.customerA.user.email,
+  password: FIXTURE_PASSWORD,
+  name: 'alex-laptop',
+  osFamily: 'LINUX',
+  operatingSystem: 'Debian 12',
+  clientVersion: '1.0.0',
+  fingerprint: 'device-fingerprint-0001',
+  timeZone: 'Europe/London',
+  ...overrides,
+});
+const link = (body: unknown) =>
+  t.app.inject({ method: 'POST', url: AGENT_LINK_PATH, payload: body as Record<string, unknown> });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tenants = await createTenants(t.database.db);
+  const fixtures = backupFixtures(t.database.db);
+  packageA = await fixtures.package(tenants.customerA.customerId, { name: 'Office' });
+  secondPackageA = await fixtures.package(tenants.customerA.customerId, { name: 'Servers' });
+  await t.database.db
+    .insert(userBackupPackages)
+    .values({ userId: tenants.customerA.user.id, backupPackageId: packageA });
+});
+afterAll(() => t.close());
+
+describe('agent link', () => {
+  it('links a machine of the user to their package, assigned to them, with a working credential', async () => {
+    const response = await link(device());
+    expect(response.statusCode, response.body).toBe(200);
+    const result = response.json().result as MachineLinkResult;
+    expect(result.relinked).toBe(false);
+    const [machine] = await t.database.db.select().from(backupMachines).where(eq(backupMachines.id, result.machineId));
+    expect(machine).toMatchObject({
+      customerId: tenants.customerA.customerId,
+      backupPackageId: packageA,
+      assignedUserId: tenants.customerA.user.id,
+      name: 'alex-laptop',
+      osFamily: 'LINUX',
+      timeZone: 'Europe/London',
+    });
+    expect(machine?.credentialHash).not.toContain(result.token);
+    const credentials = createMachineCredentials(t.database.db);
+    expect(await credentials.verify({ machineId: result.machineId, token: result.token })).not.toBeNull();
+
+    // The same device again: the same machine, a new credential, the old one revoked.
+    const again = (await link(device())).json().result as MachineLinkResult;
+    expect(again).toMatchObject({ machineId: result.machineId, relinked: true });
+    expect(await credentials.verify({ machineId: result.machineId, token: result.token })).toBeNull();
+    expect(await credentials.verify({ machineId: again.machineId, token: again.token })).not.toBeNull();
+  });
+
+  it('asks an admin with several packages to choose one, and refuses a package of another customer', async () => {
+    const admin = { email: tenants.customerA.admin.email, fingerprint: 'admin-device-0001' };
+    const choose = await link(device(admin));
+    expect(choose.statusCode).toBe(409);
+    expect(choose.json().messages[0]).toMatchObject({ fieldName: 'backupPackageId' });
+    expect(choose.json().messages[0].message).toContain('Servers');
+    const chosen = await link(device({ ...admin, backupPackageId: secondPackageA }));
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    const foreign = await backupFixtures(t.database.db).package(tenants.customerB.customerId);
+    expect((await link(device({ ...admin, backupPackageId: foreign }))).statusCode).toBe(409);
+  });
+
+  it('keeps to the package machine limit', async () => {
+    await t.database.db.update(backupPackages).set({ noOfMachinesLimit: 1 }).where(eq(backupPackages.id, packageA));
+    const refused = await link(device({ fingerprint: 'second-device-0002' }));
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().messages[0].message).toBe('The backup package already has as many machines as it allows');
+    await t.database.db.update(backupPackages).set({ noOfMachinesLimit: 0 }).where(eq(backupPackages.id, packageA));
+  });
+
+  it('refuses wrong passwords, provider admins, bad input and unknown time zones with clear messages', async () => {
+    const wrong = await link(device({ password: 'nope' }));
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().messages[0]).toMatchObject({
+      fieldName: 'password',
+      message: 'E-mail or password is incorrect',
+    });
+    const provider = await link(device({ email: tenants.providerAdmin.email }));
+    expect(provider.statusCode).toBe(403);
+    const bad = await link(device({ osFamily: 'AMIGA', name: '' }));
+    expect(bad.statusCode).toBe(400);
+    expect(
+      bad
+        .json()
+        .messages.map((m: { fieldName: string }) => m.fieldName)
+        .sort(),
+    ).toEqual(['name', 'osFamily']);
+    const zone = await link(device({ timeZone: 'Mars/Base' }));
+    expect(zone.statusCode).toBe(400);
+    expect(zone.json().messages[0]).toMatchObject({ fieldName: 'timeZone' });
+  });
+});
