@@ -8,13 +8,20 @@ Commands:
   help     Show this help
 
 Options:
-  --server <url>    Portal address (env PORTAL_SERVER)
-  --config <file>   Credential file (env PORTAL_AGENT_CONFIG, default ~/.config/portal-agent/agent.json)
-  -h, --help        Show this help
+  --server <url>      Portal address (link; env PORTAL_SERVER)
+  --email <address>   The portal user who links the machine (link; env PORTAL_EMAIL)
+  --password-stdin    Read the password from standard input instead of asking (link)
+  --package <id>      The backup package, when the user may use several (link)
+  --name <name>       The machine's name in the portal (link; default the host name)
+  --config <file>     Credential file (env PORTAL_AGENT_CONFIG, default ~/.config/portal-agent/config.json)
+  -h, --help          Show this help
 `;
 
 export const AGENT_COMMANDS = ['link', 'run', 'status', 'help'] as const;
 export type AgentCommand = (typeof AGENT_COMMANDS)[number];
+
+/** Options that take no value. */
+export const AGENT_FLAGS = ['password-stdin'] as const;
 
 export interface ParsedArgs {
   command: AgentCommand;
@@ -32,6 +39,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       options.help = true;
     } else if (arg.startsWith('--')) {
       const name = arg.slice(2);
+      if ((AGENT_FLAGS as readonly string[]).includes(name)) {
+        options[name] = true;
+        continue;
+      }
       const value = argv[i + 1];
       if (value === undefined || value.startsWith('--')) throw new UsageError(`option --${name} needs a value`);
       options[name] = value;
@@ -44,4 +55,15 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
   }
   return { command: options.help ? 'help' : (command ?? 'help'), options };
+}
+
+/** A string option, else its environment fallback. */
+export function stringOption(
+  options: ParsedArgs['options'],
+  name: string,
+  env?: string | undefined,
+): string | undefined {
+  const value = options[name];
+  if (typeof value === 'string' && value !== '') return value;
+  return env === undefined || env === '' ? undefined : env;
 }

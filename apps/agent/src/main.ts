@@ -1,21 +1,26 @@
 import { AGENT_USAGE, parseArgs, UsageError } from './cli.js';
+import { linkCommand, processIo, runCommand, statusCommand } from './commands.js';
 
-function main(argv: readonly string[]): number {
-  let parsed: ReturnType<typeof parseArgs>;
+async function main(argv: readonly string[]): Promise<number> {
+  const io = processIo();
   try {
-    parsed = parseArgs(argv);
+    const parsed = parseArgs(argv);
+    switch (parsed.command) {
+      case 'help':
+        io.stdout(AGENT_USAGE);
+        return 0;
+      case 'link':
+        return await linkCommand(parsed.options, io);
+      case 'status':
+        return statusCommand(parsed.options, io);
+      case 'run':
+        return await runCommand(parsed.options, io);
+    }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`portal-agent: ${error.message}\n\n${AGENT_USAGE}`);
+    io.stderr(`portal-agent: ${error.message}\n\n${AGENT_USAGE}`);
     return 2;
   }
-  if (parsed.command === 'help') {
-    process.stdout.write(AGENT_USAGE);
-    return 0;
-  }
-  // Linking, running and status arrive with the live channel (issue #5).
-  process.stderr.write(`portal-agent: '${parsed.command}' is not available in this version yet\n`);
-  return 3;
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

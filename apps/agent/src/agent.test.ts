@@ -1,0 +1,240 @@
+/**
+ * The run loop against the real server's live channel (apps/server: createTestApp + listen), with a machine and
+ * credential made by the server's own fixtures (the link route is not registered in app.ts yet).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentToServer, ServerToAgent } from '@portal/domain';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defaultLiveHandlers } from '../../server/src/features/live/channel.js';
+import { createMachineCredentials } from '../../server/src/features/machine-auth/credentials.js';
+import { createTestApp, type TestApp } from '../../server/src/testing/app.js';
+import { backupFixtures } from '../../server/src/testing/backup-fixtures.js';
+import { createTenants } from '../../server/src/testing/fixtures.js';
+import { Agent, NOT_SUPPORTED, withMachineCredential } from './agent.js';
+import { AgentChannel, channelUrl } from './channel.js';
+import { readConnectionState, readStoredTasks } from './config.js';
+import { makeTask } from './testing.js';
+
+let t: TestApp;
+let base: string;
+let machineId: number;
+let token: string;
+const events: AgentToServer[] = [];
+const agents: Agent[] = [];
+const dirs: string[] = [];
+const logs: string[] = [];
+
+async function eventually<T>(check: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function newAgent(options: { stateDir?: string; reconnectDelay?: (attempt: number) => number } = {}) {
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'agent-run-'));
+  dirs.push(stateDir);
+  const agent = new Agent({
+    config: { server: base, machineId, token, stateDir },
+    name: 'test-machine',
+    log: (text) => logs.push(text),
+    reconnectDelay: options.reconnectDelay ?? (() => 100),
+    resticCacheDir: null,
+  });
+  agents.push(agent);
+  return { agent, stateDir };
+}
+
+const send = (message: ServerToAgent) => t.app.live.sendToMachine(machineId, message);
+const repliesTo = (requestId: string) =>
+  events.find((e): e is Extract<AgentToServer, { type: 'reply' }> => e.type === 'reply' && e.requestId === requestId);
+
+beforeAll(async () => {
+  t = await createTestApp(
+    {},
+    {
+      live: {
+        handlers: {
+          ...defaultLiveHandlers,
+          async onAgentEvent(_machine, event) {
+            events.push(event);
+          },
+        },
+      },
+    },
+  );
+  const tenants = await createTenants(t.database.db);
+  const fixtures = backupFixtures(t.database.db);
+  const pkg = await fixtures.package(tenants.customerA.customerId);
+  machineId = await fixtures.machine(pkg);
+  const credential = await createMachineCredentials(t.database.db).issue(machineId);
+  if (!credential) throw new Error('no credential');
+  token = credential.token;
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((a) => a.stop(100)));
+  events.length = 0;
+});
+
+afterAll(async () => {
+  await t?.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('agent run against the live channel', () => {
+  it('says hello, holds and persists the tasks, answers commands, and records the connection', async () => {
+    const { agent, stateDir } = newAgent();
+    agent.start();
+    const hello = await eventually(() => events.find((e) => e.type === 'hello'));
+    expect(hello).toMatchObject({ name: 'test-machine', osFamily: 'LINUX', clientVersion: '0.1.0', taskVersions: {} });
+    expect(t.app.live.hasLocalAgent(machineId)).toBe(true);
+    expect(readConnectionState(stateDir)).toMatchObject({ connected: true, lastError: null });
+
+    const task = makeTask({ id: 5, version: 3, scheduleCron: '0 3 * * *' });
+    expect(await send({ type: 'tasks', tasks: [task], timeZone: 'Europe/Berlin' })).toBe(true);
+    await eventually(() => agent.scheduler.nextRun(5));
+    expect(readStoredTasks(stateDir)).toEqual({ tasks: [task], timeZone: 'Europe/Berlin' });
+
+    // tree
+    const tree = mkdtempSync(join(tmpdir(), 'agent-tree-'));
+    dirs.push(tree);
+    writeFileSync(join(tree, '.secret'), 'x');
+    writeFileSync(join(tree, 'visible'), 'x');
+    await send({ type: 'treeItems', requestId: 'tree-1', path: tree, includeHidden: true });
+    const reply = await eventually(() => repliesTo('tree-1'));
+    expect(reply.success).toBe(true);
+    const items = (reply.payload as { treeItems: Array<{ text: string; hidden: boolean }> }).treeItems;
+    expect(items.map((i) => [i.text, i.hidden])).toEqual([
+      ['.secret', true],
+      ['visible', false],
+    ]);
+    await send({ type: 'treeItems', requestId: 'tree-2', path: join(tree, 'gone'), includeHidden: true });
+    const missing = await eventually(() => repliesTo('tree-2'));
+    expect((missing.payload as { treeItems: Array<{ missing: boolean }> }).treeItems[0]?.missing).toBe(true);
+
+    // run now without repository settings: started, then FAILED with a clear message
+    await send({ type: 'startTask', requestId: 'start-1', taskId: 5 });
+    const started = await eventually(() => repliesTo('start-1'));
+    expect(started.success).toBe(true);
+    const runKey = (started.payload as { runKey: string }).runKey;
+    expect(runKey).toMatch(/^[0-9a-f-]{36}$/);
+    const finished = await eventually(() => events.find((e) => e.type === 'runFinished' && e.runKey === runKey));
+    expect(finished).toMatchObject({ status: 'FAILED', failureMessage: expect.stringContaining('repository') });
+    expect(events.find((e) => e.type === 'runStarted')).toMatchObject({
+      runKey,
+      taskId: 5,
+      manual: true,
+      requestId: 'start-1',
+    });
+
+    await send({ type: 'startTask', requestId: 'start-2', taskId: 99 });
+    expect(await eventually(() => repliesTo('start-2'))).toMatchObject({
+      success: false,
+      messages: [expect.stringContaining('not known')],
+    });
+    await send({ type: 'cancelRun', requestId: 'cancel-1', taskId: 5, runId: 1 });
+    expect(await eventually(() => repliesTo('cancel-1'))).toMatchObject({ success: false });
+    await send({ type: 'uploadLogFiles', requestId: 'logs-1', includeUpdaterLogs: false });
+    expect(await eventually(() => repliesTo('logs-1'))).toMatchObject({
+      success: false,
+      messages: [`uploadLogFiles is ${NOT_SUPPORTED}.`],
+    });
+    await send({ type: 'refreshStorage', requestId: 'storage-1' });
+    expect(await eventually(() => repliesTo('storage-1'))).toMatchObject({ success: false });
+    expect(logs.join('\n')).not.toContain(token);
+  });
+
+  it('reconnects after the server closes, delivering what was queued offline in order after hello', async () => {
+    const delays: number[] = [];
+    const { agent } = newAgent({
+      reconnectDelay: (attempt) => {
+        delays.push(attempt);
+        return 400;
+      },
+    });
+    agent.start();
+    await eventually(() => events.find((e) => e.type === 'hello'));
+    events.length = 0;
+    await t.app.live.disconnectMachine(machineId);
+    await eventually(() => !agent.channel.connected);
+    for (const n of [1, 2, 3]) agent.emit({ type: 'usage', usedSpaceBytes: n });
+    expect(agent.outbox.pending().length).toBe(3);
+    await eventually(() => events.filter((e) => e.type === 'usage').length === 3);
+    expect(events.map((e) => (e.type === 'usage' ? e.usedSpaceBytes : e.type))).toEqual(['hello', 1, 2, 3]);
+    expect(delays[0]).toBe(1);
+    expect(agent.outbox.pending()).toEqual([]);
+  });
+
+  it('keeps its schedule offline after a restart and backs off while the portal is unreachable', async () => {
+    const { agent: first, stateDir } = newAgent();
+    first.start();
+    await eventually(() => events.find((e) => e.type === 'hello'));
+    await send({ type: 'tasks', tasks: [makeTask({ id: 8, scheduleCron: '*/5 * * * *' })], timeZone: 'UTC' });
+    await eventually(() => first.scheduler.nextRun(8));
+    await first.stop(100);
+    agents.splice(agents.indexOf(first), 1);
+
+    // A port nothing listens on: the portal is unreachable.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const attempts: number[] = [];
+    const offline = new Agent({
+      config: { server: `http://127.0.0.1:${port}`, machineId, token, stateDir },
+      log: (text) => logs.push(text),
+      reconnectDelay: (attempt) => {
+        attempts.push(attempt);
+        return 20;
+      },
+    });
+    agents.push(offline);
+    offline.start();
+    expect(offline.scheduler.nextRun(8)).not.toBeNull();
+    await eventually(() => attempts.length >= 3);
+    expect(attempts.slice(0, 3)).toEqual([1, 2, 3]);
+    expect(readConnectionState(stateDir)).toMatchObject({
+      connected: false,
+      lastError: expect.stringMatching(/ECONNREFUSED/),
+    });
+    offline.emit({ type: 'usage', usedSpaceBytes: 9 });
+    expect(JSON.parse(readFileSync(join(stateDir, 'outbox.jsonl'), 'utf8').trim().split('\n').at(-1) ?? '')).toEqual({
+      type: 'usage',
+      usedSpaceBytes: 9,
+    });
+  });
+});
+
+describe('channel helpers', () => {
+  it('derives the WebSocket URL and inserts the machine credential into a REST repository URL', () => {
+    expect(channelUrl('https://portal.example.com')).toBe('wss://portal.example.com/ws/agent/connect');
+    expect(channelUrl('http://10.0.0.1:8080/portal/')).toBe('ws://10.0.0.1:8080/portal/ws/agent/connect');
+    expect(withMachineCredential('rest:https://store.example.com/restic/12/', 12, 'tok/en')).toBe(
+      'rest:https://12:tok%2Fen@store.example.com/restic/12/',
+    );
+    expect(withMachineCredential('rest:http://a:b@host/x/', 12, 't')).toBe('rest:http://a:b@host/x/');
+    expect(withMachineCredential('/srv/repo', 12, 't')).toBe('/srv/repo');
+  });
+
+  it('refuses to send while disconnected', async () => {
+    const channel = new AgentChannel({
+      server: 'http://127.0.0.1:9',
+      machineId: 1,
+      token: 'x',
+      onConnected: () => {},
+      onDisconnected: () => {},
+      onMessage: () => {},
+    });
+    await expect(channel.send({ type: 'usage', usedSpaceBytes: 1 })).rejects.toThrow('not connected');
+  });
+});

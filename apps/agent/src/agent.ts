@@ -1,0 +1,402 @@
+/**
+ * `portal-agent run` (DESIGN §5–6): wires the live channel, the scheduler, the backup engine and the outbox.
+ *
+ * - The schedule never depends on the connection: the last task list (and repository settings) are kept in the
+ *   state dir, so after a restart while the portal is unreachable the tasks still run; every event goes through
+ *   the outbox and reaches the portal, in order, once the channel is back.
+ * - On CONNECT: `hello` first (what the machine is and which task versions it holds), then the outbox.
+ * - The machine credential goes into the restic REST URL (`rest:https://{machineId}:{token}@host/…`); it is
+ *   redacted from everything the engine reports and never logged here.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  AGENT_CHANNEL,
+  type AgentTask,
+  type AgentToServer,
+  agentToServerSchema,
+  type RepositorySettings,
+  repositorySchema,
+  type ServerToAgent,
+} from '@portal/domain';
+import { AgentChannel, type Log } from './channel.js';
+import {
+  type AgentConfig,
+  CLIENT_VERSION,
+  type ConnectionState,
+  localTimeZone,
+  machineName,
+  operatingSystem,
+  osFamily,
+  readConnectionState,
+  readStoredTasks,
+  writeConnectionState,
+  writePrivateFile,
+  writeStoredTasks,
+} from './config.js';
+import { Outbox } from './outbox.js';
+import { ResticRunner, type RunEvent, type RunFinishedEvent } from './restic.js';
+import { type Clock, Scheduler } from './scheduler.js';
+import { listTree } from './tree.js';
+
+export const NOT_SUPPORTED = 'not supported by this agent yet';
+
+/** `rest:http(s)://host/…` with `{machineId}:{token}@` inserted; other repository strings are left alone. */
+export function withMachineCredential(repository: string, machineId: number, token: string): string {
+  const match = /^rest:(https?):\/\/(.*)$/i.exec(repository);
+  if (!match) return repository;
+  const rest = match[2] as string;
+  const authority = rest.split('/')[0] ?? '';
+  if (authority.includes('@')) return repository;
+  return `rest:${match[1]}://${encodeURIComponent(String(machineId))}:${encodeURIComponent(token)}@${rest}`;
+}
+
+export interface AgentOptions {
+  config: AgentConfig;
+  /** The machine name for `hello` and restic's `--host`. */
+  name?: string;
+  log?: Log;
+  clock?: Clock;
+  resticBinary?: string;
+  /** restic's cache dir; null for `--no-cache`. Default `{stateDir}/restic-cache`. */
+  resticCacheDir?: string | null;
+  heartBeatMs?: number;
+  reconnectDelay?: (attempt: number) => number;
+  receiptTimeoutMs?: number;
+  /** Largest reply body, leaving room for the frame's headers. */
+  maxReplyBytes?: number;
+}
+
+export class Agent {
+  readonly outbox: Outbox;
+  readonly scheduler: Scheduler;
+  readonly channel: AgentChannel;
+  private readonly config: AgentConfig;
+  private readonly name: string;
+  private readonly log: Log;
+  private tasks: AgentTask[] = [];
+  private timeZone: string = localTimeZone();
+  private runner: ResticRunner | null = null;
+  /** runKey → taskId of every run started by this process (for cancel and for the server's run ids). */
+  readonly runs = new Map<string, number>();
+  private state: ConnectionState;
+
+  constructor(private readonly options: AgentOptions) {
+    this.config = options.config;
+    this.name = options.name ?? machineName();
+    this.log = options.log ?? ((text) => process.stderr.write(`${new Date().toISOString()} ${text}\n`));
+    this.outbox = new Outbox({ stateDir: this.config.stateDir });
+    this.scheduler = new Scheduler({
+      backup: (task, runKey, emit, signal) => this.backup(task, runKey, emit, signal),
+      emit: (event) => this.emit(event),
+      newRunKey: (taskId) => {
+        const runKey = randomUUID();
+        this.runs.set(runKey, taskId);
+        return runKey;
+      },
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    this.channel = new AgentChannel({
+      server: this.config.server,
+      machineId: this.config.machineId,
+      token: this.config.token,
+      log: (text) => this.log(`channel: ${text}`),
+      onConnected: () => this.connected(),
+      onDisconnected: (reason) => this.disconnected(reason),
+      onMessage: (message) => this.handle(message),
+      heartBeatMs: options.heartBeatMs ?? AGENT_CHANNEL.heartBeatMs,
+      ...(options.reconnectDelay ? { reconnectDelay: options.reconnectDelay } : {}),
+      ...(options.receiptTimeoutMs ? { receiptTimeoutMs: options.receiptTimeoutMs } : {}),
+    });
+    this.state = readConnectionState(this.config.stateDir) ?? {
+      connected: false,
+      lastConnectedAt: null,
+      lastAttemptAt: null,
+      lastError: null,
+    };
+  }
+
+  /** Loads what the last run left (task list, repository) and starts the schedule and the channel. */
+  start(): void {
+    const stored = readStoredTasks(this.config.stateDir);
+    if (stored) {
+      this.tasks = stored.tasks;
+      this.timeZone = stored.timeZone;
+      this.scheduler.setTasks(stored.tasks, stored.timeZone);
+      this.log(`loaded ${stored.tasks.length} task(s) from the last run`);
+    }
+    const repository = this.readRepository();
+    if (repository) this.useRepository(repository);
+    this.saveState({ connected: false });
+    this.channel.start();
+  }
+
+  /** Graceful stop: cancels running backups cleanly (restic removes its lock), delivers what it can, closes. */
+  async stop(flushMs = 5_000): Promise<void> {
+    await this.scheduler.stop(true);
+    if (this.channel.connected && this.outbox.pending().length > 0) {
+      await Promise.race([this.outbox.pump(), new Promise((resolve) => setTimeout(resolve, flushMs).unref())]);
+    }
+    await this.channel.stop();
+    await this.outbox.setTransport(null);
+    this.outbox.close();
+    this.saveState({ connected: false });
+  }
+
+  /** Queues an event for the portal (validated; an invalid one is logged and dropped). */
+  emit(event: AgentToServer): void {
+    const checked = agentToServerSchema.safeParse(event);
+    if (!checked.success) {
+      this.log(`not sending an invalid ${String(event.type)} event: ${checked.error.issues[0]?.message ?? ''}`);
+      return;
+    }
+    this.outbox.push(checked.data);
+  }
+
+  nextRuns(): Array<{ task: AgentTask; next: Date | null }> {
+    return this.tasks.map((task) => ({ task, next: this.scheduler.nextRun(task.id) }));
+  }
+
+  // --- Connection ------------------------------------------------------------------------------------
+
+  private async connected(): Promise<void> {
+    this.log(`connected to ${this.config.server} as machine ${this.config.machineId}`);
+    this.saveState({ connected: true, lastConnectedAt: new Date().toISOString(), lastError: null });
+    await this.channel.send({
+      type: 'hello',
+      name: this.name,
+      osFamily: osFamily(),
+      operatingSystem: operatingSystem(),
+      clientVersion: CLIENT_VERSION,
+      timeZone: localTimeZone(),
+      taskVersions: Object.fromEntries(this.tasks.map((t) => [String(t.id), t.version])),
+    });
+    const queued = this.outbox.pending().length;
+    if (queued > 0) this.log(`delivering ${queued} queued event(s)`);
+    await this.outbox.setTransport((event) => this.channel.send(event));
+  }
+
+  private disconnected(reason: string): void {
+    void this.outbox.setTransport(null);
+    if (this.state.connected) this.log(`disconnected: ${reason}`);
+    else this.log(`cannot connect: ${reason}`);
+    this.saveState({ connected: false, lastError: reason });
+  }
+
+  private saveState(change: Partial<ConnectionState>): void {
+    this.state = { ...this.state, ...change, lastAttemptAt: new Date().toISOString() };
+    try {
+      writeConnectionState(this.config.stateDir, this.state);
+    } catch (error) {
+      this.log(`cannot write the connection state: ${String(error)}`);
+    }
+  }
+
+  // --- Commands --------------------------------------------------------------------------------------
+
+  /** Handles one command from the portal; never throws. */
+  handle(message: ServerToAgent): void {
+    void this.dispatch(message).catch((error: unknown) => {
+      this.log(`handling ${message.type} failed: ${this.redact(String(error))}`);
+      if ('requestId' in message && message.type !== 'reply') {
+        this.reply(message.requestId, false, [`The agent failed: ${this.redact(String(error)).slice(0, 3900)}`]);
+      }
+    });
+  }
+
+  private async dispatch(message: ServerToAgent): Promise<void> {
+    switch (message.type) {
+      case 'tasks': {
+        this.tasks = message.tasks;
+        this.timeZone = message.timeZone;
+        this.scheduler.setTasks(message.tasks, message.timeZone);
+        writeStoredTasks(this.config.stateDir, { tasks: message.tasks, timeZone: message.timeZone });
+        this.log(`received ${message.tasks.length} task(s) (time zone ${message.timeZone})`);
+        return;
+      }
+      case 'repository': {
+        this.useRepository(message.settings);
+        this.saveRepository(message.settings);
+        this.log('received the repository settings');
+        return;
+      }
+      case 'startTask': {
+        const result = this.scheduler.startTask(message.taskId, message.requestId);
+        if (result.ok) this.reply(message.requestId, true, [], { runKey: result.runKey });
+        else this.reply(message.requestId, false, [result.reason]);
+        return;
+      }
+      case 'cancelRun': {
+        const cancelled = this.scheduler.cancelRun(message.taskId);
+        this.reply(message.requestId, cancelled, cancelled ? [] : [`Task ${message.taskId} is not running.`]);
+        return;
+      }
+      case 'treeItems': {
+        const listing = await listTree(message.path, message.includeHidden);
+        const limit = this.options.maxReplyBytes ?? AGENT_CHANNEL.maxFrameBytes - 4096;
+        let items = listing.treeItems;
+        const messages: string[] = [];
+        const size = (list: unknown[]) => Buffer.byteLength(JSON.stringify(list));
+        if (size(items) > limit) {
+          const total = items.length;
+          let keep = Math.floor((items.length * limit) / size(items));
+          while (keep > 0 && size(items.slice(0, keep)) > limit - 200) keep = Math.floor(keep * 0.9);
+          items = items.slice(0, keep);
+          messages.push(`Only the first ${keep} of ${total} items are listed.`);
+        }
+        this.reply(message.requestId, true, messages, { treeItems: items });
+        return;
+      }
+      case 'refreshStorage': {
+        await this.refreshStorage(message.requestId);
+        return;
+      }
+      case 'reply': {
+        // The server's answer to a runStarted (its run id) or another event: nothing to do yet.
+        return;
+      }
+      default:
+        this.reply(message.requestId, false, [`${message.type} is ${NOT_SUPPORTED}.`]);
+    }
+  }
+
+  private reply(requestId: string, success: boolean, messages: string[], payload?: unknown): void {
+    this.emit({
+      type: 'reply',
+      requestId,
+      success,
+      messages: messages.map((m) => m.slice(0, 4000)),
+      ...(payload === undefined ? {} : { payload }),
+    });
+  }
+
+  private async refreshStorage(requestId: string): Promise<void> {
+    const runner = this.runner;
+    if (!runner) {
+      this.reply(requestId, false, ['The repository settings have not arrived from the portal yet.']);
+      return;
+    }
+    const out: string[] = [];
+    const err: string[] = [];
+    const exit = await runner.call({
+      args: ['stats', '--json', '--mode', 'raw-data'],
+      onStdoutLine: (line) => out.push(line),
+      onStderrLine: (line) => err.push(line),
+    });
+    let used: number | null = null;
+    if (exit.code === 0) {
+      try {
+        const stats = JSON.parse(out.join('\n')) as { total_size?: unknown };
+        if (typeof stats.total_size === 'number' && stats.total_size >= 0) used = Math.round(stats.total_size);
+      } catch {
+        // reported below
+      }
+    }
+    if (used === null) {
+      const why = runner.redact(
+        err
+          .filter((l) => l.trim() !== '')
+          .slice(-3)
+          .join(' ') || `exit code ${exit.code}`,
+      );
+      this.reply(requestId, false, [`The storage usage could not be read: ${why}`.slice(0, 4000)]);
+      return;
+    }
+    this.reply(requestId, true, [], { usedSpaceBytes: used });
+    this.emit({ type: 'usage', usedSpaceBytes: used });
+  }
+
+  // --- Backups ---------------------------------------------------------------------------------------
+
+  private backup(
+    task: AgentTask,
+    runKey: string,
+    emit: (event: RunEvent) => void,
+    signal: AbortSignal,
+  ): Promise<RunFinishedEvent> {
+    const runner = this.runner;
+    const done = (finished: RunFinishedEvent) => {
+      this.runs.delete(runKey);
+      return finished;
+    };
+    if (!runner) {
+      return Promise.resolve(
+        done({
+          type: 'runFinished',
+          runKey,
+          status: 'FAILED',
+          exitCodeResult: 'FATAL',
+          finishedAt: new Date().toISOString(),
+          failureMessage: 'The repository settings have not arrived from the portal yet.',
+          snapshotId: null,
+          bytesAdded: null,
+          bytesTotal: null,
+        }),
+      );
+    }
+    return runner.backup(task, runKey, emit, signal).then(done);
+  }
+
+  private useRepository(settings: RepositorySettings): void {
+    this.runner = new ResticRunner({
+      repository: {
+        repository: withMachineCredential(settings.repository, this.config.machineId, this.config.token),
+        password: settings.password,
+      },
+      host: this.name,
+      ...(this.options.resticBinary ? { binary: this.options.resticBinary } : {}),
+      cacheDir:
+        this.options.resticCacheDir === undefined
+          ? join(this.config.stateDir, 'restic-cache')
+          : this.options.resticCacheDir,
+    });
+  }
+
+  private redact(text: string): string {
+    const redacted = this.runner ? this.runner.redact(text) : text;
+    return redacted.split(this.config.token).join('***');
+  }
+
+  /** The repository as the portal sent it (without the machine credential), 0600, for offline restarts. */
+  private saveRepository(settings: RepositorySettings): void {
+    writePrivateFile(join(this.config.stateDir, 'repository.json'), `${JSON.stringify(settings)}\n`);
+  }
+
+  private readRepository(): RepositorySettings | null {
+    try {
+      const parsed = repositorySchema.safeParse(
+        JSON.parse(readFileSync(join(this.config.stateDir, 'repository.json'), 'utf8')),
+      );
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+// --- One agent per state dir -----------------------------------------------------------------------------
+
+/** Takes `{stateDir}/run.pid`; false when another live agent holds it. */
+export function takeRunLock(stateDir: string): boolean {
+  const file = join(stateDir, 'run.pid');
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EPERM') return false;
+      }
+    }
+  } catch {
+    // no lock yet
+  }
+  writeFileSync(file, `${process.pid}\n`, { mode: 0o600 });
+  return true;
+}
+
+export function releaseRunLock(stateDir: string): void {
+  rmSync(join(stateDir, 'run.pid'), { force: true });
+}
