@@ -42,6 +42,8 @@ export default defineConfig({
     stdout: 'pipe',
     env: {
       DEMO: 'true',
+      // The journeys check the seeded demo data; live demo agents would change it as they run.
+      DEMO_AGENTS: '0',
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { startDemoAgents } from './demo/agents.js';
 import { DEMO_ACCOUNTS, seedDemo } from './demo/seed.js';
 import { createAdminInputFromArgs, createProviderAdmin } from './features/operator/create-admin.js';
 import { createMailer } from './mail/mailer.js';
@@ -75,6 +76,17 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
 
   const url = config.publicUrl ?? `http://localhost:${config.port}`;
+  // Demo mode runs real agents on this machine for the demo customer's machines (DEMO_AGENTS=0: none).
+  const stopDemoAgents =
+    config.demo && process.env.DEMO_AGENTS !== '0'
+      ? await startDemoAgents({
+          db: database.db,
+          dataDir: config.dataDir,
+          serverUrl: `http://127.0.0.1:${config.port}`,
+          agentBundle: join(here, '../../agent/dist/agent.mjs'),
+          logger,
+        })
+      : () => {};
   const lines = [`Cloud Portal is running at ${url}`];
   if (config.demo) {
     lines.push(`Demo logins (password: ${config.demoPassword}):`);
@@ -84,6 +96,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 
   const shutdown = async () => {
+    stopDemoAgents();
     await app.close();
     await mailSink?.close();
     redis?.disconnect();

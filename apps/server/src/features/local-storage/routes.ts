@@ -195,7 +195,8 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         return deleted ? plain(reply, 200, 'OK') : plain(reply, 404, 'Not Found');
       });
     },
-    { prefix: RESTIC_PREFIX },
+    // restic makes many small requests per backup: only problems are worth a log line.
+    { prefix: RESTIC_PREFIX, logLevel: 'warn' },
   );
 
   return { access };
