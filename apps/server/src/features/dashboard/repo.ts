@@ -11,7 +11,8 @@ import type {
 import { and, asc, count, desc, eq, exists, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { backupMachines, backupPackages, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
+import { machineContext } from '../../db/machine-context.js';
+import { backupMachines, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
 
 /** Which customers a customers-table call covers. */
 export type CustomerListScope = { kind: 'all' } | { kind: 'childrenOf'; resellerCustomerId: number };
@@ -194,25 +195,8 @@ export function createDashboardRepo(db: Db) {
         .groupBy(backupMachines.taskStatus, backupMachines.status);
     },
 
-    /** A machine with what visibility and links need: its customer, that customer's reseller, its package. */
-    async machine(machineId: number) {
-      const [row] = await db
-        .select({
-          id: backupMachines.id,
-          customerId: backupMachines.customerId,
-          backupPackageId: backupMachines.backupPackageId,
-          assignedUserId: backupMachines.assignedUserId,
-          parentResellerCustomerId: customers.parentResellerCustomerId,
-          machineStatus: backupMachines.status,
-          packageStatus: backupPackages.status,
-          customerStatus: customers.status,
-        })
-        .from(backupMachines)
-        .innerJoin(customers, eq(customers.id, backupMachines.customerId))
-        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-        .where(eq(backupMachines.id, machineId));
-      return row ?? null;
-    },
+    /** A machine with what visibility and links need (db/machine-context.ts). */
+    machine: (machineId: number) => machineContext(db, machineId),
 
     async customer(customerId: number) {
       const [row] = await db

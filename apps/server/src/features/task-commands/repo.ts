@@ -1,12 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import {
-  backupMachines,
-  backupPackages,
-  backupTasks,
-  customers,
-  machineCommandRequests,
-} from '../../db/schema/index.js';
+import { machineContext } from '../../db/machine-context.js';
+import { backupTasks, machineCommandRequests } from '../../db/schema/index.js';
 
 export interface CommandReply {
   success: boolean;
@@ -16,29 +11,8 @@ export interface CommandReply {
 /** The queries behind task commands from browsers. */
 export function createTaskCommandsRepo(db: Db) {
   return {
-    /** The machine with what the permission checks and the task form read. */
-    async machine(machineId: number) {
-      const [row] = await db
-        .select({
-          id: backupMachines.id,
-          customerId: backupMachines.customerId,
-          assignedUserId: backupMachines.assignedUserId,
-          osFamily: backupMachines.osFamily,
-          timeZone: backupMachines.timeZone,
-          remoteManagementEnabled: backupMachines.remoteManagementEnabled,
-          beingDeleted: backupMachines.beingDeleted,
-          parentResellerCustomerId: customers.parentResellerCustomerId,
-          allowProviderMachineControl: customers.allowProviderMachineControl,
-          machineStatus: backupMachines.status,
-          packageStatus: backupPackages.status,
-          customerStatus: customers.status,
-        })
-        .from(backupMachines)
-        .innerJoin(customers, eq(customers.id, backupMachines.customerId))
-        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-        .where(eq(backupMachines.id, machineId));
-      return row ?? null;
-    },
+    /** The machine with what the permission checks and the task form read (db/machine-context.ts). */
+    machine: (machineId: number) => machineContext(db, machineId),
 
     async task(machineId: number, taskId: number) {
       const [row] = await db

@@ -1,0 +1,35 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from './client.js';
+import { backupMachines, backupPackages, customers } from './schema/index.js';
+
+/**
+ * A machine with what deciding about it needs: who may see or command it (its customer, that
+ * customer's reseller, its assigned user), whether its tasks may run (its own, its package's and its
+ * customer's status) and how commands reach it. One query, shared by the dashboard, the live channel and
+ * task commands.
+ */
+export async function machineContext(db: Db, machineId: number) {
+  const [row] = await db
+    .select({
+      id: backupMachines.id,
+      customerId: backupMachines.customerId,
+      backupPackageId: backupMachines.backupPackageId,
+      assignedUserId: backupMachines.assignedUserId,
+      osFamily: backupMachines.osFamily,
+      timeZone: backupMachines.timeZone,
+      remoteManagementEnabled: backupMachines.remoteManagementEnabled,
+      beingDeleted: backupMachines.beingDeleted,
+      parentResellerCustomerId: customers.parentResellerCustomerId,
+      allowProviderMachineControl: customers.allowProviderMachineControl,
+      machineStatus: backupMachines.status,
+      packageStatus: backupPackages.status,
+      customerStatus: customers.status,
+    })
+    .from(backupMachines)
+    .innerJoin(customers, eq(customers.id, backupMachines.customerId))
+    .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
+    .where(eq(backupMachines.id, machineId));
+  return row ?? null;
+}
+
+export type MachineContext = NonNullable<Awaited<ReturnType<typeof machineContext>>>;
