@@ -35,6 +35,9 @@ import { registerMachineLinkRoutes } from './features/machine-link/routes.js';
 import { createMachineLinkService } from './features/machine-link/service.js';
 import { createProfileRepo } from './features/profile/repo.js';
 import { registerProfileRoutes } from './features/profile/routes.js';
+import { createRealtimeCommandsRepo } from './features/realtime-commands/repo.js';
+import { registerRealtimeCommandRoutes } from './features/realtime-commands/routes.js';
+import { createRealtimeCommandService } from './features/realtime-commands/service.js';
 import { createShellRepo } from './features/shell/repo.js';
 import { createTaskCommandsRepo } from './features/task-commands/repo.js';
 import { createTaskCommandService } from './features/task-commands/service.js';
@@ -162,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : createInProcessBus());
   const credentials = createMachineCredentials(db);
   const backupState = createBackupStateService({ db, ...(deps.now ? { now: deps.now } : {}) });
-  const agentEvents = createAgentEventService({ db, backupState });
+  const agentEvents = createAgentEventService({ db, backupState, ...(deps.now ? { now: deps.now } : {}) });
   const repositories = createRepositorySettings({
     db,
     secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
@@ -180,6 +183,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       isOnline: async (machineId) => live.hasLocalAgent(machineId) || (await presence.isOnline(machineId)),
     };
   };
+  const realtime = createRealtimeCommandService({
+    repo: createRealtimeCommandsRepo(db),
+    allowList: config.realtimeCommandAllowList,
+    channel: () => {
+      const port = channelPort();
+      return {
+        sendToMachine: port.sendToMachine,
+        isOnline: port.isOnline,
+        publishToMachineQueue: (machineId, side, body) => app.live.publishToMachineQueue(machineId, side, body),
+      };
+    },
+    ...(deps.now ? { now: deps.now } : {}),
+  });
   const handlers =
     deps.live?.handlers ??
     createMachineChannelHandlers({
@@ -195,6 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         return settings ? { type: 'repository', settings } : null;
       },
       channel: channelPort,
+      realtime,
     });
   const live = createLiveChannel({
     auth,
@@ -212,6 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('live', live);
   app.addHook('onClose', async () => bus.close());
   await registerLiveRoutes(app, { channel: live, publicUrl: config.publicUrl });
+  registerRealtimeCommandRoutes(app, { realtime });
   registerLocalStorageRoutes(app, { db, dataDir: config.dataDir, credentials });
   registerMachineLinkRoutes(app, {
     machineLink: createMachineLinkService({ db, auth, repo: createMachineLinkRepo(db), credentials }),

@@ -50,3 +50,19 @@ describe('configuration (issue #2)', () => {
     expect(loadConfig({ ...base, PUBLIC_URL: 'https://backup.example.com' }).secureCookies).toBe(true);
   });
 });
+
+describe('REALTIME_COMMAND_ALLOW_LIST (issue #5)', () => {
+  it('defaults to the read-only restic commands and reads a comma-separated list', () => {
+    expect(loadConfig(base).realtimeCommandAllowList).toContain('snapshots');
+    expect(loadConfig(base).realtimeCommandAllowList).not.toContain('forget');
+    expect(
+      loadConfig({ ...base, REALTIME_COMMAND_ALLOW_LIST: ' snapshots, check,,snapshots ' }).realtimeCommandAllowList,
+    ).toEqual(['snapshots', 'check']);
+  });
+
+  it('refuses a list that is not restic sub-commands', () => {
+    expect(errorOf({ ...base, REALTIME_COMMAND_ALLOW_LIST: 'snapshots,rm -rf' })).toMatch(
+      /REALTIME_COMMAND_ALLOW_LIST/,
+    );
+  });
+});

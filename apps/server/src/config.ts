@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { SESSION_DEFAULTS } from '@portal/domain';
 import { z } from 'zod';
 import { BUILD_INFO } from './build-info.js';
+import { DEFAULT_REALTIME_ALLOW_LIST } from './features/realtime-commands/allow-list.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -56,7 +57,25 @@ const envSchema = z.object({
   APP_VERSION: z.string().optional(),
   COMMIT_ID: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
+  REALTIME_COMMAND_ALLOW_LIST: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === '' ? [...DEFAULT_REALTIME_ALLOW_LIST] : splitList(v)))
+    .refine((list) => list.every((c) => /^[a-z][a-z-]*$/.test(c)), {
+      message: 'must be restic sub-commands separated by commas (lower-case letters and dashes)',
+    }),
 });
+
+function splitList(value: string): string[] {
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    ),
+  ];
+}
 
 export interface Config {
   port: number;
@@ -79,6 +98,8 @@ export interface Config {
   version: string;
   commitId: string;
   webDistDir: string | undefined;
+  /** The restic sub-commands provider admins may run as realtime commands (issue #5). */
+  realtimeCommandAllowList: string[];
 }
 
 export class ConfigError extends Error {}
@@ -119,5 +140,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     version: e.APP_VERSION || BUILD_INFO.version,
     commitId: e.COMMIT_ID || BUILD_INFO.commitId,
     webDistDir: e.WEB_DIST_DIR,
+    realtimeCommandAllowList: e.REALTIME_COMMAND_ALLOW_LIST,
   };
 }

@@ -37,6 +37,14 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /restic/:machineId/:type/:name': 'public',
   'POST /restic/:machineId/:type/:name': 'public',
   'DELETE /restic/:machineId/:type/:name': 'public',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/realtimecommands':
+    'providerAdmin',
+  'GET /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/realtimecommands':
+    'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/realtimecommands/stop':
+    'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/realtimecommands/delete':
+    'providerAdmin',
   // The live channel's WebSocket endpoints; a plain GET without an upgrade answers 404.
   'GET /ws/connect': 'customerMember',
   'GET /ws/boltadmin/connect': 'providerAdmin',

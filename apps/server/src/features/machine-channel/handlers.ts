@@ -4,6 +4,7 @@ import type { AgentEventService } from '../agent-events/service.js';
 import type { Side } from '../live/bus.js';
 import type { LiveHandlers } from '../live/channel.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
+import type { RealtimeCommandService } from '../realtime-commands/service.js';
 import type { CommandReply } from '../task-commands/repo.js';
 import type { AgentLink, TaskCommandService } from '../task-commands/service.js';
 
@@ -56,11 +57,18 @@ export function createMachineChannelHandlers(deps: {
   /** Where the machine's restic repository is (the storage provider), sent after each hello. */
   repositoryOf: (machineId: number) => Promise<ServerToAgent | null>;
   channel: () => ChannelPort;
+  /** Realtime restic commands (issue #5): records their output and finish, and the agent's refusals. */
+  realtime?: Pick<RealtimeCommandService, 'onAgentEvent' | 'onAgentReply'>;
 }): LiveHandlers {
   return {
     async onAgentEvent(machine: AuthenticatedMachine, event) {
       const channel = deps.channel();
+      if (event.type === 'realtimeOutput' || event.type === 'realtimeFinished') {
+        await deps.realtime?.onAgentEvent(machine.id, event);
+        return;
+      }
       if (event.type === 'reply') {
+        if (await deps.realtime?.onAgentReply(machine.id, event)) return;
         const tree = parseTreeRequestId(event.requestId);
         if (!tree) return;
         const payload = (event.payload ?? {}) as { treeItems?: unknown };

@@ -1,0 +1,153 @@
+/**
+ * Realtime restic commands (001 §3, §7; issue #5): a provider admin runs `restic {base command} {arguments}
+ * {flags}` against the machine's repository and watches the output live.
+ *
+ * - The server checks the base command against its allow-list; the agent still refuses flags that would run
+ *   another program or change where the repository or its password come from (defence in depth).
+ * - restic is spawned through the {@link ResticRunner} (no shell; repository and password in the environment
+ *   only) and every line passes through its redactor.
+ * - Output lines go out in batches: at most {@link REALTIME_BATCH_LINES} lines per event, at least every
+ *   {@link REALTIME_FLUSH_MS} ms while lines are waiting.
+ * - The finish carries the result name: 0 SUCCESS, 3 SOME_FILES_NOT_ACCESSIBLE, stopped CANCELLATION_REQUESTED,
+ *   anything else FATAL.
+ */
+import type { AgentToServer, CommandResultCode } from '@portal/domain';
+import type { ResticRunner } from './restic.js';
+
+export type RealtimeOutputEvent = Extract<AgentToServer, { type: 'realtimeOutput' }>;
+export type RealtimeFinishedEvent = Extract<AgentToServer, { type: 'realtimeFinished' }>;
+export type RealtimeEvent = RealtimeOutputEvent | RealtimeFinishedEvent;
+
+export const REALTIME_BATCH_LINES = 500;
+export const REALTIME_FLUSH_MS = 250;
+/** The protocol's longest output line; longer lines are cut. */
+const MAX_LINE = 8000;
+
+/**
+ * Flags refused on the agent whatever the server allows: they run other programs (`--password-command`,
+ * `-o`/`--option` can set `sftp.command` or `rclone.program`), or point restic at other repositories,
+ * passwords or key material.
+ */
+const DANGEROUS_FLAGS = [
+  '--password-command',
+  '--password-file',
+  '-p',
+  '-o',
+  '--option',
+  '-r',
+  '--repo',
+  '--repository-file',
+  '--from-repo',
+  '--from-repository-file',
+  '--from-password-command',
+  '--from-password-file',
+  '--tls-client-cert',
+  '--key-hint',
+  '--cacert',
+];
+
+/** The flag a part names, e.g. `--password-command=x` → `--password-command`, `-ofoo` → `-o`. */
+function flagName(part: string): string | null {
+  if (part.startsWith('--')) return part.split('=')[0] as string;
+  if (part.startsWith('-') && part.length >= 2) return part.slice(0, 2);
+  return null;
+}
+
+/** Why the agent will not run the command, or null when it may. */
+export function refusedRealtimeCommand(command: {
+  baseCommand: string;
+  commandArguments: readonly string[];
+  commandFlags: readonly string[];
+}): string | null {
+  if (!/^[a-z][a-z-]*$/.test(command.baseCommand)) return `'${command.baseCommand}' is not a restic command.`;
+  for (const part of [...command.commandArguments, ...command.commandFlags]) {
+    const name = flagName(part);
+    if (name !== null && DANGEROUS_FLAGS.includes(name)) {
+      return `The flag ${name} is not allowed in a realtime command.`;
+    }
+  }
+  return null;
+}
+
+/** restic's exit code → the realtime command's result (issue #5). */
+export function realtimeExitCodeResult(code: number | null, cancelled: boolean): CommandResultCode {
+  if (cancelled) return 'CANCELLATION_REQUESTED';
+  if (code === 0) return 'SUCCESS';
+  if (code === 3) return 'SOME_FILES_NOT_ACCESSIBLE';
+  return 'FATAL';
+}
+
+/** Collects lines and sends them in batches of at most `maxLines`, at least every `intervalMs`. */
+export class LineBatcher {
+  private lines: string[] = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly send: (lines: string[]) => void,
+    private readonly maxLines = REALTIME_BATCH_LINES,
+    private readonly intervalMs = REALTIME_FLUSH_MS,
+  ) {}
+
+  add(line: string): void {
+    this.lines.push(line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line);
+    if (this.lines.length >= this.maxLines) this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), this.intervalMs);
+      this.timer.unref?.();
+    }
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.lines.length > 0) this.send(this.lines.splice(0, this.maxLines));
+  }
+}
+
+export interface RealtimeCommand {
+  commandId: number;
+  baseCommand: string;
+  commandArguments: readonly string[];
+  commandFlags: readonly string[];
+}
+
+/**
+ * Runs one realtime command to its end; never rejects. `emit` receives the output batches and, last, the
+ * finish. Aborting `signal` stops restic (SIGINT, then SIGTERM) and finishes as CANCELLATION_REQUESTED.
+ */
+export async function runRealtimeCommand(
+  runner: ResticRunner,
+  command: RealtimeCommand,
+  emit: (event: RealtimeEvent) => void,
+  options: { signal?: AbortSignal; now?: () => Date; batchLines?: number; flushMs?: number } = {},
+): Promise<RealtimeFinishedEvent> {
+  const now = options.now ?? (() => new Date());
+  const batcher = new LineBatcher(
+    (lines) => emit({ type: 'realtimeOutput', commandId: command.commandId, lines }),
+    options.batchLines,
+    options.flushMs,
+  );
+  const onLine = (line: string) => batcher.add(runner.redact(line));
+  const exit = await runner.call({
+    args: [command.baseCommand, ...command.commandArguments, ...command.commandFlags],
+    onStdoutLine: onLine,
+    onStderrLine: onLine,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (exit.spawnError) {
+    const why =
+      exit.spawnError.code === 'ENOENT'
+        ? 'restic was not found on this machine'
+        : runner.redact(exit.spawnError.message);
+    batcher.add(`restic could not be started: ${why}`);
+  }
+  batcher.flush();
+  const finished: RealtimeFinishedEvent = {
+    type: 'realtimeFinished',
+    commandId: command.commandId,
+    exitCodeResult: exit.spawnError ? 'FATAL' : realtimeExitCodeResult(exit.code, exit.cancelled),
+    finishedAt: now().toISOString(),
+  };
+  emit(finished);
+  return finished;
+}

@@ -1,0 +1,236 @@
+/** Realtime restic commands (issue #5): the provider routes, the agent over the live channel, the machine queue. */
+import type { AddressInfo } from 'node:net';
+import {
+  AGENT_CHANNEL,
+  type AgentToServer,
+  machineQueue,
+  realtimeCommandDeletePath,
+  realtimeCommandStopPath,
+  realtimeCommandsPath,
+  type ServerToAgent,
+  WS_ENDPOINTS,
+} from '@portal/domain';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../../http/request-context.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { TestClient } from '../../testing/client.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { eventually, stompClient, type TestStomp } from '../live/testing.js';
+import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
+import { REALTIME_TEXTS } from './service.js';
+
+const ORIGIN = 'http://portal.test';
+let t: TestApp;
+let tenants: Tenants;
+let base = '';
+let provider: TestClient;
+let customerAdmin: TestClient;
+let ref = { customerId: 0, packageId: 0, machineId: 0 };
+let offlineRef = { customerId: 0, packageId: 0, machineId: 0 };
+let credential: MachineCredential;
+const started: TestStomp[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp({ REALTIME_COMMAND_ALLOW_LIST: 'snapshots, version,check' });
+  tenants = await createTenants(t.database.db);
+  const fixtures = backupFixtures(t.database.db);
+  const packageId = await fixtures.package(tenants.customerB.customerId);
+  const machineId = await fixtures.machine(packageId);
+  const offlineMachine = await fixtures.machine(packageId);
+  ref = { customerId: tenants.customerB.customerId, packageId, machineId };
+  offlineRef = { ...ref, machineId: offlineMachine };
+  const issued = await createMachineCredentials(t.database.db).issue(machineId);
+  if (!issued) throw new Error('no credential');
+  credential = issued;
+  provider = new TestClient(t.app);
+  await provider.signIn(tenants.providerAdmin.email, FIXTURE_PASSWORD);
+  customerAdmin = new TestClient(t.app);
+  await customerAdmin.signIn(tenants.customerB.superAdmin.email, FIXTURE_PASSWORD);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((c) => c.stop()));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A fake agent on the live channel: collects the commands it is sent. */
+async function connectAgent() {
+  const client = stompClient(`${base}${AGENT_CHANNEL.endpoint}`, {
+    connectHeaders: { login: String(credential.machineId), passcode: credential.token },
+  });
+  started.push(client);
+  expect(await client.connected).toBe('connected');
+  const queue = client.subscribe(AGENT_CHANNEL.commands);
+  // A receipt on a later frame proves the SUBSCRIBE before it was handled.
+  const sync = { type: 'reply', requestId: 'sync', success: true, messages: [] } satisfies AgentToServer;
+  expect(await client.sendWithReceipt('SEND', AGENT_CHANNEL.events, JSON.stringify(sync))).toBe(true);
+  await eventually(() => t.app.live.hasLocalAgent(credential.machineId));
+  const commands = () => queue.messages.map((m) => JSON.parse(m.body) as ServerToAgent);
+  const send = (event: AgentToServer) => client.sendWithReceipt('SEND', AGENT_CHANNEL.events, JSON.stringify(event));
+  return { commands, send };
+}
+
+async function providerQueue() {
+  const response = await provider.open('/');
+  expect(response.statusCode).toBeLessThan(500);
+  const client = stompClient(`${base}${WS_ENDPOINTS.provider}`, {
+    headers: { cookie: `${SESSION_COOKIE}=${provider.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
+  });
+  started.push(client);
+  expect(await client.connected).toBe('connected');
+  const queue = client.subscribe(machineQueue('provider', ref.machineId));
+  await client.sendWithReceipt('SUBSCRIBE', machineQueue('provider', offlineRef.machineId));
+  return queue;
+}
+
+const submit = (body: unknown, at = ref) => provider.json('PUT', realtimeCommandsPath(at), body);
+const list = async () => {
+  const response = await provider.json('GET', realtimeCommandsPath(ref));
+  expect(response.statusCode).toBe(200);
+  return response.json().result.elements as Array<Record<string, unknown>>;
+};
+
+describe('realtime commands routes (issue #5)', () => {
+  it('lets in provider admins only', async () => {
+    for (const [method, url] of [
+      ['GET', realtimeCommandsPath(ref)],
+      ['PUT', realtimeCommandsPath(ref)],
+      ['PUT', realtimeCommandStopPath(ref)],
+      ['PUT', realtimeCommandDeletePath(ref)],
+    ] as const) {
+      const response = await customerAdmin.json(method, url, method === 'GET' ? undefined : { commandId: 'x' });
+      expect(response.statusCode).toBe(403);
+    }
+  });
+
+  it('validates the body with the domain form and answers field messages', async () => {
+    const response = await submit({ requestId: 'v-1', baseCommand: '', commandArguments: '', commandFlags: '' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().messages[0]).toMatchObject({ fieldName: 'baseCommand' });
+    const spaces = await submit({ requestId: 'v-2', baseCommand: 'snapshots', commandFlags: '--json  --no-lock' });
+    expect(spaces.statusCode).toBe(400);
+    expect(spaces.json().messages[0]).toMatchObject({ fieldName: 'commandFlags' });
+  });
+
+  it('refuses a base command outside the allow-list with a clear message', async () => {
+    const response = await submit({ requestId: 'a-1', baseCommand: 'forget', commandArguments: ['--prune'] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().messages[0]).toMatchObject({
+      fieldName: 'baseCommand',
+      message: REALTIME_TEXTS.notAllowed('forget', ['snapshots', 'version', 'check']),
+    });
+  });
+
+  it('answers 404 for a machine outside the path’s customer or package', async () => {
+    const wrong = await submit(
+      { requestId: 'n-1', baseCommand: 'snapshots' },
+      { ...ref, packageId: ref.packageId + 999 },
+    );
+    expect(wrong.statusCode).toBe(404);
+    const other = await provider.json(
+      'GET',
+      realtimeCommandsPath({ ...ref, customerId: tenants.customerA.customerId }),
+    );
+    expect(other.statusCode).toBe(404);
+  });
+
+  it('refuses a command for an offline machine', async () => {
+    const response = await submit({ requestId: 'o-1', baseCommand: 'snapshots' }, offlineRef);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().messages[0].message).toMatch(/offline/);
+    expect((await provider.json('GET', realtimeCommandsPath(offlineRef))).json().result.elements).toEqual([]);
+  });
+
+  it('runs a command on the agent, records and publishes its output and finish, then deletes it', async () => {
+    const agent = await connectAgent();
+    const queue = await providerQueue();
+    const response = await submit({
+      requestId: 'run-1',
+      baseCommand: 'snapshots',
+      commandArguments: '',
+      commandFlags: '--json',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().result).toMatchObject({ commandId: 'run-1', exitCode: null, commandFlags: ['--json'] });
+    await eventually(() => agent.commands().some((c) => c.type === 'realtimeCommand'));
+    const sent = agent.commands().find((c) => c.type === 'realtimeCommand');
+    if (sent?.type !== 'realtimeCommand') throw new Error('no command');
+    expect(sent).toMatchObject({ baseCommand: 'snapshots', commandArguments: [], commandFlags: ['--json'] });
+
+    // The same command id again: 'Command with given ID already exists'.
+    const again = await submit({ requestId: 'run-1', baseCommand: 'snapshots' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({
+      responseSummaryCode: 'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS',
+      messages: [{ message: 'Command with given ID already exists' }],
+    });
+
+    // Deleting a running command is refused.
+    const early = await provider.json('PUT', realtimeCommandDeletePath(ref), { commandId: 'run-1' });
+    expect(early.statusCode).toBe(400);
+
+    await agent.send({ type: 'realtimeOutput', commandId: sent.commandId, lines: ['[', ']'] });
+    await agent.send({ type: 'realtimeOutput', commandId: sent.commandId, lines: ['done'] });
+    const finishedAt = new Date().toISOString();
+    await agent.send({ type: 'realtimeFinished', commandId: sent.commandId, exitCodeResult: 'SUCCESS', finishedAt });
+    await eventually(() => queue.messages.length >= 3);
+    expect(queue.messages.map((m) => JSON.parse(m.body))).toEqual([
+      { type: 'REALTIME_COMMAND_OUTPUT', commandId: 'run-1', lines: ['[', ']'] },
+      { type: 'REALTIME_COMMAND_OUTPUT', commandId: 'run-1', lines: ['done'] },
+      { type: 'REALTIME_COMMAND_FINISHED', commandId: 'run-1', timeFinished: finishedAt, exitCodeResult: 'SUCCESS' },
+    ]);
+    const [command] = await list();
+    expect(command).toMatchObject({
+      commandId: 'run-1',
+      baseCommand: 'snapshots',
+      commandOutput: ['[', ']', 'done'],
+      timeFinished: finishedAt,
+      exitCode: 'SUCCESS',
+    });
+
+    // A finished command cannot be stopped, but can be deleted.
+    expect((await provider.json('PUT', realtimeCommandStopPath(ref), { commandId: 'run-1' })).statusCode).toBe(400);
+    const deleted = await provider.json('PUT', realtimeCommandDeletePath(ref), { commandId: 'run-1' });
+    expect(deleted.statusCode).toBe(200);
+    expect(await list()).toEqual([]);
+    expect((await provider.json('PUT', realtimeCommandDeletePath(ref), { commandId: 'run-1' })).statusCode).toBe(404);
+  });
+
+  it('stop sends stopRealtimeCommand; the agent’s refusal finishes the command as FATAL', async () => {
+    const agent = await connectAgent();
+    expect((await submit({ requestId: 'stop-1', baseCommand: 'check' })).statusCode).toBe(200);
+    await eventually(() => agent.commands().some((c) => c.type === 'realtimeCommand'));
+    const sent = agent.commands().find((c) => c.type === 'realtimeCommand');
+    if (sent?.type !== 'realtimeCommand') throw new Error('no command');
+    const stopped = await provider.json('PUT', realtimeCommandStopPath(ref), { commandId: 'stop-1' });
+    expect(stopped.statusCode).toBe(200);
+    await eventually(() => agent.commands().some((c) => c.type === 'stopRealtimeCommand'));
+    expect(agent.commands().find((c) => c.type === 'stopRealtimeCommand')).toMatchObject({ commandId: sent.commandId });
+    await agent.send({
+      type: 'realtimeFinished',
+      commandId: sent.commandId,
+      exitCodeResult: 'CANCELLATION_REQUESTED',
+      finishedAt: new Date().toISOString(),
+    });
+    await eventually(async () => (await list()).some((c) => c.exitCode === 'CANCELLATION_REQUESTED'));
+
+    // A command the agent refuses (its reply carries the realtime request id) is finished with the reason.
+    expect((await submit({ requestId: 'refused-1', baseCommand: 'version' })).statusCode).toBe(200);
+    await eventually(() => agent.commands().filter((c) => c.type === 'realtimeCommand').length === 2);
+    const second = agent.commands().filter((c) => c.type === 'realtimeCommand')[1];
+    if (second?.type !== 'realtimeCommand') throw new Error('no command');
+    await agent.send({ type: 'reply', requestId: second.requestId, success: false, messages: ['No repository yet.'] });
+    await eventually(async () => (await list()).some((c) => c.commandId === 'refused-1' && c.exitCode === 'FATAL'));
+    expect((await list()).find((c) => c.commandId === 'refused-1')?.commandOutput).toEqual(['No repository yet.']);
+  });
+
+  it('stop of an unknown command is 404', async () => {
+    expect((await provider.json('PUT', realtimeCommandStopPath(ref), { commandId: 'nope' })).statusCode).toBe(404);
+    expect((await provider.json('PUT', realtimeCommandStopPath(ref), {})).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,148 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { backupMachines, realtimeCommandOutput, realtimeCommands } from '../../db/schema/index.js';
+
+export interface RealtimeCommandRow {
+  /** The row id: the agent protocol's commandId. */
+  id: number;
+  /** The browser's requestId: the commandId the browser and the live messages use. */
+  commandId: string;
+  backupMachineId: number;
+  baseCommand: string;
+  commandArguments: string[];
+  commandFlags: string[];
+  timeStarted: Date;
+  timeFinished: Date | null;
+  resultCode: string | null;
+}
+
+const columns = {
+  id: realtimeCommands.id,
+  commandId: realtimeCommands.commandId,
+  backupMachineId: realtimeCommands.backupMachineId,
+  baseCommand: realtimeCommands.baseCommand,
+  commandArguments: realtimeCommands.commandArguments,
+  commandFlags: realtimeCommands.commandFlags,
+  timeStarted: realtimeCommands.timeStarted,
+  timeFinished: realtimeCommands.timeFinished,
+  resultCode: realtimeCommands.resultCode,
+};
+
+const asRow = (row: Omit<RealtimeCommandRow, 'backupMachineId'> & { backupMachineId: number | null }) =>
+  ({ ...row, backupMachineId: row.backupMachineId ?? 0 }) satisfies RealtimeCommandRow;
+
+/** The queries behind realtime restic commands (001 §3, §7; issue #5). */
+export function createRealtimeCommandsRepo(db: Db) {
+  return {
+    /** The machine when it belongs to the package of the customer (the path's scope). */
+    async machineIn(customerId: number, packageId: number, machineId: number) {
+      const [row] = await db
+        .select({ id: backupMachines.id, name: backupMachines.name })
+        .from(backupMachines)
+        .where(
+          and(
+            eq(backupMachines.id, machineId),
+            eq(backupMachines.customerId, customerId),
+            eq(backupMachines.backupPackageId, packageId),
+          ),
+        );
+      return row ?? null;
+    },
+
+    /** Stores a new command; null when its command id is taken (by any machine). */
+    async insert(values: {
+      commandId: string;
+      backupMachineId: number;
+      baseCommand: string;
+      commandArguments: string[];
+      commandFlags: string[];
+      timeStarted: Date;
+    }): Promise<RealtimeCommandRow | null> {
+      const [row] = await db
+        .insert(realtimeCommands)
+        .values({ ...values, commandType: 'RESTIC_COMMAND' })
+        .onConflictDoNothing({ target: realtimeCommands.commandId })
+        .returning(columns);
+      return row ? asRow(row) : null;
+    },
+
+    async byCommandId(machineId: number, commandId: string): Promise<RealtimeCommandRow | null> {
+      const [row] = await db
+        .select(columns)
+        .from(realtimeCommands)
+        .where(and(eq(realtimeCommands.backupMachineId, machineId), eq(realtimeCommands.commandId, commandId)));
+      return row ? asRow(row) : null;
+    },
+
+    /** A machine's command by its row id (the agent's commandId). */
+    async byId(machineId: number, id: number): Promise<RealtimeCommandRow | null> {
+      const [row] = await db
+        .select(columns)
+        .from(realtimeCommands)
+        .where(and(eq(realtimeCommands.backupMachineId, machineId), eq(realtimeCommands.id, id)));
+      return row ? asRow(row) : null;
+    },
+
+    /** The machine's commands, oldest first, with their output lines in order. */
+    async list(machineId: number): Promise<Array<RealtimeCommandRow & { output: string[] }>> {
+      const rows = (
+        await db
+          .select(columns)
+          .from(realtimeCommands)
+          .where(eq(realtimeCommands.backupMachineId, machineId))
+          .orderBy(asc(realtimeCommands.timeStarted), asc(realtimeCommands.id))
+      ).map(asRow);
+      if (rows.length === 0) return [];
+      const lines = await db
+        .select({ commandId: realtimeCommandOutput.commandId, line: realtimeCommandOutput.line })
+        .from(realtimeCommandOutput)
+        .where(
+          inArray(
+            realtimeCommandOutput.commandId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(realtimeCommandOutput.commandId), asc(realtimeCommandOutput.seq));
+      const byCommand = new Map<number, string[]>();
+      for (const { commandId, line } of lines) {
+        const list = byCommand.get(commandId) ?? [];
+        list.push(line);
+        byCommand.set(commandId, list);
+      }
+      return rows.map((row) => ({ ...row, output: byCommand.get(row.id) ?? [] }));
+    },
+
+    /** Appends lines after the command's last one. */
+    async appendOutput(id: number, lines: readonly string[]): Promise<void> {
+      if (lines.length === 0) return;
+      await db.transaction(async (tx) => {
+        // Serialises concurrent appends to the same command.
+        await tx.execute(sql`select id from ${realtimeCommands} where id = ${id} for update`);
+        const [last] = await tx
+          .select({ seq: sql<number>`coalesce(max(${realtimeCommandOutput.seq}), 0)` })
+          .from(realtimeCommandOutput)
+          .where(eq(realtimeCommandOutput.commandId, id));
+        const start = Number(last?.seq ?? 0);
+        await tx
+          .insert(realtimeCommandOutput)
+          .values(lines.map((line, i) => ({ commandId: id, seq: start + i + 1, line })));
+      });
+    },
+
+    /** Records the finish; false when the command was already finished. */
+    async finish(id: number, resultCode: string, timeFinished: Date): Promise<boolean> {
+      const updated = await db
+        .update(realtimeCommands)
+        .set({ resultCode, timeFinished })
+        .where(and(eq(realtimeCommands.id, id), sql`${realtimeCommands.resultCode} is null`))
+        .returning({ id: realtimeCommands.id });
+      return updated.length > 0;
+    },
+
+    async remove(id: number): Promise<void> {
+      await db.delete(realtimeCommands).where(eq(realtimeCommands.id, id));
+    },
+  };
+}
+
+export type RealtimeCommandsRepo = ReturnType<typeof createRealtimeCommandsRepo>;

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AgentToServer,
+  COMMAND_RESULT_TEXTS,
+  errorMessage,
+  isCommandResultCode,
+  MESSAGES,
+  type ResticCommandPayload,
+  type ServerToAgent,
+} from '@portal/domain';
+import { AppError, badRequest, notFound } from '../../http/errors.js';
+import { finishedMessage, outputMessage, presentCommand, type RealtimeCommandView } from './present.js';
+import type { RealtimeCommandRow, RealtimeCommandsRepo } from './repo.js';
+
+export { DEFAULT_REALTIME_ALLOW_LIST } from './allow-list.js';
+
+/** What the service needs of the live channel. */
+export interface RealtimeChannel {
+  sendToMachine(machineId: number, message: ServerToAgent): Promise<boolean>;
+  isOnline(machineId: number): Promise<boolean>;
+  publishToMachineQueue(machineId: number, side: 'provider', body: unknown): Promise<void>;
+}
+
+export interface MachinePath {
+  customerId: number;
+  packageId: number;
+  machineId: number;
+}
+
+/** Agent request ids of realtime commands carry the command's row id, so a refusal finds its command. */
+const REQUEST_PREFIX = 'realtime:';
+export const realtimeRequestId = (id: number) => `${REQUEST_PREFIX}${id}:${randomUUID()}`;
+export function commandOfRequestId(requestId: string): number | null {
+  const match = /^realtime:(\d+):/.exec(requestId);
+  return match ? Number(match[1]) : null;
+}
+
+export const REALTIME_TEXTS = {
+  notAllowed: (base: string, allowed: readonly string[]) =>
+    `The restic command '${base}' is not allowed here. Allowed commands: ${allowed.join(', ')}.`,
+  alreadyExists: COMMAND_RESULT_TEXTS.CANCELLABLE_COMMAND_ID_ALREADY_EXISTS,
+  commandNotFound: 'The command was not found on this backup machine.',
+  alreadyFinished: 'The command has already finished.',
+  stillRunning: 'The command is still running: stop it before deleting it.',
+  machineNotFound: 'The backup machine was not found.',
+} as const;
+
+const offline = () =>
+  new AppError(409, 'MACHINE_OFFLINE', [errorMessage(MESSAGES.liveChannel.machineOffline, '', 'MACHINE_OFFLINE')]);
+
+/** Realtime restic commands (001 §3, §7; issue #5): provider admins run restic on a machine and watch it. */
+export function createRealtimeCommandService(deps: {
+  repo: RealtimeCommandsRepo;
+  channel: () => RealtimeChannel;
+  /** The restic sub-commands a provider admin may run (REALTIME_COMMAND_ALLOW_LIST). */
+  allowList: readonly string[];
+  now?: () => Date;
+}) {
+  const { repo } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function machineOf(path: MachinePath) {
+    const machine = await repo.machineIn(path.customerId, path.packageId, path.machineId);
+    if (!machine) throw notFound(REALTIME_TEXTS.machineNotFound);
+    return machine;
+  }
+
+  async function publishFinished(row: RealtimeCommandRow, resultCode: string, timeFinished: Date) {
+    await deps
+      .channel()
+      .publishToMachineQueue(row.backupMachineId, 'provider', finishedMessage(row.commandId, timeFinished, resultCode));
+  }
+
+  /** Finishes a command the agent never ran (it refused it, or could not be reached) with its reason. */
+  async function failCommand(row: RealtimeCommandRow, reasons: string[]) {
+    const lines = reasons.filter((r) => r.trim() !== '');
+    if (lines.length > 0) {
+      await repo.appendOutput(row.id, lines);
+      await deps.channel().publishToMachineQueue(row.backupMachineId, 'provider', outputMessage(row.commandId, lines));
+    }
+    const time = now();
+    if (await repo.finish(row.id, 'FATAL', time)) await publishFinished(row, 'FATAL', time);
+  }
+
+  return {
+    allowList: deps.allowList,
+
+    async submit(path: MachinePath, command: ResticCommandPayload): Promise<RealtimeCommandView> {
+      const machine = await machineOf(path);
+      if (!deps.allowList.includes(command.baseCommand)) {
+        throw badRequest(REALTIME_TEXTS.notAllowed(command.baseCommand, deps.allowList), 'baseCommand');
+      }
+      if (await repo.byCommandId(machine.id, command.requestId)) {
+        throw new AppError(409, 'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS', [
+          errorMessage(REALTIME_TEXTS.alreadyExists, 'requestId', 'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS'),
+        ]);
+      }
+      const channel = deps.channel();
+      if (!(await channel.isOnline(machine.id))) throw offline();
+      const row = await repo.insert({
+        commandId: command.requestId,
+        backupMachineId: machine.id,
+        baseCommand: command.baseCommand,
+        commandArguments: command.commandArguments,
+        commandFlags: command.commandFlags,
+        timeStarted: now(),
+      });
+      if (!row) {
+        throw new AppError(409, 'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS', [
+          errorMessage(REALTIME_TEXTS.alreadyExists, 'requestId', 'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS'),
+        ]);
+      }
+      const sent = await channel.sendToMachine(machine.id, {
+        type: 'realtimeCommand',
+        requestId: realtimeRequestId(row.id),
+        commandId: row.id,
+        baseCommand: row.baseCommand,
+        commandArguments: row.commandArguments,
+        commandFlags: row.commandFlags,
+      });
+      if (!sent) {
+        await repo.remove(row.id);
+        throw offline();
+      }
+      return presentCommand({ ...row, output: [] });
+    },
+
+    async list(path: MachinePath): Promise<RealtimeCommandView[]> {
+      const machine = await machineOf(path);
+      return (await repo.list(machine.id)).map(presentCommand);
+    },
+
+    async stop(path: MachinePath, commandId: string): Promise<void> {
+      const machine = await machineOf(path);
+      const row = await repo.byCommandId(machine.id, commandId);
+      if (!row) throw notFound(REALTIME_TEXTS.commandNotFound);
+      if (row.resultCode !== null) throw badRequest(REALTIME_TEXTS.alreadyFinished, 'commandId');
+      const sent = await deps.channel().sendToMachine(machine.id, {
+        type: 'stopRealtimeCommand',
+        requestId: realtimeRequestId(row.id),
+        commandId: row.id,
+      });
+      if (!sent) throw offline();
+    },
+
+    async remove(path: MachinePath, commandId: string): Promise<void> {
+      const machine = await machineOf(path);
+      const row = await repo.byCommandId(machine.id, commandId);
+      if (!row) throw notFound(REALTIME_TEXTS.commandNotFound);
+      if (row.resultCode === null) throw badRequest(REALTIME_TEXTS.stillRunning, 'commandId');
+      await repo.remove(row.id);
+    },
+
+    /** Records what the agent reports of a command and passes it on to the provider's machine queue. */
+    async onAgentEvent(
+      machineId: number,
+      event: Extract<AgentToServer, { type: 'realtimeOutput' | 'realtimeFinished' }>,
+    ): Promise<void> {
+      const row = await repo.byId(machineId, event.commandId);
+      if (!row) return; // deleted meanwhile, or not this machine's
+      const channel = deps.channel();
+      if (event.type === 'realtimeOutput') {
+        await repo.appendOutput(row.id, event.lines);
+        await channel.publishToMachineQueue(machineId, 'provider', outputMessage(row.commandId, event.lines));
+        return;
+      }
+      const time = new Date(event.finishedAt);
+      const code = isCommandResultCode(event.exitCodeResult) ? event.exitCodeResult : 'EXIT_CODE_NA';
+      if (await repo.finish(row.id, code, time)) await publishFinished(row, code, time);
+    },
+
+    /**
+     * The agent's reply to a realtimeCommand or stopRealtimeCommand: a refused command is finished as FATAL
+     * with the agent's reason as its output. True when the reply was a realtime command's.
+     */
+    async onAgentReply(
+      machineId: number,
+      reply: { requestId: string; success: boolean; messages: string[] },
+    ): Promise<boolean> {
+      const id = commandOfRequestId(reply.requestId);
+      if (id === null) return false;
+      if (reply.success) return true;
+      const row = await repo.byId(machineId, id);
+      if (row && row.resultCode === null) await failCommand(row, reply.messages);
+      return true;
+    },
+  };
+}
+
+export type RealtimeCommandService = ReturnType<typeof createRealtimeCommandService>;
