@@ -1,6 +1,6 @@
 /**
  * The run loop against the real server's live channel (apps/server: createTestApp + listen), with a machine and
- * credential made by the server's own fixtures (the link route is not registered in app.ts yet).
+ * credential made by the server's own fixtures (the link route is tested in link.test.ts and e2e.test.ts).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +14,7 @@ import { createMachineCredentials } from '../../server/src/features/machine-auth
 import { createTestApp, type TestApp } from '../../server/src/testing/app.js';
 import { backupFixtures } from '../../server/src/testing/backup-fixtures.js';
 import { createTenants } from '../../server/src/testing/fixtures.js';
-import { Agent, NOT_SUPPORTED, withMachineCredential } from './agent.js';
+import { Agent, INTERRUPTED_RUN, NOT_SUPPORTED, withMachineCredential } from './agent.js';
 import { AgentChannel, channelUrl } from './channel.js';
 import { readConnectionState, readStoredTasks } from './config.js';
 import { makeTask } from './testing.js';
@@ -173,6 +173,52 @@ describe('agent run against the live channel', () => {
     expect(events.map((e) => (e.type === 'usage' ? e.usedSpaceBytes : e.type))).toEqual(['hello', 1, 2, 3]);
     expect(delays[0]).toBe(1);
     expect(agent.outbox.pending()).toEqual([]);
+  });
+
+  it('reports a run its last process left unfinished as interrupted, and says in hello which runs it holds', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'agent-run-'));
+    const at = '2026-11-23T10:00:00.000Z';
+    const started = (runKey: string): AgentToServer => ({
+      type: 'runStarted',
+      runKey,
+      taskId: 7,
+      startedAt: at,
+      manual: false,
+    });
+    const finished: AgentToServer = {
+      type: 'runFinished',
+      runKey: 'finished-offline',
+      status: 'FINISHED_SUCCESS',
+      finishedAt: at,
+      exitCodeResult: 'SUCCESS',
+      failureMessage: null,
+      snapshotId: 'a'.repeat(64),
+      bytesAdded: 1,
+      bytesTotal: 2,
+    };
+    // What a killed agent leaves: one run started and finished offline, one cut off mid-run.
+    const queued = [started('finished-offline'), finished, started('cut-off')];
+    writeFileSync(join(stateDir, 'outbox.jsonl'), `${queued.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    const { agent } = newAgent({ stateDir });
+    agent.start();
+    const hello = await eventually(() => events.find((e) => e.type === 'hello'));
+    expect(hello).toMatchObject({ runningRunKeys: expect.arrayContaining(['finished-offline', 'cut-off']) });
+    const interrupted = await eventually(() => events.find((e) => e.type === 'runFinished' && e.runKey === 'cut-off'));
+    expect(interrupted).toMatchObject({
+      status: 'FAILED',
+      exitCodeResult: 'IO_OR_INTERRUPT_EXCEPTION',
+      failureMessage: INTERRUPTED_RUN,
+      snapshotId: null,
+    });
+    // In order, after hello; the run that finished offline keeps its own outcome.
+    await eventually(() => agent.outbox.pending().length === 0);
+    expect(events.filter((e) => e.type !== 'hello').map((e) => [e.type, 'runKey' in e ? e.runKey : null])).toEqual([
+      ['runStarted', 'finished-offline'],
+      ['runFinished', 'finished-offline'],
+      ['runStarted', 'cut-off'],
+      ['runFinished', 'cut-off'],
+    ]);
+    expect(agent.accountedRunKeys()).toEqual([]);
   });
 
   it('keeps its schedule offline after a restart and backs off while the portal is unreachable', async () => {

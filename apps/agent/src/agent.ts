@@ -36,11 +36,14 @@ import {
   writeStoredTasks,
 } from './config.js';
 import { Outbox } from './outbox.js';
+import { refusedRealtimeCommand, runRealtimeCommand } from './realtime.js';
 import { ResticRunner, type RunEvent, type RunFinishedEvent } from './restic.js';
 import { type Clock, Scheduler } from './scheduler.js';
 import { listTree } from './tree.js';
 
 export const NOT_SUPPORTED = 'not supported by this agent yet';
+export const INTERRUPTED_RUN =
+  'The backup was interrupted: the agent stopped (or the machine shut down) during the run.';
 
 /** `rest:http(s)://host/…` with `{machineId}:{token}@` inserted; other repository strings are left alone. */
 export function withMachineCredential(repository: string, machineId: number, token: string): string {
@@ -81,6 +84,8 @@ export class Agent {
   /** runKey → taskId of every run started by this process (for cancel and for the server's run ids). */
   readonly runs = new Map<string, number>();
   private state: ConnectionState;
+  /** commandId → the stop of every realtime command running now. */
+  readonly realtimeCommands = new Map<number, AbortController>();
 
   constructor(private readonly options: AgentOptions) {
     this.config = options.config;
@@ -119,6 +124,7 @@ export class Agent {
 
   /** Loads what the last run left (task list, repository) and starts the schedule and the channel. */
   start(): void {
+    this.reportInterruptedRuns();
     const stored = readStoredTasks(this.config.stateDir);
     if (stored) {
       this.tasks = stored.tasks;
@@ -171,10 +177,52 @@ export class Agent {
       clientVersion: CLIENT_VERSION,
       timeZone: localTimeZone(),
       taskVersions: Object.fromEntries(this.tasks.map((t) => [String(t.id), t.version])),
+      runningRunKeys: this.accountedRunKeys(),
     });
     const queued = this.outbox.pending().length;
     if (queued > 0) this.log(`delivering ${queued} queued event(s)`);
     await this.outbox.setTransport((event) => this.channel.send(event));
+  }
+
+  /**
+   * The runs this agent still accounts for, for `hello`: the ones it is running and the ones whose events
+   * are still in the outbox (their outcome is on its way). The portal fails any other busy run of the
+   * machine as interrupted.
+   */
+  accountedRunKeys(): string[] {
+    const keys = new Set(this.runs.keys());
+    for (const event of this.outbox.pending()) {
+      if ('runKey' in event && typeof event.runKey === 'string') keys.add(event.runKey);
+    }
+    return [...keys];
+  }
+
+  /**
+   * A run whose start is still queued but whose end is not was cut off when the last agent process died
+   * (killed, crash, power loss): its outcome is reported now, before anything else runs, so the portal
+   * never keeps it busy. (Runs whose start was already delivered are failed by the portal on `hello`.)
+   */
+  private reportInterruptedRuns(): void {
+    const started = new Map<string, string>();
+    for (const event of this.outbox.pending()) {
+      if (event.type === 'runStarted') started.set(event.runKey, event.startedAt);
+      if (event.type === 'runFinished') started.delete(event.runKey);
+    }
+    for (const runKey of started.keys()) {
+      if (this.runs.has(runKey)) continue;
+      this.log(`run ${runKey} was interrupted by the agent's last stop: reporting it failed`);
+      this.emit({
+        type: 'runFinished',
+        runKey,
+        status: 'FAILED',
+        exitCodeResult: 'IO_OR_INTERRUPT_EXCEPTION',
+        finishedAt: new Date().toISOString(),
+        failureMessage: INTERRUPTED_RUN,
+        snapshotId: null,
+        bytesAdded: null,
+        bytesTotal: null,
+      });
+    }
   }
 
   private disconnected(reason: string): void {
@@ -252,6 +300,20 @@ export class Agent {
         await this.refreshStorage(message.requestId);
         return;
       }
+      case 'realtimeCommand': {
+        this.startRealtimeCommand(message);
+        return;
+      }
+      case 'stopRealtimeCommand': {
+        const running = this.realtimeCommands.get(message.commandId);
+        running?.abort();
+        this.reply(
+          message.requestId,
+          Boolean(running),
+          running ? [] : [`Command ${message.commandId} is not running on this machine.`],
+        );
+        return;
+      }
       case 'reply': {
         // The server's answer to a runStarted (its run id) or another event: nothing to do yet.
         return;
@@ -269,6 +331,31 @@ export class Agent {
       messages: messages.map((m) => m.slice(0, 4000)),
       ...(payload === undefined ? {} : { payload }),
     });
+  }
+
+  /** Starts a realtime restic command (issue #5): replies at once, then streams its output and finish. */
+  private startRealtimeCommand(message: Extract<ServerToAgent, { type: 'realtimeCommand' }>): void {
+    const runner = this.runner;
+    if (!runner) {
+      this.reply(message.requestId, false, ['The repository settings have not arrived from the portal yet.']);
+      return;
+    }
+    if (this.realtimeCommands.has(message.commandId)) {
+      this.reply(message.requestId, false, ['Command with given ID already exists']);
+      return;
+    }
+    const refused = refusedRealtimeCommand(message);
+    if (refused) {
+      this.reply(message.requestId, false, [refused]);
+      return;
+    }
+    const stop = new AbortController();
+    this.realtimeCommands.set(message.commandId, stop);
+    this.reply(message.requestId, true, []);
+    this.log(`running realtime command ${message.commandId}: restic ${message.baseCommand}`);
+    void runRealtimeCommand(runner, message, (event) => this.emit(event), { signal: stop.signal }).finally(() =>
+      this.realtimeCommands.delete(message.commandId),
+    );
   }
 
   private async refreshStorage(requestId: string): Promise<void> {

@@ -158,6 +158,12 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
     clientVersion: z.string().max(50),
     timeZone: z.string().max(64),
     taskVersions: z.record(z.string(), z.number().int()),
+    /**
+     * The run keys this agent still accounts for: runs it is running, and runs whose outcome is still in
+     * its outbox. The server fails every other busy run of the machine as interrupted (the agent was
+     * killed or the machine went down mid-run). Left out (older agents), the server leaves runs alone.
+     */
+    runningRunKeys: z.array(z.string().min(1).max(100)).max(10_000).optional(),
   }),
   /** The answer to a command with a requestId. */
   z.object({

@@ -1,5 +1,5 @@
 import type { AgentTask, MessageType, OsFamily, RunStatus, TransferPhase } from '@portal/domain';
-import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { backupMachines, backupSnapshots, backupTasks, machineMessages, taskActions } from '../../db/schema/index.js';
 
@@ -142,6 +142,22 @@ export function createAgentEventsRepo(db: Db) {
         .where(and(actionOf(machineId, runKey), inArray(taskActions.status, BUSY)))
         .returning({ id: taskActions.id, taskId: taskActions.backupTaskId });
       return row ?? null;
+    },
+
+    /** The machine's runs still busy (INITIATED / IN_PROGRESS) that its agent reported, by run key. */
+    async busyRunsOf(machineId: number): Promise<Array<{ id: number; taskId: number; runKey: string }>> {
+      const rows = await db
+        .select({ id: taskActions.id, taskId: taskActions.backupTaskId, runKey: taskActions.runKey })
+        .from(taskActions)
+        .where(
+          and(
+            eq(taskActions.backupMachineId, machineId),
+            inArray(taskActions.status, BUSY),
+            isNotNull(taskActions.runKey),
+          ),
+        )
+        .orderBy(asc(taskActions.id));
+      return rows.flatMap((r) => (r.runKey === null ? [] : [{ id: r.id, taskId: r.taskId, runKey: r.runKey }]));
     },
 
     async runOf(machineId: number, runKey: string): Promise<{ id: number; taskId: number } | null> {

@@ -9,7 +9,13 @@ import { createTenants, type Tenants } from '../../testing/fixtures.js';
 import { computeReadModel, readStoredReadModel } from '../backup-state/recompute.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
-import { type AgentEventService, createAgentEventService, type MachineUpdate, weekStartOf } from './service.js';
+import {
+  type AgentEventService,
+  createAgentEventService,
+  INTERRUPTED_RUN,
+  type MachineUpdate,
+  weekStartOf,
+} from './service.js';
 
 let database: Database;
 let tenants: Tenants;
@@ -180,6 +186,55 @@ describe('what agents report', () => {
     expect(await events.handle(machine, finish('never-started', '2026-11-23T10:00:00Z'))).toEqual([]);
     const foreign = await database.db.select().from(taskActions).where(eq(taskActions.backupTaskId, otherMachineTask));
     expect(foreign).toHaveLength(0);
+  });
+
+  it('fails the busy runs a reconnecting agent no longer accounts for, once; an older hello leaves them', async () => {
+    const hello = (runningRunKeys?: string[]) =>
+      event({
+        type: 'hello',
+        name: 'laptop',
+        osFamily: 'LINUX',
+        operatingSystem: 'Debian 12',
+        clientVersion: '2.1.0',
+        timeZone: 'Europe/Paris',
+        taskVersions: {},
+        ...(runningRunKeys ? { runningRunKeys } : {}),
+      });
+    const start = (runKey: string) =>
+      events.handle(
+        machine,
+        event({ type: 'runStarted', runKey, taskId, startedAt: '2026-12-01T10:00:00Z', manual: true }),
+      );
+    await start('killed-1');
+    const runOf = async (runKey: string) => (await runs()).find((r) => r.runKey === runKey);
+
+    // An agent that does not say which runs it holds (older agents): nothing is touched.
+    await events.handle(machine, hello());
+    expect(await runOf('killed-1')).toMatchObject({ status: 'IN_PROGRESS' });
+    // The agent still holds it (running, or its outcome queued): nothing is touched either.
+    await events.handle(machine, hello(['killed-1']));
+    expect(await runOf('killed-1')).toMatchObject({ status: 'IN_PROGRESS' });
+
+    // The agent came back without it: it was cut off.
+    await events.handle(machine, hello([]));
+    expect(await runOf('killed-1')).toMatchObject({
+      status: 'FAILED',
+      exitCodeResult: 'IO_OR_INTERRUPT_EXCEPTION',
+      failureMessage: INTERRUPTED_RUN,
+      phase: 'FINALIZED',
+    });
+    expect((await runOf('killed-1'))?.timeFinished).not.toBeNull();
+    expect(await task()).toMatchObject({ statusOfLastRun: 'FAILED', displayStatus: 'LAST_FAILED' });
+    expect(await readStoredReadModel(database.db)).toEqual(await computeReadModel(database.db));
+
+    // A late report of the same run changes nothing; a run of another machine is never touched.
+    await events.handle(machine, finish('killed-1', '2026-12-01T10:05:00Z'));
+    expect(await runOf('killed-1')).toMatchObject({ status: 'FAILED' });
+    await start('running-2');
+    await events.handle(machine, hello(['running-2']));
+    expect(await runOf('running-2')).toMatchObject({ status: 'IN_PROGRESS' });
+    await events.handle(machine, finish('running-2', '2026-12-01T10:06:00Z'));
+    expect(await task()).toMatchObject({ statusOfLastRun: 'FINISHED_SUCCESS', displayStatus: 'LAST_SUCCEEDED' });
   });
 
   it('stores the used space the agent reports', async () => {

@@ -6,6 +6,10 @@ import { createAgentEventsRepo } from './repo.js';
 
 const DAY_MS = 86_400_000;
 
+/** The failure message of a run its agent no longer knows about when it connects again. */
+export const INTERRUPTED_RUN =
+  'The backup was interrupted: the agent stopped (or the machine shut down) during the run.';
+
 /** Monday 00:00 UTC of the week holding `at`: snapshot archives are kept at most one per week. */
 export function weekStartOf(at: Date): Date {
   const day = Math.floor(at.getTime() / DAY_MS);
@@ -27,14 +31,44 @@ export function createAgentEventService(deps: {
   db: Db;
   backupState: BackupStateService;
   onUpdate?: (machineId: number, update: MachineUpdate) => void;
+  now?: () => Date;
 }) {
   const repo = createAgentEventsRepo(deps.db);
   const notify = (machineId: number, update: MachineUpdate) => deps.onUpdate?.(machineId, update);
+  const now = deps.now ?? (() => new Date());
 
   /** The task list message for the machine's agent. */
   async function tasksMessage(machineId: number): Promise<ServerToAgent> {
     const [tasks, timeZone] = await Promise.all([repo.tasksOf(machineId), repo.machineTimeZone(machineId)]);
     return { type: 'tasks', tasks, timeZone };
+  }
+
+  /**
+   * A (re)connecting agent says which of its runs it still accounts for (running, or finished with the
+   * outcome still queued for us). Any other busy run of the machine was cut off — the agent was killed,
+   * the machine crashed or lost power — and would otherwise stay IN_PROGRESS for ever and block the
+   * task: it is FAILED as interrupted. Idempotent: only busy runs are finished, each at most once.
+   */
+  async function failInterruptedRuns(machineId: number, accountedFor: readonly string[]): Promise<void> {
+    const known = new Set(accountedFor);
+    for (const run of await repo.busyRunsOf(machineId)) {
+      if (known.has(run.runKey)) continue;
+      let finished = false;
+      await deps.backupState.runStatusChanged(run.taskId, 'FAILED', async (tx) => {
+        finished =
+          (await createAgentEventsRepo(tx).finishRun(machineId, run.runKey, {
+            status: 'FAILED',
+            finishedAt: now(),
+            exitCodeResult: 'IO_OR_INTERRUPT_EXCEPTION',
+            failureMessage: INTERRUPTED_RUN,
+            snapshotId: null,
+            bytesAdded: null,
+            bytesTotal: null,
+          })) !== null;
+        return finished;
+      });
+      if (finished) notify(machineId, { kind: 'run', taskId: run.taskId, runId: run.id });
+    }
   }
 
   return {
@@ -50,6 +84,7 @@ export function createAgentEventService(deps: {
             ...(isValidTimeZone(event.timeZone) ? { timeZone: event.timeZone } : {}),
           });
           notify(machine.id, { kind: 'machine' });
+          if (event.runningRunKeys !== undefined) await failInterruptedRuns(machine.id, event.runningRunKeys);
           return [await tasksMessage(machine.id)];
         }
 
