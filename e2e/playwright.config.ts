@@ -6,6 +6,7 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 18080);
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+const MACHINE_ADDING = ['**/live-dashboard.spec.ts', '**/machine-link.spec.ts'];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */
 export default defineConfig({
@@ -16,6 +17,11 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
+  // Journeys that add machines (real agents, linking) run after those that check the seeded demo data.
+  projects: [
+    { name: 'demo data', testIgnore: MACHINE_ADDING },
+    { name: 'machines added', testMatch: MACHINE_ADDING, dependencies: ['demo data'] },
+  ],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',

@@ -2,21 +2,24 @@
  * The run loop against the real server's live channel (apps/server: createTestApp + listen), with a machine and
  * credential made by the server's own fixtures (the link route is tested in link.test.ts and e2e.test.ts).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentToServer, ServerToAgent } from '@portal/domain';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { logFiles } from '../../server/src/db/schema/index.js';
 import { defaultLiveHandlers } from '../../server/src/features/live/channel.js';
 import { createMachineCredentials } from '../../server/src/features/machine-auth/credentials.js';
 import { createTestApp, type TestApp } from '../../server/src/testing/app.js';
 import { backupFixtures } from '../../server/src/testing/backup-fixtures.js';
 import { createTenants } from '../../server/src/testing/fixtures.js';
-import { Agent, INTERRUPTED_RUN, NOT_SUPPORTED, withMachineCredential } from './agent.js';
+import { Agent, INTERRUPTED_RUN, withMachineCredential } from './agent.js';
 import { AgentChannel, channelUrl } from './channel.js';
 import { readConnectionState, readStoredTasks } from './config.js';
+import { AGENT_LOG_FILE, LogFile, logDirOf, uploadLogFiles } from './logs.js';
 import { makeTask } from './testing.js';
 
 let t: TestApp;
@@ -79,7 +82,8 @@ beforeAll(async () => {
   token = credential.token;
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
+  // Opening the database and hashing the fixtures' passwords takes over 10 s on a busy machine.
+}, 60_000);
 
 afterEach(async () => {
   await Promise.all(agents.splice(0).map((a) => a.stop(100)));
@@ -146,8 +150,9 @@ describe('agent run against the live channel', () => {
     expect(await eventually(() => repliesTo('cancel-1'))).toMatchObject({ success: false });
     await send({ type: 'uploadLogFiles', requestId: 'logs-1', includeUpdaterLogs: false });
     expect(await eventually(() => repliesTo('logs-1'))).toMatchObject({
-      success: false,
-      messages: [`uploadLogFiles is ${NOT_SUPPORTED}.`],
+      success: true,
+      messages: [],
+      payload: { uploaded: ['agent.log'] },
     });
     await send({ type: 'refreshStorage', requestId: 'storage-1' });
     expect(await eventually(() => repliesTo('storage-1'))).toMatchObject({ success: false });
@@ -258,6 +263,63 @@ describe('agent run against the live channel', () => {
       type: 'usage',
       usedSpaceBytes: 9,
     });
+  });
+});
+
+describe('log files (issue #5)', () => {
+  it('keeps its own log in the state dir and uploads it, with updater logs only when asked', async () => {
+    const { agent, stateDir } = newAgent();
+    agent.start();
+    await eventually(() => events.find((e) => e.type === 'hello'));
+    const dir = logDirOf(stateDir);
+    const own = readFileSync(join(dir, AGENT_LOG_FILE), 'utf8');
+    expect(own).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT.* connected to ${base} as machine ${machineId}$`, 'm'));
+    expect(own).not.toContain(token);
+    expect(statSync(join(dir, AGENT_LOG_FILE)).mode & 0o777).toBe(0o600);
+    writeFileSync(join(dir, 'updater-install.log'), 'updater says hi\n');
+    writeFileSync(join(dir, 'notes.txt'), 'not a log\n');
+
+    await send({ type: 'uploadLogFiles', requestId: 'logs-plain', includeUpdaterLogs: false });
+    expect(await eventually(() => repliesTo('logs-plain'))).toMatchObject({
+      success: true,
+      payload: { uploaded: [AGENT_LOG_FILE] },
+    });
+    await send({ type: 'uploadLogFiles', requestId: 'logs-updater', includeUpdaterLogs: true });
+    expect(await eventually(() => repliesTo('logs-updater'))).toMatchObject({
+      success: true,
+      payload: { uploaded: [AGENT_LOG_FILE, 'updater-install.log'] },
+    });
+    const stored = await t.database.db
+      .select({ fileName: logFiles.fileName, content: logFiles.content })
+      .from(logFiles)
+      .where(eq(logFiles.backupMachineId, machineId));
+    expect(stored.map((f) => f.fileName).sort()).toEqual([AGENT_LOG_FILE, 'updater-install.log']);
+    const uploaded = stored.find((f) => f.fileName === AGENT_LOG_FILE)?.content ?? '';
+    expect(uploaded).toContain(`connected to ${base} as machine ${machineId}`);
+    expect(uploaded).toContain('uploading the log files (with updater logs)');
+    expect(uploaded).not.toContain(token);
+    expect(stored.find((f) => f.fileName === 'updater-install.log')?.content).toBe('updater says hi\n');
+  });
+
+  it('reports the portal’s refusal of an upload', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-logs-'));
+    dirs.push(dir);
+    new LogFile(dir).write('a line');
+    const refused = await uploadLogFiles({ server: base, machineId, token: 'wrong', dir, includeUpdaterLogs: false });
+    expect(refused).toEqual({ uploaded: [], failures: [`${AGENT_LOG_FILE}: HTTP 401: Please sign in.`] });
+    // A port nothing listens on.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = await uploadLogFiles({
+      server: `http://127.0.0.1:${port}`,
+      machineId,
+      token,
+      dir,
+      includeUpdaterLogs: false,
+    });
+    expect(unreachable.failures).toEqual([`${AGENT_LOG_FILE}: ECONNREFUSED`]);
   });
 });
 

@@ -16,6 +16,7 @@ import {
   type AgentTask,
   type AgentToServer,
   agentToServerSchema,
+  awaitsSeedCreation,
   type RepositorySettings,
   repositorySchema,
   type ServerToAgent,
@@ -35,13 +36,16 @@ import {
   writePrivateFile,
   writeStoredTasks,
 } from './config.js';
+import { LogFile, logDirOf, uploadLogFiles } from './logs.js';
 import { Outbox } from './outbox.js';
 import { refusedRealtimeCommand, runRealtimeCommand } from './realtime.js';
-import { ResticRunner, type RunEvent, type RunFinishedEvent } from './restic.js';
+import { failedRun, ResticRunner, type RunEvent, type RunFinishedEvent } from './restic.js';
 import { type Clock, Scheduler } from './scheduler.js';
+import { createSeed, SeedLog, seedRepositoryPath } from './seed.js';
 import { listTree } from './tree.js';
 
 export const NOT_SUPPORTED = 'not supported by this agent yet';
+const NO_REPOSITORY = 'The repository settings have not arrived from the portal yet.';
 export const INTERRUPTED_RUN =
   'The backup was interrupted: the agent stopped (or the machine shut down) during the run.';
 
@@ -69,15 +73,23 @@ export interface AgentOptions {
   receiptTimeoutMs?: number;
   /** Largest reply body, leaving room for the frame's headers. */
   maxReplyBytes?: number;
+  /** Where the agent's log files are kept (default `{stateDir}/logs`); null for none. */
+  logDir?: string | null;
+  /** The cap of `agent.log` before it is rotated to `agent.1.log` (default 1 MiB). */
+  logFileBytes?: number;
 }
 
 export class Agent {
   readonly outbox: Outbox;
   readonly scheduler: Scheduler;
   readonly channel: AgentChannel;
+  /** The seeds this agent made (issue #5, seeding), kept in the state dir. */
+  readonly seeds: SeedLog;
   private readonly config: AgentConfig;
   private readonly name: string;
   private readonly log: Log;
+  /** The agent's own log file (issue #5), uploaded on the portal's request. */
+  readonly logFile: LogFile | null;
   private tasks: AgentTask[] = [];
   private timeZone: string = localTimeZone();
   private runner: ResticRunner | null = null;
@@ -90,10 +102,22 @@ export class Agent {
   constructor(private readonly options: AgentOptions) {
     this.config = options.config;
     this.name = options.name ?? machineName();
-    this.log = options.log ?? ((text) => process.stderr.write(`${new Date().toISOString()} ${text}\n`));
+    const sink = options.log ?? ((text: string) => process.stderr.write(`${new Date().toISOString()} ${text}\n`));
+    this.logFile =
+      options.logDir === null
+        ? null
+        : new LogFile(options.logDir ?? logDirOf(this.config.stateDir), options.logFileBytes);
+    // Every line is redacted once more (credential, repository password) before it reaches stderr or the file.
+    this.log = (text) => {
+      const safe = this.redact(text);
+      sink(safe);
+      this.logFile?.write(`${new Date().toISOString()} ${safe}`);
+    };
     this.outbox = new Outbox({ stateDir: this.config.stateDir });
+    this.seeds = new SeedLog(this.config.stateDir);
     this.scheduler = new Scheduler({
       backup: (task, runKey, emit, signal) => this.backup(task, runKey, emit, signal),
+      createSeed: (task, runKey, emit, signal) => this.seed(task, runKey, emit, signal),
       emit: (event) => this.emit(event),
       newRunKey: (taskId) => {
         const runKey = randomUUID();
@@ -134,6 +158,7 @@ export class Agent {
     }
     const repository = this.readRepository();
     if (repository) this.useRepository(repository);
+    this.startSeeds();
     this.saveState({ connected: false });
     this.channel.start();
   }
@@ -261,12 +286,14 @@ export class Agent {
         this.scheduler.setTasks(message.tasks, message.timeZone);
         writeStoredTasks(this.config.stateDir, { tasks: message.tasks, timeZone: message.timeZone });
         this.log(`received ${message.tasks.length} task(s) (time zone ${message.timeZone})`);
+        this.startSeeds();
         return;
       }
       case 'repository': {
         this.useRepository(message.settings);
         this.saveRepository(message.settings);
         this.log('received the repository settings');
+        this.startSeeds();
         return;
       }
       case 'startTask': {
@@ -314,13 +341,44 @@ export class Agent {
         );
         return;
       }
+      case 'uploadLogFiles': {
+        await this.uploadLogs(message.requestId, message.includeUpdaterLogs);
+        return;
+      }
       case 'reply': {
         // The server's answer to a runStarted (its run id) or another event: nothing to do yet.
         return;
       }
-      default:
-        this.reply(message.requestId, false, [`${message.type} is ${NOT_SUPPORTED}.`]);
+      default: {
+        // A command a newer portal knows and this agent does not.
+        const other = message as { type: string; requestId: string };
+        this.reply(other.requestId, false, [`${other.type} is ${NOT_SUPPORTED}.`]);
+      }
     }
+  }
+
+  /** Uploads the agent's log files to the portal (issue #5) and replies with what was uploaded or failed. */
+  private async uploadLogs(requestId: string, includeUpdaterLogs: boolean): Promise<void> {
+    if (!this.logFile) {
+      this.reply(requestId, false, ['This agent keeps no log files.']);
+      return;
+    }
+    this.log(`uploading the log files${includeUpdaterLogs ? ' (with updater logs)' : ''}`);
+    const { uploaded, failures } = await uploadLogFiles({
+      server: this.config.server,
+      machineId: this.config.machineId,
+      token: this.config.token,
+      dir: this.logFile.dir,
+      includeUpdaterLogs,
+    });
+    const problems = failures.map((failure) => this.redact(`Could not upload ${failure}`));
+    for (const problem of problems) this.log(problem);
+    if (problems.length > 0) {
+      this.reply(requestId, false, problems.slice(0, 50));
+      return;
+    }
+    this.log(`uploaded ${uploaded.length > 0 ? uploaded.join(', ') : 'no log files (there are none yet)'}`);
+    this.reply(requestId, true, uploaded.length > 0 ? [] : ['There are no log files to upload.'], { uploaded });
   }
 
   private reply(requestId: string, success: boolean, messages: string[], payload?: unknown): void {
@@ -402,27 +460,60 @@ export class Agent {
     emit: (event: RunEvent) => void,
     signal: AbortSignal,
   ): Promise<RunFinishedEvent> {
-    const runner = this.runner;
-    const done = (finished: RunFinishedEvent) => {
+    return this.withRunner(runKey, (runner) => runner.backup(task, runKey, emit, signal));
+  }
+
+  /** Runs `work` with the repository's runner (a FAILED run until the settings arrive) and forgets the run. */
+  private async withRunner(
+    runKey: string,
+    work: (runner: ResticRunner) => Promise<RunFinishedEvent>,
+  ): Promise<RunFinishedEvent> {
+    try {
+      return this.runner ? await work(this.runner) : failedRun(runKey, NO_REPOSITORY);
+    } finally {
       this.runs.delete(runKey);
-      return finished;
-    };
-    if (!runner) {
-      return Promise.resolve(
-        done({
-          type: 'runFinished',
-          runKey,
-          status: 'FAILED',
-          exitCodeResult: 'FATAL',
-          finishedAt: new Date().toISOString(),
-          failureMessage: 'The repository settings have not arrived from the portal yet.',
-          snapshotId: null,
-          bytesAdded: null,
-          bytesTotal: null,
-        }),
-      );
     }
-    return runner.backup(task, runKey, emit, signal).then(done);
+  }
+
+  // --- Seeding (issue #5; README, Seeding) -----------------------------------------------------------
+
+  /**
+   * Makes the seed of every task awaiting one whose seed (of this task version) this agent has not made
+   * yet: when a task list or the repository settings arrive, and at start. A failed attempt is tried again
+   * the next time; a made one never (seeds.json).
+   */
+  private startSeeds(): void {
+    if (!this.runner) return;
+    for (const task of this.tasks) {
+      if (!awaitsSeedCreation(task) || this.seeds.has(task) || this.scheduler.isRunning(task.id)) continue;
+      this.scheduler.startSeed(task.id);
+    }
+  }
+
+  private seed(
+    task: AgentTask,
+    runKey: string,
+    emit: (event: RunEvent) => void,
+    signal: AbortSignal,
+  ): Promise<RunFinishedEvent> {
+    return this.withRunner(runKey, async (runner) => {
+      const repository = seedRepositoryPath(task, this.config.machineId);
+      this.log(`creating the seed of task ${task.id} in ${repository}`);
+      const finished = await createSeed(runner, task, this.config.machineId, runKey, emit, signal);
+      if (finished.status === 'FAILED') {
+        this.log(`the seed of task ${task.id} failed: ${finished.failureMessage ?? finished.exitCodeResult}`);
+        return finished;
+      }
+      this.seeds.record({
+        taskId: task.id,
+        version: task.version,
+        repository,
+        snapshotId: finished.snapshotId,
+        createdAt: finished.finishedAt,
+      });
+      this.log(`the seed of task ${task.id} is ready in ${repository}: ship the disk to the portal`);
+      return finished;
+    });
   }
 
   private useRepository(settings: RepositorySettings): void {

@@ -3,21 +3,25 @@ export const AGENT_USAGE = `Usage: portal-agent <command> [options]
 
 Commands:
   link     Register this machine with the portal and store its credential
+  unlink   Give up this machine's credential at the portal and remove the config file
   run      Keep the live channel open and run scheduled backups
   status   Print the link and connection state
   help     Show this help
 
 Options:
   --server <url>      Portal address (link; env PORTAL_SERVER)
+  --code <code>       A one-time linking code made in the portal ('Link a machine'), instead of
+                      e-mail and password (link; env PORTAL_LINKING_CODE)
   --email <address>   The portal user who links the machine (link; env PORTAL_EMAIL)
   --password-stdin    Read the password from standard input instead of asking (link)
   --package <id>      The backup package, when the user may use several (link)
   --name <name>       The machine's name in the portal (link; default the host name)
-  --config <file>     Credential file (env PORTAL_AGENT_CONFIG, default ~/.config/portal-agent/config.json)
+  --config <file>     Credential file (env PORTAL_AGENT_CONFIG,
+                      default ~/.config/portal-agent/config.json)
   -h, --help          Show this help
 `;
 
-export const AGENT_COMMANDS = ['link', 'run', 'status', 'help'] as const;
+export const AGENT_COMMANDS = ['link', 'unlink', 'run', 'status', 'help'] as const;
 export type AgentCommand = (typeof AGENT_COMMANDS)[number];
 
 /** Options that take no value. */

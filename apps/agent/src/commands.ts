@@ -1,9 +1,9 @@
-/** The agent's commands behind the command line (main.ts): link, run, status. */
+/** The agent's commands behind the command line (main.ts): link, unlink, run, status. */
 import { mkdirSync } from 'node:fs';
 import { Agent, releaseRunLock, takeRunLock } from './agent.js';
 import { type ParsedArgs, stringOption, UsageError } from './cli.js';
 import { type AgentConfig, ConfigError, defaultConfigPath, machineName, readConfig } from './config.js';
-import { LinkError, linkMachine } from './link.js';
+import { LinkError, type LinkOptions, linkMachine, unlinkMachine } from './link.js';
 import { statusText } from './status.js';
 
 export interface CommandIo {
@@ -60,11 +60,41 @@ export function promptPassword(question: string): Promise<string | null> {
 export const configPathOf = (options: ParsedArgs['options'], env: NodeJS.ProcessEnv) =>
   stringOption(options, 'config') ?? defaultConfigPath(env);
 
+/** How `link` proves who links: a linking code, else an e-mail address whose password is read or asked. */
+async function linkProof(
+  options: ParsedArgs['options'],
+  io: CommandIo,
+): Promise<LinkOptions['proof'] | { exitCode: number }> {
+  // An explicit option wins over the other way's environment variable.
+  const code = stringOption(options, 'code', options.email === undefined ? io.env.PORTAL_LINKING_CODE : undefined);
+  const email = stringOption(options, 'email', options.code === undefined ? io.env.PORTAL_EMAIL : undefined);
+  if (code !== undefined) {
+    if (email !== undefined || options['password-stdin']) {
+      throw new UsageError('link takes either --code or --email (with its password), not both');
+    }
+    return { linkingCode: code };
+  }
+  if (!email) throw new UsageError('link needs --code CODE, or --email ADDRESS and its password');
+  let password: string | null;
+  if (options['password-stdin']) {
+    password = (await io.readStdin()).replace(/\r?\n$/, '');
+  } else {
+    password = await io.promptPassword(`Password for ${email}: `);
+    if (password === null) {
+      io.stderr('portal-agent: no terminal to ask for the password: use --password-stdin\n');
+      return { exitCode: 2 };
+    }
+  }
+  if (password === '') {
+    io.stderr('portal-agent: the password is empty\n');
+    return { exitCode: 2 };
+  }
+  return { email, password };
+}
+
 export async function linkCommand(options: ParsedArgs['options'], io: CommandIo): Promise<number> {
   const server = stringOption(options, 'server', io.env.PORTAL_SERVER);
-  const email = stringOption(options, 'email', io.env.PORTAL_EMAIL);
   if (!server) throw new UsageError('link needs --server URL');
-  if (!email) throw new UsageError('link needs --email ADDRESS');
   const packageText = stringOption(options, 'package');
   let backupPackageId: number | undefined;
   if (packageText !== undefined) {
@@ -73,26 +103,13 @@ export async function linkCommand(options: ParsedArgs['options'], io: CommandIo)
       throw new UsageError(`--package needs a package id, not '${packageText}'`);
     }
   }
-  let password: string | null;
-  if (options['password-stdin']) {
-    password = (await io.readStdin()).replace(/\r?\n$/, '');
-  } else {
-    password = await io.promptPassword(`Password for ${email}: `);
-    if (password === null) {
-      io.stderr('portal-agent: no terminal to ask for the password: use --password-stdin\n');
-      return 2;
-    }
-  }
-  if (password === '') {
-    io.stderr('portal-agent: the password is empty\n');
-    return 2;
-  }
+  const proof = await linkProof(options, io);
+  if ('exitCode' in proof) return proof.exitCode;
   const configPath = configPathOf(options, io.env);
   try {
     const { config, result } = await linkMachine({
       server,
-      email,
-      password,
+      proof,
       configPath,
       backupPackageId,
       name: stringOption(options, 'name') ?? machineName(),
@@ -105,6 +122,27 @@ export async function linkCommand(options: ParsedArgs['options'], io: CommandIo)
     return 0;
   } catch (error) {
     if (error instanceof LinkError) {
+      io.stderr(`portal-agent: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+/** Gives up this machine's link (see unlinkMachine). */
+export async function unlinkCommand(options: ParsedArgs['options'], io: CommandIo): Promise<number> {
+  const configPath = configPathOf(options, io.env);
+  try {
+    const config = readConfig(configPath);
+    const outcome = await unlinkMachine(configPath, config);
+    io.stdout(
+      outcome === 'unlinked'
+        ? `Unlinked: machine ${config.machineId} no longer has a credential at ${config.server}; ${configPath} is removed.\n`
+        : `The portal no longer knew this credential (unlinked already, or linked again since); ${configPath} is removed.\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof LinkError) {
       io.stderr(`portal-agent: ${error.message}\n`);
       return 1;
     }

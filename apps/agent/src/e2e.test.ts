@@ -5,20 +5,30 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { machineQueue, newTaskForm, type TaskForm, WS_ENDPOINTS } from '@portal/domain';
+import {
+  machineLogFilePath,
+  machineLogFilesPath,
+  machineQueue,
+  machineUploadLogFilesPath,
+  newTaskForm,
+  type TaskForm,
+  WS_ENDPOINTS,
+} from '@portal/domain';
 import type { IMessage } from '@stomp/stompjs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/src/db/client.js';
 import { backupMachines, backupTasks, taskActions, userBackupPackages } from '../../server/src/db/schema/index.js';
 import { stompClient, type TestStomp } from '../../server/src/features/live/testing.js';
 import { SESSION_COOKIE } from '../../server/src/http/request-context.js';
 import { createTestApp, type TestApp } from '../../server/src/testing/app.js';
 import { backupFixtures } from '../../server/src/testing/backup-fixtures.js';
 import { TestClient } from '../../server/src/testing/client.js';
+import { openTestDatabase } from '../../server/src/testing/database.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../server/src/testing/fixtures.js';
 import type { AgentConfig } from './config.js';
 
@@ -28,6 +38,9 @@ const MAIN = join(import.meta.dirname, 'main.ts');
 const WAIT_MS = 60_000;
 
 let t: TestApp | undefined;
+/** The portal's database, kept apart from the app so the portal can restart on it. */
+let database: Database | undefined;
+let port = 0;
 let tenants: Tenants;
 let dir: string;
 let dataDir: string;
@@ -240,18 +253,40 @@ async function waitOnline(): Promise<void> {
   });
 }
 
+/** The portal on its fixed port, data dir and database (started again by the restart test). */
+async function startPortal(): Promise<TestApp> {
+  const app = await createTestApp({ DATA_DIR: dataDir, PUBLIC_URL: base }, { database });
+  await app.app.listen({ port, host: '127.0.0.1' });
+  return app;
+}
+
+/** The browser of the machine's user, signed in, watching the machine's queue. */
+async function connectBrowser(): Promise<void> {
+  if (!t) throw new Error('no app');
+  await browser?.stop();
+  const client = new TestClient(t.app);
+  await client.signIn(tenants.customerA.user.email, FIXTURE_PASSWORD);
+  browser = stompClient(`${base.replace('http', 'ws')}${WS_ENDPOINTS.customer}`, {
+    headers: { cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`, origin: base },
+  });
+  expect(await browser.connected).toBe('connected');
+  queue = browser.subscribe(machineQueue('customer', config.machineId));
+  // A receipt for a later subscription proves the first one is in place too (frames are handled in order).
+  expect(await browser.sendWithReceipt('SUBSCRIBE', machineQueue('customer', config.machineId))).toBe(true);
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agent-e2e-'));
   dataDir = join(dir, 'data');
-  const port = await freePort();
+  port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ DATA_DIR: dataDir, PUBLIC_URL: base });
+  database = await openTestDatabase();
+  t = await startPortal();
   tenants = await createTenants(t.database.db);
   const packageId = await backupFixtures(t.database.db).package(tenants.customerA.customerId, { name: 'Office' });
   await t.database.db
     .insert(userBackupPackages)
     .values({ userId: tenants.customerA.user.id, backupPackageId: packageId });
-  await t.app.listen({ port, host: '127.0.0.1' });
 
   // link, as the user would on the machine
   configPath = join(dir, 'agent', 'config.json');
@@ -275,16 +310,7 @@ beforeAll(async () => {
   startAgent(['run', '--config', configPath]);
   await waitOnline();
 
-  // the browser of the machine's user, signed in, watching the machine's queue
-  const client = new TestClient(t.app);
-  await client.signIn(tenants.customerA.user.email, FIXTURE_PASSWORD);
-  browser = stompClient(`${base.replace('http', 'ws')}${WS_ENDPOINTS.customer}`, {
-    headers: { cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`, origin: base },
-  });
-  expect(await browser.connected).toBe('connected');
-  queue = browser.subscribe(machineQueue('customer', config.machineId));
-  // A receipt for a later subscription proves the first one is in place too (frames are handled in order).
-  expect(await browser.sendWithReceipt('SUBSCRIBE', machineQueue('customer', config.machineId))).toBe(true);
+  await connectBrowser();
 }, 120_000);
 
 afterEach(async (context) => {
@@ -295,6 +321,7 @@ afterAll(async () => {
   await stopAllAgents();
   await browser?.stop();
   await t?.close();
+  await database?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
@@ -399,4 +426,113 @@ describe('faults', () => {
       displayStatus: 'LAST_SUCCEEDED',
     });
   }, 120_000);
+});
+
+describe('portal restart', () => {
+  it('records the outcome of a run that was under way while the portal restarted, once; the agent reconnects', async () => {
+    const folder = join(dir, 'restart');
+    writeFiles(folder, { 'a.bin': randomBytes(10 * 1024 * 1024), 'b.bin': randomBytes(10 * 1024 * 1024) });
+    const taskId = await newTask('Restart', folder, {
+      uploadBandwidthUnlimited: false,
+      uploadBandwidthLimit: 2,
+      uploadBandwidthLimitUnit: 'MEGA_BYTES_PER_SECOND',
+    });
+    await startTask(taskId);
+    const running = await eventually('the run to transfer', async () => {
+      const [run] = await runsOf(taskId);
+      return run?.status === 'IN_PROGRESS' && run.phase === 'TRANSFERRING_FILES' ? run : undefined;
+    });
+
+    // The portal goes away mid-run (its storage too: restic retries) and comes back on the same database.
+    await t?.close();
+    t = undefined;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    t = await startPortal();
+
+    const finished = await eventually('the run to be recorded as finished', async () => {
+      const [run] = await runsOf(taskId);
+      return run && run.status !== 'IN_PROGRESS' && run.status !== 'INITIATED' ? run : undefined;
+    });
+    expect(finished).toMatchObject({ id: running.id, runKey: running.runKey, status: 'FINISHED_SUCCESS' });
+    expect(finished.resticSnapshotId).toMatch(/^[0-9a-f]{64}$/);
+    expect(await runsOf(taskId)).toHaveLength(1);
+    expect(await taskRow(taskId)).toMatchObject({
+      statusOfLastRun: 'FINISHED_SUCCESS',
+      displayStatus: 'LAST_SUCCEEDED',
+    });
+    await waitOnline();
+    // Commands reach the agent through the new portal.
+    await connectBrowser();
+    await startTask(taskId);
+    await eventually('the run after the restart to finish', async () => {
+      const runs = await runsOf(taskId);
+      return runs.length === 2 && runs.every((r) => r.status === 'FINISHED_SUCCESS');
+    });
+  }, 180_000);
+});
+
+describe('log files through the whole system (issue #5)', () => {
+  it('the provider asks for the log files; the agent uploads its own log, which then downloads from the portal', async () => {
+    await waitOnline();
+    const [machine] = await db()
+      .select({ packageId: backupMachines.backupPackageId })
+      .from(backupMachines)
+      .where(eq(backupMachines.id, config.machineId));
+    if (!machine || !t) throw new Error('no machine');
+    const ref = { customerId: tenants.customerA.customerId, packageId: machine.packageId, machineId: config.machineId };
+    const provider = new TestClient(t.app);
+    await provider.signIn(tenants.providerAdmin.email, FIXTURE_PASSWORD);
+
+    const asked = await provider.json('POST', machineUploadLogFilesPath(ref, false));
+    expect(asked.statusCode, asked.body).toBe(200);
+    const listed = await eventually('the agent’s log file at the portal', async () => {
+      const files = (await provider.json('GET', machineLogFilesPath(ref))).json().result as Array<{ fileName: string }>;
+      return files.some((f) => f.fileName === 'agent.log') ? files : undefined;
+    });
+    expect(listed.map((f) => f.fileName)).toEqual(['agent.log']);
+
+    const download = await provider.request({ method: 'GET', url: machineLogFilePath(ref, 'agent.log') });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(download.headers['content-disposition']).toMatch(/^attachment; filename="agent\.log"/);
+    expect(download.body).toContain(`connected to ${base} as machine ${config.machineId}`);
+    expect(download.body).toContain('uploading the log files');
+    expect(download.body).not.toContain(config.token);
+    // What the portal holds is the agent's file as it was at the upload.
+    const onDisk = readFileSync(join(config.stateDir, 'logs', 'agent.log'), 'utf8');
+    expect(onDisk.startsWith(download.body)).toBe(true);
+  });
+});
+
+describe('unlink (issue #5)', () => {
+  it('gives up the credential: the running agent is cut off, the config file is gone, and a retry is harmless', async () => {
+    await waitOnline();
+    const unlinked = await cli(['unlink', '--config', configPath], '');
+    expect(unlinked.code, unlinked.output).toBe(0);
+    expect(unlinked.output).toContain(`Unlinked: machine ${config.machineId}`);
+    expect(existsSync(configPath)).toBe(false);
+    const [machine] = await db()
+      .select({ credentialHash: backupMachines.credentialHash, revokedAt: backupMachines.credentialRevokedAt })
+      .from(backupMachines)
+      .where(eq(backupMachines.id, config.machineId));
+    expect(machine).toMatchObject({ credentialHash: null });
+    expect(machine?.revokedAt).not.toBeNull();
+    await eventually(
+      'the machine to go offline',
+      async () => {
+        const [row] = await db()
+          .select({ online: backupMachines.online })
+          .from(backupMachines)
+          .where(eq(backupMachines.id, config.machineId));
+        return row?.online === false;
+      },
+      10_000,
+    );
+
+    // The answer lost, the user tries again with the old file: the portal no longer knows it, which is done too.
+    writeFileSync(configPath, JSON.stringify(config), { mode: 0o600 });
+    const again = await cli(['unlink', '--config', configPath], '');
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).toContain('no longer knew this credential');
+  });
 });

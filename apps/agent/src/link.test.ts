@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,11 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, writeConnectionState, writeStoredTasks } from './config.js';
 import { envelopeErrors, linkMachine, normaliseServer } from './link.js';
 import { statusText } from './status.js';
-import { makeTask } from './testing.js';
+import { cli, makeTask } from './testing.js';
 
 const TOKEN = 'secret-machine-token-0123456789abcdef';
-const tsx = join(import.meta.dirname, '../../../node_modules/.bin/tsx');
-const main = join(import.meta.dirname, 'main.ts');
 
 /** Answers like the portal's AGENT_LINK_PATH: the envelope, validation of the body, wrong password, package choice. */
 let server: Server;
@@ -57,22 +54,6 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   rmSync(dir, { recursive: true, force: true });
 });
-
-function cli(args: string[], input: string, env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(tsx, [main, ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 describe('agent link', () => {
   it('registers the machine and writes a 0600 config in a 0700 dir, never printing the token', async () => {
@@ -150,7 +131,7 @@ describe('agent link', () => {
 
   it('explains an unreachable server, a non-portal server and a bad URL', async () => {
     const configPath = join(dir, 'x', 'config.json');
-    const opts = { email: 'a@b.c', password: 'right password', configPath };
+    const opts = { proof: { email: 'a@b.c', password: 'right password' }, configPath };
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const closedPort = (closed.address() as AddressInfo).port;
@@ -177,8 +158,7 @@ describe('agent link', () => {
   it('keeps one fingerprint per device', async () => {
     const configPath = join(dir, 'fp', 'config.json');
     const opts = {
-      email: 'a@b.c',
-      password: 'right password',
+      proof: { email: 'a@b.c', password: 'right password' },
       configPath,
       server: base,
       machineIdFile: '/nonexistent',

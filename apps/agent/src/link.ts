@@ -1,11 +1,13 @@
 /**
- * `portal-agent link` (DESIGN §6): signs in with a user's e-mail and password, registers this machine at the
- * portal (AGENT_LINK_PATH) and stores the machine credential in the config file (0600). The token is never
- * printed.
+ * `portal-agent link` (DESIGN §6): proves itself with a user's e-mail and password or with a one-time linking
+ * code made in the portal, registers this machine at the portal (AGENT_LINK_PATH) and stores the machine
+ * credential in the config file (0600). The token is never printed.
  */
+import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   AGENT_LINK_PATH,
+  agentCredentialPath,
   type Envelope,
   type MachineLinkRequest,
   type MachineLinkResult,
@@ -27,8 +29,8 @@ export class LinkError extends Error {}
 
 export interface LinkOptions {
   server: string;
-  email: string;
-  password: string;
+  /** Who links the machine: a user's e-mail and password, or a linking code made in the portal. */
+  proof: { email: string; password: string } | { linkingCode: string };
   configPath: string;
   backupPackageId?: number | undefined;
   name?: string | undefined;
@@ -65,8 +67,7 @@ export async function linkMachine(options: LinkOptions): Promise<{ config: Agent
   const server = normaliseServer(options.server);
   const configDir = dirname(options.configPath);
   const request: MachineLinkRequest = {
-    email: options.email,
-    password: options.password,
+    ...options.proof,
     ...(options.backupPackageId === undefined ? {} : { backupPackageId: options.backupPackageId }),
     name: options.name ?? machineName(),
     osFamily: osFamily(),
@@ -121,4 +122,39 @@ export async function linkMachine(options: LinkOptions): Promise<{ config: Agent
   };
   writeConfig(options.configPath, config);
   return { config, result };
+}
+
+/**
+ * `portal-agent unlink`: the portal revokes this machine's credential (its live connection closes and its
+ * storage stops trusting it within seconds), then the config file holding it is removed. A credential the
+ * portal no longer knows (401: unlinked already, or replaced by a later link) counts as done, so a retry
+ * after a lost answer succeeds.
+ */
+export async function unlinkMachine(
+  configPath: string,
+  config: AgentConfig,
+  fetcher: typeof fetch = fetch,
+): Promise<'unlinked' | 'unknown to the portal'> {
+  const server = normaliseServer(config.server);
+  let response: Response;
+  try {
+    response = await fetcher(`${server}${agentCredentialPath(config.machineId)}`, {
+      method: 'DELETE',
+      headers: {
+        accept: 'application/json',
+        authorization: `Basic ${Buffer.from(`${config.machineId}:${config.token}`).toString('base64')}`,
+      },
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new LinkError(`Cannot reach ${server}: ${cause?.code ?? cause?.message ?? String(error)}`);
+  }
+  if (response.status !== 200 && response.status !== 401) {
+    const lines = envelopeErrors(await response.json().catch(() => null));
+    const detail = lines.length > 0 ? lines.join('\n  ') : `HTTP ${response.status} ${response.statusText}`.trim();
+    throw new LinkError(`The portal refused the unlink:\n  ${detail}`);
+  }
+  rmSync(configPath, { force: true });
+  return response.status === 200 ? 'unlinked' : 'unknown to the portal';
 }

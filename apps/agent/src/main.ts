@@ -1,5 +1,5 @@
 import { AGENT_USAGE, parseArgs, UsageError } from './cli.js';
-import { linkCommand, processIo, runCommand, statusCommand } from './commands.js';
+import { linkCommand, processIo, runCommand, statusCommand, unlinkCommand } from './commands.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   const io = processIo();
@@ -11,6 +11,8 @@ async function main(argv: readonly string[]): Promise<number> {
         return 0;
       case 'link':
         return await linkCommand(parsed.options, io);
+      case 'unlink':
+        return await unlinkCommand(parsed.options, io);
       case 'status':
         return statusCommand(parsed.options, io);
       case 'run':

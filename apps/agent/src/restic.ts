@@ -24,6 +24,7 @@ import {
   type MessageType,
   type RepositorySettings,
   resticExcludeArgs,
+  resticTaskTag,
   runOutcomeOfResticExit,
   type SpeedUnit,
   type TransferPhase,
@@ -41,6 +42,14 @@ export interface ResticRunnerOptions {
   host: string;
   /** The restic executable: a path or a name looked up on PATH. Default 'restic'. */
   binary?: string;
+  /**
+   * Seeding (README, Seeding): `restic init` of this repository copies the chunker parameters of the
+   * runner's repository (`--copy-chunker-params`), creating that one first when it is missing, so data
+   * copied from this repository into that one later deduplicates with its backups.
+   */
+  initFrom?: ResticRunner;
+  /** What the repository is called in failure messages. Default 'repository'. */
+  label?: string;
   /** restic's cache directory (under the agent's state dir); null runs with `--no-cache`. Default: restic's own. */
   cacheDir?: string | null;
   /** The environment restic starts from (default process.env); restic's own variables are replaced. */
@@ -66,6 +75,8 @@ export interface ResticExit {
 
 export interface ResticCallOptions {
   args: readonly string[];
+  /** Added to restic's environment for this call. */
+  env?: Readonly<Record<string, string>>;
   onStdoutLine?: (line: string) => void;
   onStderrLine?: (line: string) => void;
   signal?: AbortSignal;
@@ -74,10 +85,13 @@ export interface ResticCallOptions {
 /** Removes the repository password (and the password inside a repository URL) from any text. */
 export class Redactor {
   private readonly secrets: string[];
-  constructor(settings: RepositorySettings) {
-    const secrets = [settings.password];
-    const userinfo = /^[a-z0-9]+:[a-z+]+:\/\/[^/:@]*:([^@/]+)@/i.exec(settings.repository);
-    if (userinfo?.[1]) secrets.push(userinfo[1], safeDecode(userinfo[1]));
+  constructor(...repositories: RepositorySettings[]) {
+    const secrets: string[] = [];
+    for (const settings of repositories) {
+      secrets.push(settings.password);
+      const userinfo = /^[a-z0-9]+:[a-z+]+:\/\/[^/:@]*:([^@/]+)@/i.exec(settings.repository);
+      if (userinfo?.[1]) secrets.push(userinfo[1], safeDecode(userinfo[1]));
+    }
     this.secrets = [...new Set(secrets.filter((s) => s.length >= 3))].sort((a, b) => b.length - a.length);
   }
   redact(text: string): string {
@@ -112,7 +126,7 @@ export function uploadLimitKiB(limit: number, unit: SpeedUnit): number | null {
   return Math.max(1, Math.floor(bytesPerSecond / 1024));
 }
 
-export const taskTag = (taskId: number) => `task-${taskId}`;
+export const taskTag = resticTaskTag;
 
 /** The exclusion platform of the process the agent runs in. */
 export const localExclusionPlatform = (): ExclusionPlatform => (process.platform === 'win32' ? 'WINDOWS' : 'UNIX');
@@ -138,6 +152,26 @@ export function backupPaths(task: AgentTask): string[] {
 /** A glob-escaped literal path for `restic restore --include` (Unix: `\` escapes `* ? [ \`). */
 export function literalIncludePattern(path: string, platform: ExclusionPlatform): string {
   return platform === 'WINDOWS' ? path : path.replace(/[\\*?[]/g, '\\$&');
+}
+
+/** The runFinished event of a run that failed before restic could do anything. */
+export function failedRun(
+  runKey: string,
+  failureMessage: string,
+  exitCodeResult: RunFinishedEvent['exitCodeResult'] = 'FATAL',
+  finishedAt = new Date(),
+): RunFinishedEvent {
+  return {
+    type: 'runFinished',
+    runKey,
+    status: 'FAILED',
+    exitCodeResult,
+    finishedAt: finishedAt.toISOString(),
+    failureMessage: truncate(failureMessage, 4000),
+    snapshotId: null,
+    bytesAdded: null,
+    bytesTotal: null,
+  };
 }
 
 /** restic 0.14 `--json` backup messages (only the fields read here). */
@@ -208,13 +242,29 @@ export class ResticRunner {
 
   constructor(private readonly options: ResticRunnerOptions) {
     this.binary = options.binary ?? 'restic';
-    this.redactor = new Redactor(options.repository);
+    this.redactor = new Redactor(
+      options.repository,
+      ...(options.initFrom ? [options.initFrom.options.repository] : []),
+    );
     this.platform = options.platform ?? localExclusionPlatform();
     this.now = options.now ?? (() => new Date());
   }
 
   redact(text: string): string {
     return this.redactor.redact(text);
+  }
+
+  /**
+   * A runner for a seed repository at `repository` (a path on the seed disk): same password, host, restic
+   * and cache as this one; its `restic init` copies this repository's chunker parameters.
+   */
+  seedRunner(repository: string): ResticRunner {
+    return new ResticRunner({
+      ...this.options,
+      repository: { repository, password: this.options.repository.password },
+      initFrom: this,
+      label: `seed repository ${repository}`,
+    });
   }
 
   private env(): NodeJS.ProcessEnv {
@@ -235,13 +285,13 @@ export class ResticRunner {
   }
 
   /** Runs one restic command; never rejects. Lines are passed on as they arrive. */
-  call({ args, onStdoutLine, onStderrLine, signal }: ResticCallOptions): Promise<ResticExit> {
+  call({ args, env, onStdoutLine, onStderrLine, signal }: ResticCallOptions): Promise<ResticExit> {
     return new Promise((resolve) => {
       let cancelled = false;
       let child: ChildProcess;
       try {
         child = spawn(this.binary, [...this.globalArgs(), ...args], {
-          env: this.env(),
+          env: { ...this.env(), ...env },
           stdio: ['ignore', 'pipe', 'pipe'],
           windowsHide: true,
         });
@@ -309,14 +359,29 @@ export class ResticRunner {
     if (check.spawnError) throw new ResticFailure(this.spawnFailure(check.spawnError));
     if (check.code === 0) return;
     const checkText = stderr.join('\n');
+    const label = this.options.label ?? 'repository';
     if (!REPOSITORY_MISSING.test(checkText)) {
-      throw new ResticFailure(`The repository could not be opened: ${this.redact(lastLines(checkText))}`);
+      throw new ResticFailure(`The ${label} could not be opened: ${this.redact(lastLines(checkText))}`);
     }
+    const from = this.options.initFrom;
+    // A seed's chunker parameters come from the machine's repository, which must exist for that.
+    if (from) await from.ensureRepository();
     const initErr: string[] = [];
-    const init = await this.call({ args: ['init'], onStderrLine: (l) => initErr.push(l) });
+    const init = await this.call({
+      args: from ? ['init', '--copy-chunker-params'] : ['init'],
+      ...(from
+        ? {
+            env: {
+              RESTIC_FROM_REPOSITORY: from.options.repository.repository,
+              RESTIC_FROM_PASSWORD: from.options.repository.password,
+            },
+          }
+        : {}),
+      onStderrLine: (l) => initErr.push(l),
+    });
     if (init.spawnError) throw new ResticFailure(this.spawnFailure(init.spawnError));
     if (init.code !== 0) {
-      throw new ResticFailure(`The repository could not be created: ${this.redact(lastLines(initErr.join('\n')))}`);
+      throw new ResticFailure(`The ${label} could not be created: ${this.redact(lastLines(initErr.join('\n')))}`);
     }
   }
 

@@ -5,7 +5,7 @@ import { type AgentTask, type AgentToServer, agentToServerSchema } from '@portal
 import { afterEach, describe, expect, it } from 'vitest';
 import { Outbox } from './outbox.js';
 import type { RunEvent, RunFinishedEvent } from './restic.js';
-import { type Clock, Scheduler } from './scheduler.js';
+import { type Clock, Scheduler, type SchedulerOptions } from './scheduler.js';
 import { makeTask } from './testing.js';
 
 /** A manual clock: advance() fires due timers in time order. */
@@ -82,7 +82,7 @@ class FakeBackups {
   }
 }
 
-function setup(start: string) {
+function setup(start: string, extra: Partial<SchedulerOptions> = {}) {
   const clock = new FakeClock(Date.parse(start));
   const backups = new FakeBackups();
   const events: AgentToServer[] = [];
@@ -95,6 +95,7 @@ function setup(start: string) {
       events.push(e);
     },
     newRunKey: (taskId) => `${taskId}-run-${++n}`,
+    ...extra,
   });
   return { clock, backups, events, scheduler };
 }
@@ -232,6 +233,47 @@ describe('Scheduler', () => {
       failureMessage: expect.stringContaining('boom'),
     });
     await scheduler.stop();
+  });
+
+  it('never runs a task awaiting its seed on its schedule; its seed runs only on request (issue #5)', async () => {
+    const seeds = new FakeBackups();
+    const { clock, backups, events, scheduler } = setup('2026-06-01T00:00:00Z', { createSeed: seeds.backup });
+    const task = makeTask({
+      id: 11,
+      scheduleCron: '*/5 * * * *',
+      status: 'AWAITING_SEED',
+      createSeed: true,
+      pathToSeedDisk: '/media/seed',
+    });
+    scheduler.setTasks([task], 'UTC');
+    expect(scheduler.nextRun(11)).toBeNull();
+    await clock.advanceTo('2026-06-02T00:00:00Z');
+    expect(backups.calls).toHaveLength(0);
+    expect(seeds.calls).toHaveLength(0);
+    expect(events).toEqual([]);
+
+    expect(scheduler.startSeed(11)).toEqual({ ok: true, runKey: '11-run-1' });
+    expect(events[0]).toMatchObject({
+      type: 'runStarted',
+      taskId: 11,
+      manual: false,
+      actionType: 'BACKUP_SEED_CREATION',
+    });
+    await flush();
+    expect(seeds.calls.map((c) => c.task.id)).toEqual([11]);
+    expect(scheduler.startTask(11)).toEqual({ ok: false, reason: 'Task 11 is already running.' });
+    seeds.finishAll();
+    await scheduler.idle();
+    expect(events.at(-1)).toMatchObject({ type: 'runFinished', runKey: '11-run-1', status: 'FINISHED_SUCCESS' });
+    expect(backups.calls).toHaveLength(0);
+
+    // Loaded by the portal: ACTIVE, scheduled like any task, and no seed any more.
+    scheduler.setTasks([{ ...task, version: 2, status: 'ACTIVE' }], 'UTC');
+    expect(scheduler.startSeed(11).ok).toBe(false);
+    await clock.advanceTo('2026-06-02T00:05:00Z');
+    expect(backups.calls).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'runStarted').at(-1)).not.toHaveProperty('actionType');
+    await scheduler.stop(true);
   });
 
   it('reports an unusable time zone instead of crashing', () => {

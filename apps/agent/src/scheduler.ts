@@ -7,12 +7,12 @@
  * - A task never runs twice at once: a start while it runs is refused (a scheduled one is skipped with a
  *   message). Runs that fell due while the machine slept or the agent was busy collapse into one run.
  * - Pause (status PAUSED, or any status but ACTIVE) lets a running run finish and stops future runs; run-now
- *   (startTask) works for ACTIVE tasks only.
+ *   (startTask) works for ACTIVE tasks only, except that a task awaiting its seed makes its seed (startSeed).
  * - Events go to `emit` (the outbox), which keeps them while the portal is unreachable: the schedule never
  *   depends on the connection.
  */
 import { randomUUID } from 'node:crypto';
-import { type AgentTask, type AgentToServer, nextRunAfter } from '@portal/domain';
+import { type AgentTask, type AgentToServer, awaitsSeedCreation, nextRunAfter } from '@portal/domain';
 import type { RunEvent, RunFinishedEvent } from './restic.js';
 
 export interface Clock {
@@ -37,6 +37,8 @@ export type BackupFunction = (
 
 export interface SchedulerOptions {
   backup: BackupFunction;
+  /** Makes a task's seed (seed.ts), reported as BACKUP_SEED_CREATION; without it, no seeds. */
+  createSeed?: BackupFunction;
   emit: (event: AgentToServer) => void;
   clock?: Clock;
   /** The agent's own id for a run (unique per machine). */
@@ -110,8 +112,19 @@ export class Scheduler {
   startTask(taskId: number, requestId?: string): StartResult {
     const task = this.tasks.get(taskId);
     if (!task) return { ok: false, reason: `Task ${taskId} is not known to this agent.` };
+    if (awaitsSeedCreation(task) && this.options.createSeed) return this.startSeed(taskId, requestId, true);
     if (task.status !== 'ACTIVE') return { ok: false, reason: `Task ${taskId} is ${task.status.toLowerCase()}.` };
     return this.start(task, true, requestId);
+  }
+
+  /** Makes the seed of a task awaiting one (never on a schedule: the agent asks when the task list arrives). */
+  startSeed(taskId: number, requestId?: string, manual = false): StartResult {
+    const task = this.tasks.get(taskId);
+    const createSeed = this.options.createSeed;
+    if (!task || !createSeed || !awaitsSeedCreation(task)) {
+      return { ok: false, reason: `Task ${taskId} does not await a seed on this agent.` };
+    }
+    return this.start(task, manual, requestId, createSeed);
   }
 
   /** Cancels the task's running run; false when it is not running. */
@@ -177,7 +190,7 @@ export class Scheduler {
     this.arm();
   }
 
-  private start(task: AgentTask, manual: boolean, requestId?: string): StartResult {
+  private start(task: AgentTask, manual: boolean, requestId?: string, seed?: BackupFunction): StartResult {
     if (this.running.has(task.id)) return { ok: false, reason: `Task ${task.id} is already running.` };
     const runKey = this.newRunKey(task.id);
     const controller = new AbortController();
@@ -189,9 +202,10 @@ export class Scheduler {
       startedAt: new Date(this.clock.now()).toISOString(),
       manual,
       ...(requestId === undefined ? {} : { requestId }),
+      ...(seed ? { actionType: 'BACKUP_SEED_CREATION' as const } : {}),
     });
     const done = Promise.resolve()
-      .then(() => this.options.backup(task, runKey, emit, controller.signal))
+      .then(() => (seed ?? this.options.backup)(task, runKey, emit, controller.signal))
       .catch(
         (error: unknown): RunFinishedEvent => ({
           type: 'runFinished',

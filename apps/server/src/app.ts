@@ -7,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { machineVisibilities } from './db/machine-context.js';
 import { createAgentEventService } from './features/agent-events/service.js';
 import { createAuditRepo } from './features/audit/repo.js';
 import { createAuthRepo } from './features/auth/repo.js';
@@ -29,7 +30,11 @@ import { registerLiveRoutes } from './features/live/routes.js';
 import { createRepositorySettings } from './features/local-storage/repository-settings.js';
 import { registerLocalStorageRoutes } from './features/local-storage/routes.js';
 import { createMachineCredentials } from './features/machine-auth/credentials.js';
+import { registerMachineAuthRoutes } from './features/machine-auth/routes.js';
 import { agentLinkOf, type ChannelPort, createMachineChannelHandlers } from './features/machine-channel/handlers.js';
+import { createMachineCommandsRepo } from './features/machine-commands/repo.js';
+import { registerMachineCommandRoutes } from './features/machine-commands/routes.js';
+import { createMachineCommandService } from './features/machine-commands/service.js';
 import { createMachineLinkRepo } from './features/machine-link/repo.js';
 import { registerMachineLinkRoutes } from './features/machine-link/routes.js';
 import { createMachineLinkService } from './features/machine-link/service.js';
@@ -38,14 +43,20 @@ import { registerProfileRoutes } from './features/profile/routes.js';
 import { createRealtimeCommandsRepo } from './features/realtime-commands/repo.js';
 import { registerRealtimeCommandRoutes } from './features/realtime-commands/routes.js';
 import { createRealtimeCommandService } from './features/realtime-commands/service.js';
+import { createSeedingRepo } from './features/seeding/repo.js';
+import { registerSeedingRoutes } from './features/seeding/routes.js';
+import { createSeedingService } from './features/seeding/service.js';
 import { createShellRepo } from './features/shell/repo.js';
 import { createTaskCommandsRepo } from './features/task-commands/repo.js';
 import { createTaskCommandService } from './features/task-commands/service.js';
+import { registerTreeItemsRoutes } from './features/tree-items/routes.js';
+import { createTreeItemsService } from './features/tree-items/service.js';
 import { AppError } from './http/errors.js';
 import { registerRequestContext } from './http/request-context.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startMissedRunDetection } from './jobs/missed-runs.js';
+import { startStalePresenceSweep } from './jobs/stale-presence.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MailSink } from './mail/sink.js';
 import { createSecretBox, demoMasterKey } from './secrets.js';
@@ -141,9 +152,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return ok({ database: database.kind, redis, version: config.version, commitId: config.commitId });
   });
 
+  const machineLinkRepo = createMachineLinkRepo(db);
   let stopHousekeeping: (() => void) | undefined;
   app.addHook('onReady', async () => {
-    stopHousekeeping = startHousekeeping({ auth: authRepo, idleMinutes: config.sessionIdleMinutes, logger: app.log });
+    stopHousekeeping = startHousekeeping({
+      auth: authRepo,
+      linkingCodes: machineLinkRepo,
+      idleMinutes: config.sessionIdleMinutes,
+      logger: app.log,
+    });
   });
   app.addHook('onClose', async () => stopHousekeeping?.());
 
@@ -164,7 +181,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? await createRedisBus(deps.redis, (error) => app.log.error({ err: error }, 'live channel bus error'))
       : createInProcessBus());
   const credentials = createMachineCredentials(db);
-  const backupState = createBackupStateService({ db, ...(deps.now ? { now: deps.now } : {}) });
+  // The channel and the services refer to each other: changes reach the dashboards once it exists.
+  let channel: LiveChannel | undefined;
+  const backupState = createBackupStateService({
+    db,
+    ...(deps.now ? { now: deps.now } : {}),
+    onMachinesChanged: (machineIds) => channel?.machinesChanged(machineIds),
+  });
   const agentEvents = createAgentEventService({ db, backupState, ...(deps.now ? { now: deps.now } : {}) });
   const repositories = createRepositorySettings({
     db,
@@ -172,8 +195,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
   });
   const presence = createPresenceRepo(db);
-  // The channel and its handlers refer to each other: the handlers reach the channel once it exists.
-  let channel: LiveChannel | undefined;
   const channelPort = (): ChannelPort => {
     if (!channel) throw new Error('live channel not ready');
     const live = channel;
@@ -218,6 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     credentials,
     presence,
     machine: (machineId) => dashboardRepo.machine(machineId),
+    machineVisibilities: (machineIds) => machineVisibilities(db, machineIds),
     machineAudience,
     bus,
     handlers,
@@ -230,15 +252,68 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => bus.close());
   await registerLiveRoutes(app, { channel: live, publicUrl: config.publicUrl });
   registerRealtimeCommandRoutes(app, { realtime });
+  registerMachineAuthRoutes(app, {
+    credentials,
+    disconnectMachine: (machineId) => live.disconnectMachine(machineId),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  registerTreeItemsRoutes(app, {
+    treeItems: createTreeItemsService({
+      machine: (machineId) => dashboardRepo.machine(machineId),
+      machineAudience,
+      live: () => live,
+    }),
+  });
+  registerMachineCommandRoutes(app, {
+    commands: createMachineCommandService({
+      repo: createMachineCommandsRepo(db),
+      channel: channelPort,
+      credentials,
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+  });
   registerLocalStorageRoutes(app, { db, dataDir: config.dataDir, credentials });
-  registerMachineLinkRoutes(app, {
-    machineLink: createMachineLinkService({ db, auth, repo: createMachineLinkRepo(db), credentials }),
+  // Seed loading (issue #5): restic copy of a shipped seed into a machine's repository on the embedded storage.
+  const seeding = createSeedingService({
+    repo: createSeedingRepo(db),
+    backupState,
+    repositoryPassword: (machineId) => repositories.repositoryPassword(machineId),
+    dataDir: config.dataDir,
+    syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
+    onError: (error, what) => app.log.error({ err: error }, `failed ${what}`),
+    ...(deps.now ? { now: deps.now } : {}),
   });
-  let missedRuns: { stop: () => void } | undefined;
+  registerSeedingRoutes(app, { seeding });
   app.addHook('onReady', async () => {
-    missedRuns = startMissedRunDetection({ backupState, logger: app.log });
+    await seeding.failInterruptedLoads();
   });
-  app.addHook('onClose', async () => missedRuns?.stop());
+  app.addHook('onClose', async () => seeding.stop());
+  registerMachineLinkRoutes(app, {
+    machineLink: createMachineLinkService({
+      db,
+      auth,
+      repo: machineLinkRepo,
+      credentials,
+      audit,
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+  });
+  let jobs: Array<{ stop: () => void }> = [];
+  app.addHook('onReady', async () => {
+    jobs = [
+      startMissedRunDetection({ backupState, logger: app.log }),
+      startStalePresenceSweep({
+        presence,
+        touchEveryMs: live.options.touchEveryMs,
+        machinesChanged: live.machinesChanged,
+        logger: app.log,
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
+    ];
+  });
+  app.addHook('onClose', async () => {
+    for (const job of jobs) job.stop();
+  });
   if (config.demo && deps.mailSink) registerDemoMailRoutes(app, deps.mailSink);
 
   await registerSpa(app, {

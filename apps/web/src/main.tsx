@@ -5,6 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './app/AppRoutes';
+import { LiveChannelProvider } from './app/live';
 import { SessionProvider } from './app/session';
 import { ToastHost } from './ui';
 
@@ -18,9 +19,11 @@ if (root) {
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <SessionProvider>
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
+          <LiveChannelProvider>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </LiveChannelProvider>
           <ToastHost />
         </SessionProvider>
       </QueryClientProvider>

@@ -2,11 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   AGENT_CHANNEL,
+  agentLinkCommand,
   agentToServerSchema,
+  canonicalLinkingCode,
+  formatLinkingCode,
+  LINKING_CODE,
+  machineLinkProof,
+  machineLinkRequestSchema,
   reconnectDelayMs,
   runOutcomeOfResticExit,
   serverToAgentSchema,
 } from './agent-protocol.js';
+import { MESSAGES } from './messages.js';
 
 describe('agent channel protocol (DESIGN §5–6)', () => {
   it('waits longer after each failed attempt, never more than a minute, with full jitter', () => {
@@ -54,5 +61,67 @@ describe('agent channel protocol (DESIGN §5–6)', () => {
       agentToServerSchema.safeParse({ type: 'realtimeOutput', commandId: 1, lines: Array(501).fill('x') }).success,
     ).toBe(false);
     expect(AGENT_CHANNEL.endpoint).toBe('/ws/agent/connect');
+  });
+});
+
+describe('linking a machine (issue #5: password or one-time linking code)', () => {
+  const facts = {
+    name: 'alex-laptop',
+    osFamily: 'LINUX',
+    operatingSystem: 'Debian 12',
+    clientVersion: '1.0.0',
+    fingerprint: 'device-fingerprint-0001',
+    timeZone: 'Europe/London',
+  };
+  const fieldsOf = (body: Record<string, unknown>) => {
+    const result = machineLinkRequestSchema.safeParse({ ...facts, ...body });
+    return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  };
+
+  it('uses an alphabet of 32 characters that cannot be read two ways', () => {
+    expect(new Set(LINKING_CODE.alphabet).size).toBe(32);
+    for (const ambiguous of '01IO') expect(LINKING_CODE.alphabet).not.toContain(ambiguous);
+  });
+
+  it('reads a code however it is typed, and formats it in groups of four', () => {
+    expect(canonicalLinkingCode('abcd-efgh-jk23')).toBe('ABCDEFGHJK23');
+    expect(canonicalLinkingCode(' ABCD EFGH JK23 ')).toBe('ABCDEFGHJK23');
+    expect(canonicalLinkingCode('ABCD-EFGH-JK2')).toBeNull();
+    expect(canonicalLinkingCode('ABCD-EFGH-JK20')).toBeNull();
+    expect(formatLinkingCode('ABCDEFGHJK23')).toBe('ABCD-EFGH-JK23');
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...LINKING_CODE.alphabet), { minLength: 12, maxLength: 12 }),
+        (chars) => canonicalLinkingCode(formatLinkingCode(chars.join('')).toLowerCase()) === chars.join(''),
+      ),
+    );
+    expect(agentLinkCommand('https://portal.example.com', 'ABCD-EFGH-JK23')).toBe(
+      'portal-agent link --server https://portal.example.com --code ABCD-EFGH-JK23',
+    );
+    expect(agentLinkCommand('https://portal.example.com', 'ABCD-EFGH-JK23', 4)).toBe(
+      'portal-agent link --server https://portal.example.com --code ABCD-EFGH-JK23 --package 4',
+    );
+  });
+
+  it('takes either e-mail and password or a linking code, never both and never neither', () => {
+    const code = machineLinkRequestSchema.parse({ ...facts, linkingCode: 'abcd-efgh-jk23' });
+    expect(code.linkingCode).toBe('ABCDEFGHJK23');
+    expect(machineLinkProof(code)).toEqual({ kind: 'code', code: 'ABCDEFGHJK23' });
+    const password = machineLinkRequestSchema.parse({ ...facts, email: 'a@b.c', password: 'pw' });
+    expect(machineLinkProof(password)).toEqual({ kind: 'password', email: 'a@b.c', password: 'pw' });
+    // What the agent sends after its own parse parses again to the same request.
+    expect(machineLinkRequestSchema.parse(code)).toEqual(code);
+
+    const either = MESSAGES.machineLink.codeOrPassword;
+    expect(fieldsOf({})).toEqual([`email: ${either}`, `password: ${either}`]);
+    expect(fieldsOf({ email: 'a@b.c' })).toEqual([`password: ${either}`]);
+    expect(fieldsOf({ linkingCode: 'ABCD-EFGH-JK23', email: 'a@b.c', password: 'pw' })).toEqual([
+      `email: ${either}`,
+      `password: ${either}`,
+    ]);
+    expect(fieldsOf({ linkingCode: 'not a code' })).toEqual([
+      `linkingCode: ${MESSAGES.machineLink.linkingCodeInvalid}`,
+    ]);
+    expect(() => machineLinkProof({ ...password, email: undefined })).toThrow(either);
   });
 });

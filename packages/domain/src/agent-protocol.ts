@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  type ActionType,
   BACKUP_TYPES,
   COMMAND_RESULT_CODES,
   MESSAGE_TYPES,
@@ -10,6 +11,7 @@ import {
   TRANSFER_PHASES,
 } from './enums.js';
 import { backupItemSchema } from './forms/task.js';
+import { MESSAGES } from './messages.js';
 
 /**
  * What the agent and the server say to each other over the agent endpoint of the live channel
@@ -44,23 +46,114 @@ const isoTime = z.iso.datetime({ offset: true });
 
 // --- Linking a machine ---------------------------------------------------------------------------------
 
-/** `agent link`: the agent signs in as a user of the customer and registers the machine (DESIGN §6). */
+/**
+ * `agent link` (DESIGN §6): the agent registers the machine for a user of the customer, proving itself
+ * either with the user's e-mail and password or with a one-time linking code the user made in the portal.
+ */
 export const AGENT_LINK_PATH = '/agent/link';
 
-export const machineLinkRequestSchema = z.object({
-  email: z.string().trim().min(1).max(100),
-  password: z.string().min(1).max(200),
-  /** Needed only when the user may use more than one active package. */
-  backupPackageId: id.optional(),
-  name: z.string().trim().min(1).max(50),
-  osFamily: z.enum(OS_FAMILIES),
-  operatingSystem: z.string().max(100),
-  clientVersion: z.string().max(50),
-  /** A stable id of the device: linking again from the same device re-links its machine. */
-  fingerprint: z.string().min(8).max(255),
-  timeZone: z.string().max(64),
-});
+/** DELETE: the agent gives up its own credential (`agent unlink`), with that credential as basic auth. */
+export const AGENT_CREDENTIAL_PATH = '/agent/machines/:machineId/credential';
+export const agentCredentialPath = (machineId: number) => `/agent/machines/${machineId}/credential`;
+
+/** Where a signed-in customer-side user makes a linking code (POST, answers LinkingCodeResult). */
+export const LINKING_CODES_PATH = '/backupmachines/linkingcodes';
+
+/**
+ * One-time linking codes: short enough to type from the screen, random enough (32^12 = 2^60) to be a
+ * bearer secret the server keeps only as a SHA-256 hash. Single use; a code links the machine for the
+ * user who made it, exactly as that user's e-mail and password would.
+ */
+export const LINKING_CODE = {
+  /** Digits and capitals without 0, 1, I and O, so nothing on the screen can be read two ways. */
+  alphabet: '23456789ABCDEFGHJKLMNPQRSTUVWXYZ',
+  length: 12,
+  /** Shown and typed as XXXX-XXXX-XXXX. */
+  groupSize: 4,
+  lifetimeMinutes: 30,
+  /** Unused, unexpired codes one user may hold at once. */
+  maxLivePerUser: 5,
+} as const;
+
+/** A code as typed (any case, with or without dashes and spaces) in its canonical form, or null. */
+export function canonicalLinkingCode(text: string): string | null {
+  const compact = text.replace(/[\s-]/g, '').toUpperCase();
+  if (compact.length !== LINKING_CODE.length) return null;
+  return [...compact].every((ch) => LINKING_CODE.alphabet.includes(ch)) ? compact : null;
+}
+
+/** A canonical code in groups: XXXX-XXXX-XXXX. */
+export function formatLinkingCode(canonical: string): string {
+  const groups: string[] = [];
+  for (let i = 0; i < canonical.length; i += LINKING_CODE.groupSize) {
+    groups.push(canonical.slice(i, i + LINKING_CODE.groupSize));
+  }
+  return groups.join('-');
+}
+
+/** The command the portal shows next to a new code; with a package when the user has several to choose from. */
+export function agentLinkCommand(server: string, code: string, backupPackageId?: number): string {
+  const command = `portal-agent link --server ${server} --code ${code}`;
+  return backupPackageId === undefined ? command : `${command} --package ${backupPackageId}`;
+}
+
+/**
+ * What POST LINKING_CODES_PATH answers: the code (formatted), when it stops working (ISO time) and the
+ * active packages its maker may link to, by name (with more than one, the agent is told which: --package).
+ */
+export interface LinkingCodeResult {
+  code: string;
+  expiresAt: string;
+  packages: Array<{ id: number; name: string }>;
+}
+
+const LINK_TEXT = MESSAGES.machineLink;
+
+export const machineLinkRequestSchema = z
+  .object({
+    /** With password: the user who links the machine. Left out with a linking code. */
+    email: z.string().trim().min(1).max(100).optional(),
+    password: z.string().min(1).max(200).optional(),
+    /** A code made in the portal (LINKING_CODE), instead of e-mail and password; sent in canonical form. */
+    linkingCode: z
+      .string()
+      .max(64)
+      .transform((text, ctx) => {
+        const code = canonicalLinkingCode(text);
+        if (code === null) ctx.addIssue({ code: 'custom', message: LINK_TEXT.linkingCodeInvalid });
+        return code ?? text;
+      })
+      .optional(),
+    /** Needed only when the user may use more than one active package. */
+    backupPackageId: id.optional(),
+    name: z.string().trim().min(1).max(50),
+    osFamily: z.enum(OS_FAMILIES),
+    operatingSystem: z.string().max(100),
+    clientVersion: z.string().max(50),
+    /** A stable id of the device: linking again from the same device re-links its machine. */
+    fingerprint: z.string().min(8).max(255),
+    timeZone: z.string().max(64),
+  })
+  .superRefine((request, ctx) => {
+    // Exactly one way to prove who links: a linking code, or an e-mail address and password.
+    const withCode = request.linkingCode !== undefined;
+    for (const field of ['email', 'password'] as const) {
+      if ((request[field] !== undefined) === withCode) {
+        ctx.addIssue({ code: 'custom', path: [field], message: LINK_TEXT.codeOrPassword });
+      }
+    }
+  });
 export type MachineLinkRequest = z.infer<typeof machineLinkRequestSchema>;
+
+/** How a valid link request proves its user. */
+export type MachineLinkProof = { kind: 'password'; email: string; password: string } | { kind: 'code'; code: string };
+
+/** The proof of a request that passed machineLinkRequestSchema. */
+export function machineLinkProof(request: MachineLinkRequest): MachineLinkProof {
+  if (request.linkingCode !== undefined) return { kind: 'code', code: request.linkingCode };
+  if (request.email === undefined || request.password === undefined) throw new Error(LINK_TEXT.codeOrPassword);
+  return { kind: 'password', email: request.email, password: request.password };
+}
 
 export interface MachineLinkResult {
   machineId: number;
@@ -94,6 +187,12 @@ export const agentTaskSchema = z.object({
   volumeSnapshotsEnabled: z.boolean(),
 });
 export type AgentTask = z.infer<typeof agentTaskSchema>;
+
+/** The restic tag of a task's snapshots (DESIGN §6: tasks are restic tags). */
+export const resticTaskTag = (taskId: number) => `task-${taskId}`;
+
+/** The action types of the runs an agent reports (001 §3); BACKUP_SEED_LOADING is the portal's own. */
+export const AGENT_RUN_ACTION_TYPES = ['BACKUP_RUN', 'BACKUP_SEED_CREATION'] as const satisfies readonly ActionType[];
 
 /** Where the machine's restic repository is and how to open it (DESIGN §6: one repository per machine). */
 export const repositorySchema = z.object({
@@ -184,6 +283,8 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
     startedAt: isoTime,
     manual: z.boolean(),
     requestId: requestId.optional(),
+    /** What the run is; left out, BACKUP_RUN. A seed creation (issue #5) backs up to the seed disk instead. */
+    actionType: z.enum(AGENT_RUN_ACTION_TYPES).optional(),
   }),
   z.object({
     type: z.literal('runProgress'),

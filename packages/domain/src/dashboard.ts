@@ -55,7 +55,23 @@ export const DASHBOARD_PAGE_SIZE = 12;
 /** 000 §2: Select All selects customer id -1, which yields the 'All machines' tab (provider admins only). */
 export const ALL_CUSTOMERS_ID = -1;
 /** 000 §9: loading indicators stop 1 s after data is ready; the tab switch waits 50 ms. */
-export const DASHBOARD_TIMINGS = { loadingLingerMs: 1000, tabSwitchDelayMs: 50, tabMountedTimeoutMs: 5000 } as const;
+export const DASHBOARD_TIMINGS = {
+  loadingLingerMs: 1000,
+  tabSwitchDelayMs: 50,
+  tabMountedTimeoutMs: 5000,
+  /** Ours: live changes refresh the open dashboard at most this often (the first one at once). */
+  liveRefreshMs: 1000,
+} as const;
+
+/** At most this many machine ids name a change; more than that is sent as 'everything may have changed' (empty list). */
+export const DASHBOARD_CHANGE_MAX_IDS = 200;
+
+/** Ours: the body of a message on DASHBOARD_TOPICS — the visible machines whose rows changed. */
+export const dashboardChangeSchema = z.object({
+  type: z.literal('dashboardChanged'),
+  machineIds: z.array(z.number().int().positive()).max(DASHBOARD_CHANGE_MAX_IDS),
+});
+export type DashboardChange = z.infer<typeof dashboardChangeSchema>;
 
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];

@@ -147,6 +147,8 @@ export const AUDIT_EVENT_TYPES = [
   'PASSWORD_RESET_REQUESTED',
   'PASSWORD_RESET',
   'PROFILE_UPDATED',
+  'LINKING_CODE_CREATED',
+  'LINKING_CODE_USED',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -160,6 +162,8 @@ export const AUDIT_EVENT_TEXTS: Record<AuditEventType, string> = {
   PASSWORD_RESET_REQUESTED: 'Password reset link requested',
   PASSWORD_RESET: 'Password reset',
   PROFILE_UPDATED: 'Profile updated',
+  LINKING_CODE_CREATED: 'Machine linking code made',
+  LINKING_CODE_USED: 'Machine linked with a linking code',
 };
 
 /** Phases of a running action (002 §4.2 'Transfer phases'), in the order a run passes through them. */

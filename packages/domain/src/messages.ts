@@ -1,6 +1,7 @@
 import { COMMAND_RESULT_TEXTS, type WebsocketQueueType } from './enums.js';
 import { EXCLUSION_MESSAGES } from './exclusions.js';
 import { SCHEDULE_MESSAGES } from './schedule.js';
+import { SEEDING_MESSAGES } from './seeding.js';
 import { STORAGE_TEXTS, UNLIMITED_TEXT } from './sizes.js';
 
 /**
@@ -90,6 +91,26 @@ export const MESSAGES = {
     packageNotAvailable: 'That backup package is not available to this user',
     machineLimitReached: 'The backup package already has as many machines as it allows',
     badTimeZone: 'Unknown time zone',
+    codeOrPassword: 'Give either a linking code or an e-mail address and password',
+    linkingCodeInvalid:
+      'This linking code is unknown, has expired or has already been used. Make a new one in the portal.',
+    readOnlyCannotLink: 'Read-only users cannot link machines',
+    tooManyLinkingCodes: 'You have too many unused linking codes. Use one, or wait until one expires.',
+    // The portal's 'Link a machine' dialog.
+    linkButton: 'Link a machine',
+    dialogTitle: 'Link a machine',
+    dialogIntro: 'Run this command on the machine you want to back up. The code links one machine, once.',
+    codeLabel: 'Linking code',
+    expiresAt: 'Expires at',
+    packageLabel: 'Backup package',
+    commandLabel: 'Command',
+    copyCommand: 'Copy command',
+    commandCopied: 'Command copied',
+    copyFailed: 'Could not copy; select the command and copy it by hand.',
+    newCode: 'New code',
+    close: 'Close',
+    makingCode: 'Making a code…',
+    makingCodeAction: 'making a linking code',
   },
   dashboard: {
     customersTitle: 'Customers',
@@ -226,6 +247,11 @@ export const MESSAGES = {
     logUploadSubmitted: 'Command submitted successfully!',
     logUploadSubmittedWithErrors: someErrorsOccurred('Command submitted'),
     unknownWhileSubmittingLogUpload: unknownErrorWhile('submitting command'),
+    /** Ours: the server's answers to machine commands, log files and storage refresh (001 §7). */
+    notFound: 'The backup machine was not found.',
+    logFileNotFound: 'The log file was not found for this backup machine.',
+    logFilePlainText: 'A log file is uploaded as text/plain.',
+    refreshOnly: 'This request is not supported here: use ?refresh=true to refresh the storage space.',
     namePlaceholder: 'Name is required',
     descriptionPlaceholder: 'Description is required',
     empty: 'There are no backup machines',
@@ -464,6 +490,9 @@ export const MESSAGES = {
 
   /** Exclusions (002 §5.7), declared in exclusions.ts. */
   exclusion: EXCLUSION_MESSAGES,
+
+  /** Seeding (issue #5; ours), declared in seeding.ts like the groups above (it must not import this file). */
+  seeding: SEEDING_MESSAGES,
 
   /** Destructive confirmations by typing a name (000 §5, 001 §5, 002 §5.4, §5.8). */
   confirmByName: {

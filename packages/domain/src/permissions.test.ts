@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ROLES } from './enums.js';
-import { ACCESS_LEVELS, type Actor, customerScope, mayAccess, mayChange } from './permissions.js';
+import { ACCESS_LEVELS, type Actor, customerScope, mayAccess, mayChange, mayLinkMachines } from './permissions.js';
 
 const actor = (overrides: Partial<Actor>): Actor => ({
   userId: 1,
@@ -52,6 +52,15 @@ describe('dashboard audiences', () => {
     expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }), 'customerManager')).toBe(false);
   });
 
+  it('lets the three roles of 001 §6 (provider, customer super admin, customer admin) in as anyAdmin', () => {
+    for (const role of ROLES) {
+      expect(mayAccess(actor({ role, customerId: role === 'ROLE_BOLT_ADMIN_USER' ? null : 10 }), 'anyAdmin')).toBe(
+        role !== 'ROLE_CUSTOMER_USER',
+      );
+    }
+    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }), 'anyAdmin')).toBe(true);
+  });
+
   it('counts every user of a customer account as a member, and no provider admin', () => {
     for (const role of ROLES) {
       expect(mayAccess(actor({ role }), 'customerMember')).toBe(role !== 'ROLE_BOLT_ADMIN_USER');
@@ -92,5 +101,12 @@ describe('customer scope (DESIGN §4)', () => {
   it('lets read-only users look but not change', () => {
     expect(mayChange(actor({ readOnly: true }))).toBe(false);
     expect(mayChange(actor({ readOnly: false }))).toBe(true);
+  });
+
+  it('lets users of a customer who may change things link machines (issue #5), not provider admins', () => {
+    expect(mayLinkMachines(actor({ role: 'ROLE_CUSTOMER_USER', customerId: 3 }))).toBe(true);
+    expect(mayLinkMachines(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 3 }))).toBe(true);
+    expect(mayLinkMachines(actor({ role: 'ROLE_CUSTOMER_USER', customerId: 3, readOnly: true }))).toBe(false);
+    expect(mayLinkMachines(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }))).toBe(false);
   });
 });

@@ -35,6 +35,11 @@ export const ACCESS_LEVELS = [
   'resellerAdmin',
   /** Those who manage customers: provider admins and reseller admins. */
   'customerManager',
+  /**
+   * Provider admins and customer (super) admins, resellers' included: the three roles of 001 §6 that may
+   * change a machine's status, delete it and refresh its storage space.
+   */
+  'anyAdmin',
   'providerAdmin',
   'demo',
 ] as const;
@@ -57,6 +62,8 @@ export function mayAccess(actor: Actor | null, level: AccessLevel): boolean {
       return actor !== null && isResellerAdmin(actor);
     case 'customerManager':
       return actor !== null && (isProviderAdmin(actor) || isResellerAdmin(actor));
+    case 'anyAdmin':
+      return actor !== null && (isProviderAdmin(actor) || isCustomerAdmin(actor));
     case 'providerAdmin':
       return actor !== null && isProviderAdmin(actor);
   }
@@ -81,3 +88,10 @@ export function customerScope(actor: Actor): CustomerScope {
 
 /** Whether the caller may change things; read-only users look but do not change (DESIGN §4). */
 export const mayChange = (a: Actor) => !a.readOnly;
+
+/**
+ * Whether the caller may make machine linking codes and link machines with them (issue #5): users of a
+ * customer account who may change things. Provider admins have no customer to link to. (Linking with
+ * e-mail and password predates this rule and checks only that the user belongs to a customer.)
+ */
+export const mayLinkMachines = (a: Actor) => a.customerId !== null && !isProviderAdmin(a) && mayChange(a);

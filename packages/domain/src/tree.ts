@@ -11,6 +11,17 @@ import type { BackupItem } from './forms/task.js';
  * ancestor, no excluded item is selected.
  */
 
+/**
+ * A tree request (002 §7.8 localtreeitems, and its HTTP alternative POST /backupmachines/{id}/treeitems):
+ * the browser's id for it and the folder to list ('' for the roots). The other fields the browser sends
+ * (type, local, selected, ...) describe its own state and are not needed to list a folder.
+ */
+export const treeItemsRequestSchema = z.object({
+  treeItemsRequestId: z.union([z.string().max(100), z.number()]).transform(String),
+  path: z.string().max(4096).default(''),
+});
+export type TreeItemsRequest = z.infer<typeof treeItemsRequestSchema>;
+
 /** Texts of the tree widget (001 §8 'No items to select', 001 §9 'Loading...'). */
 export const TREE_TEXTS = {
   loading: 'Loading...',

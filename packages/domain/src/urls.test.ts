@@ -27,6 +27,7 @@ import {
   machineDeletePath,
   machineEditPath,
   machineLogFilePath,
+  machineLogFilesPath,
   machineMessagesPath,
   machineQueue,
   machineStatusChangePath,
@@ -217,6 +218,7 @@ describe('calls of 001 §7', () => {
     expect(machineUploadLogFilesPath(task, true)).toBe(
       '/boltadmin/customers/1/backuppackages/2/backupmachines/3/commands/uploadlogfiles?uploadupdaterfiles=true',
     );
+    expect(machineLogFilesPath(task)).toBe('/boltadmin/customers/1/backuppackages/2/backupmachines/3/logfiles');
     expect(machineLogFilePath(task, 'agent log.txt')).toBe(
       '/boltadmin/customers/1/backuppackages/2/backupmachines/3/logfiles?filename=agent%20log.txt',
     );

@@ -261,9 +261,12 @@ export const machineStorageRefreshPath = (packageId: number, machineId: number) 
 export const machineUploadLogFilesPath = (ref: MachineRef, uploadUpdaterFiles: boolean) =>
   withQuery(`${machineUrl('provider', ref)}/commands/uploadlogfiles`, { uploadupdaterfiles: uploadUpdaterFiles });
 
+/** GET /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/logfiles: the list (ours, 001 §3 'Log file'). */
+export const machineLogFilesPath = (ref: MachineRef) => `${machineUrl('provider', ref)}/logfiles`;
+
 /** GET /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/logfiles?filename={name}. */
 export const machineLogFilePath = (ref: MachineRef, filename: string) =>
-  withQuery(`${machineUrl('provider', ref)}/logfiles`, { filename });
+  withQuery(machineLogFilesPath(ref), { filename });
 
 /** PUT /admin/account (edit account: companyName, userIdToBeAdmin, ...). */
 export const ACCOUNT_PATH = '/admin/account';
@@ -375,6 +378,15 @@ export const WS_SEND_PREFIXES = {
 export const machineQueue = (side: 'customer' | 'provider', machineId: number) =>
   `/ws/queue/${side === 'provider' ? 'boltadmin/' : ''}backupmachines/${idSegment(machineId, 'machineId')}`;
 
+/**
+ * Ours (DESIGN §5 leaves the dashboard's live updates open): a topic per side on which the server says
+ * which machines' dashboard rows changed (a run started or finished, a task or presence changed).
+ */
+export const DASHBOARD_TOPICS = {
+  customer: '/ws/topic/dashboard',
+  provider: '/ws/topic/boltadmin/dashboard',
+} as const;
+
 /** /ws/queue/boltadmin/migrations/{id}. */
 export const migrationQueue = (migrationId: number) =>
   `/ws/queue/boltadmin/migrations/${idSegment(migrationId, 'migrationId')}`;
@@ -419,6 +431,9 @@ export const makeResellerPath = (customerId: number) => `${customerUrl('provider
 
 /** PUT of a task's volume snapshots setting: the provider task path (002 §7.3). */
 export const taskVolumeSnapshotsPath = (ref: TaskRef) => taskUrl('provider', ref);
+
+/** Ours (issue #5, seeding): POST of a seed load (body `{ path }`); the spec has no call for it. */
+export const taskSeedPath = (ref: TaskRef) => `${taskUrl('provider', ref)}/seed`;
 
 /** Ours: the search parameter of the paged customer lists. */
 const pagedList = (path: string, paging: Paging, search?: string) =>

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from './client.js';
 import { backupMachines, backupPackages, customers } from './schema/index.js';
 
@@ -33,3 +33,18 @@ export async function machineContext(db: Db, machineId: number) {
 }
 
 export type MachineContext = NonNullable<Awaited<ReturnType<typeof machineContext>>>;
+
+/** Who may see each of these machines (the live dashboard's fan-out): one query for a batch of ids. */
+export async function machineVisibilities(db: Db, machineIds: readonly number[]) {
+  if (machineIds.length === 0) return [];
+  return db
+    .select({
+      id: backupMachines.id,
+      customerId: backupMachines.customerId,
+      assignedUserId: backupMachines.assignedUserId,
+      parentResellerCustomerId: customers.parentResellerCustomerId,
+    })
+    .from(backupMachines)
+    .innerJoin(customers, eq(customers.id, backupMachines.customerId))
+    .where(inArray(backupMachines.id, [...machineIds]));
+}

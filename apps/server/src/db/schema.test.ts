@@ -28,6 +28,7 @@ const TABLES = [
   'buckets',
   'customers',
   'log_files',
+  'machine_linking_codes',
   'machine_messages',
   'package_migrations',
   'package_requests',

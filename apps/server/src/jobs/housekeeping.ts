@@ -1,12 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthRepo } from '../features/auth/repo.js';
+import type { MachineLinkRepo } from '../features/machine-link/repo.js';
 
 /**
- * Removes expired sessions and reset links. Deletes are idempotent, so several server instances
- * running it at once do no harm.
+ * Removes expired sessions, reset links and machine linking codes. Deletes are idempotent, so several
+ * server instances running it at once do no harm.
  */
 export function startHousekeeping(deps: {
   auth: AuthRepo;
+  linkingCodes: Pick<MachineLinkRepo, 'deleteExpiredCodes'>;
   idleMinutes: number;
   logger: FastifyBaseLogger;
   intervalMs?: number;
@@ -16,6 +18,7 @@ export function startHousekeeping(deps: {
     try {
       await deps.auth.deleteExpiredSessions(now, new Date(now.getTime() - deps.idleMinutes * 60_000));
       await deps.auth.deleteStaleResetTokens(new Date(now.getTime() - 24 * 3_600_000));
+      await deps.linkingCodes.deleteExpiredCodes(now);
     } catch (error) {
       deps.logger.warn({ err: error }, 'housekeeping failed; will retry');
     }

@@ -428,3 +428,29 @@ export const machineCommandRequests = pgTable(
     index('machine_command_requests_created_idx').on(t.createdAt),
   ],
 );
+
+/**
+ * One-time linking codes (`agent link --code`, issue #5), made in the portal by a customer-side user. Only
+ * the SHA-256 of the code is kept; a code is used at most once (used_at, the machine it linked) and stops
+ * working at expires_at. Housekeeping removes expired rows.
+ */
+export const machineLinkingCodes = pgTable(
+  'machine_linking_codes',
+  {
+    id: serial('id').primaryKey(),
+    codeHash: varchar('code_hash', { length: 64 }).notNull(),
+    /** Who made the code: the machine is linked for this user, under their customer. */
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    backupMachineId: integer('backup_machine_id').references(() => backupMachines.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('machine_linking_codes_hash_uq').on(t.codeHash),
+    index('machine_linking_codes_user_idx').on(t.userId, t.expiresAt),
+    index('machine_linking_codes_expires_idx').on(t.expiresAt),
+  ],
+);

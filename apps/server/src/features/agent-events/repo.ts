@@ -1,9 +1,36 @@
-import type { AgentTask, MessageType, OsFamily, RunStatus, TransferPhase } from '@portal/domain';
+import type { ActionType, AgentTask, MessageType, OsFamily, RunStatus, TransferPhase } from '@portal/domain';
 import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { backupMachines, backupSnapshots, backupTasks, machineMessages, taskActions } from '../../db/schema/index.js';
 
 const BUSY: RunStatus[] = ['INITIATED', 'IN_PROGRESS'];
+
+/** How an action (a run, a seed loading) ended. */
+export interface ActionOutcome {
+  status: RunStatus;
+  finishedAt: Date;
+  exitCodeResult: string;
+  failureMessage: string | null;
+  snapshotId: string | null;
+  bytesAdded: number | null;
+  bytesTotal: number | null;
+  /** Whether the portal can reach the snapshot (default: when there is one); a seed's is on the seed disk. */
+  snapshotsAvailable?: boolean;
+}
+
+/** The columns of a finished action: a failed one keeps the progress it had reached. */
+export const finishedAction = (outcome: ActionOutcome) => ({
+  status: outcome.status,
+  timeFinished: outcome.finishedAt,
+  exitCodeResult: outcome.exitCodeResult,
+  failureMessage: outcome.failureMessage,
+  resticSnapshotId: outcome.snapshotId,
+  bytesAdded: outcome.bytesAdded,
+  bytesTotal: outcome.bytesTotal,
+  phase: 'FINALIZED' as const,
+  transferProgressPercentage: outcome.status === 'FAILED' ? sql`${taskActions.transferProgressPercentage}` : 100,
+  snapshotsAvailable: outcome.snapshotsAvailable ?? outcome.snapshotId !== null,
+});
 
 /** The queries behind what agents report: runs, progress, messages, snapshots and the machine itself. */
 export function createAgentEventsRepo(db: Db) {
@@ -66,12 +93,13 @@ export function createAgentEventsRepo(db: Db) {
       return row ?? null;
     },
 
-    /** Records a run once per run key: the id and whether this call created it. */
+    /** Records a run (a backup run or a seed creation) once per run key: the id and whether this call created it. */
     async insertRun(
       machineId: number,
       taskId: number,
       runKey: string,
       startedAt: Date,
+      type: ActionType = 'BACKUP_RUN',
     ): Promise<{ id: number; created: boolean }> {
       const inserted = await db
         .insert(taskActions)
@@ -79,7 +107,7 @@ export function createAgentEventsRepo(db: Db) {
           backupMachineId: machineId,
           backupTaskId: taskId,
           runKey,
-          type: 'BACKUP_RUN',
+          type,
           status: 'IN_PROGRESS',
           timeStarted: startedAt,
           phase: 'PREPARING_FILES_TO_TRANSFER',
@@ -114,31 +142,11 @@ export function createAgentEventsRepo(db: Db) {
     async finishRun(
       machineId: number,
       runKey: string,
-      outcome: {
-        status: RunStatus;
-        finishedAt: Date;
-        exitCodeResult: string;
-        failureMessage: string | null;
-        snapshotId: string | null;
-        bytesAdded: number | null;
-        bytesTotal: number | null;
-      },
+      outcome: ActionOutcome,
     ): Promise<{ id: number; taskId: number } | null> {
       const [row] = await db
         .update(taskActions)
-        .set({
-          status: outcome.status,
-          timeFinished: outcome.finishedAt,
-          exitCodeResult: outcome.exitCodeResult,
-          failureMessage: outcome.failureMessage,
-          resticSnapshotId: outcome.snapshotId,
-          bytesAdded: outcome.bytesAdded,
-          bytesTotal: outcome.bytesTotal,
-          phase: 'FINALIZED',
-          transferProgressPercentage:
-            outcome.status === 'FAILED' ? sql`${taskActions.transferProgressPercentage}` : 100,
-          snapshotsAvailable: outcome.snapshotId !== null,
-        })
+        .set(finishedAction(outcome))
         .where(and(actionOf(machineId, runKey), inArray(taskActions.status, BUSY)))
         .returning({ id: taskActions.id, taskId: taskActions.backupTaskId });
       return row ?? null;
@@ -160,9 +168,9 @@ export function createAgentEventsRepo(db: Db) {
       return rows.flatMap((r) => (r.runKey === null ? [] : [{ id: r.id, taskId: r.taskId, runKey: r.runKey }]));
     },
 
-    async runOf(machineId: number, runKey: string): Promise<{ id: number; taskId: number } | null> {
+    async runOf(machineId: number, runKey: string): Promise<{ id: number; taskId: number; type: ActionType } | null> {
       const [row] = await db
-        .select({ id: taskActions.id, taskId: taskActions.backupTaskId })
+        .select({ id: taskActions.id, taskId: taskActions.backupTaskId, type: taskActions.type })
         .from(taskActions)
         .where(actionOf(machineId, runKey));
       return row ?? null;

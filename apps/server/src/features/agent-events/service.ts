@@ -98,6 +98,7 @@ export function createAgentEventService(deps: {
               event.taskId,
               event.runKey,
               new Date(event.startedAt),
+              event.actionType ?? 'BACKUP_RUN',
             );
             runId = run.id;
             return run.created;
@@ -117,6 +118,8 @@ export function createAgentEventService(deps: {
         case 'runFinished': {
           const run = await repo.runOf(machine.id, event.runKey);
           if (!run) return [];
+          // A seed's snapshot is in the repository on the seed disk, out of the portal's reach until loaded.
+          const onSeedDisk = run.type === 'BACKUP_SEED_CREATION';
           let finished = false;
           await deps.backupState.runStatusChanged(run.taskId, event.status, async (tx) => {
             finished =
@@ -128,12 +131,13 @@ export function createAgentEventService(deps: {
                 snapshotId: event.snapshotId,
                 bytesAdded: event.bytesAdded,
                 bytesTotal: event.bytesTotal,
+                ...(onSeedDisk ? { snapshotsAvailable: false } : {}),
               })) !== null;
             return finished;
           });
           if (!finished) return [];
           const finishedAt = new Date(event.finishedAt);
-          if (event.snapshotId && (await repo.taskOfMachine(machine.id, run.taskId))?.snapshotsEnabled) {
+          if (event.snapshotId && !onSeedDisk && (await repo.taskOfMachine(machine.id, run.taskId))?.snapshotsEnabled) {
             await repo.keepWeeklySnapshot(run.taskId, run.id, event.snapshotId, event.bytesTotal ?? 0, finishedAt, {
               start: weekStartOf(finishedAt),
               end: new Date(weekStartOf(finishedAt).getTime() + 7 * DAY_MS),

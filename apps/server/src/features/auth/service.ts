@@ -62,8 +62,8 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
   // far below the idle timeout.
   const touchSlackMs = 60_000;
 
-  async function throttleWait(email: string, ip: string, at: Date): Promise<number> {
-    const rows = await auth.failuresFor([accountKey(email), addressKey(ip)]);
+  async function throttleWait(keys: string[], at: Date): Promise<number> {
+    const rows = await auth.failuresFor(keys);
     let wait = 0;
     for (const row of rows) {
       if (at.getTime() - row.lastFailureAt.getTime() > THROTTLE.windowSeconds * 1000) continue;
@@ -73,6 +73,34 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
       wait = Math.max(wait, Math.ceil(remaining / 1000));
     }
     return wait;
+  }
+
+  /** The throttle's wait for these keys, audited when there is one. */
+  async function throttledFor(keys: string[], at: Date, client: ClientInfo, email?: string): Promise<number> {
+    const wait = await throttleWait(keys, at);
+    if (wait > 0) {
+      await audit.record({ type: 'SIGN_IN_THROTTLED', email, ipAddress: client.ip, detail: { waitSeconds: wait } });
+    }
+    return wait;
+  }
+
+  async function recordFailures(keys: string[], at: Date): Promise<void> {
+    const windowStart = new Date(at.getTime() - THROTTLE.windowSeconds * 1000);
+    for (const key of keys) await auth.recordFailure(key, at, windowStart);
+  }
+
+  /** Whether the account is open; a closed one is audited as a failed sign-in. */
+  async function openAccount(user: UserWithCustomer, client: ClientInfo, email = user.email): Promise<boolean> {
+    if (accountOpen(user)) return true;
+    await audit.record({
+      type: 'SIGN_IN_FAILED',
+      userId: user.id,
+      customerId: user.customerId,
+      email,
+      ipAddress: client.ip,
+      detail: { reason: 'account closed' },
+    });
+    return false;
   }
 
   async function startSession(
@@ -103,17 +131,13 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
      */
     async verifyCredentials(email: string, password: string, client: ClientInfo): Promise<CredentialsOutcome> {
       const at = now();
-      const wait = await throttleWait(email, client.ip, at);
-      if (wait > 0) {
-        await audit.record({ type: 'SIGN_IN_THROTTLED', email, ipAddress: client.ip, detail: { waitSeconds: wait } });
-        return { kind: 'throttled', waitSeconds: wait };
-      }
+      const keys = [accountKey(email), addressKey(client.ip)];
+      const wait = await throttledFor(keys, at, client, email);
+      if (wait > 0) return { kind: 'throttled', waitSeconds: wait };
       const user = await auth.findUserByEmail(email);
       const valid = await verifyPassword(user?.passwordHash ?? null, password);
       if (!user || !valid) {
-        const windowStart = new Date(at.getTime() - THROTTLE.windowSeconds * 1000);
-        await auth.recordFailure(accountKey(email), at, windowStart);
-        await auth.recordFailure(addressKey(client.ip), at, windowStart);
+        await recordFailures(keys, at);
         await audit.record({
           type: 'SIGN_IN_FAILED',
           userId: user?.id ?? null,
@@ -124,17 +148,7 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
         return { kind: 'failed' };
       }
       await auth.clearFailures(accountKey(email));
-      if (!accountOpen(user)) {
-        await audit.record({
-          type: 'SIGN_IN_FAILED',
-          userId: user.id,
-          customerId: user.customerId,
-          email,
-          ipAddress: client.ip,
-          detail: { reason: 'account closed' },
-        });
-        return { kind: 'suspended' };
-      }
+      if (!(await openAccount(user, client, email))) return { kind: 'suspended' };
       await audit.record({
         type: 'SIGN_IN_SUCCEEDED',
         userId: user.id,
@@ -142,6 +156,28 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
         email,
         ipAddress: client.ip,
       });
+      return { kind: 'verified', user };
+    },
+
+    /**
+     * Checks a one-time code that stands for a user (a machine linking code) with the per-address part
+     * of the sign-in throttle: every unknown code counts as a failed sign-in from the caller's address,
+     * so guessing codes is slowed down exactly like guessing passwords. `ownerOf` answers the user id
+     * of a live code, or null.
+     */
+    async verifyOneTimeCode(ownerOf: () => Promise<number | null>, client: ClientInfo): Promise<CredentialsOutcome> {
+      const at = now();
+      const keys = [addressKey(client.ip)];
+      const wait = await throttledFor(keys, at, client);
+      if (wait > 0) return { kind: 'throttled', waitSeconds: wait };
+      const userId = await ownerOf();
+      const user = userId === null ? null : await auth.findUserById(userId);
+      if (!user) {
+        await recordFailures(keys, at);
+        await audit.record({ type: 'SIGN_IN_FAILED', ipAddress: client.ip, detail: { reason: 'one-time code' } });
+        return { kind: 'failed' };
+      }
+      if (!(await openAccount(user, client))) return { kind: 'suspended' };
       return { kind: 'verified', user };
     },
 

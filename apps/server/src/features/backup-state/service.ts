@@ -60,6 +60,8 @@ export function createBackupStateService(deps: {
   repo?: BackupStateRepo;
   writes?: BackupStateWrites;
   now?: () => Date;
+  /** Told after each committed change which machines' dashboard rows it touched (the live dashboard). */
+  onMachinesChanged?: (machineIds: number[]) => void;
 }) {
   const repo = deps.repo ?? createBackupStateRepo();
   const writes = deps.writes ?? createBackupStateWrites();
@@ -104,7 +106,9 @@ export function createBackupStateService(deps: {
     scope: TaskScope,
     change: (tx: Executor, before: TaskStateRow[]) => Promise<boolean | number[]>,
   ) {
-    return transaction(async (tx) => {
+    let touched = new Set<number>();
+    const changed = await transaction(async (tx) => {
+      touched = new Set(scope.kind === 'machine' ? [scope.machineId] : []);
       const customerId = await repo.customerOf(tx, scope);
       if (customerId === null || !(await repo.lockCustomer(tx, customerId))) return false;
       const before = await repo.taskStates(tx, scope);
@@ -133,6 +137,8 @@ export function createBackupStateService(deps: {
         const added = countsDelta(null, is);
         if (was) add(machineDeltas, was.machineId, removed);
         if (is) add(machineDeltas, is.machineId, added);
+        if (was) touched.add(was.machineId);
+        if (is) touched.add(is.machineId);
         if (was) add(customerDeltas, was.customerId, removed);
         if (is) add(customerDeltas, is.customerId, added);
       }
@@ -141,6 +147,8 @@ export function createBackupStateService(deps: {
       await applyCounterDeltas(tx, 'customers', customerDeltas);
       return true;
     });
+    if (changed && touched.size > 0) deps.onMachinesChanged?.([...touched]);
+    return changed;
   }
 
   return {

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { AGENT_CHANNEL, machineQueue, WS_ENDPOINTS } from '@portal/domain';
+import { AGENT_CHANNEL, DASHBOARD_TOPICS, machineQueue, treeItemsPath, WS_ENDPOINTS } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
 import { SESSION_COOKIE } from '../../http/request-context.js';
@@ -95,5 +95,46 @@ describe(`two instances sharing the channel (${withRedis ? 'Redis' : 'in-process
     await eventually(
       async () => !(await b.app.live.sendToMachine(machineId, { type: 'refreshStorage', requestId: 'y' })),
     );
+  });
+
+  it("answers an HTTP tree request on A with the reply of the agent connected to B, and the dashboards on A hear of B's changes", async () => {
+    const agentOnB = stompClient(`${urlOf(b)}${AGENT_CHANNEL.endpoint}`, {
+      connectHeaders: { login: String(machineId), passcode: credential.token },
+    });
+    clients.push(agentOnB);
+    expect(await agentOnB.connected).toBe('connected');
+    agentOnB.client.subscribe(AGENT_CHANNEL.commands, (frame) => {
+      const request = JSON.parse(frame.body) as { type: string; requestId: string; path: string };
+      if (request.type !== 'treeItems') return;
+      agentOnB.client.publish({
+        destination: AGENT_CHANNEL.events,
+        body: JSON.stringify({
+          type: 'reply',
+          requestId: request.requestId,
+          success: true,
+          messages: [],
+          payload: { treeItems: [] },
+        }),
+      });
+    });
+    await agentOnB.sendWithReceipt('SUBSCRIBE', AGENT_CHANNEL.commands);
+    await eventually(() => b.app.live.hasLocalAgent(machineId));
+
+    const admin = new TestClient(a.app);
+    await admin.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
+    const tree = await admin.json('POST', treeItemsPath(machineId), { treeItemsRequestId: 'cross', path: '/srv' });
+    expect(tree.statusCode).toBe(200);
+    expect(tree.json().result).toMatchObject({ treeItemsRequestId: 'cross', treeItems: [] });
+
+    const browser = stompClient(`${urlOf(a)}${WS_ENDPOINTS.customer}`, {
+      headers: { cookie: `${SESSION_COOKIE}=${admin.cookie(SESSION_COOKIE)}`, origin: 'http://portal.test' },
+    });
+    clients.push(browser);
+    expect(await browser.connected).toBe('connected');
+    const dashboard = browser.subscribe(DASHBOARD_TOPICS.customer);
+    await browser.sendWithReceipt('SUBSCRIBE', DASHBOARD_TOPICS.customer);
+    const change = dashboard.next();
+    b.app.live.machinesChanged([machineId]);
+    expect(JSON.parse((await change).body)).toEqual({ type: 'dashboardChanged', machineIds: [machineId] });
   });
 });

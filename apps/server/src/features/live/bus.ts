@@ -1,8 +1,19 @@
-import type { ServerToAgent } from '@portal/domain';
+import type { AgentToServer, ServerToAgent } from '@portal/domain';
+
+export type AgentReply = Extract<AgentToServer, { type: 'reply' }>;
+
 import type { Redis } from 'ioredis';
 
 /** Which browser endpoint a queue belongs to. */
 export type Side = 'customer' | 'provider';
+
+/** A changed machine with who may see it (features/dashboard/service.ts machineAudience). */
+export interface DashboardMachine {
+  id: number;
+  customerId: number;
+  assignedUserId: number | null;
+  parentResellerCustomerId: number | null;
+}
 
 /**
  * What server instances tell each other (DESIGN §5). Every instance receives every message, its own
@@ -17,6 +28,10 @@ export type BusMessage =
   | { kind: 'migrationQueue'; migrationId: number; body: string }
   /** To the machine's agent. */
   | { kind: 'agent'; machineId: number; message: ServerToAgent }
+  /** To every browser subscribed to its side's dashboard topic that may see one of the machines. */
+  | { kind: 'dashboard'; machines: DashboardMachine[] }
+  /** An agent's reply to a request a server instance awaits (channel.ask); the awaiting one takes it. */
+  | { kind: 'agentReply'; machineId: number; reply: AgentReply }
   /** Close the machine's connection, unless it is `keep` (a newer connection that replaces it). */
   | { kind: 'closeMachine'; machineId: number; keep: string | null; reason: 'replaced' | 'revoked' };
 

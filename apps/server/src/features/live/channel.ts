@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import {
   type Actor,
   AGENT_CHANNEL,
   type AgentToServer,
   agentToServerSchema,
+  DASHBOARD_CHANGE_MAX_IDS,
+  DASHBOARD_TOPICS,
+  type DashboardChange,
   errorMessage,
   isProviderAdmin,
   type MachineChannelCommand,
@@ -16,7 +20,7 @@ import type { WebSocket } from 'ws';
 import type { AuthService, SignedIn } from '../auth/service.js';
 import type { AuthenticatedMachine, MachineCredentials } from '../machine-auth/credentials.js';
 import { parseMachineCredential } from '../machine-auth/credentials.js';
-import type { BusMessage, LiveBus, Side } from './bus.js';
+import type { AgentReply, BusMessage, DashboardMachine, LiveBus, Side } from './bus.js';
 import { type ConnectionOptions, type EndpointHandler, StompConnection, StompRefusal } from './connection.js';
 import { readSend, readSubscription } from './destinations.js';
 import type { PresenceRepo } from './repo.js';
@@ -26,6 +30,10 @@ import { header } from './stomp-frame.js';
 export interface BrowserUser {
   userId: number;
   actor: Actor;
+}
+
+interface BrowserEntry extends BrowserUser {
+  side: Side;
 }
 
 export interface BrowserCommandContext {
@@ -83,6 +91,8 @@ export interface LiveChannelDeps {
   credentials: MachineCredentials;
   presence: PresenceRepo;
   machine(machineId: number): Promise<VisibleMachine | null>;
+  /** Who may see each of these machines (for the dashboard topic); missing ids are gone. */
+  machineVisibilities(machineIds: readonly number[]): Promise<DashboardMachine[]>;
   /** The dashboard's visibility rule (features/dashboard/service.ts). */
   machineAudience(actor: Actor, machine: VisibleMachine): string | null;
   bus: LiveBus;
@@ -95,6 +105,10 @@ export interface LiveChannelDeps {
 export interface LiveChannelOptions extends ConnectionOptions {
   /** Last-seen is written at most this often on activity. */
   touchEveryMs: number;
+  /** How long `ask` waits for an agent's reply (the browser's own limit, DESIGN §5). */
+  askTimeoutMs: number;
+  /** Dashboard changes are gathered this long and sent as one message (many runs finishing at once). */
+  dashboardBatchMs: number;
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveChannelOptions = {
@@ -103,12 +117,17 @@ export const DEFAULT_LIVE_OPTIONS: LiveChannelOptions = {
   maxBufferedBytes: 1024 * 1024,
   connectTimeoutMs: 10_000,
   touchEveryMs: 60_000,
+  dashboardBatchMs: 200,
+  askTimeoutMs: 20_000,
 };
 
 interface AgentEntry {
   connection: StompConnection;
   machine: AuthenticatedMachine;
 }
+
+/** Request ids of the requests a server instance awaits itself (`ask`): their replies go through the bus. */
+const AWAITED_PREFIX = 'await:';
 
 const READ_ONLY_COMMANDS: ReadonlySet<MachineChannelCommand> = new Set(['localtreeitems']);
 
@@ -123,12 +142,13 @@ export function createLiveChannel(deps: LiveChannelDeps) {
   const now = deps.now ?? (() => new Date());
   const { bus, log } = deps;
 
-  const browsers = new Map<StompConnection, BrowserUser>();
+  const browsers = new Map<StompConnection, BrowserEntry>();
   const agents = new Map<number, AgentEntry>();
   const all = new Set<StompConnection>();
   const pending = new Set<Promise<unknown>>();
   let lastStamp = 0;
   let closing = false;
+  const awaited = new Map<string, { machineId: number; resolve: (reply: AgentReply) => void }>();
 
   /** A timestamp unique within this process, so two connections never hold the same owner mark. */
   function stamp(): Date {
@@ -153,6 +173,16 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     }
   }
 
+  /** Each dashboard subscriber learns of the changed machines it may see, and of no other. */
+  function deliverDashboardChange(machines: DashboardMachine[]): void {
+    for (const [connection, user] of browsers) {
+      const visible = machines.filter((machine) => deps.machineAudience(user.actor, machine) !== null);
+      if (visible.length === 0) continue;
+      const change: DashboardChange = { type: 'dashboardChanged', machineIds: visible.map((m) => m.id) };
+      connection.deliver(DASHBOARD_TOPICS[user.side], JSON.stringify(change));
+    }
+  }
+
   function deliverToAgent(machineId: number, message: ServerToAgent): boolean {
     const entry = agents.get(machineId);
     return entry ? entry.connection.deliver(AGENT_CHANNEL.commands, JSON.stringify(message)) : false;
@@ -169,6 +199,15 @@ export function createLiveChannel(deps: LiveChannelDeps) {
       case 'migrationQueue':
         deliverToBrowsers(migrationQueue(message.migrationId), message.body, null);
         break;
+      case 'dashboard':
+        deliverDashboardChange(message.machines);
+        break;
+      case 'agentReply': {
+        const waiter = awaited.get(message.reply.requestId);
+        // Only the machine that was asked may answer (an agent cannot answer for another machine).
+        if (waiter?.machineId === message.machineId) waiter.resolve(message.reply);
+        break;
+      }
       case 'agent':
         deliverToAgent(message.machineId, message.message);
         break;
@@ -199,6 +238,33 @@ export function createLiveChannel(deps: LiveChannelDeps) {
 
   const encode = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body));
 
+  // --- Dashboard changes ------------------------------------------------------------------------------
+
+  const changedMachines = new Set<number>();
+  let dashboardTimer: NodeJS.Timeout | null = null;
+
+  async function flushDashboardChanges(): Promise<void> {
+    dashboardTimer = null;
+    const ids = [...changedMachines];
+    changedMachines.clear();
+    for (let start = 0; start < ids.length; start += DASHBOARD_CHANGE_MAX_IDS) {
+      const machines = await deps.machineVisibilities(ids.slice(start, start + DASHBOARD_CHANGE_MAX_IDS));
+      if (machines.length > 0) await publish({ kind: 'dashboard', machines });
+    }
+  }
+
+  function machinesChanged(machineIds: Iterable<number>): void {
+    if (closing) return;
+    for (const id of machineIds) changedMachines.add(id);
+    if (dashboardTimer || changedMachines.size === 0) return;
+    dashboardTimer = setTimeout(() => {
+      void track(flushDashboardChanges()).catch((error: unknown) =>
+        log.error({ err: error }, 'live channel dashboard change failed'),
+      );
+    }, options.dashboardBatchMs);
+    dashboardTimer.unref();
+  }
+
   // --- Browsers ---------------------------------------------------------------------------------------
 
   function browserHandler(connection: StompConnection, side: Side, sessionToken: string): EndpointHandler {
@@ -210,7 +276,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
       if (side === 'customer' && (isProviderAdmin(signedIn.actor) || signedIn.actor.customerId === null)) {
         throw new StompRefusal('Forbidden');
       }
-      browsers.set(connection, { userId: signedIn.actor.userId, actor: signedIn.actor });
+      browsers.set(connection, { userId: signedIn.actor.userId, actor: signedIn.actor, side });
       return signedIn;
     }
 
@@ -230,7 +296,8 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         const target = readSubscription(side, destination);
         if (!target) throw new StompRefusal('Not authorised for this destination');
         if (target.kind === 'machine') await authoriseMachine(actor, target.machineId);
-        // Migrations: the provider endpoint already requires a provider admin.
+        // Migrations: the provider endpoint already requires a provider admin. The dashboard topic is
+        // open to every signed-in user of the side: each message is filtered per user (deliverDashboardChange).
       },
       async send(destination, body) {
         const { actor } = await currentUser();
@@ -290,6 +357,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         mine = at;
         lastTouch = at.getTime();
         await track(deps.presence.connected(verified.id, at));
+        machinesChanged([verified.id]);
       },
       async subscribe(destination) {
         if (destination !== AGENT_CHANNEL.commands) throw new StompRefusal('Not authorised for this destination');
@@ -306,6 +374,10 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         }
         const event = agentToServerSchema.safeParse(json);
         if (!event.success) throw new StompRefusal('Invalid event');
+        if (event.data.type === 'reply' && event.data.requestId.startsWith(AWAITED_PREFIX)) {
+          await publish({ kind: 'agentReply', machineId: machine.id, reply: event.data });
+          return;
+        }
         try {
           await handlers.onAgentEvent(machine, event.data);
         } catch (error) {
@@ -338,8 +410,25 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         if (entry?.connection === connection) agents.delete(machine.id);
         // Written only while this connection's mark is still there (repo.ts), whatever happened elsewhere.
         await track(deps.presence.disconnected(machine.id, mine, stamp()));
+        machinesChanged([machine.id]);
       },
     };
+  }
+
+  /**
+   * Sends to the machine's agent. True when it was handed on: written to a local connection, or, with
+   * a shared bus, published while the database says the machine is online (the database's `online`
+   * flag is the cross-instance presence; see repo.ts for how a stale close cannot clear it).
+   */
+  async function sendToMachine(machineId: number, message: ServerToAgent): Promise<boolean> {
+    const body = JSON.stringify(message);
+    if (Buffer.byteLength(body) > options.maxFrameBytes - 512) {
+      throw new Error(`live channel: message for machine ${machineId} exceeds the frame limit`);
+    }
+    if (deliverToAgent(machineId, message)) return true;
+    if (!bus.shared || !(await deps.presence.isOnline(machineId))) return false;
+    await publish({ kind: 'agent', machineId, message });
+    return true;
   }
 
   function accept(socket: WebSocket, handler: (connection: StompConnection) => EndpointHandler): void {
@@ -363,20 +452,30 @@ export function createLiveChannel(deps: LiveChannelDeps) {
       accept(socket, agentHandler);
     },
 
+    sendToMachine,
+
     /**
-     * Sends to the machine's agent. True when it was handed on: written to a local connection, or, with
-     * a shared bus, published while the database says the machine is online (the database's `online`
-     * flag is the cross-instance presence; see repo.ts for how a stale close cannot clear it).
+     * Sends the machine's agent a request and waits for its reply, wherever the agent is connected
+     * (an HTTP request that answers with what the agent says). 'offline' at once when it cannot be sent.
      */
-    async sendToMachine(machineId: number, message: ServerToAgent): Promise<boolean> {
-      const body = JSON.stringify(message);
-      if (Buffer.byteLength(body) > options.maxFrameBytes - 512) {
-        throw new Error(`live channel: message for machine ${machineId} exceeds the frame limit`);
+    async ask(
+      machineId: number,
+      request: (requestId: string) => ServerToAgent,
+      timeoutMs = options.askTimeoutMs,
+    ): Promise<AgentReply | 'offline' | 'timeout'> {
+      const requestId = `${AWAITED_PREFIX}${randomUUID()}`;
+      let timer: NodeJS.Timeout | undefined;
+      const answer = new Promise<AgentReply | 'timeout'>((resolve) => {
+        awaited.set(requestId, { machineId, resolve });
+        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      });
+      try {
+        if (!(await sendToMachine(machineId, request(requestId)))) return 'offline';
+        return await answer;
+      } finally {
+        clearTimeout(timer);
+        awaited.delete(requestId);
       }
-      if (deliverToAgent(machineId, message)) return true;
-      if (!bus.shared || !(await deps.presence.isOnline(machineId))) return false;
-      await publish({ kind: 'agent', machineId, message });
-      return true;
     },
 
     /** To every browser subscribed to the machine's queue on that side, on every instance. */
@@ -393,6 +492,12 @@ export function createLiveChannel(deps: LiveChannelDeps) {
       return publish({ kind: 'migrationQueue', migrationId, body: encode(body) });
     },
 
+    /**
+     * Tells the dashboards that may see these machines that their rows changed (a run started or
+     * finished, a task or the machine changed). Gathered for a moment, then one bus message.
+     */
+    machinesChanged,
+
     /** Closes the machine's live connection wherever it is (after its credential is revoked). */
     disconnectMachine(machineId: number): Promise<void> {
       return publish({ kind: 'closeMachine', machineId, keep: null, reason: 'revoked' });
@@ -405,6 +510,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     /** Closes every connection and waits for their presence writes (before the database closes). */
     async close(): Promise<void> {
       closing = true;
+      if (dashboardTimer) clearTimeout(dashboardTimer);
       const connections = [...all];
       for (const connection of connections) connection.close();
       await Promise.race([

@@ -1,8 +1,11 @@
-import { MACHINE_CHANNEL_COMMANDS, type MachineChannelCommand } from '@portal/domain';
+import { DASHBOARD_TOPICS, MACHINE_CHANNEL_COMMANDS, type MachineChannelCommand } from '@portal/domain';
 import type { Side } from './bus.js';
 
 /** What a browser destination names, once read. */
-export type BrowserSubscription = { kind: 'machine'; machineId: number } | { kind: 'migration'; migrationId: number };
+export type BrowserSubscription =
+  | { kind: 'machine'; machineId: number }
+  | { kind: 'migration'; migrationId: number }
+  | { kind: 'dashboard' };
 export interface BrowserSend {
   machineId: number;
   command: MachineChannelCommand;
@@ -22,6 +25,7 @@ const providerSend = new RegExp(`^/ws/inbound/boltadmin/backupmachines/${ID}/([a
 
 /** The subscription a destination names on an endpoint's side (001 §7), or null for anything else. */
 export function readSubscription(side: Side, destination: string): BrowserSubscription | null {
+  if (destination === DASHBOARD_TOPICS[side]) return { kind: 'dashboard' };
   if (side === 'customer') {
     const id = toId(customerQueue.exec(destination)?.[1]);
     return id === null ? null : { kind: 'machine', machineId: id };

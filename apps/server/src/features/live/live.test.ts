@@ -5,12 +5,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines } from '../../db/schema/index.js';
 import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
-import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
 import { defaultLiveHandlers } from './channel.js';
-import { eventually, rawSocket, stompClient, type TestStomp, upgradeStatus } from './testing.js';
+import { channelMachines, eventually, rawSocket, stompClient, type TestStomp, upgradeStatus } from './testing.js';
 
 const ORIGIN = 'http://portal.test';
 const HEART_BEAT_MS = 200;
@@ -80,12 +79,7 @@ beforeAll(async () => {
     },
   );
   tenants = await createTenants(t.database.db);
-  const fixtures = backupFixtures(t.database.db);
-  const packageA = await fixtures.package(tenants.customerA.customerId);
-  const packageB = await fixtures.package(tenants.customerB.customerId);
-  machines.assigned = await fixtures.machine(packageA, { assignedUserId: tenants.customerA.user.id });
-  machines.unassigned = await fixtures.machine(packageA);
-  machines.other = await fixtures.machine(packageB);
+  Object.assign(machines, await channelMachines(t.database.db, tenants));
   const issuer = createMachineCredentials(t.database.db);
   for (const [name, id] of Object.entries(machines)) {
     const credential = await issuer.issue(id);

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { backupMachines } from '../../db/schema/index.js';
 
@@ -14,11 +14,14 @@ export function createPresenceRepo(db: Db) {
       await db.update(backupMachines).set({ online: true, lastSeenAt: at }).where(eq(backupMachines.id, machineId));
     },
 
-    /** Moves last-seen on; false when another connection has taken over since `mine`. */
+    /**
+     * Moves last-seen on (and says online again, should a sweep have taken a live connection for a dead
+     * one); false when another connection has taken over since `mine`.
+     */
     async seen(machineId: number, mine: Date, at: Date): Promise<boolean> {
       const rows = await db
         .update(backupMachines)
-        .set({ lastSeenAt: at })
+        .set({ online: true, lastSeenAt: at })
         .where(and(eq(backupMachines.id, machineId), eq(backupMachines.lastSeenAt, mine)))
         .returning({ id: backupMachines.id });
       return rows.length > 0;
@@ -31,6 +34,30 @@ export function createPresenceRepo(db: Db) {
         .where(and(eq(backupMachines.id, machineId), eq(backupMachines.lastSeenAt, mine)))
         .returning({ id: backupMachines.id });
       return rows.length > 0;
+    },
+
+    /**
+     * Machines still marked online that no connection has vouched for since `before`: their instance
+     * stopped without closing them (a crash, a kill). Marked offline; their ids are returned.
+     */
+    async markStaleOffline(before: Date, limit: number): Promise<number[]> {
+      const stale = db
+        .select({ id: backupMachines.id })
+        .from(backupMachines)
+        .where(and(eq(backupMachines.online, true), lt(backupMachines.lastSeenAt, before)))
+        .limit(limit);
+      const rows = await db
+        .update(backupMachines)
+        .set({ online: false })
+        .where(
+          and(
+            inArray(backupMachines.id, stale),
+            eq(backupMachines.online, true),
+            lt(backupMachines.lastSeenAt, before),
+          ),
+        )
+        .returning({ id: backupMachines.id });
+      return rows.map((row) => row.id);
     },
 
     async isOnline(machineId: number): Promise<boolean> {

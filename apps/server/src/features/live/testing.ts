@@ -1,5 +1,11 @@
+import type { AddressInfo } from 'node:net';
+import { AGENT_CHANNEL, type AgentToServer, type ServerToAgent } from '@portal/domain';
 import { Client, type IFrame, type IMessage } from '@stomp/stompjs';
+import type { FastifyInstance } from 'fastify';
 import { WebSocket } from 'ws';
+import type { Db } from '../../db/client.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
+import type { Tenants } from '../../testing/fixtures.js';
 
 /** Test helpers: real WebSocket clients against a listening app. */
 
@@ -151,4 +157,56 @@ export async function eventually(check: () => Promise<boolean> | boolean, timeou
     if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * Three machines for channel tests: one of customer A assigned to A's customer user, one of A assigned to
+ * no one, one of customer B.
+ */
+export async function channelMachines(db: Db, tenants: Tenants) {
+  const fixtures = backupFixtures(db);
+  const packageA = await fixtures.package(tenants.customerA.customerId);
+  const packageB = await fixtures.package(tenants.customerB.customerId);
+  return {
+    assigned: await fixtures.machine(packageA, { assignedUserId: tenants.customerA.user.id }),
+    unassigned: await fixtures.machine(packageA),
+    other: await fixtures.machine(packageB),
+  };
+}
+
+/** Starts the app on a free loopback port; resolves with its ws:// origin. */
+export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+/**
+ * A protocol-level agent on the live channel of a listening app (`base` is its ws:// origin): connected with
+ * the machine's credential and subscribed to its commands, which it collects. Stop its `client` after use.
+ */
+export async function connectTestAgent(
+  app: FastifyInstance,
+  base: string,
+  credential: { machineId: number; token: string },
+) {
+  const client = stompClient(`${base}${AGENT_CHANNEL.endpoint}`, {
+    connectHeaders: { login: String(credential.machineId), passcode: credential.token },
+  });
+  if ((await client.connected) !== 'connected') {
+    await client.stop();
+    throw new Error('the test agent could not connect');
+  }
+  const queue = client.subscribe(AGENT_CHANNEL.commands);
+  // A receipt on a later frame proves the SUBSCRIBE before it was handled.
+  const sync = { type: 'reply', requestId: 'sync', success: true, messages: [] } satisfies AgentToServer;
+  if (!(await client.sendWithReceipt('SEND', AGENT_CHANNEL.events, JSON.stringify(sync)))) {
+    await client.stop();
+    throw new Error('the test agent was not acknowledged');
+  }
+  await eventually(() => app.live.hasLocalAgent(credential.machineId));
+  return {
+    client,
+    commands: () => queue.messages.map((m) => JSON.parse(m.body) as ServerToAgent),
+    send: (event: AgentToServer) => client.sendWithReceipt('SEND', AGENT_CHANNEL.events, JSON.stringify(event)),
+  };
 }

@@ -1,21 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { AuthenticatedMachine, MachineCredentials } from '../machine-auth/credentials.js';
-import { parseMachineCredential } from '../machine-auth/credentials.js';
+import { credentialOfAuthorization } from '../machine-auth/credentials.js';
 
 /** How long a verified credential is trusted without asking the database again. */
 export const DEFAULT_VERIFY_CACHE_MS = 3_000;
 const MAX_ENTRIES = 10_000;
-
-/** `Authorization: Basic base64(user:password)` → its two halves; null for anything else. */
-export function parseBasicAuth(header: string | undefined): { user: string; password: string } | null {
-  if (!header) return null;
-  const match = /^Basic\s+([A-Za-z0-9+/=]{1,1024})\s*$/i.exec(header);
-  if (!match?.[1]) return null;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return null;
-  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
 
 /**
  * Checks a machine's HTTP basic credential (`{machineId}:{token}`) with a short memory of successes:
@@ -40,8 +29,7 @@ export function createMachineAccess(deps: {
 
   return {
     async authenticate(authorization: string | undefined): Promise<AuthenticatedMachine | null> {
-      const basic = parseBasicAuth(authorization);
-      const credential = basic ? parseMachineCredential(basic.user, basic.password) : null;
+      const credential = credentialOfAuthorization(authorization);
       if (!credential) return null;
       const key = `${credential.machineId}:${createHash('sha256').update(credential.token).digest('hex')}`;
       const at = now();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMachineAccess, parseBasicAuth } from './machine-access.js';
+import { parseBasicAuth } from '../machine-auth/credentials.js';
+import { createMachineAccess } from './machine-access.js';
 import { objectPath, parseRange, repositoryDir, UnsafePathError } from './paths.js';
 import { localRepositoryUrl, withMachineCredential } from './repository-settings.js';
 

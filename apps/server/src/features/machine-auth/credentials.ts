@@ -30,6 +30,23 @@ export function parseMachineCredential(
   return Number.isSafeInteger(machineId) && machineId <= 2_147_483_647 ? { machineId, token: passcode } : null;
 }
 
+/** `Authorization: Basic base64(user:password)` → its two halves; null for anything else. */
+export function parseBasicAuth(header: string | undefined): { user: string; password: string } | null {
+  if (!header) return null;
+  const match = /^Basic\s+([A-Za-z0-9+/=]{1,1024})\s*$/i.exec(header);
+  if (!match?.[1]) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** An agent's HTTP credential (`Authorization: Basic base64(machineId:token)`), or null. */
+export function credentialOfAuthorization(header: string | undefined): MachineCredential | null {
+  const basic = parseBasicAuth(header);
+  return basic ? parseMachineCredential(basic.user, basic.password) : null;
+}
+
 export function createMachineCredentials(db: Db) {
   return {
     /** Issues a new credential, replacing (and so revoking) any earlier one. */
@@ -51,6 +68,12 @@ export function createMachineCredentials(db: Db) {
         .where(eq(backupMachines.id, machineId))
         .returning({ id: backupMachines.id });
       return rows.length > 0;
+    },
+
+    /** The machine an HTTP request's basic credential names, when that credential is valid (see verify). */
+    async verifyAuthorization(header: string | undefined): Promise<AuthenticatedMachine | null> {
+      const credential = credentialOfAuthorization(header);
+      return credential ? this.verify(credential) : null;
     },
 
     /** The machine when the credential is its current one and the machine is not being deleted. */

@@ -1,5 +1,4 @@
-import { MESSAGES, type ServerMessage, type ServerToAgent } from '@portal/domain';
-import { z } from 'zod';
+import { MESSAGES, type ServerMessage, type ServerToAgent, treeItemsRequestSchema } from '@portal/domain';
 import type { AgentEventService } from '../agent-events/service.js';
 import type { Side } from '../live/bus.js';
 import type { LiveHandlers } from '../live/channel.js';
@@ -41,11 +40,6 @@ function parseTreeRequestId(requestId: string): { userId: number; side: Side; br
   if (!match) return null;
   return { userId: Number(match[1]), side: match[2] as Side, browserRequestId: match[3] as string };
 }
-
-const treeRequestSchema = z.object({
-  treeItemsRequestId: z.union([z.string(), z.number()]).transform(String),
-  path: z.string().max(4096).default(''),
-});
 
 /**
  * Joins the live channel to the portal's services: agent events are recorded (and answered), browser
@@ -93,7 +87,7 @@ export function createMachineChannelHandlers(deps: {
     async onBrowserCommand(user, machineId, command, body, context) {
       const channel = deps.channel();
       if (command === 'localtreeitems') {
-        const parsed = treeRequestSchema.safeParse(body);
+        const parsed = treeItemsRequestSchema.safeParse(body);
         const failed = (message: string) =>
           context.reply({
             treeItemsRequestId: parsed.success ? parsed.data.treeItemsRequestId : null,

@@ -1,11 +1,12 @@
 import { AGENT_LINK_PATH, type MachineLinkResult } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupMachines, backupPackages, userBackupPackages } from '../../db/schema/index.js';
+import { backupMachines, backupPackages } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { createMachineCredentials } from '../machine-auth/credentials.js';
+import { linkFixtures } from './testing.js';
 
 let t: TestApp;
 let tenants: Tenants;
@@ -28,13 +29,7 @@ const link = (body: unknown) =>
 
 beforeAll(async () => {
   t = await createTestApp();
-  tenants = await createTenants(t.database.db);
-  const fixtures = backupFixtures(t.database.db);
-  packageA = await fixtures.package(tenants.customerA.customerId, { name: 'Office' });
-  secondPackageA = await fixtures.package(tenants.customerA.customerId, { name: 'Servers' });
-  await t.database.db
-    .insert(userBackupPackages)
-    .values({ userId: tenants.customerA.user.id, backupPackageId: packageA });
+  ({ tenants, packageA, secondPackageA } = await linkFixtures(t.database.db));
 });
 afterAll(() => t.close());
 

@@ -1,7 +1,10 @@
 import type { OsFamily } from '@portal/domain';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { backupMachines, backupPackages, userBackupPackages } from '../../db/schema/index.js';
+import { backupMachines, backupPackages, machineLinkingCodes, userBackupPackages } from '../../db/schema/index.js';
+
+/** A linking code not used yet whose time has not run out. */
+const liveCode = (now: Date) => and(isNull(machineLinkingCodes.usedAt), gt(machineLinkingCodes.expiresAt, now));
 
 /** The queries of machine linking. */
 export function createMachineLinkRepo(db: Db) {
@@ -86,6 +89,52 @@ export function createMachineLinkRepo(db: Db) {
       values: { operatingSystem: string; desktopClientVersion: string; timeZone: string; ipAddress: string },
     ): Promise<void> {
       await tx.update(backupMachines).set(values).where(eq(backupMachines.id, machineId));
+    },
+
+    // --- One-time linking codes (stored as SHA-256 hashes) ---
+
+    /** Serialises code making per user, so the live-code cap holds under concurrent requests. */
+    async lockUser(tx: Db, userId: number): Promise<void> {
+      await tx.execute(sql`select id from users where id = ${userId} for update`);
+    },
+
+    async liveCodeCount(tx: Db, userId: number, now: Date): Promise<number> {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(machineLinkingCodes)
+        .where(and(eq(machineLinkingCodes.userId, userId), liveCode(now)));
+      return row?.n ?? 0;
+    },
+
+    async insertCode(tx: Db, values: { codeHash: string; userId: number; createdAt: Date; expiresAt: Date }) {
+      await tx.insert(machineLinkingCodes).values(values);
+    },
+
+    /** The user who made a code that is still unused and unexpired, or null. */
+    async liveCodeOwner(codeHash: string, now: Date): Promise<number | null> {
+      const [row] = await db
+        .select({ userId: machineLinkingCodes.userId })
+        .from(machineLinkingCodes)
+        .where(and(eq(machineLinkingCodes.codeHash, codeHash), liveCode(now)));
+      return row?.userId ?? null;
+    },
+
+    /**
+     * Uses the code for the machine it linked, if it is still live: one UPDATE, so of two links racing
+     * with the same code exactly one gets it (the other's transaction then rolls back its machine).
+     */
+    async useCode(tx: Db, codeHash: string, userId: number, machineId: number, now: Date): Promise<boolean> {
+      const rows = await tx
+        .update(machineLinkingCodes)
+        .set({ usedAt: now, backupMachineId: machineId })
+        .where(and(eq(machineLinkingCodes.codeHash, codeHash), eq(machineLinkingCodes.userId, userId), liveCode(now)))
+        .returning({ id: machineLinkingCodes.id });
+      return rows.length === 1;
+    },
+
+    /** Housekeeping: codes past their expiry, used or not. */
+    async deleteExpiredCodes(now: Date): Promise<void> {
+      await db.delete(machineLinkingCodes).where(lt(machineLinkingCodes.expiresAt, now));
     },
   };
 }

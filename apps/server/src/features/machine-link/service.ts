@@ -1,46 +1,119 @@
+import { randomInt } from 'node:crypto';
 import {
   errorMessage,
+  formatLinkingCode,
   isCustomerAdmin,
   isValidTimeZone,
+  LINKING_CODE,
+  type LinkingCodeResult,
   type MachineLinkRequest,
   type MachineLinkResult,
   MESSAGES,
+  machineLinkProof,
+  mayLinkMachines,
 } from '@portal/domain';
 import type { Db } from '../../db/client.js';
 import { AppError, badRequest, conflict } from '../../http/errors.js';
-import { type AuthService, actorOf, type ClientInfo } from '../auth/service.js';
+import type { AuditRepo } from '../audit/repo.js';
+import { type AuthService, actorOf, type ClientInfo, type SignedIn } from '../auth/service.js';
+import { sha256 } from '../auth/tokens.js';
 import type { MachineCredentials } from '../machine-auth/credentials.js';
 import type { MachineLinkRepo } from './repo.js';
 
 const TEXT = MESSAGES.machineLink;
 
+const refuse = (status: number, code: string, message: string, field = '') =>
+  new AppError(status, code, [errorMessage(message, field, code)]);
+
+/** A new linking code in canonical form: LINKING_CODE.length characters drawn uniformly from its alphabet. */
+export function newLinkingCode(): string {
+  const { alphabet, length } = LINKING_CODE;
+  return Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
+}
+
 /**
- * `agent link` (DESIGN §6): the agent signs in as a user of the customer (with the sign-in throttle),
- * the machine joins one of the user's active packages within its machine limit, and gets its own
- * credential. Linking again from the same device gives that device's machine a new credential instead
- * of a second machine, so reinstalling an agent keeps the machine's history.
+ * `agent link` (DESIGN §6): the agent proves itself as a user of the customer, either with the user's
+ * e-mail and password (with the sign-in throttle) or with a one-time linking code the user made in the
+ * portal (with the per-address part of the throttle); the machine joins one of the user's active packages
+ * within its machine limit, and gets its own credential. Linking again from the same device gives that
+ * device's machine a new credential instead of a second machine, so reinstalling an agent keeps the
+ * machine's history.
  */
 export function createMachineLinkService(deps: {
   db: Db;
-  auth: Pick<AuthService, 'verifyCredentials'>;
+  auth: Pick<AuthService, 'verifyCredentials' | 'verifyOneTimeCode'>;
   repo: MachineLinkRepo;
   credentials: MachineCredentials;
+  audit: Pick<AuditRepo, 'record'>;
+  now?: () => Date;
 }) {
+  const now = deps.now ?? (() => new Date());
+
+  /** The user's active packages; at least one, else the user cannot link. */
+  async function packagesOf(user: { id: number; customerId: number }, admin: boolean) {
+    const packages = await deps.repo.packagesFor(user, admin);
+    if (packages.length === 0) throw conflict(TEXT.noPackage, 'backupPackageId');
+    return packages;
+  }
+
   return {
+    /**
+     * Makes a linking code for the signed-in user (issue #5): users of a customer who may change things,
+     * with at least one package to link to, holding fewer than LINKING_CODE.maxLivePerUser live codes.
+     * The answer names those packages, so the portal can show the command for the one the user picks.
+     */
+    async createCode(session: Pick<SignedIn, 'user' | 'actor'>, client: ClientInfo): Promise<LinkingCodeResult> {
+      const { user, actor } = session;
+      if (!mayLinkMachines(actor) || user.customerId === null) {
+        throw refuse(403, 'FORBIDDEN', actor.readOnly ? TEXT.readOnlyCannotLink : TEXT.notACustomerUser);
+      }
+      const packages = await packagesOf({ id: user.id, customerId: user.customerId }, isCustomerAdmin(actor));
+      const at = now();
+      const expiresAt = new Date(at.getTime() + LINKING_CODE.lifetimeMinutes * 60_000);
+      const code = newLinkingCode();
+      const made = await deps.db.transaction(async (tx) => {
+        await deps.repo.lockUser(tx, user.id);
+        if ((await deps.repo.liveCodeCount(tx, user.id, at)) >= LINKING_CODE.maxLivePerUser) return false;
+        await deps.repo.insertCode(tx, { codeHash: sha256(code), userId: user.id, createdAt: at, expiresAt });
+        return true;
+      });
+      if (!made) throw conflict(TEXT.tooManyLinkingCodes);
+      await deps.audit.record({
+        type: 'LINKING_CODE_CREATED',
+        userId: user.id,
+        customerId: user.customerId,
+        email: user.email,
+        ipAddress: client.ip,
+        detail: { expiresAt: expiresAt.toISOString() },
+      });
+      return {
+        code: formatLinkingCode(code),
+        expiresAt: expiresAt.toISOString(),
+        packages: packages.map((p) => ({ id: p.id, name: p.name })),
+      };
+    },
+
     async link(request: MachineLinkRequest, client: ClientInfo): Promise<MachineLinkResult> {
       if (!isValidTimeZone(request.timeZone)) throw badRequest(TEXT.badTimeZone, 'timeZone');
-      const outcome = await deps.auth.verifyCredentials(request.email, request.password, client);
-      const refuse = (status: number, code: string, message: string, field = '') =>
-        new AppError(status, code, [errorMessage(message, field, code)]);
-      if (outcome.kind === 'failed') throw refuse(401, 'UNAUTHENTICATED', TEXT.signInFailed, 'password');
+      const proof = machineLinkProof(request);
+      const codeHash = proof.kind === 'code' ? sha256(proof.code) : null;
+      const outcome =
+        proof.kind === 'password'
+          ? await deps.auth.verifyCredentials(proof.email, proof.password, client)
+          : await deps.auth.verifyOneTimeCode(() => deps.repo.liveCodeOwner(sha256(proof.code), now()), client);
+      const codeRefused = () => refuse(401, 'UNAUTHENTICATED', TEXT.linkingCodeInvalid, 'linkingCode');
+      if (outcome.kind === 'failed') {
+        throw codeHash === null ? refuse(401, 'UNAUTHENTICATED', TEXT.signInFailed, 'password') : codeRefused();
+      }
       if (outcome.kind === 'throttled') throw refuse(429, 'THROTTLED', TEXT.throttled);
       if (outcome.kind === 'suspended') throw refuse(403, 'FORBIDDEN', TEXT.accountSuspended);
       const user = outcome.user;
       if (user.customerId === null) throw refuse(403, 'FORBIDDEN', TEXT.notACustomerUser, 'email');
+      // A code stands for its maker as they are now: one who has become read-only can no longer link.
+      if (codeHash !== null && !mayLinkMachines(actorOf(user))) throw refuse(403, 'FORBIDDEN', TEXT.readOnlyCannotLink);
       const customerId = user.customerId;
 
-      const packages = await deps.repo.packagesFor({ id: user.id, customerId }, isCustomerAdmin(actorOf(user)));
-      if (packages.length === 0) throw conflict(TEXT.noPackage, 'backupPackageId');
+      const packages = await packagesOf({ id: user.id, customerId }, isCustomerAdmin(actorOf(user)));
       let packageId = request.backupPackageId;
       if (packageId === undefined) {
         if (packages.length > 1) {
@@ -65,24 +138,41 @@ export function createMachineLinkService(deps: {
           timeZone: request.timeZone,
           ipAddress: client.ip,
         };
+        let linked: { machineId: number; relinked: boolean };
         if (existing !== null) {
           await deps.repo.updateLinkedMachine(tx, existing, details);
-          return { machineId: existing, relinked: true };
+          linked = { machineId: existing, relinked: true };
+        } else {
+          if (pkg.machinesLimit > 0 && (await deps.repo.machineCount(tx, chosen)) >= pkg.machinesLimit) {
+            throw conflict(TEXT.machineLimitReached, 'backupPackageId');
+          }
+          const id = await deps.repo.insertMachine(tx, {
+            ...details,
+            customerId,
+            backupPackageId: chosen,
+            assignedUserId: user.id,
+            name: request.name,
+            osFamily: request.osFamily,
+            deviceFingerprint: request.fingerprint,
+          });
+          linked = { machineId: id, relinked: false };
         }
-        if (pkg.machinesLimit > 0 && (await deps.repo.machineCount(tx, chosen)) >= pkg.machinesLimit) {
-          throw conflict(TEXT.machineLimitReached, 'backupPackageId');
+        // Used last, in the same transaction: a code another link used meanwhile undoes this one.
+        if (codeHash !== null && !(await deps.repo.useCode(tx, codeHash, user.id, linked.machineId, now()))) {
+          throw codeRefused();
         }
-        const id = await deps.repo.insertMachine(tx, {
-          ...details,
-          customerId,
-          backupPackageId: chosen,
-          assignedUserId: user.id,
-          name: request.name,
-          osFamily: request.osFamily,
-          deviceFingerprint: request.fingerprint,
-        });
-        return { machineId: id, relinked: false };
+        return linked;
       });
+      if (codeHash !== null) {
+        await deps.audit.record({
+          type: 'LINKING_CODE_USED',
+          userId: user.id,
+          customerId,
+          email: user.email,
+          ipAddress: client.ip,
+          detail: { machineId, relinked },
+        });
+      }
       const credential = await deps.credentials.issue(machineId);
       if (!credential) throw new Error('credential not issued for a machine just linked');
       return { machineId, token: credential.token, relinked };

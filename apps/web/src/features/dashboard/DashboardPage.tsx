@@ -1,7 +1,9 @@
 import { MESSAGES } from '@portal/domain';
 import { type KeyboardEvent, type ReactNode, useId, useReducer, useRef } from 'react';
+import { liveSideOf } from '../../app/live';
 import { useSession } from '../../app/session';
 import { Page } from '../../ui';
+import { LinkMachineButton } from '../machine-link/LinkMachineDialog';
 import {
   type DashboardAction,
   type DashboardAudience,
@@ -15,6 +17,7 @@ import {
   tabTitle,
 } from './dashboardState';
 import { GettingStartedStrip } from './GettingStartedStrip';
+import { useLiveDashboardRefresh } from './liveRefresh';
 import { CustomersPanel, MachinesPanel, TasksPanel } from './panels';
 
 interface TabsProps {
@@ -130,16 +133,24 @@ function panelOf(
   if (tab === 'machines' && state.customer) {
     const paths = machinePaths(state, state.customer.id);
     return (
-      // A new customer is a new scope: its table starts again on page 1, unfiltered.
-      <MachinesPanel
-        key={paths.list}
-        title={title}
-        listPath={paths.list}
-        countsPath={paths.counts}
-        selectedId={state.machine?.id ?? null}
-        onSelect={(machine) => dispatch({ type: 'selectMachine', machine })}
-        onUnselect={() => dispatch({ type: 'unselectMachine' })}
-      />
+      <>
+        {/* Customer accounts' own machines tab: linking a machine with a one-time code (issue #5). */}
+        {audience.root === 'machines' && (
+          <div className="d-flex justify-content-end mb-2">
+            <LinkMachineButton />
+          </div>
+        )}
+        {/* A new customer is a new scope: its table starts again on page 1, unfiltered. */}
+        <MachinesPanel
+          key={paths.list}
+          title={title}
+          listPath={paths.list}
+          countsPath={paths.counts}
+          selectedId={state.machine?.id ?? null}
+          onSelect={(machine) => dispatch({ type: 'selectMachine', machine })}
+          onUnselect={() => dispatch({ type: 'unselectMachine' })}
+        />
+      </>
     );
   }
   if (tab === 'tasks' && state.machine) {
@@ -156,6 +167,7 @@ function panelOf(
 export function DashboardPage() {
   const { data, actor } = useSession();
   const companyName = data.user?.companyName ?? null;
+  useLiveDashboardRefresh(actor && liveSideOf(actor));
   return (
     <Page title="Dashboard" subtitle={companyName ?? data.branding?.brandName ?? undefined}>
       {actor && (

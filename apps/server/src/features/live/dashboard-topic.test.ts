@@ -1,0 +1,162 @@
+import {
+  AGENT_CHANNEL,
+  type AgentToServer,
+  DASHBOARD_TOPICS,
+  type DashboardChange,
+  dashboardChangeSchema,
+  WS_ENDPOINTS,
+} from '@portal/domain';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../../http/request-context.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { TestClient } from '../../testing/client.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { createBackupStateService } from '../backup-state/service.js';
+import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
+import { channelMachines, eventually, listenOnLoopback, stompClient, type TestStomp } from './testing.js';
+
+/** The live dashboard (issue #5): who hears which machine's change, from the real app and channel. */
+
+const ORIGIN = 'http://portal.test';
+let t: TestApp;
+let tenants: Tenants;
+let base: string;
+const started: TestStomp[] = [];
+const machines = { assigned: 0, unassigned: 0, other: 0 };
+let credential: MachineCredential;
+let taskId = 0;
+
+async function watcher(email: string, side: 'customer' | 'provider') {
+  const client = new TestClient(t.app);
+  await client.signIn(email, FIXTURE_PASSWORD);
+  const stomp = stompClient(`${base}${WS_ENDPOINTS[side]}`, {
+    headers: { cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
+  });
+  started.push(stomp);
+  expect(await stomp.connected).toBe('connected');
+  const { messages } = stomp.subscribe(DASHBOARD_TOPICS[side]);
+  // Frames are handled in order: the receipt of a second subscription proves the first is in place.
+  expect(await stomp.sendWithReceipt('SUBSCRIBE', DASHBOARD_TOPICS[side])).toBe(true);
+  return {
+    changes: () => messages.map((m): DashboardChange => dashboardChangeSchema.parse(JSON.parse(m.body))),
+    machineIds: () => new Set(messages.flatMap((m) => dashboardChangeSchema.parse(JSON.parse(m.body)).machineIds)),
+    clear: () => {
+      messages.length = 0;
+    },
+  };
+}
+
+function agent(): TestStomp {
+  const client = stompClient(`${base}${AGENT_CHANNEL.endpoint}`, {
+    connectHeaders: { login: String(credential.machineId), passcode: credential.token },
+  });
+  started.push(client);
+  return client;
+}
+
+const send = (client: TestStomp, event: AgentToServer) =>
+  client.sendWithReceipt('SEND', AGENT_CHANNEL.events, JSON.stringify(event));
+
+beforeAll(async () => {
+  t = await createTestApp({}, { live: { options: { dashboardBatchMs: 20 } } });
+  tenants = await createTenants(t.database.db);
+  Object.assign(machines, await channelMachines(t.database.db, tenants));
+  const backupState = createBackupStateService({ db: t.database.db });
+  taskId = (await backupState.createTask(backupFixtures(t.database.db).task(machines.unassigned))) ?? 0;
+  const issued = await createMachineCredentials(t.database.db).issue(machines.unassigned);
+  if (!issued) throw new Error('no credential');
+  credential = issued;
+  base = await listenOnLoopback(t.app);
+});
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((c) => c.stop()));
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the dashboard topic', () => {
+  it('tells those who may see a machine that it came online and that its run started and finished, and no one else', async () => {
+    const provider = await watcher(tenants.providerAdmin.email, 'provider');
+    const admin = await watcher(tenants.customerA.admin.email, 'customer');
+    const user = await watcher(tenants.customerA.user.email, 'customer');
+    const otherTenant = await watcher(tenants.customerB.admin.email, 'customer');
+
+    const machine = agent();
+    expect(await machine.connected).toBe('connected');
+    await eventually(
+      () => provider.machineIds().has(machines.unassigned) && admin.machineIds().has(machines.unassigned),
+    );
+    provider.clear();
+    admin.clear();
+
+    const startedAt = t.clock.now.toISOString();
+    expect(await send(machine, { type: 'runStarted', runKey: 'k1', taskId, startedAt, manual: true })).toBe(true);
+    await eventually(
+      () => provider.machineIds().has(machines.unassigned) && admin.machineIds().has(machines.unassigned),
+    );
+    provider.clear();
+    admin.clear();
+
+    const finished: AgentToServer = {
+      type: 'runFinished',
+      runKey: 'k1',
+      status: 'FINISHED_SUCCESS',
+      finishedAt: startedAt,
+      exitCodeResult: 'SUCCESS',
+      failureMessage: null,
+      snapshotId: null,
+      bytesAdded: 10,
+      bytesTotal: 10,
+    };
+    expect(await send(machine, finished)).toBe(true);
+    await eventually(
+      () => provider.machineIds().has(machines.unassigned) && admin.machineIds().has(machines.unassigned),
+    );
+    expect(admin.changes().every((c) => c.type === 'dashboardChanged')).toBe(true);
+
+    // Progress alone does not change a dashboard row: no message for it.
+    provider.clear();
+    const progress: AgentToServer = {
+      type: 'runProgress',
+      runKey: 'k1',
+      phase: 'TRANSFERRING_FILES',
+      percentage: 50,
+      currentItem: 1,
+      totalItems: 2,
+      bytesDone: 5,
+      bytesTotal: 10,
+    };
+    expect(await send(machine, progress)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(provider.machineIds().size).toBe(0);
+
+    await machine.stop();
+    await eventually(() => provider.machineIds().has(machines.unassigned));
+
+    // A customer user sees only their assigned machines; another tenant sees nothing of customer A.
+    expect(user.machineIds().size).toBe(0);
+    expect(otherTenant.machineIds().size).toBe(0);
+  });
+
+  it('reaches a customer user for their own machine', async () => {
+    const user = await watcher(tenants.customerA.user.email, 'customer');
+    t.app.live.machinesChanged([machines.assigned, machines.other]);
+    await eventually(() => user.machineIds().has(machines.assigned));
+    expect(user.machineIds().has(machines.other)).toBe(false);
+  });
+
+  it('accepts only the topic of its own side', async () => {
+    const client = new TestClient(t.app);
+    await client.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
+    const stomp = stompClient(`${base}${WS_ENDPOINTS.customer}`, {
+      headers: { cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
+    });
+    started.push(stomp);
+    expect(await stomp.connected).toBe('connected');
+    expect(await stomp.sendWithReceipt('SUBSCRIBE', DASHBOARD_TOPICS.provider)).toBe(false);
+  });
+});

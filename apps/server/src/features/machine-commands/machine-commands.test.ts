@@ -1,0 +1,379 @@
+/** Machine commands (issue #5): upload of log files, log file download, storage refresh; agents' log uploads. */
+import {
+  agentLogFileUploadPath,
+  LOG_FILES,
+  MESSAGES,
+  machineLogFilePath,
+  machineLogFilesPath,
+  machineStorageRefreshPath,
+  machineUploadLogFilesPath,
+  type ServerToAgent,
+} from '@portal/domain';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { backupMachines } from '../../db/schema/index.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { TestClient } from '../../testing/client.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { connectTestAgent, eventually, listenOnLoopback, type TestStomp } from '../live/testing.js';
+import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
+
+let t: TestApp;
+let tenants: Tenants;
+let base = '';
+const clients: Record<string, TestClient> = {};
+/** customerB's machine (its agent connects in the tests), an offline one beside it, customerA's machine. */
+let ref = { customerId: 0, packageId: 0, machineId: 0 };
+let offlineRef = { customerId: 0, packageId: 0, machineId: 0 };
+let otherTenantRef = { customerId: 0, packageId: 0, machineId: 0 };
+let credential: MachineCredential;
+let offlineCredential: MachineCredential;
+const started: TestStomp[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tenants = await createTenants(t.database.db);
+  const fixtures = backupFixtures(t.database.db);
+  const packageId = await fixtures.package(tenants.customerB.customerId);
+  ref = { customerId: tenants.customerB.customerId, packageId, machineId: await fixtures.machine(packageId) };
+  offlineRef = { ...ref, machineId: await fixtures.machine(packageId) };
+  const packageA = await fixtures.package(tenants.customerA.customerId);
+  otherTenantRef = {
+    customerId: tenants.customerA.customerId,
+    packageId: packageA,
+    machineId: await fixtures.machine(packageA),
+  };
+  const credentials = createMachineCredentials(t.database.db);
+  const issued = await credentials.issue(ref.machineId);
+  const issuedOffline = await credentials.issue(offlineRef.machineId);
+  if (!issued || !issuedOffline) throw new Error('no credential');
+  credential = issued;
+  offlineCredential = issuedOffline;
+  const users = {
+    provider: tenants.providerAdmin.email,
+    superAdminB: tenants.customerB.superAdmin.email,
+    adminB: tenants.customerB.admin.email,
+    userB: tenants.customerB.user.email,
+    adminA: tenants.customerA.admin.email,
+    reseller: tenants.reseller.superAdmin.email,
+  };
+  for (const [key, email] of Object.entries(users)) {
+    const client = new TestClient(t.app);
+    await client.signIn(email, FIXTURE_PASSWORD);
+    clients[key] = client;
+  }
+  base = await listenOnLoopback(t.app);
+});
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((c) => c.stop()));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const as = (key: string) => {
+  const client = clients[key];
+  if (!client) throw new Error(key);
+  return client;
+};
+
+async function connectAgent() {
+  const agent = await connectTestAgent(t.app, base, credential);
+  started.push(agent.client);
+  return agent;
+}
+
+const commandOf = <T extends ServerToAgent['type']>(commands: ServerToAgent[], type: T) =>
+  commands.filter((c): c is Extract<ServerToAgent, { type: T }> => c.type === type);
+
+const basic = (c: MachineCredential) => `Basic ${Buffer.from(`${c.machineId}:${c.token}`).toString('base64')}`;
+
+/** An agent's upload of one log file, as the agent sends it. */
+const upload = (
+  fileName: string,
+  content: string,
+  options: { as?: MachineCredential; machineId?: number; lastModified?: Date; contentType?: string } = {},
+) =>
+  t.app.inject({
+    method: 'PUT',
+    url: agentLogFileUploadPath(options.machineId ?? ref.machineId, fileName, options.lastModified),
+    headers: {
+      authorization: basic(options.as ?? credential),
+      'content-type': options.contentType ?? 'text/plain; charset=utf-8',
+    },
+    payload: content,
+  });
+
+const listOf = async (at = ref) => {
+  const response = await as('provider').json('GET', machineLogFilesPath(at));
+  expect(response.statusCode).toBe(200);
+  return response.json().result as Array<{ fileName: string; lastModified: string }>;
+};
+
+describe('request upload of log files (001 §7 uploadlogfiles)', () => {
+  it('sends uploadLogFiles with the updater flag to the connected agent', async () => {
+    const agent = await connectAgent();
+    const withUpdater = await as('provider').json('POST', machineUploadLogFilesPath(ref, true));
+    expect(withUpdater.statusCode).toBe(200);
+    expect(withUpdater.json()).toMatchObject({ status: 'OK', messages: [] });
+    const plain = await as('provider').json('POST', machineUploadLogFilesPath(ref, false));
+    expect(plain.statusCode).toBe(200);
+    // Without the query parameter the checkbox's default, false (001 §5).
+    const bare = await as('provider').json('POST', machineUploadLogFilesPath(ref, false).split('?')[0] ?? '');
+    expect(bare.statusCode).toBe(200);
+    await eventually(() => commandOf(agent.commands(), 'uploadLogFiles').length === 3);
+    const sent = commandOf(agent.commands(), 'uploadLogFiles');
+    expect(sent.map((c) => c.includeUpdaterLogs)).toEqual([true, false, false]);
+    expect(sent[0]?.requestId).toBe(withUpdater.json().result.requestId);
+    expect(new Set(sent.map((c) => c.requestId)).size).toBe(3);
+  });
+
+  it('answers an offline machine at once with a clear error', async () => {
+    const response = await as('provider').json('POST', machineUploadLogFilesPath(offlineRef, true));
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({
+      status: 'ERROR',
+      responseSummaryCode: 'MACHINE_OFFLINE',
+      messages: [{ message: MESSAGES.liveChannel.machineOffline }],
+    });
+  });
+
+  it('answers 404 when the customer or package of the path is not the machine’s', async () => {
+    const agent = await connectAgent();
+    for (const wrong of [
+      { ...ref, customerId: tenants.customerA.customerId },
+      { ...ref, packageId: otherTenantRef.packageId },
+      { ...ref, machineId: otherTenantRef.machineId },
+    ]) {
+      const response = await as('provider').json('POST', machineUploadLogFilesPath(wrong, false));
+      expect(response.statusCode).toBe(404);
+      expect(response.json().messages[0].message).toBe(MESSAGES.backupMachine.notFound);
+    }
+    expect(commandOf(agent.commands(), 'uploadLogFiles')).toEqual([]);
+  });
+
+  it('is for provider admins only, and validates the flag', async () => {
+    for (const key of ['superAdminB', 'adminB', 'userB', 'reseller']) {
+      const command = await as(key).json('POST', machineUploadLogFilesPath(ref, true));
+      expect(command.statusCode).toBe(403);
+      const list = await as(key).json('GET', machineLogFilesPath(ref));
+      expect(list.statusCode).toBe(403);
+    }
+    const bad = await as('provider').json(
+      'POST',
+      `${machineUploadLogFilesPath(ref, true).split('?')[0]}?uploadupdaterfiles=maybe`,
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().messages[0]).toMatchObject({ fieldName: 'uploadupdaterfiles' });
+  });
+});
+
+describe('log files: the agent’s upload and the provider’s download', () => {
+  it('refuses an upload without this machine’s own credential, and stores nothing', async () => {
+    const none = await t.app.inject({
+      method: 'PUT',
+      url: agentLogFileUploadPath(ref.machineId, 'agent.log'),
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect(none.statusCode).toBe(401);
+    expect(none.headers['www-authenticate']).toMatch(/^Basic/);
+    const wrongToken = await upload('agent.log', 'x', { as: { ...credential, token: 'not-the-token' } });
+    expect(wrongToken.statusCode).toBe(401);
+    // Another machine's valid credential may not upload for this machine.
+    const otherMachine = await upload('agent.log', 'x', { as: offlineCredential });
+    expect(otherMachine.statusCode).toBe(403);
+    expect(otherMachine.json().status).toBe('ERROR');
+    // A session cookie is no credential here.
+    const browser = await as('provider').request({
+      method: 'PUT',
+      url: agentLogFileUploadPath(ref.machineId, 'agent.log'),
+      headers: { 'content-type': 'text/plain', 'x-csrf-token': as('provider').csrf },
+      payload: 'x',
+    });
+    expect(browser.statusCode).toBe(401);
+    expect(await listOf()).toEqual([]);
+  });
+
+  it('stores, replaces, lists and downloads a file with attachment headers', async () => {
+    const first = await upload('agent.log', 'line 1\nline 2\n', { lastModified: new Date('2026-11-20T08:00:00.000Z') });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ status: 'OK' });
+    expect(await listOf()).toEqual([{ fileName: 'agent.log', lastModified: '2026-11-20T08:00:00.000Z' }]);
+
+    const replaced = await upload('agent.log', 'line 3 é\n', { lastModified: new Date('2026-11-21T09:30:00.000Z') });
+    expect(replaced.statusCode).toBe(200);
+    expect(await listOf()).toEqual([{ fileName: 'agent.log', lastModified: '2026-11-21T09:30:00.000Z' }]);
+
+    const download = await as('provider').request({ method: 'GET', url: machineLogFilePath(ref, 'agent.log') });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="agent.log"; filename*=UTF-8''agent.log`,
+    );
+    expect(download.headers['cache-control']).toBe('no-store');
+    expect(download.body).toBe('line 3 é\n');
+
+    // Another machine's files are not this machine's, and the other tenant's path finds nothing.
+    expect(await listOf(offlineRef)).toEqual([]);
+    const elsewhere = await as('provider').json('GET', machineLogFilePath(offlineRef, 'agent.log'));
+    expect(elsewhere.statusCode).toBe(404);
+    const wrongCustomer = await as('provider').json(
+      'GET',
+      machineLogFilePath({ ...ref, customerId: tenants.customerA.customerId }, 'agent.log'),
+    );
+    expect(wrongCustomer.statusCode).toBe(404);
+  });
+
+  it('quotes an unusual name safely in the download', async () => {
+    const name = 'odd "name" é.log';
+    expect((await upload(name, 'odd\n')).statusCode).toBe(200);
+    const download = await as('provider').request({ method: 'GET', url: machineLogFilePath(ref, name) });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="odd _name_ _.log"; filename*=UTF-8''odd%20%22name%22%20%C3%A9.log`,
+    );
+    expect(download.body).toBe('odd\n');
+  });
+
+  it('answers an unknown file with a 404 envelope and a bad name with 400', async () => {
+    const unknown = await as('provider').json('GET', machineLogFilePath(ref, 'never-uploaded.log'));
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({
+      status: 'ERROR',
+      messages: [{ message: MESSAGES.backupMachine.logFileNotFound }],
+    });
+    for (const bad of ['../etc/passwd', 'a\\b', '..', 'x'.repeat(LOG_FILES.fileNameMax + 1)]) {
+      const download = await as('provider').json('GET', machineLogFilePath(ref, bad));
+      expect(download.statusCode).toBe(400);
+      expect(download.json().messages[0]).toMatchObject({ fieldName: 'filename' });
+      const uploaded = await upload(bad, 'x');
+      expect(uploaded.statusCode).toBe(400);
+      expect(uploaded.json().messages[0]).toMatchObject({ fieldName: 'fileName' });
+    }
+    expect((await listOf()).map((f) => f.fileName)).not.toContain('..');
+    const badTime = await t.app.inject({
+      method: 'PUT',
+      url: `${agentLogFileUploadPath(ref.machineId, 'agent.log')}&lastModified=yesterday`,
+      headers: { authorization: basic(credential), 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect(badTime.statusCode).toBe(400);
+    expect(badTime.json().messages[0]).toMatchObject({ fieldName: 'lastModified' });
+    // The longest valid name fits, spaces and all.
+    const longest = `${'a b '.repeat(LOG_FILES.fileNameMax / 4 - 1)}.log`;
+    expect(longest).toHaveLength(LOG_FILES.fileNameMax);
+    expect((await upload(longest, 'x')).statusCode).toBe(200);
+    expect((await listOf()).map((f) => f.fileName)).toContain(longest);
+  });
+
+  it('takes text/plain only, caps the size, and drops NUL characters', async () => {
+    const json = await upload('agent.log', '{"a":1}', { contentType: 'application/json' });
+    expect(json.statusCode).toBe(400);
+    expect(json.json().messages[0].message).toBe(MESSAGES.backupMachine.logFilePlainText);
+    const tooLarge = await upload('big.log', 'x'.repeat(LOG_FILES.maxBytes + 1));
+    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.json().status).toBe('ERROR');
+    expect((await upload('full.log', 'y'.repeat(LOG_FILES.maxBytes))).statusCode).toBe(200);
+    expect((await upload('nul.log', 'a\u0000b\n')).statusCode).toBe(200);
+    const nul = await as('provider').request({ method: 'GET', url: machineLogFilePath(ref, 'nul.log') });
+    expect(nul.body).toBe('ab\n');
+    expect((await listOf()).map((f) => f.fileName)).not.toContain('big.log');
+  });
+
+  it(`keeps the ${LOG_FILES.maxFilesPerMachine} most recently uploaded files of a machine`, async () => {
+    const names = Array.from(
+      { length: LOG_FILES.maxFilesPerMachine + 2 },
+      (_, i) => `keep-${String(i).padStart(2, '0')}.log`,
+    );
+    for (const name of names) {
+      t.clock.advanceMinutes(1);
+      expect((await upload(name, name, { machineId: offlineRef.machineId, as: offlineCredential })).statusCode).toBe(
+        200,
+      );
+    }
+    const kept = (await listOf(offlineRef)).map((f) => f.fileName);
+    expect(kept).toEqual(names.slice(2));
+    // Uploading an old name again makes it the newest: the now oldest one goes.
+    t.clock.advanceMinutes(1);
+    await upload(names[2] ?? '', 'again', { machineId: offlineRef.machineId, as: offlineCredential });
+    t.clock.advanceMinutes(1);
+    await upload('newest.log', 'new', { machineId: offlineRef.machineId, as: offlineCredential });
+    const after = (await listOf(offlineRef)).map((f) => f.fileName);
+    expect(after).toHaveLength(LOG_FILES.maxFilesPerMachine);
+    expect(after).toContain(names[2]);
+    expect(after).toContain('newest.log');
+    expect(after).not.toContain(names[3]);
+  });
+});
+
+describe('refresh storage space (001 §7 PUT …?refresh=true)', () => {
+  const refresh = (key: string, at = ref, path = machineStorageRefreshPath(at.packageId, at.machineId)) =>
+    as(key).json('PUT', path);
+
+  it('sends refreshStorage to the online agent for each of the three admin roles', async () => {
+    const agent = await connectAgent();
+    for (const key of ['provider', 'superAdminB', 'adminB']) {
+      const response = await refresh(key);
+      expect(response.statusCode, key).toBe(200);
+      expect(response.json()).toMatchObject({ status: 'OK', result: null, messages: [] });
+    }
+    await eventually(() => commandOf(agent.commands(), 'refreshStorage').length === 3);
+    const requestIds = commandOf(agent.commands(), 'refreshStorage').map((c) => c.requestId);
+    expect(new Set(requestIds).size).toBe(3);
+  });
+
+  it('answers an offline machine at once with a clear error', async () => {
+    const response = await refresh('adminB', offlineRef);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().messages[0].message).toBe(MESSAGES.liveChannel.machineOffline);
+  });
+
+  it('hides other tenants’ machines (404), refuses customer users (403), lets a reseller reach its customers', async () => {
+    const agent = await connectAgent();
+    const otherTenant = await refresh('adminA', ref);
+    expect(otherTenant.statusCode).toBe(404);
+    expect(otherTenant.json().messages[0].message).toBe(MESSAGES.backupMachine.notFound);
+    expect((await refresh('adminB', otherTenantRef)).statusCode).toBe(404);
+    // The reseller is customerA's parent, not customerB's.
+    expect((await refresh('reseller', ref)).statusCode).toBe(404);
+    expect((await refresh('reseller', otherTenantRef)).statusCode).toBe(409);
+    expect((await refresh('userB')).statusCode).toBe(403);
+    // The machine is not in the path's package.
+    expect((await refresh('adminB', { ...ref, packageId: otherTenantRef.packageId })).statusCode).toBe(404);
+    expect(commandOf(agent.commands(), 'refreshStorage')).toEqual([]);
+  });
+
+  it('accepts exactly ?refresh=true for now and says so otherwise', async () => {
+    const agent = await connectAgent();
+    const path = machineStorageRefreshPath(ref.packageId, ref.machineId).split('?')[0] ?? '';
+    for (const query of ['', '?refresh=false', '?delete=true', '?status=SUSPENDED', '?refresh=true&delete=true']) {
+      const response = await refresh('adminB', ref, `${path}${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json().messages[0]).toMatchObject({
+        fieldName: '',
+        message: MESSAGES.backupMachine.refreshOnly,
+      });
+    }
+    expect(commandOf(agent.commands(), 'refreshStorage')).toEqual([]);
+  });
+
+  it('records the usage the agent reports after a refresh', async () => {
+    const agent = await connectAgent();
+    expect((await refresh('adminB')).statusCode).toBe(200);
+    await eventually(() => commandOf(agent.commands(), 'refreshStorage').length === 1);
+    const [command] = commandOf(agent.commands(), 'refreshStorage');
+    if (!command) throw new Error('no command');
+    await agent.send({ type: 'reply', requestId: command.requestId, success: true, messages: [], payload: {} });
+    expect(await agent.send({ type: 'usage', usedSpaceBytes: 123_456 })).toBe(true);
+    await eventually(async () => {
+      const [row] = await t.database.db
+        .select({ used: backupMachines.usedSpaceBytes })
+        .from(backupMachines)
+        .where(eq(backupMachines.id, ref.machineId));
+      return row?.used === 123_456;
+    });
+  });
+});

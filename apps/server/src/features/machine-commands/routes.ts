@@ -1,0 +1,92 @@
+import {
+  AGENT_LOG_FILES_PATH,
+  LOG_FILES,
+  logFileNameSchema,
+  logFileUploadQuerySchema,
+  logUploadSchema,
+  MESSAGES,
+  ok,
+} from '@portal/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { badRequest, forbidden, parseWith, unauthenticated } from '../../http/errors.js';
+import { requireSignedIn } from '../../http/request-context.js';
+import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
+import { attachmentDisposition } from './present.js';
+import type { MachineCommandService } from './service.js';
+
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+const providerPath = z.object({ customerId: id, packageId: id, machineId: id });
+const adminPath = z.object({ packageId: id, machineId: id });
+const logFileQuery = z.object({ filename: logFileNameSchema.optional() });
+/** The machine action of PUT /admin/backuppackages/{p}/backupmachines/{m}: only ?refresh=true for now. */
+const machineActionQuery = z.strictObject({ refresh: z.literal('true') });
+
+const PROVIDER_MACHINE = '/boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId';
+
+/**
+ * Machine commands (001 §7, issue #5): upload of log files and their download for provider admins, storage
+ * refresh for the three admin roles, and the agents' log file uploads (machine credential, like the restic
+ * REST backend; no session, no CSRF).
+ */
+export function registerMachineCommandRoutes(app: FastifyInstance, deps: { commands: MachineCommandService }): void {
+  const { commands } = deps;
+  const providers = { config: { access: 'providerAdmin' as const } };
+
+  app.post(`${PROVIDER_MACHINE}/commands/uploadlogfiles`, providers, async (request) => {
+    const path = parseWith(providerPath, request.params);
+    const { uploadupdaterfiles } = parseWith(logUploadSchema, request.query);
+    return ok(await commands.uploadLogFiles(path, uploadupdaterfiles));
+  });
+
+  // With ?filename= the file as a download; without, the list of the machine's files (ours: 001 §3 'Log file').
+  app.get(`${PROVIDER_MACHINE}/logfiles`, providers, async (request, reply) => {
+    const path = parseWith(providerPath, request.params);
+    const { filename } = parseWith(logFileQuery, request.query);
+    if (filename === undefined) return ok(await commands.logFiles(path));
+    const file = await commands.logFile(path, filename);
+    return reply
+      .type('text/plain; charset=utf-8')
+      .header('Content-Disposition', attachmentDisposition(file.fileName))
+      .header('Cache-Control', 'no-store')
+      .send(file.content);
+  });
+
+  app.put(
+    '/admin/backuppackages/:packageId/backupmachines/:machineId',
+    { config: { access: 'anyAdmin' } },
+    async (request) => {
+      const path = parseWith(adminPath, request.params);
+      if (!machineActionQuery.safeParse(request.query).success) throw badRequest(MESSAGES.backupMachine.refreshOnly);
+      await commands.refreshStorage(requireSignedIn(request).actor, path);
+      return ok(null);
+    },
+  );
+
+  const uploaders = new WeakMap<FastifyRequest, AuthenticatedMachine>();
+  app.put(
+    AGENT_LOG_FILES_PATH,
+    {
+      config: { access: 'public', machineAuth: true },
+      bodyLimit: LOG_FILES.maxBytes,
+      // Who is uploading, before any of the body is read: this machine's own credential only.
+      onRequest: async (request, reply) => {
+        const machine = await commands.authenticate(request.headers.authorization);
+        if (!machine) {
+          reply.header('WWW-Authenticate', 'Basic realm="portal-agent", charset="UTF-8"');
+          throw unauthenticated();
+        }
+        if (String(machine.id) !== (request.params as { machineId?: string }).machineId) throw forbidden();
+        uploaders.set(request, machine);
+      },
+    },
+    async (request) => {
+      const machine = uploaders.get(request);
+      if (!machine) throw unauthenticated();
+      const { fileName, lastModified } = parseWith(logFileUploadQuerySchema, request.query);
+      if (typeof request.body !== 'string') throw badRequest(MESSAGES.backupMachine.logFilePlainText);
+      await commands.storeLogFile(machine.id, { fileName, content: request.body, lastModified });
+      return ok(null);
+    },
+  );
+}

@@ -1,0 +1,149 @@
+import type { AddressInfo } from 'node:net';
+import { AGENT_CHANNEL, type ServerToAgent, type TreeItem, treeItemsPath } from '@portal/domain';
+import { treeItem } from '@portal/domain/testing/tree-items';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { TestClient } from '../../testing/client.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { stompClient, type TestStomp } from '../live/testing.js';
+import { createMachineCredentials } from '../machine-auth/credentials.js';
+
+/** POST /backupmachines/{id}/treeitems (002 §7.8): the agent answers over the live channel. */
+
+let t: TestApp;
+let tenants: Tenants;
+let base: string;
+const machines = { assigned: 0, unassigned: 0, offline: 0 };
+const agents: TestStomp[] = [];
+const requests: ServerToAgent[] = [];
+
+/** A protocol-level agent that lists two folders under any path, fails for /denied and is silent for /silent. */
+async function connectAgent(machineId: number) {
+  const credential = await createMachineCredentials(t.database.db).issue(machineId);
+  if (!credential) throw new Error('no credential');
+  const agent = stompClient(`${base}${AGENT_CHANNEL.endpoint}`, {
+    connectHeaders: { login: String(credential.machineId), passcode: credential.token },
+  });
+  agents.push(agent);
+  expect(await agent.connected).toBe('connected');
+  agent.client.subscribe(AGENT_CHANNEL.commands, (frame) => {
+    const message = JSON.parse(frame.body) as ServerToAgent;
+    requests.push(message);
+    if (message.type !== 'treeItems' || message.path === '/silent') return;
+    const denied = message.path === '/denied';
+    agent.client.publish({
+      destination: AGENT_CHANNEL.events,
+      body: JSON.stringify({
+        type: 'reply',
+        requestId: message.requestId,
+        success: !denied,
+        messages: denied ? ['Permission denied: /denied'] : [],
+        payload: denied ? undefined : { treeItems: [treeItem(`${message.path}/a`), treeItem(`${message.path}/b`)] },
+      }),
+    });
+  });
+  // The subscription is in place once a receipted frame after it is answered.
+  expect(await agent.sendWithReceipt('SUBSCRIBE', AGENT_CHANNEL.commands)).toBe(true);
+}
+
+async function signedIn(email: string) {
+  const client = new TestClient(t.app);
+  await client.signIn(email, FIXTURE_PASSWORD);
+  return client;
+}
+
+beforeAll(async () => {
+  t = await createTestApp({}, { live: { options: { askTimeoutMs: 500 } } });
+  tenants = await createTenants(t.database.db);
+  const fixtures = backupFixtures(t.database.db);
+  const pkg = await fixtures.package(tenants.customerA.customerId);
+  machines.assigned = await fixtures.machine(pkg, { assignedUserId: tenants.customerA.user.id });
+  machines.unassigned = await fixtures.machine(pkg);
+  machines.offline = await fixtures.machine(pkg);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  await connectAgent(machines.assigned);
+  await connectAgent(machines.unassigned);
+});
+
+afterEach(() => {
+  requests.length = 0;
+});
+
+afterAll(async () => {
+  await Promise.all(agents.map((a) => a.stop()));
+  await t?.close();
+});
+
+describe('POST /backupmachines/{id}/treeitems', () => {
+  it("answers with the agent's children of the path and the browser's request id", async () => {
+    const admin = await signedIn(tenants.customerA.admin.email);
+    const response = await admin.json('POST', treeItemsPath(machines.assigned), {
+      treeItemsRequestId: 'tree-1',
+      type: 'DIRECTORY',
+      local: true,
+      path: '/home',
+      selected: false,
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.status).toBe('OK');
+    expect(body.result.responseSummaryCode).toBe('OK');
+    expect(body.result.treeItemsRequestId).toBe('tree-1');
+    expect(body.result.treeItems.map((i: TreeItem) => i.value)).toEqual(['/home/a', '/home/b']);
+    expect(requests).toMatchObject([{ type: 'treeItems', path: '/home', includeHidden: true }]);
+  });
+
+  it('keeps to who may see the machine: its user, the customer admin, the provider; no other tenant', async () => {
+    const body = { treeItemsRequestId: 7, path: '' };
+    const user = await signedIn(tenants.customerA.user.email);
+    expect((await user.json('POST', treeItemsPath(machines.assigned), body)).statusCode).toBe(200);
+    expect((await user.json('POST', treeItemsPath(machines.unassigned), body)).statusCode).toBe(404);
+    const provider = await signedIn(tenants.providerAdmin.email);
+    expect((await provider.json('POST', treeItemsPath(machines.unassigned), body)).statusCode).toBe(200);
+    const other = await signedIn(tenants.customerB.admin.email);
+    const refused = await other.json('POST', treeItemsPath(machines.assigned), body);
+    expect(refused.statusCode).toBe(404);
+    expect(JSON.stringify(refused.json())).not.toContain('/a');
+    expect(requests).toHaveLength(2);
+    // Without a session there is no CSRF token either: refused before anything else.
+    const anonymous = new TestClient(t.app);
+    expect((await anonymous.json('POST', treeItemsPath(machines.assigned), body)).statusCode).toBe(403);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("answers an offline machine at once, the agent's failure with its message, and a silent agent after the wait", async () => {
+    const admin = await signedIn(tenants.customerA.admin.email);
+    const offline = await admin.json('POST', treeItemsPath(machines.offline), { treeItemsRequestId: 'x', path: '' });
+    expect(offline.statusCode).toBe(409);
+    expect(offline.json().messages[0].message).toBe('The backup machine is offline; try again when it is connected.');
+
+    const denied = await admin.json('POST', treeItemsPath(machines.assigned), {
+      treeItemsRequestId: 'x',
+      path: '/denied',
+    });
+    expect(denied.statusCode).toBe(502);
+    expect(denied.json().messages[0].message).toBe('Permission denied: /denied');
+
+    const silent = await admin.json('POST', treeItemsPath(machines.assigned), {
+      treeItemsRequestId: 'x',
+      path: '/silent',
+    });
+    expect(silent.statusCode).toBe(504);
+    expect(silent.json().messages[0].message).toBe('Error in retrieving tree items from backup machine.');
+  });
+
+  it('refuses a bad body or id with 400', async () => {
+    const admin = await signedIn(tenants.customerA.admin.email);
+    expect((await admin.json('POST', treeItemsPath(machines.assigned), { path: '/home' })).statusCode).toBe(400);
+    expect(
+      (await admin.json('POST', treeItemsPath(machines.assigned), { treeItemsRequestId: 'x', path: 'p'.repeat(5000) }))
+        .statusCode,
+    ).toBe(400);
+    expect((await admin.json('POST', '/backupmachines/abc/treeitems', { treeItemsRequestId: 'x' })).statusCode).toBe(
+      400,
+    );
+    expect(requests).toHaveLength(0);
+  });
+});

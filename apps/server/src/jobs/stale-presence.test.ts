@@ -1,0 +1,72 @@
+import { eq, inArray } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/client.js';
+import { backupMachines } from '../db/schema/index.js';
+import { createPresenceRepo } from '../features/live/repo.js';
+import { backupFixtures } from '../testing/backup-fixtures.js';
+import { openTestDatabase } from '../testing/database.js';
+import { createTenants, type Tenants } from '../testing/fixtures.js';
+import { startStalePresenceSweep } from './stale-presence.js';
+
+let database: Database;
+let tenants: Tenants;
+const now = new Date('2026-11-23T10:00:00Z');
+const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000);
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  tenants = await createTenants(database.db);
+});
+afterAll(async () => database?.close());
+
+describe('stale presence sweep', () => {
+  it('marks offline the machines no connection has vouched for in three touch intervals, and tells the dashboards', async () => {
+    const db = database.db;
+    const fixtures = backupFixtures(db);
+    const pkg = await fixtures.package(tenants.customerA.customerId);
+    const [stale, fresh, offline] = [
+      await fixtures.machine(pkg),
+      await fixtures.machine(pkg),
+      await fixtures.machine(pkg),
+    ];
+    const presence = createPresenceRepo(db);
+    await presence.connected(stale, minutesAgo(4));
+    await presence.connected(fresh, minutesAgo(2));
+    await db
+      .update(backupMachines)
+      .set({ online: false, lastSeenAt: minutesAgo(60) })
+      .where(eq(backupMachines.id, offline));
+
+    const told: number[][] = [];
+    const job = startStalePresenceSweep({
+      presence,
+      touchEveryMs: 60_000,
+      machinesChanged: (ids) => told.push(ids),
+      logger: pino({ level: 'silent' }),
+      now: () => now,
+      intervalMs: 3_600_000,
+    });
+    try {
+      expect(await job.runOnce()).toBe(1);
+      expect(told).toEqual([[stale]]);
+      const rows = await db
+        .select({ id: backupMachines.id, online: backupMachines.online })
+        .from(backupMachines)
+        .where(inArray(backupMachines.id, [stale, fresh, offline]));
+      expect(Object.fromEntries(rows.map((r) => [r.id, r.online]))).toEqual({
+        [stale]: false,
+        [fresh]: true,
+        [offline]: false,
+      });
+      // Idempotent: a second pass (or another instance) finds nothing.
+      expect(await job.runOnce()).toBe(0);
+
+      // A connection that was alive after all says online again on its next touch.
+      expect(await presence.seen(stale, minutesAgo(4), now)).toBe(true);
+      expect(await presence.isOnline(stale)).toBe(true);
+    } finally {
+      job.stop();
+    }
+  });
+});

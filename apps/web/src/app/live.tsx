@@ -1,0 +1,114 @@
+import { type Actor, AGENT_CHANNEL, isProviderAdmin, WS_ENDPOINTS } from '@portal/domain';
+import { Client, type StompSubscription } from '@stomp/stompjs';
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { useSession } from './session';
+
+export type LiveSide = keyof typeof WS_ENDPOINTS;
+
+/** Provider admins use the provider endpoint; everyone else the customer one (001 §7). */
+export const liveSideOf = (actor: Actor): LiveSide => (isProviderAdmin(actor) ? 'provider' : 'customer');
+
+/** A topic's listener: each message's body, and `null` after a reconnection (changes may have been missed). */
+export type LiveListener = (body: string | null) => void;
+
+export interface LiveChannelClient {
+  subscribe(destination: string, listener: LiveListener): () => void;
+  close(): void;
+}
+
+/**
+ * One STOMP connection per page (DESIGN §5), opened on the first subscription; the session cookie
+ * authenticates it. stompjs reconnects after a drop, and each listener hears of the reconnection, so a
+ * screen can reload what it may have missed.
+ */
+export function createLiveChannelClient(
+  side: LiveSide,
+  location: Pick<Location, 'protocol' | 'host'>,
+): LiveChannelClient {
+  const listeners = new Map<string, Set<LiveListener>>();
+  const subscriptions = new Map<string, StompSubscription>();
+  let client: Client | null = null;
+  let connectedBefore = false;
+
+  function listen(destination: string): void {
+    if (!client?.connected || subscriptions.has(destination)) return;
+    subscriptions.set(
+      destination,
+      client.subscribe(destination, (message) => {
+        for (const listener of listeners.get(destination) ?? []) listener(message.body);
+      }),
+    );
+  }
+
+  function start(): Client {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const created = new Client({
+      brokerURL: `${scheme}://${location.host}${WS_ENDPOINTS[side]}`,
+      heartbeatIncoming: AGENT_CHANNEL.heartBeatMs,
+      heartbeatOutgoing: AGENT_CHANNEL.heartBeatMs,
+      reconnectDelay: 5_000,
+      debug: () => {},
+    });
+    created.onConnect = () => {
+      const reconnected = connectedBefore;
+      connectedBefore = true;
+      subscriptions.clear();
+      for (const [destination, set] of listeners) {
+        listen(destination);
+        if (reconnected) for (const listener of set) listener(null);
+      }
+    };
+    created.activate();
+    return created;
+  }
+
+  return {
+    subscribe(destination, listener) {
+      const set = listeners.get(destination) ?? new Set<LiveListener>();
+      set.add(listener);
+      listeners.set(destination, set);
+      client ??= start();
+      listen(destination);
+      return () => {
+        set.delete(listener);
+        if (set.size > 0) return;
+        listeners.delete(destination);
+        const subscription = subscriptions.get(destination);
+        subscriptions.delete(destination);
+        if (client?.connected) subscription?.unsubscribe();
+      };
+    },
+    close() {
+      void client?.deactivate();
+      client = null;
+      subscriptions.clear();
+    },
+  };
+}
+
+const LiveChannelContext = createContext<LiveChannelClient | null>(null);
+
+/** Gives the signed-in user's screens the live channel; without it (component tests) topics stay silent. */
+export function LiveChannelProvider({ children }: { children: ReactNode }) {
+  const { actor } = useSession();
+  const side = actor ? liveSideOf(actor) : null;
+  const [client, setClient] = useState<LiveChannelClient | null>(null);
+  useEffect(() => {
+    if (!side) return;
+    const created = createLiveChannelClient(side, window.location);
+    setClient(created);
+    return () => created.close();
+  }, [side]);
+  return <LiveChannelContext.Provider value={client}>{children}</LiveChannelContext.Provider>;
+}
+
+/** Listens to a topic while the component is mounted (see LiveListener). */
+export function useLiveTopic(destination: string | null, listener: LiveListener): void {
+  const client = useContext(LiveChannelContext);
+  const latest = useRef(listener);
+  latest.current = listener;
+  useEffect(() => {
+    if (!client || !destination) return;
+    return client.subscribe(destination, (body) => latest.current(body));
+  }, [client, destination]);
+}

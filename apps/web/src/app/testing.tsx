@@ -1,0 +1,44 @@
+/** Test-only helpers for component tests (not imported by the app). */
+import type { InitialData } from '@portal/domain';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { SessionProvider } from './session';
+
+export type TestUser = NonNullable<InitialData['user']>;
+
+/** The page data of a signed-in user: a Contoso customer user unless told otherwise. */
+export function signedInData(overrides: Partial<TestUser> = {}): InitialData {
+  return {
+    user: {
+      id: 1,
+      firstName: 'Alex',
+      surname: 'Wilber',
+      email: 'alex@example.test',
+      role: 'ROLE_CUSTOMER_USER',
+      customerId: 7,
+      companyName: 'Contoso Ltd',
+      boltCustomer: true,
+      resellerEnabled: false,
+      readOnly: false,
+      unpaidInvoices: 0,
+      ...overrides,
+    },
+    branding: null,
+    version: '1',
+    commitId: 'abc',
+    demo: false,
+  };
+}
+
+/** Renders `ui` for a signed-in user with a fresh query client; answers the user-event handle. */
+export function renderSignedIn(ui: ReactNode, overrides: Partial<TestUser> = {}) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <SessionProvider initial={signedInData(overrides)}>{ui}</SessionProvider>
+    </QueryClientProvider>,
+  );
+  return userEvent.setup();
+}
