@@ -219,6 +219,8 @@ export const backupMachines = pgTable(
     index('backup_machines_customer_idx').on(t.customerId, t.name),
     index('backup_machines_user_idx').on(t.assignedUserId),
     uniqueIndex('backup_machines_credential_uq').on(t.credentialHash),
+    // The stale-presence sweep reads only the machines marked online, oldest last-seen first.
+    index('backup_machines_online_seen_idx').on(t.lastSeenAt).where(sql`${t.online}`),
     // Every sortable dashboard column, across all machines (provider) and within a customer; id breaks ties.
     index('backup_machines_dash_name_idx').on(sql`lower(${t.name})`, t.id),
     index('backup_machines_dash_user_idx').on(sql`lower(${t.assignedUserName})`, t.id),

@@ -1,0 +1,1 @@
+CREATE INDEX "backup_machines_online_seen_idx" ON "backup_machines" USING btree ("last_seen_at") WHERE "backup_machines"."online";
