@@ -129,6 +129,10 @@ interface AgentEntry {
 /** Request ids of the requests a server instance awaits itself (`ask`): their replies go through the bus. */
 const AWAITED_PREFIX = 'await:';
 
+/** How stale a browser connection's session and machine authorisations may get (re-checked in the background). */
+const SESSION_RECHECK_MS = 5_000;
+const MACHINE_RECHECK_MS = 60_000;
+
 const READ_ONLY_COMMANDS: ReadonlySet<MachineChannelCommand> = new Set(['localtreeitems']);
 
 /**
@@ -268,8 +272,20 @@ export function createLiveChannel(deps: LiveChannelDeps) {
   // --- Browsers ---------------------------------------------------------------------------------------
 
   function browserHandler(connection: StompConnection, side: Side, sessionToken: string): EndpointHandler {
-    /** The session is looked up again on every SUBSCRIBE and SEND, so a signed-out user is cut off. */
-    async function currentUser(): Promise<SignedIn> {
+    /**
+     * The session and each machine's authorisation are looked up when first needed, then trusted while
+     * they are re-checked in the background, at most every SESSION_RECHECK_MS / MACHINE_RECHECK_MS: a
+     * command never waits for the database, and a signed-out user or a machine gone out of sight is cut
+     * off (ERROR, close) within that time.
+     */
+    let user: { signedIn: SignedIn; checkedAt: number } | null = null;
+    let userRecheck: Promise<unknown> | null = null;
+    const machinesCheckedAt = new Map<number, number>();
+    const machineRechecks = new Set<number>();
+    const cutOff = (error: unknown) =>
+      connection.fail(error instanceof StompRefusal ? error.message : 'Internal error');
+
+    async function lookUpUser(): Promise<SignedIn> {
       const signedIn = await deps.auth.resolve(sessionToken);
       if (!signedIn) throw new StompRefusal('Session expired');
       if (side === 'provider' && !isProviderAdmin(signedIn.actor)) throw new StompRefusal('Forbidden');
@@ -277,13 +293,39 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         throw new StompRefusal('Forbidden');
       }
       browsers.set(connection, { userId: signedIn.actor.userId, actor: signedIn.actor, side });
+      user = { signedIn, checkedAt: Date.now() };
       return signedIn;
     }
 
-    async function authoriseMachine(actor: Actor, machineId: number): Promise<void> {
+    async function currentUser(): Promise<SignedIn> {
+      if (!user) return lookUpUser();
+      if (!userRecheck && Date.now() - user.checkedAt >= SESSION_RECHECK_MS) {
+        userRecheck = lookUpUser()
+          .catch(cutOff)
+          .finally(() => {
+            userRecheck = null;
+          });
+      }
+      return user.signedIn;
+    }
+
+    async function lookUpMachine(actor: Actor, machineId: number): Promise<void> {
       const machine = await deps.machine(machineId);
       if (!machine || deps.machineAudience(actor, machine) === null) {
+        machinesCheckedAt.delete(machineId);
         throw new StompRefusal('Not authorised for this destination');
+      }
+      machinesCheckedAt.set(machineId, Date.now());
+    }
+
+    async function authoriseMachine(actor: Actor, machineId: number): Promise<void> {
+      const checkedAt = machinesCheckedAt.get(machineId);
+      if (checkedAt === undefined) return lookUpMachine(actor, machineId);
+      if (!machineRechecks.has(machineId) && Date.now() - checkedAt >= MACHINE_RECHECK_MS) {
+        machineRechecks.add(machineId);
+        lookUpMachine(actor, machineId)
+          .catch(cutOff)
+          .finally(() => machineRechecks.delete(machineId));
       }
     }
 
@@ -340,6 +382,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     let mine: Date | null = null;
     let lastTouch = 0;
     let touching = false;
+    let touch: Promise<void> | null = null;
 
     return {
       async connect(f) {
@@ -393,7 +436,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         lastTouch = at.getTime();
         const id = machine.id;
         const previous = mine;
-        void track(deps.presence.seen(id, previous, at))
+        touch = track(deps.presence.seen(id, previous, at))
           .then((current) => {
             if (current) mine = at;
             else connection.fail('Replaced by a newer connection');
@@ -401,6 +444,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
           .catch((error: unknown) => log.error({ err: error }, 'live channel presence update failed'))
           .finally(() => {
             touching = false;
+            touch = null;
           });
       },
       async closed() {
@@ -408,6 +452,9 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         if (!machine || !mine) return;
         const entry = agents.get(machine.id);
         if (entry?.connection === connection) agents.delete(machine.id);
+        // A touch still on its way moves the mark: wait for it, or the mark below is already out of date
+        // and the machine would stay marked online (until the stale presence sweep).
+        await touch;
         // Written only while this connection's mark is still there (repo.ts), whatever happened elsewhere.
         await track(deps.presence.disconnected(machine.id, mine, stamp()));
         machinesChanged([machine.id]);

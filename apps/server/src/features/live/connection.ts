@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import { createFrameDecoder, frame, header, type StompFrame, serializeFrame } from './stomp-frame.js';
+import { FrameDecoder, frame, header, type StompFrame, serializeFrame } from './stomp-frame.js';
 
 export interface ConnectionOptions {
   /** The heart-beat the server offers and asks for, in ms (0 = none). */
@@ -38,45 +38,76 @@ const MAX_QUEUED_FRAMES = 32;
  * the process: a hostile client can only close its own connection.
  */
 export class StompConnection {
-  readonly id = randomUUID();
+  /**
+   * Hex, not randomUUID(): that string is built from 20 pieces, which V8 keeps as a tree of about ten
+   * strings (some 300 bytes) for as long as the connection lives.
+   */
+  readonly id = randomBytes(16).toString('hex');
   private state: 'awaitingConnect' | 'connected' | 'closing' | 'closed' = 'awaitingConnect';
-  private readonly decoder;
+  private readonly decoder: FrameDecoder;
   private readonly subscriptions = new Map<string, string>();
-  private queue: Promise<void> = Promise.resolve();
-  private queued = 0;
+  /** Frames (or a decoding error) waiting while one is handled; null when none wait. */
+  private waiting: Array<StompFrame | string> | null = null;
+  private handling = false;
+  private paused = false;
   private lastReceived = Date.now();
-  private timers: NodeJS.Timeout[] = [];
+  private lastSent = 0;
+  /** Heart-beats (0: none): how often we send one, and the silence after which the peer is dead. */
+  private sendEvery = 0;
+  private silenceLimit = 0;
+  private connectTimer: NodeJS.Timeout | null = null;
   private messageSequence = 0;
   private handler: EndpointHandler | null = null;
-  readonly closedPromise: Promise<void>;
-  private resolveClosed!: () => void;
+  private closeHandled = false;
+  private closed: { promise: Promise<void>; resolve: () => void } | null = null;
 
   constructor(
     private readonly socket: WebSocket,
     private readonly options: ConnectionOptions,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.decoder = createFrameDecoder(options.maxFrameBytes);
-    this.closedPromise = new Promise((resolve) => {
-      this.resolveClosed = resolve;
-    });
+    this.decoder = new FrameDecoder(options.maxFrameBytes);
+  }
+
+  /** Settles once the connection is closed and its handler's `closed` has finished. */
+  get closedPromise(): Promise<void> {
+    if (this.closeHandled) return Promise.resolve();
+    if (!this.closed) {
+      let resolve: () => void = () => {};
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      this.closed = { promise, resolve };
+    }
+    return this.closed.promise;
   }
 
   /** Starts reading; the handler is attached here so it can know the connection. */
   start(handler: EndpointHandler): void {
     this.handler = handler;
-    this.socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => this.guard(() => this.onMessage(data)));
-    this.socket.on('close', () => this.guard(() => this.onClose()));
+    this.socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
+      try {
+        this.onMessage(data);
+      } catch (error) {
+        this.crashed(error);
+      }
+    });
+    this.socket.on('close', () => {
+      try {
+        this.onClose();
+      } catch (error) {
+        this.crashed(error);
+      }
+    });
     this.socket.on('error', (error) => {
       this.log.debug({ err: error, connection: this.id }, 'live channel socket error');
       this.terminate();
     });
-    this.timers.push(
-      setTimeout(() => {
-        if (this.state === 'awaitingConnect') this.fail('No CONNECT frame received in time');
-      }, this.options.connectTimeoutMs),
-    );
-    if (this.socket.readyState !== this.socket.OPEN) this.guard(() => this.onClose());
+    this.connectTimer = setTimeout(() => {
+      this.connectTimer = null;
+      if (this.state === 'awaitingConnect') this.fail('No CONNECT frame received in time');
+    }, this.options.connectTimeoutMs);
+    if (this.socket.readyState !== this.socket.OPEN) this.onClose();
   }
 
   get isOpen(): boolean {
@@ -142,13 +173,9 @@ export class StompConnection {
     }
   }
 
-  private guard(fn: () => void): void {
-    try {
-      fn();
-    } catch (error) {
-      this.log.warn({ err: error, connection: this.id }, 'live channel connection failed');
-      this.terminate();
-    }
+  private crashed(error: unknown): void {
+    this.log.warn({ err: error, connection: this.id }, 'live channel connection failed');
+    this.terminate();
   }
 
   private write(f: StompFrame): boolean {
@@ -159,7 +186,34 @@ export class StompConnection {
       return false;
     }
     this.socket.send(serializeFrame(f));
+    this.lastSent = Date.now();
     return true;
+  }
+
+  /** Called by the heart-beat wheel: a beat when nothing else was sent lately, or the end of a silent peer. */
+  beat(now: number): void {
+    if (this.silenceLimit > 0 && now - this.lastReceived > this.silenceLimit) {
+      this.log.info({ connection: this.id }, 'live channel: peer silent, closing');
+      this.terminate();
+      return;
+    }
+    // Sent when the next visit would come too late: the gap between beats stays within sendEvery.
+    if (this.sendEvery === 0 || now - this.lastSent + this.visitEvery() <= this.sendEvery) return;
+    if (this.socket.bufferedAmount > this.options.maxBufferedBytes) {
+      this.terminate();
+      return;
+    }
+    if (this.socket.readyState === this.socket.OPEN) {
+      this.socket.send('\n');
+      this.lastSent = now;
+    }
+  }
+
+  /** How often the wheel visits this connection: often enough for both of its heart-beat duties. */
+  visitEvery(): number {
+    const send = this.sendEvery > 0 ? this.sendEvery / 2 : Number.POSITIVE_INFINITY;
+    const check = this.silenceLimit > 0 ? this.silenceLimit / 4 : Number.POSITIVE_INFINITY;
+    return Math.max(Math.min(send, check), 10);
   }
 
   private onMessage(data: Buffer | ArrayBuffer | Buffer[]): void {
@@ -173,30 +227,49 @@ export class StompConnection {
     this.handler?.activity?.();
     const { frames, error } = this.decoder.push(chunk);
     for (const f of frames) this.enqueue(f);
-    if (error) this.enqueueFailure(error);
+    if (error) this.enqueue(error);
   }
 
-  /** Frames are handled strictly in order; a flood beyond the queue limit pauses reading. */
-  private enqueue(f: StompFrame): void {
-    this.queued += 1;
-    if (this.queued > MAX_QUEUED_FRAMES) this.socket.pause();
-    this.queue = this.queue
-      .then(() => this.handle(f))
-      .catch((error: unknown) => {
-        if (error instanceof StompRefusal) this.fail(error.message, header(f, 'receipt'));
+  /**
+   * Frames are handled strictly in order, one at a time; a flood beyond the queue limit pauses reading.
+   * A decoding error (a string) takes its place after the frames before it.
+   */
+  private enqueue(item: StompFrame | string): void {
+    if (!this.handling) {
+      this.drain(item).catch((error: unknown) => this.crashed(error));
+      return;
+    }
+    this.waiting ??= [];
+    this.waiting.push(item);
+    if (this.waiting.length > MAX_QUEUED_FRAMES && !this.paused) {
+      this.paused = true;
+      this.socket.pause();
+    }
+  }
+
+  private async drain(first: StompFrame | string): Promise<void> {
+    this.handling = true;
+    for (let item: StompFrame | string | undefined = first; item !== undefined; item = this.waiting?.shift()) {
+      if (typeof item === 'string') {
+        this.fail(item);
+        continue;
+      }
+      try {
+        await this.handle(item);
+      } catch (error) {
+        if (error instanceof StompRefusal) this.fail(error.message, header(item, 'receipt'));
         else {
           this.log.error({ err: error, connection: this.id }, 'live channel frame handling failed');
           this.fail('Internal error');
         }
-      })
-      .finally(() => {
-        this.queued -= 1;
-        if (this.queued <= MAX_QUEUED_FRAMES && this.state !== 'closed') this.socket.resume();
-      });
-  }
-
-  private enqueueFailure(message: string): void {
-    this.queue = this.queue.then(() => this.fail(message));
+      }
+      if (this.paused && (this.waiting?.length ?? 0) <= MAX_QUEUED_FRAMES && this.state !== 'closed') {
+        this.paused = false;
+        this.socket.resume();
+      }
+    }
+    this.waiting = null;
+    this.handling = false;
   }
 
   private async handle(f: StompFrame): Promise<void> {
@@ -275,40 +348,20 @@ export class StompConnection {
         session: this.id,
       }),
     );
-    if (ours > 0 && clientWants > 0) {
-      const every = Math.max(ours, clientWants);
-      this.timers.push(
-        setInterval(() => {
-          if (
-            this.socket.readyState === this.socket.OPEN &&
-            this.socket.bufferedAmount <= this.options.maxBufferedBytes
-          ) {
-            this.socket.send('\n');
-          } else if (this.socket.bufferedAmount > this.options.maxBufferedBytes) this.terminate();
-        }, every),
-      );
-    }
+    // STOMP 1.2 heart-beating: each side sends at the larger of what one offers and the other wants.
+    if (ours > 0 && clientWants > 0) this.sendEvery = Math.max(ours, clientWants);
     if (ours > 0 && clientSends > 0) {
       // Twice the negotiated period gives a late beat slack before the peer is declared dead.
-      const expect = Math.max(ours, clientSends);
+      this.silenceLimit = Math.max(ours, clientSends) * 2;
       this.lastReceived = Date.now();
-      this.timers.push(
-        setInterval(
-          () => {
-            if (Date.now() - this.lastReceived > expect * 2) {
-              this.log.info({ connection: this.id }, 'live channel: peer silent, closing');
-              this.terminate();
-            }
-          },
-          Math.max(expect / 2, 10),
-        ),
-      );
     }
+    if (this.sendEvery > 0 || this.silenceLimit > 0) HeartBeatWheel.add(this);
   }
 
   private stopTimers(): void {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers = [];
+    if (this.connectTimer) clearTimeout(this.connectTimer);
+    this.connectTimer = null;
+    if (this.sendEvery > 0 || this.silenceLimit > 0) HeartBeatWheel.remove(this);
   }
 
   private onClose(): void {
@@ -316,10 +369,69 @@ export class StompConnection {
     this.state = 'closed';
     this.stopTimers();
     this.subscriptions.clear();
+    this.waiting = null;
     const handler = this.handler;
     const done = handler
       ? handler.closed().catch((error: unknown) => this.log.error({ err: error }, 'live channel close handling failed'))
       : Promise.resolve();
-    void done.finally(() => this.resolveClosed());
+    void done.finally(() => {
+      this.closeHandled = true;
+      this.closed?.resolve();
+      this.closed = null;
+    });
+  }
+}
+
+/**
+ * The heart-beats of every connection of the process on a few shared timers instead of timers of each
+ * connection: a wheel per visiting period, whose slots are visited in turn, so the beats of thousands of
+ * connections are spread over the period rather than sent in one burst, and a connection costs no timer.
+ */
+class HeartBeatWheel {
+  private static readonly wheels = new Map<number, HeartBeatWheel>();
+  private static readonly SLOTS = 20;
+  private readonly slots: Array<Set<StompConnection>> = [];
+  private readonly slotOf = new Map<StompConnection, number>();
+  private cursor = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  private constructor(private readonly periodMs: number) {
+    for (let i = 0; i < HeartBeatWheel.SLOTS; i++) this.slots.push(new Set());
+  }
+
+  static add(connection: StompConnection): void {
+    const period = connection.visitEvery();
+    let wheel = HeartBeatWheel.wheels.get(period);
+    if (!wheel) {
+      wheel = new HeartBeatWheel(period);
+      HeartBeatWheel.wheels.set(period, wheel);
+    }
+    // The slot just visited comes round again last: a whole period from now.
+    const slot = (wheel.cursor + HeartBeatWheel.SLOTS - 1) % HeartBeatWheel.SLOTS;
+    wheel.slots[slot]?.add(connection);
+    wheel.slotOf.set(connection, slot);
+    if (!wheel.timer) {
+      wheel.timer = setInterval(() => wheel.visit(), Math.max(1, period / HeartBeatWheel.SLOTS));
+      wheel.timer.unref();
+    }
+  }
+
+  static remove(connection: StompConnection): void {
+    const wheel = HeartBeatWheel.wheels.get(connection.visitEvery());
+    const slot = wheel?.slotOf.get(connection);
+    if (!wheel || slot === undefined) return;
+    wheel.slotOf.delete(connection);
+    wheel.slots[slot]?.delete(connection);
+    if (wheel.slotOf.size === 0) {
+      if (wheel.timer) clearInterval(wheel.timer);
+      HeartBeatWheel.wheels.delete(wheel.periodMs);
+    }
+  }
+
+  private visit(): void {
+    this.cursor = (this.cursor + 1) % HeartBeatWheel.SLOTS;
+    const now = Date.now();
+    // A connection that ends here leaves its slot only later (on its socket's close event).
+    for (const connection of this.slots[this.cursor] ?? []) connection.beat(now);
   }
 }

@@ -89,7 +89,13 @@ export function serializeFrame(f: StompFrame): Buffer {
   }
   if (f.body.length > 0) head += `content-length:${f.body.length}\n`;
   head += '\n';
-  return Buffer.concat([Buffer.from(head, 'utf8'), f.body, Buffer.from([NUL])]);
+  // One allocation for head, body and NULL.
+  const headLength = Buffer.byteLength(head, 'utf8');
+  const out = Buffer.allocUnsafe(headLength + f.body.length + 1);
+  out.write(head, 0, 'utf8');
+  f.body.copy(out, headLength);
+  out[out.length - 1] = NUL;
+  return out;
 }
 
 /** One line ending at LF (a preceding CR is dropped); null when the buffer holds no LF yet. */
@@ -186,26 +192,30 @@ export function parseFrame(
 
 /**
  * A per-connection reader: bytes of WebSocket messages in, frames and heart-beats out. A frame may
- * span messages; what is buffered never exceeds maxFrameBytes.
+ * span messages; what is buffered never exceeds maxFrameBytes. Between messages it holds nothing but
+ * the unfinished part of a frame, if any (thousands of idle connections each keep one of these).
  */
-export function createFrameDecoder(maxFrameBytes: number) {
-  let pending: Buffer = Buffer.alloc(0);
-  return {
-    push(chunk: Buffer): { frames: StompFrame[]; heartbeats: number; error: string | null } {
-      const frames: StompFrame[] = [];
-      let heartbeats = 0;
-      const buf = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
-      let offset = 0;
-      for (;;) {
-        const result = decodeNext(buf, offset, maxFrameBytes);
-        if (result.kind === 'error') return { frames, heartbeats, error: result.message };
-        if (result.kind === 'incomplete') break;
-        if (result.kind === 'heartbeat') heartbeats += 1;
-        else frames.push(result.frame);
-        offset = result.next;
-      }
-      pending = offset >= buf.length ? Buffer.alloc(0) : Buffer.from(buf.subarray(offset));
-      return { frames, heartbeats, error: null };
-    },
-  };
+export class FrameDecoder {
+  private pending: Buffer | null = null;
+
+  constructor(private readonly maxFrameBytes: number) {}
+
+  push(chunk: Buffer): { frames: StompFrame[]; heartbeats: number; error: string | null } {
+    const frames: StompFrame[] = [];
+    let heartbeats = 0;
+    const buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    let offset = 0;
+    for (;;) {
+      const result = decodeNext(buf, offset, this.maxFrameBytes);
+      if (result.kind === 'error') return { frames, heartbeats, error: result.message };
+      if (result.kind === 'incomplete') break;
+      if (result.kind === 'heartbeat') heartbeats += 1;
+      else frames.push(result.frame);
+      offset = result.next;
+    }
+    this.pending = offset >= buf.length ? null : Buffer.from(buf.subarray(offset));
+    return { frames, heartbeats, error: null };
+  }
 }
+
+export const createFrameDecoder = (maxFrameBytes: number) => new FrameDecoder(maxFrameBytes);
