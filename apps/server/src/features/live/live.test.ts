@@ -100,6 +100,28 @@ afterAll(async () => {
 });
 
 describe('browser endpoints', () => {
+  it('cuts off a browser whose user signed out, within seconds of its next frame', async () => {
+    const http = new TestClient(t.app);
+    await http.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
+    const client = stompClient(`${base}${WS_ENDPOINTS.customer}`, {
+      headers: { cookie: `${SESSION_COOKIE}=${http.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
+    });
+    started.push(client);
+    expect(await client.connected).toBe('connected');
+    expect(await client.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.unassigned))).toBe(true);
+    await http.request({
+      method: 'POST',
+      url: '/logout',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `_csrf=${http.csrf}`,
+    });
+    // The session is trusted for up to 5 s, then checked again in the background on the next frame.
+    await new Promise((resolve) => setTimeout(resolve, 5_100));
+    void client.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.unassigned));
+    await client.closed;
+    expect(client.errors[0]?.headers.message).toBe('Session expired');
+  }, 15_000);
+
   it('refuses an upgrade without a session cookie, with a foreign Origin, or from the wrong audience', async () => {
     const url = `${base}${WS_ENDPOINTS.customer}`;
     const admin = await sessionCookie(tenants.customerA.admin.email);
