@@ -312,7 +312,8 @@ describe('seed loading (POST …/backuptasks/{taskId}/seed)', () => {
     const logged = await t.database.db.select().from(machineMessages).where(eq(machineMessages.taskActionId, actionId));
     expect(logged.some((m) => /saved/.test(m.message))).toBe(true);
 
-    // ACTIVE, shown by its last run again, and the agent has its new task list.
+    // ACTIVE (a transaction after the action's own), shown by its last run again, and the agent has its new task list.
+    await eventually(async () => (await taskRow(ref.taskId))?.status === 'ACTIVE', 10_000);
     expect(await taskRow(ref.taskId)).toMatchObject({ status: 'ACTIVE', statusOfLastRun: 'FINISHED_SUCCESS' });
     expect(await dashboardRow(ref.taskId)).toMatchObject({ status: 'ACTIVE', displayStatus: 'LAST_SUCCEEDED' });
     await eventually(() =>
