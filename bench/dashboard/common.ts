@@ -1,8 +1,10 @@
 // Shared by the dashboard benchmark's seeder, load test and page test: settings, accounts, a seeded
 // random generator, COPY into PostgreSQL with the plain `pg` driver, and latency statistics.
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { openDatabase } from '../../apps/server/src/db/client.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -233,4 +235,25 @@ export function table(rows: readonly (readonly string[])[]): string {
   const [header, ...body] = rows;
   if (!header) return '';
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+/** Drops and creates the database, then migrates it with the server's own migrations (openDatabase().migrate()). */
+export async function recreateDatabase(url: string, name: string): Promise<void> {
+  await phase(`create ${name}`, async () => {
+    const admin = await connect(maintenanceUrl(url));
+    try {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.query(`create database ${name}`);
+    } finally {
+      await admin.end();
+    }
+  });
+  await phase("migrate (the server's openDatabase().migrate())", async () => {
+    const database = await openDatabase({ databaseUrl: url, dataDir: join(tmpdir(), 'portal-bench-unused') });
+    try {
+      await database.migrate();
+    } finally {
+      await database.close();
+    }
+  });
 }

@@ -14,7 +14,6 @@
 // checks; the verification afterwards checks those references with one query per key.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -39,7 +38,6 @@ import {
   taskDisplayStatus,
 } from '@portal/domain';
 import type pg from 'pg';
-import { openDatabase } from '../../apps/server/src/db/client.js';
 import {
   CLIENT_VERSIONS,
   EXCLUSIONS,
@@ -68,6 +66,7 @@ import {
   maintenanceUrl,
   phase,
   ROOT,
+  recreateDatabase,
   SETTINGS,
   seconds,
   table,
@@ -1600,23 +1599,7 @@ export async function seed(): Promise<void> {
     `Seeding ${name}: ${SIZES.customers.toLocaleString('en')} customers, ${SIZES.machines.toLocaleString('en')} machines, ${SIZES.tasks.toLocaleString('en')} tasks (scale ${SETTINGS.scale})`,
   );
 
-  await phase('create database', async () => {
-    const admin = await connect(maintenanceUrl(url));
-    try {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.query(`create database ${name}`);
-    } finally {
-      await admin.end();
-    }
-  });
-  await phase("migrate (the server's openDatabase().migrate())", async () => {
-    const database = await openDatabase({ databaseUrl: url, dataDir: join(tmpdir(), 'portal-bench-unused') });
-    try {
-      await database.migrate();
-    } finally {
-      await database.close();
-    }
-  });
+  await recreateDatabase(url, name);
 
   const plan = new Plan();
   const passwordHash = await phase('plan customers, users, packages and machines; hash the password', async () => {

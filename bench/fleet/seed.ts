@@ -1,16 +1,8 @@
-// The fleet benchmark's database: a fresh PostgreSQL database migrated by the server's own migrations,
-// with customers (one package each in its own storage location), the machines whose agents connect, each
-// with its credential (stored as the server stores it: the SHA-256 of the token), and the provider admins
-// whose browsers send commands. COPY makes 20,000 machines a matter of seconds.
-//
-//   npx tsx bench/fleet/seed.ts [machines] [provider admins]
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openDatabase } from '../../apps/server/src/db/client.js';
 import { hashPassword } from '../../apps/server/src/features/auth/passwords.js';
 import { sha256 } from '../../apps/server/src/features/auth/tokens.js';
-import { connect, copyInto, copyLine, databaseName, maintenanceUrl, phase, seconds } from '../dashboard/common.js';
+import { connect, copyInto, copyLine, databaseName, phase, recreateDatabase, seconds } from '../dashboard/common.js';
 import { FLEET, machineToken, providerAdminEmail } from './common.js';
 
 const OS = [
@@ -25,23 +17,7 @@ export async function seedFleet(machines: number, admins: number): Promise<void>
   const name = databaseName(url);
   const started = performance.now();
   const customers = Math.ceil(machines / FLEET.machinesPerCustomer);
-  await phase(`create ${name}`, async () => {
-    const admin = await connect(maintenanceUrl(url));
-    try {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.query(`create database ${name}`);
-    } finally {
-      await admin.end();
-    }
-  });
-  await phase("migrate (the server's openDatabase().migrate())", async () => {
-    const database = await openDatabase({ databaseUrl: url, dataDir: join(tmpdir(), 'portal-fleet-unused') });
-    try {
-      await database.migrate();
-    } finally {
-      await database.close();
-    }
-  });
+  await recreateDatabase(url, name);
   const passwordHash = await hashPassword(FLEET.password);
   const client = await connect(url);
   try {

@@ -279,6 +279,10 @@ export const MESSAGES = {
     unknownWhileDeleting: unknownErrorWhile('deleting command'),
     noCommands: 'No commands available',
     stopButton: 'Stop',
+    // Ours: the server's answers (issue #5).
+    commandNotFound: 'The command was not found on this backup machine.',
+    alreadyFinished: 'The command has already finished.',
+    stillRunning: 'The command is still running: stop it before deleting it.',
   },
 
   /** Exit code texts of realtime commands and transfers (001 §8), declared in enums.ts. */
@@ -566,6 +570,10 @@ export function unknownWhileMakingReseller(companyName: string): string {
 const named = (companyName: string) => (companyName.trim() === '' ? '' : `${companyName.trim()} `);
 
 /** 001 §8: the customer's machine queue names the remote machine; the admin queues name the connection. */
+/** Ours: a realtime restic command outside the allow-list (issue #5). */
+export const resticCommandNotAllowedText = (base: string, allowed: readonly string[]) =>
+  `The restic command '${base}' is not allowed here. Allowed commands: ${allowed.join(', ')}.`;
+
 export function liveChannelConnectionFailedText(queue: WebsocketQueueType): string {
   return queue === 'CUSTOMER_MACHINE'
     ? MESSAGES.liveChannel.remoteMachineConnectionFailed

@@ -7,6 +7,7 @@ import {
   realtimeCommandDeletePath,
   realtimeCommandStopPath,
   realtimeCommandsPath,
+  resticCommandNotAllowedText,
   type ServerToAgent,
   WS_ENDPOINTS,
 } from '@portal/domain';
@@ -18,7 +19,6 @@ import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { eventually, stompClient, type TestStomp } from '../live/testing.js';
 import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
-import { REALTIME_TEXTS } from './service.js';
 
 const ORIGIN = 'http://portal.test';
 let t: TestApp;
@@ -122,7 +122,7 @@ describe('realtime commands routes (issue #5)', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().messages[0]).toMatchObject({
       fieldName: 'baseCommand',
-      message: REALTIME_TEXTS.notAllowed('forget', ['snapshots', 'version', 'check']),
+      message: resticCommandNotAllowedText('forget', ['snapshots', 'version', 'check']),
     });
   });
 

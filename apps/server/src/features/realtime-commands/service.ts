@@ -6,6 +6,7 @@ import {
   isCommandResultCode,
   MESSAGES,
   type ResticCommandPayload,
+  resticCommandNotAllowedText,
   type ServerToAgent,
 } from '@portal/domain';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
@@ -35,15 +36,7 @@ export function commandOfRequestId(requestId: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-export const REALTIME_TEXTS = {
-  notAllowed: (base: string, allowed: readonly string[]) =>
-    `The restic command '${base}' is not allowed here. Allowed commands: ${allowed.join(', ')}.`,
-  alreadyExists: COMMAND_RESULT_TEXTS.CANCELLABLE_COMMAND_ID_ALREADY_EXISTS,
-  commandNotFound: 'The command was not found on this backup machine.',
-  alreadyFinished: 'The command has already finished.',
-  stillRunning: 'The command is still running: stop it before deleting it.',
-  machineNotFound: 'The backup machine was not found.',
-} as const;
+const TEXT = MESSAGES.resticCommand;
 
 const offline = () =>
   new AppError(409, 'MACHINE_OFFLINE', [errorMessage(MESSAGES.liveChannel.machineOffline, '', 'MACHINE_OFFLINE')]);
@@ -61,7 +54,7 @@ export function createRealtimeCommandService(deps: {
 
   async function machineOf(path: MachinePath) {
     const machine = await repo.machineIn(path.customerId, path.packageId, path.machineId);
-    if (!machine) throw notFound(REALTIME_TEXTS.machineNotFound);
+    if (!machine) throw notFound(MESSAGES.backupMachine.notFound);
     return machine;
   }
 
@@ -88,11 +81,15 @@ export function createRealtimeCommandService(deps: {
     async submit(path: MachinePath, command: ResticCommandPayload): Promise<RealtimeCommandView> {
       const machine = await machineOf(path);
       if (!deps.allowList.includes(command.baseCommand)) {
-        throw badRequest(REALTIME_TEXTS.notAllowed(command.baseCommand, deps.allowList), 'baseCommand');
+        throw badRequest(resticCommandNotAllowedText(command.baseCommand, deps.allowList), 'baseCommand');
       }
       if (await repo.byCommandId(machine.id, command.requestId)) {
         throw new AppError(409, 'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS', [
-          errorMessage(REALTIME_TEXTS.alreadyExists, 'requestId', 'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS'),
+          errorMessage(
+            COMMAND_RESULT_TEXTS.CANCELLABLE_COMMAND_ID_ALREADY_EXISTS,
+            'requestId',
+            'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS',
+          ),
         ]);
       }
       const channel = deps.channel();
@@ -107,7 +104,11 @@ export function createRealtimeCommandService(deps: {
       });
       if (!row) {
         throw new AppError(409, 'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS', [
-          errorMessage(REALTIME_TEXTS.alreadyExists, 'requestId', 'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS'),
+          errorMessage(
+            COMMAND_RESULT_TEXTS.CANCELLABLE_COMMAND_ID_ALREADY_EXISTS,
+            'requestId',
+            'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS',
+          ),
         ]);
       }
       const sent = await channel.sendToMachine(machine.id, {
@@ -133,8 +134,8 @@ export function createRealtimeCommandService(deps: {
     async stop(path: MachinePath, commandId: string): Promise<void> {
       const machine = await machineOf(path);
       const row = await repo.byCommandId(machine.id, commandId);
-      if (!row) throw notFound(REALTIME_TEXTS.commandNotFound);
-      if (row.resultCode !== null) throw badRequest(REALTIME_TEXTS.alreadyFinished, 'commandId');
+      if (!row) throw notFound(TEXT.commandNotFound);
+      if (row.resultCode !== null) throw badRequest(TEXT.alreadyFinished, 'commandId');
       const sent = await deps.channel().sendToMachine(machine.id, {
         type: 'stopRealtimeCommand',
         requestId: realtimeRequestId(row.id),
@@ -146,8 +147,8 @@ export function createRealtimeCommandService(deps: {
     async remove(path: MachinePath, commandId: string): Promise<void> {
       const machine = await machineOf(path);
       const row = await repo.byCommandId(machine.id, commandId);
-      if (!row) throw notFound(REALTIME_TEXTS.commandNotFound);
-      if (row.resultCode === null) throw badRequest(REALTIME_TEXTS.stillRunning, 'commandId');
+      if (!row) throw notFound(TEXT.commandNotFound);
+      if (row.resultCode === null) throw badRequest(TEXT.stillRunning, 'commandId');
       await repo.remove(row.id);
     },
 

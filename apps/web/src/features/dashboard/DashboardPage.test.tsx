@@ -4,14 +4,11 @@ import type {
   DashboardMachineRow,
   DashboardTaskRow,
   GettingStartedFlags,
-  InitialData,
 } from '@portal/domain';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionProvider } from '../../app/session';
+import { renderSignedIn, type TestUser } from '../../app/testing';
 import { DashboardPage } from './DashboardPage';
 
 // --- a fake dashboard API: filters, pages and counts the rows it is given ---------------------------
@@ -183,7 +180,7 @@ function providerData() {
 
 // --- rendering ------------------------------------------------------------------------------------
 
-type User = NonNullable<InitialData['user']>;
+type User = TestUser;
 const PROVIDER: Partial<User> = {
   role: 'ROLE_BOLT_ADMIN_USER',
   customerId: null,
@@ -204,37 +201,12 @@ const SUPER_ADMIN: Partial<User> = {
 };
 
 function renderDashboard(overrides: Partial<User>) {
-  const initial: InitialData = {
-    user: {
-      id: 1,
-      firstName: 'Ana',
-      surname: 'Silva',
-      email: 'ana@example.test',
-      role: 'ROLE_CUSTOMER_USER',
-      customerId: 7,
-      companyName: 'Contoso Ltd',
-      boltCustomer: true,
-      resellerEnabled: false,
-      readOnly: false,
-      unpaidInvoices: 0,
-      ...overrides,
-    },
-    branding: null,
-    version: '1',
-    commitId: 'abc',
-    demo: false,
-  };
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <SessionProvider initial={initial}>
-        <MemoryRouter>
-          <DashboardPage />
-        </MemoryRouter>
-      </SessionProvider>
-    </QueryClientProvider>,
+  return renderSignedIn(
+    <MemoryRouter>
+      <DashboardPage />
+    </MemoryRouter>,
+    overrides,
   );
-  return userEvent.setup();
 }
 
 const tabNames = () => screen.getAllByRole('tab').map((t) => t.textContent);
