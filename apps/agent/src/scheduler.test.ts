@@ -200,6 +200,25 @@ describe('Scheduler', () => {
     await scheduler.stop(true);
   });
 
+  it('runs nothing while its machine, package or customer stops the task, and resumes when allowed (issue #6)', async () => {
+    const { clock, backups, scheduler } = setup('2026-06-01T00:00:00Z');
+    const task = makeTask({ id: 4, scheduleCron: '0 * * * *' });
+    scheduler.setTasks([{ ...task, runnable: false }], 'UTC');
+    expect(scheduler.nextRun(4)).toBeNull();
+    expect(scheduler.startTask(4)).toEqual({
+      ok: false,
+      reason: 'Task 4 is stopped by its machine, package or customer.',
+    });
+    await clock.advanceTo('2026-06-01T03:00:00Z');
+    expect(backups.calls).toHaveLength(0);
+    scheduler.setTasks([task], 'UTC');
+    expect(scheduler.nextRun(4)?.toISOString()).toBe('2026-06-01T04:00:00.000Z');
+    await clock.advanceTo('2026-06-01T04:00:00Z');
+    expect(backups.calls).toHaveLength(1);
+    backups.finishAll();
+    await scheduler.stop(true);
+  });
+
   it('cancels a running run and reports its end', async () => {
     const { events, scheduler } = setup('2026-06-01T00:00:00Z');
     scheduler.setTasks([makeTask({ id: 4 })], 'UTC');

@@ -6,13 +6,14 @@
  *   within `maxTimerMs`); the clock is injectable for tests.
  * - A task never runs twice at once: a start while it runs is refused (a scheduled one is skipped with a
  *   message). Runs that fell due while the machine slept or the agent was busy collapse into one run.
- * - Pause (status PAUSED, or any status but ACTIVE) lets a running run finish and stops future runs; run-now
- *   (startTask) works for ACTIVE tasks only, except that a task awaiting its seed makes its seed (startSeed).
+ * - Pause (status PAUSED, or any status but ACTIVE) and a stop by the task's owners (runnable false: its
+ *   machine, package or customer suspended, blocked or over quota) let a running run finish and stop future
+ *   runs; run-now (startTask) works for tasks the agent runs (agentRunsTask) only, except that a task awaiting its seed makes its seed (startSeed).
  * - Events go to `emit` (the outbox), which keeps them while the portal is unreachable: the schedule never
  *   depends on the connection.
  */
 import { randomUUID } from 'node:crypto';
-import { type AgentTask, type AgentToServer, awaitsSeedCreation, nextRunAfter } from '@portal/domain';
+import { type AgentTask, type AgentToServer, agentRunsTask, awaitsSeedCreation, nextRunAfter } from '@portal/domain';
 import type { RunEvent, RunFinishedEvent } from './restic.js';
 
 export interface Clock {
@@ -79,14 +80,15 @@ export class Scheduler {
     const now = this.clock.now();
     for (const id of [...this.nextRuns.keys()]) if (!this.tasks.has(id)) this.nextRuns.delete(id);
     for (const task of tasks) {
-      if (task.status !== 'ACTIVE') {
+      if (!agentRunsTask(task)) {
         this.nextRuns.delete(task.id);
         continue;
       }
       const before = previous.get(task.id);
       const unchanged =
         !zoneChanged &&
-        before?.status === 'ACTIVE' &&
+        before !== undefined &&
+        agentRunsTask(before) &&
         before.scheduleCron === task.scheduleCron &&
         this.nextRuns.has(task.id);
       if (!unchanged) this.schedule(task, now);
@@ -114,6 +116,7 @@ export class Scheduler {
     if (!task) return { ok: false, reason: `Task ${taskId} is not known to this agent.` };
     if (awaitsSeedCreation(task) && this.options.createSeed) return this.startSeed(taskId, requestId, true);
     if (task.status !== 'ACTIVE') return { ok: false, reason: `Task ${taskId} is ${task.status.toLowerCase()}.` };
+    if (!task.runnable) return { ok: false, reason: `Task ${taskId} is stopped by its machine, package or customer.` };
     return this.start(task, true, requestId);
   }
 
@@ -121,7 +124,7 @@ export class Scheduler {
   startSeed(taskId: number, requestId?: string, manual = false): StartResult {
     const task = this.tasks.get(taskId);
     const createSeed = this.options.createSeed;
-    if (!task || !createSeed || !awaitsSeedCreation(task)) {
+    if (!task || !createSeed || !awaitsSeedCreation(task) || !task.runnable) {
       return { ok: false, reason: `Task ${taskId} does not await a seed on this agent.` };
     }
     return this.start(task, manual, requestId, createSeed);

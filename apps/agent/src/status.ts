@@ -38,6 +38,7 @@ export function statusText(configPath: string, config: AgentConfig, now: Date = 
     for (const task of stored.tasks) {
       let next: string;
       if (task.status !== 'ACTIVE') next = task.status.toLowerCase();
+      else if (!task.runnable) next = 'stopped (machine, package or customer)';
       else {
         try {
           next = nextRunAfter(task.scheduleCron, now, stored.timeZone)?.toISOString() ?? 'never';

@@ -28,6 +28,7 @@ export function makeTask(overrides: Partial<AgentTask> = {}): AgentTask {
     name: 'Documents',
     type: 'FILES_AND_FOLDERS',
     status: 'ACTIVE',
+    runnable: true,
     scheduleCron: '0 2 * * *',
     backupItems: [],
     exclusions: [],

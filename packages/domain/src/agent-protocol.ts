@@ -172,6 +172,11 @@ export const agentTaskSchema = z.object({
   name: z.string().min(1).max(50),
   type: z.enum(BACKUP_TYPES),
   status: z.enum(TASK_STATUSES),
+  /**
+   * False while the task's machine, package or customer stops its runs (000 §4 step 1: suspended, blocked,
+   * over quota). The task's own pause is its status; an older portal that does not send this means true.
+   */
+  runnable: z.boolean().default(true),
   /** Five-field cron, read in the machine's time zone. */
   scheduleCron: z.string().min(1).max(200),
   backupItems: z.array(backupItemSchema).max(10_000),
@@ -187,6 +192,10 @@ export const agentTaskSchema = z.object({
   volumeSnapshotsEnabled: z.boolean(),
 });
 export type AgentTask = z.infer<typeof agentTaskSchema>;
+
+/** Whether the agent runs a task on its schedule or by run now: ACTIVE and not stopped by its owners. */
+export const agentRunsTask = (task: Pick<AgentTask, 'status' | 'runnable'>) =>
+  task.status === 'ACTIVE' && task.runnable;
 
 /** The restic tag of a task's snapshots (DESIGN §6: tasks are restic tags). */
 export const resticTaskTag = (taskId: number) => `task-${taskId}`;

@@ -1,7 +1,25 @@
-import type { ActionType, AgentTask, MessageType, OsFamily, RunStatus, TransferPhase } from '@portal/domain';
+import {
+  type ActionType,
+  type AgentTask,
+  customerStopsTasks,
+  type MessageType,
+  machineStopsTasks,
+  type OsFamily,
+  packageStopsTasks,
+  type RunStatus,
+  type TransferPhase,
+} from '@portal/domain';
 import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { backupMachines, backupSnapshots, backupTasks, machineMessages, taskActions } from '../../db/schema/index.js';
+import {
+  backupMachines,
+  backupPackages,
+  backupSnapshots,
+  backupTasks,
+  customers,
+  machineMessages,
+  taskActions,
+} from '../../db/schema/index.js';
 
 const BUSY: RunStatus[] = ['INITIATED', 'IN_PROGRESS'];
 
@@ -69,11 +87,24 @@ export function createAgentEventsRepo(db: Db) {
           createSeed: backupTasks.createSeed,
           pathToSeedDisk: backupTasks.pathToSeedDisk,
           volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled,
+          machineStatus: backupMachines.status,
+          packageStatus: backupPackages.status,
+          customerStatus: customers.status,
         })
         .from(backupTasks)
+        .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
+        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
+        .innerJoin(customers, eq(customers.id, backupMachines.customerId))
         .where(eq(backupTasks.backupMachineId, machineId))
         .orderBy(asc(backupTasks.id));
-      return rows as AgentTask[];
+      return rows.map(({ machineStatus, packageStatus, customerStatus, ...task }) => ({
+        ...(task as Omit<AgentTask, 'runnable'>),
+        runnable: !(
+          machineStopsTasks(machineStatus) ||
+          packageStopsTasks(packageStatus) ||
+          customerStopsTasks(customerStatus)
+        ),
+      }));
     },
 
     async machineTimeZone(machineId: number): Promise<string> {
