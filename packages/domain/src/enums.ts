@@ -18,6 +18,11 @@ export const ROLE_NAMES: Record<Role, string> = {
 export const USER_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
+export const USER_STATUS_TEXTS: Record<UserStatus, string> = {
+  ACTIVE: 'Active',
+  INACTIVE: 'Inactive',
+};
+
 export const CUSTOMER_STATUSES = ['ACTIVE', 'APPROVED', 'BLOCKED', 'SIGNUP_REQUESTED', 'SUSPENDED'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
 

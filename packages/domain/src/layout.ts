@@ -16,4 +16,6 @@ export const TIMINGS = {
   tableRefreshMs: 500,
   templateListRefreshMs: 2000,
   customerListRefreshMs: 2000,
+  /** Ours: a search box asks the server once typing pauses this long. */
+  searchDebounceMs: 300,
 } as const;

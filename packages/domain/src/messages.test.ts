@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  confirmCustomerStatusChange,
+  confirmDeleteCustomer,
   confirmDeletePackageTemplate,
+  confirmMakeReseller,
   customerMachinesTitle,
   displayingItems,
   fieldAtLeast,
@@ -11,9 +14,11 @@ import {
   MESSAGES,
   machineTasksTitle,
   madeReseller,
+  madeResellerAction,
   madeResellerWithErrors,
   moreErrors,
   someErrorsOccurred,
+  typeCustomerAdminName,
   unknownErrorWhile,
   unknownWhileMakingReseller,
   usersImported,
@@ -214,6 +219,17 @@ describe('message builders', () => {
       'Unkown error encountered while making the company Acme Ltd a reseller.',
     );
     expect(unknownWhileMakingReseller('')).toBe('Unkown error encountered while making the company a reseller.');
+    expect(someErrorsOccurred(madeResellerAction('Acme Ltd'))).toBe(madeResellerWithErrors('Acme Ltd'));
+  });
+
+  it('002 §5.4: the customer dialogs ask for the admin’s full name, or an empty entry without one', () => {
+    expect(typeCustomerAdminName('Adele Vance')).toBe("Type the customer admin's full name, Adele Vance, to confirm.");
+    for (const none of [null, '']) {
+      expect(typeCustomerAdminName(none)).toBe('The customer has no admin name: leave the field empty to confirm.');
+    }
+    expect(confirmMakeReseller('Acme Ltd')).toMatch(/^Make Acme Ltd a reseller\?/);
+    expect(confirmDeleteCustomer('Acme Ltd')).toMatch(/^Delete the customer Acme Ltd\?/);
+    expect(confirmCustomerStatusChange('Acme Ltd')).toBe('Change the status of the customer Acme Ltd.');
   });
 
   it('000 §8: the warning and unknown-error builders wrap any text', () => {

@@ -1,4 +1,4 @@
-import { COMMAND_RESULT_TEXTS, type WebsocketQueueType } from './enums.js';
+import { COMMAND_RESULT_TEXTS, CUSTOMER_STATUS_TEXTS, type CustomerStatus, type WebsocketQueueType } from './enums.js';
 import { EXCLUSION_MESSAGES } from './exclusions.js';
 import { SCHEDULE_MESSAGES } from './schedule.js';
 import { SEEDING_MESSAGES } from './seeding.js';
@@ -75,6 +75,9 @@ export const MESSAGES = {
 
   /** Row buttons of paged tables (001 §2): disabled when the row is not accessible. */
   notAccessible: 'Not accessible',
+  /** Yes/No cells of tables (001 §2, 002 §2.4: 'Read only', 'Default Storage Account'). */
+  yes: 'Yes',
+  no: 'No',
 
   /** Storage usage bars and widgets (000 §8, §9; 001 §4, §8; 002 §8.5), declared in sizes.ts. */
   storage: STORAGE_TEXTS,
@@ -263,6 +266,23 @@ export const MESSAGES = {
     edited: 'Account edited successfully!',
     updatedWithErrors: someErrorsOccurred('Account updated'),
     unknownWhileEditing: unknownErrorWhile('editing account'),
+    /** Ours: userIdToBeAdmin names no active admin of the account. */
+    adminNotCandidate: 'Must choose an active admin user of this account',
+    // Ours: the page of 001 §2 names these rows and controls without quoting them.
+    title: 'Account Settings',
+    detailsTitle: 'Account details',
+    usersTitle: 'Users',
+    editButton: 'Edit account details',
+    editSubmit: 'Save',
+    logoTitle: 'Logo',
+    logoAlt: 'Logo',
+    rows: {
+      status: 'Status',
+      companyName: 'Company name',
+      administratorName: 'Administrator name',
+      administratorEmail: 'Administrator email',
+      allowProviderMachineControl: 'Allow provider machine control',
+    },
   },
 
   /** Restic diagnostics (001 §2, §8). */
@@ -409,6 +429,61 @@ export const MESSAGES = {
     cannotDeleteLinked: 'User has linked packages and/or machines, cannot be deleted',
     cannotDeleteBoltAdmin: 'Cannot delete bolt admin user',
     deletionDisabled: 'Deletion disabled',
+    // Ours: the server's answers to user changes the dialogs cannot offer.
+    superAdminHasEveryPackage: 'A super admin has every backup package already',
+    notUnlinkCall: 'Use ?unlink=true to unlink the user from the backup package',
+    // Ours: the screens of 001 §2 and 002 §2.4 name these controls, titles and columns without quoting them.
+    columns: {
+      firstName: 'First name',
+      surname: 'Surname',
+      status: 'Status',
+      role: 'Role',
+      email: 'Email',
+      contactNumber: 'Contact number',
+      readOnly: 'Read only',
+      linkedPackages: 'Number of linked packages',
+      linkedMachines: 'Number of linked machines',
+      actions: 'Actions',
+    },
+    empty: 'There are no users',
+    tableLabel: 'Users',
+    manage: 'Manage',
+    view: 'View',
+    addButton: 'Add user',
+    bulkImportButton: 'Bulk import users',
+    addDialogTitle: 'Add user',
+    editDialogTitle: 'Edit user',
+    addSubmit: 'Add',
+    editSubmit: 'Save',
+    editButton: 'Edit',
+    linkButton: 'Link to backup package',
+    linkDialogTitle: 'Link user to backup package',
+    linkSubmit: 'Link',
+    deleteButton: 'Delete',
+    deleteDialogTitle: 'Delete user',
+    deleteSubmit: 'Delete',
+    unlinkDialogTitle: 'Unlink user from backup package',
+    unlinkSubmit: 'Unlink',
+    summaryTitle: 'User details',
+    packagesTitle: 'Backup packages',
+    machinesTitle: 'Backup machines',
+    noPackages: 'There are no backup packages',
+    packageColumns: {
+      name: 'Name',
+      status: 'Status',
+      storageQuota: 'Storage Quota',
+      numberOfBackupMachines: 'Number of backup machines',
+      actions: 'Actions',
+    },
+    machineColumns: {
+      name: 'Name',
+      status: 'Status',
+      description: 'Description',
+      operatingSystem: 'Operating system',
+      storageSpace: 'Storage space',
+      numberOfBackupTasks: 'Number of backup tasks',
+      actions: 'Actions',
+    },
   },
 
   /** Bulk user import (002 §5.3, §8.1, §8.2). */
@@ -424,6 +499,35 @@ export const MESSAGES = {
     validationErrorsTitle: 'Validation errors',
     /** Ours. */
     fileNotXlsx: 'Only .xlsx files are accepted',
+    /** Ours: the server's answers about the file as a whole (400 on the file field). */
+    fileUnreadable: 'The file is not a readable .xlsx spreadsheet',
+    noUsers: 'The spreadsheet has no users to import',
+    // Ours: the dialog of 002 §2.4 and §5.3.
+    dialogTitle: 'Bulk import users',
+    exampleFile: 'Download the example file',
+    exampleFileHint: 'Fill in one user per row, in the columns of the example file.',
+    fileLabel: 'Spreadsheet (.xlsx)',
+    skipAlreadyExisting: 'Skip users that already exist',
+    importSubmit: 'Import',
+    close: 'Close',
+  },
+
+  /** Sign-up of a new customer (ours: the specification names the NEW_SIGNUP request, not the page). */
+  signUp: {
+    title: 'Sign up',
+    intro: 'Open an account for your company. Your backup package is set up once the provider approves it.',
+    submit: 'Sign up',
+    submitted:
+      'Thank you for signing up! Your request awaits approval. You can already sign in with your e-mail address and password.',
+    signInLink: 'Sign in',
+    alreadyHaveAccount: 'Already have an account?',
+    noAccountYet: 'No account yet?',
+    signUpLink: 'Sign up',
+    templatePlaceholder: 'Choose a backup package',
+    chooseTemplate: 'Must choose a backup package',
+    /** The action of '{action} but some errors occurred.' (an OK answer with messages). */
+    signedUp: 'Signed up',
+    unknownWhileSigningUp: unknownErrorWhile('signing up'),
   },
 
   /** Customer administration (002 §2.5, §8.4). */
@@ -449,6 +553,82 @@ export const MESSAGES = {
     sameWhmcsServer: 'Must choose a billing server other than the current one',
     /** Ours (002 §5.5). */
     volumeSnapshotsWindowsOnly: 'Volume snapshots can be enabled only for Windows machines',
+    // Ours: the server's answers to customer changes the dialogs do not offer (002 §4.1, §4.5).
+    deleteOnlySuspended: 'A customer can be deleted only when it is suspended',
+    resellerHasCustomers: 'This reseller still has customers of its own: delete them first',
+    cannotMakeReseller: 'Only a customer of the provider that is not a reseller yet can be made a reseller',
+    // Ours: the screens of 002 §2.5 name these tables, dialogs and controls without quoting them.
+    customersTitle: 'Customers',
+    resellersTitle: 'Resellers',
+    myCustomersTitle: 'My Customers',
+    adminAreaCrumb: 'Admin Area',
+    dashboardCrumb: 'Dashboard',
+    searchLabel: 'Search',
+    searchPlaceholder: 'Company, admin name or e-mail',
+    empty: 'There are no customers',
+    noResellers: 'There are no resellers',
+    noCustomersToMakeResellers: 'There are no customers that can be made resellers',
+    manage: 'Manage',
+    select: 'Select',
+    columns: {
+      name: 'Name',
+      superAdmin: 'Super admin',
+      type: 'Type',
+      status: 'Status',
+      numberOfBackupPackages: 'Number of backup packages',
+      actions: 'Actions',
+    },
+    rows: {
+      companyName: 'Company name',
+      status: 'Status',
+      storedStatus: 'Stored status',
+      type: 'Type',
+      superAdminName: 'Super admin name',
+      superAdminEmail: 'Super admin email',
+      parentReseller: 'Reseller',
+      billingServer: 'Billing server',
+      cpanelPluginEnabled: 'cPanel plugin enabled',
+      allowProviderMachineControl: 'Allow provider machine control',
+    },
+    detailsTitle: 'Details',
+    usersTitle: 'Users',
+    packagesTitle: 'Backup packages',
+    storageTitle: 'Storage locations and accounts',
+    noPackages: 'There are no backup packages',
+    noStorageLocations: 'There are no storage locations',
+    defaultLocation: 'default',
+    packageColumns: {
+      name: 'Name',
+      status: 'Status',
+      storageSpace: 'Storage space',
+      numberOfBackupMachines: 'Number of backup machines',
+      numberOfChildCustomerPackages: 'Number of child customer packages',
+      storageAccount: 'Storage account',
+      actions: 'Actions',
+    },
+    storageColumns: {
+      location: 'Storage location',
+      account: 'Storage account',
+      type: 'Type',
+      numberOfBackupPackages: 'Number of backup packages',
+    },
+    changeStatusButton: 'Change status',
+    changeStatusTitle: 'Change status of customer',
+    newStatusLabel: 'New status',
+    changeStatusSubmit: 'Change status',
+    deleteButton: 'Delete',
+    deleteTitle: 'Delete customer',
+    deleteSubmit: 'Delete',
+    pluginSettingsButton: 'Plugin settings',
+    pluginSettingsTitle: 'Edit customer plugin settings',
+    pluginSettingsSubmit: 'Save',
+    newResellerButton: 'New reseller',
+    selectResellerTitle: 'Select new reseller',
+    makeResellerButton: 'Make reseller',
+    makeResellerTitle: 'Make reseller',
+    makeResellerSubmit: 'Make reseller',
+    close: 'Close',
+    myCustomersLink: 'Manage my customers',
   },
 
   /** Backup tasks, runs, snapshots and downloads (002 §2.6, §4, §5.6, §5.8, §8). */
@@ -538,6 +718,34 @@ export const fieldSingleSpaces = (label: string) => `${label} must be separated 
 export const confirmDeletePackageTemplate = (name: string) =>
   `Are you sure you want to delete package template called ${name}?`;
 
+/** The delete user dialog's question (ours: 001 §2 names the dialog without its text). */
+export const confirmDeleteUser = (fullName: string) => `Are you sure you want to delete the user ${fullName}?`;
+
+/** The unlink user dialog's question (ours: 001 §2 names the dialog without its text). */
+export const confirmUnlinkUser = (fullName: string, packageName: string) =>
+  `Are you sure you want to unlink the user ${fullName} from the backup package ${packageName}?`;
+
+/** The make-reseller confirmation (ours: 002 §4.5 names the dialog without its text). */
+export const confirmMakeReseller = (customerName: string) =>
+  `Make ${customerName} a reseller? It can then sell backup to customers of its own under its own brand.`;
+
+/** The delete customer dialog's warning (ours: 002 §2.5, §4.1 name the dialog without its text). */
+export const confirmDeleteCustomer = (customerName: string) =>
+  `Delete the customer ${customerName}? Its users are signed out and all of its data, stored backups included, is removed. This cannot be undone.`;
+
+/** The change status dialog's question (ours). */
+export const confirmCustomerStatusChange = (customerName: string) =>
+  `Change the status of the customer ${customerName}.`;
+
+/**
+ * What a customer confirmation asks for (ours, 002 §5.4): the admin's full name, or an empty entry when
+ * the customer has no admin name.
+ */
+export const typeCustomerAdminName = (superAdminFullName: string | null) =>
+  superAdminFullName
+    ? `Type the customer admin's full name, ${superAdminFullName}, to confirm.`
+    : 'The customer has no admin name: leave the field empty to confirm.';
+
 /** Dashboard tab titles (000 §2): '{name} machines' and '{machine} tasks'. */
 export const customerMachinesTitle = (customerName: string) => `${customerName} machines`;
 export const machineTasksTitle = (machineName: string) => `${machineName} tasks`;
@@ -549,8 +757,32 @@ export const displayingItems = (from: number, to: number, total: number) =>
 /** 'N more error(s)' after the first five import errors (002 §8.2). */
 export const moreErrors = (count: number) => `${count} more error(s)`;
 
+/** Ours: sign-ups refused for the rest of the throttle's window (SIGN_UP_THROTTLE). */
+export function signUpThrottled(waitSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(waitSeconds / 60));
+  return `Too many sign-ups from your address. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
+
 /** The server's own 'N users imported' text (002 §8.4). */
 export const usersImported = (count: number) => `${count} users imported`;
+
+/** Ours: one problem of a bulk import row, 'Row {n}: {text}' with the spreadsheet's row number (002 §8.2). */
+export const importRowProblem = (rowNumber: number, text: string) => `Row ${rowNumber}: ${text}`;
+
+/** Ours: an e-mail address given twice in one import file. */
+export const importDuplicateEmail = (firstRowNumber: number) => `Email is already given in row ${firstRowNumber}`;
+
+/** Ours: the import file's first row is not the example's header row. */
+export const importWrongHeader = (headers: readonly string[]) =>
+  `The first row must hold the column headings of the example file: ${headers.join(', ')}`;
+
+/** Ours: the import file's size and row limits. */
+export const importFileTooLarge = (maxMegabytes: number) => `The file must be at most ${maxMegabytes} MB`;
+export const importTooManyRows = (maxRows: number) => `At most ${formatLimit(maxRows)} users can be imported at once`;
+
+/** Ours: a customer status change that 002 §4.1 does not offer, e.g. 'A Suspended customer cannot be changed to Blocked'. */
+export const customerStatusChangeRefused = (from: CustomerStatus, to: CustomerStatus) =>
+  `A ${CUSTOMER_STATUS_TEXTS[from]} customer cannot be changed to ${CUSTOMER_STATUS_TEXTS[to]}`;
 
 /**
  * Making a customer a reseller (002 §8.1, §8.4). The specification quotes 'The company made a reseller
@@ -559,10 +791,14 @@ export const usersImported = (count: number) => `${count} users imported`;
  * text is used as it stands.
  */
 export function madeReseller(companyName: string): string {
-  return `The company ${named(companyName)}made a reseller successfully`;
+  return `${madeResellerAction(companyName)} successfully`;
+}
+/** The action the warning toast names (the web's handleSubmitResult adds ' but some errors occurred.'). */
+export function madeResellerAction(companyName: string): string {
+  return `The company ${named(companyName)}made a reseller`;
 }
 export function madeResellerWithErrors(companyName: string): string {
-  return someErrorsOccurred(`The company ${named(companyName)}made a reseller`);
+  return someErrorsOccurred(madeResellerAction(companyName));
 }
 export function unknownWhileMakingReseller(companyName: string): string {
   return unknownErrorWhile(`making the company ${named(companyName)}a reseller`);

@@ -11,13 +11,32 @@ export const PAGES = {
   logout: '/logout',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  signup: '/signup',
   profile: '/profile',
   demoMails: '/demo/mails',
+  // Customer administration (002 §2.5, §6): the provider's in the admin area, a reseller's own customers.
+  providerCustomers: '/boltadmin/customers',
+  providerResellers: '/boltadmin/resellers',
+  providerCustomer: '/boltadmin/customers/{customerId}',
+  resellerCustomers: '/admin/mycustomers',
+  resellerCustomer: '/admin/mycustomers/{customerId}',
+  // The customer's account and users (001 §2, 002 §2.4), and the read-only user pages of those who manage it.
+  account: '/admin/account',
+  accountUser: '/admin/account/users/{userId}',
+  providerCustomerUser: '/boltadmin/customers/{customerId}/users/{userId}',
+  resellerCustomerUser: '/admin/mycustomers/{customerId}/users/{userId}',
 } as const;
 export type PageKey = keyof typeof PAGES;
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */
-export const PUBLIC_PAGES: readonly PageKey[] = ['login', 'logout', 'forgotPassword', 'resetPassword', 'demoMails'];
+export const PUBLIC_PAGES: readonly PageKey[] = [
+  'login',
+  'logout',
+  'forgotPassword',
+  'resetPassword',
+  'signup',
+  'demoMails',
+];
 
 /** Turns a page pattern such as /a/{id}/b into a matcher. */
 export function pagePatternToRegExp(pattern: string): RegExp {

@@ -19,6 +19,7 @@ import {
   STORAGE_TEXTS,
   snapshotsToKeepText,
   storageBar,
+  storageFigures,
   storageUsageText,
   UNLIMITED_CAPACITY,
   UNLIMITED_TEXT,
@@ -178,6 +179,16 @@ describe('000 §9, 001 §4: usage bars and the storage widget', () => {
     expect(storageUsageText({ usedSpaceInBytes: 0, totalSpaceInBytes: -1, availableSpaceInBytes: -1 })).toBe(
       'Used: 0 B of Unlimited, available: Unlimited',
     );
+  });
+
+  it('the figures of a used amount against a quota: what is left, never below 0, unlimited stays unlimited', () => {
+    expect(storageFigures(3 * GB, 10 * GB)).toEqual({
+      usedSpaceInBytes: 3 * GB,
+      totalSpaceInBytes: 10 * GB,
+      availableSpaceInBytes: 7 * GB,
+    });
+    expect(storageFigures(12 * GB, 10 * GB).availableSpaceInBytes).toBe(0);
+    expect(storageFigures(5, UNLIMITED_CAPACITY).availableSpaceInBytes).toBe(UNLIMITED_CAPACITY);
   });
 
   it('001 §4: the widget loads, then shows the usage, or a full bar with the failure text', () => {

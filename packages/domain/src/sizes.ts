@@ -161,6 +161,15 @@ export interface StorageFigures {
   availableSpaceInBytes: number;
 }
 
+/** The figures of a used amount against a quota; an unlimited (negative) quota leaves unlimited space. */
+export function storageFigures(usedBytes: number, totalBytes: number): StorageFigures {
+  return {
+    usedSpaceInBytes: usedBytes,
+    totalSpaceInBytes: totalBytes,
+    availableSpaceInBytes: isUnlimitedCapacity(totalBytes) ? UNLIMITED_CAPACITY : Math.max(0, totalBytes - usedBytes),
+  };
+}
+
 export type StorageBarState = { kind: 'loading' } | { kind: 'failed' } | ({ kind: 'loaded' } & StorageFigures);
 
 export interface StorageBar {

@@ -20,6 +20,8 @@ import {
   type TaskBadge,
   type TaskDisplayStatus,
   type TaskStatus,
+  USER_STATUS_TEXTS,
+  type UserStatus,
 } from './enums.js';
 
 /** A badge as every screen draws it: the text and a Bootstrap colour name. */
@@ -433,6 +435,11 @@ export const MACHINE_STATUS_VARIANTS: Record<MachineStatus, BadgeVariant> = {
   BLOCKED: 'dark',
 };
 
+export const USER_STATUS_VARIANTS: Record<UserStatus, BadgeVariant> = {
+  ACTIVE: 'success',
+  INACTIVE: 'secondary',
+};
+
 /** Run and action status colours, matching the progress bar of 002 §4.2 (failed red, warnings orange). */
 export const RUN_STATUS_VARIANTS: Record<RunStatus, BadgeVariant> = {
   INITIATED: 'secondary',
@@ -465,6 +472,10 @@ export const packageStatusBadge = (s: PackageStatus): StatusBadge => ({
 export const machineStatusBadge = (s: MachineStatus): StatusBadge => ({
   text: MACHINE_STATUS_TEXTS[s],
   variant: MACHINE_STATUS_VARIANTS[s],
+});
+export const userStatusBadge = (s: UserStatus): StatusBadge => ({
+  text: USER_STATUS_TEXTS[s],
+  variant: USER_STATUS_VARIANTS[s],
 });
 export const runStatusBadge = (s: RunStatus): StatusBadge => ({
   text: RUN_STATUS_TEXTS[s],

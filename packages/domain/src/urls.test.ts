@@ -10,8 +10,10 @@ import {
   billingTarget,
   bucketPolicyPrincipalDeletePath,
   bucketsWithPolicyInfoPath,
+  CUSTOMER_LIST_PATHS,
   customerBillingServerChangePath,
   customerDeletePath,
+  customerPackagesPath,
   customerPluginsPath,
   customerStatusChangePath,
   customersPagedPath,
@@ -43,6 +45,7 @@ import {
   migrationQueue,
   migrationRollbackPath,
   migrationUrl,
+  myCustomersPagedPath,
   PACKAGE_PURCHASE_PATH,
   packageDeletePath,
   packageEditPath,
@@ -300,6 +303,11 @@ describe('calls of 002 §7', () => {
       '/boltadmin/customerstomakeresellerspaginated?size=10&page=0',
     );
     expect(resellersPagedPath(paging)).toBe('/boltadmin/resellerspaginated?size=10&page=0');
+    expect(myCustomersPagedPath(paging, 'acme')).toBe('/admin/mycustomerspaginated?size=10&page=0&search=acme');
+    expect(CUSTOMER_LIST_PATHS.myCustomers).toBe('/admin/mycustomerspaginated');
+    expect(customerUsersPath(1, 'reseller')).toBe('/admin/mycustomers/1/users');
+    expect(customerPackagesPath('provider', 1)).toBe('/boltadmin/customers/1/backuppackages');
+    expect(customerPackagesPath('reseller', 1)).toBe('/admin/mycustomers/1/backuppackages');
   });
 
   it('task actions, snapshots and downloads', () => {

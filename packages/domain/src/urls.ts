@@ -393,8 +393,13 @@ export const migrationQueue = (migrationId: number) =>
 
 // --- Calls of 002 §7: users of a customer, billing, customers, task actions, downloads, tasks -------
 
-/** GET /boltadmin/customers/{id}/users (paged). */
-export const customerUsersPath = (customerId: number) => `${customerUrl('provider', customerId)}/users`;
+/** GET /boltadmin/customers/{id}/users or /admin/mycustomers/{id}/users (paged). */
+export const customerUsersPath = (customerId: number, audience: AdminAudience = 'provider') =>
+  `${customerUrl(audience, customerId)}/users`;
+
+/** Ours: GET /boltadmin/customers/{id}/backuppackages or /admin/mycustomers/{id}/backuppackages (paged). */
+export const customerPackagesPath = (audience: AdminAudience, customerId: number) =>
+  `${customerUrl(audience, customerId)}/backuppackages`;
 
 /**
  * The billing system page to open (002 §7.2): invoices for billing, tickets for support; a=1 for a
@@ -439,13 +444,26 @@ export const taskSeedPath = (ref: TaskRef) => `${taskUrl('provider', ref)}/seed`
 const pagedList = (path: string, paging: Paging, search?: string) =>
   withQuery(withPaging(path, paging), { search: search === '' ? undefined : search });
 
-/** GET /boltadmin/customerspaginated, /customerstomakeresellerspaginated, /resellerspaginated (10 per page). */
+/**
+ * The paged customer lists (002 §7.3; 10 per page): the provider's three and, ours, the reseller's own
+ * customers (GET /admin/mycustomerspaginated).
+ */
+export const CUSTOMER_LIST_PATHS = {
+  customers: '/boltadmin/customerspaginated',
+  customersToMakeResellers: '/boltadmin/customerstomakeresellerspaginated',
+  resellers: '/boltadmin/resellerspaginated',
+  myCustomers: '/admin/mycustomerspaginated',
+} as const;
+export type CustomerList = keyof typeof CUSTOMER_LIST_PATHS;
+
 export const customersPagedPath = (paging: Paging, search?: string) =>
-  pagedList('/boltadmin/customerspaginated', paging, search);
+  pagedList(CUSTOMER_LIST_PATHS.customers, paging, search);
 export const customersToMakeResellersPagedPath = (paging: Paging, search?: string) =>
-  pagedList('/boltadmin/customerstomakeresellerspaginated', paging, search);
+  pagedList(CUSTOMER_LIST_PATHS.customersToMakeResellers, paging, search);
 export const resellersPagedPath = (paging: Paging, search?: string) =>
-  pagedList('/boltadmin/resellerspaginated', paging, search);
+  pagedList(CUSTOMER_LIST_PATHS.resellers, paging, search);
+export const myCustomersPagedPath = (paging: Paging, search?: string) =>
+  pagedList(CUSTOMER_LIST_PATHS.myCustomers, paging, search);
 
 /**
  * PUT .../backupactions/{actionId}/cancel?type={type} (002 §7.5): /backupmachines/{m}/backuptasks/{t}

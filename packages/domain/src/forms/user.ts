@@ -32,6 +32,9 @@ export const USER_FORM_LABELS = {
 
 const L = USER_FORM_LABELS;
 
+/** Rows per page of the users table and of a user's packages and machines tables (002 §9, 001 §9). */
+export const USERS_PAGE_SIZE = 10;
+
 export type UserFormMode = 'add' | 'edit';
 
 const password = (label: string) =>
@@ -41,17 +44,25 @@ const password = (label: string) =>
     .nullish()
     .transform((v) => v ?? '');
 
-const commonFields = {
+/** The person's details of the user forms (002 §5.1), also what each row of a bulk import gives. */
+export const userDetailFields = {
   firstName: requiredText(L.firstName, USER_LIMITS.nameMax),
   surname: requiredText(L.surname, USER_LIMITS.nameMax),
   email: requiredEmail(L.email, USER_LIMITS.emailMax),
   contactNumber: requiredText(L.contactNumber, USER_LIMITS.contactNumberMax),
+};
+
+const commonFields = {
+  ...userDetailFields,
   password: password(L.password),
   confirmPassword: password(L.confirmPassword),
 };
 
-/** The password rules of 002 §5.1 and ours (see userFormSchema), on the password fields. */
-const passwordRules =
+/**
+ * The password rules of 002 §5.1 and ours (see userAddSchema), on the password fields; the sign-up form
+ * applies the add rules too.
+ */
+export const passwordRules =
   (mode: UserFormMode) => (form: { password: string; confirmPassword: string }, ctx: z.RefinementCtx) => {
     if (mode === 'edit' && form.password === '' && form.confirmPassword === '') return;
     if (form.password === '') {
@@ -137,4 +148,7 @@ export const userImportSchema = z.object({
   skipAlreadyExisting: checkbox.default(false),
 });
 export type UserImportForm = z.input<typeof userImportSchema>;
+
+/** An import's error summary lists this many errors, then 'N more error(s)' and See all (002 §8.2). */
+export const USER_IMPORT_ERRORS_SHOWN = 5;
 export type UserImportPayload = z.output<typeof userImportSchema>;
