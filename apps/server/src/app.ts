@@ -10,10 +10,15 @@ import type { Database } from './db/client.js';
 import { machineVisibilities } from './db/machine-context.js';
 import { createAgentEventService } from './features/agent-events/service.js';
 import { createAuditRepo } from './features/audit/repo.js';
+import { generatedPasswordHash, hashPassword } from './features/auth/passwords.js';
 import { createAuthRepo } from './features/auth/repo.js';
 import { registerAuthRoutes } from './features/auth/routes.js';
 import { createAuthService } from './features/auth/service.js';
 import { createBackupStateService } from './features/backup-state/service.js';
+import { createCustomerDeletion } from './features/customers/deletion.js';
+import { createCustomersRepo } from './features/customers/repo.js';
+import { registerCustomerRoutes } from './features/customers/routes.js';
+import { createCustomerService } from './features/customers/service.js';
 import { createDashboardRepo } from './features/dashboard/repo.js';
 import { registerDashboardRoutes } from './features/dashboard/routes.js';
 import { createDashboardService, machineAudience } from './features/dashboard/service.js';
@@ -47,13 +52,21 @@ import { createSeedingRepo } from './features/seeding/repo.js';
 import { registerSeedingRoutes } from './features/seeding/routes.js';
 import { createSeedingService } from './features/seeding/service.js';
 import { createShellRepo } from './features/shell/repo.js';
+import { createSignUpRepo } from './features/signup/repo.js';
+import { registerSignUpRoutes } from './features/signup/routes.js';
+import { createSignUpService } from './features/signup/service.js';
 import { createTaskCommandsRepo } from './features/task-commands/repo.js';
 import { createTaskCommandService } from './features/task-commands/service.js';
 import { registerTreeItemsRoutes } from './features/tree-items/routes.js';
 import { createTreeItemsService } from './features/tree-items/service.js';
+import { createUserImportService } from './features/users/import.js';
+import { createUsersRepo } from './features/users/repo.js';
+import { registerUserRoutes } from './features/users/routes.js';
+import { createUserService, createUserViews } from './features/users/service.js';
 import { AppError } from './http/errors.js';
 import { registerRequestContext } from './http/request-context.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { startCustomerDeletion } from './jobs/customer-deletion.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startMissedRunDetection } from './jobs/missed-runs.js';
 import { startStalePresenceSweep } from './jobs/stale-presence.js';
@@ -171,6 +184,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
   });
   registerProfileRoutes(app, { auth, authRepo, profiles, audit });
+  // A customer's users: the customer's own admins manage them; the customer pages show them (userViews).
+  const usersRepo = createUsersRepo(db);
+  const userViews = createUserViews(usersRepo);
+  await registerUserRoutes(app, {
+    views: userViews,
+    users: createUserService({
+      repo: usersRepo,
+      views: userViews,
+      hashPassword,
+      endSessions: (userId, exceptSessionId) => authRepo.deleteSessionsOfUser(userId, exceptSessionId),
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+    imports: createUserImportService({ repo: usersRepo, newPasswordHash: generatedPasswordHash }),
+  });
+  registerSignUpRoutes(app, {
+    signUp: createSignUpService({
+      db,
+      repo: createSignUpRepo(db),
+      throttle: authRepo,
+      limitPerAddress: config.signUpLimitPerAddress,
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+  });
   const dashboardRepo = createDashboardRepo(db);
   registerDashboardRoutes(app, { dashboard: createDashboardService(dashboardRepo) });
 
@@ -298,6 +334,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...(deps.now ? { now: deps.now } : {}),
     }),
   });
+  // Customer administration and the customer account page; a deletion finishes in the background job.
+  const customersRepo = createCustomersRepo(db);
+  const customerDeletion = createCustomerDeletion({
+    repo: customersRepo,
+    dataDir: config.dataDir,
+    disconnectMachine: (machineId) => live.disconnectMachine(machineId),
+    warn: (message, detail) => app.log.warn(detail, message),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  let customerDeletionJob: ReturnType<typeof startCustomerDeletion> | undefined;
+  registerCustomerRoutes(app, {
+    customers: createCustomerService({
+      repo: customersRepo,
+      backupState,
+      brandingFor: (customerId) => shell.brandingFor(customerId),
+      syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
+      deletionRequested: () => customerDeletionJob?.kick(),
+    }),
+    userViews,
+  });
+  app.addHook('onReady', async () => {
+    customerDeletionJob = startCustomerDeletion({ deletion: customerDeletion, logger: app.log });
+  });
+  app.addHook('onClose', async () => customerDeletionJob?.stop());
   let jobs: Array<{ stop: () => void }> = [];
   app.addHook('onReady', async () => {
     jobs = [

@@ -1,3 +1,4 @@
+import { SIGN_UP_THROTTLE } from '@portal/domain';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -63,6 +64,16 @@ describe('REALTIME_COMMAND_ALLOW_LIST (issue #5)', () => {
   it('refuses a list that is not restic sub-commands', () => {
     expect(errorOf({ ...base, REALTIME_COMMAND_ALLOW_LIST: 'snapshots,rm -rf' })).toMatch(
       /REALTIME_COMMAND_ALLOW_LIST/,
+    );
+  });
+});
+
+describe('SIGNUP_LIMIT_PER_ADDRESS (issue #6)', () => {
+  it('defaults to the domain throttle and reads a positive whole number', () => {
+    expect(loadConfig(base).signUpLimitPerAddress).toBe(SIGN_UP_THROTTLE.perAddress);
+    expect(loadConfig({ ...base, SIGNUP_LIMIT_PER_ADDRESS: '50' }).signUpLimitPerAddress).toBe(50);
+    expect(errorOf({ ...base, SIGNUP_LIMIT_PER_ADDRESS: '0' })).toMatch(
+      /^Configuration error: SIGNUP_LIMIT_PER_ADDRESS /,
     );
   });
 });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { SESSION_DEFAULTS } from '@portal/domain';
+import { SESSION_DEFAULTS, SIGN_UP_THROTTLE } from '@portal/domain';
 import { z } from 'zod';
 import { BUILD_INFO } from './build-info.js';
 import { DEFAULT_REALTIME_ALLOW_LIST } from './features/realtime-commands/allow-list.js';
@@ -49,6 +49,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   SESSION_IDLE_MINUTES: positiveInt(SESSION_DEFAULTS.idleTimeoutMinutes),
   SESSION_MAX_HOURS: positiveInt(SESSION_DEFAULTS.absoluteLifetimeHours),
+  SIGNUP_LIMIT_PER_ADDRESS: positiveInt(SIGN_UP_THROTTLE.perAddress),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().trim().min(3).default('Cloud Portal <no-reply@localhost>'),
   DEMO: z.enum(['true', 'false', '1', '0', '']).optional(),
@@ -90,6 +91,8 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   sessionIdleMinutes: number;
   sessionMaxHours: number;
+  /** Sign-ups a client address may make in an hour (SIGN_UP_THROTTLE). */
+  signUpLimitPerAddress: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   demo: boolean;
@@ -132,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
+    signUpLimitPerAddress: e.SIGNUP_LIMIT_PER_ADDRESS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     demo,

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -43,7 +44,8 @@ export async function openDatabase(options: { databaseUrl?: string | undefined; 
   }
   const pgDataDir = options.dataDir === 'memory://' ? 'memory://' : join(options.dataDir, 'pglite');
   if (pgDataDir !== 'memory://') mkdirSync(dirname(pgDataDir), { recursive: true });
-  const client = await PGlite.create(pgDataDir);
+  // pg_trgm serves the customer lists' "contains" search from an index (drizzle/ creates the extension).
+  const client = await PGlite.create(pgDataDir, { extensions: { pg_trgm } });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

@@ -28,7 +28,9 @@ export const ANONYMOUS_CSRF_COOKIE = 'portal_csrf';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export const isStaticAsset = (url: string) => url.startsWith('/assets/') || url.startsWith('/img/');
+/** Built assets and public downloads (the bulk import example file): no session, and never the web app's page. */
+export const isStaticAsset = (url: string) =>
+  url.startsWith('/assets/') || url.startsWith('/img/') || url.startsWith('/public/');
 
 export interface CookieOptions {
   secure: boolean;

@@ -105,7 +105,8 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
     if (page === 'demoMails' && !options.demo) return sendPage(request, reply, 404);
     if (page === 'login' && signedIn) return reply.redirect('/');
     if (page && !PUBLIC_PAGES.includes(page) && !signedIn) return reply.redirect('/login');
-    if (!page && isAdminAreaPath(path) && !(request.signedIn && isProviderAdmin(request.signedIn.actor))) {
+    // The admin area, its pages included, exists only for provider admins (002 §2.2).
+    if (isAdminAreaPath(path) && !(request.signedIn && isProviderAdmin(request.signedIn.actor))) {
       return signedIn ? sendPage(request, reply, 404) : reply.redirect('/login');
     }
     return sendPage(request, reply, page ? 200 : 404);

@@ -68,6 +68,11 @@ export const customers = pgTable(
     firstPaymentRequired: boolean('first_payment_required').notNull().default(true),
     unpaidInvoices: integer('unpaid_invoices').notNull().default(0),
     beingDeleted: boolean('being_deleted').notNull().default(false),
+    /**
+     * While a server instance removes a customer marked being_deleted, no other takes it up; an instance
+     * that stops half-way leaves the lease to run out, and another resumes (jobs/customer-deletion.ts).
+     */
+    deletionLeaseUntil: ts('deletion_lease_until'),
     createdAt: createdAt(),
     // --- Dashboard read model (000 §2, §4; DESIGN §9), kept current by features/backup-state ---
     /** Storage locations the customer has (a database trigger counts them); none means a new signup. */
@@ -103,6 +108,12 @@ export const customers = pgTable(
     index('customers_dash_status_task_status_idx').on(t.displayStatus, t.taskStatus, t.id),
     index('customers_dash_task_status_status_idx').on(t.taskStatus, t.displayStatus, t.id),
     index('customers_dash_parent_name_idx').on(t.parentResellerCustomerId, sql`lower(${t.displayName})`, t.id),
+    // The customer lists' search: a case-insensitive "contains" (ILIKE '%...%') over these three (pg_trgm).
+    index('customers_company_name_trgm_idx').using('gin', t.companyName.op('gin_trgm_ops')),
+    index('customers_super_admin_name_trgm_idx').using('gin', t.superAdminName.op('gin_trgm_ops')),
+    index('customers_super_admin_email_trgm_idx').using('gin', t.superAdminEmail.op('gin_trgm_ops')),
+    // The deletion job's sweep reads only the customers marked for deletion.
+    index('customers_being_deleted_idx').on(t.id).where(sql`${t.beingDeleted}`),
   ],
 );
 

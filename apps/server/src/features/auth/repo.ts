@@ -29,6 +29,26 @@ export interface UserWithCustomer {
   resellerEnabled: boolean | null;
 }
 
+/**
+ * Counts one event for a throttle key of sign_in_failures (a failed sign-in, a sign-up) and answers
+ * the key's count, which starts again once `windowStart` has passed its last event. Inside a
+ * transaction the key's row stays locked until it ends, so concurrent events of one key queue.
+ */
+export async function countThrottledEvent(db: Db, key: string, at: Date, windowStart: Date): Promise<number> {
+  const [row] = await db
+    .insert(signInFailures)
+    .values({ key, failures: 1, lastFailureAt: at })
+    .onConflictDoUpdate({
+      target: signInFailures.key,
+      set: {
+        failures: sql`case when ${signInFailures.lastFailureAt} < ${windowStart} then 1 else ${signInFailures.failures} + 1 end`,
+        lastFailureAt: at,
+      },
+    })
+    .returning({ failures: signInFailures.failures });
+  return row?.failures ?? 1;
+}
+
 export function createAuthRepo(db: Db) {
   const userWithCustomerFields = {
     id: users.id,
@@ -110,16 +130,7 @@ export function createAuthRepo(db: Db) {
     },
     /** Adds one failure per key, starting again after the window has passed. */
     async recordFailure(key: string, at: Date, windowStart: Date): Promise<void> {
-      await db
-        .insert(signInFailures)
-        .values({ key, failures: 1, lastFailureAt: at })
-        .onConflictDoUpdate({
-          target: signInFailures.key,
-          set: {
-            failures: sql`case when ${signInFailures.lastFailureAt} < ${windowStart} then 1 else ${signInFailures.failures} + 1 end`,
-            lastFailureAt: at,
-          },
-        });
+      await countThrottledEvent(db, key, at, windowStart);
     },
     async clearFailures(key: string): Promise<void> {
       await db.delete(signInFailures).where(eq(signInFailures.key, key));

@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { backupMachines, backupPackages, buckets, storageAccounts, storageLocations } from '../../db/schema/index.js';
+import { repositoryDir } from './paths.js';
 
 /** Where a machine's repository lives, as its package → storage location → bucket → account say. */
 export interface MachinePlace {
@@ -9,29 +10,42 @@ export interface MachinePlace {
   location: { bucket: string; subfolder: string | null; accountType: 'LOCAL' | 'S3' } | null;
 }
 
+/** Where the machines matching `where` keep their repositories (one query, whatever their number). */
+export async function machinePlacesWhere(db: Db, where: SQL): Promise<MachinePlace[]> {
+  const rows = await db
+    .select({
+      machineId: backupMachines.id,
+      bucket: buckets.name,
+      subfolder: storageLocations.subfolder,
+      accountType: storageAccounts.type,
+    })
+    .from(backupMachines)
+    .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
+    .leftJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
+    .leftJoin(buckets, eq(buckets.id, storageLocations.bucketId))
+    .leftJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
+    .where(where);
+  return rows.map((row) => ({
+    machineId: row.machineId,
+    location:
+      row.bucket !== null && row.accountType !== null
+        ? { bucket: row.bucket, subfolder: row.subfolder, accountType: row.accountType }
+        : null,
+  }));
+}
+
 export function createLocalStorageRepo(db: Db) {
   return {
     async machinePlace(machineId: number): Promise<MachinePlace | null> {
-      const [row] = await db
-        .select({
-          machineId: backupMachines.id,
-          bucket: buckets.name,
-          subfolder: storageLocations.subfolder,
-          accountType: storageAccounts.type,
-        })
-        .from(backupMachines)
-        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-        .leftJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
-        .leftJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-        .leftJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
-        .where(eq(backupMachines.id, machineId));
-      if (!row) return null;
-      const location =
-        row.bucket !== null && row.accountType !== null
-          ? { bucket: row.bucket, subfolder: row.subfolder, accountType: row.accountType }
-          : null;
-      return { machineId: row.machineId, location };
+      const [place] = await machinePlacesWhere(db, eq(backupMachines.id, machineId));
+      return place ?? null;
     },
   };
 }
 export type LocalStorageRepo = ReturnType<typeof createLocalStorageRepo>;
+
+/** The machine's repository folder when it is kept on the embedded storage; null when kept elsewhere (S3). */
+export function embeddedRepositoryDir(dataDir: string, place: MachinePlace): string | null {
+  if (place.location !== null && place.location.accountType !== 'LOCAL') return null;
+  return repositoryDir(dataDir, place.location, place.machineId);
+}

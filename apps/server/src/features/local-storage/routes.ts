@@ -4,8 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { createMachineCredentials, type MachineCredentials } from '../machine-auth/credentials.js';
 import { createMachineAccess, type MachineAccess } from './machine-access.js';
-import { isMachineIdSegment, isObjectName, isObjectType, objectPath, parseRange, repositoryDir } from './paths.js';
-import { createLocalStorageRepo } from './repo.js';
+import { isMachineIdSegment, isObjectName, isObjectType, objectPath, parseRange } from './paths.js';
+import { createLocalStorageRepo, embeddedRepositoryDir } from './repo.js';
 import { RESTIC_PREFIX } from './repository-settings.js';
 import {
   createRepository,
@@ -56,10 +56,7 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
     const hit = places.get(machineId);
     if (hit && hit.until > at) return hit.dir;
     const place = await repo.machinePlace(machineId);
-    const dir =
-      place && (place.location === null || place.location.accountType === 'LOCAL')
-        ? repositoryDir(deps.dataDir, place.location, machineId)
-        : null;
+    const dir = place ? embeddedRepositoryDir(deps.dataDir, place) : null;
     if (places.size > 10_000) places.clear();
     places.set(machineId, { dir, until: at + placeTtl });
     return dir;

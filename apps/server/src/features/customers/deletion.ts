@@ -1,0 +1,72 @@
+import { UnsafePathError } from '../local-storage/paths.js';
+import { embeddedRepositoryDir, type MachinePlace } from '../local-storage/repo.js';
+import { removeRepository } from '../local-storage/store.js';
+import type { CustomersRepo } from './repo.js';
+
+/** How long a server instance holds a customer it is deleting before another may take it over. */
+export const DELETION_LEASE_MS = 10 * 60_000;
+
+/**
+ * The asynchronous part of a customer's deletion (002 §4.1, DESIGN §8): the customer was marked
+ * being_deleted by the request (users signed out, machines refused); this removes its machines' stored
+ * backups, then every row. Each step can run again (removing a removed folder or deleting deleted rows
+ * does nothing), so an instance that stops half-way is simply followed by another once its lease ends.
+ */
+export function createCustomerDeletion(deps: {
+  repo: Pick<CustomersRepo, 'claimDeletion' | 'machinePlaces' | 'deleteRows'>;
+  dataDir: string;
+  /** Closes a machine's live connection (its agent must not keep uploading into a folder being removed). */
+  disconnectMachine: (machineId: number) => Promise<void>;
+  /** Told about a step that could not be done (a repository kept elsewhere, a customer still blocked). */
+  warn: (message: string, detail: Record<string, unknown>) => void;
+  now?: () => Date;
+}) {
+  const now = deps.now ?? (() => new Date());
+
+  /** The repository folders on the embedded storage; others (S3) are left to the storage clean-up. */
+  function repositoryFolders(customerId: number, places: MachinePlace[]): string[] {
+    const folders: string[] = [];
+    for (const place of places) {
+      let folder: string | null = null;
+      try {
+        folder = embeddedRepositoryDir(deps.dataDir, place);
+      } catch (error) {
+        // A bucket or subfolder name no folder can have: nothing of it can be on the embedded storage.
+        if (!(error instanceof UnsafePathError)) throw error;
+      }
+      if (folder === null)
+        deps.warn('backup data not on the embedded storage is left in place', { customerId, ...place });
+      else folders.push(folder);
+    }
+    return folders;
+  }
+
+  async function removeCustomer(customerId: number) {
+    const places = await deps.repo.machinePlaces(customerId);
+    for (const place of places) await deps.disconnectMachine(place.machineId);
+    const folders = repositoryFolders(customerId, places);
+    for (const folder of folders) await removeRepository(folder);
+    const outcome = await deps.repo.deleteRows(customerId);
+    // An upload its agent began before the machine was refused may have landed after the first pass.
+    for (const folder of folders) await removeRepository(folder);
+    if (outcome === 'blocked') deps.warn('customer still has customers of its own; deletion waits', { customerId });
+    return outcome;
+  }
+
+  return {
+    removeCustomer,
+
+    /** Deletes every customer marked for deletion that no other instance holds; returns how many. */
+    async runPending(): Promise<number> {
+      let deleted = 0;
+      for (;;) {
+        const at = now();
+        const customerId = await deps.repo.claimDeletion(at, new Date(at.getTime() + DELETION_LEASE_MS));
+        if (customerId === null) return deleted;
+        if ((await removeCustomer(customerId)) === 'deleted') deleted++;
+      }
+    },
+  };
+}
+
+export type CustomerDeletion = ReturnType<typeof createCustomerDeletion>;

@@ -1,0 +1,182 @@
+import fastifyMultipart from '@fastify/multipart';
+import {
+  BULK_USER_IMPORT_EXAMPLE_URL,
+  errorMessage,
+  failure,
+  importFileTooLarge,
+  MESSAGES,
+  ok,
+  pagingQuerySchema,
+  USER_IMPORT_EXAMPLE,
+  USER_IMPORT_LIMITS,
+  USERS_IMPORT_PATH,
+  userAddSchema,
+  userEditSchema,
+  userImportSchema,
+  userLinkSchema,
+} from '@portal/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppError, badRequest, parseWith } from '../../http/errors.js';
+import { requireSignedIn } from '../../http/request-context.js';
+import type { UserImportService } from './import.js';
+import { ownCustomer, type UserService, type UserViews } from './service.js';
+import { buildUserImportExample, ImportFileError, readUserImportFile } from './xlsx.js';
+
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+const userParams = z.object({ userId: id });
+const userPackageParams = z.object({ userId: id, packageId: id });
+const flag = z.enum(['true', 'false']).optional();
+
+/**
+ * The customer-side users calls of 002 §7.1 and 001 §7 (plus ours: roles, one user, linkable packages),
+ * the bulk import and its example file.
+ */
+export async function registerUserRoutes(
+  app: FastifyInstance,
+  deps: { users: UserService; views: UserViews; imports: UserImportService },
+): Promise<void> {
+  const admins = { config: { access: 'customerAdmin' as const } };
+  const { users, views } = deps;
+  const actorOf = (request: FastifyRequest) => requireSignedIn(request).actor;
+  const own = (request: FastifyRequest) => ownCustomer(actorOf(request));
+
+  app.get('/admin/users', admins, async (request) => {
+    const paging = parseWith(pagingQuerySchema, request.query);
+    const { viewer, customerId } = own(request);
+    return ok(await views.page(viewer, customerId, paging));
+  });
+
+  app.get('/admin/account/users/roles', admins, async (request) => ok(users.roles(actorOf(request))));
+
+  app.get('/admin/account/users/:userId', admins, async (request) => {
+    const { userId } = parseWith(userParams, request.params);
+    const { viewer, customerId } = own(request);
+    return ok(await views.detail(viewer, customerId, userId));
+  });
+
+  app.post('/admin/account/users', admins, async (request) => {
+    const payload = parseWith(userAddSchema, request.body);
+    return ok(await users.add(actorOf(request), payload));
+  });
+
+  // Edit (user form) and, with ?link=true, link to a package (002 §7.1): one path, two payloads.
+  app.put('/admin/account/users/:userId', admins, async (request) => {
+    const { userId } = parseWith(userParams, request.params);
+    const { link } = parseWith(z.object({ link: flag }), request.query);
+    const session = requireSignedIn(request);
+    if (link === 'true') {
+      const { backupPackageId } = parseWith(userLinkSchema, request.body);
+      return ok(await users.link(session.actor, userId, backupPackageId));
+    }
+    const payload = parseWith(userEditSchema, request.body);
+    return ok(await users.edit(session.actor, session.sessionId, userId, payload));
+  });
+
+  app.get('/admin/account/users/:userId/linkablebackuppackages', admins, async (request) => {
+    const { userId } = parseWith(userParams, request.params);
+    return ok(await users.linkablePackages(actorOf(request), userId));
+  });
+
+  app.put('/admin/account/users/:userId/backuppackages/:packageId', admins, async (request) => {
+    const { userId, packageId } = parseWith(userPackageParams, request.params);
+    const { unlink } = parseWith(z.object({ unlink: flag }), request.query);
+    if (unlink !== 'true') throw badRequest(MESSAGES.user.notUnlinkCall);
+    await users.unlink(actorOf(request), userId, packageId);
+    return ok(null);
+  });
+
+  app.delete('/admin/account/users/:userId', admins, async (request) => {
+    const { userId } = parseWith(userParams, request.params);
+    await users.remove(actorOf(request), userId);
+    return ok(null);
+  });
+
+  app.get('/admin/account/users/:userId/backuppackages', admins, async (request) => {
+    const { userId } = parseWith(userParams, request.params);
+    const paging = parseWith(pagingQuerySchema, request.query);
+    const { viewer, customerId } = own(request);
+    return ok(await views.packages(viewer, customerId, userId, paging));
+  });
+
+  app.get('/admin/account/users/:userId/backupmachines', admins, async (request) => {
+    const { userId } = parseWith(userParams, request.params);
+    const paging = parseWith(pagingQuerySchema, request.query);
+    const { viewer, customerId } = own(request);
+    return ok(await views.machines(viewer, customerId, userId, paging));
+  });
+
+  await registerImportRoutes(app, deps.imports);
+}
+
+/** The upload's file and skipAlreadyExisting field (002 §3 'Bulk import payload'). */
+async function readImportUpload(request: FastifyRequest) {
+  // Without a multipart body there is no file, which the schema answers with 'File is required'.
+  let file: { name: string; type: string; data: Buffer } | null = null;
+  const fields: Record<string, string> = {};
+  try {
+    const parts = request.isMultipart() ? request.parts() : [];
+    for await (const part of parts) {
+      if (part.type === 'field') fields[part.fieldname] = String(part.value);
+      else if (part.fieldname === 'file' && file === null) {
+        file = { name: part.filename, type: part.mimetype, data: await part.toBuffer() };
+      } else part.file.resume();
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw badRequest(importFileTooLarge(USER_IMPORT_LIMITS.maxFileBytes / (1024 * 1024)), 'file');
+    }
+    throw error;
+  }
+  const payload = parseWith(userImportSchema, {
+    file: file && { name: file.name, type: file.type },
+    skipAlreadyExisting: fields.skipAlreadyExisting ?? false,
+  });
+  return { data: file?.data ?? Buffer.alloc(0), skipAlreadyExisting: payload.skipAlreadyExisting };
+}
+
+/**
+ * POST /admin/account/users/import (002 §5.3, §8.2) and the example file. Multipart parsing is registered
+ * for these routes only, with the import's size limits; every other route keeps JSON and forms.
+ */
+async function registerImportRoutes(app: FastifyInstance, imports: UserImportService): Promise<void> {
+  await app.register(async (scope) => {
+    await scope.register(fastifyMultipart, {
+      limits: { fileSize: USER_IMPORT_LIMITS.maxFileBytes, files: 1, fields: 4, parts: 6, fieldSize: 1024 },
+    });
+
+    scope.post(USERS_IMPORT_PATH, { config: { access: 'customerAdmin' } }, async (request, reply: FastifyReply) => {
+      const actor = requireSignedIn(request).actor;
+      const customerId = imports.customerOf(actor);
+      const upload = await readImportUpload(request);
+      let rows: Awaited<ReturnType<typeof readUserImportFile>>;
+      try {
+        rows = await readUserImportFile(upload.data);
+      } catch (error) {
+        if (error instanceof ImportFileError) throw badRequest(error.message, 'file');
+        throw error;
+      }
+      const outcome = await imports.importUsers(actor, customerId, rows, upload.skipAlreadyExisting);
+      if (outcome.kind === 'invalid') {
+        throw new AppError(
+          400,
+          'VALIDATION_FAILED',
+          outcome.problems.map((problem) => errorMessage(problem, '', 'VALIDATION_FAILED')),
+        );
+      }
+      const result = { imported: outcome.imported, skipped: outcome.skipped };
+      if (outcome.problems.length === 0) return ok(result);
+      const messages = outcome.problems.map((problem) => errorMessage(problem, '', 'PROCESSING_FAILED'));
+      return reply.code(409).send({ ...failure('PROCESSING_FAILED', messages), result });
+    });
+  });
+
+  let example: Promise<Buffer> | undefined;
+  app.get(BULK_USER_IMPORT_EXAMPLE_URL, { config: { access: 'public' } }, async (_request, reply) => {
+    example ??= buildUserImportExample();
+    return reply
+      .type(USER_IMPORT_EXAMPLE.mimeType)
+      .header('Content-Disposition', `attachment; filename="${USER_IMPORT_EXAMPLE.fileName}"`)
+      .send(await example);
+  });
+}
