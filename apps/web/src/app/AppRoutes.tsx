@@ -1,37 +1,61 @@
-import { isProviderAdmin, PAGES, type PageKey } from '@portal/domain';
+import { type Actor, isCustomerAdmin, isProviderAdmin, isResellerAdmin, PAGES, type PageKey } from '@portal/domain';
 import type { ReactElement } from 'react';
 import { Route, Routes } from 'react-router';
+import { AccountPage } from '../features/account/AccountPage';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { LogoutPage } from '../features/auth/LogoutPage';
 import { PublicLayout } from '../features/auth/PublicLayout';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
+import { CustomerPage } from '../features/customers/CustomerPage';
+import { CustomersPage } from '../features/customers/CustomersPage';
+import { ResellersPage } from '../features/customers/ResellersPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { DemoMailsPage } from '../features/demo/DemoMailsPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
+import { SignUpPage } from '../features/signup/SignUpPage';
+import { UserPage } from '../features/users/UserPage';
 import { NotFound } from '../ui';
 import { AdminShell, Shell } from './Shell';
 import { useSession } from './session';
 
-type Layout = 'public' | 'shell';
+/** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
+type Layout = 'public' | 'shell' | 'admin';
+
+interface Screen {
+  layout: Layout;
+  element: ReactElement;
+  /** Who gets the page; others get the not-found page (the server refuses their calls anyway). */
+  allowed?: (actor: Actor) => boolean;
+}
 
 /** Every page of the domain's PAGES has its screen and layout; a missing one is a compile error. */
-const SCREENS: Record<PageKey, { layout: Layout; element: ReactElement }> = {
+const SCREENS: Record<PageKey, Screen> = {
   login: { layout: 'public', element: <LoginPage /> },
   logout: { layout: 'public', element: <LogoutPage /> },
   forgotPassword: { layout: 'public', element: <ForgotPasswordPage /> },
   resetPassword: { layout: 'public', element: <ResetPasswordPage /> },
+  signup: { layout: 'public', element: <SignUpPage /> },
   demoMails: { layout: 'public', element: <DemoMailsPage /> },
   dashboard: { layout: 'shell', element: <DashboardPage /> },
   profile: { layout: 'shell', element: <ProfilePage /> },
+  providerCustomers: { layout: 'admin', element: <CustomersPage audience="provider" /> },
+  providerResellers: { layout: 'admin', element: <ResellersPage /> },
+  providerCustomer: { layout: 'admin', element: <CustomerPage audience="provider" /> },
+  resellerCustomers: { layout: 'shell', element: <CustomersPage audience="reseller" />, allowed: isResellerAdmin },
+  resellerCustomer: { layout: 'shell', element: <CustomerPage audience="reseller" />, allowed: isResellerAdmin },
+  account: { layout: 'shell', element: <AccountPage />, allowed: isCustomerAdmin },
+  accountUser: { layout: 'shell', element: <UserPage audience="customer" />, allowed: isCustomerAdmin },
+  providerCustomerUser: { layout: 'admin', element: <UserPage audience="provider" /> },
+  resellerCustomerUser: { layout: 'shell', element: <UserPage audience="reseller" />, allowed: isResellerAdmin },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */
 const routerPath = (pattern: string) => pattern.replace(/\{(\w+)\}/g, ':$1');
 
-function routesFor(layout: Layout) {
-  return (Object.entries(SCREENS) as Array<[PageKey, (typeof SCREENS)[PageKey]]>)
-    .filter(([, screen]) => screen.layout === layout)
+function routesFor(layout: Layout, actor: Actor | null = null) {
+  return (Object.entries(SCREENS) as Array<[PageKey, Screen]>)
+    .filter(([, screen]) => screen.layout === layout && (!screen.allowed || (actor && screen.allowed(actor))))
     .map(([key, screen]) => <Route key={key} path={routerPath(PAGES[key])} element={screen.element} />);
 }
 
@@ -43,12 +67,13 @@ export function AppRoutes() {
       {actor ? (
         <>
           {isProviderAdmin(actor) && (
-            <Route path="/boltadmin/*" element={<AdminShell />}>
-              <Route path="*" element={<NotFound />} />
+            <Route element={<AdminShell />}>
+              {routesFor('admin', actor)}
+              <Route path="/boltadmin/*" element={<NotFound />} />
             </Route>
           )}
           <Route element={<Shell />}>
-            {routesFor('shell')}
+            {routesFor('shell', actor)}
             <Route path="*" element={<NotFound />} />
           </Route>
         </>

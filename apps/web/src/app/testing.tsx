@@ -32,13 +32,22 @@ export function signedInData(overrides: Partial<TestUser> = {}): InitialData {
   };
 }
 
-/** Renders `ui` for a signed-in user with a fresh query client; answers the user-event handle. */
-export function renderSignedIn(ui: ReactNode, overrides: Partial<TestUser> = {}) {
+function renderWith(ui: ReactNode, initial: InitialData) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <SessionProvider initial={signedInData(overrides)}>{ui}</SessionProvider>
+      <SessionProvider initial={initial}>{ui}</SessionProvider>
     </QueryClientProvider>,
   );
   return userEvent.setup();
+}
+
+/** Renders `ui` for a signed-in user with a fresh query client; answers the user-event handle. */
+export function renderSignedIn(ui: ReactNode, overrides: Partial<TestUser> = {}) {
+  return renderWith(ui, signedInData(overrides));
+}
+
+/** Renders `ui` for a visitor who is not signed in (the public pages). */
+export function renderSignedOut(ui: ReactNode) {
+  return renderWith(ui, { ...signedInData(), user: null });
 }

@@ -95,6 +95,34 @@ describe('ConfirmByNameDialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('shows controls above the prompt and tells its owner when it has closed', async () => {
+    const user = userEvent.setup();
+    const onExited = vi.fn();
+    function WithExtras() {
+      const [show, setShow] = useState(true);
+      return (
+        <ConfirmByNameDialog
+          show={show}
+          onHide={() => setShow(false)}
+          title="Change status"
+          before={<p>New status: SUSPENDED</p>}
+          prompt={<>Type the machine name to confirm.</>}
+          expectedName="alpha-01"
+          mismatchMessage={MISMATCH}
+          confirmLabel="Change"
+          onConfirm={async () => {}}
+          onExited={onExited}
+        />
+      );
+    }
+    render(<WithExtras />);
+    const before = screen.getByText('New status: SUSPENDED');
+    const prompt = screen.getByText('Type the machine name to confirm.');
+    expect(before.compareDocumentPosition(prompt) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(onExited).toHaveBeenCalledTimes(1));
+  });
+
   it('clears the typed name and the error when closed and opened again', async () => {
     const user = userEvent.setup();
     render(<Harness onConfirm={async () => {}} />);

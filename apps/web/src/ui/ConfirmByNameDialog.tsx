@@ -20,8 +20,12 @@ export interface ConfirmByNameDialogProps {
    * dialog (show=false) when the action succeeded, and handles its own errors.
    */
   onConfirm: () => Promise<void>;
+  /** Controls shown above the prompt, e.g. the new status of a change-status dialog. */
+  before?: ReactNode;
   /** Shown under the field, e.g. <GlobalErrors/> with the server's messages. */
   children?: ReactNode;
+  /** Called once the dialog has fully closed (the typed name is cleared then too). */
+  onExited?: () => void;
   animation?: boolean;
   'data-testid'?: string;
 }
@@ -45,7 +49,9 @@ export function ConfirmByNameDialog({
   confirmLabel,
   variant = 'danger',
   onConfirm,
+  before,
   children,
+  onExited,
   animation,
   'data-testid': testId = 'confirm-by-name',
 }: ConfirmByNameDialogProps) {
@@ -68,10 +74,14 @@ export function ConfirmByNameDialog({
       submitting={isSubmitting}
       submitLabel={confirmLabel}
       submitVariant={variant}
-      onExited={() => reset()}
+      onExited={() => {
+        reset();
+        onExited?.();
+      }}
       animation={animation}
       data-testid={testId}
     >
+      {before}
       <div id={promptId} className="mb-2">
         {prompt}
       </div>

@@ -4,6 +4,7 @@ import CloseButton from 'react-bootstrap/CloseButton';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
+import { TooltipButton } from './TooltipButton';
 
 export interface FormModalProps {
   show: boolean;
@@ -17,6 +18,8 @@ export interface FormModalProps {
   submitLabel: ReactNode;
   submitVariant?: ButtonProps['variant'];
   submitDisabled?: boolean;
+  /** A tooltip on the submit button, shown also while it is disabled (e.g. 'No packages to link to'). */
+  submitTooltip?: ReactNode;
   cancelLabel?: ReactNode;
   /** Called once the modal has fully closed: reset the form here (001 §4). */
   onExited?: () => void;
@@ -40,6 +43,7 @@ export function FormModal({
   submitLabel,
   submitVariant = 'primary',
   submitDisabled = false,
+  submitTooltip,
   cancelLabel = 'Cancel',
   onExited,
   size,
@@ -50,6 +54,28 @@ export function FormModal({
   const hide = () => {
     if (!submitting) onHide();
   };
+  const submitProps = {
+    variant: submitVariant,
+    type: 'submit' as const,
+    disabled: submitting || submitDisabled,
+    'aria-busy': submitting,
+    'data-testid': 'form-modal-submit',
+  };
+  const submitContent = (
+    <>
+      {submitting && (
+        <Spinner
+          as="span"
+          animation="border"
+          size="sm"
+          aria-hidden="true"
+          className="me-2"
+          data-testid="form-modal-spinner"
+        />
+      )}
+      {submitLabel}
+    </>
+  );
   return (
     <Modal
       show={show}
@@ -73,25 +99,13 @@ export function FormModal({
           <Button variant="secondary" type="button" disabled={submitting} onClick={hide}>
             {cancelLabel}
           </Button>
-          <Button
-            variant={submitVariant}
-            type="submit"
-            disabled={submitting || submitDisabled}
-            aria-busy={submitting}
-            data-testid="form-modal-submit"
-          >
-            {submitting && (
-              <Spinner
-                as="span"
-                animation="border"
-                size="sm"
-                aria-hidden="true"
-                className="me-2"
-                data-testid="form-modal-spinner"
-              />
-            )}
-            {submitLabel}
-          </Button>
+          {submitTooltip === undefined ? (
+            <Button {...submitProps}>{submitContent}</Button>
+          ) : (
+            <TooltipButton tooltip={submitTooltip} {...submitProps}>
+              {submitContent}
+            </TooltipButton>
+          )}
         </Modal.Footer>
       </Form>
     </Modal>

@@ -29,4 +29,11 @@ describe('StatusBadge', () => {
     expect(rolledBack).toHaveClass('bg-danger');
     expect(rolledBack).not.toHaveClass('text-dark');
   });
+
+  it("shows a domain badge's text and colour", () => {
+    render(<StatusBadge status="INACTIVE" badge={{ text: 'Inactive', variant: 'info' }} />);
+    const badge = screen.getByText('Inactive');
+    expect(badge).toHaveClass('bg-info', 'text-dark');
+    expect(badge).toHaveAttribute('data-status', 'INACTIVE');
+  });
 });

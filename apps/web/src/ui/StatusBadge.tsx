@@ -8,6 +8,8 @@ export type StatusVariantMap<S extends string> = Readonly<Record<S, BadgeVariant
 
 export interface StatusBadgeProps {
   status: string;
+  /** The domain's badge of the status (e.g. userStatusBadge(s)): its text and colour. */
+  badge?: { text: string; variant: BadgeVariant };
   /** Defaults to the status with underscores as spaces ('OVER_QUOTA' → 'OVER QUOTA'). */
   label?: string;
   variant?: BadgeVariant;
@@ -22,16 +24,17 @@ export function statusLabel(status: string): string {
 const DARK_TEXT: ReadonlySet<BadgeVariant> = new Set(['warning', 'info', 'light']);
 
 /** A badge for one enum value. It takes no colour decisions: the caller passes the variant. */
-export function StatusBadge({ status, label, variant = 'secondary', className }: StatusBadgeProps) {
+export function StatusBadge({ status, badge, label, variant, className }: StatusBadgeProps) {
+  const colour = variant ?? badge?.variant ?? 'secondary';
   return (
     <Badge
-      bg={variant}
-      text={DARK_TEXT.has(variant) ? 'dark' : undefined}
+      bg={colour}
+      text={DARK_TEXT.has(colour) ? 'dark' : undefined}
       className={className}
       data-testid="status-badge"
       data-status={status}
     >
-      {label ?? statusLabel(status)}
+      {label ?? badge?.text ?? statusLabel(status)}
     </Badge>
   );
 }

@@ -1,4 +1,4 @@
-import { CSRF_FIELD_NAME, MESSAGES } from '@portal/domain';
+import { CSRF_FIELD_NAME, MESSAGES, PAGES } from '@portal/domain';
 import { Alert, Button, Form } from 'react-bootstrap';
 import { Link, useSearchParams } from 'react-router';
 import { csrfToken } from '../../app/initial-data';
@@ -51,6 +51,9 @@ export function LoginPage() {
       <div className="d-flex justify-content-between mt-3 small">
         <Link to="/forgot-password">Forgot password?</Link>
         {data.demo && <a href="/demo/mails">Demo mailbox</a>}
+      </div>
+      <div className="mt-2 small">
+        {MESSAGES.signUp.noAccountYet} <Link to={PAGES.signup}>{MESSAGES.signUp.signUpLink}</Link>
       </div>
     </PublicLayout>
   );

@@ -312,13 +312,14 @@ describe('dashboard tabs (000 §2)', () => {
     expect(screen.getByRole('button', { name: 'Select All' })).toBeInTheDocument();
   });
 
-  it('reseller admin: My Customers, and no Select All', async () => {
+  it('reseller admin: My Customers with a link to their customers pages, and no Select All', async () => {
     providerData();
     renderDashboard(RESELLER);
     expect(tabNames()).toEqual(['My Customers']);
     await screen.findByRole('button', { name: 'Select Customer 01' });
     expect(screen.getByRole('table', { name: 'My Customers' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Select All' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Manage my customers' })).toHaveAttribute('href', '/admin/mycustomers');
   });
 
   it('customer user: no customers tab; starts on the own machines tab, which cannot be closed', async () => {

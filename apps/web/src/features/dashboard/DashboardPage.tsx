@@ -1,5 +1,6 @@
 import { MESSAGES } from '@portal/domain';
 import { type KeyboardEvent, type ReactNode, useId, useReducer, useRef } from 'react';
+import { Link } from 'react-router';
 import { liveSideOf } from '../../app/live';
 import { useSession } from '../../app/session';
 import { Page } from '../../ui';
@@ -121,13 +122,22 @@ function panelOf(
 ): ReactNode {
   if (tab === 'customers') {
     return (
-      <CustomersPanel
-        title={title}
-        selectAll={audience.selectAll}
-        selectedId={state.customer?.id ?? null}
-        onSelect={(customer) => dispatch({ type: 'selectCustomer', customer })}
-        onUnselect={() => dispatch({ type: 'unselectCustomer' })}
-      />
+      <>
+        {audience.customersPage !== null && (
+          <div className="d-flex justify-content-end mb-2">
+            <Link className="btn btn-sm btn-outline-primary" to={audience.customersPage}>
+              {MESSAGES.customer.myCustomersLink}
+            </Link>
+          </div>
+        )}
+        <CustomersPanel
+          title={title}
+          selectAll={audience.selectAll}
+          selectedId={state.customer?.id ?? null}
+          onSelect={(customer) => dispatch({ type: 'selectCustomer', customer })}
+          onUnselect={() => dispatch({ type: 'unselectCustomer' })}
+        />
+      </>
     );
   }
   if (tab === 'machines' && state.customer) {

@@ -41,7 +41,13 @@ describe('dashboard audience (000 §2, §6)', () => {
       actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }),
       'Northwind Backup',
     );
-    expect(reseller).toMatchObject({ root: 'customers', customersTitle: 'My Customers', selectAll: false });
+    expect(reseller).toMatchObject({
+      root: 'customers',
+      customersTitle: 'My Customers',
+      selectAll: false,
+      customersPage: '/admin/mycustomers',
+    });
+    expect(provider.customersPage).toBeNull();
   });
 
   it('customer audiences start on their own machines tab and have no customers tab', () => {

@@ -6,6 +6,7 @@ import {
   MESSAGES,
   machinesTabTitle,
   machineTasksTitle,
+  PAGES,
 } from '@portal/domain';
 
 /** The dashboard's tabs, left to right (000 §2). */
@@ -24,6 +25,8 @@ export interface DashboardAudience {
   selectAll: boolean;
   /** The preselected own customer of customer audiences; null when the customers tab is shown. */
   ownCustomer: SelectedCustomer | null;
+  /** Resellers' way to their customers pages (the sidebar of 002 §2.1 has no entry for it); else null. */
+  customersPage: string | null;
 }
 
 export interface SelectedCustomer {
@@ -38,7 +41,13 @@ export interface SelectedMachine {
 
 export function dashboardAudience(actor: Actor, companyName: string | null): DashboardAudience {
   if (isProviderAdmin(actor)) {
-    return { root: 'customers', customersTitle: MESSAGES.dashboard.customersTitle, selectAll: true, ownCustomer: null };
+    return {
+      root: 'customers',
+      customersTitle: MESSAGES.dashboard.customersTitle,
+      selectAll: true,
+      ownCustomer: null,
+      customersPage: null,
+    };
   }
   if (isResellerAdmin(actor)) {
     return {
@@ -46,6 +55,7 @@ export function dashboardAudience(actor: Actor, companyName: string | null): Das
       customersTitle: MESSAGES.dashboard.myCustomersTitle,
       selectAll: false,
       ownCustomer: null,
+      customersPage: PAGES.resellerCustomers,
     };
   }
   return {
@@ -53,6 +63,7 @@ export function dashboardAudience(actor: Actor, companyName: string | null): Das
     customersTitle: MESSAGES.dashboard.customersTitle,
     selectAll: false,
     ownCustomer: { id: actor.customerId ?? 0, name: companyName },
+    customersPage: null,
   };
 }
 

@@ -1,0 +1,56 @@
+import { screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer, ok } from '../features/users/testing';
+import { AppRoutes } from './AppRoutes';
+import { renderSignedIn, type TestUser } from './testing';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const PROVIDER: Partial<TestUser> = { role: 'ROLE_BOLT_ADMIN_USER', customerId: null, companyName: null };
+const RESELLER: Partial<TestUser> = { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 3, resellerEnabled: true };
+const SUPER_ADMIN: Partial<TestUser> = { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 7 };
+
+function renderAt(path: string, user: Partial<TestUser>) {
+  fakeServer(() => ok({ elements: [], totalElements: 0, totalPages: 0 }));
+  renderSignedIn(
+    <MemoryRouter initialEntries={[path]}>
+      <AppRoutes />
+    </MemoryRouter>,
+    user,
+  );
+}
+
+const heading = () => screen.getByRole('heading', { level: 1 });
+
+describe('page layouts (002 §2.2)', () => {
+  it("renders the provider's customer pages inside the admin area shell", () => {
+    renderAt('/boltadmin/resellers', PROVIDER);
+    expect(screen.getByTestId('admin-area-title')).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Admin area menu' })).toBeInTheDocument();
+    expect(heading()).toHaveTextContent('Resellers');
+  });
+
+  it('answers other admin area addresses with the not-found page in the admin shell', () => {
+    renderAt('/boltadmin/nothing-here', PROVIDER);
+    expect(screen.getByTestId('admin-area-title')).toBeInTheDocument();
+    expect(heading()).toHaveTextContent('Page not found');
+  });
+
+  it('gives nobody else the admin area pages', () => {
+    renderAt('/boltadmin/customers', RESELLER);
+    expect(screen.queryByTestId('admin-area-title')).toBeNull();
+    expect(heading()).toHaveTextContent('Page not found');
+  });
+
+  it("renders a reseller's customers in the normal shell, and only for reseller admins", () => {
+    renderAt('/admin/mycustomers', RESELLER);
+    expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
+    expect(heading()).toHaveTextContent('My Customers');
+  });
+
+  it('answers /admin/mycustomers with the not-found page for a customer that is not a reseller', () => {
+    renderAt('/admin/mycustomers', SUPER_ADMIN);
+    expect(heading()).toHaveTextContent('Page not found');
+  });
+});

@@ -1,0 +1,140 @@
+import {
+  ADMIN_USERS_PATH,
+  type CustomerAccount,
+  customerStatusBadge,
+  MESSAGES,
+  mayChange,
+  PAGES,
+  showsProviderMachineControl,
+} from '@portal/domain';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import Spinner from 'react-bootstrap/Spinner';
+import { useSession } from '../../app/session';
+import { DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
+import { BulkImportDialog } from '../users/BulkImportDialog';
+import { useDelayedRefresh, userKeys } from '../users/queries';
+import { UserFormDialog } from '../users/UserFormDialog';
+import { UsersTable } from '../users/UsersTable';
+import { EditAccountDialog } from './EditAccountDialog';
+import { accountKeys, useAccount } from './queries';
+
+const TEXT = MESSAGES.account;
+const R = TEXT.rows;
+
+/** The account detail table of 001 §2; the allow-provider-control flag is hidden for the main brand. */
+export function AccountDetails({ account }: { account: CustomerAccount }) {
+  return (
+    <DetailTable
+      aria-label={TEXT.detailsTitle}
+      data-testid="account-details"
+      rows={[
+        {
+          label: R.status,
+          value: <StatusBadge status={account.displayStatus} badge={customerStatusBadge(account.displayStatus)} />,
+        },
+        { label: R.companyName, value: account.companyName },
+        { label: R.administratorName, value: account.superAdminFullName ?? '' },
+        { label: R.administratorEmail, value: account.superAdminEmail ?? '' },
+        showsProviderMachineControl(account.boltCustomer) && {
+          label: R.allowProviderMachineControl,
+          value: account.allowProviderMachineControl ? MESSAGES.yes : MESSAGES.no,
+        },
+      ]}
+    />
+  );
+}
+
+type Dialog = 'editAccount' | 'addUser' | 'importUsers' | null;
+
+/**
+ * The customer account page (001 §2): the account's details with 'Edit account details' for its super
+ * admin, the logo, and the account's users with Add user and Bulk import users (002 §2.4).
+ */
+export function AccountPage() {
+  const { actor } = useSession();
+  const account = useAccount();
+  const client = useQueryClient();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const users = useDelayedRefresh();
+  const closeDialog = () => setDialog(null);
+
+  if (account.isPending) return <Spinner animation="border" role="status" />;
+  if (!account.data) return <NotFound />;
+  const data = account.data;
+  const maySubmit = actor !== null && mayChange(actor);
+
+  const toolbar = maySubmit ? (
+    <>
+      <Button size="sm" onClick={() => setDialog('addUser')}>
+        {MESSAGES.user.addButton}
+      </Button>
+      <Button size="sm" variant="outline-primary" onClick={() => setDialog('importUsers')}>
+        {MESSAGES.user.bulkImportButton}
+      </Button>
+    </>
+  ) : undefined;
+
+  return (
+    <Page
+      title={TEXT.title}
+      breadcrumbs={[{ label: MESSAGES.customer.dashboardCrumb, href: PAGES.dashboard }, { label: TEXT.title }]}
+    >
+      <Row className="g-4 mb-4">
+        <Col lg={8}>
+          <Section
+            className="h-100"
+            title={TEXT.detailsTitle}
+            actions={
+              data.editable && (
+                <Button size="sm" variant="outline-primary" onClick={() => setDialog('editAccount')}>
+                  {TEXT.editButton}
+                </Button>
+              )
+            }
+          >
+            <AccountDetails account={data} />
+          </Section>
+        </Col>
+        <Col lg={4}>
+          <Section title={TEXT.logoTitle}>
+            <div className="text-center">
+              <img
+                src={data.logo}
+                alt={TEXT.logoAlt}
+                className="img-fluid"
+                style={{ maxHeight: 120 }}
+                data-testid="account-logo"
+              />
+            </div>
+          </Section>
+        </Col>
+      </Row>
+      <Section title={TEXT.usersTitle}>
+        <UsersTable path={ADMIN_USERS_PATH} queryKey={userKeys.list()} toolbar={toolbar} refreshToken={users.token} />
+      </Section>
+      {data.editable && (
+        <EditAccountDialog
+          show={dialog === 'editAccount'}
+          account={data}
+          onHide={closeDialog}
+          onChanged={(changed) => {
+            if (changed) client.setQueryData(accountKeys.details(), changed);
+            else void client.invalidateQueries({ queryKey: accountKeys.details() });
+            // A new super admin changes the roles shown in the users list.
+            users.refreshSoon();
+          }}
+        />
+      )}
+      {maySubmit && (
+        <>
+          <UserFormDialog show={dialog === 'addUser'} mode="add" onHide={closeDialog} onChanged={users.refreshSoon} />
+          <BulkImportDialog show={dialog === 'importUsers'} onHide={closeDialog} onChanged={users.refreshSoon} />
+        </>
+      )}
+    </Page>
+  );
+}

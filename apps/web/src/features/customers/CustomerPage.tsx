@@ -1,0 +1,228 @@
+import {
+  type AdminAudience,
+  type CustomerDetail,
+  customerUrl,
+  customerUsersPath,
+  MESSAGES,
+  mayChange,
+  type StorageLocationAndAccount,
+  storageAccountUrl,
+  storageLocationName,
+} from '@portal/domain';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { Link, useParams } from 'react-router';
+import { useSession } from '../../app/session';
+import { DataTable, type DataTableColumn, DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
+import { UsersTable } from '../users/UsersTable';
+import { customerPagesOf } from './audience';
+import { ChangeCustomerStatusDialog } from './ChangeCustomerStatusDialog';
+import { CustomerStatusBadge, CustomerTypeBadges } from './CustomerBadges';
+import { CustomerPackagesTable } from './CustomerPackagesTable';
+import { DeleteCustomerDialog } from './DeleteCustomerDialog';
+import { MakeResellerDialog } from './MakeResellerDialog';
+import { PluginSettingsDialog } from './PluginSettingsDialog';
+import { customerKeys, useCustomer } from './queries';
+
+const TEXT = MESSAGES.customer;
+const R = TEXT.rows;
+
+type DialogKey = 'status' | 'delete' | 'plugins' | 'makeReseller';
+
+const yesNo = (value: boolean) => (value ? MESSAGES.yes : MESSAGES.no);
+
+function CustomerDetails({ audience, customer }: { audience: AdminAudience; customer: CustomerDetail }) {
+  const provider = audience === 'provider';
+  const parentId = customer.parentResellerCustomerId;
+  return (
+    <DetailTable
+      aria-label={TEXT.detailsTitle}
+      data-testid="customer-details"
+      rows={[
+        { label: R.companyName, value: customer.companyName },
+        { label: R.status, value: <CustomerStatusBadge status={customer.displayStatus} /> },
+        // The displayed status hides the stored one while the customer has no storage (000 §4); changes start from it.
+        customer.displayStatus !== customer.status && {
+          label: R.storedStatus,
+          value: <CustomerStatusBadge status={customer.status} />,
+        },
+        { label: R.type, value: <CustomerTypeBadges customer={customer} /> },
+        {
+          label: R.superAdminName,
+          value: customer.superAdminUrl ? (
+            <Link to={customer.superAdminUrl}>{customer.superAdminFullName}</Link>
+          ) : (
+            customer.superAdminFullName
+          ),
+        },
+        { label: R.superAdminEmail, value: customer.superAdminEmail },
+        provider &&
+          parentId !== null && {
+            label: R.parentReseller,
+            value: <Link to={customerUrl('provider', parentId)}>{customer.parentResellerCompanyName}</Link>,
+          },
+        provider && { label: R.billingServer, value: customer.whmcsServerDescription },
+        provider && { label: R.cpanelPluginEnabled, value: yesNo(customer.cpanelPluginEnabled) },
+        { label: R.allowProviderMachineControl, value: yesNo(customer.allowProviderMachineControl) },
+      ]}
+    />
+  );
+}
+
+const STORAGE_COLUMNS: Array<DataTableColumn<StorageLocationAndAccount>> = [
+  {
+    key: 'location',
+    header: TEXT.storageColumns.location,
+    render: ({ storageLocation }) => (
+      <>
+        {storageLocationName(storageLocation)}
+        {storageLocation.defaultForCustomer && (
+          <StatusBadge status="DEFAULT" label={TEXT.defaultLocation} variant="secondary" className="ms-2" />
+        )}
+      </>
+    ),
+  },
+  {
+    key: 'account',
+    header: TEXT.storageColumns.account,
+    render: ({ storageAccount }) => <Link to={storageAccountUrl(storageAccount.id)}>{storageAccount.name}</Link>,
+  },
+  { key: 'type', header: TEXT.storageColumns.type, render: ({ storageAccount }) => storageAccount.type },
+  {
+    key: 'packages',
+    header: TEXT.storageColumns.numberOfBackupPackages,
+    className: 'text-end',
+    render: ({ storageLocation }) => storageLocation.numberOfBackupPackages,
+  },
+];
+
+/** The provider's view of where the customer's backups are stored (002 §3). */
+function StorageLocations({ entries }: { entries: StorageLocationAndAccount[] }) {
+  return (
+    <DataTable<StorageLocationAndAccount>
+      aria-label={TEXT.storageTitle}
+      data-testid="customer-storage"
+      columns={STORAGE_COLUMNS}
+      rows={entries}
+      rowKey={(entry) => entry.storageLocation.id}
+      totalElements={entries.length}
+      page={0}
+      size={Math.max(entries.length, 1)}
+      onPageChange={() => {}}
+      emptyText={TEXT.noStorageLocations}
+    />
+  );
+}
+
+/** The page actions an audience gets for this customer (002 §2.5, §6): resellers change status and delete only. */
+function CustomerActions({
+  audience,
+  customer,
+  onOpen,
+}: {
+  audience: AdminAudience;
+  customer: CustomerDetail;
+  onOpen: (dialog: DialogKey) => void;
+}) {
+  const provider = audience === 'provider';
+  return (
+    <>
+      {customer.statusOptions.length > 0 && (
+        <Button variant="outline-primary" onClick={() => onOpen('status')}>
+          {TEXT.changeStatusButton}
+        </Button>
+      )}
+      {provider && (
+        <Button variant="outline-primary" onClick={() => onOpen('plugins')}>
+          {TEXT.pluginSettingsButton}
+        </Button>
+      )}
+      {provider && customer.makeResellerAllowed && (
+        <Button variant="outline-primary" onClick={() => onOpen('makeReseller')}>
+          {TEXT.makeResellerButton}
+        </Button>
+      )}
+      {customer.deletable && (
+        <Button variant="outline-danger" onClick={() => onOpen('delete')}>
+          {TEXT.deleteButton}
+        </Button>
+      )}
+    </>
+  );
+}
+
+/**
+ * A customer's page for the provider (/boltadmin/customers/{id}) or its reseller
+ * (/admin/mycustomers/{id}): details, storage (provider), users and packages, and the dialogs of
+ * 002 §2.5 the audience may use.
+ */
+export function CustomerPage({ audience }: { audience: AdminAudience }) {
+  const customerId = Number(useParams().customerId);
+  const valid = Number.isSafeInteger(customerId) && customerId > 0;
+  return valid ? <CustomerScreen key={customerId} audience={audience} customerId={customerId} /> : <NotFound />;
+}
+
+function CustomerScreen({ audience, customerId }: { audience: AdminAudience; customerId: number }) {
+  const { actor } = useSession();
+  const query = useCustomer(audience, customerId);
+  const [dialog, setDialog] = useState<DialogKey | null>(null);
+  const pages = customerPagesOf(audience);
+  const customer = query.data;
+  if (query.isError) return <NotFound />;
+
+  const close = () => setDialog(null);
+  const provider = audience === 'provider';
+  return (
+    <Page
+      title={customer?.displayName ?? ''}
+      breadcrumbs={[
+        ...pages.crumbs,
+        { label: pages.listTitle, href: pages.listHref },
+        { label: customer?.displayName ?? '' },
+      ]}
+      actions={
+        customer && actor && mayChange(actor) ? (
+          <CustomerActions audience={audience} customer={customer} onOpen={setDialog} />
+        ) : undefined
+      }
+    >
+      {!customer ? (
+        <Spinner animation="border" role="status" />
+      ) : (
+        <>
+          <Section title={TEXT.detailsTitle}>
+            <CustomerDetails audience={audience} customer={customer} />
+          </Section>
+          {provider && (
+            <Section title={TEXT.storageTitle}>
+              <StorageLocations entries={customer.storageLocationAndAccountDisplayDtos} />
+            </Section>
+          )}
+          <Section title={TEXT.usersTitle}>
+            <UsersTable
+              path={customerUsersPath(customerId, audience)}
+              queryKey={customerKeys.users(audience, customerId)}
+            />
+          </Section>
+          <Section title={TEXT.packagesTitle} id="packages">
+            <CustomerPackagesTable audience={audience} customerId={customerId} />
+          </Section>
+          <ChangeCustomerStatusDialog
+            show={dialog === 'status'}
+            onHide={close}
+            audience={audience}
+            customer={customer}
+          />
+          <DeleteCustomerDialog show={dialog === 'delete'} onHide={close} audience={audience} customer={customer} />
+          {provider && (
+            <>
+              <PluginSettingsDialog show={dialog === 'plugins'} onHide={close} customer={customer} />
+              <MakeResellerDialog show={dialog === 'makeReseller'} customer={customer} onHide={close} onMade={close} />
+            </>
+          )}
+        </>
+      )}
+    </Page>
+  );
+}

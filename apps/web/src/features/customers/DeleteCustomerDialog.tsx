@@ -1,0 +1,54 @@
+import {
+  confirmDeleteCustomer,
+  customerAdminConfirmName,
+  customerDeletePath,
+  MESSAGES,
+  typeCustomerAdminName,
+} from '@portal/domain';
+import { useNavigate } from 'react-router';
+import { call } from '../../app/api';
+import { ConfirmByNameDialog, GlobalErrors } from '../../ui';
+import { customerPagesOf } from './audience';
+import type { CustomerDialogProps } from './ChangeCustomerStatusDialog';
+import { useCustomerSubmit } from './useCustomerSubmit';
+
+const TEXT = MESSAGES.customer;
+
+/**
+ * 'Delete customer' (002 §4.1, §5.4): offered only for a SUSPENDED customer, confirmed by typing the
+ * customer admin's full name (an empty entry when it has none). Deletion goes on in the background:
+ * 'Customer is being deleted', then back to the list, which drops it when it refreshes.
+ */
+export function DeleteCustomerDialog({ show, onHide, audience, customer, animation }: CustomerDialogProps) {
+  const navigate = useNavigate();
+  const { submit, globalErrors, clearErrors } = useCustomerSubmit(audience);
+  const confirm = async () => {
+    const outcome = await submit(customer.id, call<null>('DELETE', customerDeletePath(audience, customer.id)), {
+      successText: TEXT.beingDeleted,
+      actionText: TEXT.beingDeleted,
+      unknownErrorText: TEXT.unknownWhileDeleting,
+    });
+    if (outcome.close) {
+      onHide();
+      navigate(customerPagesOf(audience).listHref);
+    }
+  };
+  return (
+    <ConfirmByNameDialog
+      show={show}
+      onHide={onHide}
+      onExited={clearErrors}
+      title={TEXT.deleteTitle}
+      before={<p>{confirmDeleteCustomer(customer.displayName)}</p>}
+      prompt={typeCustomerAdminName(customer.superAdminFullName)}
+      expectedName={customerAdminConfirmName(customer.superAdminFullName)}
+      mismatchMessage={MESSAGES.confirmByName.customerDeletion}
+      confirmLabel={TEXT.deleteSubmit}
+      onConfirm={confirm}
+      animation={animation}
+      data-testid="delete-customer-dialog"
+    >
+      <GlobalErrors messages={globalErrors} />
+    </ConfirmByNameDialog>
+  );
+}

@@ -1,0 +1,94 @@
+import { type CustomerRow, MESSAGES } from '@portal/domain';
+import { useId, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+import { Page, RowLink } from '../../ui';
+import { customerPagesOf } from './audience';
+import { CustomersTable } from './CustomersTable';
+import { MakeResellerDialog } from './MakeResellerDialog';
+
+const TEXT = MESSAGES.customer;
+
+export interface SelectResellerDialogProps {
+  show: boolean;
+  onHide: () => void;
+  onSelect: (customer: CustomerRow) => void;
+  animation?: boolean;
+}
+
+/** 'Select new reseller' (002 §2.5, §4.5): the customers that may become resellers, searched and paged. */
+export function SelectResellerDialog({ show, onHide, onSelect, animation }: SelectResellerDialogProps) {
+  const titleId = useId();
+  return (
+    <Modal
+      show={show}
+      onHide={onHide}
+      size="xl"
+      animation={animation}
+      aria-labelledby={titleId}
+      data-testid="select-reseller-dialog"
+    >
+      <Modal.Header closeButton>
+        <Modal.Title id={titleId}>{TEXT.selectResellerTitle}</Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        <CustomersTable
+          list="customersToMakeResellers"
+          label={TEXT.selectResellerTitle}
+          emptyText={TEXT.noCustomersToMakeResellers}
+          action={(row) => (
+            <Button
+              size="sm"
+              variant="outline-primary"
+              aria-label={`${TEXT.select} ${row.displayName}`}
+              onClick={() => onSelect(row)}
+            >
+              {TEXT.select}
+            </Button>
+          )}
+        />
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" onClick={onHide}>
+          {TEXT.close}
+        </Button>
+      </Modal.Footer>
+    </Modal>
+  );
+}
+
+type Step = { kind: 'closed' } | { kind: 'selecting' } | { kind: 'confirming'; customer: CustomerRow };
+
+/**
+ * The provider's resellers (/boltadmin/resellers, 002 §2.5) and 'New reseller': select a customer, then
+ * confirm. Cancelling the confirmation goes back to the selection.
+ */
+export function ResellersPage() {
+  const pages = customerPagesOf('provider');
+  const [step, setStep] = useState<Step>({ kind: 'closed' });
+  return (
+    <Page
+      title={TEXT.resellersTitle}
+      breadcrumbs={[...pages.crumbs, { label: TEXT.resellersTitle }]}
+      actions={<Button onClick={() => setStep({ kind: 'selecting' })}>{TEXT.newResellerButton}</Button>}
+    >
+      <CustomersTable
+        list="resellers"
+        label={TEXT.resellersTitle}
+        emptyText={TEXT.noResellers}
+        action={(row) => <RowLink to={row.customerUrl} label={TEXT.manage} name={row.displayName} />}
+      />
+      <SelectResellerDialog
+        show={step.kind === 'selecting'}
+        onHide={() => setStep({ kind: 'closed' })}
+        onSelect={(customer) => setStep({ kind: 'confirming', customer })}
+      />
+      <MakeResellerDialog
+        show={step.kind === 'confirming'}
+        customer={step.kind === 'confirming' ? step.customer : null}
+        onHide={() => setStep({ kind: 'selecting' })}
+        onMade={() => setStep({ kind: 'closed' })}
+      />
+    </Page>
+  );
+}

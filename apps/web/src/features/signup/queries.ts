@@ -1,0 +1,16 @@
+import { SIGN_UP_PATHS, type SignUpOptions } from '@portal/domain';
+import { useQuery } from '@tanstack/react-query';
+import { getResult } from '../../app/api';
+
+export const signUpKeys = {
+  all: ['signup'] as const,
+  options: () => [...signUpKeys.all, 'options'] as const,
+};
+
+/** The package templates a new customer may ask for. */
+export function useSignUpOptions() {
+  return useQuery({
+    queryKey: signUpKeys.options(),
+    queryFn: () => getResult<SignUpOptions>(SIGN_UP_PATHS.options),
+  });
+}

@@ -1,0 +1,194 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderSignedIn } from '../../app/testing';
+import { ToastHost } from '../../ui';
+import { fakeServer, message, ok, reply, userRow } from './testing';
+import { UserFormDialog } from './UserFormDialog';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const ROLES = {
+  elements: [
+    { role: 'ROLE_CUSTOMER_USER', roleName: 'User' },
+    { role: 'ROLE_CUSTOMER_ADMIN_USER', roleName: 'Admin' },
+  ],
+};
+
+type Answer = () => Response | Promise<Response>;
+
+function serve(save: Answer = () => ok(userRow())) {
+  return fakeServer(({ method, url }) => {
+    if (url.pathname === '/admin/account/users/roles') return ok(ROLES);
+    if ((method === 'POST' && url.pathname === '/admin/account/users') || method === 'PUT') return save();
+    return undefined;
+  });
+}
+
+function open(mode: 'add' | 'edit', user = userRow({ id: 5, firstName: 'Ann', surname: 'Lee', email: 'ann@x.test' })) {
+  const onHide = vi.fn();
+  const onChanged = vi.fn();
+  const events = renderSignedIn(
+    <>
+      <UserFormDialog show mode={mode} user={user} onHide={onHide} onChanged={onChanged} animation={false} />
+      <ToastHost />
+    </>,
+    { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
+  );
+  return { events, onHide, onChanged, dialog: () => screen.getByRole('dialog') };
+}
+
+async function fillNewUser(events: ReturnType<typeof open>['events']) {
+  await events.type(screen.getByLabelText('First name'), 'Joni');
+  await events.type(screen.getByLabelText('Surname'), 'Sherman');
+  await events.type(screen.getByLabelText('Email'), 'joni@example.test');
+  await events.type(screen.getByLabelText('Contact number'), '0123');
+  await events.type(screen.getByLabelText('Password'), 'secret-pass');
+  await events.type(screen.getByLabelText('Confirm password'), 'secret-pass');
+}
+
+describe('UserFormDialog (add)', () => {
+  it('shows placeholders, the role select defaulting to the first role, and read only', async () => {
+    serve();
+    open('add');
+    expect(screen.getByRole('dialog', { name: 'Add user' })).toBeInTheDocument();
+    expect(screen.getByLabelText('First name')).toHaveAttribute('placeholder', 'First name is required');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('placeholder', 'Password is required');
+    await waitFor(() => expect(screen.getByLabelText('Role')).toHaveValue('ROLE_CUSTOMER_USER'));
+    expect(
+      within(screen.getByLabelText('Role'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['User', 'Admin']);
+    expect(screen.getByLabelText('Read only')).not.toBeChecked();
+  });
+
+  it('checks the form with the domain rules before sending', async () => {
+    const server = serve();
+    const { events } = open('add');
+    await events.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('First name is required')).toHaveClass('invalid-feedback');
+    expect(screen.getByText('Password is required', { selector: '.invalid-feedback' })).toBeInTheDocument();
+    expect(server.to('POST', '/admin/account/users')).toHaveLength(0);
+  });
+
+  it('posts the form, toasts success, tells the parent and closes', async () => {
+    const server = serve();
+    const { events, onHide, onChanged } = open('add');
+    await waitFor(() => expect(screen.getByLabelText('Role')).toHaveValue('ROLE_CUSTOMER_USER'));
+    await fillNewUser(events);
+    await events.selectOptions(screen.getByLabelText('Role'), 'ROLE_CUSTOMER_ADMIN_USER');
+    await events.click(screen.getByLabelText('Read only'));
+    await events.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('User added successfully!')).toBeInTheDocument();
+    expect(server.to('POST', '/admin/account/users')[0]?.body).toEqual({
+      firstName: 'Joni',
+      surname: 'Sherman',
+      email: 'joni@example.test',
+      contactNumber: '0123',
+      password: 'secret-pass',
+      confirmPassword: 'secret-pass',
+      readOnly: true,
+      role: 'ROLE_CUSTOMER_ADMIN_USER',
+    });
+    expect(onChanged).toHaveBeenCalledTimes(1);
+    expect(onHide).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a field message on its field and an unnamed one globally, keeping the dialog open', async () => {
+    serve(() =>
+      reply(409, { messages: [message('email', 'This e-mail address is already in use'), message('', 'Try later')] }),
+    );
+    const { events, onHide, onChanged } = open('add');
+    await fillNewUser(events);
+    await events.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('This e-mail address is already in use')).toHaveClass('invalid-feedback');
+    expect(within(screen.getByTestId('global-errors')).getByText('Try later')).toBeInTheDocument();
+    expect(onHide).not.toHaveBeenCalled();
+    expect(onChanged).not.toHaveBeenCalled();
+  });
+
+  it('warns when the user was added with messages', async () => {
+    serve(() => ok(userRow(), [message('', 'Welcome mail not sent')]));
+    const { events, onHide, onChanged } = open('add');
+    await fillNewUser(events);
+    await events.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('User added but some errors occurred.')).toBeInTheDocument();
+    expect(screen.getByText('Welcome mail not sent')).toBeInTheDocument();
+    expect(onChanged).toHaveBeenCalled();
+    expect(onHide).not.toHaveBeenCalled();
+  });
+
+  it('says unknown error when the call fails without messages, and toasts a network failure', async () => {
+    let fail: 'status' | 'network' = 'status';
+    serve(() => {
+      if (fail === 'network') throw new TypeError('offline');
+      return reply(500, {});
+    });
+    const { events } = open('add');
+    await fillNewUser(events);
+    await events.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('Unkown error encountered while adding user.')).toBeInTheDocument();
+    fail = 'network';
+    await events.click(screen.getByRole('button', { name: 'Add' }));
+    expect(await screen.findByText('Error in communicating with server.')).toBeInTheDocument();
+  });
+
+  it('cannot be closed while submitting', async () => {
+    let release: (r: Response) => void = () => undefined;
+    serve(() => new Promise<Response>((resolve) => (release = resolve)));
+    const { events, onHide } = open('add');
+    await fillNewUser(events);
+    await events.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Cancel' })).toBeDisabled());
+    expect(screen.getByRole('button', { name: 'Close' })).toBeDisabled();
+    await events.keyboard('{Escape}');
+    expect(onHide).not.toHaveBeenCalled();
+    release(ok(userRow()));
+    await waitFor(() => expect(onHide).toHaveBeenCalled());
+  });
+});
+
+describe('UserFormDialog (edit)', () => {
+  it('starts from the user, has no role or read only, and says blank keeps the password', async () => {
+    serve();
+    open('edit');
+    expect(screen.getByRole('dialog', { name: 'Edit user' })).toBeInTheDocument();
+    expect(screen.getByLabelText('First name')).toHaveValue('Ann');
+    expect(screen.getByLabelText('Email')).toHaveValue('ann@x.test');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('placeholder', 'Leave blank to leave unchanged');
+    expect(screen.getByLabelText('Confirm password')).toHaveAttribute('placeholder', 'Leave blank to leave unchanged');
+    expect(screen.queryByLabelText('Role')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Read only')).not.toBeInTheDocument();
+  });
+
+  it('puts the edit with a blank password and toasts', async () => {
+    const server = serve();
+    const { events, onChanged, onHide } = open('edit');
+    await events.clear(screen.getByLabelText('Surname'));
+    await events.type(screen.getByLabelText('Surname'), 'Smith');
+    await events.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('User edited successfully!')).toBeInTheDocument();
+    const put = server.to('PUT', '/admin/account/users/5')[0];
+    expect(put?.body).toEqual({
+      firstName: 'Ann',
+      surname: 'Smith',
+      email: 'ann@x.test',
+      contactNumber: '0123456789',
+      password: '',
+      confirmPassword: '',
+    });
+    expect(onChanged).toHaveBeenCalled();
+    expect(onHide).toHaveBeenCalled();
+  });
+
+  it('uses the edit texts for warnings and unknown errors', async () => {
+    let answer: Answer = () => ok(userRow(), [message('', 'Partly')]);
+    serve(() => answer());
+    const { events } = open('edit');
+    await events.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('User edited but some errors occurred.')).toBeInTheDocument();
+    answer = () => reply(400, {});
+    await events.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Unkown error encountered while editing user.')).toBeInTheDocument();
+  });
+});

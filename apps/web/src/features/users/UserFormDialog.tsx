@@ -1,0 +1,180 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  fieldRequired,
+  MESSAGE_ROUTING,
+  MESSAGES,
+  newUserForm,
+  type ServerMessage,
+  USER_FORM_LABELS,
+  USERS_PATH,
+  type UserAddForm,
+  type UserFormMode,
+  userFormSchema,
+  userPath,
+} from '@portal/domain';
+import { useEffect, useState } from 'react';
+import { type Path, type Resolver, useForm } from 'react-hook-form';
+import { call } from '../../app/api';
+import {
+  CheckboxField,
+  FormModal,
+  GlobalErrors,
+  handleSubmitResult,
+  SelectField,
+  TextField,
+  useOnOpen,
+} from '../../ui';
+import { useUserRoles } from './queries';
+import type { UserRow } from './types';
+
+const TEXT = MESSAGES.user;
+const L = USER_FORM_LABELS;
+
+export interface UserFormDialogProps {
+  show: boolean;
+  mode: UserFormMode;
+  /** The user being edited (edit mode). */
+  user?: UserRow;
+  onHide: () => void;
+  /** The server changed the user (also when it reported problems): refresh what shows users. */
+  onChanged: () => void;
+  animation?: boolean;
+}
+
+type UserFormValues = UserAddForm;
+
+const TEXT_FIELDS: Array<{
+  name: Path<UserFormValues>;
+  type: 'text' | 'email' | 'tel' | 'password';
+  autoComplete: string;
+}> = [
+  { name: 'firstName', type: 'text', autoComplete: 'off' },
+  { name: 'surname', type: 'text', autoComplete: 'off' },
+  { name: 'email', type: 'email', autoComplete: 'off' },
+  { name: 'contactNumber', type: 'tel', autoComplete: 'off' },
+  { name: 'password', type: 'password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', type: 'password', autoComplete: 'new-password' },
+];
+
+const ADD_ONLY_FIELDS: Array<Path<UserFormValues>> = ['readOnly', 'role'];
+
+const OUTCOME_TEXTS = {
+  add: {
+    successText: TEXT.added,
+    actionText: 'User added',
+    unknownErrorText: TEXT.unknownWhileAdding,
+    routing: MESSAGE_ROUTING.userAdd,
+  },
+  edit: {
+    successText: TEXT.edited,
+    actionText: 'User edited',
+    unknownErrorText: TEXT.unknownWhileEditing,
+    routing: MESSAGE_ROUTING.userEdit,
+  },
+} as const;
+
+function defaultsOf(mode: UserFormMode, user: UserRow | undefined, roles: readonly string[]): UserFormValues {
+  if (mode === 'add' || !user) return newUserForm(roles);
+  return {
+    firstName: user.firstName,
+    surname: user.surname,
+    email: user.email,
+    contactNumber: user.contactNumber,
+    password: '',
+    confirmPassword: '',
+    // Not edited (the edit schema drops them); kept so the form has one shape in both modes.
+    readOnly: user.readOnly,
+    role: user.role,
+  };
+}
+
+const placeholderOf = (mode: UserFormMode, name: Path<UserFormValues>, label: string) =>
+  mode === 'edit' && (name === 'password' || name === 'confirmPassword')
+    ? TEXT.passwordUnchangedPlaceholder
+    : fieldRequired(label);
+
+/**
+ * The Add/Edit user dialog (002 §5.1): the user form with the domain's rules; password required only
+ * when adding (blank keeps it when editing); read only and role only when adding, the role defaulting
+ * to the first assignable one. It cannot be closed while submitting (002 §4.1).
+ */
+export function UserFormDialog({ show, mode, user, onHide, onChanged, animation }: UserFormDialogProps) {
+  const roles = useUserRoles(show && mode === 'add');
+  const roleOptions = roles.data?.elements ?? [];
+  const [globalErrors, setGlobalErrors] = useState<ServerMessage[]>([]);
+  const form = useForm<UserFormValues>({
+    // One form for both modes: the edit schema reads the same fields less readOnly and role, and its
+    // payload (UserEditPayload) is what is sent when editing.
+    resolver: zodResolver(userFormSchema(mode)) as unknown as Resolver<UserFormValues>,
+    defaultValues: defaultsOf(mode, user, []),
+  });
+  const { isSubmitting } = form.formState;
+
+  // The roles arrive after the dialog opens; preselect the first unless one is chosen already.
+  const firstRole = roleOptions[0]?.role;
+  useEffect(() => {
+    if (mode === 'add' && firstRole !== undefined && form.getValues('role') === '') form.setValue('role', firstRole);
+  }, [mode, firstRole, form]);
+
+  // Each opening starts afresh: an empty form, or the user as it is now.
+  useOnOpen(show, () => form.reset(defaultsOf(mode, user, firstRole === undefined ? [] : [firstRole])));
+
+  const texts = OUTCOME_TEXTS[mode];
+  const fieldNames = [...TEXT_FIELDS.map((f) => f.name), ...(mode === 'add' ? ADD_ONLY_FIELDS : [])];
+  const submit = form.handleSubmit(async (payload) => {
+    setGlobalErrors([]);
+    const request =
+      mode === 'add' || !user
+        ? call<UserRow>('POST', USERS_PATH, payload)
+        : call<UserRow>('PUT', userPath(user.id), payload);
+    const outcome = await handleSubmitResult(request, {
+      successText: texts.successText,
+      actionText: texts.actionText,
+      unknownErrorText: texts.unknownErrorText,
+      form: { setError: form.setError, fieldNames, globalFieldNames: texts.routing.globalFieldNames },
+    });
+    setGlobalErrors(outcome.globalErrors);
+    if (outcome.applied) onChanged();
+    if (outcome.close) onHide();
+  });
+
+  return (
+    <FormModal
+      show={show}
+      title={mode === 'add' ? TEXT.addDialogTitle : TEXT.editDialogTitle}
+      onHide={onHide}
+      onSubmit={submit}
+      submitting={isSubmitting}
+      submitLabel={mode === 'add' ? TEXT.addSubmit : TEXT.editSubmit}
+      onExited={() => setGlobalErrors([])}
+      animation={animation}
+      data-testid="user-form-dialog"
+    >
+      {TEXT_FIELDS.map((field) => (
+        <TextField
+          key={field.name}
+          form={form}
+          idPrefix="user-"
+          name={field.name}
+          label={L[field.name as keyof typeof L]}
+          type={field.type}
+          autoComplete={field.autoComplete}
+          placeholder={placeholderOf(mode, field.name, L[field.name as keyof typeof L])}
+        />
+      ))}
+      {mode === 'add' && (
+        <>
+          <SelectField
+            form={form}
+            idPrefix="user-"
+            name="role"
+            label={L.role}
+            options={roleOptions.map((r) => ({ value: r.role, label: r.roleName }))}
+          />
+          <CheckboxField form={form} idPrefix="user-" name="readOnly" label={L.readOnly} />
+        </>
+      )}
+      <GlobalErrors messages={globalErrors} />
+    </FormModal>
+  );
+}

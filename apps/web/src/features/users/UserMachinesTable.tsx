@@ -1,0 +1,48 @@
+import { formatBytes, MESSAGES, machineStatusBadge, USERS_PAGE_SIZE } from '@portal/domain';
+import { type DataTableColumn, PagedTable, RowLink, StatusBadge } from '../../ui';
+import { userKeys } from './queries';
+import type { UserMachineRow } from './types';
+
+const TEXT = MESSAGES.user;
+const C = TEXT.machineColumns;
+
+const COLUMNS: Array<DataTableColumn<UserMachineRow>> = [
+  { key: 'name', header: C.name, render: (m) => m.name },
+  {
+    key: 'status',
+    header: C.status,
+    render: (m) => <StatusBadge status={m.status} badge={machineStatusBadge(m.status)} />,
+  },
+  { key: 'description', header: C.description, render: (m) => m.description },
+  { key: 'os', header: C.operatingSystem, render: (m) => m.operatingSystem },
+  { key: 'storage', header: C.storageSpace, render: (m) => formatBytes(m.usedBytes) },
+  { key: 'tasks', header: C.numberOfBackupTasks, render: (m) => m.numberOfBackupTasks },
+  {
+    key: 'actions',
+    header: C.actions,
+    render: (m) => <RowLink to={m.backupMachineUrl} label={m.manageable ? TEXT.manage : TEXT.view} name={m.name} />,
+  },
+];
+
+export interface UserMachinesTableProps {
+  /** The user page's path; the machines are at {base}/backupmachines. */
+  base: string;
+  refreshToken?: number;
+}
+
+/** The machines assigned to a user (001 §2 customer-side tables), paged on the server. */
+export function UserMachinesTable({ base, refreshToken }: UserMachinesTableProps) {
+  return (
+    <PagedTable
+      aria-label={TEXT.machinesTitle}
+      data-testid="user-machines-table"
+      queryKey={userKeys.page(base)}
+      path={`${base}/backupmachines`}
+      size={USERS_PAGE_SIZE}
+      refreshToken={refreshToken}
+      columns={COLUMNS}
+      rowKey={(m) => m.id}
+      emptyText={MESSAGES.backupMachine.empty}
+    />
+  );
+}

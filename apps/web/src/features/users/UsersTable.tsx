@@ -1,0 +1,64 @@
+import { MESSAGES, USERS_PAGE_SIZE, userStatusBadge } from '@portal/domain';
+import type { ReactNode } from 'react';
+import { type DataTableColumn, PagedTable, RowLink, StatusBadge } from '../../ui';
+import { type UserRow, userFullName } from './types';
+
+const TEXT = MESSAGES.user;
+const C = TEXT.columns;
+
+export interface UsersTableProps {
+  /** The paged users call: /admin/users, /boltadmin/customers/{id}/users or /admin/mycustomers/{id}/users. */
+  path: string;
+  queryKey: readonly unknown[];
+  /** Buttons shown above the table (Add user, Bulk import users). */
+  toolbar?: ReactNode;
+  /** Changing it reloads the current page (after a dialog changed the users). */
+  refreshToken?: number;
+}
+
+const COLUMNS: Array<DataTableColumn<UserRow>> = [
+  { key: 'firstName', header: C.firstName, render: (u) => u.firstName },
+  { key: 'surname', header: C.surname, render: (u) => u.surname },
+  {
+    key: 'status',
+    header: C.status,
+    render: (u) => <StatusBadge status={u.status} badge={userStatusBadge(u.status)} />,
+  },
+  { key: 'role', header: C.role, render: (u) => u.roleName },
+  { key: 'email', header: C.email, render: (u) => u.email },
+  { key: 'contactNumber', header: C.contactNumber, render: (u) => u.contactNumber },
+  { key: 'readOnly', header: C.readOnly, render: (u) => (u.readOnly ? MESSAGES.yes : MESSAGES.no) },
+  { key: 'linkedPackages', header: C.linkedPackages, render: (u) => u.numberOfLinkedBackupPackages },
+  { key: 'linkedMachines', header: C.linkedMachines, render: (u) => u.numberOfLinkedBackupMachines },
+  {
+    key: 'actions',
+    header: C.actions,
+    render: (u) => (
+      <RowLink to={u.userUrl} label={u.manageableByLoggedInUser ? TEXT.manage : TEXT.view} name={userFullName(u)} />
+    ),
+  },
+];
+
+/** The users of one customer (002 §2.4): paged on the server, 10 per page, no search box. */
+export function UsersTable({ path, queryKey, toolbar, refreshToken }: UsersTableProps) {
+  return (
+    <>
+      {toolbar !== undefined && (
+        <div className="d-flex flex-wrap justify-content-end gap-2 mb-2" data-testid="users-toolbar">
+          {toolbar}
+        </div>
+      )}
+      <PagedTable
+        aria-label={TEXT.tableLabel}
+        data-testid="users-table"
+        queryKey={queryKey}
+        path={path}
+        size={USERS_PAGE_SIZE}
+        refreshToken={refreshToken}
+        columns={COLUMNS}
+        rowKey={(u) => u.id}
+        emptyText={TEXT.empty}
+      />
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+import { useEffect, useRef } from 'react';
+import { DataTable, type DataTableColumn } from './DataTable';
+import { usePagedQuery, useTableState } from './usePagedQuery';
+
+export interface PagedTableProps<T> {
+  /** The query key the rows are cached under (the path and paging are added to it). */
+  queryKey: readonly unknown[];
+  /** The paged call, answering { elements, totalElements, totalPages }. */
+  path: string;
+  size: number;
+  columns: Array<DataTableColumn<T>>;
+  rowKey: (row: T) => string | number;
+  emptyText: string;
+  /** Changing it reloads the current page (e.g. after a dialog changed the rows). */
+  refreshToken?: number;
+  'aria-label'?: string;
+  'data-testid'?: string;
+}
+
+/** Calls `refresh` whenever `token` changes after the first render. */
+export function useRefreshOn(token: number | undefined, refresh: () => void) {
+  const seen = useRef(token);
+  useEffect(() => {
+    if (seen.current === token) return;
+    seen.current = token;
+    refresh();
+  }, [token, refresh]);
+}
+
+/** A DataTable over one paged call, holding its own page: the plain server-paged list of a page. */
+export function PagedTable<T>({ queryKey, path, size, refreshToken, ...table }: PagedTableProps<T>) {
+  const state = useTableState({ size });
+  const rows = usePagedQuery<T>(queryKey, path, state.params);
+  useRefreshOn(refreshToken, rows.refetch);
+  return (
+    <DataTable<T>
+      {...table}
+      rows={rows.rows}
+      totalElements={rows.totalElements}
+      page={state.page}
+      size={state.size}
+      onPageChange={state.setPage}
+      loading={rows.loading}
+    />
+  );
+}
