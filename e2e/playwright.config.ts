@@ -6,7 +6,13 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 18080);
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
-const MACHINE_ADDING = ['**/live-dashboard.spec.ts', '**/machine-link.spec.ts'];
+const MACHINE_ADDING = [
+  '**/live-dashboard.spec.ts',
+  '**/machine-link.spec.ts',
+  '**/signup.spec.ts',
+  '**/customers.spec.ts',
+  '**/users.spec.ts',
+];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */
 export default defineConfig({
@@ -55,6 +61,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       DEMO_PASSWORD,
       DEMO_SMTP_PORT: String(port + 1),
+      // Several journeys sign up fresh customers, all from this one address.
+      SIGNUP_LIMIT_PER_ADDRESS: '100',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
     },

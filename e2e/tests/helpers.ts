@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { MESSAGES } from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
 
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
@@ -17,4 +18,32 @@ export async function signOut(page: Page): Promise<void> {
 export async function sidebarLabels(page: Page, name = 'Main menu'): Promise<string[]> {
   const nav = page.getByRole('navigation', { name });
   return (await nav.locator('.nav-link').allTextContents()).map((t) => t.trim());
+}
+
+export interface SignUpDetails {
+  companyName: string;
+  firstName: string;
+  surname: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * Signs a fresh customer up through the public /signup page, asking for the first backup package on
+ * offer, and waits for the confirmation. The customer is then SIGNUP_REQUESTED and its super admin may
+ * sign in with `email` and `password`.
+ */
+export async function signUpCustomer(page: Page, details: SignUpDetails): Promise<void> {
+  await page.goto('/signup');
+  const form = page.getByRole('form', { name: MESSAGES.signUp.title });
+  await form.getByLabel('Company name').fill(details.companyName);
+  await form.getByLabel('First name').fill(details.firstName);
+  await form.getByLabel('Surname').fill(details.surname);
+  await form.getByLabel('Email').fill(details.email);
+  await form.getByLabel('Contact number').fill('021 555 0100');
+  await form.getByLabel('Password', { exact: true }).fill(details.password);
+  await form.getByLabel('Confirm password').fill(details.password);
+  await form.getByLabel('Backup package').selectOption({ index: 1 });
+  await form.getByRole('button', { name: MESSAGES.signUp.submit }).click();
+  await expect(page.getByTestId('signup-done')).toHaveText(MESSAGES.signUp.submitted);
 }
