@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from './permissions.js';
-import { adminAreaEntries, isAdminAreaPath, matchPage, pagePatternToRegExp, sidebarEntries } from './routes.js';
+import {
+  adminAreaEntries,
+  isAdminAreaPath,
+  matchPage,
+  mayOpenPage,
+  PAGES,
+  type PageKey,
+  PUBLIC_PAGES,
+  pagePatternToRegExp,
+  sidebarEntries,
+} from './routes.js';
 
 const actor = (overrides: Partial<Actor>): Actor => ({
   userId: 1,
@@ -108,5 +118,51 @@ describe('page matching', () => {
     expect(isAdminAreaPath('/boltadmin')).toBe(true);
     expect(isAdminAreaPath('/boltadmin/customers')).toBe(true);
     expect(isAdminAreaPath('/boltadministrator')).toBe(false);
+  });
+});
+
+describe('who may open a page (issue #6)', () => {
+  const openable = (a: Actor | null) => (Object.keys(PAGES) as PageKey[]).filter((page) => mayOpenPage(a, page)).sort();
+  const everyone = ['login', 'logout', 'forgotPassword', 'resetPassword', 'signup', 'demoMails'];
+
+  it('signed out: only the public pages, which are exactly PUBLIC_PAGES', () => {
+    expect(openable(null)).toEqual([...everyone].sort());
+    expect([...PUBLIC_PAGES].sort()).toEqual([...everyone].sort());
+  });
+
+  it('customer user: dashboard and profile only', () => {
+    expect(openable(actor({}))).toEqual([...everyone, 'dashboard', 'profile'].sort());
+  });
+
+  it("customer admin: the account and its users; a reseller's admin also its customers", () => {
+    const admin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' });
+    expect(openable(admin)).toEqual([...everyone, 'dashboard', 'profile', 'account', 'accountUser'].sort());
+    expect(openable({ ...admin, resellerEnabled: true })).toEqual(
+      [
+        ...everyone,
+        'dashboard',
+        'profile',
+        'resellerCustomers',
+        'resellerCustomer',
+        'resellerCustomerUser',
+        'account',
+        'accountUser',
+      ].sort(),
+    );
+  });
+
+  it('provider admin: the admin area pages, no customer account', () => {
+    const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true });
+    expect(openable(provider)).toEqual(
+      [
+        ...everyone,
+        'dashboard',
+        'profile',
+        'providerCustomers',
+        'providerResellers',
+        'providerCustomer',
+        'providerCustomerUser',
+      ].sort(),
+    );
   });
 });

@@ -1,5 +1,5 @@
-import type { Actor } from './permissions.js';
-import { isCustomerAdmin, isCustomerSuperAdmin, isCustomerUser, isProviderAdmin } from './permissions.js';
+import type { AccessLevel, Actor } from './permissions.js';
+import { isCustomerAdmin, isCustomerSuperAdmin, isCustomerUser, isProviderAdmin, mayAccess } from './permissions.js';
 
 /**
  * Pages the web app serves. The server answers a browser navigation to any other address with the
@@ -28,15 +28,37 @@ export const PAGES = {
 } as const;
 export type PageKey = keyof typeof PAGES;
 
+/**
+ * Who may open each page: the audience of the calls it makes. The server answers anyone else's navigation
+ * with the not-found page and status 404, and the web router has no route for them.
+ */
+export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
+  dashboard: 'signedIn',
+  login: 'public',
+  logout: 'public',
+  forgotPassword: 'public',
+  resetPassword: 'public',
+  signup: 'public',
+  profile: 'signedIn',
+  demoMails: 'demo',
+  providerCustomers: 'providerAdmin',
+  providerResellers: 'providerAdmin',
+  providerCustomer: 'providerAdmin',
+  providerCustomerUser: 'providerAdmin',
+  resellerCustomers: 'resellerAdmin',
+  resellerCustomer: 'resellerAdmin',
+  resellerCustomerUser: 'resellerAdmin',
+  account: 'customerAdmin',
+  accountUser: 'customerAdmin',
+};
+
 /** Pages a signed-out visitor may open; every other page sends them to /login. */
-export const PUBLIC_PAGES: readonly PageKey[] = [
-  'login',
-  'logout',
-  'forgotPassword',
-  'resetPassword',
-  'signup',
-  'demoMails',
-];
+export const PUBLIC_PAGES: readonly PageKey[] = (Object.keys(PAGE_ACCESS) as PageKey[]).filter(
+  (page) => PAGE_ACCESS[page] === 'public' || PAGE_ACCESS[page] === 'demo',
+);
+
+/** Whether a signed-in caller (or a visitor: null) may open the page. */
+export const mayOpenPage = (actor: Actor | null, page: PageKey) => mayAccess(actor, PAGE_ACCESS[page]);
 
 /** Turns a page pattern such as /a/{id}/b into a matcher. */
 export function pagePatternToRegExp(pattern: string): RegExp {

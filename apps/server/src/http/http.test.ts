@@ -125,4 +125,49 @@ describe('answers (issue #2)', () => {
     });
     expect(signedOut.headers.location).toBe('/login');
   });
+
+  it("answers a page outside the caller's audience with 404 (issue #6: account, reseller and admin pages)", async () => {
+    const opened = async (email: string, paths: string[]) => {
+      const client = new TestClient(t.app);
+      await client.signIn(email, FIXTURE_PASSWORD);
+      const statuses: Record<string, number> = {};
+      for (const path of paths) statuses[path] = (await client.open(path)).statusCode;
+      return statuses;
+    };
+    const paths = [
+      '/admin/account',
+      '/admin/account/users/1',
+      '/admin/mycustomers',
+      '/admin/mycustomers/1',
+      '/boltadmin/customers/1',
+    ];
+    expect(await opened(tenants.customerA.user.email, paths)).toEqual({
+      '/admin/account': 404,
+      '/admin/account/users/1': 404,
+      '/admin/mycustomers': 404,
+      '/admin/mycustomers/1': 404,
+      '/boltadmin/customers/1': 404,
+    });
+    expect(await opened(tenants.customerA.admin.email, paths)).toEqual({
+      '/admin/account': 200,
+      '/admin/account/users/1': 200,
+      '/admin/mycustomers': 404,
+      '/admin/mycustomers/1': 404,
+      '/boltadmin/customers/1': 404,
+    });
+    expect(await opened(tenants.reseller.superAdmin.email, paths)).toEqual({
+      '/admin/account': 200,
+      '/admin/account/users/1': 200,
+      '/admin/mycustomers': 200,
+      '/admin/mycustomers/1': 200,
+      '/boltadmin/customers/1': 404,
+    });
+    expect(await opened(tenants.providerAdmin.email, paths)).toEqual({
+      '/admin/account': 404,
+      '/admin/account/users/1': 404,
+      '/admin/mycustomers': 404,
+      '/admin/mycustomers/1': 404,
+      '/boltadmin/customers/1': 200,
+    });
+  });
 });

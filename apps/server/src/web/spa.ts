@@ -8,6 +8,7 @@ import {
   isAdminAreaPath,
   isProviderAdmin,
   matchPage,
+  mayOpenPage,
   PUBLIC_PAGES,
 } from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -109,6 +110,7 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
     if (isAdminAreaPath(path) && !(request.signedIn && isProviderAdmin(request.signedIn.actor))) {
       return signedIn ? sendPage(request, reply, 404) : reply.redirect('/login');
     }
+    if (page && request.signedIn && !mayOpenPage(request.signedIn.actor, page)) return sendPage(request, reply, 404);
     return sendPage(request, reply, page ? 200 : 404);
   });
 }

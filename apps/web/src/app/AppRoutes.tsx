@@ -1,4 +1,4 @@
-import { type Actor, isCustomerAdmin, isProviderAdmin, isResellerAdmin, PAGES, type PageKey } from '@portal/domain';
+import { type Actor, isProviderAdmin, mayOpenPage, PAGES, type PageKey } from '@portal/domain';
 import type { ReactElement } from 'react';
 import { Route, Routes } from 'react-router';
 import { AccountPage } from '../features/account/AccountPage';
@@ -22,11 +22,10 @@ import { useSession } from './session';
 /** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
 type Layout = 'public' | 'shell' | 'admin';
 
+/** Who gets a page is the domain's PAGE_ACCESS; others get the not-found page (the server answers 404 too). */
 interface Screen {
   layout: Layout;
   element: ReactElement;
-  /** Who gets the page; others get the not-found page (the server refuses their calls anyway). */
-  allowed?: (actor: Actor) => boolean;
 }
 
 /** Every page of the domain's PAGES has its screen and layout; a missing one is a compile error. */
@@ -42,12 +41,12 @@ const SCREENS: Record<PageKey, Screen> = {
   providerCustomers: { layout: 'admin', element: <CustomersPage audience="provider" /> },
   providerResellers: { layout: 'admin', element: <ResellersPage /> },
   providerCustomer: { layout: 'admin', element: <CustomerPage audience="provider" /> },
-  resellerCustomers: { layout: 'shell', element: <CustomersPage audience="reseller" />, allowed: isResellerAdmin },
-  resellerCustomer: { layout: 'shell', element: <CustomerPage audience="reseller" />, allowed: isResellerAdmin },
-  account: { layout: 'shell', element: <AccountPage />, allowed: isCustomerAdmin },
-  accountUser: { layout: 'shell', element: <UserPage audience="customer" />, allowed: isCustomerAdmin },
+  resellerCustomers: { layout: 'shell', element: <CustomersPage audience="reseller" /> },
+  resellerCustomer: { layout: 'shell', element: <CustomerPage audience="reseller" /> },
+  account: { layout: 'shell', element: <AccountPage /> },
+  accountUser: { layout: 'shell', element: <UserPage audience="customer" /> },
   providerCustomerUser: { layout: 'admin', element: <UserPage audience="provider" /> },
-  resellerCustomerUser: { layout: 'shell', element: <UserPage audience="reseller" />, allowed: isResellerAdmin },
+  resellerCustomerUser: { layout: 'shell', element: <UserPage audience="reseller" /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */
@@ -55,7 +54,7 @@ const routerPath = (pattern: string) => pattern.replace(/\{(\w+)\}/g, ':$1');
 
 function routesFor(layout: Layout, actor: Actor | null = null) {
   return (Object.entries(SCREENS) as Array<[PageKey, Screen]>)
-    .filter(([, screen]) => screen.layout === layout && (!screen.allowed || (actor && screen.allowed(actor))))
+    .filter(([key, screen]) => screen.layout === layout && mayOpenPage(actor, key))
     .map(([key, screen]) => <Route key={key} path={routerPath(PAGES[key])} element={screen.element} />);
 }
 
