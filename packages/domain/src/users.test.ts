@@ -6,6 +6,7 @@ import type { Actor } from './permissions.js';
 import { AUDIENCES, type Audience } from './urls.js';
 import {
   assignableRoles,
+  fullName,
   hasEveryPackage,
   mayLinkUser,
   mayManageUser,
@@ -226,5 +227,11 @@ describe('user pages per audience (001 §2 userUrl)', () => {
     expect(userUrl('reseller', { customerId: 7, userId: 3 })).toBe('/admin/mycustomers/7/users/3');
     expect(() => userUrl('provider', { customerId: 0, userId: 3 })).toThrow(RangeError);
     expect(() => userUrl('customer', { customerId: 7, userId: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('full name', () => {
+  it('is the first name and surname, as confirmations expect them typed', () => {
+    expect(fullName({ firstName: 'Megan', surname: 'Bowen' })).toBe('Megan Bowen');
   });
 });

@@ -1,7 +1,6 @@
-import { APP_TITLE, INVOICES_DUE_LABEL } from '@portal/domain';
+import { APP_TITLE, brandLogoUrl, INVOICES_DUE_LABEL } from '@portal/domain';
 import { Badge } from 'react-bootstrap';
 import { Link } from 'react-router';
-import { logoSource } from './branding';
 import { SignOutButton } from './SignOutButton';
 import { useSession } from './session';
 
@@ -14,7 +13,7 @@ export function Header({ admin = false }: { admin?: boolean }) {
   return (
     <header className="portal-header d-flex align-items-center px-3" data-testid="header">
       <Link to="/" className="portal-logo me-3 d-flex align-items-center text-decoration-none" aria-label="Home">
-        <img src={logoSource(data.branding)} alt={data.branding?.brandName ?? APP_TITLE} height={36} />
+        <img src={brandLogoUrl(data.branding)} alt={data.branding?.brandName ?? APP_TITLE} height={36} />
         {data.branding && !data.branding.logo && data.branding.brandName && (
           // The generic logo is an icon only; the brand's name beside it takes the header text colour.
           <span className="portal-brand-name ms-2">{data.branding.brandName}</span>

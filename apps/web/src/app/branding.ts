@@ -10,10 +10,3 @@ export function brandingStyle(branding: Branding | null): CSSProperties {
     '--portal-functional-button': branding?.functionalButtonColour || DEFAULT_COLOURS.functionalButton,
   } as CSSProperties;
 }
-
-/** The header logo of 002 §2.2: the reseller's, a generic one for a reseller without one, else the default. */
-export function logoSource(branding: Branding | null): string {
-  if (!branding) return '/img/logo.png';
-  if (branding.logo) return `/public/downloads/img/${encodeURIComponent(branding.logo)}`;
-  return '/img/logo-generic.png';
-}

@@ -1,4 +1,4 @@
-import type { Actor, InitialData } from '@portal/domain';
+import { type Actor, fullName, type InitialData } from '@portal/domain';
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import { readInitialData } from './initial-data';
 
@@ -27,7 +27,7 @@ export function SessionProvider({ children, initial }: { children: ReactNode; in
             readOnly: user.readOnly,
           }
         : null,
-      fullName: user ? `${user.firstName} ${user.surname}`.trim() : '',
+      fullName: user ? fullName(user) : '',
     };
   }, [initial]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

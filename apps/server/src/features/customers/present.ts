@@ -7,6 +7,7 @@ import {
   type CustomerRow,
   customerStatusOptions,
   customerUrl,
+  fullName,
   isCustomerDeletable,
   isNewSignup,
   mayBecomeReseller,
@@ -106,7 +107,7 @@ export function presentAccount(
 ): CustomerAccount {
   const adminCandidates: AdminCandidate[] = extra.candidates.map((u) => ({
     id: u.id,
-    fullName: `${u.firstName} ${u.surname}`,
+    fullName: fullName(u),
     email: u.email,
   }));
   return {

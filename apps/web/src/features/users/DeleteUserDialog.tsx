@@ -1,7 +1,7 @@
-import { confirmDeleteUser, MESSAGES, userPath } from '@portal/domain';
+import { confirmDeleteUser, fullName, MESSAGES, userPath } from '@portal/domain';
 import { call } from '../../app/api';
 import { ConfirmDialog, GlobalErrors } from '../../ui';
-import { type UserRow, userFullName } from './types';
+import type { UserRow } from './types';
 import { useConfirmedAction } from './useConfirmedAction';
 
 const TEXT = MESSAGES.user;
@@ -33,7 +33,7 @@ export function DeleteUserDialog({ show, user, onHide, onDeleted, animation }: D
       animation={animation}
       data-testid="delete-user-dialog"
     >
-      <p className="mb-0">{confirmDeleteUser(userFullName(user))}</p>
+      <p className="mb-0">{confirmDeleteUser(fullName(user))}</p>
       <GlobalErrors messages={action.errors} />
     </ConfirmDialog>
   );

@@ -1,8 +1,8 @@
-import { confirmUnlinkUser, MESSAGES, userUnlinkPath } from '@portal/domain';
+import { confirmUnlinkUser, fullName, MESSAGES, userUnlinkPath } from '@portal/domain';
 import { useRef } from 'react';
 import { call } from '../../app/api';
 import { ConfirmDialog, GlobalErrors } from '../../ui';
-import { type UserPackageRow, type UserRow, userFullName } from './types';
+import type { UserPackageRow, UserRow } from './types';
 import { useConfirmedAction } from './useConfirmedAction';
 
 const TEXT = MESSAGES.user;
@@ -40,7 +40,7 @@ export function UnlinkPackageDialog({ user, pkg, onHide, onChanged, animation }:
       animation={animation}
       data-testid="unlink-package-dialog"
     >
-      <p className="mb-0">{shown.current ? confirmUnlinkUser(userFullName(user), shown.current.name) : null}</p>
+      <p className="mb-0">{shown.current ? confirmUnlinkUser(fullName(user), shown.current.name) : null}</p>
       <GlobalErrors messages={action.errors} />
     </ConfirmDialog>
   );

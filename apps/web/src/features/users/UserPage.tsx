@@ -2,6 +2,7 @@ import {
   type Audience,
   type CustomerDetail,
   customerUrl,
+  fullName,
   hasEveryPackage,
   MESSAGES,
   PAGES,
@@ -21,7 +22,6 @@ import { DeleteUserDialog } from './DeleteUserDialog';
 import { LinkPackageDialog } from './LinkPackageDialog';
 import { useDelayedRefresh, userKeys, useUser } from './queries';
 import type { UserPackageRow, UserRow } from './types';
-import { userFullName } from './types';
 import { UnlinkPackageDialog } from './UnlinkPackageDialog';
 import { UserFormDialog } from './UserFormDialog';
 import { UserMachinesTable } from './UserMachinesTable';
@@ -93,7 +93,7 @@ function UserPageBody({ audience, customerId, userId }: UserPageBodyProps) {
   if (user.isPending) return <Spinner animation="border" role="status" />;
   if (!user.data) return <NotFound />;
   const row = user.data;
-  const name = userFullName(row);
+  const name = fullName(row);
   // Provider and reseller admins only look (issue #6 contract); so does anyone who may not manage the user.
   const changeable = audience === 'customer';
   const manageable = changeable && row.manageableByLoggedInUser;

@@ -1,7 +1,7 @@
-import { MESSAGES, USERS_PAGE_SIZE, userStatusBadge } from '@portal/domain';
+import { fullName, MESSAGES, USERS_PAGE_SIZE, userStatusBadge } from '@portal/domain';
 import type { ReactNode } from 'react';
 import { type DataTableColumn, PagedTable, RowLink, StatusBadge } from '../../ui';
-import { type UserRow, userFullName } from './types';
+import type { UserRow } from './types';
 
 const TEXT = MESSAGES.user;
 const C = TEXT.columns;
@@ -34,7 +34,7 @@ const COLUMNS: Array<DataTableColumn<UserRow>> = [
     key: 'actions',
     header: C.actions,
     render: (u) => (
-      <RowLink to={u.userUrl} label={u.manageableByLoggedInUser ? TEXT.manage : TEXT.view} name={userFullName(u)} />
+      <RowLink to={u.userUrl} label={u.manageableByLoggedInUser ? TEXT.manage : TEXT.view} name={fullName(u)} />
     ),
   },
 ];
