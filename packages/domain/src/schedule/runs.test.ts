@@ -1,12 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../time.js';
 import { describeCron } from './describe.js';
 import { expectedNextRun, MISSED_RUN_GRACE_MINUTES, nextRunAfter, previousRunBefore, runsBetween } from './runs.js';
 import { CronSyntaxError, parseCron, sameSchedule } from './syntax.js';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 const at = (text: string) => new Date(text);
 
@@ -175,13 +173,13 @@ function referenceWall(instant: number, timeZone: string): number {
 /** Runs in (from, to] by walking every minute (zones here change offset on whole minutes). */
 function referenceRuns(c: GeneratedCron, timeZone: string, from: number, to: number): number[] {
   const runs: number[] = [];
-  let t = Math.floor(from / MINUTE) * MINUTE - 6 * HOUR;
+  let t = Math.floor(from / MINUTE_MS) * MINUTE_MS - 6 * HOUR_MS;
   let latest = referenceWall(t, timeZone);
-  for (t += MINUTE; t <= to; t += MINUTE) {
+  for (t += MINUTE_MS; t <= to; t += MINUTE_MS) {
     const wall = referenceWall(t, timeZone);
     if (wall <= latest) continue; // the clock was turned back: these wall minutes were shown already
     let fires = false;
-    for (let w = latest + MINUTE; w <= wall && !fires; w += MINUTE) fires = referenceMatches(c, w);
+    for (let w = latest + MINUTE_MS; w <= wall && !fires; w += MINUTE_MS) fires = referenceMatches(c, w);
     if (fires && t > from) runs.push(t);
     latest = wall;
   }
@@ -205,7 +203,7 @@ const CHANGES: Record<string, (year: number) => number[]> = {
 };
 const ZONES = Object.keys(CHANGES);
 
-const WINDOW = 3 * DAY;
+const WINDOW = 3 * DAY_MS;
 
 /** A zone and a start: half the time within the three days before one of its DST changes. */
 const startArbitrary = fc.constantFrom(...ZONES).chain((zone) =>
@@ -272,7 +270,7 @@ describe('run times are ordered (002 §3, DESIGN §8 missed runs)', () => {
 
   it('nextRunAfter(c, t) > t, and is monotonic in t', () => {
     fc.assert(
-      fc.property(cronArbitrary, zone, anyInstant, fc.integer({ min: 0, max: 3 * DAY }), (c, tz, t1, gap) => {
+      fc.property(cronArbitrary, zone, anyInstant, fc.integer({ min: 0, max: 3 * DAY_MS }), (c, tz, t1, gap) => {
         const t2 = t1 + gap;
         const a = nextRunAfter(c.text, new Date(t1), tz);
         const b = nextRunAfter(c.text, new Date(t2), tz);
@@ -471,7 +469,7 @@ describe('edges of the run search', () => {
     for (const cron of sparse) {
       for (const zone of zones) {
         for (let i = 0; i < 50; i++) {
-          const t = at('2023-01-01T00:00:00Z').getTime() + i * 7.3 * DAY;
+          const t = at('2023-01-01T00:00:00Z').getTime() + i * 7.3 * DAY_MS;
           const begun = performance.now();
           nextRunAfter(cron, new Date(t), zone);
           previousRunBefore(cron, new Date(t), zone);

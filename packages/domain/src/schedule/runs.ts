@@ -1,3 +1,4 @@
+import { MINUTE_MS } from '../time.js';
 import { type CronSchedule, neverRuns, requireCron } from './syntax.js';
 import { firstInstantAtOrAfter, latestWallBy, utcMillis } from './zone.js';
 
@@ -18,7 +19,6 @@ import { firstInstantAtOrAfter, latestWallBy, utcMillis } from './zone.js';
  *   steps, and each answer needs only a few offset look-ups; the search ends at year 9999.
  */
 
-const MINUTE = 60_000;
 const MIN_YEAR = 1;
 const MAX_YEAR = 9999;
 
@@ -213,7 +213,7 @@ function instantOf(date: Date): number {
   return instant;
 }
 
-const floorMinute = (wall: number) => Math.floor(wall / MINUTE) * MINUTE;
+const floorMinute = (wall: number) => Math.floor(wall / MINUTE_MS) * MINUTE_MS;
 
 /**
  * The first run strictly after `after` in the zone, or null when the schedule never runs (30 February)
@@ -226,7 +226,7 @@ export function nextRunAfter(cron: string | CronSchedule, after: Date, timeZone:
   if (t.never) return null;
   // Wall times the clock has already shown by `after` ran at or before it (even when a fall-back has
   // turned the clock back since), so the search starts after the latest one.
-  const wall = nextWall(t, floorMinute(latestWallBy(from, timeZone)) + MINUTE);
+  const wall = nextWall(t, floorMinute(latestWallBy(from, timeZone)) + MINUTE_MS);
   return wall === null ? null : new Date(firstInstantAtOrAfter(wall, timeZone));
 }
 
@@ -252,7 +252,7 @@ export function runsBetween(cron: string | CronSchedule, from: Date, to: Date, t
   const end = instantOf(to);
   const runs: Date[] = [];
   if (t.never || end <= start) return runs;
-  let wall = nextWall(t, floorMinute(latestWallBy(start, timeZone)) + MINUTE);
+  let wall = nextWall(t, floorMinute(latestWallBy(start, timeZone)) + MINUTE_MS);
   let last = start;
   while (wall !== null && runs.length < limit) {
     const instant = firstInstantAtOrAfter(wall, timeZone);
@@ -260,7 +260,7 @@ export function runsBetween(cron: string | CronSchedule, from: Date, to: Date, t
     // Matches skipped by a spring-forward gap share the instant of the jump: one run.
     if (instant > last) runs.push(new Date(instant));
     last = instant;
-    wall = nextWall(t, wall + MINUTE);
+    wall = nextWall(t, wall + MINUTE_MS);
   }
   return runs;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { HOUR_MS, MINUTE_MS } from '../time.js';
 import { firstInstantAtOrAfter, isValidTimeZone, latestWallBy, offsetAt, utcMillis } from './zone.js';
 
-const HOUR = 3_600_000;
 const utc = (text: string) => Date.parse(text);
 
 describe('zone clocks through Intl (002 §3 timeZone, DESIGN §6)', () => {
@@ -14,10 +14,10 @@ describe('zone clocks through Intl (002 §3 timeZone, DESIGN §6)', () => {
 
   it('reads offsets, including summer time and historical seconds', () => {
     expect(offsetAt(utc('2025-01-15T12:00:00Z'), 'Europe/London')).toBe(0);
-    expect(offsetAt(utc('2025-07-15T12:00:00Z'), 'Europe/London')).toBe(HOUR);
-    expect(offsetAt(utc('2025-07-15T12:00:00Z'), 'America/New_York')).toBe(-4 * HOUR);
-    expect(offsetAt(utc('2025-07-15T12:00:00.999Z'), 'Asia/Kathmandu')).toBe(5.75 * HOUR);
-    expect(offsetAt(utc('1870-01-01T00:00:00Z'), 'America/New_York')).toBe(-(4 * HOUR + 56 * 60_000 + 2000));
+    expect(offsetAt(utc('2025-07-15T12:00:00Z'), 'Europe/London')).toBe(HOUR_MS);
+    expect(offsetAt(utc('2025-07-15T12:00:00Z'), 'America/New_York')).toBe(-4 * HOUR_MS);
+    expect(offsetAt(utc('2025-07-15T12:00:00.999Z'), 'Asia/Kathmandu')).toBe(5.75 * HOUR_MS);
+    expect(offsetAt(utc('1870-01-01T00:00:00Z'), 'America/New_York')).toBe(-(4 * HOUR_MS + 56 * MINUTE_MS + 2000));
   });
 
   it('builds UTC milliseconds for years below 100 literally', () => {

@@ -9,11 +9,10 @@
  * a time repeated by a fall-back runs once, at its first occurrence.
  */
 
-const SECOND = 1000;
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
+import { DAY_MS, HOUR_MS, SECOND_MS } from '../time.js';
+
 /** Longest span looked back for a fall-back whose repeated wall times may still be ahead. */
-const REPEAT_WINDOW = 6 * HOUR;
+const REPEAT_WINDOW = 6 * HOUR_MS;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -68,7 +67,7 @@ export function offsetAt(instant: number, timeZone: string): number {
   }
   const [month = 1, day = 1, year = 1970, hour = 0, minute = 0, second = 0] = numbers;
   const wall = utcMillis(year, month, day, hour, minute, second);
-  return wall - Math.floor(instant / SECOND) * SECOND;
+  return wall - Math.floor(instant / SECOND_MS) * SECOND_MS;
 }
 
 /** Milliseconds of a UTC date and time; years below 100 are taken literally (Date.UTC would add 1900). */
@@ -82,15 +81,15 @@ export function utcMillis(year: number, month: number, day: number, hour = 0, mi
 /** The first instant in (low, high] whose offset differs from the offset at low (one change assumed). */
 function changeBetween(low: number, high: number, timeZone: string): number {
   const before = offsetAt(low, timeZone);
-  let lo = Math.floor(low / SECOND);
-  let hi = Math.ceil(high / SECOND);
+  let lo = Math.floor(low / SECOND_MS);
+  let hi = Math.ceil(high / SECOND_MS);
   // Zone changes happen on whole seconds: search seconds.
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    if (offsetAt(mid * SECOND, timeZone) === before) lo = mid;
+    if (offsetAt(mid * SECOND_MS, timeZone) === before) lo = mid;
     else hi = mid;
   }
-  return hi * SECOND;
+  return hi * SECOND_MS;
 }
 
 /**
@@ -112,8 +111,8 @@ export function latestWallBy(instant: number, timeZone: string): number {
  * within a day of the wall time, which holds for every zone's rules.
  */
 export function firstInstantAtOrAfter(wall: number, timeZone: string): number {
-  const before = offsetAt(wall - DAY, timeZone);
-  const after = offsetAt(wall + DAY, timeZone);
+  const before = offsetAt(wall - DAY_MS, timeZone);
+  const after = offsetAt(wall + DAY_MS, timeZone);
   const early = wall - before;
   // The occurrence on the earlier offset comes first, if the wall time has one (the usual case: no change).
   if (offsetAt(early, timeZone) === before) return early;
