@@ -1,0 +1,329 @@
+import { DAY_MS, HOUR_MS, type MessageType, MINUTE_MS, SECOND_MS, type TransferPhase } from '@portal/domain';
+import { backupSnapshots, machineMessages, taskActions } from '../db/schema/index.js';
+import { inChunks, type SeedContext, zip } from './context.js';
+import { FAILURE_EXIT_CODES, FAILURE_MESSAGES, MB } from './data.js';
+import {
+  type MachineSpec,
+  type RunSpec,
+  type SavedMachine,
+  type SavedTask,
+  seedPath,
+  snapshotsOn,
+  type TaskSpec,
+} from './machines.js';
+
+const formatBytes = (bytes: number) => {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+};
+
+/**
+ * What the tasks did: their actions (the backup runs plus a few restores and seed creations), the
+ * snapshots those runs left and the machines' message logs. Returns how many actions it stored.
+ */
+export async function insertActivity(
+  ctx: SeedContext,
+  machines: readonly SavedMachine[],
+  tasks: readonly SavedTask[],
+): Promise<number> {
+  const rng = ctx.rng;
+  interface ActionEntry {
+    taskId: number;
+    machineId: number;
+    task: TaskSpec;
+    machine: MachineSpec;
+    run: RunSpec;
+    bytesTotal: number;
+    first: boolean;
+  }
+  const actions: ActionEntry[] = [];
+  for (const { machine, task, id } of tasks) {
+    const share = Math.max(50 * MB, Math.floor(machine.usedSpaceBytes / Math.max(1, machine.spec.tasks.length)));
+    task.runs.forEach((run, index) => {
+      const bytesTotal = Math.floor(share * (0.9 + (0.1 * (index + 1)) / task.runs.length));
+      actions.push({
+        taskId: id,
+        machineId: machine.id,
+        task,
+        machine: machine.spec,
+        run,
+        bytesTotal,
+        first: index === 0,
+      });
+    });
+    if (task.recipe === 'awaitingSeed') {
+      const start = ctx.ago(rng.int(20, 40) * HOUR_MS);
+      actions.push({
+        taskId: id,
+        machineId: machine.id,
+        task,
+        machine: machine.spec,
+        run: {
+          type: 'BACKUP_SEED_CREATION',
+          status: 'FINISHED_SUCCESS',
+          start,
+          finish: new Date(start.getTime() + 95 * MINUTE_MS),
+        },
+        bytesTotal: share,
+        first: true,
+      });
+    }
+    const lastDone = [...task.runs].reverse().find((r) => r.status === 'FINISHED_SUCCESS' && r.finish);
+    if (lastDone?.finish && task.type === 'FILES_AND_FOLDERS' && rng.chance(0.12)) {
+      const start = new Date(
+        Math.min(ctx.now.getTime() - 30 * MINUTE_MS, lastDone.finish.getTime() + rng.int(1, 20) * HOUR_MS),
+      );
+      actions.push({
+        taskId: id,
+        machineId: machine.id,
+        task,
+        machine: machine.spec,
+        run: {
+          type: 'BACKUP_RESTORE',
+          status: 'FINISHED_SUCCESS',
+          start,
+          finish: new Date(start.getTime() + rng.int(2, 25) * MINUTE_MS),
+        },
+        bytesTotal: Math.floor(share / rng.int(5, 40)),
+        first: false,
+      });
+    }
+  }
+  const actionRows = actions.map((a) => actionRow(ctx, a.taskId, a.machineId, a.task, a.run, a.bytesTotal, a.first));
+  const actionIds = await inChunks(actionRows, (chunk) =>
+    ctx.tx.insert(taskActions).values(chunk).returning({ id: taskActions.id }),
+  );
+  const savedActions = zip(zip(actions, actionRows), actionIds).map(([[entry, row], { id }]) => ({
+    ...entry,
+    row,
+    id,
+  }));
+
+  // Snapshot archives: the newest good run of each snapshot task, and some older ones being pruned.
+  const snapshots: (typeof backupSnapshots.$inferInsert)[] = [];
+  const byTask = new Map<number, typeof savedActions>();
+  for (const action of savedActions) {
+    if (action.run.type !== 'BACKUP_RUN') continue;
+    const list = byTask.get(action.taskId) ?? [];
+    list.push(action);
+    byTask.set(action.taskId, list);
+  }
+  for (const [taskId, list] of byTask) {
+    const task = list[0]?.task;
+    if (!task || !snapshotsOn(task)) continue;
+    const good = list.filter((a) => a.row.resticSnapshotId);
+    good.forEach((a, index) => {
+      const newest = index === good.length - 1;
+      if (!newest && index !== 0) return;
+      snapshots.push({
+        backupTaskId: taskId,
+        taskActionId: a.id,
+        resticSnapshotId: a.row.resticSnapshotId,
+        status: 'FINISHED_SUCCESS',
+        storageStatus: newest
+          ? 'AVAILABLE'
+          : rng.weighted([
+              ['DELETED', 3],
+              ['BEING_DELETED', 1],
+              ['AVAILABLE', 2],
+            ] as const),
+        sizeBytes: a.bytesTotal,
+        createdAt: a.run.finish ?? a.run.start,
+      });
+    });
+  }
+  await inChunks(snapshots, (chunk) =>
+    ctx.tx.insert(backupSnapshots).values(chunk).returning({ id: backupSnapshots.id }),
+  );
+
+  // The machines' message logs.
+  const messages: (typeof machineMessages.$inferInsert)[] = [];
+  const say = (
+    machineId: number,
+    time: Date,
+    messageType: MessageType,
+    message: string,
+    taskId: number | null = null,
+    taskActionId: number | null = null,
+  ) => messages.push({ backupMachineId: machineId, backupTaskId: taskId, taskActionId, time, messageType, message });
+  for (const m of machines) {
+    const connected = new Date(m.lastSeenAt.getTime() - rng.int(1, 72) * HOUR_MS);
+    say(m.id, connected, 'INFO', `Backup agent ${m.version} connected (${m.spec.os.name}, ${m.spec.timeZone}).`);
+  }
+  for (const [taskId, list] of byTask) {
+    for (const a of list.slice(-2)) runMessages(ctx, say, a.machineId, taskId, a.id, a.task, a.run, a.row);
+  }
+  for (const t of tasks) {
+    if (t.task.recipe === 'deletionFailed') {
+      say(
+        t.machine.id,
+        ctx.ago(rng.int(2, 10) * HOUR_MS),
+        'ERROR',
+        `Deleting the backup data of task '${t.task.name}' failed: storage answered 503 Service Unavailable.`,
+        t.id,
+      );
+    }
+    if (t.task.recipe === 'beingDeleted') {
+      say(
+        t.machine.id,
+        ctx.ago(rng.int(5, 40) * MINUTE_MS),
+        'INFO',
+        `Deletion of task '${t.task.name}' and its backup data started.`,
+        t.id,
+      );
+    }
+    if (t.task.recipe === 'paused') {
+      say(
+        t.machine.id,
+        ctx.ago(rng.int(1, 5) * DAY_MS),
+        'INFO',
+        `Task '${t.task.name}' paused; scheduled runs are skipped until it is resumed.`,
+        t.id,
+      );
+    }
+  }
+  for (const a of savedActions) {
+    if (a.run.type === 'BACKUP_SEED_CREATION') {
+      say(
+        a.machineId,
+        a.run.finish ?? a.run.start,
+        'INFO',
+        `Seed for '${a.task.name}' written to ${seedPath(a.machine.os.family)}; send the disk to load it.`,
+        a.taskId,
+        a.id,
+      );
+    }
+  }
+  await inChunks(messages, (chunk) =>
+    ctx.tx.insert(machineMessages).values(chunk).returning({ id: machineMessages.id }),
+  );
+
+  return savedActions.length;
+}
+
+function actionRow(
+  ctx: SeedContext,
+  taskId: number,
+  machineId: number,
+  task: TaskSpec,
+  run: RunSpec,
+  bytesTotal: number,
+  first: boolean,
+): typeof taskActions.$inferInsert {
+  const rng = ctx.rng;
+  const total = Math.max(1, task.items.length);
+  const done = run.status === 'FINISHED_SUCCESS' || run.status === 'FINISHED_WARNINGS';
+  const isRun = run.type === 'BACKUP_RUN';
+  const failureIndex = rng.int(0, FAILURE_MESSAGES.length - 1);
+  const phase: TransferPhase =
+    run.status === 'INITIATED'
+      ? 'INITIATED_ON_SERVER'
+      : run.status === 'IN_PROGRESS'
+        ? 'TRANSFERRING_FILES'
+        : run.status === 'FAILED'
+          ? rng.pick(['WAITING_TO_LOCK_REPOSITORY', 'TRANSFERRING_FILES', 'PREPARING_FOR_TRANSFER'] as const)
+          : 'FINALIZED';
+  const progress = done
+    ? 100
+    : run.status === 'IN_PROGRESS'
+      ? rng.int(12, 88)
+      : run.status === 'FAILED'
+        ? rng.int(0, 70)
+        : 0;
+  return {
+    backupTaskId: taskId,
+    backupMachineId: machineId,
+    type: run.type,
+    status: run.status,
+    timeStarted: run.start,
+    timeFinished: run.finish,
+    transferProgressPercentage: progress,
+    currentTransfer: done ? total : run.status === 'INITIATED' ? 0 : rng.int(1, total),
+    totalTransfers: total,
+    phase,
+    failureMessage: run.status === 'FAILED' ? FAILURE_MESSAGES[failureIndex] : null,
+    exitCodeResult:
+      run.status === 'FINISHED_SUCCESS'
+        ? 'SUCCESS'
+        : run.status === 'FINISHED_WARNINGS'
+          ? 'SOME_FILES_NOT_ACCESSIBLE'
+          : run.status === 'FAILED'
+            ? (FAILURE_EXIT_CODES[failureIndex] ?? 'FATAL_ERROR')
+            : null,
+    resticSnapshotId: isRun && done ? rng.hex(64) : null,
+    bytesAdded: done ? (first ? bytesTotal : Math.floor(bytesTotal * (rng.int(1, 60) / 1000))) : null,
+    bytesTotal: done ? bytesTotal : null,
+    snapshotsAvailable: isRun && done && snapshotsOn(task),
+  };
+}
+
+function runMessages(
+  ctx: SeedContext,
+  say: (
+    machineId: number,
+    time: Date,
+    type: MessageType,
+    message: string,
+    taskId: number | null,
+    actionId: number | null,
+  ) => void,
+  machineId: number,
+  taskId: number,
+  actionId: number,
+  task: TaskSpec,
+  run: RunSpec,
+  row: typeof taskActions.$inferInsert,
+): void {
+  const rng = ctx.rng;
+  say(machineId, run.start, 'INFO', `Backup of '${task.name}' started.`, taskId, actionId);
+  if (rng.chance(0.3)) {
+    const paths = task.items.map((i) => `"${i.path}"`).join(' ');
+    say(
+      machineId,
+      new Date(run.start.getTime() + SECOND_MS),
+      'DEBUG',
+      `restic backup --json --tag task-${taskId} ${paths}`,
+      taskId,
+      actionId,
+    );
+  }
+  const end = run.finish ?? run.start;
+  const files = rng.int(120, 48_000).toLocaleString('en-GB');
+  if (run.status === 'FINISHED_SUCCESS' || run.status === 'FINISHED_WARNINGS') {
+    if (run.status === 'FINISHED_WARNINGS') {
+      const item = task.items[0];
+      const locked = rng.pick(['~$Budget 2025.xlsx', 'Outlook.ost', 'NTUSER.DAT', '.lock']);
+      say(
+        machineId,
+        end,
+        'WARNING',
+        `Could not read '${item?.path ?? ''}${item?.path.includes('\\') ? '\\' : '/'}${locked}': access denied; the file was skipped.`,
+        taskId,
+        actionId,
+      );
+    }
+    say(
+      machineId,
+      end,
+      'INFO',
+      `Backup of '${task.name}' finished${run.status === 'FINISHED_WARNINGS' ? ' with warnings' : ''}: ${files} files, ${formatBytes(row.bytesTotal ?? 0)} processed, ${formatBytes(row.bytesAdded ?? 0)} added (snapshot ${String(row.resticSnapshotId).slice(0, 8)}).`,
+      taskId,
+      actionId,
+    );
+  } else if (run.status === 'FAILED') {
+    say(
+      machineId,
+      end,
+      'ERROR',
+      `Backup of '${task.name}' failed: ${row.failureMessage ?? 'unknown error'}`,
+      taskId,
+      actionId,
+    );
+  }
+}

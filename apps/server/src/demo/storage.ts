@@ -1,0 +1,92 @@
+import { accessKeys, buckets, storageAccounts, storageLocations, storageUsers } from '../db/schema/index.js';
+import { type CustomerInfo, customerNamed, encryptDemoSecret, type SeedContext, zip } from './context.js';
+
+/**
+ * The embedded storage account and, for every customer past its signup, a managed bucket with its default
+ * storage location, storage user and access key. Tailspin Toys also keeps the older bucket its package
+ * moved from; its location's id is returned for that finished migration.
+ */
+export async function insertStorage(
+  ctx: SeedContext,
+  customers: readonly CustomerInfo[],
+): Promise<{ migrationSourceLocationId: number }> {
+  const [account] = await ctx.tx
+    .insert(storageAccounts)
+    .values({ name: 'Embedded storage', type: 'LOCAL', defaultStorageAccount: true })
+    .returning({ id: storageAccounts.id });
+  if (!account) throw new Error('storage account insert returned nothing');
+  const storageAccountId = account.id;
+  const withStorage = customers.filter((c) => c.status !== 'SIGNUP_REQUESTED');
+  const migrating = customerNamed(customers, 'Tailspin Toys');
+  const bucketName = (c: CustomerInfo, suffix = '') => `c${c.id}-${c.slug}`.slice(0, 58 - suffix.length) + suffix;
+  const userName = (c: CustomerInfo) => `portal-customer-${c.id}`;
+  const policy = (c: CustomerInfo, bucket: string) =>
+    JSON.stringify({
+      Version: '2012-10-17',
+      Statement: [
+        {
+          Sid: 'PortalCustomerAccess',
+          Effect: 'Allow',
+          Principal: { AWS: [`arn:aws:iam:::user/${userName(c)}`] },
+          Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:ListBucket'],
+          Resource: [`arn:aws:s3:::${bucket}`, `arn:aws:s3:::${bucket}/*`],
+        },
+      ],
+    });
+  const bucketRows = withStorage.map((c) => ({ customer: c, name: bucketName(c) }));
+  bucketRows.push({ customer: migrating, name: bucketName(migrating, '-old') });
+  const bucketIds = await ctx.tx
+    .insert(buckets)
+    .values(
+      bucketRows.map((b) => ({
+        storageAccountId: storageAccountId,
+        name: b.name,
+        managed: true,
+        customerId: b.customer.id,
+        policy: policy(b.customer, b.name),
+        createdAt: b.customer.createdAt,
+      })),
+    )
+    .returning({ id: buckets.id });
+  const locationRows = zip(bucketRows, bucketIds).map(([b, { id }], i) => ({
+    customerId: b.customer.id,
+    bucketId: id,
+    subfolder: null,
+    // The extra, older bucket of the migrating customer is the source of its finished migration.
+    defaultForCustomer: i < withStorage.length,
+    createdAt: b.customer.createdAt,
+  }));
+  const locationIds = await ctx.tx.insert(storageLocations).values(locationRows).returning({ id: storageLocations.id });
+  let migrationSourceLocationId = 0;
+  zip(bucketRows, locationIds).forEach(([b, location], index) => {
+    if (index < withStorage.length) b.customer.locationId = location.id;
+    else migrationSourceLocationId = location.id;
+  });
+
+  const storageUserIds = await ctx.tx
+    .insert(storageUsers)
+    .values(
+      withStorage.map((c) => ({
+        storageAccountId: storageAccountId,
+        name: userName(c),
+        managed: true,
+        customerId: c.id,
+        storageLocationId: c.locationId,
+        createdAt: c.createdAt,
+      })),
+    )
+    .returning({ id: storageUsers.id });
+  await ctx.tx.insert(accessKeys).values(
+    zip(withStorage, storageUserIds).map(([c, { id }]) => ({
+      storageAccountId: storageAccountId,
+      storageUserId: id,
+      keyId: `LPK${String(c.id).padStart(5, '0')}${ctx.rng.alnum(12)}`,
+      secretEncrypted: encryptDemoSecret(),
+      managed: true,
+      customerId: c.id,
+      storageLocationId: c.locationId,
+      createdAt: c.createdAt,
+    })),
+  );
+  return { migrationSourceLocationId };
+}
