@@ -17,15 +17,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  type ActionType,
   type AggregateCounts,
   type AggregateTaskStatus,
   addCounts,
   aggregateFromCounts,
   type CustomerStatus,
   countsOfTask,
+  DAY_MS,
   EMPTY_AGGREGATE_COUNTS,
+  HOUR_MS,
   type MachineStatus,
+  MINUTE_MS,
   nextRunAfter,
   type OsFamily,
   type PackageStatus,
@@ -41,8 +43,6 @@ import type pg from 'pg';
 import {
   CLIENT_VERSIONS,
   EXCLUSIONS,
-  FAILURE_EXIT_CODES,
-  FAILURE_MESSAGES,
   FIRST_NAMES,
   MB,
   OPERATING_SYSTEMS,
@@ -51,9 +51,18 @@ import {
   slug,
   TIME_ZONES,
 } from '../../apps/server/src/demo/data.js';
-import { busyRunOf, finishedRunsOf, machineName, machineStatusIn } from '../../apps/server/src/demo/generate.js';
+import { machineName, machineStatusIn } from '../../apps/server/src/demo/generate.js';
+import {
+  bytesAdded,
+  type Run,
+  restoreRun,
+  runOutcome,
+  seedCreationRun,
+  taskHistory,
+  taskStatusOf,
+} from '../../apps/server/src/demo/history.js';
 import { Random } from '../../apps/server/src/demo/random.js';
-import { DEMO_SCHEDULES, type DemoSchedule } from '../../apps/server/src/demo/schedule.js';
+import { DEMO_SCHEDULES } from '../../apps/server/src/demo/schedule.js';
 import { hashPassword } from '../../apps/server/src/features/auth/passwords.js';
 import {
   BENCH_ACCOUNTS,
@@ -72,11 +81,8 @@ import {
   table,
 } from './common.js';
 
-/** Bumped when the generated data changes, so `--if-needed` re-seeds. */
-const SEED_VERSION = 1;
-const HOUR = 3_600_000;
-const MINUTE = 60_000;
-const DAY = 24 * HOUR;
+/** Bumped when the generated data changes, so `--if-needed` re-seeds. 2: run history from the demo's generator. */
+const SEED_VERSION = 2;
 const GB = 1024;
 
 // --- Sizes ------------------------------------------------------------------------------------------
@@ -381,10 +387,10 @@ class Plan {
       ]);
     const since = (s: CustomerStatus) =>
       s === 'SIGNUP_REQUESTED'
-        ? this.ago(rng.int(2, 240) * HOUR)
+        ? this.ago(rng.int(2, 240) * HOUR_MS)
         : s === 'APPROVED'
-          ? this.ago(rng.int(3, 30) * DAY)
-          : this.ago(rng.int(60, 1500) * DAY);
+          ? this.ago(rng.int(3, 30) * DAY_MS)
+          : this.ago(rng.int(60, 1500) * DAY_MS);
     const resellers: CustomerPlan[] = [];
     for (let i = 1; i <= SIZES.resellers; i++) {
       resellers.push(
@@ -395,7 +401,7 @@ class Plan {
           reseller: i,
           bench: 0,
           theme: 'MIXED',
-          createdAt: this.ago((1600 + i) * DAY),
+          createdAt: this.ago((1600 + i) * DAY_MS),
         }),
       );
     }
@@ -407,7 +413,7 @@ class Plan {
         reseller: 0,
         bench: i + 1,
         theme: 'MIXED',
-        createdAt: this.ago(rng.int(400, 1500) * DAY),
+        createdAt: this.ago(rng.int(400, 1500) * DAY_MS),
       });
     });
     // Children go to resellers by a Zipf law: reseller 1 (the reseller audience) has the most.
@@ -447,7 +453,10 @@ class Plan {
         status: email || role === 'ROLE_CUSTOMER_SUPER_ADMIN_USER' || !rng.chance(0.04) ? 'ACTIVE' : 'INACTIVE',
         readOnly: !email && role !== 'ROLE_CUSTOMER_SUPER_ADMIN_USER' && rng.chance(0.15),
         createdAt: new Date(
-          Math.min(this.now.getTime(), (customer?.createdAt ?? this.ago(1700 * DAY)).getTime() + rng.int(0, 20) * DAY),
+          Math.min(
+            this.now.getTime(),
+            (customer?.createdAt ?? this.ago(1700 * DAY_MS)).getTime() + rng.int(0, 20) * DAY_MS,
+          ),
         ),
       };
       this.users.push(user);
@@ -523,7 +532,7 @@ class Plan {
         parentPackageId: null,
         machines: 0,
         upgradeRequested: false,
-        createdAt: new Date(customer.createdAt.getTime() + rng.int(0, 3) * DAY),
+        createdAt: new Date(customer.createdAt.getTime() + rng.int(0, 3) * DAY_MS),
       };
       this.packages.push(p);
       customer.packages.push(p);
@@ -678,7 +687,9 @@ class Plan {
           timeZone: rng.pick(TIME_ZONES),
           theme,
           tasks: 0,
-          createdAt: new Date(Math.max(c.createdAt.getTime() + HOUR, this.now.getTime() - rng.int(30, 900) * DAY)),
+          createdAt: new Date(
+            Math.max(c.createdAt.getTime() + HOUR_MS, this.now.getTime() - rng.int(30, 900) * DAY_MS),
+          ),
           counts: { ...EMPTY_AGGREGATE_COUNTS },
         });
       }
@@ -707,24 +718,6 @@ class Plan {
 }
 
 // --- Tasks and their runs ---------------------------------------------------------------------------
-
-interface Run {
-  type: ActionType;
-  status: RunStatus;
-  start: number;
-  finish: number | null;
-}
-
-const rawStatusOf = (recipe: Recipe): TaskStatus =>
-  recipe === 'paused'
-    ? 'PAUSED'
-    : recipe === 'awaitingSeed'
-      ? 'AWAITING_SEED'
-      : recipe === 'beingDeleted'
-        ? 'BEING_DELETED'
-        : recipe === 'deletionFailed'
-          ? 'DELETION_FAILED'
-          : 'ACTIVE';
 
 /** Tasks of a machine: recipes that give the machine its theme, in a shuffled order. */
 function recipesFor(rng: Random, theme: Theme, n: number): Recipe[] {
@@ -760,40 +753,6 @@ function recipesFor(rng: Random, theme: Theme, n: number): Recipe[] {
     [recipes[i], recipes[j]] = [recipes[j] as Recipe, recipes[i] as Recipe];
   }
   return recipes;
-}
-
-/** The BACKUP_RUN history of a task, oldest first, on the schedule's period, ending as the recipe says. */
-function history(rng: Random, now: number, recipe: Recipe, schedule: DemoSchedule): { runs: Run[]; createdAt: number } {
-  const period = schedule.periodHours * HOUR;
-  const older = (): RunStatus[] =>
-    Array.from({ length: schedule.periodHours >= 720 ? rng.int(0, 1) : rng.int(0, 3) }, () =>
-      rng.weighted<RunStatus>([
-        ['FINISHED_SUCCESS', 80],
-        ['FINISHED_WARNINGS', 13],
-        ['FAILED', 7],
-      ]),
-    );
-  const finished = finishedRunsOf(rng, recipe, older);
-  const busy = busyRunOf(recipe);
-  const busyStart = busy ? now - rng.int(1, 50) * MINUTE : null;
-  const latestSlot = (busyStart ?? now) - rng.next() * Math.min(period, 6 * HOUR) - 5 * MINUTE;
-  // A missed task's latest scheduled run never started: its runs stop one period earlier.
-  const firstSlot = latestSlot - (recipe === 'missed' ? period : 0) - (finished.length - 1) * period;
-  const maxDuration = Math.min(55 * MINUTE, period * 0.4);
-  const runs: Run[] = finished.map((status, i) => {
-    const start = firstSlot + i * period + rng.int(2, 90) * 1000;
-    const duration = status === 'FAILED' ? rng.int(20_000, 8 * MINUTE) : rng.int(60_000, maxDuration);
-    return { type: 'BACKUP_RUN', status, start, finish: start + Math.min(duration, maxDuration) };
-  });
-  if (busy && busyStart) runs.push({ type: 'BACKUP_RUN', status: busy, start: busyStart, finish: null });
-  const first = runs[0];
-  const createdAt =
-    first && first.finish !== null
-      ? first.start - rng.int(1, 48) * HOUR
-      : recipe === 'awaitingSeed'
-        ? now - rng.int(44, 72) * HOUR
-        : (busyStart ?? now) - rng.int(5, 60) * MINUTE;
-  return { runs, createdAt };
 }
 
 /** Cheap deterministic 64-hex-digit snapshot ids from the action id. */
@@ -1010,7 +969,7 @@ async function loadBase(client: pg.Client, plan: Plan, passwordHash: string): Pr
     'package_templates',
     ['id', 'owner_customer_id', 'name', 'storage_quota', 'storage_quota_unit', 'no_of_machines_limit', 'created_at'],
     plan.templates.map((t) =>
-      copyLine([t.id, t.ownerId, t.name, t.quota, t.unit, t.machineLimit, plan.ago(1700 * DAY)]),
+      copyLine([t.id, t.ownerId, t.name, t.quota, t.unit, t.machineLimit, plan.ago(1700 * DAY_MS)]),
     ),
   );
   const located = plan.customers.filter((c) => c.locationId !== null);
@@ -1090,7 +1049,7 @@ async function loadBase(client: pg.Client, plan: Plan, passwordHash: string): Pr
           superAdmin?.id ?? null,
           first,
           c.createdAt,
-          pending ? null : new Date(c.createdAt.getTime() + rng.int(1, 30) * HOUR),
+          pending ? null : new Date(c.createdAt.getTime() + rng.int(1, 30) * HOUR_MS),
         ]),
       );
     });
@@ -1155,8 +1114,8 @@ async function loadTasks(plan: Plan, taskClient: pg.Client, actionClient: pg.Cli
     for (let i = 0; i < recipes.length; i++) {
       const recipe = recipes[i] as Recipe;
       const schedule = rng.pick(DEMO_SCHEDULES);
-      const { runs, createdAt } = history(rng, now, recipe, schedule);
-      const status = rawStatusOf(recipe);
+      const { runs, createdAt } = taskHistory(rng, now, recipe, schedule, { kind: 'fast' });
+      const status = taskStatusOf(recipe);
       const last = runs.at(-1);
       const beforeLast = runs.at(-2);
       const input: TaskStatusInput = {
@@ -1202,25 +1161,14 @@ async function loadTasks(plan: Plan, taskClient: pg.Client, actionClient: pg.Cli
         rng.int(1, 4),
         new Date(createdAt),
       ]);
-      if (recipe === 'awaitingSeed') {
-        const start = now - rng.int(20, 40) * HOUR;
-        runs.push({ type: 'BACKUP_SEED_CREATION', status: 'FINISHED_SUCCESS', start, finish: start + 95 * MINUTE });
-      }
-      const lastGood = runs.findLast((r) => r.status === 'FINISHED_SUCCESS' && r.finish !== null);
-      if (lastGood?.finish && rng.chance(0.04)) {
-        const start = Math.min(now - 30 * MINUTE, lastGood.finish + rng.int(1, 20) * HOUR);
-        runs.push({
-          type: 'BACKUP_RESTORE',
-          status: 'FINISHED_SUCCESS',
-          start,
-          finish: start + rng.int(2, 25) * MINUTE,
-        });
-      }
+      const restore = restoreRun(rng, now, runs, 0.04);
+      if (recipe === 'awaitingSeed') runs.push(seedCreationRun(rng, now));
+      if (restore) runs.push(restore);
       const bytes = rng.int(50, 40_000) * MB;
       for (let r = 0; r < runs.length; r++) {
         const run = runs[r] as Run;
-        const done = run.status === 'FINISHED_SUCCESS' || run.status === 'FINISHED_WARNINGS';
-        const failure = rng.int(0, FAILURE_MESSAGES.length - 1);
+        const outcome = runOutcome(rng, run.status);
+        const done = outcome.done;
         const aid = ++actionId;
         await actions.add([
           aid,
@@ -1230,26 +1178,14 @@ async function loadTasks(plan: Plan, taskClient: pg.Client, actionClient: pg.Cli
           run.status,
           new Date(run.start),
           run.finish === null ? null : new Date(run.finish),
-          done ? 100 : run.status === 'IN_PROGRESS' ? rng.int(12, 88) : run.status === 'FAILED' ? rng.int(0, 70) : 0,
+          outcome.transferProgressPercentage,
           done ? 1 : 0,
           1,
-          run.status === 'INITIATED'
-            ? 'INITIATED_ON_SERVER'
-            : run.status === 'IN_PROGRESS'
-              ? 'TRANSFERRING_FILES'
-              : run.status === 'FAILED'
-                ? 'PREPARING_FOR_TRANSFER'
-                : 'FINALIZED',
-          run.status === 'FAILED' ? FAILURE_MESSAGES[failure] : null,
-          run.status === 'FINISHED_SUCCESS'
-            ? 'SUCCESS'
-            : run.status === 'FINISHED_WARNINGS'
-              ? 'SOME_FILES_NOT_ACCESSIBLE'
-              : run.status === 'FAILED'
-                ? (FAILURE_EXIT_CODES[failure] ?? 'FATAL_ERROR')
-                : null,
+          outcome.phase,
+          outcome.failureMessage,
+          outcome.exitCodeResult,
           run.type === 'BACKUP_RUN' && done ? snapshotId(aid) : null,
-          done ? (r === 0 ? bytes : Math.floor(bytes * (rng.int(1, 60) / 1000))) : null,
+          done ? bytesAdded(rng, r === 0, bytes) : null,
           done ? bytes : null,
           run.type === 'BACKUP_RUN' && done && snapshots,
         ]);
@@ -1284,7 +1220,7 @@ async function loadMachines(client: pg.Client, plan: Plan): Promise<void> {
         m.timeZone,
         `198.51.100.${rng.int(2, 254)}`,
         false,
-        new Date(now - rng.int(0, 72 * 60) * MINUTE),
+        new Date(now - rng.int(0, 72 * 60) * MINUTE_MS),
         m.status === 'OVER_PER_MACHINE_QUOTA'
           ? Math.floor(m.pkg.perMachineMb * MB * 1.05)
           : Math.floor(m.pkg.perMachineMb * MB * (rng.int(1, 45) / 100)),

@@ -1,10 +1,10 @@
-import { DAY_MS, HOUR_MS, type MessageType, MINUTE_MS, SECOND_MS, type TransferPhase } from '@portal/domain';
+import { DAY_MS, HOUR_MS, type MessageType, MINUTE_MS, SECOND_MS } from '@portal/domain';
 import { backupSnapshots, machineMessages, taskActions } from '../db/schema/index.js';
 import { inChunks, type SeedContext, zip } from './context.js';
-import { FAILURE_EXIT_CODES, FAILURE_MESSAGES, MB } from './data.js';
+import { MB } from './data.js';
+import { bytesAdded, type Run, restoreRun, runOutcome, seedCreationRun } from './history.js';
 import {
   type MachineSpec,
-  type RunSpec,
   type SavedMachine,
   type SavedTask,
   seedPath,
@@ -33,67 +33,34 @@ export async function insertActivity(
   tasks: readonly SavedTask[],
 ): Promise<number> {
   const rng = ctx.rng;
+  const now = ctx.now.getTime();
   interface ActionEntry {
     taskId: number;
     machineId: number;
     task: TaskSpec;
     machine: MachineSpec;
-    run: RunSpec;
+    run: Run;
     bytesTotal: number;
     first: boolean;
   }
   const actions: ActionEntry[] = [];
   for (const { machine, task, id } of tasks) {
     const share = Math.max(50 * MB, Math.floor(machine.usedSpaceBytes / Math.max(1, machine.spec.tasks.length)));
-    task.runs.forEach((run, index) => {
-      const bytesTotal = Math.floor(share * (0.9 + (0.1 * (index + 1)) / task.runs.length));
-      actions.push({
-        taskId: id,
-        machineId: machine.id,
-        task,
-        machine: machine.spec,
-        run,
-        bytesTotal,
-        first: index === 0,
-      });
+    const entry = (run: Run, bytesTotal: number, first: boolean): ActionEntry => ({
+      taskId: id,
+      machineId: machine.id,
+      task,
+      machine: machine.spec,
+      run,
+      bytesTotal,
+      first,
     });
-    if (task.recipe === 'awaitingSeed') {
-      const start = ctx.ago(rng.int(20, 40) * HOUR_MS);
-      actions.push({
-        taskId: id,
-        machineId: machine.id,
-        task,
-        machine: machine.spec,
-        run: {
-          type: 'BACKUP_SEED_CREATION',
-          status: 'FINISHED_SUCCESS',
-          start,
-          finish: new Date(start.getTime() + 95 * MINUTE_MS),
-        },
-        bytesTotal: share,
-        first: true,
-      });
-    }
-    const lastDone = [...task.runs].reverse().find((r) => r.status === 'FINISHED_SUCCESS' && r.finish);
-    if (lastDone?.finish && task.type === 'FILES_AND_FOLDERS' && rng.chance(0.12)) {
-      const start = new Date(
-        Math.min(ctx.now.getTime() - 30 * MINUTE_MS, lastDone.finish.getTime() + rng.int(1, 20) * HOUR_MS),
-      );
-      actions.push({
-        taskId: id,
-        machineId: machine.id,
-        task,
-        machine: machine.spec,
-        run: {
-          type: 'BACKUP_RESTORE',
-          status: 'FINISHED_SUCCESS',
-          start,
-          finish: new Date(start.getTime() + rng.int(2, 25) * MINUTE_MS),
-        },
-        bytesTotal: Math.floor(share / rng.int(5, 40)),
-        first: false,
-      });
-    }
+    task.runs.forEach((run, index) => {
+      actions.push(entry(run, Math.floor(share * (0.9 + (0.1 * (index + 1)) / task.runs.length)), index === 0));
+    });
+    if (task.recipe === 'awaitingSeed') actions.push(entry(seedCreationRun(rng, now), share, true));
+    const restore = task.type === 'FILES_AND_FOLDERS' ? restoreRun(rng, now, task.runs, 0.12) : null;
+    if (restore) actions.push(entry(restore, Math.floor(share / rng.int(5, 40)), false));
   }
   const actionRows = actions.map((a) => actionRow(ctx, a.taskId, a.machineId, a.task, a.run, a.bytesTotal, a.first));
   const actionIds = await inChunks(actionRows, (chunk) =>
@@ -134,7 +101,7 @@ export async function insertActivity(
               ['AVAILABLE', 2],
             ] as const),
         sizeBytes: a.bytesTotal,
-        createdAt: a.run.finish ?? a.run.start,
+        createdAt: new Date(a.run.finish ?? a.run.start),
       });
     });
   }
@@ -146,14 +113,22 @@ export async function insertActivity(
   const messages: (typeof machineMessages.$inferInsert)[] = [];
   const say = (
     machineId: number,
-    time: Date,
+    time: number,
     messageType: MessageType,
     message: string,
     taskId: number | null = null,
     taskActionId: number | null = null,
-  ) => messages.push({ backupMachineId: machineId, backupTaskId: taskId, taskActionId, time, messageType, message });
+  ) =>
+    messages.push({
+      backupMachineId: machineId,
+      backupTaskId: taskId,
+      taskActionId,
+      time: new Date(time),
+      messageType,
+      message,
+    });
   for (const m of machines) {
-    const connected = new Date(m.lastSeenAt.getTime() - rng.int(1, 72) * HOUR_MS);
+    const connected = m.lastSeenAt.getTime() - rng.int(1, 72) * HOUR_MS;
     say(m.id, connected, 'INFO', `Backup agent ${m.version} connected (${m.spec.os.name}, ${m.spec.timeZone}).`);
   }
   for (const [taskId, list] of byTask) {
@@ -163,7 +138,7 @@ export async function insertActivity(
     if (t.task.recipe === 'deletionFailed') {
       say(
         t.machine.id,
-        ctx.ago(rng.int(2, 10) * HOUR_MS),
+        now - rng.int(2, 10) * HOUR_MS,
         'ERROR',
         `Deleting the backup data of task '${t.task.name}' failed: storage answered 503 Service Unavailable.`,
         t.id,
@@ -172,7 +147,7 @@ export async function insertActivity(
     if (t.task.recipe === 'beingDeleted') {
       say(
         t.machine.id,
-        ctx.ago(rng.int(5, 40) * MINUTE_MS),
+        now - rng.int(5, 40) * MINUTE_MS,
         'INFO',
         `Deletion of task '${t.task.name}' and its backup data started.`,
         t.id,
@@ -181,7 +156,7 @@ export async function insertActivity(
     if (t.task.recipe === 'paused') {
       say(
         t.machine.id,
-        ctx.ago(rng.int(1, 5) * DAY_MS),
+        now - rng.int(1, 5) * DAY_MS,
         'INFO',
         `Task '${t.task.name}' paused; scheduled runs are skipped until it is resumed.`,
         t.id,
@@ -212,52 +187,30 @@ function actionRow(
   taskId: number,
   machineId: number,
   task: TaskSpec,
-  run: RunSpec,
+  run: Run,
   bytesTotal: number,
   first: boolean,
 ): typeof taskActions.$inferInsert {
   const rng = ctx.rng;
   const total = Math.max(1, task.items.length);
-  const done = run.status === 'FINISHED_SUCCESS' || run.status === 'FINISHED_WARNINGS';
   const isRun = run.type === 'BACKUP_RUN';
-  const failureIndex = rng.int(0, FAILURE_MESSAGES.length - 1);
-  const phase: TransferPhase =
-    run.status === 'INITIATED'
-      ? 'INITIATED_ON_SERVER'
-      : run.status === 'IN_PROGRESS'
-        ? 'TRANSFERRING_FILES'
-        : run.status === 'FAILED'
-          ? rng.pick(['WAITING_TO_LOCK_REPOSITORY', 'TRANSFERRING_FILES', 'PREPARING_FOR_TRANSFER'] as const)
-          : 'FINALIZED';
-  const progress = done
-    ? 100
-    : run.status === 'IN_PROGRESS'
-      ? rng.int(12, 88)
-      : run.status === 'FAILED'
-        ? rng.int(0, 70)
-        : 0;
+  const outcome = runOutcome(rng, run.status);
+  const done = outcome.done;
   return {
     backupTaskId: taskId,
     backupMachineId: machineId,
     type: run.type,
     status: run.status,
-    timeStarted: run.start,
-    timeFinished: run.finish,
-    transferProgressPercentage: progress,
+    timeStarted: new Date(run.start),
+    timeFinished: run.finish === null ? null : new Date(run.finish),
+    transferProgressPercentage: outcome.transferProgressPercentage,
     currentTransfer: done ? total : run.status === 'INITIATED' ? 0 : rng.int(1, total),
     totalTransfers: total,
-    phase,
-    failureMessage: run.status === 'FAILED' ? FAILURE_MESSAGES[failureIndex] : null,
-    exitCodeResult:
-      run.status === 'FINISHED_SUCCESS'
-        ? 'SUCCESS'
-        : run.status === 'FINISHED_WARNINGS'
-          ? 'SOME_FILES_NOT_ACCESSIBLE'
-          : run.status === 'FAILED'
-            ? (FAILURE_EXIT_CODES[failureIndex] ?? 'FATAL_ERROR')
-            : null,
+    phase: outcome.phase,
+    failureMessage: outcome.failureMessage,
+    exitCodeResult: outcome.exitCodeResult,
     resticSnapshotId: isRun && done ? rng.hex(64) : null,
-    bytesAdded: done ? (first ? bytesTotal : Math.floor(bytesTotal * (rng.int(1, 60) / 1000))) : null,
+    bytesAdded: done ? bytesAdded(rng, first, bytesTotal) : null,
     bytesTotal: done ? bytesTotal : null,
     snapshotsAvailable: isRun && done && snapshotsOn(task),
   };
@@ -267,7 +220,7 @@ function runMessages(
   ctx: SeedContext,
   say: (
     machineId: number,
-    time: Date,
+    time: number,
     type: MessageType,
     message: string,
     taskId: number | null,
@@ -277,7 +230,7 @@ function runMessages(
   taskId: number,
   actionId: number,
   task: TaskSpec,
-  run: RunSpec,
+  run: Run,
   row: typeof taskActions.$inferInsert,
 ): void {
   const rng = ctx.rng;
@@ -286,7 +239,7 @@ function runMessages(
     const paths = task.items.map((i) => `"${i.path}"`).join(' ');
     say(
       machineId,
-      new Date(run.start.getTime() + SECOND_MS),
+      run.start + SECOND_MS,
       'DEBUG',
       `restic backup --json --tag task-${taskId} ${paths}`,
       taskId,

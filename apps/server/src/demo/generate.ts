@@ -1,8 +1,6 @@
-import type { MachineStatus, PackageStatus, RunStatus } from '@portal/domain';
-import type { OPERATING_SYSTEMS, Recipe } from './data.js';
+import type { MachineStatus, PackageStatus } from '@portal/domain';
+import type { OsEntry } from './context.js';
 import type { Random } from './random.js';
-
-type OsEntry = (typeof OPERATING_SYSTEMS)[number];
 
 /** A machine name as people give them: owner's MacBook, role-named Linux hosts, prefixed Windows PCs. */
 export function machineName(
@@ -32,38 +30,4 @@ export function machineStatusIn(
   if (pkg.status === 'BLOCKED') return 'BLOCKED';
   const status = rng.weighted(weights);
   return status === 'OVER_PER_MACHINE_QUOTA' && !pkg.perMachineLimited ? 'ACTIVE' : status;
-}
-
-/** The run a recipe's task has under way, if any. */
-export const busyRunOf = (recipe: Recipe): RunStatus | null =>
-  recipe === 'inProgressAfterSuccess' || recipe === 'inProgressAfterFailure'
-    ? 'IN_PROGRESS'
-    : recipe === 'initiatedFirst'
-      ? 'INITIATED'
-      : null;
-
-/**
- * The finished runs of a recipe's task, oldest first: `older` runs, then the ones that give the recipe
- * its display status. `older` is called only for recipes that have finished runs.
- */
-export function finishedRunsOf(rng: Random, recipe: Recipe, older: () => RunStatus[]): RunStatus[] {
-  switch (recipe) {
-    case 'success':
-    case 'missed':
-    case 'beingDeleted':
-    case 'deletionFailed':
-    case 'inProgressAfterSuccess':
-      return [...older(), 'FINISHED_SUCCESS'];
-    case 'warnings':
-      return [...older(), 'FINISHED_WARNINGS'];
-    case 'failed':
-    case 'inProgressAfterFailure':
-      return [...older(), 'FINISHED_SUCCESS', 'FAILED'];
-    case 'paused':
-      return [...older(), rng.chance(0.7) ? 'FINISHED_SUCCESS' : 'FAILED'];
-    case 'never':
-    case 'initiatedFirst':
-    case 'awaitingSeed':
-      return [];
-  }
 }

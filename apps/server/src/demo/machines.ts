@@ -1,14 +1,4 @@
-import {
-  type ActionType,
-  DAY_MS,
-  HOUR_MS,
-  type MachineStatus,
-  MINUTE_MS,
-  nextRunAfter,
-  type RunStatus,
-  runsBetween,
-  type TaskStatus,
-} from '@portal/domain';
+import { HOUR_MS, type MachineStatus, MINUTE_MS, nextRunAfter } from '@portal/domain';
 import { backupMachines, backupTasks, type StoredBackupItem } from '../db/schema/index.js';
 import {
   type AggregateTheme,
@@ -22,7 +12,8 @@ import {
   zip,
 } from './context.js';
 import { CLIENT_VERSIONS, EXCLUSIONS, MB, OPERATING_SYSTEMS, type Recipe, TIME_ZONES } from './data.js';
-import { busyRunOf, finishedRunsOf, machineName, machineStatusIn } from './generate.js';
+import { machineName, machineStatusIn } from './generate.js';
+import { type Run, taskHistory, taskStatusOf } from './history.js';
 import type { PackageLink } from './packages.js';
 import { DEMO_SCHEDULES, type DemoSchedule } from './schedule.js';
 
@@ -53,20 +44,13 @@ const MIXED_THEMES: readonly (readonly [AggregateTheme, number])[] = [
   ['NO_RUNNABLE_TASKS', 12],
 ];
 
-export interface RunSpec {
-  type: ActionType;
-  status: RunStatus;
-  start: Date;
-  finish: Date | null;
-}
-
 export interface TaskSpec {
   name: string;
   recipe: Recipe;
   type: 'FILES_AND_FOLDERS' | 'CPANEL' | 'DIRECT_ADMIN';
   items: StoredBackupItem[];
   schedule: DemoSchedule;
-  runs: RunSpec[];
+  runs: Run[];
   createdAt: Date;
 }
 
@@ -265,7 +249,7 @@ function machine(ctx: SeedContext, plan: MachinePlan): MachineSpec {
           missing: false,
         })),
         schedule,
-        ...history(ctx, recipe, schedule, zone),
+        ...historyOf(ctx, recipe, schedule, zone),
       };
     }
     const set = sets[i % sets.length] ?? { name: 'Documents', items: [] };
@@ -275,87 +259,16 @@ function machine(ctx: SeedContext, plan: MachinePlan): MachineSpec {
       type: 'FILES_AND_FOLDERS',
       items: set.items.map((item) => ({ ...item, missing: item.missing || rng.chance(0.03) })),
       schedule,
-      ...history(ctx, recipe, schedule, zone),
+      ...historyOf(ctx, recipe, schedule, zone),
     };
   });
   pkg.machines++;
   return { customer, pkg, name: name.slice(0, 50), description, status, os, user, timeZone: zone, tasks };
 }
 
-/**
- * The BACKUP_RUN history of a task, oldest first, ending in what the recipe needs. Finished runs start
- * at the schedule's own times in the machine's zone; a run in progress is the latest scheduled one when
- * that is recent, otherwise a 'Run now'. Also says when the task was created: before its first run, or
- * for a task never run, after its last scheduled time (otherwise that run would have been missed).
- */
-function history(
-  ctx: SeedContext,
-  recipe: Recipe,
-  schedule: DemoSchedule,
-  timeZone: string,
-): { runs: RunSpec[]; createdAt: Date } {
-  const rng = ctx.rng;
-  const now = ctx.now.getTime();
-  const period = schedule.periodHours * HOUR_MS;
-  const older = (): RunStatus[] =>
-    Array.from(
-      { length: schedule.periodHours >= 720 ? 0 : schedule.periodHours > 24 ? rng.int(0, 1) : rng.int(2, 5) },
-      () =>
-        rng.weighted<RunStatus>([
-          ['FINISHED_SUCCESS', 80],
-          ['FINISHED_WARNINGS', 13],
-          ['FAILED', 7],
-        ]),
-    );
-  let finished = finishedRunsOf(rng, recipe, older);
-  const busy = busyRunOf(recipe);
-  const maxDuration = Math.min(55 * MINUTE_MS, period * 0.4);
-  const duration = (status: RunStatus) =>
-    status === 'FAILED'
-      ? rng.int(20_000, Math.min(8 * MINUTE_MS, maxDuration))
-      : rng.int(Math.min(90_000, maxDuration / 2), maxDuration);
-  // Long enough for the runs wanted, the missed one and weekday-only schedules skipping weekends.
-  const window = (finished.length + 3) * period * 1.6 + (schedule.periodHours >= 24 ? 3 * DAY_MS : 0);
-  const occurrences = runsBetween(schedule.cron, new Date(now - window), ctx.now, timeZone).map((d) => d.getTime());
-  const latest = occurrences.at(-1) ?? now - period;
-
-  let busyRun: RunSpec | null = null;
-  let cutoff = now - 15 * MINUTE_MS;
-  if (busy) {
-    // Drawn whichever branch applies, so the random sequence (and the demo) does not depend on the hour.
-    const initiatedAgo = rng.int(1, 3) * MINUTE_MS;
-    const lateStart = rng.int(2, 60) * 1000;
-    const manualAgo = rng.int(4, 50) * MINUTE_MS;
-    const scheduledJustNow = now - latest < 50 * MINUTE_MS && now - latest > 2 * MINUTE_MS;
-    const start = busy === 'INITIATED' ? now - initiatedAgo : scheduledJustNow ? latest + lateStart : now - manualAgo;
-    busyRun = { type: 'BACKUP_RUN', status: busy, start: new Date(start), finish: null };
-    cutoff = start - MINUTE_MS;
-  }
-  let slots = occurrences.filter((o) => o + maxDuration + MINUTE_MS < cutoff);
-  // The latest scheduled run of a missed task never started.
-  if (recipe === 'missed') slots = slots.slice(0, -1);
-  slots = finished.length === 0 ? [] : slots.slice(-finished.length);
-  finished = finished.slice(finished.length - slots.length);
-
-  const runs: RunSpec[] = slots.map((slot, i) => {
-    const status = finished[i] as RunStatus;
-    const start = slot + rng.int(2, 90) * 1000;
-    const boundary = slots[i + 1] ?? busyRun?.start.getTime() ?? now;
-    const finish = Math.min(start + duration(status), boundary - 30_000);
-    return { type: 'BACKUP_RUN', status, start: new Date(start), finish: new Date(finish) };
-  });
-  if (busyRun) runs.push(busyRun);
-
-  let createdAt: number;
-  const first = runs[0];
-  if (first && first !== busyRun) createdAt = first.start.getTime() - rng.int(1, 48) * HOUR_MS;
-  else if (recipe === 'awaitingSeed') createdAt = now - rng.int(44, 72) * HOUR_MS;
-  else {
-    // Never run (or only just started by hand): created after the last time the schedule came round.
-    const until = busyRun ? busyRun.start.getTime() : now;
-    const previous = occurrences.filter((o) => o < until).at(-1) ?? until - period;
-    createdAt = previous + Math.floor((until - previous) * (0.2 + 0.6 * rng.next()));
-  }
+/** A task's history laid out at its schedule's own times in the machine's zone. */
+function historyOf(ctx: SeedContext, recipe: Recipe, schedule: DemoSchedule, timeZone: string) {
+  const { runs, createdAt } = taskHistory(ctx.rng, ctx.now.getTime(), recipe, schedule, { kind: 'schedule', timeZone });
   return { runs, createdAt: new Date(createdAt) };
 }
 
@@ -422,7 +335,7 @@ export async function insertTasks(ctx: SeedContext, machines: readonly SavedMach
 
 /** Last contact: just after the machine's latest activity (a run in progress means it was just seen). */
 function lastSeen(ctx: SeedContext, m: MachineSpec): Date {
-  const activity = m.tasks.flatMap((t) => t.runs.map((r) => (r.finish ?? ctx.now).getTime()));
+  const activity = m.tasks.flatMap((t) => t.runs.map((r) => r.finish ?? ctx.now.getTime()));
   const latest = activity.length > 0 ? Math.max(...activity) : ctx.now.getTime() - ctx.rng.int(1, 72) * HOUR_MS;
   return new Date(Math.min(ctx.now.getTime(), latest + ctx.rng.int(0, 30) * MINUTE_MS));
 }
@@ -451,16 +364,7 @@ function taskRow(
   const beforeLast = task.runs.at(-2);
   const files = task.type === 'FILES_AND_FOLDERS';
   const snapshots = files && rng.chance(0.75);
-  const status: TaskStatus =
-    task.recipe === 'paused'
-      ? 'PAUSED'
-      : task.recipe === 'awaitingSeed'
-        ? 'AWAITING_SEED'
-        : task.recipe === 'beingDeleted'
-          ? 'BEING_DELETED'
-          : task.recipe === 'deletionFailed'
-            ? 'DELETION_FAILED'
-            : 'ACTIVE';
+  const status = taskStatusOf(task.recipe);
   const limited = rng.chance(0.2);
   return {
     backupMachineId: machineId,
