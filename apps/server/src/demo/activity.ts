@@ -1,7 +1,7 @@
 import { DAY_MS, HOUR_MS, type MessageType, MINUTE_MS, SECOND_MS } from '@portal/domain';
 import { backupSnapshots, machineMessages, taskActions } from '../db/schema/index.js';
 import { inChunks, type SeedContext, zip } from './context.js';
-import { MB } from './data.js';
+import { MB, type Recipe } from './data.js';
 import { bytesAdded, type Run, restoreRun, runOutcome, seedCreationRun } from './history.js';
 import {
   type MachineSpec,
@@ -11,6 +11,7 @@ import {
   snapshotsOn,
   type TaskSpec,
 } from './machines.js';
+import type { Random } from './random.js';
 
 const formatBytes = (bytes: number) => {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
@@ -21,6 +22,39 @@ const formatBytes = (bytes: number) => {
     unit++;
   }
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+};
+
+/** An action to store: one run of a task with the sizes it moved. */
+interface ActionEntry {
+  taskId: number;
+  machineId: number;
+  task: TaskSpec;
+  machine: MachineSpec;
+  run: Run;
+  bytesTotal: number;
+  /** The task's first action: it added everything it processed. */
+  first: boolean;
+}
+
+/** What the log says about a task that is being deleted, failed to be deleted or is paused, and when. */
+const RECIPE_NOTES: Partial<
+  Record<Recipe, { ago: (rng: Random) => number; type: MessageType; text: (task: string) => string }>
+> = {
+  deletionFailed: {
+    ago: (rng) => rng.int(2, 10) * HOUR_MS,
+    type: 'ERROR',
+    text: (task) => `Deleting the backup data of task '${task}' failed: storage answered 503 Service Unavailable.`,
+  },
+  beingDeleted: {
+    ago: (rng) => rng.int(5, 40) * MINUTE_MS,
+    type: 'INFO',
+    text: (task) => `Deletion of task '${task}' and its backup data started.`,
+  },
+  paused: {
+    ago: (rng) => rng.int(1, 5) * DAY_MS,
+    type: 'INFO',
+    text: (task) => `Task '${task}' paused; scheduled runs are skipped until it is resumed.`,
+  },
 };
 
 /**
@@ -34,15 +68,6 @@ export async function insertActivity(
 ): Promise<number> {
   const rng = ctx.rng;
   const now = ctx.now.getTime();
-  interface ActionEntry {
-    taskId: number;
-    machineId: number;
-    task: TaskSpec;
-    machine: MachineSpec;
-    run: Run;
-    bytesTotal: number;
-    first: boolean;
-  }
   const actions: ActionEntry[] = [];
   for (const { machine, task, id } of tasks) {
     const share = Math.max(50 * MB, Math.floor(machine.usedSpaceBytes / Math.max(1, machine.spec.tasks.length)));
@@ -62,7 +87,7 @@ export async function insertActivity(
     const restore = task.type === 'FILES_AND_FOLDERS' ? restoreRun(rng, now, task.runs, 0.12) : null;
     if (restore) actions.push(entry(restore, Math.floor(share / rng.int(5, 40)), false));
   }
-  const actionRows = actions.map((a) => actionRow(ctx, a.taskId, a.machineId, a.task, a.run, a.bytesTotal, a.first));
+  const actionRows = actions.map((a) => actionRow(ctx, a));
   const actionIds = await inChunks(actionRows, (chunk) =>
     ctx.tx.insert(taskActions).values(chunk).returning({ id: taskActions.id }),
   );
@@ -135,33 +160,8 @@ export async function insertActivity(
     for (const a of list.slice(-2)) runMessages(ctx, say, a.machineId, taskId, a.id, a.task, a.run, a.row);
   }
   for (const t of tasks) {
-    if (t.task.recipe === 'deletionFailed') {
-      say(
-        t.machine.id,
-        now - rng.int(2, 10) * HOUR_MS,
-        'ERROR',
-        `Deleting the backup data of task '${t.task.name}' failed: storage answered 503 Service Unavailable.`,
-        t.id,
-      );
-    }
-    if (t.task.recipe === 'beingDeleted') {
-      say(
-        t.machine.id,
-        now - rng.int(5, 40) * MINUTE_MS,
-        'INFO',
-        `Deletion of task '${t.task.name}' and its backup data started.`,
-        t.id,
-      );
-    }
-    if (t.task.recipe === 'paused') {
-      say(
-        t.machine.id,
-        now - rng.int(1, 5) * DAY_MS,
-        'INFO',
-        `Task '${t.task.name}' paused; scheduled runs are skipped until it is resumed.`,
-        t.id,
-      );
-    }
+    const note = RECIPE_NOTES[t.task.recipe];
+    if (note) say(t.machine.id, now - note.ago(rng), note.type, note.text(t.task.name), t.id);
   }
   for (const a of savedActions) {
     if (a.run.type === 'BACKUP_SEED_CREATION') {
@@ -182,15 +182,8 @@ export async function insertActivity(
   return savedActions.length;
 }
 
-function actionRow(
-  ctx: SeedContext,
-  taskId: number,
-  machineId: number,
-  task: TaskSpec,
-  run: Run,
-  bytesTotal: number,
-  first: boolean,
-): typeof taskActions.$inferInsert {
+function actionRow(ctx: SeedContext, action: ActionEntry): typeof taskActions.$inferInsert {
+  const { taskId, machineId, task, run, bytesTotal, first } = action;
   const rng = ctx.rng;
   const total = Math.max(1, task.items.length);
   const isRun = run.type === 'BACKUP_RUN';

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MINUTE_MS } from '@portal/domain';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
@@ -62,7 +63,7 @@ export async function startDemoAgents(deps: {
     const samples = join(home, 'sample-files');
     let round = 0;
     refreshSampleFiles(samples, round);
-    const refresher = setInterval(() => refreshSampleFiles(samples, ++round), 4 * 60_000);
+    const refresher = setInterval(() => refreshSampleFiles(samples, ++round), 4 * MINUTE_MS);
     refresher.unref();
     timers.push(refresher);
 

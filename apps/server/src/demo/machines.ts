@@ -54,7 +54,8 @@ export interface TaskSpec {
   createdAt: Date;
 }
 
-interface MachinePlan {
+/** A machine as its owner sees it, before and after its tasks are drawn. */
+interface MachineBase {
   customer: CustomerInfo;
   pkg: PackageInfo;
   name: string;
@@ -62,6 +63,9 @@ interface MachinePlan {
   status: MachineStatus;
   os: OsEntry;
   user: UserInfo;
+}
+
+interface MachinePlan extends MachineBase {
   /** One task per recipe. */
   recipes: readonly Recipe[];
   timeZone?: string;
@@ -69,14 +73,7 @@ interface MachinePlan {
   firstTaskType?: 'CPANEL' | 'DIRECT_ADMIN';
 }
 
-export interface MachineSpec {
-  customer: CustomerInfo;
-  pkg: PackageInfo;
-  name: string;
-  description: string;
-  status: MachineStatus;
-  os: OsEntry;
-  user: UserInfo;
+export interface MachineSpec extends MachineBase {
   timeZone: string;
   tasks: TaskSpec[];
 }

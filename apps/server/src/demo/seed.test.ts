@@ -7,6 +7,7 @@ import {
   CUSTOMER_STATUSES,
   type CustomerStatus,
   describeCron,
+  HOUR_MS,
   MACHINE_STATUSES,
   type MachineStatus,
   nextRunAfter,
@@ -361,7 +362,7 @@ describe('demo seed', () => {
   it('builds the same demo whatever the time of day', async () => {
     const other = await openTestDatabase();
     try {
-      await seedDemo(other.db, { password: PASSWORD, now: new Date(Date.now() - 7.4 * 3_600_000) });
+      await seedDemo(other.db, { password: PASSWORD, now: new Date(Date.now() - 7.4 * HOUR_MS) });
       const shape = async (db: Database['db']) => ({
         customers: await db
           .select({ name: customers.companyName, status: customers.status })
