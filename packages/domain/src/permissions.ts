@@ -95,3 +95,24 @@ export const mayChange = (a: Actor) => !a.readOnly;
  * e-mail and password predates this rule and checks only that the user belongs to a customer.)
  */
 export const mayLinkMachines = (a: Actor) => a.customerId !== null && !isProviderAdmin(a) && mayChange(a);
+
+/**
+ * Who may command a machine (task commands, listing its files): its customer's admins, its assigned user,
+ * its customer's reseller admins, and provider admins only while the customer's account allows provider
+ * machine control (001 §2).
+ */
+export function mayCommandMachine(
+  actor: Actor,
+  machine: {
+    customerId: number;
+    assignedUserId: number | null;
+    parentResellerCustomerId: number | null;
+    allowProviderMachineControl: boolean;
+  },
+): boolean {
+  if (isProviderAdmin(actor)) return machine.allowProviderMachineControl;
+  if (machine.customerId === actor.customerId) {
+    return !isCustomerUser(actor) || machine.assignedUserId === actor.userId;
+  }
+  return isResellerAdmin(actor) && machine.parentResellerCustomerId === actor.customerId;
+}
