@@ -90,9 +90,8 @@ export function customerScope(actor: Actor): CustomerScope {
 export const mayChange = (a: Actor) => !a.readOnly;
 
 /**
- * Whether the caller may make machine linking codes and link machines with them (issue #5): users of a
- * customer account who may change things. Provider admins have no customer to link to. (Linking with
- * e-mail and password predates this rule and checks only that the user belongs to a customer.)
+ * Whether the caller may link machines, with e-mail and password or a linking code, and make linking codes
+ * (issue #5): users of a customer account who may change things. Provider admins have no customer to link to.
  */
 export const mayLinkMachines = (a: Actor) => a.customerId !== null && !isProviderAdmin(a) && mayChange(a);
 
