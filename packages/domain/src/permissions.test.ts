@@ -24,7 +24,7 @@ const actor = (overrides: Partial<Actor>): Actor => ({
 describe('route audiences (DESIGN §4)', () => {
   it('lets nobody signed out past signedIn, and everyone through public', () => {
     for (const level of ACCESS_LEVELS) {
-      expect(mayAccess(null, level)).toBe(level === 'public' || level === 'demo');
+      expect(mayAccess(null, level)).toBe(level === 'public');
     }
   });
 

@@ -41,14 +41,12 @@ export const ACCESS_LEVELS = [
    */
   'anyAdmin',
   'providerAdmin',
-  'demo',
 ] as const;
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 
 export function mayAccess(actor: Actor | null, level: AccessLevel): boolean {
   switch (level) {
     case 'public':
-    case 'demo':
       return true;
     case 'signedIn':
       return actor !== null;
