@@ -267,6 +267,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         const settings = await repositories.repositorySettingsFor(machineId);
         return settings ? { type: 'repository', settings } : null;
       },
+      machine: (machineId) => dashboardRepo.machine(machineId),
       channel: channelPort,
       realtime,
     });

@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   if (config.demo) {
     lines.push(`Demo logins (password: ${config.demoPassword}):`);
     for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(28)} ${account.description}`);
-    lines.push(`Mails sent by the demo: ${url}/demo/mails`);
+    lines.push(`Mails sent by the demo (provider admin only): ${url}/demo/mails`);
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 

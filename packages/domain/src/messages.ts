@@ -395,6 +395,12 @@ export const MESSAGES = {
     taskDeleted: 'Backup task deleted.',
   },
 
+  /** Ours: demo mode's mail viewer, for the provider admin (the specification has no demo). */
+  demoMails: {
+    title: 'Demo mailbox',
+    empty: 'No mails yet',
+  },
+
   /** The item tree widget (001 §8, §9). */
   tree: {
     noItems: 'No items to select',

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ROLES } from './enums.js';
-import { ACCESS_LEVELS, type Actor, customerScope, mayAccess, mayChange, mayLinkMachines } from './permissions.js';
+import {
+  ACCESS_LEVELS,
+  type Actor,
+  customerScope,
+  mayAccess,
+  mayChange,
+  mayCommandMachine,
+  mayLinkMachines,
+} from './permissions.js';
 
 const actor = (overrides: Partial<Actor>): Actor => ({
   userId: 1,
@@ -16,7 +24,7 @@ const actor = (overrides: Partial<Actor>): Actor => ({
 describe('route audiences (DESIGN §4)', () => {
   it('lets nobody signed out past signedIn, and everyone through public', () => {
     for (const level of ACCESS_LEVELS) {
-      expect(mayAccess(null, level)).toBe(level === 'public' || level === 'demo');
+      expect(mayAccess(null, level)).toBe(level === 'public');
     }
   });
 
@@ -108,5 +116,54 @@ describe('customer scope (DESIGN §4)', () => {
     expect(mayLinkMachines(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 3 }))).toBe(true);
     expect(mayLinkMachines(actor({ role: 'ROLE_CUSTOMER_USER', customerId: 3, readOnly: true }))).toBe(false);
     expect(mayLinkMachines(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }))).toBe(false);
+  });
+});
+
+describe('who may command a machine (task commands, its file tree)', () => {
+  // A machine of customer 10, a child of reseller 3, assigned to user 1.
+  const machine: Parameters<typeof mayCommandMachine>[1] = {
+    customerId: 10,
+    assignedUserId: 1,
+    parentResellerCustomerId: 3,
+    allowProviderMachineControl: true,
+  };
+  const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true });
+  const cases: Array<[string, Actor, Partial<typeof machine>, boolean]> = [
+    ['provider admin, control allowed', provider, {}, true],
+    ['provider admin, control not allowed', provider, { allowProviderMachineControl: false }, false],
+    ['super admin of the customer', actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', userId: 2 }), {}, true],
+    ['admin of the customer', actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', userId: 2 }), {}, true],
+    [
+      'admin of the customer, control not allowed',
+      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', userId: 2 }),
+      { allowProviderMachineControl: false },
+      true,
+    ],
+    ['the assigned user', actor({ userId: 1 }), {}, true],
+    ['another user of the customer', actor({ userId: 2 }), {}, false],
+    ['a user of the customer, machine unassigned', actor({ userId: 1 }), { assignedUserId: null }, false],
+    [
+      'admin of the reseller',
+      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: 3, resellerEnabled: true }),
+      {},
+      true,
+    ],
+    [
+      'admin of another reseller',
+      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: 4, resellerEnabled: true }),
+      {},
+      false,
+    ],
+    ['user of the reseller', actor({ customerId: 3, resellerEnabled: true }), {}, false],
+    ['admin of another customer', actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 11 }), {}, false],
+    [
+      'admin of the customer of a direct machine',
+      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }),
+      { parentResellerCustomerId: null },
+      true,
+    ],
+  ];
+  it.each(cases)('%s', (_name, who, changes, expected) => {
+    expect(mayCommandMachine(who, { ...machine, ...changes })).toBe(expected);
   });
 });

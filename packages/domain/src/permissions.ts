@@ -41,14 +41,12 @@ export const ACCESS_LEVELS = [
    */
   'anyAdmin',
   'providerAdmin',
-  'demo',
 ] as const;
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 
 export function mayAccess(actor: Actor | null, level: AccessLevel): boolean {
   switch (level) {
     case 'public':
-    case 'demo':
       return true;
     case 'signedIn':
       return actor !== null;
@@ -90,8 +88,28 @@ export function customerScope(actor: Actor): CustomerScope {
 export const mayChange = (a: Actor) => !a.readOnly;
 
 /**
- * Whether the caller may make machine linking codes and link machines with them (issue #5): users of a
- * customer account who may change things. Provider admins have no customer to link to. (Linking with
- * e-mail and password predates this rule and checks only that the user belongs to a customer.)
+ * Whether the caller may link machines, with e-mail and password or a linking code, and make linking codes
+ * (issue #5): users of a customer account who may change things. Provider admins have no customer to link to.
  */
 export const mayLinkMachines = (a: Actor) => a.customerId !== null && !isProviderAdmin(a) && mayChange(a);
+
+/**
+ * Who may command a machine (task commands, listing its files): its customer's admins, its assigned user,
+ * its customer's reseller admins, and provider admins only while the customer's account allows provider
+ * machine control (001 §2).
+ */
+export function mayCommandMachine(
+  actor: Actor,
+  machine: {
+    customerId: number;
+    assignedUserId: number | null;
+    parentResellerCustomerId: number | null;
+    allowProviderMachineControl: boolean;
+  },
+): boolean {
+  if (isProviderAdmin(actor)) return machine.allowProviderMachineControl;
+  if (machine.customerId === actor.customerId) {
+    return !isCustomerUser(actor) || machine.assignedUserId === actor.userId;
+  }
+  return isResellerAdmin(actor) && machine.parentResellerCustomerId === actor.customerId;
+}

@@ -40,7 +40,8 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   resetPassword: 'public',
   signup: 'public',
   profile: 'signedIn',
-  demoMails: 'demo',
+  // Every mail the demo sent, password reset links included: a way into any account, so the provider's only.
+  demoMails: 'providerAdmin',
   providerCustomers: 'providerAdmin',
   providerResellers: 'providerAdmin',
   providerCustomer: 'providerAdmin',
@@ -54,7 +55,7 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */
 export const PUBLIC_PAGES: readonly PageKey[] = (Object.keys(PAGE_ACCESS) as PageKey[]).filter(
-  (page) => PAGE_ACCESS[page] === 'public' || PAGE_ACCESS[page] === 'demo',
+  (page) => PAGE_ACCESS[page] === 'public',
 );
 
 /** Whether a signed-in caller (or a visitor: null) may open the page. */

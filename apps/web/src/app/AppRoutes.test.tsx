@@ -1,9 +1,10 @@
+import { MESSAGES } from '@portal/domain';
 import { screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, ok } from '../features/users/testing';
 import { AppRoutes } from './AppRoutes';
-import { renderSignedIn, type TestUser } from './testing';
+import { renderSignedIn, renderWith, signedInData, type TestUser } from './testing';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -52,5 +53,35 @@ describe('page layouts (002 §2.2)', () => {
   it('answers /admin/mycustomers with the not-found page for a customer that is not a reseller', () => {
     renderAt('/admin/mycustomers', SUPER_ADMIN);
     expect(heading()).toHaveTextContent('Page not found');
+  });
+});
+
+describe('the demo mailbox', () => {
+  function renderDemoAt(path: string, user: Partial<TestUser>) {
+    fakeServer(() => ok({ elements: [], totalElements: 0, totalPages: 0 }));
+    renderWith(
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>,
+      { ...signedInData(user), demo: true },
+    );
+  }
+
+  it('is a page of the admin area for the provider admin, linked from it in demo mode', () => {
+    renderDemoAt('/demo/mails', PROVIDER);
+    expect(screen.getByTestId('admin-area-title')).toBeInTheDocument();
+    expect(heading()).toHaveTextContent(MESSAGES.demoMails.title);
+    expect(screen.getByRole('link', { name: MESSAGES.demoMails.title })).toHaveAttribute('href', '/demo/mails');
+  });
+
+  it('is not there for anyone else', () => {
+    renderDemoAt('/demo/mails', SUPER_ADMIN);
+    expect(heading()).toHaveTextContent('Page not found');
+    expect(screen.queryByRole('link', { name: MESSAGES.demoMails.title })).toBeNull();
+  });
+
+  it('is not linked outside demo mode', () => {
+    renderAt('/boltadmin/resellers', PROVIDER);
+    expect(screen.queryByRole('link', { name: MESSAGES.demoMails.title })).toBeNull();
   });
 });

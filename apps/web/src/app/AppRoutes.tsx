@@ -35,7 +35,7 @@ const SCREENS: Record<PageKey, Screen> = {
   forgotPassword: { layout: 'public', element: <ForgotPasswordPage /> },
   resetPassword: { layout: 'public', element: <ResetPasswordPage /> },
   signup: { layout: 'public', element: <SignUpPage /> },
-  demoMails: { layout: 'public', element: <DemoMailsPage /> },
+  demoMails: { layout: 'admin', element: <DemoMailsPage /> },
   dashboard: { layout: 'shell', element: <DashboardPage /> },
   profile: { layout: 'shell', element: <ProfilePage /> },
   providerCustomers: { layout: 'admin', element: <CustomersPage audience="provider" /> },

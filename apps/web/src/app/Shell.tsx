@@ -1,6 +1,6 @@
-import { ADMIN_AREA_TITLE, APP_TITLE, adminAreaEntries, sidebarEntries } from '@portal/domain';
+import { ADMIN_AREA_TITLE, APP_TITLE, adminAreaEntries, MESSAGES, PAGES, sidebarEntries } from '@portal/domain';
 import { useEffect } from 'react';
-import { Outlet } from 'react-router';
+import { Link, Outlet } from 'react-router';
 import { brandingStyle } from './branding';
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
@@ -25,7 +25,10 @@ export function Shell() {
   );
 }
 
-/** The admin area shell of 002 §2.2 (provider admins): its own title, links, version and commit id. */
+/**
+ * The admin area shell of 002 §2.2 (provider admins): its own title, links, version and commit id; in demo
+ * mode also the way to the demo mailbox, which only provider admins may read.
+ */
 export function AdminShell() {
   const { data, actor } = useSession();
   useEffect(() => {
@@ -40,6 +43,11 @@ export function AdminShell() {
           <div className="small text-body-secondary mb-2" data-testid="admin-area-title">
             {ADMIN_AREA_TITLE}
           </div>
+          {data.demo && (
+            <div className="small mb-2">
+              <Link to={PAGES.demoMails}>{MESSAGES.demoMails.title}</Link>
+            </div>
+          )}
           <Outlet />
         </main>
       </div>

@@ -32,7 +32,8 @@ export function signedInData(overrides: Partial<TestUser> = {}): InitialData {
   };
 }
 
-function renderWith(ui: ReactNode, initial: InitialData) {
+/** Renders `ui` with these page data (demo mode, branding) and a fresh query client. */
+export function renderWith(ui: ReactNode, initial: InitialData) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>

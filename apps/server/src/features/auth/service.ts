@@ -187,8 +187,11 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
       return { kind: 'signedIn', ...(await startSession(outcome.user, client)) };
     },
 
-    /** The session of a cookie token, or null when unknown, expired or idle too long (it is then removed). */
-    async resolve(token: string | undefined): Promise<SignedIn | null> {
+    /**
+     * The session of a cookie token, or null when unknown, expired or idle too long (it is then removed).
+     * `touch: false` checks without counting as activity (the live channel's periodic checks).
+     */
+    async resolve(token: string | undefined, options: { touch?: boolean } = {}): Promise<SignedIn | null> {
       if (!token || token.length > 100) return null;
       const id = sha256(token);
       const found = await auth.findSessionWithUser(id);
@@ -204,7 +207,9 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
         await auth.deleteSession(id);
         return null;
       }
-      if (at.getTime() - session.lastSeenAt.getTime() > touchSlackMs) await auth.touchSession(id, at);
+      if (options.touch !== false && at.getTime() - session.lastSeenAt.getTime() > touchSlackMs) {
+        await auth.touchSession(id, at);
+      }
       return { sessionId: id, csrfToken: session.csrfToken, user, actor: actorOf(user) };
     },
 

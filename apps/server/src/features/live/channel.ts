@@ -109,6 +109,11 @@ export interface LiveChannelOptions extends ConnectionOptions {
   askTimeoutMs: number;
   /** Dashboard changes are gathered this long and sent as one message (many runs finishing at once). */
   dashboardBatchMs: number;
+  /**
+   * How stale a browser connection's session may get: it is checked again this often, on a timer and
+   * before frames, so a session that ends closes its sockets within this time.
+   */
+  sessionRecheckMs: number;
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveChannelOptions = {
@@ -119,6 +124,7 @@ export const DEFAULT_LIVE_OPTIONS: LiveChannelOptions = {
   touchEveryMs: 60_000,
   dashboardBatchMs: 200,
   askTimeoutMs: 20_000,
+  sessionRecheckMs: 5_000,
 };
 
 interface AgentEntry {
@@ -129,8 +135,7 @@ interface AgentEntry {
 /** Request ids of the requests a server instance awaits itself (`ask`): their replies go through the bus. */
 const AWAITED_PREFIX = 'await:';
 
-/** How stale a browser connection's session and machine authorisations may get (re-checked in the background). */
-const SESSION_RECHECK_MS = 5_000;
+/** How stale a browser connection's machine authorisations may get (re-checked in the background). */
 const MACHINE_RECHECK_MS = 60_000;
 
 const READ_ONLY_COMMANDS: ReadonlySet<MachineChannelCommand> = new Set(['localtreeitems']);
@@ -274,38 +279,46 @@ export function createLiveChannel(deps: LiveChannelDeps) {
   function browserHandler(connection: StompConnection, side: Side, sessionToken: string): EndpointHandler {
     /**
      * The session and each machine's authorisation are looked up when first needed, then trusted while
-     * they are re-checked in the background, at most every SESSION_RECHECK_MS / MACHINE_RECHECK_MS: a
-     * command never waits for the database, and a signed-out user or a machine gone out of sight is cut
-     * off (ERROR, close) within that time.
+     * they are re-checked in the background: a command never waits for the database. The session is
+     * re-checked every sessionRecheckMs on a timer, since a browser that only listens sends no frames, so a
+     * session that ends (signed out, user deleted, customer suspended) is cut off (ERROR, close) within that
+     * time. A machine is re-checked on the frames naming it, at most every MACHINE_RECHECK_MS.
      */
     let user: { signedIn: SignedIn; checkedAt: number } | null = null;
     let userRecheck: Promise<unknown> | null = null;
+    let sessionTimer: NodeJS.Timeout | null = null;
+    let ended = false;
     const machinesCheckedAt = new Map<number, number>();
     const machineRechecks = new Set<number>();
     const cutOff = (error: unknown) =>
       connection.fail(error instanceof StompRefusal ? error.message : 'Internal error');
 
-    async function lookUpUser(): Promise<SignedIn> {
-      const signedIn = await deps.auth.resolve(sessionToken);
+    /** `touch`: whether this look-up counts as the user's activity (a timer's does not keep a session alive). */
+    async function lookUpUser(touch = true): Promise<SignedIn> {
+      const signedIn = await deps.auth.resolve(sessionToken, { touch });
       if (!signedIn) throw new StompRefusal('Session expired');
       if (side === 'provider' && !isProviderAdmin(signedIn.actor)) throw new StompRefusal('Forbidden');
       if (side === 'customer' && (isProviderAdmin(signedIn.actor) || signedIn.actor.customerId === null)) {
         throw new StompRefusal('Forbidden');
       }
-      browsers.set(connection, { userId: signedIn.actor.userId, actor: signedIn.actor, side });
+      // A look-up that finishes after the socket closed must not bring the connection back.
+      if (!ended) browsers.set(connection, { userId: signedIn.actor.userId, actor: signedIn.actor, side });
       user = { signedIn, checkedAt: Date.now() };
       return signedIn;
     }
 
+    function recheckUser(touch: boolean): void {
+      if (userRecheck) return;
+      userRecheck = lookUpUser(touch)
+        .catch(cutOff)
+        .finally(() => {
+          userRecheck = null;
+        });
+    }
+
     async function currentUser(): Promise<SignedIn> {
       if (!user) return lookUpUser();
-      if (!userRecheck && Date.now() - user.checkedAt >= SESSION_RECHECK_MS) {
-        userRecheck = lookUpUser()
-          .catch(cutOff)
-          .finally(() => {
-            userRecheck = null;
-          });
-      }
+      if (Date.now() - user.checkedAt >= options.sessionRecheckMs) recheckUser(true);
       return user.signedIn;
     }
 
@@ -332,6 +345,9 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     return {
       async connect() {
         await currentUser();
+        if (ended) return;
+        sessionTimer = setInterval(() => recheckUser(false), options.sessionRecheckMs);
+        sessionTimer.unref();
       },
       async subscribe(destination) {
         const { actor } = await currentUser();
@@ -369,6 +385,8 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         });
       },
       async closed() {
+        ended = true;
+        if (sessionTimer) clearInterval(sessionTimer);
         browsers.delete(connection);
         all.delete(connection);
       },

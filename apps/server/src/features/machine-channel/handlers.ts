@@ -1,4 +1,11 @@
-import { MESSAGES, type ServerMessage, type ServerToAgent, treeItemsRequestSchema } from '@portal/domain';
+import {
+  MESSAGES,
+  mayCommandMachine,
+  type ServerMessage,
+  type ServerToAgent,
+  treeItemsRequestSchema,
+} from '@portal/domain';
+import type { MachineContext } from '../../db/machine-context.js';
 import type { AgentEventService } from '../agent-events/service.js';
 import type { Side } from '../live/bus.js';
 import type { LiveHandlers } from '../live/channel.js';
@@ -48,6 +55,8 @@ function parseTreeRequestId(requestId: string): { userId: number; side: Side; br
 export function createMachineChannelHandlers(deps: {
   agentEvents: AgentEventService;
   taskCommands: TaskCommandService;
+  /** The machine with who may command it (db/machine-context.ts), for tree requests. */
+  machine: (machineId: number) => Promise<MachineContext | null>;
   /** Where the machine's restic repository is (the storage provider), sent after each hello. */
   repositoryOf: (machineId: number) => Promise<ServerToAgent | null>;
   channel: () => ChannelPort;
@@ -98,6 +107,9 @@ export function createMachineChannelHandlers(deps: {
             }),
           });
         if (!parsed.success) return failed(MESSAGES.liveChannel.invalidMessage);
+        // The channel let the sender see the machine; listing its files asks more, as task commands do.
+        const machine = await deps.machine(machineId);
+        if (!machine || !mayCommandMachine(user.actor, machine)) return failed(MESSAGES.forbidden);
         const sent = await channel.sendToMachine(machineId, {
           type: 'treeItems',
           requestId: treeRequestId(user.userId, context.side, parsed.data.treeItemsRequestId),

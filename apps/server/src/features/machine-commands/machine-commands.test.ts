@@ -11,7 +11,7 @@ import {
 } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { backupMachines } from '../../db/schema/index.js';
+import { backupMachines, users } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
@@ -344,6 +344,25 @@ describe('refresh storage space (001 §7 PUT …?refresh=true)', () => {
     // The machine is not in the path's package.
     expect((await refresh('adminB', { ...ref, packageId: otherTenantRef.packageId })).statusCode).toBe(404);
     expect(commandOf(agent.commands(), 'refreshStorage')).toEqual([]);
+  });
+
+  it('refuses read-only admins, the provider’s included (403), and sends nothing', async () => {
+    const agent = await connectAgent();
+    const readOnly = (id: number, value: boolean) =>
+      t.database.db.update(users).set({ readOnly: value }).where(eq(users.id, id));
+    const ids = [tenants.customerB.admin.id, tenants.customerB.superAdmin.id, tenants.providerAdmin.id];
+    for (const id of ids) await readOnly(id, true);
+    try {
+      for (const key of ['adminB', 'superAdminB', 'provider']) {
+        const response = await refresh(key);
+        expect(response.statusCode, key).toBe(403);
+        expect(response.json().messages[0].message).toBe(MESSAGES.forbidden);
+      }
+    } finally {
+      for (const id of ids) await readOnly(id, false);
+    }
+    expect((await refresh('adminB')).statusCode).toBe(200);
+    await eventually(() => commandOf(agent.commands(), 'refreshStorage').length === 1);
   });
 
   it('accepts exactly ?refresh=true for now and says so otherwise', async () => {

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type Actor, errorMessage, LOG_FILES, type LogFileEntry, MESSAGES, type ServerToAgent } from '@portal/domain';
+import {
+  type Actor,
+  errorMessage,
+  LOG_FILES,
+  type LogFileEntry,
+  MESSAGES,
+  mayChange,
+  type ServerToAgent,
+} from '@portal/domain';
 import type { MachineContext } from '../../db/machine-context.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { AppError, forbidden, notFound } from '../../http/errors.js';
 import { machineAudience } from '../dashboard/service.js';
 import type { AuthenticatedMachine, MachineCredentials } from '../machine-auth/credentials.js';
 import type { MachineCommandsRepo } from './repo.js';
@@ -64,9 +72,11 @@ export function createMachineCommandService(deps: {
 
     /**
      * Asks the agent to measure the repository again (`usage` event); 404 unless the caller sees the machine
-     * and it is in the path's package, so another tenant's machine ids reveal nothing.
+     * and it is in the path's package, so another tenant's machine ids reveal nothing. A refresh changes the
+     * stored usage, so read-only admins may not ask for one.
      */
     async refreshStorage(actor: Actor, path: { packageId: number; machineId: number }): Promise<void> {
+      if (!mayChange(actor)) throw forbidden();
       const machine = await machineWhere(
         path.machineId,
         (m) => m.backupPackageId === path.packageId && machineAudience(actor, m) !== null,

@@ -1,7 +1,7 @@
-import { AGENT_LINK_PATH, type MachineLinkResult } from '@portal/domain';
+import { AGENT_LINK_PATH, type MachineLinkResult, MESSAGES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupMachines, backupPackages } from '../../db/schema/index.js';
+import { backupMachines, backupPackages, users } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
@@ -99,5 +99,29 @@ describe('agent link', () => {
     const zone = await link(device({ timeZone: 'Mars/Base' }));
     expect(zone.statusCode).toBe(400);
     expect(zone.json().messages[0]).toMatchObject({ fieldName: 'timeZone' });
+  });
+
+  it('refuses read-only users with their password too (as with a code), for a new device and one linked before', async () => {
+    const readOnly = (value: boolean) =>
+      t.database.db.update(users).set({ readOnly: value }).where(eq(users.id, tenants.customerA.user.id));
+    const machinesOf = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(backupMachines)
+          .where(eq(backupMachines.assignedUserId, tenants.customerA.user.id))
+      ).map((m) => ({ id: m.id, credentialHash: m.credentialHash }));
+    const before = await machinesOf();
+    await readOnly(true);
+    try {
+      for (const fingerprint of ['read-only-device-0003', 'device-fingerprint-0001']) {
+        const refused = await link(device({ fingerprint }));
+        expect(refused.statusCode, fingerprint).toBe(403);
+        expect(refused.json().messages[0].message).toBe(MESSAGES.machineLink.readOnlyCannotLink);
+      }
+    } finally {
+      await readOnly(false);
+    }
+    expect(await machinesOf()).toEqual(before);
   });
 });

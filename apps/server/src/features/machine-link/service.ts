@@ -109,8 +109,9 @@ export function createMachineLinkService(deps: {
       if (outcome.kind === 'suspended') throw refuse(403, 'FORBIDDEN', TEXT.accountSuspended);
       const user = outcome.user;
       if (user.customerId === null) throw refuse(403, 'FORBIDDEN', TEXT.notACustomerUser, 'email');
-      // A code stands for its maker as they are now: one who has become read-only can no longer link.
-      if (codeHash !== null && !mayLinkMachines(actorOf(user))) throw refuse(403, 'FORBIDDEN', TEXT.readOnlyCannotLink);
+      // Read-only users look but do not change: neither their password nor a code they made before they
+      // became read-only links a machine.
+      if (!mayLinkMachines(actorOf(user))) throw refuse(403, 'FORBIDDEN', TEXT.readOnlyCannotLink);
       const customerId = user.customerId;
 
       const packages = await packagesOf({ id: user.id, customerId }, isCustomerAdmin(actorOf(user)));

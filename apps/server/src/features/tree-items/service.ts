@@ -2,22 +2,24 @@ import {
   type Actor,
   errorMessage,
   MESSAGES,
+  mayCommandMachine,
   type TreeItem,
   type TreeItemsRequest,
   treeItemSchema,
 } from '@portal/domain';
 import { z } from 'zod';
-import { AppError, conflict, notFound } from '../../http/errors.js';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { LiveChannel, VisibleMachine } from '../live/channel.js';
 
 const treeItemsPayload = z.object({ treeItems: z.array(treeItemSchema) });
 
 /**
  * The tree of a machine's files over HTTP (002 §7.8, the alternative of localtreeitems): the agent is
- * asked through the live channel, wherever it is connected, and its answer is the response.
+ * asked through the live channel, wherever it is connected, and its answer is the response. Those who see
+ * the machine but may not command it (a provider admin the customer does not allow) are refused.
  */
 export function createTreeItemsService(deps: {
-  machine(machineId: number): Promise<VisibleMachine | null>;
+  machine(machineId: number): Promise<(VisibleMachine & { allowProviderMachineControl: boolean }) | null>;
   machineAudience(actor: Actor, machine: VisibleMachine): string | null;
   live: () => Pick<LiveChannel, 'ask'>;
 }) {
@@ -29,6 +31,7 @@ export function createTreeItemsService(deps: {
     ): Promise<{ treeItemsRequestId: string; treeItems: TreeItem[] }> {
       const machine = await deps.machine(machineId);
       if (!machine || deps.machineAudience(actor, machine) === null) throw notFound();
+      if (!mayCommandMachine(actor, machine)) throw forbidden();
       const reply = await deps
         .live()
         .ask(machineId, (requestId) => ({ type: 'treeItems', requestId, path: request.path, includeHidden: true }));

@@ -1,7 +1,19 @@
 import type { AddressInfo } from 'node:net';
-import { AGENT_CHANNEL, type ServerToAgent, type TreeItem, treeItemsPath } from '@portal/domain';
+import {
+  AGENT_CHANNEL,
+  MESSAGES,
+  machineQueue,
+  type ServerToAgent,
+  type TreeItem,
+  treeItemsPath,
+  WS_ENDPOINTS,
+  WS_SEND_PREFIXES,
+} from '@portal/domain';
 import { treeItem } from '@portal/domain/testing/tree-items';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { customers } from '../../db/schema/index.js';
+import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
@@ -45,6 +57,14 @@ async function connectAgent(machineId: number) {
   });
   // The subscription is in place once a receipted frame after it is answered.
   expect(await agent.sendWithReceipt('SUBSCRIBE', AGENT_CHANNEL.commands)).toBe(true);
+}
+
+/** Sets customer A's 'Allow provider machine control' (its account page). */
+async function allowProviderControl(allow: boolean) {
+  await t.database.db
+    .update(customers)
+    .set({ allowProviderMachineControl: allow })
+    .where(eq(customers.id, tenants.customerA.customerId));
 }
 
 async function signedIn(email: string) {
@@ -100,6 +120,7 @@ describe('POST /backupmachines/{id}/treeitems', () => {
     const user = await signedIn(tenants.customerA.user.email);
     expect((await user.json('POST', treeItemsPath(machines.assigned), body)).statusCode).toBe(200);
     expect((await user.json('POST', treeItemsPath(machines.unassigned), body)).statusCode).toBe(404);
+    await allowProviderControl(true);
     const provider = await signedIn(tenants.providerAdmin.email);
     expect((await provider.json('POST', treeItemsPath(machines.unassigned), body)).statusCode).toBe(200);
     const other = await signedIn(tenants.customerB.admin.email);
@@ -145,5 +166,48 @@ describe('POST /backupmachines/{id}/treeitems', () => {
       400,
     );
     expect(requests).toHaveLength(0);
+  });
+
+  it('lists nothing for a provider admin while the customer does not allow provider machine control, over HTTP or the channel', async () => {
+    await allowProviderControl(false);
+    const provider = await signedIn(tenants.providerAdmin.email);
+    const refused = await provider.json('POST', treeItemsPath(machines.unassigned), {
+      treeItemsRequestId: 1,
+      path: '',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().messages[0].message).toBe(MESSAGES.forbidden);
+
+    const browser = stompClient(`${base}${WS_ENDPOINTS.provider}`, {
+      headers: {
+        cookie: `${SESSION_COOKIE}=${provider.cookie(SESSION_COOKIE)}`,
+        origin: base.replace('ws://', 'http://'),
+      },
+    });
+    agents.push(browser);
+    expect(await browser.connected).toBe('connected');
+    const queue = browser.subscribe(machineQueue('provider', machines.unassigned));
+    const ask = async (treeItemsRequestId: string) => {
+      const reply = queue.next();
+      const destination = `${WS_SEND_PREFIXES.provider}/backupmachines/${machines.unassigned}/localtreeitems`;
+      expect(
+        await browser.sendWithReceipt('SEND', destination, JSON.stringify({ treeItemsRequestId, path: '/home' })),
+      ).toBe(true);
+      const body = JSON.parse((await reply).body);
+      return { requestId: body.treeItemsRequestId, ...JSON.parse(body.responsePayloadJson) };
+    };
+    expect(await ask('off')).toMatchObject({
+      requestId: 'off',
+      success: false,
+      messages: [{ type: 'ERROR', message: MESSAGES.forbidden }],
+      treeItems: [],
+    });
+    expect(requests).toHaveLength(0);
+
+    // Allowed again, the same request goes through: the refusal above was the rule, not the test.
+    await allowProviderControl(true);
+    const listed = await ask('on');
+    expect(listed).toMatchObject({ requestId: 'on', success: true });
+    expect(listed.treeItems.map((i: TreeItem) => i.value)).toEqual(['/home/a', '/home/b']);
   });
 });

@@ -2,7 +2,6 @@ import { CSRF_FIELD_NAME, MESSAGES, PAGES } from '@portal/domain';
 import { Alert, Button, Form } from 'react-bootstrap';
 import { Link, useSearchParams } from 'react-router';
 import { csrfToken } from '../../app/initial-data';
-import { useSession } from '../../app/session';
 import { PublicLayout } from './PublicLayout';
 
 /** The message for the address the server redirected to (/login?error, ?logout, ...). */
@@ -25,7 +24,6 @@ export function loginNotice(
 /** A plain form post to /login (username = e-mail, password, _csrf), so sign-in works without scripts too. */
 export function LoginPage() {
   const [params] = useSearchParams();
-  const { data } = useSession();
   const notice = loginNotice(params);
   return (
     <PublicLayout title="Sign in">
@@ -50,7 +48,6 @@ export function LoginPage() {
       </Form>
       <div className="d-flex justify-content-between mt-3 small">
         <Link to="/forgot-password">Forgot password?</Link>
-        {data.demo && <a href="/demo/mails">Demo mailbox</a>}
       </div>
       <div className="mt-2 small">
         {MESSAGES.signUp.noAccountYet} <Link to={PAGES.signup}>{MESSAGES.signUp.signUpLink}</Link>

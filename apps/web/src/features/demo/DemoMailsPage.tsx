@@ -1,8 +1,9 @@
+import { MESSAGES } from '@portal/domain';
 import { Fragment, useState } from 'react';
 import { Button, Card } from 'react-bootstrap';
-import { Link } from 'react-router';
-import { DataTable, usePagedQuery, useTableState } from '../../ui';
-import { PublicLayout } from '../auth/PublicLayout';
+import { DataTable, Page, usePagedQuery, useTableState } from '../../ui';
+
+const TEXT = MESSAGES.demoMails;
 
 interface CaughtMail {
   id: number;
@@ -43,14 +44,17 @@ function MailText({ text }: { text: string }) {
   );
 }
 
-/** Demo mode's mailbox: what the local SMTP sink received (password reset links, notifications). */
+/**
+ * Demo mode's mailbox: what the local SMTP sink received (password reset links, notifications). In the admin
+ * area: those links open any account, so only the provider admin reads them.
+ */
 export function DemoMailsPage() {
   const table = useTableState({ size: 10 });
   const mails = usePagedQuery<CaughtMail>(['demo-mails'], '/demo/mails', table.params, { refetchInterval: 3000 });
   const [openId, setOpenId] = useState<number | null>(null);
   const open = mails.rows.find((m) => m.id === openId);
   return (
-    <PublicLayout title="Demo mailbox">
+    <Page title={TEXT.title}>
       <DataTable<CaughtMail>
         aria-label="Mails"
         columns={[
@@ -72,7 +76,7 @@ export function DemoMailsPage() {
         page={table.page}
         size={table.size}
         onPageChange={table.setPage}
-        emptyText="No mails yet"
+        emptyText={TEXT.empty}
       />
       {open && (
         <Card className="mt-3">
@@ -82,9 +86,6 @@ export function DemoMailsPage() {
           </Card.Body>
         </Card>
       )}
-      <div className="mt-3 small">
-        <Link to="/login">Back to sign in</Link>
-      </div>
-    </PublicLayout>
+    </Page>
   );
 }
