@@ -75,7 +75,7 @@ export function EditAccountDialog({ show, account, onHide, onChanged, animation 
     setGlobalErrors([]);
     const outcome = await handleSubmitResult(call<CustomerAccount>('PUT', ACCOUNT_PATH, values), {
       successText: TEXT.edited,
-      actionText: 'Account updated',
+      partialText: TEXT.updatedWithErrors,
       unknownErrorText: TEXT.unknownWhileEditing,
       form: {
         setError: form.setError,

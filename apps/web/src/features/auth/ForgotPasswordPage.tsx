@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { forgotPasswordSchema, MESSAGES, unknownErrorWhile } from '@portal/domain';
+import { forgotPasswordSchema, MESSAGES } from '@portal/domain';
 import { useState } from 'react';
 import { Alert, Button, Form } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
@@ -17,8 +17,8 @@ export function ForgotPasswordPage() {
   const form = useForm<ForgotForm>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
   const submit = form.handleSubmit(async (values) => {
     const outcome = await handleSubmitResult(call('POST', '/forgot-password', values), {
-      actionText: 'Reset link requested',
-      unknownErrorText: unknownErrorWhile('requesting a reset link'),
+      partialText: MESSAGES.resetLinkRequestedWithErrors,
+      unknownErrorText: MESSAGES.unknownWhileRequestingResetLink,
       form: { setError: form.setError, fieldNames: ['email'] },
     });
     setGlobalErrors(outcome.globalErrors);

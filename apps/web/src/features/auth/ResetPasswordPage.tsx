@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, resetPasswordSchema, type ServerMessage, unknownErrorWhile } from '@portal/domain';
+import { MESSAGES, resetPasswordSchema, type ServerMessage } from '@portal/domain';
 import { useState } from 'react';
 import { Alert, Button, Form } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
@@ -20,8 +20,8 @@ export function ResetPasswordPage() {
   });
   const submit = form.handleSubmit(async (values) => {
     const outcome = await handleSubmitResult(call('POST', '/reset-password', values), {
-      actionText: 'Password reset',
-      unknownErrorText: unknownErrorWhile('resetting the password'),
+      partialText: MESSAGES.passwordResetWithErrors,
+      unknownErrorText: MESSAGES.unknownWhileResettingPassword,
       form: { setError: form.setError, fieldNames: ['password', 'confirmPassword'] },
     });
     setGlobalErrors(outcome.globalErrors);

@@ -45,7 +45,7 @@ export function ChangeCustomerStatusDialog({ show, onHide, audience, customer, a
       call<CustomerDetail>('PUT', customerStatusChangePath(audience, customer.id, status)),
       {
         successText: TEXT.statusUpdated,
-        actionText: TEXT.statusUpdated,
+        partialText: TEXT.statusUpdatedWithErrors,
         unknownErrorText: TEXT.unknownWhileChangingStatus,
       },
     );

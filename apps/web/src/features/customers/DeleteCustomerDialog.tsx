@@ -25,7 +25,7 @@ export function DeleteCustomerDialog({ show, onHide, audience, customer, animati
   const confirm = async () => {
     const outcome = await submit(customer.id, call<null>('DELETE', customerDeletePath(audience, customer.id)), {
       successText: TEXT.beingDeleted,
-      actionText: TEXT.beingDeleted,
+      partialText: TEXT.beingDeletedWithErrors,
       unknownErrorText: TEXT.unknownWhileDeleting,
     });
     if (outcome.close) {

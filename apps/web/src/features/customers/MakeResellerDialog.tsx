@@ -4,7 +4,7 @@ import {
   confirmMakeReseller,
   MESSAGES,
   madeReseller,
-  madeResellerAction,
+  madeResellerWithErrors,
   makeResellerPath,
   unknownWhileMakingReseller,
 } from '@portal/domain';
@@ -37,7 +37,7 @@ export function MakeResellerDialog({ show, customer, onHide, onMade, animation }
     const { companyName } = customer;
     const outcome = await submit(customer.id, call<CustomerDetail>('PUT', makeResellerPath(customer.id)), {
       successText: madeReseller(companyName),
-      actionText: madeResellerAction(companyName),
+      partialText: madeResellerWithErrors(companyName),
       unknownErrorText: unknownWhileMakingReseller(companyName),
     });
     if (outcome.close) onMade();

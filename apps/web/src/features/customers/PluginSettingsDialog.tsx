@@ -32,7 +32,7 @@ export function PluginSettingsDialog({ show, onHide, customer, animation }: Omit
   const save = form.handleSubmit(async (values) => {
     const outcome = await submit(customer.id, call<CustomerDetail>('PUT', customerPluginsPath(customer.id), values), {
       successText: TEXT.pluginSettingsSaved,
-      actionText: TEXT.pluginSettingsSaved,
+      partialText: TEXT.pluginSettingsSavedWithErrors,
       unknownErrorText: TEXT.unknownWhileSavingPluginSettings,
       form: {
         setError: form.setError,

@@ -1,4 +1,4 @@
-import { LINKING_CODES_PATH, type LinkingCodeResult, MESSAGES, unknownErrorWhile } from '@portal/domain';
+import { LINKING_CODES_PATH, type LinkingCodeResult, MESSAGES } from '@portal/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../app/api';
 import { handleSubmitResult } from '../../ui';
@@ -14,8 +14,8 @@ export function useLinkingCodes() {
   const mutation = useMutation({
     mutationFn: () =>
       handleSubmitResult(call<LinkingCodeResult>('POST', LINKING_CODES_PATH), {
-        actionText: 'Linking code made',
-        unknownErrorText: unknownErrorWhile(MESSAGES.machineLink.makingCodeAction),
+        partialText: MESSAGES.machineLink.codeMadeWithErrors,
+        unknownErrorText: MESSAGES.machineLink.unknownWhileMakingCode,
       }),
   });
   const outcome = mutation.data;

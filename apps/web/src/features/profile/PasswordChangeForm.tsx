@@ -1,11 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  MESSAGES,
-  type PasswordChangeInput,
-  passwordChangeSchema,
-  type ServerMessage,
-  unknownErrorWhile,
-} from '@portal/domain';
+import { MESSAGES, type PasswordChangeInput, passwordChangeSchema, type ServerMessage } from '@portal/domain';
 import { useState } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import { type Path, useForm } from 'react-hook-form';
@@ -29,8 +23,8 @@ export function PasswordChangeForm() {
   const submit = form.handleSubmit(async (values) => {
     const outcome = await handleSubmitResult(call('PUT', '/profile/password', values), {
       successText: MESSAGES.passwordChanged,
-      actionText: 'Password changed',
-      unknownErrorText: unknownErrorWhile('changing the password'),
+      partialText: MESSAGES.passwordChangedWithErrors,
+      unknownErrorText: MESSAGES.unknownWhileChangingPassword,
       form: { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
     });
     setGlobalErrors(outcome.globalErrors);

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, type ProfileInput, profileSchema, type ServerMessage, unknownErrorWhile } from '@portal/domain';
+import { MESSAGES, type ProfileInput, profileSchema, type ServerMessage } from '@portal/domain';
 import { useState } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import { type Path, useForm } from 'react-hook-form';
@@ -31,8 +31,8 @@ export function ProfileDetailsForm({ profile }: { profile: Profile }) {
   const submit = form.handleSubmit(async (values) => {
     const outcome = await handleSubmitResult(call('PUT', '/profile', values), {
       successText: MESSAGES.profileSaved,
-      actionText: 'Profile saved',
-      unknownErrorText: unknownErrorWhile('saving the profile'),
+      partialText: MESSAGES.profileSavedWithErrors,
+      unknownErrorText: MESSAGES.unknownWhileSavingProfile,
       form: { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
     });
     setGlobalErrors(outcome.globalErrors);

@@ -60,7 +60,7 @@ function SignUpFormView({
   const submit = form.handleSubmit(async (payload) => {
     setGlobalErrors([]);
     const outcome = await handleSubmitResult(call<SignUpResult>('POST', SIGN_UP_PATHS.submit, payload), {
-      actionText: TEXT.signedUp,
+      partialText: TEXT.signedUpWithErrors,
       unknownErrorText: TEXT.unknownWhileSigningUp,
       form: { setError: form.setError, fieldNames: FIELD_NAMES },
     });

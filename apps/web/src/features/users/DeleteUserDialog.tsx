@@ -5,7 +5,11 @@ import type { UserRow } from './types';
 import { useConfirmedAction } from './useConfirmedAction';
 
 const TEXT = MESSAGES.user;
-const TEXTS = { successText: TEXT.deleted, actionText: 'User deleted', unknownErrorText: TEXT.unknownWhileDeleting };
+const TEXTS = {
+  successText: TEXT.deleted,
+  partialText: TEXT.deletedWithErrors,
+  unknownErrorText: TEXT.unknownWhileDeleting,
+};
 
 export interface DeleteUserDialogProps {
   show: boolean;

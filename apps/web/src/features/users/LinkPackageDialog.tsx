@@ -56,7 +56,7 @@ export function LinkPackageDialog({ show, user, onHide, onChanged, animation }: 
     const payload: UserLinkPayload = userLinkSchema.parse(values);
     const outcome = await handleSubmitResult(call<UserRow>('PUT', userLinkPath(user.id), payload), {
       successText: TEXT.linked,
-      actionText: 'User linked',
+      partialText: TEXT.linkedWithErrors,
       unknownErrorText: TEXT.unknownWhileLinking,
       form: {
         setError: form.setError,

@@ -6,7 +6,11 @@ import type { UserPackageRow, UserRow } from './types';
 import { useConfirmedAction } from './useConfirmedAction';
 
 const TEXT = MESSAGES.user;
-const TEXTS = { successText: TEXT.unlinked, actionText: 'User unlinked', unknownErrorText: TEXT.unknownWhileUnlinking };
+const TEXTS = {
+  successText: TEXT.unlinked,
+  partialText: TEXT.unlinkedWithErrors,
+  unknownErrorText: TEXT.unknownWhileUnlinking,
+};
 
 export interface UnlinkPackageDialogProps {
   user: UserRow;

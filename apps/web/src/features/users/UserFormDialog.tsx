@@ -61,13 +61,13 @@ const ADD_ONLY_FIELDS: Array<Path<UserFormValues>> = ['readOnly', 'role'];
 const OUTCOME_TEXTS = {
   add: {
     successText: TEXT.added,
-    actionText: 'User added',
+    partialText: TEXT.addedWithErrors,
     unknownErrorText: TEXT.unknownWhileAdding,
     routing: MESSAGE_ROUTING.userAdd,
   },
   edit: {
     successText: TEXT.edited,
-    actionText: 'User edited',
+    partialText: TEXT.editedWithErrors,
     unknownErrorText: TEXT.unknownWhileEditing,
     routing: MESSAGE_ROUTING.userEdit,
   },
@@ -129,7 +129,7 @@ export function UserFormDialog({ show, mode, user, onHide, onChanged, animation 
         : call<UserRow>('PUT', userPath(user.id), payload);
     const outcome = await handleSubmitResult(request, {
       successText: texts.successText,
-      actionText: texts.actionText,
+      partialText: texts.partialText,
       unknownErrorText: texts.unknownErrorText,
       form: { setError: form.setError, fieldNames, globalFieldNames: texts.routing.globalFieldNames },
     });

@@ -5,8 +5,8 @@ import { handleSubmitResult, type SubmitOutcome } from '../../ui';
 
 export interface ConfirmedActionTexts {
   successText: string;
-  /** '{actionText} but some errors occurred.' */
-  actionText: string;
+  /** '… but some errors occurred.' */
+  partialText: string;
   unknownErrorText: string;
 }
 
