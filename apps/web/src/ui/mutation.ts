@@ -38,7 +38,7 @@ export interface ApiMutationOptions<V, T> {
   /** Runs when the change was made, before the refreshes: e.g. puts the answered record into its query. */
   onApplied?: (answer: ApiResult<T>, variables: V, client: QueryClient) => void;
   /** What the change makes stale, each with the spec's delay. */
-  refreshes: (variables: V) => readonly Refresh[];
+  refreshes: (variables: V, answer: ApiResult<T>) => readonly Refresh[];
 }
 
 const answeredOk = (answer: ApiResult<unknown>) => answer.ok;
@@ -59,7 +59,7 @@ export function useApiMutation<V, T>({
     onSuccess: (answer, variables) => {
       if (!applied(answer)) return;
       onApplied?.(answer, variables, client);
-      refreshQueries(client, refreshes(variables));
+      refreshQueries(client, refreshes(variables, answer));
     },
   });
 }

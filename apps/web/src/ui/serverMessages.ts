@@ -62,9 +62,12 @@ export type SubmitOutcome<T> =
   | { kind: 'communicationError'; close: false; applied: false; globalErrors: [] };
 
 /** The texts of one submission, from the domain's message catalogue (000 §8, 001 §8, 002 §8). */
-export interface SubmitTexts {
-  /** Toast on a clean success; leave out when the caller does something else (e.g. redirects). */
-  successText?: string;
+export interface SubmitTexts<T = unknown> {
+  /**
+   * Toast on a clean success, or built from the answer ('N users imported'); leave out when the caller
+   * does something else (e.g. redirects).
+   */
+  successText?: string | ((result: T | null) => string);
   /** Some successes are announced as warnings ('Backup machine is being deleted', 001 §8). */
   successToast?: 'success' | 'warning';
   /** The warning toast of an OK answer that still carries messages: '{action} but some errors occurred.' */
@@ -78,7 +81,7 @@ export interface SubmitTexts {
   onCommunicationError?: () => void;
 }
 
-export interface SubmitResultOptions<F extends FieldValues> extends SubmitTexts {
+export interface SubmitResultOptions<F extends FieldValues, T = unknown> extends SubmitTexts<T> {
   /** Without a form every message is global (e.g. confirm dialogs). */
   form?: FieldRouting<F>;
 }
@@ -94,7 +97,7 @@ export interface SubmitResultOptions<F extends FieldValues> extends SubmitTexts 
  */
 export async function handleSubmitResult<T, F extends FieldValues = FieldValues>(
   submission: ApiResult<T> | Promise<ApiResult<T>>,
-  options: SubmitResultOptions<F>,
+  options: SubmitResultOptions<F, T>,
 ): Promise<SubmitOutcome<T>> {
   let answer: ApiResult<T>;
   try {
@@ -113,9 +116,11 @@ export async function handleSubmitResult<T, F extends FieldValues = FieldValues>
 
   if (answer.ok) {
     if (visible.length === 0) {
-      if (options.successText !== undefined) {
-        if (options.successToast === 'warning') toast.warning(options.successText);
-        else toast.success(options.successText);
+      const { successText } = options;
+      if (successText !== undefined) {
+        const text = typeof successText === 'function' ? successText(envelope.result) : successText;
+        if (options.successToast === 'warning') toast.warning(text);
+        else toast.success(text);
       }
       return { kind: 'success', close: true, applied: true, result: envelope.result, globalErrors: [] };
     }

@@ -4,7 +4,7 @@ import type { FieldValues } from 'react-hook-form';
 import type { ApiMutation } from './mutation';
 import { type FieldRouting, handleSubmitResult, type SubmitOutcome, type SubmitTexts } from './serverMessages';
 
-export interface DialogSubmitOptions<V, T, F extends FieldValues> extends SubmitTexts {
+export interface DialogSubmitOptions<V, T, F extends FieldValues> extends SubmitTexts<T> {
   /** The feature's mutation: it owns the call and what to refresh once the server made the change. */
   mutation: ApiMutation<V, T>;
   /** Where the server's field messages go; without it every message is global (confirmations). */
