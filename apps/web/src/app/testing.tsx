@@ -1,9 +1,10 @@
 /** Test-only helpers for component tests (not imported by the app). */
-import type { InitialData } from '@portal/domain';
+import { type InitialData, TIMINGS } from '@portal/domain';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
+import { vi } from 'vitest';
 import { SessionProvider } from './session';
 
 export type TestUser = NonNullable<InitialData['user']>;
@@ -52,3 +53,23 @@ export function renderSignedIn(ui: ReactNode, overrides: Partial<TestUser> = {})
 export function renderSignedOut(ui: ReactNode) {
   return renderWith(ui, { ...signedInData(), user: null });
 }
+
+/**
+ * Records the queries the app refreshes, so a test can check what a change refreshes; answers the
+ * refreshed keys so far. Only query clients mounted since the watch began count: a change of an
+ * earlier test may still refresh its own client after a delay. vi.restoreAllMocks() ends it.
+ */
+export function watchRefreshes(): () => unknown[] {
+  const mount = vi.spyOn(QueryClient.prototype, 'mount');
+  const invalidate = vi.spyOn(QueryClient.prototype, 'invalidateQueries');
+  return () => {
+    const clients = new Set(mount.mock.contexts);
+    return invalidate.mock.calls
+      .filter((_, i) => clients.has(invalidate.mock.contexts[i] as QueryClient))
+      .map(([filters]) => filters?.queryKey);
+  };
+}
+
+/** Waits until a change's delayed refreshes are due (002 §9: 500 ms), before checking none came. */
+export const refreshesDue = (delayMs: number = TIMINGS.tableRefreshMs) =>
+  new Promise((resolve) => setTimeout(resolve, delayMs));

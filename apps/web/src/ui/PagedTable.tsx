@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { DataTable, type DataTableColumn } from './DataTable';
 import { usePagedQuery, useTableState } from './usePagedQuery';
 
@@ -11,27 +10,14 @@ export interface PagedTableProps<T> {
   columns: Array<DataTableColumn<T>>;
   rowKey: (row: T) => string | number;
   emptyText: string;
-  /** Changing it reloads the current page (e.g. after a dialog changed the rows). */
-  refreshToken?: number;
   'aria-label'?: string;
   'data-testid'?: string;
 }
 
-/** Calls `refresh` whenever `token` changes after the first render. */
-export function useRefreshOn(token: number | undefined, refresh: () => void) {
-  const seen = useRef(token);
-  useEffect(() => {
-    if (seen.current === token) return;
-    seen.current = token;
-    refresh();
-  }, [token, refresh]);
-}
-
 /** A DataTable over one paged call, holding its own page: the plain server-paged list of a page. */
-export function PagedTable<T>({ queryKey, path, size, refreshToken, ...table }: PagedTableProps<T>) {
+export function PagedTable<T>({ queryKey, path, size, ...table }: PagedTableProps<T>) {
   const state = useTableState({ size });
   const rows = usePagedQuery<T>(queryKey, path, state.params);
-  useRefreshOn(refreshToken, rows.refetch);
   return (
     <DataTable<T>
       {...table}

@@ -50,6 +50,7 @@ function machineForm() {
 }
 
 const ACTION = 'Backup machine updated';
+const PARTIAL = MESSAGES.backupMachine.updatedWithErrors;
 const UNKNOWN = unknownErrorWhile('editing backup machine');
 
 beforeEach(() => {
@@ -104,7 +105,7 @@ describe('handleSubmitResult', () => {
   it('OK without messages: success toast and close', async () => {
     const outcome = await handleSubmitResult(answer('OK', [], { id: 7 }), {
       successText: 'Backup machine edited successfully!',
-      actionText: ACTION,
+      partialText: PARTIAL,
       unknownErrorText: UNKNOWN,
     });
     expect(outcome).toMatchObject({ kind: 'success', close: true, applied: true, result: { id: 7 }, globalErrors: [] });
@@ -115,7 +116,7 @@ describe('handleSubmitResult', () => {
   it('OK with only INFO messages counts as a clean success', async () => {
     const outcome = await handleSubmitResult(answer('OK', [message('', 'noted', 'INFO')]), {
       successText: 'Saved',
-      actionText: ACTION,
+      partialText: PARTIAL,
       unknownErrorText: UNKNOWN,
     });
     expect(outcome.kind).toBe('success');
@@ -126,11 +127,11 @@ describe('handleSubmitResult', () => {
     await handleSubmitResult(answer('OK', []), {
       successText: 'Backup machine is being deleted',
       successToast: 'warning',
-      actionText: ACTION,
+      partialText: PARTIAL,
       unknownErrorText: UNKNOWN,
     });
     expect(toast.warning).toHaveBeenCalledWith('Backup machine is being deleted');
-    await handleSubmitResult(answer('OK', []), { actionText: ACTION, unknownErrorText: UNKNOWN });
+    await handleSubmitResult(answer('OK', []), { partialText: PARTIAL, unknownErrorText: UNKNOWN });
     expect(toast.success).not.toHaveBeenCalled();
     expect(toast.warning).toHaveBeenCalledTimes(1);
   });
@@ -143,7 +144,7 @@ describe('handleSubmitResult', () => {
         answer('OK', [message('description', 'Trimmed'), message('', 'Partly saved')]),
         {
           successText: 'Backup machine edited successfully!',
-          actionText: ACTION,
+          partialText: PARTIAL,
           unknownErrorText: UNKNOWN,
           form: routing,
         },
@@ -165,7 +166,7 @@ describe('handleSubmitResult', () => {
         answer('ERROR', [message('name', 'Name is required'), message('delete', 'Machine is running')], null, 400),
         {
           successText: 'x',
-          actionText: ACTION,
+          partialText: PARTIAL,
           unknownErrorText: UNKNOWN,
           form: { ...routing, globalFieldNames: ['delete'] },
         },
@@ -182,7 +183,7 @@ describe('handleSubmitResult', () => {
   it('not OK without messages: the unknown-error text as a global error', async () => {
     const outcome = await handleSubmitResult(answer('ERROR', [], null, 500), {
       successText: 'x',
-      actionText: ACTION,
+      partialText: PARTIAL,
       unknownErrorText: UNKNOWN,
     });
     expect(outcome.kind).toBe('rejected');
@@ -198,7 +199,7 @@ describe('handleSubmitResult', () => {
 
   it('without a form every message is global', async () => {
     const outcome = await handleSubmitResult(answer('ERROR', [message('name', 'Nope')]), {
-      actionText: ACTION,
+      partialText: PARTIAL,
       unknownErrorText: UNKNOWN,
     });
     expect(outcome.globalErrors.map((m) => m.message)).toEqual(['Nope']);
@@ -207,7 +208,7 @@ describe('handleSubmitResult', () => {
   it('no envelope: error toast "Error in communicating with server."', async () => {
     const outcome = await handleSubmitResult(Promise.reject(new CommunicationError()), {
       successText: 'x',
-      actionText: ACTION,
+      partialText: PARTIAL,
       unknownErrorText: UNKNOWN,
     });
     expect(outcome).toMatchObject({ kind: 'communicationError', close: false, applied: false });
@@ -217,7 +218,7 @@ describe('handleSubmitResult', () => {
 
   it('rethrows anything that is not a communication failure', async () => {
     await expect(
-      handleSubmitResult(Promise.reject(new RangeError('bug')), { actionText: ACTION, unknownErrorText: UNKNOWN }),
+      handleSubmitResult(Promise.reject(new RangeError('bug')), { partialText: PARTIAL, unknownErrorText: UNKNOWN }),
     ).rejects.toThrow('bug');
     expect(toast.error).not.toHaveBeenCalled();
   });

@@ -1,4 +1,4 @@
-import { type Envelope, errorMessage, MESSAGES, type ServerMessage, someErrorsOccurred } from '@portal/domain';
+import { type Envelope, errorMessage, MESSAGES, type ServerMessage } from '@portal/domain';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { type ApiResult, CommunicationError, visibleMessages } from '../app/api';
 import { toast } from './toast';
@@ -44,23 +44,44 @@ export function applyServerMessages<F extends FieldValues>(
 
 /**
  * What came of a submission. `close` says whether the dialog should close; `applied` whether the server
- * made the change (so lists should refresh) even if it also reported problems.
+ * made the change (so lists should refresh) even if it also reported problems. A rejection carries its
+ * summary code, and `fromServer` says whether its errors are the server's messages (false: the
+ * unknown-error text stands in for an answer without any).
  */
 export type SubmitOutcome<T> =
   | { kind: 'success'; close: true; applied: true; result: T | null; globalErrors: [] }
   | { kind: 'partial'; close: false; applied: true; result: T | null; globalErrors: ServerMessage[] }
-  | { kind: 'rejected'; close: false; applied: false; globalErrors: ServerMessage[] }
+  | {
+      kind: 'rejected';
+      close: false;
+      applied: false;
+      globalErrors: ServerMessage[];
+      responseSummaryCode: string;
+      fromServer: boolean;
+    }
   | { kind: 'communicationError'; close: false; applied: false; globalErrors: [] };
 
-export interface SubmitResultOptions<F extends FieldValues> {
-  /** Toast on a clean success; leave out when the caller does something else (e.g. redirects). */
-  successText?: string;
+/** The texts of one submission, from the domain's message catalogue (000 §8, 001 §8, 002 §8). */
+export interface SubmitTexts<T = unknown> {
+  /**
+   * Toast on a clean success, or built from the answer ('N users imported'); leave out when the caller
+   * does something else (e.g. redirects).
+   */
+  successText?: string | ((result: T | null) => string);
   /** Some successes are announced as warnings ('Backup machine is being deleted', 001 §8). */
   successToast?: 'success' | 'warning';
-  /** '{actionText} but some errors occurred.' when the status is OK but messages came back. */
-  actionText: string;
+  /** The warning toast of an OK answer that still carries messages: '{action} but some errors occurred.' */
+  partialText: string;
   /** The global error for a failure without messages, e.g. unknownErrorWhile('editing backup machine'). */
   unknownErrorText: string;
+  /**
+   * Shown instead of the 'Error in communicating with server.' toast when no answer came back (e.g. the
+   * import's file message on its field, 002 §8.2).
+   */
+  onCommunicationError?: () => void;
+}
+
+export interface SubmitResultOptions<F extends FieldValues, T = unknown> extends SubmitTexts<T> {
   /** Without a form every message is global (e.g. confirm dialogs). */
   form?: FieldRouting<F>;
 }
@@ -68,22 +89,23 @@ export interface SubmitResultOptions<F extends FieldValues> {
 /**
  * The envelope handling of 000 §8 / 001 §8 for one submission:
  * - OK, no visible messages: success toast, close;
- * - OK with messages: messages on fields / global, warning '{action} but some errors occurred.';
+ * - OK with messages: messages on fields / global, the warning `partialText` ('… but some errors occurred.');
  * - not OK with messages: messages on fields / global, no toast;
  * - not OK without messages: the global error `unknownErrorText`;
- * - no envelope at all: error toast 'Error in communicating with server.'.
+ * - no envelope at all: error toast 'Error in communicating with server.' (or `onCommunicationError`).
  * Other exceptions are programming errors and are rethrown.
  */
 export async function handleSubmitResult<T, F extends FieldValues = FieldValues>(
   submission: ApiResult<T> | Promise<ApiResult<T>>,
-  options: SubmitResultOptions<F>,
+  options: SubmitResultOptions<F, T>,
 ): Promise<SubmitOutcome<T>> {
   let answer: ApiResult<T>;
   try {
     answer = await submission;
   } catch (error) {
     if (!(error instanceof CommunicationError)) throw error;
-    toast.error(MESSAGES.communicationError);
+    if (options.onCommunicationError) options.onCommunicationError();
+    else toast.error(MESSAGES.communicationError);
     return { kind: 'communicationError', close: false, applied: false, globalErrors: [] };
   }
 
@@ -94,20 +116,28 @@ export async function handleSubmitResult<T, F extends FieldValues = FieldValues>
 
   if (answer.ok) {
     if (visible.length === 0) {
-      if (options.successText !== undefined) {
-        if (options.successToast === 'warning') toast.warning(options.successText);
-        else toast.success(options.successText);
+      const { successText } = options;
+      if (successText !== undefined) {
+        const text = typeof successText === 'function' ? successText(envelope.result) : successText;
+        if (options.successToast === 'warning') toast.warning(text);
+        else toast.success(text);
       }
       return { kind: 'success', close: true, applied: true, result: envelope.result, globalErrors: [] };
     }
     const globalErrors = route();
-    toast.warning(someErrorsOccurred(options.actionText));
+    toast.warning(options.partialText);
     return { kind: 'partial', close: false, applied: true, result: envelope.result, globalErrors };
   }
 
+  const rejected = {
+    kind: 'rejected',
+    close: false,
+    applied: false,
+    responseSummaryCode: envelope.responseSummaryCode,
+  } as const;
   if (visible.length === 0) {
     const unknown = errorMessage(options.unknownErrorText, '', envelope.responseSummaryCode);
-    return { kind: 'rejected', close: false, applied: false, globalErrors: [unknown] };
+    return { ...rejected, globalErrors: [unknown], fromServer: false };
   }
-  return { kind: 'rejected', close: false, applied: false, globalErrors: route() };
+  return { ...rejected, globalErrors: route(), fromServer: true };
 }

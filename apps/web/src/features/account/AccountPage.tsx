@@ -7,7 +7,6 @@ import {
   PAGES,
   showsProviderMachineControl,
 } from '@portal/domain';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
@@ -16,11 +15,11 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useSession } from '../../app/session';
 import { DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
 import { BulkImportDialog } from '../users/BulkImportDialog';
-import { useDelayedRefresh, userKeys } from '../users/queries';
+import { userKeys } from '../users/queries';
 import { UserFormDialog } from '../users/UserFormDialog';
 import { UsersTable } from '../users/UsersTable';
 import { EditAccountDialog } from './EditAccountDialog';
-import { accountKeys, useAccount } from './queries';
+import { useAccount } from './queries';
 
 const TEXT = MESSAGES.account;
 const R = TEXT.rows;
@@ -57,9 +56,7 @@ type Dialog = 'editAccount' | 'addUser' | 'importUsers' | null;
 export function AccountPage() {
   const { actor } = useSession();
   const account = useAccount();
-  const client = useQueryClient();
   const [dialog, setDialog] = useState<Dialog>(null);
-  const users = useDelayedRefresh();
   const closeDialog = () => setDialog(null);
 
   if (account.isPending) return <Spinner animation="border" role="status" />;
@@ -114,25 +111,13 @@ export function AccountPage() {
         </Col>
       </Row>
       <Section title={TEXT.usersTitle}>
-        <UsersTable path={ADMIN_USERS_PATH} queryKey={userKeys.list()} toolbar={toolbar} refreshToken={users.token} />
+        <UsersTable path={ADMIN_USERS_PATH} queryKey={userKeys.list()} toolbar={toolbar} />
       </Section>
-      {data.editable && (
-        <EditAccountDialog
-          show={dialog === 'editAccount'}
-          account={data}
-          onHide={closeDialog}
-          onChanged={(changed) => {
-            if (changed) client.setQueryData(accountKeys.details(), changed);
-            else void client.invalidateQueries({ queryKey: accountKeys.details() });
-            // A new super admin changes the roles shown in the users list.
-            users.refreshSoon();
-          }}
-        />
-      )}
+      {data.editable && <EditAccountDialog show={dialog === 'editAccount'} account={data} onHide={closeDialog} />}
       {maySubmit && (
         <>
-          <UserFormDialog show={dialog === 'addUser'} mode="add" onHide={closeDialog} onChanged={users.refreshSoon} />
-          <BulkImportDialog show={dialog === 'importUsers'} onHide={closeDialog} onChanged={users.refreshSoon} />
+          <UserFormDialog show={dialog === 'addUser'} mode="add" onHide={closeDialog} />
+          <BulkImportDialog show={dialog === 'importUsers'} onHide={closeDialog} />
         </>
       )}
     </Page>

@@ -1,27 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  ACCOUNT_PATH,
   CUSTOMER_FORM_LABELS,
   type CustomerAccount,
   type CustomerAccountEditForm,
   customerAccountEditSchema,
   MESSAGE_ROUTING,
   MESSAGES,
-  type ServerMessage,
   showsProviderMachineControl,
 } from '@portal/domain';
-import { useState } from 'react';
 import { type Path, type Resolver, useForm } from 'react-hook-form';
-import { call } from '../../app/api';
-import {
-  CheckboxField,
-  FormModal,
-  GlobalErrors,
-  handleSubmitResult,
-  SelectField,
-  TextField,
-  useOnOpen,
-} from '../../ui';
+import { CheckboxField, FormModal, GlobalErrors, SelectField, TextField, useDialogSubmit, useOnOpen } from '../../ui';
+import { useEditAccount } from './mutations';
 
 const TEXT = MESSAGES.account;
 const L = CUSTOMER_FORM_LABELS;
@@ -30,8 +19,6 @@ export interface EditAccountDialogProps {
   show: boolean;
   account: CustomerAccount;
   onHide: () => void;
-  /** The server changed the account (also when it reported problems); null when it sent no account back. */
-  onChanged: (account: CustomerAccount | null) => void;
   animation?: boolean;
 }
 
@@ -52,8 +39,7 @@ function defaultsOf(account: CustomerAccount): CustomerAccountEditForm {
  * active admins, the cPanel plugin flag, and allow provider machine control unless the customer is of the
  * main brand. Only an empty field name is a general message (001 §5).
  */
-export function EditAccountDialog({ show, account, onHide, onChanged, animation }: EditAccountDialogProps) {
-  const [globalErrors, setGlobalErrors] = useState<ServerMessage[]>([]);
+export function EditAccountDialog({ show, account, onHide, animation }: EditAccountDialogProps) {
   const form = useForm<CustomerAccountEditForm>({
     // The select holds the id as text; the schema turns it into the payload's number.
     resolver: zodResolver(customerAccountEditSchema) as unknown as Resolver<CustomerAccountEditForm>,
@@ -71,20 +57,20 @@ export function EditAccountDialog({ show, account, onHide, onChanged, animation 
     'cpanelPluginEnabled',
     ...(showsControl ? (['allowProviderMachineControl'] as const) : []),
   ];
-  const submit = form.handleSubmit(async (values) => {
-    setGlobalErrors([]);
-    const outcome = await handleSubmitResult(call<CustomerAccount>('PUT', ACCOUNT_PATH, values), {
-      successText: TEXT.edited,
-      actionText: 'Account updated',
-      unknownErrorText: TEXT.unknownWhileEditing,
-      form: {
-        setError: form.setError,
-        fieldNames,
-        globalFieldNames: MESSAGE_ROUTING.accountEdit.globalFieldNames,
-      },
-    });
-    setGlobalErrors(outcome.globalErrors);
-    if (outcome.applied) onChanged(outcome.result);
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    mutation: useEditAccount(),
+    successText: TEXT.edited,
+    partialText: TEXT.updatedWithErrors,
+    unknownErrorText: TEXT.unknownWhileEditing,
+    form: {
+      setError: form.setError,
+      fieldNames,
+      globalFieldNames: MESSAGE_ROUTING.accountEdit.globalFieldNames,
+    },
+  });
+  // The resolver has checked the values; parsing again gives the payload type (the admin's id as a number).
+  const save = form.handleSubmit(async (values) => {
+    const outcome = await submit(customerAccountEditSchema.parse(values));
     if (outcome.close) onHide();
   });
 
@@ -93,10 +79,10 @@ export function EditAccountDialog({ show, account, onHide, onChanged, animation 
       show={show}
       title={TEXT.editDialogTitle}
       onHide={onHide}
-      onSubmit={submit}
+      onSubmit={save}
       submitting={isSubmitting}
       submitLabel={TEXT.editSubmit}
-      onExited={() => setGlobalErrors([])}
+      onExited={clearErrors}
       animation={animation}
       data-testid="edit-account-dialog"
     >

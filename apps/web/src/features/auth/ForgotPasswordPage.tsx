@@ -1,27 +1,27 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { forgotPasswordSchema, MESSAGES, unknownErrorWhile } from '@portal/domain';
+import { forgotPasswordSchema, MESSAGES } from '@portal/domain';
 import { useState } from 'react';
 import { Alert, Button, Form } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import { call } from '../../app/api';
-import { GlobalErrors, handleSubmitResult, TextField } from '../../ui';
+import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
+import { useRequestPasswordReset } from './mutations';
 import { PublicLayout } from './PublicLayout';
 
 type ForgotForm = z.infer<typeof forgotPasswordSchema>;
 
 export function ForgotPasswordPage() {
   const [sent, setSent] = useState(false);
-  const [globalErrors, setGlobalErrors] = useState<Parameters<typeof GlobalErrors>[0]['messages']>([]);
   const form = useForm<ForgotForm>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
-  const submit = form.handleSubmit(async (values) => {
-    const outcome = await handleSubmitResult(call('POST', '/forgot-password', values), {
-      actionText: 'Reset link requested',
-      unknownErrorText: unknownErrorWhile('requesting a reset link'),
-      form: { setError: form.setError, fieldNames: ['email'] },
-    });
-    setGlobalErrors(outcome.globalErrors);
+  const { submit, globalErrors } = useDialogSubmit({
+    mutation: useRequestPasswordReset(),
+    partialText: MESSAGES.resetLinkRequestedWithErrors,
+    unknownErrorText: MESSAGES.unknownWhileRequestingResetLink,
+    form: { setError: form.setError, fieldNames: ['email'] },
+  });
+  const request = form.handleSubmit(async (values) => {
+    const outcome = await submit(values);
     if (outcome.kind === 'success') setSent(true);
   });
   return (
@@ -31,7 +31,7 @@ export function ForgotPasswordPage() {
           {MESSAGES.resetMailSent}
         </Alert>
       ) : (
-        <Form noValidate onSubmit={submit}>
+        <Form noValidate onSubmit={request}>
           <p className="text-body-secondary small">Enter the e-mail address you sign in with.</p>
           <TextField
             form={form}

@@ -1,30 +1,29 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, resetPasswordSchema, type ServerMessage, unknownErrorWhile } from '@portal/domain';
-import { useState } from 'react';
+import { MESSAGES, resetPasswordSchema } from '@portal/domain';
 import { Alert, Button, Form } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { call } from '../../app/api';
-import { GlobalErrors, handleSubmitResult, TextField } from '../../ui';
+import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
+import { useResetPassword } from './mutations';
 import { PublicLayout } from './PublicLayout';
 
 type ResetForm = z.infer<typeof resetPasswordSchema>;
 
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
-  const [globalErrors, setGlobalErrors] = useState<ServerMessage[]>([]);
   const form = useForm<ResetForm>({
     resolver: zodResolver(resetPasswordSchema),
     defaultValues: { token: params.get('token') ?? '', password: '', confirmPassword: '' },
   });
-  const submit = form.handleSubmit(async (values) => {
-    const outcome = await handleSubmitResult(call('POST', '/reset-password', values), {
-      actionText: 'Password reset',
-      unknownErrorText: unknownErrorWhile('resetting the password'),
-      form: { setError: form.setError, fieldNames: ['password', 'confirmPassword'] },
-    });
-    setGlobalErrors(outcome.globalErrors);
+  const { submit, globalErrors } = useDialogSubmit({
+    mutation: useResetPassword(),
+    partialText: MESSAGES.passwordResetWithErrors,
+    unknownErrorText: MESSAGES.unknownWhileResettingPassword,
+    form: { setError: form.setError, fieldNames: ['password', 'confirmPassword'] },
+  });
+  const reset = form.handleSubmit(async (values) => {
+    const outcome = await submit(values);
     if (outcome.kind === 'success') window.location.assign('/login?reset');
   });
   if (!params.get('token')) {
@@ -37,7 +36,7 @@ export function ResetPasswordPage() {
   }
   return (
     <PublicLayout title="Choose a new password">
-      <Form noValidate onSubmit={submit}>
+      <Form noValidate onSubmit={reset}>
         <TextField form={form} name="password" label="New password" type="password" autoComplete="new-password" />
         <TextField
           form={form}

@@ -5,16 +5,14 @@ import {
   type CustomerStatus,
   confirmCustomerStatusChange,
   customerAdminConfirmName,
-  customerStatusChangePath,
   MESSAGES,
   preselectedStatusOption,
   typeCustomerAdminName,
 } from '@portal/domain';
 import { useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
-import { call } from '../../app/api';
-import { ConfirmByNameDialog, GlobalErrors, useOnOpen } from '../../ui';
-import { useCustomerSubmit } from './useCustomerSubmit';
+import { ConfirmByNameDialog, GlobalErrors, useDialogSubmit, useOnOpen } from '../../ui';
+import { useChangeCustomerStatus } from './mutations';
 
 const TEXT = MESSAGES.customer;
 
@@ -32,7 +30,12 @@ export interface CustomerDialogProps {
  */
 export function ChangeCustomerStatusDialog({ show, onHide, audience, customer, animation }: CustomerDialogProps) {
   const selectId = useId();
-  const { submit, globalErrors, clearErrors } = useCustomerSubmit(audience);
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    mutation: useChangeCustomerStatus(audience),
+    successText: TEXT.statusUpdated,
+    partialText: TEXT.statusUpdatedWithErrors,
+    unknownErrorText: TEXT.unknownWhileChangingStatus,
+  });
   const first = preselectedStatusOption(customer.statusOptions);
   const [status, setStatus] = useState<CustomerStatus | null>(first);
   // Each opening starts from the first option of the customer's current status.
@@ -40,15 +43,7 @@ export function ChangeCustomerStatusDialog({ show, onHide, audience, customer, a
 
   const confirm = async () => {
     if (status === null) return;
-    const outcome = await submit(
-      customer.id,
-      call<CustomerDetail>('PUT', customerStatusChangePath(audience, customer.id, status)),
-      {
-        successText: TEXT.statusUpdated,
-        actionText: TEXT.statusUpdated,
-        unknownErrorText: TEXT.unknownWhileChangingStatus,
-      },
-    );
+    const outcome = await submit({ customerId: customer.id, status });
     if (outcome.close) onHide();
   };
 

@@ -1,16 +1,9 @@
-import {
-  confirmDeleteCustomer,
-  customerAdminConfirmName,
-  customerDeletePath,
-  MESSAGES,
-  typeCustomerAdminName,
-} from '@portal/domain';
+import { confirmDeleteCustomer, customerAdminConfirmName, MESSAGES, typeCustomerAdminName } from '@portal/domain';
 import { useNavigate } from 'react-router';
-import { call } from '../../app/api';
-import { ConfirmByNameDialog, GlobalErrors } from '../../ui';
+import { ConfirmByNameDialog, GlobalErrors, useDialogSubmit } from '../../ui';
 import { customerPagesOf } from './audience';
 import type { CustomerDialogProps } from './ChangeCustomerStatusDialog';
-import { useCustomerSubmit } from './useCustomerSubmit';
+import { useDeleteCustomer } from './mutations';
 
 const TEXT = MESSAGES.customer;
 
@@ -21,13 +14,14 @@ const TEXT = MESSAGES.customer;
  */
 export function DeleteCustomerDialog({ show, onHide, audience, customer, animation }: CustomerDialogProps) {
   const navigate = useNavigate();
-  const { submit, globalErrors, clearErrors } = useCustomerSubmit(audience);
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    mutation: useDeleteCustomer(audience),
+    successText: TEXT.beingDeleted,
+    partialText: TEXT.beingDeletedWithErrors,
+    unknownErrorText: TEXT.unknownWhileDeleting,
+  });
   const confirm = async () => {
-    const outcome = await submit(customer.id, call<null>('DELETE', customerDeletePath(audience, customer.id)), {
-      successText: TEXT.beingDeleted,
-      actionText: TEXT.beingDeleted,
-      unknownErrorText: TEXT.unknownWhileDeleting,
-    });
+    const outcome = await submit({ customerId: customer.id });
     if (outcome.close) {
       onHide();
       navigate(customerPagesOf(audience).listHref);

@@ -1,16 +1,13 @@
 import {
-  type CustomerDetail,
   type CustomerRow,
   confirmMakeReseller,
   MESSAGES,
   madeReseller,
-  madeResellerAction,
-  makeResellerPath,
+  madeResellerWithErrors,
   unknownWhileMakingReseller,
 } from '@portal/domain';
-import { call } from '../../app/api';
-import { ConfirmDialog, GlobalErrors } from '../../ui';
-import { useCustomerSubmit } from './useCustomerSubmit';
+import { ConfirmDialog, GlobalErrors, useDialogSubmit } from '../../ui';
+import { useMakeReseller } from './mutations';
 
 const TEXT = MESSAGES.customer;
 
@@ -31,15 +28,17 @@ export interface MakeResellerDialogProps {
  * 'Unkown error encountered while making the company {name} a reseller.') in the dialog.
  */
 export function MakeResellerDialog({ show, customer, onHide, onMade, animation }: MakeResellerDialogProps) {
-  const { submit, globalErrors, clearErrors } = useCustomerSubmit('provider');
+  // The texts name the company; without a customer the dialog is not shown and nothing is sent.
+  const companyName = customer?.companyName ?? '';
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    mutation: useMakeReseller(),
+    successText: madeReseller(companyName),
+    partialText: madeResellerWithErrors(companyName),
+    unknownErrorText: unknownWhileMakingReseller(companyName),
+  });
   const confirm = async () => {
     if (!customer) return;
-    const { companyName } = customer;
-    const outcome = await submit(customer.id, call<CustomerDetail>('PUT', makeResellerPath(customer.id)), {
-      successText: madeReseller(companyName),
-      actionText: madeResellerAction(companyName),
-      unknownErrorText: unknownWhileMakingReseller(companyName),
-    });
+    const outcome = await submit({ customerId: customer.id });
     if (outcome.close) onMade();
   };
   return (

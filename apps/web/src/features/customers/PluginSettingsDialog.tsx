@@ -1,19 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   CUSTOMER_FORM_LABELS,
-  type CustomerDetail,
   type CustomerPluginSettingsPayload,
   customerPluginSettingsSchema,
-  customerPluginsPath,
   MESSAGE_ROUTING,
   MESSAGES,
 } from '@portal/domain';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { call } from '../../app/api';
-import { CheckboxField, FormModal, GlobalErrors, useOnOpen } from '../../ui';
+import { CheckboxField, FormModal, GlobalErrors, useDialogSubmit, useOnOpen } from '../../ui';
 import type { CustomerDialogProps } from './ChangeCustomerStatusDialog';
-import { useCustomerSubmit } from './useCustomerSubmit';
+import { useSaveCustomerPlugins } from './mutations';
 
 const TEXT = MESSAGES.customer;
 
@@ -21,7 +18,6 @@ type PluginSettingsForm = z.input<typeof customerPluginSettingsSchema>;
 
 /** 'Edit customer plugin settings' (002 §2.5, §7.3): PUT plugins with cpanelPluginEnabled (provider only). */
 export function PluginSettingsDialog({ show, onHide, customer, animation }: Omit<CustomerDialogProps, 'audience'>) {
-  const { submit, globalErrors, clearErrors } = useCustomerSubmit('provider');
   const form = useForm<PluginSettingsForm, unknown, CustomerPluginSettingsPayload>({
     resolver: zodResolver(customerPluginSettingsSchema),
     defaultValues: { cpanelPluginEnabled: customer.cpanelPluginEnabled },
@@ -29,17 +25,20 @@ export function PluginSettingsDialog({ show, onHide, customer, animation }: Omit
   // Each opening starts from the customer's current setting; a refresh behind the open dialog keeps its messages.
   useOnOpen(show, () => form.reset({ cpanelPluginEnabled: customer.cpanelPluginEnabled }));
 
-  const save = form.handleSubmit(async (values) => {
-    const outcome = await submit(customer.id, call<CustomerDetail>('PUT', customerPluginsPath(customer.id), values), {
-      successText: TEXT.pluginSettingsSaved,
-      actionText: TEXT.pluginSettingsSaved,
-      unknownErrorText: TEXT.unknownWhileSavingPluginSettings,
-      form: {
-        setError: form.setError,
-        fieldNames: ['cpanelPluginEnabled'],
-        globalFieldNames: MESSAGE_ROUTING.customerPluginSettings.globalFieldNames,
-      },
-    });
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    mutation: useSaveCustomerPlugins(),
+    successText: TEXT.pluginSettingsSaved,
+    partialText: TEXT.pluginSettingsSavedWithErrors,
+    unknownErrorText: TEXT.unknownWhileSavingPluginSettings,
+    form: {
+      setError: form.setError,
+      fieldNames: ['cpanelPluginEnabled'],
+      globalFieldNames: MESSAGE_ROUTING.customerPluginSettings.globalFieldNames,
+    },
+  });
+
+  const save = form.handleSubmit(async (settings) => {
+    const outcome = await submit({ customerId: customer.id, settings });
     if (outcome.close) onHide();
   });
 

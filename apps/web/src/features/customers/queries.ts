@@ -4,12 +4,9 @@ import {
   type CustomerDetail,
   type CustomerList,
   customerUrl,
-  TIMINGS,
 } from '@portal/domain';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { getResult } from '../../app/api';
-import { dashboardKeys } from '../dashboard/queries';
 
 /** Query keys of the customer administration: the paged lists, and one customer's page and tables. */
 export const customerKeys = {
@@ -37,30 +34,4 @@ export function useCustomer(audience: AdminAudience, customerId: number) {
     queryKey: customerKeys.detail(audience, customerId),
     queryFn: () => getResult<CustomerDetail>(customerUrl(audience, customerId)),
   });
-}
-
-/** 002 §9: the customers-to-make-resellers list refreshes 500 ms after an action, the others 2000 ms. */
-const refreshDelay = (list: CustomerList) =>
-  list === 'customersToMakeResellers' ? TIMINGS.tableRefreshMs : TIMINGS.customerListRefreshMs;
-
-/**
- * After a change to a customer: its page shows the customer the server answered with at once, and the
- * lists (and the dashboard's, which show its status) refresh after the delays of 002 §9. The timers are
- * not tied to the page, so a list still refreshes after the page was left (e.g. after a deletion).
- */
-export function useCustomerChanged() {
-  const client = useQueryClient();
-  return useCallback(
-    (audience: AdminAudience, customerId: number, changed: CustomerDetail | null) => {
-      if (changed) client.setQueryData(customerKeys.detail(audience, customerId), changed);
-      for (const list of Object.keys(CUSTOMER_LIST_PATHS) as CustomerList[]) {
-        setTimeout(() => void client.invalidateQueries({ queryKey: customerKeys.list(list) }), refreshDelay(list));
-      }
-      setTimeout(
-        () => void client.invalidateQueries({ queryKey: dashboardKeys.lists() }),
-        TIMINGS.customerListRefreshMs,
-      );
-    },
-    [client],
-  );
 }

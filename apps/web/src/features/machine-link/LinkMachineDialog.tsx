@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { useSession } from '../../app/session';
 import { FormModal, GlobalErrors, toast } from '../../ui';
-import { type LinkingCodes, useLinkingCodes } from './queries';
+import { type LinkingCodes, useLinkingCodes } from './mutations';
 
 const TEXT = MESSAGES.machineLink;
 
@@ -139,7 +139,7 @@ export function LinkMachineButton() {
         server={window.location.origin}
         onHide={() => {
           setShow(false);
-          void linking.linkingDone();
+          linking.linkingDone();
         }}
       />
     </>

@@ -1,17 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  MESSAGES,
-  type PasswordChangeInput,
-  passwordChangeSchema,
-  type ServerMessage,
-  unknownErrorWhile,
-} from '@portal/domain';
-import { useState } from 'react';
+import { MESSAGES, type PasswordChangeInput, passwordChangeSchema } from '@portal/domain';
 import { Button, Form } from 'react-bootstrap';
 import { type Path, useForm } from 'react-hook-form';
-import { call } from '../../app/api';
-import { GlobalErrors, handleSubmitResult, TextField } from '../../ui';
-import { useInvalidateProfile } from './queries';
+import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
+import { useChangePassword } from './mutations';
 
 const FIELDS: Array<{ name: Path<PasswordChangeInput>; label: string; autoComplete: string }> = [
   { name: 'currentPassword', label: 'Current password', autoComplete: 'current-password' },
@@ -22,25 +14,22 @@ const FIELDS: Array<{ name: Path<PasswordChangeInput>; label: string; autoComple
 const EMPTY: PasswordChangeInput = { currentPassword: '', password: '', confirmPassword: '' };
 
 export function PasswordChangeForm() {
-  const invalidate = useInvalidateProfile();
-  const [globalErrors, setGlobalErrors] = useState<ServerMessage[]>([]);
   const form = useForm<PasswordChangeInput>({ resolver: zodResolver(passwordChangeSchema), defaultValues: EMPTY });
   const { isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    const outcome = await handleSubmitResult(call('PUT', '/profile/password', values), {
-      successText: MESSAGES.passwordChanged,
-      actionText: 'Password changed',
-      unknownErrorText: unknownErrorWhile('changing the password'),
-      form: { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
-    });
-    setGlobalErrors(outcome.globalErrors);
-    if (outcome.applied) {
-      form.reset(EMPTY);
-      await invalidate();
-    }
+  const { submit, globalErrors } = useDialogSubmit({
+    mutation: useChangePassword(),
+    successText: MESSAGES.passwordChanged,
+    partialText: MESSAGES.passwordChangedWithErrors,
+    unknownErrorText: MESSAGES.unknownWhileChangingPassword,
+    form: { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
+  });
+  const change = form.handleSubmit(async (values) => {
+    const outcome = await submit(values);
+    // The passwords typed are not kept once the server changed the password.
+    if (outcome.applied) form.reset(EMPTY);
   });
   return (
-    <Form noValidate onSubmit={submit} aria-label="Change password">
+    <Form noValidate onSubmit={change} aria-label="Change password">
       {FIELDS.map((field) => (
         <TextField
           key={field.name}

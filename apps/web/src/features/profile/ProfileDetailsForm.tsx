@@ -1,11 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, type ProfileInput, profileSchema, type ServerMessage, unknownErrorWhile } from '@portal/domain';
-import { useState } from 'react';
+import { MESSAGES, type ProfileInput, profileSchema } from '@portal/domain';
 import { Button, Form } from 'react-bootstrap';
 import { type Path, useForm } from 'react-hook-form';
-import { call } from '../../app/api';
-import { GlobalErrors, handleSubmitResult, TextField } from '../../ui';
-import { type Profile, useInvalidateProfile } from './queries';
+import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
+import { useSaveProfile } from './mutations';
+import type { Profile } from './queries';
 
 const FIELDS: Array<{ name: Path<ProfileInput>; label: string; type: 'text' | 'email' | 'tel'; autoComplete: string }> =
   [
@@ -16,8 +15,6 @@ const FIELDS: Array<{ name: Path<ProfileInput>; label: string; type: 'text' | 'e
   ];
 
 export function ProfileDetailsForm({ profile }: { profile: Profile }) {
-  const invalidate = useInvalidateProfile();
-  const [globalErrors, setGlobalErrors] = useState<ServerMessage[]>([]);
   const form = useForm<ProfileInput>({
     resolver: zodResolver(profileSchema),
     defaultValues: {
@@ -28,18 +25,16 @@ export function ProfileDetailsForm({ profile }: { profile: Profile }) {
     },
   });
   const { isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    const outcome = await handleSubmitResult(call('PUT', '/profile', values), {
-      successText: MESSAGES.profileSaved,
-      actionText: 'Profile saved',
-      unknownErrorText: unknownErrorWhile('saving the profile'),
-      form: { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
-    });
-    setGlobalErrors(outcome.globalErrors);
-    if (outcome.applied) await invalidate();
+  const { submit, globalErrors } = useDialogSubmit({
+    mutation: useSaveProfile(),
+    successText: MESSAGES.profileSaved,
+    partialText: MESSAGES.profileSavedWithErrors,
+    unknownErrorText: MESSAGES.unknownWhileSavingProfile,
+    form: { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
   });
+  const save = form.handleSubmit((values) => submit(values));
   return (
-    <Form noValidate onSubmit={submit} aria-label="Profile details">
+    <Form noValidate onSubmit={save} aria-label="Profile details">
       {FIELDS.map((field) => (
         <TextField
           key={field.name}

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { getResult } from '../../app/api';
 
 export interface Profile {
@@ -28,9 +28,4 @@ export const profileKeys = {
 
 export function useProfile() {
   return useQuery({ queryKey: profileKeys.details(), queryFn: () => getResult<Profile>('/profile') });
-}
-
-export function useInvalidateProfile() {
-  const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: profileKeys.all });
 }

@@ -4,12 +4,9 @@ import {
   MESSAGES,
   newSignUpForm,
   PAGES,
-  type ServerMessage,
   SIGN_UP_FORM_LABELS,
-  SIGN_UP_PATHS,
   type SignUpForm,
   type SignUpPayload,
-  type SignUpResult,
   type SignUpTemplateOption,
   signUpSchema,
   signUpTemplateText,
@@ -18,9 +15,9 @@ import { type ReactElement, useMemo, useState } from 'react';
 import { Alert, Button, Form, Spinner } from 'react-bootstrap';
 import { type Path, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { call } from '../../app/api';
-import { GlobalErrors, handleSubmitResult, SelectField, TextField } from '../../ui';
+import { GlobalErrors, SelectField, TextField, useDialogSubmit } from '../../ui';
 import { PublicLayout } from '../auth/PublicLayout';
+import { useSignUp } from './mutations';
 import { useSignUpOptions } from './queries';
 
 const TEXT = MESSAGES.signUp;
@@ -55,21 +52,20 @@ function SignUpFormView({
     resolver: zodResolver(schema),
     defaultValues: newSignUpForm(),
   });
-  const [globalErrors, setGlobalErrors] = useState<ServerMessage[]>([]);
+  const { submit, globalErrors } = useDialogSubmit({
+    mutation: useSignUp(),
+    partialText: TEXT.signedUpWithErrors,
+    unknownErrorText: TEXT.unknownWhileSigningUp,
+    form: { setError: form.setError, fieldNames: FIELD_NAMES },
+  });
 
-  const submit = form.handleSubmit(async (payload) => {
-    setGlobalErrors([]);
-    const outcome = await handleSubmitResult(call<SignUpResult>('POST', SIGN_UP_PATHS.submit, payload), {
-      actionText: TEXT.signedUp,
-      unknownErrorText: TEXT.unknownWhileSigningUp,
-      form: { setError: form.setError, fieldNames: FIELD_NAMES },
-    });
-    setGlobalErrors(outcome.globalErrors);
+  const signUp = form.handleSubmit(async (payload) => {
+    const outcome = await submit(payload);
     if (outcome.applied) onSignedUp(outcome.result?.message ?? TEXT.submitted);
   });
 
   return (
-    <Form noValidate onSubmit={submit} aria-label={TEXT.title}>
+    <Form noValidate onSubmit={signUp} aria-label={TEXT.title}>
       <p className="text-body-secondary small">{TEXT.intro}</p>
       {TEXT_FIELDS.map((field) => (
         <TextField

@@ -1,12 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn } from '../../app/testing';
+import { refreshesDue, renderSignedIn, watchRefreshes } from '../../app/testing';
 import { ToastHost } from '../../ui';
 import { BulkImportDialog } from './BulkImportDialog';
+import { userKeys } from './queries';
 import { fakeServer, message, ok, reply } from './testing';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const spreadsheet = () => new File(['PK'], 'users.xlsx', { type: XLSX });
@@ -21,16 +25,17 @@ function serve(answer: () => Response | Promise<Response>) {
 
 function open() {
   const onHide = vi.fn();
-  const onChanged = vi.fn();
+  // Users were added (all or some) when the users list is refreshed.
+  const refreshed = watchRefreshes();
   const events = renderSignedIn(
     <>
-      <BulkImportDialog show onHide={onHide} onChanged={onChanged} animation={false} />
+      <BulkImportDialog show onHide={onHide} animation={false} />
       <ToastHost />
     </>,
     { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
   );
   const fileInput = () => screen.getByLabelText('Spreadsheet (.xlsx)') as HTMLInputElement;
-  return { events, onHide, onChanged, fileInput };
+  return { events, onHide, refreshed, fileInput };
 }
 
 async function importFile(dialog: ReturnType<typeof open>, file = spreadsheet()) {
@@ -54,7 +59,7 @@ describe('BulkImportDialog', () => {
     const body = server.to('POST', '/admin/account/users/import')[0]?.body as FormData;
     expect(body.get('skipAlreadyExisting')).toBe('true');
     expect((body.get('file') as File).name).toBe('users.xlsx');
-    expect(dialog.onChanged).toHaveBeenCalled();
+    await waitFor(() => expect(dialog.refreshed()).toContainEqual(userKeys.list()));
     expect(dialog.onHide).toHaveBeenCalled();
   });
 
@@ -92,7 +97,8 @@ describe('BulkImportDialog', () => {
     await dialog.events.click(within(summary).getByRole('button', { name: 'See all' }));
     const all = await screen.findByRole('dialog', { name: 'Validation errors' });
     expect(within(all).getAllByRole('listitem')).toHaveLength(7);
-    expect(dialog.onChanged).not.toHaveBeenCalled();
+    await refreshesDue();
+    expect(dialog.refreshed()).toEqual([]);
     expect(dialog.onHide).not.toHaveBeenCalled();
   });
 
@@ -111,7 +117,7 @@ describe('BulkImportDialog', () => {
     expect(summary).toHaveTextContent('1 more error(s)');
     await dialog.events.click(within(summary).getByRole('button', { name: 'See all' }));
     expect(await screen.findByRole('dialog', { name: 'Import errors' })).toBeInTheDocument();
-    expect(dialog.onChanged).toHaveBeenCalled();
+    await waitFor(() => expect(dialog.refreshed()).toContainEqual(userKeys.list()));
   });
 
   it('lists a short summary without "more"', async () => {
@@ -144,7 +150,8 @@ describe('BulkImportDialog', () => {
     await importFile(dialog);
     expect(await screen.findByText('File may have changed since last upload, please re-select.')).toBeInTheDocument();
     expect(dialog.fileInput().value).toBe('');
-    expect(dialog.onChanged).not.toHaveBeenCalled();
+    await refreshesDue();
+    expect(dialog.refreshed()).toEqual([]);
   });
 
   it('says unknown error when the import fails without messages', async () => {
@@ -159,7 +166,7 @@ describe('BulkImportDialog', () => {
     const dialog = open();
     await importFile(dialog);
     expect(await screen.findByText('Users imported but some errors occurred.')).toBeInTheDocument();
-    await waitFor(() => expect(dialog.onChanged).toHaveBeenCalled());
+    await waitFor(() => expect(dialog.refreshed()).toContainEqual(userKeys.list()));
     expect(screen.getByTestId('global-errors')).toHaveTextContent('Row 3: skipped');
   });
 });

@@ -2,11 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   acceptAttribute,
   BULK_USER_IMPORT_EXAMPLE_URL,
-  errorMessage,
   MESSAGE_ROUTING,
   MESSAGES,
-  type ServerMessage,
-  USERS_IMPORT_PATH,
   userImportSchema,
   usersImported,
   XLSX_KIND,
@@ -14,9 +11,9 @@ import {
 import { useRef, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { type Resolver, useForm } from 'react-hook-form';
-import { CommunicationError, call, visibleMessages } from '../../app/api';
-import { applyServerMessages, CheckboxField, FormModal, GlobalErrors, toast } from '../../ui';
+import { CheckboxField, FormModal, GlobalErrors, useDialogSubmit } from '../../ui';
 import { type ImportErrorKind, ImportErrorSummary } from './ImportErrorSummary';
+import { IMPORT_PARTLY_SAVED, type ImportResult, useImportUsers } from './mutations';
 
 const TEXT = MESSAGES.userImport;
 
@@ -25,18 +22,12 @@ interface ImportFormValues {
   skipAlreadyExisting: boolean;
 }
 
-/** What a finished import reports (issue #6 contract). */
-interface ImportResult {
-  imported: number;
-  skipped: number;
-}
-
 const DEFAULTS: ImportFormValues = { file: null, skipAlreadyExisting: false };
 
-/** The summary codes of a failed import (issue #6 contract, 002 §8.2). */
+/** The summary codes of a refused import whose row errors show as a summary (issue #6 contract, 002 §8.2). */
 const SUMMARY_KINDS: Record<string, ImportErrorKind> = {
   VALIDATION_FAILED: 'validation',
-  PROCESSING_FAILED: 'processing',
+  [IMPORT_PARTLY_SAVED]: 'processing',
 };
 
 /**
@@ -49,8 +40,6 @@ const successText = (result: ImportResult | null) =>
 export interface BulkImportDialogProps {
   show: boolean;
   onHide: () => void;
-  /** Users were added (all or some): refresh the users list. */
-  onChanged: () => void;
   animation?: boolean;
 }
 
@@ -59,71 +48,42 @@ export interface BulkImportDialogProps {
  * skipAlreadyExisting. A bad file shows its message on the file field; row errors show the summary of
  * the first five and See all; a network failure clears the chosen file (it may have changed on disk).
  */
-export function BulkImportDialog({ show, onHide, onChanged, animation }: BulkImportDialogProps) {
-  const [globalErrors, setGlobalErrors] = useState<ServerMessage[]>([]);
-  const [summary, setSummary] = useState<{ kind: ImportErrorKind; errors: string[] } | null>(null);
+export function BulkImportDialog({ show, onHide, animation }: BulkImportDialogProps) {
+  const [summaryKind, setSummaryKind] = useState<ImportErrorKind | null>(null);
   const fileInput = useRef<HTMLInputElement | null>(null);
   const form = useForm<ImportFormValues>({
-    // The schema reads the FileList as its first file; the payload is sent as multipart below.
+    // The schema reads the FileList as its first file; the mutation sends the payload as multipart.
     resolver: zodResolver(userImportSchema) as unknown as Resolver<ImportFormValues>,
     defaultValues: DEFAULTS,
   });
   const { isSubmitting, errors } = form.formState;
   const fileField = form.register('file');
 
-  const clearFile = () => {
-    if (fileInput.current) fileInput.current.value = '';
-    form.setValue('file', null);
-  };
-
-  const submit = form.handleSubmit(async (values) => {
-    setGlobalErrors([]);
-    setSummary(null);
-    const payload = userImportSchema.parse(values);
-    const body = new FormData();
-    body.append('skipAlreadyExisting', String(payload.skipAlreadyExisting));
-    body.append('file', payload.file as File);
-
-    let answer: Awaited<ReturnType<typeof call<ImportResult>>>;
-    try {
-      answer = await call<ImportResult>('POST', USERS_IMPORT_PATH, body);
-    } catch (error) {
-      if (!(error instanceof CommunicationError)) throw error;
-      clearFile();
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    mutation: useImportUsers(),
+    successText,
+    partialText: TEXT.importedWithErrors,
+    unknownErrorText: TEXT.unknownWhileImporting,
+    form: {
+      setError: form.setError,
+      fieldNames: ['file', 'skipAlreadyExisting'],
+      globalFieldNames: MESSAGE_ROUTING.userImport.globalFieldNames,
+    },
+    // No answer may mean the file changed on disk while it was sent: ask to choose it again.
+    onCommunicationError: () => {
+      if (fileInput.current) fileInput.current.value = '';
+      form.setValue('file', null);
       form.setError('file', { type: 'server', message: TEXT.fileMayHaveChanged });
-      return;
-    }
+    },
+  });
 
-    const { envelope } = answer;
-    const visible = visibleMessages(envelope.messages ?? []);
-    const global = applyServerMessages(
-      { messages: visible },
-      {
-        setError: form.setError,
-        fieldNames: ['file', 'skipAlreadyExisting'],
-        globalFieldNames: MESSAGE_ROUTING.userImport.globalFieldNames,
-      },
-    );
-    if (answer.ok) {
-      onChanged();
-      if (visible.length === 0) {
-        toast.success(successText(envelope.result));
-        onHide();
-      } else {
-        toast.warning(TEXT.importedWithErrors);
-        setGlobalErrors(global);
-      }
-      return;
-    }
-    const kind = SUMMARY_KINDS[envelope.responseSummaryCode];
-    // A conflict means the rows without errors were saved (issue #6 contract).
-    if (kind === 'processing') onChanged();
-    if (kind !== undefined && global.length > 0) {
-      setSummary({ kind, errors: global.map((m) => m.message) });
-    } else if (visible.length === 0) {
-      setGlobalErrors([errorMessage(TEXT.unknownWhileImporting, '', envelope.responseSummaryCode)]);
-    } else {
-      setGlobalErrors(global);
+  const importUsers = form.handleSubmit(async (values) => {
+    setSummaryKind(null);
+    const outcome = await submit(userImportSchema.parse(values));
+    if (outcome.close) onHide();
+    // The row errors of a refused import show as its summary rather than as global errors.
+    if (outcome.kind === 'rejected' && outcome.fromServer && outcome.globalErrors.length > 0) {
+      setSummaryKind(SUMMARY_KINDS[outcome.responseSummaryCode] ?? null);
     }
   });
 
@@ -133,13 +93,13 @@ export function BulkImportDialog({ show, onHide, onChanged, animation }: BulkImp
       show={show}
       title={TEXT.dialogTitle}
       onHide={onHide}
-      onSubmit={submit}
+      onSubmit={importUsers}
       submitting={isSubmitting}
       submitLabel={TEXT.importSubmit}
       onExited={() => {
         form.reset(DEFAULTS);
-        setGlobalErrors([]);
-        setSummary(null);
+        clearErrors();
+        setSummaryKind(null);
       }}
       animation={animation}
       data-testid="bulk-import-dialog"
@@ -165,8 +125,11 @@ export function BulkImportDialog({ show, onHide, onChanged, animation }: BulkImp
         <Form.Control.Feedback type="invalid">{fileError}</Form.Control.Feedback>
       </Form.Group>
       <CheckboxField form={form} idPrefix="import-" name="skipAlreadyExisting" label={TEXT.skipAlreadyExisting} />
-      {summary && <ImportErrorSummary kind={summary.kind} errors={summary.errors} animation={animation} />}
-      <GlobalErrors messages={globalErrors} />
+      {summaryKind ? (
+        <ImportErrorSummary kind={summaryKind} errors={globalErrors.map((m) => m.message)} animation={animation} />
+      ) : (
+        <GlobalErrors messages={globalErrors} />
+      )}
     </FormModal>
   );
 }

@@ -1,24 +1,27 @@
-import { confirmDeleteUser, fullName, MESSAGES, userPath } from '@portal/domain';
-import { call } from '../../app/api';
-import { ConfirmDialog, GlobalErrors } from '../../ui';
+import { confirmDeleteUser, fullName, MESSAGES } from '@portal/domain';
+import { ConfirmDialog, GlobalErrors, useDialogSubmit } from '../../ui';
+import { useDeleteUser } from './mutations';
 import type { UserRow } from './types';
-import { useConfirmedAction } from './useConfirmedAction';
 
 const TEXT = MESSAGES.user;
-const TEXTS = { successText: TEXT.deleted, actionText: 'User deleted', unknownErrorText: TEXT.unknownWhileDeleting };
 
 export interface DeleteUserDialogProps {
   show: boolean;
   user: UserRow;
   onHide: () => void;
-  /** The server deleted the user (also when it reported problems). */
+  /** The server deleted the user (also when it reported problems): leave the page. */
   onDeleted: () => void;
   animation?: boolean;
 }
 
 /** The delete user dialog (001 §2, 002 §2.4): DELETE /admin/account/users/{id} after a confirmation. */
 export function DeleteUserDialog({ show, user, onHide, onDeleted, animation }: DeleteUserDialogProps) {
-  const action = useConfirmedAction(TEXTS);
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    mutation: useDeleteUser(),
+    successText: TEXT.deleted,
+    partialText: TEXT.deletedWithErrors,
+    unknownErrorText: TEXT.unknownWhileDeleting,
+  });
   return (
     <ConfirmDialog
       show={show}
@@ -26,15 +29,15 @@ export function DeleteUserDialog({ show, user, onHide, onDeleted, animation }: D
       title={TEXT.deleteDialogTitle}
       confirmLabel={TEXT.deleteSubmit}
       onConfirm={async () => {
-        const outcome = await action.run(call<null>('DELETE', userPath(user.id)));
+        const outcome = await submit(user.id);
         if (outcome.applied) onDeleted();
       }}
-      onExited={action.clear}
+      onExited={clearErrors}
       animation={animation}
       data-testid="delete-user-dialog"
     >
       <p className="mb-0">{confirmDeleteUser(fullName(user))}</p>
-      <GlobalErrors messages={action.errors} />
+      <GlobalErrors messages={globalErrors} />
     </ConfirmDialog>
   );
 }

@@ -1,11 +1,15 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn } from '../../app/testing';
+import { renderSignedIn, watchRefreshes } from '../../app/testing';
 import { ToastHost } from '../../ui';
 import { LinkPackageDialog } from './LinkPackageDialog';
+import { userKeys } from './queries';
 import { fakeServer, message, ok, reply, userRow } from './testing';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 const PACKAGES = [
   { id: 31, name: 'Office' },
@@ -22,21 +26,21 @@ function serve(linkable = PACKAGES, link: () => Response = () => ok(userRow({ id
 
 function open() {
   const onHide = vi.fn();
-  const onChanged = vi.fn();
+  const refreshed = watchRefreshes();
   const events = renderSignedIn(
     <>
-      <LinkPackageDialog show user={userRow({ id: 5 })} onHide={onHide} onChanged={onChanged} animation={false} />
+      <LinkPackageDialog show user={userRow({ id: 5 })} onHide={onHide} animation={false} />
       <ToastHost />
     </>,
     { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
   );
-  return { events, onHide, onChanged };
+  return { events, onHide, refreshed };
 }
 
 describe('LinkPackageDialog', () => {
   it('offers the linkable packages, the first preselected, and links with ?link=true', async () => {
     const server = serve();
-    const { events, onHide, onChanged } = open();
+    const { events, onHide, refreshed } = open();
     expect(screen.getByRole('dialog', { name: 'Link user to backup package' })).toBeInTheDocument();
     await waitFor(() => expect(screen.getByLabelText('Backup package')).toHaveValue('31'));
     await events.selectOptions(screen.getByLabelText('Backup package'), '32');
@@ -45,7 +49,8 @@ describe('LinkPackageDialog', () => {
     const put = server.to('PUT', '/admin/account/users/5')[0];
     expect(put?.url.search).toBe('?link=true');
     expect(put?.body).toEqual({ backupPackageId: 32 });
-    expect(onChanged).toHaveBeenCalled();
+    // The user's page: its summary at once, its packages and machines after 500 ms (002 §9).
+    expect(refreshed()).toContainEqual([...userKeys.page('/admin/account/users/5'), 'summary']);
     expect(onHide).toHaveBeenCalled();
   });
 

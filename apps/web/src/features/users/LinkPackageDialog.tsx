@@ -1,17 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  MESSAGE_ROUTING,
-  MESSAGES,
-  type ServerMessage,
-  USER_FORM_LABELS,
-  type UserLinkPayload,
-  userLinkPath,
-  userLinkSchema,
-} from '@portal/domain';
-import { useEffect, useState } from 'react';
+import { MESSAGE_ROUTING, MESSAGES, USER_FORM_LABELS, userLinkSchema } from '@portal/domain';
+import { useEffect } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
-import { call } from '../../app/api';
-import { FormModal, GlobalErrors, handleSubmitResult, SelectField } from '../../ui';
+import { FormModal, GlobalErrors, SelectField, useDialogSubmit } from '../../ui';
+import { useLinkPackage } from './mutations';
 import { useLinkablePackages } from './queries';
 import type { UserRow } from './types';
 
@@ -25,8 +17,6 @@ export interface LinkPackageDialogProps {
   show: boolean;
   user: UserRow;
   onHide: () => void;
-  /** The server linked the user (also when it reported problems): refresh the user's packages. */
-  onChanged: () => void;
   animation?: boolean;
 }
 
@@ -34,10 +24,9 @@ export interface LinkPackageDialogProps {
  * Link user to backup package (002 §5.2): the customer's packages the user is not linked to yet, the
  * first preselected; Link is disabled, with the tooltip 'No packages to link to', when there are none.
  */
-export function LinkPackageDialog({ show, user, onHide, onChanged, animation }: LinkPackageDialogProps) {
+export function LinkPackageDialog({ show, user, onHide, animation }: LinkPackageDialogProps) {
   const linkable = useLinkablePackages(user.id, show);
   const packages = linkable.data?.elements ?? [];
-  const [globalErrors, setGlobalErrors] = useState<ServerMessage[]>([]);
   const form = useForm<LinkFormValues>({
     // The select holds ids as text; the schema turns them into the payload's number.
     resolver: zodResolver(userLinkSchema) as unknown as Resolver<LinkFormValues>,
@@ -51,21 +40,20 @@ export function LinkPackageDialog({ show, user, onHide, onChanged, animation }: 
       form.setValue('backupPackageId', String(first));
   }, [first, form]);
 
-  const submit = form.handleSubmit(async (values) => {
-    setGlobalErrors([]);
-    const payload: UserLinkPayload = userLinkSchema.parse(values);
-    const outcome = await handleSubmitResult(call<UserRow>('PUT', userLinkPath(user.id), payload), {
-      successText: TEXT.linked,
-      actionText: 'User linked',
-      unknownErrorText: TEXT.unknownWhileLinking,
-      form: {
-        setError: form.setError,
-        fieldNames: ['backupPackageId'],
-        globalFieldNames: MESSAGE_ROUTING.userLink.globalFieldNames,
-      },
-    });
-    setGlobalErrors(outcome.globalErrors);
-    if (outcome.applied) onChanged();
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    mutation: useLinkPackage(),
+    successText: TEXT.linked,
+    partialText: TEXT.linkedWithErrors,
+    unknownErrorText: TEXT.unknownWhileLinking,
+    form: {
+      setError: form.setError,
+      fieldNames: ['backupPackageId'],
+      globalFieldNames: MESSAGE_ROUTING.userLink.globalFieldNames,
+    },
+  });
+
+  const link = form.handleSubmit(async (values) => {
+    const outcome = await submit({ userId: user.id, payload: userLinkSchema.parse(values) });
     if (outcome.close) onHide();
   });
 
@@ -75,14 +63,14 @@ export function LinkPackageDialog({ show, user, onHide, onChanged, animation }: 
       show={show}
       title={TEXT.linkDialogTitle}
       onHide={onHide}
-      onSubmit={submit}
+      onSubmit={link}
       submitting={isSubmitting}
       submitLabel={TEXT.linkSubmit}
       submitDisabled={packages.length === 0}
       submitTooltip={nothingToLink ? TEXT.noPackagesToLink : undefined}
       onExited={() => {
         form.reset({ backupPackageId: '' });
-        setGlobalErrors([]);
+        clearErrors();
       }}
       animation={animation}
       data-testid="link-package-dialog"

@@ -1,11 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn } from '../../app/testing';
+import { refreshesDue, renderSignedIn, watchRefreshes } from '../../app/testing';
 import { ToastHost } from '../../ui';
+import { userKeys } from './queries';
 import { fakeServer, message, ok, reply, userRow } from './testing';
 import { UserFormDialog } from './UserFormDialog';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 const ROLES = {
   elements: [
@@ -26,15 +30,16 @@ function serve(save: Answer = () => ok(userRow())) {
 
 function open(mode: 'add' | 'edit', user = userRow({ id: 5, firstName: 'Ann', surname: 'Lee', email: 'ann@x.test' })) {
   const onHide = vi.fn();
-  const onChanged = vi.fn();
+  // What the dialog's change refreshes: the users list, or the edited user's page.
+  const refreshed = watchRefreshes();
   const events = renderSignedIn(
     <>
-      <UserFormDialog show mode={mode} user={user} onHide={onHide} onChanged={onChanged} animation={false} />
+      <UserFormDialog show mode={mode} user={user} onHide={onHide} animation={false} />
       <ToastHost />
     </>,
     { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
   );
-  return { events, onHide, onChanged, dialog: () => screen.getByRole('dialog') };
+  return { events, onHide, refreshed, dialog: () => screen.getByRole('dialog') };
 }
 
 async function fillNewUser(events: ReturnType<typeof open>['events']) {
@@ -71,9 +76,9 @@ describe('UserFormDialog (add)', () => {
     expect(server.to('POST', '/admin/account/users')).toHaveLength(0);
   });
 
-  it('posts the form, toasts success, tells the parent and closes', async () => {
+  it('posts the form, toasts success, refreshes the users list and closes', async () => {
     const server = serve();
-    const { events, onHide, onChanged } = open('add');
+    const { events, onHide, refreshed } = open('add');
     await waitFor(() => expect(screen.getByLabelText('Role')).toHaveValue('ROLE_CUSTOMER_USER'));
     await fillNewUser(events);
     await events.selectOptions(screen.getByLabelText('Role'), 'ROLE_CUSTOMER_ADMIN_USER');
@@ -90,7 +95,7 @@ describe('UserFormDialog (add)', () => {
       readOnly: true,
       role: 'ROLE_CUSTOMER_ADMIN_USER',
     });
-    expect(onChanged).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(refreshed()).toEqual([userKeys.list()]));
     expect(onHide).toHaveBeenCalledTimes(1);
   });
 
@@ -98,23 +103,24 @@ describe('UserFormDialog (add)', () => {
     serve(() =>
       reply(409, { messages: [message('email', 'This e-mail address is already in use'), message('', 'Try later')] }),
     );
-    const { events, onHide, onChanged } = open('add');
+    const { events, onHide, refreshed } = open('add');
     await fillNewUser(events);
     await events.click(screen.getByRole('button', { name: 'Add' }));
     expect(await screen.findByText('This e-mail address is already in use')).toHaveClass('invalid-feedback');
     expect(within(screen.getByTestId('global-errors')).getByText('Try later')).toBeInTheDocument();
     expect(onHide).not.toHaveBeenCalled();
-    expect(onChanged).not.toHaveBeenCalled();
+    await refreshesDue();
+    expect(refreshed()).toEqual([]);
   });
 
   it('warns when the user was added with messages', async () => {
     serve(() => ok(userRow(), [message('', 'Welcome mail not sent')]));
-    const { events, onHide, onChanged } = open('add');
+    const { events, onHide, refreshed } = open('add');
     await fillNewUser(events);
     await events.click(screen.getByRole('button', { name: 'Add' }));
     expect(await screen.findByText('User added but some errors occurred.')).toBeInTheDocument();
     expect(screen.getByText('Welcome mail not sent')).toBeInTheDocument();
-    expect(onChanged).toHaveBeenCalled();
+    await waitFor(() => expect(refreshed()).toContainEqual(userKeys.list()));
     expect(onHide).not.toHaveBeenCalled();
   });
 
@@ -163,7 +169,7 @@ describe('UserFormDialog (edit)', () => {
 
   it('puts the edit with a blank password and toasts', async () => {
     const server = serve();
-    const { events, onChanged, onHide } = open('edit');
+    const { events, refreshed, onHide } = open('edit');
     await events.clear(screen.getByLabelText('Surname'));
     await events.type(screen.getByLabelText('Surname'), 'Smith');
     await events.click(screen.getByRole('button', { name: 'Save' }));
@@ -177,7 +183,9 @@ describe('UserFormDialog (edit)', () => {
       password: '',
       confirmPassword: '',
     });
-    expect(onChanged).toHaveBeenCalled();
+    expect(refreshed()).toEqual(
+      expect.arrayContaining([userKeys.list(), [...userKeys.page('/admin/account/users/5'), 'summary']]),
+    );
     expect(onHide).toHaveBeenCalled();
   });
 

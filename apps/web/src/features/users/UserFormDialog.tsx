@@ -4,26 +4,17 @@ import {
   MESSAGE_ROUTING,
   MESSAGES,
   newUserForm,
-  type ServerMessage,
   USER_FORM_LABELS,
-  USERS_PATH,
   type UserAddForm,
   type UserFormMode,
+  userAddSchema,
+  userEditSchema,
   userFormSchema,
-  userPath,
 } from '@portal/domain';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { type Path, type Resolver, useForm } from 'react-hook-form';
-import { call } from '../../app/api';
-import {
-  CheckboxField,
-  FormModal,
-  GlobalErrors,
-  handleSubmitResult,
-  SelectField,
-  TextField,
-  useOnOpen,
-} from '../../ui';
+import { CheckboxField, FormModal, GlobalErrors, SelectField, TextField, useDialogSubmit, useOnOpen } from '../../ui';
+import { useSaveUser } from './mutations';
 import { useUserRoles } from './queries';
 import type { UserRow } from './types';
 
@@ -36,8 +27,6 @@ export interface UserFormDialogProps {
   /** The user being edited (edit mode). */
   user?: UserRow;
   onHide: () => void;
-  /** The server changed the user (also when it reported problems): refresh what shows users. */
-  onChanged: () => void;
   animation?: boolean;
 }
 
@@ -61,13 +50,13 @@ const ADD_ONLY_FIELDS: Array<Path<UserFormValues>> = ['readOnly', 'role'];
 const OUTCOME_TEXTS = {
   add: {
     successText: TEXT.added,
-    actionText: 'User added',
+    partialText: TEXT.addedWithErrors,
     unknownErrorText: TEXT.unknownWhileAdding,
     routing: MESSAGE_ROUTING.userAdd,
   },
   edit: {
     successText: TEXT.edited,
-    actionText: 'User edited',
+    partialText: TEXT.editedWithErrors,
     unknownErrorText: TEXT.unknownWhileEditing,
     routing: MESSAGE_ROUTING.userEdit,
   },
@@ -98,10 +87,9 @@ const placeholderOf = (mode: UserFormMode, name: Path<UserFormValues>, label: st
  * when adding (blank keeps it when editing); read only and role only when adding, the role defaulting
  * to the first assignable one. It cannot be closed while submitting (002 §4.1).
  */
-export function UserFormDialog({ show, mode, user, onHide, onChanged, animation }: UserFormDialogProps) {
+export function UserFormDialog({ show, mode, user, onHide, animation }: UserFormDialogProps) {
   const roles = useUserRoles(show && mode === 'add');
   const roleOptions = roles.data?.elements ?? [];
-  const [globalErrors, setGlobalErrors] = useState<ServerMessage[]>([]);
   const form = useForm<UserFormValues>({
     // One form for both modes: the edit schema reads the same fields less readOnly and role, and its
     // payload (UserEditPayload) is what is sent when editing.
@@ -121,20 +109,20 @@ export function UserFormDialog({ show, mode, user, onHide, onChanged, animation 
 
   const texts = OUTCOME_TEXTS[mode];
   const fieldNames = [...TEXT_FIELDS.map((f) => f.name), ...(mode === 'add' ? ADD_ONLY_FIELDS : [])];
-  const submit = form.handleSubmit(async (payload) => {
-    setGlobalErrors([]);
-    const request =
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    mutation: useSaveUser(),
+    successText: texts.successText,
+    partialText: texts.partialText,
+    unknownErrorText: texts.unknownErrorText,
+    form: { setError: form.setError, fieldNames, globalFieldNames: texts.routing.globalFieldNames },
+  });
+  // The resolver has checked the values; parsing again gives the payload type (edit drops readOnly and role).
+  const save = form.handleSubmit(async (values) => {
+    const outcome = await submit(
       mode === 'add' || !user
-        ? call<UserRow>('POST', USERS_PATH, payload)
-        : call<UserRow>('PUT', userPath(user.id), payload);
-    const outcome = await handleSubmitResult(request, {
-      successText: texts.successText,
-      actionText: texts.actionText,
-      unknownErrorText: texts.unknownErrorText,
-      form: { setError: form.setError, fieldNames, globalFieldNames: texts.routing.globalFieldNames },
-    });
-    setGlobalErrors(outcome.globalErrors);
-    if (outcome.applied) onChanged();
+        ? { mode: 'add', payload: userAddSchema.parse(values) }
+        : { mode: 'edit', userId: user.id, payload: userEditSchema.parse(values) },
+    );
     if (outcome.close) onHide();
   });
 
@@ -143,10 +131,10 @@ export function UserFormDialog({ show, mode, user, onHide, onChanged, animation 
       show={show}
       title={mode === 'add' ? TEXT.addDialogTitle : TEXT.editDialogTitle}
       onHide={onHide}
-      onSubmit={submit}
+      onSubmit={save}
       submitting={isSubmitting}
       submitLabel={mode === 'add' ? TEXT.addSubmit : TEXT.editSubmit}
-      onExited={() => setGlobalErrors([])}
+      onExited={clearErrors}
       animation={animation}
       data-testid="user-form-dialog"
     >

@@ -27,11 +27,10 @@ const COLUMNS: Array<DataTableColumn<UserMachineRow>> = [
 export interface UserMachinesTableProps {
   /** The user page's path; the machines are at {base}/backupmachines. */
   base: string;
-  refreshToken?: number;
 }
 
 /** The machines assigned to a user (001 §2 customer-side tables), paged on the server. */
-export function UserMachinesTable({ base, refreshToken }: UserMachinesTableProps) {
+export function UserMachinesTable({ base }: UserMachinesTableProps) {
   return (
     <PagedTable
       aria-label={TEXT.machinesTitle}
@@ -39,7 +38,6 @@ export function UserMachinesTable({ base, refreshToken }: UserMachinesTableProps
       queryKey={userKeys.page(base)}
       path={`${base}/backupmachines`}
       size={USERS_PAGE_SIZE}
-      refreshToken={refreshToken}
       columns={COLUMNS}
       rowKey={(m) => m.id}
       emptyText={MESSAGES.backupMachine.empty}

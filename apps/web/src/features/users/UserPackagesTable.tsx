@@ -11,7 +11,6 @@ export interface UserPackagesTableProps {
   base: string;
   /** Asked to unlink the user from a package; leave out where nothing may change (no Unlink column). */
   onUnlink?: (pkg: UserPackageRow) => void;
-  refreshToken?: number;
 }
 
 /** Manage or View by `manageable`; a disabled 'Not accessible' when the row is not accessible (001 §2). */
@@ -27,7 +26,7 @@ function PackageLink({ row }: { row: UserPackageRow }) {
 }
 
 /** The packages a user is linked to (001 §2 customer-side tables), paged on the server. */
-export function UserPackagesTable({ base, onUnlink, refreshToken }: UserPackagesTableProps) {
+export function UserPackagesTable({ base, onUnlink }: UserPackagesTableProps) {
   const columns: Array<DataTableColumn<UserPackageRow>> = [
     { key: 'name', header: C.name, render: (p) => p.name },
     {
@@ -66,7 +65,6 @@ export function UserPackagesTable({ base, onUnlink, refreshToken }: UserPackages
       queryKey={userKeys.page(base)}
       path={`${base}/backuppackages`}
       size={USERS_PAGE_SIZE}
-      refreshToken={refreshToken}
       columns={columns}
       rowKey={(p) => p.id}
       emptyText={TEXT.noPackages}

@@ -9,7 +9,7 @@ import {
   userStatusBadge,
   userUrl,
 } from '@portal/domain';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
@@ -20,7 +20,7 @@ import { customerPagesOf } from '../customers/audience';
 import { customerKeys } from '../customers/queries';
 import { DeleteUserDialog } from './DeleteUserDialog';
 import { LinkPackageDialog } from './LinkPackageDialog';
-import { useDelayedRefresh, userKeys, useUser } from './queries';
+import { useUser } from './queries';
 import type { UserPackageRow, UserRow } from './types';
 import { UnlinkPackageDialog } from './UnlinkPackageDialog';
 import { UserFormDialog } from './UserFormDialog';
@@ -85,10 +85,8 @@ function UserPageBody({ audience, customerId, userId }: UserPageBodyProps) {
   const user = useUser(base);
   const crumbs = useCrumbs(audience, customerId);
   const navigate = useNavigate();
-  const client = useQueryClient();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [unlinking, setUnlinking] = useState<UserPackageRow | null>(null);
-  const { token, refreshSoon } = useDelayedRefresh();
 
   if (user.isPending) return <Spinner animation="border" role="status" />;
   if (!user.data) return <NotFound />;
@@ -97,11 +95,6 @@ function UserPageBody({ audience, customerId, userId }: UserPageBodyProps) {
   // Provider and reseller admins only look (issue #6 contract); so does anyone who may not manage the user.
   const changeable = audience === 'customer';
   const manageable = changeable && row.manageableByLoggedInUser;
-  const changed = () => {
-    refreshSoon();
-    void client.invalidateQueries({ queryKey: [...userKeys.page(base), 'summary'] });
-    void client.invalidateQueries({ queryKey: userKeys.list() });
-  };
   const closeDialog = () => setDialog(null);
 
   const actions = changeable ? (
@@ -136,28 +129,24 @@ function UserPageBody({ audience, customerId, userId }: UserPageBodyProps) {
       <Section title={TEXT.packagesTitle}>
         <UserPackagesTable
           base={base}
-          refreshToken={token}
           // 002 §6: the unlink button is hidden for super admins, who have every package.
           onUnlink={manageable && !hasEveryPackage(row) ? setUnlinking : undefined}
         />
       </Section>
       <Section title={TEXT.machinesTitle}>
-        <UserMachinesTable base={base} refreshToken={token} />
+        <UserMachinesTable base={base} />
       </Section>
       {changeable && (
         <>
-          <UserFormDialog show={dialog === 'edit'} mode="edit" user={row} onHide={closeDialog} onChanged={changed} />
-          <LinkPackageDialog show={dialog === 'link'} user={row} onHide={closeDialog} onChanged={changed} />
+          <UserFormDialog show={dialog === 'edit'} mode="edit" user={row} onHide={closeDialog} />
+          <LinkPackageDialog show={dialog === 'link'} user={row} onHide={closeDialog} />
           <DeleteUserDialog
             show={dialog === 'delete'}
             user={row}
             onHide={closeDialog}
-            onDeleted={() => {
-              void client.invalidateQueries({ queryKey: userKeys.list() });
-              navigate(PAGES.account);
-            }}
+            onDeleted={() => navigate(PAGES.account)}
           />
-          <UnlinkPackageDialog user={row} pkg={unlinking} onHide={() => setUnlinking(null)} onChanged={changed} />
+          <UnlinkPackageDialog user={row} pkg={unlinking} onHide={() => setUnlinking(null)} />
         </>
       )}
     </Page>

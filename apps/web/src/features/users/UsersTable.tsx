@@ -12,8 +12,6 @@ export interface UsersTableProps {
   queryKey: readonly unknown[];
   /** Buttons shown above the table (Add user, Bulk import users). */
   toolbar?: ReactNode;
-  /** Changing it reloads the current page (after a dialog changed the users). */
-  refreshToken?: number;
 }
 
 const COLUMNS: Array<DataTableColumn<UserRow>> = [
@@ -40,7 +38,7 @@ const COLUMNS: Array<DataTableColumn<UserRow>> = [
 ];
 
 /** The users of one customer (002 §2.4): paged on the server, 10 per page, no search box. */
-export function UsersTable({ path, queryKey, toolbar, refreshToken }: UsersTableProps) {
+export function UsersTable({ path, queryKey, toolbar }: UsersTableProps) {
   return (
     <>
       {toolbar !== undefined && (
@@ -54,7 +52,6 @@ export function UsersTable({ path, queryKey, toolbar, refreshToken }: UsersTable
         queryKey={queryKey}
         path={path}
         size={USERS_PAGE_SIZE}
-        refreshToken={refreshToken}
         columns={COLUMNS}
         rowKey={(u) => u.id}
         emptyText={TEXT.empty}

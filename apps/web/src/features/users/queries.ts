@@ -1,6 +1,5 @@
-import { type Role, TIMINGS, USERS_PATH, userPath } from '@portal/domain';
+import { type Role, USERS_PATH, userPath } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
 import { getResult } from '../../app/api';
 import type { UserRow } from './types';
 
@@ -51,27 +50,4 @@ export function useLinkablePackages(userId: number, enabled: boolean) {
 /** One user's summary (GET {user page path}: the page's address is also its call). */
 export function useUser(base: string) {
   return useQuery({ queryKey: [...userKeys.page(base), 'summary'], queryFn: () => getResult<UserRow>(base) });
-}
-
-/**
- * A refresh token for tables and a way to bump it after the users list delay (002 §9: the users list
- * refreshes 500 ms after an action). Pending bumps are dropped when the component goes away.
- */
-export function useDelayedRefresh(delayMs: number = TIMINGS.tableRefreshMs) {
-  const [token, setToken] = useState(0);
-  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
-  useEffect(() => {
-    const pending = timers.current;
-    return () => {
-      for (const timer of pending) clearTimeout(timer);
-    };
-  }, []);
-  const refreshSoon = useCallback(() => {
-    const timer = setTimeout(() => {
-      timers.current.delete(timer);
-      setToken((t) => t + 1);
-    }, delayMs);
-    timers.current.add(timer);
-  }, [delayMs]);
-  return { token, refreshSoon };
 }

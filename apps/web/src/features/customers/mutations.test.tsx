@@ -3,23 +3,36 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { call } from '../../app/api';
 import { dashboardKeys } from '../dashboard/queries';
-import { customerKeys, useCustomerChanged } from './queries';
+import { useChangeCustomerStatus } from './mutations';
+import { customerKeys } from './queries';
 import { customerDetail } from './testing';
+
+vi.mock('../../app/api', async (original) => ({
+  ...(await original<typeof import('../../app/api')>()),
+  call: vi.fn(),
+}));
 
 afterEach(() => vi.useRealTimers());
 
 describe('after a change to a customer (002 §9)', () => {
-  it('shows the answered customer at once and refreshes the lists after their delays', () => {
+  it('shows the answered customer at once and refreshes the lists after their delays', async () => {
     vi.useFakeTimers();
     const client = new QueryClient();
     const invalidate = vi.spyOn(client, 'invalidateQueries').mockResolvedValue();
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     );
-    const { result } = renderHook(() => useCustomerChanged(), { wrapper });
+    const { result } = renderHook(() => useChangeCustomerStatus('provider'), { wrapper });
     const changed = customerDetail({ id: 7, status: 'SUSPENDED' });
-    act(() => result.current('provider', 7, changed));
+    vi.mocked(call).mockResolvedValue({
+      ok: true,
+      httpStatus: 200,
+      envelope: { status: 'OK', messages: [], responseSummaryCode: 'OK', result: changed },
+    });
+    await act(() => result.current.mutateAsync({ customerId: 7, status: 'SUSPENDED' }));
+    expect(call).toHaveBeenCalledWith('PUT', '/boltadmin/customers/7?status=SUSPENDED');
     expect(client.getQueryData(customerKeys.detail('provider', 7))).toBe(changed);
 
     const refreshed = () => invalidate.mock.calls.map(([filters]) => filters?.queryKey);

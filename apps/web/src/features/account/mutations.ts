@@ -1,0 +1,22 @@
+import { ACCOUNT_PATH, type CustomerAccount, type CustomerAccountEditPayload } from '@portal/domain';
+import { call } from '../../app/api';
+import { useApiMutation } from '../../ui';
+import { USERS_LIST_REFRESH } from '../users/mutations';
+import { accountKeys } from './queries';
+
+/**
+ * PUT /admin/account (001 §2): the page shows the account the server answered with at once (or asks
+ * for it when none came back), and the users list follows after 500 ms, as a new super admin changes
+ * the roles it shows.
+ */
+export const useEditAccount = () =>
+  useApiMutation({
+    request: (payload: CustomerAccountEditPayload) => call<CustomerAccount>('PUT', ACCOUNT_PATH, payload),
+    onApplied: ({ envelope }, _payload, client) => {
+      if (envelope.result) client.setQueryData(accountKeys.details(), envelope.result);
+    },
+    refreshes: (_payload, { envelope }) => [
+      ...(envelope.result ? [] : [{ queryKey: accountKeys.details(), afterMs: 0 }]),
+      USERS_LIST_REFRESH,
+    ],
+  });

@@ -1,0 +1,21 @@
+import type { PasswordChangeInput, ProfileInput } from '@portal/domain';
+import { call } from '../../app/api';
+import { type Refresh, useApiMutation } from '../../ui';
+import { type Profile, profileKeys } from './queries';
+
+/** The profile page shows the change at once: its details and the account activity that records it. */
+const PROFILE_REFRESH: readonly Refresh[] = [{ queryKey: profileKeys.all, afterMs: 0 }];
+
+/** PUT /profile: the signed-in user's own details. */
+export const useSaveProfile = () =>
+  useApiMutation({
+    request: (values: ProfileInput) => call<Profile>('PUT', '/profile', values),
+    refreshes: () => PROFILE_REFRESH,
+  });
+
+/** PUT /profile/password: signs the user's other sessions out. */
+export const useChangePassword = () =>
+  useApiMutation({
+    request: (values: PasswordChangeInput) => call<null>('PUT', '/profile/password', values),
+    refreshes: () => PROFILE_REFRESH,
+  });
