@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { passwordChangeSchema, profileSchema, THROTTLE, throttleDelaySeconds } from './account.js';
+import { passwordChangeSchema, profileSchema, signInFormSchema, THROTTLE, throttleDelaySeconds } from './account.js';
 import { MESSAGES } from './messages.js';
 
 describe('sign-in throttle (issue #2)', () => {
@@ -54,5 +54,12 @@ describe('profile and password forms (002 §5.1 limits)', () => {
     expect(
       passwordChangeSchema.safeParse({ currentPassword: 'a', password: 'short', confirmPassword: 'short' }).success,
     ).toBe(false);
+  });
+});
+
+describe('sign-in form', () => {
+  it('refuses a username with a control character, as any invalid form', () => {
+    expect(signInFormSchema.safeParse({ username: 'a\u0000@b.co', password: 'x' }).success).toBe(false);
+    expect(signInFormSchema.parse({ username: ' a@b.co ', password: 'x' }).username).toBe('a@b.co');
   });
 });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { fieldMustBeEmail, fieldRequired, fieldTooLong, fieldTooShort, MESSAGES } from './messages.js';
+import { requiredEmail, requiredText } from './forms/fields.js';
+import { fieldRequired, fieldTooLong, fieldTooShort, MESSAGES } from './messages.js';
+import { hasControlCharacter } from './text.js';
 
 /** Limits of the user form (002 §5.1); the password minimum is ours (the specification leaves it open). */
 export const USER_LIMITS = {
@@ -10,15 +12,7 @@ export const USER_LIMITS = {
   passwordMin: 8,
 } as const;
 
-const requiredText = (label: string, max: number) =>
-  z
-    .string({ error: fieldRequired(label) })
-    .trim()
-    .min(1, fieldRequired(label))
-    .max(max, fieldTooLong(label, max));
-
-export const emailField = (label = 'Email') =>
-  requiredText(label, USER_LIMITS.emailMax).pipe(z.email(fieldMustBeEmail(label)));
+export const emailField = (label = 'Email') => requiredEmail(label, USER_LIMITS.emailMax);
 
 export const newPasswordField = (label = 'Password') =>
   z
@@ -29,7 +23,12 @@ export const newPasswordField = (label = 'Password') =>
 
 /** The sign-in form posted to /login (fields named as the specification's form). */
 export const signInFormSchema = z.object({
-  username: z.string().trim().min(1).max(USER_LIMITS.emailMax),
+  username: z
+    .string()
+    .trim()
+    .min(1)
+    .max(USER_LIMITS.emailMax)
+    .refine((v) => !hasControlCharacter(v)),
   password: z.string().min(1).max(200),
 });
 
