@@ -189,7 +189,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     cookies,
     publicUrl,
   });
-  registerProfileRoutes(app, { auth, authRepo, profiles, audit });
+  registerProfileRoutes(app, {
+    auth,
+    authRepo,
+    profiles,
+    audit,
+    mailer: deps.mailer,
+    afterAnswer,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
   // A customer's users: the customer's own admins manage them; the customer pages show them (userViews).
   const usersRepo = createUsersRepo(db);
   const userViews = createUserViews(usersRepo);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredEmail, requiredText } from './forms/fields.js';
+import { requiredEmail, requiredText, whenFieldsValid } from './forms/fields.js';
 import { fieldRequired, fieldTooLong, fieldTooShort, MESSAGES } from './messages.js';
 import { hasControlCharacter } from './text.js';
 
@@ -32,17 +32,45 @@ export const signInFormSchema = z.object({
   password: z.string().min(1).max(200),
 });
 
-export const profileSchema = z.object({
-  firstName: requiredText('First name', USER_LIMITS.nameMax),
-  surname: requiredText('Surname', USER_LIMITS.nameMax),
-  email: emailField(),
-  contactNumber: requiredText('Contact number', USER_LIMITS.contactNumberMax),
-});
-export type ProfileInput = z.infer<typeof profileSchema>;
+export const CURRENT_PASSWORD_LABEL = 'Current password';
+
+/** Whether a profile edit changes the sign-in e-mail (sign-in compares addresses whatever their case). */
+export const changesSignInEmail = (currentEmail: string, email: string) =>
+  email.trim().toLowerCase() !== currentEmail.trim().toLowerCase();
+
+/**
+ * The profile form of the user whose sign-in e-mail is `currentEmail`. Changing that address needs the
+ * current password (ours: whoever holds a session must not take the account over by moving its address);
+ * the server checks it and tells the old address.
+ */
+export function profileSchema(currentEmail: string) {
+  return z
+    .object({
+      firstName: requiredText('First name', USER_LIMITS.nameMax),
+      surname: requiredText('Surname', USER_LIMITS.nameMax),
+      email: emailField(),
+      contactNumber: requiredText('Contact number', USER_LIMITS.contactNumberMax),
+      currentPassword: z
+        .string()
+        .max(200)
+        .nullish()
+        .transform((v) => v ?? ''),
+    })
+    .superRefine(
+      (form, ctx) => {
+        if (changesSignInEmail(currentEmail, form.email) && form.currentPassword === '') {
+          ctx.addIssue({ code: 'custom', message: fieldRequired(CURRENT_PASSWORD_LABEL), path: ['currentPassword'] });
+        }
+      },
+      whenFieldsValid('email', 'currentPassword'),
+    );
+}
+export type ProfileInput = z.input<ReturnType<typeof profileSchema>>;
+export type ProfilePayload = z.output<ReturnType<typeof profileSchema>>;
 
 export const passwordChangeSchema = z
   .object({
-    currentPassword: z.string().min(1, fieldRequired('Current password')).max(200),
+    currentPassword: z.string().min(1, fieldRequired(CURRENT_PASSWORD_LABEL)).max(200),
     password: newPasswordField(),
     confirmPassword: z.string().min(1, fieldRequired('Confirm password')),
   })
