@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { CURRENT_PASSWORD_LABEL, fieldRequired, MESSAGES } from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
 import { signIn, signOut } from './helpers';
 
@@ -18,6 +19,35 @@ test('a user edits their profile, sees field errors, and the change stays after 
   await expect(page.getByLabel('First name')).toHaveValue('Morgan');
   await expect(contact).toHaveValue('+44 20 7946 0000');
   await expect(page.getByTestId('user-full-name')).toContainText('Morgan');
+
+  // The sign-in e-mail changes only with the current password, asked for once the address differs.
+  const details = page.getByRole('form', { name: 'Profile details' });
+  const currentPassword = details.getByLabel(CURRENT_PASSWORD_LABEL);
+  const oldEmail = 'customer-admin@demo.test';
+  const newEmail = `customer-admin.${Date.now().toString(36)}@demo.test`;
+  await expect(currentPassword).toHaveCount(0);
+  await details.getByLabel('Email').fill(newEmail);
+  await details.getByRole('button', { name: 'Save profile' }).click();
+  await expect(details.getByText(fieldRequired(CURRENT_PASSWORD_LABEL))).toBeVisible();
+  await currentPassword.fill('not the password');
+  await details.getByRole('button', { name: 'Save profile' }).click();
+  await expect(details.getByText(MESSAGES.currentPasswordWrong)).toBeVisible();
+  await currentPassword.fill(DEMO_PASSWORD);
+  await details.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByText(MESSAGES.profileSaved)).toBeVisible();
+  await expect(currentPassword).toHaveCount(0);
+  await signOut(page);
+  await signIn(page, newEmail);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+
+  // Back to the demo address, so other journeys keep working.
+  await page.goto('/profile');
+  await details.getByLabel('Email').fill(oldEmail);
+  await currentPassword.fill(DEMO_PASSWORD);
+  await details.getByRole('button', { name: 'Save profile' }).click();
+  await expect(details.getByLabel('Email')).toHaveValue(oldEmail);
+  await expect(currentPassword).toHaveCount(0);
+  await signOut(page);
 });
 
 test('a forgotten password is reset through the mailed link, once', async ({ page }) => {

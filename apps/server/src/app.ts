@@ -63,6 +63,7 @@ import { createUserImportService } from './features/users/import.js';
 import { createUsersRepo } from './features/users/repo.js';
 import { registerUserRoutes } from './features/users/routes.js';
 import { createUserService, createUserViews } from './features/users/service.js';
+import { createAfterAnswer } from './http/after-answer.js';
 import { AppError } from './http/errors.js';
 import { registerRequestContext } from './http/request-context.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -177,13 +178,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => stopHousekeeping?.());
 
+  const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+  // Work that must not lengthen an answer (what forgot-password and sign-up find out about an address).
+  const afterAnswer = createAfterAnswer(app.log);
+  app.addHook('onClose', async () => afterAnswer.settled());
   registerAuthRoutes(app, {
     auth,
     mailer: deps.mailer,
+    afterAnswer,
     cookies,
-    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    publicUrl,
   });
-  registerProfileRoutes(app, { auth, authRepo, profiles, audit });
+  registerProfileRoutes(app, {
+    auth,
+    authRepo,
+    profiles,
+    audit,
+    mailer: deps.mailer,
+    afterAnswer,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
   // A customer's users: the customer's own admins manage them; the customer pages show them (userViews).
   const usersRepo = createUsersRepo(db);
   const userViews = createUserViews(usersRepo);
@@ -206,6 +220,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       limitPerAddress: config.signUpLimitPerAddress,
       ...(deps.now ? { now: deps.now } : {}),
     }),
+    mailer: deps.mailer,
+    afterAnswer,
+    publicUrl,
   });
   const dashboardRepo = createDashboardRepo(db);
   registerDashboardRoutes(app, { dashboard: createDashboardService(dashboardRepo) });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { fieldMustBeEmail, fieldRequired, fieldTooLong, fieldTooShort, MESSAGES } from './messages.js';
+import { requiredEmail, requiredText, whenFieldsValid } from './forms/fields.js';
+import { fieldRequired, fieldTooLong, fieldTooShort, MESSAGES } from './messages.js';
+import { hasControlCharacter } from './text.js';
 
 /** Limits of the user form (002 §5.1); the password minimum is ours (the specification leaves it open). */
 export const USER_LIMITS = {
@@ -10,15 +12,7 @@ export const USER_LIMITS = {
   passwordMin: 8,
 } as const;
 
-const requiredText = (label: string, max: number) =>
-  z
-    .string({ error: fieldRequired(label) })
-    .trim()
-    .min(1, fieldRequired(label))
-    .max(max, fieldTooLong(label, max));
-
-export const emailField = (label = 'Email') =>
-  requiredText(label, USER_LIMITS.emailMax).pipe(z.email(fieldMustBeEmail(label)));
+export const emailField = (label = 'Email') => requiredEmail(label, USER_LIMITS.emailMax);
 
 export const newPasswordField = (label = 'Password') =>
   z
@@ -29,21 +23,54 @@ export const newPasswordField = (label = 'Password') =>
 
 /** The sign-in form posted to /login (fields named as the specification's form). */
 export const signInFormSchema = z.object({
-  username: z.string().trim().min(1).max(USER_LIMITS.emailMax),
+  username: z
+    .string()
+    .trim()
+    .min(1)
+    .max(USER_LIMITS.emailMax)
+    .refine((v) => !hasControlCharacter(v)),
   password: z.string().min(1).max(200),
 });
 
-export const profileSchema = z.object({
-  firstName: requiredText('First name', USER_LIMITS.nameMax),
-  surname: requiredText('Surname', USER_LIMITS.nameMax),
-  email: emailField(),
-  contactNumber: requiredText('Contact number', USER_LIMITS.contactNumberMax),
-});
-export type ProfileInput = z.infer<typeof profileSchema>;
+export const CURRENT_PASSWORD_LABEL = 'Current password';
+
+/** Whether a profile edit changes the sign-in e-mail (sign-in compares addresses whatever their case). */
+export const changesSignInEmail = (currentEmail: string, email: string) =>
+  email.trim().toLowerCase() !== currentEmail.trim().toLowerCase();
+
+/**
+ * The profile form of the user whose sign-in e-mail is `currentEmail`. Changing that address needs the
+ * current password (ours: whoever holds a session must not take the account over by moving its address);
+ * the server checks it and tells the old address.
+ */
+export function profileSchema(currentEmail: string) {
+  return z
+    .object({
+      firstName: requiredText('First name', USER_LIMITS.nameMax),
+      surname: requiredText('Surname', USER_LIMITS.nameMax),
+      email: emailField(),
+      contactNumber: requiredText('Contact number', USER_LIMITS.contactNumberMax),
+      currentPassword: z
+        .string()
+        .max(200)
+        .nullish()
+        .transform((v) => v ?? ''),
+    })
+    .superRefine(
+      (form, ctx) => {
+        if (changesSignInEmail(currentEmail, form.email) && form.currentPassword === '') {
+          ctx.addIssue({ code: 'custom', message: fieldRequired(CURRENT_PASSWORD_LABEL), path: ['currentPassword'] });
+        }
+      },
+      whenFieldsValid('email', 'currentPassword'),
+    );
+}
+export type ProfileInput = z.input<ReturnType<typeof profileSchema>>;
+export type ProfilePayload = z.output<ReturnType<typeof profileSchema>>;
 
 export const passwordChangeSchema = z
   .object({
-    currentPassword: z.string().min(1, fieldRequired('Current password')).max(200),
+    currentPassword: z.string().min(1, fieldRequired(CURRENT_PASSWORD_LABEL)).max(200),
     password: newPasswordField(),
     confirmPassword: z.string().min(1, fieldRequired('Confirm password')),
   })

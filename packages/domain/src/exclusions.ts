@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { OsFamily } from './enums.js';
+import { hasControlCharacter } from './text.js';
 
 /**
  * Exclusions of a files-and-folders task (002 §5.7): validation, the glob matcher the item tree uses, and the
@@ -56,8 +57,6 @@ export const EXCLUSION_LIMITS = { maxLength: 1024, maxInnerDoubleStars: 4 } as c
 const INVALID_CHARACTERS = ['[', ']', '{', '}', ','] as const;
 /** Characters no Windows file name can contain besides separators, `*`, `?` and `:`: such a glob never matches. */
 const WINDOWS_NAME_FORBIDDEN = ['<', '>', '"', '|'] as const;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is rejected here.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/u;
 
 const separatorOf = (platform: ExclusionPlatform) => (platform === 'WINDOWS' ? '\\' : '/');
 const oppositeSeparatorOf = (platform: ExclusionPlatform) => (platform === 'WINDOWS' ? '/' : '\\');
@@ -133,7 +132,7 @@ function parseExclusion(exclusion: string, platform: ExclusionPlatform): ParseRe
   if (texts.some((text) => text === '' || text === '.' || text === '..')) return invalidFormat;
   if (platform === 'WINDOWS' && rest.includes(':')) return invalidFormat;
 
-  if (exclusion.length > EXCLUSION_LIMITS.maxLength || CONTROL_CHARACTERS.test(exclusion)) return invalidExclusion;
+  if (exclusion.length > EXCLUSION_LIMITS.maxLength || hasControlCharacter(exclusion)) return invalidExclusion;
   if (platform === 'WINDOWS' && WINDOWS_NAME_FORBIDDEN.some((ch) => exclusion.includes(ch))) return invalidExclusion;
   const components = texts.map(tokenize);
   const innerDoubleStars = components

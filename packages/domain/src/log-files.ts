@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fieldNotValid, fieldRequired, fieldTooLong } from './messages.js';
+import { hasControlCharacter } from './text.js';
 import { idSegment, withQuery } from './urls.js';
 
 /**
@@ -29,8 +30,7 @@ export const logFileNameSchema = z
   .refine((name) => isLogFileName(name), fieldNotValid(FILE_NAME_LABEL));
 
 export function isLogFileName(name: string): boolean {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here
-  return name !== '.' && name !== '..' && name.trim() === name && !/[/\\\u0000-\u001f\u007f]/.test(name);
+  return name !== '.' && name !== '..' && name.trim() === name && !/[/\\]/.test(name) && !hasControlCharacter(name);
 }
 
 /** One file in the list of a machine's log files (GET …/logfiles without a file name). */

@@ -829,3 +829,65 @@ export function liveChannelConnectionFailedText(queue: WebsocketQueueType): stri
     ? MESSAGES.liveChannel.remoteMachineConnectionFailed
     : MESSAGES.liveChannel.connectionFailed;
 }
+
+/** A mail the portal sends: its subject and plain text (ours, like every mail). */
+export interface MailText {
+  subject: string;
+  text: string;
+}
+
+/** The password reset link, mailed on Forgot password to an existing, open account. */
+export function passwordResetMail(firstName: string, link: string): MailText {
+  return {
+    subject: 'Reset your Cloud Portal password',
+    text: [
+      `Hello ${firstName},`,
+      '',
+      'Someone asked to reset the password of your Cloud Portal account.',
+      'Open this link within 60 minutes to choose a new password (it works once):',
+      '',
+      link,
+      '',
+      'If you did not ask for this, ignore this mail; your password stays as it is.',
+    ].join('\n'),
+  };
+}
+
+/**
+ * Mailed to the holder of an address someone tried to sign up with: the sign-up page answers as for any
+ * sign-up, so only the owner of the address learns that it has an account.
+ */
+export function signUpAddressInUseMail(firstName: string, links: { signIn: string; forgotPassword: string }): MailText {
+  return {
+    subject: 'Someone tried to sign up with your e-mail address',
+    text: [
+      `Hello ${firstName},`,
+      '',
+      'Someone tried to sign up for Cloud Portal with your e-mail address, which already has an account.',
+      'No new account was opened.',
+      '',
+      `If it was you, sign in instead: ${links.signIn}`,
+      `If you have forgotten your password, reset it: ${links.forgotPassword}`,
+      '',
+      'If it was not you, ignore this mail; your account stays as it is.',
+    ].join('\n'),
+  };
+}
+
+/** Mailed to the old address when the sign-in e-mail of an account is changed on the profile. */
+export function signInEmailChangedMail(firstName: string, change: { newEmail: string; at: Date }): MailText {
+  const at = `${change.at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return {
+    subject: 'The sign-in e-mail of your Cloud Portal account was changed',
+    text: [
+      `Hello ${firstName},`,
+      '',
+      `The sign-in e-mail address of your Cloud Portal account was changed to ${change.newEmail} on ${at}.`,
+      "From now on you sign in with that address, and the account's mails go there.",
+      '',
+      'If you did not make this change, someone else knows your password. Sign in with the new address',
+      'and your password, change the e-mail address back and choose a new password; if you cannot,',
+      'contact your administrator or our support at once.',
+    ].join('\n'),
+  };
+}

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { hasControlCharacter } from '../text.js';
 import {
   acceptAttribute,
   checkbox,
@@ -17,6 +18,7 @@ import {
   optionalId,
   optionalText,
   optionalUploadField,
+  requiredEmail,
   requiredText,
   singleFile,
   toNumber,
@@ -85,6 +87,34 @@ describe('form field helpers', () => {
     expect(optionalText('Company', 3).safeParse('abcd').error?.issues[0]?.message).toBe(
       'Company must be at most 3 characters',
     );
+  });
+
+  it('refuses control characters in texts as not valid, on the field, and keeps every other character', () => {
+    const control = fc
+      .oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }))
+      .map((code) => String.fromCharCode(code));
+    const plain = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).filter((v) => !hasControlCharacter(v));
+    const required = requiredText('Name', 50);
+    const optional = optionalText('Company', 50);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 10 }), control, fc.string({ maxLength: 10 }), (before, c, after) => {
+        const text = `${before}x${c}x${after}`;
+        expect(required.safeParse(text).error?.issues[0]?.message).toBe('Name is not valid');
+        expect(optional.safeParse(text).error?.issues[0]?.message).toBe('Company is not valid');
+        expect(requiredEmail('Email', 100).safeParse(`a${c}b@example.com`).error?.issues[0]?.message).toBe(
+          'Email must be a valid email',
+        );
+      }),
+    );
+    fc.assert(
+      fc.property(plain, (text) => {
+        fc.pre(text.trim() !== '');
+        expect(required.parse(text)).toBe(text.trim());
+        expect(optional.parse(text)).toBe(text.trim());
+      }),
+    );
+    // Surrounding whitespace is trimmed before the check, as it always was.
+    expect(required.parse('\tAna\n')).toBe('Ana');
   });
 
   it('accepts http(s) links and host names only', () => {

@@ -9,6 +9,7 @@ import {
   fieldTooShort,
   fieldWholeNumber,
 } from '../messages.js';
+import { hasControlCharacter } from '../text.js';
 
 /**
  * Field builders shared by the form schemas. Every form schema is used twice: by the web app
@@ -17,8 +18,7 @@ import {
  * booleans accept 'true' / 'false'; the output is always the typed payload.
  */
 
-/** A required text, trimmed, with '{label} is required' and the maximum length. */
-export const requiredText = (label: string, max: number, min = 1) => {
+const trimmedText = (label: string, max: number, min = 1) => {
   const text = z
     .string({ error: fieldRequired(label) })
     .trim()
@@ -27,18 +27,27 @@ export const requiredText = (label: string, max: number, min = 1) => {
   return min > 1 ? text.min(min, fieldTooShort(label, min)) : text;
 };
 
-/** An optional text, trimmed; absent or null becomes ''. */
+/** A one-line text holds no control character: '{label} is not valid', like any other character it refuses. */
+const withoutControlCharacters = (label: string) =>
+  z.string().refine((v) => !hasControlCharacter(v), fieldNotValid(label));
+
+/** A required text, trimmed, with '{label} is required', the maximum length and no control character. */
+export const requiredText = (label: string, max: number, min = 1) =>
+  trimmedText(label, max, min).pipe(withoutControlCharacters(label));
+
+/** An optional text, trimmed, without control characters; absent or null becomes ''. */
 export const optionalText = (label: string, max: number) =>
   z
     .string({ error: fieldNotValid(label) })
     .trim()
     .max(max, fieldTooLong(label, max))
+    .pipe(withoutControlCharacters(label))
     .nullish()
     .transform((v) => v ?? '');
 
-/** A required e-mail address with '{label} must be a valid email'. */
+/** A required e-mail address with '{label} must be a valid email' (which refuses control characters too). */
 export const requiredEmail = (label: string, max: number) =>
-  requiredText(label, max).pipe(z.email(fieldMustBeEmail(label)));
+  trimmedText(label, max).pipe(z.email(fieldMustBeEmail(label)));
 
 /** What a number input may hold: a number, a numeric string (forms, multipart) or nothing. */
 export const numberInput = z.union([z.number(), z.string()]).nullish();

@@ -3,10 +3,12 @@ import {
   forgotPasswordSchema,
   MESSAGES,
   ok,
+  passwordResetMail,
   resetPasswordSchema,
   signInFormSchema,
 } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
+import type { AfterAnswer } from '../../http/after-answer.js';
 import { AppError, parseWith } from '../../http/errors.js';
 import {
   type CookieOptions,
@@ -23,9 +25,9 @@ const wantsJson = (accept: string | undefined) => (accept ?? '').includes('appli
 
 export function registerAuthRoutes(
   app: FastifyInstance,
-  deps: { auth: AuthService; mailer: Mailer; cookies: CookieOptions; publicUrl: string },
+  deps: { auth: AuthService; mailer: Mailer; afterAnswer: AfterAnswer; cookies: CookieOptions; publicUrl: string },
 ): void {
-  const { auth, mailer, cookies } = deps;
+  const { auth, mailer, cookies, afterAnswer } = deps;
 
   app.post('/login', { config: { access: 'public' } }, async (request, reply) => {
     const form = signInFormSchema.safeParse(request.body);
@@ -51,26 +53,16 @@ export function registerAuthRoutes(
     return reply.redirect('/login?logout');
   });
 
-  app.post('/forgot-password', { config: { access: 'public' } }, async (request) => {
+  app.post('/forgot-password', { config: { access: 'public' } }, async (request, reply) => {
     const { email } = parseWith(forgotPasswordSchema, request.body);
-    const created = await auth.requestReset(email, clientInfo(request));
-    if (created) {
+    const client = clientInfo(request);
+    // Whether the address has an account shows only in the mailbox: the answer is out before it is looked up.
+    afterAnswer.run(reply, 'password reset request', async () => {
+      const created = await auth.requestReset(email, client);
+      if (!created) return;
       const link = new URL(`/reset-password?token=${encodeURIComponent(created.token)}`, deps.publicUrl).toString();
-      await mailer.send({
-        to: created.user.email,
-        subject: 'Reset your Cloud Portal password',
-        text: [
-          `Hello ${created.user.firstName},`,
-          '',
-          'Someone asked to reset the password of your Cloud Portal account.',
-          'Open this link within 60 minutes to choose a new password (it works once):',
-          '',
-          link,
-          '',
-          'If you did not ask for this, ignore this mail; your password stays as it is.',
-        ].join('\n'),
-      });
-    }
+      await mailer.send({ to: created.user.email, ...passwordResetMail(created.user.firstName, link) });
+    });
     return ok({ message: MESSAGES.resetMailSent });
   });
 

@@ -224,6 +224,12 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
       });
     },
 
+    /** Whether `password` is the user's current one (what changing the password or the sign-in e-mail needs). */
+    async isCurrentPassword(userId: number, password: string): Promise<boolean> {
+      const user = await auth.findUserById(userId);
+      return user !== null && (await verifyPassword(user.passwordHash, password));
+    },
+
     async changePassword(
       session: SignedIn,
       input: { currentPassword: string; password: string },

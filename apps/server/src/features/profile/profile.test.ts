@@ -1,4 +1,4 @@
-import { MESSAGES } from '@portal/domain';
+import { MESSAGES, signInEmailChangedMail } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
@@ -12,6 +12,17 @@ beforeAll(async () => {
   tenants = await createTenants(t.database.db);
 });
 afterAll(() => t.close());
+
+const lastMailId = () => t.mails.list()[0]?.id ?? 0;
+
+async function waitForMail(to: string, after: number) {
+  for (let i = 0; i < 50; i++) {
+    const mail = t.mails.list().find((m) => m.to.includes(to) && m.id > after);
+    if (mail) return mail;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no mail to ${to}`);
+}
 
 const profileOf = (email: string) => ({ firstName: 'Ana', surname: 'Silva', email, contactNumber: '+351 555 0101' });
 
@@ -57,9 +68,65 @@ describe('profile (issue #2)', () => {
   it("refuses another user's e-mail address on the email field", async () => {
     const client = new TestClient(t.app);
     await client.signIn(tenants.customerB.user.email, FIXTURE_PASSWORD);
-    const response = await client.json('PUT', '/profile', profileOf(tenants.customerA.superAdmin.email.toUpperCase()));
+    const response = await client.json('PUT', '/profile', {
+      ...profileOf(tenants.customerA.superAdmin.email.toUpperCase()),
+      currentPassword: FIXTURE_PASSWORD,
+    });
     expect(response.statusCode).toBe(409);
     expect(response.json().messages[0]).toMatchObject({ fieldName: 'email', message: MESSAGES.emailTaken });
+  });
+
+  it('changes the sign-in e-mail only with the current password, on its field', async () => {
+    const { email } = tenants.customerB.superAdmin;
+    const client = new TestClient(t.app);
+    await client.signIn(email, FIXTURE_PASSWORD);
+    const before = lastMailId();
+    const missing = await client.json('PUT', '/profile', profileOf('taken.over@attacker.test'));
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().messages).toEqual([
+      expect.objectContaining({ fieldName: 'currentPassword', message: 'Current password is required' }),
+    ]);
+    const wrong = await client.json('PUT', '/profile', {
+      ...profileOf('taken.over@attacker.test'),
+      currentPassword: 'guess',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().messages).toEqual([
+      expect.objectContaining({ fieldName: 'currentPassword', message: MESSAGES.currentPasswordWrong }),
+    ]);
+    expect((await client.json('GET', '/profile')).json().result.email).toBe(email);
+    // The same address in other letters is no change: no password, no mail.
+    expect((await client.json('PUT', '/profile', profileOf(email.toUpperCase()))).statusCode).toBe(200);
+    expect((await client.json('PUT', '/profile', profileOf(email))).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(lastMailId()).toBe(before);
+  });
+
+  it('changes the sign-in e-mail with the current password and tells the old address', async () => {
+    const old = tenants.customerA.user.email;
+    const client = new TestClient(t.app);
+    await client.signIn(old, FIXTURE_PASSWORD);
+    expect((await client.json('PUT', '/profile', profileOf(old))).statusCode).toBe(200);
+    const before = lastMailId();
+    const changed = await client.json('PUT', '/profile', {
+      ...profileOf('ana.new@contoso.test'),
+      currentPassword: FIXTURE_PASSWORD,
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().result.email).toBe('ana.new@contoso.test');
+    expect((await new TestClient(t.app).signIn('ana.new@contoso.test', FIXTURE_PASSWORD)).headers.location).toBe('/');
+    expect((await new TestClient(t.app).signIn(old, FIXTURE_PASSWORD)).headers.location).toBe('/login?error');
+
+    const mail = await waitForMail(old, before);
+    const expected = signInEmailChangedMail('Ana', { newEmail: 'ana.new@contoso.test', at: t.clock.now });
+    expect(mail).toMatchObject({ to: old, subject: expected.subject, text: expected.text });
+    expect(mail.text).toContain('ana.new@contoso.test');
+    expect(mail.text).toContain('If you did not make this change');
+    expect(t.mails.list().filter((m) => m.id > before && m.to.includes('ana.new@contoso.test'))).toEqual([]);
+
+    // Back to the old address, so the other tests find the user as they left it.
+    const back = await client.json('PUT', '/profile', { ...profileOf(old), currentPassword: FIXTURE_PASSWORD });
+    expect(back.statusCode).toBe(200);
   });
 
   it('changes the password only with the current one, and ends the other sessions', async () => {

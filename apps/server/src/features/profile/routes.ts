@@ -1,4 +1,5 @@
 import {
+  changesSignInEmail,
   errorMessage,
   MESSAGES,
   ok,
@@ -6,10 +7,13 @@ import {
   pagingQuerySchema,
   passwordChangeSchema,
   profileSchema,
+  signInEmailChangedMail,
 } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
+import type { AfterAnswer } from '../../http/after-answer.js';
 import { AppError, conflict, parseWith } from '../../http/errors.js';
 import { clientInfo, requireSignedIn } from '../../http/request-context.js';
+import type { Mailer } from '../../mail/mailer.js';
 import type { AuditRepo } from '../audit/repo.js';
 import type { AuthRepo } from '../auth/repo.js';
 import type { AuthService } from '../auth/service.js';
@@ -18,19 +22,40 @@ import type { ProfileRepo } from './repo.js';
 
 export function registerProfileRoutes(
   app: FastifyInstance,
-  deps: { auth: AuthService; authRepo: AuthRepo; profiles: ProfileRepo; audit: AuditRepo },
+  deps: {
+    auth: AuthService;
+    authRepo: AuthRepo;
+    profiles: ProfileRepo;
+    audit: AuditRepo;
+    mailer: Mailer;
+    afterAnswer: AfterAnswer;
+    now?: () => Date;
+  },
 ): void {
   const signedIn = { config: { access: 'signedIn' as const } };
+  const now = deps.now ?? (() => new Date());
 
   app.get('/profile', signedIn, async (request) => {
     const { user } = requireSignedIn(request);
     return ok(presentProfile(user));
   });
 
-  app.put('/profile', signedIn, async (request) => {
+  app.put('/profile', signedIn, async (request, reply) => {
     const session = requireSignedIn(request);
-    const fields = parseWith(profileSchema, request.body);
+    const { currentPassword, ...fields } = parseWith(profileSchema(session.user.email), request.body);
+    const emailChanges = changesSignInEmail(session.user.email, fields.email);
+    if (emailChanges && !(await deps.auth.isCurrentPassword(session.user.id, currentPassword))) {
+      throw new AppError(400, 'VALIDATION_FAILED', [errorMessage(MESSAGES.currentPasswordWrong, 'currentPassword')]);
+    }
     if (!(await deps.profiles.update(session.user.id, fields))) throw conflict(MESSAGES.emailTaken, 'email');
+    if (emailChanges) {
+      // The old address learns of the change, so a taken-over account does not go unnoticed.
+      const { email: oldEmail, firstName } = session.user;
+      const change = { newEmail: fields.email, at: now() };
+      deps.afterAnswer.run(reply, 'sign-in e-mail change mail', () =>
+        deps.mailer.send({ to: oldEmail, ...signInEmailChangedMail(firstName, change) }),
+      );
+    }
     await deps.audit.record({
       type: 'PROFILE_UPDATED',
       userId: session.user.id,

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { customers, packageRequests, packageTemplates, users } from '../../db/schema/index.js';
 import { countThrottledEvent } from '../auth/repo.js';
@@ -32,6 +32,15 @@ export function createSignUpRepo(db: Db) {
         .from(packageTemplates)
         .where(providerTemplate)
         .orderBy(asc(packageTemplates.name), asc(packageTemplates.id));
+    },
+
+    /** Who holds an e-mail address (as sign-in compares it: whatever its case), or null. */
+    async accountHolder(email: string): Promise<{ email: string; firstName: string } | null> {
+      const [row] = await db
+        .select({ email: users.email, firstName: users.firstName })
+        .from(users)
+        .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+      return row ?? null;
     },
 
     /** Counts a sign-up of a throttle key and answers the key's count (the row stays locked until commit). */

@@ -3,21 +3,28 @@ import {
   fieldNotValid,
   MESSAGES,
   ok,
+  PAGES,
   SIGN_UP_FORM_LABELS,
   SIGN_UP_PATHS,
   type SignUpResult,
+  signUpAddressInUseMail,
   signUpSchema,
   signUpThrottled,
 } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
-import { AppError, badRequest, conflict, parseWith } from '../../http/errors.js';
+import type { AfterAnswer } from '../../http/after-answer.js';
+import { AppError, badRequest, parseWith } from '../../http/errors.js';
 import { clientInfo } from '../../http/request-context.js';
+import type { Mailer } from '../../mail/mailer.js';
 import { presentSignUpOptions } from './present.js';
 import type { SignUpService } from './service.js';
 
 /** Sign-up of a new customer (domain signup.ts): open to visitors, CSRF-checked like every POST. */
-export function registerSignUpRoutes(app: FastifyInstance, deps: { signUp: SignUpService }): void {
-  const { signUp } = deps;
+export function registerSignUpRoutes(
+  app: FastifyInstance,
+  deps: { signUp: SignUpService; mailer: Mailer; afterAnswer: AfterAnswer; publicUrl: string },
+): void {
+  const { signUp, mailer, afterAnswer, publicUrl } = deps;
   const publicAccess = { config: { access: 'public' as const } };
 
   app.get(SIGN_UP_PATHS.options, publicAccess, async () => ok(presentSignUpOptions(await signUp.templatesOnOffer())));
@@ -30,7 +37,19 @@ export function registerSignUpRoutes(app: FastifyInstance, deps: { signUp: SignU
       case 'signedUp':
         return ok<SignUpResult>({ message: MESSAGES.signUp.submitted });
       case 'emailTaken':
-        throw conflict(MESSAGES.emailTaken, 'email');
+        // Answered as a sign-up, so only the owner of the address learns that it has an account.
+        afterAnswer.run(reply, 'sign-up address-in-use mail', async () => {
+          const holder = await signUp.accountHolder(form.email);
+          if (!holder) return;
+          await mailer.send({
+            to: holder.email,
+            ...signUpAddressInUseMail(holder.firstName, {
+              signIn: new URL(PAGES.login, publicUrl).toString(),
+              forgotPassword: new URL(PAGES.forgotPassword, publicUrl).toString(),
+            }),
+          });
+        });
+        return ok<SignUpResult>({ message: MESSAGES.signUp.submitted });
       case 'templateGone':
         throw badRequest(fieldNotValid(SIGN_UP_FORM_LABELS.templateId), 'templateId');
       case 'throttled':

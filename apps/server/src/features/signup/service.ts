@@ -39,11 +39,12 @@ export function createSignUpService(deps: {
 
   return {
     templatesOnOffer: () => repo.templatesOnOffer(),
+    accountHolder: (email: string) => repo.accountHolder(email),
 
     /**
      * Creates the sign-up. The address's count is taken under its row lock in the same transaction, so
-     * concurrent sign-ups cannot pass the limit together; a sign-up refused for a taken e-mail address
-     * still counts (the form must not test addresses in bulk), one refused by the throttle does not.
+     * concurrent sign-ups cannot pass the limit together; a sign-up with a taken e-mail address creates
+     * nothing but still counts (the form must not test addresses in bulk), one refused by the throttle does not.
      */
     async signUp(form: SignUpPayload, client: ClientInfo): Promise<SignUpOutcome> {
       const key = signUpKey(client.ip);

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, type ProfileInput, profileSchema } from '@portal/domain';
+import { CURRENT_PASSWORD_LABEL, changesSignInEmail, MESSAGES, type ProfileInput, profileSchema } from '@portal/domain';
+import { useMemo } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import { type Path, useForm } from 'react-hook-form';
 import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
@@ -13,26 +14,34 @@ const FIELDS: Array<{ name: Path<ProfileInput>; label: string; type: 'text' | 'e
     { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
     { name: 'contactNumber', label: 'Contact number', type: 'tel', autoComplete: 'tel' },
   ];
+const FIELD_NAMES: Array<Path<ProfileInput>> = [...FIELDS.map((f) => f.name), 'currentPassword'];
 
 export function ProfileDetailsForm({ profile }: { profile: Profile }) {
+  const schema = useMemo(() => profileSchema(profile.email), [profile.email]);
   const form = useForm<ProfileInput>({
-    resolver: zodResolver(profileSchema),
+    resolver: zodResolver(schema),
     defaultValues: {
       firstName: profile.firstName,
       surname: profile.surname,
       email: profile.email,
       contactNumber: profile.contactNumber,
+      currentPassword: '',
     },
   });
+  // The current password is asked for only while the form would change the sign-in e-mail.
+  const emailChanges = changesSignInEmail(profile.email, form.watch('email'));
   const { isSubmitting } = form.formState;
   const { submit, globalErrors } = useDialogSubmit({
     mutation: useSaveProfile(),
     successText: MESSAGES.profileSaved,
     partialText: MESSAGES.profileSavedWithErrors,
     unknownErrorText: MESSAGES.unknownWhileSavingProfile,
-    form: { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
+    form: { setError: form.setError, fieldNames: FIELD_NAMES },
   });
-  const save = form.handleSubmit((values) => submit(values));
+  const save = form.handleSubmit(async (values) => {
+    const outcome = await submit(values);
+    if (outcome.applied) form.setValue('currentPassword', '');
+  });
   return (
     <Form noValidate onSubmit={save} aria-label="Profile details">
       {FIELDS.map((field) => (
@@ -47,6 +56,16 @@ export function ProfileDetailsForm({ profile }: { profile: Profile }) {
           placeholder={`${field.label} is required`}
         />
       ))}
+      {emailChanges && (
+        <TextField
+          form={form}
+          idPrefix="profile-"
+          name="currentPassword"
+          label={CURRENT_PASSWORD_LABEL}
+          type="password"
+          autoComplete="current-password"
+        />
+      )}
       <GlobalErrors messages={globalErrors} />
       <Button type="submit" disabled={isSubmitting} className="mt-2">
         Save profile

@@ -1,4 +1,12 @@
-import { CSRF_HEADER_NAME, MESSAGES, SIGN_UP_PATHS, type SignUpTemplateOption, signUpThrottled } from '@portal/domain';
+import {
+  CSRF_HEADER_NAME,
+  fieldNotValid,
+  MESSAGES,
+  SIGN_UP_FORM_LABELS,
+  SIGN_UP_PATHS,
+  type SignUpTemplateOption,
+  signUpThrottled,
+} from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
@@ -114,20 +122,19 @@ describe('sign-up page (issue #6)', () => {
     expect(posts()).toEqual([]);
   });
 
-  it('puts a taken e-mail address on the email field and a throttle refusal under the form', async () => {
+  it('puts a server field message on its field (a package withdrawn meanwhile) and a throttle refusal under the form', async () => {
+    const withdrawn = fieldNotValid(SIGN_UP_FORM_LABELS.templateId);
     const answers = [
-      envelope(409, null, [
-        { type: 'ERROR', fieldName: 'email', message: MESSAGES.emailTaken, responseCode: 'CONFLICT' },
-      ]),
+      envelope(400, null, [{ type: 'ERROR', fieldName: 'templateId', message: withdrawn, responseCode: 'ERROR' }]),
       envelope(429, null, [{ type: 'ERROR', fieldName: '', message: signUpThrottled(600), responseCode: 'THROTTLED' }]),
     ];
     serve(TEMPLATES, () => answers.shift() as Response);
     const user = renderPage();
     await fillIn(user);
     await submit(user);
-    const email = screen.getByLabelText('Email');
-    await waitFor(() => expect(email).toHaveClass('is-invalid'));
-    expect(email.closest('.mb-3')).toHaveTextContent(MESSAGES.emailTaken);
+    const template = screen.getByLabelText(SIGN_UP_FORM_LABELS.templateId);
+    await waitFor(() => expect(template).toHaveClass('is-invalid'));
+    expect(template.closest('.mb-3')).toHaveTextContent(withdrawn);
     expect(screen.queryByTestId('global-errors')).toBeNull();
 
     await submit(user);

@@ -1,0 +1,9 @@
+/**
+ * Control characters (Unicode category Cc: U+0000–U+001F and U+007F–U+009F) have no place in what a person
+ * types into a one-line field, in a file name or in a pattern; a NUL byte cannot even be stored in a
+ * PostgreSQL text column.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/u;
+
+export const hasControlCharacter = (value: string) => CONTROL_CHARACTER.test(value);
