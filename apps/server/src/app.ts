@@ -21,7 +21,7 @@ import { registerCustomerRoutes } from './features/customers/routes.js';
 import { createCustomerService } from './features/customers/service.js';
 import { createDashboardRepo } from './features/dashboard/repo.js';
 import { registerDashboardRoutes } from './features/dashboard/routes.js';
-import { createDashboardService, machineAudience } from './features/dashboard/service.js';
+import { createDashboardService } from './features/dashboard/service.js';
 import { registerDemoMailRoutes } from './features/demo/routes.js';
 import { createInProcessBus, createRedisBus, type LiveBus } from './features/live/bus.js';
 import {
@@ -276,7 +276,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     presence,
     machine: (machineId) => dashboardRepo.machine(machineId),
     machineVisibilities: (machineIds) => machineVisibilities(db, machineIds),
-    machineAudience,
     bus,
     handlers,
     options: deps.live?.options,
@@ -296,7 +295,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTreeItemsRoutes(app, {
     treeItems: createTreeItemsService({
       machine: (machineId) => dashboardRepo.machine(machineId),
-      machineAudience,
       live: () => live,
     }),
   });

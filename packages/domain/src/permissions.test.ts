@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ROLES } from './enums.js';
-import { ACCESS_LEVELS, type Actor, customerScope, mayAccess, mayChange, mayLinkMachines } from './permissions.js';
+import {
+  ACCESS_LEVELS,
+  type Actor,
+  customerScope,
+  machineAudience,
+  mayAccess,
+  mayChange,
+  mayCommandMachine,
+  mayLinkMachines,
+} from './permissions.js';
 
 const actor = (overrides: Partial<Actor>): Actor => ({
   userId: 1,
@@ -108,5 +117,71 @@ describe('customer scope (DESIGN §4)', () => {
     expect(mayLinkMachines(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 3 }))).toBe(true);
     expect(mayLinkMachines(actor({ role: 'ROLE_CUSTOMER_USER', customerId: 3, readOnly: true }))).toBe(false);
     expect(mayLinkMachines(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }))).toBe(false);
+  });
+});
+
+describe('machines: who sees and commands them (001 §6, 002 §7.8)', () => {
+  const RESELLER = 20;
+  const OTHER = 30;
+  // Customer 10 is a child of reseller 20; its machine is assigned to user 1.
+  const machine = (allowProviderMachineControl: boolean, assignedUserId: number | null = 1) => ({
+    customerId: 10,
+    assignedUserId,
+    parentResellerCustomerId: RESELLER,
+    allowProviderMachineControl,
+  });
+  const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, userId: 99 });
+  const superAdmin = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', userId: 5 });
+  const admin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', userId: 6 });
+  const assignedUser = actor({ role: 'ROLE_CUSTOMER_USER', userId: 1 });
+  const otherUser = actor({ role: 'ROLE_CUSTOMER_USER', userId: 2 });
+  const resellerAdmin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: RESELLER, resellerEnabled: true });
+  const resellerUser = actor({ role: 'ROLE_CUSTOMER_USER', customerId: RESELLER, resellerEnabled: true });
+  const notReseller = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: RESELLER, resellerEnabled: false });
+  const otherTenant = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: OTHER, resellerEnabled: true });
+
+  it.each([
+    ['provider admin', provider, 'provider', false, true],
+    ['customer super admin', superAdmin, 'customer', true, true],
+    ['customer admin', admin, 'customer', true, true],
+    ['the assigned user', assignedUser, 'customer', true, true],
+    ['another user of the customer', otherUser, null, false, false],
+    ["the parent reseller's admin", resellerAdmin, 'reseller', true, true],
+    ['a user of the parent reseller', resellerUser, null, false, false],
+    ['an admin of the parent with reseller off', notReseller, null, false, false],
+    ['an admin of another reseller', otherTenant, null, false, false],
+  ] as const)('%s: audience %s, commands without provider control %s, with it %s', (_, who, audience, without, withIt) => {
+    expect(machineAudience(who, machine(false))).toBe(audience);
+    expect(mayCommandMachine(who, machine(false))).toBe(without);
+    expect(mayCommandMachine(who, machine(true))).toBe(withIt);
+  });
+
+  it('shows an unassigned machine to its customer admins and to no user of the customer', () => {
+    expect(machineAudience(admin, machine(true, null))).toBe('customer');
+    expect(machineAudience(assignedUser, machine(true, null))).toBeNull();
+    expect(mayCommandMachine(assignedUser, machine(true, null))).toBe(false);
+  });
+
+  it("lets nobody command a machine they do not see, and the provider only with the customer's consent", () => {
+    const arbMachine = fc.record({
+      customerId: fc.constantFrom(10, RESELLER, OTHER),
+      assignedUserId: fc.constantFrom<number | null>(1, 2, null),
+      parentResellerCustomerId: fc.constantFrom<number | null>(RESELLER, OTHER, null),
+      allowProviderMachineControl: fc.boolean(),
+    });
+    const arbActor = fc.record({
+      userId: fc.constantFrom(1, 2, 99),
+      role: fc.constantFrom(...ROLES),
+      customerId: fc.constantFrom<number | null>(10, RESELLER, OTHER, null),
+      resellerEnabled: fc.boolean(),
+      boltCustomer: fc.boolean(),
+      readOnly: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(arbActor, arbMachine, (a, m) => {
+        if (mayCommandMachine(a, m)) expect(machineAudience(a, m)).not.toBeNull();
+        if (a.role === 'ROLE_BOLT_ADMIN_USER') expect(mayCommandMachine(a, m)).toBe(m.allowProviderMachineControl);
+      }),
+    );
   });
 });

@@ -1,4 +1,5 @@
 import type { Role } from './enums.js';
+import type { Audience } from './urls.js';
 
 /** Who is calling: derived by the server from the session, never from the client. */
 export interface Actor {
@@ -95,3 +96,39 @@ export const mayChange = (a: Actor) => !a.readOnly;
  * e-mail and password predates this rule and checks only that the user belongs to a customer.)
  */
 export const mayLinkMachines = (a: Actor) => a.customerId !== null && !isProviderAdmin(a) && mayChange(a);
+
+/**
+ * Who sees a machine and through which links: the provider every machine, a customer's admins its
+ * machines, a customer user only the machines assigned to them, a reseller admin its child customers'
+ * machines; null for anyone else. The dashboard, the live channel's subscriptions, the tree of files and
+ * the machine commands all decide with this one rule.
+ */
+export function machineAudience(
+  actor: Actor,
+  machine: { customerId: number; assignedUserId: number | null; parentResellerCustomerId: number | null },
+): Audience | null {
+  if (isProviderAdmin(actor)) return 'provider';
+  if (machine.customerId === actor.customerId) {
+    return !isCustomerUser(actor) || machine.assignedUserId === actor.userId ? 'customer' : null;
+  }
+  if (isResellerAdmin(actor) && machine.parentResellerCustomerId === actor.customerId) return 'reseller';
+  return null;
+}
+
+/**
+ * Who may command a machine: everyone who sees it, except that the provider needs the customer's 'Allow
+ * provider machine control'. Read-only callers pass here; a command that changes something also asks
+ * mayChange.
+ */
+export function mayCommandMachine(
+  actor: Actor,
+  machine: {
+    customerId: number;
+    assignedUserId: number | null;
+    parentResellerCustomerId: number | null;
+    allowProviderMachineControl: boolean;
+  },
+): boolean {
+  if (isProviderAdmin(actor)) return machine.allowProviderMachineControl;
+  return machineAudience(actor, machine) !== null;
+}

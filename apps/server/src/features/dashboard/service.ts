@@ -10,6 +10,7 @@ import {
   isProviderAdmin,
   isResellerAdmin,
   type MachineListQuery,
+  machineAudience,
   type TaskListQuery,
 } from '@portal/domain';
 import { forbidden, notFound } from '../../http/errors.js';
@@ -19,23 +20,6 @@ import type { CustomerListScope, DashboardRepo, MachineListScope } from './repo.
 interface CustomerView {
   scope: MachineListScope;
   audience: Audience;
-}
-
-/**
- * Who sees a machine and through which links: the provider every machine, a customer's admins its
- * machines, a customer user only the machines assigned to them, a reseller admin its child customers'
- * machines; null for anyone else. The live channel authorises its subscriptions with the same rule.
- */
-export function machineAudience(
-  actor: Actor,
-  machine: { customerId: number; assignedUserId: number | null; parentResellerCustomerId: number | null },
-): Audience | null {
-  if (isProviderAdmin(actor)) return 'provider';
-  if (machine.customerId === actor.customerId) {
-    return !isCustomerUser(actor) || machine.assignedUserId === actor.userId ? 'customer' : null;
-  }
-  if (isResellerAdmin(actor) && machine.parentResellerCustomerId === actor.customerId) return 'reseller';
-  return null;
 }
 
 /**

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type Actor, errorMessage, LOG_FILES, type LogFileEntry, MESSAGES, type ServerToAgent } from '@portal/domain';
+import {
+  type Actor,
+  errorMessage,
+  LOG_FILES,
+  type LogFileEntry,
+  MESSAGES,
+  machineAudience,
+  type ServerToAgent,
+} from '@portal/domain';
 import type { MachineContext } from '../../db/machine-context.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { machineAudience } from '../dashboard/service.js';
 import type { AuthenticatedMachine, MachineCredentials } from '../machine-auth/credentials.js';
 import type { MachineCommandsRepo } from './repo.js';
 

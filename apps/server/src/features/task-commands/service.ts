@@ -4,13 +4,11 @@ import {
   exclusionPlatformOf,
   expectedNextRun,
   isBusyRunStatus,
-  isCustomerUser,
-  isProviderAdmin,
-  isResellerAdmin,
   isTaskRunnable,
   type MachineChannelCommand,
   MESSAGES,
   mayChange,
+  mayCommandMachine,
   type ServerToAgent,
   type TaskPayload,
   taskFormSchemaFor,
@@ -62,15 +60,6 @@ export function createTaskCommandService(deps: {
 }) {
   const { repo } = deps;
   const now = deps.now ?? (() => new Date());
-
-  /** Who may command a machine: its customer's admins, its own user, the reseller, the provider if allowed. */
-  function mayCommand(actor: Actor, machine: NonNullable<Awaited<ReturnType<TaskCommandsRepo['machine']>>>) {
-    if (isProviderAdmin(actor)) return machine.allowProviderMachineControl;
-    if (machine.customerId === actor.customerId) {
-      return !isCustomerUser(actor) || machine.assignedUserId === actor.userId;
-    }
-    return isResellerAdmin(actor) && machine.parentResellerCustomerId === actor.customerId;
-  }
 
   function requestIdOf(command: MachineChannelCommand, body: unknown): string | null {
     if (!body || typeof body !== 'object') return null;
@@ -188,7 +177,7 @@ export function createTaskCommandService(deps: {
       body: unknown,
     ): Promise<AnsweredCommand | null> {
       const machine = await repo.machine(machineId);
-      if (!machine || !mayCommand(actor, machine)) return null;
+      if (!machine || !mayCommandMachine(actor, machine)) return null;
       const requestId = requestIdOf(command, body);
       const answer = (reply: CommandReply): AnsweredCommand => ({ requestId, reply });
       if (requestId === null) return answer(refused(MESSAGES.liveChannel.invalidMessage));

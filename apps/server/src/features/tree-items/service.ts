@@ -2,6 +2,7 @@ import {
   type Actor,
   errorMessage,
   MESSAGES,
+  machineAudience,
   type TreeItem,
   type TreeItemsRequest,
   treeItemSchema,
@@ -18,7 +19,6 @@ const treeItemsPayload = z.object({ treeItems: z.array(treeItemSchema) });
  */
 export function createTreeItemsService(deps: {
   machine(machineId: number): Promise<VisibleMachine | null>;
-  machineAudience(actor: Actor, machine: VisibleMachine): string | null;
   live: () => Pick<LiveChannel, 'ask'>;
 }) {
   return {
@@ -28,7 +28,7 @@ export function createTreeItemsService(deps: {
       request: TreeItemsRequest,
     ): Promise<{ treeItemsRequestId: string; treeItems: TreeItem[] }> {
       const machine = await deps.machine(machineId);
-      if (!machine || deps.machineAudience(actor, machine) === null) throw notFound();
+      if (!machine || machineAudience(actor, machine) === null) throw notFound();
       const reply = await deps
         .live()
         .ask(machineId, (requestId) => ({ type: 'treeItems', requestId, path: request.path, includeHidden: true }));
