@@ -190,6 +190,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerUserRoutes(app, {
     views: userViews,
     users: createUserService({
+      db,
       repo: usersRepo,
       views: userViews,
       hashPassword,

@@ -13,6 +13,13 @@ import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction a service opened (`db.transaction(async (tx) => ...)`). */
+export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+/**
+ * What a repository is created from and queries run on: the database, or a transaction a service opened
+ * so that several repositories' writes commit together (`createUsersRepo(tx)`).
+ */
+export type Executor = Db | Transaction;
 
 export interface Database {
   db: Db;

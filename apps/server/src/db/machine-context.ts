@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { Db } from './client.js';
+import type { Executor } from './client.js';
 import { backupMachines, backupPackages, customers } from './schema/index.js';
 
 /**
@@ -8,7 +8,7 @@ import { backupMachines, backupPackages, customers } from './schema/index.js';
  * customer's status) and how commands reach it. One query, shared by the dashboard, the live channel and
  * task commands.
  */
-export async function machineContext(db: Db, machineId: number) {
+export async function machineContext(db: Executor, machineId: number) {
   const [row] = await db
     .select({
       id: backupMachines.id,
@@ -35,7 +35,7 @@ export async function machineContext(db: Db, machineId: number) {
 export type MachineContext = NonNullable<Awaited<ReturnType<typeof machineContext>>>;
 
 /** Who may see each of these machines (the live dashboard's fan-out): one query for a batch of ids. */
-export async function machineVisibilities(db: Db, machineIds: readonly number[]) {
+export async function machineVisibilities(db: Executor, machineIds: readonly number[]) {
   if (machineIds.length === 0) return [];
   return db
     .select({

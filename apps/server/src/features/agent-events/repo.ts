@@ -10,7 +10,7 @@ import {
   type TransferPhase,
 } from '@portal/domain';
 import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import {
   backupMachines,
   backupPackages,
@@ -51,7 +51,7 @@ export const finishedAction = (outcome: ActionOutcome) => ({
 });
 
 /** The queries behind what agents report: runs, progress, messages, snapshots and the machine itself. */
-export function createAgentEventsRepo(db: Db) {
+export function createAgentEventsRepo(db: Executor) {
   const actionOf = (machineId: number, runKey: string) =>
     and(eq(taskActions.backupMachineId, machineId), eq(taskActions.runKey, runKey));
 

@@ -9,11 +9,8 @@ import type {
 } from '@portal/domain';
 import { eq, lte, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { backupMachines, backupTasks } from '../../db/schema/index.js';
-
-/** A transaction or the database: every read-model query runs inside the caller's transaction. */
-export type Executor = Db;
 
 /** One task with what its display status is computed from, and what is stored for it now. */
 export interface TaskStateRow extends TaskStatusInput {

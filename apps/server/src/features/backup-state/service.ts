@@ -14,31 +14,21 @@ import {
   type TaskDisplayStatus,
   taskDisplayStatus,
 } from '@portal/domain';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
+import { isRetryableTransactionError } from '../../db/errors.js';
 import {
   type BackupStateRepo,
   type BackupStateWrites,
   type CounterOwner,
   createBackupStateRepo,
   createBackupStateWrites,
-  type Executor,
   type NewTask,
   type TaskScope,
   type TaskStatePatch,
   type TaskStateRow,
 } from './repo.js';
 
-/** PostgreSQL's deadlock_detected and serialization_failure: the transaction is safe to run again. */
-const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 5;
-
-const isRetryable = (error: unknown): boolean => {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && RETRYABLE.has(code)) return true;
-  }
-  return false;
-};
 
 /**
  * A write that belongs with a state change, in its transaction (recording the run itself, say);
@@ -78,7 +68,7 @@ export function createBackupStateService(deps: {
       try {
         return await deps.db.transaction(work);
       } catch (error) {
-        if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
+        if (attempt >= MAX_ATTEMPTS || !isRetryableTransactionError(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
       }
     }

@@ -1,7 +1,7 @@
 import type { CustomerAccountEditPayload, Role } from '@portal/domain';
 import { and, asc, count, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import {
   backupMachines,
   backupPackages,
@@ -100,7 +100,7 @@ const scopeWhere = (scope: CustomerScope): SQL | undefined =>
   scope.kind === 'all' ? undefined : eq(customers.parentResellerCustomerId, scope.resellerCustomerId);
 
 /** The customers' queries, each scoped by the caller's CustomerList or CustomerScope (DESIGN §4). */
-export function createCustomersRepo(db: Db) {
+export function createCustomersRepo(db: Executor) {
   const selectRows = () =>
     db
       .select(rowFields)

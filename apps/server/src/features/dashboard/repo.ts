@@ -10,7 +10,7 @@ import type {
 } from '@portal/domain';
 import { and, asc, count, desc, eq, exists, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { backupMachines, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
 
@@ -104,7 +104,7 @@ async function pageWithTotal<R>(
 }
 
 /** The dashboard's reads: every one is a page of an index-ordered scan or a grouped count (DESIGN §9). */
-export function createDashboardRepo(db: Db) {
+export function createDashboardRepo(db: Executor) {
   return {
     async customerPage(
       scope: CustomerListScope,

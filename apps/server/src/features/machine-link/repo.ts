@@ -1,13 +1,13 @@
 import type { OsFamily } from '@portal/domain';
 import { and, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { backupMachines, backupPackages, machineLinkingCodes, userBackupPackages } from '../../db/schema/index.js';
 
 /** A linking code not used yet whose time has not run out. */
 const liveCode = (now: Date) => and(isNull(machineLinkingCodes.usedAt), gt(machineLinkingCodes.expiresAt, now));
 
 /** The queries of machine linking. */
-export function createMachineLinkRepo(db: Db) {
+export function createMachineLinkRepo(db: Executor) {
   return {
     /** Active packages a user may link to: a customer user its linked ones, an admin every one of its customer. */
     async packagesFor(user: { id: number; customerId: number }, admin: boolean) {
@@ -31,7 +31,7 @@ export function createMachineLinkRepo(db: Db) {
     },
 
     /** Locks the package row (the machine count is checked under it) and reads its machine limit. */
-    async lockPackage(tx: Db, packageId: number) {
+    async lockPackage(tx: Executor, packageId: number) {
       const result = await tx.execute(
         sql`select no_of_machines_limit from backup_packages where id = ${packageId} for update`,
       );
@@ -39,7 +39,7 @@ export function createMachineLinkRepo(db: Db) {
       return row ? { machinesLimit: Number(row.no_of_machines_limit) } : null;
     },
 
-    async machineCount(tx: Db, packageId: number): Promise<number> {
+    async machineCount(tx: Executor, packageId: number): Promise<number> {
       const [row] = await tx
         .select({ n: count() })
         .from(backupMachines)
@@ -48,7 +48,7 @@ export function createMachineLinkRepo(db: Db) {
     },
 
     /** The machine this device linked before in the package, for the same user. */
-    async machineOfDevice(tx: Db, packageId: number, userId: number, fingerprint: string) {
+    async machineOfDevice(tx: Executor, packageId: number, userId: number, fingerprint: string) {
       const [row] = await tx
         .select({ id: backupMachines.id })
         .from(backupMachines)
@@ -64,7 +64,7 @@ export function createMachineLinkRepo(db: Db) {
     },
 
     async insertMachine(
-      tx: Db,
+      tx: Executor,
       values: {
         customerId: number;
         backupPackageId: number;
@@ -84,7 +84,7 @@ export function createMachineLinkRepo(db: Db) {
     },
 
     async updateLinkedMachine(
-      tx: Db,
+      tx: Executor,
       machineId: number,
       values: { operatingSystem: string; desktopClientVersion: string; timeZone: string; ipAddress: string },
     ): Promise<void> {
@@ -94,11 +94,11 @@ export function createMachineLinkRepo(db: Db) {
     // --- One-time linking codes (stored as SHA-256 hashes) ---
 
     /** Serialises code making per user, so the live-code cap holds under concurrent requests. */
-    async lockUser(tx: Db, userId: number): Promise<void> {
+    async lockUser(tx: Executor, userId: number): Promise<void> {
       await tx.execute(sql`select id from users where id = ${userId} for update`);
     },
 
-    async liveCodeCount(tx: Db, userId: number, now: Date): Promise<number> {
+    async liveCodeCount(tx: Executor, userId: number, now: Date): Promise<number> {
       const [row] = await tx
         .select({ n: count() })
         .from(machineLinkingCodes)
@@ -106,7 +106,7 @@ export function createMachineLinkRepo(db: Db) {
       return row?.n ?? 0;
     },
 
-    async insertCode(tx: Db, values: { codeHash: string; userId: number; createdAt: Date; expiresAt: Date }) {
+    async insertCode(tx: Executor, values: { codeHash: string; userId: number; createdAt: Date; expiresAt: Date }) {
       await tx.insert(machineLinkingCodes).values(values);
     },
 
@@ -123,7 +123,7 @@ export function createMachineLinkRepo(db: Db) {
      * Uses the code for the machine it linked, if it is still live: one UPDATE, so of two links racing
      * with the same code exactly one gets it (the other's transaction then rolls back its machine).
      */
-    async useCode(tx: Db, codeHash: string, userId: number, machineId: number, now: Date): Promise<boolean> {
+    async useCode(tx: Executor, codeHash: string, userId: number, machineId: number, now: Date): Promise<boolean> {
       const rows = await tx
         .update(machineLinkingCodes)
         .set({ usedAt: now, backupMachineId: machineId })

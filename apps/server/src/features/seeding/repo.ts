@@ -1,9 +1,8 @@
 import type { RunStatus } from '@portal/domain';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { backupTasks, taskActions } from '../../db/schema/index.js';
 import { type ActionOutcome, createAgentEventsRepo, finishedAction } from '../agent-events/repo.js';
-import type { Executor } from '../backup-state/repo.js';
 import { createLocalStorageRepo } from '../local-storage/repo.js';
 import { createTaskCommandsRepo } from '../task-commands/repo.js';
 
@@ -11,7 +10,7 @@ const BUSY: RunStatus[] = ['INITIATED', 'IN_PROGRESS'];
 const LOADING = 'BACKUP_SEED_LOADING' as const;
 
 /** The queries behind seed loading (issue #5): the task, its machine's storage, the recorded load actions. */
-export function createSeedingRepo(db: Db) {
+export function createSeedingRepo(db: Executor) {
   const places = createLocalStorageRepo(db);
   const events = createAgentEventsRepo(db);
   const tasks = createTaskCommandsRepo(db);

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { customers, packageRequests, packageTemplates, users } from '../../db/schema/index.js';
 import { countThrottledEvent } from '../auth/repo.js';
 
@@ -18,7 +18,7 @@ export interface NewSignUp {
 }
 
 /** The queries of sign-up. */
-export function createSignUpRepo(db: Db) {
+export function createSignUpRepo(db: Executor) {
   return {
     async templatesOnOffer() {
       return db
@@ -35,10 +35,11 @@ export function createSignUpRepo(db: Db) {
     },
 
     /** Counts a sign-up of a throttle key and answers the key's count (the row stays locked until commit). */
-    countSignUp: (tx: Db, key: string, at: Date, windowStart: Date) => countThrottledEvent(tx, key, at, windowStart),
+    countSignUp: (tx: Executor, key: string, at: Date, windowStart: Date) =>
+      countThrottledEvent(tx, key, at, windowStart),
 
     /** Whether the template is still on offer, holding it so it cannot be deleted before the request refers to it. */
-    async holdTemplate(tx: Db, templateId: number): Promise<boolean> {
+    async holdTemplate(tx: Executor, templateId: number): Promise<boolean> {
       const rows = await tx
         .select({ id: packageTemplates.id })
         .from(packageTemplates)
@@ -51,7 +52,7 @@ export function createSignUpRepo(db: Db) {
      * The customer (SIGNUP_REQUESTED, a customer of the provider), its super admin (ACTIVE) and its
      * pending NEW_SIGNUP request. An e-mail address in use fails the users insert with a unique violation.
      */
-    async insertSignUp(tx: Db, signUp: NewSignUp) {
+    async insertSignUp(tx: Executor, signUp: NewSignUp) {
       const [customer] = await tx
         .insert(customers)
         .values({

@@ -1,9 +1,9 @@
 import { SIGN_UP_THROTTLE, type SignUpPayload, signUpWaitSeconds } from '@portal/domain';
 import type { Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { AuthRepo } from '../auth/repo.js';
 import type { ClientInfo } from '../auth/service.js';
-import { isUniqueViolation } from '../profile/repo.js';
 import type { SignUpRepo } from './repo.js';
 
 export type SignUpOutcome =
