@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Executor } from './client.js';
-import { backupMachines, backupPackages, customers } from './schema/index.js';
+import { joinMachineOwners, machineStatuses } from './machine-statuses.js';
+import { backupMachines, customers } from './schema/index.js';
 
 /**
  * A machine with what deciding about it needs: who may see or command it (its customer, that
@@ -9,7 +10,7 @@ import { backupMachines, backupPackages, customers } from './schema/index.js';
  * task commands.
  */
 export async function machineContext(db: Executor, machineId: number) {
-  const [row] = await db
+  const query = db
     .select({
       id: backupMachines.id,
       customerId: backupMachines.customerId,
@@ -21,14 +22,11 @@ export async function machineContext(db: Executor, machineId: number) {
       beingDeleted: backupMachines.beingDeleted,
       parentResellerCustomerId: customers.parentResellerCustomerId,
       allowProviderMachineControl: customers.allowProviderMachineControl,
-      machineStatus: backupMachines.status,
-      packageStatus: backupPackages.status,
-      customerStatus: customers.status,
+      ...machineStatuses,
     })
     .from(backupMachines)
-    .innerJoin(customers, eq(customers.id, backupMachines.customerId))
-    .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-    .where(eq(backupMachines.id, machineId));
+    .$dynamic();
+  const [row] = await joinMachineOwners(query).where(eq(backupMachines.id, machineId));
   return row ?? null;
 }
 

@@ -11,15 +11,8 @@ import {
 } from '@portal/domain';
 import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import {
-  backupMachines,
-  backupPackages,
-  backupSnapshots,
-  backupTasks,
-  customers,
-  machineMessages,
-  taskActions,
-} from '../../db/schema/index.js';
+import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
+import { backupMachines, backupSnapshots, backupTasks, machineMessages, taskActions } from '../../db/schema/index.js';
 
 const BUSY: RunStatus[] = ['INITIATED', 'IN_PROGRESS'];
 
@@ -70,7 +63,7 @@ export function createAgentEventsRepo(db: Executor) {
 
     /** The machine's tasks as its agent holds them. */
     async tasksOf(machineId: number): Promise<AgentTask[]> {
-      const rows = await db
+      const query = db
         .select({
           id: backupTasks.id,
           version: backupTasks.version,
@@ -87,14 +80,12 @@ export function createAgentEventsRepo(db: Executor) {
           createSeed: backupTasks.createSeed,
           pathToSeedDisk: backupTasks.pathToSeedDisk,
           volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled,
-          machineStatus: backupMachines.status,
-          packageStatus: backupPackages.status,
-          customerStatus: customers.status,
+          ...machineStatuses,
         })
         .from(backupTasks)
         .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
-        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-        .innerJoin(customers, eq(customers.id, backupMachines.customerId))
+        .$dynamic();
+      const rows = await joinMachineOwners(query)
         .where(eq(backupTasks.backupMachineId, machineId))
         .orderBy(asc(backupTasks.id));
       return rows.map(({ machineStatus, packageStatus, customerStatus, ...task }) => ({

@@ -7,9 +7,10 @@ import type {
   TaskDisplayStatus,
   TaskStatusInput,
 } from '@portal/domain';
-import { eq, lte, type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
+import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
 import { backupMachines, backupTasks } from '../../db/schema/index.js';
 
 /** One task with what its display status is computed from, and what is stored for it now. */
@@ -30,29 +31,15 @@ export type TaskScope =
 const scopeCondition = (scope: TaskScope): SQL => {
   switch (scope.kind) {
     case 'task':
-      return sql`t.id = ${scope.taskId}`;
+      return eq(backupTasks.id, scope.taskId);
     case 'machine':
-      return sql`t.backup_machine_id = ${scope.machineId}`;
+      return eq(backupTasks.backupMachineId, scope.machineId);
     case 'package':
-      return sql`m.backup_package_id = ${scope.packageId}`;
+      return eq(backupMachines.backupPackageId, scope.packageId);
     case 'customer':
-      return sql`t.customer_id = ${scope.customerId}`;
+      return eq(backupTasks.customerId, scope.customerId);
   }
 };
-
-interface RawTaskStateRow extends Record<string, unknown> {
-  id: number;
-  machine_id: number;
-  customer_id: number;
-  status: TaskStatusInput['status'];
-  last_execution_missed: boolean;
-  status_of_last_run: TaskStatusInput['statusOfLastRun'];
-  status_of_run_before_last: TaskStatusInput['statusOfRunBeforeLast'];
-  display_status: TaskDisplayStatus;
-  machine_status: MachineStatus;
-  package_status: PackageStatus;
-  customer_status: CustomerStatus;
-}
 
 export interface CounterRow {
   id: number;
@@ -101,32 +88,26 @@ export function createBackupStateRepo() {
     },
 
     async taskStates(db: Executor, scope: TaskScope, extraTaskIds: readonly number[] = []): Promise<TaskStateRow[]> {
-      const extra =
+      const query = db
+        .select({
+          id: backupTasks.id,
+          machineId: backupTasks.backupMachineId,
+          customerId: backupTasks.customerId,
+          status: backupTasks.status,
+          lastExecutionMissed: backupTasks.lastExecutionMissed,
+          statusOfLastRun: backupTasks.statusOfLastRun,
+          statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
+          displayStatus: backupTasks.displayStatus,
+          ...machineStatuses,
+        })
+        .from(backupTasks)
+        .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
+        .$dynamic();
+      return joinMachineOwners(query).where(
         extraTaskIds.length > 0
-          ? sql` or t.id in (select (jsonb_array_elements_text(${JSON.stringify(extraTaskIds)}::jsonb))::int)`
-          : sql``;
-      const result = await db.execute(sql`
-        select t.id, t.backup_machine_id as machine_id, t.customer_id, t.status, t.last_execution_missed,
-               t.status_of_last_run, t.status_of_run_before_last, t.display_status,
-               m.status as machine_status, p.status as package_status, c.status as customer_status
-          from backup_tasks t
-          join backup_machines m on m.id = t.backup_machine_id
-          join backup_packages p on p.id = m.backup_package_id
-          join customers c on c.id = m.customer_id
-         where ${scopeCondition(scope)}${extra}`);
-      return rowsOf<RawTaskStateRow>(result).map((r) => ({
-        id: Number(r.id),
-        machineId: Number(r.machine_id),
-        customerId: Number(r.customer_id),
-        status: r.status,
-        lastExecutionMissed: r.last_execution_missed,
-        statusOfLastRun: r.status_of_last_run,
-        statusOfRunBeforeLast: r.status_of_run_before_last,
-        displayStatus: r.display_status,
-        machineStatus: r.machine_status,
-        packageStatus: r.package_status,
-        customerStatus: r.customer_status,
-      }));
+          ? or(scopeCondition(scope), inArray(backupTasks.id, [...extraTaskIds]))
+          : scopeCondition(scope),
+      );
     },
 
     /** Tasks whose expected run should have started by `cutoff`, oldest first (indexed on next_run_at). */
