@@ -4,8 +4,8 @@ import { ROLES } from './enums.js';
 import {
   ACCESS_LEVELS,
   type Actor,
-  customerScope,
   machineAudience,
+  managedCustomers,
   mayAccess,
   mayChange,
   mayCommandMachine,
@@ -78,30 +78,39 @@ describe('dashboard audiences', () => {
   });
 });
 
-describe('customer scope (DESIGN §4)', () => {
-  it('gives the provider everything, a reseller admin its own and child customers, others their own', () => {
-    expect(customerScope(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }))).toEqual({ kind: 'all' });
-    expect(customerScope(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }))).toEqual({
-      kind: 'ownAndChildren',
-      customerId: 10,
-    });
-    expect(customerScope(actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }))).toEqual({
-      kind: 'own',
-      customerId: 10,
-    });
-    expect(customerScope(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: null }))).toEqual({ kind: 'none' });
+describe('managed customers (DESIGN §4)', () => {
+  it.each([
+    ['provider admin', actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }), { kind: 'all' }],
+    [
+      'reseller super admin',
+      actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }),
+      { kind: 'childrenOf', resellerCustomerId: 10 },
+    ],
+    [
+      'reseller admin',
+      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }),
+      { kind: 'childrenOf', resellerCustomerId: 10 },
+    ],
+    ['user of a reseller', actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }), null],
+    ['super admin of a customer', actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }), null],
+    [
+      'admin without a customer',
+      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: null, resellerEnabled: true }),
+      null,
+    ],
+  ] as const)('%s', (_, who, expected) => {
+    expect(managedCustomers(who)).toEqual(expected);
   });
 
-  it('never widens a customer role beyond its own customer and children', () => {
+  it('never gives a customer role more than the children of its own customer', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...ROLES.filter((r) => r !== 'ROLE_BOLT_ADMIN_USER')),
         fc.integer({ min: 1, max: 1000 }),
         fc.boolean(),
         (role, customerId, resellerEnabled) => {
-          const scope = customerScope(actor({ role, customerId, resellerEnabled }));
-          expect(scope.kind).not.toBe('all');
-          if (scope.kind === 'own' || scope.kind === 'ownAndChildren') expect(scope.customerId).toBe(customerId);
+          const scope = managedCustomers(actor({ role, customerId, resellerEnabled }));
+          if (scope !== null) expect(scope).toEqual({ kind: 'childrenOf', resellerCustomerId: customerId });
         },
       ),
     );

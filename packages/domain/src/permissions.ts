@@ -71,20 +71,19 @@ export function mayAccess(actor: Actor | null, level: AccessLevel): boolean {
 }
 
 /**
- * The customers a caller may see (DESIGN §4). Repositories turn this into a query predicate, so a
- * missing check yields nothing rather than another tenant's rows.
+ * The customers a caller manages (DESIGN §4): the provider every customer, a reseller admin its child
+ * customers (not its own: that is the account page's). The customer lists and pages of both take this,
+ * and the server's db/scope.ts turns it into the query's condition.
  */
-export type CustomerScope =
-  | { kind: 'all' }
-  | { kind: 'own'; customerId: number }
-  | { kind: 'ownAndChildren'; customerId: number }
-  | { kind: 'none' };
+export type ManagedCustomers = { kind: 'all' } | { kind: 'childrenOf'; resellerCustomerId: number };
 
-export function customerScope(actor: Actor): CustomerScope {
+/** Null for anyone who manages no customers. */
+export function managedCustomers(actor: Actor): ManagedCustomers | null {
   if (isProviderAdmin(actor)) return { kind: 'all' };
-  if (actor.customerId === null) return { kind: 'none' };
-  if (isResellerAdmin(actor)) return { kind: 'ownAndChildren', customerId: actor.customerId };
-  return { kind: 'own', customerId: actor.customerId };
+  if (isResellerAdmin(actor) && actor.customerId !== null) {
+    return { kind: 'childrenOf', resellerCustomerId: actor.customerId };
+  }
+  return null;
 }
 
 /** Whether the caller may change things; read-only users look but do not change (DESIGN §4). */

@@ -1,4 +1,4 @@
-import type { CustomerAccountEditPayload, Role } from '@portal/domain';
+import type { CustomerAccountEditPayload, ManagedCustomers, Role } from '@portal/domain';
 import { and, asc, count, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
@@ -15,6 +15,7 @@ import {
   storageLocations,
   users,
 } from '../../db/schema/index.js';
+import { managedCustomersCondition } from '../../db/scope.js';
 import { machinePlacesWhere } from '../local-storage/repo.js';
 
 /**
@@ -26,9 +27,6 @@ export type CustomerList =
   | { kind: 'toMakeResellers' }
   | { kind: 'resellers' }
   | { kind: 'childrenOf'; resellerCustomerId: number };
-
-/** Who looks at one customer: the provider (every customer) or a reseller (its child customers). */
-export type CustomerScope = { kind: 'all' } | { kind: 'childrenOf'; resellerCustomerId: number };
 
 export interface Page {
   page: number;
@@ -96,10 +94,7 @@ function listWhere(list: CustomerList, search: string | undefined): SQL | undefi
 const livePackagesOf = (customerId: number) =>
   and(eq(backupPackages.customerId, customerId), eq(backupPackages.beingDeleted, false));
 
-const scopeWhere = (scope: CustomerScope): SQL | undefined =>
-  scope.kind === 'all' ? undefined : eq(customers.parentResellerCustomerId, scope.resellerCustomerId);
-
-/** The customers' queries, each scoped by the caller's CustomerList or CustomerScope (DESIGN §4). */
+/** The customers' queries, each scoped by the caller's CustomerList, ManagedCustomers or own customer id (DESIGN §4). */
 export function createCustomersRepo(db: Executor) {
   const selectRows = () =>
     db
@@ -136,11 +131,11 @@ export function createCustomersRepo(db: Executor) {
     },
 
     /** One customer within the scope; customers being deleted only when asked for (repeated deletes). */
-    async customer(scope: CustomerScope, customerId: number, options: { includeBeingDeleted?: boolean } = {}) {
+    async customer(scope: ManagedCustomers, customerId: number, options: { includeBeingDeleted?: boolean } = {}) {
       const [row] = await selectRows().where(
         and(
           eq(customers.id, customerId),
-          scopeWhere(scope),
+          managedCustomersCondition(scope),
           options.includeBeingDeleted ? undefined : eq(customers.beingDeleted, false),
         ),
       );

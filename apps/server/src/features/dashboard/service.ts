@@ -10,11 +10,13 @@ import {
   isProviderAdmin,
   isResellerAdmin,
   type MachineListQuery,
+  type ManagedCustomers,
   machineAudience,
+  managedCustomers,
   type TaskListQuery,
 } from '@portal/domain';
 import { forbidden, notFound } from '../../http/errors.js';
-import type { CustomerListScope, DashboardRepo, MachineListScope } from './repo.js';
+import type { DashboardRepo, MachineListScope } from './repo.js';
 
 /** Who may see a customer's machines, and with which links (000 §2 'Routes built as links'). */
 interface CustomerView {
@@ -28,12 +30,10 @@ interface CustomerView {
  */
 export function createDashboardService(repo: DashboardRepo) {
   /** The customers table: the provider sees every customer, a reseller admin its child customers. */
-  function customerListScope(actor: Actor): CustomerListScope {
-    if (isProviderAdmin(actor)) return { kind: 'all' };
-    if (isResellerAdmin(actor) && actor.customerId !== null) {
-      return { kind: 'childrenOf', resellerCustomerId: actor.customerId };
-    }
-    throw forbidden();
+  function customerListScope(actor: Actor): ManagedCustomers {
+    const scope = managedCustomers(actor);
+    if (scope === null) throw forbidden();
+    return scope;
   }
 
   const adminAudience = (actor: Actor): 'provider' | 'reseller' => (isProviderAdmin(actor) ? 'provider' : 'reseller');
