@@ -94,7 +94,11 @@ function listWhere(list: CustomerList, search: string | undefined): SQL | undefi
 const livePackagesOf = (customerId: number) =>
   and(eq(backupPackages.customerId, customerId), eq(backupPackages.beingDeleted, false));
 
-/** The customers' queries, each scoped by the caller's CustomerList, ManagedCustomers or own customer id (DESIGN §4). */
+/**
+ * The customers' queries (DESIGN §4): the lists take the caller's CustomerList, one customer the caller's
+ * ManagedCustomers; every other method takes a customer id the service found through those, or the
+ * caller's own (the account page).
+ */
 export function createCustomersRepo(db: Executor) {
   const selectRows = () =>
     db

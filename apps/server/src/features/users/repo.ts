@@ -87,8 +87,9 @@ const countsBy = (rows: Array<{ key: number | null; n: number }>) =>
 const offsetOf = (paging: Paging) => paging.page * paging.size;
 
 /**
- * The queries of a customer's users (002 §2.4, 001 §2 customer-side user tables). Every query takes the
- * customer id, so a user or package of another customer is simply not found. Lists are paged in the
+ * The queries of a customer's users (002 §2.4, 001 §2 customer-side user tables). Every lookup takes the
+ * customer id (or a user found with it), so a user or package of another customer is simply not found;
+ * link and unlink take the ids the service has looked up that way first. Lists are paged in the
  * database, then counted for the page's ids only (indexed: user_backup_packages' primary key starts with
  * the user, backup_machines_user_idx, backup_machines_package_idx, backup_tasks_machine_idx), so a
  * customer with thousands of users costs a page, not a scan per row.
@@ -354,8 +355,8 @@ export function createUsersRepo(db: Executor) {
       return locked.length > 0;
     },
 
-    async delete(userId: number): Promise<void> {
-      await db.delete(users).where(eq(users.id, userId));
+    async delete(customerId: number, userId: number): Promise<void> {
+      await db.delete(users).where(and(ofCustomer(customerId), eq(users.id, userId)));
     },
   };
 }

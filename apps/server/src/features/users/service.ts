@@ -211,7 +211,7 @@ export function createUserService(deps: {
         const user = await users.findInCustomer(customerId, userId);
         if (!user) throw notFound();
         const blocked = userDeleteBlockedReason(viewer, user);
-        if (blocked === null) await users.delete(userId);
+        if (blocked === null) await users.delete(customerId, userId);
         return blocked;
       });
       if (reason !== null) throw badRequest(reason);
