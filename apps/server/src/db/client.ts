@@ -41,7 +41,7 @@ export function migrationsFolder(): string {
 export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const db: Db = drizzlePg(pool, { schema });
     return {
       db,
       kind: 'postgres',
@@ -53,7 +53,7 @@ export async function openDatabase(options: { databaseUrl?: string | undefined; 
   if (pgDataDir !== 'memory://') mkdirSync(dirname(pgDataDir), { recursive: true });
   // pg_trgm serves the customer lists' "contains" search from an index (drizzle/ creates the extension).
   const client = await PGlite.create(pgDataDir, { extensions: { pg_trgm } });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db: Db = drizzlePglite(client, { schema });
   return {
     db,
     kind: 'pglite',
