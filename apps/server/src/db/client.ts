@@ -21,6 +21,9 @@ export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
  */
 export type Executor = Db | Transaction;
 
+/** The rows of a raw `execute` result: node-postgres and PGlite both answer `{ rows }`. */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';

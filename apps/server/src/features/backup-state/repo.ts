@@ -9,7 +9,7 @@ import type {
 } from '@portal/domain';
 import { eq, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.js';
+import { type Executor, rowsOf } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
 import { backupMachines, backupTasks } from '../../db/schema/index.js';
 
@@ -58,8 +58,6 @@ interface RawCounterRow extends Record<string, unknown> {
 
 /** The two tables that hold task counters. */
 export type CounterOwner = 'backup_machines' | 'customers';
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /**
  * The queries of the dashboard read model's upkeep (DESIGN §9). Writers serialise per customer by

@@ -1,7 +1,7 @@
 import type { CustomerAccountEditPayload, ManagedCustomers, Role } from '@portal/domain';
 import { and, asc, count, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.js';
+import { type Executor, rowsOf } from '../../db/client.js';
 import {
   backupMachines,
   backupPackages,
@@ -349,7 +349,7 @@ export function createCustomersRepo(db: Executor) {
      * locks with SKIP LOCKED let several server instances claim at once without taking the same one.
      */
     async claimDeletion(now: Date, until: Date): Promise<number | null> {
-      const result = await db.execute<{ id: number }>(sql`
+      const result = await db.execute(sql`
         update ${customers} set deletion_lease_until = ${until}
          where id = (
            select id from ${customers}
@@ -357,8 +357,7 @@ export function createCustomersRepo(db: Executor) {
             order by id limit 1
             for update skip locked)
         returning id`);
-      const rows = (result as unknown as { rows: { id: number }[] }).rows;
-      return rows[0]?.id ?? null;
+      return rowsOf<{ id: number }>(result)[0]?.id ?? null;
     },
 
     /** The customer's machines and where their repositories are. */

@@ -1,6 +1,6 @@
 import type { OsFamily } from '@portal/domain';
 import { and, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, rowsOf } from '../../db/client.js';
 import { backupMachines, backupPackages, machineLinkingCodes, userBackupPackages } from '../../db/schema/index.js';
 
 /** A linking code not used yet whose time has not run out. */
@@ -35,7 +35,7 @@ export function createMachineLinkRepo(db: Executor) {
       const result = await db.execute(
         sql`select no_of_machines_limit from backup_packages where id = ${packageId} for update`,
       );
-      const row = (result as unknown as { rows: { no_of_machines_limit: number }[] }).rows[0];
+      const [row] = rowsOf<{ no_of_machines_limit: number }>(result);
       return row ? { machinesLimit: Number(row.no_of_machines_limit) } : null;
     },
 
