@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { machineVisibilities } from './db/machine-context.js';
+import { createAgentEventsRepo } from './features/agent-events/repo.js';
 import { createAgentEventService } from './features/agent-events/service.js';
 import { createAuditRepo } from './features/audit/repo.js';
 import { generatedPasswordHash, hashPassword } from './features/auth/passwords.js';
@@ -21,7 +22,7 @@ import { registerCustomerRoutes } from './features/customers/routes.js';
 import { createCustomerService } from './features/customers/service.js';
 import { createDashboardRepo } from './features/dashboard/repo.js';
 import { registerDashboardRoutes } from './features/dashboard/routes.js';
-import { createDashboardService, machineAudience } from './features/dashboard/service.js';
+import { createDashboardService } from './features/dashboard/service.js';
 import { registerDemoMailRoutes } from './features/demo/routes.js';
 import { createInProcessBus, createRedisBus, type LiveBus } from './features/live/bus.js';
 import {
@@ -32,6 +33,7 @@ import {
 } from './features/live/channel.js';
 import { createPresenceRepo } from './features/live/repo.js';
 import { registerLiveRoutes } from './features/live/routes.js';
+import { createLocalStorageRepo } from './features/local-storage/repo.js';
 import { createRepositorySettings } from './features/local-storage/repository-settings.js';
 import { registerLocalStorageRoutes } from './features/local-storage/routes.js';
 import { createMachineCredentials } from './features/machine-auth/credentials.js';
@@ -204,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerUserRoutes(app, {
     views: userViews,
     users: createUserService({
+      db,
       repo: usersRepo,
       views: userViews,
       hashPassword,
@@ -241,7 +244,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.now ? { now: deps.now } : {}),
     onMachinesChanged: (machineIds) => channel?.machinesChanged(machineIds),
   });
-  const agentEvents = createAgentEventService({ db, backupState, ...(deps.now ? { now: deps.now } : {}) });
+  const agentEventsRepo = createAgentEventsRepo(db);
+  const agentEvents = createAgentEventService({
+    repo: agentEventsRepo,
+    backupState,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const localStorageRepo = createLocalStorageRepo(db);
+  const taskCommandsRepo = createTaskCommandsRepo(db);
   const repositories = createRepositorySettings({
     db,
     secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
@@ -275,7 +285,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     createMachineChannelHandlers({
       agentEvents,
       taskCommands: createTaskCommandService({
-        repo: createTaskCommandsRepo(db),
+        repo: taskCommandsRepo,
         backupState,
         agents: agentLinkOf(channelPort, agentEvents),
         ...(deps.now ? { now: deps.now } : {}),
@@ -294,7 +304,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     presence,
     machine: (machineId) => dashboardRepo.machine(machineId),
     machineVisibilities: (machineIds) => machineVisibilities(db, machineIds),
-    machineAudience,
     bus,
     handlers,
     options: deps.live?.options,
@@ -314,7 +323,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTreeItemsRoutes(app, {
     treeItems: createTreeItemsService({
       machine: (machineId) => dashboardRepo.machine(machineId),
-      machineAudience,
       live: () => live,
     }),
   });
@@ -326,10 +334,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...(deps.now ? { now: deps.now } : {}),
     }),
   });
-  registerLocalStorageRoutes(app, { db, dataDir: config.dataDir, credentials });
+  registerLocalStorageRoutes(app, { places: localStorageRepo, dataDir: config.dataDir, credentials });
   // Seed loading (issue #5): restic copy of a shipped seed into a machine's repository on the embedded storage.
   const seeding = createSeedingService({
     repo: createSeedingRepo(db),
+    machines: taskCommandsRepo,
+    places: localStorageRepo,
+    messages: agentEventsRepo,
     backupState,
     repositoryPassword: (machineId) => repositories.repositoryPassword(machineId),
     dataDir: config.dataDir,

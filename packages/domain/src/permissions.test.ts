@@ -4,7 +4,8 @@ import { ROLES } from './enums.js';
 import {
   ACCESS_LEVELS,
   type Actor,
-  customerScope,
+  machineAudience,
+  managedCustomers,
   mayAccess,
   mayChange,
   mayCommandMachine,
@@ -77,30 +78,39 @@ describe('dashboard audiences', () => {
   });
 });
 
-describe('customer scope (DESIGN §4)', () => {
-  it('gives the provider everything, a reseller admin its own and child customers, others their own', () => {
-    expect(customerScope(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }))).toEqual({ kind: 'all' });
-    expect(customerScope(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }))).toEqual({
-      kind: 'ownAndChildren',
-      customerId: 10,
-    });
-    expect(customerScope(actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }))).toEqual({
-      kind: 'own',
-      customerId: 10,
-    });
-    expect(customerScope(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: null }))).toEqual({ kind: 'none' });
+describe('managed customers (DESIGN §4)', () => {
+  it.each([
+    ['provider admin', actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }), { kind: 'all' }],
+    [
+      'reseller super admin',
+      actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }),
+      { kind: 'childrenOf', resellerCustomerId: 10 },
+    ],
+    [
+      'reseller admin',
+      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }),
+      { kind: 'childrenOf', resellerCustomerId: 10 },
+    ],
+    ['user of a reseller', actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }), null],
+    ['super admin of a customer', actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }), null],
+    [
+      'admin without a customer',
+      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: null, resellerEnabled: true }),
+      null,
+    ],
+  ] as const)('%s', (_, who, expected) => {
+    expect(managedCustomers(who)).toEqual(expected);
   });
 
-  it('never widens a customer role beyond its own customer and children', () => {
+  it('never gives a customer role more than the children of its own customer', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...ROLES.filter((r) => r !== 'ROLE_BOLT_ADMIN_USER')),
         fc.integer({ min: 1, max: 1000 }),
         fc.boolean(),
         (role, customerId, resellerEnabled) => {
-          const scope = customerScope(actor({ role, customerId, resellerEnabled }));
-          expect(scope.kind).not.toBe('all');
-          if (scope.kind === 'own' || scope.kind === 'ownAndChildren') expect(scope.customerId).toBe(customerId);
+          const scope = managedCustomers(actor({ role, customerId, resellerEnabled }));
+          if (scope !== null) expect(scope).toEqual({ kind: 'childrenOf', resellerCustomerId: customerId });
         },
       ),
     );
@@ -119,51 +129,68 @@ describe('customer scope (DESIGN §4)', () => {
   });
 });
 
-describe('who may command a machine (task commands, its file tree)', () => {
-  // A machine of customer 10, a child of reseller 3, assigned to user 1.
-  const machine: Parameters<typeof mayCommandMachine>[1] = {
+describe('machines: who sees and commands them (001 §6, 002 §7.8)', () => {
+  const RESELLER = 20;
+  const OTHER = 30;
+  // Customer 10 is a child of reseller 20; its machine is assigned to user 1.
+  const machine = (allowProviderMachineControl: boolean, assignedUserId: number | null = 1) => ({
     customerId: 10,
-    assignedUserId: 1,
-    parentResellerCustomerId: 3,
-    allowProviderMachineControl: true,
-  };
-  const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true });
-  const cases: Array<[string, Actor, Partial<typeof machine>, boolean]> = [
-    ['provider admin, control allowed', provider, {}, true],
-    ['provider admin, control not allowed', provider, { allowProviderMachineControl: false }, false],
-    ['super admin of the customer', actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', userId: 2 }), {}, true],
-    ['admin of the customer', actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', userId: 2 }), {}, true],
-    [
-      'admin of the customer, control not allowed',
-      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', userId: 2 }),
-      { allowProviderMachineControl: false },
-      true,
-    ],
-    ['the assigned user', actor({ userId: 1 }), {}, true],
-    ['another user of the customer', actor({ userId: 2 }), {}, false],
-    ['a user of the customer, machine unassigned', actor({ userId: 1 }), { assignedUserId: null }, false],
-    [
-      'admin of the reseller',
-      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: 3, resellerEnabled: true }),
-      {},
-      true,
-    ],
-    [
-      'admin of another reseller',
-      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: 4, resellerEnabled: true }),
-      {},
-      false,
-    ],
-    ['user of the reseller', actor({ customerId: 3, resellerEnabled: true }), {}, false],
-    ['admin of another customer', actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 11 }), {}, false],
-    [
-      'admin of the customer of a direct machine',
-      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }),
-      { parentResellerCustomerId: null },
-      true,
-    ],
-  ];
-  it.each(cases)('%s', (_name, who, changes, expected) => {
-    expect(mayCommandMachine(who, { ...machine, ...changes })).toBe(expected);
+    assignedUserId,
+    parentResellerCustomerId: RESELLER,
+    allowProviderMachineControl,
+  });
+  const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, userId: 99 });
+  const superAdmin = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', userId: 5 });
+  const admin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', userId: 6 });
+  const assignedUser = actor({ role: 'ROLE_CUSTOMER_USER', userId: 1 });
+  const otherUser = actor({ role: 'ROLE_CUSTOMER_USER', userId: 2 });
+  const resellerAdmin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: RESELLER, resellerEnabled: true });
+  const resellerUser = actor({ role: 'ROLE_CUSTOMER_USER', customerId: RESELLER, resellerEnabled: true });
+  const notReseller = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: RESELLER, resellerEnabled: false });
+  const otherTenant = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: OTHER, resellerEnabled: true });
+
+  it.each([
+    ['provider admin', provider, 'provider', false, true],
+    ['customer super admin', superAdmin, 'customer', true, true],
+    ['customer admin', admin, 'customer', true, true],
+    ['the assigned user', assignedUser, 'customer', true, true],
+    ['another user of the customer', otherUser, null, false, false],
+    ["the parent reseller's admin", resellerAdmin, 'reseller', true, true],
+    ['a user of the parent reseller', resellerUser, null, false, false],
+    ['an admin of the parent with reseller off', notReseller, null, false, false],
+    ['an admin of another reseller', otherTenant, null, false, false],
+  ] as const)('%s: audience %s, commands without provider control %s, with it %s', (_, who, audience, without, withIt) => {
+    expect(machineAudience(who, machine(false))).toBe(audience);
+    expect(mayCommandMachine(who, machine(false))).toBe(without);
+    expect(mayCommandMachine(who, machine(true))).toBe(withIt);
+  });
+
+  it('shows an unassigned machine to its customer admins and to no user of the customer', () => {
+    expect(machineAudience(admin, machine(true, null))).toBe('customer');
+    expect(machineAudience(assignedUser, machine(true, null))).toBeNull();
+    expect(mayCommandMachine(assignedUser, machine(true, null))).toBe(false);
+  });
+
+  it("lets nobody command a machine they do not see, and the provider only with the customer's consent", () => {
+    const arbMachine = fc.record({
+      customerId: fc.constantFrom(10, RESELLER, OTHER),
+      assignedUserId: fc.constantFrom<number | null>(1, 2, null),
+      parentResellerCustomerId: fc.constantFrom<number | null>(RESELLER, OTHER, null),
+      allowProviderMachineControl: fc.boolean(),
+    });
+    const arbActor = fc.record({
+      userId: fc.constantFrom(1, 2, 99),
+      role: fc.constantFrom(...ROLES),
+      customerId: fc.constantFrom<number | null>(10, RESELLER, OTHER, null),
+      resellerEnabled: fc.boolean(),
+      boltCustomer: fc.boolean(),
+      readOnly: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(arbActor, arbMachine, (a, m) => {
+        if (mayCommandMachine(a, m)) expect(machineAudience(a, m)).not.toBeNull();
+        if (a.role === 'ROLE_BOLT_ADMIN_USER') expect(mayCommandMachine(a, m)).toBe(m.allowProviderMachineControl);
+      }),
+    );
   });
 });

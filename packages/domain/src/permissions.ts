@@ -1,4 +1,5 @@
 import type { Role } from './enums.js';
+import type { Audience } from './urls.js';
 
 /** Who is calling: derived by the server from the session, never from the client. */
 export interface Actor {
@@ -68,20 +69,19 @@ export function mayAccess(actor: Actor | null, level: AccessLevel): boolean {
 }
 
 /**
- * The customers a caller may see (DESIGN §4). Repositories turn this into a query predicate, so a
- * missing check yields nothing rather than another tenant's rows.
+ * The customers a caller manages (DESIGN §4): the provider every customer, a reseller admin its child
+ * customers (not its own: that is the account page's). The customer lists and pages of both take this,
+ * and the server's db/scope.ts turns it into the query's condition.
  */
-export type CustomerScope =
-  | { kind: 'all' }
-  | { kind: 'own'; customerId: number }
-  | { kind: 'ownAndChildren'; customerId: number }
-  | { kind: 'none' };
+export type ManagedCustomers = { kind: 'all' } | { kind: 'childrenOf'; resellerCustomerId: number };
 
-export function customerScope(actor: Actor): CustomerScope {
+/** Null for anyone who manages no customers. */
+export function managedCustomers(actor: Actor): ManagedCustomers | null {
   if (isProviderAdmin(actor)) return { kind: 'all' };
-  if (actor.customerId === null) return { kind: 'none' };
-  if (isResellerAdmin(actor)) return { kind: 'ownAndChildren', customerId: actor.customerId };
-  return { kind: 'own', customerId: actor.customerId };
+  if (isResellerAdmin(actor) && actor.customerId !== null) {
+    return { kind: 'childrenOf', resellerCustomerId: actor.customerId };
+  }
+  return null;
 }
 
 /** Whether the caller may change things; read-only users look but do not change (DESIGN §4). */
@@ -94,9 +94,27 @@ export const mayChange = (a: Actor) => !a.readOnly;
 export const mayLinkMachines = (a: Actor) => a.customerId !== null && !isProviderAdmin(a) && mayChange(a);
 
 /**
- * Who may command a machine (task commands, listing its files): its customer's admins, its assigned user,
- * its customer's reseller admins, and provider admins only while the customer's account allows provider
- * machine control (001 §2).
+ * Who sees a machine and through which links: the provider every machine, a customer's admins its
+ * machines, a customer user only the machines assigned to them, a reseller admin its child customers'
+ * machines; null for anyone else. The dashboard, the live channel's subscriptions, the tree of files and
+ * the machine commands all decide with this one rule.
+ */
+export function machineAudience(
+  actor: Actor,
+  machine: { customerId: number; assignedUserId: number | null; parentResellerCustomerId: number | null },
+): Audience | null {
+  if (isProviderAdmin(actor)) return 'provider';
+  if (machine.customerId === actor.customerId) {
+    return !isCustomerUser(actor) || machine.assignedUserId === actor.userId ? 'customer' : null;
+  }
+  if (isResellerAdmin(actor) && machine.parentResellerCustomerId === actor.customerId) return 'reseller';
+  return null;
+}
+
+/**
+ * Who may command a machine: everyone who sees it, except that the provider needs the customer's 'Allow
+ * provider machine control'. Read-only callers pass here; a command that changes something also asks
+ * mayChange.
  */
 export function mayCommandMachine(
   actor: Actor,
@@ -108,8 +126,5 @@ export function mayCommandMachine(
   },
 ): boolean {
   if (isProviderAdmin(actor)) return machine.allowProviderMachineControl;
-  if (machine.customerId === actor.customerId) {
-    return !isCustomerUser(actor) || machine.assignedUserId === actor.userId;
-  }
-  return isResellerAdmin(actor) && machine.parentResellerCustomerId === actor.customerId;
+  return machineAudience(actor, machine) !== null;
 }

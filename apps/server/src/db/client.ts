@@ -13,6 +13,16 @@ import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction a service opened (`db.transaction(async (tx) => ...)`). */
+export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+/**
+ * What a repository is created from and queries run on: the database, or a transaction a service opened
+ * so that several repositories' writes commit together (`createUsersRepo(tx)`).
+ */
+export type Executor = Db | Transaction;
+
+/** The rows of a raw `execute` result: node-postgres and PGlite both answer `{ rows }`. */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 export interface Database {
   db: Db;
@@ -34,7 +44,7 @@ export function migrationsFolder(): string {
 export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const db: Db = drizzlePg(pool, { schema });
     return {
       db,
       kind: 'postgres',
@@ -46,7 +56,7 @@ export async function openDatabase(options: { databaseUrl?: string | undefined; 
   if (pgDataDir !== 'memory://') mkdirSync(dirname(pgDataDir), { recursive: true });
   // pg_trgm serves the customer lists' "contains" search from an index (drizzle/ creates the extension).
   const client = await PGlite.create(pgDataDir, { extensions: { pg_trgm } });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db: Db = drizzlePglite(client, { schema });
   return {
     db,
     kind: 'pglite',

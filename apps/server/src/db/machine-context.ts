@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { Db } from './client.js';
-import { backupMachines, backupPackages, customers } from './schema/index.js';
+import type { Executor } from './client.js';
+import { joinMachineOwners, machineStatuses } from './machine-statuses.js';
+import { backupMachines, customers } from './schema/index.js';
 
 /**
  * A machine with what deciding about it needs: who may see or command it (its customer, that
@@ -8,8 +9,8 @@ import { backupMachines, backupPackages, customers } from './schema/index.js';
  * customer's status) and how commands reach it. One query, shared by the dashboard, the live channel and
  * task commands.
  */
-export async function machineContext(db: Db, machineId: number) {
-  const [row] = await db
+export async function machineContext(db: Executor, machineId: number) {
+  const query = db
     .select({
       id: backupMachines.id,
       customerId: backupMachines.customerId,
@@ -21,21 +22,18 @@ export async function machineContext(db: Db, machineId: number) {
       beingDeleted: backupMachines.beingDeleted,
       parentResellerCustomerId: customers.parentResellerCustomerId,
       allowProviderMachineControl: customers.allowProviderMachineControl,
-      machineStatus: backupMachines.status,
-      packageStatus: backupPackages.status,
-      customerStatus: customers.status,
+      ...machineStatuses,
     })
     .from(backupMachines)
-    .innerJoin(customers, eq(customers.id, backupMachines.customerId))
-    .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-    .where(eq(backupMachines.id, machineId));
+    .$dynamic();
+  const [row] = await joinMachineOwners(query).where(eq(backupMachines.id, machineId));
   return row ?? null;
 }
 
 export type MachineContext = NonNullable<Awaited<ReturnType<typeof machineContext>>>;
 
 /** Who may see each of these machines (the live dashboard's fan-out): one query for a batch of ids. */
-export async function machineVisibilities(db: Db, machineIds: readonly number[]) {
+export async function machineVisibilities(db: Executor, machineIds: readonly number[]) {
   if (machineIds.length === 0) return [];
   return db
     .select({

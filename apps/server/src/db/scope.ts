@@ -1,21 +1,11 @@
-import type { CustomerScope } from '@portal/domain';
-import { eq, type SQL, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { ManagedCustomers } from '@portal/domain';
+import { eq, type SQL } from 'drizzle-orm';
 import { customers } from './schema/index.js';
 
 /**
- * The predicate every tenant-scoped query adds on its customer id column (DESIGN §4), so a
- * repository cannot return rows of a customer the caller may not see.
+ * The condition on `customers` for the customers a caller manages (the domain's managedCustomers): none
+ * for the provider, the reseller's child customers otherwise. The customer lists and pages of both the
+ * dashboard and customer administration use it, so a reseller never reaches another tenant's customer.
  */
-export function customerScopeCondition(scope: CustomerScope, customerIdColumn: AnyPgColumn): SQL {
-  switch (scope.kind) {
-    case 'all':
-      return sql`true`;
-    case 'none':
-      return sql`false`;
-    case 'own':
-      return eq(customerIdColumn, scope.customerId);
-    case 'ownAndChildren':
-      return sql`(${customerIdColumn} = ${scope.customerId} or ${customerIdColumn} in (select ${customers.id} from ${customers} where ${customers.parentResellerCustomerId} = ${scope.customerId}))`;
-  }
-}
+export const managedCustomersCondition = (scope: ManagedCustomers): SQL | undefined =>
+  scope.kind === 'all' ? undefined : eq(customers.parentResellerCustomerId, scope.resellerCustomerId);

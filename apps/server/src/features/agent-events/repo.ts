@@ -10,16 +10,9 @@ import {
   type TransferPhase,
 } from '@portal/domain';
 import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import {
-  backupMachines,
-  backupPackages,
-  backupSnapshots,
-  backupTasks,
-  customers,
-  machineMessages,
-  taskActions,
-} from '../../db/schema/index.js';
+import type { Executor } from '../../db/client.js';
+import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
+import { backupMachines, backupSnapshots, backupTasks, machineMessages, taskActions } from '../../db/schema/index.js';
 
 const BUSY: RunStatus[] = ['INITIATED', 'IN_PROGRESS'];
 
@@ -51,7 +44,7 @@ export const finishedAction = (outcome: ActionOutcome) => ({
 });
 
 /** The queries behind what agents report: runs, progress, messages, snapshots and the machine itself. */
-export function createAgentEventsRepo(db: Db) {
+export function createAgentEventsRepo(db: Executor) {
   const actionOf = (machineId: number, runKey: string) =>
     and(eq(taskActions.backupMachineId, machineId), eq(taskActions.runKey, runKey));
 
@@ -70,7 +63,7 @@ export function createAgentEventsRepo(db: Db) {
 
     /** The machine's tasks as its agent holds them. */
     async tasksOf(machineId: number): Promise<AgentTask[]> {
-      const rows = await db
+      const query = db
         .select({
           id: backupTasks.id,
           version: backupTasks.version,
@@ -87,14 +80,12 @@ export function createAgentEventsRepo(db: Db) {
           createSeed: backupTasks.createSeed,
           pathToSeedDisk: backupTasks.pathToSeedDisk,
           volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled,
-          machineStatus: backupMachines.status,
-          packageStatus: backupPackages.status,
-          customerStatus: customers.status,
+          ...machineStatuses,
         })
         .from(backupTasks)
         .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
-        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-        .innerJoin(customers, eq(customers.id, backupMachines.customerId))
+        .$dynamic();
+      const rows = await joinMachineOwners(query)
         .where(eq(backupTasks.backupMachineId, machineId))
         .orderBy(asc(backupTasks.id));
       return rows.map(({ machineStatus, packageStatus, customerStatus, ...task }) => ({

@@ -9,6 +9,7 @@ import { createTenants, type Tenants } from '../../testing/fixtures.js';
 import { computeReadModel, readStoredReadModel } from '../backup-state/recompute.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
+import { createAgentEventsRepo } from './repo.js';
 import {
   type AgentEventService,
   createAgentEventService,
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const fixtures = backupFixtures(database.db);
   const backupState = createBackupStateService({ db: database.db });
   events = createAgentEventService({
-    db: database.db,
+    repo: createAgentEventsRepo(database.db),
     backupState,
     onUpdate: (machineId, update) => updates.push([machineId, update]),
   });

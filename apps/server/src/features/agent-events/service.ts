@@ -1,8 +1,7 @@
 import { type AgentToServer, isValidTimeZone, type ServerToAgent } from '@portal/domain';
-import type { Db } from '../../db/client.js';
 import type { BackupStateService } from '../backup-state/service.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
-import { createAgentEventsRepo } from './repo.js';
+import { type AgentEventsRepo, createAgentEventsRepo } from './repo.js';
 
 const DAY_MS = 86_400_000;
 
@@ -28,12 +27,12 @@ export type MachineUpdate = { kind: 'run'; taskId: number; runId: number } | { k
  * messages to send back to the agent.
  */
 export function createAgentEventService(deps: {
-  db: Db;
+  repo: AgentEventsRepo;
   backupState: BackupStateService;
   onUpdate?: (machineId: number, update: MachineUpdate) => void;
   now?: () => Date;
 }) {
-  const repo = createAgentEventsRepo(deps.db);
+  const { repo } = deps;
   const notify = (machineId: number, update: MachineUpdate) => deps.onUpdate?.(machineId, update);
   const now = deps.now ?? (() => new Date());
 

@@ -1,6 +1,6 @@
 import type { AuditEventType } from '@portal/domain';
 import { count, desc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { auditEvents } from '../../db/schema/index.js';
 
 export interface AuditEventInput {
@@ -12,7 +12,7 @@ export interface AuditEventInput {
   detail?: Record<string, unknown>;
 }
 
-export function createAuditRepo(db: Db) {
+export function createAuditRepo(db: Executor) {
   return {
     async record(event: AuditEventInput): Promise<void> {
       await db.insert(auditEvents).values({

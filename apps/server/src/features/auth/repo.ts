@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import {
   customers,
   passwordResetTokens,
@@ -34,7 +34,7 @@ export interface UserWithCustomer {
  * the key's count, which starts again once `windowStart` has passed its last event. Inside a
  * transaction the key's row stays locked until it ends, so concurrent events of one key queue.
  */
-export async function countThrottledEvent(db: Db, key: string, at: Date, windowStart: Date): Promise<number> {
+export async function countThrottledEvent(db: Executor, key: string, at: Date, windowStart: Date): Promise<number> {
   const [row] = await db
     .insert(signInFailures)
     .values({ key, failures: 1, lastFailureAt: at })
@@ -49,7 +49,7 @@ export async function countThrottledEvent(db: Db, key: string, at: Date, windowS
   return row?.failures ?? 1;
 }
 
-export function createAuthRepo(db: Db) {
+export function createAuthRepo(db: Executor) {
   const userWithCustomerFields = {
     id: users.id,
     email: users.email,

@@ -11,7 +11,8 @@ import {
 } from '@portal/domain';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { backupMachines, backupPackages, backupTasks, customers } from '../../db/schema/index.js';
+import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
+import { backupMachines, backupTasks, customers } from '../../db/schema/index.js';
 
 /** What the dashboard read model holds for one customer or machine. */
 export interface StoredAggregate {
@@ -32,7 +33,7 @@ export interface ReadModel {
  * a bulk import, or to repair). It reads every task, so it is never on a request path.
  */
 export async function computeReadModel(db: Db): Promise<ReadModel> {
-  const rows = await db
+  const query = db
     .select({
       id: backupTasks.id,
       machineId: backupTasks.backupMachineId,
@@ -41,14 +42,12 @@ export async function computeReadModel(db: Db): Promise<ReadModel> {
       lastExecutionMissed: backupTasks.lastExecutionMissed,
       statusOfLastRun: backupTasks.statusOfLastRun,
       statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
-      machineStatus: backupMachines.status,
-      packageStatus: backupPackages.status,
-      customerStatus: customers.status,
+      ...machineStatuses,
     })
     .from(backupTasks)
     .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
-    .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-    .innerJoin(customers, eq(customers.id, backupMachines.customerId));
+    .$dynamic();
+  const rows = await joinMachineOwners(query);
 
   const machineCounts = new Map<number, AggregateCounts>();
   const customerCounts = new Map<number, AggregateCounts>();

@@ -7,13 +7,11 @@ import type {
   TaskDisplayStatus,
   TaskStatusInput,
 } from '@portal/domain';
-import { eq, lte, type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.js';
+import { type Executor, rowsOf } from '../../db/client.js';
+import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
 import { backupMachines, backupTasks } from '../../db/schema/index.js';
-
-/** A transaction or the database: every read-model query runs inside the caller's transaction. */
-export type Executor = Db;
 
 /** One task with what its display status is computed from, and what is stored for it now. */
 export interface TaskStateRow extends TaskStatusInput {
@@ -33,29 +31,15 @@ export type TaskScope =
 const scopeCondition = (scope: TaskScope): SQL => {
   switch (scope.kind) {
     case 'task':
-      return sql`t.id = ${scope.taskId}`;
+      return eq(backupTasks.id, scope.taskId);
     case 'machine':
-      return sql`t.backup_machine_id = ${scope.machineId}`;
+      return eq(backupTasks.backupMachineId, scope.machineId);
     case 'package':
-      return sql`m.backup_package_id = ${scope.packageId}`;
+      return eq(backupMachines.backupPackageId, scope.packageId);
     case 'customer':
-      return sql`t.customer_id = ${scope.customerId}`;
+      return eq(backupTasks.customerId, scope.customerId);
   }
 };
-
-interface RawTaskStateRow extends Record<string, unknown> {
-  id: number;
-  machine_id: number;
-  customer_id: number;
-  status: TaskStatusInput['status'];
-  last_execution_missed: boolean;
-  status_of_last_run: TaskStatusInput['statusOfLastRun'];
-  status_of_run_before_last: TaskStatusInput['statusOfRunBeforeLast'];
-  display_status: TaskDisplayStatus;
-  machine_status: MachineStatus;
-  package_status: PackageStatus;
-  customer_status: CustomerStatus;
-}
 
 export interface CounterRow {
   id: number;
@@ -75,16 +59,14 @@ interface RawCounterRow extends Record<string, unknown> {
 /** The two tables that hold task counters. */
 export type CounterOwner = 'backup_machines' | 'customers';
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
-
 /**
  * The queries of the dashboard read model's upkeep (DESIGN §9). Writers serialise per customer by
  * locking its row first, so every later read and write in the transaction sees a stable picture.
  */
-export function createBackupStateRepo() {
+export function createBackupStateRepo(db: Executor) {
   return {
     /** The customer that owns a task, machine or package; null when it does not exist. */
-    async customerOf(db: Executor, scope: TaskScope): Promise<number | null> {
+    async customerOf(scope: TaskScope): Promise<number | null> {
       const query =
         scope.kind === 'customer'
           ? sql`select id as customer_id from customers where id = ${scope.customerId}`
@@ -98,42 +80,36 @@ export function createBackupStateRepo() {
     },
 
     /** Locks the customer row: the per-customer mutex of every read-model change. */
-    async lockCustomer(db: Executor, customerId: number): Promise<boolean> {
+    async lockCustomer(customerId: number): Promise<boolean> {
       const rows = rowsOf(await db.execute(sql`select id from customers where id = ${customerId} for update`));
       return rows.length > 0;
     },
 
-    async taskStates(db: Executor, scope: TaskScope, extraTaskIds: readonly number[] = []): Promise<TaskStateRow[]> {
-      const extra =
+    async taskStates(scope: TaskScope, extraTaskIds: readonly number[] = []): Promise<TaskStateRow[]> {
+      const query = db
+        .select({
+          id: backupTasks.id,
+          machineId: backupTasks.backupMachineId,
+          customerId: backupTasks.customerId,
+          status: backupTasks.status,
+          lastExecutionMissed: backupTasks.lastExecutionMissed,
+          statusOfLastRun: backupTasks.statusOfLastRun,
+          statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
+          displayStatus: backupTasks.displayStatus,
+          ...machineStatuses,
+        })
+        .from(backupTasks)
+        .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
+        .$dynamic();
+      return joinMachineOwners(query).where(
         extraTaskIds.length > 0
-          ? sql` or t.id in (select (jsonb_array_elements_text(${JSON.stringify(extraTaskIds)}::jsonb))::int)`
-          : sql``;
-      const result = await db.execute(sql`
-        select t.id, t.backup_machine_id as machine_id, t.customer_id, t.status, t.last_execution_missed,
-               t.status_of_last_run, t.status_of_run_before_last, t.display_status,
-               m.status as machine_status, p.status as package_status, c.status as customer_status
-          from backup_tasks t
-          join backup_machines m on m.id = t.backup_machine_id
-          join backup_packages p on p.id = m.backup_package_id
-          join customers c on c.id = m.customer_id
-         where ${scopeCondition(scope)}${extra}`);
-      return rowsOf<RawTaskStateRow>(result).map((r) => ({
-        id: Number(r.id),
-        machineId: Number(r.machine_id),
-        customerId: Number(r.customer_id),
-        status: r.status,
-        lastExecutionMissed: r.last_execution_missed,
-        statusOfLastRun: r.status_of_last_run,
-        statusOfRunBeforeLast: r.status_of_run_before_last,
-        displayStatus: r.display_status,
-        machineStatus: r.machine_status,
-        packageStatus: r.package_status,
-        customerStatus: r.customer_status,
-      }));
+          ? or(scopeCondition(scope), inArray(backupTasks.id, [...extraTaskIds]))
+          : scopeCondition(scope),
+      );
     },
 
     /** Tasks whose expected run should have started by `cutoff`, oldest first (indexed on next_run_at). */
-    async dueTaskIds(db: Executor, cutoff: Date, limit: number): Promise<number[]> {
+    async dueTaskIds(cutoff: Date, limit: number): Promise<number[]> {
       const rows = await db
         .select({ id: backupTasks.id })
         .from(backupTasks)
@@ -143,7 +119,7 @@ export function createBackupStateRepo() {
       return rows.map((r) => r.id);
     },
 
-    async writeDisplayStatuses(db: Executor, changes: readonly { id: number; status: TaskDisplayStatus }[]) {
+    async writeDisplayStatuses(changes: readonly { id: number; status: TaskDisplayStatus }[]) {
       if (changes.length === 0) return;
       await db.execute(sql`
         update backup_tasks t set display_status = x.status::task_display_status
@@ -151,7 +127,7 @@ export function createBackupStateRepo() {
          where t.id = x.id`);
     },
 
-    async counters(db: Executor, owner: CounterOwner, ids: readonly number[]): Promise<CounterRow[]> {
+    async counters(owner: CounterOwner, ids: readonly number[]): Promise<CounterRow[]> {
       if (ids.length === 0) return [];
       const result = await db.execute(sql`
         select id, tasks_failed, tasks_missed, tasks_successful, tasks_never_run, tasks_ignored, tasks_in_progress
@@ -171,7 +147,6 @@ export function createBackupStateRepo() {
     },
 
     async writeCounters(
-      db: Executor,
       owner: CounterOwner,
       rows: readonly { id: number; counts: AggregateCounts; taskStatus: AggregateTaskStatus }[],
     ) {
@@ -203,23 +178,23 @@ export interface TaskStatePatch {
 }
 
 /** The source-row changes the read model follows; each returns whether a row was there to change. */
-export function createBackupStateWrites() {
+export function createBackupStateWrites(db: Executor) {
   const changed = (rows: unknown[]) => rows.length > 0;
-  const updateTask = async (db: Executor, taskId: number, values: PgUpdateSetSource<typeof backupTasks>) =>
+  const updateTask = async (taskId: number, values: PgUpdateSetSource<typeof backupTasks>) =>
     changed(
       await db.update(backupTasks).set(values).where(eq(backupTasks.id, taskId)).returning({ id: backupTasks.id }),
     );
   type Owner = 'backup_tasks' | 'backup_machines' | 'backup_packages' | 'customers';
-  const setStatus = async (db: Executor, table: Owner, id: number, status: string) =>
+  const setStatus = async (table: Owner, id: number, status: string) =>
     changed(
       rowsOf(
         await db.execute(sql`update ${sql.identifier(table)} set status = ${status} where id = ${id} returning id`),
       ),
     );
-  const removeRow = async (db: Executor, table: Owner, id: number) =>
+  const removeRow = async (table: Owner, id: number) =>
     changed(rowsOf(await db.execute(sql`delete from ${sql.identifier(table)} where id = ${id} returning id`)));
   return {
-    async insertTask(db: Executor, task: NewTask): Promise<number | null> {
+    async insertTask(task: NewTask): Promise<number | null> {
       const [machine] = await db
         .select({ customerId: backupMachines.customerId, packageId: backupMachines.backupPackageId })
         .from(backupMachines)
@@ -231,26 +206,23 @@ export function createBackupStateWrites() {
         .returning({ id: backupTasks.id });
       return row?.id ?? null;
     },
-    patchTask: (db: Executor, taskId: number, patch: TaskStatePatch) =>
-      updateTask(db, taskId, { ...patch, version: sql`${backupTasks.version} + 1` }),
+    patchTask: (taskId: number, patch: TaskStatePatch) =>
+      updateTask(taskId, { ...patch, version: sql`${backupTasks.version} + 1` }),
     /** A new run: the last run becomes the run before last, and a missed execution is behind us. */
-    startRun: (db: Executor, taskId: number, status: TaskStatusInput['statusOfLastRun']) =>
-      updateTask(db, taskId, {
+    startRun: (taskId: number, status: TaskStatusInput['statusOfLastRun']) =>
+      updateTask(taskId, {
         statusOfRunBeforeLast: sql`${backupTasks.statusOfLastRun}`,
         statusOfLastRun: status,
         lastExecutionMissed: false,
       }),
-    setLastRunStatus: (db: Executor, taskId: number, status: TaskStatusInput['statusOfLastRun']) =>
-      updateTask(db, taskId, { statusOfLastRun: status }),
-    deleteTask: (db: Executor, taskId: number) => removeRow(db, 'backup_tasks', taskId),
-    setMachineStatus: (db: Executor, machineId: number, status: MachineStatus) =>
-      setStatus(db, 'backup_machines', machineId, status),
-    setPackageStatus: (db: Executor, packageId: number, status: PackageStatus) =>
-      setStatus(db, 'backup_packages', packageId, status),
-    setCustomerStatus: (db: Executor, customerId: number, status: CustomerStatus) =>
-      setStatus(db, 'customers', customerId, status),
+    setLastRunStatus: (taskId: number, status: TaskStatusInput['statusOfLastRun']) =>
+      updateTask(taskId, { statusOfLastRun: status }),
+    deleteTask: (taskId: number) => removeRow('backup_tasks', taskId),
+    setMachineStatus: (machineId: number, status: MachineStatus) => setStatus('backup_machines', machineId, status),
+    setPackageStatus: (packageId: number, status: PackageStatus) => setStatus('backup_packages', packageId, status),
+    setCustomerStatus: (customerId: number, status: CustomerStatus) => setStatus('customers', customerId, status),
     /** Moves a machine, and the copies of its package id on its tasks, to another package of its customer. */
-    async moveMachine(db: Executor, machineId: number, packageId: number) {
+    async moveMachine(machineId: number, packageId: number) {
       const moved = await db.execute(sql`
         update backup_machines m set backup_package_id = p.id
           from backup_packages p
@@ -264,7 +236,7 @@ export function createBackupStateWrites() {
       return true;
     },
     /** What the expected next run is computed from, with the one stored now. */
-    async scheduleOf(db: Executor, taskId: number) {
+    async scheduleOf(taskId: number) {
       const [row] = await db
         .select({
           status: backupTasks.status,
@@ -277,11 +249,11 @@ export function createBackupStateWrites() {
         .where(eq(backupTasks.id, taskId));
       return row ?? null;
     },
-    setNextRun: (db: Executor, taskId: number, nextRunAt: Date | null) => updateTask(db, taskId, { nextRunAt }),
-    setMissed: (db: Executor, taskId: number, missed: boolean, nextRunAt: Date | null) =>
-      updateTask(db, taskId, { lastExecutionMissed: missed, nextRunAt }),
-    deleteMachine: (db: Executor, machineId: number) => removeRow(db, 'backup_machines', machineId),
-    deletePackage: (db: Executor, packageId: number) => removeRow(db, 'backup_packages', packageId),
+    setNextRun: (taskId: number, nextRunAt: Date | null) => updateTask(taskId, { nextRunAt }),
+    setMissed: (taskId: number, missed: boolean, nextRunAt: Date | null) =>
+      updateTask(taskId, { lastExecutionMissed: missed, nextRunAt }),
+    deleteMachine: (machineId: number) => removeRow('backup_machines', machineId),
+    deletePackage: (packageId: number) => removeRow('backup_packages', packageId),
   };
 }
 

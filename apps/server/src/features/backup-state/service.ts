@@ -14,31 +14,21 @@ import {
   type TaskDisplayStatus,
   taskDisplayStatus,
 } from '@portal/domain';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
+import { isRetryableTransactionError } from '../../db/errors.js';
 import {
   type BackupStateRepo,
   type BackupStateWrites,
   type CounterOwner,
   createBackupStateRepo,
   createBackupStateWrites,
-  type Executor,
   type NewTask,
   type TaskScope,
   type TaskStatePatch,
   type TaskStateRow,
 } from './repo.js';
 
-/** PostgreSQL's deadlock_detected and serialization_failure: the transaction is safe to run again. */
-const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 5;
-
-const isRetryable = (error: unknown): boolean => {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && RETRYABLE.has(code)) return true;
-  }
-  return false;
-};
 
 /**
  * A write that belongs with a state change, in its transaction (recording the run itself, say);
@@ -57,20 +47,16 @@ const isZero = (c: AggregateCounts) => Object.values(c).every((v) => v === 0);
  */
 export function createBackupStateService(deps: {
   db: Db;
-  repo?: BackupStateRepo;
-  writes?: BackupStateWrites;
   now?: () => Date;
   /** Told after each committed change which machines' dashboard rows it touched (the live dashboard). */
   onMachinesChanged?: (machineIds: number[]) => void;
 }) {
-  const repo = deps.repo ?? createBackupStateRepo();
-  const writes = deps.writes ?? createBackupStateWrites();
   const now = deps.now ?? (() => new Date());
 
   /** Sets the run the server expects next from the task's schedule in its machine's time zone. */
-  async function refreshNextRun(tx: Executor, taskId: number): Promise<void> {
-    const schedule = await writes.scheduleOf(tx, taskId);
-    if (schedule) await writes.setNextRun(tx, taskId, expectedNextRun(schedule, now(), schedule.timeZone));
+  async function refreshNextRun(writes: BackupStateWrites, taskId: number): Promise<void> {
+    const schedule = await writes.scheduleOf(taskId);
+    if (schedule) await writes.setNextRun(taskId, expectedNextRun(schedule, now(), schedule.timeZone));
   }
 
   async function transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
@@ -78,17 +64,16 @@ export function createBackupStateService(deps: {
       try {
         return await deps.db.transaction(work);
       } catch (error) {
-        if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
+        if (attempt >= MAX_ATTEMPTS || !isRetryableTransactionError(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
       }
     }
   }
 
-  async function applyCounterDeltas(tx: Executor, owner: CounterOwner, deltas: Map<number, AggregateCounts>) {
+  async function applyCounterDeltas(repo: BackupStateRepo, owner: CounterOwner, deltas: Map<number, AggregateCounts>) {
     const ids = [...deltas].filter(([, d]) => !isZero(d)).map(([id]) => id);
-    const current = await repo.counters(tx, owner, ids);
+    const current = await repo.counters(owner, ids);
     await repo.writeCounters(
-      tx,
       owner,
       current.map(({ id, counts }) => {
         const next = addCounts(counts, deltas.get(id) ?? EMPTY_AGGREGATE_COUNTS);
@@ -100,22 +85,24 @@ export function createBackupStateService(deps: {
   /**
    * Runs `change` on the tasks of `scope` under the customer's lock and brings the read model along.
    * `change` returns false when its row was not there (nothing happens then), or the ids of tasks it
-   * created. Returns false when the owner or the row does not exist.
+   * created. Returns false when the owner or the row does not exist. `change` writes with `writes`, made
+   * from the same transaction `tx` (which an AlongsideWrite receives).
    */
   async function changeTasks(
     scope: TaskScope,
-    change: (tx: Executor, before: TaskStateRow[]) => Promise<boolean | number[]>,
+    change: (step: { tx: Executor; writes: BackupStateWrites }, before: TaskStateRow[]) => Promise<boolean | number[]>,
   ) {
     let touched = new Set<number>();
     const changed = await transaction(async (tx) => {
+      const repo = createBackupStateRepo(tx);
       touched = new Set(scope.kind === 'machine' ? [scope.machineId] : []);
-      const customerId = await repo.customerOf(tx, scope);
-      if (customerId === null || !(await repo.lockCustomer(tx, customerId))) return false;
-      const before = await repo.taskStates(tx, scope);
-      const outcome = await change(tx, before);
+      const customerId = await repo.customerOf(scope);
+      if (customerId === null || !(await repo.lockCustomer(customerId))) return false;
+      const before = await repo.taskStates(scope);
+      const outcome = await change({ tx, writes: createBackupStateWrites(tx) }, before);
       if (outcome === false) return false;
       const created = Array.isArray(outcome) ? outcome : [];
-      const after = await repo.taskStates(tx, scope, created);
+      const after = await repo.taskStates(scope, created);
 
       const beforeById = new Map(before.map((t) => [t.id, t]));
       const afterById = new Map(after.map((t) => [t.id, t]));
@@ -142,9 +129,9 @@ export function createBackupStateService(deps: {
         if (was) add(customerDeltas, was.customerId, removed);
         if (is) add(customerDeltas, is.customerId, added);
       }
-      await repo.writeDisplayStatuses(tx, statusChanges);
-      await applyCounterDeltas(tx, 'backup_machines', machineDeltas);
-      await applyCounterDeltas(tx, 'customers', customerDeltas);
+      await repo.writeDisplayStatuses(statusChanges);
+      await applyCounterDeltas(repo, 'backup_machines', machineDeltas);
+      await applyCounterDeltas(repo, 'customers', customerDeltas);
       return true;
     });
     if (changed && touched.size > 0) deps.onMachinesChanged?.([...touched]);
@@ -155,19 +142,19 @@ export function createBackupStateService(deps: {
     /** Adds a task to a machine; null when the machine does not exist. */
     async createTask(task: NewTask): Promise<number | null> {
       let id: number | null = null;
-      await changeTasks({ kind: 'machine', machineId: task.backupMachineId }, async (tx) => {
-        id = await writes.insertTask(tx, task);
+      await changeTasks({ kind: 'machine', machineId: task.backupMachineId }, async ({ writes }) => {
+        id = await writes.insertTask(task);
         if (id === null) return false;
-        await refreshNextRun(tx, id);
+        await refreshNextRun(writes, id);
         return [id];
       });
       return id;
     },
     /** Pauses, resumes, marks missed or moves a task through seeding and deletion. */
     updateTask: (taskId: number, patch: TaskStatePatch) =>
-      changeTasks({ kind: 'task', taskId }, async (tx) => {
-        if (!(await writes.patchTask(tx, taskId, patch))) return false;
-        if (patch.status) await refreshNextRun(tx, taskId);
+      changeTasks({ kind: 'task', taskId }, async ({ writes }) => {
+        if (!(await writes.patchTask(taskId, patch))) return false;
+        if (patch.status) await refreshNextRun(writes, taskId);
         return true;
       }),
     /**
@@ -179,10 +166,10 @@ export function createBackupStateService(deps: {
       status: Extract<RunStatus, 'INITIATED' | 'IN_PROGRESS'> = 'INITIATED',
       alongside?: AlongsideWrite,
     ) =>
-      changeTasks({ kind: 'task', taskId }, async (tx) => {
+      changeTasks({ kind: 'task', taskId }, async ({ tx, writes }) => {
         if (alongside && !(await alongside(tx))) return false;
-        if (!(await writes.startRun(tx, taskId, status))) return false;
-        await refreshNextRun(tx, taskId);
+        if (!(await writes.startRun(taskId, status))) return false;
+        await refreshNextRun(writes, taskId);
         return true;
       }),
     /**
@@ -192,37 +179,37 @@ export function createBackupStateService(deps: {
      * that may not run (machine, package or customer stopped) is not marked, only moved on.
      */
     markMissedIfDue: (taskId: number) =>
-      changeTasks({ kind: 'task', taskId }, async (tx, [task]) => {
-        const schedule = await writes.scheduleOf(tx, taskId);
+      changeTasks({ kind: 'task', taskId }, async ({ writes }, [task]) => {
+        const schedule = await writes.scheduleOf(taskId);
         if (!task || !schedule?.nextRunAt) return false;
         const at = now();
         if (schedule.nextRunAt.getTime() > at.getTime() - MISSED_RUN_GRACE_MINUTES * 60_000) return false;
         const missed = isTaskRunnable(task) || task.lastExecutionMissed;
-        return writes.setMissed(tx, taskId, missed, expectedNextRun(schedule, at, schedule.timeZone));
+        return writes.setMissed(taskId, missed, expectedNextRun(schedule, at, schedule.timeZone));
       }),
     /** Tasks whose expected run is overdue past the grace period, for the missed-run job. */
     dueTaskIds: (limit: number) =>
-      repo.dueTaskIds(deps.db, new Date(now().getTime() - MISSED_RUN_GRACE_MINUTES * 60_000), limit),
+      createBackupStateRepo(deps.db).dueTaskIds(new Date(now().getTime() - MISSED_RUN_GRACE_MINUTES * 60_000), limit),
     /** The task's latest run moved on (in progress, failed, finished). */
     runStatusChanged: (taskId: number, status: RunStatus, alongside?: AlongsideWrite) =>
-      changeTasks({ kind: 'task', taskId }, async (tx) => {
+      changeTasks({ kind: 'task', taskId }, async ({ tx, writes }) => {
         if (alongside && !(await alongside(tx))) return false;
-        return writes.setLastRunStatus(tx, taskId, status);
+        return writes.setLastRunStatus(taskId, status);
       }),
-    deleteTask: (taskId: number) => changeTasks({ kind: 'task', taskId }, (tx) => writes.deleteTask(tx, taskId)),
+    deleteTask: (taskId: number) => changeTasks({ kind: 'task', taskId }, ({ writes }) => writes.deleteTask(taskId)),
     setMachineStatus: (machineId: number, status: MachineStatus) =>
-      changeTasks({ kind: 'machine', machineId }, (tx) => writes.setMachineStatus(tx, machineId, status)),
+      changeTasks({ kind: 'machine', machineId }, ({ writes }) => writes.setMachineStatus(machineId, status)),
     setPackageStatus: (packageId: number, status: PackageStatus) =>
-      changeTasks({ kind: 'package', packageId }, (tx) => writes.setPackageStatus(tx, packageId, status)),
+      changeTasks({ kind: 'package', packageId }, ({ writes }) => writes.setPackageStatus(packageId, status)),
     setCustomerStatus: (customerId: number, status: CustomerStatus) =>
-      changeTasks({ kind: 'customer', customerId }, (tx) => writes.setCustomerStatus(tx, customerId, status)),
+      changeTasks({ kind: 'customer', customerId }, ({ writes }) => writes.setCustomerStatus(customerId, status)),
     /** Moves a machine to another package of the same customer; false when either is missing or foreign. */
     moveMachineToPackage: (machineId: number, packageId: number) =>
-      changeTasks({ kind: 'machine', machineId }, (tx) => writes.moveMachine(tx, machineId, packageId)),
+      changeTasks({ kind: 'machine', machineId }, ({ writes }) => writes.moveMachine(machineId, packageId)),
     deleteMachine: (machineId: number) =>
-      changeTasks({ kind: 'machine', machineId }, (tx) => writes.deleteMachine(tx, machineId)),
+      changeTasks({ kind: 'machine', machineId }, ({ writes }) => writes.deleteMachine(machineId)),
     deletePackage: (packageId: number) =>
-      changeTasks({ kind: 'package', packageId }, (tx) => writes.deletePackage(tx, packageId)),
+      changeTasks({ kind: 'package', packageId }, ({ writes }) => writes.deletePackage(packageId)),
   };
 }
 

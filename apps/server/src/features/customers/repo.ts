@@ -1,7 +1,7 @@
-import type { CustomerAccountEditPayload, Role } from '@portal/domain';
+import type { CustomerAccountEditPayload, ManagedCustomers, Role } from '@portal/domain';
 import { and, asc, count, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.js';
+import { type Executor, rowsOf } from '../../db/client.js';
 import {
   backupMachines,
   backupPackages,
@@ -15,6 +15,7 @@ import {
   storageLocations,
   users,
 } from '../../db/schema/index.js';
+import { managedCustomersCondition } from '../../db/scope.js';
 import { machinePlacesWhere } from '../local-storage/repo.js';
 
 /**
@@ -26,9 +27,6 @@ export type CustomerList =
   | { kind: 'toMakeResellers' }
   | { kind: 'resellers' }
   | { kind: 'childrenOf'; resellerCustomerId: number };
-
-/** Who looks at one customer: the provider (every customer) or a reseller (its child customers). */
-export type CustomerScope = { kind: 'all' } | { kind: 'childrenOf'; resellerCustomerId: number };
 
 export interface Page {
   page: number;
@@ -96,11 +94,12 @@ function listWhere(list: CustomerList, search: string | undefined): SQL | undefi
 const livePackagesOf = (customerId: number) =>
   and(eq(backupPackages.customerId, customerId), eq(backupPackages.beingDeleted, false));
 
-const scopeWhere = (scope: CustomerScope): SQL | undefined =>
-  scope.kind === 'all' ? undefined : eq(customers.parentResellerCustomerId, scope.resellerCustomerId);
-
-/** The customers' queries, each scoped by the caller's CustomerList or CustomerScope (DESIGN §4). */
-export function createCustomersRepo(db: Db) {
+/**
+ * The customers' queries (DESIGN §4): the lists take the caller's CustomerList, one customer the caller's
+ * ManagedCustomers; every other method takes a customer id the service found through those, or the
+ * caller's own (the account page).
+ */
+export function createCustomersRepo(db: Executor) {
   const selectRows = () =>
     db
       .select(rowFields)
@@ -136,11 +135,11 @@ export function createCustomersRepo(db: Db) {
     },
 
     /** One customer within the scope; customers being deleted only when asked for (repeated deletes). */
-    async customer(scope: CustomerScope, customerId: number, options: { includeBeingDeleted?: boolean } = {}) {
+    async customer(scope: ManagedCustomers, customerId: number, options: { includeBeingDeleted?: boolean } = {}) {
       const [row] = await selectRows().where(
         and(
           eq(customers.id, customerId),
-          scopeWhere(scope),
+          managedCustomersCondition(scope),
           options.includeBeingDeleted ? undefined : eq(customers.beingDeleted, false),
         ),
       );
@@ -350,7 +349,7 @@ export function createCustomersRepo(db: Db) {
      * locks with SKIP LOCKED let several server instances claim at once without taking the same one.
      */
     async claimDeletion(now: Date, until: Date): Promise<number | null> {
-      const result = await db.execute<{ id: number }>(sql`
+      const result = await db.execute(sql`
         update ${customers} set deletion_lease_until = ${until}
          where id = (
            select id from ${customers}
@@ -358,8 +357,7 @@ export function createCustomersRepo(db: Db) {
             order by id limit 1
             for update skip locked)
         returning id`);
-      const rows = (result as unknown as { rows: { id: number }[] }).rows;
-      return rows[0]?.id ?? null;
+      return rowsOf<{ id: number }>(result)[0]?.id ?? null;
     },
 
     /** The customer's machines and where their repositories are. */

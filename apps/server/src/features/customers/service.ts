@@ -13,9 +13,9 @@ import {
   canDeleteCustomer,
   customerStatusChangeRefused,
   isCustomerSuperAdmin,
-  isProviderAdmin,
-  isResellerAdmin,
+  type ManagedCustomers,
   MESSAGES,
+  managedCustomers,
   mayBecomeReseller,
   mayChange,
   type Paged,
@@ -26,13 +26,13 @@ import {
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { BackupStateService } from '../backup-state/service.js';
 import { presentAccount, presentCustomerDetail, presentCustomerPackageRow, presentCustomerRow } from './present.js';
-import type { CustomerList, CustomerScope, CustomersRepo } from './repo.js';
+import type { CustomerList, CustomersRepo } from './repo.js';
 
 /** Who manages a customer and how: the audience of the links, and the customers in reach. */
 export interface AdminView {
   actor: Actor;
   audience: AdminAudience;
-  scope: CustomerScope;
+  scope: ManagedCustomers;
 }
 
 /**
@@ -41,11 +41,10 @@ export interface AdminView {
  * routes' access levels already admit only these; this decides the scope.
  */
 export function adminView(actor: Actor, audience: AdminAudience): AdminView {
-  if (audience === 'provider' && isProviderAdmin(actor)) return { actor, audience, scope: { kind: 'all' } };
-  if (audience === 'reseller' && isResellerAdmin(actor) && actor.customerId !== null) {
-    return { actor, audience, scope: { kind: 'childrenOf', resellerCustomerId: actor.customerId } };
-  }
-  throw forbidden();
+  const scope = managedCustomers(actor);
+  // The provider's routes are for the provider's scope only, and the reseller's for a reseller's.
+  if (scope === null || (scope.kind === 'all') !== (audience === 'provider')) throw forbidden();
+  return { actor, audience, scope };
 }
 
 /** The provider's three lists (002 §2.5) and a reseller's own customers. */

@@ -4,18 +4,17 @@ import type {
   CustomerStatus,
   MachineSortColumn,
   MachineStatus,
+  ManagedCustomers,
   Sort,
   TaskDisplayStatus,
   TaskSortColumn,
 } from '@portal/domain';
 import { and, asc, count, desc, eq, exists, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { backupMachines, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
-
-/** Which customers a customers-table call covers. */
-export type CustomerListScope = { kind: 'all' } | { kind: 'childrenOf'; resellerCustomerId: number };
+import { managedCustomersCondition } from '../../db/scope.js';
 
 /** Which machines a machines-table call covers: all, one customer's, or one customer user's. */
 export interface MachineListScope {
@@ -75,9 +74,6 @@ const taskSortExpression = (column: TaskSortColumn): SQL | AnyPgColumn => {
   }
 };
 
-const customerScopeWhere = (scope: CustomerListScope): SQL | undefined =>
-  scope.kind === 'all' ? undefined : eq(customers.parentResellerCustomerId, scope.resellerCustomerId);
-
 const machineScopeWhere = (scope: MachineListScope): SQL | undefined =>
   and(
     scope.customerId === null ? undefined : eq(backupMachines.customerId, scope.customerId),
@@ -104,16 +100,16 @@ async function pageWithTotal<R>(
 }
 
 /** The dashboard's reads: every one is a page of an index-ordered scan or a grouped count (DESIGN §9). */
-export function createDashboardRepo(db: Db) {
+export function createDashboardRepo(db: Executor) {
   return {
     async customerPage(
-      scope: CustomerListScope,
+      scope: ManagedCustomers,
       filter: { taskStatus?: AggregateTaskStatus; displayStatuses?: readonly CustomerStatus[] },
       sort: Sort<CustomerSortColumn>,
       page: Page,
     ) {
       const where = and(
-        customerScopeWhere(scope),
+        managedCustomersCondition(scope),
         filter.taskStatus ? eq(customers.taskStatus, filter.taskStatus) : undefined,
         filter.displayStatuses ? inArray(customers.displayStatus, [...filter.displayStatuses]) : undefined,
       );
@@ -141,11 +137,11 @@ export function createDashboardRepo(db: Db) {
     },
 
     /** Customers per (task status, displayed status): both pies in one scan. */
-    async customerCounts(scope: CustomerListScope) {
+    async customerCounts(scope: ManagedCustomers) {
       return db
         .select({ taskStatus: customers.taskStatus, displayStatus: customers.displayStatus, n: count() })
         .from(customers)
-        .where(customerScopeWhere(scope))
+        .where(managedCustomersCondition(scope))
         .groupBy(customers.taskStatus, customers.displayStatus);
     },
 

@@ -10,10 +10,13 @@ import {
   isProviderAdmin,
   isResellerAdmin,
   type MachineListQuery,
+  type ManagedCustomers,
+  machineAudience,
+  managedCustomers,
   type TaskListQuery,
 } from '@portal/domain';
 import { forbidden, notFound } from '../../http/errors.js';
-import type { CustomerListScope, DashboardRepo, MachineListScope } from './repo.js';
+import type { DashboardRepo, MachineListScope } from './repo.js';
 
 /** Who may see a customer's machines, and with which links (000 §2 'Routes built as links'). */
 interface CustomerView {
@@ -22,34 +25,15 @@ interface CustomerView {
 }
 
 /**
- * Who sees a machine and through which links: the provider every machine, a customer's admins its
- * machines, a customer user only the machines assigned to them, a reseller admin its child customers'
- * machines; null for anyone else. The live channel authorises its subscriptions with the same rule.
- */
-export function machineAudience(
-  actor: Actor,
-  machine: { customerId: number; assignedUserId: number | null; parentResellerCustomerId: number | null },
-): Audience | null {
-  if (isProviderAdmin(actor)) return 'provider';
-  if (machine.customerId === actor.customerId) {
-    return !isCustomerUser(actor) || machine.assignedUserId === actor.userId ? 'customer' : null;
-  }
-  if (isResellerAdmin(actor) && machine.parentResellerCustomerId === actor.customerId) return 'reseller';
-  return null;
-}
-
-/**
  * The dashboard's use cases. Every call is scoped to the caller (DESIGN §4): a customer or machine the
  * caller may not see answers 404, exactly as one that does not exist, so ids reveal nothing.
  */
 export function createDashboardService(repo: DashboardRepo) {
   /** The customers table: the provider sees every customer, a reseller admin its child customers. */
-  function customerListScope(actor: Actor): CustomerListScope {
-    if (isProviderAdmin(actor)) return { kind: 'all' };
-    if (isResellerAdmin(actor) && actor.customerId !== null) {
-      return { kind: 'childrenOf', resellerCustomerId: actor.customerId };
-    }
-    throw forbidden();
+  function customerListScope(actor: Actor): ManagedCustomers {
+    const scope = managedCustomers(actor);
+    if (scope === null) throw forbidden();
+    return scope;
   }
 
   const adminAudience = (actor: Actor): 'provider' | 'reseller' => (isProviderAdmin(actor) ? 'provider' : 'reseller');

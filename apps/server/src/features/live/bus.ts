@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 /** Which browser endpoint a queue belongs to. */
 export type Side = 'customer' | 'provider';
 
-/** A changed machine with who may see it (features/dashboard/service.ts machineAudience). */
+/** A changed machine with who may see it (the domain's machineAudience). */
 export interface DashboardMachine {
   id: number;
   customerId: number;

@@ -11,6 +11,7 @@ import {
   isProviderAdmin,
   type MachineChannelCommand,
   MESSAGES,
+  machineAudience,
   machineQueue,
   migrationQueue,
   type ServerToAgent,
@@ -93,8 +94,6 @@ export interface LiveChannelDeps {
   machine(machineId: number): Promise<VisibleMachine | null>;
   /** Who may see each of these machines (for the dashboard topic); missing ids are gone. */
   machineVisibilities(machineIds: readonly number[]): Promise<DashboardMachine[]>;
-  /** The dashboard's visibility rule (features/dashboard/service.ts). */
-  machineAudience(actor: Actor, machine: VisibleMachine): string | null;
   bus: LiveBus;
   handlers?: LiveHandlers | undefined;
   options?: Partial<LiveChannelOptions> | undefined;
@@ -185,7 +184,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
   /** Each dashboard subscriber learns of the changed machines it may see, and of no other. */
   function deliverDashboardChange(machines: DashboardMachine[]): void {
     for (const [connection, user] of browsers) {
-      const visible = machines.filter((machine) => deps.machineAudience(user.actor, machine) !== null);
+      const visible = machines.filter((machine) => machineAudience(user.actor, machine) !== null);
       if (visible.length === 0) continue;
       const change: DashboardChange = { type: 'dashboardChanged', machineIds: visible.map((m) => m.id) };
       connection.deliver(DASHBOARD_TOPICS[user.side], JSON.stringify(change));
@@ -324,7 +323,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
 
     async function lookUpMachine(actor: Actor, machineId: number): Promise<void> {
       const machine = await deps.machine(machineId);
-      if (!machine || deps.machineAudience(actor, machine) === null) {
+      if (!machine || machineAudience(actor, machine) === null) {
         machinesCheckedAt.delete(machineId);
         throw new StompRefusal('Not authorised for this destination');
       }

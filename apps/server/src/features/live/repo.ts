@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { backupMachines } from '../../db/schema/index.js';
 
 /**
@@ -8,7 +8,7 @@ import { backupMachines } from '../../db/schema/index.js';
  * only while the column still holds it. A newer connection (on any instance) writes its own value, so
  * an older connection closing late cannot mark the machine offline.
  */
-export function createPresenceRepo(db: Db) {
+export function createPresenceRepo(db: Executor) {
   return {
     async connected(machineId: number, at: Date): Promise<void> {
       await db.update(backupMachines).set({ online: true, lastSeenAt: at }).where(eq(backupMachines.id, machineId));

@@ -1,5 +1,5 @@
 import { eq, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { backupMachines, backupPackages, buckets, storageAccounts, storageLocations } from '../../db/schema/index.js';
 import { repositoryDir } from './paths.js';
 
@@ -11,7 +11,7 @@ export interface MachinePlace {
 }
 
 /** Where the machines matching `where` keep their repositories (one query, whatever their number). */
-export async function machinePlacesWhere(db: Db, where: SQL): Promise<MachinePlace[]> {
+export async function machinePlacesWhere(db: Executor, where: SQL): Promise<MachinePlace[]> {
   const rows = await db
     .select({
       machineId: backupMachines.id,
@@ -34,7 +34,7 @@ export async function machinePlacesWhere(db: Db, where: SQL): Promise<MachinePla
   }));
 }
 
-export function createLocalStorageRepo(db: Db) {
+export function createLocalStorageRepo(db: Executor) {
   return {
     async machinePlace(machineId: number): Promise<MachinePlace | null> {
       const [place] = await machinePlacesWhere(db, eq(backupMachines.id, machineId));

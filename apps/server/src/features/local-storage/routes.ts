@@ -1,11 +1,10 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/client.js';
-import { createMachineCredentials, type MachineCredentials } from '../machine-auth/credentials.js';
+import type { MachineCredentials } from '../machine-auth/credentials.js';
 import { createMachineAccess, type MachineAccess } from './machine-access.js';
 import { isMachineIdSegment, isObjectName, isObjectType, objectPath, parseRange } from './paths.js';
-import { createLocalStorageRepo, embeddedRepositoryDir } from './repo.js';
+import { embeddedRepositoryDir, type LocalStorageRepo } from './repo.js';
 import { RESTIC_PREFIX } from './repository-settings.js';
 import {
   createRepository,
@@ -18,11 +17,11 @@ import {
 } from './store.js';
 
 export interface LocalStorageDeps {
-  db: Db;
+  /** Where each machine's repository is. */
+  places: Pick<LocalStorageRepo, 'machinePlace'>;
   /** DATA_DIR: repositories live under `{dataDir}/storage`. */
   dataDir: string;
-  /** Defaults to the machine credentials of the same database. */
-  credentials?: Pick<MachineCredentials, 'verify'>;
+  credentials: Pick<MachineCredentials, 'verify'>;
   /** How long a verified credential and the machine's folder are remembered (default 3 s, at most 4 s). */
   cacheMs?: number;
 }
@@ -42,10 +41,9 @@ const routeConfig = { access: 'public' as const, machineAuth: true };
  */
 export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStorageDeps): { access: MachineAccess } {
   const access = createMachineAccess({
-    credentials: deps.credentials ?? createMachineCredentials(deps.db),
+    credentials: deps.credentials,
     ...(deps.cacheMs !== undefined ? { ttlMs: deps.cacheMs } : {}),
   });
-  const repo = createLocalStorageRepo(deps.db);
   const placeTtl = Math.min(deps.cacheMs ?? 3_000, 4_000);
   const places = new Map<number, { dir: string | null; until: number }>();
   const repoDirs = new WeakMap<FastifyRequest, string>();
@@ -55,7 +53,7 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
     const at = Date.now();
     const hit = places.get(machineId);
     if (hit && hit.until > at) return hit.dir;
-    const place = await repo.machinePlace(machineId);
+    const place = await deps.places.machinePlace(machineId);
     const dir = place ? embeddedRepositoryDir(deps.dataDir, place) : null;
     if (places.size > 10_000) places.clear();
     places.set(machineId, { dir, until: at + placeTtl });

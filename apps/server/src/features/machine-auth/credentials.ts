@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { backupMachines } from '../../db/schema/index.js';
 import { newToken, sha256 } from '../auth/tokens.js';
 
@@ -47,7 +47,7 @@ export function credentialOfAuthorization(header: string | undefined): MachineCr
   return basic ? parseMachineCredential(basic.user, basic.password) : null;
 }
 
-export function createMachineCredentials(db: Db) {
+export function createMachineCredentials(db: Executor) {
   return {
     /** Issues a new credential, replacing (and so revoking) any earlier one. */
     async issue(machineId: number): Promise<MachineCredential | null> {

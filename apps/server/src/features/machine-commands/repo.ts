@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, notInArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { logFiles } from '../../db/schema/index.js';
 
@@ -12,7 +12,7 @@ export interface StoredLogFile {
 }
 
 /** The queries behind machine commands, log files and storage refresh (001 §2, §7; issue #5). */
-export function createMachineCommandsRepo(db: Db) {
+export function createMachineCommandsRepo(db: Executor) {
   return {
     /** A machine with its customer, package and who may see it (db/machine-context.ts). */
     machine: (machineId: number) => machineContext(db, machineId),

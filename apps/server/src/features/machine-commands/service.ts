@@ -5,12 +5,12 @@ import {
   LOG_FILES,
   type LogFileEntry,
   MESSAGES,
+  machineAudience,
   mayChange,
   type ServerToAgent,
 } from '@portal/domain';
 import type { MachineContext } from '../../db/machine-context.js';
 import { AppError, forbidden, notFound } from '../../http/errors.js';
-import { machineAudience } from '../dashboard/service.js';
 import type { AuthenticatedMachine, MachineCredentials } from '../machine-auth/credentials.js';
 import type { MachineCommandsRepo } from './repo.js';
 

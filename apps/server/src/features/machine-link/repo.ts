@@ -1,13 +1,13 @@
 import type { OsFamily } from '@portal/domain';
 import { and, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { type Executor, rowsOf } from '../../db/client.js';
 import { backupMachines, backupPackages, machineLinkingCodes, userBackupPackages } from '../../db/schema/index.js';
 
 /** A linking code not used yet whose time has not run out. */
 const liveCode = (now: Date) => and(isNull(machineLinkingCodes.usedAt), gt(machineLinkingCodes.expiresAt, now));
 
 /** The queries of machine linking. */
-export function createMachineLinkRepo(db: Db) {
+export function createMachineLinkRepo(db: Executor) {
   return {
     /** Active packages a user may link to: a customer user its linked ones, an admin every one of its customer. */
     async packagesFor(user: { id: number; customerId: number }, admin: boolean) {
@@ -31,16 +31,16 @@ export function createMachineLinkRepo(db: Db) {
     },
 
     /** Locks the package row (the machine count is checked under it) and reads its machine limit. */
-    async lockPackage(tx: Db, packageId: number) {
-      const result = await tx.execute(
+    async lockPackage(packageId: number) {
+      const result = await db.execute(
         sql`select no_of_machines_limit from backup_packages where id = ${packageId} for update`,
       );
-      const row = (result as unknown as { rows: { no_of_machines_limit: number }[] }).rows[0];
+      const [row] = rowsOf<{ no_of_machines_limit: number }>(result);
       return row ? { machinesLimit: Number(row.no_of_machines_limit) } : null;
     },
 
-    async machineCount(tx: Db, packageId: number): Promise<number> {
-      const [row] = await tx
+    async machineCount(packageId: number): Promise<number> {
+      const [row] = await db
         .select({ n: count() })
         .from(backupMachines)
         .where(eq(backupMachines.backupPackageId, packageId));
@@ -48,8 +48,8 @@ export function createMachineLinkRepo(db: Db) {
     },
 
     /** The machine this device linked before in the package, for the same user. */
-    async machineOfDevice(tx: Db, packageId: number, userId: number, fingerprint: string) {
-      const [row] = await tx
+    async machineOfDevice(packageId: number, userId: number, fingerprint: string) {
+      const [row] = await db
         .select({ id: backupMachines.id })
         .from(backupMachines)
         .where(
@@ -63,51 +63,47 @@ export function createMachineLinkRepo(db: Db) {
       return row?.id ?? null;
     },
 
-    async insertMachine(
-      tx: Db,
-      values: {
-        customerId: number;
-        backupPackageId: number;
-        assignedUserId: number;
-        name: string;
-        osFamily: OsFamily;
-        operatingSystem: string;
-        desktopClientVersion: string;
-        deviceFingerprint: string;
-        timeZone: string;
-        ipAddress: string;
-      },
-    ): Promise<number> {
-      const [row] = await tx.insert(backupMachines).values(values).returning({ id: backupMachines.id });
+    async insertMachine(values: {
+      customerId: number;
+      backupPackageId: number;
+      assignedUserId: number;
+      name: string;
+      osFamily: OsFamily;
+      operatingSystem: string;
+      desktopClientVersion: string;
+      deviceFingerprint: string;
+      timeZone: string;
+      ipAddress: string;
+    }): Promise<number> {
+      const [row] = await db.insert(backupMachines).values(values).returning({ id: backupMachines.id });
       if (!row) throw new Error('machine not inserted');
       return row.id;
     },
 
     async updateLinkedMachine(
-      tx: Db,
       machineId: number,
       values: { operatingSystem: string; desktopClientVersion: string; timeZone: string; ipAddress: string },
     ): Promise<void> {
-      await tx.update(backupMachines).set(values).where(eq(backupMachines.id, machineId));
+      await db.update(backupMachines).set(values).where(eq(backupMachines.id, machineId));
     },
 
     // --- One-time linking codes (stored as SHA-256 hashes) ---
 
     /** Serialises code making per user, so the live-code cap holds under concurrent requests. */
-    async lockUser(tx: Db, userId: number): Promise<void> {
-      await tx.execute(sql`select id from users where id = ${userId} for update`);
+    async lockUser(userId: number): Promise<void> {
+      await db.execute(sql`select id from users where id = ${userId} for update`);
     },
 
-    async liveCodeCount(tx: Db, userId: number, now: Date): Promise<number> {
-      const [row] = await tx
+    async liveCodeCount(userId: number, now: Date): Promise<number> {
+      const [row] = await db
         .select({ n: count() })
         .from(machineLinkingCodes)
         .where(and(eq(machineLinkingCodes.userId, userId), liveCode(now)));
       return row?.n ?? 0;
     },
 
-    async insertCode(tx: Db, values: { codeHash: string; userId: number; createdAt: Date; expiresAt: Date }) {
-      await tx.insert(machineLinkingCodes).values(values);
+    async insertCode(values: { codeHash: string; userId: number; createdAt: Date; expiresAt: Date }) {
+      await db.insert(machineLinkingCodes).values(values);
     },
 
     /** The user who made a code that is still unused and unexpired, or null. */
@@ -123,8 +119,8 @@ export function createMachineLinkRepo(db: Db) {
      * Uses the code for the machine it linked, if it is still live: one UPDATE, so of two links racing
      * with the same code exactly one gets it (the other's transaction then rolls back its machine).
      */
-    async useCode(tx: Db, codeHash: string, userId: number, machineId: number, now: Date): Promise<boolean> {
-      const rows = await tx
+    async useCode(codeHash: string, userId: number, machineId: number, now: Date): Promise<boolean> {
+      const rows = await db
         .update(machineLinkingCodes)
         .set({ usedAt: now, backupMachineId: machineId })
         .where(and(eq(machineLinkingCodes.codeHash, codeHash), eq(machineLinkingCodes.userId, userId), liveCode(now)))

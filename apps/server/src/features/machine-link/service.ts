@@ -18,7 +18,7 @@ import type { AuditRepo } from '../audit/repo.js';
 import { type AuthService, actorOf, type ClientInfo, type SignedIn } from '../auth/service.js';
 import { sha256 } from '../auth/tokens.js';
 import type { MachineCredentials } from '../machine-auth/credentials.js';
-import type { MachineLinkRepo } from './repo.js';
+import { createMachineLinkRepo, type MachineLinkRepo } from './repo.js';
 
 const TEXT = MESSAGES.machineLink;
 
@@ -72,9 +72,10 @@ export function createMachineLinkService(deps: {
       const expiresAt = new Date(at.getTime() + LINKING_CODE.lifetimeMinutes * 60_000);
       const code = newLinkingCode();
       const made = await deps.db.transaction(async (tx) => {
-        await deps.repo.lockUser(tx, user.id);
-        if ((await deps.repo.liveCodeCount(tx, user.id, at)) >= LINKING_CODE.maxLivePerUser) return false;
-        await deps.repo.insertCode(tx, { codeHash: sha256(code), userId: user.id, createdAt: at, expiresAt });
+        const codes = createMachineLinkRepo(tx);
+        await codes.lockUser(user.id);
+        if ((await codes.liveCodeCount(user.id, at)) >= LINKING_CODE.maxLivePerUser) return false;
+        await codes.insertCode({ codeHash: sha256(code), userId: user.id, createdAt: at, expiresAt });
         return true;
       });
       if (!made) throw conflict(TEXT.tooManyLinkingCodes);
@@ -130,9 +131,10 @@ export function createMachineLinkService(deps: {
       const chosen = packageId as number;
 
       const { machineId, relinked } = await deps.db.transaction(async (tx) => {
-        const pkg = await deps.repo.lockPackage(tx, chosen);
+        const repo = createMachineLinkRepo(tx);
+        const pkg = await repo.lockPackage(chosen);
         if (!pkg) throw conflict(TEXT.packageNotAvailable, 'backupPackageId');
-        const existing = await deps.repo.machineOfDevice(tx, chosen, user.id, request.fingerprint);
+        const existing = await repo.machineOfDevice(chosen, user.id, request.fingerprint);
         const details = {
           operatingSystem: request.operatingSystem,
           desktopClientVersion: request.clientVersion,
@@ -141,13 +143,13 @@ export function createMachineLinkService(deps: {
         };
         let linked: { machineId: number; relinked: boolean };
         if (existing !== null) {
-          await deps.repo.updateLinkedMachine(tx, existing, details);
+          await repo.updateLinkedMachine(existing, details);
           linked = { machineId: existing, relinked: true };
         } else {
-          if (pkg.machinesLimit > 0 && (await deps.repo.machineCount(tx, chosen)) >= pkg.machinesLimit) {
+          if (pkg.machinesLimit > 0 && (await repo.machineCount(chosen)) >= pkg.machinesLimit) {
             throw conflict(TEXT.machineLimitReached, 'backupPackageId');
           }
-          const id = await deps.repo.insertMachine(tx, {
+          const id = await repo.insertMachine({
             ...details,
             customerId,
             backupPackageId: chosen,
@@ -159,7 +161,7 @@ export function createMachineLinkService(deps: {
           linked = { machineId: id, relinked: false };
         }
         // Used last, in the same transaction: a code another link used meanwhile undoes this one.
-        if (codeHash !== null && !(await deps.repo.useCode(tx, codeHash, user.id, linked.machineId, now()))) {
+        if (codeHash !== null && !(await repo.useCode(codeHash, user.id, linked.machineId, now()))) {
           throw codeRefused();
         }
         return linked;

@@ -1,9 +1,9 @@
 import { emailField, fieldRequired, MESSAGES, newPasswordField, USER_LIMITS } from '@portal/domain';
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { users } from '../../db/schema/index.js';
 import { hashPassword } from '../auth/passwords.js';
-import { isUniqueViolation } from '../profile/repo.js';
 
 export const createAdminSchema = z.object({
   email: emailField(),

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { users } from '../../db/schema/index.js';
 
 export interface ProfileFields {
@@ -9,13 +10,7 @@ export interface ProfileFields {
   contactNumber: string;
 }
 
-/** PostgreSQL's unique-violation code, as PGlite and node-postgres both report it. */
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } } | null;
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
-
-export function createProfileRepo(db: Db) {
+export function createProfileRepo(db: Executor) {
   return {
     /** Returns false when the e-mail belongs to someone else. */
     async update(userId: number, fields: ProfileFields): Promise<boolean> {

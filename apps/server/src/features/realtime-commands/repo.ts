@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { backupMachines, realtimeCommandOutput, realtimeCommands } from '../../db/schema/index.js';
 
 export interface RealtimeCommandRow {
@@ -32,7 +32,7 @@ const asRow = (row: Omit<RealtimeCommandRow, 'backupMachineId'> & { backupMachin
   ({ ...row, backupMachineId: row.backupMachineId ?? 0 }) satisfies RealtimeCommandRow;
 
 /** The queries behind realtime restic commands (001 §3, §7; issue #5). */
-export function createRealtimeCommandsRepo(db: Db) {
+export function createRealtimeCommandsRepo(db: Executor) {
   return {
     /** The machine when it belongs to the package of the customer (the path's scope). */
     async machineIn(customerId: number, packageId: number, machineId: number) {

@@ -1,23 +1,16 @@
 import type { RunStatus } from '@portal/domain';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { backupTasks, taskActions } from '../../db/schema/index.js';
-import { type ActionOutcome, createAgentEventsRepo, finishedAction } from '../agent-events/repo.js';
-import type { Executor } from '../backup-state/repo.js';
-import { createLocalStorageRepo } from '../local-storage/repo.js';
-import { createTaskCommandsRepo } from '../task-commands/repo.js';
+import { type ActionOutcome, finishedAction } from '../agent-events/repo.js';
 
 const BUSY: RunStatus[] = ['INITIATED', 'IN_PROGRESS'];
 const LOADING = 'BACKUP_SEED_LOADING' as const;
 
-/** The queries behind seed loading (issue #5): the task, its machine's storage, the recorded load actions. */
-export function createSeedingRepo(db: Db) {
-  const places = createLocalStorageRepo(db);
-  const events = createAgentEventsRepo(db);
-  const tasks = createTaskCommandsRepo(db);
-
-  const busyLoadsOf = (executor: Executor, taskId: number) =>
-    executor
+/** The queries behind seed loading (issue #5): the recorded load actions of a task. */
+export function createSeedingRepo(db: Executor) {
+  const busyLoadsOf = (taskId: number) =>
+    db
       .select({ id: taskActions.id })
       .from(taskActions)
       .where(
@@ -25,37 +18,27 @@ export function createSeedingRepo(db: Db) {
       );
 
   return {
-    /** The machine with its customer, package and statuses (db/machine-context.ts). */
-    machine: tasks.machine,
-
-    /** Where the machine's repository is: its package's storage location, or none (the default folder). */
-    machinePlace: (machineId: number) => places.machinePlace(machineId),
-
-    /** The task when it is the machine's, with its status. */
-    task: (machineId: number, taskId: number) => tasks.task(machineId, taskId),
-
     /** Whether a seed is being loaded for the task now. */
     async isLoading(taskId: number): Promise<boolean> {
-      return (await busyLoadsOf(db, taskId)).length > 0;
+      return (await busyLoadsOf(taskId)).length > 0;
     },
 
     /**
-     * In the caller's transaction (under the customer's lock): records a new load of the task's seed, IN_PROGRESS,
-     * unless the task no longer awaits its seed or a load of it is busy. The new action's id, or why not.
+     * Records a new load of the task's seed, IN_PROGRESS, unless the task no longer awaits its seed or a load
+     * of it is busy (run it in a transaction under the customer's lock). The new action's id, or why not.
      */
     async claimLoad(
-      tx: Executor,
       machineId: number,
       taskId: number,
       startedAt: Date,
     ): Promise<{ actionId: number } | { refused: 'notAwaitingSeed' | 'alreadyLoading' }> {
-      const [task] = await tx
+      const [task] = await db
         .select({ status: backupTasks.status })
         .from(backupTasks)
         .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
       if (task?.status !== 'AWAITING_SEED') return { refused: 'notAwaitingSeed' };
-      if ((await busyLoadsOf(tx, taskId)).length > 0) return { refused: 'alreadyLoading' };
-      const [row] = await tx
+      if ((await busyLoadsOf(taskId)).length > 0) return { refused: 'alreadyLoading' };
+      const [row] = await db
         .insert(taskActions)
         .values({
           backupMachineId: machineId,
@@ -72,11 +55,10 @@ export function createSeedingRepo(db: Db) {
 
     /** Finishes a busy load; false when it is no longer busy (finished already). */
     async finishLoad(
-      tx: Executor,
       actionId: number,
       outcome: Pick<ActionOutcome, 'status' | 'finishedAt' | 'exitCodeResult' | 'failureMessage'>,
     ): Promise<boolean> {
-      const rows = await tx
+      const rows = await db
         .update(taskActions)
         .set(finishedAction({ ...outcome, snapshotId: null, bytesAdded: null, bytesTotal: null }))
         .where(and(eq(taskActions.id, actionId), eq(taskActions.type, LOADING), inArray(taskActions.status, BUSY)))
@@ -91,9 +73,6 @@ export function createSeedingRepo(db: Db) {
         .from(taskActions)
         .where(and(eq(taskActions.type, LOADING), inArray(taskActions.status, BUSY)));
     },
-
-    /** The load's lines for the machine's message log (machineId, taskId, actionId, messages). */
-    addMessages: events.insertMessages,
   };
 }
 

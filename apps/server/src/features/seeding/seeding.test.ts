@@ -25,11 +25,14 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { createAgentEventsRepo } from '../agent-events/repo.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { connectTestAgent, eventually, listenOnLoopback, type TestStomp } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
+import { createLocalStorageRepo } from '../local-storage/repo.js';
 import { createRepositorySettings } from '../local-storage/repository-settings.js';
 import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
+import { createTaskCommandsRepo } from '../task-commands/repo.js';
 import { createSeedingRepo } from './repo.js';
 import { createSeedingService } from './service.js';
 
@@ -365,6 +368,9 @@ describe('seed loading, failures', () => {
       }
       return createSeedingService({
         repo,
+        machines: createTaskCommandsRepo(t.database.db),
+        places: createLocalStorageRepo(t.database.db),
+        messages: createAgentEventsRepo(t.database.db),
         backupState,
         repositoryPassword: async () => password,
         dataDir: t.config.dataDir,

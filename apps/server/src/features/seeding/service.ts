@@ -12,10 +12,13 @@ import {
   seedRepositoryName,
 } from '@portal/domain';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { AgentEventsRepo } from '../agent-events/repo.js';
 import type { BackupStateService } from '../backup-state/service.js';
 import { repositoryDir } from '../local-storage/paths.js';
+import type { LocalStorageRepo } from '../local-storage/repo.js';
 import { repositoryExists } from '../local-storage/store.js';
-import type { SeedingRepo } from './repo.js';
+import type { TaskCommandsRepo } from '../task-commands/repo.js';
+import { createSeedingRepo, type SeedingRepo } from './repo.js';
 import { type ResticOutcome, resticFailure, runRestic } from './restic.js';
 
 const TEXT = MESSAGES.seeding;
@@ -58,6 +61,12 @@ const MAX_MESSAGES = 200;
  */
 export function createSeedingService(deps: {
   repo: SeedingRepo;
+  /** The machine with its context, and its task (task commands' queries). */
+  machines: Pick<TaskCommandsRepo, 'machine' | 'task'>;
+  /** Where the machine's repository is: its package's storage location, or none (the default folder). */
+  places: Pick<LocalStorageRepo, 'machinePlace'>;
+  /** The machine's message log, where a load's lines go (the agent events' queries). */
+  messages: Pick<AgentEventsRepo, 'insertMessages'>;
   backupState: BackupStateService;
   /** The machine's repository password (local-storage/repository-settings.ts). */
   repositoryPassword: (machineId: number) => Promise<string | null>;
@@ -92,7 +101,7 @@ export function createSeedingService(deps: {
 
   /** The machine's repository folder on the embedded storage; 409 when it is kept elsewhere or missing. */
   async function machineRepository(machineId: number): Promise<string> {
-    const place = await repo.machinePlace(machineId);
+    const place = await deps.places.machinePlace(machineId);
     if (!place) throw notFound(MESSAGES.backupMachine.notFound);
     if (place.location && place.location.accountType !== 'LOCAL') throw conflict(TEXT.notLocalStorage);
     const dir = repositoryDir(deps.dataDir, place.location, machineId);
@@ -163,9 +172,9 @@ export function createSeedingService(deps: {
         : null;
     const status = failureMessage ? 'FAILED' : result.status;
     if (failureMessage) note('ERROR', failureMessage);
-    await repo.addMessages(load.machineId, load.taskId, load.actionId, lines);
+    await deps.messages.insertMessages(load.machineId, load.taskId, load.actionId, lines);
     await deps.backupState.runStatusChanged(load.taskId, status, (tx) =>
-      repo.finishLoad(tx, load.actionId, {
+      createSeedingRepo(tx).finishLoad(load.actionId, {
         status,
         finishedAt: now(),
         exitCodeResult: outcome.cancelled ? 'CANCELLATION_REQUESTED' : result.exitCodeResult,
@@ -173,7 +182,7 @@ export function createSeedingService(deps: {
       }),
     );
     if (status === 'FAILED') return;
-    if ((await repo.task(load.machineId, load.taskId))?.status !== 'AWAITING_SEED') return;
+    if ((await deps.machines.task(load.machineId, load.taskId))?.status !== 'AWAITING_SEED') return;
     await deps.backupState.updateTask(load.taskId, { status: 'ACTIVE' });
     await deps.syncTasks(load.machineId);
   }
@@ -184,7 +193,7 @@ export function createSeedingService(deps: {
      * 404 unless the machine is the path's customer's and package's and the task is the machine's.
      */
     async loadSeed(path: TaskPath, seedPath: string): Promise<SeedLoadResult> {
-      const machine = await repo.machine(path.machineId);
+      const machine = await deps.machines.machine(path.machineId);
       if (
         !machine ||
         machine.beingDeleted ||
@@ -193,7 +202,7 @@ export function createSeedingService(deps: {
       ) {
         throw notFound(MESSAGES.backupMachine.notFound);
       }
-      const task = await repo.task(machine.id, path.taskId);
+      const task = await deps.machines.task(machine.id, path.taskId);
       if (!task) throw notFound(TEXT.taskNotFound);
       if (task.status !== 'AWAITING_SEED') throw conflict(TEXT.taskNotAwaitingSeed);
       if (await repo.isLoading(task.id)) throw conflict(TEXT.alreadyLoading);
@@ -207,7 +216,7 @@ export function createSeedingService(deps: {
       // Under the customer's lock: one load of a task at a time, and only while it awaits its seed.
       const claimed: { claim?: Awaited<ReturnType<SeedingRepo['claimLoad']>> } = {};
       await deps.backupState.runStarted(task.id, 'IN_PROGRESS', async (tx) => {
-        claimed.claim = await repo.claimLoad(tx, machine.id, task.id, now());
+        claimed.claim = await createSeedingRepo(tx).claimLoad(machine.id, task.id, now());
         return 'actionId' in claimed.claim;
       });
       const claim = claimed.claim ?? { refused: 'notAwaitingSeed' as const };
@@ -251,7 +260,7 @@ export function createSeedingService(deps: {
       for (const load of await repo.busyLoads()) {
         if (running.has(load.id)) continue;
         await deps.backupState.runStatusChanged(load.taskId, 'FAILED', async (tx) => {
-          const finished = await repo.finishLoad(tx, load.id, {
+          const finished = await createSeedingRepo(tx).finishLoad(load.id, {
             status: 'FAILED',
             finishedAt: now(),
             exitCodeResult: 'IO_OR_INTERRUPT_EXCEPTION',

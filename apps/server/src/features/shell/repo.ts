@@ -1,9 +1,9 @@
 import type { Branding } from '@portal/domain';
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { customers, resellerSettings } from '../../db/schema/index.js';
 
-export function createShellRepo(db: Db) {
+export function createShellRepo(db: Executor) {
   async function settingsOf(customerId: number): Promise<Branding | null> {
     const rows = await db
       .select({

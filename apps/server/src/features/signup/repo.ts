@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { customers, packageRequests, packageTemplates, users } from '../../db/schema/index.js';
 import { countThrottledEvent } from '../auth/repo.js';
 
@@ -18,7 +18,7 @@ export interface NewSignUp {
 }
 
 /** The queries of sign-up. */
-export function createSignUpRepo(db: Db) {
+export function createSignUpRepo(db: Executor) {
   return {
     async templatesOnOffer() {
       return db
@@ -44,11 +44,11 @@ export function createSignUpRepo(db: Db) {
     },
 
     /** Counts a sign-up of a throttle key and answers the key's count (the row stays locked until commit). */
-    countSignUp: (tx: Db, key: string, at: Date, windowStart: Date) => countThrottledEvent(tx, key, at, windowStart),
+    countSignUp: (key: string, at: Date, windowStart: Date) => countThrottledEvent(db, key, at, windowStart),
 
     /** Whether the template is still on offer, holding it so it cannot be deleted before the request refers to it. */
-    async holdTemplate(tx: Db, templateId: number): Promise<boolean> {
-      const rows = await tx
+    async holdTemplate(templateId: number): Promise<boolean> {
+      const rows = await db
         .select({ id: packageTemplates.id })
         .from(packageTemplates)
         .where(and(eq(packageTemplates.id, templateId), providerTemplate))
@@ -60,8 +60,8 @@ export function createSignUpRepo(db: Db) {
      * The customer (SIGNUP_REQUESTED, a customer of the provider), its super admin (ACTIVE) and its
      * pending NEW_SIGNUP request. An e-mail address in use fails the users insert with a unique violation.
      */
-    async insertSignUp(tx: Db, signUp: NewSignUp) {
-      const [customer] = await tx
+    async insertSignUp(signUp: NewSignUp) {
+      const [customer] = await db
         .insert(customers)
         .values({
           companyName: signUp.companyName,
@@ -71,7 +71,7 @@ export function createSignUpRepo(db: Db) {
         })
         .returning({ id: customers.id });
       if (!customer) throw new Error('customer not inserted');
-      const [user] = await tx
+      const [user] = await db
         .insert(users)
         .values({
           customerId: customer.id,
@@ -86,8 +86,8 @@ export function createSignUpRepo(db: Db) {
         })
         .returning({ id: users.id });
       if (!user) throw new Error('user not inserted');
-      await tx.update(customers).set({ superAdminUserId: user.id }).where(eq(customers.id, customer.id));
-      const [request] = await tx
+      await db.update(customers).set({ superAdminUserId: user.id }).where(eq(customers.id, customer.id));
+      const [request] = await db
         .insert(packageRequests)
         .values({
           customerId: customer.id,

@@ -1,10 +1,10 @@
 import { SIGN_UP_THROTTLE, type SignUpPayload, signUpWaitSeconds } from '@portal/domain';
 import type { Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { AuthRepo } from '../auth/repo.js';
 import type { ClientInfo } from '../auth/service.js';
-import { isUniqueViolation } from '../profile/repo.js';
-import type { SignUpRepo } from './repo.js';
+import { createSignUpRepo, type SignUpRepo } from './repo.js';
 
 export type SignUpOutcome =
   | { kind: 'signedUp'; customerId: number; userId: number; packageRequestId: number }
@@ -56,13 +56,16 @@ export function createSignUpService(deps: {
       const windowStart = new Date(at.getTime() - SIGN_UP_THROTTLE.windowSeconds * 1000);
       try {
         return await db.transaction(async (tx) => {
-          if ((await repo.countSignUp(tx, key, at, windowStart)) > limitPerAddress) throw new NoSignUpLeft();
-          if (form.templateId !== null && !(await repo.holdTemplate(tx, form.templateId))) {
+          const signUps = createSignUpRepo(tx);
+          if ((await signUps.countSignUp(key, at, windowStart)) > limitPerAddress) throw new NoSignUpLeft();
+          if (form.templateId !== null && !(await signUps.holdTemplate(form.templateId))) {
             return { kind: 'templateGone' } as const;
           }
           try {
             // A savepoint: a taken e-mail address undoes the sign-up's rows but keeps the count.
-            const created = await tx.transaction((inner) => repo.insertSignUp(inner, { ...form, passwordHash, at }));
+            const created = await tx.transaction((inner) =>
+              createSignUpRepo(inner).insertSignUp({ ...form, passwordHash, at }),
+            );
             return { kind: 'signedUp', ...created } as const;
           } catch (error) {
             if (isUniqueViolation(error)) return { kind: 'emailTaken' } as const;

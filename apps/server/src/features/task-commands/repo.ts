@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { backupTasks, machineCommandRequests } from '../../db/schema/index.js';
 
@@ -9,7 +9,7 @@ export interface CommandReply {
 }
 
 /** The queries behind task commands from browsers. */
-export function createTaskCommandsRepo(db: Db) {
+export function createTaskCommandsRepo(db: Executor) {
   return {
     /** The machine with what the permission checks and the task form read (db/machine-context.ts). */
     machine: (machineId: number) => machineContext(db, machineId),

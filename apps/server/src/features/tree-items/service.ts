@@ -2,6 +2,7 @@ import {
   type Actor,
   errorMessage,
   MESSAGES,
+  machineAudience,
   mayCommandMachine,
   type TreeItem,
   type TreeItemsRequest,
@@ -20,7 +21,6 @@ const treeItemsPayload = z.object({ treeItems: z.array(treeItemSchema) });
  */
 export function createTreeItemsService(deps: {
   machine(machineId: number): Promise<(VisibleMachine & { allowProviderMachineControl: boolean }) | null>;
-  machineAudience(actor: Actor, machine: VisibleMachine): string | null;
   live: () => Pick<LiveChannel, 'ask'>;
 }) {
   return {
@@ -30,7 +30,7 @@ export function createTreeItemsService(deps: {
       request: TreeItemsRequest,
     ): Promise<{ treeItemsRequestId: string; treeItems: TreeItem[] }> {
       const machine = await deps.machine(machineId);
-      if (!machine || deps.machineAudience(actor, machine) === null) throw notFound();
+      if (!machine || machineAudience(actor, machine) === null) throw notFound();
       if (!mayCommandMachine(actor, machine)) throw forbidden();
       const reply = await deps
         .live()

@@ -1,8 +1,8 @@
 import { hasEveryPackage, type UserImportUser, type UserRow } from '@portal/domain';
 import { and, asc, count, eq, inArray, ne, notExists, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { backupMachines, backupPackages, backupTasks, userBackupPackages, users } from '../../db/schema/index.js';
-import { isUniqueViolation } from '../profile/repo.js';
 
 /** A user of a customer with the counts its row shows (002 §3 'User display'), before the viewer's abilities. */
 export type UserRecord = Omit<
@@ -87,13 +87,14 @@ const countsBy = (rows: Array<{ key: number | null; n: number }>) =>
 const offsetOf = (paging: Paging) => paging.page * paging.size;
 
 /**
- * The queries of a customer's users (002 §2.4, 001 §2 customer-side user tables). Every query takes the
- * customer id, so a user or package of another customer is simply not found. Lists are paged in the
+ * The queries of a customer's users (002 §2.4, 001 §2 customer-side user tables). Every lookup takes the
+ * customer id (or a user found with it), so a user or package of another customer is simply not found;
+ * link and unlink take the ids the service has looked up that way first. Lists are paged in the
  * database, then counted for the page's ids only (indexed: user_backup_packages' primary key starts with
  * the user, backup_machines_user_idx, backup_machines_package_idx, backup_tasks_machine_idx), so a
  * customer with thousands of users costs a page, not a scan per row.
  */
-export function createUsersRepo(db: Db) {
+export function createUsersRepo(db: Executor) {
   /** Adds the linked package and machine counts to a page of users. */
   async function withCounts(customerId: number, rows: Array<Omit<UserRecord, `numberOf${string}`>>) {
     const ids = rows.map((r) => r.id);
@@ -342,28 +343,20 @@ export function createUsersRepo(db: Db) {
     },
 
     /**
-     * Deletes a user of the customer if `allowed` still says so with the user row locked, so a link made
-     * at the same moment is either counted or waits. Returns the reason it refused, or null when deleted.
+     * Locks the user's row until the caller's transaction ends, so a link made at the same moment is
+     * either counted by what the caller reads next or waits. False when the customer has no such user.
      */
-    async deleteIf(
-      customerId: number,
-      userId: number,
-      allowed: (user: UserRecord) => string | null,
-    ): Promise<{ deleted: true } | { deleted: false; reason: string } | null> {
-      return db.transaction(async (tx) => {
-        const locked = await tx
-          .select({ id: users.id })
-          .from(users)
-          .where(and(ofCustomer(customerId), eq(users.id, userId)))
-          .for('update');
-        if (locked.length === 0) return null;
-        const user = await createUsersRepo(tx as unknown as Db).findInCustomer(customerId, userId);
-        if (!user) return null;
-        const reason = allowed(user);
-        if (reason !== null) return { deleted: false, reason };
-        await tx.delete(users).where(eq(users.id, userId));
-        return { deleted: true };
-      });
+    async lockInCustomer(customerId: number, userId: number): Promise<boolean> {
+      const locked = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(ofCustomer(customerId), eq(users.id, userId)))
+        .for('update');
+      return locked.length > 0;
+    },
+
+    async delete(customerId: number, userId: number): Promise<void> {
+      await db.delete(users).where(and(ofCustomer(customerId), eq(users.id, userId)));
     },
   };
 }

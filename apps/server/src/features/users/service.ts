@@ -21,9 +21,10 @@ import {
   userDeleteBlockedReason,
   userUnlinkState,
 } from '@portal/domain';
+import type { Db } from '../../db/client.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { presentUserMachineRow, presentUserPackageRow, presentUserRow } from './present.js';
-import type { Paging, UsersRepo } from './repo.js';
+import { createUsersRepo, type Paging, type UsersRepo } from './repo.js';
 
 /** The caller's package links count for accessibility only when they look at their own customer. */
 const viewerLinkId = (viewer: UserViewer) => (viewer.audience === 'customer' ? viewer.actor.userId : null);
@@ -102,6 +103,7 @@ export function ownCustomer(actor: Actor): { viewer: UserViewer; customerId: num
  * users.ts); users of other customers are not found.
  */
 export function createUserService(deps: {
+  db: Db;
   repo: UsersRepo;
   views: UserViews;
   hashPassword: (password: string) => Promise<string>;
@@ -202,9 +204,17 @@ export function createUserService(deps: {
     async remove(actor: Actor, userId: number): Promise<void> {
       requireChange(actor);
       const { viewer, customerId } = ownCustomer(actor);
-      const outcome = await repo.deleteIf(customerId, userId, (user) => userDeleteBlockedReason(viewer, user));
-      if (outcome === null) throw notFound();
-      if (!outcome.deleted) throw badRequest(outcome.reason);
+      // The rule is checked again with the user's row locked, and the user deleted in the same transaction.
+      const reason = await deps.db.transaction(async (tx) => {
+        const users = createUsersRepo(tx);
+        if (!(await users.lockInCustomer(customerId, userId))) throw notFound();
+        const user = await users.findInCustomer(customerId, userId);
+        if (!user) throw notFound();
+        const blocked = userDeleteBlockedReason(viewer, user);
+        if (blocked === null) await users.delete(customerId, userId);
+        return blocked;
+      });
+      if (reason !== null) throw badRequest(reason);
     },
   };
 }
