@@ -12,6 +12,7 @@ import {
 } from './enums.js';
 import { backupItemSchema } from './forms/task.js';
 import { MESSAGES } from './messages.js';
+import { idSchema } from './paths.js';
 
 /**
  * What the agent and the server say to each other over the agent endpoint of the live channel
@@ -40,24 +41,11 @@ export function reconnectDelayMs(attempt: number, random: () => number = Math.ra
   return Math.round(ceiling * random());
 }
 
-const id = z.number().int().positive().max(2_147_483_647);
+const id = idSchema;
 const requestId = z.string().min(1).max(100);
 const isoTime = z.iso.datetime({ offset: true });
 
 // --- Linking a machine ---------------------------------------------------------------------------------
-
-/**
- * `agent link` (DESIGN §6): the agent registers the machine for a user of the customer, proving itself
- * either with the user's e-mail and password or with a one-time linking code the user made in the portal.
- */
-export const AGENT_LINK_PATH = '/agent/link';
-
-/** DELETE: the agent gives up its own credential (`agent unlink`), with that credential as basic auth. */
-export const AGENT_CREDENTIAL_PATH = '/agent/machines/:machineId/credential';
-export const agentCredentialPath = (machineId: number) => `/agent/machines/${machineId}/credential`;
-
-/** Where a signed-in customer-side user makes a linking code (POST, answers LinkingCodeResult). */
-export const LINKING_CODES_PATH = '/backupmachines/linkingcodes';
 
 /**
  * One-time linking codes: short enough to type from the screen, random enough (32^12 = 2^60) to be a

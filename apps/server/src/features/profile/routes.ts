@@ -1,15 +1,8 @@
-import {
-  errorMessage,
-  MESSAGES,
-  ok,
-  pageOf,
-  pagingQuerySchema,
-  passwordChangeSchema,
-  profileSchema,
-} from '@portal/domain';
+import { errorMessage, MESSAGES, ok, pageOf, ROUTES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
 import { AppError, conflict, parseWith } from '../../http/errors.js';
 import { clientInfo, requireSignedIn } from '../../http/request-context.js';
+import { route } from '../../http/route.js';
 import type { AuditRepo } from '../audit/repo.js';
 import type { AuthRepo } from '../auth/repo.js';
 import type { AuthService } from '../auth/service.js';
@@ -20,16 +13,16 @@ export function registerProfileRoutes(
   app: FastifyInstance,
   deps: { auth: AuthService; authRepo: AuthRepo; profiles: ProfileRepo; audit: AuditRepo },
 ): void {
-  const signedIn = { config: { access: 'signedIn' as const } };
+  const r = ROUTES.profile;
 
-  app.get('/profile', signedIn, async (request) => {
+  route(app, r.get, async (request) => {
     const { user } = requireSignedIn(request);
     return ok(presentProfile(user));
   });
 
-  app.put('/profile', signedIn, async (request) => {
+  route(app, r.update, async (request) => {
     const session = requireSignedIn(request);
-    const fields = parseWith(profileSchema, request.body);
+    const fields = parseWith(r.update.body, request.body);
     if (!(await deps.profiles.update(session.user.id, fields))) throw conflict(MESSAGES.emailTaken, 'email');
     await deps.audit.record({
       type: 'PROFILE_UPDATED',
@@ -42,9 +35,9 @@ export function registerProfileRoutes(
     return ok(updated ? presentProfile(updated) : null);
   });
 
-  app.put('/profile/password', signedIn, async (request) => {
+  route(app, r.changePassword, async (request) => {
     const session = requireSignedIn(request);
-    const input = parseWith(passwordChangeSchema, request.body);
+    const input = parseWith(r.changePassword.body, request.body);
     const outcome = await deps.auth.changePassword(session, input, clientInfo(request));
     if (outcome === 'wrongCurrent') {
       throw new AppError(400, 'VALIDATION_FAILED', [errorMessage(MESSAGES.currentPasswordWrong, 'currentPassword')]);
@@ -52,9 +45,9 @@ export function registerProfileRoutes(
     return ok({ message: MESSAGES.passwordChanged });
   });
 
-  app.get('/profile/activity', signedIn, async (request) => {
+  route(app, r.activity, async (request) => {
     const session = requireSignedIn(request);
-    const { page, size } = parseWith(pagingQuerySchema, request.query);
+    const { page, size } = parseWith(r.activity.query, request.query);
     const { rows, total } = await deps.audit.pageForUser(session.user.id, page, size);
     return ok(pageOf(rows.map(presentActivity), total, size));
   });

@@ -3,8 +3,8 @@ import {
   fieldNotValid,
   MESSAGES,
   ok,
+  ROUTES,
   SIGN_UP_FORM_LABELS,
-  SIGN_UP_PATHS,
   type SignUpResult,
   signUpSchema,
   signUpThrottled,
@@ -12,17 +12,18 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { AppError, badRequest, conflict, parseWith } from '../../http/errors.js';
 import { clientInfo } from '../../http/request-context.js';
+import { route } from '../../http/route.js';
 import { presentSignUpOptions } from './present.js';
 import type { SignUpService } from './service.js';
 
 /** Sign-up of a new customer (domain signup.ts): open to visitors, CSRF-checked like every POST. */
 export function registerSignUpRoutes(app: FastifyInstance, deps: { signUp: SignUpService }): void {
   const { signUp } = deps;
-  const publicAccess = { config: { access: 'public' as const } };
+  const r = ROUTES.signUp;
 
-  app.get(SIGN_UP_PATHS.options, publicAccess, async () => ok(presentSignUpOptions(await signUp.templatesOnOffer())));
+  route(app, r.options, async () => ok(presentSignUpOptions(await signUp.templatesOnOffer())));
 
-  app.post(SIGN_UP_PATHS.submit, publicAccess, async (request, reply) => {
+  route(app, r.submit, async (request, reply) => {
     const templates = await signUp.templatesOnOffer();
     const form = parseWith(signUpSchema(templates.map((t) => t.id)), request.body);
     const outcome = await signUp.signUp(form, clientInfo(request));
