@@ -1,10 +1,10 @@
 import {
-  ADMIN_USERS_PATH,
   type CustomerAccount,
   customerStatusBadge,
   MESSAGES,
   mayChange,
   PAGES,
+  ROUTES,
   showsProviderMachineControl,
 } from '@portal/domain';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,6 +13,7 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
+import { routeCall } from '../../app/api';
 import { useSession } from '../../app/session';
 import { DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
 import { BulkImportDialog } from '../users/BulkImportDialog';
@@ -114,7 +115,12 @@ export function AccountPage() {
         </Col>
       </Row>
       <Section title={TEXT.usersTitle}>
-        <UsersTable path={ADMIN_USERS_PATH} queryKey={userKeys.list()} toolbar={toolbar} refreshToken={users.token} />
+        <UsersTable
+          call={routeCall(ROUTES.users.list, {})}
+          queryKey={userKeys.list()}
+          toolbar={toolbar}
+          refreshToken={users.token}
+        />
       </Section>
       {data.editable && (
         <EditAccountDialog

@@ -3,12 +3,12 @@ import {
   CUSTOMER_LIST_PATHS,
   type CustomerDetail,
   type CustomerList,
-  customerUrl,
+  ROUTES,
   TIMINGS,
 } from '@portal/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { getResult } from '../../app/api';
+import { getResult, routeCall } from '../../app/api';
 import { dashboardKeys } from '../dashboard/queries';
 
 /** Query keys of the customer administration: the paged lists, and one customer's page and tables. */
@@ -29,13 +29,14 @@ export const customerKeys = {
 export const customersListOf = (audience: AdminAudience): CustomerList =>
   audience === 'provider' ? 'customers' : 'myCustomers';
 
-export const customerListPath = (list: CustomerList) => CUSTOMER_LIST_PATHS[list];
+/** The paged call of a customer list. */
+export const customerListCall = (list: CustomerList) => routeCall(ROUTES.customers.lists[list], {});
 
 /** One customer's page data for the provider or its reseller. */
 export function useCustomer(audience: AdminAudience, customerId: number) {
   return useQuery({
     queryKey: customerKeys.detail(audience, customerId),
-    queryFn: () => getResult<CustomerDetail>(customerUrl(audience, customerId)),
+    queryFn: () => getResult(routeCall(ROUTES.customers[audience].detail, { customerId })),
   });
 }
 

@@ -1,16 +1,10 @@
+import { type DemoMail, ROUTES } from '@portal/domain';
 import { Fragment, useState } from 'react';
 import { Button, Card } from 'react-bootstrap';
 import { Link } from 'react-router';
+import { routeCall } from '../../app/api';
 import { DataTable, usePagedQuery, useTableState } from '../../ui';
 import { PublicLayout } from '../auth/PublicLayout';
-
-interface CaughtMail {
-  id: number;
-  receivedAt: string;
-  to: string;
-  subject: string;
-  text: string;
-}
 
 /** Splits text into plain runs and links, each keyed by where it starts. */
 function segments(text: string): Array<{ at: number; text: string; link: boolean }> {
@@ -46,12 +40,14 @@ function MailText({ text }: { text: string }) {
 /** Demo mode's mailbox: what the local SMTP sink received (password reset links, notifications). */
 export function DemoMailsPage() {
   const table = useTableState({ size: 10 });
-  const mails = usePagedQuery<CaughtMail>(['demo-mails'], '/demo/mails', table.params, { refetchInterval: 3000 });
+  const mails = usePagedQuery(['demo-mails'], routeCall(ROUTES.demo.mails, {}), table.params, {
+    refetchInterval: 3000,
+  });
   const [openId, setOpenId] = useState<number | null>(null);
   const open = mails.rows.find((m) => m.id === openId);
   return (
     <PublicLayout title="Demo mailbox">
-      <DataTable<CaughtMail>
+      <DataTable<DemoMail>
         aria-label="Mails"
         columns={[
           { key: 'receivedAt', header: 'Received', render: (m) => new Date(m.receivedAt).toLocaleTimeString() },

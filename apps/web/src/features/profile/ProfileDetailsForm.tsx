@@ -1,11 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, type ProfileInput, profileSchema, type ServerMessage, unknownErrorWhile } from '@portal/domain';
+import {
+  MESSAGES,
+  type Profile,
+  type ProfileInput,
+  profileSchema,
+  type ServerMessage,
+  unknownErrorWhile,
+} from '@portal/domain';
 import { useState } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import { type Path, useForm } from 'react-hook-form';
 import { call } from '../../app/api';
 import { GlobalErrors, handleSubmitResult, TextField } from '../../ui';
-import { type Profile, useInvalidateProfile } from './queries';
+import { useInvalidateProfile } from './queries';
 
 const FIELDS: Array<{ name: Path<ProfileInput>; label: string; type: 'text' | 'email' | 'tel'; autoComplete: string }> =
   [

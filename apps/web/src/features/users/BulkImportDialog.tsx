@@ -5,6 +5,7 @@ import {
   errorMessage,
   MESSAGE_ROUTING,
   MESSAGES,
+  type ResponseSummaryCode,
   type ServerMessage,
   USERS_IMPORT_PATH,
   userImportSchema,
@@ -34,7 +35,7 @@ interface ImportResult {
 const DEFAULTS: ImportFormValues = { file: null, skipAlreadyExisting: false };
 
 /** The summary codes of a failed import (issue #6 contract, 002 §8.2). */
-const SUMMARY_KINDS: Record<string, ImportErrorKind> = {
+const SUMMARY_KINDS: Partial<Record<ResponseSummaryCode, ImportErrorKind>> = {
   VALIDATION_FAILED: 'validation',
   PROCESSING_FAILED: 'processing',
 };

@@ -1,7 +1,7 @@
+import type { UserRow } from '@portal/domain';
 import { confirmDeleteUser, fullName, MESSAGES, userPath } from '@portal/domain';
 import { call } from '../../app/api';
 import { ConfirmDialog, GlobalErrors } from '../../ui';
-import type { UserRow } from './types';
 import { useConfirmedAction } from './useConfirmedAction';
 
 const TEXT = MESSAGES.user;

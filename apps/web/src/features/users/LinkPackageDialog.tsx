@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { UserRow } from '@portal/domain';
 import {
   MESSAGE_ROUTING,
   MESSAGES,
@@ -13,7 +14,6 @@ import { type Resolver, useForm } from 'react-hook-form';
 import { call } from '../../app/api';
 import { FormModal, GlobalErrors, handleSubmitResult, SelectField } from '../../ui';
 import { useLinkablePackages } from './queries';
-import type { UserRow } from './types';
 
 const TEXT = MESSAGES.user;
 

@@ -1,8 +1,8 @@
+import type { UserPackageRow, UserRow } from '@portal/domain';
 import { confirmUnlinkUser, fullName, MESSAGES, userUnlinkPath } from '@portal/domain';
 import { useRef } from 'react';
 import { call } from '../../app/api';
 import { ConfirmDialog, GlobalErrors } from '../../ui';
-import type { UserPackageRow, UserRow } from './types';
 import { useConfirmedAction } from './useConfirmedAction';
 
 const TEXT = MESSAGES.user;

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { UserRow } from '@portal/domain';
 import {
   fieldRequired,
   MESSAGE_ROUTING,
@@ -25,7 +26,6 @@ import {
   useOnOpen,
 } from '../../ui';
 import { useUserRoles } from './queries';
-import type { UserRow } from './types';
 
 const TEXT = MESSAGES.user;
 const L = USER_FORM_LABELS;
