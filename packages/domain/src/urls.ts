@@ -306,12 +306,6 @@ export const userUnlinkPath = (userId: number, packageId: number) =>
 export const userMachinesPath = (userId: number) => ROUTES.users.machines.build({ userId });
 export const userPackagesPath = (userId: number) => ROUTES.users.packages.build({ userId });
 
-/** GET /admin/account/users/roles: the roles the caller may give a new user, least privileged first. */
-export const USER_ROLES_PATH = ROUTES.users.roles.build();
-
-/** GET /admin/account/users/{id}/linkablebackuppackages: the packages the user is not linked to yet. */
-export const linkablePackagesPath = (userId: number) => ROUTES.users.linkablePackages.build({ userId });
-
 /** POST /admin/account/users/import (multipart: file, skipAlreadyExisting). */
 export const USERS_IMPORT_PATH = ROUTES.users.import.build();
 
