@@ -128,26 +128,17 @@ function route<const D extends RouteDefinition>(definition: D): ApiRoute<D> {
   return { ...definition, params, build } as unknown as ApiRoute<D>;
 }
 
-const get = <const P extends string, const R extends Omit<RouteDefinition, 'method' | 'path' | 'access'>>(
-  path: P,
-  access: AccessLevel,
-  rest: R,
-) => route({ method: 'GET', path, access, ...rest });
-const post = <const P extends string, const R extends Omit<RouteDefinition, 'method' | 'path' | 'access'>>(
-  path: P,
-  access: AccessLevel,
-  rest: R,
-) => route({ method: 'POST', path, access, ...rest });
-const put = <const P extends string, const R extends Omit<RouteDefinition, 'method' | 'path' | 'access'>>(
-  path: P,
-  access: AccessLevel,
-  rest: R,
-) => route({ method: 'PUT', path, access, ...rest });
-const del = <const P extends string, const R extends Omit<RouteDefinition, 'method' | 'path' | 'access'>>(
-  path: P,
-  access: AccessLevel,
-  rest: R,
-) => route({ method: 'DELETE', path, access, ...rest });
+type RouteOptions = Omit<RouteDefinition, 'method' | 'path' | 'access'>;
+
+/** `get(path, access, { query, response })` and its siblings: one line per route in the table below. */
+const routeOf =
+  <const M extends HttpMethod>(method: M) =>
+  <const P extends string, const O extends RouteOptions>(path: P, access: AccessLevel, options: O) =>
+    route({ method, path, access, ...options });
+const get = routeOf('GET');
+const post = routeOf('POST');
+const put = routeOf('PUT');
+const del = routeOf('DELETE');
 
 // --- Answers of calls without a domain module of their own --------------------------------------------
 
