@@ -225,6 +225,10 @@ const commandIdBody = z.object({
 /** ?link=true on a user's PUT (link to a package), ?unlink=true on the package's. */
 const flag = z.enum(['true', 'false']).optional();
 
+/** A paged customer list with its search (company, super admin name or e-mail). */
+const customerList = <const P extends string>(path: P, access: AccessLevel) =>
+  get(path, access, { query: customerSearchQuerySchema, response: answer<Paged<CustomerRow>>() });
+
 // --- The customer administration, the same calls under both bases (002 §7.3) ----------------------------
 
 function customerAdminRoutes<const B extends string>(base: B, access: AccessLevel) {
@@ -338,22 +342,10 @@ export const ROUTES = {
   customers: {
     /** The paged customer lists (002 §7.3; 10 per page), and ours: the reseller's own customers. */
     lists: {
-      customers: get('/boltadmin/customerspaginated', 'providerAdmin', {
-        query: customerSearchQuerySchema,
-        response: answer<Paged<CustomerRow>>(),
-      }),
-      customersToMakeResellers: get('/boltadmin/customerstomakeresellerspaginated', 'providerAdmin', {
-        query: customerSearchQuerySchema,
-        response: answer<Paged<CustomerRow>>(),
-      }),
-      resellers: get('/boltadmin/resellerspaginated', 'providerAdmin', {
-        query: customerSearchQuerySchema,
-        response: answer<Paged<CustomerRow>>(),
-      }),
-      myCustomers: get('/admin/mycustomerspaginated', 'resellerAdmin', {
-        query: customerSearchQuerySchema,
-        response: answer<Paged<CustomerRow>>(),
-      }),
+      customers: customerList('/boltadmin/customerspaginated', 'providerAdmin'),
+      customersToMakeResellers: customerList('/boltadmin/customerstomakeresellerspaginated', 'providerAdmin'),
+      resellers: customerList('/boltadmin/resellerspaginated', 'providerAdmin'),
+      myCustomers: customerList('/admin/mycustomerspaginated', 'resellerAdmin'),
     },
     provider: customerAdminRoutes('/boltadmin/customers', 'providerAdmin'),
     reseller: customerAdminRoutes('/admin/mycustomers', 'resellerAdmin'),
