@@ -47,8 +47,7 @@ import type { LinkablePackage, RoleOption, UserMachineRow, UserPackageRow, UserR
  * them, so a path, an access level or an answer type is written once.
  */
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 declare const answerType: unique symbol;
 /** The type of an answer's `result`, carried by the entry's type only (there is nothing at runtime). */
@@ -57,9 +56,9 @@ export interface Answer<T> {
 }
 const ANSWER: Answer<never> = Object.freeze({});
 /** Names the answer type of an entry: `response: answer<UserRow>()`. */
-export const answer = <T>(): Answer<T> => ANSWER;
+const answer = <T>(): Answer<T> => ANSWER;
 /** What a route that does not answer with an envelope (a redirect, a file, a WebSocket, restic's REST) names. */
-export const notAnEnvelope = (): Answer<never> => ANSWER;
+const notAnEnvelope = (): Answer<never> => ANSWER;
 
 type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
   ? Name | ParamNames<`/${Rest}`>
@@ -71,7 +70,7 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
 export type PathParams<P extends string> = { [K in ParamNames<P>]: K extends `${string}Id` ? number : string };
 
 /** The builder's arguments: none for a path without parameters. */
-export type BuildArgs<P extends string> = [ParamNames<P>] extends [never] ? [] : [params: PathParams<P>];
+type BuildArgs<P extends string> = [ParamNames<P>] extends [never] ? [] : [params: PathParams<P>];
 
 interface RouteDefinition {
   readonly method: HttpMethod;
@@ -124,7 +123,7 @@ function route<const D extends RouteDefinition>(definition: D): ApiRoute<D> {
       if (typeof value === 'string') return textSegment(value, name);
       throw new RangeError(`${name} is missing`);
     });
-  // The two casts tie the runtime values to the types computed from the path pattern above.
+  // The cast ties the runtime schema and builder to the types computed from the path pattern above.
   return { ...definition, params, build } as unknown as ApiRoute<D>;
 }
 
