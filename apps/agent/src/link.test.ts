@@ -32,10 +32,10 @@ beforeAll(async () => {
       };
       if (request.method !== 'POST' || request.url !== AGENT_LINK_PATH) return send(404, { message: 'Not Found' });
       const parsed = machineLinkRequestSchema.safeParse(JSON.parse(body));
-      if (!parsed.success) return send(400, failure('VALIDATION', [errorMessage('Invalid request', 'body')]));
+      if (!parsed.success) return send(400, failure('VALIDATION_FAILED', [errorMessage('Invalid request', 'body')]));
       received.push(parsed.data);
       if (parsed.data.password !== 'right password') {
-        return send(401, failure('UNAUTHORIZED', [errorMessage('Wrong e-mail or password.')]));
+        return send(401, failure('UNAUTHENTICATED', [errorMessage('Wrong e-mail or password.')]));
       }
       if (parsed.data.email === 'admin@example.com' && parsed.data.backupPackageId === undefined) {
         return send(

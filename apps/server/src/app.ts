@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import { type AccessLevel, errorMessage, failure, MESSAGES, ok } from '@portal/domain';
+import { type AccessLevel, errorMessage, failure, MESSAGES, ok, ROUTES } from '@portal/domain';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -68,6 +68,7 @@ import { createUserService, createUserViews } from './features/users/service.js'
 import { createAfterAnswer } from './http/after-answer.js';
 import { AppError } from './http/errors.js';
 import { registerRequestContext } from './http/request-context.js';
+import { route } from './http/route.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { startCustomerDeletion } from './jobs/customer-deletion.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
@@ -162,7 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.code(404).send(failure('NOT_FOUND', [errorMessage('Not found', '', 'NOT_FOUND')])),
   );
 
-  app.get('/health', { config: { access: 'public' } }, async () => {
+  route(app, ROUTES.health.check, async () => {
     await db.execute(sql`select 1`);
     const redis = deps.redis ? await deps.redis.ping() : 'not configured';
     return ok({ database: database.kind, redis, version: config.version, commitId: config.commitId });

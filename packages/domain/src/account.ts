@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Role } from './enums.js';
 import { requiredEmail, requiredText, whenFieldsValid } from './forms/fields.js';
 import { fieldRequired, fieldTooLong, fieldTooShort, MESSAGES } from './messages.js';
 import { hasControlCharacter } from './text.js';
@@ -117,4 +118,26 @@ export function throttleDelaySeconds(failures: number, freeAttempts: number): nu
   if (failures < freeAttempts) return 0;
   const exponent = Math.min(failures - freeAttempts, 20);
   return Math.min(THROTTLE.maxDelaySeconds, THROTTLE.baseDelaySeconds * 2 ** exponent);
+}
+
+/** The signed-in user's profile (GET /profile). */
+export interface Profile {
+  id: number;
+  firstName: string;
+  surname: string;
+  email: string;
+  contactNumber: string;
+  role: Role;
+  roleName: string;
+  companyName: string | null;
+  readOnly: boolean;
+}
+
+/** One line of the profile's activity table (GET /profile/activity). */
+export interface ActivityRow {
+  id: number;
+  /** ISO time. */
+  at: string;
+  type: string;
+  ipAddress: string | null;
 }

@@ -12,6 +12,7 @@ import {
 } from './enums.js';
 import { backupItemSchema } from './forms/task.js';
 import { MESSAGES } from './messages.js';
+import { idSchema } from './paths.js';
 
 /**
  * What the agent and the server say to each other over the agent endpoint of the live channel
@@ -40,24 +41,10 @@ export function reconnectDelayMs(attempt: number, random: () => number = Math.ra
   return Math.round(ceiling * random());
 }
 
-const id = z.number().int().positive().max(2_147_483_647);
 const requestId = z.string().min(1).max(100);
 const isoTime = z.iso.datetime({ offset: true });
 
 // --- Linking a machine ---------------------------------------------------------------------------------
-
-/**
- * `agent link` (DESIGN §6): the agent registers the machine for a user of the customer, proving itself
- * either with the user's e-mail and password or with a one-time linking code the user made in the portal.
- */
-export const AGENT_LINK_PATH = '/agent/link';
-
-/** DELETE: the agent gives up its own credential (`agent unlink`), with that credential as basic auth. */
-export const AGENT_CREDENTIAL_PATH = '/agent/machines/:machineId/credential';
-export const agentCredentialPath = (machineId: number) => `/agent/machines/${machineId}/credential`;
-
-/** Where a signed-in customer-side user makes a linking code (POST, answers LinkingCodeResult). */
-export const LINKING_CODES_PATH = '/backupmachines/linkingcodes';
 
 /**
  * One-time linking codes: short enough to type from the screen, random enough (32^12 = 2^60) to be a
@@ -125,7 +112,7 @@ export const machineLinkRequestSchema = z
       })
       .optional(),
     /** Needed only when the user may use more than one active package. */
-    backupPackageId: id.optional(),
+    backupPackageId: idSchema.optional(),
     name: z.string().trim().min(1).max(50),
     osFamily: z.enum(OS_FAMILIES),
     operatingSystem: z.string().max(100),
@@ -167,7 +154,7 @@ export interface MachineLinkResult {
 
 /** A task as the server sends it to its machine's agent; `version` grows with every change. */
 export const agentTaskSchema = z.object({
-  id,
+  id: idSchema,
   version: z.number().int().min(1),
   name: z.string().min(1).max(50),
   type: z.enum(BACKUP_TYPES),
@@ -225,8 +212,8 @@ export const serverToAgentSchema = z.discriminatedUnion('type', [
   /** The whole task list, sent after CONNECT and after every change: the agent replaces its own. */
   z.object({ type: z.literal('tasks'), tasks: z.array(agentTaskSchema).max(10_000), timeZone: z.string().max(64) }),
   z.object({ type: z.literal('repository'), settings: repositorySchema }),
-  z.object({ type: z.literal('startTask'), requestId, taskId: id }),
-  z.object({ type: z.literal('cancelRun'), requestId, taskId: id, runId: z.number().int().positive() }),
+  z.object({ type: z.literal('startTask'), requestId, taskId: idSchema }),
+  z.object({ type: z.literal('cancelRun'), requestId, taskId: idSchema, runId: z.number().int().positive() }),
   z.object({
     type: z.literal('treeItems'),
     requestId,
@@ -288,7 +275,7 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('runStarted'),
     runKey: z.string().min(1).max(100),
-    taskId: id,
+    taskId: idSchema,
     startedAt: isoTime,
     manual: z.boolean(),
     requestId: requestId.optional(),
@@ -322,7 +309,7 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('messages'),
     runKey: z.string().min(1).max(100).nullable(),
-    taskId: id.nullable(),
+    taskId: idSchema.nullable(),
     messages: z.array(messageSchema).min(1).max(200),
   }),
   z.object({ type: z.literal('usage'), usedSpaceBytes: z.number().int().min(0) }),

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { CUSTOMER_STATUSES, type CustomerStatus, type PackageStatus, type StorageAccountType } from './enums.js';
 import { pagingQuerySchema } from './envelope.js';
 import { fieldNotValid, fieldTooLong } from './messages.js';
+import { FALLBACK_IMAGES, imageUrl } from './paths.js';
 import { canDeleteCustomer } from './transitions.js';
-import { FALLBACK_IMAGES, imageUrl } from './urls.js';
 
 /**
  * Customer administration (002 §2.5, §3, §4.1, §4.5, §7.3) and the customer account page (001 §2, §3,

@@ -5,7 +5,6 @@ import {
   CUSTOMER_SORT_COLUMNS,
   customerListQuerySchema,
   DASHBOARD_PAGE_SIZE,
-  DASHBOARD_PATHS,
   formatSort,
   type GettingStartedFlags,
   gettingStartedComplete,
@@ -17,6 +16,7 @@ import {
   zeroCounts,
 } from './dashboard.js';
 import { TASK_DISPLAY_STATUSES } from './enums.js';
+import { DASHBOARD_PATHS } from './urls.js';
 
 describe('dashboard queries (000 §2, §9)', () => {
   it('pages 12 rows from page 0, sorted by name ascending, when nothing is asked', () => {

@@ -17,39 +17,6 @@ import {
 } from './enums.js';
 import { customerMachinesTitle, MESSAGES } from './messages.js';
 
-/**
- * The dashboard's calls (000 §2 leaves them to us, DESIGN §3). One set of paths for every audience:
- * the server scopes each answer to what the caller may see (a provider admin every customer, a
- * reseller admin its child customers, a customer admin its own customer, a customer user the machines
- * assigned to them), so a path never widens what a caller reaches.
- *
- *   GET /dashboard/customers                     paged customer rows      (provider and reseller admins)
- *   GET /dashboard/customers/counts              the two customer pies
- *   GET /dashboard/customers/{id}/machines       paged machine rows of a customer; id -1: all machines
- *   GET /dashboard/customers/{id}/machines/counts
- *   GET /dashboard/machines                      the caller's own customer's machines (customer audiences)
- *   GET /dashboard/machines/counts
- *   GET /dashboard/backupmachines/{id}/tasks     paged task rows of a machine
- *   GET /dashboard/backupmachines/{id}/tasks/counts
- *   GET /dashboard/gettingstarted                the getting-started flags of the caller's customer
- *
- * Lists take `page` (zero-based), `size` (default 12), `sort=<column>,<asc|desc>` and at most one
- * status filter (the pie slice clicked); any other parameter is refused, so a filter of another table
- * is never silently ignored. Counts are for the same scope without the status filter, so
- * the pies keep every slice while the table shows one.
- */
-export const DASHBOARD_PATHS = {
-  customers: '/dashboard/customers',
-  customerCounts: '/dashboard/customers/counts',
-  customerMachines: (customerId: number) => `/dashboard/customers/${customerId}/machines`,
-  customerMachineCounts: (customerId: number) => `/dashboard/customers/${customerId}/machines/counts`,
-  ownMachines: '/dashboard/machines',
-  ownMachineCounts: '/dashboard/machines/counts',
-  machineTasks: (machineId: number) => `/dashboard/backupmachines/${machineId}/tasks`,
-  machineTaskCounts: (machineId: number) => `/dashboard/backupmachines/${machineId}/tasks/counts`,
-  gettingStarted: '/dashboard/gettingstarted',
-} as const;
-
 /** 000 §9: page size 12 for the customers, machines and tasks tables. */
 export const DASHBOARD_PAGE_SIZE = 12;
 /** 000 §2: Select All selects customer id -1, which yields the 'All machines' tab (provider admins only). */

@@ -4,6 +4,32 @@ import { z } from 'zod';
 export const RESPONSE_STATUSES = ['OK', 'ERROR'] as const;
 export type ResponseStatus = (typeof RESPONSE_STATUSES)[number];
 
+/**
+ * The envelope's `responseSummaryCode`: OK, or what went wrong. The spec names VALIDATION_FAILED and
+ * PROCESSING_FAILED (002 §8.2) and CANCELLABLE_COMMAND_ID_ALREADY_EXISTS (001 §3); the others are ours.
+ */
+export const RESPONSE_SUMMARY_CODES = [
+  'OK',
+  'ERROR',
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'PROCESSING_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'CSRF_REJECTED',
+  'NOT_FOUND',
+  'CONFLICT',
+  'THROTTLED',
+  'RESET_LINK_INVALID',
+  'MACHINE_OFFLINE',
+  'MACHINE_ERROR',
+  'TIMEOUT',
+  'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS',
+  'ROUTE_WITHOUT_ACCESS',
+  'INTERNAL_ERROR',
+] as const;
+export type ResponseSummaryCode = (typeof RESPONSE_SUMMARY_CODES)[number];
+
 export const SERVER_MESSAGE_TYPES = ['ERROR', 'WARNING', 'INFO'] as const;
 export type ServerMessageType = (typeof SERVER_MESSAGE_TYPES)[number];
 
@@ -17,7 +43,7 @@ export interface ServerMessage {
 export interface Envelope<T> {
   status: ResponseStatus;
   messages: ServerMessage[];
-  responseSummaryCode: string;
+  responseSummaryCode: ResponseSummaryCode;
   result: T | null;
 }
 
@@ -41,7 +67,7 @@ export function ok<T>(result: T, messages: ServerMessage[] = []): Envelope<T> {
   return { status: 'OK', messages, responseSummaryCode: 'OK', result };
 }
 
-export function failure(responseSummaryCode: string, messages: ServerMessage[]): Envelope<null> {
+export function failure(responseSummaryCode: ResponseSummaryCode, messages: ServerMessage[]): Envelope<null> {
   return { status: 'ERROR', messages, responseSummaryCode, result: null };
 }
 

@@ -1,6 +1,7 @@
 export * from './account.js';
 export * from './actions.js';
 export * from './agent-protocol.js';
+export * from './api.js';
 export * from './customers.js';
 export * from './dashboard.js';
 export * from './enums.js';

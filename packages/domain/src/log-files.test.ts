@@ -1,12 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  agentLogFileUploadPath,
-  isLogFileName,
-  LOG_FILES,
-  logFileNameSchema,
-  logFileUploadQuerySchema,
-} from './log-files.js';
+import { isLogFileName, LOG_FILES, logFileNameSchema, logFileUploadQuerySchema } from './log-files.js';
+import { agentLogFileUploadPath } from './urls.js';
 
 const messageOf = (input: unknown) => {
   const result = logFileNameSchema.safeParse(input);

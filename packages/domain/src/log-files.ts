@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { fieldNotValid, fieldRequired, fieldTooLong } from './messages.js';
 import { hasControlCharacter } from './text.js';
-import { idSegment, withQuery } from './urls.js';
 
 /**
  * A machine's log files (001 §2 'Request upload of log files', 'View log files'; §3 'Log file: fileName,
@@ -39,20 +38,6 @@ export interface LogFileEntry {
   /** ISO time the file was last written on the machine. */
   lastModified: string;
 }
-
-/** The agent's upload of one log file (query: fileName, lastModified). */
-export const AGENT_LOG_FILES_PATH = '/agent/machines/:machineId/logfiles';
-
-/**
- * PUT /agent/machines/{machineId}/logfiles?fileName={name}&lastModified={ISO time}: the agent's upload of one
- * log file, a `text/plain` body of at most LOG_FILES.maxBytes, with HTTP basic auth `{machineId}:{token}` (its
- * machine credential, good for this machine only). The name travels in the query, where any valid name fits.
- */
-export const agentLogFileUploadPath = (machineId: number, fileName: string, lastModified?: Date) =>
-  withQuery(AGENT_LOG_FILES_PATH.replace(':machineId', idSegment(machineId, 'machineId')), {
-    fileName,
-    lastModified: lastModified?.toISOString(),
-  });
 
 /** The query of an agent's upload: the file's name, and when it was last written on the machine (default: now). */
 export const logFileUploadQuerySchema = z.object({

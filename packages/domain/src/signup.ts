@@ -6,13 +6,6 @@ import { formatBytes, machineLimitText } from './sizes.js';
  * of a customer in SIGNUP_REQUESTED with a pending NEW_SIGNUP request for the package they chose,
  * which the provider approves.
  */
-export const SIGN_UP_PATHS = {
-  /** GET: the package templates a new customer may ask for. */
-  options: '/signup/options',
-  /** POST: the sign-up form (forms/signup.ts). */
-  submit: '/signup',
-} as const;
-
 export interface SignUpTemplateOption {
   id: number;
   name: string;

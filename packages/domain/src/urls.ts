@@ -1,3 +1,4 @@
+import { ROUTES } from './api.js';
 import {
   ACTION_TYPES,
   type ActionType,
@@ -11,55 +12,17 @@ import {
   type PaymentMethod,
 } from './enums.js';
 import { RESELLER_SETTINGS_SECTIONS, type ResellerSettingsSection } from './forms/reseller-settings.js';
+import { type AdminAudience, type Audience, idSegment, member, type Paging, withPaging, withQuery } from './paths.js';
+
+export * from './paths.js';
 
 /**
  * Addresses of the portal: the pages tables link to (000 §2, 001 §2, 002 §2.3) and the paths of the
  * calls of §7 of each document. Every id is checked to be a positive whole number (a RangeError
  * otherwise, so a bad id never reaches another tenant's path), every other value is URL-encoded.
+ * Where the server has the call, its path is built from the route table (api.ts); the others are
+ * the specification's calls still to come.
  */
-
-/** Who a link is built for: provider admin (/boltadmin), reseller admin (/admin/mycustomers), customer user. */
-export const AUDIENCES = ['provider', 'reseller', 'customer'] as const;
-export type Audience = (typeof AUDIENCES)[number];
-/** The audiences that manage customers. */
-export type AdminAudience = Exclude<Audience, 'customer'>;
-
-/** An id as a path segment: a positive safe integer. */
-export function idSegment(value: number, what = 'id'): string {
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new RangeError(`${what} must be a positive whole number, got ${String(value)}`);
-  }
-  return String(value);
-}
-
-/** Checks that a value is one of an enumeration (a typed caller cannot fail this; an untyped one can). */
-function member<T extends string>(values: readonly T[], value: T, what: string): string {
-  if (!values.includes(value)) throw new RangeError(`${what} is not one of ${values.join(', ')}: ${String(value)}`);
-  return encodeURIComponent(value);
-}
-
-/** Zero-based page and size of a paged call (000 §7: ?size={n}&page={zero-based}). */
-export interface Paging {
-  page: number;
-  size: number;
-}
-
-/** A path with query parameters, in the given order; undefined values are left out. */
-export function withQuery(path: string, params: Record<string, string | number | boolean | undefined>): string {
-  const query = Object.entries(params)
-    .filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined)
-    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
-    .join('&');
-  if (query === '') return path;
-  return `${path}${path.includes('?') ? '&' : '?'}${query}`;
-}
-
-/** A paged path: ?size={n}&page={zero-based}. */
-export function withPaging(path: string, paging: Paging): string {
-  if (!Number.isSafeInteger(paging.page) || paging.page < 0) throw new RangeError(`page must be 0 or more`);
-  if (!Number.isSafeInteger(paging.size) || paging.size < 1) throw new RangeError(`size must be 1 or more`);
-  return withQuery(path, { size: paging.size, page: paging.page });
-}
 
 // --- References -------------------------------------------------------------------------------------
 
@@ -137,24 +100,8 @@ export const storageLocationUrl = (customerId: number, storageLocationId: number
 export const migrationUrl = (ref: PackageRef, migrationId: number) =>
   `${packageUrl('provider', ref)}/migrations/${idSegment(migrationId, 'migrationId')}`;
 
-/**
- * A logo or favicon: /public/downloads/img/{filename} (000 §2, 001 §7, 002 §2.2), the name encoded as
- * one segment. An empty name, '.' or '..' is refused.
- */
-export function imageUrl(filename: string): string {
-  if (filename === '' || filename === '.' || filename === '..') throw new RangeError('not an image file name');
-  return `/public/downloads/img/${encodeURIComponent(filename)}`;
-}
-
-/** Fallback images of the header when no reseller logo is set (001 §7). */
-export const FALLBACK_IMAGES = {
-  generic: '/img/logo-generic.png',
-  roundMain: '/img/bolt_round.png',
-  main: '/img/logo.png',
-} as const;
-
 /** The example file of the bulk user import (002 §2.4). */
-export const BULK_USER_IMPORT_EXAMPLE_URL = '/public/downloads/files/userimport/BulkUserImport.xlsx';
+export const BULK_USER_IMPORT_EXAMPLE_URL = ROUTES.users.importExample.build();
 
 /** Where logout leads (001 §7). */
 export const AFTER_LOGOUT_URL = '/login?logout';
@@ -243,7 +190,7 @@ export const machineMessagesPath = (machineId: number, paging: Paging) =>
   withPaging(`${machineUrl('customer', { machineId })}/messages`, paging);
 
 const machineAdminBase = (packageId: number, machineId: number) =>
-  `${packageEditPath(packageId)}/backupmachines/${idSegment(machineId, 'machineId')}`;
+  ROUTES.machineCommands.machineAction.build({ packageId, machineId });
 
 /** PUT /admin/backuppackages/{packageId}/backupmachines/{id}?delete=true. */
 export const machineDeletePath = (packageId: number, machineId: number) =>
@@ -259,17 +206,17 @@ export const machineStorageRefreshPath = (packageId: number, machineId: number) 
 
 /** POST /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/commands/uploadlogfiles?uploadupdaterfiles={bool}. */
 export const machineUploadLogFilesPath = (ref: MachineRef, uploadUpdaterFiles: boolean) =>
-  withQuery(`${machineUrl('provider', ref)}/commands/uploadlogfiles`, { uploadupdaterfiles: uploadUpdaterFiles });
+  withQuery(ROUTES.machineCommands.uploadLogFiles.build(ref), { uploadupdaterfiles: uploadUpdaterFiles });
 
 /** GET /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/logfiles: the list (ours, 001 §3 'Log file'). */
-export const machineLogFilesPath = (ref: MachineRef) => `${machineUrl('provider', ref)}/logfiles`;
+export const machineLogFilesPath = (ref: MachineRef) => ROUTES.machineCommands.logFiles.build(ref);
 
 /** GET /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/logfiles?filename={name}. */
 export const machineLogFilePath = (ref: MachineRef, filename: string) =>
   withQuery(machineLogFilesPath(ref), { filename });
 
 /** PUT /admin/account (edit account: companyName, userIdToBeAdmin, ...). */
-export const ACCOUNT_PATH = '/admin/account';
+export const ACCOUNT_PATH = ROUTES.account.get.build();
 
 /** GET /boltadmin/storageaccountspaginated (5 per page, 001 §9). */
 export const storageAccountsPagedPath = (paging: Paging = { page: 0, size: 5 }) =>
@@ -333,39 +280,39 @@ export const migrationCommandSequenceDeletePath = (ref: PackageRef, migrationId:
   `${migrationCommandSequencesPath(ref, migrationId)}/delete`;
 
 /** PUT (submit) and GET of .../backupmachines/{machineId}/realtimecommands (provider). */
-export const realtimeCommandsPath = (ref: MachineRef) => `${machineUrl('provider', ref)}/realtimecommands`;
+export const realtimeCommandsPath = (ref: MachineRef) => ROUTES.realtimeCommands.list.build(ref);
 
 /** PUT .../realtimecommands/stop and /delete (body commandId). */
-export const realtimeCommandStopPath = (ref: MachineRef) => `${realtimeCommandsPath(ref)}/stop`;
-export const realtimeCommandDeletePath = (ref: MachineRef) => `${realtimeCommandsPath(ref)}/delete`;
+export const realtimeCommandStopPath = (ref: MachineRef) => ROUTES.realtimeCommands.stop.build(ref);
+export const realtimeCommandDeletePath = (ref: MachineRef) => ROUTES.realtimeCommands.remove.build(ref);
 
 /** GET /admin/users (paged). */
-export const ADMIN_USERS_PATH = '/admin/users';
+export const ADMIN_USERS_PATH = ROUTES.users.list.build();
 
 /** POST /admin/account/users (add user). */
-export const USERS_PATH = `${ACCOUNT_PATH}/users`;
+export const USERS_PATH = ROUTES.users.add.build();
 
 /** PUT (edit) and DELETE /admin/account/users/{userId}. */
-export const userPath = (userId: number) => `${USERS_PATH}/${idSegment(userId, 'userId')}`;
+export const userPath = (userId: number) => ROUTES.users.edit.build({ userId });
 
 /** PUT /admin/account/users/{id}?link=true (body backupPackageId). */
 export const userLinkPath = (userId: number) => withQuery(userPath(userId), { link: true });
 
 /** PUT /admin/account/users/{userId}/backuppackages/{packageId}?unlink=true. */
 export const userUnlinkPath = (userId: number, packageId: number) =>
-  withQuery(`${userPath(userId)}/backuppackages/${idSegment(packageId, 'packageId')}`, { unlink: true });
+  withQuery(ROUTES.users.unlink.build({ userId, packageId }), { unlink: true });
 
 /** GET /admin/account/users/{userId}/backupmachines and /backuppackages (paged). */
-export const userMachinesPath = (userId: number) => `${userPath(userId)}/backupmachines`;
-export const userPackagesPath = (userId: number) => `${userPath(userId)}/backuppackages`;
+export const userMachinesPath = (userId: number) => ROUTES.users.machines.build({ userId });
+export const userPackagesPath = (userId: number) => ROUTES.users.packages.build({ userId });
 
 /** POST /admin/account/users/import (multipart: file, skipAlreadyExisting). */
-export const USERS_IMPORT_PATH = `${USERS_PATH}/import`;
+export const USERS_IMPORT_PATH = ROUTES.users.import.build();
 
 /** Live channel endpoints (001 §7, DESIGN §5): customer side and provider. */
 export const WS_ENDPOINTS = {
-  customer: '/ws/connect',
-  provider: '/ws/boltadmin/connect',
+  customer: ROUTES.live.customer.build(),
+  provider: ROUTES.live.provider.build(),
 } as const;
 
 /** Send prefixes of the live channel (001 §7). */
@@ -395,11 +342,11 @@ export const migrationQueue = (migrationId: number) =>
 
 /** GET /boltadmin/customers/{id}/users or /admin/mycustomers/{id}/users (paged). */
 export const customerUsersPath = (customerId: number, audience: AdminAudience = 'provider') =>
-  `${customerUrl(audience, customerId)}/users`;
+  ROUTES.customers[audience].users.build({ customerId });
 
 /** Ours: GET /boltadmin/customers/{id}/backuppackages or /admin/mycustomers/{id}/backuppackages (paged). */
 export const customerPackagesPath = (audience: AdminAudience, customerId: number) =>
-  `${customerUrl(audience, customerId)}/backuppackages`;
+  ROUTES.customers[audience].packages.build({ customerId });
 
 /**
  * The billing system page to open (002 §7.2): invoices for billing, tickets for support; a=1 for a
@@ -414,11 +361,12 @@ export function billingTarget(target: 'billing' | 'support', superAdmin: boolean
 export const billingInfoPath = (goToUrl: string) => withQuery('/billing/info', { goToUrl });
 
 /** DELETE /boltadmin/customers/{id} or /admin/mycustomers/{id}. */
-export const customerDeletePath = (audience: AdminAudience, customerId: number) => customerUrl(audience, customerId);
+export const customerDeletePath = (audience: AdminAudience, customerId: number) =>
+  ROUTES.customers[audience].remove.build({ customerId });
 
 /** PUT /boltadmin/customers/{id}?status={newStatus} or /admin/mycustomers/{id}?status={newStatus}. */
 export const customerStatusChangePath = (audience: AdminAudience, customerId: number, status: CustomerStatus) =>
-  `${customerUrl(audience, customerId)}?status=${member(CUSTOMER_STATUSES, status, 'status')}`;
+  `${ROUTES.customers[audience].changeStatus.build({ customerId })}?status=${member(CUSTOMER_STATUSES, status, 'status')}`;
 
 /** PUT /boltadmin/customers/{id}?whmcsServerId={id}&paymentMethod={method}. */
 export const customerBillingServerChangePath = (
@@ -429,16 +377,16 @@ export const customerBillingServerChangePath = (
   `${customerUrl('provider', customerId)}?whmcsServerId=${idSegment(whmcsServerId, 'whmcsServerId')}&paymentMethod=${member(PAYMENT_METHODS, paymentMethod, 'paymentMethod')}`;
 
 /** PUT /boltadmin/customers/{id}/plugins (body cpanelPluginEnabled). */
-export const customerPluginsPath = (customerId: number) => `${customerUrl('provider', customerId)}/plugins`;
+export const customerPluginsPath = (customerId: number) => ROUTES.customers.plugins.build({ customerId });
 
 /** PUT /boltadmin/customers/{id}/makereseller. */
-export const makeResellerPath = (customerId: number) => `${customerUrl('provider', customerId)}/makereseller`;
+export const makeResellerPath = (customerId: number) => ROUTES.customers.makeReseller.build({ customerId });
 
 /** PUT of a task's volume snapshots setting: the provider task path (002 §7.3). */
 export const taskVolumeSnapshotsPath = (ref: TaskRef) => taskUrl('provider', ref);
 
 /** Ours (issue #5, seeding): POST of a seed load (body `{ path }`); the spec has no call for it. */
-export const taskSeedPath = (ref: TaskRef) => `${taskUrl('provider', ref)}/seed`;
+export const taskSeedPath = (ref: TaskRef) => ROUTES.seeding.load.build(ref);
 
 /** Ours: the search parameter of the paged customer lists. */
 const pagedList = (path: string, paging: Paging, search?: string) =>
@@ -449,10 +397,10 @@ const pagedList = (path: string, paging: Paging, search?: string) =>
  * customers (GET /admin/mycustomerspaginated).
  */
 export const CUSTOMER_LIST_PATHS = {
-  customers: '/boltadmin/customerspaginated',
-  customersToMakeResellers: '/boltadmin/customerstomakeresellerspaginated',
-  resellers: '/boltadmin/resellerspaginated',
-  myCustomers: '/admin/mycustomerspaginated',
+  customers: ROUTES.customers.lists.customers.build(),
+  customersToMakeResellers: ROUTES.customers.lists.customersToMakeResellers.build(),
+  resellers: ROUTES.customers.lists.resellers.build(),
+  myCustomers: ROUTES.customers.lists.myCustomers.build(),
 } as const;
 export type CustomerList = keyof typeof CUSTOMER_LIST_PATHS;
 
@@ -547,4 +495,67 @@ export const machineChannelDestination = (machineId: number, command: MachineCha
   `${machineUrl('customer', { machineId })}/${member(MACHINE_CHANNEL_COMMANDS, command, 'command')}`;
 
 /** POST /backupmachines/{id}/treeitems, the HTTP alternative of the tree request (002 §7.8). */
-export const treeItemsPath = (machineId: number) => `${machineUrl('customer', { machineId })}/treeitems`;
+export const treeItemsPath = (machineId: number) => ROUTES.treeItems.list.build({ machineId });
+
+// --- Calls the other modules name: dashboard, sign-up, agents -------------------------------------------
+
+/**
+ * The dashboard's calls (000 §2 leaves them to us, DESIGN §3). One set of paths for every audience:
+ * the server scopes each answer to what the caller may see (a provider admin every customer, a
+ * reseller admin its child customers, a customer admin its own customer, a customer user the machines
+ * assigned to them), so a path never widens what a caller reaches.
+ *
+ *   GET /dashboard/customers                     paged customer rows      (provider and reseller admins)
+ *   GET /dashboard/customers/counts              the two customer pies
+ *   GET /dashboard/customers/{id}/machines       paged machine rows of a customer; id -1: all machines
+ *   GET /dashboard/customers/{id}/machines/counts
+ *   GET /dashboard/machines                      the caller's own customer's machines (customer audiences)
+ *   GET /dashboard/machines/counts
+ *   GET /dashboard/backupmachines/{id}/tasks     paged task rows of a machine
+ *   GET /dashboard/backupmachines/{id}/tasks/counts
+ *   GET /dashboard/gettingstarted                the getting-started flags of the caller's customer
+ *
+ * Lists take `page` (zero-based), `size` (default 12), `sort=<column>,<asc|desc>` and at most one
+ * status filter (the pie slice clicked); any other parameter is refused, so a filter of another table
+ * is never silently ignored. Counts are for the same scope without the status filter, so
+ * the pies keep every slice while the table shows one.
+ */
+export const DASHBOARD_PATHS = {
+  customers: ROUTES.dashboard.customers.build(),
+  customerCounts: ROUTES.dashboard.customerCounts.build(),
+  customerMachines: (customerId: number) => ROUTES.dashboard.customerMachines.build({ customerId }),
+  customerMachineCounts: (customerId: number) => ROUTES.dashboard.customerMachineCounts.build({ customerId }),
+  ownMachines: ROUTES.dashboard.ownMachines.build(),
+  ownMachineCounts: ROUTES.dashboard.ownMachineCounts.build(),
+  machineTasks: (machineId: number) => ROUTES.dashboard.machineTasks.build({ machineId }),
+  machineTaskCounts: (machineId: number) => ROUTES.dashboard.machineTaskCounts.build({ machineId }),
+  gettingStarted: ROUTES.dashboard.gettingStarted.build(),
+} as const;
+
+/** Sign-up of a new customer (signup.ts). */
+export const SIGN_UP_PATHS = {
+  /** GET: the package templates a new customer may ask for. */
+  options: ROUTES.signUp.options.build(),
+  /** POST: the sign-up form (forms/signup.ts). */
+  submit: ROUTES.signUp.submit.build(),
+} as const;
+
+/** `agent link` (DESIGN §6): POST of a MachineLinkRequest. */
+export const AGENT_LINK_PATH = ROUTES.machineLink.agentLink.build();
+
+/** DELETE: the agent gives up its own credential (`agent unlink`), with that credential as basic auth. */
+export const agentCredentialPath = (machineId: number) => ROUTES.machineLink.agentUnlink.build({ machineId });
+
+/** Where a signed-in customer-side user makes a linking code (POST, answers LinkingCodeResult). */
+export const LINKING_CODES_PATH = ROUTES.machineLink.linkingCodes.build();
+
+/**
+ * PUT /agent/machines/{machineId}/logfiles?fileName={name}&lastModified={ISO time}: the agent's upload of one
+ * log file, a `text/plain` body of at most LOG_FILES.maxBytes, with HTTP basic auth `{machineId}:{token}` (its
+ * machine credential, good for this machine only). The name travels in the query, where any valid name fits.
+ */
+export const agentLogFileUploadPath = (machineId: number, fileName: string, lastModified?: Date) =>
+  withQuery(ROUTES.machineCommands.agentLogUpload.build({ machineId }), {
+    fileName,
+    lastModified: lastModified?.toISOString(),
+  });

@@ -64,6 +64,12 @@ export const USER_IMPORT_EXAMPLE = {
   mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 } as const;
 
+/** What a finished import reports (issue #6 contract); a 409 carries it beside the problems. */
+export interface UserImportResult {
+  imported: number;
+  skipped: number;
+}
+
 /**
  * Ours: what one upload may hold. The size and row limits keep an import within a request's time; the
  * unpacked size and entry count guard the server against a compressed file that unpacks to gigabytes

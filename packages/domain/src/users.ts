@@ -1,7 +1,7 @@
 import { type MachineStatus, type PackageStatus, ROLE_NAMES, type Role, type UserStatus } from './enums.js';
 import { MESSAGES } from './messages.js';
+import { type Audience, idSegment } from './paths.js';
 import { type Actor, isCustomerAdmin, isCustomerSuperAdmin, mayChange } from './permissions.js';
-import { type Audience, idSegment } from './urls.js';
 
 /**
  * Who manages which users of a customer (001 §6, 002 §6). The specification shows the tooltips and
@@ -45,8 +45,21 @@ export function assignableRoles(actor: Actor): Role[] {
   return ROLES_BY_PRIVILEGE.filter((role) => role === 'ROLE_CUSTOMER_USER' || isCustomerSuperAdmin(actor));
 }
 
+/** One of the roles a caller may give a user, with its display name. */
+export interface RoleOption {
+  role: Role;
+  roleName: string;
+}
+
 /** The available roles list of 002 §3: elements with role and roleName. */
-export const roleOptions = (roles: readonly Role[]) => roles.map((role) => ({ role, roleName: ROLE_NAMES[role] }));
+export const roleOptions = (roles: readonly Role[]): RoleOption[] =>
+  roles.map((role) => ({ role, roleName: ROLE_NAMES[role] }));
+
+/** A package a user can still be linked to (GET .../linkablebackuppackages). */
+export interface LinkablePackage {
+  id: number;
+  name: string;
+}
 
 /** Whether the viewer may change the user (edit, link, unlink, delete): Manage rather than View. */
 export function mayManageUser(viewer: UserViewer, user: ManagedUser): boolean {

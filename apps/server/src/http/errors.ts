@@ -1,11 +1,11 @@
-import { errorMessage, MESSAGES, type ServerMessage } from '@portal/domain';
+import { errorMessage, MESSAGES, type ResponseSummaryCode, type ServerMessage } from '@portal/domain';
 import type { ZodError, ZodType, z } from 'zod';
 
 /** An expected failure with its HTTP status and envelope messages; the error handler presents it. */
 export class AppError extends Error {
   constructor(
     readonly httpStatus: number,
-    readonly summaryCode: string,
+    readonly summaryCode: ResponseSummaryCode,
     readonly messages: ServerMessage[],
   ) {
     super(messages[0]?.message ?? summaryCode);

@@ -1,21 +1,13 @@
+import type { DemoMail } from '@portal/domain';
 import { SMTPServer } from 'smtp-server';
 import { parsePlainMail } from './parse.js';
-
-export interface CaughtMail {
-  id: number;
-  receivedAt: string;
-  from: string;
-  to: string;
-  subject: string;
-  text: string;
-}
 
 /**
  * The demo's local SMTP peer: accepts every mail on loopback and keeps the latest ones in memory
  * so the demo mail viewer can show them (nothing leaves the machine).
  */
 export async function startMailSink(port: number, keep = 200) {
-  const mails: CaughtMail[] = [];
+  const mails: DemoMail[] = [];
   let nextId = 1;
   const server = new SMTPServer({
     authOptional: true,
@@ -43,7 +35,7 @@ export async function startMailSink(port: number, keep = 200) {
   return {
     port: boundPort,
     url: `smtp://127.0.0.1:${boundPort}`,
-    list: (): readonly CaughtMail[] => mails,
+    list: (): readonly DemoMail[] => mails,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

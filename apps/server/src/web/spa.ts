@@ -10,10 +10,12 @@ import {
   matchPage,
   mayOpenPage,
   PUBLIC_PAGES,
+  ROUTES,
 } from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ShellRepo } from '../features/shell/repo.js';
 import { isStaticAsset } from '../http/request-context.js';
+import { route } from '../http/route.js';
 
 const FALLBACK_INDEX =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cloud Portal</title></head><body><div id="root"></div></body></html>';
@@ -45,11 +47,11 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
 
   if (distDir) {
     await app.register(fastifyStatic, { root: distDir, serve: false });
-    app.get('/assets/*', { config: { access: 'public' } }, (request, reply) => {
+    route(app, ROUTES.web.assets, async (request, reply) => {
       const file = (request.params as { '*': string })['*'];
       return reply.sendFile(join('assets', file), { maxAge: '365d', immutable: true });
     });
-    app.get('/img/*', { config: { access: 'public' } }, (request, reply) => {
+    route(app, ROUTES.web.images, async (request, reply) => {
       const file = (request.params as { '*': string })['*'];
       return reply.sendFile(join('img', file), { maxAge: '1d' });
     });

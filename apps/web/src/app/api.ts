@@ -1,4 +1,13 @@
-import { type Envelope, MESSAGES, type ServerMessage } from '@portal/domain';
+import {
+  type Envelope,
+  MESSAGES,
+  type Paged,
+  type ResponseOf,
+  type RouteEntry,
+  type ServerMessage,
+  withQuery,
+} from '@portal/domain';
+import type { z } from 'zod';
 import { csrfToken } from './initial-data';
 
 /** A call that did not produce an envelope (network failure, non-JSON answer). */
@@ -50,9 +59,56 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   return { ok: envelope.status === 'OK', httpStatus: response.status, envelope };
 }
 
-/** GET that returns the result or throws; for queries, where a failure shows an empty list. */
-export async function getResult<T>(path: string): Promise<T> {
-  const { ok, envelope } = await call<T>('GET', path);
+/** The path parameters of a route-table entry; `{}` for a path without any. */
+export type ParamsOf<R extends RouteEntry> = Parameters<R['build']> extends [infer P] ? P : Record<string, never>;
+
+/** The body of an entry with a body schema is that schema's input. */
+export type BodyOf<R extends RouteEntry> = R['body'] extends z.ZodType ? z.input<R['body']> : unknown;
+
+/** The rows of an entry that answers a page. */
+export type RowOf<R extends RouteEntry> = ResponseOf<R> extends Paged<infer T> ? T : never;
+
+/** Query parameters: a ready query string (a table's paging and filters) or values to encode. */
+export type Query = string | Record<string, string | number | boolean | undefined>;
+
+/** One call of a route-table entry with its path parameters: what a query fetches, and its cache key part. */
+export interface RouteCall<R extends RouteEntry> {
+  readonly route: R;
+  readonly path: string;
+}
+
+export function routeCall<R extends RouteEntry>(route: R, params: ParamsOf<R>): RouteCall<R> {
+  // The entry's builder takes exactly ParamsOf<R>; RouteEntry only knows it as a function of something.
+  const build = route.build as (params: ParamsOf<R>) => string;
+  return { route, path: build(params) };
+}
+
+/** Appends a ready query string to a path that may already have a query. */
+export function appendQuery(path: string, query: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}${query}`;
+}
+
+const withQueryOf = (path: string, query: Query | undefined) => {
+  if (query === undefined) return path;
+  return typeof query === 'string' ? appendQuery(path, query) : withQuery(path, query);
+};
+
+/**
+ * Sends the call of a route-table entry: its method and path come from the table and the answer has the
+ * entry's type, so a caller cannot pick its own.
+ */
+export function callRoute<R extends RouteEntry>(
+  route: R,
+  params: ParamsOf<R>,
+  body?: BodyOf<R>,
+  query?: Query,
+): Promise<ApiResult<ResponseOf<R>>> {
+  return call<ResponseOf<R>>(route.method, withQueryOf(routeCall(route, params).path, query), body);
+}
+
+/** A read that returns the result or throws; for queries, where a failure shows an empty list. */
+export async function getResult<R extends RouteEntry>(target: RouteCall<R>, query?: Query): Promise<ResponseOf<R>> {
+  const { ok, envelope } = await call<ResponseOf<R>>(target.route.method, withQueryOf(target.path, query));
   if (!ok || envelope.result === null) throw new CommunicationError();
   return envelope.result;
 }

@@ -1,4 +1,4 @@
-import { type Envelope, errorMessage, MESSAGES, type ServerMessage } from '@portal/domain';
+import { type Envelope, errorMessage, MESSAGES, type ResponseSummaryCode, type ServerMessage } from '@portal/domain';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { type ApiResult, CommunicationError, visibleMessages } from '../app/api';
 import { toast } from './toast';
@@ -56,7 +56,7 @@ export type SubmitOutcome<T> =
       close: false;
       applied: false;
       globalErrors: ServerMessage[];
-      responseSummaryCode: string;
+      responseSummaryCode: ResponseSummaryCode;
       fromServer: boolean;
     }
   | { kind: 'communicationError'; close: false; applied: false; globalErrors: [] };

@@ -1,9 +1,13 @@
-import type { Envelope, Paged } from '@portal/domain';
+import { type Envelope, type Paged, ROUTES } from '@portal/domain';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routeCall } from '../app/api';
 import { type PagedQueryParams, pagedQueryString, usePagedQuery, useTableState, withQuery } from './usePagedQuery';
+
+/** Any paged call of the route table; the tests answer it themselves. */
+const machines = routeCall(ROUTES.dashboard.ownMachines, {});
 
 interface Row {
   id: number;
@@ -73,7 +77,7 @@ describe('usePagedQuery', () => {
     fetchMock.mockResolvedValue(jsonResponse(envelope([{ id: 1 }, { id: 2 }], 5)));
     const { result } = renderHook(
       () =>
-        usePagedQuery<Row>(['machines'], '/admin/backupmachines', {
+        usePagedQuery(['machines'], machines, {
           page: 1,
           size: 2,
           sort: { key: 'name', direction: 'asc' },
@@ -83,7 +87,7 @@ describe('usePagedQuery', () => {
     await waitFor(() => expect(result.current.rows).toEqual([{ id: 1 }, { id: 2 }]));
     expect(result.current.totalElements).toBe(5);
     expect(result.current.totalPages).toBe(3);
-    expect(requestedUrl(0)).toBe('/admin/backupmachines?page=1&size=2&sort=name%2Casc');
+    expect(requestedUrl(0)).toBe('/dashboard/machines?page=1&size=2&sort=name%2Casc');
   });
 
   it('keeps showing the previous page while the next one loads', async () => {
@@ -92,7 +96,7 @@ describe('usePagedQuery', () => {
       .mockResolvedValueOnce(jsonResponse(envelope([{ id: 1 }], 3)))
       .mockImplementationOnce(() => new Promise<Response>((resolve) => (answerPage1 = resolve)));
     const { result, rerender } = renderHook(
-      ({ params }: { params: PagedQueryParams }) => usePagedQuery<Row>(['rows'], '/rows', params),
+      ({ params }: { params: PagedQueryParams }) => usePagedQuery(['rows'], machines, params),
       { wrapper: wrapper(), initialProps: { params: { page: 0, size: 2 } } },
     );
     await waitFor(() => expect(result.current.rows).toEqual([{ id: 1 }]));
@@ -111,7 +115,7 @@ describe('usePagedQuery', () => {
     fetchMock.mockResolvedValue(
       jsonResponse({ status: 'ERROR', messages: [], responseSummaryCode: 'FORBIDDEN', result: null }, 403),
     );
-    const { result } = renderHook(() => usePagedQuery<Row>(['rows'], '/rows', { page: 0, size: 2 }), {
+    const { result } = renderHook(() => usePagedQuery(['rows'], machines, { page: 0, size: 2 }), {
       wrapper: wrapper(),
     });
     await waitFor(() => expect(result.current.failed).toBe(true));
@@ -123,7 +127,7 @@ describe('usePagedQuery', () => {
     fetchMock
       .mockResolvedValueOnce(jsonResponse(envelope([{ id: 1 }], 1)))
       .mockRejectedValueOnce(new TypeError('offline'));
-    const { result } = renderHook(() => usePagedQuery<Row>(['rows'], '/rows', { page: 0, size: 2 }), {
+    const { result } = renderHook(() => usePagedQuery(['rows'], machines, { page: 0, size: 2 }), {
       wrapper: wrapper(),
     });
     await waitFor(() => expect(result.current.rows).toHaveLength(1));

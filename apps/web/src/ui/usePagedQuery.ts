@@ -1,7 +1,7 @@
-import type { Paged } from '@portal/domain';
+import type { Paged, RouteEntry } from '@portal/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import { getResult } from '../app/api';
+import { getResult, type RouteCall, type RowOf } from '../app/api';
 import type { SortState } from './DataTable';
 
 export type FilterValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
@@ -35,9 +35,7 @@ export function pagedQueryString({ page, size, sort, filters }: PagedQueryParams
   return query.toString();
 }
 
-export function withQuery(path: string, query: string): string {
-  return `${path}${path.includes('?') ? '&' : '?'}${query}`;
-}
+export { appendQuery as withQuery } from '../app/api';
 
 export interface PagedQueryResult<T> {
   rows: T[];
@@ -57,19 +55,20 @@ export interface PagedQueryOptions {
 const EMPTY: Paged<never> = { elements: [], totalElements: 0, totalPages: 0 };
 
 /**
- * A paged envelope endpoint as table rows. The previous page stays on screen while the next one loads;
+ * A paged call of the route table as table rows. The previous page stays on screen while the next one loads;
  * any failure shows an empty list (000 §8: 'Tables show an empty list on any failure').
  */
-export function usePagedQuery<T>(
+export function usePagedQuery<R extends RouteEntry>(
   key: readonly unknown[],
-  path: string,
+  target: RouteCall<R>,
   params: PagedQueryParams,
   options: PagedQueryOptions = {},
-): PagedQueryResult<T> {
+): PagedQueryResult<RowOf<R>> {
+  type T = RowOf<R>;
   const query = pagedQueryString(params);
   const result = useQuery({
-    queryKey: [...key, path, query],
-    queryFn: () => getResult<Paged<T>>(withQuery(path, query)),
+    queryKey: [...key, target.path, query],
+    queryFn: async (): Promise<Paged<T>> => (await getResult(target, query)) as Paged<T>,
     placeholderData: keepPreviousData,
     enabled: options.enabled ?? true,
     refetchInterval: options.refetchInterval ?? false,

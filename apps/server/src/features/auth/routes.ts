@@ -1,12 +1,4 @@
-import {
-  errorMessage,
-  forgotPasswordSchema,
-  MESSAGES,
-  ok,
-  passwordResetMail,
-  resetPasswordSchema,
-  signInFormSchema,
-} from '@portal/domain';
+import { AFTER_LOGOUT_URL, errorMessage, MESSAGES, ok, passwordResetMail, ROUTES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AfterAnswer } from '../../http/after-answer.js';
 import { AppError, parseWith } from '../../http/errors.js';
@@ -17,6 +9,7 @@ import {
   requireSignedIn,
   setSessionCookie,
 } from '../../http/request-context.js';
+import { route } from '../../http/route.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { AuthService } from './service.js';
 
@@ -28,9 +21,10 @@ export function registerAuthRoutes(
   deps: { auth: AuthService; mailer: Mailer; afterAnswer: AfterAnswer; cookies: CookieOptions; publicUrl: string },
 ): void {
   const { auth, mailer, cookies, afterAnswer } = deps;
+  const r = ROUTES.auth;
 
-  app.post('/login', { config: { access: 'public' } }, async (request, reply) => {
-    const form = signInFormSchema.safeParse(request.body);
+  route(app, r.signIn, async (request, reply) => {
+    const form = r.signIn.body.safeParse(request.body);
     if (!form.success) return reply.redirect('/login?error');
     const outcome = await auth.signIn(form.data.username, form.data.password, clientInfo(request));
     switch (outcome.kind) {
@@ -46,15 +40,15 @@ export function registerAuthRoutes(
     }
   });
 
-  app.post('/logout', { config: { access: 'public' } }, async (request, reply) => {
+  route(app, r.signOut, async (request, reply) => {
     if (request.signedIn) await auth.signOut(requireSignedIn(request), clientInfo(request));
     clearSessionCookie(reply, cookies);
-    if (wantsJson(request.headers.accept)) return ok({ redirect: '/login?logout' });
-    return reply.redirect('/login?logout');
+    if (wantsJson(request.headers.accept)) return ok({ redirect: AFTER_LOGOUT_URL });
+    return reply.redirect(AFTER_LOGOUT_URL);
   });
 
-  app.post('/forgot-password', { config: { access: 'public' } }, async (request, reply) => {
-    const { email } = parseWith(forgotPasswordSchema, request.body);
+  route(app, r.forgotPassword, async (request, reply) => {
+    const { email } = parseWith(r.forgotPassword.body, request.body);
     const client = clientInfo(request);
     // Whether the address has an account shows only in the mailbox: the answer is out before it is looked up.
     afterAnswer.run(reply, 'password reset request', async () => {
@@ -66,8 +60,8 @@ export function registerAuthRoutes(
     return ok({ message: MESSAGES.resetMailSent });
   });
 
-  app.post('/reset-password', { config: { access: 'public' } }, async (request) => {
-    const input = parseWith(resetPasswordSchema, request.body);
+  route(app, r.resetPassword, async (request) => {
+    const input = parseWith(r.resetPassword.body, request.body);
     const done = await auth.resetPassword(input.token, input.password, clientInfo(request));
     if (!done) throw new AppError(400, 'RESET_LINK_INVALID', [errorMessage(MESSAGES.resetLinkInvalid)]);
     return ok({ message: MESSAGES.passwordReset });

@@ -1,8 +1,8 @@
-import { customerListQuerySchema, machineListQuerySchema, ok, pageOf, taskListQuerySchema } from '@portal/domain';
+import { ok, pageOf, ROUTES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
+import { route } from '../../http/route.js';
 import {
   presentCustomerCounts,
   presentCustomerRow,
@@ -13,25 +13,14 @@ import {
 } from './present.js';
 import type { DashboardService } from './service.js';
 
-/** A customer id in the path: a positive id, or -1 for every customer (Select All, provider only). */
-const customerIdParams = z.object({
-  customerId: z.coerce
-    .number()
-    .int()
-    .refine((id) => id === -1 || id > 0, 'Customer id must be a positive whole number or -1'),
-});
-const machineIdParams = z.object({ machineId: z.coerce.number().int().positive().max(2_147_483_647) });
-
-/** The dashboard's calls (DASHBOARD_PATHS in the domain); each answer is scoped by the service. */
+/** The dashboard's calls (ROUTES.dashboard in the domain); each answer is scoped by the service. */
 export function registerDashboardRoutes(app: FastifyInstance, deps: { dashboard: DashboardService }): void {
-  const signedIn = { config: { access: 'signedIn' as const } };
-  const managers = { config: { access: 'customerManager' as const } };
-  const members = { config: { access: 'customerMember' as const } };
   const { dashboard } = deps;
+  const r = ROUTES.dashboard;
   const actorOf = (request: Parameters<typeof requireSignedIn>[0]) => requireSignedIn(request).actor;
 
-  app.get('/dashboard/customers', managers, async (request) => {
-    const query = parseWith(customerListQuerySchema, request.query);
+  route(app, r.customers, async (request) => {
+    const query = parseWith(r.customers.query, request.query);
     const { rows, total, audience } = await dashboard.customers(actorOf(request), query);
     return ok(
       pageOf(
@@ -42,13 +31,13 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: { dashboard:
     );
   });
 
-  app.get('/dashboard/customers/counts', managers, async (request) =>
+  route(app, r.customerCounts, async (request) =>
     ok(presentCustomerCounts(await dashboard.customerCounts(actorOf(request)))),
   );
 
-  app.get('/dashboard/customers/:customerId/machines', signedIn, async (request) => {
-    const { customerId } = parseWith(customerIdParams, request.params);
-    const query = parseWith(machineListQuerySchema, request.query);
+  route(app, r.customerMachines, async (request) => {
+    const { customerId } = parseWith(r.customerMachines.params, request.params);
+    const query = parseWith(r.customerMachines.query, request.query);
     const { rows, total, audience } = await dashboard.customerMachines(actorOf(request), customerId, query);
     return ok(
       pageOf(
@@ -59,13 +48,13 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: { dashboard:
     );
   });
 
-  app.get('/dashboard/customers/:customerId/machines/counts', signedIn, async (request) => {
-    const { customerId } = parseWith(customerIdParams, request.params);
+  route(app, r.customerMachineCounts, async (request) => {
+    const { customerId } = parseWith(r.customerMachineCounts.params, request.params);
     return ok(presentMachineCounts(await dashboard.customerMachineCounts(actorOf(request), customerId)));
   });
 
-  app.get('/dashboard/machines', members, async (request) => {
-    const query = parseWith(machineListQuerySchema, request.query);
+  route(app, r.ownMachines, async (request) => {
+    const query = parseWith(r.ownMachines.query, request.query);
     const { rows, total, audience } = await dashboard.ownMachines(actorOf(request), query);
     return ok(
       pageOf(
@@ -76,13 +65,13 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: { dashboard:
     );
   });
 
-  app.get('/dashboard/machines/counts', members, async (request) =>
+  route(app, r.ownMachineCounts, async (request) =>
     ok(presentMachineCounts(await dashboard.ownMachineCounts(actorOf(request)))),
   );
 
-  app.get('/dashboard/backupmachines/:machineId/tasks', signedIn, async (request) => {
-    const { machineId } = parseWith(machineIdParams, request.params);
-    const query = parseWith(taskListQuerySchema, request.query);
+  route(app, r.machineTasks, async (request) => {
+    const { machineId } = parseWith(r.machineTasks.params, request.params);
+    const query = parseWith(r.machineTasks.query, request.query);
     const { rows, total, machine, audience } = await dashboard.machineTasks(actorOf(request), machineId, query);
     return ok(
       pageOf(
@@ -93,12 +82,10 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: { dashboard:
     );
   });
 
-  app.get('/dashboard/backupmachines/:machineId/tasks/counts', signedIn, async (request) => {
-    const { machineId } = parseWith(machineIdParams, request.params);
+  route(app, r.machineTaskCounts, async (request) => {
+    const { machineId } = parseWith(r.machineTaskCounts.params, request.params);
     return ok(presentTaskCounts(await dashboard.machineTaskCounts(actorOf(request), machineId)));
   });
 
-  app.get('/dashboard/gettingstarted', members, async (request) =>
-    ok(await dashboard.gettingStarted(actorOf(request))),
-  );
+  route(app, r.gettingStarted, async (request) => ok(await dashboard.gettingStarted(actorOf(request))));
 }

@@ -1,6 +1,7 @@
-import { ok, pageOf, pagingQuerySchema } from '@portal/domain';
+import { ok, pageOf, ROUTES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
 import { parseWith } from '../../http/errors.js';
+import { route } from '../../http/route.js';
 import type { MailSink } from '../../mail/sink.js';
 
 /**
@@ -8,8 +9,9 @@ import type { MailSink } from '../../mail/sink.js';
  * account, so only a signed-in provider admin may read it.
  */
 export function registerDemoMailRoutes(app: FastifyInstance, sink: MailSink): void {
-  app.get('/demo/mails', { config: { access: 'providerAdmin' } }, async (request) => {
-    const { page, size } = parseWith(pagingQuerySchema, request.query);
+  const mails = ROUTES.demo.mails;
+  route(app, mails, async (request) => {
+    const { page, size } = parseWith(mails.query, request.query);
     const all = sink.list();
     return ok(pageOf(all.slice(page * size, (page + 1) * size), all.length, size));
   });

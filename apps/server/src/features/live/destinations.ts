@@ -1,4 +1,4 @@
-import { DASHBOARD_TOPICS, MACHINE_CHANNEL_COMMANDS, type MachineChannelCommand } from '@portal/domain';
+import { DASHBOARD_TOPICS, ID_MAX, MACHINE_CHANNEL_COMMANDS, type MachineChannelCommand } from '@portal/domain';
 import type { Side } from './bus.js';
 
 /** What a browser destination names, once read. */
@@ -14,7 +14,7 @@ export interface BrowserSend {
 const ID = '([1-9][0-9]{0,9})';
 const toId = (text: string | undefined): number | null => {
   const value = Number(text);
-  return Number.isSafeInteger(value) && value > 0 && value <= 2_147_483_647 ? value : null;
+  return Number.isSafeInteger(value) && value > 0 && value <= ID_MAX ? value : null;
 };
 
 const customerQueue = new RegExp(`^/ws/queue/backupmachines/${ID}$`);

@@ -1,11 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import fastifyWebsocket from '@fastify/websocket';
-import { AGENT_CHANNEL, WS_ENDPOINTS } from '@portal/domain';
+import { ROUTES } from '@portal/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { forbidden } from '../../http/errors.js';
 import { SESSION_COOKIE } from '../../http/request-context.js';
+import { accessOf } from '../../http/route.js';
 import type { LiveChannel } from './channel.js';
 
 const STOMP_PROTOCOLS = ['v12.stomp', 'v11.stomp', 'v10.stomp'];
@@ -62,23 +63,18 @@ export async function registerLiveRoutes(
     if (request.ws && !originAllowed(request, deps.publicUrl)) throw forbidden();
   };
 
-  app.get(
-    WS_ENDPOINTS.customer,
-    { websocket: true, config: { access: 'customerMember' }, preHandler: checkOrigin },
-    (socket, request) =>
-      acceptReleasing(socket, request, () =>
-        channel.acceptBrowser(socket, 'customer', request.cookies[SESSION_COOKIE] ?? ''),
-      ),
+  const { customer, provider, agent } = ROUTES.live;
+  app.get(customer.path, { websocket: true, ...accessOf(customer), preHandler: checkOrigin }, (socket, request) =>
+    acceptReleasing(socket, request, () =>
+      channel.acceptBrowser(socket, 'customer', request.cookies[SESSION_COOKIE] ?? ''),
+    ),
   );
-  app.get(
-    WS_ENDPOINTS.provider,
-    { websocket: true, config: { access: 'providerAdmin' }, preHandler: checkOrigin },
-    (socket, request) =>
-      acceptReleasing(socket, request, () =>
-        channel.acceptBrowser(socket, 'provider', request.cookies[SESSION_COOKIE] ?? ''),
-      ),
+  app.get(provider.path, { websocket: true, ...accessOf(provider), preHandler: checkOrigin }, (socket, request) =>
+    acceptReleasing(socket, request, () =>
+      channel.acceptBrowser(socket, 'provider', request.cookies[SESSION_COOKIE] ?? ''),
+    ),
   );
-  app.get(AGENT_CHANNEL.endpoint, { websocket: true, config: { access: 'public' } }, (socket, request) =>
+  app.get(agent.path, { websocket: true, ...accessOf(agent) }, (socket, request) =>
     acceptReleasing(socket, request, () => channel.acceptAgent(socket)),
   );
 }

@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { RepositorySettings } from '@portal/domain';
+import { type RepositorySettings, ROUTES } from '@portal/domain';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { backupMachines } from '../../db/schema/index.js';
 import type { SecretBox } from '../../secrets.js';
-
-/** Where the embedded storage's REST backend is mounted; a machine's repository is `{prefix}/{machineId}/`. */
-export const RESTIC_PREFIX = '/restic';
 
 /**
  * The repository URL of a machine on the embedded storage, WITHOUT credentials:
@@ -15,7 +12,7 @@ export const RESTIC_PREFIX = '/restic';
  * (see withMachineCredential).
  */
 export function localRepositoryUrl(publicBase: string, machineId: number): string {
-  return `rest:${publicBase.replace(/\/+$/, '')}${RESTIC_PREFIX}/${machineId}/`;
+  return `rest:${publicBase.replace(/\/+$/, '')}${ROUTES.restic.create.build({ machineId })}`;
 }
 
 /** What the agent does with the URL it is sent: inserts `{machineId}:{token}@` after the scheme. */

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { ROUTES } from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { route } from '../../http/route.js';
 import type { MachineCredentials } from '../machine-auth/credentials.js';
 import { createMachineAccess, type MachineAccess } from './machine-access.js';
 import { isMachineIdSegment, isObjectName, isObjectType, objectPath, parseRange } from './paths.js';
 import { embeddedRepositoryDir, type LocalStorageRepo } from './repo.js';
-import { RESTIC_PREFIX } from './repository-settings.js';
 import {
   createRepository,
   deleteFile,
@@ -28,7 +29,9 @@ export interface LocalStorageDeps {
 
 const V2 = 'application/vnd.x.restic.rest.v2';
 const V1 = 'application/vnd.x.restic.rest.v1';
-const routeConfig = { access: 'public' as const, machineAuth: true };
+const machineAuth = { config: { machineAuth: true } };
+const withHead = { ...machineAuth, head: true };
+const r = ROUTES.restic;
 
 /**
  * The embedded `local` storage's restic REST backend (DESIGN §7; restic's "REST backend" reference,
@@ -119,79 +122,107 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         request.body instanceof Readable ? request.body : Readable.from([]);
 
       // POST /?create=true: the repository's folders (idempotent).
-      scope.post('/:machineId/', { config: routeConfig }, async (request, reply) => {
-        const { create } = request.query as { create?: string };
-        if (create !== 'true') return plain(reply, 400, 'Bad Request');
-        await createRepository(dirOf(request));
-        return plain(reply, 200, 'OK');
-      });
-
-      scope.route({
-        method: ['GET', 'HEAD'],
-        url: '/:machineId/config',
-        config: routeConfig,
-        handler: async (request, reply) => sendFile(request, reply, join(dirOf(request), 'config')),
-      });
-
-      scope.post('/:machineId/config', { config: routeConfig }, async (request, reply) => {
-        const result = await saveFile(dirOf(request), 'config', bodyOf(request));
-        if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
-        if (result === 'exists') return plain(reply, 403, 'The config file exists and is never replaced');
-        return plain(reply, 200, 'OK');
-      });
-
-      scope.delete('/:machineId/config', { config: routeConfig }, async (_request, reply) =>
-        plain(reply, 403, 'The config file is never deleted'),
+      route(
+        scope,
+        r.create,
+        async (request, reply) => {
+          const { create } = request.query as { create?: string };
+          if (create !== 'true') return plain(reply, 400, 'Bad Request');
+          await createRepository(dirOf(request));
+          return plain(reply, 200, 'OK');
+        },
+        machineAuth,
       );
 
-      scope.get('/:machineId/:type/', { config: routeConfig }, async (request, reply) => {
-        const { type } = request.params as { type: string };
-        if (!isObjectType(type)) return plain(reply, 400, 'Bad Request');
-        const dir = dirOf(request);
-        if (!(await repositoryExists(dir))) return plain(reply, 404, 'Repository not found');
-        const objects = await listObjects(dir, type);
-        const accept = request.headers.accept ?? '';
-        if (accept.includes(V2)) return reply.code(200).type(V2).send(JSON.stringify(objects));
-        return reply
-          .code(200)
-          .type(V1)
-          .send(JSON.stringify(objects.map((o) => o.name)));
-      });
+      route(
+        scope,
+        r.readConfig,
+        async (request, reply) => sendFile(request, reply, join(dirOf(request), 'config')),
+        withHead,
+      );
+
+      route(
+        scope,
+        r.saveConfig,
+        async (request, reply) => {
+          const result = await saveFile(dirOf(request), 'config', bodyOf(request));
+          if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
+          if (result === 'exists') return plain(reply, 403, 'The config file exists and is never replaced');
+          return plain(reply, 200, 'OK');
+        },
+        machineAuth,
+      );
+
+      route(
+        scope,
+        r.deleteConfig,
+        async (_request, reply) => plain(reply, 403, 'The config file is never deleted'),
+        machineAuth,
+      );
+
+      route(
+        scope,
+        r.list,
+        async (request, reply) => {
+          const { type } = request.params as { type: string };
+          if (!isObjectType(type)) return plain(reply, 400, 'Bad Request');
+          const dir = dirOf(request);
+          if (!(await repositoryExists(dir))) return plain(reply, 404, 'Repository not found');
+          const objects = await listObjects(dir, type);
+          const accept = request.headers.accept ?? '';
+          if (accept.includes(V2)) return reply.code(200).type(V2).send(JSON.stringify(objects));
+          return reply
+            .code(200)
+            .type(V1)
+            .send(JSON.stringify(objects.map((o) => o.name)));
+        },
+        machineAuth,
+      );
 
       const objectParams = (request: FastifyRequest) => {
         const { type, name } = request.params as { type: string; name: string };
         return isObjectType(type) && isObjectName(name) ? { type, name } : null;
       };
 
-      scope.route({
-        method: ['GET', 'HEAD'],
-        url: '/:machineId/:type/:name',
-        config: routeConfig,
-        handler: async (request, reply) => {
+      route(
+        scope,
+        r.readObject,
+        async (request, reply) => {
           const object = objectParams(request);
           if (!object) return plain(reply, 400, 'Bad Request');
           return sendFile(request, reply, objectPath(dirOf(request), object.type, object.name));
         },
-      });
+        withHead,
+      );
 
-      scope.post('/:machineId/:type/:name', { config: routeConfig }, async (request, reply) => {
-        const object = objectParams(request);
-        if (!object) return plain(reply, 400, 'Bad Request');
-        const result = await saveFile(dirOf(request), object, bodyOf(request));
-        if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
-        if (result === 'hashMismatch') return plain(reply, 400, 'The content does not match its name');
-        return plain(reply, 200, 'OK');
-      });
+      route(
+        scope,
+        r.saveObject,
+        async (request, reply) => {
+          const object = objectParams(request);
+          if (!object) return plain(reply, 400, 'Bad Request');
+          const result = await saveFile(dirOf(request), object, bodyOf(request));
+          if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
+          if (result === 'hashMismatch') return plain(reply, 400, 'The content does not match its name');
+          return plain(reply, 200, 'OK');
+        },
+        machineAuth,
+      );
 
-      scope.delete('/:machineId/:type/:name', { config: routeConfig }, async (request, reply) => {
-        const object = objectParams(request);
-        if (!object) return plain(reply, 400, 'Bad Request');
-        const deleted = await deleteFile(objectPath(dirOf(request), object.type, object.name));
-        return deleted ? plain(reply, 200, 'OK') : plain(reply, 404, 'Not Found');
-      });
+      route(
+        scope,
+        r.deleteObject,
+        async (request, reply) => {
+          const object = objectParams(request);
+          if (!object) return plain(reply, 400, 'Bad Request');
+          const deleted = await deleteFile(objectPath(dirOf(request), object.type, object.name));
+          return deleted ? plain(reply, 200, 'OK') : plain(reply, 404, 'Not Found');
+        },
+        machineAuth,
+      );
     },
     // restic makes many small requests per backup: only problems are worth a log line.
-    { prefix: RESTIC_PREFIX, logLevel: 'warn' },
+    { logLevel: 'warn' },
   );
 
   return { access };

@@ -1,3 +1,4 @@
+import { ID_MAX } from '@portal/domain';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { backupMachines } from '../../db/schema/index.js';
@@ -27,7 +28,7 @@ export function parseMachineCredential(
 ): MachineCredential | null {
   if (!login || !passcode || passcode.length > 200 || !/^[1-9][0-9]{0,9}$/.test(login)) return null;
   const machineId = Number(login);
-  return Number.isSafeInteger(machineId) && machineId <= 2_147_483_647 ? { machineId, token: passcode } : null;
+  return Number.isSafeInteger(machineId) && machineId <= ID_MAX ? { machineId, token: passcode } : null;
 }
 
 /** `Authorization: Basic base64(user:password)` → its two halves; null for anything else. */

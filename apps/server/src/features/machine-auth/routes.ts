@@ -1,6 +1,7 @@
-import { AGENT_CREDENTIAL_PATH, ok } from '@portal/domain';
+import { ok, ROUTES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
 import { forbidden, unauthenticated } from '../../http/errors.js';
+import { route } from '../../http/route.js';
 import type { MachineCredentials } from './credentials.js';
 
 /**
@@ -16,15 +17,20 @@ export function registerMachineAuthRoutes(
     now?: () => Date;
   },
 ): void {
-  app.delete(AGENT_CREDENTIAL_PATH, { config: { access: 'public', machineAuth: true } }, async (request, reply) => {
-    const machine = await deps.credentials.verifyAuthorization(request.headers.authorization);
-    if (!machine) {
-      reply.header('WWW-Authenticate', 'Basic realm="portal-agent", charset="UTF-8"');
-      throw unauthenticated();
-    }
-    if (String(machine.id) !== (request.params as { machineId?: string }).machineId) throw forbidden();
-    await deps.credentials.revoke(machine.id, deps.now?.() ?? new Date());
-    await deps.disconnectMachine(machine.id);
-    return ok(null);
-  });
+  route(
+    app,
+    ROUTES.machineLink.agentUnlink,
+    async (request, reply) => {
+      const machine = await deps.credentials.verifyAuthorization(request.headers.authorization);
+      if (!machine) {
+        reply.header('WWW-Authenticate', 'Basic realm="portal-agent", charset="UTF-8"');
+        throw unauthenticated();
+      }
+      if (String(machine.id) !== (request.params as { machineId?: string }).machineId) throw forbidden();
+      await deps.credentials.revoke(machine.id, deps.now?.() ?? new Date());
+      await deps.disconnectMachine(machine.id);
+      return ok(null);
+    },
+    { config: { machineAuth: true } },
+  );
 }

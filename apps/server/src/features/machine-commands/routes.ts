@@ -1,28 +1,16 @@
-import {
-  AGENT_LOG_FILES_PATH,
-  LOG_FILES,
-  logFileNameSchema,
-  logFileUploadQuerySchema,
-  logUploadSchema,
-  MESSAGES,
-  ok,
-} from '@portal/domain';
+import { LOG_FILES, logFileNameSchema, MESSAGES, ok, ROUTES } from '@portal/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { badRequest, forbidden, parseWith, unauthenticated } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
+import { route } from '../../http/route.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
 import { attachmentDisposition } from './present.js';
 import type { MachineCommandService } from './service.js';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
-const providerPath = z.object({ customerId: id, packageId: id, machineId: id });
-const adminPath = z.object({ packageId: id, machineId: id });
 const logFileQuery = z.object({ filename: logFileNameSchema.optional() });
 /** The machine action of PUT /admin/backuppackages/{p}/backupmachines/{m}: only ?refresh=true for now. */
 const machineActionQuery = z.strictObject({ refresh: z.literal('true') });
-
-const PROVIDER_MACHINE = '/boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId';
 
 /**
  * Machine commands (001 §7, issue #5): upload of log files and their download for provider admins, storage
@@ -31,17 +19,17 @@ const PROVIDER_MACHINE = '/boltadmin/customers/:customerId/backuppackages/:packa
  */
 export function registerMachineCommandRoutes(app: FastifyInstance, deps: { commands: MachineCommandService }): void {
   const { commands } = deps;
-  const providers = { config: { access: 'providerAdmin' as const } };
+  const r = ROUTES.machineCommands;
 
-  app.post(`${PROVIDER_MACHINE}/commands/uploadlogfiles`, providers, async (request) => {
-    const path = parseWith(providerPath, request.params);
-    const { uploadupdaterfiles } = parseWith(logUploadSchema, request.query);
+  route(app, r.uploadLogFiles, async (request) => {
+    const path = parseWith(r.uploadLogFiles.params, request.params);
+    const { uploadupdaterfiles } = parseWith(r.uploadLogFiles.query, request.query);
     return ok(await commands.uploadLogFiles(path, uploadupdaterfiles));
   });
 
   // With ?filename= the file as a download; without, the list of the machine's files (ours: 001 §3 'Log file').
-  app.get(`${PROVIDER_MACHINE}/logfiles`, providers, async (request, reply) => {
-    const path = parseWith(providerPath, request.params);
+  route(app, r.logFiles, async (request, reply) => {
+    const path = parseWith(r.logFiles.params, request.params);
     const { filename } = parseWith(logFileQuery, request.query);
     if (filename === undefined) return ok(await commands.logFiles(path));
     const file = await commands.logFile(path, filename);
@@ -52,22 +40,27 @@ export function registerMachineCommandRoutes(app: FastifyInstance, deps: { comma
       .send(file.content);
   });
 
-  app.put(
-    '/admin/backuppackages/:packageId/backupmachines/:machineId',
-    { config: { access: 'anyAdmin' } },
-    async (request) => {
-      const path = parseWith(adminPath, request.params);
-      if (!machineActionQuery.safeParse(request.query).success) throw badRequest(MESSAGES.backupMachine.refreshOnly);
-      await commands.refreshStorage(requireSignedIn(request).actor, path);
-      return ok(null);
-    },
-  );
+  route(app, r.machineAction, async (request) => {
+    const path = parseWith(r.machineAction.params, request.params);
+    if (!machineActionQuery.safeParse(request.query).success) throw badRequest(MESSAGES.backupMachine.refreshOnly);
+    await commands.refreshStorage(requireSignedIn(request).actor, path);
+    return ok(null);
+  });
 
   const uploaders = new WeakMap<FastifyRequest, AuthenticatedMachine>();
-  app.put(
-    AGENT_LOG_FILES_PATH,
+  route(
+    app,
+    r.agentLogUpload,
+    async (request) => {
+      const machine = uploaders.get(request);
+      if (!machine) throw unauthenticated();
+      const { fileName, lastModified } = parseWith(r.agentLogUpload.query, request.query);
+      if (typeof request.body !== 'string') throw badRequest(MESSAGES.backupMachine.logFilePlainText);
+      await commands.storeLogFile(machine.id, { fileName, content: request.body, lastModified });
+      return ok(null);
+    },
     {
-      config: { access: 'public', machineAuth: true },
+      config: { machineAuth: true },
       bodyLimit: LOG_FILES.maxBytes,
       // Who is uploading, before any of the body is read: this machine's own credential only.
       onRequest: async (request, reply) => {
@@ -79,14 +72,6 @@ export function registerMachineCommandRoutes(app: FastifyInstance, deps: { comma
         if (String(machine.id) !== (request.params as { machineId?: string }).machineId) throw forbidden();
         uploaders.set(request, machine);
       },
-    },
-    async (request) => {
-      const machine = uploaders.get(request);
-      if (!machine) throw unauthenticated();
-      const { fileName, lastModified } = parseWith(logFileUploadQuerySchema, request.query);
-      if (typeof request.body !== 'string') throw badRequest(MESSAGES.backupMachine.logFilePlainText);
-      await commands.storeLogFile(machine.id, { fileName, content: request.body, lastModified });
-      return ok(null);
     },
   );
 }

@@ -1,18 +1,25 @@
-import { AGENT_LINK_PATH, LINKING_CODES_PATH, machineLinkRequestSchema, ok } from '@portal/domain';
+import { ok, ROUTES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
 import { parseWith } from '../../http/errors.js';
 import { clientInfo, requireSignedIn } from '../../http/request-context.js';
+import { route } from '../../http/route.js';
 import type { MachineLinkService } from './service.js';
 
 export function registerMachineLinkRoutes(app: FastifyInstance, deps: { machineLink: MachineLinkService }): void {
+  const r = ROUTES.machineLink;
   /** `agent link`: public, since the agent proves itself in the body (e-mail and password, or a linking code). */
-  app.post(AGENT_LINK_PATH, { config: { access: 'public', machineAuth: true } }, async (request) => {
-    const input = parseWith(machineLinkRequestSchema, request.body);
-    return ok(await deps.machineLink.link(input, clientInfo(request)));
-  });
+  route(
+    app,
+    r.agentLink,
+    async (request) => {
+      const input = parseWith(r.agentLink.body, request.body);
+      return ok(await deps.machineLink.link(input, clientInfo(request)));
+    },
+    { config: { machineAuth: true } },
+  );
 
   /** A one-time linking code for the signed-in user (issue #5); the service refuses read-only users. */
-  app.post(LINKING_CODES_PATH, { config: { access: 'customerMember' } }, async (request) => {
+  route(app, r.linkingCodes, async (request) => {
     const session = requireSignedIn(request);
     return ok(await deps.machineLink.createCode(session, clientInfo(request)));
   });

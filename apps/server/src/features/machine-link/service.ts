@@ -11,6 +11,7 @@ import {
   MESSAGES,
   machineLinkProof,
   mayLinkMachines,
+  type ResponseSummaryCode,
 } from '@portal/domain';
 import type { Db } from '../../db/client.js';
 import { AppError, badRequest, conflict } from '../../http/errors.js';
@@ -22,7 +23,7 @@ import { createMachineLinkRepo, type MachineLinkRepo } from './repo.js';
 
 const TEXT = MESSAGES.machineLink;
 
-const refuse = (status: number, code: string, message: string, field = '') =>
+const refuse = (status: number, code: ResponseSummaryCode, message: string, field = '') =>
   new AppError(status, code, [errorMessage(message, field, code)]);
 
 /** A new linking code in canonical form: LINKING_CODE.length characters drawn uniformly from its alphabet. */

@@ -1,8 +1,8 @@
-import { ROLE_NAMES } from '@portal/domain';
+import { type ActivityRow, type Profile, ROLE_NAMES } from '@portal/domain';
 import type { auditEvents } from '../../db/schema/index.js';
 import type { UserWithCustomer } from '../auth/repo.js';
 
-export function presentProfile(user: UserWithCustomer) {
+export function presentProfile(user: UserWithCustomer): Profile {
   return {
     id: user.id,
     firstName: user.firstName,
@@ -16,6 +16,6 @@ export function presentProfile(user: UserWithCustomer) {
   };
 }
 
-export function presentActivity(row: typeof auditEvents.$inferSelect) {
+export function presentActivity(row: typeof auditEvents.$inferSelect): ActivityRow {
   return { id: row.id, at: row.at.toISOString(), type: row.type, ipAddress: row.ipAddress };
 }

@@ -4,15 +4,15 @@ import {
   MESSAGES,
   ok,
   pageOf,
-  pagingQuerySchema,
-  passwordChangeSchema,
   profileSchema,
+  ROUTES,
   signInEmailChangedMail,
 } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AfterAnswer } from '../../http/after-answer.js';
 import { AppError, conflict, parseWith } from '../../http/errors.js';
 import { clientInfo, requireSignedIn } from '../../http/request-context.js';
+import { route } from '../../http/route.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { AuditRepo } from '../audit/repo.js';
 import type { AuthRepo } from '../auth/repo.js';
@@ -32,15 +32,15 @@ export function registerProfileRoutes(
     now?: () => Date;
   },
 ): void {
-  const signedIn = { config: { access: 'signedIn' as const } };
   const now = deps.now ?? (() => new Date());
+  const r = ROUTES.profile;
 
-  app.get('/profile', signedIn, async (request) => {
+  route(app, r.get, async (request) => {
     const { user } = requireSignedIn(request);
     return ok(presentProfile(user));
   });
 
-  app.put('/profile', signedIn, async (request, reply) => {
+  route(app, r.update, async (request, reply) => {
     const session = requireSignedIn(request);
     const { currentPassword, ...fields } = parseWith(profileSchema(session.user.email), request.body);
     const emailChanges = changesSignInEmail(session.user.email, fields.email);
@@ -67,9 +67,9 @@ export function registerProfileRoutes(
     return ok(updated ? presentProfile(updated) : null);
   });
 
-  app.put('/profile/password', signedIn, async (request) => {
+  route(app, r.changePassword, async (request) => {
     const session = requireSignedIn(request);
-    const input = parseWith(passwordChangeSchema, request.body);
+    const input = parseWith(r.changePassword.body, request.body);
     const outcome = await deps.auth.changePassword(session, input, clientInfo(request));
     if (outcome === 'wrongCurrent') {
       throw new AppError(400, 'VALIDATION_FAILED', [errorMessage(MESSAGES.currentPasswordWrong, 'currentPassword')]);
@@ -77,9 +77,9 @@ export function registerProfileRoutes(
     return ok({ message: MESSAGES.passwordChanged });
   });
 
-  app.get('/profile/activity', signedIn, async (request) => {
+  route(app, r.activity, async (request) => {
     const session = requireSignedIn(request);
-    const { page, size } = parseWith(pagingQuerySchema, request.query);
+    const { page, size } = parseWith(r.activity.query, request.query);
     const { rows, total } = await deps.audit.pageForUser(session.user.id, page, size);
     return ok(pageOf(rows.map(presentActivity), total, size));
   });

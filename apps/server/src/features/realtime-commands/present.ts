@@ -1,3 +1,4 @@
+import type { RealtimeCommandView } from '@portal/domain';
 import type { RealtimeCommandRow } from './repo.js';
 
 /**
@@ -22,21 +23,6 @@ export const finishedMessage = (commandId: string, timeFinished: Date, exitCodeR
   timeFinished: timeFinished.toISOString(),
   exitCodeResult,
 });
-
-/**
- * A command as GET .../realtimecommands lists it (001 §3): commandId is the browser's requestId; exitCode is
- * the result name (SUCCESS, SOME_FILES_NOT_ACCESSIBLE, FATAL, ...), null while the command runs.
- */
-export interface RealtimeCommandView {
-  commandId: string;
-  baseCommand: string;
-  commandArguments: string[];
-  commandFlags: string[];
-  commandOutput: string[];
-  timeStarted: string;
-  timeFinished: string | null;
-  exitCode: string | null;
-}
 
 export const presentCommand = (row: RealtimeCommandRow & { output: string[] }): RealtimeCommandView => ({
   commandId: row.commandId,

@@ -5,12 +5,13 @@ import {
   errorMessage,
   isCommandResultCode,
   MESSAGES,
+  type RealtimeCommandView,
   type ResticCommandPayload,
   resticCommandNotAllowedText,
   type ServerToAgent,
 } from '@portal/domain';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
-import { finishedMessage, outputMessage, presentCommand, type RealtimeCommandView } from './present.js';
+import { finishedMessage, outputMessage, presentCommand } from './present.js';
 import type { RealtimeCommandRow, RealtimeCommandsRepo } from './repo.js';
 
 export { DEFAULT_REALTIME_ALLOW_LIST } from './allow-list.js';

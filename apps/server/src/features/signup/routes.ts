@@ -4,8 +4,8 @@ import {
   MESSAGES,
   ok,
   PAGES,
+  ROUTES,
   SIGN_UP_FORM_LABELS,
-  SIGN_UP_PATHS,
   type SignUpResult,
   signUpAddressInUseMail,
   signUpSchema,
@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AfterAnswer } from '../../http/after-answer.js';
 import { AppError, badRequest, parseWith } from '../../http/errors.js';
 import { clientInfo } from '../../http/request-context.js';
+import { route } from '../../http/route.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { presentSignUpOptions } from './present.js';
 import type { SignUpService } from './service.js';
@@ -25,11 +26,11 @@ export function registerSignUpRoutes(
   deps: { signUp: SignUpService; mailer: Mailer; afterAnswer: AfterAnswer; publicUrl: string },
 ): void {
   const { signUp, mailer, afterAnswer, publicUrl } = deps;
-  const publicAccess = { config: { access: 'public' as const } };
+  const r = ROUTES.signUp;
 
-  app.get(SIGN_UP_PATHS.options, publicAccess, async () => ok(presentSignUpOptions(await signUp.templatesOnOffer())));
+  route(app, r.options, async () => ok(presentSignUpOptions(await signUp.templatesOnOffer())));
 
-  app.post(SIGN_UP_PATHS.submit, publicAccess, async (request, reply) => {
+  route(app, r.submit, async (request, reply) => {
     const templates = await signUp.templatesOnOffer();
     const form = parseWith(signUpSchema(templates.map((t) => t.id)), request.body);
     const outcome = await signUp.signUp(form, clientInfo(request));

@@ -3,6 +3,7 @@ import {
   describeCron,
   exclusionPlatformOf,
   expectedNextRun,
+  idParam,
   isBusyRunStatus,
   isTaskRunnable,
   type MachineChannelCommand,
@@ -30,7 +31,7 @@ export interface AgentLink {
 
 const taskRef = z.object({
   requestId: z.string().trim().min(1).max(100),
-  backupTaskId: z.coerce.number().int().positive().max(2_147_483_647),
+  backupTaskId: idParam,
 });
 const statusChange = taskRef.extend({
   status: z.enum(['ACTIVE', 'PAUSED'], { error: TEXT.taskStatusChoice }),

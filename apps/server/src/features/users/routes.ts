@@ -1,32 +1,24 @@
 import fastifyMultipart from '@fastify/multipart';
 import {
-  BULK_USER_IMPORT_EXAMPLE_URL,
   errorMessage,
   failure,
   importFileTooLarge,
   MESSAGES,
   ok,
-  pagingQuerySchema,
+  ROUTES,
   USER_IMPORT_EXAMPLE,
   USER_IMPORT_LIMITS,
-  USERS_IMPORT_PATH,
-  userAddSchema,
-  userEditSchema,
+  type UserImportResult,
   userImportSchema,
   userLinkSchema,
 } from '@portal/domain';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, badRequest, parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
+import { route } from '../../http/route.js';
 import type { UserImportService } from './import.js';
 import { ownCustomer, type UserService, type UserViews } from './service.js';
 import { buildUserImportExample, ImportFileError, readUserImportFile } from './xlsx.js';
-
-const id = z.coerce.number().int().positive().max(2_147_483_647);
-const userParams = z.object({ userId: id });
-const userPackageParams = z.object({ userId: id, packageId: id });
-const flag = z.enum(['true', 'false']).optional();
 
 /**
  * The customer-side users calls of 002 §7.1 and 001 §7 (plus ours: roles, one user, linkable packages),
@@ -36,72 +28,72 @@ export async function registerUserRoutes(
   app: FastifyInstance,
   deps: { users: UserService; views: UserViews; imports: UserImportService },
 ): Promise<void> {
-  const admins = { config: { access: 'customerAdmin' as const } };
   const { users, views } = deps;
+  const r = ROUTES.users;
   const actorOf = (request: FastifyRequest) => requireSignedIn(request).actor;
   const own = (request: FastifyRequest) => ownCustomer(actorOf(request));
 
-  app.get('/admin/users', admins, async (request) => {
-    const paging = parseWith(pagingQuerySchema, request.query);
+  route(app, r.list, async (request) => {
+    const paging = parseWith(r.list.query, request.query);
     const { viewer, customerId } = own(request);
     return ok(await views.page(viewer, customerId, paging));
   });
 
-  app.get('/admin/account/users/roles', admins, async (request) => ok(users.roles(actorOf(request))));
+  route(app, r.roles, async (request) => ok(users.roles(actorOf(request))));
 
-  app.get('/admin/account/users/:userId', admins, async (request) => {
-    const { userId } = parseWith(userParams, request.params);
+  route(app, r.detail, async (request) => {
+    const { userId } = parseWith(r.detail.params, request.params);
     const { viewer, customerId } = own(request);
     return ok(await views.detail(viewer, customerId, userId));
   });
 
-  app.post('/admin/account/users', admins, async (request) => {
-    const payload = parseWith(userAddSchema, request.body);
+  route(app, r.add, async (request) => {
+    const payload = parseWith(r.add.body, request.body);
     return ok(await users.add(actorOf(request), payload));
   });
 
   // Edit (user form) and, with ?link=true, link to a package (002 §7.1): one path, two payloads.
-  app.put('/admin/account/users/:userId', admins, async (request) => {
-    const { userId } = parseWith(userParams, request.params);
-    const { link } = parseWith(z.object({ link: flag }), request.query);
+  route(app, r.edit, async (request) => {
+    const { userId } = parseWith(r.edit.params, request.params);
+    const { link } = parseWith(r.edit.query, request.query);
     const session = requireSignedIn(request);
     if (link === 'true') {
       const { backupPackageId } = parseWith(userLinkSchema, request.body);
       return ok(await users.link(session.actor, userId, backupPackageId));
     }
-    const payload = parseWith(userEditSchema, request.body);
+    const payload = parseWith(r.edit.body, request.body);
     return ok(await users.edit(session.actor, session.sessionId, userId, payload));
   });
 
-  app.get('/admin/account/users/:userId/linkablebackuppackages', admins, async (request) => {
-    const { userId } = parseWith(userParams, request.params);
+  route(app, r.linkablePackages, async (request) => {
+    const { userId } = parseWith(r.linkablePackages.params, request.params);
     return ok(await users.linkablePackages(actorOf(request), userId));
   });
 
-  app.put('/admin/account/users/:userId/backuppackages/:packageId', admins, async (request) => {
-    const { userId, packageId } = parseWith(userPackageParams, request.params);
-    const { unlink } = parseWith(z.object({ unlink: flag }), request.query);
+  route(app, r.unlink, async (request) => {
+    const { userId, packageId } = parseWith(r.unlink.params, request.params);
+    const { unlink } = parseWith(r.unlink.query, request.query);
     if (unlink !== 'true') throw badRequest(MESSAGES.user.notUnlinkCall);
     await users.unlink(actorOf(request), userId, packageId);
     return ok(null);
   });
 
-  app.delete('/admin/account/users/:userId', admins, async (request) => {
-    const { userId } = parseWith(userParams, request.params);
+  route(app, r.remove, async (request) => {
+    const { userId } = parseWith(r.remove.params, request.params);
     await users.remove(actorOf(request), userId);
     return ok(null);
   });
 
-  app.get('/admin/account/users/:userId/backuppackages', admins, async (request) => {
-    const { userId } = parseWith(userParams, request.params);
-    const paging = parseWith(pagingQuerySchema, request.query);
+  route(app, r.packages, async (request) => {
+    const { userId } = parseWith(r.packages.params, request.params);
+    const paging = parseWith(r.packages.query, request.query);
     const { viewer, customerId } = own(request);
     return ok(await views.packages(viewer, customerId, userId, paging));
   });
 
-  app.get('/admin/account/users/:userId/backupmachines', admins, async (request) => {
-    const { userId } = parseWith(userParams, request.params);
-    const paging = parseWith(pagingQuerySchema, request.query);
+  route(app, r.machines, async (request) => {
+    const { userId } = parseWith(r.machines.params, request.params);
+    const paging = parseWith(r.machines.query, request.query);
     const { viewer, customerId } = own(request);
     return ok(await views.machines(viewer, customerId, userId, paging));
   });
@@ -145,7 +137,7 @@ async function registerImportRoutes(app: FastifyInstance, imports: UserImportSer
       limits: { fileSize: USER_IMPORT_LIMITS.maxFileBytes, files: 1, fields: 4, parts: 6, fieldSize: 1024 },
     });
 
-    scope.post(USERS_IMPORT_PATH, { config: { access: 'customerAdmin' } }, async (request, reply: FastifyReply) => {
+    route(scope, ROUTES.users.import, async (request, reply) => {
       const actor = requireSignedIn(request).actor;
       const customerId = imports.customerOf(actor);
       const upload = await readImportUpload(request);
@@ -164,7 +156,7 @@ async function registerImportRoutes(app: FastifyInstance, imports: UserImportSer
           outcome.problems.map((problem) => errorMessage(problem, '', 'VALIDATION_FAILED')),
         );
       }
-      const result = { imported: outcome.imported, skipped: outcome.skipped };
+      const result: UserImportResult = { imported: outcome.imported, skipped: outcome.skipped };
       if (outcome.problems.length === 0) return ok(result);
       const messages = outcome.problems.map((problem) => errorMessage(problem, '', 'PROCESSING_FAILED'));
       return reply.code(409).send({ ...failure('PROCESSING_FAILED', messages), result });
@@ -172,7 +164,7 @@ async function registerImportRoutes(app: FastifyInstance, imports: UserImportSer
   });
 
   let example: Promise<Buffer> | undefined;
-  app.get(BULK_USER_IMPORT_EXAMPLE_URL, { config: { access: 'public' } }, async (_request, reply) => {
+  route(app, ROUTES.users.importExample, async (_request, reply) => {
     example ??= buildUserImportExample();
     return reply
       .type(USER_IMPORT_EXAMPLE.mimeType)

@@ -1,10 +1,10 @@
 import {
-  ADMIN_USERS_PATH,
   type CustomerAccount,
   customerStatusBadge,
   MESSAGES,
   mayChange,
   PAGES,
+  ROUTES,
   showsProviderMachineControl,
 } from '@portal/domain';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
+import { routeCall } from '../../app/api';
 import { useSession } from '../../app/session';
 import { DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
 import { BulkImportDialog } from '../users/BulkImportDialog';
@@ -111,7 +112,7 @@ export function AccountPage() {
         </Col>
       </Row>
       <Section title={TEXT.usersTitle}>
-        <UsersTable path={ADMIN_USERS_PATH} queryKey={userKeys.list()} toolbar={toolbar} />
+        <UsersTable call={routeCall(ROUTES.users.list, {})} queryKey={userKeys.list()} toolbar={toolbar} />
       </Section>
       {data.editable && <EditAccountDialog show={dialog === 'editAccount'} account={data} onHide={closeDialog} />}
       {maySubmit && (

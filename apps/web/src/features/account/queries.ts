@@ -1,6 +1,6 @@
-import { ACCOUNT_PATH, type CustomerAccount } from '@portal/domain';
+import { ROUTES } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { getResult } from '../../app/api';
+import { getResult, routeCall } from '../../app/api';
 
 export const accountKeys = {
   all: ['account'] as const,
@@ -9,5 +9,5 @@ export const accountKeys = {
 
 /** The customer account of the signed-in admin (GET /admin/account, 001 §2). */
 export function useAccount() {
-  return useQuery({ queryKey: accountKeys.details(), queryFn: () => getResult<CustomerAccount>(ACCOUNT_PATH) });
+  return useQuery({ queryKey: accountKeys.details(), queryFn: () => getResult(routeCall(ROUTES.account.get, {})) });
 }

@@ -2,11 +2,12 @@ import {
   type AdminAudience,
   CUSTOMERS_PAGE_SIZE,
   type CustomerPackageRow,
-  customerPackagesPath,
   MESSAGES,
   packageStatusBadge,
+  ROUTES,
   storageFigures,
 } from '@portal/domain';
+import { routeCall } from '../../app/api';
 import { type DataTableColumn, PagedTable, RowLink, StatusBadge, UsageBar } from '../../ui';
 import { customerKeys } from './queries';
 
@@ -47,9 +48,9 @@ const COLUMNS: Array<DataTableColumn<CustomerPackageRow>> = [
  */
 export function CustomerPackagesTable({ audience, customerId }: { audience: AdminAudience; customerId: number }) {
   return (
-    <PagedTable<CustomerPackageRow>
+    <PagedTable
       queryKey={customerKeys.packages(audience, customerId)}
-      path={customerPackagesPath(audience, customerId)}
+      call={routeCall(ROUTES.customers[audience].packages, { customerId })}
       size={CUSTOMERS_PAGE_SIZE}
       aria-label={TEXT.packagesTitle}
       data-testid="customer-packages-table"

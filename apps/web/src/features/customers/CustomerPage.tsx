@@ -2,9 +2,9 @@ import {
   type AdminAudience,
   type CustomerDetail,
   customerUrl,
-  customerUsersPath,
   MESSAGES,
   mayChange,
+  ROUTES,
   type StorageLocationAndAccount,
   storageAccountUrl,
   storageLocationName,
@@ -13,6 +13,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link, useParams } from 'react-router';
+import { routeCall } from '../../app/api';
 import { useSession } from '../../app/session';
 import { DataTable, type DataTableColumn, DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
 import { UsersTable } from '../users/UsersTable';
@@ -201,7 +202,7 @@ function CustomerScreen({ audience, customerId }: { audience: AdminAudience; cus
           )}
           <Section title={TEXT.usersTitle}>
             <UsersTable
-              path={customerUsersPath(customerId, audience)}
+              call={routeCall(ROUTES.customers[audience].users, { customerId })}
               queryKey={customerKeys.users(audience, customerId)}
             />
           </Section>

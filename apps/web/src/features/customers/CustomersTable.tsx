@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn, SearchBox, usePagedQuery, useTableState } from '../../ui';
 import { CustomerStatusBadge, CustomerTypeBadges } from './CustomerBadges';
-import { customerKeys, customerListPath } from './queries';
+import { customerKeys, customerListCall } from './queries';
 
 const TEXT = MESSAGES.customer;
 
@@ -25,7 +25,7 @@ export interface CustomersTableProps {
  */
 export function CustomersTable({ list, label, emptyText, action, toolbar }: CustomersTableProps) {
   const table = useTableState<{ search?: string }>({ size: CUSTOMERS_PAGE_SIZE });
-  const rows = usePagedQuery<CustomerRow>(customerKeys.list(list), customerListPath(list), table.params);
+  const rows = usePagedQuery(customerKeys.list(list), customerListCall(list), table.params);
 
   const columns: Array<DataTableColumn<CustomerRow>> = [
     { key: 'name', header: TEXT.columns.name, render: (row) => row.displayName },

@@ -1,12 +1,6 @@
-import {
-  type AdminAudience,
-  CUSTOMER_LIST_PATHS,
-  type CustomerDetail,
-  type CustomerList,
-  customerUrl,
-} from '@portal/domain';
+import { type AdminAudience, type CustomerList, ROUTES } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { getResult } from '../../app/api';
+import { getResult, routeCall } from '../../app/api';
 
 /** Query keys of the customer administration: the paged lists, and one customer's page and tables. */
 export const customerKeys = {
@@ -26,12 +20,13 @@ export const customerKeys = {
 export const customersListOf = (audience: AdminAudience): CustomerList =>
   audience === 'provider' ? 'customers' : 'myCustomers';
 
-export const customerListPath = (list: CustomerList) => CUSTOMER_LIST_PATHS[list];
+/** The paged call of a customer list. */
+export const customerListCall = (list: CustomerList) => routeCall(ROUTES.customers.lists[list], {});
 
 /** One customer's page data for the provider or its reseller. */
 export function useCustomer(audience: AdminAudience, customerId: number) {
   return useQuery({
     queryKey: customerKeys.detail(audience, customerId),
-    queryFn: () => getResult<CustomerDetail>(customerUrl(audience, customerId)),
+    queryFn: () => getResult(routeCall(ROUTES.customers[audience].detail, { customerId })),
   });
 }

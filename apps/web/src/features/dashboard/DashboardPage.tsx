@@ -12,7 +12,7 @@ import {
   dashboardAudience,
   dashboardReducer,
   initialDashboardState,
-  machinePaths,
+  machineCalls,
   openTabs,
   type TabKey,
   tabTitle,
@@ -141,7 +141,7 @@ function panelOf(
     );
   }
   if (tab === 'machines' && state.customer) {
-    const paths = machinePaths(state, state.customer.id);
+    const calls = machineCalls(state, state.customer.id);
     return (
       <>
         {/* Customer accounts' own machines tab: linking a machine with a one-time code (issue #5). */}
@@ -152,10 +152,10 @@ function panelOf(
         )}
         {/* A new customer is a new scope: its table starts again on page 1, unfiltered. */}
         <MachinesPanel
-          key={paths.list}
+          key={calls.list.path}
           title={title}
-          listPath={paths.list}
-          countsPath={paths.counts}
+          list={calls.list}
+          counts={calls.counts}
           selectedId={state.machine?.id ?? null}
           onSelect={(machine) => dispatch({ type: 'selectMachine', machine })}
           onUnselect={() => dispatch({ type: 'unselectMachine' })}

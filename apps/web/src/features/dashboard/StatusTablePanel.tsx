@@ -11,7 +11,7 @@ import {
   useLingeringFlag,
 } from '../../ui';
 
-/** The query parameter a pie filters on (DASHBOARD_PATHS list queries: one at a time). */
+/** The query parameter a pie filters on (ROUTES.dashboard list queries: one at a time). */
 export type FilterParam = 'taskStatus' | 'statusGroup' | 'status';
 export type StatusFilters = Partial<Record<FilterParam, string>>;
 

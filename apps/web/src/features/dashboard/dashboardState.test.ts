@@ -6,7 +6,7 @@ import {
   dashboardAudience,
   dashboardReducer,
   initialDashboardState,
-  machinePaths,
+  machineCalls,
   openTabs,
   tabTitle,
 } from './dashboardState';
@@ -57,7 +57,11 @@ describe('dashboard audience (000 §2, §6)', () => {
       expect(openTabs(state)).toEqual(['machines']);
       expect(state.active).toBe('machines');
       expect(tabTitle('machines', state, audience)).toBe('Contoso Ltd machines');
-      expect(machinePaths(state, 7)).toEqual({ list: '/dashboard/machines', counts: '/dashboard/machines/counts' });
+      const calls = machineCalls(state, 7);
+      expect({ list: calls.list.path, counts: calls.counts.path }).toEqual({
+        list: '/dashboard/machines',
+        counts: '/dashboard/machines/counts',
+      });
     }
   });
 });
@@ -70,7 +74,7 @@ describe('dashboard tabs (000 §2)', () => {
     expect(openTabs(withCustomer)).toEqual(['customers', 'machines']);
     expect(withCustomer.active).toBe('machines');
     expect(tabTitle('machines', withCustomer, provider)).toBe('Adatum machines');
-    expect(machinePaths(withCustomer, 3).list).toBe('/dashboard/customers/3/machines');
+    expect(machineCalls(withCustomer, 3).list.path).toBe('/dashboard/customers/3/machines');
 
     const withMachine = run(withCustomer, { type: 'selectMachine', machine: { id: 9, name: 'PC-1' } });
     expect(openTabs(withMachine)).toEqual(['customers', 'machines', 'tasks']);
@@ -90,7 +94,7 @@ describe('dashboard tabs (000 §2)', () => {
   it('Select All selects customer -1 and yields the All machines tab', () => {
     const all = run(start, { type: 'selectCustomer', customer: { id: -1, name: null } });
     expect(tabTitle('machines', all, provider)).toBe('All machines');
-    expect(machinePaths(all, -1).list).toBe('/dashboard/customers/-1/machines');
+    expect(machineCalls(all, -1).list.path).toBe('/dashboard/customers/-1/machines');
   });
 
   it('closing a tab clears its selection and closes the tabs to its right; the first tab stays', () => {

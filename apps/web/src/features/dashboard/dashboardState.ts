@@ -1,13 +1,14 @@
 import {
   type Actor,
-  DASHBOARD_PATHS,
   isProviderAdmin,
   isResellerAdmin,
   MESSAGES,
   machinesTabTitle,
   machineTasksTitle,
   PAGES,
+  ROUTES,
 } from '@portal/domain';
+import { type RouteCall, routeCall } from '../../app/api';
 
 /** The dashboard's tabs, left to right (000 §2). */
 export type TabKey = 'customers' | 'machines' | 'tasks';
@@ -143,11 +144,18 @@ export function tabTitle(tab: TabKey, state: DashboardState, audience: Dashboard
   return state.machine ? machineTasksTitle(state.machine.name) : '';
 }
 
+export interface MachineCalls {
+  list: RouteCall<typeof ROUTES.dashboard.ownMachines | typeof ROUTES.dashboard.customerMachines>;
+  counts: RouteCall<typeof ROUTES.dashboard.ownMachineCounts | typeof ROUTES.dashboard.customerMachineCounts>;
+}
+
 /** The machines list and its counts: the own customer's for customer audiences, else the selected customer's. */
-export function machinePaths(state: DashboardState, customerId: number): { list: string; counts: string } {
-  if (state.root === 'machines') return { list: DASHBOARD_PATHS.ownMachines, counts: DASHBOARD_PATHS.ownMachineCounts };
+export function machineCalls(state: DashboardState, customerId: number): MachineCalls {
+  const r = ROUTES.dashboard;
+  if (state.root === 'machines')
+    return { list: routeCall(r.ownMachines, {}), counts: routeCall(r.ownMachineCounts, {}) };
   return {
-    list: DASHBOARD_PATHS.customerMachines(customerId),
-    counts: DASHBOARD_PATHS.customerMachineCounts(customerId),
+    list: routeCall(r.customerMachines, { customerId }),
+    counts: routeCall(r.customerMachineCounts, { customerId }),
   };
 }

@@ -5,23 +5,22 @@ import {
   type BadgeVariant,
   customerStatusBadge,
   DASHBOARD_PAGE_SIZE,
-  DASHBOARD_PATHS,
   DASHBOARD_PIES,
-  type DashboardCustomerCounts,
   type DashboardCustomerRow,
-  type DashboardMachineCounts,
   type DashboardMachineRow,
-  type DashboardTaskCounts,
   type DashboardTaskRow,
   MESSAGES,
   machineStatusBadge,
+  ROUTES,
   taskBadge,
   taskDisplayStatusBadge,
 } from '@portal/domain';
 import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
+import { routeCall } from '../../app/api';
 import { type DataTableColumn, StatusBadge, usePagedQuery, useTableState } from '../../ui';
+import type { MachineCalls } from './dashboardState';
 import { dashboardKeys, useDashboardCounts } from './queries';
 import { type StatusFilters, StatusTablePanel } from './StatusTablePanel';
 
@@ -144,8 +143,8 @@ export interface CustomersPanelProps {
 
 export function CustomersPanel({ title, selectAll, selectedId, onSelect, onUnselect }: CustomersPanelProps) {
   const table = useTableState<StatusFilters>({ size: DASHBOARD_PAGE_SIZE, sort: BY_NAME });
-  const list = usePagedQuery<DashboardCustomerRow>(dashboardKeys.lists(), DASHBOARD_PATHS.customers, table.params);
-  const counts = useDashboardCounts<DashboardCustomerCounts>(DASHBOARD_PATHS.customerCounts);
+  const list = usePagedQuery(dashboardKeys.lists(), routeCall(ROUTES.dashboard.customers, {}), table.params);
+  const counts = useDashboardCounts(routeCall(ROUTES.dashboard.customerCounts, {}));
   const allSelected = selectedId === ALL_CUSTOMERS_ID;
 
   const columns: Array<DataTableColumn<DashboardCustomerRow>> = [
@@ -200,19 +199,24 @@ export function CustomersPanel({ title, selectAll, selectedId, onSelect, onUnsel
 
 // --- Machines tab ---------------------------------------------------------------------------------
 
-export interface MachinesPanelProps {
+export interface MachinesPanelProps extends MachineCalls {
   title: string;
-  listPath: string;
-  countsPath: string;
   selectedId: number | null;
   onSelect: (row: { id: number; name: string }) => void;
   onUnselect: () => void;
 }
 
-export function MachinesPanel({ title, listPath, countsPath, selectedId, onSelect, onUnselect }: MachinesPanelProps) {
+export function MachinesPanel({
+  title,
+  list: listCall,
+  counts: countsCall,
+  selectedId,
+  onSelect,
+  onUnselect,
+}: MachinesPanelProps) {
   const table = useTableState<StatusFilters>({ size: DASHBOARD_PAGE_SIZE, sort: BY_NAME });
-  const list = usePagedQuery<DashboardMachineRow>(dashboardKeys.lists(), listPath, table.params);
-  const counts = useDashboardCounts<DashboardMachineCounts>(countsPath);
+  const list = usePagedQuery(dashboardKeys.lists(), listCall, table.params);
+  const counts = useDashboardCounts(countsCall);
 
   const columns: Array<DataTableColumn<DashboardMachineRow>> = [
     {
@@ -272,12 +276,12 @@ export function MachinesPanel({ title, listPath, countsPath, selectedId, onSelec
 
 export function TasksPanel({ title, machineId }: { title: string; machineId: number }) {
   const table = useTableState<StatusFilters>({ size: DASHBOARD_PAGE_SIZE, sort: BY_NAME });
-  const list = usePagedQuery<DashboardTaskRow>(
+  const list = usePagedQuery(
     dashboardKeys.lists(),
-    DASHBOARD_PATHS.machineTasks(machineId),
+    routeCall(ROUTES.dashboard.machineTasks, { machineId }),
     table.params,
   );
-  const counts = useDashboardCounts<DashboardTaskCounts>(DASHBOARD_PATHS.machineTaskCounts(machineId));
+  const counts = useDashboardCounts(routeCall(ROUTES.dashboard.machineTaskCounts, { machineId }));
 
   const columns: Array<DataTableColumn<DashboardTaskRow>> = [
     { key: 'name', header: COLUMNS.name, sortable: true, render: (row) => row.name },

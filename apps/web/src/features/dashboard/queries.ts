@@ -1,6 +1,6 @@
-import { DASHBOARD_PATHS, type GettingStartedFlags } from '@portal/domain';
+import { ROUTES, type RouteEntry } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { getResult } from '../../app/api';
+import { getResult, type RouteCall, routeCall } from '../../app/api';
 
 /** Query keys of the dashboard: lists and pie counts per path, the getting-started flags. */
 export const dashboardKeys = {
@@ -11,15 +11,15 @@ export const dashboardKeys = {
 };
 
 /** The pie counts of one tab's scope (without the table's status filter, so every slice stays). */
-export function useDashboardCounts<C>(path: string) {
-  return useQuery({ queryKey: dashboardKeys.counts(path), queryFn: () => getResult<C>(path) });
+export function useDashboardCounts<R extends RouteEntry>(counts: RouteCall<R>) {
+  return useQuery({ queryKey: dashboardKeys.counts(counts.path), queryFn: () => getResult(counts) });
 }
 
 /** The getting-started flags of the caller's customer; only customer accounts ask. */
 export function useGettingStarted(enabled: boolean) {
   return useQuery({
     queryKey: dashboardKeys.gettingStarted(),
-    queryFn: () => getResult<GettingStartedFlags>(DASHBOARD_PATHS.gettingStarted),
+    queryFn: () => getResult(routeCall(ROUTES.dashboard.gettingStarted, {})),
     enabled,
   });
 }

@@ -1,17 +1,10 @@
-import { MESSAGES } from '@portal/domain';
+import { type DemoMail, MESSAGES, ROUTES } from '@portal/domain';
 import { Fragment, useState } from 'react';
 import { Button, Card } from 'react-bootstrap';
+import { routeCall } from '../../app/api';
 import { DataTable, Page, usePagedQuery, useTableState } from '../../ui';
 
 const TEXT = MESSAGES.demoMails;
-
-interface CaughtMail {
-  id: number;
-  receivedAt: string;
-  to: string;
-  subject: string;
-  text: string;
-}
 
 /** Splits text into plain runs and links, each keyed by where it starts. */
 function segments(text: string): Array<{ at: number; text: string; link: boolean }> {
@@ -50,12 +43,14 @@ function MailText({ text }: { text: string }) {
  */
 export function DemoMailsPage() {
   const table = useTableState({ size: 10 });
-  const mails = usePagedQuery<CaughtMail>(['demo-mails'], '/demo/mails', table.params, { refetchInterval: 3000 });
+  const mails = usePagedQuery(['demo-mails'], routeCall(ROUTES.demo.mails, {}), table.params, {
+    refetchInterval: 3000,
+  });
   const [openId, setOpenId] = useState<number | null>(null);
   const open = mails.rows.find((m) => m.id === openId);
   return (
     <Page title={TEXT.title}>
-      <DataTable<CaughtMail>
+      <DataTable<DemoMail>
         aria-label="Mails"
         columns={[
           { key: 'receivedAt', header: 'Received', render: (m) => new Date(m.receivedAt).toLocaleTimeString() },

@@ -1,9 +1,8 @@
-import { CURRENT_PASSWORD_LABEL, fieldRequired, MESSAGES } from '@portal/domain';
+import { CURRENT_PASSWORD_LABEL, fieldRequired, MESSAGES, type Profile } from '@portal/domain';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn } from '../../app/testing';
 import { ProfileDetailsForm } from './ProfileDetailsForm';
-import type { Profile } from './queries';
 
 const fetchMock = vi.fn<typeof fetch>();
 const PROFILE: Profile = {

@@ -1,11 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CURRENT_PASSWORD_LABEL, changesSignInEmail, MESSAGES, type ProfileInput, profileSchema } from '@portal/domain';
+import {
+  CURRENT_PASSWORD_LABEL,
+  changesSignInEmail,
+  MESSAGES,
+  type Profile,
+  type ProfileInput,
+  profileSchema,
+} from '@portal/domain';
 import { useMemo } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import { type Path, useForm } from 'react-hook-form';
 import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
 import { useSaveProfile } from './mutations';
-import type { Profile } from './queries';
 
 const FIELDS: Array<{ name: Path<ProfileInput>; label: string; type: 'text' | 'email' | 'tel'; autoComplete: string }> =
   [

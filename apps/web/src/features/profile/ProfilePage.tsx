@@ -1,13 +1,14 @@
-import { AUDIT_EVENT_TEXTS, type AuditEventType, MESSAGES, PAGES } from '@portal/domain';
+import { type ActivityRow, AUDIT_EVENT_TEXTS, type AuditEventType, MESSAGES, PAGES, ROUTES } from '@portal/domain';
 import { Card, Col, Row, Spinner } from 'react-bootstrap';
+import { routeCall } from '../../app/api';
 import { DataTable, Page, usePagedQuery, useTableState } from '../../ui';
 import { PasswordChangeForm } from './PasswordChangeForm';
 import { ProfileDetailsForm } from './ProfileDetailsForm';
-import { type ActivityRow, profileKeys, useProfile } from './queries';
+import { profileKeys, useProfile } from './queries';
 
 function ActivityTable() {
   const table = useTableState({ size: 10 });
-  const activity = usePagedQuery<ActivityRow>(profileKeys.activity(), '/profile/activity', table.params);
+  const activity = usePagedQuery(profileKeys.activity(), routeCall(ROUTES.profile.activity, {}), table.params);
   return (
     <DataTable<ActivityRow>
       aria-label="Account activity"

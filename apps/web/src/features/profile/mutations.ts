@@ -1,7 +1,7 @@
-import type { PasswordChangeInput, ProfileInput } from '@portal/domain';
+import type { PasswordChangeInput, Profile, ProfileInput } from '@portal/domain';
 import { call } from '../../app/api';
 import { type Refresh, useApiMutation } from '../../ui';
-import { type Profile, profileKeys } from './queries';
+import { profileKeys } from './queries';
 
 /** The profile page shows the change at once: its details and the account activity that records it. */
 const PROFILE_REFRESH: readonly Refresh[] = [{ queryKey: profileKeys.all, afterMs: 0 }];

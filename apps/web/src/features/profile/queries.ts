@@ -1,24 +1,6 @@
+import { ROUTES } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { getResult } from '../../app/api';
-
-export interface Profile {
-  id: number;
-  firstName: string;
-  surname: string;
-  email: string;
-  contactNumber: string;
-  role: string;
-  roleName: string;
-  companyName: string | null;
-  readOnly: boolean;
-}
-
-export interface ActivityRow {
-  id: number;
-  at: string;
-  type: string;
-  ipAddress: string | null;
-}
+import { getResult, routeCall } from '../../app/api';
 
 export const profileKeys = {
   all: ['profile'] as const,
@@ -27,5 +9,5 @@ export const profileKeys = {
 };
 
 export function useProfile() {
-  return useQuery({ queryKey: profileKeys.details(), queryFn: () => getResult<Profile>('/profile') });
+  return useQuery({ queryKey: profileKeys.details(), queryFn: () => getResult(routeCall(ROUTES.profile.get, {})) });
 }

@@ -1,6 +1,6 @@
-import { SIGN_UP_PATHS, type SignUpOptions } from '@portal/domain';
+import { ROUTES } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { getResult } from '../../app/api';
+import { getResult, routeCall } from '../../app/api';
 
 export const signUpKeys = {
   all: ['signup'] as const,
@@ -11,6 +11,6 @@ export const signUpKeys = {
 export function useSignUpOptions() {
   return useQuery({
     queryKey: signUpKeys.options(),
-    queryFn: () => getResult<SignUpOptions>(SIGN_UP_PATHS.options),
+    queryFn: () => getResult(routeCall(ROUTES.signUp.options, {})),
   });
 }

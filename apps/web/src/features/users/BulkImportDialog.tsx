@@ -4,6 +4,7 @@ import {
   BULK_USER_IMPORT_EXAMPLE_URL,
   MESSAGE_ROUTING,
   MESSAGES,
+  type ResponseSummaryCode,
   userImportSchema,
   usersImported,
   XLSX_KIND,
@@ -25,7 +26,7 @@ interface ImportFormValues {
 const DEFAULTS: ImportFormValues = { file: null, skipAlreadyExisting: false };
 
 /** The summary codes of a refused import whose row errors show as a summary (issue #6 contract, 002 §8.2). */
-const SUMMARY_KINDS: Record<string, ImportErrorKind> = {
+const SUMMARY_KINDS: Partial<Record<ResponseSummaryCode, ImportErrorKind>> = {
   VALIDATION_FAILED: 'validation',
   [IMPORT_PARTLY_SAVED]: 'processing',
 };

@@ -1,7 +1,6 @@
-import { confirmDeleteUser, fullName, MESSAGES } from '@portal/domain';
+import { confirmDeleteUser, fullName, MESSAGES, type UserRow } from '@portal/domain';
 import { ConfirmDialog, GlobalErrors, useDialogSubmit } from '../../ui';
 import { useDeleteUser } from './mutations';
-import type { UserRow } from './types';
 
 const TEXT = MESSAGES.user;
 

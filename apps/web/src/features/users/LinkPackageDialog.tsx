@@ -1,11 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGE_ROUTING, MESSAGES, USER_FORM_LABELS, userLinkSchema } from '@portal/domain';
+import { MESSAGE_ROUTING, MESSAGES, USER_FORM_LABELS, type UserRow, userLinkSchema } from '@portal/domain';
 import { useEffect } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { FormModal, GlobalErrors, SelectField, useDialogSubmit } from '../../ui';
 import { useLinkPackage } from './mutations';
 import { useLinkablePackages } from './queries';
-import type { UserRow } from './types';
 
 const TEXT = MESSAGES.user;
 

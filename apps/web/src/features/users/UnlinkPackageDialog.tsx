@@ -1,8 +1,7 @@
-import { confirmUnlinkUser, fullName, MESSAGES } from '@portal/domain';
+import { confirmUnlinkUser, fullName, MESSAGES, type UserPackageRow, type UserRow } from '@portal/domain';
 import { useRef } from 'react';
 import { ConfirmDialog, GlobalErrors, useDialogSubmit } from '../../ui';
 import { useUnlinkPackage } from './mutations';
-import type { UserPackageRow, UserRow } from './types';
 
 const TEXT = MESSAGES.user;
 

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { UserRow } from '@portal/domain';
 import {
   fieldRequired,
   MESSAGE_ROUTING,
@@ -16,7 +17,6 @@ import { type Path, type Resolver, useForm } from 'react-hook-form';
 import { CheckboxField, FormModal, GlobalErrors, SelectField, TextField, useDialogSubmit, useOnOpen } from '../../ui';
 import { useSaveUser } from './mutations';
 import { useUserRoles } from './queries';
-import type { UserRow } from './types';
 
 const TEXT = MESSAGES.user;
 const L = USER_FORM_LABELS;

@@ -1,7 +1,7 @@
+import type { UserMachineRow } from '@portal/domain';
 import { formatBytes, MESSAGES, machineStatusBadge, USERS_PAGE_SIZE } from '@portal/domain';
 import { type DataTableColumn, PagedTable, RowLink, StatusBadge } from '../../ui';
-import { userKeys } from './queries';
-import type { UserMachineRow } from './types';
+import { type UserPageCalls, userKeys } from './queries';
 
 const TEXT = MESSAGES.user;
 const C = TEXT.machineColumns;
@@ -25,18 +25,19 @@ const COLUMNS: Array<DataTableColumn<UserMachineRow>> = [
 ];
 
 export interface UserMachinesTableProps {
-  /** The user page's path; the machines are at {base}/backupmachines. */
+  /** The user page's address (its cache key) and calls. */
   base: string;
+  calls: UserPageCalls;
 }
 
 /** The machines assigned to a user (001 §2 customer-side tables), paged on the server. */
-export function UserMachinesTable({ base }: UserMachinesTableProps) {
+export function UserMachinesTable({ base, calls }: UserMachinesTableProps) {
   return (
     <PagedTable
       aria-label={TEXT.machinesTitle}
       data-testid="user-machines-table"
       queryKey={userKeys.page(base)}
-      path={`${base}/backupmachines`}
+      call={calls.machines}
       size={USERS_PAGE_SIZE}
       columns={COLUMNS}
       rowKey={(m) => m.id}

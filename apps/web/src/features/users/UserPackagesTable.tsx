@@ -1,14 +1,15 @@
+import type { UserPackageRow } from '@portal/domain';
 import { capacityText, MESSAGES, packageStatusBadge, USERS_PAGE_SIZE } from '@portal/domain';
 import { type DataTableColumn, PagedTable, RowLink, StatusBadge, TooltipButton } from '../../ui';
-import { userKeys } from './queries';
-import type { UserPackageRow } from './types';
+import { type UserPageCalls, userKeys } from './queries';
 
 const TEXT = MESSAGES.user;
 const C = TEXT.packageColumns;
 
 export interface UserPackagesTableProps {
-  /** The user page's path; the packages are at {base}/backuppackages. */
+  /** The user page's address (its cache key) and calls. */
   base: string;
+  calls: UserPageCalls;
   /** Asked to unlink the user from a package; leave out where nothing may change (no Unlink column). */
   onUnlink?: (pkg: UserPackageRow) => void;
 }
@@ -26,7 +27,7 @@ function PackageLink({ row }: { row: UserPackageRow }) {
 }
 
 /** The packages a user is linked to (001 §2 customer-side tables), paged on the server. */
-export function UserPackagesTable({ base, onUnlink }: UserPackagesTableProps) {
+export function UserPackagesTable({ base, calls, onUnlink }: UserPackagesTableProps) {
   const columns: Array<DataTableColumn<UserPackageRow>> = [
     { key: 'name', header: C.name, render: (p) => p.name },
     {
@@ -63,7 +64,7 @@ export function UserPackagesTable({ base, onUnlink }: UserPackagesTableProps) {
       aria-label={TEXT.packagesTitle}
       data-testid="user-packages-table"
       queryKey={userKeys.page(base)}
-      path={`${base}/backuppackages`}
+      call={calls.packages}
       size={USERS_PAGE_SIZE}
       columns={columns}
       rowKey={(p) => p.id}

@@ -1,11 +1,10 @@
-import type { Audience } from '@portal/domain';
+import type { Audience, UserMachineRow, UserPackageRow, UserRow } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn, type TestUser } from '../../app/testing';
 import { ToastHost } from '../../ui';
 import { fakeServer, message, ok, paged, reply, userMachineRow, userPackageRow, userRow } from './testing';
-import type { UserMachineRow, UserPackageRow, UserRow } from './types';
 import { UserPage } from './UserPage';
 
 afterEach(() => {

@@ -1,11 +1,11 @@
+import type { UserPackageRow, UserRow } from '@portal/domain';
 import {
   type Audience,
-  type CustomerDetail,
-  customerUrl,
   fullName,
   hasEveryPackage,
   MESSAGES,
   PAGES,
+  ROUTES,
   userStatusBadge,
   userUrl,
 } from '@portal/domain';
@@ -14,14 +14,13 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { useNavigate, useParams } from 'react-router';
-import { getResult } from '../../app/api';
+import { getResult, routeCall } from '../../app/api';
 import { type Crumb, DetailTable, NotFound, Page, Section, StatusBadge, TooltipButton } from '../../ui';
 import { customerPagesOf } from '../customers/audience';
 import { customerKeys } from '../customers/queries';
 import { DeleteUserDialog } from './DeleteUserDialog';
 import { LinkPackageDialog } from './LinkPackageDialog';
-import { useUser } from './queries';
-import type { UserPackageRow, UserRow } from './types';
+import { userPageCalls, useUser } from './queries';
 import { UnlinkPackageDialog } from './UnlinkPackageDialog';
 import { UserFormDialog } from './UserFormDialog';
 import { UserMachinesTable } from './UserMachinesTable';
@@ -55,7 +54,7 @@ function useCrumbs(audience: Audience, customerId: number): Crumb[] {
   // The customer's name for the crumb, from the customer page's own query (shared cache).
   const customer = useQuery({
     queryKey: customerKeys.detail(adminAudience, customerId),
-    queryFn: () => getResult<CustomerDetail>(customerUrl(adminAudience, customerId)),
+    queryFn: () => getResult(routeCall(ROUTES.customers[adminAudience].detail, { customerId })),
     enabled: audience !== 'customer',
   });
   if (audience === 'customer') {
@@ -82,7 +81,8 @@ interface UserPageBodyProps {
 
 function UserPageBody({ audience, customerId, userId }: UserPageBodyProps) {
   const base = userUrl(audience, { customerId, userId });
-  const user = useUser(base);
+  const calls = userPageCalls(audience, customerId, userId);
+  const user = useUser(base, calls);
   const crumbs = useCrumbs(audience, customerId);
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -129,12 +129,13 @@ function UserPageBody({ audience, customerId, userId }: UserPageBodyProps) {
       <Section title={TEXT.packagesTitle}>
         <UserPackagesTable
           base={base}
+          calls={calls}
           // 002 §6: the unlink button is hidden for super admins, who have every package.
           onUnlink={manageable && !hasEveryPackage(row) ? setUnlinking : undefined}
         />
       </Section>
       <Section title={TEXT.machinesTitle}>
-        <UserMachinesTable base={base} />
+        <UserMachinesTable base={base} calls={calls} />
       </Section>
       {changeable && (
         <>

@@ -1,7 +1,9 @@
+import { ROUTES } from '@portal/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { routeCall } from '../../app/api';
 import { renderSignedIn } from '../../app/testing';
 import { fakeServer, ok, paged, userRow } from './testing';
 import { UsersTable } from './UsersTable';
@@ -19,7 +21,7 @@ function serve(rows = users) {
 function renderTable(props: Partial<Parameters<typeof UsersTable>[0]> = {}) {
   return renderSignedIn(
     <MemoryRouter>
-      <UsersTable path="/admin/users" queryKey={['users']} {...props} />
+      <UsersTable call={routeCall(ROUTES.users.list, {})} queryKey={['users']} {...props} />
     </MemoryRouter>,
     { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
   );
@@ -94,7 +96,7 @@ describe('UsersTable', () => {
       const client = useQueryClient();
       return (
         <UsersTable
-          path="/admin/users"
+          call={routeCall(ROUTES.users.list, {})}
           queryKey={['users']}
           toolbar={
             <button type="button" onClick={() => void client.invalidateQueries({ queryKey: ['users'] })}>

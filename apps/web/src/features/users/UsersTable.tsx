@@ -1,14 +1,15 @@
+import type { UserRow } from '@portal/domain';
 import { fullName, MESSAGES, USERS_PAGE_SIZE, userStatusBadge } from '@portal/domain';
 import type { ReactNode } from 'react';
 import { type DataTableColumn, PagedTable, RowLink, StatusBadge } from '../../ui';
-import type { UserRow } from './types';
+import type { UsersListCall } from './queries';
 
 const TEXT = MESSAGES.user;
 const C = TEXT.columns;
 
 export interface UsersTableProps {
   /** The paged users call: /admin/users, /boltadmin/customers/{id}/users or /admin/mycustomers/{id}/users. */
-  path: string;
+  call: UsersListCall;
   queryKey: readonly unknown[];
   /** Buttons shown above the table (Add user, Bulk import users). */
   toolbar?: ReactNode;
@@ -38,7 +39,7 @@ const COLUMNS: Array<DataTableColumn<UserRow>> = [
 ];
 
 /** The users of one customer (002 §2.4): paged on the server, 10 per page, no search box. */
-export function UsersTable({ path, queryKey, toolbar }: UsersTableProps) {
+export function UsersTable({ call, queryKey, toolbar }: UsersTableProps) {
   return (
     <>
       {toolbar !== undefined && (
@@ -50,7 +51,7 @@ export function UsersTable({ path, queryKey, toolbar }: UsersTableProps) {
         aria-label={TEXT.tableLabel}
         data-testid="users-table"
         queryKey={queryKey}
-        path={path}
+        call={call}
         size={USERS_PAGE_SIZE}
         columns={COLUMNS}
         rowKey={(u) => u.id}

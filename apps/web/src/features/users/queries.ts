@@ -1,7 +1,6 @@
-import { type Role, USERS_PATH, userPath } from '@portal/domain';
+import { type AdminAudience, type Audience, ROUTES } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { getResult } from '../../app/api';
-import type { UserRow } from './types';
+import { getResult, type RouteCall, routeCall } from '../../app/api';
 
 export const userKeys = {
   all: ['users'] as const,
@@ -13,26 +12,39 @@ export const userKeys = {
   linkable: (userId: number) => [...userKeys.all, 'linkable', userId] as const,
 };
 
-/** GET /admin/account/users/roles: the roles the caller may give a new user, least privileged first. */
-export const USER_ROLES_PATH = `${USERS_PATH}/roles`;
+type CustomerRoutes = (typeof ROUTES.customers)[AdminAudience];
 
-/** GET /admin/account/users/{id}/linkablebackuppackages: the packages the user is not linked to yet. */
-export const linkablePackagesPath = (userId: number) => `${userPath(userId)}/linkablebackuppackages`;
+/** The paged users of a customer: its own admins' list, or the provider's or reseller's look at it. */
+export type UsersListCall = RouteCall<typeof ROUTES.users.list | CustomerRoutes['users']>;
 
-export interface RoleOption {
-  role: Role;
-  roleName: string;
+/** The calls of one user's page (002 §2.4): the customer's own admins', or the provider's or reseller's. */
+export interface UserPageCalls {
+  summary: RouteCall<typeof ROUTES.users.detail | CustomerRoutes['user']>;
+  packages: RouteCall<typeof ROUTES.users.packages | CustomerRoutes['userPackages']>;
+  machines: RouteCall<typeof ROUTES.users.machines | CustomerRoutes['userMachines']>;
 }
 
-export interface LinkablePackage {
-  id: number;
-  name: string;
+export function userPageCalls(audience: Audience, customerId: number, userId: number): UserPageCalls {
+  if (audience === 'customer') {
+    const r = ROUTES.users;
+    return {
+      summary: routeCall(r.detail, { userId }),
+      packages: routeCall(r.packages, { userId }),
+      machines: routeCall(r.machines, { userId }),
+    };
+  }
+  const r = ROUTES.customers[audience];
+  return {
+    summary: routeCall(r.user, { customerId, userId }),
+    packages: routeCall(r.userPackages, { customerId, userId }),
+    machines: routeCall(r.userMachines, { customerId, userId }),
+  };
 }
 
 export function useUserRoles(enabled: boolean) {
   return useQuery({
     queryKey: userKeys.roles(),
-    queryFn: () => getResult<{ elements: RoleOption[] }>(USER_ROLES_PATH),
+    queryFn: () => getResult(routeCall(ROUTES.users.roles, {})),
     enabled,
   });
 }
@@ -40,14 +52,14 @@ export function useUserRoles(enabled: boolean) {
 export function useLinkablePackages(userId: number, enabled: boolean) {
   return useQuery({
     queryKey: userKeys.linkable(userId),
-    queryFn: () => getResult<{ elements: LinkablePackage[] }>(linkablePackagesPath(userId)),
+    queryFn: () => getResult(routeCall(ROUTES.users.linkablePackages, { userId })),
     enabled,
     // The list changes with every link and unlink; never show a stale one in the dialog.
     staleTime: 0,
   });
 }
 
-/** One user's summary (GET {user page path}: the page's address is also its call). */
-export function useUser(base: string) {
-  return useQuery({ queryKey: [...userKeys.page(base), 'summary'], queryFn: () => getResult<UserRow>(base) });
+/** One user's summary, cached under the user page's address. */
+export function useUser(base: string, calls: UserPageCalls) {
+  return useQuery({ queryKey: [...userKeys.page(base), 'summary'], queryFn: () => getResult(calls.summary) });
 }

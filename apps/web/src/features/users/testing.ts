@@ -1,12 +1,11 @@
 /** Test-only: a fake server for the users and account component tests (not imported by the app). */
-import type { Role, ServerMessage } from '@portal/domain';
+import type { ResponseSummaryCode, Role, ServerMessage, UserMachineRow, UserPackageRow, UserRow } from '@portal/domain';
 import { vi } from 'vitest';
-import type { UserMachineRow, UserPackageRow, UserRow } from './types';
 
 export interface Envelope {
   status: 'OK' | 'ERROR';
   messages: ServerMessage[];
-  responseSummaryCode: string;
+  responseSummaryCode: ResponseSummaryCode;
   result: unknown;
 }
 

@@ -1,0 +1,42 @@
+import { type CustomerAccount, ROUTES, type UserRow } from '@portal/domain';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { fakeServer, ok, reply, userRow } from '../features/users/testing';
+import { CommunicationError, callRoute, getResult, routeCall } from './api';
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('calls through the route table', () => {
+  it("sends the entry's method to its built path, with the query and the body", async () => {
+    const user = userRow({ id: 3 });
+    const server = fakeServer(() => ok(user));
+    const body = { firstName: 'Ada', surname: 'Lovelace', email: 'ada@example.test', contactNumber: '' };
+    const answer = await callRoute(ROUTES.users.edit, { userId: 3 }, body);
+    expect(answer.ok).toBe(true);
+    expect(answer.envelope.result).toEqual(user);
+    expectTypeOf(answer.envelope.result).toEqualTypeOf<UserRow | null>();
+    await callRoute(ROUTES.customers.reseller.changeStatus, { customerId: 4 }, undefined, { status: 'SUSPENDED' });
+    const [edit, status] = server.requests;
+    expect(edit?.method).toBe('PUT');
+    expect(edit?.url.pathname).toBe('/admin/account/users/3');
+    expect(edit?.body).toEqual(body);
+    expect(status?.method).toBe('PUT');
+    expect(`${status?.url.pathname}${status?.url.search}`).toBe('/admin/mycustomers/4?status=SUSPENDED');
+  });
+
+  it('refuses an id that is not a positive whole number before anything is sent', () => {
+    const server = fakeServer(() => ok(null));
+    expect(() => routeCall(ROUTES.users.detail, { userId: 0 })).toThrow(RangeError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("reads the entry's result, and throws when the answer is an error", async () => {
+    const account = { companyName: 'Contoso Ltd' } as CustomerAccount;
+    fakeServer(({ url }) => (url.pathname === '/admin/account' ? ok(account) : reply(403, {})));
+    const result = await getResult(routeCall(ROUTES.account.get, {}));
+    expect(result).toEqual(account);
+    expectTypeOf(result).toEqualTypeOf<CustomerAccount>();
+    await expect(getResult(routeCall(ROUTES.users.list, {}), 'page=0&size=10')).rejects.toBeInstanceOf(
+      CommunicationError,
+    );
+  });
+});

@@ -1,1 +1,0 @@
-export type { UserMachineRow, UserPackageRow, UserRow } from '@portal/domain';

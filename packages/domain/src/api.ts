@@ -1,0 +1,481 @@
+import { z } from 'zod';
+import type { ActivityRow, Profile } from './account.js';
+import { forgotPasswordSchema, passwordChangeSchema, resetPasswordSchema, signInFormSchema } from './account.js';
+import {
+  AGENT_CHANNEL,
+  type LinkingCodeResult,
+  type MachineLinkResult,
+  machineLinkRequestSchema,
+} from './agent-protocol.js';
+import type { CustomerAccount, CustomerDetail, CustomerPackageRow, CustomerRow } from './customers.js';
+import { customerSearchQuerySchema, customerStatusChangeQuerySchema } from './customers.js';
+import type {
+  DashboardCustomerCounts,
+  DashboardCustomerRow,
+  DashboardMachineCounts,
+  DashboardMachineRow,
+  DashboardTaskCounts,
+  DashboardTaskRow,
+  GettingStartedFlags,
+} from './dashboard.js';
+import { ALL_CUSTOMERS_ID, customerListQuerySchema, machineListQuerySchema, taskListQuerySchema } from './dashboard.js';
+import { type Paged, pagingQuerySchema } from './envelope.js';
+import { customerAccountEditSchema, customerPluginSettingsSchema } from './forms/customer.js';
+import { logUploadSchema } from './forms/machine.js';
+import { resticCommandSchema } from './forms/restic.js';
+import { userAddSchema, userEditSchema } from './forms/user.js';
+import { type LogFileEntry, logFileUploadQuerySchema } from './log-files.js';
+import { idParam, idSegment, textSegment } from './paths.js';
+import type { AccessLevel } from './permissions.js';
+import { type SeedLoadResult, seedLoadRequestSchema } from './seeding.js';
+import type { SignUpOptions, SignUpResult } from './signup.js';
+import { type TreeItem, treeItemsRequestSchema } from './tree.js';
+import type { UserImportResult } from './user-import.js';
+import type { LinkablePackage, RoleOption, UserMachineRow, UserPackageRow, UserRow } from './users.js';
+
+/**
+ * The wire contract: every HTTP route of the server, one entry each, grouped by feature. An entry names
+ * its method, its path pattern (Fastify's `:name` segments), who may call it, the schemas its input is
+ * parsed with and the type of its answer's `result`. The server registers its routes from these entries,
+ * the route matrix test checks them, urls.ts builds its call paths from them and the web calls through
+ * them, so a path, an access level or an answer type is written once.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+declare const answerType: unique symbol;
+/** The type of an answer's `result`, carried by the entry's type only (there is nothing at runtime). */
+export interface Answer<T> {
+  readonly [answerType]?: T;
+}
+const ANSWER: Answer<never> = Object.freeze({});
+/** Names the answer type of an entry: `response: answer<UserRow>()`. */
+const answer = <T>(): Answer<T> => ANSWER;
+/** What a route that does not answer with an envelope (a redirect, a file, a WebSocket, restic's REST) names. */
+const notAnEnvelope = (): Answer<never> => ANSWER;
+
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** The parameters of a path pattern: `…Id` segments are ids (numbers), any other segment is text. */
+export type PathParams<P extends string> = { [K in ParamNames<P>]: K extends `${string}Id` ? number : string };
+
+/** The builder's arguments: none for a path without parameters. */
+type BuildArgs<P extends string> = [ParamNames<P>] extends [never] ? [] : [params: PathParams<P>];
+
+interface RouteDefinition {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly access: AccessLevel;
+  readonly response: Answer<unknown>;
+  /** The path parameters' schema; by default every `…Id` segment is an id (idParam), any other text. */
+  readonly params?: z.ZodType;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  /** How a parameter becomes a segment, where an id is not the usual positive whole number. */
+  readonly segments?: Readonly<Record<string, (value: number) => string>>;
+}
+
+type DefaultParams<P extends string> = z.ZodType<PathParams<P>>;
+
+/** Any entry of the table, for code that handles every route alike (registration, the matrix test). */
+export interface RouteEntry {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly access: AccessLevel;
+  readonly response: Answer<unknown>;
+  readonly params: z.ZodType;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  readonly build: (...args: never[]) => string;
+}
+
+export type ApiRoute<D extends RouteDefinition> = Omit<D, 'params'> & {
+  readonly params: D['params'] extends z.ZodType ? D['params'] : DefaultParams<D['path']>;
+  /** The path of one call: every id checked with idSegment, every other segment encoded. */
+  readonly build: (...args: BuildArgs<D['path']>) => string;
+};
+
+/** The answer type an entry names. */
+export type ResponseOf<R extends { response: Answer<unknown> }> = R['response'] extends Answer<infer T> ? T : never;
+
+const PARAM = /:([A-Za-z]+)/g;
+
+function route<const D extends RouteDefinition>(definition: D): ApiRoute<D> {
+  const names = [...definition.path.matchAll(PARAM)].map((match) => match[1] as string);
+  const params =
+    definition.params ??
+    z.object(Object.fromEntries(names.map((name) => [name, name.endsWith('Id') ? idParam : z.string()])));
+  const build = (values: Record<string, number | string> = {}) =>
+    definition.path.replace(PARAM, (_, name: string) => {
+      const value = values[name];
+      const segment = definition.segments?.[name];
+      if (typeof value === 'number') return segment ? segment(value) : idSegment(value, name);
+      if (typeof value === 'string') return textSegment(value, name);
+      throw new RangeError(`${name} is missing`);
+    });
+  // The cast ties the runtime schema and builder to the types computed from the path pattern above.
+  return { ...definition, params, build } as unknown as ApiRoute<D>;
+}
+
+type RouteOptions = Omit<RouteDefinition, 'method' | 'path' | 'access'>;
+
+/** `get(path, access, { query, response })` and its siblings: one line per route in the table below. */
+const routeOf =
+  <const M extends HttpMethod>(method: M) =>
+  <const P extends string, const O extends RouteOptions>(path: P, access: AccessLevel, options: O) =>
+    route({ method, path, access, ...options });
+const get = routeOf('GET');
+const post = routeOf('POST');
+const put = routeOf('PUT');
+const del = routeOf('DELETE');
+
+// --- Answers of calls without a domain module of their own --------------------------------------------
+
+/** GET /health. */
+export interface HealthResult {
+  database: string;
+  redis: string;
+  version: string;
+  commitId: string;
+}
+
+/** A confirmation text (forgot and reset password, password change). */
+export interface MessageResult {
+  message: string;
+}
+
+/** POST /logout asked for JSON: where the browser goes next. */
+export interface SignOutResult {
+  redirect: string;
+}
+
+/** A mail the demo's SMTP sink caught (GET /demo/mails). */
+export interface DemoMail {
+  id: number;
+  receivedAt: string;
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** POST /backupmachines/{id}/treeitems (002 §7.8). */
+export interface TreeItemsResult {
+  treeItemsRequestId: string;
+  treeItems: TreeItem[];
+  responseSummaryCode: 'OK';
+}
+
+/** The log file upload the machine was asked for. */
+export interface LogUploadRequested {
+  requestId: string;
+}
+
+/**
+ * A command as GET .../realtimecommands lists it (001 §3): commandId is the browser's requestId; exitCode is
+ * the result name (SUCCESS, SOME_FILES_NOT_ACCESSIBLE, FATAL, ...), null while the command runs.
+ */
+export interface RealtimeCommandView {
+  commandId: string;
+  baseCommand: string;
+  commandArguments: string[];
+  commandFlags: string[];
+  commandOutput: string[];
+  timeStarted: string;
+  timeFinished: string | null;
+  exitCode: string | null;
+}
+
+/** A list answered as `{ elements }` without paging. */
+export interface Elements<T> {
+  elements: T[];
+}
+
+// --- Path parameters other than a positive id ------------------------------------------------------------
+
+/** A dashboard customer id: a positive id, or -1 for every customer (Select All, provider only). */
+const dashboardCustomerParams = z.object({
+  customerId: z.coerce
+    .number()
+    .int()
+    .refine((id) => id === ALL_CUSTOMERS_ID || id > 0, 'Customer id must be a positive whole number or -1'),
+});
+const customerOrAll = (customerId: number) =>
+  customerId === ALL_CUSTOMERS_ID ? String(ALL_CUSTOMERS_ID) : idSegment(customerId, 'customerId');
+
+/** `commandId` of a realtime command's stop and delete: the browser's request id. */
+const commandIdBody = z.object({
+  commandId: z
+    .union([z.string(), z.number()], { error: 'Command id is required' })
+    .transform(String)
+    .pipe(z.string().trim().min(1, 'Command id is required').max(100, 'Command id is not valid')),
+});
+
+/** ?link=true on a user's PUT (link to a package), ?unlink=true on the package's. */
+const flag = z.enum(['true', 'false']).optional();
+
+/** A paged customer list with its search (company, super admin name or e-mail). */
+const customerList = <const P extends string>(path: P, access: AccessLevel) =>
+  get(path, access, { query: customerSearchQuerySchema, response: answer<Paged<CustomerRow>>() });
+
+// --- The customer administration, the same calls under both bases (002 §7.3) ----------------------------
+
+function customerAdminRoutes<const B extends string>(base: B, access: AccessLevel) {
+  return {
+    detail: get(`${base}/:customerId` as const, access, { response: answer<CustomerDetail>() }),
+    /** ?status={newStatus}; the billing server change on this path belongs to the billing issue. */
+    changeStatus: put(`${base}/:customerId` as const, access, {
+      query: customerStatusChangeQuerySchema,
+      response: answer<CustomerDetail>(),
+    }),
+    remove: del(`${base}/:customerId` as const, access, { response: answer<null>() }),
+    packages: get(`${base}/:customerId/backuppackages` as const, access, {
+      query: pagingQuerySchema,
+      response: answer<Paged<CustomerPackageRow>>(),
+    }),
+    users: get(`${base}/:customerId/users` as const, access, {
+      query: pagingQuerySchema,
+      response: answer<Paged<UserRow>>(),
+    }),
+    user: get(`${base}/:customerId/users/:userId` as const, access, { response: answer<UserRow>() }),
+    userPackages: get(`${base}/:customerId/users/:userId/backuppackages` as const, access, {
+      query: pagingQuerySchema,
+      response: answer<Paged<UserPackageRow>>(),
+    }),
+    userMachines: get(`${base}/:customerId/users/:userId/backupmachines` as const, access, {
+      query: pagingQuerySchema,
+      response: answer<Paged<UserMachineRow>>(),
+    }),
+  };
+}
+
+const PROVIDER_MACHINE = '/boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId';
+const REALTIME = `${PROVIDER_MACHINE}/realtimecommands` as const;
+
+export const ROUTES = {
+  health: {
+    check: get('/health', 'public', { response: answer<HealthResult>() }),
+  },
+  /** The built web app's files (registered only when it is built); pages are answered by the SPA's hook. */
+  web: {
+    assets: get('/assets/*', 'public', { response: notAnEnvelope() }),
+    images: get('/img/*', 'public', { response: notAnEnvelope() }),
+  },
+  auth: {
+    /** A browser form post: answered with redirects. */
+    signIn: post('/login', 'public', { body: signInFormSchema, response: notAnEnvelope() }),
+    /** Redirects a form post; answers SignOutResult to a call that accepts JSON. */
+    signOut: post('/logout', 'public', { response: answer<SignOutResult>() }),
+    forgotPassword: post('/forgot-password', 'public', {
+      body: forgotPasswordSchema,
+      response: answer<MessageResult>(),
+    }),
+    resetPassword: post('/reset-password', 'public', {
+      body: resetPasswordSchema,
+      response: answer<MessageResult>(),
+    }),
+  },
+  signUp: {
+    options: get('/signup/options', 'public', { response: answer<SignUpOptions>() }),
+    /** The body is signUpSchema(the templates on offer). */
+    submit: post('/signup', 'public', { response: answer<SignUpResult>() }),
+  },
+  profile: {
+    get: get('/profile', 'signedIn', { response: answer<Profile>() }),
+    /** The body is profileSchema(the caller's current sign-in e-mail). */
+    update: put('/profile', 'signedIn', { response: answer<Profile | null>() }),
+    changePassword: put('/profile/password', 'signedIn', {
+      body: passwordChangeSchema,
+      response: answer<MessageResult>(),
+    }),
+    activity: get('/profile/activity', 'signedIn', {
+      query: pagingQuerySchema,
+      response: answer<Paged<ActivityRow>>(),
+    }),
+  },
+  /** The customer-side users calls of 002 §7.1 and 001 §7, plus ours: roles, one user, linkable packages. */
+  users: {
+    list: get('/admin/users', 'customerAdmin', { query: pagingQuerySchema, response: answer<Paged<UserRow>>() }),
+    roles: get('/admin/account/users/roles', 'customerAdmin', { response: answer<Elements<RoleOption>>() }),
+    detail: get('/admin/account/users/:userId', 'customerAdmin', { response: answer<UserRow>() }),
+    add: post('/admin/account/users', 'customerAdmin', { body: userAddSchema, response: answer<UserRow>() }),
+    /** Edit and, with ?link=true, link to a package (body userLinkSchema): one path, two payloads. */
+    edit: put('/admin/account/users/:userId', 'customerAdmin', {
+      query: z.object({ link: flag }),
+      body: userEditSchema,
+      response: answer<UserRow>(),
+    }),
+    linkablePackages: get('/admin/account/users/:userId/linkablebackuppackages', 'customerAdmin', {
+      response: answer<Elements<LinkablePackage>>(),
+    }),
+    /** ?unlink=true. */
+    unlink: put('/admin/account/users/:userId/backuppackages/:packageId', 'customerAdmin', {
+      query: z.object({ unlink: flag }),
+      response: answer<null>(),
+    }),
+    remove: del('/admin/account/users/:userId', 'customerAdmin', { response: answer<null>() }),
+    packages: get('/admin/account/users/:userId/backuppackages', 'customerAdmin', {
+      query: pagingQuerySchema,
+      response: answer<Paged<UserPackageRow>>(),
+    }),
+    machines: get('/admin/account/users/:userId/backupmachines', 'customerAdmin', {
+      query: pagingQuerySchema,
+      response: answer<Paged<UserMachineRow>>(),
+    }),
+    /** Multipart: file and skipAlreadyExisting (userImportSchema); 409 carries the result with the problems. */
+    import: post('/admin/account/users/import', 'customerAdmin', { response: answer<UserImportResult>() }),
+    /** The example spreadsheet of the bulk import (002 §2.4). */
+    importExample: get('/public/downloads/files/userimport/BulkUserImport.xlsx', 'public', {
+      response: notAnEnvelope(),
+    }),
+  },
+  customers: {
+    /** The paged customer lists (002 §7.3; 10 per page), and ours: the reseller's own customers. */
+    lists: {
+      customers: customerList('/boltadmin/customerspaginated', 'providerAdmin'),
+      customersToMakeResellers: customerList('/boltadmin/customerstomakeresellerspaginated', 'providerAdmin'),
+      resellers: customerList('/boltadmin/resellerspaginated', 'providerAdmin'),
+      myCustomers: customerList('/admin/mycustomerspaginated', 'resellerAdmin'),
+    },
+    provider: customerAdminRoutes('/boltadmin/customers', 'providerAdmin'),
+    reseller: customerAdminRoutes('/admin/mycustomers', 'resellerAdmin'),
+    plugins: put('/boltadmin/customers/:customerId/plugins', 'providerAdmin', {
+      body: customerPluginSettingsSchema,
+      response: answer<CustomerDetail>(),
+    }),
+    makeReseller: put('/boltadmin/customers/:customerId/makereseller', 'providerAdmin', {
+      response: answer<CustomerDetail>(),
+    }),
+  },
+  /** The customer's account page (001 §2). */
+  account: {
+    get: get('/admin/account', 'customerAdmin', { response: answer<CustomerAccount>() }),
+    edit: put('/admin/account', 'customerAdmin', {
+      body: customerAccountEditSchema,
+      response: answer<CustomerAccount>(),
+    }),
+  },
+  demo: {
+    mails: get('/demo/mails', 'providerAdmin', { query: pagingQuerySchema, response: answer<Paged<DemoMail>>() }),
+  },
+  /** The dashboard (000 §2 leaves its calls to us); one path set for every audience, scoped by the server. */
+  dashboard: {
+    customers: get('/dashboard/customers', 'customerManager', {
+      query: customerListQuerySchema,
+      response: answer<Paged<DashboardCustomerRow>>(),
+    }),
+    customerCounts: get('/dashboard/customers/counts', 'customerManager', {
+      response: answer<DashboardCustomerCounts>(),
+    }),
+    /** Customer id -1: every machine (provider only). */
+    customerMachines: get('/dashboard/customers/:customerId/machines', 'signedIn', {
+      params: dashboardCustomerParams,
+      segments: { customerId: customerOrAll },
+      query: machineListQuerySchema,
+      response: answer<Paged<DashboardMachineRow>>(),
+    }),
+    customerMachineCounts: get('/dashboard/customers/:customerId/machines/counts', 'signedIn', {
+      params: dashboardCustomerParams,
+      segments: { customerId: customerOrAll },
+      response: answer<DashboardMachineCounts>(),
+    }),
+    ownMachines: get('/dashboard/machines', 'customerMember', {
+      query: machineListQuerySchema,
+      response: answer<Paged<DashboardMachineRow>>(),
+    }),
+    ownMachineCounts: get('/dashboard/machines/counts', 'customerMember', {
+      response: answer<DashboardMachineCounts>(),
+    }),
+    machineTasks: get('/dashboard/backupmachines/:machineId/tasks', 'signedIn', {
+      query: taskListQuerySchema,
+      response: answer<Paged<DashboardTaskRow>>(),
+    }),
+    machineTaskCounts: get('/dashboard/backupmachines/:machineId/tasks/counts', 'signedIn', {
+      response: answer<DashboardTaskCounts>(),
+    }),
+    gettingStarted: get('/dashboard/gettingstarted', 'customerMember', {
+      response: answer<GettingStartedFlags>(),
+    }),
+  },
+  /** The HTTP alternative of the channel's tree request (002 §7.8). */
+  treeItems: {
+    list: post('/backupmachines/:machineId/treeitems', 'signedIn', {
+      body: treeItemsRequestSchema,
+      response: answer<TreeItemsResult>(),
+    }),
+  },
+  /** Linking machines (DESIGN §6, issue #5). */
+  machineLink: {
+    /** `agent link`: public, the agent proves itself in the body (e-mail and password, or a linking code). */
+    agentLink: post('/agent/link', 'public', { body: machineLinkRequestSchema, response: answer<MachineLinkResult>() }),
+    /** `agent unlink`: the agent gives up its own credential, with that credential as basic auth. */
+    agentUnlink: del('/agent/machines/:machineId/credential', 'public', { response: answer<null>() }),
+    linkingCodes: post('/backupmachines/linkingcodes', 'customerMember', { response: answer<LinkingCodeResult>() }),
+  },
+  /** Machine commands (001 §7, issue #5). */
+  machineCommands: {
+    uploadLogFiles: post(`${PROVIDER_MACHINE}/commands/uploadlogfiles`, 'providerAdmin', {
+      query: logUploadSchema,
+      response: answer<LogUploadRequested>(),
+    }),
+    /** Without ?filename= the list (ours: 001 §3 'Log file'); with it the file as a download. */
+    logFiles: get(`${PROVIDER_MACHINE}/logfiles`, 'providerAdmin', { response: answer<LogFileEntry[]>() }),
+    /** Only ?refresh=true for now. */
+    machineAction: put('/admin/backuppackages/:packageId/backupmachines/:machineId', 'anyAdmin', {
+      response: answer<null>(),
+    }),
+    /** The agent's upload of one log file (machine credential, text/plain). */
+    agentLogUpload: put('/agent/machines/:machineId/logfiles', 'public', {
+      query: logFileUploadQuerySchema,
+      response: answer<null>(),
+    }),
+  },
+  /** Realtime restic commands (001 §7): provider admins only. */
+  realtimeCommands: {
+    submit: put(REALTIME, 'providerAdmin', { body: resticCommandSchema, response: answer<RealtimeCommandView>() }),
+    list: get(REALTIME, 'providerAdmin', { response: answer<Elements<RealtimeCommandView>>() }),
+    stop: put(`${REALTIME}/stop`, 'providerAdmin', { body: commandIdBody, response: answer<null>() }),
+    remove: put(`${REALTIME}/delete`, 'providerAdmin', { body: commandIdBody, response: answer<null>() }),
+  },
+  /** Seed loading (issue #5; ours, the spec has no call for it). */
+  seeding: {
+    load: post(`${PROVIDER_MACHINE}/backuptasks/:taskId/seed`, 'providerAdmin', {
+      body: seedLoadRequestSchema,
+      response: answer<SeedLoadResult>(),
+    }),
+  },
+  /** The live channel's WebSocket endpoints (DESIGN §5); a plain GET without an upgrade answers 404. */
+  live: {
+    customer: get('/ws/connect', 'customerMember', { response: notAnEnvelope() }),
+    provider: get('/ws/boltadmin/connect', 'providerAdmin', { response: notAnEnvelope() }),
+    agent: get(AGENT_CHANNEL.endpoint, 'public', { response: notAnEnvelope() }),
+  },
+  /** The embedded storage's restic REST backend (DESIGN §7): each request with its machine's credential. */
+  restic: {
+    create: post('/restic/:machineId/', 'public', { response: notAnEnvelope() }),
+    readConfig: get('/restic/:machineId/config', 'public', { response: notAnEnvelope() }),
+    saveConfig: post('/restic/:machineId/config', 'public', { response: notAnEnvelope() }),
+    deleteConfig: del('/restic/:machineId/config', 'public', { response: notAnEnvelope() }),
+    list: get('/restic/:machineId/:type/', 'public', { response: notAnEnvelope() }),
+    readObject: get('/restic/:machineId/:type/:name', 'public', { response: notAnEnvelope() }),
+    saveObject: post('/restic/:machineId/:type/:name', 'public', { response: notAnEnvelope() }),
+    deleteObject: del('/restic/:machineId/:type/:name', 'public', { response: notAnEnvelope() }),
+  },
+} as const;
+
+/** Every entry of the table, for the server's start-up check and the route matrix test. */
+export function allRoutes(): RouteEntry[] {
+  const out: RouteEntry[] = [];
+  const visit = (node: object) => {
+    for (const value of Object.values(node)) {
+      if (value && typeof value === 'object' && 'method' in value && 'build' in value) out.push(value as RouteEntry);
+      else if (value && typeof value === 'object' && !(value instanceof z.ZodType)) visit(value);
+    }
+  };
+  visit(ROUTES);
+  return out;
+}
