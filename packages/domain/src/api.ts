@@ -23,7 +23,7 @@ import { type Paged, pagingQuerySchema } from './envelope.js';
 import { customerAccountEditSchema, customerPluginSettingsSchema } from './forms/customer.js';
 import { logUploadSchema } from './forms/machine.js';
 import { resticCommandSchema } from './forms/restic.js';
-import { userAddSchema, userEditSchema } from './forms/user.js';
+import { userAddSchema } from './forms/user.js';
 import { type LogFileEntry, logFileUploadQuerySchema } from './log-files.js';
 import { idParam, idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
@@ -303,10 +303,9 @@ export const ROUTES = {
     roles: get('/admin/account/users/roles', 'customerAdmin', { response: answer<Elements<RoleOption>>() }),
     detail: get('/admin/account/users/:userId', 'customerAdmin', { response: answer<UserRow>() }),
     add: post('/admin/account/users', 'customerAdmin', { body: userAddSchema, response: answer<UserRow>() }),
-    /** Edit and, with ?link=true, link to a package (body userLinkSchema): one path, two payloads. */
+    /** Edit (body userEditSchema) and, with ?link=true, link to a package (body userLinkSchema): one path, two payloads. */
     edit: put('/admin/account/users/:userId', 'customerAdmin', {
       query: z.object({ link: flag }),
-      body: userEditSchema,
       response: answer<UserRow>(),
     }),
     linkablePackages: get('/admin/account/users/:userId/linkablebackuppackages', 'customerAdmin', {

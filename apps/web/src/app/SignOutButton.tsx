@@ -1,4 +1,4 @@
-import { CSRF_FIELD_NAME } from '@portal/domain';
+import { AFTER_LOGOUT_FAILURE_URL, AFTER_LOGOUT_URL, CSRF_FIELD_NAME, ROUTES } from '@portal/domain';
 import { useState } from 'react';
 import { Button } from 'react-bootstrap';
 import { csrfToken } from './initial-data';
@@ -7,7 +7,7 @@ import { csrfToken } from './initial-data';
 export async function signOut(): Promise<void> {
   const { header, token } = csrfToken();
   try {
-    const response = await fetch('/logout', {
+    const response = await fetch(ROUTES.auth.signOut.build(), {
       method: 'POST',
       credentials: 'same-origin',
       headers: {
@@ -18,9 +18,9 @@ export async function signOut(): Promise<void> {
       },
       body: new URLSearchParams({ [CSRF_FIELD_NAME]: token }).toString(),
     });
-    window.location.assign(response.ok ? '/login?logout' : '/login?error');
+    window.location.assign(response.ok ? AFTER_LOGOUT_URL : AFTER_LOGOUT_FAILURE_URL);
   } catch {
-    window.location.assign('/login?error');
+    window.location.assign(AFTER_LOGOUT_FAILURE_URL);
   }
 }
 

@@ -1,7 +1,7 @@
 import { type CustomerAccount, ROUTES, type UserRow } from '@portal/domain';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { fakeServer, ok, reply, userRow } from '../features/users/testing';
-import { CommunicationError, callRoute, getResult, routeCall } from './api';
+import { CommunicationError, call, getResult, routeCall } from './api';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -10,11 +10,11 @@ describe('calls through the route table', () => {
     const user = userRow({ id: 3 });
     const server = fakeServer(() => ok(user));
     const body = { firstName: 'Ada', surname: 'Lovelace', email: 'ada@example.test', contactNumber: '' };
-    const answer = await callRoute(ROUTES.users.edit, { userId: 3 }, body);
+    const answer = await call(ROUTES.users.edit, { userId: 3 }, body);
     expect(answer.ok).toBe(true);
     expect(answer.envelope.result).toEqual(user);
     expectTypeOf(answer.envelope.result).toEqualTypeOf<UserRow | null>();
-    await callRoute(ROUTES.customers.reseller.changeStatus, { customerId: 4 }, undefined, { status: 'SUSPENDED' });
+    await call(ROUTES.customers.reseller.changeStatus, { customerId: 4 }, undefined, { status: 'SUSPENDED' });
     const [edit, status] = server.requests;
     expect(edit?.method).toBe('PUT');
     expect(edit?.url.pathname).toBe('/admin/account/users/3');

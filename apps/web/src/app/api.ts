@@ -24,10 +24,11 @@ export interface ApiResult<T> {
 }
 
 /**
- * Sends a call and returns its envelope. Throws CommunicationError when no envelope came back, so
- * callers show 'Error in communicating with server.' (000 §8).
+ * Sends a request and returns its envelope. Throws CommunicationError when no envelope came back, so
+ * callers show 'Error in communicating with server.' (000 §8). Only `call` and `getResult` use it: every
+ * request goes through a route-table entry.
  */
-export async function call<T>(method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
+async function send<T>(method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (method !== 'GET' && method !== 'HEAD') {
     const { header, token } = csrfToken();
@@ -97,18 +98,18 @@ const withQueryOf = (path: string, query: Query | undefined) => {
  * Sends the call of a route-table entry: its method and path come from the table and the answer has the
  * entry's type, so a caller cannot pick its own.
  */
-export function callRoute<R extends RouteEntry>(
+export function call<R extends RouteEntry>(
   route: R,
   params: ParamsOf<R>,
   body?: BodyOf<R>,
   query?: Query,
 ): Promise<ApiResult<ResponseOf<R>>> {
-  return call<ResponseOf<R>>(route.method, withQueryOf(routeCall(route, params).path, query), body);
+  return send<ResponseOf<R>>(route.method, withQueryOf(routeCall(route, params).path, query), body);
 }
 
 /** A read that returns the result or throws; for queries, where a failure shows an empty list. */
 export async function getResult<R extends RouteEntry>(target: RouteCall<R>, query?: Query): Promise<ResponseOf<R>> {
-  const { ok, envelope } = await call<ResponseOf<R>>(target.route.method, withQueryOf(target.path, query));
+  const { ok, envelope } = await send<ResponseOf<R>>(target.route.method, withQueryOf(target.path, query));
   if (!ok || envelope.result === null) throw new CommunicationError();
   return envelope.result;
 }

@@ -9,6 +9,7 @@ import {
   USER_IMPORT_EXAMPLE,
   USER_IMPORT_LIMITS,
   type UserImportResult,
+  userEditSchema,
   userImportSchema,
   userLinkSchema,
 } from '@portal/domain';
@@ -61,7 +62,7 @@ export async function registerUserRoutes(
       const { backupPackageId } = parseWith(userLinkSchema, request.body);
       return ok(await users.link(session.actor, userId, backupPackageId));
     }
-    const payload = parseWith(r.edit.body, request.body);
+    const payload = parseWith(userEditSchema, request.body);
     return ok(await users.edit(session.actor, session.sessionId, userId, payload));
   });
 

@@ -1,4 +1,4 @@
-import { ACCOUNT_PATH, type CustomerAccount, type CustomerAccountEditPayload } from '@portal/domain';
+import { type CustomerAccountEditPayload, ROUTES } from '@portal/domain';
 import { call } from '../../app/api';
 import { useApiMutation } from '../../ui';
 import { USERS_LIST_REFRESH } from '../users/mutations';
@@ -11,7 +11,7 @@ import { accountKeys } from './queries';
  */
 export const useEditAccount = () =>
   useApiMutation({
-    request: (payload: CustomerAccountEditPayload) => call<CustomerAccount>('PUT', ACCOUNT_PATH, payload),
+    request: (payload: CustomerAccountEditPayload) => call(ROUTES.account.edit, {}, payload),
     onApplied: ({ envelope }, _payload, client) => {
       if (envelope.result) client.setQueryData(accountKeys.details(), envelope.result);
     },

@@ -3,18 +3,18 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { call } from '../../app/api';
 import { dashboardKeys } from '../dashboard/queries';
 import { useChangeCustomerStatus } from './mutations';
 import { customerKeys } from './queries';
 import { customerDetail } from './testing';
 
-vi.mock('../../app/api', async (original) => ({
-  ...(await original<typeof import('../../app/api')>()),
-  call: vi.fn(),
-}));
+const fetchMock = vi.fn<typeof fetch>();
 
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
 
 describe('after a change to a customer (002 §9)', () => {
   it('shows the answered customer at once and refreshes the lists after their delays', async () => {
@@ -26,14 +26,16 @@ describe('after a change to a customer (002 §9)', () => {
     );
     const { result } = renderHook(() => useChangeCustomerStatus('provider'), { wrapper });
     const changed = customerDetail({ id: 7, status: 'SUSPENDED' });
-    vi.mocked(call).mockResolvedValue({
-      ok: true,
-      httpStatus: 200,
-      envelope: { status: 'OK', messages: [], responseSummaryCode: 'OK', result: changed },
-    });
+    vi.stubGlobal('fetch', fetchMock);
+    fetchMock.mockResolvedValue(
+      new Response(JSON.stringify({ status: 'OK', messages: [], responseSummaryCode: 'OK', result: changed })),
+    );
     await act(() => result.current.mutateAsync({ customerId: 7, status: 'SUSPENDED' }));
-    expect(call).toHaveBeenCalledWith('PUT', '/boltadmin/customers/7?status=SUSPENDED');
-    expect(client.getQueryData(customerKeys.detail('provider', 7))).toBe(changed);
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/boltadmin/customers/7?status=SUSPENDED',
+      expect.objectContaining({ method: 'PUT' }),
+    );
+    expect(client.getQueryData(customerKeys.detail('provider', 7))).toEqual(changed);
 
     const refreshed = () => invalidate.mock.calls.map(([filters]) => filters?.queryKey);
     act(() => vi.advanceTimersByTime(TIMINGS.tableRefreshMs));

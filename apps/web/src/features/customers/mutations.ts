@@ -1,14 +1,10 @@
 import {
   type AdminAudience,
-  CUSTOMER_LIST_PATHS,
   type CustomerDetail,
   type CustomerList,
   type CustomerPluginSettingsPayload,
   type CustomerStatus,
-  customerDeletePath,
-  customerPluginsPath,
-  customerStatusChangePath,
-  makeResellerPath,
+  ROUTES,
   TIMINGS,
 } from '@portal/domain';
 import { type ApiResult, call } from '../../app/api';
@@ -22,7 +18,7 @@ const refreshDelay = (list: CustomerList) =>
 
 /** Every customer list, and the dashboard's (which show the customer's status), after the delays of 002 §9. */
 const CUSTOMER_CHANGE_REFRESHES: readonly Refresh[] = [
-  ...(Object.keys(CUSTOMER_LIST_PATHS) as CustomerList[]).map((list) => ({
+  ...(Object.keys(ROUTES.customers.lists) as CustomerList[]).map((list) => ({
     queryKey: customerKeys.list(list),
     afterMs: refreshDelay(list),
   })),
@@ -53,13 +49,13 @@ function useCustomerMutation<V extends CustomerVariables>(
 /** PUT …/customers/{id}?status= (002 §4.1, §7.3): answers the changed customer. */
 export const useChangeCustomerStatus = (audience: AdminAudience) =>
   useCustomerMutation(audience, ({ customerId, status }: CustomerVariables & { status: CustomerStatus }) =>
-    call<CustomerDetail>('PUT', customerStatusChangePath(audience, customerId, status)),
+    call(ROUTES.customers[audience].changeStatus, { customerId }, undefined, { status }),
   );
 
 /** DELETE …/customers/{id} (002 §4.1): the deletion goes on in the background. */
 export const useDeleteCustomer = (audience: AdminAudience) =>
   useCustomerMutation(audience, ({ customerId }: CustomerVariables) =>
-    call<null>('DELETE', customerDeletePath(audience, customerId)),
+    call(ROUTES.customers[audience].remove, { customerId }),
   );
 
 /** PUT /boltadmin/customers/{id}/plugins (002 §7.3, provider only): answers the changed customer. */
@@ -67,11 +63,11 @@ export const useSaveCustomerPlugins = () =>
   useCustomerMutation(
     'provider',
     ({ customerId, settings }: CustomerVariables & { settings: CustomerPluginSettingsPayload }) =>
-      call<CustomerDetail>('PUT', customerPluginsPath(customerId), settings),
+      call(ROUTES.customers.plugins, { customerId }, settings),
   );
 
 /** PUT /boltadmin/customers/{id}/makereseller, empty body (002 §4.5): answers the new reseller. */
 export const useMakeReseller = () =>
   useCustomerMutation('provider', ({ customerId }: CustomerVariables) =>
-    call<CustomerDetail>('PUT', makeResellerPath(customerId)),
+    call(ROUTES.customers.makeReseller, { customerId }),
   );

@@ -1,4 +1,4 @@
-import { LINKING_CODES_PATH, type LinkingCodeResult, MESSAGES } from '@portal/domain';
+import { type LinkingCodeResult, MESSAGES, ROUTES } from '@portal/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../app/api';
@@ -8,7 +8,7 @@ import { dashboardKeys } from '../dashboard/queries';
 /** POST /backupmachines/linkingcodes (issue #5): a new one-time code; nothing shown changes until it is used. */
 export const useMakeLinkingCode = () =>
   useApiMutation<void, LinkingCodeResult>({
-    request: () => call<LinkingCodeResult>('POST', LINKING_CODES_PATH),
+    request: () => call(ROUTES.machineLink.linkingCodes, {}),
     refreshes: () => [],
   });
 

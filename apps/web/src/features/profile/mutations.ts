@@ -1,4 +1,4 @@
-import type { PasswordChangeInput, Profile, ProfileInput } from '@portal/domain';
+import { type PasswordChangeInput, type ProfileInput, ROUTES } from '@portal/domain';
 import { call } from '../../app/api';
 import { type Refresh, useApiMutation } from '../../ui';
 import { profileKeys } from './queries';
@@ -9,13 +9,13 @@ const PROFILE_REFRESH: readonly Refresh[] = [{ queryKey: profileKeys.all, afterM
 /** PUT /profile: the signed-in user's own details. */
 export const useSaveProfile = () =>
   useApiMutation({
-    request: (values: ProfileInput) => call<Profile>('PUT', '/profile', values),
+    request: (values: ProfileInput) => call(ROUTES.profile.update, {}, values),
     refreshes: () => PROFILE_REFRESH,
   });
 
 /** PUT /profile/password: signs the user's other sessions out. */
 export const useChangePassword = () =>
   useApiMutation({
-    request: (values: PasswordChangeInput) => call<null>('PUT', '/profile/password', values),
+    request: (values: PasswordChangeInput) => call(ROUTES.profile.changePassword, {}, values),
     refreshes: () => PROFILE_REFRESH,
   });

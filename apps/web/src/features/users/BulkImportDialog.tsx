@@ -5,6 +5,7 @@ import {
   MESSAGE_ROUTING,
   MESSAGES,
   type ResponseSummaryCode,
+  type UserImportResult,
   userImportSchema,
   usersImported,
   XLSX_KIND,
@@ -14,7 +15,7 @@ import Form from 'react-bootstrap/Form';
 import { type Resolver, useForm } from 'react-hook-form';
 import { CheckboxField, FormModal, GlobalErrors, useDialogSubmit } from '../../ui';
 import { type ImportErrorKind, ImportErrorSummary } from './ImportErrorSummary';
-import { IMPORT_PARTLY_SAVED, type ImportResult, useImportUsers } from './mutations';
+import { IMPORT_PARTLY_SAVED, useImportUsers } from './mutations';
 
 const TEXT = MESSAGES.userImport;
 
@@ -35,7 +36,7 @@ const SUMMARY_KINDS: Partial<Record<ResponseSummaryCode, ImportErrorKind>> = {
  * 'Users imported successfully!' when every row was added, the server's own count ('N users imported')
  * when some were skipped as already existing (002 §8.4).
  */
-const successText = (result: ImportResult | null) =>
+const successText = (result: UserImportResult | null) =>
   result && result.skipped > 0 ? usersImported(result.imported) : TEXT.imported;
 
 export interface BulkImportDialogProps {

@@ -1,26 +1,17 @@
 import {
+  type ResponseSummaryCode,
+  ROUTES,
   TIMINGS,
-  USERS_IMPORT_PATH,
-  USERS_PATH,
   type UserAddPayload,
   type UserEditPayload,
   type UserImportPayload,
+  type UserImportResult,
   type UserLinkPayload,
-  type UserRow,
-  userLinkPath,
-  userPath,
-  userUnlinkPath,
   userUrl,
 } from '@portal/domain';
 import { type ApiResult, call } from '../../app/api';
 import { type Refresh, useApiMutation } from '../../ui';
 import { userKeys } from './queries';
-
-/** What a finished import reports (issue #6 contract). */
-export interface ImportResult {
-  imported: number;
-  skipped: number;
-}
 
 /** 002 §9: the users list refreshes 500 ms after an action. */
 export const USERS_LIST_REFRESH: Refresh = { queryKey: userKeys.list(), afterMs: TIMINGS.tableRefreshMs };
@@ -49,8 +40,8 @@ export const useSaveUser = () =>
   useApiMutation({
     request: (save: UserSave) =>
       save.mode === 'add'
-        ? call<UserRow>('POST', USERS_PATH, save.payload)
-        : call<UserRow>('PUT', userPath(save.userId), save.payload),
+        ? call(ROUTES.users.add, {}, save.payload)
+        : call(ROUTES.users.edit, { userId: save.userId }, save.payload),
     refreshes: (save) => (save.mode === 'add' ? [USERS_LIST_REFRESH] : userPageRefreshes(save.userId)),
   });
 
@@ -58,7 +49,7 @@ export const useSaveUser = () =>
 export const useLinkPackage = () =>
   useApiMutation({
     request: ({ userId, payload }: { userId: number; payload: UserLinkPayload }) =>
-      call<UserRow>('PUT', userLinkPath(userId), payload),
+      call(ROUTES.users.edit, { userId }, payload, { link: true }),
     refreshes: ({ userId }) => [...userPageRefreshes(userId), { queryKey: userKeys.linkable(userId), afterMs: 0 }],
   });
 
@@ -66,19 +57,19 @@ export const useLinkPackage = () =>
 export const useUnlinkPackage = () =>
   useApiMutation({
     request: ({ userId, packageId }: { userId: number; packageId: number }) =>
-      call<null>('PUT', userUnlinkPath(userId, packageId)),
+      call(ROUTES.users.unlink, { userId, packageId }, undefined, { unlink: true }),
     refreshes: ({ userId }) => [...userPageRefreshes(userId), { queryKey: userKeys.linkable(userId), afterMs: 0 }],
   });
 
 /** DELETE /admin/account/users/{id} (001 §2): the users list at once, as the page goes back to it. */
 export const useDeleteUser = () =>
   useApiMutation({
-    request: (userId: number) => call<null>('DELETE', userPath(userId)),
+    request: (userId: number) => call(ROUTES.users.remove, { userId }),
     refreshes: () => [{ queryKey: userKeys.list(), afterMs: 0 }],
   });
 
 /** The import's summary code when rows without errors were saved and others refused (issue #6 contract). */
-export const IMPORT_PARTLY_SAVED = 'PROCESSING_FAILED';
+export const IMPORT_PARTLY_SAVED: ResponseSummaryCode = 'PROCESSING_FAILED';
 
 /**
  * POST /admin/account/users/import, multipart file + skipAlreadyExisting (002 §5.3). Users were added
@@ -90,9 +81,9 @@ export const useImportUsers = () =>
       const body = new FormData();
       body.append('skipAlreadyExisting', String(payload.skipAlreadyExisting));
       body.append('file', payload.file as File);
-      return call<ImportResult>('POST', USERS_IMPORT_PATH, body);
+      return call(ROUTES.users.import, {}, body);
     },
-    applied: (answer: ApiResult<ImportResult>) =>
+    applied: (answer: ApiResult<UserImportResult>) =>
       answer.ok || answer.envelope.responseSummaryCode === IMPORT_PARTLY_SAVED,
     refreshes: () => [USERS_LIST_REFRESH],
   });
