@@ -22,37 +22,38 @@ function renderAt(path: string, user: Partial<TestUser>) {
   );
 }
 
-const heading = () => screen.getByRole('heading', { level: 1 });
+/** Screens load by route, so a page's heading may come a moment after the shell. */
+const heading = () => screen.findByRole('heading', { level: 1 });
 
 describe('page layouts (002 §2.2)', () => {
-  it("renders the provider's customer pages inside the admin area shell", () => {
+  it("renders the provider's customer pages inside the admin area shell", async () => {
     renderAt('/boltadmin/resellers', PROVIDER);
     expect(screen.getByTestId('admin-area-title')).toBeInTheDocument();
     expect(screen.getByRole('navigation', { name: 'Admin area menu' })).toBeInTheDocument();
-    expect(heading()).toHaveTextContent('Resellers');
+    expect(await heading()).toHaveTextContent('Resellers');
   });
 
-  it('answers other admin area addresses with the not-found page in the admin shell', () => {
+  it('answers other admin area addresses with the not-found page in the admin shell', async () => {
     renderAt('/boltadmin/nothing-here', PROVIDER);
     expect(screen.getByTestId('admin-area-title')).toBeInTheDocument();
-    expect(heading()).toHaveTextContent('Page not found');
+    expect(await heading()).toHaveTextContent('Page not found');
   });
 
-  it('gives nobody else the admin area pages', () => {
+  it('gives nobody else the admin area pages', async () => {
     renderAt('/boltadmin/customers', RESELLER);
     expect(screen.queryByTestId('admin-area-title')).toBeNull();
-    expect(heading()).toHaveTextContent('Page not found');
+    expect(await heading()).toHaveTextContent('Page not found');
   });
 
-  it("renders a reseller's customers in the normal shell, and only for reseller admins", () => {
+  it("renders a reseller's customers in the normal shell, and only for reseller admins", async () => {
     renderAt('/admin/mycustomers', RESELLER);
     expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeInTheDocument();
-    expect(heading()).toHaveTextContent('My Customers');
+    expect(await heading()).toHaveTextContent('My Customers');
   });
 
-  it('answers /admin/mycustomers with the not-found page for a customer that is not a reseller', () => {
+  it('answers /admin/mycustomers with the not-found page for a customer that is not a reseller', async () => {
     renderAt('/admin/mycustomers', SUPER_ADMIN);
-    expect(heading()).toHaveTextContent('Page not found');
+    expect(await heading()).toHaveTextContent('Page not found');
   });
 });
 
@@ -67,16 +68,16 @@ describe('the demo mailbox', () => {
     );
   }
 
-  it('is a page of the admin area for the provider admin, linked from it in demo mode', () => {
+  it('is a page of the admin area for the provider admin, linked from it in demo mode', async () => {
     renderDemoAt('/demo/mails', PROVIDER);
     expect(screen.getByTestId('admin-area-title')).toBeInTheDocument();
-    expect(heading()).toHaveTextContent(MESSAGES.demoMails.title);
+    expect(await heading()).toHaveTextContent(MESSAGES.demoMails.title);
     expect(screen.getByRole('link', { name: MESSAGES.demoMails.title })).toHaveAttribute('href', '/demo/mails');
   });
 
-  it('is not there for anyone else', () => {
+  it('is not there for anyone else', async () => {
     renderDemoAt('/demo/mails', SUPER_ADMIN);
-    expect(heading()).toHaveTextContent('Page not found');
+    expect(await heading()).toHaveTextContent('Page not found');
     expect(screen.queryByRole('link', { name: MESSAGES.demoMails.title })).toBeNull();
   });
 

@@ -1,23 +1,38 @@
 import { type Actor, isProviderAdmin, mayOpenPage, PAGES, type PageKey } from '@portal/domain';
-import type { ReactElement } from 'react';
+import { lazy, type ReactElement, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
-import { AccountPage } from '../features/account/AccountPage';
-import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { LoginPage } from '../features/auth/LoginPage';
-import { LogoutPage } from '../features/auth/LogoutPage';
 import { PublicLayout } from '../features/auth/PublicLayout';
-import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
-import { CustomerPage } from '../features/customers/CustomerPage';
-import { CustomersPage } from '../features/customers/CustomersPage';
-import { ResellersPage } from '../features/customers/ResellersPage';
-import { DashboardPage } from '../features/dashboard/DashboardPage';
-import { DemoMailsPage } from '../features/demo/DemoMailsPage';
-import { ProfilePage } from '../features/profile/ProfilePage';
-import { SignUpPage } from '../features/signup/SignUpPage';
-import { UserPage } from '../features/users/UserPage';
 import { NotFound } from '../ui';
 import { AdminShell, Shell } from './Shell';
 import { useSession } from './session';
+
+// A screen's code loads when its route is first opened (every screen but sign-in, the first page a visitor
+// sees), so the first page loads the shell and its own screen only.
+const LogoutPage = lazy(() => import('../features/auth/LogoutPage').then((m) => ({ default: m.LogoutPage })));
+const ForgotPasswordPage = lazy(() =>
+  import('../features/auth/ForgotPasswordPage').then((m) => ({ default: m.ForgotPasswordPage })),
+);
+const ResetPasswordPage = lazy(() =>
+  import('../features/auth/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })),
+);
+const SignUpPage = lazy(() => import('../features/signup/SignUpPage').then((m) => ({ default: m.SignUpPage })));
+const DemoMailsPage = lazy(() => import('../features/demo/DemoMailsPage').then((m) => ({ default: m.DemoMailsPage })));
+const DashboardPage = lazy(() =>
+  import('../features/dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })),
+);
+const ProfilePage = lazy(() => import('../features/profile/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+const CustomersPage = lazy(() =>
+  import('../features/customers/CustomersPage').then((m) => ({ default: m.CustomersPage })),
+);
+const ResellersPage = lazy(() =>
+  import('../features/customers/ResellersPage').then((m) => ({ default: m.ResellersPage })),
+);
+const CustomerPage = lazy(() =>
+  import('../features/customers/CustomerPage').then((m) => ({ default: m.CustomerPage })),
+);
+const AccountPage = lazy(() => import('../features/account/AccountPage').then((m) => ({ default: m.AccountPage })));
+const UserPage = lazy(() => import('../features/users/UserPage').then((m) => ({ default: m.UserPage })));
 
 /** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
 type Layout = 'public' | 'shell' | 'admin';
@@ -55,7 +70,9 @@ const routerPath = (pattern: string) => pattern.replace(/\{(\w+)\}/g, ':$1');
 function routesFor(layout: Layout, actor: Actor | null = null) {
   return (Object.entries(SCREENS) as Array<[PageKey, Screen]>)
     .filter(([key, screen]) => screen.layout === layout && mayOpenPage(actor, key))
-    .map(([key, screen]) => <Route key={key} path={routerPath(PAGES[key])} element={screen.element} />);
+    .map(([key, screen]) => (
+      <Route key={key} path={routerPath(PAGES[key])} element={<Suspense fallback={null}>{screen.element}</Suspense>} />
+    ));
 }
 
 export function AppRoutes() {

@@ -1,5 +1,5 @@
 import { type Actor, AGENT_CHANNEL, isProviderAdmin, WS_ENDPOINTS } from '@portal/domain';
-import { Client, type StompSubscription } from '@stomp/stompjs';
+import type { Client, StompSubscription } from '@stomp/stompjs';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { useSession } from './session';
 
@@ -17,8 +17,8 @@ export interface LiveChannelClient {
 }
 
 /**
- * One STOMP connection per page (DESIGN §5), opened on the first subscription; the session cookie
- * authenticates it. stompjs reconnects after a drop, and each listener hears of the reconnection, so a
+ * One STOMP connection per page (DESIGN §5), opened on the first subscription (stompjs loads then, so the
+ * first page does not carry it); the session cookie authenticates it. stompjs reconnects after a drop, and each listener hears of the reconnection, so a
  * screen can reload what it may have missed.
  */
 export function createLiveChannelClient(
@@ -28,6 +28,8 @@ export function createLiveChannelClient(
   const listeners = new Map<string, Set<LiveListener>>();
   const subscriptions = new Map<string, StompSubscription>();
   let client: Client | null = null;
+  let starting = false;
+  let closed = false;
   let connectedBefore = false;
 
   function listen(destination: string): void {
@@ -40,7 +42,9 @@ export function createLiveChannelClient(
     );
   }
 
-  function start(): Client {
+  async function start(): Promise<void> {
+    const { Client } = await import('@stomp/stompjs');
+    if (closed) return;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const created = new Client({
       brokerURL: `${scheme}://${location.host}${WS_ENDPOINTS[side]}`,
@@ -59,7 +63,7 @@ export function createLiveChannelClient(
       }
     };
     created.activate();
-    return created;
+    client = created;
   }
 
   return {
@@ -67,7 +71,10 @@ export function createLiveChannelClient(
       const set = listeners.get(destination) ?? new Set<LiveListener>();
       set.add(listener);
       listeners.set(destination, set);
-      client ??= start();
+      if (!client && !starting) {
+        starting = true;
+        void start();
+      }
       listen(destination);
       return () => {
         set.delete(listener);
@@ -79,6 +86,7 @@ export function createLiveChannelClient(
       };
     },
     close() {
+      closed = true;
       void client?.deactivate();
       client = null;
       subscriptions.clear();
