@@ -5,7 +5,7 @@
  * before they get here (the machine credential and the repository password never reach a log).
  *
  * On the portal's `uploadLogFiles` command the files are uploaded one by one over HTTP with the machine
- * credential (`agentLogFileUploadPath`), the last LOG_FILES.maxBytes of a larger file only.
+ * credential (`ROUTES.machineCommands.agentLogUpload`), the last LOG_FILES.maxBytes of a larger file only.
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
