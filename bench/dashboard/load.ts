@@ -14,8 +14,8 @@ import {
   CUSTOMER_SORT_COLUMNS,
   type CustomerStatusGroup,
   DASHBOARD_PAGE_SIZE,
-  DASHBOARD_PATHS,
   MACHINE_SORT_COLUMNS,
+  ROUTES,
   TASK_SORT_COLUMNS,
 } from '@portal/domain';
 import pg from 'pg';
@@ -136,7 +136,7 @@ function customersVisit(rng: Random, u: Universe, parentId: number | null): Visi
     list: {
       tab: 'customers',
       kind: 'list',
-      path: `${DASHBOARD_PATHS.customers}?${params}`,
+      path: `${ROUTES.dashboard.customers.build()}?${params}`,
       sql: [
         {
           text: `select ${CUSTOMER_COLUMNS} from customers c left join reseller_settings r on r.customer_id = c.id
@@ -149,7 +149,7 @@ function customersVisit(rng: Random, u: Universe, parentId: number | null): Visi
     counts: {
       tab: 'customers',
       kind: 'counts',
-      path: DASHBOARD_PATHS.customerCounts,
+      path: ROUTES.dashboard.customerCounts.build(),
       sql: [
         {
           text: `select task_status, display_status, count(*)::int as n from customers c ${scopeSql} group by 1, 2`,
@@ -192,12 +192,12 @@ function machinesVisit(
   const scopeValues = customerId === null ? [] : [customerId];
   const path =
     tab === 'ownMachines'
-      ? DASHBOARD_PATHS.ownMachines
-      : DASHBOARD_PATHS.customerMachines(tab === 'allMachines' ? -1 : (customerId ?? -1));
+      ? ROUTES.dashboard.ownMachines.build()
+      : ROUTES.dashboard.customerMachines.build({ customerId: tab === 'allMachines' ? -1 : (customerId ?? -1) });
   const countsPath =
     tab === 'ownMachines'
-      ? DASHBOARD_PATHS.ownMachineCounts
-      : DASHBOARD_PATHS.customerMachineCounts(tab === 'allMachines' ? -1 : (customerId ?? -1));
+      ? ROUTES.dashboard.ownMachineCounts.build()
+      : ROUTES.dashboard.customerMachineCounts.build({ customerId: tab === 'allMachines' ? -1 : (customerId ?? -1) });
   return {
     list: {
       tab,
@@ -243,7 +243,7 @@ function tasksVisit(rng: Random, machine: Scope): Visit {
     list: {
       tab: 'machineTasks',
       kind: 'list',
-      path: `${DASHBOARD_PATHS.machineTasks(machine.id)}?${params}`,
+      path: `${ROUTES.dashboard.machineTasks.build({ machineId: machine.id })}?${params}`,
       sql: [
         {
           text: `select ${TASK_COLUMNS} from backup_tasks t ${whereSql} order by ${TASK_SORT_SQL[column]} ${dir}, t.id ${dir} limit ${DASHBOARD_PAGE_SIZE}`,
@@ -255,7 +255,7 @@ function tasksVisit(rng: Random, machine: Scope): Visit {
     counts: {
       tab: 'machineTasks',
       kind: 'counts',
-      path: DASHBOARD_PATHS.machineTaskCounts(machine.id),
+      path: ROUTES.dashboard.machineTaskCounts.build({ machineId: machine.id }),
       sql: [
         {
           text: 'select display_status, count(*)::int as n from backup_tasks t where t.backup_machine_id = $1 group by 1',
@@ -721,7 +721,7 @@ async function main(): Promise<void> {
     try {
       const sessions = new Map<string, Session>();
       for (const u of users) if (!sessions.has(u.email)) sessions.set(u.email, await signIn(server.url, u.email));
-      const probe = await get(`${server.url}${DASHBOARD_PATHS.customerCounts}`, {
+      const probe = await get(`${server.url}${ROUTES.dashboard.customerCounts.build()}`, {
         cookie: sessions.get(BENCH_ACCOUNTS.providerAdmin(1))?.cookie ?? '',
         accept: 'application/json',
       });

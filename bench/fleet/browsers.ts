@@ -3,7 +3,7 @@
 // generator that sends tree requests (`/ws/inbound/boltadmin/backupmachines/{id}/localtreeitems`) at a fixed
 // rate whatever the answers do. The time of a command is from just before its SEND is written to the
 // socket to the MESSAGE on the machine queue that carries its treeItemsRequestId.
-import { machineQueue, WS_ENDPOINTS } from '@portal/domain';
+import { machineQueue, ROUTES } from '@portal/domain';
 import { WebSocket } from 'ws';
 import { HEART_BEAT, readFrame, stompFrame } from './stomp.js';
 
@@ -90,7 +90,7 @@ function onReply(body: string): void {
 
 function connectOne(base: string, session: BrowserSession, localAddress: string): Promise<Browser> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}${WS_ENDPOINTS.provider}`, ['v12.stomp'], {
+    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}${ROUTES.live.provider.build()}`, ['v12.stomp'], {
       perMessageDeflate: false,
       localAddress,
       headers: { cookie: session.cookie, origin: base },

@@ -6,7 +6,6 @@ import { expect, type Page, test } from '@playwright/test';
 import {
   type AggregateTaskStatus,
   aggregateStatusBadge,
-  DASHBOARD_PATHS,
   DASHBOARD_PIES,
   type DashboardMachineCounts,
   type DashboardMachineRow,
@@ -17,7 +16,7 @@ import {
   newTaskForm,
   type Paged,
   pieSliceOf,
-  WS_ENDPOINTS,
+  ROUTES,
   WS_SEND_PREFIXES,
 } from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
@@ -77,7 +76,7 @@ async function taskCommand(page: Page, machineId: number, command: string, reque
         };
       }),
     {
-      endpoint: WS_ENDPOINTS.customer,
+      endpoint: ROUTES.live.customer.build(),
       queue: machineQueue('customer', machineId),
       destination: `${WS_SEND_PREFIXES.customer}/backupmachines/${machineId}/${command}`,
       payload: JSON.stringify(body),
@@ -156,7 +155,10 @@ test('a real agent: the machine comes online, and a finished run changes its row
     backupItems: [{ path: samples, name: 'samples', type: 'DIRECTORY', missing: false }],
   });
   expect(created.success, JSON.stringify(created.messages)).toBe(true);
-  const tasks = await apiResult<Paged<DashboardTaskRow>>(page, DASHBOARD_PATHS.machineTasks(machineId));
+  const tasks = await apiResult<Paged<DashboardTaskRow>>(
+    page,
+    ROUTES.dashboard.machineTasks.build({ machineId: machineId }),
+  );
   const taskId = tasks.elements[0]?.id;
   expect(taskId).toBeDefined();
   const pending = aggregateStatusBadge('NO_COMPLETED_TASKS').text;
@@ -173,7 +175,10 @@ test('a real agent: the machine comes online, and a finished run changes its row
   await expect
     .poll(
       async () => {
-        const list = await apiResult<Paged<DashboardMachineRow>>(page, `${DASHBOARD_PATHS.ownMachines}?size=100`);
+        const list = await apiResult<Paged<DashboardMachineRow>>(
+          page,
+          `${ROUTES.dashboard.ownMachines.build()}?size=100`,
+        );
         finished = list.elements.find(
           (m) => m.id === machineId && !m.tasksInProgress && m.taskStatus !== 'NO_COMPLETED_TASKS',
         );
@@ -187,7 +192,7 @@ test('a real agent: the machine comes online, and a finished run changes its row
   await expect(row).toContainText(aggregateStatusBadge(status).text, { timeout: 2_000 });
   await expect(row.getByTestId('tasks-in-progress')).toHaveCount(0, { timeout: 2_000 });
 
-  const counts = await apiResult<DashboardMachineCounts>(page, DASHBOARD_PATHS.ownMachineCounts);
+  const counts = await apiResult<DashboardMachineCounts>(page, ROUTES.dashboard.ownMachineCounts.build());
   const slice = pieSliceOf(DASHBOARD_PIES.machineTaskStatus, status);
   if (!slice) throw new Error(`no slice for ${status}`);
   const expected = slice.statuses.reduce((sum, s) => sum + (counts.taskStatus[s] ?? 0), 0);

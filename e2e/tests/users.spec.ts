@@ -1,9 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
 import {
-  BULK_USER_IMPORT_EXAMPLE_URL,
   fieldRequired,
   importRowProblem,
   MESSAGES,
+  ROUTES,
   USER_FORM_LABELS,
   USER_IMPORT_COLUMNS,
 } from '@portal/domain';
@@ -97,7 +97,7 @@ type Cells = Record<(typeof USER_IMPORT_COLUMNS)[number]['key'], string>;
 
 /** The example file from the portal, filled in with `rows` below its header row. */
 async function spreadsheet(page: Page, rows: Cells[]): Promise<Buffer> {
-  const example = await page.request.get(BULK_USER_IMPORT_EXAMPLE_URL);
+  const example = await page.request.get(ROUTES.users.importExample.build());
   expect(example.ok()).toBe(true);
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load((await example.body()) as unknown as ExcelJS.Buffer);

@@ -9,15 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  machineLogFilePath,
-  machineLogFilesPath,
-  machineQueue,
-  machineUploadLogFilesPath,
-  newTaskForm,
-  type TaskForm,
-  WS_ENDPOINTS,
-} from '@portal/domain';
+import { machineQueue, newTaskForm, ROUTES, type TaskForm, withQuery } from '@portal/domain';
 import type { IMessage } from '@stomp/stompjs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -266,7 +258,7 @@ async function connectBrowser(): Promise<void> {
   await browser?.stop();
   const client = new TestClient(t.app);
   await client.signIn(tenants.customerA.user.email, FIXTURE_PASSWORD);
-  browser = stompClient(`${base.replace('http', 'ws')}${WS_ENDPOINTS.customer}`, {
+  browser = stompClient(`${base.replace('http', 'ws')}${ROUTES.live.customer.build()}`, {
     headers: { cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`, origin: base },
   });
   expect(await browser.connected).toBe('connected');
@@ -483,15 +475,23 @@ describe('log files through the whole system (issue #5)', () => {
     const provider = new TestClient(t.app);
     await provider.signIn(tenants.providerAdmin.email, FIXTURE_PASSWORD);
 
-    const asked = await provider.json('POST', machineUploadLogFilesPath(ref, false));
+    const asked = await provider.json(
+      'POST',
+      withQuery(ROUTES.machineCommands.uploadLogFiles.build(ref), { uploadupdaterfiles: false }),
+    );
     expect(asked.statusCode, asked.body).toBe(200);
     const listed = await eventually('the agent’s log file at the portal', async () => {
-      const files = (await provider.json('GET', machineLogFilesPath(ref))).json().result as Array<{ fileName: string }>;
+      const files = (await provider.json('GET', ROUTES.machineCommands.logFiles.build(ref))).json().result as Array<{
+        fileName: string;
+      }>;
       return files.some((f) => f.fileName === 'agent.log') ? files : undefined;
     });
     expect(listed.map((f) => f.fileName)).toEqual(['agent.log']);
 
-    const download = await provider.request({ method: 'GET', url: machineLogFilePath(ref, 'agent.log') });
+    const download = await provider.request({
+      method: 'GET',
+      url: withQuery(ROUTES.machineCommands.logFiles.build(ref), { filename: 'agent.log' }),
+    });
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(download.headers['content-disposition']).toMatch(/^attachment; filename="agent\.log"/);

@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LINKING_CODES_PATH, type LinkingCodeResult, MESSAGES } from '@portal/domain';
+import { type LinkingCodeResult, MESSAGES, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines } from '../../server/src/db/schema/index.js';
@@ -29,7 +29,7 @@ const agent = (args: string[], env: Record<string, string> = {}) =>
 const link = (...options: string[]) => ['link', '--server', base, ...options];
 
 async function newCode(): Promise<string> {
-  const response = await user.json('POST', LINKING_CODES_PATH, {});
+  const response = await user.json('POST', ROUTES.machineLink.linkingCodes.build(), {});
   expect(response.statusCode, response.body).toBe(200);
   return (response.json().result as LinkingCodeResult).code;
 }

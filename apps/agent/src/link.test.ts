@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AGENT_LINK_PATH, errorMessage, failure, machineLinkRequestSchema, ok } from '@portal/domain';
+import { errorMessage, failure, machineLinkRequestSchema, ok, ROUTES } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig, writeConnectionState, writeStoredTasks } from './config.js';
 import { envelopeErrors, linkMachine, normaliseServer } from './link.js';
@@ -12,7 +12,10 @@ import { cli, makeTask } from './testing.js';
 
 const TOKEN = 'secret-machine-token-0123456789abcdef';
 
-/** Answers like the portal's AGENT_LINK_PATH: the envelope, validation of the body, wrong password, package choice. */
+/**
+ * Answers like the portal's ROUTES.machineLink.agentLink: the envelope, validation of the body, wrong password, package
+ * choice.
+ */
 let server: Server;
 let base: string;
 const received: unknown[] = [];
@@ -30,7 +33,8 @@ beforeAll(async () => {
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(json));
       };
-      if (request.method !== 'POST' || request.url !== AGENT_LINK_PATH) return send(404, { message: 'Not Found' });
+      if (request.method !== 'POST' || request.url !== ROUTES.machineLink.agentLink.build())
+        return send(404, { message: 'Not Found' });
       const parsed = machineLinkRequestSchema.safeParse(JSON.parse(body));
       if (!parsed.success) return send(400, failure('VALIDATION_FAILED', [errorMessage('Invalid request', 'body')]));
       received.push(parsed.data);

@@ -1,17 +1,16 @@
 /**
  * `portal-agent link` (DESIGN §6): proves itself with a user's e-mail and password or with a one-time linking
- * code made in the portal, registers this machine at the portal (AGENT_LINK_PATH) and stores the machine
+ * code made in the portal, registers this machine at the portal (ROUTES.machineLink.agentLink) and stores the machine
  * credential in the config file (0600). The token is never printed.
  */
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
-  AGENT_LINK_PATH,
-  agentCredentialPath,
   type Envelope,
   type MachineLinkRequest,
   type MachineLinkResult,
   machineLinkRequestSchema,
+  ROUTES,
 } from '@portal/domain';
 import {
   type AgentConfig,
@@ -84,7 +83,7 @@ export async function linkMachine(options: LinkOptions): Promise<{ config: Agent
 
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(`${server}${AGENT_LINK_PATH}`, {
+    response = await (options.fetch ?? fetch)(`${server}${ROUTES.machineLink.agentLink.build()}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(checked.data),
@@ -138,7 +137,7 @@ export async function unlinkMachine(
   const server = normaliseServer(config.server);
   let response: Response;
   try {
-    response = await fetcher(`${server}${agentCredentialPath(config.machineId)}`, {
+    response = await fetcher(`${server}${ROUTES.machineLink.agentUnlink.build({ machineId: config.machineId })}`, {
       method: 'DELETE',
       headers: {
         accept: 'application/json',

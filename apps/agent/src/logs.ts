@@ -5,11 +5,11 @@
  * before they get here (the machine credential and the repository password never reach a log).
  *
  * On the portal's `uploadLogFiles` command the files are uploaded one by one over HTTP with the machine
- * credential (`agentLogFileUploadPath`), the last LOG_FILES.maxBytes of a larger file only.
+ * credential (`ROUTES.machineCommands.agentLogUpload`), the last LOG_FILES.maxBytes of a larger file only.
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentLogFileUploadPath, isLogFileName, LOG_FILES } from '@portal/domain';
+import { isLogFileName, LOG_FILES, ROUTES, withQuery } from '@portal/domain';
 import { envelopeErrors } from './link.js';
 
 export const AGENT_LOG_FILE = 'agent.log';
@@ -135,7 +135,7 @@ export async function uploadLogFiles(options: LogUploadOptions): Promise<{ uploa
     try {
       const lastModified = statSync(path).mtime;
       const response = await (options.fetch ?? fetch)(
-        `${options.server}${agentLogFileUploadPath(options.machineId, name, lastModified)}`,
+        `${options.server}${withQuery(ROUTES.machineCommands.agentLogUpload.build({ machineId: options.machineId }), { fileName: name, lastModified: lastModified.toISOString() })}`,
         {
           method: 'PUT',
           headers: { authorization, 'content-type': 'text/plain; charset=utf-8', accept: 'application/json' },

@@ -85,7 +85,7 @@ export function agentLinkCommand(server: string, code: string, backupPackageId?:
 }
 
 /**
- * What POST LINKING_CODES_PATH answers: the code (formatted), when it stops working (ISO time) and the
+ * What POST ROUTES.machineLink.linkingCodes answers: the code (formatted), when it stops working (ISO time) and the
  * active packages its maker may link to, by name (with more than one, the agent is told which: --package).
  */
 export interface LinkingCodeResult {

@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { allRoutes, type ResponseOf, ROUTES } from './api.js';
 import type { CustomerDetail } from './customers.js';
 import type { Paged } from './envelope.js';
-import { ID_MAX, idParam } from './paths.js';
+import { ID_MAX, idParam, withPaging, withQuery } from './paths.js';
 import type { UserRow } from './users.js';
 
 describe('route table', () => {
@@ -20,6 +20,98 @@ describe('route table', () => {
     expect(() => ROUTES.users.detail.build({ userId: 0 })).toThrow(RangeError);
     expect(() => ROUTES.users.detail.build({ userId: 1.5 })).toThrow(RangeError);
     expect(() => ROUTES.users.detail.build({ userId: -1 })).toThrow(RangeError);
+  });
+
+  it('builds the paths the server serves (001 §7, 002 §7), queries with withQuery', () => {
+    const task = { customerId: 1, packageId: 2, machineId: 3, taskId: 4 };
+    const paging = { page: 0, size: 10 };
+    expect(ROUTES.users.importExample.build()).toBe('/public/downloads/files/userimport/BulkUserImport.xlsx');
+    // Machines and account (001 §7).
+    expect(
+      withQuery(ROUTES.machineCommands.machineAction.build({ packageId: 2, machineId: 3 }), { refresh: true }),
+    ).toBe('/admin/backuppackages/2/backupmachines/3?refresh=true');
+    expect(withQuery(ROUTES.machineCommands.uploadLogFiles.build(task), { uploadupdaterfiles: true })).toBe(
+      '/boltadmin/customers/1/backuppackages/2/backupmachines/3/commands/uploadlogfiles?uploadupdaterfiles=true',
+    );
+    expect(ROUTES.machineCommands.logFiles.build(task)).toBe(
+      '/boltadmin/customers/1/backuppackages/2/backupmachines/3/logfiles',
+    );
+    expect(withQuery(ROUTES.machineCommands.logFiles.build(task), { filename: 'agent log.txt' })).toBe(
+      '/boltadmin/customers/1/backuppackages/2/backupmachines/3/logfiles?filename=agent%20log.txt',
+    );
+    expect(ROUTES.account.get.build()).toBe('/admin/account');
+    expect(ROUTES.account.edit.build()).toBe('/admin/account');
+    // Realtime commands, users and the live channel (001 §7).
+    const base = '/boltadmin/customers/1/backuppackages/2/backupmachines/3/realtimecommands';
+    expect(ROUTES.realtimeCommands.list.build(task)).toBe(base);
+    expect(ROUTES.realtimeCommands.submit.build(task)).toBe(base);
+    expect(ROUTES.realtimeCommands.stop.build(task)).toBe(`${base}/stop`);
+    expect(ROUTES.realtimeCommands.remove.build(task)).toBe(`${base}/delete`);
+    expect(withQuery(ROUTES.users.unlink.build({ userId: 8, packageId: 2 }), { unlink: true })).toBe(
+      '/admin/account/users/8/backuppackages/2?unlink=true',
+    );
+    expect(ROUTES.users.edit.build({ userId: 8 })).toBe('/admin/account/users/8');
+    expect(ROUTES.users.remove.build({ userId: 8 })).toBe('/admin/account/users/8');
+    expect(ROUTES.users.machines.build({ userId: 8 })).toBe('/admin/account/users/8/backupmachines');
+    expect(ROUTES.users.packages.build({ userId: 8 })).toBe('/admin/account/users/8/backuppackages');
+    expect(ROUTES.users.list.build()).toBe('/admin/users');
+    expect({ customer: ROUTES.live.customer.build(), provider: ROUTES.live.provider.build() }).toEqual({
+      customer: '/ws/connect',
+      provider: '/ws/boltadmin/connect',
+    });
+    // Users of a customer (002 §7.1).
+    expect(ROUTES.users.add.build()).toBe('/admin/account/users');
+    expect(withQuery(ROUTES.users.edit.build({ userId: 8 }), { link: true })).toBe('/admin/account/users/8?link=true');
+    expect(ROUTES.users.import.build()).toBe('/admin/account/users/import');
+    expect(ROUTES.customers.provider.users.build({ customerId: 1 })).toBe('/boltadmin/customers/1/users');
+    // Customers (002 §7.3).
+    expect(ROUTES.customers.provider.remove.build({ customerId: 1 })).toBe('/boltadmin/customers/1');
+    expect(ROUTES.customers.reseller.remove.build({ customerId: 1 })).toBe('/admin/mycustomers/1');
+    expect(withQuery(ROUTES.customers.reseller.changeStatus.build({ customerId: 1 }), { status: 'ACTIVE' })).toBe(
+      '/admin/mycustomers/1?status=ACTIVE',
+    );
+    expect(ROUTES.customers.plugins.build({ customerId: 1 })).toBe('/boltadmin/customers/1/plugins');
+    expect(ROUTES.customers.makeReseller.build({ customerId: 1 })).toBe('/boltadmin/customers/1/makereseller');
+    const lists = ROUTES.customers.lists;
+    expect(withPaging(lists.customers.build(), paging)).toBe('/boltadmin/customerspaginated?size=10&page=0');
+    expect(withQuery(withPaging(lists.customers.build(), paging), { search: 'acme & co' })).toBe(
+      '/boltadmin/customerspaginated?size=10&page=0&search=acme%20%26%20co',
+    );
+    expect(withPaging(lists.customersToMakeResellers.build(), paging)).toBe(
+      '/boltadmin/customerstomakeresellerspaginated?size=10&page=0',
+    );
+    expect(withPaging(lists.resellers.build(), paging)).toBe('/boltadmin/resellerspaginated?size=10&page=0');
+    expect(withQuery(withPaging(lists.myCustomers.build(), paging), { search: 'acme' })).toBe(
+      '/admin/mycustomerspaginated?size=10&page=0&search=acme',
+    );
+    expect(lists.myCustomers.build()).toBe('/admin/mycustomerspaginated');
+    expect(ROUTES.customers.reseller.users.build({ customerId: 1 })).toBe('/admin/mycustomers/1/users');
+    expect(ROUTES.customers.provider.packages.build({ customerId: 1 })).toBe('/boltadmin/customers/1/backuppackages');
+    expect(ROUTES.customers.reseller.packages.build({ customerId: 1 })).toBe('/admin/mycustomers/1/backuppackages');
+    // The tree call (002 §7.8), seeding, sign-up and the agent's calls.
+    expect(ROUTES.treeItems.list.build({ machineId: 3 })).toBe('/backupmachines/3/treeitems');
+    expect(ROUTES.seeding.load.build(task)).toBe(
+      '/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks/4/seed',
+    );
+    expect(ROUTES.signUp.options.build()).toBe('/signup/options');
+    expect(ROUTES.signUp.submit.build()).toBe('/signup');
+    expect(ROUTES.machineLink.agentLink.build()).toBe('/agent/link');
+    expect(ROUTES.machineLink.agentUnlink.build({ machineId: 3 })).toBe('/agent/machines/3/credential');
+    expect(ROUTES.machineLink.linkingCodes.build()).toBe('/backupmachines/linkingcodes');
+  });
+
+  it('refuses a bad id in every id segment', () => {
+    const task = { customerId: 1, packageId: 2, machineId: 3, taskId: 4 };
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]) {
+      expect(() => ROUTES.customers.provider.remove.build({ customerId: bad })).toThrow(RangeError);
+      expect(() => ROUTES.customers.reseller.users.build({ customerId: bad })).toThrow(RangeError);
+      expect(() => ROUTES.users.unlink.build({ userId: 8, packageId: bad })).toThrow(RangeError);
+      expect(() => ROUTES.realtimeCommands.list.build({ ...task, machineId: bad })).toThrow(RangeError);
+      expect(() => ROUTES.seeding.load.build({ ...task, taskId: bad })).toThrow(RangeError);
+      expect(() => ROUTES.machineCommands.machineAction.build({ packageId: bad, machineId: 3 })).toThrow(RangeError);
+      expect(() => ROUTES.treeItems.list.build({ machineId: bad })).toThrow(RangeError);
+      expect(() => ROUTES.machineLink.agentUnlink.build({ machineId: bad })).toThrow(RangeError);
+    }
   });
 
   it('lets the dashboard name every customer (-1) and nothing else below 1', () => {

@@ -37,8 +37,8 @@ import type { LinkablePackage, RoleOption, UserMachineRow, UserPackageRow, UserR
  * The wire contract: every HTTP route of the server, one entry each, grouped by feature. An entry names
  * its method, its path pattern (Fastify's `:name` segments), who may call it, the schemas its input is
  * parsed with and the type of its answer's `result`. The server registers its routes from these entries,
- * the route matrix test checks them, urls.ts builds its call paths from them and the web calls through
- * them, so a path, an access level or an answer type is written once.
+ * the route matrix test checks them, and every caller (web, agent, tests) builds a path with the entry's
+ * `build` (withQuery for a query string), so a path, an access level or an answer type is written once.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -361,7 +361,13 @@ export const ROUTES = {
   demo: {
     mails: get('/demo/mails', 'providerAdmin', { query: pagingQuerySchema, response: answer<Paged<DemoMail>>() }),
   },
-  /** The dashboard (000 §2 leaves its calls to us); one path set for every audience, scoped by the server. */
+  /**
+   * The dashboard (000 §2 leaves its calls to us, DESIGN §3): one path set for every audience, the server
+   * scopes each answer to what the caller may see, so a path never widens what a caller reaches. Lists take
+   * `page` (zero-based), `size` (default 12), `sort=<column>,<asc|desc>` and at most one status filter (the
+   * pie slice clicked); any other parameter is refused. Counts are for the same scope without the status
+   * filter, so the pies keep every slice while the table shows one.
+   */
   dashboard: {
     customers: get('/dashboard/customers', 'customerManager', {
       query: customerListQuerySchema,
@@ -465,6 +471,9 @@ export const ROUTES = {
     deleteObject: del('/restic/:machineId/:type/:name', 'public', { response: notAnEnvelope() }),
   },
 } as const;
+
+/** The paged customer lists' names (ROUTES.customers.lists). */
+export type CustomerList = keyof typeof ROUTES.customers.lists;
 
 /** Every entry of the table, for the server's start-up check and the route matrix test. */
 export function allRoutes(): RouteEntry[] {

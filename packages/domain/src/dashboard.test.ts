@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ROUTES } from './api.js';
 import {
   ALL_CUSTOMERS_ID,
   CUSTOMER_SORT_COLUMNS,
@@ -16,7 +17,6 @@ import {
   zeroCounts,
 } from './dashboard.js';
 import { TASK_DISPLAY_STATUSES } from './enums.js';
-import { DASHBOARD_PATHS } from './urls.js';
 
 describe('dashboard queries (000 §2, §9)', () => {
   it('pages 12 rows from page 0, sorted by name ascending, when nothing is asked', () => {
@@ -75,10 +75,14 @@ describe('dashboard queries (000 §2, §9)', () => {
   });
 
   it('builds the paths of the three tabs', () => {
-    expect(DASHBOARD_PATHS.customerMachines(ALL_CUSTOMERS_ID)).toBe('/dashboard/customers/-1/machines');
-    expect(DASHBOARD_PATHS.customerMachineCounts(7)).toBe('/dashboard/customers/7/machines/counts');
-    expect(DASHBOARD_PATHS.machineTasks(3)).toBe('/dashboard/backupmachines/3/tasks');
-    expect(DASHBOARD_PATHS.machineTaskCounts(3)).toBe('/dashboard/backupmachines/3/tasks/counts');
+    expect(ROUTES.dashboard.customerMachines.build({ customerId: ALL_CUSTOMERS_ID })).toBe(
+      '/dashboard/customers/-1/machines',
+    );
+    expect(ROUTES.dashboard.customerMachineCounts.build({ customerId: 7 })).toBe(
+      '/dashboard/customers/7/machines/counts',
+    );
+    expect(ROUTES.dashboard.machineTasks.build({ machineId: 3 })).toBe('/dashboard/backupmachines/3/tasks');
+    expect(ROUTES.dashboard.machineTaskCounts.build({ machineId: 3 })).toBe('/dashboard/backupmachines/3/tasks/counts');
   });
 
   it('starts counts at zero for every status', () => {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ROUTES } from './api.js';
 import { isLogFileName, LOG_FILES, logFileNameSchema, logFileUploadQuerySchema } from './log-files.js';
-import { agentLogFileUploadPath } from './urls.js';
+import { withQuery } from './paths.js';
 
 const messageOf = (input: unknown) => {
   const result = logFileNameSchema.safeParse(input);
@@ -34,9 +35,14 @@ describe('log file names (001 §3, §7)', () => {
   });
 
   it('builds the agent upload path with the name and time in its query, and reads them back', () => {
-    expect(agentLogFileUploadPath(12, 'agent log.txt')).toBe('/agent/machines/12/logfiles?fileName=agent%20log.txt');
+    expect(
+      withQuery(ROUTES.machineCommands.agentLogUpload.build({ machineId: 12 }), { fileName: 'agent log.txt' }),
+    ).toBe('/agent/machines/12/logfiles?fileName=agent%20log.txt');
     const at = new Date('2026-11-23T10:00:00.000Z');
-    const path = agentLogFileUploadPath(12, '../x', at);
+    const path = withQuery(ROUTES.machineCommands.agentLogUpload.build({ machineId: 12 }), {
+      fileName: '../x',
+      lastModified: at.toISOString(),
+    });
     expect(path).toBe('/agent/machines/12/logfiles?fileName=..%2Fx&lastModified=2026-11-23T10%3A00%3A00.000Z');
     const query = Object.fromEntries(new URL(path, 'http://portal.test').searchParams);
     expect(logFileUploadQuerySchema.safeParse(query).success).toBe(false);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentToServerSchema } from './agent-protocol.js';
+import { ROUTES } from './api.js';
 import { MESSAGES } from './messages.js';
 import {
   awaitsSeedCreation,
@@ -14,14 +15,13 @@ import {
   seedNotOpened,
   seedRepositoryName,
 } from './seeding.js';
-import { taskSeedPath } from './urls.js';
 
 const started = { type: 'runStarted', runKey: 'k', taskId: 3, startedAt: '2026-11-23T10:00:00.000Z', manual: false };
 
 describe('seeding (issue #5)', () => {
   it('names the seed repository after the machine and the load path after the task', () => {
     expect(seedRepositoryName(42)).toBe('portal-seed-42');
-    expect(taskSeedPath({ customerId: 1, packageId: 2, machineId: 3, taskId: 4 })).toBe(
+    expect(ROUTES.seeding.load.build({ customerId: 1, packageId: 2, machineId: 3, taskId: 4 })).toBe(
       '/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks/4/seed',
     );
     expect(MESSAGES.seeding).toBe(SEEDING_MESSAGES);

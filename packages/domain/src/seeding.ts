@@ -9,7 +9,7 @@ import type { TaskStatus } from './enums.js';
  * portal server and loads it (`restic copy` into the machine's repository); the task becomes ACTIVE and its
  * next backup reuses the copied data.
  *
- * The load's path is `taskSeedPath` (urls.ts). This module must not import messages.ts, which references
+ * The load's path is `ROUTES.seeding.load` (api.ts). This module must not import messages.ts, which references
  * SEEDING_MESSAGES (an import cycle), nor urls.ts (which reaches messages.ts).
  */
 

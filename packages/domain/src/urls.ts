@@ -2,8 +2,6 @@ import { ROUTES } from './api.js';
 import {
   ACTION_TYPES,
   type ActionType,
-  CUSTOMER_STATUSES,
-  type CustomerStatus,
   MACHINE_STATUSES,
   type MachineStatus,
   PACKAGE_STATUSES,
@@ -20,8 +18,8 @@ export * from './paths.js';
  * Addresses of the portal: the pages tables link to (000 §2, 001 §2, 002 §2.3) and the paths of the
  * calls of §7 of each document. Every id is checked to be a positive whole number (a RangeError
  * otherwise, so a bad id never reaches another tenant's path), every other value is URL-encoded.
- * Where the server has the call, its path is built from the route table (api.ts); the others are
- * the specification's calls still to come.
+ * A call the server has is not here: its path is built with its route table entry (ROUTES in api.ts);
+ * the calls here are the specification's calls still to come.
  */
 
 // --- References -------------------------------------------------------------------------------------
@@ -99,9 +97,6 @@ export const storageLocationUrl = (customerId: number, storageLocationId: number
 /** /boltadmin/customers/{customerId}/backuppackages/{packageId}/migrations/{migrationId} (001 §2). */
 export const migrationUrl = (ref: PackageRef, migrationId: number) =>
   `${packageUrl('provider', ref)}/migrations/${idSegment(migrationId, 'migrationId')}`;
-
-/** The example file of the bulk user import (002 §2.4). */
-export const BULK_USER_IMPORT_EXAMPLE_URL = ROUTES.users.importExample.build();
 
 /** Where logout leads (001 §7). */
 export const AFTER_LOGOUT_URL = '/login?logout';
@@ -200,24 +195,6 @@ export const machineDeletePath = (packageId: number, machineId: number) =>
 export const machineStatusChangePath = (packageId: number, machineId: number, status: MachineStatus) =>
   `${machineAdminBase(packageId, machineId)}?status=${member(MACHINE_STATUSES, status, 'status')}`;
 
-/** PUT /admin/backuppackages/{packageId}/backupmachines/{id}?refresh=true. */
-export const machineStorageRefreshPath = (packageId: number, machineId: number) =>
-  withQuery(machineAdminBase(packageId, machineId), { refresh: true });
-
-/** POST /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/commands/uploadlogfiles?uploadupdaterfiles={bool}. */
-export const machineUploadLogFilesPath = (ref: MachineRef, uploadUpdaterFiles: boolean) =>
-  withQuery(ROUTES.machineCommands.uploadLogFiles.build(ref), { uploadupdaterfiles: uploadUpdaterFiles });
-
-/** GET /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/logfiles: the list (ours, 001 §3 'Log file'). */
-export const machineLogFilesPath = (ref: MachineRef) => ROUTES.machineCommands.logFiles.build(ref);
-
-/** GET /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/logfiles?filename={name}. */
-export const machineLogFilePath = (ref: MachineRef, filename: string) =>
-  withQuery(machineLogFilesPath(ref), { filename });
-
-/** PUT /admin/account (edit account: companyName, userIdToBeAdmin, ...). */
-export const ACCOUNT_PATH = ROUTES.account.get.build();
-
 /** GET /boltadmin/storageaccountspaginated (5 per page, 001 §9). */
 export const storageAccountsPagedPath = (paging: Paging = { page: 0, size: 5 }) =>
   withPaging('/boltadmin/storageaccountspaginated', paging);
@@ -279,42 +256,6 @@ export const migrationCommandSequenceStopPath = (ref: PackageRef, migrationId: n
 export const migrationCommandSequenceDeletePath = (ref: PackageRef, migrationId: number) =>
   `${migrationCommandSequencesPath(ref, migrationId)}/delete`;
 
-/** PUT (submit) and GET of .../backupmachines/{machineId}/realtimecommands (provider). */
-export const realtimeCommandsPath = (ref: MachineRef) => ROUTES.realtimeCommands.list.build(ref);
-
-/** PUT .../realtimecommands/stop and /delete (body commandId). */
-export const realtimeCommandStopPath = (ref: MachineRef) => ROUTES.realtimeCommands.stop.build(ref);
-export const realtimeCommandDeletePath = (ref: MachineRef) => ROUTES.realtimeCommands.remove.build(ref);
-
-/** GET /admin/users (paged). */
-export const ADMIN_USERS_PATH = ROUTES.users.list.build();
-
-/** POST /admin/account/users (add user). */
-export const USERS_PATH = ROUTES.users.add.build();
-
-/** PUT (edit) and DELETE /admin/account/users/{userId}. */
-export const userPath = (userId: number) => ROUTES.users.edit.build({ userId });
-
-/** PUT /admin/account/users/{id}?link=true (body backupPackageId). */
-export const userLinkPath = (userId: number) => withQuery(userPath(userId), { link: true });
-
-/** PUT /admin/account/users/{userId}/backuppackages/{packageId}?unlink=true. */
-export const userUnlinkPath = (userId: number, packageId: number) =>
-  withQuery(ROUTES.users.unlink.build({ userId, packageId }), { unlink: true });
-
-/** GET /admin/account/users/{userId}/backupmachines and /backuppackages (paged). */
-export const userMachinesPath = (userId: number) => ROUTES.users.machines.build({ userId });
-export const userPackagesPath = (userId: number) => ROUTES.users.packages.build({ userId });
-
-/** POST /admin/account/users/import (multipart: file, skipAlreadyExisting). */
-export const USERS_IMPORT_PATH = ROUTES.users.import.build();
-
-/** Live channel endpoints (001 §7, DESIGN §5): customer side and provider. */
-export const WS_ENDPOINTS = {
-  customer: ROUTES.live.customer.build(),
-  provider: ROUTES.live.provider.build(),
-} as const;
-
 /** Send prefixes of the live channel (001 §7). */
 export const WS_SEND_PREFIXES = {
   customer: '/ws/inbound',
@@ -340,14 +281,6 @@ export const migrationQueue = (migrationId: number) =>
 
 // --- Calls of 002 §7: users of a customer, billing, customers, task actions, downloads, tasks -------
 
-/** GET /boltadmin/customers/{id}/users or /admin/mycustomers/{id}/users (paged). */
-export const customerUsersPath = (customerId: number, audience: AdminAudience = 'provider') =>
-  ROUTES.customers[audience].users.build({ customerId });
-
-/** Ours: GET /boltadmin/customers/{id}/backuppackages or /admin/mycustomers/{id}/backuppackages (paged). */
-export const customerPackagesPath = (audience: AdminAudience, customerId: number) =>
-  ROUTES.customers[audience].packages.build({ customerId });
-
 /**
  * The billing system page to open (002 §7.2): invoices for billing, tickets for support; a=1 for a
  * customer super admin, 0 otherwise.
@@ -360,14 +293,6 @@ export function billingTarget(target: 'billing' | 'support', superAdmin: boolean
 /** GET /billing/info?goToUrl={encoded} (002 §7.2). */
 export const billingInfoPath = (goToUrl: string) => withQuery('/billing/info', { goToUrl });
 
-/** DELETE /boltadmin/customers/{id} or /admin/mycustomers/{id}. */
-export const customerDeletePath = (audience: AdminAudience, customerId: number) =>
-  ROUTES.customers[audience].remove.build({ customerId });
-
-/** PUT /boltadmin/customers/{id}?status={newStatus} or /admin/mycustomers/{id}?status={newStatus}. */
-export const customerStatusChangePath = (audience: AdminAudience, customerId: number, status: CustomerStatus) =>
-  `${ROUTES.customers[audience].changeStatus.build({ customerId })}?status=${member(CUSTOMER_STATUSES, status, 'status')}`;
-
 /** PUT /boltadmin/customers/{id}?whmcsServerId={id}&paymentMethod={method}. */
 export const customerBillingServerChangePath = (
   customerId: number,
@@ -376,42 +301,8 @@ export const customerBillingServerChangePath = (
 ) =>
   `${customerUrl('provider', customerId)}?whmcsServerId=${idSegment(whmcsServerId, 'whmcsServerId')}&paymentMethod=${member(PAYMENT_METHODS, paymentMethod, 'paymentMethod')}`;
 
-/** PUT /boltadmin/customers/{id}/plugins (body cpanelPluginEnabled). */
-export const customerPluginsPath = (customerId: number) => ROUTES.customers.plugins.build({ customerId });
-
-/** PUT /boltadmin/customers/{id}/makereseller. */
-export const makeResellerPath = (customerId: number) => ROUTES.customers.makeReseller.build({ customerId });
-
 /** PUT of a task's volume snapshots setting: the provider task path (002 §7.3). */
 export const taskVolumeSnapshotsPath = (ref: TaskRef) => taskUrl('provider', ref);
-
-/** Ours (issue #5, seeding): POST of a seed load (body `{ path }`); the spec has no call for it. */
-export const taskSeedPath = (ref: TaskRef) => ROUTES.seeding.load.build(ref);
-
-/** Ours: the search parameter of the paged customer lists. */
-const pagedList = (path: string, paging: Paging, search?: string) =>
-  withQuery(withPaging(path, paging), { search: search === '' ? undefined : search });
-
-/**
- * The paged customer lists (002 §7.3; 10 per page): the provider's three and, ours, the reseller's own
- * customers (GET /admin/mycustomerspaginated).
- */
-export const CUSTOMER_LIST_PATHS = {
-  customers: ROUTES.customers.lists.customers.build(),
-  customersToMakeResellers: ROUTES.customers.lists.customersToMakeResellers.build(),
-  resellers: ROUTES.customers.lists.resellers.build(),
-  myCustomers: ROUTES.customers.lists.myCustomers.build(),
-} as const;
-export type CustomerList = keyof typeof CUSTOMER_LIST_PATHS;
-
-export const customersPagedPath = (paging: Paging, search?: string) =>
-  pagedList(CUSTOMER_LIST_PATHS.customers, paging, search);
-export const customersToMakeResellersPagedPath = (paging: Paging, search?: string) =>
-  pagedList(CUSTOMER_LIST_PATHS.customersToMakeResellers, paging, search);
-export const resellersPagedPath = (paging: Paging, search?: string) =>
-  pagedList(CUSTOMER_LIST_PATHS.resellers, paging, search);
-export const myCustomersPagedPath = (paging: Paging, search?: string) =>
-  pagedList(CUSTOMER_LIST_PATHS.myCustomers, paging, search);
 
 /**
  * PUT .../backupactions/{actionId}/cancel?type={type} (002 §7.5): /backupmachines/{m}/backuptasks/{t}
@@ -493,69 +384,3 @@ export type MachineChannelCommand = (typeof MACHINE_CHANNEL_COMMANDS)[number];
 /** /backupmachines/{backupMachineId}/{command}, sent under the channel's send prefix (002 §7.8). */
 export const machineChannelDestination = (machineId: number, command: MachineChannelCommand) =>
   `${machineUrl('customer', { machineId })}/${member(MACHINE_CHANNEL_COMMANDS, command, 'command')}`;
-
-/** POST /backupmachines/{id}/treeitems, the HTTP alternative of the tree request (002 §7.8). */
-export const treeItemsPath = (machineId: number) => ROUTES.treeItems.list.build({ machineId });
-
-// --- Calls the other modules name: dashboard, sign-up, agents -------------------------------------------
-
-/**
- * The dashboard's calls (000 §2 leaves them to us, DESIGN §3). One set of paths for every audience:
- * the server scopes each answer to what the caller may see (a provider admin every customer, a
- * reseller admin its child customers, a customer admin its own customer, a customer user the machines
- * assigned to them), so a path never widens what a caller reaches.
- *
- *   GET /dashboard/customers                     paged customer rows      (provider and reseller admins)
- *   GET /dashboard/customers/counts              the two customer pies
- *   GET /dashboard/customers/{id}/machines       paged machine rows of a customer; id -1: all machines
- *   GET /dashboard/customers/{id}/machines/counts
- *   GET /dashboard/machines                      the caller's own customer's machines (customer audiences)
- *   GET /dashboard/machines/counts
- *   GET /dashboard/backupmachines/{id}/tasks     paged task rows of a machine
- *   GET /dashboard/backupmachines/{id}/tasks/counts
- *   GET /dashboard/gettingstarted                the getting-started flags of the caller's customer
- *
- * Lists take `page` (zero-based), `size` (default 12), `sort=<column>,<asc|desc>` and at most one
- * status filter (the pie slice clicked); any other parameter is refused, so a filter of another table
- * is never silently ignored. Counts are for the same scope without the status filter, so
- * the pies keep every slice while the table shows one.
- */
-export const DASHBOARD_PATHS = {
-  customers: ROUTES.dashboard.customers.build(),
-  customerCounts: ROUTES.dashboard.customerCounts.build(),
-  customerMachines: (customerId: number) => ROUTES.dashboard.customerMachines.build({ customerId }),
-  customerMachineCounts: (customerId: number) => ROUTES.dashboard.customerMachineCounts.build({ customerId }),
-  ownMachines: ROUTES.dashboard.ownMachines.build(),
-  ownMachineCounts: ROUTES.dashboard.ownMachineCounts.build(),
-  machineTasks: (machineId: number) => ROUTES.dashboard.machineTasks.build({ machineId }),
-  machineTaskCounts: (machineId: number) => ROUTES.dashboard.machineTaskCounts.build({ machineId }),
-  gettingStarted: ROUTES.dashboard.gettingStarted.build(),
-} as const;
-
-/** Sign-up of a new customer (signup.ts). */
-export const SIGN_UP_PATHS = {
-  /** GET: the package templates a new customer may ask for. */
-  options: ROUTES.signUp.options.build(),
-  /** POST: the sign-up form (forms/signup.ts). */
-  submit: ROUTES.signUp.submit.build(),
-} as const;
-
-/** `agent link` (DESIGN §6): POST of a MachineLinkRequest. */
-export const AGENT_LINK_PATH = ROUTES.machineLink.agentLink.build();
-
-/** DELETE: the agent gives up its own credential (`agent unlink`), with that credential as basic auth. */
-export const agentCredentialPath = (machineId: number) => ROUTES.machineLink.agentUnlink.build({ machineId });
-
-/** Where a signed-in customer-side user makes a linking code (POST, answers LinkingCodeResult). */
-export const LINKING_CODES_PATH = ROUTES.machineLink.linkingCodes.build();
-
-/**
- * PUT /agent/machines/{machineId}/logfiles?fileName={name}&lastModified={ISO time}: the agent's upload of one
- * log file, a `text/plain` body of at most LOG_FILES.maxBytes, with HTTP basic auth `{machineId}:{token}` (its
- * machine credential, good for this machine only). The name travels in the query, where any valid name fits.
- */
-export const agentLogFileUploadPath = (machineId: number, fileName: string, lastModified?: Date) =>
-  withQuery(ROUTES.machineCommands.agentLogUpload.build({ machineId }), {
-    fileName,
-    lastModified: lastModified?.toISOString(),
-  });

@@ -1,9 +1,9 @@
-import { type Actor, AGENT_CHANNEL, isProviderAdmin, WS_ENDPOINTS } from '@portal/domain';
+import { type Actor, AGENT_CHANNEL, isProviderAdmin, ROUTES } from '@portal/domain';
 import type { Client, StompSubscription } from '@stomp/stompjs';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { useSession } from './session';
 
-export type LiveSide = keyof typeof WS_ENDPOINTS;
+export type LiveSide = 'customer' | 'provider';
 
 /** Provider admins use the provider endpoint; everyone else the customer one (001 §7). */
 export const liveSideOf = (actor: Actor): LiveSide => (isProviderAdmin(actor) ? 'provider' : 'customer');
@@ -47,7 +47,7 @@ export function createLiveChannelClient(
     if (closed) return;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const created = new Client({
-      brokerURL: `${scheme}://${location.host}${WS_ENDPOINTS[side]}`,
+      brokerURL: `${scheme}://${location.host}${ROUTES.live[side].build()}`,
       heartbeatIncoming: AGENT_CHANNEL.heartBeatMs,
       heartbeatOutgoing: AGENT_CHANNEL.heartBeatMs,
       reconnectDelay: 5_000,

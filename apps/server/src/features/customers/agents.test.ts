@@ -1,5 +1,5 @@
 /** Suspending a customer reaches its connected agents at once: their tasks stop running (000 §4 step 1). */
-import { customerStatusChangePath, type ServerToAgent } from '@portal/domain';
+import { ROUTES, type ServerToAgent, withQuery } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
@@ -43,12 +43,19 @@ describe('customer status and the agents (issue #6)', () => {
 
       const suspended = await provider.json(
         'PUT',
-        customerStatusChangePath('provider', customer.customerId, 'SUSPENDED'),
+        withQuery(ROUTES.customers.provider.changeStatus.build({ customerId: customer.customerId }), {
+          status: 'SUSPENDED',
+        }),
       );
       expect(suspended.statusCode, suspended.body).toBe(200);
       await eventually(() => latestRunnable() === false);
 
-      const active = await provider.json('PUT', customerStatusChangePath('provider', customer.customerId, 'ACTIVE'));
+      const active = await provider.json(
+        'PUT',
+        withQuery(ROUTES.customers.provider.changeStatus.build({ customerId: customer.customerId }), {
+          status: 'ACTIVE',
+        }),
+      );
       expect(active.statusCode, active.body).toBe(200);
       await eventually(() => latestRunnable() === true);
     } finally {

@@ -2,7 +2,6 @@ import {
   AGGREGATE_TASK_STATUSES,
   CUSTOMER_SORT_COLUMNS,
   CUSTOMER_STATUSES,
-  DASHBOARD_PATHS,
   type DashboardCustomerCounts,
   type DashboardCustomerRow,
   type DashboardMachineCounts,
@@ -14,6 +13,7 @@ import {
   MACHINE_SORT_COLUMNS,
   MACHINE_STATUSES,
   type Paged,
+  ROUTES,
   TASK_DISPLAY_STATUSES,
   TASK_SORT_COLUMNS,
 } from '@portal/domain';
@@ -103,7 +103,7 @@ const names = (rows: { name: string }[]) => rows.map((r) => r.name);
 
 describe('customers tab', () => {
   it('shows a provider admin every customer with its status, tasks status, types and manage link', async () => {
-    const result = await page<DashboardCustomerRow>(as.provider, DASHBOARD_PATHS.customers);
+    const result = await page<DashboardCustomerRow>(as.provider, ROUTES.dashboard.customers.build());
     expect(names(result.elements)).toEqual(['Alpha Ltd', 'Beta Inc', 'Reseller Co']);
     expect(result).toMatchObject({ totalElements: 3, totalPages: 1 });
     const [alpha, beta, reseller] = result.elements;
@@ -125,8 +125,14 @@ describe('customers tab', () => {
 
   it('sorts on every column both ways, ties broken by id', async () => {
     for (const column of CUSTOMER_SORT_COLUMNS) {
-      const asc = await page<DashboardCustomerRow>(as.provider, `${DASHBOARD_PATHS.customers}?sort=${column},asc`);
-      const desc = await page<DashboardCustomerRow>(as.provider, `${DASHBOARD_PATHS.customers}?sort=${column},desc`);
+      const asc = await page<DashboardCustomerRow>(
+        as.provider,
+        `${ROUTES.dashboard.customers.build()}?sort=${column},asc`,
+      );
+      const desc = await page<DashboardCustomerRow>(
+        as.provider,
+        `${ROUTES.dashboard.customers.build()}?sort=${column},desc`,
+      );
       expect(desc.elements.map((r) => r.id)).toEqual(asc.elements.map((r) => r.id).reverse());
       const key = (r: DashboardCustomerRow) =>
         column === 'status'
@@ -142,41 +148,44 @@ describe('customers tab', () => {
   it('filters on one pie slice at a time while the counts keep every slice', async () => {
     const failed = await page<DashboardCustomerRow>(
       as.provider,
-      `${DASHBOARD_PATHS.customers}?taskStatus=FAILED_TASKS`,
+      `${ROUTES.dashboard.customers.build()}?taskStatus=FAILED_TASKS`,
     );
     expect(names(failed.elements)).toEqual(['Beta Inc']);
     const signups = await page<DashboardCustomerRow>(
       as.provider,
-      `${DASHBOARD_PATHS.customers}?statusGroup=NEW_SIGNUP`,
+      `${ROUTES.dashboard.customers.build()}?statusGroup=NEW_SIGNUP`,
     );
     expect(names(signups.elements)).toEqual(['Beta Inc']);
-    const counts = await get<DashboardCustomerCounts>(as.provider, DASHBOARD_PATHS.customerCounts);
+    const counts = await get<DashboardCustomerCounts>(as.provider, ROUTES.dashboard.customerCounts.build());
     expect(counts.total).toBe(3);
     expect(counts.taskStatus).toMatchObject({ FAILED_TASKS: 1, FAILED_AND_MISSED_TASKS: 1, NO_COMPLETED_TASKS: 1 });
     expect(counts.statusGroup).toEqual({ ACTIVE: 2, SUSPENDED_OR_BLOCKED: 0, APPROVED: 0, NEW_SIGNUP: 1 });
   });
 
   it('shows a reseller admin only its own customers, with reseller links', async () => {
-    const result = await page<DashboardCustomerRow>(as.reseller, DASHBOARD_PATHS.customers);
+    const result = await page<DashboardCustomerRow>(as.reseller, ROUTES.dashboard.customers.build());
     expect(names(result.elements)).toEqual(['Alpha Ltd']);
     expect(result.elements[0]?.customerUrl).toBe(`/admin/mycustomers/${tenants.customerA.customerId}`);
-    const counts = await get<DashboardCustomerCounts>(as.reseller, DASHBOARD_PATHS.customerCounts);
+    const counts = await get<DashboardCustomerCounts>(as.reseller, ROUTES.dashboard.customerCounts.build());
     expect(counts.total).toBe(1);
   });
 
   it('is not there for customer accounts', async () => {
     for (const client of [as.superA, as.adminA, as.userA, as.adminB]) {
-      await get(client, DASHBOARD_PATHS.customers, 403);
-      await get(client, DASHBOARD_PATHS.customerCounts, 403);
+      await get(client, ROUTES.dashboard.customers.build(), 403);
+      await get(client, ROUTES.dashboard.customerCounts.build(), 403);
     }
-    await get(as.anonymous, DASHBOARD_PATHS.customers, 401);
+    await get(as.anonymous, ROUTES.dashboard.customers.build(), 401);
   });
 });
 
 describe('machines tab', () => {
   it('pages a customer machines 12 at a time with provider links', async () => {
     const a = tenants.customerA.customerId;
-    const first = await page<DashboardMachineRow>(as.provider, DASHBOARD_PATHS.customerMachines(a));
+    const first = await page<DashboardMachineRow>(
+      as.provider,
+      ROUTES.dashboard.customerMachines.build({ customerId: a }),
+    );
     expect(first).toMatchObject({ totalElements: 14, totalPages: 2 });
     expect(first.elements).toHaveLength(12);
     expect(first.elements[0]).toMatchObject({
@@ -193,17 +202,26 @@ describe('machines tab', () => {
     expect(row.backupMachineUrl).toBe(
       `/boltadmin/customers/${a}/backuppackages/${row.backupPackageId}/backupmachines/${row.id}`,
     );
-    const second = await page<DashboardMachineRow>(as.provider, `${DASHBOARD_PATHS.customerMachines(a)}?page=1`);
+    const second = await page<DashboardMachineRow>(
+      as.provider,
+      `${ROUTES.dashboard.customerMachines.build({ customerId: a })}?page=1`,
+    );
     expect(names(second.elements)).toEqual(['alpha-13', 'alpha-14']);
     expect(second).toMatchObject({ totalElements: 14, totalPages: 2 });
-    const beyond = await page<DashboardMachineRow>(as.provider, `${DASHBOARD_PATHS.customerMachines(a)}?page=9`);
+    const beyond = await page<DashboardMachineRow>(
+      as.provider,
+      `${ROUTES.dashboard.customerMachines.build({ customerId: a })}?page=9`,
+    );
     expect(beyond).toEqual({ elements: [], totalElements: 14, totalPages: 2 });
-    const exact = await page<DashboardMachineRow>(as.provider, `${DASHBOARD_PATHS.customerMachines(a)}?size=7&page=1`);
+    const exact = await page<DashboardMachineRow>(
+      as.provider,
+      `${ROUTES.dashboard.customerMachines.build({ customerId: a })}?size=7&page=1`,
+    );
     expect(exact).toMatchObject({ totalElements: 14, totalPages: 2 });
   });
 
   it('sorts on every column both ways', async () => {
-    const path = DASHBOARD_PATHS.customerMachines(tenants.customerA.customerId);
+    const path = ROUTES.dashboard.customerMachines.build({ customerId: tenants.customerA.customerId });
     for (const column of MACHINE_SORT_COLUMNS) {
       const asc = await page<DashboardMachineRow>(as.provider, `${path}?sort=${column},asc&size=100`);
       const desc = await page<DashboardMachineRow>(as.provider, `${path}?sort=${column},desc&size=100`);
@@ -216,14 +234,14 @@ describe('machines tab', () => {
   });
 
   it('filters by machine status or tasks status; counts cover the whole customer', async () => {
-    const path = DASHBOARD_PATHS.customerMachines(tenants.customerA.customerId);
+    const path = ROUTES.dashboard.customerMachines.build({ customerId: tenants.customerA.customerId });
     const suspended = await page<DashboardMachineRow>(as.provider, `${path}?status=SUSPENDED`);
     expect(names(suspended.elements)).toEqual(['alpha-14']);
     const missed = await page<DashboardMachineRow>(as.provider, `${path}?taskStatus=MISSED_TASKS`);
     expect(names(missed.elements)).toEqual(['alpha-02']);
     const counts = await get<DashboardMachineCounts>(
       as.provider,
-      DASHBOARD_PATHS.customerMachineCounts(tenants.customerA.customerId),
+      ROUTES.dashboard.customerMachineCounts.build({ customerId: tenants.customerA.customerId }),
     );
     expect(counts.total).toBe(14);
     expect(counts.status).toMatchObject({ ACTIVE: 13, SUSPENDED: 1 });
@@ -232,55 +250,72 @@ describe('machines tab', () => {
   });
 
   it('gives a provider admin all machines for customer -1, and nobody else', async () => {
-    const all = await page<DashboardMachineRow>(as.provider, `${DASHBOARD_PATHS.customerMachines(-1)}?size=100`);
+    const all = await page<DashboardMachineRow>(
+      as.provider,
+      `${ROUTES.dashboard.customerMachines.build({ customerId: -1 })}?size=100`,
+    );
     expect(all.totalElements).toBe(15);
     expect(names(all.elements)).toContain('beta-server');
-    expect((await get<DashboardMachineCounts>(as.provider, DASHBOARD_PATHS.customerMachineCounts(-1))).total).toBe(15);
+    expect(
+      (await get<DashboardMachineCounts>(as.provider, ROUTES.dashboard.customerMachineCounts.build({ customerId: -1 })))
+        .total,
+    ).toBe(15);
     for (const client of [as.reseller, as.superA, as.userA]) {
-      await get(client, DASHBOARD_PATHS.customerMachines(-1), 403);
-      await get(client, DASHBOARD_PATHS.customerMachineCounts(-1), 403);
+      await get(client, ROUTES.dashboard.customerMachines.build({ customerId: -1 }), 403);
+      await get(client, ROUTES.dashboard.customerMachineCounts.build({ customerId: -1 }), 403);
     }
   });
 
   it('lets a reseller admin open its customer machines with reseller links, and no other customer', async () => {
     const a = tenants.customerA.customerId;
-    const result = await page<DashboardMachineRow>(as.reseller, DASHBOARD_PATHS.customerMachines(a));
+    const result = await page<DashboardMachineRow>(
+      as.reseller,
+      ROUTES.dashboard.customerMachines.build({ customerId: a }),
+    );
     expect(result.totalElements).toBe(14);
     const row = result.elements[0] as DashboardMachineRow;
     expect(row.backupMachineUrl).toBe(
       `/admin/mycustomers/${a}/backuppackages/${row.backupPackageId}/backupmachines/${row.id}`,
     );
-    await get(as.reseller, DASHBOARD_PATHS.customerMachines(tenants.customerB.customerId), 404);
-    await get(as.reseller, DASHBOARD_PATHS.customerMachineCounts(tenants.customerB.customerId), 404);
+    await get(as.reseller, ROUTES.dashboard.customerMachines.build({ customerId: tenants.customerB.customerId }), 404);
+    await get(
+      as.reseller,
+      ROUTES.dashboard.customerMachineCounts.build({ customerId: tenants.customerB.customerId }),
+      404,
+    );
   });
 
   it('opens a customer admin on their own machines with customer links', async () => {
     for (const client of [as.superA, as.adminA]) {
-      const result = await page<DashboardMachineRow>(client, DASHBOARD_PATHS.ownMachines);
+      const result = await page<DashboardMachineRow>(client, ROUTES.dashboard.ownMachines.build());
       expect(result.totalElements).toBe(14);
       expect(result.elements[0]?.backupMachineUrl).toBe(`/backupmachines/${machinesA[0]}`);
-      expect((await get<DashboardMachineCounts>(client, DASHBOARD_PATHS.ownMachineCounts)).total).toBe(14);
+      expect((await get<DashboardMachineCounts>(client, ROUTES.dashboard.ownMachineCounts.build())).total).toBe(14);
     }
   });
 
   it('shows a customer user only the machines assigned to them', async () => {
-    const own = await page<DashboardMachineRow>(as.userA, DASHBOARD_PATHS.ownMachines);
+    const own = await page<DashboardMachineRow>(as.userA, ROUTES.dashboard.ownMachines.build());
     expect(names(own.elements)).toEqual(['alpha-01']);
-    expect((await get<DashboardMachineCounts>(as.userA, DASHBOARD_PATHS.ownMachineCounts)).total).toBe(1);
+    expect((await get<DashboardMachineCounts>(as.userA, ROUTES.dashboard.ownMachineCounts.build())).total).toBe(1);
     const viaId = await page<DashboardMachineRow>(
       as.userA,
-      DASHBOARD_PATHS.customerMachines(tenants.customerA.customerId),
+      ROUTES.dashboard.customerMachines.build({ customerId: tenants.customerA.customerId }),
     );
     expect(names(viaId.elements)).toEqual(['alpha-01']);
   });
 
   it('gives another tenant nothing of customer A, and the provider no own machines', async () => {
-    await get(as.adminB, DASHBOARD_PATHS.customerMachines(tenants.customerA.customerId), 404);
-    await get(as.adminB, DASHBOARD_PATHS.customerMachineCounts(tenants.customerA.customerId), 404);
-    const own = await page<DashboardMachineRow>(as.adminB, DASHBOARD_PATHS.ownMachines);
+    await get(as.adminB, ROUTES.dashboard.customerMachines.build({ customerId: tenants.customerA.customerId }), 404);
+    await get(
+      as.adminB,
+      ROUTES.dashboard.customerMachineCounts.build({ customerId: tenants.customerA.customerId }),
+      404,
+    );
+    const own = await page<DashboardMachineRow>(as.adminB, ROUTES.dashboard.ownMachines.build());
     expect(names(own.elements)).toEqual(['beta-server']);
-    await get(as.provider, DASHBOARD_PATHS.ownMachines, 403);
-    await get(as.provider, DASHBOARD_PATHS.customerMachines(999_999), 404);
+    await get(as.provider, ROUTES.dashboard.ownMachines.build(), 403);
+    await get(as.provider, ROUTES.dashboard.customerMachines.build({ customerId: 999_999 }), 404);
   });
 });
 
@@ -288,7 +323,10 @@ describe('tasks tab', () => {
   const first = () => machinesA[0] as number;
 
   it('lists a machine tasks with display status, badges and the caller links', async () => {
-    const result = await page<DashboardTaskRow>(as.provider, DASHBOARD_PATHS.machineTasks(first()));
+    const result = await page<DashboardTaskRow>(
+      as.provider,
+      ROUTES.dashboard.machineTasks.build({ machineId: first() }),
+    );
     expect(names(result.elements)).toEqual(['Documents', 'Mail', 'Photos']);
     const [documents, mail, photos] = result.elements as [DashboardTaskRow, DashboardTaskRow, DashboardTaskRow];
     expect(documents).toMatchObject({
@@ -303,14 +341,17 @@ describe('tasks tab', () => {
     expect(documents.backupTaskUrl).toBe(
       `/boltadmin/customers/${tenants.customerA.customerId}/backuppackages/${machine?.backupPackageId}/backupmachines/${first()}/backuptasks/${documents.id}`,
     );
-    const user = await page<DashboardTaskRow>(as.userA, DASHBOARD_PATHS.machineTasks(first()));
+    const user = await page<DashboardTaskRow>(as.userA, ROUTES.dashboard.machineTasks.build({ machineId: first() }));
     expect(user.elements[0]?.backupTaskUrl).toBe(`/backupmachines/${first()}/backuptasks/${documents.id}`);
   });
 
   it('shows the suspension badge of a suspended machine', async () => {
     const suspended = machinesA[13] as number;
     await createBackupStateService({ db: t.database.db }).createTask(backupFixtures(t.database.db).task(suspended));
-    const result = await page<DashboardTaskRow>(as.provider, DASHBOARD_PATHS.machineTasks(suspended));
+    const result = await page<DashboardTaskRow>(
+      as.provider,
+      ROUTES.dashboard.machineTasks.build({ machineId: suspended }),
+    );
     expect(result.elements[0]).toMatchObject({ displayStatus: 'NOT_RUNNABLE', badges: ['MACHINE_SUSPENDED'] });
   });
 
@@ -318,20 +359,23 @@ describe('tasks tab', () => {
     for (const column of TASK_SORT_COLUMNS) {
       const asc = await page<DashboardTaskRow>(
         as.provider,
-        `${DASHBOARD_PATHS.machineTasks(first())}?sort=${column},asc`,
+        `${ROUTES.dashboard.machineTasks.build({ machineId: first() })}?sort=${column},asc`,
       );
       const desc = await page<DashboardTaskRow>(
         as.provider,
-        `${DASHBOARD_PATHS.machineTasks(first())}?sort=${column},desc`,
+        `${ROUTES.dashboard.machineTasks.build({ machineId: first() })}?sort=${column},desc`,
       );
       expect(desc.elements.map((r) => r.id)).toEqual(asc.elements.map((r) => r.id).reverse());
     }
     const failed = await page<DashboardTaskRow>(
       as.provider,
-      `${DASHBOARD_PATHS.machineTasks(first())}?taskStatus=LAST_FAILED`,
+      `${ROUTES.dashboard.machineTasks.build({ machineId: first() })}?taskStatus=LAST_FAILED`,
     );
     expect(names(failed.elements)).toEqual(['Mail']);
-    const counts = await get<DashboardTaskCounts>(as.provider, DASHBOARD_PATHS.machineTaskCounts(first()));
+    const counts = await get<DashboardTaskCounts>(
+      as.provider,
+      ROUTES.dashboard.machineTaskCounts.build({ machineId: first() }),
+    );
     expect(counts.total).toBe(3);
     expect(Object.keys(counts.taskStatus)).toEqual([...TASK_DISPLAY_STATUSES]);
     expect(counts.taskStatus).toMatchObject({ LAST_SUCCEEDED: 1, LAST_FAILED: 1, NOT_RUNNABLE: 1, MISSED: 0 });
@@ -339,31 +383,31 @@ describe('tasks tab', () => {
 
   it('answers 404 for a machine the caller may not see', async () => {
     const unassigned = machinesA[1] as number;
-    await get(as.userA, DASHBOARD_PATHS.machineTasks(unassigned), 404);
-    await get(as.userA, DASHBOARD_PATHS.machineTaskCounts(unassigned), 404);
-    await get(as.adminB, DASHBOARD_PATHS.machineTasks(first()), 404);
-    await get(as.adminB, DASHBOARD_PATHS.machineTaskCounts(first()), 404);
-    await get(as.reseller, DASHBOARD_PATHS.machineTasks(machineB), 404);
-    await get(as.adminA, DASHBOARD_PATHS.machineTasks(unassigned), 200);
-    await get(as.reseller, DASHBOARD_PATHS.machineTasks(first()), 200);
-    await get(as.provider, DASHBOARD_PATHS.machineTasks(999_999), 404);
+    await get(as.userA, ROUTES.dashboard.machineTasks.build({ machineId: unassigned }), 404);
+    await get(as.userA, ROUTES.dashboard.machineTaskCounts.build({ machineId: unassigned }), 404);
+    await get(as.adminB, ROUTES.dashboard.machineTasks.build({ machineId: first() }), 404);
+    await get(as.adminB, ROUTES.dashboard.machineTaskCounts.build({ machineId: first() }), 404);
+    await get(as.reseller, ROUTES.dashboard.machineTasks.build({ machineId: machineB }), 404);
+    await get(as.adminA, ROUTES.dashboard.machineTasks.build({ machineId: unassigned }), 200);
+    await get(as.reseller, ROUTES.dashboard.machineTasks.build({ machineId: first() }), 200);
+    await get(as.provider, ROUTES.dashboard.machineTasks.build({ machineId: 999_999 }), 404);
   });
 });
 
 describe('bad input', () => {
   it('refuses unknown sorts, two filters at once, bad pages and bad ids with field messages', async () => {
     const cases: [string, string][] = [
-      [`${DASHBOARD_PATHS.customers}?sort=password,asc`, 'sort'],
-      [`${DASHBOARD_PATHS.customers}?sort=name,sideways`, 'sort'],
-      [`${DASHBOARD_PATHS.customers}?taskStatus=FAILED_TASKS&statusGroup=ACTIVE`, 'statusGroup'],
-      [`${DASHBOARD_PATHS.customers}?page=-1`, 'page'],
-      [`${DASHBOARD_PATHS.customers}?size=1000`, 'size'],
-      [`${DASHBOARD_PATHS.customerMachines(-1)}?status=NOPE`, 'status'],
+      [`${ROUTES.dashboard.customers.build()}?sort=password,asc`, 'sort'],
+      [`${ROUTES.dashboard.customers.build()}?sort=name,sideways`, 'sort'],
+      [`${ROUTES.dashboard.customers.build()}?taskStatus=FAILED_TASKS&statusGroup=ACTIVE`, 'statusGroup'],
+      [`${ROUTES.dashboard.customers.build()}?page=-1`, 'page'],
+      [`${ROUTES.dashboard.customers.build()}?size=1000`, 'size'],
+      [`${ROUTES.dashboard.customerMachines.build({ customerId: -1 })}?status=NOPE`, 'status'],
       ['/dashboard/customers/abc/machines', 'customerId'],
       ['/dashboard/customers/-2/machines', 'customerId'],
       ['/dashboard/backupmachines/0/tasks', 'machineId'],
-      [`${DASHBOARD_PATHS.machineTasks(1)}?taskStatus=FAILED_TASKS`, 'taskStatus'],
-      [`${DASHBOARD_PATHS.customerMachines(-1)}?statusGroup=ACTIVE`, ''],
+      [`${ROUTES.dashboard.machineTasks.build({ machineId: 1 })}?taskStatus=FAILED_TASKS`, 'taskStatus'],
+      [`${ROUTES.dashboard.customerMachines.build({ customerId: -1 })}?statusGroup=ACTIVE`, ''],
     ];
     for (const [url, field] of cases) {
       const response = await as.provider.json('GET', url);
@@ -378,7 +422,7 @@ describe('bad input', () => {
 
 describe('getting-started strip', () => {
   it('reads the flags of the caller own customer', async () => {
-    const a = await get<GettingStartedFlags>(as.userA, DASHBOARD_PATHS.gettingStarted);
+    const a = await get<GettingStartedFlags>(as.userA, ROUTES.dashboard.gettingStarted.build());
     expect(a).toEqual({
       boltCustomer: false,
       firstPaymentRequired: true,
@@ -389,15 +433,15 @@ describe('getting-started strip', () => {
       .update(customers)
       .set({ firstPaymentRequired: false })
       .where(eq(customers.id, tenants.reseller.customerId));
-    const reseller = await get<GettingStartedFlags>(as.reseller, DASHBOARD_PATHS.gettingStarted);
+    const reseller = await get<GettingStartedFlags>(as.reseller, ROUTES.dashboard.gettingStarted.build());
     expect(reseller).toEqual({
       boltCustomer: true,
       firstPaymentRequired: false,
       firstMachineLinkedToUser: false,
       firstBackupTaskCreated: false,
     });
-    const b = await get<GettingStartedFlags>(as.adminB, DASHBOARD_PATHS.gettingStarted);
+    const b = await get<GettingStartedFlags>(as.adminB, ROUTES.dashboard.gettingStarted.build());
     expect(b).toMatchObject({ boltCustomer: true, firstMachineLinkedToUser: false, firstBackupTaskCreated: true });
-    await get(as.provider, DASHBOARD_PATHS.gettingStarted, 403);
+    await get(as.provider, ROUTES.dashboard.gettingStarted.build(), 403);
   });
 });

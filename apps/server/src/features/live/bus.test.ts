@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { AGENT_CHANNEL, DASHBOARD_TOPICS, machineQueue, treeItemsPath, WS_ENDPOINTS } from '@portal/domain';
+import { AGENT_CHANNEL, DASHBOARD_TOPICS, machineQueue, ROUTES } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
 import { SESSION_COOKIE } from '../../http/request-context.js';
@@ -56,7 +56,7 @@ describe(`two instances sharing the channel (${withRedis ? 'Redis' : 'in-process
   it('reaches a browser on A from B, and an agent on B from A', async () => {
     const signIn = new TestClient(a.app);
     await signIn.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
-    const browser = stompClient(`${urlOf(a)}${WS_ENDPOINTS.customer}`, {
+    const browser = stompClient(`${urlOf(a)}${ROUTES.live.customer.build()}`, {
       headers: { cookie: `${SESSION_COOKIE}=${signIn.cookie(SESSION_COOKIE)}`, origin: 'http://portal.test' },
     });
     clients.push(browser);
@@ -122,11 +122,14 @@ describe(`two instances sharing the channel (${withRedis ? 'Redis' : 'in-process
 
     const admin = new TestClient(a.app);
     await admin.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
-    const tree = await admin.json('POST', treeItemsPath(machineId), { treeItemsRequestId: 'cross', path: '/srv' });
+    const tree = await admin.json('POST', ROUTES.treeItems.list.build({ machineId }), {
+      treeItemsRequestId: 'cross',
+      path: '/srv',
+    });
     expect(tree.statusCode).toBe(200);
     expect(tree.json().result).toMatchObject({ treeItemsRequestId: 'cross', treeItems: [] });
 
-    const browser = stompClient(`${urlOf(a)}${WS_ENDPOINTS.customer}`, {
+    const browser = stompClient(`${urlOf(a)}${ROUTES.live.customer.build()}`, {
       headers: { cookie: `${SESSION_COOKIE}=${admin.cookie(SESSION_COOKIE)}`, origin: 'http://portal.test' },
     });
     clients.push(browser);

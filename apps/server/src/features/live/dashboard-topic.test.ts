@@ -4,7 +4,7 @@ import {
   DASHBOARD_TOPICS,
   type DashboardChange,
   dashboardChangeSchema,
-  WS_ENDPOINTS,
+  ROUTES,
 } from '@portal/domain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../http/request-context.js';
@@ -30,7 +30,7 @@ let taskId = 0;
 async function watcher(email: string, side: 'customer' | 'provider') {
   const client = new TestClient(t.app);
   await client.signIn(email, FIXTURE_PASSWORD);
-  const stomp = stompClient(`${base}${WS_ENDPOINTS[side]}`, {
+  const stomp = stompClient(`${base}${ROUTES.live[side].build()}`, {
     headers: { cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
   });
   started.push(stomp);
@@ -152,7 +152,7 @@ describe('the dashboard topic', () => {
   it('accepts only the topic of its own side', async () => {
     const client = new TestClient(t.app);
     await client.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
-    const stomp = stompClient(`${base}${WS_ENDPOINTS.customer}`, {
+    const stomp = stompClient(`${base}${ROUTES.live.customer.build()}`, {
       headers: { cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
     });
     started.push(stomp);

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { AGENT_CHANNEL, type AgentToServer, machineQueue, WS_ENDPOINTS } from '@portal/domain';
+import { AGENT_CHANNEL, type AgentToServer, machineQueue, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines } from '../../db/schema/index.js';
@@ -34,7 +34,7 @@ async function sessionCookie(email: string): Promise<string> {
   return cookie;
 }
 
-async function browser(email: string, endpoint: string = WS_ENDPOINTS.customer): Promise<TestStomp> {
+async function browser(email: string, endpoint: string = ROUTES.live.customer.build()): Promise<TestStomp> {
   const client = stompClient(`${base}${endpoint}`, { headers: { cookie: await sessionCookie(email), origin: ORIGIN } });
   started.push(client);
   return client;
@@ -103,7 +103,7 @@ describe('browser endpoints', () => {
   it('cuts off a browser whose user signed out, within seconds, whether it sends frames or not', async () => {
     const http = new TestClient(t.app);
     await http.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
-    const client = stompClient(`${base}${WS_ENDPOINTS.customer}`, {
+    const client = stompClient(`${base}${ROUTES.live.customer.build()}`, {
       headers: { cookie: `${SESSION_COOKIE}=${http.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
     });
     started.push(client);
@@ -121,13 +121,13 @@ describe('browser endpoints', () => {
   }, 15_000);
 
   it('refuses an upgrade without a session cookie, with a foreign Origin, or from the wrong audience', async () => {
-    const url = `${base}${WS_ENDPOINTS.customer}`;
+    const url = `${base}${ROUTES.live.customer.build()}`;
     const admin = await sessionCookie(tenants.customerA.admin.email);
     expect(await upgradeStatus(url, { origin: ORIGIN })).toBe(401);
     expect(await upgradeStatus(url, { origin: 'http://evil.test', cookie: admin })).toBe(403);
     expect(await upgradeStatus(url, { cookie: admin })).toBe(403);
     expect(await upgradeStatus(url, { origin: ORIGIN, cookie: admin })).toBe(101);
-    const provider = `${base}${WS_ENDPOINTS.provider}`;
+    const provider = `${base}${ROUTES.live.provider.build()}`;
     expect(await upgradeStatus(provider, { origin: ORIGIN, cookie: admin })).toBe(403);
     const user = await sessionCookie(tenants.customerA.user.email);
     expect(await upgradeStatus(provider, { origin: ORIGIN, cookie: user })).toBe(403);
@@ -139,7 +139,7 @@ describe('browser endpoints', () => {
   it('accepts the Host of the request as the origin too', async () => {
     const admin = await sessionCookie(tenants.customerA.admin.email);
     const host = base.replace('ws://', 'http://');
-    expect(await upgradeStatus(`${base}${WS_ENDPOINTS.customer}`, { origin: host, cookie: admin })).toBe(101);
+    expect(await upgradeStatus(`${base}${ROUTES.live.customer.build()}`, { origin: host, cookie: admin })).toBe(101);
   });
 
   it('lets a customer admin subscribe to its machines and refuses another tenant with ERROR', async () => {
@@ -166,7 +166,7 @@ describe('browser endpoints', () => {
   });
 
   it('lets a provider admin subscribe to provider machine and migration queues', async () => {
-    const client = await browser(tenants.providerAdmin.email, WS_ENDPOINTS.provider);
+    const client = await browser(tenants.providerAdmin.email, ROUTES.live.provider.build());
     expect(await client.connected).toBe('connected');
     expect(await client.sendWithReceipt('SUBSCRIBE', machineQueue('provider', machines.other))).toBe(true);
     expect(await client.sendWithReceipt('SUBSCRIBE', '/ws/queue/boltadmin/migrations/7')).toBe(true);

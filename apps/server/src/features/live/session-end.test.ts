@@ -1,4 +1,4 @@
-import { DASHBOARD_TOPICS, machineQueue, WS_ENDPOINTS } from '@portal/domain';
+import { DASHBOARD_TOPICS, machineQueue, ROUTES } from '@portal/domain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
@@ -43,7 +43,7 @@ async function signedIn(email: string) {
 
 /** A browser of this session that subscribes (receipted, so the subscription is in place) and then only listens. */
 async function listener(http: TestClient, destination: string) {
-  const client = stompClient(`${base}${WS_ENDPOINTS.customer}`, {
+  const client = stompClient(`${base}${ROUTES.live.customer.build()}`, {
     headers: { cookie: `${SESSION_COOKIE}=${http.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
   });
   started.push(client);

@@ -1,4 +1,4 @@
-import { agentCredentialPath } from '@portal/domain';
+import { ROUTES } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
@@ -39,11 +39,16 @@ afterAll(async () => t?.close());
 
 describe('DELETE /agent/machines/{id}/credential', () => {
   it('refuses no credential, a wrong one, and another machine’s, and revokes nothing then', async () => {
-    expect((await unlink(agentCredentialPath(mine.machineId))).statusCode).toBe(401);
+    expect((await unlink(ROUTES.machineLink.agentUnlink.build({ machineId: mine.machineId }))).statusCode).toBe(401);
     expect(
-      (await unlink(agentCredentialPath(mine.machineId), basic({ ...mine, token: 'x'.repeat(43) }))).statusCode,
+      (
+        await unlink(
+          ROUTES.machineLink.agentUnlink.build({ machineId: mine.machineId }),
+          basic({ ...mine, token: 'x'.repeat(43) }),
+        )
+      ).statusCode,
     ).toBe(401);
-    const foreign = await unlink(agentCredentialPath(mine.machineId), basic(other));
+    const foreign = await unlink(ROUTES.machineLink.agentUnlink.build({ machineId: mine.machineId }), basic(other));
     expect(foreign.statusCode).toBe(403);
     expect(foreign.json().status).toBe('ERROR');
     expect((await storage(mine)).statusCode).not.toBe(401);
@@ -53,7 +58,7 @@ describe('DELETE /agent/machines/{id}/credential', () => {
     const agent = await connectTestAgent(t.app, base, mine);
     try {
       const started = Date.now();
-      const answer = await unlink(agentCredentialPath(mine.machineId), basic(mine));
+      const answer = await unlink(ROUTES.machineLink.agentUnlink.build({ machineId: mine.machineId }), basic(mine));
       expect(answer.statusCode).toBe(200);
       expect(answer.json().status).toBe('OK');
       await agent.client.closed;
@@ -63,7 +68,9 @@ describe('DELETE /agent/machines/{id}/credential', () => {
 
       const again = await connectTestAgent(t.app, base, mine).catch((error: Error) => error);
       expect(again).toBeInstanceOf(Error);
-      expect((await unlink(agentCredentialPath(mine.machineId), basic(mine))).statusCode).toBe(401);
+      expect(
+        (await unlink(ROUTES.machineLink.agentUnlink.build({ machineId: mine.machineId }), basic(mine))).statusCode,
+      ).toBe(401);
       // The other machine is untouched.
       expect((await storage(other)).statusCode).not.toBe(401);
     } finally {

@@ -1,14 +1,5 @@
 /** Machine commands (issue #5): upload of log files, log file download, storage refresh; agents' log uploads. */
-import {
-  agentLogFileUploadPath,
-  LOG_FILES,
-  MESSAGES,
-  machineLogFilePath,
-  machineLogFilesPath,
-  machineStorageRefreshPath,
-  machineUploadLogFilesPath,
-  type ServerToAgent,
-} from '@portal/domain';
+import { LOG_FILES, MESSAGES, ROUTES, type ServerToAgent, withQuery } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, users } from '../../db/schema/index.js';
@@ -98,7 +89,10 @@ const upload = (
 ) =>
   t.app.inject({
     method: 'PUT',
-    url: agentLogFileUploadPath(options.machineId ?? ref.machineId, fileName, options.lastModified),
+    url: withQuery(ROUTES.machineCommands.agentLogUpload.build({ machineId: options.machineId ?? ref.machineId }), {
+      fileName,
+      lastModified: options.lastModified?.toISOString(),
+    }),
     headers: {
       authorization: basic(options.as ?? credential),
       'content-type': options.contentType ?? 'text/plain; charset=utf-8',
@@ -107,7 +101,7 @@ const upload = (
   });
 
 const listOf = async (at = ref) => {
-  const response = await as('provider').json('GET', machineLogFilesPath(at));
+  const response = await as('provider').json('GET', ROUTES.machineCommands.logFiles.build(at));
   expect(response.statusCode).toBe(200);
   return response.json().result as Array<{ fileName: string; lastModified: string }>;
 };
@@ -115,13 +109,19 @@ const listOf = async (at = ref) => {
 describe('request upload of log files (001 §7 uploadlogfiles)', () => {
   it('sends uploadLogFiles with the updater flag to the connected agent', async () => {
     const agent = await connectAgent();
-    const withUpdater = await as('provider').json('POST', machineUploadLogFilesPath(ref, true));
+    const withUpdater = await as('provider').json(
+      'POST',
+      withQuery(ROUTES.machineCommands.uploadLogFiles.build(ref), { uploadupdaterfiles: true }),
+    );
     expect(withUpdater.statusCode).toBe(200);
     expect(withUpdater.json()).toMatchObject({ status: 'OK', messages: [] });
-    const plain = await as('provider').json('POST', machineUploadLogFilesPath(ref, false));
+    const plain = await as('provider').json(
+      'POST',
+      withQuery(ROUTES.machineCommands.uploadLogFiles.build(ref), { uploadupdaterfiles: false }),
+    );
     expect(plain.statusCode).toBe(200);
     // Without the query parameter the checkbox's default, false (001 §5).
-    const bare = await as('provider').json('POST', machineUploadLogFilesPath(ref, false).split('?')[0] ?? '');
+    const bare = await as('provider').json('POST', ROUTES.machineCommands.uploadLogFiles.build(ref));
     expect(bare.statusCode).toBe(200);
     await eventually(() => commandOf(agent.commands(), 'uploadLogFiles').length === 3);
     const sent = commandOf(agent.commands(), 'uploadLogFiles');
@@ -131,7 +131,10 @@ describe('request upload of log files (001 §7 uploadlogfiles)', () => {
   });
 
   it('answers an offline machine at once with a clear error', async () => {
-    const response = await as('provider').json('POST', machineUploadLogFilesPath(offlineRef, true));
+    const response = await as('provider').json(
+      'POST',
+      withQuery(ROUTES.machineCommands.uploadLogFiles.build(offlineRef), { uploadupdaterfiles: true }),
+    );
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({
       status: 'ERROR',
@@ -147,7 +150,10 @@ describe('request upload of log files (001 §7 uploadlogfiles)', () => {
       { ...ref, packageId: otherTenantRef.packageId },
       { ...ref, machineId: otherTenantRef.machineId },
     ]) {
-      const response = await as('provider').json('POST', machineUploadLogFilesPath(wrong, false));
+      const response = await as('provider').json(
+        'POST',
+        withQuery(ROUTES.machineCommands.uploadLogFiles.build(wrong), { uploadupdaterfiles: false }),
+      );
       expect(response.statusCode).toBe(404);
       expect(response.json().messages[0].message).toBe(MESSAGES.backupMachine.notFound);
     }
@@ -156,14 +162,17 @@ describe('request upload of log files (001 §7 uploadlogfiles)', () => {
 
   it('is for provider admins only, and validates the flag', async () => {
     for (const key of ['superAdminB', 'adminB', 'userB', 'reseller']) {
-      const command = await as(key).json('POST', machineUploadLogFilesPath(ref, true));
+      const command = await as(key).json(
+        'POST',
+        withQuery(ROUTES.machineCommands.uploadLogFiles.build(ref), { uploadupdaterfiles: true }),
+      );
       expect(command.statusCode).toBe(403);
-      const list = await as(key).json('GET', machineLogFilesPath(ref));
+      const list = await as(key).json('GET', ROUTES.machineCommands.logFiles.build(ref));
       expect(list.statusCode).toBe(403);
     }
     const bad = await as('provider').json(
       'POST',
-      `${machineUploadLogFilesPath(ref, true).split('?')[0]}?uploadupdaterfiles=maybe`,
+      withQuery(ROUTES.machineCommands.uploadLogFiles.build(ref), { uploadupdaterfiles: 'maybe' }),
     );
     expect(bad.statusCode).toBe(400);
     expect(bad.json().messages[0]).toMatchObject({ fieldName: 'uploadupdaterfiles' });
@@ -174,7 +183,9 @@ describe('log files: the agent’s upload and the provider’s download', () => 
   it('refuses an upload without this machine’s own credential, and stores nothing', async () => {
     const none = await t.app.inject({
       method: 'PUT',
-      url: agentLogFileUploadPath(ref.machineId, 'agent.log'),
+      url: withQuery(ROUTES.machineCommands.agentLogUpload.build({ machineId: ref.machineId }), {
+        fileName: 'agent.log',
+      }),
       headers: { 'content-type': 'text/plain' },
       payload: 'x',
     });
@@ -189,7 +200,9 @@ describe('log files: the agent’s upload and the provider’s download', () => 
     // A session cookie is no credential here.
     const browser = await as('provider').request({
       method: 'PUT',
-      url: agentLogFileUploadPath(ref.machineId, 'agent.log'),
+      url: withQuery(ROUTES.machineCommands.agentLogUpload.build({ machineId: ref.machineId }), {
+        fileName: 'agent.log',
+      }),
       headers: { 'content-type': 'text/plain', 'x-csrf-token': as('provider').csrf },
       payload: 'x',
     });
@@ -207,7 +220,10 @@ describe('log files: the agent’s upload and the provider’s download', () => 
     expect(replaced.statusCode).toBe(200);
     expect(await listOf()).toEqual([{ fileName: 'agent.log', lastModified: '2026-11-21T09:30:00.000Z' }]);
 
-    const download = await as('provider').request({ method: 'GET', url: machineLogFilePath(ref, 'agent.log') });
+    const download = await as('provider').request({
+      method: 'GET',
+      url: withQuery(ROUTES.machineCommands.logFiles.build(ref), { filename: 'agent.log' }),
+    });
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(download.headers['content-disposition']).toBe(
@@ -218,11 +234,16 @@ describe('log files: the agent’s upload and the provider’s download', () => 
 
     // Another machine's files are not this machine's, and the other tenant's path finds nothing.
     expect(await listOf(offlineRef)).toEqual([]);
-    const elsewhere = await as('provider').json('GET', machineLogFilePath(offlineRef, 'agent.log'));
+    const elsewhere = await as('provider').json(
+      'GET',
+      withQuery(ROUTES.machineCommands.logFiles.build(offlineRef), { filename: 'agent.log' }),
+    );
     expect(elsewhere.statusCode).toBe(404);
     const wrongCustomer = await as('provider').json(
       'GET',
-      machineLogFilePath({ ...ref, customerId: tenants.customerA.customerId }, 'agent.log'),
+      withQuery(ROUTES.machineCommands.logFiles.build({ ...ref, customerId: tenants.customerA.customerId }), {
+        filename: 'agent.log',
+      }),
     );
     expect(wrongCustomer.statusCode).toBe(404);
   });
@@ -230,7 +251,10 @@ describe('log files: the agent’s upload and the provider’s download', () => 
   it('quotes an unusual name safely in the download', async () => {
     const name = 'odd "name" é.log';
     expect((await upload(name, 'odd\n')).statusCode).toBe(200);
-    const download = await as('provider').request({ method: 'GET', url: machineLogFilePath(ref, name) });
+    const download = await as('provider').request({
+      method: 'GET',
+      url: withQuery(ROUTES.machineCommands.logFiles.build(ref), { filename: name }),
+    });
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-disposition']).toBe(
       `attachment; filename="odd _name_ _.log"; filename*=UTF-8''odd%20%22name%22%20%C3%A9.log`,
@@ -239,14 +263,20 @@ describe('log files: the agent’s upload and the provider’s download', () => 
   });
 
   it('answers an unknown file with a 404 envelope and a bad name with 400', async () => {
-    const unknown = await as('provider').json('GET', machineLogFilePath(ref, 'never-uploaded.log'));
+    const unknown = await as('provider').json(
+      'GET',
+      withQuery(ROUTES.machineCommands.logFiles.build(ref), { filename: 'never-uploaded.log' }),
+    );
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({
       status: 'ERROR',
       messages: [{ message: MESSAGES.backupMachine.logFileNotFound }],
     });
     for (const bad of ['../etc/passwd', 'a\\b', '..', 'x'.repeat(LOG_FILES.fileNameMax + 1)]) {
-      const download = await as('provider').json('GET', machineLogFilePath(ref, bad));
+      const download = await as('provider').json(
+        'GET',
+        withQuery(ROUTES.machineCommands.logFiles.build(ref), { filename: bad }),
+      );
       expect(download.statusCode).toBe(400);
       expect(download.json().messages[0]).toMatchObject({ fieldName: 'filename' });
       const uploaded = await upload(bad, 'x');
@@ -256,7 +286,7 @@ describe('log files: the agent’s upload and the provider’s download', () => 
     expect((await listOf()).map((f) => f.fileName)).not.toContain('..');
     const badTime = await t.app.inject({
       method: 'PUT',
-      url: `${agentLogFileUploadPath(ref.machineId, 'agent.log')}&lastModified=yesterday`,
+      url: `${withQuery(ROUTES.machineCommands.agentLogUpload.build({ machineId: ref.machineId }), { fileName: 'agent.log' })}&lastModified=yesterday`,
       headers: { authorization: basic(credential), 'content-type': 'text/plain' },
       payload: 'x',
     });
@@ -278,7 +308,10 @@ describe('log files: the agent’s upload and the provider’s download', () => 
     expect(tooLarge.json().status).toBe('ERROR');
     expect((await upload('full.log', 'y'.repeat(LOG_FILES.maxBytes))).statusCode).toBe(200);
     expect((await upload('nul.log', 'a\u0000b\n')).statusCode).toBe(200);
-    const nul = await as('provider').request({ method: 'GET', url: machineLogFilePath(ref, 'nul.log') });
+    const nul = await as('provider').request({
+      method: 'GET',
+      url: withQuery(ROUTES.machineCommands.logFiles.build(ref), { filename: 'nul.log' }),
+    });
     expect(nul.body).toBe('ab\n');
     expect((await listOf()).map((f) => f.fileName)).not.toContain('big.log');
   });
@@ -310,8 +343,13 @@ describe('log files: the agent’s upload and the provider’s download', () => 
 });
 
 describe('refresh storage space (001 §7 PUT …?refresh=true)', () => {
-  const refresh = (key: string, at = ref, path = machineStorageRefreshPath(at.packageId, at.machineId)) =>
-    as(key).json('PUT', path);
+  const refresh = (
+    key: string,
+    at = ref,
+    path = withQuery(ROUTES.machineCommands.machineAction.build({ packageId: at.packageId, machineId: at.machineId }), {
+      refresh: true,
+    }),
+  ) => as(key).json('PUT', path);
 
   it('sends refreshStorage to the online agent for each of the three admin roles', async () => {
     const agent = await connectAgent();
@@ -367,7 +405,7 @@ describe('refresh storage space (001 §7 PUT …?refresh=true)', () => {
 
   it('accepts exactly ?refresh=true for now and says so otherwise', async () => {
     const agent = await connectAgent();
-    const path = machineStorageRefreshPath(ref.packageId, ref.machineId).split('?')[0] ?? '';
+    const path = ROUTES.machineCommands.machineAction.build({ packageId: ref.packageId, machineId: ref.machineId });
     for (const query of ['', '?refresh=false', '?delete=true', '?status=SUSPENDED', '?refresh=true&delete=true']) {
       const response = await refresh('adminB', ref, `${path}${query}`);
       expect(response.statusCode, query).toBe(400);

@@ -1,4 +1,4 @@
-import { AGENT_LINK_PATH, type MachineLinkResult, MESSAGES } from '@portal/domain';
+import { type MachineLinkResult, MESSAGES, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, backupPackages, users } from '../../db/schema/index.js';
@@ -25,7 +25,7 @@ const device = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 const link = (body: unknown) =>
-  t.app.inject({ method: 'POST', url: AGENT_LINK_PATH, payload: body as Record<string, unknown> });
+  t.app.inject({ method: 'POST', url: ROUTES.machineLink.agentLink.build(), payload: body as Record<string, unknown> });
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -1,10 +1,9 @@
 import {
-  AGENT_LINK_PATH,
   LINKING_CODE,
-  LINKING_CODES_PATH,
   type LinkingCodeResult,
   type MachineLinkResult,
   MESSAGES,
+  ROUTES,
   THROTTLE,
 } from '@portal/domain';
 import { count, eq } from 'drizzle-orm';
@@ -41,9 +40,9 @@ const device = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** POST AGENT_LINK_PATH as an agent would, from an address of its own (failures count per address). */
+/** POST ROUTES.machineLink.agentLink.build() as an agent would, from an address of its own (failures count per address). */
 const link = (body: Record<string, unknown>, remoteAddress = '192.0.2.10') =>
-  t.app.inject({ method: 'POST', url: AGENT_LINK_PATH, payload: body, remoteAddress });
+  t.app.inject({ method: 'POST', url: ROUTES.machineLink.agentLink.build(), payload: body, remoteAddress });
 
 async function signedIn(email: string): Promise<TestClient> {
   const client = new TestClient(t.app);
@@ -53,7 +52,7 @@ async function signedIn(email: string): Promise<TestClient> {
 }
 
 async function makeCode(client: TestClient): Promise<LinkingCodeResult> {
-  const response = await client.json('POST', LINKING_CODES_PATH, {});
+  const response = await client.json('POST', ROUTES.machineLink.linkingCodes.build(), {});
   expect(response.statusCode, response.body).toBe(200);
   return response.json().result as LinkingCodeResult;
 }
@@ -199,17 +198,17 @@ describe('linking codes made in the portal (issue #5)', () => {
   it('refuses anonymous callers, provider admins, read-only users, users without a package and missing CSRF', async () => {
     const anonymous = new TestClient(t.app);
     await anonymous.open('/login');
-    expect((await anonymous.json('POST', LINKING_CODES_PATH, {})).statusCode).toBe(401);
+    expect((await anonymous.json('POST', ROUTES.machineLink.linkingCodes.build(), {})).statusCode).toBe(401);
 
     const provider = await signedIn(tenants.providerAdmin.email);
-    const refused = await provider.json('POST', LINKING_CODES_PATH, {});
+    const refused = await provider.json('POST', ROUTES.machineLink.linkingCodes.build(), {});
     expect(refused.statusCode).toBe(403);
     expect(refused.json().status).toBe('ERROR');
 
     const superB = await signedIn(tenants.customerB.superAdmin.email);
     await t.database.db.update(users).set({ readOnly: true }).where(eq(users.id, tenants.customerB.superAdmin.id));
     try {
-      const readOnly = await superB.json('POST', LINKING_CODES_PATH, {});
+      const readOnly = await superB.json('POST', ROUTES.machineLink.linkingCodes.build(), {});
       expect(readOnly.statusCode).toBe(403);
       expect(readOnly.json().messages[0].message).toBe(TEXT.readOnlyCannotLink);
     } finally {
@@ -218,13 +217,13 @@ describe('linking codes made in the portal (issue #5)', () => {
 
     // The reseller's super admin is a customer-side user, but the reseller keeps no package of its own.
     const reseller = await signedIn(tenants.reseller.superAdmin.email);
-    const noPackage = await reseller.json('POST', LINKING_CODES_PATH, {});
+    const noPackage = await reseller.json('POST', ROUTES.machineLink.linkingCodes.build(), {});
     expect(noPackage.statusCode).toBe(409);
     expect(noPackage.json().messages[0].message).toBe(TEXT.noPackage);
 
     const alex = await signedIn(tenants.customerA.user.email);
     alex.csrf = 'forged';
-    const forged = await alex.json('POST', LINKING_CODES_PATH, {});
+    const forged = await alex.json('POST', ROUTES.machineLink.linkingCodes.build(), {});
     expect(forged.statusCode).toBe(403);
     expect(forged.json().responseSummaryCode).toBe('CSRF_REJECTED');
   });
@@ -247,14 +246,14 @@ describe('linking codes made in the portal (issue #5)', () => {
     const superA = await signedIn(tenants.customerA.superAdmin.email);
     const codes: LinkingCodeResult[] = [];
     for (let i = 0; i < LINKING_CODE.maxLivePerUser; i++) codes.push(await makeCode(superA));
-    const capped = await superA.json('POST', LINKING_CODES_PATH, {});
+    const capped = await superA.json('POST', ROUTES.machineLink.linkingCodes.build(), {});
     expect(capped.statusCode).toBe(409);
     expect(capped.json().messages[0].message).toBe(TEXT.tooManyLinkingCodes);
 
     const used = await link(device({ linkingCode: codes[0]?.code, backupPackageId: packageA }));
     expect(used.statusCode, used.body).toBe(200);
     await makeCode(superA);
-    expect((await superA.json('POST', LINKING_CODES_PATH, {})).statusCode).toBe(409);
+    expect((await superA.json('POST', ROUTES.machineLink.linkingCodes.build(), {})).statusCode).toBe(409);
 
     // Past the codes' lifetime (and the session's idle limit: sign in again).
     t.clock.advanceMinutes(LINKING_CODE.lifetimeMinutes + 1);

@@ -4,12 +4,9 @@ import {
   AGENT_CHANNEL,
   type AgentToServer,
   machineQueue,
-  realtimeCommandDeletePath,
-  realtimeCommandStopPath,
-  realtimeCommandsPath,
+  ROUTES,
   resticCommandNotAllowedText,
   type ServerToAgent,
-  WS_ENDPOINTS,
 } from '@portal/domain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../http/request-context.js';
@@ -78,7 +75,7 @@ async function connectAgent() {
 async function providerQueue() {
   const response = await provider.open('/');
   expect(response.statusCode).toBeLessThan(500);
-  const client = stompClient(`${base}${WS_ENDPOINTS.provider}`, {
+  const client = stompClient(`${base}${ROUTES.live.provider.build()}`, {
     headers: { cookie: `${SESSION_COOKIE}=${provider.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
   });
   started.push(client);
@@ -88,9 +85,9 @@ async function providerQueue() {
   return queue;
 }
 
-const submit = (body: unknown, at = ref) => provider.json('PUT', realtimeCommandsPath(at), body);
+const submit = (body: unknown, at = ref) => provider.json('PUT', ROUTES.realtimeCommands.list.build(at), body);
 const list = async () => {
-  const response = await provider.json('GET', realtimeCommandsPath(ref));
+  const response = await provider.json('GET', ROUTES.realtimeCommands.list.build(ref));
   expect(response.statusCode).toBe(200);
   return response.json().result.elements as Array<Record<string, unknown>>;
 };
@@ -98,10 +95,10 @@ const list = async () => {
 describe('realtime commands routes (issue #5)', () => {
   it('lets in provider admins only', async () => {
     for (const [method, url] of [
-      ['GET', realtimeCommandsPath(ref)],
-      ['PUT', realtimeCommandsPath(ref)],
-      ['PUT', realtimeCommandStopPath(ref)],
-      ['PUT', realtimeCommandDeletePath(ref)],
+      ['GET', ROUTES.realtimeCommands.list.build(ref)],
+      ['PUT', ROUTES.realtimeCommands.list.build(ref)],
+      ['PUT', ROUTES.realtimeCommands.stop.build(ref)],
+      ['PUT', ROUTES.realtimeCommands.remove.build(ref)],
     ] as const) {
       const response = await customerAdmin.json(method, url, method === 'GET' ? undefined : { commandId: 'x' });
       expect(response.statusCode).toBe(403);
@@ -134,7 +131,7 @@ describe('realtime commands routes (issue #5)', () => {
     expect(wrong.statusCode).toBe(404);
     const other = await provider.json(
       'GET',
-      realtimeCommandsPath({ ...ref, customerId: tenants.customerA.customerId }),
+      ROUTES.realtimeCommands.list.build({ ...ref, customerId: tenants.customerA.customerId }),
     );
     expect(other.statusCode).toBe(404);
   });
@@ -143,7 +140,9 @@ describe('realtime commands routes (issue #5)', () => {
     const response = await submit({ requestId: 'o-1', baseCommand: 'snapshots' }, offlineRef);
     expect(response.statusCode).toBe(409);
     expect(response.json().messages[0].message).toMatch(/offline/);
-    expect((await provider.json('GET', realtimeCommandsPath(offlineRef))).json().result.elements).toEqual([]);
+    expect((await provider.json('GET', ROUTES.realtimeCommands.list.build(offlineRef))).json().result.elements).toEqual(
+      [],
+    );
   });
 
   it('runs a command on the agent, records and publishes its output and finish, then deletes it', async () => {
@@ -171,7 +170,7 @@ describe('realtime commands routes (issue #5)', () => {
     });
 
     // Deleting a running command is refused.
-    const early = await provider.json('PUT', realtimeCommandDeletePath(ref), { commandId: 'run-1' });
+    const early = await provider.json('PUT', ROUTES.realtimeCommands.remove.build(ref), { commandId: 'run-1' });
     expect(early.statusCode).toBe(400);
 
     await agent.send({ type: 'realtimeOutput', commandId: sent.commandId, lines: ['[', ']'] });
@@ -194,11 +193,15 @@ describe('realtime commands routes (issue #5)', () => {
     });
 
     // A finished command cannot be stopped, but can be deleted.
-    expect((await provider.json('PUT', realtimeCommandStopPath(ref), { commandId: 'run-1' })).statusCode).toBe(400);
-    const deleted = await provider.json('PUT', realtimeCommandDeletePath(ref), { commandId: 'run-1' });
+    expect(
+      (await provider.json('PUT', ROUTES.realtimeCommands.stop.build(ref), { commandId: 'run-1' })).statusCode,
+    ).toBe(400);
+    const deleted = await provider.json('PUT', ROUTES.realtimeCommands.remove.build(ref), { commandId: 'run-1' });
     expect(deleted.statusCode).toBe(200);
     expect(await list()).toEqual([]);
-    expect((await provider.json('PUT', realtimeCommandDeletePath(ref), { commandId: 'run-1' })).statusCode).toBe(404);
+    expect(
+      (await provider.json('PUT', ROUTES.realtimeCommands.remove.build(ref), { commandId: 'run-1' })).statusCode,
+    ).toBe(404);
   });
 
   it('stop sends stopRealtimeCommand; the agent’s refusal finishes the command as FATAL', async () => {
@@ -207,7 +210,7 @@ describe('realtime commands routes (issue #5)', () => {
     await eventually(() => agent.commands().some((c) => c.type === 'realtimeCommand'));
     const sent = agent.commands().find((c) => c.type === 'realtimeCommand');
     if (sent?.type !== 'realtimeCommand') throw new Error('no command');
-    const stopped = await provider.json('PUT', realtimeCommandStopPath(ref), { commandId: 'stop-1' });
+    const stopped = await provider.json('PUT', ROUTES.realtimeCommands.stop.build(ref), { commandId: 'stop-1' });
     expect(stopped.statusCode).toBe(200);
     await eventually(() => agent.commands().some((c) => c.type === 'stopRealtimeCommand'));
     expect(agent.commands().find((c) => c.type === 'stopRealtimeCommand')).toMatchObject({ commandId: sent.commandId });
@@ -230,7 +233,9 @@ describe('realtime commands routes (issue #5)', () => {
   });
 
   it('stop of an unknown command is 404', async () => {
-    expect((await provider.json('PUT', realtimeCommandStopPath(ref), { commandId: 'nope' })).statusCode).toBe(404);
-    expect((await provider.json('PUT', realtimeCommandStopPath(ref), {})).statusCode).toBe(400);
+    expect(
+      (await provider.json('PUT', ROUTES.realtimeCommands.stop.build(ref), { commandId: 'nope' })).statusCode,
+    ).toBe(404);
+    expect((await provider.json('PUT', ROUTES.realtimeCommands.stop.build(ref), {})).statusCode).toBe(400);
   });
 });

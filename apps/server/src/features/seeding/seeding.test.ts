@@ -12,10 +12,10 @@ import {
   type AgentToServer,
   MESSAGES,
   noSeedRepositoryAt,
+  ROUTES,
   type ServerToAgent,
   seedRepositoryName,
   type TaskRef,
-  taskSeedPath,
 } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ const snapshotsOf = (repo: string) =>
 const chunkerOf = (repo: string) =>
   (JSON.parse(restic(repo, ['cat', 'config'])) as { chunker_polynomial: string }).chunker_polynomial;
 
-const load = (at: TaskRef, body: unknown, as = provider) => as.json('POST', taskSeedPath(at), body);
+const load = (at: TaskRef, body: unknown, as = provider) => as.json('POST', ROUTES.seeding.load.build(at), body);
 const taskRow = async (taskId: number) =>
   (await t.database.db.select().from(backupTasks).where(eq(backupTasks.id, taskId)))[0];
 const action = async (actionId: number) =>

@@ -1,10 +1,9 @@
 import {
-  DASHBOARD_PATHS,
   type DashboardCustomerRow,
   MESSAGES,
   newSignUpForm,
   type Paged,
-  SIGN_UP_PATHS,
+  ROUTES,
   SIGN_UP_THROTTLE,
   type SignUpForm,
   type SignUpOptions,
@@ -67,12 +66,12 @@ const form = (overrides: Partial<SignUpForm> = {}): SignUpForm => ({
 /** A visitor's browser: opens the sign-up page for its CSRF token, then posts the form. */
 async function visitor(address = freshAddress()) {
   const client = new TestClient(t.app);
-  const page = await client.open(SIGN_UP_PATHS.submit);
+  const page = await client.open(ROUTES.signUp.submit.build());
   expect(page.statusCode).toBe(200);
   const post = (body: unknown, headers: Record<string, string> = { 'x-csrf-token': client.csrf }) =>
     client.request({
       method: 'POST',
-      url: SIGN_UP_PATHS.submit,
+      url: ROUTES.signUp.submit.build(),
       remoteAddress: address,
       headers: { accept: 'application/json', ...headers },
       payload: body as InjectOptions['payload'],
@@ -105,7 +104,7 @@ const usersWithEmail = async (email: string) =>
 describe('sign-up options (issue #6)', () => {
   it("lists the provider's templates by name with quota in bytes and machine limit, not a reseller's", async () => {
     const client = new TestClient(t.app);
-    const response = await client.json('GET', SIGN_UP_PATHS.options);
+    const response = await client.json('GET', ROUTES.signUp.options.build());
     expect(response.statusCode).toBe(200);
     expect(response.json().result).toEqual<SignUpOptions>({
       templates: [
@@ -177,8 +176,10 @@ describe('sign-up (issue #6)', () => {
     expect((await owner.signIn(body.email, 'long enough')).headers.location).toBe('/');
     const me = await owner.json('GET', '/profile');
     expect(me.json().result).toMatchObject({ companyName: 'Tailspin Toys', roleName: 'Super admin' });
-    expect((await owner.json('GET', DASHBOARD_PATHS.ownMachines)).json().result).toMatchObject({ totalElements: 0 });
-    expect((await owner.json('GET', DASHBOARD_PATHS.gettingStarted)).statusCode).toBe(200);
+    expect((await owner.json('GET', ROUTES.dashboard.ownMachines.build())).json().result).toMatchObject({
+      totalElements: 0,
+    });
+    expect((await owner.json('GET', ROUTES.dashboard.gettingStarted.build())).statusCode).toBe(200);
   });
 
   it('shows the provider the new customer as a new signup, and no reseller', async () => {
@@ -186,7 +187,7 @@ describe('sign-up (issue #6)', () => {
     expect((await signUp(body)).statusCode).toBe(200);
     const provider = new TestClient(t.app);
     await provider.signIn(tenants.providerAdmin.email, FIXTURE_PASSWORD);
-    const list = await provider.json('GET', `${DASHBOARD_PATHS.customers}?statusGroup=NEW_SIGNUP&size=100`);
+    const list = await provider.json('GET', `${ROUTES.dashboard.customers.build()}?statusGroup=NEW_SIGNUP&size=100`);
     const row = (list.json().result as Paged<DashboardCustomerRow>).elements.find((r) => r.name === 'Adventure Works');
     expect(row).toMatchObject({
       superAdminEmail: body.email,
@@ -207,7 +208,7 @@ describe('sign-up (issue #6)', () => {
     ]);
     const reseller = new TestClient(t.app);
     await reseller.signIn(tenants.reseller.superAdmin.email, FIXTURE_PASSWORD);
-    const theirs = (await reseller.json('GET', `${DASHBOARD_PATHS.customers}?size=100`)).json().result;
+    const theirs = (await reseller.json('GET', `${ROUTES.dashboard.customers.build()}?size=100`)).json().result;
     expect((theirs as Paged<DashboardCustomerRow>).elements.map((r) => r.name)).not.toContain('Adventure Works');
   });
 
@@ -358,12 +359,12 @@ describe('sign-up without templates (issue #6)', () => {
 
   it('asks for no package and records the request without one; the configured limit applies', async () => {
     const client = new TestClient(bare.app);
-    await client.open(SIGN_UP_PATHS.submit);
-    expect((await client.json('GET', SIGN_UP_PATHS.options)).json().result).toEqual({ templates: [] });
+    await client.open(ROUTES.signUp.submit.build());
+    expect((await client.json('GET', ROUTES.signUp.options.build())).json().result).toEqual({ templates: [] });
     const body = form({ companyName: 'Solo Ltd', templateId: '' });
-    expect((await client.json('POST', SIGN_UP_PATHS.submit, body)).statusCode).toBe(200);
+    expect((await client.json('POST', ROUTES.signUp.submit.build(), body)).statusCode).toBe(200);
     const [request] = await bare.database.db.select().from(packageRequests);
     expect(request).toMatchObject({ requestType: 'NEW_SIGNUP', requestedTemplateId: null });
-    expect((await client.json('POST', SIGN_UP_PATHS.submit, form({ templateId: '' }))).statusCode).toBe(429);
+    expect((await client.json('POST', ROUTES.signUp.submit.build(), form({ templateId: '' }))).statusCode).toBe(429);
   });
 });

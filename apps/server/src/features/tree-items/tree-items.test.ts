@@ -3,10 +3,9 @@ import {
   AGENT_CHANNEL,
   MESSAGES,
   machineQueue,
+  ROUTES,
   type ServerToAgent,
   type TreeItem,
-  treeItemsPath,
-  WS_ENDPOINTS,
   WS_SEND_PREFIXES,
 } from '@portal/domain';
 import { treeItem } from '@portal/domain/testing/tree-items';
@@ -99,7 +98,7 @@ afterAll(async () => {
 describe('POST /backupmachines/{id}/treeitems', () => {
   it("answers with the agent's children of the path and the browser's request id", async () => {
     const admin = await signedIn(tenants.customerA.admin.email);
-    const response = await admin.json('POST', treeItemsPath(machines.assigned), {
+    const response = await admin.json('POST', ROUTES.treeItems.list.build({ machineId: machines.assigned }), {
       treeItemsRequestId: 'tree-1',
       type: 'DIRECTORY',
       local: true,
@@ -118,36 +117,47 @@ describe('POST /backupmachines/{id}/treeitems', () => {
   it('keeps to who may see the machine: its user, the customer admin, the provider; no other tenant', async () => {
     const body = { treeItemsRequestId: 7, path: '' };
     const user = await signedIn(tenants.customerA.user.email);
-    expect((await user.json('POST', treeItemsPath(machines.assigned), body)).statusCode).toBe(200);
-    expect((await user.json('POST', treeItemsPath(machines.unassigned), body)).statusCode).toBe(404);
+    expect(
+      (await user.json('POST', ROUTES.treeItems.list.build({ machineId: machines.assigned }), body)).statusCode,
+    ).toBe(200);
+    expect(
+      (await user.json('POST', ROUTES.treeItems.list.build({ machineId: machines.unassigned }), body)).statusCode,
+    ).toBe(404);
     await allowProviderControl(true);
     const provider = await signedIn(tenants.providerAdmin.email);
-    expect((await provider.json('POST', treeItemsPath(machines.unassigned), body)).statusCode).toBe(200);
+    expect(
+      (await provider.json('POST', ROUTES.treeItems.list.build({ machineId: machines.unassigned }), body)).statusCode,
+    ).toBe(200);
     const other = await signedIn(tenants.customerB.admin.email);
-    const refused = await other.json('POST', treeItemsPath(machines.assigned), body);
+    const refused = await other.json('POST', ROUTES.treeItems.list.build({ machineId: machines.assigned }), body);
     expect(refused.statusCode).toBe(404);
     expect(JSON.stringify(refused.json())).not.toContain('/a');
     expect(requests).toHaveLength(2);
     // Without a session there is no CSRF token either: refused before anything else.
     const anonymous = new TestClient(t.app);
-    expect((await anonymous.json('POST', treeItemsPath(machines.assigned), body)).statusCode).toBe(403);
+    expect(
+      (await anonymous.json('POST', ROUTES.treeItems.list.build({ machineId: machines.assigned }), body)).statusCode,
+    ).toBe(403);
     expect(requests).toHaveLength(2);
   });
 
   it("answers an offline machine at once, the agent's failure with its message, and a silent agent after the wait", async () => {
     const admin = await signedIn(tenants.customerA.admin.email);
-    const offline = await admin.json('POST', treeItemsPath(machines.offline), { treeItemsRequestId: 'x', path: '' });
+    const offline = await admin.json('POST', ROUTES.treeItems.list.build({ machineId: machines.offline }), {
+      treeItemsRequestId: 'x',
+      path: '',
+    });
     expect(offline.statusCode).toBe(409);
     expect(offline.json().messages[0].message).toBe('The backup machine is offline; try again when it is connected.');
 
-    const denied = await admin.json('POST', treeItemsPath(machines.assigned), {
+    const denied = await admin.json('POST', ROUTES.treeItems.list.build({ machineId: machines.assigned }), {
       treeItemsRequestId: 'x',
       path: '/denied',
     });
     expect(denied.statusCode).toBe(502);
     expect(denied.json().messages[0].message).toBe('Permission denied: /denied');
 
-    const silent = await admin.json('POST', treeItemsPath(machines.assigned), {
+    const silent = await admin.json('POST', ROUTES.treeItems.list.build({ machineId: machines.assigned }), {
       treeItemsRequestId: 'x',
       path: '/silent',
     });
@@ -157,10 +167,17 @@ describe('POST /backupmachines/{id}/treeitems', () => {
 
   it('refuses a bad body or id with 400', async () => {
     const admin = await signedIn(tenants.customerA.admin.email);
-    expect((await admin.json('POST', treeItemsPath(machines.assigned), { path: '/home' })).statusCode).toBe(400);
     expect(
-      (await admin.json('POST', treeItemsPath(machines.assigned), { treeItemsRequestId: 'x', path: 'p'.repeat(5000) }))
+      (await admin.json('POST', ROUTES.treeItems.list.build({ machineId: machines.assigned }), { path: '/home' }))
         .statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await admin.json('POST', ROUTES.treeItems.list.build({ machineId: machines.assigned }), {
+          treeItemsRequestId: 'x',
+          path: 'p'.repeat(5000),
+        })
+      ).statusCode,
     ).toBe(400);
     expect((await admin.json('POST', '/backupmachines/abc/treeitems', { treeItemsRequestId: 'x' })).statusCode).toBe(
       400,
@@ -171,14 +188,14 @@ describe('POST /backupmachines/{id}/treeitems', () => {
   it('lists nothing for a provider admin while the customer does not allow provider machine control, over HTTP or the channel', async () => {
     await allowProviderControl(false);
     const provider = await signedIn(tenants.providerAdmin.email);
-    const refused = await provider.json('POST', treeItemsPath(machines.unassigned), {
+    const refused = await provider.json('POST', ROUTES.treeItems.list.build({ machineId: machines.unassigned }), {
       treeItemsRequestId: 1,
       path: '',
     });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().messages[0].message).toBe(MESSAGES.forbidden);
 
-    const browser = stompClient(`${base}${WS_ENDPOINTS.provider}`, {
+    const browser = stompClient(`${base}${ROUTES.live.provider.build()}`, {
       headers: {
         cookie: `${SESSION_COOKIE}=${provider.cookie(SESSION_COOKIE)}`,
         origin: base.replace('ws://', 'http://'),

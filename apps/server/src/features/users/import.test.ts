@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { createDeflateRaw } from 'node:zlib';
 import {
-  BULK_USER_IMPORT_EXAMPLE_URL,
   type Envelope,
   importFileTooLarge,
   importTooManyRows,
   importWrongHeader,
   MESSAGES,
+  ROUTES,
   USER_IMPORT_HEADERS,
   USER_IMPORT_LIMITS,
   USER_IMPORT_SHEETS,
-  USERS_IMPORT_PATH,
   XLSX_KIND,
 } from '@portal/domain';
 import { eq, inArray, sql } from 'drizzle-orm';
@@ -122,7 +121,7 @@ describe('the example file (002 §2.4, §5.3)', () => {
   it('is a public .xlsx with the import header row and a sheet explaining the columns', async () => {
     const response = await new TestClient(t.app).request({
       method: 'GET',
-      url: BULK_USER_IMPORT_EXAMPLE_URL,
+      url: ROUTES.users.importExample.build(),
       headers: { accept: 'text/html,application/xhtml+xml,*/*' },
     });
     expect(response.statusCode).toBe(200);
@@ -291,7 +290,7 @@ describe('bulk import (POST /admin/account/users/import)', () => {
 describe('files an import refuses (400 on the file field)', () => {
   it('asks for a file', async () => {
     expect(fileError(await upload(superAdmin, null, true))).toBe('File is required');
-    expect(fileError(await superAdmin.json('POST', USERS_IMPORT_PATH, {}))).toBe('File is required');
+    expect(fileError(await superAdmin.json('POST', ROUTES.users.import.build(), {}))).toBe('File is required');
   });
 
   it('accepts only .xlsx by name and type', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { USER_IMPORT_HEADERS, USERS_IMPORT_PATH, XLSX_KIND } from '@portal/domain';
+import { ROUTES, USER_IMPORT_HEADERS, XLSX_KIND } from '@portal/domain';
 import ExcelJS from 'exceljs';
 import type { TestClient } from '../../testing/client.js';
 
@@ -62,7 +62,7 @@ export function upload(client: TestClient, file: Upload | null, skipAlreadyExist
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return client.request({
     method: 'POST',
-    url: USERS_IMPORT_PATH,
+    url: ROUTES.users.import.build(),
     headers: {
       accept: 'application/json',
       'content-type': `multipart/form-data; boundary=${boundary}`,

@@ -1,4 +1,4 @@
-import { LINKING_CODES_PATH, MESSAGES } from '@portal/domain';
+import { MESSAGES, ROUTES } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn, type TestUser } from '../../app/testing';
@@ -53,7 +53,7 @@ describe('Link a machine (issue #5)', () => {
       '2026-11-23T12:30:00.000Z',
     );
     const [url, init] = fetchMock.mock.calls[0] ?? [];
-    expect(url).toBe(LINKING_CODES_PATH);
+    expect(url).toBe(ROUTES.machineLink.linkingCodes.build());
     expect(init?.method).toBe('POST');
 
     await user.click(within(dialog).getByRole('button', { name: TEXT.newCode }));

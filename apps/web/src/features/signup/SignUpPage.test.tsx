@@ -2,8 +2,8 @@ import {
   CSRF_HEADER_NAME,
   fieldNotValid,
   MESSAGES,
+  ROUTES,
   SIGN_UP_FORM_LABELS,
-  SIGN_UP_PATHS,
   type SignUpTemplateOption,
   signUpThrottled,
 } from '@portal/domain';
@@ -32,7 +32,7 @@ function envelope(status: number, result: unknown, messages: unknown[] = []): Re
 /** Answers the options call with `templates` and the sign-up with `answer`. */
 function serve(templates: SignUpTemplateOption[], answer: () => Response) {
   fetchMock.mockImplementation(async (url) =>
-    url === SIGN_UP_PATHS.options ? envelope(200, { templates }) : answer(),
+    url === ROUTES.signUp.options.build() ? envelope(200, { templates }) : answer(),
   );
 }
 
@@ -87,7 +87,7 @@ describe('sign-up page (issue #6)', () => {
     expect(screen.getByRole('link', { name: TEXT.signInLink })).toHaveAttribute('href', '/login');
     expect(screen.queryByRole('form', { name: TEXT.title })).toBeNull();
     const [[url, init] = []] = posts();
-    expect(url).toBe(SIGN_UP_PATHS.submit);
+    expect(url).toBe(ROUTES.signUp.submit.build());
     expect((init?.headers as Record<string, string>)[CSRF_HEADER_NAME]).toBe('token-1');
     expect(JSON.parse(String(init?.body))).toEqual({
       companyName: 'Fabrikam Inc',

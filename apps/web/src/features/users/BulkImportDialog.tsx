@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   acceptAttribute,
-  BULK_USER_IMPORT_EXAMPLE_URL,
   MESSAGE_ROUTING,
   MESSAGES,
   type ResponseSummaryCode,
+  ROUTES,
   type UserImportResult,
   userImportSchema,
   usersImported,
@@ -108,7 +108,7 @@ export function BulkImportDialog({ show, onHide, animation }: BulkImportDialogPr
     >
       <p>
         {TEXT.exampleFileHint}{' '}
-        <a href={BULK_USER_IMPORT_EXAMPLE_URL} download>
+        <a href={ROUTES.users.importExample.build()} download>
           {TEXT.exampleFile}
         </a>
       </p>
