@@ -31,7 +31,7 @@ export function refreshQueries(client: QueryClient, refreshes: readonly Refresh[
 export type ApiMutation<V, T> = UseMutationResult<ApiResult<T>, Error, V>;
 
 export interface ApiMutationOptions<V, T> {
-  /** The call, through the domain's path builders. */
+  /** The call: `call(ROUTES.…, params, body)`, so its answer type is the route-table entry's. */
   request: (variables: V) => Promise<ApiResult<T>>;
   /** Whether the server made the change; by default an OK answer, also one that carries messages. */
   applied?: (answer: ApiResult<T>) => boolean;
