@@ -55,6 +55,8 @@ test('a forgotten password is reset through the mailed link, once', async ({ pag
   const newPassword = 'a new demo password';
   await page.goto('/login');
   await page.getByRole('link', { name: 'Forgot password?' }).click();
+  // Screens load by route: the sign-in page, with its own Email field, stays until this one is there.
+  await expect(page.getByRole('heading', { level: 1, name: 'Forgot password' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByTestId('reset-sent')).toContainText('a link to reset the password has been sent');
