@@ -14,6 +14,10 @@ export interface TestApp {
   config: Config;
   mails: MailSink;
   clock: { now: Date; advanceMinutes(minutes: number): void };
+  /** The id of the newest mail the SMTP peer caught (0: none yet). */
+  lastMailId(): number;
+  /** The first mail to an address caught after the given id; mails sent after an answer take a moment. */
+  waitForMail(to: string, after: number): Promise<ReturnType<MailSink['list']>[number]>;
   close(): Promise<void>;
 }
 
@@ -58,6 +62,15 @@ export async function createTestApp(
     config,
     mails,
     clock,
+    lastMailId: () => mails.list()[0]?.id ?? 0,
+    async waitForMail(to, after) {
+      for (let i = 0; i < 50; i++) {
+        const mail = mails.list().find((m) => m.to.includes(to) && m.id > after);
+        if (mail) return mail;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`no mail to ${to}`);
+    },
     async close() {
       await app.close();
       await mails.close();

@@ -13,17 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const lastMailId = () => t.mails.list()[0]?.id ?? 0;
-
-async function waitForMail(to: string, after: number) {
-  for (let i = 0; i < 50; i++) {
-    const mail = t.mails.list().find((m) => m.to.includes(to) && m.id > after);
-    if (mail) return mail;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no mail to ${to}`);
-}
-
 const profileOf = (email: string) => ({ firstName: 'Ana', surname: 'Silva', email, contactNumber: '+351 555 0101' });
 
 describe('profile (issue #2)', () => {
@@ -80,7 +69,7 @@ describe('profile (issue #2)', () => {
     const { email } = tenants.customerB.superAdmin;
     const client = new TestClient(t.app);
     await client.signIn(email, FIXTURE_PASSWORD);
-    const before = lastMailId();
+    const before = t.lastMailId();
     const missing = await client.json('PUT', '/profile', profileOf('taken.over@attacker.test'));
     expect(missing.statusCode).toBe(400);
     expect(missing.json().messages).toEqual([
@@ -99,7 +88,7 @@ describe('profile (issue #2)', () => {
     expect((await client.json('PUT', '/profile', profileOf(email.toUpperCase()))).statusCode).toBe(200);
     expect((await client.json('PUT', '/profile', profileOf(email))).statusCode).toBe(200);
     await new Promise((r) => setTimeout(r, 200));
-    expect(lastMailId()).toBe(before);
+    expect(t.lastMailId()).toBe(before);
   });
 
   it('changes the sign-in e-mail with the current password and tells the old address', async () => {
@@ -107,7 +96,7 @@ describe('profile (issue #2)', () => {
     const client = new TestClient(t.app);
     await client.signIn(old, FIXTURE_PASSWORD);
     expect((await client.json('PUT', '/profile', profileOf(old))).statusCode).toBe(200);
-    const before = lastMailId();
+    const before = t.lastMailId();
     const changed = await client.json('PUT', '/profile', {
       ...profileOf('ana.new@contoso.test'),
       currentPassword: FIXTURE_PASSWORD,
@@ -117,7 +106,7 @@ describe('profile (issue #2)', () => {
     expect((await new TestClient(t.app).signIn('ana.new@contoso.test', FIXTURE_PASSWORD)).headers.location).toBe('/');
     expect((await new TestClient(t.app).signIn(old, FIXTURE_PASSWORD)).headers.location).toBe('/login?error');
 
-    const mail = await waitForMail(old, before);
+    const mail = await t.waitForMail(old, before);
     const expected = signInEmailChangedMail('Ana', { newEmail: 'ana.new@contoso.test', at: t.clock.now });
     expect(mail).toMatchObject({ to: old, subject: expected.subject, text: expected.text });
     expect(mail.text).toContain('ana.new@contoso.test');

@@ -84,17 +84,6 @@ const signUp = async (body: unknown, address?: string) => (await visitor(address
 const fieldMessages = (response: { json: () => { messages: Array<{ fieldName: string; message: string }> } }) =>
   Object.fromEntries(response.json().messages.map((m) => [m.fieldName, m.message]));
 
-const lastMailId = () => t.mails.list()[0]?.id ?? 0;
-
-async function waitForMail(to: string, after: number) {
-  for (let i = 0; i < 50; i++) {
-    const mail = t.mails.list().find((m) => m.to.includes(to) && m.id > after);
-    if (mail) return mail;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no mail to ${to}`);
-}
-
 const customersNamed = (companyName: string) =>
   t.database.db.select().from(customers).where(eq(customers.companyName, companyName));
 
@@ -261,14 +250,14 @@ describe('sign-up (issue #6)', () => {
 
   it('answers an e-mail address in use, whatever its case, as any sign-up: nothing is created, its owner is mailed', async () => {
     const owner = tenants.customerA.admin.email;
-    const before = lastMailId();
+    const before = t.lastMailId();
     const fresh = await signUp(form({ companyName: 'Fresh Ltd' }));
     const taken = await signUp(form({ companyName: 'Copycat Ltd', email: owner.toUpperCase() }));
     expect(taken.statusCode).toBe(fresh.statusCode);
     expect(taken.body).toBe(fresh.body);
     expect(await customersNamed('Copycat Ltd')).toEqual([]);
     expect(await usersWithEmail(owner)).toBe(1);
-    const mail = await waitForMail(owner, before);
+    const mail = await t.waitForMail(owner, before);
     const expected = signUpAddressInUseMail(owner.split('@')[0] ?? '', {
       signIn: 'http://portal.test/login',
       forgotPassword: 'http://portal.test/forgot-password',
