@@ -123,20 +123,23 @@ describe('page matching', () => {
 
 describe('who may open a page (issue #6)', () => {
   const openable = (a: Actor | null) => (Object.keys(PAGES) as PageKey[]).filter((page) => mayOpenPage(a, page)).sort();
-  const everyone = ['login', 'logout', 'forgotPassword', 'resetPassword', 'signup'];
+  const everyone = ['login', 'logout', 'forgotPassword', 'resetPassword', 'signup', 'manual'];
+  const ownMachinePages = ['ownMachines', 'customerMachine', 'customerTask'];
 
   it('signed out: only the public pages, which are exactly PUBLIC_PAGES', () => {
     expect(openable(null)).toEqual([...everyone].sort());
     expect([...PUBLIC_PAGES].sort()).toEqual([...everyone].sort());
   });
 
-  it('customer user: dashboard and profile only', () => {
-    expect(openable(actor({}))).toEqual([...everyone, 'dashboard', 'profile'].sort());
+  it('customer user: dashboard, profile and the own machine pages', () => {
+    expect(openable(actor({}))).toEqual([...everyone, 'dashboard', 'profile', ...ownMachinePages].sort());
   });
 
   it("customer admin: the account and its users; a reseller's admin also its customers", () => {
     const admin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' });
-    expect(openable(admin)).toEqual([...everyone, 'dashboard', 'profile', 'account', 'accountUser'].sort());
+    expect(openable(admin)).toEqual(
+      [...everyone, 'dashboard', 'profile', ...ownMachinePages, 'account', 'accountUser'].sort(),
+    );
     expect(openable({ ...admin, resellerEnabled: true })).toEqual(
       [
         ...everyone,
@@ -145,6 +148,9 @@ describe('who may open a page (issue #6)', () => {
         'resellerCustomers',
         'resellerCustomer',
         'resellerCustomerUser',
+        'resellerMachine',
+        'resellerTask',
+        ...ownMachinePages,
         'account',
         'accountUser',
       ].sort(),
@@ -162,6 +168,9 @@ describe('who may open a page (issue #6)', () => {
         'providerResellers',
         'providerCustomer',
         'providerCustomerUser',
+        'providerMachine',
+        'providerTask',
+        'providerTaskOverview',
         'demoMails',
       ].sort(),
     );

@@ -25,6 +25,20 @@ export const PAGES = {
   accountUser: '/admin/account/users/{userId}',
   providerCustomerUser: '/boltadmin/customers/{customerId}/users/{userId}',
   resellerCustomerUser: '/admin/mycustomers/{customerId}/users/{userId}',
+  // Machines and their tasks (001 §2, 002 §2.3, §2.6): a customer's own paths and each admin audience's nested ones.
+  ownMachines: '/backupmachines',
+  customerMachine: '/backupmachines/{machineId}',
+  resellerMachine: '/admin/mycustomers/{customerId}/backuppackages/{packageId}/backupmachines/{machineId}',
+  providerMachine: '/boltadmin/customers/{customerId}/backuppackages/{packageId}/backupmachines/{machineId}',
+  customerTask: '/backupmachines/{machineId}/backuptasks/{taskId}',
+  resellerTask:
+    '/admin/mycustomers/{customerId}/backuppackages/{packageId}/backupmachines/{machineId}/backuptasks/{taskId}',
+  providerTask:
+    '/boltadmin/customers/{customerId}/backuppackages/{packageId}/backupmachines/{machineId}/backuptasks/{taskId}',
+  // The provider's task dashboards (002 §2.6) and the whole provider's task status pies (002 §2.2).
+  providerTaskOverview: '/boltadmin/backuptasks/statusoverview',
+  // The desktop-app user manual (000 §1): how to install, link and use the agent.
+  manual: '/manual',
 } as const;
 export type PageKey = keyof typeof PAGES;
 
@@ -51,6 +65,15 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   resellerCustomerUser: 'resellerAdmin',
   account: 'customerAdmin',
   accountUser: 'customerAdmin',
+  ownMachines: 'customerMember',
+  customerMachine: 'customerMember',
+  resellerMachine: 'resellerAdmin',
+  providerMachine: 'providerAdmin',
+  customerTask: 'customerMember',
+  resellerTask: 'resellerAdmin',
+  providerTask: 'providerAdmin',
+  providerTaskOverview: 'providerAdmin',
+  manual: 'public',
 };
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */

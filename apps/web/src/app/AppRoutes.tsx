@@ -33,6 +33,13 @@ const CustomerPage = lazy(() =>
 );
 const AccountPage = lazy(() => import('../features/account/AccountPage').then((m) => ({ default: m.AccountPage })));
 const UserPage = lazy(() => import('../features/users/UserPage').then((m) => ({ default: m.UserPage })));
+const MachinesPage = lazy(() => import('../features/machines/MachinesPage').then((m) => ({ default: m.MachinesPage })));
+const MachinePage = lazy(() => import('../features/machines/MachinePage').then((m) => ({ default: m.MachinePage })));
+const TaskPage = lazy(() => import('../features/tasks/TaskPage').then((m) => ({ default: m.TaskPage })));
+const TaskStatusOverviewPage = lazy(() =>
+  import('../features/task-overview/TaskStatusOverviewPage').then((m) => ({ default: m.TaskStatusOverviewPage })),
+);
+const ManualPage = lazy(() => import('../features/manual/ManualPage').then((m) => ({ default: m.ManualPage })));
 
 /** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
 type Layout = 'public' | 'shell' | 'admin';
@@ -62,6 +69,15 @@ const SCREENS: Record<PageKey, Screen> = {
   accountUser: { layout: 'shell', element: <UserPage audience="customer" /> },
   providerCustomerUser: { layout: 'admin', element: <UserPage audience="provider" /> },
   resellerCustomerUser: { layout: 'shell', element: <UserPage audience="reseller" /> },
+  ownMachines: { layout: 'shell', element: <MachinesPage /> },
+  customerMachine: { layout: 'shell', element: <MachinePage audience="customer" /> },
+  resellerMachine: { layout: 'shell', element: <MachinePage audience="reseller" /> },
+  providerMachine: { layout: 'admin', element: <MachinePage audience="provider" /> },
+  customerTask: { layout: 'shell', element: <TaskPage audience="customer" /> },
+  resellerTask: { layout: 'shell', element: <TaskPage audience="reseller" /> },
+  providerTask: { layout: 'admin', element: <TaskPage audience="provider" /> },
+  providerTaskOverview: { layout: 'admin', element: <TaskStatusOverviewPage /> },
+  manual: { layout: 'public', element: <ManualPage /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */
