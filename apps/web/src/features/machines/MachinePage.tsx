@@ -2,11 +2,13 @@ import type { Audience } from '@portal/domain';
 import { useParams } from 'react-router';
 import { Page } from '../../ui';
 import { ResticDiagnosticsButton } from '../diagnostics/ResticDiagnosticsButton';
+import { AddTaskButton } from '../tasks/form/TaskFormDialog';
 import { TasksTable } from '../tasks/TasksTable';
 
 // SKELETON (helper "machines" replaces): the machine page of each audience. Whatever replaces it keeps
-// mounting <TasksTable> (helper "task-page") and, for provider admins, <ResticDiagnosticsButton> (helper
-// "diagnostics") with these props.
+// mounting, with these props, the tasks section: <AddTaskButton> (helper "task-form"; its onSaved refreshes
+// the tasks table) above <TasksTable> (helper "task-page"); and, for provider admins,
+// <ResticDiagnosticsButton> (helper "diagnostics").
 export function MachinePage({ audience }: { audience: Audience }) {
   const params = useParams();
   const machine = {
@@ -18,6 +20,7 @@ export function MachinePage({ audience }: { audience: Audience }) {
   };
   return (
     <Page title="Backup machine" actions={audience === 'provider' && <ResticDiagnosticsButton machine={machine} />}>
+      <AddTaskButton machineId={machine.id} osFamily={machine.osFamily} onSaved={() => undefined} />
       <TasksTable audience={audience} machine={machine} />
     </Page>
   );
