@@ -33,6 +33,7 @@ import {
 } from './features/live/channel.js';
 import { createPresenceRepo } from './features/live/repo.js';
 import { registerLiveRoutes } from './features/live/routes.js';
+import { createRepositoryRemoval } from './features/local-storage/removal.js';
 import { createLocalStorageRepo } from './features/local-storage/repo.js';
 import { createRepositorySettings } from './features/local-storage/repository-settings.js';
 import { registerLocalStorageRoutes } from './features/local-storage/routes.js';
@@ -45,6 +46,10 @@ import { createMachineCommandService } from './features/machine-commands/service
 import { createMachineLinkRepo } from './features/machine-link/repo.js';
 import { registerMachineLinkRoutes } from './features/machine-link/routes.js';
 import { createMachineLinkService } from './features/machine-link/service.js';
+import { createMachineDeletion } from './features/machines/deletion.js';
+import { createMachinesRepo } from './features/machines/repo.js';
+import { registerMachineRoutes } from './features/machines/routes.js';
+import { createMachineService } from './features/machines/service.js';
 import { createProfileRepo } from './features/profile/repo.js';
 import { registerProfileRoutes } from './features/profile/routes.js';
 import { createRealtimeCommandsRepo } from './features/realtime-commands/repo.js';
@@ -71,6 +76,7 @@ import { registerRequestContext } from './http/request-context.js';
 import { route } from './http/route.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { startCustomerDeletion } from './jobs/customer-deletion.js';
+import { startDeletionJob } from './jobs/deletion-job.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startMissedRunDetection } from './jobs/missed-runs.js';
 import { startStalePresenceSweep } from './jobs/stale-presence.js';
@@ -327,14 +333,42 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       live: () => live,
     }),
   });
-  registerMachineCommandRoutes(app, {
-    commands: createMachineCommandService({
-      repo: createMachineCommandsRepo(db),
-      channel: channelPort,
-      credentials,
-      ...(deps.now ? { now: deps.now } : {}),
-    }),
+  const machineCommands = createMachineCommandService({
+    repo: createMachineCommandsRepo(db),
+    channel: channelPort,
+    credentials,
+    ...(deps.now ? { now: deps.now } : {}),
   });
+  registerMachineCommandRoutes(app, { commands: machineCommands });
+  // The machine pages (issue #14): a deletion is marked by the request and finished by its job.
+  const machinesRepo = createMachinesRepo(db);
+  const machineDeletion = createMachineDeletion({
+    repo: machinesRepo,
+    removal: createRepositoryRemoval({
+      dataDir: config.dataDir,
+      disconnectMachine: (machineId) => live.disconnectMachine(machineId),
+      warn: (message, detail) => app.log.warn(detail, message),
+    }),
+    deleteRows: (machineId) => backupState.deleteMachine(machineId),
+  });
+  let machineDeletionJob: ReturnType<typeof startDeletionJob> | undefined;
+  registerMachineRoutes(app, {
+    machines: createMachineService({
+      repo: machinesRepo,
+      setMachineStatus: (machineId, status) => backupState.setMachineStatus(machineId, status),
+      syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
+      deletionRequested: () => machineDeletionJob?.kick(),
+    }),
+    commands: machineCommands,
+  });
+  app.addHook('onReady', async () => {
+    machineDeletionJob = startDeletionJob({
+      what: 'machine',
+      runPending: () => machineDeletion.runPending(),
+      logger: app.log,
+    });
+  });
+  app.addHook('onClose', async () => machineDeletionJob?.stop());
   registerLocalStorageRoutes(app, { places: localStorageRepo, dataDir: config.dataDir, credentials });
   // Seed loading (issue #5): restic copy of a shipped seed into a machine's repository on the embedded storage.
   const seeding = createSeedingService({

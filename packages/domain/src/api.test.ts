@@ -27,9 +27,19 @@ describe('route table', () => {
     const paging = { page: 0, size: 10 };
     expect(ROUTES.users.importExample.build()).toBe('/public/downloads/files/userimport/BulkUserImport.xlsx');
     // Machines and account (001 §7).
-    expect(
-      withQuery(ROUTES.machineCommands.machineAction.build({ packageId: 2, machineId: 3 }), { refresh: true }),
-    ).toBe('/admin/backuppackages/2/backupmachines/3?refresh=true');
+    const action = ROUTES.machines.action.build({ packageId: 2, machineId: 3 });
+    expect(withQuery(action, { refresh: true })).toBe('/admin/backuppackages/2/backupmachines/3?refresh=true');
+    expect(withQuery(action, { delete: true })).toBe('/admin/backuppackages/2/backupmachines/3?delete=true');
+    expect(withQuery(action, { status: 'SUSPENDED' })).toBe(
+      '/admin/backuppackages/2/backupmachines/3?status=SUSPENDED',
+    );
+    expect(ROUTES.machines.own.build()).toBe('/backupmachines');
+    expect(ROUTES.machines.detail.build({ machineId: 3 })).toBe('/backupmachines/3');
+    expect(ROUTES.machines.edit.build({ machineId: 3 })).toBe('/backupmachines/3');
+    expect(ROUTES.machines.storage.build({ machineId: 3 })).toBe('/backupmachines/3/storage');
+    expect(withQuery(ROUTES.machines.messages.build({ machineId: 3 }), paging)).toBe(
+      '/backupmachines/3/messages?page=0&size=10',
+    );
     expect(withQuery(ROUTES.machineCommands.uploadLogFiles.build(task), { uploadupdaterfiles: true })).toBe(
       '/boltadmin/customers/1/backuppackages/2/backupmachines/3/commands/uploadlogfiles?uploadupdaterfiles=true',
     );
@@ -108,7 +118,7 @@ describe('route table', () => {
       expect(() => ROUTES.users.unlink.build({ userId: 8, packageId: bad })).toThrow(RangeError);
       expect(() => ROUTES.realtimeCommands.list.build({ ...task, machineId: bad })).toThrow(RangeError);
       expect(() => ROUTES.seeding.load.build({ ...task, taskId: bad })).toThrow(RangeError);
-      expect(() => ROUTES.machineCommands.machineAction.build({ packageId: bad, machineId: 3 })).toThrow(RangeError);
+      expect(() => ROUTES.machines.action.build({ packageId: bad, machineId: 3 })).toThrow(RangeError);
       expect(() => ROUTES.treeItems.list.build({ machineId: bad })).toThrow(RangeError);
       expect(() => ROUTES.machineLink.agentUnlink.build({ machineId: bad })).toThrow(RangeError);
     }

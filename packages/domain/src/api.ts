@@ -21,10 +21,17 @@ import type {
 import { ALL_CUSTOMERS_ID, customerListQuerySchema, machineListQuerySchema, taskListQuerySchema } from './dashboard.js';
 import { type Paged, pagingQuerySchema } from './envelope.js';
 import { customerAccountEditSchema, customerPluginSettingsSchema } from './forms/customer.js';
-import { logUploadSchema } from './forms/machine.js';
+import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './forms/machine.js';
 import { resticCommandSchema } from './forms/restic.js';
 import { userAddSchema } from './forms/user.js';
 import { type LogFileEntry, logFileUploadQuerySchema } from './log-files.js';
+import {
+  type MachineDetail,
+  type MachineMessageRow,
+  type MachineRow,
+  type MachineStorage,
+  machineActionQuerySchema,
+} from './machines.js';
 import { idParam, idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
 import { type SeedLoadResult, seedLoadRequestSchema } from './seeding.js';
@@ -421,6 +428,29 @@ export const ROUTES = {
     agentUnlink: del('/agent/machines/:machineId/credential', 'public', { response: answer<null>() }),
     linkingCodes: post('/backupmachines/linkingcodes', 'customerMember', { response: answer<LinkingCodeResult>() }),
   },
+  /**
+   * Backup machines (001 §2, §7; issue #14). The list and detail are ours (001 §2 'not shown'): the page
+   * paths answer JSON callers, the SPA answers browsers. The server scopes each answer to what the caller
+   * may see; another tenant's machine is not found.
+   */
+  machines: {
+    /** The caller's machines: a customer user's assigned ones, a customer admin's customer's. */
+    own: get('/backupmachines', 'customerMember', { query: pagingQuerySchema, response: answer<Paged<MachineRow>>() }),
+    detail: get('/backupmachines/:machineId', 'signedIn', { response: answer<MachineDetail>() }),
+    edit: put('/backupmachines/:machineId', 'signedIn', { body: machineEditSchema, response: answer<MachineDetail>() }),
+    storage: get('/backupmachines/:machineId/storage', 'signedIn', { response: answer<MachineStorage>() }),
+    /** PUT with the filter as body and ?size=&page= (001 §7). */
+    messages: put('/backupmachines/:machineId/messages', 'signedIn', {
+      query: pagingQuerySchema,
+      body: messageLogRequestSchema,
+      response: answer<Paged<MachineMessageRow>>(),
+    }),
+    /** Exactly one of ?delete=true, ?status={newStatus}, ?refresh=true (001 §7), empty body. */
+    action: put('/admin/backuppackages/:packageId/backupmachines/:machineId', 'anyAdmin', {
+      query: machineActionQuerySchema,
+      response: answer<null>(),
+    }),
+  },
   /** Machine commands (001 §7, issue #5). */
   machineCommands: {
     uploadLogFiles: post(`${PROVIDER_MACHINE}/commands/uploadlogfiles`, 'providerAdmin', {
@@ -429,10 +459,6 @@ export const ROUTES = {
     }),
     /** Without ?filename= the list (ours: 001 §3 'Log file'); with it the file as a download. */
     logFiles: get(`${PROVIDER_MACHINE}/logfiles`, 'providerAdmin', { response: answer<LogFileEntry[]>() }),
-    /** Only ?refresh=true for now. */
-    machineAction: put('/admin/backuppackages/:packageId/backupmachines/:machineId', 'anyAdmin', {
-      response: answer<null>(),
-    }),
     /** The agent's upload of one log file (machine credential, text/plain). */
     agentLogUpload: put('/agent/machines/:machineId/logfiles', 'public', {
       query: logFileUploadQuerySchema,

@@ -11,6 +11,7 @@ export * from './forms/index.js';
 export * from './initial-data.js';
 export * from './layout.js';
 export * from './log-files.js';
+export * from './machines.js';
 export * from './message-routing.js';
 export * from './messages.js';
 export * from './permissions.js';

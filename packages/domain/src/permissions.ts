@@ -128,3 +128,22 @@ export function mayCommandMachine(
   if (isProviderAdmin(actor)) return machine.allowProviderMachineControl;
   return machineAudience(actor, machine) !== null;
 }
+
+/**
+ * Whether the caller manages a machine (001 §2, §6: Manage rather than View; edit needs it): who may
+ * command it and may change things.
+ */
+export function mayManageMachine(actor: Actor, machine: Parameters<typeof mayCommandMachine>[1]): boolean {
+  return mayChange(actor) && mayCommandMachine(actor, machine);
+}
+
+/**
+ * Whether the caller may change a machine's status, delete it and refresh its storage space (001 §6: the
+ * admin roles, provider admins included, of a machine they see; read-only admins look only).
+ */
+export function mayAdministerMachine(
+  actor: Actor,
+  machine: { customerId: number; assignedUserId: number | null; parentResellerCustomerId: number | null },
+): boolean {
+  return mayChange(actor) && !isCustomerUser(actor) && machineAudience(actor, machine) !== null;
+}

@@ -15,12 +15,7 @@ import {
   idSegment,
   imageUrl,
   machineChannelDestination,
-  machineDeletePath,
-  machineEditPath,
-  machineMessagesPath,
   machineQueue,
-  machineStatusChangePath,
-  machineStoragePath,
   machineUrl,
   migrationCancelPath,
   migrationCommandSequenceDeletePath,
@@ -178,16 +173,6 @@ describe('calls of 000 §7', () => {
 });
 
 describe('calls of 001 §7', () => {
-  it('machines and account', () => {
-    expect(machineStoragePath(3)).toBe('/backupmachines/3/storage');
-    expect(machineEditPath(3)).toBe('/backupmachines/3');
-    expect(machineMessagesPath(3, paging)).toBe('/backupmachines/3/messages?size=10&page=0');
-    expect(machineDeletePath(2, 3)).toBe('/admin/backuppackages/2/backupmachines/3?delete=true');
-    expect(machineStatusChangePath(2, 3, 'SUSPENDED')).toBe(
-      '/admin/backuppackages/2/backupmachines/3?status=SUSPENDED',
-    );
-  });
-
   it('storage accounts, locations and migrations', () => {
     expect(storageAccountsPagedPath()).toBe('/boltadmin/storageaccountspaginated?size=5&page=0');
     expect(setDefaultStorageAccountPath(7)).toBe(

@@ -1,9 +1,6 @@
-import { ROUTES } from './api.js';
 import {
   ACTION_TYPES,
   type ActionType,
-  MACHINE_STATUSES,
-  type MachineStatus,
   PACKAGE_STATUSES,
   PAYMENT_METHODS,
   type PackageStatus,
@@ -173,27 +170,6 @@ export const packageStatusChangePath = (
 ) => `${packageActionBase(audience, customerId, packageId)}?status=${member(PACKAGE_STATUSES, status, 'status')}`;
 
 // --- Calls of 001 §7: machines, account, storage, migrations, restic, users, live channel ---------
-
-/** GET /backupmachines/{id}/storage. */
-export const machineStoragePath = (machineId: number) => `${machineUrl('customer', { machineId })}/storage`;
-
-/** PUT /backupmachines/{id} (edit: name, description, userId). */
-export const machineEditPath = (machineId: number) => machineUrl('customer', { machineId });
-
-/** PUT /backupmachines/{id}/messages?size={n}&page={zero-based}. */
-export const machineMessagesPath = (machineId: number, paging: Paging) =>
-  withPaging(`${machineUrl('customer', { machineId })}/messages`, paging);
-
-const machineAdminBase = (packageId: number, machineId: number) =>
-  ROUTES.machineCommands.machineAction.build({ packageId, machineId });
-
-/** PUT /admin/backuppackages/{packageId}/backupmachines/{id}?delete=true. */
-export const machineDeletePath = (packageId: number, machineId: number) =>
-  withQuery(machineAdminBase(packageId, machineId), { delete: true });
-
-/** PUT /admin/backuppackages/{packageId}/backupmachines/{id}?status={newStatus}. */
-export const machineStatusChangePath = (packageId: number, machineId: number, status: MachineStatus) =>
-  `${machineAdminBase(packageId, machineId)}?status=${member(MACHINE_STATUSES, status, 'status')}`;
 
 /** GET /boltadmin/storageaccountspaginated (5 per page, 001 §9). */
 export const storageAccountsPagedPath = (paging: Paging = { page: 0, size: 5 }) =>

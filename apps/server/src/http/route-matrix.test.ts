@@ -94,6 +94,12 @@ const EXPECTED: Record<string, AccessLevel> = {
     'providerAdmin',
   'PUT /admin/backuppackages/:packageId/backupmachines/:machineId': 'anyAdmin',
   'PUT /agent/machines/:machineId/logfiles': 'public',
+  // The machine pages (issue #14); the admin action path above is theirs too.
+  'GET /backupmachines': 'customerMember',
+  'GET /backupmachines/:machineId': 'signedIn',
+  'PUT /backupmachines/:machineId': 'signedIn',
+  'GET /backupmachines/:machineId/storage': 'signedIn',
+  'PUT /backupmachines/:machineId/messages': 'signedIn',
   // The live channel's WebSocket endpoints; a plain GET without an upgrade answers 404.
   'GET /ws/connect': 'customerMember',
   'GET /ws/boltadmin/connect': 'providerAdmin',

@@ -12,7 +12,14 @@ import {
 import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
-import { backupMachines, backupSnapshots, backupTasks, machineMessages, taskActions } from '../../db/schema/index.js';
+import {
+  backupMachines,
+  backupPackages,
+  backupSnapshots,
+  backupTasks,
+  machineMessages,
+  taskActions,
+} from '../../db/schema/index.js';
 
 const BUSY: RunStatus[] = ['INITIATED', 'IN_PROGRESS'];
 
@@ -59,6 +66,16 @@ export function createAgentEventsRepo(db: Executor) {
 
     async setUsedSpace(machineId: number, usedSpaceBytes: number): Promise<void> {
       await db.update(backupMachines).set({ usedSpaceBytes }).where(eq(backupMachines.id, machineId));
+    },
+
+    /** The machine's status and its package's per-machine limit (the quota rule reads both). */
+    async machineQuota(machineId: number) {
+      const [row] = await db
+        .select({ status: backupMachines.status, limitMb: backupPackages.maxBackupSizePerMachineInMbs })
+        .from(backupMachines)
+        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
+        .where(eq(backupMachines.id, machineId));
+      return row ?? null;
     },
 
     /** The machine's tasks as its agent holds them. */

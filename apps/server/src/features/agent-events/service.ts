@@ -1,4 +1,10 @@
-import { type AgentToServer, isValidTimeZone, type ServerToAgent } from '@portal/domain';
+import {
+  type AgentToServer,
+  isValidTimeZone,
+  machineQuotaStatus,
+  megabytesToBytes,
+  type ServerToAgent,
+} from '@portal/domain';
 import type { BackupStateService } from '../backup-state/service.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
 import { type AgentEventsRepo, createAgentEventsRepo } from './repo.js';
@@ -159,10 +165,18 @@ export function createAgentEventService(deps: {
           return [];
         }
 
-        case 'usage':
+        case 'usage': {
           await repo.setUsedSpace(machine.id, event.usedSpaceBytes);
           notify(machine.id, { kind: 'machine' });
-          return [];
+          // Per-machine quota (DESIGN §8): over the package's limit the tasks stop, below it they run again;
+          // the agent gets its task list with the runnable flags at once.
+          const quota = await repo.machineQuota(machine.id);
+          const next = quota
+            ? machineQuotaStatus(quota.status, event.usedSpaceBytes, megabytesToBytes(quota.limitMb))
+            : null;
+          if (next === null || !(await deps.backupState.setMachineStatus(machine.id, next))) return [];
+          return [await tasksMessage(machine.id)];
+        }
 
         case 'reply':
         case 'realtimeOutput':

@@ -1,6 +1,4 @@
-import { UnsafePathError } from '../local-storage/paths.js';
-import { embeddedRepositoryDir, type MachinePlace } from '../local-storage/repo.js';
-import { removeRepository } from '../local-storage/store.js';
+import { createRepositoryRemoval } from '../local-storage/removal.js';
 import type { CustomersRepo } from './repo.js';
 
 /** How long a server instance holds a customer it is deleting before another may take it over. */
@@ -23,32 +21,11 @@ export function createCustomerDeletion(deps: {
 }) {
   const now = deps.now ?? (() => new Date());
 
-  /** The repository folders on the embedded storage; others (S3) are left to the storage clean-up. */
-  function repositoryFolders(customerId: number, places: MachinePlace[]): string[] {
-    const folders: string[] = [];
-    for (const place of places) {
-      let folder: string | null = null;
-      try {
-        folder = embeddedRepositoryDir(deps.dataDir, place);
-      } catch (error) {
-        // A bucket or subfolder name no folder can have: nothing of it can be on the embedded storage.
-        if (!(error instanceof UnsafePathError)) throw error;
-      }
-      if (folder === null)
-        deps.warn('backup data not on the embedded storage is left in place', { customerId, ...place });
-      else folders.push(folder);
-    }
-    return folders;
-  }
+  const removal = createRepositoryRemoval(deps);
 
   async function removeCustomer(customerId: number) {
     const places = await deps.repo.machinePlaces(customerId);
-    for (const place of places) await deps.disconnectMachine(place.machineId);
-    const folders = repositoryFolders(customerId, places);
-    for (const folder of folders) await removeRepository(folder);
-    const outcome = await deps.repo.deleteRows(customerId);
-    // An upload its agent began before the machine was refused may have landed after the first pass.
-    for (const folder of folders) await removeRepository(folder);
+    const outcome = await removal.removeWith({ customerId }, places, () => deps.repo.deleteRows(customerId));
     if (outcome === 'blocked') deps.warn('customer still has customers of its own; deletion waits', { customerId });
     return outcome;
   }

@@ -346,7 +346,7 @@ describe('refresh storage space (001 §7 PUT …?refresh=true)', () => {
   const refresh = (
     key: string,
     at = ref,
-    path = withQuery(ROUTES.machineCommands.machineAction.build({ packageId: at.packageId, machineId: at.machineId }), {
+    path = withQuery(ROUTES.machines.action.build({ packageId: at.packageId, machineId: at.machineId }), {
       refresh: true,
     }),
   ) => as(key).json('PUT', path);
@@ -403,17 +403,20 @@ describe('refresh storage space (001 §7 PUT …?refresh=true)', () => {
     await eventually(() => commandOf(agent.commands(), 'refreshStorage').length === 1);
   });
 
-  it('accepts exactly ?refresh=true for now and says so otherwise', async () => {
+  it('refuses an action path without exactly one action, and sends nothing', async () => {
     const agent = await connectAgent();
-    const path = ROUTES.machineCommands.machineAction.build({ packageId: ref.packageId, machineId: ref.machineId });
-    for (const query of ['', '?refresh=false', '?delete=true', '?status=SUSPENDED', '?refresh=true&delete=true']) {
+    const path = ROUTES.machines.action.build({ packageId: ref.packageId, machineId: ref.machineId });
+    for (const query of ['', '?refresh=true&delete=true', '?refresh=true&status=SUSPENDED', '?other=1']) {
       const response = await refresh('adminB', ref, `${path}${query}`);
       expect(response.statusCode, query).toBe(400);
       expect(response.json().messages[0]).toMatchObject({
         fieldName: '',
-        message: MESSAGES.backupMachine.refreshOnly,
+        message: MESSAGES.backupMachine.actionNeeded,
       });
     }
+    const notTrue = await refresh('adminB', ref, `${path}?refresh=false`);
+    expect(notTrue.statusCode).toBe(400);
+    expect(notTrue.json().messages[0]).toMatchObject({ fieldName: 'refresh' });
     expect(commandOf(agent.commands(), 'refreshStorage')).toEqual([]);
   });
 

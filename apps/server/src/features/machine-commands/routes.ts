@@ -2,20 +2,17 @@ import { LOG_FILES, logFileNameSchema, MESSAGES, ok, ROUTES } from '@portal/doma
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { badRequest, forbidden, parseWith, unauthenticated } from '../../http/errors.js';
-import { requireSignedIn } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
 import { attachmentDisposition } from './present.js';
 import type { MachineCommandService } from './service.js';
 
 const logFileQuery = z.object({ filename: logFileNameSchema.optional() });
-/** The machine action of PUT /admin/backuppackages/{p}/backupmachines/{m}: only ?refresh=true for now. */
-const machineActionQuery = z.strictObject({ refresh: z.literal('true') });
 
 /**
- * Machine commands (001 §7, issue #5): upload of log files and their download for provider admins, storage
- * refresh for the three admin roles, and the agents' log file uploads (machine credential, like the restic
- * REST backend; no session, no CSRF).
+ * Machine commands (001 §7, issue #5): upload of log files and their download for provider admins, and the
+ * agents' log file uploads (machine credential, like the restic REST backend; no session, no CSRF). The
+ * storage refresh is answered on the machines feature's action path (?refresh=true).
  */
 export function registerMachineCommandRoutes(app: FastifyInstance, deps: { commands: MachineCommandService }): void {
   const { commands } = deps;
@@ -38,13 +35,6 @@ export function registerMachineCommandRoutes(app: FastifyInstance, deps: { comma
       .header('Content-Disposition', attachmentDisposition(file.fileName))
       .header('Cache-Control', 'no-store')
       .send(file.content);
-  });
-
-  route(app, r.machineAction, async (request) => {
-    const path = parseWith(r.machineAction.params, request.params);
-    if (!machineActionQuery.safeParse(request.query).success) throw badRequest(MESSAGES.backupMachine.refreshOnly);
-    await commands.refreshStorage(requireSignedIn(request).actor, path);
-    return ok(null);
   });
 
   const uploaders = new WeakMap<FastifyRequest, AuthenticatedMachine>();

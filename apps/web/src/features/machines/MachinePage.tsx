@@ -1,27 +1,198 @@
-import type { Audience } from '@portal/domain';
-import { useParams } from 'react-router';
-import { Page } from '../../ui';
+import {
+  type Audience,
+  customerUrl,
+  DASHBOARD_TOPICS,
+  dashboardChangeSchema,
+  type MachineDetail,
+  MESSAGES,
+  machineStatusBadge,
+  PAGES,
+} from '@portal/domain';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { Link, useNavigate, useParams } from 'react-router';
+import { liveSideOf, useLiveTopic } from '../../app/live';
+import { useSession } from '../../app/session';
+import { type Crumb, DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
 import { ResticDiagnosticsButton } from '../diagnostics/ResticDiagnosticsButton';
 import { AddTaskButton } from '../tasks/form/TaskFormDialog';
 import { TasksTable } from '../tasks/TasksTable';
+import { ChangeMachineStatusDialog } from './ChangeMachineStatusDialog';
+import { DeleteMachineDialog } from './DeleteMachineDialog';
+import { EditMachineDialog } from './EditMachineDialog';
+import { LogFilesDialog } from './LogFilesDialog';
+import { LogUploadDialog } from './LogUploadDialog';
+import { MachineStorageBar } from './MachineStorageBar';
+import { MessageLogDialog } from './MessageLogDialog';
+import { machineKeys, machineTasksKey, useMachine } from './queries';
+import { RefreshStorageDialog } from './RefreshStorageDialog';
 
-// SKELETON (helper "machines" replaces): the machine page of each audience. Whatever replaces it keeps
-// mounting, with these props, the tasks section: <AddTaskButton> (helper "task-form"; its onSaved refreshes
-// the tasks table) above <TasksTable> (helper "task-page"); and, for provider admins,
-// <ResticDiagnosticsButton> (helper "diagnostics").
-export function MachinePage({ audience }: { audience: Audience }) {
-  const params = useParams();
-  const machine = {
-    id: Number(params.machineId),
-    name: '',
-    customerId: Number(params.customerId ?? 0),
-    backupPackageId: Number(params.packageId ?? 0),
-    osFamily: 'LINUX' as const,
-  };
+const TEXT = MESSAGES.backupMachine;
+const C = TEXT.columns;
+
+type DialogKey = 'edit' | 'status' | 'delete' | 'refresh' | 'messages' | 'logUpload' | 'logFiles';
+
+/** Where a machine page leads back to: the own machines list, or the customer's page for its admins. */
+function backOf(audience: Audience, machine: MachineDetail): Crumb & { href: string } {
+  return audience === 'customer'
+    ? { label: TEXT.ownTitle, href: PAGES.ownMachines }
+    : { label: TEXT.customerCrumb, href: customerUrl(audience, machine.customerId) };
+}
+
+function MachineDetails({ machine }: { machine: MachineDetail }) {
+  const presence = machine.online ? TEXT.online : TEXT.offline;
+  const lastSeen = machine.lastSeenAt ? new Date(machine.lastSeenAt).toLocaleString() : TEXT.neverSeen;
   return (
-    <Page title="Backup machine" actions={audience === 'provider' && <ResticDiagnosticsButton machine={machine} />}>
-      <AddTaskButton machineId={machine.id} osFamily={machine.osFamily} onSaved={() => undefined} />
-      <TasksTable audience={audience} machine={machine} />
+    <DetailTable
+      aria-label={TEXT.detailsTitle}
+      data-testid="machine-details"
+      rows={[
+        { label: C.name, value: machine.name },
+        { label: C.status, value: <StatusBadge status={machine.status} badge={machineStatusBadge(machine.status)} /> },
+        { label: C.description, value: machine.description },
+        { label: C.operatingSystem, value: machine.operatingSystem },
+        { label: C.storageSpace, value: <MachineStorageBar machineId={machine.id} version={machine} /> },
+        {
+          label: C.assignedUser,
+          value: machine.assignedUserUrl ? (
+            <Link to={machine.assignedUserUrl}>{machine.assignedUser}</Link>
+          ) : (
+            machine.assignedUser
+          ),
+        },
+        {
+          label: C.online,
+          value: (
+            <span data-testid="machine-presence">
+              <StatusBadge
+                status={machine.online ? 'ONLINE' : 'OFFLINE'}
+                label={presence}
+                variant={machine.online ? 'success' : 'secondary'}
+              />{' '}
+              {!machine.online && `${TEXT.lastSeen}: ${lastSeen}`}
+            </span>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+function MachineActions({
+  machine,
+  provider,
+  onOpen,
+}: {
+  machine: MachineDetail;
+  provider: boolean;
+  onOpen: (dialog: DialogKey) => void;
+}) {
+  const button = (key: DialogKey, label: string, variant = 'outline-primary') => (
+    <Button key={key} variant={variant} onClick={() => onOpen(key)}>
+      {label}
+    </Button>
+  );
+  return (
+    <>
+      {machine.manageable && button('edit', TEXT.editButton)}
+      {machine.statusOptions.length > 0 && button('status', TEXT.changeStatusButton)}
+      {machine.administrable && button('refresh', TEXT.refreshStorageButton)}
+      {button('messages', TEXT.messageLogButton, 'outline-secondary')}
+      {provider && button('logUpload', TEXT.logUploadButton, 'outline-secondary')}
+      {provider && button('logFiles', TEXT.logFilesButton, 'outline-secondary')}
+      {provider && (
+        <ResticDiagnosticsButton
+          machine={{
+            id: machine.id,
+            name: machine.name,
+            customerId: machine.customerId,
+            backupPackageId: machine.backupPackageId,
+          }}
+        />
+      )}
+      {machine.deleteable && button('delete', TEXT.deleteButton, 'outline-danger')}
+    </>
+  );
+}
+
+/**
+ * A backup machine's page for each audience (001 §2, 002 §2.3): the detail header with presence and the
+ * storage widget, the dialogs the caller may use, and the machine's tasks. Another tenant's machine (or
+ * one being deleted) is a not-found page.
+ */
+export function MachinePage({ audience }: { audience: Audience }) {
+  const machineId = Number(useParams().machineId);
+  const valid = Number.isSafeInteger(machineId) && machineId > 0;
+  return valid ? <MachineScreen key={machineId} audience={audience} machineId={machineId} /> : <NotFound />;
+}
+
+function MachineScreen({ audience, machineId }: { audience: Audience; machineId: number }) {
+  const { actor } = useSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const query = useMachine(machineId);
+  const [dialog, setDialog] = useState<DialogKey | null>(null);
+  // Presence and status follow the live channel: a change of this machine reads it again.
+  useLiveTopic(actor ? DASHBOARD_TOPICS[liveSideOf(actor)] : null, (body) => {
+    const change = dashboardChangeSchema.safeParse(body === null ? null : JSON.parse(body));
+    const ids = change.success ? change.data.machineIds : [];
+    if (ids.length === 0 || ids.includes(machineId))
+      void queryClient.invalidateQueries({ queryKey: machineKeys.detail(machineId) });
+  });
+
+  const machine = query.data;
+  if (query.isError) return <NotFound />;
+  const close = () => setDialog(null);
+  const back = machine ? backOf(audience, machine) : null;
+  return (
+    <Page
+      title={machine?.name ?? TEXT.pageTitle}
+      breadcrumbs={back && machine ? [back, { label: machine.name }] : []}
+      actions={machine && <MachineActions machine={machine} provider={audience === 'provider'} onOpen={setDialog} />}
+    >
+      {!machine ? (
+        <Spinner animation="border" role="status" />
+      ) : (
+        <>
+          <Section title={TEXT.detailsTitle}>
+            <MachineDetails machine={machine} />
+          </Section>
+          <Section title={TEXT.tasksTitle}>
+            <AddTaskButton
+              machineId={machine.id}
+              osFamily={machine.osFamily}
+              onSaved={() => void queryClient.invalidateQueries({ queryKey: machineTasksKey(machine.id) })}
+            />
+            <TasksTable
+              audience={audience}
+              machine={{
+                id: machine.id,
+                customerId: machine.customerId,
+                backupPackageId: machine.backupPackageId,
+                osFamily: machine.osFamily,
+              }}
+            />
+          </Section>
+          <EditMachineDialog show={dialog === 'edit'} onHide={close} machine={machine} />
+          <ChangeMachineStatusDialog show={dialog === 'status'} onHide={close} machine={machine} />
+          <DeleteMachineDialog
+            show={dialog === 'delete'}
+            onHide={close}
+            machine={machine}
+            onDeleted={() => navigate(back?.href ?? PAGES.dashboard)}
+          />
+          <RefreshStorageDialog show={dialog === 'refresh'} onHide={close} machine={machine} />
+          <MessageLogDialog show={dialog === 'messages'} onHide={close} machineId={machine.id} />
+          {audience === 'provider' && (
+            <>
+              <LogUploadDialog show={dialog === 'logUpload'} onHide={close} machine={machine} />
+              <LogFilesDialog show={dialog === 'logFiles'} onHide={close} machine={machine} />
+            </>
+          )}
+        </>
+      )}
     </Page>
   );
 }

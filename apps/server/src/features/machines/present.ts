@@ -1,0 +1,92 @@
+import {
+  type Actor,
+  type Audience,
+  canDeleteMachine,
+  isCustomerUser,
+  type MachineDetail,
+  type MachineMessageRow,
+  type MachineRow,
+  type MachineStorage,
+  machineStatusOptions,
+  machineUrl,
+  mayAdministerMachine,
+  mayManageMachine,
+  megabytesToBytes,
+  storageFigures,
+  userUrl,
+} from '@portal/domain';
+import type { MachineRecord } from './repo.js';
+
+/** The assigned user's page, for a caller who may open user pages (not a customer's plain user). */
+function assignedUserUrl(actor: Actor, audience: Audience, machine: MachineRecord): string | null {
+  if (machine.assignedUserId === null || isCustomerUser(actor)) return null;
+  return userUrl(audience, { customerId: machine.customerId, userId: machine.assignedUserId });
+}
+
+function machineLink(audience: Audience, machine: MachineRecord): string {
+  const ref = { customerId: machine.customerId, packageId: machine.backupPackageId, machineId: machine.id };
+  return audience === 'customer' ? machineUrl('customer', ref) : machineUrl(audience, ref);
+}
+
+/** A machines-table row (001 §2, §3) as the caller, who sees it as `audience`, may use it. */
+export function presentMachineRow(machine: MachineRecord, actor: Actor, audience: Audience): MachineRow {
+  return {
+    id: machine.id,
+    name: machine.name,
+    status: machine.status,
+    description: machine.description,
+    operatingSystem: machine.operatingSystem,
+    userId: machine.assignedUserId,
+    assignedUser: machine.assignedUserName,
+    assignedUserUrl: assignedUserUrl(actor, audience, machine),
+    backupPackageId: machine.backupPackageId,
+    customerId: machine.customerId,
+    numberOfBackupTasks: machine.numberOfBackupTasks,
+    manageable: mayManageMachine(actor, machine),
+    backupMachineUrl: machineLink(audience, machine),
+  };
+}
+
+/** A machine's page (001 §2): the row, presence and what the caller may do on it. */
+export function presentMachineDetail(machine: MachineRecord, actor: Actor, audience: Audience): MachineDetail {
+  const administrable = mayAdministerMachine(actor, machine);
+  return {
+    ...presentMachineRow(machine, actor, audience),
+    osFamily: machine.osFamily,
+    desktopClientVersion: machine.desktopClientVersion,
+    online: machine.online,
+    lastSeenAt: machine.lastSeenAt?.toISOString() ?? null,
+    statusOptions: administrable ? [...machineStatusOptions(machine.status)] : [],
+    deleteable: administrable && canDeleteMachine(machine.status),
+    administrable,
+  };
+}
+
+/** GET /backupmachines/{id}/storage (001 §3): the usage the agent reported against the package's limit. */
+export function presentMachineStorage(machine: MachineRecord): MachineStorage {
+  const figures = storageFigures(machine.usedSpaceBytes, megabytesToBytes(machine.maxBackupSizePerMachineInMbs));
+  return {
+    id: machine.id,
+    maxBackupSizePerMachineInBytes: figures.totalSpaceInBytes,
+    availableSpaceInBytes: figures.availableSpaceInBytes,
+    usedSpaceInBytes: figures.usedSpaceInBytes,
+  };
+}
+
+export function presentMachineMessage(row: {
+  id: number;
+  time: Date;
+  messageType: MachineMessageRow['messageType'];
+  backupTaskId: number | null;
+  actionId: number | null;
+  message: string;
+}): MachineMessageRow {
+  return {
+    id: row.id,
+    time: row.time.toISOString(),
+    messageType: row.messageType,
+    backupTaskId: row.backupTaskId,
+    actionId: row.actionId,
+    message: row.message,
+  };
+}

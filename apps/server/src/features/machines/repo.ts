@@ -1,0 +1,186 @@
+import type { MachineStatus, MessageType, OsFamily } from '@portal/domain';
+import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { joinMachineOwners } from '../../db/machine-statuses.js';
+import { backupMachines, backupPackages, backupTasks, customers, machineMessages } from '../../db/schema/index.js';
+import { machinePlacesWhere } from '../local-storage/repo.js';
+
+export interface Paging {
+  page: number;
+  size: number;
+}
+
+/** A machine with what its page, its row and every decision about it read. */
+export interface MachineRecord {
+  id: number;
+  customerId: number;
+  backupPackageId: number;
+  assignedUserId: number | null;
+  assignedUserName: string | null;
+  parentResellerCustomerId: number | null;
+  allowProviderMachineControl: boolean;
+  name: string;
+  description: string;
+  status: MachineStatus;
+  osFamily: OsFamily;
+  operatingSystem: string;
+  desktopClientVersion: string;
+  online: boolean;
+  lastSeenAt: Date | null;
+  usedSpaceBytes: number;
+  maxBackupSizePerMachineInMbs: number;
+  beingDeleted: boolean;
+  numberOfBackupTasks: number;
+}
+
+/** Which messages of a machine the message log asks for (001 §7). */
+export interface MessageFilter {
+  backupTaskId: number | null;
+  backupActionId: number | null;
+  messageTypes: MessageType[];
+}
+
+const fields = {
+  id: backupMachines.id,
+  customerId: backupMachines.customerId,
+  backupPackageId: backupMachines.backupPackageId,
+  assignedUserId: backupMachines.assignedUserId,
+  assignedUserName: backupMachines.assignedUserName,
+  parentResellerCustomerId: customers.parentResellerCustomerId,
+  allowProviderMachineControl: customers.allowProviderMachineControl,
+  name: backupMachines.name,
+  description: backupMachines.description,
+  status: backupMachines.status,
+  osFamily: backupMachines.osFamily,
+  operatingSystem: backupMachines.operatingSystem,
+  desktopClientVersion: backupMachines.desktopClientVersion,
+  online: backupMachines.online,
+  lastSeenAt: backupMachines.lastSeenAt,
+  usedSpaceBytes: backupMachines.usedSpaceBytes,
+  maxBackupSizePerMachineInMbs: backupPackages.maxBackupSizePerMachineInMbs,
+  beingDeleted: backupMachines.beingDeleted,
+};
+
+const liveMachine = eq(backupMachines.beingDeleted, false);
+
+/**
+ * The queries of the machine pages (001 §2, §3, §7). Lookups by id return the machine with its owners;
+ * the service decides with the domain's rules whether the caller sees it. Lists take the customer (and
+ * the assigned user) the service resolved from the caller, so another tenant's machines never match.
+ */
+export function createMachinesRepo(db: Executor) {
+  /** The number of tasks (those being deleted aside) of each of these machines, one grouped query. */
+  async function taskCounts(ids: number[]): Promise<Map<number, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .select({ id: backupTasks.backupMachineId, n: count() })
+      .from(backupTasks)
+      .where(and(inArray(backupTasks.backupMachineId, ids), ne(backupTasks.status, 'BEING_DELETED')))
+      .groupBy(backupTasks.backupMachineId);
+    return new Map(rows.map((r) => [r.id, Number(r.n)]));
+  }
+
+  const select = () => joinMachineOwners(db.select(fields).from(backupMachines).$dynamic());
+
+  return {
+    /** One machine, also while it is being deleted (the service decides what that means). */
+    async machine(machineId: number): Promise<MachineRecord | null> {
+      const [row] = await select().where(eq(backupMachines.id, machineId));
+      if (!row) return null;
+      const tasks = await taskCounts([row.id]);
+      return { ...row, numberOfBackupTasks: tasks.get(row.id) ?? 0 };
+    },
+
+    /** A page of a customer's machines (or of those assigned to one of its users), by name. */
+    async page(
+      scope: { customerId: number; assignedUserId: number | null },
+      paging: Paging,
+    ): Promise<{ rows: MachineRecord[]; total: number }> {
+      const conditions: SQL[] = [eq(backupMachines.customerId, scope.customerId), liveMachine];
+      if (scope.assignedUserId !== null) conditions.push(eq(backupMachines.assignedUserId, scope.assignedUserId));
+      const where = and(...conditions);
+      const [rows, [total]] = await Promise.all([
+        select()
+          .where(where)
+          .orderBy(sql`lower(${backupMachines.name})`, asc(backupMachines.id))
+          .limit(paging.size)
+          .offset(paging.page * paging.size),
+        db.select({ n: count() }).from(backupMachines).where(where),
+      ]);
+      const tasks = await taskCounts(rows.map((r) => r.id));
+      return {
+        rows: rows.map((r) => ({ ...r, numberOfBackupTasks: tasks.get(r.id) ?? 0 })),
+        total: Number(total?.n ?? 0),
+      };
+    },
+
+    async edit(machineId: number, change: { name: string; description: string }): Promise<boolean> {
+      const rows = await db
+        .update(backupMachines)
+        .set(change)
+        .where(and(eq(backupMachines.id, machineId), liveMachine))
+        .returning({ id: backupMachines.id });
+      return rows.length > 0;
+    },
+
+    /** A page of the machine's messages, newest first (machine_messages_machine_idx). */
+    async messages(machineId: number, filter: MessageFilter, paging: Paging) {
+      const conditions: SQL[] = [
+        eq(machineMessages.backupMachineId, machineId),
+        inArray(machineMessages.messageType, filter.messageTypes),
+      ];
+      if (filter.backupTaskId !== null) conditions.push(eq(machineMessages.backupTaskId, filter.backupTaskId));
+      if (filter.backupActionId !== null) conditions.push(eq(machineMessages.taskActionId, filter.backupActionId));
+      const where = and(...conditions);
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({
+            id: machineMessages.id,
+            time: machineMessages.time,
+            messageType: machineMessages.messageType,
+            backupTaskId: machineMessages.backupTaskId,
+            actionId: machineMessages.taskActionId,
+            message: machineMessages.message,
+          })
+          .from(machineMessages)
+          .where(where)
+          .orderBy(desc(machineMessages.time), desc(machineMessages.id))
+          .limit(paging.size)
+          .offset(paging.page * paging.size),
+        db.select({ n: count() }).from(machineMessages).where(where),
+      ]);
+      return { rows, total: Number(total?.n ?? 0) };
+    },
+
+    /**
+     * Marks a SUSPENDED machine for deletion (001 §4): its agent is refused from then on, and the deletion
+     * job removes its data. The status is checked in the statement itself, so a change in between refuses.
+     */
+    async markForDeletion(machineId: number): Promise<boolean> {
+      const rows = await db
+        .update(backupMachines)
+        .set({ beingDeleted: true })
+        .where(and(eq(backupMachines.id, machineId), eq(backupMachines.status, 'SUSPENDED')))
+        .returning({ id: backupMachines.id });
+      return rows.length > 0;
+    },
+
+    /** Machines marked for deletion whose customer is not itself being deleted (that deletion takes them). */
+    async pendingDeletions(limit: number): Promise<number[]> {
+      const rows = await db
+        .select({ id: backupMachines.id })
+        .from(backupMachines)
+        .innerJoin(customers, eq(customers.id, backupMachines.customerId))
+        .where(and(eq(backupMachines.beingDeleted, true), eq(customers.beingDeleted, false)))
+        .orderBy(asc(backupMachines.id))
+        .limit(limit);
+      return rows.map((r) => r.id);
+    },
+
+    /** Where a machine marked for deletion keeps its repository (none once its row is gone). */
+    machinePlaces: (machineId: number) =>
+      machinePlacesWhere(db, and(eq(backupMachines.id, machineId), eq(backupMachines.beingDeleted, true)) as SQL),
+  };
+}
+
+export type MachinesRepo = ReturnType<typeof createMachinesRepo>;

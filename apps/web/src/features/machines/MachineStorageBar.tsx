@@ -1,0 +1,22 @@
+import type { StorageBarState } from '@portal/domain';
+import { UsageBar } from '../../ui';
+import { useMachineStorage } from './queries';
+
+/**
+ * The storage space widget of a machine (001 §4): 'Loading', then 'Used: X of Y, available: Z', or a
+ * full bar with 'Could not obtain storage size'. It loads again when `version` (the row) changes.
+ */
+export function MachineStorageBar({ machineId, version }: { machineId: number; version?: unknown }) {
+  const storage = useMachineStorage(machineId, version);
+  const state: StorageBarState = storage.isError
+    ? { kind: 'failed' }
+    : storage.data
+      ? {
+          kind: 'loaded',
+          usedSpaceInBytes: storage.data.usedSpaceInBytes,
+          totalSpaceInBytes: storage.data.maxBackupSizePerMachineInBytes,
+          availableSpaceInBytes: storage.data.availableSpaceInBytes,
+        }
+      : { kind: 'loading' };
+  return <UsageBar state={state} />;
+}
