@@ -184,6 +184,15 @@ describe('ResticDiagnosticsDialog (001 §2, §4)', () => {
     expect(submitButton()).toBeEnabled();
   });
 
+  it('keeps every line of a long burst, in order', async () => {
+    serve([running()]);
+    const { live } = open();
+    await waitFor(() => expect(tabs()).toHaveLength(1));
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}`);
+    for (const line of lines) live.deliver(commandOutputLineMessage('c-2', line));
+    await waitFor(() => expect(activePanel().getByTestId('command-output')).toHaveValue(lines.join('\n')));
+  });
+
   it('shows "Invalid websocket message received" for a command response of another type; leaves other traffic alone', async () => {
     serve([running()]);
     const { live } = open();

@@ -24,11 +24,20 @@ import TabPane from 'react-bootstrap/TabPane';
 import { useLiveTopic } from '../../app/live';
 import { DetailTable, StatusBadge, toast } from '../../ui';
 import { DeleteCommandDialog, StopCommandDialog } from './CommandDialogs';
-import { applyCommandResponse, type DiagnosticsMachine, diagnosticsKeys, useRealtimeCommands } from './queries';
+import {
+  applyCommandUpdates,
+  type CommandUpdate,
+  type DiagnosticsMachine,
+  diagnosticsKeys,
+  useRealtimeCommands,
+} from './queries';
 import { SubmitResticCommandDialog } from './SubmitResticCommandDialog';
 
 const TEXT = MESSAGES.resticCommand;
 const LABELS = MESSAGES.resticDiagnostics;
+
+/** How long streamed lines gather before they are shown (ours: ten redraws a second at most). */
+const LIVE_FLUSH_MS = 100;
 
 const exitCodeText = (code: string | null) =>
   code === null ? '' : isCommandResultCode(code) ? resultCodeText(code) : code;
@@ -81,6 +90,27 @@ export function ResticDiagnosticsDialog({ show, machine, onHide, animation = tru
     if (show) failureShown.current = false;
   }, [show]);
 
+  // Lines come one message each: they are applied in batches, so a long output does not redraw per line.
+  const pending = useRef<CommandUpdate[]>([]);
+  const pendingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const flush = () => {
+    pendingTimer.current = null;
+    const updates = pending.current.splice(0);
+    const current = client.getQueryData<{ elements: RealtimeCommandView[] }>(key);
+    if (!current) return; // still loading: the list will hold them
+    const applied = applyCommandUpdates(current, updates);
+    client.setQueryData(key, applied.commands);
+    if (applied.missing) void client.invalidateQueries({ queryKey: key });
+  };
+  useEffect(
+    () => () => {
+      if (pendingTimer.current) clearTimeout(pendingTimer.current);
+      pendingTimer.current = null;
+      pending.current = [];
+    },
+    [],
+  );
+
   useLiveTopic(
     show ? machineQueue('provider', machine.id) : null,
     (body) => {
@@ -95,11 +125,8 @@ export function ResticDiagnosticsDialog({ show, machine, onHide, animation = tru
         toast.error(MESSAGES.liveChannel.invalidMessage);
         return;
       }
-      const current = client.getQueryData<{ elements: RealtimeCommandView[] }>(key);
-      if (!current) return; // still loading: the list will hold it
-      const next = applyCommandResponse(current, read);
-      if (next) client.setQueryData(key, next);
-      else void client.invalidateQueries({ queryKey: key });
+      pending.current.push(read);
+      pendingTimer.current ??= setTimeout(flush, LIVE_FLUSH_MS);
     },
     () => {
       if (failureShown.current) return;

@@ -32,23 +32,38 @@ export function useRealtimeCommands(machine: DiagnosticsMachine, enabled: boolea
 
 type Commands = Elements<RealtimeCommandView>;
 
+/** A command response that changes a command: an output line or its finish. */
+export type CommandUpdate = Extract<ReadCommandResponse, { kind: 'outputLine' | 'finished' }>;
+
 /**
- * A command response applied to the loaded commands (001 §4): an output line is appended to its command,
- * a finish sets its time finished and exit code. Answers null when the command is not among them (e.g.
- * submitted from another window), so the caller reloads the list.
+ * Command responses applied in order to the loaded commands (001 §4): an output line is appended to its
+ * command, a finish sets its time finished and exit code. Each changed command is copied once per call,
+ * so a burst of lines costs one copy, not one per line. `missing` says a response named a command that is
+ * not among them (e.g. submitted from another window), so the caller reloads the list.
  */
-export function applyCommandResponse(
+export function applyCommandUpdates(
   commands: Commands,
-  response: Extract<ReadCommandResponse, { kind: 'outputLine' | 'finished' }>,
-): Commands | null {
-  const index = commands.elements.findIndex((c) => c.commandId === response.commandId);
-  const command = commands.elements[index];
-  if (!command) return null;
-  const changed: RealtimeCommandView =
-    response.kind === 'outputLine'
-      ? { ...command, commandOutput: [...command.commandOutput, response.commandOutputLine] }
-      : { ...command, timeFinished: response.timeFinished, exitCode: response.exitCode };
-  return { elements: commands.elements.map((c, i) => (i === index ? changed : c)) };
+  updates: readonly CommandUpdate[],
+): { commands: Commands; missing: boolean } {
+  const changed = new Map<string, RealtimeCommandView>();
+  const known = new Map(commands.elements.map((c) => [c.commandId, c]));
+  let missing = false;
+  for (const update of updates) {
+    const original = known.get(update.commandId);
+    if (!original) {
+      missing = true;
+      continue;
+    }
+    let command = changed.get(update.commandId);
+    if (!command) {
+      command = { ...original, commandOutput: [...original.commandOutput] };
+      changed.set(update.commandId, command);
+    }
+    if (update.kind === 'outputLine') command.commandOutput.push(update.commandOutputLine);
+    else Object.assign(command, { timeFinished: update.timeFinished, exitCode: update.exitCode });
+  }
+  if (changed.size === 0) return { commands, missing };
+  return { commands: { elements: commands.elements.map((c) => changed.get(c.commandId) ?? c) }, missing };
 }
 
 /** Puts a command the server answered into the list (after a submission), or replaces it there. */
