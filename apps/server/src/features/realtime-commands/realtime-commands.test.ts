@@ -95,15 +95,28 @@ const list = async () => {
 };
 
 describe('realtime commands routes (issue #5)', () => {
-  it('lets in provider admins only', async () => {
-    for (const [method, url] of [
-      ['GET', ROUTES.realtimeCommands.list.build(ref)],
-      ['PUT', ROUTES.realtimeCommands.list.build(ref)],
-      ['PUT', ROUTES.realtimeCommands.stop.build(ref)],
-      ['PUT', ROUTES.realtimeCommands.remove.build(ref)],
-    ] as const) {
-      const response = await customerAdmin.json(method, url, method === 'GET' ? undefined : { commandId: 'x' });
-      expect(response.statusCode).toBe(403);
+  it('lets in provider admins only: every customer role and the reseller admin are refused', async () => {
+    const others = [customerAdmin];
+    for (const email of [
+      tenants.customerB.admin.email,
+      tenants.customerB.user.email,
+      tenants.customerA.superAdmin.email,
+      tenants.reseller.superAdmin.email,
+    ]) {
+      const client = new TestClient(t.app);
+      await client.signIn(email, FIXTURE_PASSWORD);
+      others.push(client);
+    }
+    for (const client of others) {
+      for (const [method, url] of [
+        ['GET', ROUTES.realtimeCommands.list.build(ref)],
+        ['PUT', ROUTES.realtimeCommands.list.build(ref)],
+        ['PUT', ROUTES.realtimeCommands.stop.build(ref)],
+        ['PUT', ROUTES.realtimeCommands.remove.build(ref)],
+      ] as const) {
+        const response = await client.json(method, url, method === 'GET' ? undefined : { commandId: 'x' });
+        expect(response.statusCode, `${method} ${url}`).toBe(403);
+      }
     }
   });
 
