@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import {
   type AggregateTaskStatus,
   aggregateStatusBadge,
@@ -10,16 +10,13 @@ import {
   type DashboardMachineCounts,
   type DashboardMachineRow,
   type DashboardTaskRow,
-  type Envelope,
   MESSAGES,
-  machineQueue,
   newTaskForm,
   type Paged,
   pieSliceOf,
   ROUTES,
-  WS_SEND_PREFIXES,
 } from '@portal/domain';
-import { DEMO_PASSWORD } from '../playwright.config';
+import { AGENT, apiResult, linkAgent, taskCommand } from './agent';
 import { signIn } from './helpers';
 
 /**
@@ -28,7 +25,6 @@ import { signIn } from './helpers';
  * change within 2 seconds without a page reload.
  */
 
-const AGENT = join(import.meta.dirname, '../../apps/agent/dist/agent.mjs');
 const EMAIL = 'customer-admin@demo.test';
 /** Sorted first by name, so it is on the machines table's first page. */
 const MACHINE_NAME = 'AA-LIVE-AGENT';
@@ -46,52 +42,6 @@ test.afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A task command the way the task editor sends it (002 §7.8): over the live channel, answered by requestId. */
-async function taskCommand(page: Page, machineId: number, command: string, requestId: string, body: object) {
-  const reply = await page.evaluate(
-    ({ endpoint, queue, destination, payload, requestId }) =>
-      new Promise<string>((resolve, reject) => {
-        const NUL = '\u0000';
-        const socket = new WebSocket(`ws://${location.host}${endpoint}`, ['v12.stomp']);
-        const timer = setTimeout(() => reject(new Error('no reply in 20 s')), 20_000);
-        socket.onopen = () => socket.send(`CONNECT\naccept-version:1.2\nhost:${location.host}\n\n${NUL}`);
-        socket.binaryType = 'arraybuffer';
-        socket.onmessage = (event) => {
-          const frame = typeof event.data === 'string' ? event.data : new TextDecoder().decode(event.data);
-          const body = frame.slice(frame.indexOf('\n\n') + 2, frame.lastIndexOf(NUL));
-          if (frame.startsWith('CONNECTED')) {
-            socket.send(`SUBSCRIBE\nid:0\ndestination:${queue}\nreceipt:subscribed\n\n${NUL}`);
-          } else if (frame.startsWith('RECEIPT')) {
-            socket.send(`SEND\ndestination:${destination}\ncontent-type:application/json\n\n${payload}${NUL}`);
-          } else if (frame.startsWith('MESSAGE')) {
-            const message = JSON.parse(body) as { requestId?: string; responsePayloadJson: string };
-            if (message.requestId !== requestId) return;
-            clearTimeout(timer);
-            socket.close();
-            resolve(message.responsePayloadJson);
-          } else if (frame.startsWith('ERROR')) {
-            clearTimeout(timer);
-            reject(new Error(frame));
-          }
-        };
-      }),
-    {
-      endpoint: ROUTES.live.customer.build(),
-      queue: machineQueue('customer', machineId),
-      destination: `${WS_SEND_PREFIXES.customer}/backupmachines/${machineId}/${command}`,
-      payload: JSON.stringify(body),
-      requestId,
-    },
-  );
-  return JSON.parse(reply) as { success: boolean; messages: { message: string }[] };
-}
-
-async function apiResult<T>(page: Page, path: string): Promise<T> {
-  const answer = (await (await page.request.get(path)).json()) as Envelope<T>;
-  if (answer.result === undefined || answer.result === null) throw new Error(`no result from ${path}`);
-  return answer.result;
-}
-
 test('a real agent: the machine comes online, and a finished run changes its row and the pies without a reload', async ({
   page,
   context,
@@ -101,33 +51,7 @@ test('a real agent: the machine comes online, and a finished run changes its row
 
   // The machine's owner links it with the agent's CLI, then starts the agent.
   const config = join(dir, 'config.json');
-  const link = (extra: string[]) =>
-    spawnSync(
-      process.execPath,
-      [
-        AGENT,
-        'link',
-        '--server',
-        baseURL,
-        '--email',
-        EMAIL,
-        '--password-stdin',
-        '--name',
-        MACHINE_NAME,
-        '--config',
-        config,
-        ...extra,
-      ],
-      { input: `${DEMO_PASSWORD}\n`, encoding: 'utf8' },
-    );
-  // The admin may use two packages: the agent says which, and the admin picks one, as on a real machine.
-  const asked = link([]);
-  expect(asked.status).not.toBe(0);
-  const packageId = /(\d+) \(Head office\)/.exec(asked.stderr)?.[1];
-  expect(packageId, asked.stderr).toBeDefined();
-  const linked = link(['--package', packageId as string]);
-  expect(linked.status, linked.stderr).toBe(0);
-  const { machineId } = JSON.parse(readFileSync(config, 'utf8')) as { machineId: number };
+  const { machineId } = linkAgent({ baseURL, email: EMAIL, name: MACHINE_NAME, config });
 
   await signIn(page, EMAIL);
   await expect(page).toHaveURL(/\/$/);

@@ -2,6 +2,7 @@ export * from './account.js';
 export * from './actions.js';
 export * from './agent-protocol.js';
 export * from './api.js';
+export * from './command-responses.js';
 export * from './customers.js';
 export * from './dashboard.js';
 export * from './enums.js';

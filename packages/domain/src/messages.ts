@@ -375,6 +375,28 @@ export const MESSAGES = {
     stillRunning: 'The command is still running: stop it before deleting it.',
   },
 
+  /** The restic diagnostics dialog's labels (ours: 001 §2 names the dialogs and the tab's fields, not their words). */
+  resticDiagnostics: {
+    openButton: 'Restic diagnostics',
+    submitButton: 'Submit restic command',
+    submitDialogTitle: 'Submit restic command',
+    submitDialogSubmit: 'Submit',
+    stopDialogTitle: 'Cancel command',
+    deleteDialogTitle: 'Delete command',
+    deleteButton: 'Delete',
+    deleteIcon: 'Delete command',
+    running: 'Running',
+    closeButton: 'Close',
+    rows: {
+      commandLine: 'Command',
+      timeStarted: 'Time started',
+      timeFinished: 'Time finished',
+      status: 'Status',
+      exitCode: 'Exit code',
+      output: 'Output',
+    },
+  },
+
   /** Exit code texts of realtime commands and transfers (001 §8), declared in enums.ts. */
   exitCodes: COMMAND_RESULT_TEXTS,
 
@@ -881,6 +903,10 @@ export function unknownWhileMakingReseller(companyName: string): string {
 const named = (companyName: string) => (companyName.trim() === '' ? '' : `${companyName.trim()} `);
 
 /** 001 §8: the customer's machine queue names the remote machine; the admin queues name the connection. */
+/** Ours: the questions of the restic diagnostics' Cancel command and Delete command dialogs (001 §2). */
+export const stopCommandQuestion = (commandLine: string) => `Stop the running command '${commandLine}'?`;
+export const deleteCommandQuestion = (commandLine: string) => `Delete the command '${commandLine}' and its output?`;
+
 /** Ours: a realtime restic command outside the allow-list (issue #5). */
 export const resticCommandNotAllowedText = (base: string, allowed: readonly string[]) =>
   `The restic command '${base}' is not allowed here. Allowed commands: ${allowed.join(', ')}.`;

@@ -11,8 +11,11 @@ export const liveSideOf = (actor: Actor): LiveSide => (isProviderAdmin(actor) ? 
 /** A topic's listener: each message's body, and `null` after a reconnection (changes may have been missed). */
 export type LiveListener = (body: string | null) => void;
 
+/** Told when the connection could not be made or the server refused it (an ERROR frame). */
+export type LiveFailureListener = () => void;
+
 export interface LiveChannelClient {
-  subscribe(destination: string, listener: LiveListener): () => void;
+  subscribe(destination: string, listener: LiveListener, onFailure?: LiveFailureListener): () => void;
   close(): void;
 }
 
@@ -27,6 +30,10 @@ export function createLiveChannelClient(
 ): LiveChannelClient {
   const listeners = new Map<string, Set<LiveListener>>();
   const subscriptions = new Map<string, StompSubscription>();
+  const failureListeners = new Set<LiveFailureListener>();
+  const failed = () => {
+    for (const listener of failureListeners) listener();
+  };
   let client: Client | null = null;
   let starting = false;
   let closed = false;
@@ -62,12 +69,17 @@ export function createLiveChannelClient(
         if (reconnected) for (const listener of set) listener(null);
       }
     };
+    created.onWebSocketError = failed;
+    created.onStompError = failed;
     created.activate();
     client = created;
   }
 
   return {
-    subscribe(destination, listener) {
+    subscribe(destination, listener, onFailure) {
+      // A wrapper of its own, so the same function given twice is removed once per subscription.
+      const failure = onFailure && (() => onFailure());
+      if (failure) failureListeners.add(failure);
       const set = listeners.get(destination) ?? new Set<LiveListener>();
       set.add(listener);
       listeners.set(destination, set);
@@ -77,6 +89,7 @@ export function createLiveChannelClient(
       }
       listen(destination);
       return () => {
+        if (failure) failureListeners.delete(failure);
         set.delete(listener);
         if (set.size > 0) return;
         listeners.delete(destination);
@@ -94,7 +107,8 @@ export function createLiveChannelClient(
   };
 }
 
-const LiveChannelContext = createContext<LiveChannelClient | null>(null);
+/** Exported for component tests, which give screens a fake channel; the app uses LiveChannelProvider. */
+export const LiveChannelContext = createContext<LiveChannelClient | null>(null);
 
 /** Gives the signed-in user's screens the live channel; without it (component tests) topics stay silent. */
 export function LiveChannelProvider({ children }: { children: ReactNode }) {
@@ -110,13 +124,26 @@ export function LiveChannelProvider({ children }: { children: ReactNode }) {
   return <LiveChannelContext.Provider value={client}>{children}</LiveChannelContext.Provider>;
 }
 
-/** Listens to a topic while the component is mounted (see LiveListener). */
-export function useLiveTopic(destination: string | null, listener: LiveListener): void {
+/**
+ * Listens to a topic while the component is mounted (see LiveListener); `onFailure` hears of a connection
+ * that could not be made or was refused.
+ */
+export function useLiveTopic(
+  destination: string | null,
+  listener: LiveListener,
+  onFailure?: LiveFailureListener,
+): void {
   const client = useContext(LiveChannelContext);
   const latest = useRef(listener);
   latest.current = listener;
+  const latestFailure = useRef(onFailure);
+  latestFailure.current = onFailure;
   useEffect(() => {
     if (!client || !destination) return;
-    return client.subscribe(destination, (body) => latest.current(body));
+    return client.subscribe(
+      destination,
+      (body) => latest.current(body),
+      () => latestFailure.current?.(),
+    );
   }, [client, destination]);
 }

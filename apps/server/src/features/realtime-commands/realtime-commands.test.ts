@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import {
   AGENT_CHANNEL,
   type AgentToServer,
+  COMMAND_RESPONSE_TYPES,
   machineQueue,
   ROUTES,
+  readCommandResponse,
   resticCommandNotAllowedText,
   type ServerToAgent,
 } from '@portal/domain';
@@ -14,7 +16,7 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
-import { eventually, stompClient, type TestStomp } from '../live/testing.js';
+import { eventually, stompClient, type TestStomp, upgradeStatus } from '../live/testing.js';
 import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
 
 const ORIGIN = 'http://portal.test';
@@ -93,15 +95,28 @@ const list = async () => {
 };
 
 describe('realtime commands routes (issue #5)', () => {
-  it('lets in provider admins only', async () => {
-    for (const [method, url] of [
-      ['GET', ROUTES.realtimeCommands.list.build(ref)],
-      ['PUT', ROUTES.realtimeCommands.list.build(ref)],
-      ['PUT', ROUTES.realtimeCommands.stop.build(ref)],
-      ['PUT', ROUTES.realtimeCommands.remove.build(ref)],
-    ] as const) {
-      const response = await customerAdmin.json(method, url, method === 'GET' ? undefined : { commandId: 'x' });
-      expect(response.statusCode).toBe(403);
+  it('lets in provider admins only: every customer role and the reseller admin are refused', async () => {
+    const others = [customerAdmin];
+    for (const email of [
+      tenants.customerB.admin.email,
+      tenants.customerB.user.email,
+      tenants.customerA.superAdmin.email,
+      tenants.reseller.superAdmin.email,
+    ]) {
+      const client = new TestClient(t.app);
+      await client.signIn(email, FIXTURE_PASSWORD);
+      others.push(client);
+    }
+    for (const client of others) {
+      for (const [method, url] of [
+        ['GET', ROUTES.realtimeCommands.list.build(ref)],
+        ['PUT', ROUTES.realtimeCommands.list.build(ref)],
+        ['PUT', ROUTES.realtimeCommands.stop.build(ref)],
+        ['PUT', ROUTES.realtimeCommands.remove.build(ref)],
+      ] as const) {
+        const response = await client.json(method, url, method === 'GET' ? undefined : { commandId: 'x' });
+        expect(response.statusCode, `${method} ${url}`).toBe(403);
+      }
     }
   });
 
@@ -177,11 +192,24 @@ describe('realtime commands routes (issue #5)', () => {
     await agent.send({ type: 'realtimeOutput', commandId: sent.commandId, lines: ['done'] });
     const finishedAt = new Date().toISOString();
     await agent.send({ type: 'realtimeFinished', commandId: sent.commandId, exitCodeResult: 'SUCCESS', finishedAt });
-    await eventually(() => queue.messages.length >= 3);
-    expect(queue.messages.map((m) => JSON.parse(m.body))).toEqual([
-      { type: 'REALTIME_COMMAND_OUTPUT', commandId: 'run-1', lines: ['[', ']'] },
-      { type: 'REALTIME_COMMAND_OUTPUT', commandId: 'run-1', lines: ['done'] },
-      { type: 'REALTIME_COMMAND_FINISHED', commandId: 'run-1', timeFinished: finishedAt, exitCodeResult: 'SUCCESS' },
+    await eventually(() => queue.messages.length >= 4);
+    // 001 §3: responseType and responsePayloadJson, one message per line, then the finish.
+    const bodies = queue.messages.map((m) => JSON.parse(m.body));
+    expect(bodies.map((b) => Object.keys(b).sort())).toEqual(
+      Array(4).fill(['kind', 'responsePayloadJson', 'responseType']),
+    );
+    expect(bodies.map((b) => [b.responseType, JSON.parse(b.responsePayloadJson)])).toEqual([
+      [COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'run-1', commandOutputLine: '[' }],
+      [COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'run-1', commandOutputLine: ']' }],
+      [COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'run-1', commandOutputLine: 'done' }],
+      [COMMAND_RESPONSE_TYPES.finished, { commandId: 'run-1', timeFinished: finishedAt, exitCode: 'SUCCESS' }],
+    ]);
+    // The browser's reader (001 §7) recognises every one of them.
+    expect(queue.messages.map((m) => readCommandResponse(m.body).kind)).toEqual([
+      'outputLine',
+      'outputLine',
+      'outputLine',
+      'finished',
     ]);
     const [command] = await list();
     expect(command).toMatchObject({
@@ -230,6 +258,41 @@ describe('realtime commands routes (issue #5)', () => {
     await agent.send({ type: 'reply', requestId: second.requestId, success: false, messages: ['No repository yet.'] });
     await eventually(async () => (await list()).some((c) => c.commandId === 'refused-1' && c.exitCode === 'FATAL'));
     expect((await list()).find((c) => c.commandId === 'refused-1')?.commandOutput).toEqual(['No repository yet.']);
+  });
+
+  it('speaks to provider admins only: the machine’s own customer admin hears none of it', async () => {
+    const agent = await connectAgent();
+    const queue = await providerQueue();
+    await provider.open('/');
+    await customerAdmin.open('/');
+    const cookie = `${SESSION_COOKIE}=${customerAdmin.cookie(SESSION_COOKIE)}`;
+    expect(await upgradeStatus(`${base}${ROUTES.live.provider.build()}`, { cookie, origin: ORIGIN })).toBe(403);
+    const customer = stompClient(`${base}${ROUTES.live.customer.build()}`, { headers: { cookie, origin: ORIGIN } });
+    started.push(customer);
+    expect(await customer.connected).toBe('connected');
+    const own = customer.subscribe(machineQueue('customer', ref.machineId));
+    expect(await customer.sendWithReceipt('SUBSCRIBE', machineQueue('customer', ref.machineId))).toBe(true);
+
+    expect((await submit({ requestId: 'tenant-1', baseCommand: 'snapshots' })).statusCode).toBe(200);
+    await eventually(() => agent.commands().some((c) => c.type === 'realtimeCommand'));
+    const sent = agent.commands().find((c) => c.type === 'realtimeCommand');
+    if (sent?.type !== 'realtimeCommand') throw new Error('no command');
+    await agent.send({ type: 'realtimeOutput', commandId: sent.commandId, lines: ['secret-ish'] });
+    await agent.send({
+      type: 'realtimeFinished',
+      commandId: sent.commandId,
+      exitCodeResult: 'SUCCESS',
+      finishedAt: new Date().toISOString(),
+    });
+    await eventually(() => queue.messages.length >= 2);
+    // Published together: had the customer queue carried them, they would be there by now.
+    expect(await customer.sendWithReceipt('SUBSCRIBE', machineQueue('customer', ref.machineId))).toBe(true);
+    expect(own.messages).toEqual([]);
+    // Nor may the customer admin subscribe to the provider's queue on its own endpoint.
+    expect(await customer.sendWithReceipt('SUBSCRIBE', machineQueue('provider', ref.machineId))).toBe(false);
+    expect(
+      (await provider.json('PUT', ROUTES.realtimeCommands.remove.build(ref), { commandId: 'tenant-1' })).statusCode,
+    ).toBe(200);
   });
 
   it('stop of an unknown command is 404', async () => {

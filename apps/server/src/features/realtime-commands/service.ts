@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import {
   type AgentToServer,
   COMMAND_RESULT_TEXTS,
+  commandFinishedMessage,
+  commandOutputLineMessage,
   errorMessage,
   isCommandResultCode,
   MESSAGES,
@@ -11,7 +13,7 @@ import {
   type ServerToAgent,
 } from '@portal/domain';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
-import { finishedMessage, outputMessage, presentCommand } from './present.js';
+import { presentCommand } from './present.js';
 import type { RealtimeCommandRow, RealtimeCommandsRepo } from './repo.js';
 
 export { DEFAULT_REALTIME_ALLOW_LIST } from './allow-list.js';
@@ -62,7 +64,23 @@ export function createRealtimeCommandService(deps: {
   async function publishFinished(row: RealtimeCommandRow, resultCode: string, timeFinished: Date) {
     await deps
       .channel()
-      .publishToMachineQueue(row.backupMachineId, 'provider', finishedMessage(row.commandId, timeFinished, resultCode));
+      .publishToMachineQueue(
+        row.backupMachineId,
+        'provider',
+        commandFinishedMessage(row.commandId, timeFinished, resultCode),
+      );
+  }
+
+  /** 001 §3: one message per output line, in order, on the provider's machine queue. */
+  async function publishLines(row: RealtimeCommandRow, lines: readonly string[]) {
+    const channel = deps.channel();
+    for (const line of lines) {
+      await channel.publishToMachineQueue(
+        row.backupMachineId,
+        'provider',
+        commandOutputLineMessage(row.commandId, line),
+      );
+    }
   }
 
   /** Finishes a command the agent never ran (it refused it, or could not be reached) with its reason. */
@@ -70,7 +88,7 @@ export function createRealtimeCommandService(deps: {
     const lines = reasons.filter((r) => r.trim() !== '');
     if (lines.length > 0) {
       await repo.appendOutput(row.id, lines);
-      await deps.channel().publishToMachineQueue(row.backupMachineId, 'provider', outputMessage(row.commandId, lines));
+      await publishLines(row, lines);
     }
     const time = now();
     if (await repo.finish(row.id, 'FATAL', time)) await publishFinished(row, 'FATAL', time);
@@ -160,10 +178,9 @@ export function createRealtimeCommandService(deps: {
     ): Promise<void> {
       const row = await repo.byId(machineId, event.commandId);
       if (!row) return; // deleted meanwhile, or not this machine's
-      const channel = deps.channel();
       if (event.type === 'realtimeOutput') {
         await repo.appendOutput(row.id, event.lines);
-        await channel.publishToMachineQueue(machineId, 'provider', outputMessage(row.commandId, event.lines));
+        await publishLines(row, event.lines);
         return;
       }
       const time = new Date(event.finishedAt);

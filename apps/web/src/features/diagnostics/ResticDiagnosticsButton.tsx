@@ -1,11 +1,20 @@
-export interface DiagnosticsMachine {
-  id: number;
-  name: string;
-  customerId: number;
-  backupPackageId: number;
-}
+import { MESSAGES } from '@portal/domain';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import type { DiagnosticsMachine } from './queries';
+import { ResticDiagnosticsDialog } from './ResticDiagnosticsDialog';
 
-// SKELETON (helper "diagnostics" replaces): the button that opens the restic diagnostics dialog (001 §2, §4).
-export function ResticDiagnosticsButton(_props: { machine: DiagnosticsMachine }) {
-  return null;
+export type { DiagnosticsMachine } from './queries';
+
+/** Opens the restic diagnostics dialog of a machine (001 §2, §4; provider admins). */
+export function ResticDiagnosticsButton({ machine }: { machine: DiagnosticsMachine }) {
+  const [show, setShow] = useState(false);
+  return (
+    <>
+      <Button variant="outline-secondary" onClick={() => setShow(true)}>
+        {MESSAGES.resticDiagnostics.openButton}
+      </Button>
+      <ResticDiagnosticsDialog show={show} machine={machine} onHide={() => setShow(false)} />
+    </>
+  );
 }

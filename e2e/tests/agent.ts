@@ -1,0 +1,91 @@
+/** Journeys with a real agent on the live channel: task commands as the task editor sends them, API reads. */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { type Envelope, machineQueue, ROUTES, WS_SEND_PREFIXES } from '@portal/domain';
+import { DEMO_PASSWORD } from '../playwright.config';
+
+/** The built agent, run as `node agent.mjs link|run ...`. */
+export const AGENT = join(import.meta.dirname, '../../apps/agent/dist/agent.mjs');
+
+/**
+ * Links a machine with the agent's CLI as its owner would: the admin may use two packages, so the agent
+ * says which, and the admin picks 'Head office', as on a real machine. Answers the linked machine's id.
+ */
+export function linkAgent(options: { baseURL: string; email: string; name: string; config: string }): {
+  machineId: number;
+} {
+  const link = (extra: string[]) =>
+    spawnSync(
+      process.execPath,
+      [
+        AGENT,
+        'link',
+        '--server',
+        options.baseURL,
+        '--email',
+        options.email,
+        '--password-stdin',
+        '--name',
+        options.name,
+        '--config',
+        options.config,
+        ...extra,
+      ],
+      { input: `${DEMO_PASSWORD}\n`, encoding: 'utf8' },
+    );
+  const asked = link([]);
+  expect(asked.status).not.toBe(0);
+  const packageId = /(\d+) \(Head office\)/.exec(asked.stderr)?.[1];
+  expect(packageId, asked.stderr).toBeDefined();
+  const linked = link(['--package', packageId as string]);
+  expect(linked.status, linked.stderr).toBe(0);
+  return JSON.parse(readFileSync(options.config, 'utf8')) as { machineId: number };
+}
+
+/** A task command the way the task editor sends it (002 §7.8): over the live channel, answered by requestId. */
+export async function taskCommand(page: Page, machineId: number, command: string, requestId: string, body: object) {
+  const reply = await page.evaluate(
+    ({ endpoint, queue, destination, payload, requestId }) =>
+      new Promise<string>((resolve, reject) => {
+        const NUL = '\u0000';
+        const socket = new WebSocket(`ws://${location.host}${endpoint}`, ['v12.stomp']);
+        const timer = setTimeout(() => reject(new Error('no reply in 20 s')), 20_000);
+        socket.onopen = () => socket.send(`CONNECT\naccept-version:1.2\nhost:${location.host}\n\n${NUL}`);
+        socket.binaryType = 'arraybuffer';
+        socket.onmessage = (event) => {
+          const frame = typeof event.data === 'string' ? event.data : new TextDecoder().decode(event.data);
+          const body = frame.slice(frame.indexOf('\n\n') + 2, frame.lastIndexOf(NUL));
+          if (frame.startsWith('CONNECTED')) {
+            socket.send(`SUBSCRIBE\nid:0\ndestination:${queue}\nreceipt:subscribed\n\n${NUL}`);
+          } else if (frame.startsWith('RECEIPT')) {
+            socket.send(`SEND\ndestination:${destination}\ncontent-type:application/json\n\n${payload}${NUL}`);
+          } else if (frame.startsWith('MESSAGE')) {
+            const message = JSON.parse(body) as { requestId?: string; responsePayloadJson: string };
+            if (message.requestId !== requestId) return;
+            clearTimeout(timer);
+            socket.close();
+            resolve(message.responsePayloadJson);
+          } else if (frame.startsWith('ERROR')) {
+            clearTimeout(timer);
+            reject(new Error(frame));
+          }
+        };
+      }),
+    {
+      endpoint: ROUTES.live.customer.build(),
+      queue: machineQueue('customer', machineId),
+      destination: `${WS_SEND_PREFIXES.customer}/backupmachines/${machineId}/${command}`,
+      payload: JSON.stringify(body),
+      requestId,
+    },
+  );
+  return JSON.parse(reply) as { success: boolean; messages: { message: string }[] };
+}
+
+export async function apiResult<T>(page: Page, path: string): Promise<T> {
+  const answer = (await (await page.request.get(path)).json()) as Envelope<T>;
+  if (answer.result === undefined || answer.result === null) throw new Error(`no result from ${path}`);
+  return answer.result;
+}
