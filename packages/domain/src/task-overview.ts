@@ -54,8 +54,11 @@ export interface TaskVolumeSnapshotsResult {
  * Why the 'Edit backup task' dialog may not save for this task, or null when it may: volume snapshots are
  * editable only for Windows machines (002 §5.5), and a task being deleted is not edited (002 §4.2).
  */
-export function volumeSnapshotsDisabledReason(task: { osFamily: OsFamily; status: TaskStatus }): string | null {
+export function volumeSnapshotsDisabledReason(task: { osFamily: OsFamily; status?: TaskStatus }): string | null {
   if (!volumeSnapshotsEditable(task.osFamily)) return MESSAGES.taskOverview.notWindows;
   if (task.status === 'BEING_DELETED') return MESSAGES.taskOverview.taskBeingDeleted;
   return null;
 }
+
+/** Ours: the task dashboards refresh this often while shown (progress moves; tasks start, finish and go). */
+export const TASK_OVERVIEW_REFRESH_MS = 5000;
