@@ -12,6 +12,8 @@ const MACHINE_ADDING = [
   '**/signup.spec.ts',
   '**/customers.spec.ts',
   '**/users.spec.ts',
+  // Changes a demo task's volume snapshots setting.
+  '**/task-overview.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */
