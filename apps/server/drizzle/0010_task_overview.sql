@@ -6,6 +6,8 @@ CREATE TABLE "task_status_counts" (
 );
 --> statement-breakpoint
 CREATE INDEX "backup_tasks_being_deleted_idx" ON "backup_tasks" USING btree ("id") WHERE "backup_tasks"."status" = 'BEING_DELETED';--> statement-breakpoint
+CREATE INDEX "backup_tasks_next_period_idx" ON "backup_tasks" USING btree ("next_run_at","id") WHERE "backup_tasks"."status" = 'ACTIVE';
+--> statement-breakpoint
 -- task_status_counts is kept by the database (statement triggers with transition tables), so every code
 -- path that adds, changes or removes tasks keeps the provider's task status pie right, and a bulk
 -- statement costs one grouped write, not one per task. Rows are written in key order (no deadlocks).

@@ -34,6 +34,8 @@ const offsetOf = (page: Page) => page.page * page.size;
 
 /** Busy actions, written as the partial index task_actions_busy_idx states it so the planner uses it. */
 const BUSY_ACTION = sql`${taskActions.status} in ('INITIATED', 'IN_PROGRESS')`;
+/** Active tasks, as the partial index backup_tasks_next_period_idx states it. */
+const ACTIVE = sql`${backupTasks.status} = 'ACTIVE'`;
 /** Tasks being deleted, as the partial index backup_tasks_being_deleted_idx states it. */
 const BEING_DELETED = sql`${backupTasks.status} = 'BEING_DELETED'`;
 
@@ -79,12 +81,12 @@ export function createTaskOverviewRepo(db: Executor) {
       );
     },
 
-    /** Tasks that may run whose next expected run falls in [from, until), soonest first (next_run_at index). */
+    /** Tasks that may run whose next expected run falls in [from, until), soonest first (next-period index). */
     async nextPeriod(from: Date, until: Date, page: Page) {
       const where: SQL | undefined = and(
         gte(backupTasks.nextRunAt, from),
         lt(backupTasks.nextRunAt, until),
-        eq(backupTasks.status, 'ACTIVE'),
+        ACTIVE,
         ne(backupTasks.displayStatus, 'NOT_RUNNABLE'),
       );
       return pageWithTotal(
