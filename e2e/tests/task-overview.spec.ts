@@ -41,6 +41,8 @@ test('a provider admin opens the task status overview from the admin area: pies,
 });
 
 test('a provider admin turns on volume snapshots of a Windows demo machine’s task', async ({ page }) => {
+  // Two dialog rounds over six polled calls: measured at 46 s on the shared two-core machine.
+  test.setTimeout(120_000);
   await signIn(page, 'provider-admin@demo.test');
   await page.goto(PAGES.providerTaskOverview);
   await expect(page.getByRole('heading', { level: 1, name: TEXT.title })).toBeVisible();
