@@ -12,8 +12,10 @@ const MACHINE_ADDING = [
   '**/signup.spec.ts',
   '**/customers.spec.ts',
   '**/users.spec.ts',
-  // diagnostics
+  // Links a real agent and runs restic commands on it.
   '**/diagnostics.spec.ts',
+  // Changes a demo task's volume snapshots setting.
+  '**/task-overview.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */

@@ -1560,6 +1560,11 @@ export async function seed(): Promise<void> {
       loadTasks(plan, taskClient, actionClient),
     );
     console.log(`  ${loaded.tasks.toLocaleString('en')} tasks, ${loaded.actions.toLocaleString('en')} actions`);
+    // Tasks were copied without their triggers: fill the task status pie's counts they would have kept.
+    await phase('task status counts (the provider task status pie)', () =>
+      client.query(`insert into task_status_counts (customer_id, display_status, n)
+        select customer_id, display_status, count(*)::int from backup_tasks group by 1, 2`),
+    );
     await phase(`machines (${plan.machines.length}) with their counters; customer counters`, () =>
       loadMachines(client, plan),
     );

@@ -64,6 +64,9 @@ import { registerSignUpRoutes } from './features/signup/routes.js';
 import { createSignUpService } from './features/signup/service.js';
 import { createTaskCommandsRepo } from './features/task-commands/repo.js';
 import { createTaskCommandService } from './features/task-commands/service.js';
+import { createTaskOverviewRepo } from './features/task-overview/repo.js';
+import { registerTaskOverviewRoutes } from './features/task-overview/routes.js';
+import { createTaskOverviewService } from './features/task-overview/service.js';
 import { registerTreeItemsRoutes } from './features/tree-items/routes.js';
 import { createTreeItemsService } from './features/tree-items/service.js';
 import { createUserImportService } from './features/users/import.js';
@@ -437,6 +440,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => {
     for (const job of jobs) job.stop();
+  });
+  // The provider's task dashboards and the volume snapshots setting of a task (002 §2.5, §2.6, §7.3).
+  registerTaskOverviewRoutes(app, {
+    taskOverview: createTaskOverviewService({
+      repo: createTaskOverviewRepo(db),
+      syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
   });
   if (config.demo && deps.mailSink) registerDemoMailRoutes(app, deps.mailSink);
 

@@ -151,3 +151,21 @@ describe('route table', () => {
     expectTypeOf(ROUTES.dashboard.gettingStarted.build).parameters.toEqualTypeOf<[]>();
   });
 });
+
+describe('the provider task dashboards and the volume snapshots call (002 §2.6, §7.3)', () => {
+  it('builds their paths, the volume snapshots PUT on the provider task path', () => {
+    const r = ROUTES.taskOverview;
+    expect(r.running.build()).toBe('/boltadmin/backuptasks/running');
+    expect(r.nextPeriod.build()).toBe('/boltadmin/backuptasks/nextperiod');
+    expect(r.beingDeleted.build()).toBe('/boltadmin/backuptasks/beingdeleted');
+    expect(r.counts.build()).toBe('/boltadmin/backuptasks/counts');
+    expect(r.volumeSnapshots.method).toBe('PUT');
+    expect(r.volumeSnapshots.build({ customerId: 1, packageId: 2, machineId: 3, taskId: 4 })).toBe(
+      '/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks/4',
+    );
+    expect(r.volumeSnapshots.body.parse({ volumeSnapshotsEnabled: 'true' })).toEqual({ volumeSnapshotsEnabled: true });
+    for (const entry of [r.running, r.nextPeriod, r.beingDeleted, r.counts, r.volumeSnapshots]) {
+      expect(entry.access).toBe('providerAdmin');
+    }
+  });
+});

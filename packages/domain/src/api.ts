@@ -20,7 +20,11 @@ import type {
 } from './dashboard.js';
 import { ALL_CUSTOMERS_ID, customerListQuerySchema, machineListQuerySchema, taskListQuerySchema } from './dashboard.js';
 import { type Paged, pagingQuerySchema } from './envelope.js';
-import { customerAccountEditSchema, customerPluginSettingsSchema } from './forms/customer.js';
+import {
+  customerAccountEditSchema,
+  customerPluginSettingsSchema,
+  volumeSnapshotsBodySchema,
+} from './forms/customer.js';
 import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './forms/machine.js';
 import { resticCommandSchema } from './forms/restic.js';
 import { userAddSchema } from './forms/user.js';
@@ -36,6 +40,7 @@ import { idParam, idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
 import { type SeedLoadResult, seedLoadRequestSchema } from './seeding.js';
 import type { SignUpOptions, SignUpResult } from './signup.js';
+import type { TaskOverviewRow, TaskVolumeSnapshotsResult } from './task-overview.js';
 import { type TreeItem, treeItemsRequestSchema } from './tree.js';
 import type { UserImportResult } from './user-import.js';
 import type { LinkablePackage, RoleOption, UserMachineRow, UserPackageRow, UserRow } from './users.js';
@@ -477,6 +482,30 @@ export const ROUTES = {
     load: post(`${PROVIDER_MACHINE}/backuptasks/:taskId/seed`, 'providerAdmin', {
       body: seedLoadRequestSchema,
       response: answer<SeedLoadResult>(),
+    }),
+  },
+  /**
+   * The provider's task dashboards (002 §2.2, §2.6; ours, the spec does not show their calls): paged lists of
+   * the tasks running now, due in the next period and being deleted, and the task status counts of the whole
+   * provider. The volume snapshots setting of a task from customer administration (002 §7.3).
+   */
+  taskOverview: {
+    running: get('/boltadmin/backuptasks/running', 'providerAdmin', {
+      query: pagingQuerySchema,
+      response: answer<Paged<TaskOverviewRow>>(),
+    }),
+    nextPeriod: get('/boltadmin/backuptasks/nextperiod', 'providerAdmin', {
+      query: pagingQuerySchema,
+      response: answer<Paged<TaskOverviewRow>>(),
+    }),
+    beingDeleted: get('/boltadmin/backuptasks/beingdeleted', 'providerAdmin', {
+      query: pagingQuerySchema,
+      response: answer<Paged<TaskOverviewRow>>(),
+    }),
+    counts: get('/boltadmin/backuptasks/counts', 'providerAdmin', { response: answer<DashboardTaskCounts>() }),
+    volumeSnapshots: put(`${PROVIDER_MACHINE}/backuptasks/:taskId`, 'providerAdmin', {
+      body: volumeSnapshotsBodySchema,
+      response: answer<TaskVolumeSnapshotsResult>(),
     }),
   },
   /** The live channel's WebSocket endpoints (DESIGN §5); a plain GET without an upgrade answers 404. */

@@ -22,6 +22,7 @@ export * from './seeding.js';
 export * from './signup.js';
 export * from './sizes.js';
 export * from './statuses.js';
+export * from './task-overview.js';
 export * from './text.js';
 export * from './time.js';
 export * from './transitions.js';

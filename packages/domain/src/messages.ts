@@ -789,6 +789,50 @@ export const MESSAGES = {
     archiveDeletion: 'Must complete correct backup task name to confirm deletion of archive',
     taskDeletion: 'Must complete correct backup task name to confirm deletion',
   },
+
+  /**
+   * The provider's task dashboards (002 §2.2 /boltadmin/backuptasks/statusoverview, §2.6) and the 'Edit
+   * backup task' dialog (002 §2.5, §5.5). The spec names the tables and their columns without quoting
+   * titles; these are ours.
+   */
+  taskOverview: {
+    title: 'Task Status Overview',
+    subtitle: 'Every backup task of the provider',
+    runningTitle: 'Currently running tasks',
+    nextPeriodTitle: 'Tasks running in the next hour',
+    beingDeletedTitle: 'Tasks being deleted',
+    runningEmpty: 'No tasks are running',
+    nextPeriodEmpty: 'No tasks are due to run in the next hour',
+    beingDeletedEmpty: 'No tasks are being deleted',
+    taskStatusPie: 'Task status',
+    customerTaskStatusPie: 'Customer task status',
+    machineTaskStatusPie: 'Machine task status',
+    columns: {
+      name: 'Name',
+      status: 'Status',
+      customerSuperAdmin: 'Customer super admin',
+      customerCompany: 'Customer company',
+      backupPackageName: 'Backup package name',
+      backupMachineName: 'Backup machine name',
+      timeZone: 'Timezone',
+      backupSchedule: 'Backup schedule',
+      actionType: 'Action',
+      progress: 'Progress',
+      nextRun: 'Next run',
+      actions: 'Actions',
+    },
+    manage: 'Manage',
+    editTask: 'Edit backup task',
+    editTaskTitle: 'Edit backup task',
+    volumeSnapshotsLabel: 'Volume snapshots enabled',
+    volumeSnapshotsHelp:
+      'Windows only: restic reads the files from a Volume Shadow Copy, so open files are backed up too.',
+    /** Why the Edit button is disabled (002 §5.5, §4.2). */
+    notWindows: 'Volume snapshots can be edited only for Windows machines',
+    taskBeingDeleted: 'The task is being deleted',
+    save: 'Save',
+    cancel: 'Cancel',
+  },
 } as const;
 
 /** Formats an integer with thousands separators, as the specification writes limits (1,024,000,000,000). */

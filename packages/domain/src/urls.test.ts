@@ -57,7 +57,6 @@ import {
   taskListPath,
   taskStoragePath,
   taskUrl,
-  taskVolumeSnapshotsPath,
   WS_SEND_PREFIXES,
   withPaging,
   withQuery,
@@ -218,9 +217,6 @@ describe('calls of 002 §7', () => {
       '/boltadmin/customers/1?whmcsServerId=2&paymentMethod=banktransfer',
     );
     expect(() => customerBillingServerChangePath(1, 2, 'cash' as never)).toThrow(RangeError);
-    expect(taskVolumeSnapshotsPath(task)).toBe(
-      '/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks/4',
-    );
   });
 
   it('task actions, snapshots and downloads', () => {

@@ -277,9 +277,6 @@ export const customerBillingServerChangePath = (
 ) =>
   `${customerUrl('provider', customerId)}?whmcsServerId=${idSegment(whmcsServerId, 'whmcsServerId')}&paymentMethod=${member(PAYMENT_METHODS, paymentMethod, 'paymentMethod')}`;
 
-/** PUT of a task's volume snapshots setting: the provider task path (002 §7.3). */
-export const taskVolumeSnapshotsPath = (ref: TaskRef) => taskUrl('provider', ref);
-
 /**
  * PUT .../backupactions/{actionId}/cancel?type={type} (002 §7.5): /backupmachines/{m}/backuptasks/{t}
  * for a customer user, /admin/mycustomers/{c}/backuppackages/{p}/backupmachines/{m}/backuptasks/{t}

@@ -67,6 +67,13 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /dashboard/backupmachines/:machineId/tasks': 'signedIn',
   'GET /dashboard/backupmachines/:machineId/tasks/counts': 'signedIn',
   'GET /dashboard/gettingstarted': 'customerMember',
+  // The provider's task dashboards and the volume snapshots setting (002 §2.6, §7.3).
+  'GET /boltadmin/backuptasks/running': 'providerAdmin',
+  'GET /boltadmin/backuptasks/nextperiod': 'providerAdmin',
+  'GET /boltadmin/backuptasks/beingdeleted': 'providerAdmin',
+  'GET /boltadmin/backuptasks/counts': 'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId':
+    'providerAdmin',
   'POST /backupmachines/:machineId/treeitems': 'signedIn',
   'DELETE /agent/machines/:machineId/credential': 'public',
   'POST /agent/link': 'public',

@@ -73,13 +73,16 @@ export type BillingServerChangePayload = z.output<ReturnType<typeof billingServe
 /** Volume snapshots are editable only for Windows machines (002 §5.5). */
 export const volumeSnapshotsEditable = (osFamily: OsFamily) => osFamily === 'WINDOWS';
 
+/** The body of the volume snapshots PUT before the machine is known (its route entry); the OS rule follows. */
+export const volumeSnapshotsBodySchema = z.object({ volumeSnapshotsEnabled: checkbox });
+
 /**
  * Edit backup task (volume snapshots) of the customer administration (002 §3, §7.3: body
  * volumeSnapshotsEnabled). Only Windows machines may turn them on (002 §5.5); turning them off is
  * always allowed.
  */
 export function volumeSnapshotsSchema(osFamily: OsFamily) {
-  return z.object({ volumeSnapshotsEnabled: checkbox }).superRefine((form, ctx) => {
+  return volumeSnapshotsBodySchema.superRefine((form, ctx) => {
     if (form.volumeSnapshotsEnabled && !volumeSnapshotsEditable(osFamily)) {
       ctx.addIssue({
         code: 'custom',

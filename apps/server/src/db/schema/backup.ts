@@ -298,6 +298,10 @@ export const backupTasks = pgTable(
     index('backup_tasks_package_idx').on(t.backupPackageId),
     // The missed-run job and 'tasks running in the next period' scan by time.
     index('backup_tasks_next_run_idx').on(t.nextRunAt),
+    // The provider's 'tasks being deleted' dashboard reads only these (002 §2.6).
+    index('backup_tasks_being_deleted_idx').on(t.id).where(sql`${t.status} = 'BEING_DELETED'`),
+    // 'Tasks running in the next period': active tasks by next expected run, in page order (002 §2.6).
+    index('backup_tasks_next_period_idx').on(t.nextRunAt, t.id).where(sql`${t.status} = 'ACTIVE'`),
   ],
 );
 

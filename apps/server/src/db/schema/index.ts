@@ -1,3 +1,4 @@
 export * from './accounts.js';
 export * from './backup.js';
 export * from './storage.js';
+export * from './task-overview.js';

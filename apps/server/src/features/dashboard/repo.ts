@@ -86,7 +86,7 @@ const offsetOf = (page: Page) => page.page * page.size;
  * A page and the total it belongs to. A short page already tells the total, so the count runs only
  * when the page is full or empty past the first (most customers' tabs fit on one page).
  */
-async function pageWithTotal<R>(
+export async function pageWithTotal<R>(
   rowsQuery: PromiseLike<R[]>,
   countQuery: PromiseLike<{ total: number }[]>,
   page: Page,

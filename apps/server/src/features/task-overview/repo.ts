@@ -1,0 +1,148 @@
+import type { ActionType } from '@portal/domain';
+import { and, asc, count, desc, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { machineContext } from '../../db/machine-context.js';
+import { joinMachineOwners } from '../../db/machine-statuses.js';
+import { backupMachines, backupPackages, backupTasks, customers, taskActions } from '../../db/schema/index.js';
+import { taskStatusCounts } from '../../db/schema/task-overview.js';
+import { type Page, pageWithTotal } from '../dashboard/repo.js';
+
+/** What every dashboard row reads: the task, its machine, package and customer (one join each, by key). */
+const taskColumns = {
+  id: backupTasks.id,
+  name: backupTasks.name,
+  status: backupTasks.status,
+  displayStatus: backupTasks.displayStatus,
+  scheduleDescription: backupTasks.scheduleDescription,
+  nextRunAt: backupTasks.nextRunAt,
+  volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled,
+  machineId: backupMachines.id,
+  machineName: backupMachines.name,
+  osFamily: backupMachines.osFamily,
+  timeZone: backupMachines.timeZone,
+  packageId: backupPackages.id,
+  packageName: backupPackages.name,
+  customerId: customers.id,
+  companyName: customers.companyName,
+  superAdminName: customers.superAdminName,
+};
+
+export type TaskOverviewRecord = Awaited<ReturnType<TaskOverviewRepo['beingDeleted']>>['rows'][number];
+export type RunningTaskRecord = Awaited<ReturnType<TaskOverviewRepo['running']>>['rows'][number];
+
+const offsetOf = (page: Page) => page.page * page.size;
+
+/** Busy actions, written as the partial index task_actions_busy_idx states it so the planner uses it. */
+const BUSY_ACTION = sql`${taskActions.status} in ('INITIATED', 'IN_PROGRESS')`;
+/** Active tasks, as the partial index backup_tasks_next_period_idx states it. */
+const ACTIVE = sql`${backupTasks.status} = 'ACTIVE'`;
+/** Tasks being deleted, as the partial index backup_tasks_being_deleted_idx states it. */
+const BEING_DELETED = sql`${backupTasks.status} = 'BEING_DELETED'`;
+
+/**
+ * The provider's task dashboards (002 §2.6; DESIGN §9: 1,000,000 tasks). Each list is a page of an indexed
+ * scan over the few rows it shows (busy actions, tasks due within the period, tasks being deleted), joined
+ * to its machine, package and customer by primary key; the pie sums the kept task_status_counts. The
+ * provider sees every customer, so these take no scope; the routes admit provider admins only.
+ */
+export function createTaskOverviewRepo(db: Executor) {
+  const tasksWithOwners = () =>
+    joinMachineOwners(
+      db
+        .select(taskColumns)
+        .from(backupTasks)
+        .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
+        .$dynamic(),
+    );
+
+  return {
+    /** One row per busy action (a task may restore while it backs up), newest first. */
+    async running(page: Page) {
+      return pageWithTotal(
+        joinMachineOwners(
+          db
+            .select({
+              ...taskColumns,
+              actionId: taskActions.id,
+              actionType: sql<ActionType>`${taskActions.type}`,
+              actionProgress: taskActions.transferProgressPercentage,
+            })
+            .from(taskActions)
+            .innerJoin(backupTasks, eq(backupTasks.id, taskActions.backupTaskId))
+            .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
+            .$dynamic(),
+        )
+          .where(BUSY_ACTION)
+          .orderBy(desc(taskActions.timeStarted), desc(taskActions.id))
+          .limit(page.size)
+          .offset(offsetOf(page)),
+        db.select({ total: count() }).from(taskActions).where(BUSY_ACTION),
+        page,
+      );
+    },
+
+    /** Tasks that may run whose next expected run falls in [from, until), soonest first (next-period index). */
+    async nextPeriod(from: Date, until: Date, page: Page) {
+      const where: SQL | undefined = and(
+        gte(backupTasks.nextRunAt, from),
+        lt(backupTasks.nextRunAt, until),
+        ACTIVE,
+        ne(backupTasks.displayStatus, 'NOT_RUNNABLE'),
+      );
+      return pageWithTotal(
+        tasksWithOwners()
+          .where(where)
+          .orderBy(asc(backupTasks.nextRunAt), asc(backupTasks.id))
+          .limit(page.size)
+          .offset(offsetOf(page)),
+        db.select({ total: count() }).from(backupTasks).where(where),
+        page,
+      );
+    },
+
+    async beingDeleted(page: Page) {
+      return pageWithTotal(
+        tasksWithOwners().where(BEING_DELETED).orderBy(asc(backupTasks.id)).limit(page.size).offset(offsetOf(page)),
+        db.select({ total: count() }).from(backupTasks).where(BEING_DELETED),
+        page,
+      );
+    },
+
+    /** Tasks per display status across the provider: a sum over at most eight rows per customer. */
+    async counts() {
+      return db
+        .select({
+          displayStatus: taskStatusCounts.displayStatus,
+          n: sql<number>`cast(sum(${taskStatusCounts.n}) as int)`,
+        })
+        .from(taskStatusCounts)
+        .groupBy(taskStatusCounts.displayStatus);
+    },
+
+    /** The machine with its customer and package (db/machine-context.ts). */
+    machine: (machineId: number) => machineContext(db, machineId),
+
+    async task(machineId: number, taskId: number) {
+      const [row] = await db
+        .select({ id: backupTasks.id, status: backupTasks.status })
+        .from(backupTasks)
+        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
+      return row ?? null;
+    },
+
+    /**
+     * Stores the setting as a new version of the task, so the agent and the server reconcile on it (DESIGN §5);
+     * null when the task is (by now) being deleted.
+     */
+    async setVolumeSnapshots(taskId: number, enabled: boolean) {
+      const [row] = await db
+        .update(backupTasks)
+        .set({ volumeSnapshotsEnabled: enabled, version: sql`${backupTasks.version} + 1` })
+        .where(and(eq(backupTasks.id, taskId), ne(backupTasks.status, 'BEING_DELETED')))
+        .returning({ id: backupTasks.id, volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled });
+      return row ?? null;
+    },
+  };
+}
+
+export type TaskOverviewRepo = ReturnType<typeof createTaskOverviewRepo>;

@@ -1,0 +1,206 @@
+import { ALL_CUSTOMERS_ID, MESSAGES, ROUTES, type TaskOverviewRow } from '@portal/domain';
+import { screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderSignedIn } from '../../app/testing';
+import { ToastHost } from '../../ui';
+import { fakeServer, message, ok, paged, reply } from '../users/testing';
+import { TaskStatusOverviewPage } from './TaskStatusOverviewPage';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const TEXT = MESSAGES.taskOverview;
+
+function row(overrides: Partial<TaskOverviewRow> & { id: number; name: string }): TaskOverviewRow {
+  const base = `/boltadmin/customers/7/backuppackages/8/backupmachines/9`;
+  return {
+    status: 'ACTIVE',
+    displayStatus: 'LAST_SUCCEEDED',
+    backupScheduleDescription: 'Daily at 02:00',
+    timeZone: 'Europe/London',
+    backupPackageId: 8,
+    backupPackageName: 'Office package',
+    backupMachineId: 9,
+    backupMachineName: 'FINANCE-PC',
+    osFamily: 'WINDOWS',
+    customer: { id: 7, superAdminFullName: 'Megan Bowen', companyName: 'Contoso Ltd' },
+    volumeSnapshotsEnabled: false,
+    volumeSnapshotsDisabledReason: null,
+    inProgressActionId: null,
+    inProgressActionType: null,
+    inProgressActionProgress: null,
+    nextRunAt: null,
+    backupTaskUrl: `${base}/backuptasks/${overrides.id}`,
+    backupMachineUrl: base,
+    customerUrl: '/boltadmin/customers/7',
+    ...overrides,
+  };
+}
+
+const RUNNING = row({
+  id: 1,
+  name: 'Documents',
+  inProgressActionId: 50,
+  inProgressActionType: 'BACKUP_RUN',
+  inProgressActionProgress: 42,
+});
+const NEXT = row({
+  id: 2,
+  name: 'Mail archive',
+  osFamily: 'LINUX',
+  volumeSnapshotsDisabledReason: TEXT.notWindows,
+  nextRunAt: '2026-11-25T12:30:00.000Z',
+});
+const DELETING = row({
+  id: 3,
+  name: 'Old photos',
+  status: 'BEING_DELETED',
+  displayStatus: 'BEING_DELETED',
+  volumeSnapshotsDisabledReason: TEXT.taskBeingDeleted,
+});
+
+const zeroTaskStatus = {
+  MISSED: 0,
+  LAST_SUCCEEDED: 0,
+  LAST_FAILED: 0,
+  NOT_COMPLETED_YET: 0,
+  AWAITING_SEED: 0,
+  BEING_DELETED: 0,
+  DELETION_FAILED: 0,
+  NOT_RUNNABLE: 0,
+};
+
+function serve(volumeSnapshots: () => Response = () => ok({ id: 1, volumeSnapshotsEnabled: true })) {
+  return fakeServer(({ method, url }) => {
+    const r = ROUTES.taskOverview;
+    if (url.pathname === r.running.build()) return ok(paged([RUNNING], url));
+    if (url.pathname === r.nextPeriod.build()) return ok(paged([NEXT], url));
+    if (url.pathname === r.beingDeleted.build()) return ok(paged([DELETING], url));
+    if (url.pathname === r.counts.build())
+      return ok({ total: 7, taskStatus: { ...zeroTaskStatus, LAST_SUCCEEDED: 4, LAST_FAILED: 2, BEING_DELETED: 1 } });
+    if (url.pathname === ROUTES.dashboard.customerCounts.build())
+      return ok({ total: 3, taskStatus: { SUCCESSFUL_TASKS: 2, FAILED_TASKS: 1 }, statusGroup: {} });
+    if (url.pathname === ROUTES.dashboard.customerMachineCounts.build({ customerId: ALL_CUSTOMERS_ID }))
+      return ok({ total: 5, taskStatus: { SUCCESSFUL_TASKS: 5 }, status: {} });
+    if (method === 'PUT' && url.pathname === RUNNING.backupTaskUrl) return volumeSnapshots();
+    return undefined;
+  });
+}
+
+function Where() {
+  return <p data-testid="location">{useLocation().pathname}</p>;
+}
+
+function open() {
+  return renderSignedIn(
+    <MemoryRouter initialEntries={['/boltadmin/backuptasks/statusoverview']}>
+      <Routes>
+        <Route path="/boltadmin/backuptasks/statusoverview" element={<TaskStatusOverviewPage />} />
+        <Route path="*" element={<Where />} />
+      </Routes>
+      <ToastHost />
+    </MemoryRouter>,
+    { role: 'ROLE_BOLT_ADMIN_USER', customerId: null },
+  );
+}
+
+const table = (name: string) => screen.getByRole('table', { name });
+
+describe('TaskStatusOverviewPage', () => {
+  it('shows the provider’s task status pies from the counts calls', async () => {
+    serve();
+    open();
+    expect(screen.getByRole('heading', { name: TEXT.title })).toBeInTheDocument();
+    const pie = screen.getByTestId('pie-task-status');
+    expect(await within(pie).findByLabelText('Last succeeded: 4')).toBeInTheDocument();
+    expect(within(pie).getByLabelText('Last failed: 2')).toBeInTheDocument();
+    expect(await within(screen.getByTestId('pie-customer-task-status')).findByLabelText(/: 2$/)).toBeInTheDocument();
+    expect(await within(screen.getByTestId('pie-machine-task-status')).findByLabelText(/: 5$/)).toBeInTheDocument();
+  });
+
+  it('lists running tasks with action type and progress, next-hour tasks and tasks being deleted, with the 002 §2.6 columns', async () => {
+    serve();
+    open();
+    const running = table(TEXT.runningTitle);
+    expect(await within(running).findByText('Documents')).toBeInTheDocument();
+    expect(within(running).getByText('Backup run')).toBeInTheDocument();
+    expect(within(running).getByText('42%')).toBeInTheDocument();
+    for (const header of [
+      'Name',
+      'Status',
+      'Customer super admin',
+      'Customer company',
+      'Backup package name',
+      'Backup machine name',
+      'Timezone',
+      'Backup schedule',
+    ]) {
+      expect(within(running).getByRole('columnheader', { name: header })).toBeInTheDocument();
+    }
+    expect(within(running).getByText('Megan Bowen')).toBeInTheDocument();
+    expect(within(running).getByRole('link', { name: 'Contoso Ltd' })).toHaveAttribute(
+      'href',
+      '/boltadmin/customers/7',
+    );
+    expect(within(running).getByRole('link', { name: 'FINANCE-PC' })).toHaveAttribute('href', RUNNING.backupMachineUrl);
+    expect(await within(table(TEXT.nextPeriodTitle)).findByText('Mail archive')).toBeInTheDocument();
+    expect(await within(table(TEXT.beingDeletedTitle)).findByText('Old photos')).toBeInTheDocument();
+  });
+
+  it('has a Manage link to the provider task page', async () => {
+    serve();
+    const events = open();
+    const running = table(TEXT.runningTitle);
+    await events.click(await within(running).findByRole('link', { name: 'Manage Documents' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(RUNNING.backupTaskUrl);
+  });
+
+  it('disables Edit backup task, with the reason, for a machine that is not Windows and a task being deleted', async () => {
+    serve();
+    const events = open();
+    const linux = await within(table(TEXT.nextPeriodTitle)).findByRole('button', {
+      name: 'Edit backup task Mail archive',
+    });
+    expect(linux).toBeDisabled();
+    const wrapper = linux.closest('[data-testid="tooltip-button"]');
+    if (!(wrapper instanceof HTMLElement)) throw new Error('no tooltip wrapper');
+    await events.hover(wrapper);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(TEXT.notWindows);
+    const deleting = await within(table(TEXT.beingDeletedTitle)).findByRole('button', {
+      name: 'Edit backup task Old photos',
+    });
+    expect(deleting).toBeDisabled();
+  });
+
+  it('saves volume snapshots of a Windows task and says so', async () => {
+    const server = serve();
+    const events = open();
+    await events.click(
+      await within(table(TEXT.runningTitle)).findByRole('button', { name: 'Edit backup task Documents' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: TEXT.editTaskTitle });
+    await events.click(within(dialog).getByLabelText(TEXT.volumeSnapshotsLabel));
+    await events.click(within(dialog).getByRole('button', { name: TEXT.save }));
+    expect(await screen.findByText(MESSAGES.customer.backupTaskUpdated)).toBeInTheDocument();
+    expect(server.to('PUT', RUNNING.backupTaskUrl)[0]?.body).toEqual({ volumeSnapshotsEnabled: true });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('puts the server’s refusal on the checkbox and keeps the dialog open', async () => {
+    serve(() =>
+      reply(400, { messages: [message('volumeSnapshotsEnabled', MESSAGES.customer.volumeSnapshotsWindowsOnly)] }),
+    );
+    const events = open();
+    await events.click(
+      await within(table(TEXT.runningTitle)).findByRole('button', { name: 'Edit backup task Documents' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: TEXT.editTaskTitle });
+    await events.click(within(dialog).getByLabelText(TEXT.volumeSnapshotsLabel));
+    await events.click(within(dialog).getByRole('button', { name: TEXT.save }));
+    expect(await within(dialog).findByText(MESSAGES.customer.volumeSnapshotsWindowsOnly)).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: TEXT.editTaskTitle })).toBeInTheDocument();
+  });
+});
