@@ -12,6 +12,8 @@ const MACHINE_ADDING = [
   '**/signup.spec.ts',
   '**/customers.spec.ts',
   '**/users.spec.ts',
+  // The machine pages' journey edits, suspends and deletes a demo machine.
+  '**/machines.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */
