@@ -16,6 +16,8 @@ const MACHINE_ADDING = [
   '**/diagnostics.spec.ts',
   // Changes a demo task's volume snapshots setting.
   '**/task-overview.spec.ts',
+  // The machine pages' journey edits, suspends and deletes a demo machine.
+  '**/machines.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */

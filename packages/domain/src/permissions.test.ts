@@ -7,9 +7,11 @@ import {
   machineAudience,
   managedCustomers,
   mayAccess,
+  mayAdministerMachine,
   mayChange,
   mayCommandMachine,
   mayLinkMachines,
+  mayManageMachine,
 } from './permissions.js';
 
 const actor = (overrides: Partial<Actor>): Actor => ({
@@ -163,6 +165,24 @@ describe('machines: who sees and commands them (001 §6, 002 §7.8)', () => {
     expect(machineAudience(who, machine(false))).toBe(audience);
     expect(mayCommandMachine(who, machine(false))).toBe(without);
     expect(mayCommandMachine(who, machine(true))).toBe(withIt);
+  });
+
+  it.each([
+    ['provider admin', provider, false, true, true],
+    ['customer super admin', superAdmin, true, true, true],
+    ['customer admin', admin, true, true, true],
+    ['the assigned user', assignedUser, true, true, false],
+    ['another user of the customer', otherUser, false, false, false],
+    ["the parent reseller's admin", resellerAdmin, true, true, true],
+    ['an admin of another reseller', otherTenant, false, false, false],
+  ] as const)('%s: manages without provider control %s, with it %s; administers %s (001 §6)', (_, who, without, withIt, administers) => {
+    expect(mayManageMachine(who, machine(false))).toBe(without);
+    expect(mayManageMachine(who, machine(true))).toBe(withIt);
+    expect(mayAdministerMachine(who, machine(true))).toBe(administers);
+    // Read-only callers look only.
+    const readOnly = { ...who, readOnly: true };
+    expect(mayManageMachine(readOnly, machine(true))).toBe(false);
+    expect(mayAdministerMachine(readOnly, machine(true))).toBe(false);
   });
 
   it('shows an unassigned machine to its customer admins and to no user of the customer', () => {
