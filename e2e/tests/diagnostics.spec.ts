@@ -97,8 +97,11 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
   await page.goto(
     `/boltadmin/customers/${machine.customerId}/backuppackages/${machine.backupPackageId}/backupmachines/${machineId}`,
   );
+  await expect(page.getByRole('heading', { name: MACHINE_NAME, level: 1 })).toBeVisible();
   await page.getByRole('button', { name: LABELS.openButton }).click();
   const dialog = page.getByTestId('restic-diagnostics-dialog');
+  // The dialog is titled with the machine's name (001 §2).
+  await expect(dialog.getByRole('heading', { name: MACHINE_NAME })).toBeVisible();
   await expect(dialog.getByText(TEXT.noCommands)).toBeVisible();
   const submitButton = dialog.getByRole('button', { name: LABELS.submitButton });
   const shown = dialog.getByRole('tabpanel');
