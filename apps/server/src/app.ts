@@ -59,6 +59,9 @@ import { registerSignUpRoutes } from './features/signup/routes.js';
 import { createSignUpService } from './features/signup/service.js';
 import { createTaskCommandsRepo } from './features/task-commands/repo.js';
 import { createTaskCommandService } from './features/task-commands/service.js';
+import { createTaskDefinitionRepo } from './features/task-definition/repo.js';
+import { registerTaskDefinitionRoutes } from './features/task-definition/routes.js';
+import { createTaskDefinitionService } from './features/task-definition/service.js';
 import { registerTreeItemsRoutes } from './features/tree-items/routes.js';
 import { createTreeItemsService } from './features/tree-items/service.js';
 import { createUserImportService } from './features/users/import.js';
@@ -325,6 +328,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     treeItems: createTreeItemsService({
       machine: (machineId) => dashboardRepo.machine(machineId),
       live: () => live,
+    }),
+  });
+  // The add/edit task dialog (issue 14): the stored definition Edit starts from.
+  registerTaskDefinitionRoutes(app, {
+    taskDefinition: createTaskDefinitionService({
+      repo: createTaskDefinitionRepo(db),
+      machine: (machineId) => dashboardRepo.machine(machineId),
     }),
   });
   registerMachineCommandRoutes(app, {

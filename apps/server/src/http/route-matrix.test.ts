@@ -94,6 +94,8 @@ const EXPECTED: Record<string, AccessLevel> = {
     'providerAdmin',
   'PUT /admin/backuppackages/:packageId/backupmachines/:machineId': 'anyAdmin',
   'PUT /agent/machines/:machineId/logfiles': 'public',
+  // The add/edit task dialog (issue 14, task-form).
+  'GET /backupmachines/:machineId/backuptasks/:taskId/definition': 'signedIn',
   // The live channel's WebSocket endpoints; a plain GET without an upgrade answers 404.
   'GET /ws/connect': 'customerMember',
   'GET /ws/boltadmin/connect': 'providerAdmin',

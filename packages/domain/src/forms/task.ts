@@ -6,6 +6,7 @@ import {
   type BackupType,
   SPEED_UNITS,
   type SpeedUnit,
+  type TaskStatus,
   TIME_UNITS,
   type TimeUnit,
 } from '../enums.js';
@@ -380,6 +381,28 @@ export function taskFormFromPayload(task: TaskPayload, requestId: string): TaskF
       numberOfTimeUnitsAfterWhichToPruneRemovedBackupItems: pruning ? count : T.pruningDefault,
     },
   };
+}
+
+/**
+ * A stored task's definition, as the edit dialog starts from it (ours: GET
+ * /backupmachines/{m}/backuptasks/{t}/definition): the payload's fields without the per-submission ones,
+ * with the task's id and status.
+ */
+export type TaskDefinition = Omit<
+  TaskPayload,
+  'createOrUpdateTaskRequestId' | 'backupScheduleDefinitionChanged' | 'id'
+> & {
+  id: number;
+  status: TaskStatus;
+};
+
+/** The edit form of a stored definition, with the submission's request id. */
+export function taskFormFromDefinition(definition: TaskDefinition, requestId: string): TaskForm {
+  const { status: _status, ...fields } = definition;
+  return taskFormFromPayload(
+    { ...fields, createOrUpdateTaskRequestId: requestId, backupScheduleDefinitionChanged: false },
+    requestId,
+  );
 }
 
 /** Which parts of the task dialog show (002 §4.3). */
