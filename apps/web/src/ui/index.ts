@@ -12,7 +12,6 @@ export * from './PagedTable';
 export * from './Pager';
 export * from './PieChart';
 export * from './RowLink';
-export * from './SchedulePicker';
 export * from './SearchBox';
 export * from './Section';
 export * from './SelectField';
@@ -20,8 +19,9 @@ export * from './StatusBadge';
 export * from './serverMessages';
 export * from './TextField';
 export * from './ToastHost';
+// SchedulePicker and TreePicker are imported by their own paths: the dialogs using them load lazily, and the
+// shared ui chunk is part of the first page.
 export * from './TooltipButton';
-export * from './TreePicker';
 export * from './toast';
 export * from './UsageBar';
 export * from './useDialogSubmit';

@@ -7,8 +7,8 @@ import {
   toBackupItems,
   unselectAll,
 } from '@portal/domain';
-import { FormModal, TreePicker } from '../../../ui';
-import { useOnOpen } from '../../../ui/useOnOpen';
+import { FormModal, useOnOpen } from '../../../ui';
+import { TreePicker } from '../../../ui/TreePicker';
 import { useMachineTree } from './useMachineTree';
 
 const TEXT = TASK_FORM_TEXTS;

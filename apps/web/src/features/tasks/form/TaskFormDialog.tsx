@@ -44,17 +44,9 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
-import {
-  ConfirmDialog,
-  FormModal,
-  GlobalErrors,
-  SchedulePicker,
-  TextField,
-  TreePicker,
-  toast,
-  useDialogSubmit,
-  useOnOpen,
-} from '../../../ui';
+import { ConfirmDialog, FormModal, GlobalErrors, TextField, toast, useDialogSubmit, useOnOpen } from '../../../ui';
+import { SchedulePicker } from '../../../ui/SchedulePicker';
+import { TreePicker } from '../../../ui/TreePicker';
 import { ExclusionsEditor } from './ExclusionsEditor';
 import { useSaveTask } from './mutations';
 import { useTaskDefinition } from './queries';
