@@ -304,6 +304,20 @@ describe('AddTaskButton: saving over the live channel (002 §4.3, §7.8, §8)', 
     expect(live.sent[1]?.body.createOrUpdateTaskRequestId).not.toBe(live.sent[0]?.body.createOrUpdateTaskRequestId);
   });
 
+  it("shows the server's at-once answer for an offline machine without waiting for the time-out", async () => {
+    const offline = MESSAGES.liveChannel.machineOffline;
+    const { events } = await start(
+      openAdd(() => ({
+        success: false,
+        messages: [{ type: 'ERROR', fieldName: '', message: offline, responseCode: 'ERROR' }],
+      })),
+    );
+    await fillValid(events);
+    await save(events);
+    expect(await within(dialog()).findByText(offline, {}, { timeout: 1_000 })).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.liveChannel.backupMachineCommunicationError)).not.toBeInTheDocument();
+  });
+
   it("warns 'Backup task saved but some errors occurred' for a success with messages, and tells the parent", async () => {
     const { events, onSaved } = await start(
       openAdd(() => ({
