@@ -18,6 +18,8 @@ const MACHINE_ADDING = [
   '**/task-overview.spec.ts',
   // The machine pages' journey edits, suspends and deletes a demo machine.
   '**/machines.spec.ts',
+  // task-form: links a machine of its own and adds a task.
+  '**/task-form.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */

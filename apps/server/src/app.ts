@@ -67,6 +67,9 @@ import { createTaskCommandService } from './features/task-commands/service.js';
 import { createTaskOverviewRepo } from './features/task-overview/repo.js';
 import { registerTaskOverviewRoutes } from './features/task-overview/routes.js';
 import { createTaskOverviewService } from './features/task-overview/service.js';
+import { createTaskDefinitionRepo } from './features/task-definition/repo.js';
+import { registerTaskDefinitionRoutes } from './features/task-definition/routes.js';
+import { createTaskDefinitionService } from './features/task-definition/service.js';
 import { registerTreeItemsRoutes } from './features/tree-items/routes.js';
 import { createTreeItemsService } from './features/tree-items/service.js';
 import { createUserImportService } from './features/users/import.js';
@@ -334,6 +337,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     treeItems: createTreeItemsService({
       machine: (machineId) => dashboardRepo.machine(machineId),
       live: () => live,
+    }),
+  });
+  // The add/edit task dialog (issue 14): the stored definition Edit starts from.
+  registerTaskDefinitionRoutes(app, {
+    taskDefinition: createTaskDefinitionService({
+      repo: createTaskDefinitionRepo(db),
+      machine: (machineId) => dashboardRepo.machine(machineId),
     }),
   });
   const machineCommands = createMachineCommandService({

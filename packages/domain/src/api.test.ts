@@ -100,6 +100,10 @@ describe('route table', () => {
     expect(ROUTES.customers.reseller.packages.build({ customerId: 1 })).toBe('/admin/mycustomers/1/backuppackages');
     // The tree call (002 §7.8), seeding, sign-up and the agent's calls.
     expect(ROUTES.treeItems.list.build({ machineId: 3 })).toBe('/backupmachines/3/treeitems');
+    // The stored task the edit dialog starts from (task-form).
+    expect(ROUTES.taskForm.definition.build({ machineId: 3, taskId: 4 })).toBe(
+      '/backupmachines/3/backuptasks/4/definition',
+    );
     expect(ROUTES.seeding.load.build(task)).toBe(
       '/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks/4/seed',
     );

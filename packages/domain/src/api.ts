@@ -27,6 +27,7 @@ import {
 } from './forms/customer.js';
 import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './forms/machine.js';
 import { resticCommandSchema } from './forms/restic.js';
+import type { TaskDefinition } from './forms/task.js';
 import { userAddSchema } from './forms/user.js';
 import { type LogFileEntry, logFileUploadQuerySchema } from './log-files.js';
 import {
@@ -423,6 +424,15 @@ export const ROUTES = {
     list: post('/backupmachines/:machineId/treeitems', 'signedIn', {
       body: treeItemsRequestSchema,
       response: answer<TreeItemsResult>(),
+    }),
+  },
+  /**
+   * The add/edit task dialog (002 §4.3; ours, the spec has no call for it): the stored definition Edit starts
+   * from, for whoever may command the machine (as the task commands themselves).
+   */
+  taskForm: {
+    definition: get('/backupmachines/:machineId/backuptasks/:taskId/definition', 'signedIn', {
+      response: answer<TaskDefinition>(),
     }),
   },
   /** Linking machines (DESIGN §6, issue #5). */

@@ -357,3 +357,6 @@ export type MachineChannelCommand = (typeof MACHINE_CHANNEL_COMMANDS)[number];
 /** /backupmachines/{backupMachineId}/{command}, sent under the channel's send prefix (002 §7.8). */
 export const machineChannelDestination = (machineId: number, command: MachineChannelCommand) =>
   `${machineUrl('customer', { machineId })}/${member(MACHINE_CHANNEL_COMMANDS, command, 'command')}`;
+
+/** 002 §8.3, §9: a browser waits this long for the reply to a channel command or tree request. */
+export const CHANNEL_REPLY_TIMEOUT_MS = 20_000;

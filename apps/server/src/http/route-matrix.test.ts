@@ -107,6 +107,8 @@ const EXPECTED: Record<string, AccessLevel> = {
   'PUT /backupmachines/:machineId': 'signedIn',
   'GET /backupmachines/:machineId/storage': 'signedIn',
   'PUT /backupmachines/:machineId/messages': 'signedIn',
+  // The add/edit task dialog (issue 14, task-form).
+  'GET /backupmachines/:machineId/backuptasks/:taskId/definition': 'signedIn',
   // The live channel's WebSocket endpoints; a plain GET without an upgrade answers 404.
   'GET /ws/connect': 'customerMember',
   'GET /ws/boltadmin/connect': 'providerAdmin',

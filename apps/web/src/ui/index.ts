@@ -19,6 +19,8 @@ export * from './StatusBadge';
 export * from './serverMessages';
 export * from './TextField';
 export * from './ToastHost';
+// SchedulePicker and TreePicker are imported by their own paths: the dialogs using them load lazily, and the
+// shared ui chunk is part of the first page.
 export * from './TooltipButton';
 export * from './toast';
 export * from './UsageBar';

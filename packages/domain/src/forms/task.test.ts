@@ -21,8 +21,10 @@ import {
   onUploadBandwidthLimitInput,
   onUploadBandwidthUnlimitedToggled,
   syncDeletionsNeedsConfirmation,
+  type TaskDefinition,
   type TaskForm,
   taskFieldVisibility,
+  taskFormFromDefinition,
   taskFormFromPayload,
   taskFormSchemaFor,
 } from './task.js';
@@ -469,5 +471,42 @@ describe('download request (002 §5.8)', () => {
       backedUpItemsToDownload: [{ path: '/home/ana', name: 'ana', type: 'DIRECTORY' }],
     });
     expect(downloadRequestSchema.safeParse({}).success).toBe(false);
+  });
+});
+
+describe('taskFormFromDefinition (the edit dialog)', () => {
+  const definition: TaskDefinition = {
+    id: 9,
+    status: 'ACTIVE',
+    name: 'Accounts',
+    type: 'CPANEL',
+    snapshotsEnabled: true,
+    numberOfSnapshotsToKeep: -1,
+    autoDeleteFailedSnapshots: false,
+    syncDeletions: false,
+    backupScheduleDefinition: '0 2 * * *',
+    backupItems: [account],
+    exclusions: [],
+    createSeed: false,
+    pathToSeedDisk: '',
+    uploadBandwidthUnlimited: false,
+    uploadBandwidthLimit: 5,
+    uploadBandwidthLimitUnit: 'MEGA_BITS_PER_SECOND',
+    extraTaskSettings: {
+      numberOfTimeUnitsAfterWhichToPruneRemovedBackupItems: 2,
+      timeUnitForBackupItemPruning: 'WEEK',
+      backupAnyNewAvailableItems: true,
+    },
+  };
+
+  it('starts from the stored task with a fresh request id, and saves it back unchanged', () => {
+    const form = taskFormFromDefinition(definition, 'edit-1');
+    expect(form).toMatchObject({ id: 9, createOrUpdateTaskRequestId: 'edit-1', pruningEnabled: true });
+    const { status: _status, ...fields } = definition;
+    expect(taskFormSchemaFor('UNIX').parse(form)).toEqual({
+      ...fields,
+      createOrUpdateTaskRequestId: 'edit-1',
+      backupScheduleDefinitionChanged: false,
+    });
   });
 });

@@ -6,6 +6,7 @@ import {
   type BackupType,
   SPEED_UNITS,
   type SpeedUnit,
+  type TaskStatus,
   TIME_UNITS,
   type TimeUnit,
 } from '../enums.js';
@@ -382,6 +383,28 @@ export function taskFormFromPayload(task: TaskPayload, requestId: string): TaskF
   };
 }
 
+/**
+ * A stored task's definition, as the edit dialog starts from it (ours: GET
+ * /backupmachines/{m}/backuptasks/{t}/definition): the payload's fields without the per-submission ones,
+ * with the task's id and status.
+ */
+export type TaskDefinition = Omit<
+  TaskPayload,
+  'createOrUpdateTaskRequestId' | 'backupScheduleDefinitionChanged' | 'id'
+> & {
+  id: number;
+  status: TaskStatus;
+};
+
+/** The edit form of a stored definition, with the submission's request id. */
+export function taskFormFromDefinition(definition: TaskDefinition, requestId: string): TaskForm {
+  const { status: _status, ...fields } = definition;
+  return taskFormFromPayload(
+    { ...fields, createOrUpdateTaskRequestId: requestId, backupScheduleDefinitionChanged: false },
+    requestId,
+  );
+}
+
 /** Which parts of the task dialog show (002 §4.3). */
 export function taskFieldVisibility(type: BackupType, mode: TaskFormMode) {
   const filesAndFolders = type === 'FILES_AND_FOLDERS';
@@ -528,3 +551,65 @@ export const downloadRequestSchema = z
   .transform((form) => (form.downloadAllItems ? { downloadAllItems: true, backedUpItemsToDownload: [] } : form));
 export type DownloadRequestForm = z.input<typeof downloadRequestSchema>;
 export type DownloadRequest = z.output<typeof downloadRequestSchema>;
+
+/** How the dialog shows the task types (002 §3: files and folders, cPanel accounts, Direct Admin accounts). */
+export const BACKUP_TYPE_TEXTS: Record<BackupType, string> = {
+  FILES_AND_FOLDERS: 'Files and folders',
+  CPANEL: 'cPanel accounts',
+  DIRECT_ADMIN: 'Direct Admin accounts',
+};
+
+/** The bandwidth units the dialog offers (002 §5.6: KB/s, MB/s or Mbps). */
+export const SPEED_UNIT_TEXTS: Record<SpeedUnit, string> = {
+  KILO_BYTES_PER_SECOND: 'KB/s',
+  MEGA_BYTES_PER_SECOND: 'MB/s',
+  MEGA_BITS_PER_SECOND: 'Mbps',
+};
+
+/** The pruning delay units (002 §5.6: minute, hour, day, week, month, year). */
+export const TIME_UNIT_TEXTS: Record<TimeUnit, string> = {
+  MINUTE: 'minutes',
+  HOUR: 'hours',
+  DAY: 'days',
+  WEEK: 'weeks',
+  MONTH: 'months',
+  YEAR: 'years',
+};
+
+/** Texts of the add/edit task dialog and its info modals (002 §2.6, §4.3; ours where the spec is silent). */
+export const TASK_FORM_TEXTS = {
+  addButton: 'Add backup task',
+  editButton: 'Edit',
+  addTitle: 'Add backup task',
+  editTitle: 'Edit backup task',
+  save: 'Save',
+  snapshotsEnabled: 'Keep snapshots',
+  snapshotsUnlimited: 'Unlimited snapshots',
+  autoDeleteFailedSnapshots: 'Delete failed snapshots automatically',
+  syncDeletions: 'Sync deletions',
+  uploadBandwidthUnlimited: 'Maximum available',
+  pruningEnabled: 'Delete removed items from the backup after a delay',
+  backupAnyNewAvailableItems: 'Back up any new accounts automatically',
+  createSeed: 'Create a seed (first backup to a local disk)',
+  showFiles: 'Show files',
+  showHidden: 'Show hidden items',
+  exclusions: 'Exclusions',
+  noExclusions: 'No exclusions',
+  addExclusion: 'Add exclusion',
+  exclusionTitle: 'Add exclusion',
+  exclusionLabel: 'Exclusion (glob pattern)',
+  exclusionHint:
+    '* matches any characters but a path separator, ** any characters including separators, ? one character. ' +
+    'A full absolute path is anchored; any other pattern matches at any level.',
+  removeExclusion: 'Remove',
+  chooseSeedPath: 'Choose...',
+  seedPathTitle: 'Select seed disk path',
+  seedPathSelect: 'Select',
+  syncDeletionsTitle: 'Sync deletions',
+  syncDeletionsInfo:
+    'Items deleted from this machine will also be deleted from the current backup. Older snapshots keep them ' +
+    'until they are removed. Turn sync deletions on?',
+  syncDeletionsConfirm: 'Turn on',
+  snapshotFrequencyTitle: 'Snapshot frequency',
+  ok: 'OK',
+} as const;

@@ -67,6 +67,9 @@ function fakeLive() {
       subscribed.set(destination, { listener, onFailure });
       return () => subscribed.delete(destination);
     },
+    send() {
+      throw new Error('the diagnostics dialog sends nothing over the channel');
+    },
     close() {},
   };
   return {

@@ -1,0 +1,173 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import {
+  type DashboardTaskRow,
+  type Envelope,
+  MESSAGES,
+  type Paged,
+  ROUTES,
+  TASK_FORM_LABELS,
+  TASK_FORM_TEXTS,
+  type TaskDefinition,
+} from '@portal/domain';
+import { DEMO_PASSWORD } from '../playwright.config';
+import { signIn } from './helpers';
+
+/**
+ * The add/edit task dialog against a real linked agent (issue 14): the customer picks folders in the tree the
+ * agent lists from its own disk, adds an exclusion and a schedule, saves over the live channel; the stored
+ * task is opened again with Edit, shows what was saved, and its schedule is changed.
+ */
+
+const AGENT = join(import.meta.dirname, '../../apps/agent/dist/agent.mjs');
+const EMAIL = 'customer-admin@demo.test';
+const MACHINE_NAME = 'AA-TASK-FORM-AGENT';
+const TEXT = TASK_FORM_TEXTS;
+const L = TASK_FORM_LABELS;
+
+let dir: string;
+let agent: ChildProcess | undefined;
+
+test.beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'portal-task-form-e2e-'));
+});
+
+test.afterAll(() => {
+  if (agent?.pid !== undefined) agent.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function apiResult<T>(page: Page, path: string): Promise<T> {
+  const answer = (await (await page.request.get(path)).json()) as Envelope<T>;
+  if (answer.result === undefined || answer.result === null) throw new Error(`no result from ${path}`);
+  return answer.result;
+}
+
+/** Opens the folders of `path` one level at a time from the machine's root, as a user would. */
+async function openPath(page: Page, path: string) {
+  const tree = page.getByTestId('task-form-dialog').getByTestId('tree');
+  for (const name of path.split('/').filter(Boolean)) {
+    await tree.getByRole('button', { name: `Open ${name}`, exact: true }).click();
+  }
+}
+
+test('a customer creates a task by picking folders from the real agent, then edits its schedule', async ({ page }) => {
+  test.setTimeout(120_000);
+  const baseURL = test.info().project.use.baseURL as string;
+
+  // Sample folders on the "machine" (this computer), listed by the real agent.
+  const samples = join(dir, 'samples');
+  for (const folder of ['docs', 'photos', 'cache']) mkdirSync(join(samples, folder), { recursive: true });
+  writeFileSync(join(samples, 'docs', 'report.txt'), 'report\n');
+
+  // Linked with the agent's CLI as a user would, in the admin's "Head office" package.
+  const config = join(dir, 'config.json');
+  const link = (extra: string[]) =>
+    spawnSync(
+      process.execPath,
+      [
+        AGENT,
+        'link',
+        '--server',
+        baseURL,
+        '--email',
+        EMAIL,
+        '--password-stdin',
+        '--name',
+        MACHINE_NAME,
+        '--config',
+        config,
+        ...extra,
+      ],
+      { input: `${DEMO_PASSWORD}\n`, encoding: 'utf8' },
+    );
+  const asked = link([]);
+  const packageId = /(\d+) \(Head office\)/.exec(asked.stderr)?.[1];
+  expect(packageId, asked.stderr).toBeDefined();
+  const linked = link(['--package', packageId as string]);
+  expect(linked.status, linked.stderr).toBe(0);
+  const { machineId } = JSON.parse(readFileSync(config, 'utf8')) as { machineId: number };
+  agent = spawn(process.execPath, [AGENT, 'run', '--config', config], { stdio: 'ignore' });
+
+  await signIn(page, EMAIL);
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto(`/backupmachines/${machineId}`);
+  await expect(page.getByRole('heading', { name: 'Backup machine' })).toBeVisible();
+
+  // The agent is online once the tree answers: the dialog asks for the first level when it opens.
+  await page.getByRole('button', { name: TEXT.addButton }).click();
+  const dialog = page.getByTestId('task-form-dialog');
+  await expect(page.getByRole('dialog', { name: TEXT.addTitle })).toBeVisible();
+  await expect(dialog.getByTestId('tree').getByRole('button', { name: 'Open tmp', exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
+
+  await dialog.getByLabel(L.name).fill('Samples from the dialog');
+  await openPath(page, samples);
+  const tree = dialog.getByTestId('tree');
+  await tree.getByLabel('docs', { exact: true }).check();
+  await tree.getByLabel('photos', { exact: true }).check();
+
+  // A selected folder disables what is below it (002 §4.4).
+  await tree.getByRole('button', { name: 'Open docs', exact: true }).click();
+  await expect(tree.getByLabel('report.txt', { exact: true })).toBeDisabled();
+
+  // An exclusion: a bad one is refused with the domain's text, then a good one is added.
+  await dialog.getByRole('button', { name: TEXT.addExclusion }).click();
+  const entry = page.getByTestId('exclusion-dialog');
+  await entry.getByLabel(TEXT.exclusionLabel).fill('logs/**');
+  await entry.getByRole('button', { name: TEXT.addExclusion }).click();
+  await expect(entry.getByText(MESSAGES.exclusion.endsWithDoubleStar)).toBeVisible();
+  await entry.getByLabel(TEXT.exclusionLabel).fill('*.tmp');
+  await entry.getByRole('button', { name: TEXT.addExclusion }).click();
+  await expect(entry).toBeHidden();
+  await expect(dialog.getByTestId('exclusion')).toHaveText(/\*\.tmp/);
+
+  // The schedule with the picker: every day at 02:00.
+  const picker = dialog.getByTestId('schedule-picker');
+  await picker.getByLabel('Period').selectOption('day');
+  await picker.getByLabel('Minutes: how').selectOption('values');
+  await picker.getByLabel('Minutes values').fill('0');
+  await picker.getByLabel('Hours: how').selectOption('values');
+  await picker.getByLabel('Hours values').fill('2');
+  await expect(picker.getByLabel('Expression')).toHaveValue('0 2 * * *');
+
+  await dialog.getByRole('button', { name: TEXT.save }).click();
+  await expect(page.getByText(MESSAGES.task.saved)).toBeVisible({ timeout: 25_000 });
+  await expect(dialog).toBeHidden();
+
+  // Stored: the task is listed, and its definition holds what was picked.
+  const tasks = await apiResult<Paged<DashboardTaskRow>>(page, ROUTES.dashboard.machineTasks.build({ machineId }));
+  const taskId = tasks.elements.find((t) => t.name === 'Samples from the dialog')?.id;
+  expect(taskId).toBeDefined();
+  const definitionPath = ROUTES.taskForm.definition.build({ machineId, taskId: taskId as number });
+  const stored = await apiResult<TaskDefinition>(page, definitionPath);
+  expect(stored.backupItems.map((i) => i.path)).toEqual([join(samples, 'docs'), join(samples, 'photos')]);
+  expect(stored.exclusions).toEqual(['*.tmp']);
+  expect(stored.backupScheduleDefinition).toBe('0 2 * * *');
+
+  // Edit on the task page shows the stored fields; the schedule is changed and saved.
+  await page.goto(`/backupmachines/${machineId}/backuptasks/${taskId}`);
+  await expect(page.getByRole('heading', { name: 'Backup task' })).toBeVisible();
+  await page.getByRole('button', { name: TEXT.editButton }).click();
+  await expect(page.getByRole('dialog', { name: TEXT.editTitle })).toBeVisible();
+  await expect(dialog.getByLabel(L.name)).toHaveValue('Samples from the dialog');
+  await expect(picker.getByLabel('Expression')).toHaveValue('0 2 * * *');
+  await expect(dialog.getByTestId('exclusion')).toHaveText(/\*\.tmp/);
+  await openPath(page, samples);
+  await expect(tree.getByLabel('docs', { exact: true })).toBeChecked();
+  await expect(tree.getByLabel('cache', { exact: true })).not.toBeChecked();
+
+  await picker.getByLabel('Hours values').fill('3');
+  await picker.getByLabel('Minutes values').fill('30');
+  await expect(picker.getByLabel('Expression')).toHaveValue('30 3 * * *');
+  await dialog.getByRole('button', { name: TEXT.save }).click();
+  await expect(page.getByText(MESSAGES.task.saved)).toBeVisible({ timeout: 25_000 });
+  await expect(dialog).toBeHidden();
+  const edited = await apiResult<TaskDefinition>(page, definitionPath);
+  expect(edited.backupScheduleDefinition).toBe('30 3 * * *');
+  expect(edited.backupItems.map((i) => basename(i.path))).toEqual(['docs', 'photos']);
+});
