@@ -20,6 +20,7 @@ export * from './seeding.js';
 export * from './signup.js';
 export * from './sizes.js';
 export * from './statuses.js';
+export * from './tasks.js';
 export * from './text.js';
 export * from './time.js';
 export * from './transitions.js';
