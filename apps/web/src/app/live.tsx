@@ -13,6 +13,8 @@ export type LiveListener = (body: string | null) => void;
 
 export interface LiveChannelClient {
   subscribe(destination: string, listener: LiveListener): () => void;
+  /** Sends a JSON body to a destination (002 §7.8 commands); held until the connection is up. */
+  publish(destination: string, body: unknown): void;
   close(): void;
 }
 
@@ -31,6 +33,7 @@ export function createLiveChannelClient(
   let starting = false;
   let closed = false;
   let connectedBefore = false;
+  const outbox: Array<{ destination: string; body: string }> = [];
 
   function listen(destination: string): void {
     if (!client?.connected || subscriptions.has(destination)) return;
@@ -61,6 +64,8 @@ export function createLiveChannelClient(
         listen(destination);
         if (reconnected) for (const listener of set) listener(null);
       }
+      // Sent after the subscriptions above, so a reply to a held command finds its listener.
+      for (const message of outbox.splice(0)) created.publish(message);
     };
     created.activate();
     client = created;
@@ -85,6 +90,15 @@ export function createLiveChannelClient(
         if (client?.connected) subscription?.unsubscribe();
       };
     },
+    publish(destination, body) {
+      const message = { destination, body: JSON.stringify(body) };
+      if (client?.connected) client.publish(message);
+      else outbox.push(message);
+      if (!client && !starting) {
+        starting = true;
+        void start();
+      }
+    },
     close() {
       closed = true;
       void client?.deactivate();
@@ -94,7 +108,11 @@ export function createLiveChannelClient(
   };
 }
 
-const LiveChannelContext = createContext<LiveChannelClient | null>(null);
+/** The page's live channel; component tests provide a fake one through it. */
+export const LiveChannelContext = createContext<LiveChannelClient | null>(null);
+
+/** The live channel of the signed-in user's page; null before it exists (and in tests without one). */
+export const useLiveChannel = () => useContext(LiveChannelContext);
 
 /** Gives the signed-in user's screens the live channel; without it (component tests) topics stay silent. */
 export function LiveChannelProvider({ children }: { children: ReactNode }) {
