@@ -12,6 +12,8 @@ const MACHINE_ADDING = [
   '**/signup.spec.ts',
   '**/customers.spec.ts',
   '**/users.spec.ts',
+  // Task page (issue 14): links a real agent and adds, runs and deletes a task.
+  '**/tasks.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */
