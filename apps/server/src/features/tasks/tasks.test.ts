@@ -2,6 +2,7 @@ import {
   type Envelope,
   type Paged,
   ROUTES,
+  runsQueue,
   type StorageDetails,
   type TaskActionRow,
   type TaskDetail,
@@ -13,12 +14,13 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, backupSnapshots, backupTasks, customers, taskActions } from '../../db/schema/index.js';
+import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { createBackupStateService } from '../backup-state/service.js';
-import { connectTestAgent, eventually, listenOnLoopback } from '../live/testing.js';
+import { connectTestAgent, eventually, listenOnLoopback, stompClient } from '../live/testing.js';
 import { createMachineCredentials } from '../machine-auth/credentials.js';
 
 type Caller = 'provider' | 'reseller' | 'superA' | 'userA' | 'adminB';
@@ -352,6 +354,62 @@ describe('002 §7.5: cancel', () => {
       expect((await as.userA.json('PUT', cancelUrl(runs.busy))).statusCode).toBe(409);
     } finally {
       await agent.client.stop();
+    }
+  });
+});
+
+describe("live progress: the machine's runs queue", () => {
+  it("tells the task page's browsers of each run change, and no other tenant may listen", async () => {
+    const [busy] = await t.database.db
+      .insert(taskActions)
+      .values({
+        backupTaskId: ids.taskA,
+        backupMachineId: ids.machineA,
+        type: 'BACKUP_RUN',
+        runKey: 'live-run',
+        status: 'IN_PROGRESS',
+      })
+      .returning({ id: taskActions.id });
+    const browserOf = (caller: Caller) =>
+      stompClient(`${base}${ROUTES.live.customer.build()}`, {
+        headers: { cookie: `${SESSION_COOKIE}=${as[caller].cookie(SESSION_COOKIE)}`, origin: 'http://portal.test' },
+      });
+    const issued = await createMachineCredentials(t.database.db).issue(ids.machineA);
+    if (!issued) throw new Error('no credential');
+    const agent = await connectTestAgent(t.app, base, issued);
+    const watcher = browserOf('userA');
+    const stranger = browserOf('adminB');
+    try {
+      expect(await watcher.connected).toBe('connected');
+      expect(await watcher.sendWithReceipt('SUBSCRIBE', runsQueue('customer', ids.machineA))).toBe(true);
+      const queue = watcher.subscribe(runsQueue('customer', ids.machineA));
+      expect(await stranger.connected).toBe('connected');
+      expect(await stranger.sendWithReceipt('SUBSCRIBE', runsQueue('customer', ids.machineA))).toBe(false);
+      await agent.send({
+        type: 'runProgress',
+        runKey: 'live-run',
+        phase: 'TRANSFERRING_FILES',
+        percentage: 64,
+        currentItem: 3,
+        totalItems: 9,
+        bytesDone: 10,
+        bytesTotal: 20,
+      });
+      await eventually(() => queue.messages.length > 0);
+      expect(JSON.parse(queue.messages[0]?.body ?? '{}')).toEqual({
+        type: 'taskRunChanged',
+        taskId: ids.taskA,
+        runId: busy?.id,
+      });
+      const url = withQuery(ROUTES.tasks.customer.actions.build(customerTask()), { type: 'BACKUP_RUN' });
+      const runsNow = await get<Paged<TaskActionRow>>('userA', url);
+      expect(runsNow.body.result.elements.find((run) => run.id === busy?.id)).toMatchObject({
+        transferProgressPercentage: 64,
+        currentTransfer: 3,
+        totalTransfers: 9,
+      });
+    } finally {
+      await Promise.all([watcher.stop(), stranger.stop(), agent.client.stop()]);
     }
   });
 });
