@@ -20,6 +20,8 @@ const MACHINE_ADDING = [
   '**/machines.spec.ts',
   // task-form: links a machine of its own and adds a task.
   '**/task-form.spec.ts',
+  // Task page (issue 14): links a real agent and adds, runs and deletes a task.
+  '**/tasks.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */

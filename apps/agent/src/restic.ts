@@ -26,8 +26,8 @@ import {
   resticExcludeArgs,
   resticTaskTag,
   runOutcomeOfResticExit,
-  type SpeedUnit,
   type TransferPhase,
+  uploadLimitKiB,
 } from '@portal/domain';
 
 export type RunProgressEvent = Extract<AgentToServer, { type: 'runProgress' }>;
@@ -109,22 +109,8 @@ function safeDecode(text: string): string {
   }
 }
 
-/**
- * `--limit-upload` in KiB/s for a task's bandwidth setting, or null for no limit (-1, or 0 which restic
- * itself reads as unlimited). The portal's units are binary (sizes.ts: 1 KB = 1024 B), so KB/s is KiB/s
- * and MB/s is 1024 KiB/s; a megabit is 1,000,000 bits as everywhere in networking (125,000 B/s). Never
- * below 1 KiB/s.
- */
-export function uploadLimitKiB(limit: number, unit: SpeedUnit): number | null {
-  if (!Number.isFinite(limit) || limit <= 0) return null;
-  const bytesPerSecond =
-    unit === 'KILO_BYTES_PER_SECOND'
-      ? limit * 1024
-      : unit === 'MEGA_BYTES_PER_SECOND'
-        ? limit * 1_048_576
-        : limit * 125_000;
-  return Math.max(1, Math.floor(bytesPerSecond / 1024));
-}
+/** The task's upload limit for `--limit-upload`: the domain's rule (the task page shows the same figure). */
+export { uploadLimitKiB };
 
 export const taskTag = resticTaskTag;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import { type AccessLevel, errorMessage, failure, MESSAGES, ok, ROUTES } from '@portal/domain';
+import { type AccessLevel, errorMessage, failure, MESSAGES, ok, ROUTES, taskRunChanged } from '@portal/domain';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -64,12 +64,15 @@ import { registerSignUpRoutes } from './features/signup/routes.js';
 import { createSignUpService } from './features/signup/service.js';
 import { createTaskCommandsRepo } from './features/task-commands/repo.js';
 import { createTaskCommandService } from './features/task-commands/service.js';
-import { createTaskOverviewRepo } from './features/task-overview/repo.js';
-import { registerTaskOverviewRoutes } from './features/task-overview/routes.js';
-import { createTaskOverviewService } from './features/task-overview/service.js';
 import { createTaskDefinitionRepo } from './features/task-definition/repo.js';
 import { registerTaskDefinitionRoutes } from './features/task-definition/routes.js';
 import { createTaskDefinitionService } from './features/task-definition/service.js';
+import { createTaskOverviewRepo } from './features/task-overview/repo.js';
+import { registerTaskOverviewRoutes } from './features/task-overview/routes.js';
+import { createTaskOverviewService } from './features/task-overview/service.js';
+import { createTasksRepo } from './features/tasks/repo.js';
+import { registerTaskRoutes } from './features/tasks/routes.js';
+import { createTaskService } from './features/tasks/service.js';
 import { registerTreeItemsRoutes } from './features/tree-items/routes.js';
 import { createTreeItemsService } from './features/tree-items/service.js';
 import { createUserImportService } from './features/users/import.js';
@@ -261,6 +264,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const agentEvents = createAgentEventService({
     repo: agentEventsRepo,
     backupState,
+    // An open task page follows its runs: a run started, moved or finished (issue 14, task page).
+    onUpdate: (machineId, update) => {
+      if (update.kind === 'run')
+        void channel?.publishToRunsQueue(machineId, taskRunChanged(update.taskId, update.runId));
+    },
     ...(deps.now ? { now: deps.now } : {}),
   });
   const localStorageRepo = createLocalStorageRepo(db);
@@ -337,6 +345,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     treeItems: createTreeItemsService({
       machine: (machineId) => dashboardRepo.machine(machineId),
       live: () => live,
+    }),
+  });
+  // Task lists, the task page's reads and cancel (issue 14, task page).
+  registerTaskRoutes(app, {
+    tasks: createTaskService({
+      repo: createTasksRepo(db),
+      backupState,
+      async cancelRun(machineId, taskId, runId) {
+        const reply = await live.ask(machineId, (requestId) => ({ type: 'cancelRun', requestId, taskId, runId }));
+        if (reply === 'offline' || reply === 'timeout') return reply;
+        return reply.success ? 'cancelled' : 'notRunning';
+      },
+      onRunChanged: (machineId, taskId, runId) =>
+        void live.publishToRunsQueue(machineId, taskRunChanged(taskId, runId)),
+      ...(deps.now ? { now: deps.now } : {}),
     }),
   });
   // The add/edit task dialog (issue 14): the stored definition Edit starts from.

@@ -114,6 +114,42 @@ describe('route table', () => {
     expect(ROUTES.machineLink.linkingCodes.build()).toBe('/backupmachines/linkingcodes');
   });
 
+  it('builds the task calls of 002 §7.5 and §7.7 for each audience', () => {
+    const task = { customerId: 1, packageId: 2, machineId: 3, taskId: 4 };
+    const paging = { page: 0, size: 10 };
+    const t = ROUTES.tasks;
+    expect(withQuery(t.customer.cancel.build({ ...task, actionId: 5 }), { type: 'BACKUP_RUN' })).toBe(
+      '/backupmachines/3/backuptasks/4/backupactions/5/cancel?type=BACKUP_RUN',
+    );
+    expect(withQuery(t.reseller.cancel.build({ ...task, actionId: 5 }), { type: 'BACKUP_RESTORE' })).toBe(
+      '/admin/mycustomers/1/backuppackages/2/backupmachines/3/backuptasks/4/backupactions/5/cancel?type=BACKUP_RESTORE',
+    );
+    expect(withQuery(t.provider.cancel.build({ ...task, actionId: 5 }), { type: 'BACKUP_RUN' })).toBe(
+      '/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks/4/backupactions/5/cancel?type=BACKUP_RUN',
+    );
+    expect(withPaging(withQuery(t.provider.actions.build(task), { type: 'BACKUP_SNAPSHOT' }), paging)).toBe(
+      '/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks/4/actions?type=BACKUP_SNAPSHOT&size=10&page=0',
+    );
+    expect(withPaging(t.customer.runs.build(task), paging)).toBe(
+      '/backupmachines/3/backuptasks/4/backupruns?size=10&page=0',
+    );
+    expect(withPaging(withQuery(t.customer.actions.build(task), { type: 'BACKUP_RESTORE' }), paging)).toBe(
+      '/backupmachines/3/backuptasks/4/actions?type=BACKUP_RESTORE&size=10&page=0',
+    );
+    expect(t.customer.snapshotStorage.build({ ...task, snapshotId: 9 })).toBe(
+      '/backupmachines/3/backuptasks/4/backupsnapshots/9/storage',
+    );
+    expect(t.customer.storage.build(task)).toBe('/backupmachines/3/backuptasks/4/storage');
+    expect(t.customer.list.build({ machineId: 3 })).toBe('/backupmachines/3/backuptasks');
+    expect(t.provider.list.build(task)).toBe('/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks');
+    expect(t.reseller.list.build(task)).toBe('/admin/mycustomers/1/backuppackages/2/backupmachines/3/backuptasks');
+    expect(t.customer.detail.build(task)).toBe('/backupmachines/3/backuptasks/4');
+    expect(t.reseller.snapshots.build(task)).toBe(
+      '/admin/mycustomers/1/backuppackages/2/backupmachines/3/backuptasks/4/backupsnapshots',
+    );
+    expect(t.customer.actions.query.safeParse({ type: 'BACKUP_ANYTHING' }).success).toBe(false);
+  });
+
   it('refuses a bad id in every id segment', () => {
     const task = { customerId: 1, packageId: 2, machineId: 3, taskId: 4 };
     for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]) {

@@ -42,6 +42,15 @@ import type { AccessLevel } from './permissions.js';
 import { type SeedLoadResult, seedLoadRequestSchema } from './seeding.js';
 import type { SignUpOptions, SignUpResult } from './signup.js';
 import type { TaskOverviewRow, TaskVolumeSnapshotsResult } from './task-overview.js';
+import {
+  actionCancelQuerySchema,
+  type StorageDetails,
+  type TaskActionRow,
+  type TaskDetail,
+  type TaskRow,
+  type TaskSnapshotRow,
+  taskActionsQuerySchema,
+} from './tasks.js';
 import { type TreeItem, treeItemsRequestSchema } from './tree.js';
 import type { UserImportResult } from './user-import.js';
 import type { LinkablePackage, RoleOption, UserMachineRow, UserPackageRow, UserRow } from './users.js';
@@ -262,6 +271,41 @@ function customerAdminRoutes<const B extends string>(base: B, access: AccessLeve
     userMachines: get(`${base}/:customerId/users/:userId/backupmachines` as const, access, {
       query: pagingQuerySchema,
       response: answer<Paged<UserMachineRow>>(),
+    }),
+  };
+}
+
+// --- Backup tasks: lists, the task page, runs, snapshots, storage and cancel (002 §7.5, §7.7) ----------
+
+/**
+ * The task calls under one machine path of an audience: the customer's /backupmachines/{m}, the reseller's
+ * /admin/mycustomers/{c}/backuppackages/{p}/backupmachines/{m} and the provider's /boltadmin one. The spec
+ * names some under one audience only; the others are ours in the same style, so each page calls its own base.
+ */
+function taskRoutes<const B extends string>(machine: B, access: AccessLevel) {
+  const task = `${machine}/backuptasks/:taskId` as const;
+  return {
+    list: get(`${machine}/backuptasks` as const, access, {
+      query: pagingQuerySchema,
+      response: answer<Paged<TaskRow>>(),
+    }),
+    /** A JSON GET of the task page's path (a browser navigation gets the page). */
+    detail: get(task, access, { response: answer<TaskDetail>() }),
+    actions: get(`${task}/actions` as const, access, {
+      query: taskActionsQuerySchema,
+      response: answer<Paged<TaskActionRow>>(),
+    }),
+    snapshots: get(`${task}/backupsnapshots` as const, access, {
+      query: pagingQuerySchema,
+      response: answer<Paged<TaskSnapshotRow>>(),
+    }),
+    storage: get(`${task}/storage` as const, access, { response: answer<StorageDetails>() }),
+    snapshotStorage: get(`${task}/backupsnapshots/:snapshotId/storage` as const, access, {
+      response: answer<StorageDetails>(),
+    }),
+    cancel: put(`${task}/backupactions/:actionId/cancel` as const, access, {
+      query: actionCancelQuerySchema,
+      response: answer<null>(),
     }),
   };
 }
@@ -517,6 +561,21 @@ export const ROUTES = {
       body: volumeSnapshotsBodySchema,
       response: answer<TaskVolumeSnapshotsResult>(),
     }),
+  },
+  /** Backup tasks (002 §7.5, §7.7): each audience's machine path; /backupruns is the customer's run list. */
+  tasks: {
+    customer: {
+      ...taskRoutes('/backupmachines/:machineId', 'customerMember'),
+      runs: get('/backupmachines/:machineId/backuptasks/:taskId/backupruns', 'customerMember', {
+        query: pagingQuerySchema,
+        response: answer<Paged<TaskActionRow>>(),
+      }),
+    },
+    reseller: taskRoutes(
+      '/admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId',
+      'resellerAdmin',
+    ),
+    provider: taskRoutes(PROVIDER_MACHINE, 'providerAdmin'),
   },
   /** The live channel's WebSocket endpoints (DESIGN §5); a plain GET without an upgrade answers 404. */
   live: {

@@ -23,6 +23,7 @@ export * from './signup.js';
 export * from './sizes.js';
 export * from './statuses.js';
 export * from './task-overview.js';
+export * from './tasks.js';
 export * from './text.js';
 export * from './time.js';
 export * from './transitions.js';

@@ -766,6 +766,12 @@ export const MESSAGES = {
     itemTypeMismatch: 'Item does not match the type of the task',
   },
 
+  /** Ours: the task page's answers the specification leaves open (002 §7.5). */
+  taskPage: {
+    actionNotBusy: 'Only an initiated or running action can be cancelled.',
+    machineOfflineNote: 'The backup machine is offline: commands are answered at once with an error.',
+  },
+
   /** The schedule picker and the task form's schedule (000 §5, 002 §5.6), declared in schedule.ts. */
   schedule: SCHEDULE_MESSAGES,
 

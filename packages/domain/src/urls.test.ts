@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  actionCancelPath,
-  backupRunsPath,
   billingInfoPath,
   billingTarget,
   bucketPolicyPrincipalDeletePath,
@@ -38,11 +36,9 @@ import {
   packageTemplatesPath,
   packageUpgradePath,
   packageUrl,
-  providerTaskActionsPath,
   resellerSettingsPath,
   setDefaultStorageAccountPath,
   snapshotArchiveDeletePath,
-  snapshotStoragePath,
   storageAccountAccessKeysPath,
   storageAccountMigrationPath,
   storageAccountsPagedPath,
@@ -53,9 +49,6 @@ import {
   storageLocationsPath,
   storageLocationUrl,
   storageUserDeletePath,
-  taskActionsPath,
-  taskListPath,
-  taskStoragePath,
   taskUrl,
   WS_SEND_PREFIXES,
   withPaging,
@@ -220,36 +213,15 @@ describe('calls of 002 §7', () => {
   });
 
   it('task actions, snapshots and downloads', () => {
-    expect(actionCancelPath('customer', task, 5, 'BACKUP_RUN')).toBe(
-      '/backupmachines/3/backuptasks/4/backupactions/5/cancel?type=BACKUP_RUN',
-    );
-    expect(actionCancelPath('reseller', task, 5, 'BACKUP_RESTORE')).toBe(
-      '/admin/mycustomers/1/backuppackages/2/backupmachines/3/backuptasks/4/backupactions/5/cancel?type=BACKUP_RESTORE',
-    );
-    expect(actionCancelPath('provider', task, 5, 'BACKUP_RUN')).toBe(
-      '/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks/4/backupactions/5/cancel?type=BACKUP_RUN',
-    );
     expect(snapshotArchiveDeletePath(task, 9)).toBe(
       '/backupmachines/3/backuptasks/4/backupsnapshots/9?archivedelete=true',
     );
-    expect(providerTaskActionsPath(task, 'BACKUP_SNAPSHOT', paging)).toBe(
-      '/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks/4/actions?type=BACKUP_SNAPSHOT&size=10&page=0',
-    );
-    expect(backupRunsPath(task, paging)).toBe('/backupmachines/3/backuptasks/4/backupruns?size=10&page=0');
-    expect(taskActionsPath(task, 'BACKUP_RESTORE', paging)).toBe(
-      '/backupmachines/3/backuptasks/4/actions?type=BACKUP_RESTORE&size=10&page=0',
-    );
-    expect(snapshotStoragePath(task, 9)).toBe('/backupmachines/3/backuptasks/4/backupsnapshots/9/storage');
-    expect(taskStoragePath(task)).toBe('/backupmachines/3/backuptasks/4/storage');
     expect(downloadInitiatePath(task, 11)).toBe('/backupmachines/3/backuptasks/4/backupruns/11/downloads/initiate');
     expect(downloadPath(task, 11, 'a1/b')).toBe('/backupmachines/3/backuptasks/4/backupruns/11/downloads/a1%2Fb');
     expect(() => downloadPath(task, 11, '..')).toThrow(RangeError);
   });
 
-  it('002 §7.7, §7.8: task lists and channel destinations', () => {
-    expect(taskListPath('customer', { machineId: 3 })).toBe('/backupmachines/3/backuptasks');
-    expect(taskListPath('provider', task)).toBe('/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks');
-    expect(taskListPath('reseller', task)).toBe('/admin/mycustomers/1/backuppackages/2/backupmachines/3/backuptasks');
+  it('002 §7.8: channel destinations', () => {
     expect(machineChannelDestination(3, 'udpatetaskstatus')).toBe('/backupmachines/3/udpatetaskstatus');
     expect(machineChannelDestination(3, 'newtask')).toBe('/backupmachines/3/newtask');
   });

@@ -1,6 +1,8 @@
 import {
   ACTION_TYPES,
   type ActionType,
+  MACHINE_STATUSES,
+  type MachineStatus,
   PACKAGE_STATUSES,
   PAYMENT_METHODS,
   type PackageStatus,
@@ -298,31 +300,14 @@ export function actionCancelPath(
   const task = audience === 'customer' ? taskUrl('customer', ref) : taskUrl(audience, adminRefOf<TaskRef>(ref));
   return `${task}/backupactions/${idSegment(actionId, 'actionId')}/cancel?type=${member(ACTION_TYPES, type, 'type')}`;
 }
+/** PUT of a task's volume snapshots setting: the provider task path (002 §7.3). */
+export const taskVolumeSnapshotsPath = (ref: TaskRef) => taskUrl('provider', ref);
 
 /** PUT /backupmachines/{m}/backuptasks/{t}/backupsnapshots/{s}?archivedelete=true. */
 export const snapshotArchiveDeletePath = (ref: CustomerTaskRef, snapshotId: number) =>
   withQuery(`${taskUrl('customer', ref)}/backupsnapshots/${idSegment(snapshotId, 'snapshotId')}`, {
     archivedelete: true,
   });
-
-/** GET (paged) /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/backuptasks/{t}/actions?type={type}. */
-export const providerTaskActionsPath = (ref: TaskRef, type: ActionType, paging: Paging) =>
-  withPaging(`${taskUrl('provider', ref)}/actions?type=${member(ACTION_TYPES, type, 'type')}`, paging);
-
-/** GET (paged) /backupmachines/{m}/backuptasks/{t}/backupruns (the run type). */
-export const backupRunsPath = (ref: CustomerTaskRef, paging: Paging) =>
-  withPaging(`${taskUrl('customer', ref)}/backupruns`, paging);
-
-/** GET (paged) /backupmachines/{m}/backuptasks/{t}/actions?type={type}. */
-export const taskActionsPath = (ref: CustomerTaskRef, type: ActionType, paging: Paging) =>
-  withPaging(`${taskUrl('customer', ref)}/actions?type=${member(ACTION_TYPES, type, 'type')}`, paging);
-
-/** GET /backupmachines/{m}/backuptasks/{t}/backupsnapshots/{s}/storage. */
-export const snapshotStoragePath = (ref: CustomerTaskRef, snapshotId: number) =>
-  `${taskUrl('customer', ref)}/backupsnapshots/${idSegment(snapshotId, 'snapshotId')}/storage`;
-
-/** GET /backupmachines/{m}/backuptasks/{t}/storage. */
-export const taskStoragePath = (ref: CustomerTaskRef) => `${taskUrl('customer', ref)}/storage`;
 
 /** POST /backupmachines/{m}/backuptasks/{t}/backupruns/{runId}/downloads/initiate (002 §7.6). */
 export const downloadInitiatePath = (ref: CustomerTaskRef, runId: number) =>
@@ -332,15 +317,6 @@ export const downloadInitiatePath = (ref: CustomerTaskRef, runId: number) =>
 export function downloadPath(ref: CustomerTaskRef, runId: number, downloadId: string): string {
   if (downloadId === '' || downloadId === '.' || downloadId === '..') throw new RangeError('not a download id');
   return `${taskUrl('customer', ref)}/backupruns/${idSegment(runId, 'runId')}/downloads/${encodeURIComponent(downloadId)}`;
-}
-
-/** GET (paged) task lists (002 §7.7): the machine's tasks for each audience. */
-export function taskListPath(audience: 'customer', ref: CustomerMachineRef): string;
-export function taskListPath(audience: Audience, ref: MachineRef): string;
-export function taskListPath(audience: Audience, ref: MachineRef | CustomerMachineRef): string {
-  const machine =
-    audience === 'customer' ? machineUrl('customer', ref) : machineUrl(audience, adminRefOf<MachineRef>(ref));
-  return `${machine}/backuptasks`;
 }
 
 /** Task commands of the live channel (002 §7.8); 'udpatetaskstatus' is spelled as in the product. */

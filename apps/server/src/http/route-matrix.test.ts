@@ -109,6 +109,42 @@ const EXPECTED: Record<string, AccessLevel> = {
   'PUT /backupmachines/:machineId/messages': 'signedIn',
   // The add/edit task dialog (issue 14, task-form).
   'GET /backupmachines/:machineId/backuptasks/:taskId/definition': 'signedIn',
+  // Backup tasks: lists, the task page, runs, snapshots, storage and cancel (issue 14, task page).
+  'GET /backupmachines/:machineId/backuptasks': 'customerMember',
+  'GET /backupmachines/:machineId/backuptasks/:taskId': 'customerMember',
+  'GET /backupmachines/:machineId/backuptasks/:taskId/actions': 'customerMember',
+  'GET /backupmachines/:machineId/backuptasks/:taskId/backupsnapshots': 'customerMember',
+  'GET /backupmachines/:machineId/backuptasks/:taskId/storage': 'customerMember',
+  'GET /backupmachines/:machineId/backuptasks/:taskId/backupsnapshots/:snapshotId/storage': 'customerMember',
+  'PUT /backupmachines/:machineId/backuptasks/:taskId/backupactions/:actionId/cancel': 'customerMember',
+  'GET /backupmachines/:machineId/backuptasks/:taskId/backupruns': 'customerMember',
+  'GET /admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks': 'resellerAdmin',
+  'GET /admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId':
+    'resellerAdmin',
+  'GET /admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/actions':
+    'resellerAdmin',
+  'GET /admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/backupsnapshots':
+    'resellerAdmin',
+  'GET /admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/storage':
+    'resellerAdmin',
+  'GET /admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/backupsnapshots/:snapshotId/storage':
+    'resellerAdmin',
+  'PUT /admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/backupactions/:actionId/cancel':
+    'resellerAdmin',
+  'GET /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks':
+    'providerAdmin',
+  'GET /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId':
+    'providerAdmin',
+  'GET /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/actions':
+    'providerAdmin',
+  'GET /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/backupsnapshots':
+    'providerAdmin',
+  'GET /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/storage':
+    'providerAdmin',
+  'GET /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/backupsnapshots/:snapshotId/storage':
+    'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/backupactions/:actionId/cancel':
+    'providerAdmin',
   // The live channel's WebSocket endpoints; a plain GET without an upgrade answers 404.
   'GET /ws/connect': 'customerMember',
   'GET /ws/boltadmin/connect': 'providerAdmin',

@@ -1,15 +1,4 @@
-import {
-  type Actor,
-  AGENT_CHANNEL,
-  CHANNEL_REPLY_TIMEOUT_MS,
-  isProviderAdmin,
-  type MachineChannelCommand,
-  machineChannelDestination,
-  machineQueue,
-  ROUTES,
-  type ServerMessage,
-  WS_SEND_PREFIXES,
-} from '@portal/domain';
+import { type Actor, AGENT_CHANNEL, isProviderAdmin, ROUTES } from '@portal/domain';
 import type { Client, StompSubscription } from '@stomp/stompjs';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { useSession } from './session';
@@ -27,8 +16,8 @@ export type LiveFailureListener = () => void;
 
 export interface LiveChannelClient {
   subscribe(destination: string, listener: LiveListener, onFailure?: LiveFailureListener): () => void;
-  /** Sends a frame once connected (after the subscriptions made before it, so a reply is not missed). */
-  send(destination: string, body: string): void;
+  /** Sends a JSON body to a destination (002 §7.8 commands); held until the connection is up. */
+  publish(destination: string, body: unknown): void;
   close(): void;
 }
 
@@ -51,7 +40,7 @@ export function createLiveChannelClient(
   let starting = false;
   let closed = false;
   let connectedBefore = false;
-  const unsent: { destination: string; body: string }[] = [];
+  const outbox: Array<{ destination: string; body: string }> = [];
 
   function listen(destination: string): void {
     if (!client?.connected || subscriptions.has(destination)) return;
@@ -82,7 +71,8 @@ export function createLiveChannelClient(
         listen(destination);
         if (reconnected) for (const listener of set) listener(null);
       }
-      for (const frame of unsent.splice(0)) created.publish(frame);
+      // Sent after the subscriptions above, so a reply to a held command finds its listener.
+      for (const message of outbox.splice(0)) created.publish(message);
     };
     created.onWebSocketError = failed;
     created.onStompError = failed;
@@ -113,9 +103,10 @@ export function createLiveChannelClient(
         if (client?.connected) subscription?.unsubscribe();
       };
     },
-    send(destination, body) {
-      if (client?.connected) client.publish({ destination, body });
-      else unsent.push({ destination, body });
+    publish(destination, body) {
+      const message = { destination, body: JSON.stringify(body) };
+      if (client?.connected) client.publish(message);
+      else outbox.push(message);
       if (!client && !starting) {
         starting = true;
         void start();
@@ -130,8 +121,11 @@ export function createLiveChannelClient(
   };
 }
 
-/** The live channel of the page; component tests provide a fake through it. */
+/** The page's live channel; component tests provide a fake one through it. */
 export const LiveChannelContext = createContext<LiveChannelClient | null>(null);
+
+/** The live channel of the signed-in user's page; null before it exists (and in tests without one). */
+export const useLiveChannel = () => useContext(LiveChannelContext);
 
 /** Gives the signed-in user's screens the live channel; without it (component tests) topics stay silent. */
 export function LiveChannelProvider({ children }: { children: ReactNode }) {
@@ -169,75 +163,4 @@ export function useLiveTopic(
       () => latestFailure.current?.(),
     );
   }, [client, destination]);
-}
-
-/** A machine's reply to a channel command (002 §7.8 responsePayloadJson), or its tree items. */
-export interface MachineReply {
-  success: boolean;
-  messages: ServerMessage[];
-  treeItems?: unknown;
-}
-
-/** The reply, or 'timeout' when none came within 20 s (002 §8.3). */
-export type MachineAnswer = MachineReply | 'timeout';
-
-/**
- * Sends a command to a machine over the live channel and waits for the reply carrying its request id on the
- * machine's queue (002 §7.8: requestId, or treeItemsRequestId for localtreeitems). An offline machine is
- * answered at once by the server; without a channel (or a reply) the answer is 'timeout' after 20 s.
- */
-export function askMachine(
-  client: LiveChannelClient | null,
-  side: LiveSide,
-  machineId: number,
-  command: MachineChannelCommand,
-  requestId: string,
-  body: object,
-  timeoutMs: number = CHANNEL_REPLY_TIMEOUT_MS,
-): Promise<MachineAnswer> {
-  const idKey = command === 'localtreeitems' ? 'treeItemsRequestId' : 'requestId';
-  return new Promise((resolve) => {
-    let unsubscribe = () => {};
-    const timer = setTimeout(() => finish('timeout'), timeoutMs);
-    function finish(answer: MachineAnswer) {
-      clearTimeout(timer);
-      unsubscribe();
-      resolve(answer);
-    }
-    if (!client) return;
-    unsubscribe = client.subscribe(machineQueue(side, machineId), (raw) => {
-      if (raw === null) return;
-      const reply = parseReply(raw, idKey);
-      if (reply && reply.requestId === requestId) finish(reply.payload);
-    });
-    client.send(`${WS_SEND_PREFIXES[side]}${machineChannelDestination(machineId, command)}`, JSON.stringify(body));
-  });
-}
-
-function parseReply(raw: string, idKey: string): { requestId: string; payload: MachineReply } | null {
-  try {
-    const body = JSON.parse(raw) as Record<string, unknown>;
-    const id = body[idKey];
-    if ((typeof id !== 'string' && typeof id !== 'number') || typeof body.responsePayloadJson !== 'string') return null;
-    const payload = JSON.parse(body.responsePayloadJson) as Partial<MachineReply>;
-    return {
-      requestId: String(id),
-      payload: {
-        success: payload.success === true,
-        messages: Array.isArray(payload.messages) ? payload.messages : [],
-        treeItems: payload.treeItems,
-      },
-    };
-  } catch {
-    return null;
-  }
-}
-
-/** askMachine on the signed-in user's side of the page's channel. */
-export function useAskMachine() {
-  const client = useContext(LiveChannelContext);
-  const { actor } = useSession();
-  const side: LiveSide = actor ? liveSideOf(actor) : 'customer';
-  return (machineId: number, command: MachineChannelCommand, requestId: string, body: object) =>
-    askMachine(client, side, machineId, command, requestId, body);
 }

@@ -552,13 +552,6 @@ export const downloadRequestSchema = z
 export type DownloadRequestForm = z.input<typeof downloadRequestSchema>;
 export type DownloadRequest = z.output<typeof downloadRequestSchema>;
 
-/** How the dialog shows the task types (002 §3: files and folders, cPanel accounts, Direct Admin accounts). */
-export const BACKUP_TYPE_TEXTS: Record<BackupType, string> = {
-  FILES_AND_FOLDERS: 'Files and folders',
-  CPANEL: 'cPanel accounts',
-  DIRECT_ADMIN: 'Direct Admin accounts',
-};
-
 /** The bandwidth units the dialog offers (002 §5.6: KB/s, MB/s or Mbps). */
 export const SPEED_UNIT_TEXTS: Record<SpeedUnit, string> = {
   KILO_BYTES_PER_SECOND: 'KB/s',

@@ -24,6 +24,8 @@ export type BusMessage =
   | { kind: 'machineQueue'; machineId: number; side: Side; body: string }
   /** To the browsers of one user subscribed to the machine's queue (replies to that user's commands). */
   | { kind: 'userQueue'; userId: number; machineId: number; side: Side; body: string }
+  /** To every browser subscribed to the machine's runs queue, on both sides (an open task page). */
+  | { kind: 'runsQueue'; machineId: number; body: string }
   /** To every browser subscribed to a migration's queue (provider side). */
   | { kind: 'migrationQueue'; migrationId: number; body: string }
   /** To the machine's agent. */

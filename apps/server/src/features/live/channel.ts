@@ -14,6 +14,7 @@ import {
   machineAudience,
   machineQueue,
   migrationQueue,
+  runsQueue,
   type ServerToAgent,
 } from '@portal/domain';
 import type { FastifyBaseLogger } from 'fastify';
@@ -203,6 +204,10 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         break;
       case 'userQueue':
         deliverToBrowsers(machineQueue(message.side, message.machineId), message.body, message.userId);
+        break;
+      case 'runsQueue':
+        deliverToBrowsers(runsQueue('customer', message.machineId), message.body, null);
+        deliverToBrowsers(runsQueue('provider', message.machineId), message.body, null);
         break;
       case 'migrationQueue':
         deliverToBrowsers(migrationQueue(message.migrationId), message.body, null);
@@ -550,6 +555,11 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     /** To one user's browsers subscribed to the machine's queue (command replies). */
     publishToUser(userId: number, machineId: number, side: Side, body: unknown): Promise<void> {
       return publish({ kind: 'userQueue', userId, machineId, side, body: encode(body) });
+    },
+
+    /** To every browser with the machine's task page open (its runs queue), on every instance. */
+    publishToRunsQueue(machineId: number, body: unknown): Promise<void> {
+      return publish({ kind: 'runsQueue', machineId, body: encode(body) });
     },
 
     publishToMigrationQueue(migrationId: number, body: unknown): Promise<void> {

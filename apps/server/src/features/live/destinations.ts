@@ -17,8 +17,9 @@ const toId = (text: string | undefined): number | null => {
   return Number.isSafeInteger(value) && value > 0 && value <= ID_MAX ? value : null;
 };
 
-const customerQueue = new RegExp(`^/ws/queue/backupmachines/${ID}$`);
-const providerMachineQueue = new RegExp(`^/ws/queue/boltadmin/backupmachines/${ID}$`);
+// A machine's queue, or its runs queue (ours: runsQueue of the domain), authorised alike.
+const customerQueue = new RegExp(`^/ws/queue/backupmachines/${ID}(?:/runs)?$`);
+const providerMachineQueue = new RegExp(`^/ws/queue/boltadmin/backupmachines/${ID}(?:/runs)?$`);
 const providerMigrationQueue = new RegExp(`^/ws/queue/boltadmin/migrations/${ID}$`);
 const customerSend = new RegExp(`^/ws/inbound/backupmachines/${ID}/([a-z]+)$`);
 const providerSend = new RegExp(`^/ws/inbound/boltadmin/backupmachines/${ID}/([a-z]+)$`);

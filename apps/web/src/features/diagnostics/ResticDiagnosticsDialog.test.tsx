@@ -67,7 +67,7 @@ function fakeLive() {
       subscribed.set(destination, { listener, onFailure });
       return () => subscribed.delete(destination);
     },
-    send() {
+    publish() {
       throw new Error('the diagnostics dialog sends nothing over the channel');
     },
     close() {},

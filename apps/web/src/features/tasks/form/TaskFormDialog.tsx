@@ -44,6 +44,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import { newRequestId } from '../../../app/requestId';
 import { ConfirmDialog, FormModal, GlobalErrors, TextField, toast, useDialogSubmit, useOnOpen } from '../../../ui';
 import { SchedulePicker } from '../../../ui/SchedulePicker';
 import { TreePicker } from '../../../ui/TreePicker';
@@ -55,7 +56,6 @@ import { useMachineTree } from './useMachineTree';
 
 const TEXT = TASK_FORM_TEXTS;
 const L = TASK_FORM_LABELS;
-const newRequestId = () => crypto.randomUUID();
 
 export interface TaskFormButtonProps {
   machineId: number;

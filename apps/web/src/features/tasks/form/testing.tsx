@@ -27,19 +27,19 @@ export function fakeLiveChannel(answer: (frame: SentFrame) => CommandAnswer = ()
       listeners.set(destination, set);
       return () => set.delete(listener);
     },
-    send(destination, raw) {
-      const frame = { destination, body: JSON.parse(raw) as Record<string, unknown> };
+    publish(destination, body) {
+      const frame = { destination, body: body as Record<string, unknown> };
       sent.push(frame);
       const reply = answer(frame);
       if (reply === 'silent') return;
       const machineId = /\/backupmachines\/(\d+)\//.exec(destination)?.[1];
       const queue = `/ws/queue/backupmachines/${machineId}`;
-      const body = JSON.stringify({
+      const answered = JSON.stringify({
         requestId: frame.body.createOrUpdateTaskRequestId,
         responsePayloadJson: JSON.stringify({ success: reply.success, messages: reply.messages ?? [] }),
       });
       queueMicrotask(() => {
-        for (const listener of listeners.get(queue) ?? []) listener(body);
+        for (const listener of listeners.get(queue) ?? []) listener(answered);
       });
     },
     close() {},

@@ -12,9 +12,8 @@ import {
 } from '@portal/domain';
 import { useCallback, useRef, useState } from 'react';
 import { CommunicationError, call } from '../../../app/api';
+import { newRequestId } from '../../../app/requestId';
 import { toast } from '../../../ui';
-
-const newRequestId = () => crypto.randomUUID();
 
 /**
  * A machine's item tree as a dialog holds it (002 §4.4, §7.8): the first level on `reset`, a folder's children

@@ -1,0 +1,164 @@
+import {
+  type ActionType,
+  type Actor,
+  type Audience,
+  canDeleteTask,
+  canEditTask,
+  canRunTaskNow,
+  canTogglePause,
+  MESSAGES,
+  machineAudience,
+  mayCancelActions,
+  mayChange,
+  mayCommandMachine,
+  type PagingQuery,
+  pageOf,
+  pauseToggleTarget,
+  resultCodeText,
+  type TaskAbilities,
+} from '@portal/domain';
+import { conflict, forbidden, notFound } from '../../http/errors.js';
+import type { BackupStateService } from '../backup-state/service.js';
+import { presentAction, presentSnapshot, presentStorage, presentTaskDetail, presentTaskRow } from './present.js';
+import { createTasksRepo, type TaskMachine, type TasksRepo } from './repo.js';
+
+/** Which machine a call names: its id, and on the admin paths the customer and package it must be under. */
+export interface MachinePath {
+  audience: Audience;
+  machineId: number;
+  customerId?: number;
+  packageId?: number;
+}
+
+/** What the agent said to a cancel (the live channel asks it). */
+export type CancelOutcome = 'cancelled' | 'notRunning' | 'offline' | 'timeout';
+
+/**
+ * The task lists and the task page (002 §2.6, §7.5, §7.7): each call resolves the machine for the caller's
+ * audience first (another tenant's, or one under other ids in the path, is "not found"), then reads the
+ * task, its runs, snapshots and storage, and computes what the caller may do.
+ */
+export function createTaskService(deps: {
+  repo: TasksRepo;
+  backupState: BackupStateService;
+  /** Asks the machine's agent to stop the task's run. */
+  cancelRun: (machineId: number, taskId: number, runId: number) => Promise<CancelOutcome>;
+  /** A run changed without its agent reporting it (a cancel of a run no agent runs). */
+  onRunChanged?: (machineId: number, taskId: number, runId: number) => void;
+  now?: () => Date;
+}) {
+  const { repo } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function machineFor(actor: Actor, path: MachinePath): Promise<TaskMachine> {
+    const machine = await repo.machine(path.machineId);
+    if (!machine || machineAudience(actor, machine) !== path.audience) throw notFound();
+    if (path.customerId !== undefined && path.customerId !== machine.customerId) throw notFound();
+    if (path.packageId !== undefined && path.packageId !== machine.backupPackageId) throw notFound();
+    return machine;
+  }
+
+  async function taskFor(actor: Actor, path: MachinePath, taskId: number) {
+    const machine = await machineFor(actor, path);
+    const task = await repo.task(machine.id, taskId);
+    if (!task) throw notFound();
+    return { machine, task };
+  }
+
+  const mayManageSnapshots = (actor: Actor) => mayChange(actor);
+
+  return {
+    async list(actor: Actor, path: MachinePath, paging: PagingQuery) {
+      const machine = await machineFor(actor, path);
+      const page = await repo.taskPage(machine.id, paging);
+      return pageOf(
+        page.rows.map((task) => presentTaskRow(task, machine, path.audience)),
+        page.total,
+        paging.size,
+      );
+    },
+
+    async detail(actor: Actor, path: MachinePath, taskId: number) {
+      const { machine, task } = await taskFor(actor, path, taskId);
+      const commanding = mayChange(actor) && mayCommandMachine(actor, machine) && !machine.beingDeleted;
+      const controls = { ...task, ...machine };
+      const abilities: Omit<TaskAbilities, 'downloadDisabled'> = {
+        runNow: commanding && canRunTaskNow(controls),
+        pauseToggleTarget: pauseToggleTarget(task.status),
+        togglePause: commanding && canTogglePause(controls),
+        edit: commanding && canEditTask(controls),
+        delete: commanding && canDeleteTask(controls),
+        cancelActions: mayCancelActions(actor, machine),
+        manageSnapshots: mayManageSnapshots(actor),
+      };
+      return presentTaskDetail(task, machine, path.audience, abilities);
+    },
+
+    async actions(actor: Actor, path: MachinePath, taskId: number, type: ActionType | null, paging: PagingQuery) {
+      const { machine, task } = await taskFor(actor, path, taskId);
+      const mayCancel = mayCancelActions(actor, machine);
+      const page = await repo.actionPage(task.id, type, paging);
+      return pageOf(
+        page.rows.map((action) => presentAction(action, mayCancel)),
+        page.total,
+        paging.size,
+      );
+    },
+
+    async snapshots(actor: Actor, path: MachinePath, taskId: number, paging: PagingQuery) {
+      const { task } = await taskFor(actor, path, taskId);
+      const page = await repo.snapshotPage(task.id, paging);
+      const mayManage = mayManageSnapshots(actor);
+      return pageOf(
+        page.rows.map((snapshot) => presentSnapshot(snapshot, mayManage)),
+        page.total,
+        paging.size,
+      );
+    },
+
+    async storage(actor: Actor, path: MachinePath, taskId: number) {
+      const { machine, task } = await taskFor(actor, path, taskId);
+      return presentStorage(task.id, machine, await repo.taskUsage(task.id));
+    },
+
+    async snapshotStorage(actor: Actor, path: MachinePath, taskId: number, snapshotId: number) {
+      const { machine, task } = await taskFor(actor, path, taskId);
+      const snapshot = await repo.snapshot(task.id, snapshotId);
+      if (!snapshot) throw notFound();
+      return presentStorage(snapshot.id, machine, { currentBytes: 0, snapshotBytes: snapshot.sizeBytes });
+    },
+
+    /**
+     * 002 §7.5: cancels a busy action. The agent stops its restic process and reports the run finished; an
+     * action the agent does not run (it never started, or the agent restarted) is finished here as cancelled.
+     * Safe to retry: an action that is no longer busy answers a conflict and changes nothing.
+     */
+    async cancel(actor: Actor, path: MachinePath, taskId: number, actionId: number, type: ActionType) {
+      const { machine, task } = await taskFor(actor, path, taskId);
+      const action = await repo.action(task.id, actionId);
+      if (!action || action.type !== type) throw notFound();
+      if (!mayCancelActions(actor, machine)) throw forbidden();
+      if (action.status !== 'INITIATED' && action.status !== 'IN_PROGRESS') {
+        throw conflict(MESSAGES.taskPage.actionNotBusy);
+      }
+      const outcome = await deps.cancelRun(machine.id, task.id, action.id);
+      if (outcome === 'offline') throw conflict(MESSAGES.liveChannel.machineOffline);
+      if (outcome === 'timeout') throw conflict(MESSAGES.liveChannel.backupMachineCommunicationError);
+      if (outcome === 'notRunning') {
+        let finished = false;
+        await deps.backupState.runStatusChanged(task.id, 'FAILED', async (tx) => {
+          finished = await createTasksRepo(tx).finishCancelled(
+            action.id,
+            now(),
+            resultCodeText('CANCELLATION_REQUESTED'),
+          );
+          return finished;
+        });
+        if (finished) deps.onRunChanged?.(machine.id, task.id, action.id);
+      }
+      return null;
+    },
+  };
+}
+
+export type TaskService = ReturnType<typeof createTaskService>;

@@ -1,0 +1,343 @@
+import {
+  MESSAGES,
+  TASK_COMMAND_TIMINGS,
+  type TaskActionRow,
+  type TaskDetail,
+  type TaskSnapshotRow,
+} from '@portal/domain';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type LiveChannelClient, LiveChannelContext, type LiveListener } from '../../app/live';
+import { MachineCommandTimeout, sendMachineCommand } from '../../app/machine-commands';
+import { renderSignedIn } from '../../app/testing';
+import { ToastHost } from '../../ui';
+import { fakeServer, ok, paged } from '../users/testing';
+import { RunProgress, SnapshotState, TaskPage, TaskSummary } from './TaskPage';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+const task = (overrides: Partial<TaskDetail> = {}): TaskDetail => ({
+  id: 4,
+  name: 'Documents',
+  status: 'ACTIVE',
+  displayStatus: 'LAST_SUCCEEDED',
+  badges: [],
+  type: 'FILES_AND_FOLDERS',
+  backupMachineId: 3,
+  backupScheduleDescription: 'Daily at 02:00',
+  snapshotsEnabled: true,
+  numberOfSnapshotsToKeep: -1,
+  autoDeleteFailedSnapshots: false,
+  syncDeletions: false,
+  volumeSnapshotsEnabled: false,
+  numberOfBackupRuns: 2,
+  statusOfLastRun: 'FINISHED_SUCCESS',
+  actionInProgress: false,
+  backupTaskUrl: '/backupmachines/3/backuptasks/4',
+  timeZone: 'UTC',
+  backupPackageName: 'Office',
+  backupMachineName: 'alpha',
+  customer: { superAdminFullName: 'Ann Lee', companyName: 'Contoso' },
+  inProgressActionType: null,
+  inProgressActionProgress: null,
+  uploadLimitInKiloBytesPerSecond: -1,
+  customerId: 1,
+  backupPackageId: 2,
+  osFamily: 'LINUX',
+  machineOnline: true,
+  remoteManagementEnabled: true,
+  abilities: {
+    runNow: true,
+    pauseToggleTarget: 'PAUSED',
+    togglePause: true,
+    edit: true,
+    delete: true,
+    cancelActions: true,
+    manageSnapshots: true,
+    downloadDisabled: false,
+  },
+  ...overrides,
+});
+
+const run = (overrides: Partial<TaskActionRow> = {}): TaskActionRow => ({
+  id: 50,
+  type: 'BACKUP_RUN',
+  status: 'FINISHED_SUCCESS',
+  timeStarted: '2026-11-25T10:00:00.000Z',
+  timeFinished: '2026-11-25T10:00:00.000Z',
+  transferProgressPercentage: 100,
+  currentTransfer: 1,
+  totalTransfers: 1,
+  phase: 'FINALIZED',
+  failureMessage: null,
+  snapshotsAvailable: true,
+  cancellable: false,
+  ...overrides,
+});
+
+const snapshot = (overrides: Partial<TaskSnapshotRow> = {}): TaskSnapshotRow => ({
+  id: 70,
+  actionId: 50,
+  status: 'FINISHED_SUCCESS',
+  storageStatus: 'AVAILABLE',
+  downloadable: true,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  archiveDeletable: true,
+  ...overrides,
+});
+
+const storage = {
+  id: 4,
+  maxBackupSizePerMachineInBytes: 1000,
+  usedSpaceInBytes: 500,
+  usedSpaceInBytesForCurrentContent: 200,
+  usedSpaceInBytesForSnapshotsContent: 100,
+};
+
+function serve(detail: TaskDetail, runs: TaskActionRow[], snapshots: TaskSnapshotRow[] = []) {
+  return fakeServer(({ method, url }) => {
+    const base = '/backupmachines/3/backuptasks/4';
+    if (method === 'GET' && url.pathname === base) return ok(detail);
+    if (method === 'GET' && url.pathname === `${base}/actions`) return ok(paged(runs, url));
+    if (method === 'GET' && url.pathname === `${base}/backupsnapshots`) return ok(paged(snapshots, url));
+    if (method === 'GET' && url.pathname.endsWith('/storage')) return ok(storage);
+    if (method === 'PUT' && url.pathname === `${base}/backupactions/51/cancel`) return ok(null);
+    return undefined;
+  });
+}
+
+/** A live channel that records what is sent and answers each command with `answer` (none: never answers). */
+function fakeLive(answer?: (body: { requestId: string }) => { success: boolean; messages: unknown[] }) {
+  const listeners = new Map<string, Set<LiveListener>>();
+  const sent: Array<{ destination: string; body: { requestId: string } & Record<string, unknown> }> = [];
+  const client: LiveChannelClient = {
+    subscribe(destination, listener) {
+      const set = listeners.get(destination) ?? new Set();
+      set.add(listener);
+      listeners.set(destination, set);
+      return () => set.delete(listener);
+    },
+    publish(destination, body) {
+      const command = body as { requestId: string } & Record<string, unknown>;
+      sent.push({ destination, body: command });
+      if (!answer) return;
+      const reply = JSON.stringify({
+        requestId: command.requestId,
+        responsePayloadJson: JSON.stringify(answer(command)),
+      });
+      queueMicrotask(() => {
+        for (const listener of listeners.get('/ws/queue/backupmachines/3') ?? []) listener(reply);
+      });
+    },
+    close() {},
+  };
+  return { client, sent };
+}
+
+function renderPage(live: LiveChannelClient | null = null) {
+  return renderSignedIn(
+    <LiveChannelContext.Provider value={live}>
+      <MemoryRouter initialEntries={['/backupmachines/3/backuptasks/4']}>
+        <Routes>
+          <Route path="/backupmachines/:machineId/backuptasks/:taskId" element={<TaskPage audience="customer" />} />
+          <Route path="/backupmachines/:machineId" element={<p>Machine page</p>} />
+        </Routes>
+        <ToastHost />
+      </MemoryRouter>
+    </LiveChannelContext.Provider>,
+    { role: 'ROLE_CUSTOMER_USER' },
+  );
+}
+
+describe('task summary (002 §2.6)', () => {
+  it("hides Type for files and folders and shows 'Unlimited' snapshots", () => {
+    renderSignedIn(<TaskSummary task={task()} />);
+    const summary = screen.getByRole('table', { name: 'Task summary' });
+    expect(within(summary).queryByText('Type')).not.toBeInTheDocument();
+    expect(within(summary).getByText('Unlimited')).toBeInTheDocument();
+    expect(within(summary).getByText('Daily at 02:00')).toBeInTheDocument();
+  });
+
+  it('shows Type for other tasks and the number kept when limited', () => {
+    renderSignedIn(<TaskSummary task={task({ type: 'CPANEL', numberOfSnapshotsToKeep: 7 })} />);
+    expect(screen.getByText('cPanel accounts')).toBeInTheDocument();
+    expect(screen.getByText('7')).toBeInTheDocument();
+  });
+});
+
+describe('run progress (002 §4.2)', () => {
+  const variantOf = () => screen.getByRole('progressbar').className;
+
+  it('is danger when failed, with the failure message', () => {
+    renderSignedIn(
+      <RunProgress run={run({ status: 'FAILED', transferProgressPercentage: 30, failureMessage: 'Fatal error' })} />,
+    );
+    expect(variantOf()).toContain('bg-danger');
+    expect(screen.getByTestId('failure-message')).toHaveTextContent('Fatal error');
+  });
+
+  it("is warning under 100 %, with the phase and 'Item x of y' while busy", () => {
+    renderSignedIn(
+      <RunProgress
+        run={run({
+          status: 'IN_PROGRESS',
+          transferProgressPercentage: 40,
+          currentTransfer: 2,
+          totalTransfers: 5,
+          phase: 'TRANSFERRING_FILES',
+          timeFinished: null,
+        })}
+      />,
+    );
+    expect(variantOf()).toContain('bg-warning');
+    expect(screen.getByText('Item 2 of 5')).toBeInTheDocument();
+    expect(screen.getByText('transferring files')).toBeInTheDocument();
+  });
+
+  it("shows no 'Item x of y' for one transfer, nor when finished", () => {
+    renderSignedIn(
+      <RunProgress run={run({ status: 'IN_PROGRESS', totalTransfers: 1, transferProgressPercentage: 10 })} />,
+    );
+    expect(screen.queryByText(/Item \d+ of/)).not.toBeInTheDocument();
+  });
+
+  it('is warning with a note when finished with warnings, success otherwise, and no failure text', () => {
+    renderSignedIn(<RunProgress run={run({ status: 'FINISHED_WARNINGS', failureMessage: 'ignored' })} />);
+    expect(variantOf()).toContain('bg-warning');
+    expect(screen.getByText(/Finished with warnings/)).toBeInTheDocument();
+    expect(screen.queryByTestId('failure-message')).not.toBeInTheDocument();
+  });
+
+  it('is success when finished at 100 %', () => {
+    renderSignedIn(<RunProgress run={run()} />);
+    expect(variantOf()).toContain('bg-success');
+  });
+});
+
+describe('snapshot rows (002 §4.2)', () => {
+  const ref = { customerId: 0, packageId: 0, machineId: 3, taskId: 4 };
+  it.each([
+    [snapshot({ status: 'IN_PROGRESS' }), 'IN PROGRESS'],
+    [snapshot({ storageStatus: 'DELETED' }), 'DELETED'],
+    [snapshot({ storageStatus: 'BEING_DELETED' }), 'BEING DELETED'],
+  ])('shows a badge instead of the storage bar', (row, text) => {
+    renderSignedIn(<SnapshotState audience="customer" taskRef={ref} snapshot={row} />);
+    expect(screen.getByText(text)).toBeInTheDocument();
+    expect(screen.queryByTestId('usage-bar')).not.toBeInTheDocument();
+  });
+
+  it('shows the storage bar of an available snapshot', async () => {
+    serve(task(), []);
+    renderSignedIn(<SnapshotState audience="customer" taskRef={ref} snapshot={snapshot()} />);
+    expect(await screen.findByTestId('usage-bar')).toBeInTheDocument();
+  });
+});
+
+describe('task page', () => {
+  it("shows runs with 'ongoing' or their duration (at least 1 ms), and 'There are no items' without snapshots", async () => {
+    serve(task(), [
+      run({ id: 51, status: 'IN_PROGRESS', timeFinished: null, transferProgressPercentage: 10, cancellable: true }),
+      run({ id: 50 }),
+    ]);
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Documents' })).toBeInTheDocument();
+    const durations = await screen.findAllByTestId('run-duration');
+    expect(durations.map((d) => d.textContent)).toEqual(['ongoing', '1 ms']);
+    const snapshots = await screen.findByTestId('snapshots-table');
+    expect(await within(snapshots).findByText(MESSAGES.task.noItems)).toBeInTheDocument();
+  });
+
+  it('cancels a busy run and says so', async () => {
+    const server = serve(task(), [run({ id: 51, status: 'IN_PROGRESS', timeFinished: null, cancellable: true })]);
+    const user = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    const dialog = await screen.findByTestId('cancel-action-dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel action' }));
+    expect(await screen.findByText('The backup run has been cancelled')).toBeInTheDocument();
+    expect(server.to('PUT', '/backupmachines/3/backuptasks/4/backupactions/51/cancel')[0]?.url.search).toBe(
+      '?type=BACKUP_RUN',
+    );
+  });
+
+  it("runs the task now over the live channel with a request id and toasts 'Backup task is being started'", async () => {
+    serve(task(), []);
+    const live = fakeLive(() => ({ success: true, messages: [] }));
+    const user = renderPage(live.client);
+    await user.click(await screen.findByRole('button', { name: 'Run now' }));
+    const dialog = await screen.findByTestId('run-task-dialog');
+    expect(within(dialog).getByText(MESSAGES.task.runDialogTitle)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Run now' }));
+    expect(await screen.findByText(MESSAGES.task.beingStarted)).toBeInTheDocument();
+    expect(live.sent[0]).toMatchObject({
+      destination: '/ws/inbound/backupmachines/3/starttask',
+      body: { backupTaskId: 4, requestId: expect.any(String) },
+    });
+  });
+
+  it("shows the machine's refusal in the dialog", async () => {
+    serve(task(), []);
+    const live = fakeLive(() => ({
+      success: false,
+      messages: [{ type: 'ERROR', fieldName: '', message: 'The backup machine is offline', responseCode: 'ERROR' }],
+    }));
+    const user = renderPage(live.client);
+    await user.click(await screen.findByRole('button', { name: 'Pause' }));
+    const dialog = await screen.findByTestId('pause-task-dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Pause' }));
+    expect(await within(dialog).findByText('The backup machine is offline')).toBeInTheDocument();
+    expect(live.sent[0]?.body).toMatchObject({ status: 'PAUSED', backupTaskId: 4 });
+  });
+
+  it('deletes only with the exact task name, then toasts', async () => {
+    serve(task(), []);
+    const live = fakeLive(() => ({ success: true, messages: [] }));
+    const user = renderPage(live.client);
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByTestId('delete-task-dialog');
+    await user.type(within(dialog).getByRole('textbox'), 'documents');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByText(MESSAGES.confirmByName.taskDeletion)).toBeInTheDocument();
+    expect(live.sent).toHaveLength(0);
+    await user.clear(within(dialog).getByRole('textbox'));
+    await user.type(within(dialog).getByRole('textbox'), 'Documents');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText(MESSAGES.task.beingDeleted)).toBeInTheDocument();
+    expect(live.sent[0]?.destination).toBe('/ws/inbound/backupmachines/3/deletetask');
+  });
+});
+
+describe('machine commands over the live channel (002 §8.3)', () => {
+  it('gives up after the reply time-out', async () => {
+    vi.useFakeTimers();
+    const live = fakeLive();
+    const sent = sendMachineCommand(live.client, 'customer', 3, 'starttask', 'r1', {
+      requestId: 'r1',
+      backupTaskId: 4,
+    });
+    const outcome = expect(sent).rejects.toBeInstanceOf(MachineCommandTimeout);
+    await act(async () => {
+      vi.advanceTimersByTime(TASK_COMMAND_TIMINGS.replyTimeoutMs);
+    });
+    await outcome;
+  });
+
+  it("toasts 'Error in communicating with backup machine.' when no reply comes", async () => {
+    serve(task(), []);
+    const live = fakeLive();
+    const user = renderPage(live.client);
+    await user.click(await screen.findByRole('button', { name: 'Run now' }));
+    const dialog = await screen.findByTestId('run-task-dialog');
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await user.click(within(dialog).getByRole('button', { name: 'Run now' }));
+    await act(async () => {
+      vi.advanceTimersByTime(TASK_COMMAND_TIMINGS.replyTimeoutMs);
+    });
+    await waitFor(() =>
+      expect(screen.getByText(MESSAGES.liveChannel.backupMachineCommunicationError)).toBeInTheDocument(),
+    );
+  });
+});
