@@ -9,8 +9,6 @@ import {
   bucketsWithPolicyInfoPath,
   customerBillingServerChangePath,
   customerUrl,
-  downloadInitiatePath,
-  downloadPath,
   FALLBACK_IMAGES,
   idSegment,
   imageUrl,
@@ -46,7 +44,6 @@ import {
   providerTaskActionsPath,
   resellerSettingsPath,
   setDefaultStorageAccountPath,
-  snapshotArchiveDeletePath,
   snapshotStoragePath,
   storageAccountAccessKeysPath,
   storageAccountMigrationPath,
@@ -248,9 +245,6 @@ describe('calls of 002 §7', () => {
     expect(actionCancelPath('provider', task, 5, 'BACKUP_RUN')).toBe(
       '/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks/4/backupactions/5/cancel?type=BACKUP_RUN',
     );
-    expect(snapshotArchiveDeletePath(task, 9)).toBe(
-      '/backupmachines/3/backuptasks/4/backupsnapshots/9?archivedelete=true',
-    );
     expect(providerTaskActionsPath(task, 'BACKUP_SNAPSHOT', paging)).toBe(
       '/boltadmin/customers/1/backuppackages/2/backupmachines/3/backuptasks/4/actions?type=BACKUP_SNAPSHOT&size=10&page=0',
     );
@@ -260,9 +254,6 @@ describe('calls of 002 §7', () => {
     );
     expect(snapshotStoragePath(task, 9)).toBe('/backupmachines/3/backuptasks/4/backupsnapshots/9/storage');
     expect(taskStoragePath(task)).toBe('/backupmachines/3/backuptasks/4/storage');
-    expect(downloadInitiatePath(task, 11)).toBe('/backupmachines/3/backuptasks/4/backupruns/11/downloads/initiate');
-    expect(downloadPath(task, 11, 'a1/b')).toBe('/backupmachines/3/backuptasks/4/backupruns/11/downloads/a1%2Fb');
-    expect(() => downloadPath(task, 11, '..')).toThrow(RangeError);
   });
 
   it('002 §7.7, §7.8: task lists and channel destinations', () => {

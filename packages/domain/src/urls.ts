@@ -326,12 +326,6 @@ export function actionCancelPath(
   return `${task}/backupactions/${idSegment(actionId, 'actionId')}/cancel?type=${member(ACTION_TYPES, type, 'type')}`;
 }
 
-/** PUT /backupmachines/{m}/backuptasks/{t}/backupsnapshots/{s}?archivedelete=true. */
-export const snapshotArchiveDeletePath = (ref: CustomerTaskRef, snapshotId: number) =>
-  withQuery(`${taskUrl('customer', ref)}/backupsnapshots/${idSegment(snapshotId, 'snapshotId')}`, {
-    archivedelete: true,
-  });
-
 /** GET (paged) /boltadmin/customers/{c}/backuppackages/{p}/backupmachines/{m}/backuptasks/{t}/actions?type={type}. */
 export const providerTaskActionsPath = (ref: TaskRef, type: ActionType, paging: Paging) =>
   withPaging(`${taskUrl('provider', ref)}/actions?type=${member(ACTION_TYPES, type, 'type')}`, paging);
@@ -350,16 +344,6 @@ export const snapshotStoragePath = (ref: CustomerTaskRef, snapshotId: number) =>
 
 /** GET /backupmachines/{m}/backuptasks/{t}/storage. */
 export const taskStoragePath = (ref: CustomerTaskRef) => `${taskUrl('customer', ref)}/storage`;
-
-/** POST /backupmachines/{m}/backuptasks/{t}/backupruns/{runId}/downloads/initiate (002 §7.6). */
-export const downloadInitiatePath = (ref: CustomerTaskRef, runId: number) =>
-  `${taskUrl('customer', ref)}/backupruns/${idSegment(runId, 'runId')}/downloads/initiate`;
-
-/** The form POST of a download: .../backupruns/{runId}/downloads/{downloadId} (002 §7.6). */
-export function downloadPath(ref: CustomerTaskRef, runId: number, downloadId: string): string {
-  if (downloadId === '' || downloadId === '.' || downloadId === '..') throw new RangeError('not a download id');
-  return `${taskUrl('customer', ref)}/backupruns/${idSegment(runId, 'runId')}/downloads/${encodeURIComponent(downloadId)}`;
-}
 
 /** GET (paged) task lists (002 §7.7): the machine's tasks for each audience. */
 export function taskListPath(audience: 'customer', ref: CustomerMachineRef): string;
