@@ -181,6 +181,12 @@ class ByteReader {
     return out;
   }
 
+  /** Reads past whatever is left, so the source ends (a process's output must be read to its end to close). */
+  async drain(): Promise<void> {
+    this.buffered = Buffer.alloc(0);
+    while (!(await this.chunks.next()).done);
+  }
+
   /** The next n bytes as they arrive. */
   async *stream(n: number): AsyncGenerator<Buffer> {
     let left = n;
@@ -248,7 +254,12 @@ export async function* readTar(source: AsyncIterable<Buffer>): AsyncGenerator<Ta
   let pax = new Map<string, string>();
   for (;;) {
     const block = await reader.read(512);
-    if (block === null || block.every((byte) => byte === 0)) return;
+    if (block === null) return;
+    if (block.every((byte) => byte === 0)) {
+      // The end-of-archive blocks: nothing more is an entry, but the stream is read to its end.
+      await reader.drain();
+      return;
+    }
     const type = String.fromCharCode(block[156] ?? 0x30);
     const size = number(block, 124, 12);
     if (type === 'x' || type === 'L' || type === 'g') {
