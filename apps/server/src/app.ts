@@ -55,6 +55,9 @@ import { registerProfileRoutes } from './features/profile/routes.js';
 import { createRealtimeCommandsRepo } from './features/realtime-commands/repo.js';
 import { registerRealtimeCommandRoutes } from './features/realtime-commands/routes.js';
 import { createRealtimeCommandService } from './features/realtime-commands/service.js';
+import { createRestoreRepo } from './features/restore/repo.js';
+import { registerRestoreRoutes } from './features/restore/routes.js';
+import { createRestoreService } from './features/restore/service.js';
 import { createSeedingRepo } from './features/seeding/repo.js';
 import { registerSeedingRoutes } from './features/seeding/routes.js';
 import { createSeedingService } from './features/seeding/service.js';
@@ -424,6 +427,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await seeding.failInterruptedLoads();
   });
   app.addHook('onClose', async () => seeding.stop());
+  // A run's backed-up data (issue 14): snapshot tree, downloads streamed from restic, archive deletion.
+  const restore = createRestoreService({
+    repo: createRestoreRepo(db),
+    places: localStorageRepo,
+    repositoryPassword: (machineId) => repositories.repositoryPassword(machineId),
+    dataDir: config.dataDir,
+    onError: (error, what) => app.log.error({ err: error }, `failed ${what}`),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  registerRestoreRoutes(app, { restore });
+  app.addHook('onReady', async () => restore.startDeletionJob());
+  app.addHook('onClose', async () => restore.stop());
   registerMachineLinkRoutes(app, {
     machineLink: createMachineLinkService({
       db,

@@ -150,6 +150,26 @@ describe('route table', () => {
     expect(t.customer.actions.query.safeParse({ type: 'BACKUP_ANYTHING' }).success).toBe(false);
   });
 
+  it('002 §7.5, §7.6: snapshot archive deletion, downloads, the snapshot tree and restores', () => {
+    const run = { machineId: 3, taskId: 4, runId: 11 };
+    expect(
+      withQuery(ROUTES.restore.deleteArchive.build({ machineId: 3, taskId: 4, snapshotId: 9 }), {
+        archivedelete: true,
+      }),
+    ).toBe('/backupmachines/3/backuptasks/4/backupsnapshots/9?archivedelete=true');
+    expect(ROUTES.restore.initiateDownload.build(run)).toBe(
+      '/backupmachines/3/backuptasks/4/backupruns/11/downloads/initiate',
+    );
+    expect(ROUTES.restore.download.build({ ...run, download: 'a1/b' })).toBe(
+      '/backupmachines/3/backuptasks/4/backupruns/11/downloads/a1%2Fb',
+    );
+    expect(() => ROUTES.restore.download.build({ ...run, download: '..' })).toThrow(RangeError);
+    expect(withQuery(ROUTES.restore.snapshotTree.build(run), { path: '/home/a b' })).toBe(
+      '/backupmachines/3/backuptasks/4/backupruns/11/tree?path=%2Fhome%2Fa%20b',
+    );
+    expect(() => ROUTES.restore.initiateDownload.build({ ...run, runId: 0 })).toThrow(RangeError);
+  });
+
   it('refuses a bad id in every id segment', () => {
     const task = { customerId: 1, packageId: 2, machineId: 3, taskId: 4 };
     for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]) {

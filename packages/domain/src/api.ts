@@ -27,7 +27,7 @@ import {
 } from './forms/customer.js';
 import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './forms/machine.js';
 import { resticCommandSchema } from './forms/restic.js';
-import type { TaskDefinition } from './forms/task.js';
+import { downloadRequestSchema, type TaskDefinition } from './forms/task.js';
 import { userAddSchema } from './forms/user.js';
 import { type LogFileEntry, logFileUploadQuerySchema } from './log-files.js';
 import {
@@ -39,6 +39,12 @@ import {
 } from './machines.js';
 import { idParam, idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
+import {
+  archiveDeleteQuerySchema,
+  type DownloadInitiated,
+  type SnapshotTreeItem,
+  snapshotTreeQuerySchema,
+} from './restore.js';
 import { type SeedLoadResult, seedLoadRequestSchema } from './seeding.js';
 import type { SignUpOptions, SignUpResult } from './signup.js';
 import type { TaskOverviewRow, TaskVolumeSnapshotsResult } from './task-overview.js';
@@ -312,6 +318,8 @@ function taskRoutes<const B extends string>(machine: B, access: AccessLevel) {
 
 const PROVIDER_MACHINE = '/boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId';
 const REALTIME = `${PROVIDER_MACHINE}/realtimecommands` as const;
+/** A run of a task on the customer's paths (002 §7.5, §7.6). */
+const TASK_RUN = '/backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId';
 
 export const ROUTES = {
   health: {
@@ -593,6 +601,29 @@ export const ROUTES = {
     readObject: get('/restic/:machineId/:type/:name', 'public', { response: notAnEnvelope() }),
     saveObject: post('/restic/:machineId/:type/:name', 'public', { response: notAnEnvelope() }),
     deleteObject: del('/restic/:machineId/:type/:name', 'public', { response: notAnEnvelope() }),
+  },
+  /**
+   * A run's backed-up data (002 §7.5, §7.6; issue 14): its snapshot's tree, downloads, restores to the machine and
+   * the archive deletion of a snapshot. Every caller who may see the machine reaches the paths; the server
+   * applies mayHandleBackupData.
+   */
+  restore: {
+    /** ?path= a folder of the snapshot ('/' the top): its direct children (ours, the tree of 002 §2.6's modal). */
+    snapshotTree: get(`${TASK_RUN}/tree`, 'signedIn', {
+      query: snapshotTreeQuerySchema,
+      response: answer<Elements<SnapshotTreeItem>>(),
+    }),
+    initiateDownload: post(`${TASK_RUN}/downloads/initiate`, 'signedIn', {
+      body: downloadRequestSchema,
+      response: answer<DownloadInitiated>(),
+    }),
+    /** The hidden form POST (field `_csrf`) that answers with the zip; `download` is the initiate call's downloadId. */
+    download: post(`${TASK_RUN}/downloads/:download`, 'signedIn', { response: notAnEnvelope() }),
+    /** ?archivedelete=true, empty body: the archive is deleted in the background (BEING_DELETED → DELETED). */
+    deleteArchive: put('/backupmachines/:machineId/backuptasks/:taskId/backupsnapshots/:snapshotId', 'signedIn', {
+      query: archiveDeleteQuerySchema,
+      response: answer<null>(),
+    }),
   },
 } as const;
 

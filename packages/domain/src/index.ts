@@ -16,6 +16,7 @@ export * from './machines.js';
 export * from './message-routing.js';
 export * from './messages.js';
 export * from './permissions.js';
+export * from './restore.js';
 export * from './routes.js';
 export * from './schedule.js';
 export * from './seeding.js';

@@ -781,6 +781,28 @@ export const MESSAGES = {
   /** Seeding (issue #5; ours), declared in seeding.ts like the groups above (it must not import this file). */
   seeding: SEEDING_MESSAGES,
 
+  /** Downloads and snapshot archive deletion (002 §2.6, §5.8, §7.5, §7.6; issue 14). */
+  restore: {
+    downloadButton: 'Download',
+    deleteArchiveButton: 'Delete archive',
+    downloadTitle: 'Download backed-up items',
+    deleteArchiveTitle: 'Delete snapshot archive',
+    deleteArchivePrompt: 'Type the name of the backup task to delete this snapshot archive:',
+    downloadAll: 'Download all items',
+    treeLabel: 'Backed-up items',
+    treeEmpty: 'This folder is empty',
+    treeLoading: 'Loading...',
+    treeError: 'The items of this snapshot could not be read.',
+    unknownWhileDeletingArchive: unknownErrorWhile('deleting the snapshot archive'),
+    runNotFound: 'Backup run not found',
+    snapshotNotFound: 'Snapshot archive not found',
+    noSnapshot: 'This run has no snapshot to download',
+    busy: 'Not available while an action of the task is in progress or the task is being deleted',
+    downloadNotValid: 'This download is no longer valid; start it again',
+    notOnPortalStorage: "Downloads are served only from the portal's own storage",
+    archiveNotDeletable: 'This snapshot archive cannot be deleted now',
+  },
+
   /** Destructive confirmations by typing a name (000 §5, 001 §5, 002 §5.4, §5.8). */
   confirmByName: {
     packageDeletion: 'Must complete backup package name to confirm deletion',

@@ -1,13 +1,4 @@
-import {
-  ACTION_TYPES,
-  type ActionType,
-  MACHINE_STATUSES,
-  type MachineStatus,
-  PACKAGE_STATUSES,
-  PAYMENT_METHODS,
-  type PackageStatus,
-  type PaymentMethod,
-} from './enums.js';
+import { PACKAGE_STATUSES, PAYMENT_METHODS, type PackageStatus, type PaymentMethod } from './enums.js';
 import { RESELLER_SETTINGS_SECTIONS, type ResellerSettingsSection } from './forms/reseller-settings.js';
 import { type AdminAudience, type Audience, idSegment, member, type Paging, withPaging, withQuery } from './paths.js';
 
@@ -278,46 +269,6 @@ export const customerBillingServerChangePath = (
   paymentMethod: PaymentMethod,
 ) =>
   `${customerUrl('provider', customerId)}?whmcsServerId=${idSegment(whmcsServerId, 'whmcsServerId')}&paymentMethod=${member(PAYMENT_METHODS, paymentMethod, 'paymentMethod')}`;
-
-/**
- * PUT .../backupactions/{actionId}/cancel?type={type} (002 §7.5): /backupmachines/{m}/backuptasks/{t}
- * for a customer user, /admin/mycustomers/{c}/backuppackages/{p}/backupmachines/{m}/backuptasks/{t}
- * for a reseller; ours for the provider: the /boltadmin task path.
- */
-export function actionCancelPath(
-  audience: 'customer',
-  ref: CustomerTaskRef,
-  actionId: number,
-  type: ActionType,
-): string;
-export function actionCancelPath(audience: Audience, ref: TaskRef, actionId: number, type: ActionType): string;
-export function actionCancelPath(
-  audience: Audience,
-  ref: TaskRef | CustomerTaskRef,
-  actionId: number,
-  type: ActionType,
-): string {
-  const task = audience === 'customer' ? taskUrl('customer', ref) : taskUrl(audience, adminRefOf<TaskRef>(ref));
-  return `${task}/backupactions/${idSegment(actionId, 'actionId')}/cancel?type=${member(ACTION_TYPES, type, 'type')}`;
-}
-/** PUT of a task's volume snapshots setting: the provider task path (002 §7.3). */
-export const taskVolumeSnapshotsPath = (ref: TaskRef) => taskUrl('provider', ref);
-
-/** PUT /backupmachines/{m}/backuptasks/{t}/backupsnapshots/{s}?archivedelete=true. */
-export const snapshotArchiveDeletePath = (ref: CustomerTaskRef, snapshotId: number) =>
-  withQuery(`${taskUrl('customer', ref)}/backupsnapshots/${idSegment(snapshotId, 'snapshotId')}`, {
-    archivedelete: true,
-  });
-
-/** POST /backupmachines/{m}/backuptasks/{t}/backupruns/{runId}/downloads/initiate (002 §7.6). */
-export const downloadInitiatePath = (ref: CustomerTaskRef, runId: number) =>
-  `${taskUrl('customer', ref)}/backupruns/${idSegment(runId, 'runId')}/downloads/initiate`;
-
-/** The form POST of a download: .../backupruns/{runId}/downloads/{downloadId} (002 §7.6). */
-export function downloadPath(ref: CustomerTaskRef, runId: number, downloadId: string): string {
-  if (downloadId === '' || downloadId === '.' || downloadId === '..') throw new RangeError('not a download id');
-  return `${taskUrl('customer', ref)}/backupruns/${idSegment(runId, 'runId')}/downloads/${encodeURIComponent(downloadId)}`;
-}
 
 /** Task commands of the live channel (002 §7.8); 'udpatetaskstatus' is spelled as in the product. */
 export const MACHINE_CHANNEL_COMMANDS = [

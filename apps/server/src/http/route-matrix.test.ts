@@ -145,6 +145,11 @@ const EXPECTED: Record<string, AccessLevel> = {
     'providerAdmin',
   'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/backupactions/:actionId/cancel':
     'providerAdmin',
+  // A run's backed-up data (issue 14, "restore"): snapshot tree, downloads, archive deletion.
+  'GET /backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId/tree': 'signedIn',
+  'POST /backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId/downloads/initiate': 'signedIn',
+  'POST /backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId/downloads/:download': 'signedIn',
+  'PUT /backupmachines/:machineId/backuptasks/:taskId/backupsnapshots/:snapshotId': 'signedIn',
   // The live channel's WebSocket endpoints; a plain GET without an upgrade answers 404.
   'GET /ws/connect': 'customerMember',
   'GET /ws/boltadmin/connect': 'providerAdmin',

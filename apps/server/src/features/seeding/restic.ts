@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 
 /** What a restic process printed and how it ended; `spawnError` when it could not be started. */
 export interface ResticOutcome {
@@ -13,21 +14,28 @@ export interface ResticOutcome {
 /** The lines kept of each stream: a copy of a large seed prints little, but never without bound. */
 const MAX_LINES = 2_000;
 
+export interface ResticOptions {
+  binary: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+}
+
+/** The process environment without the server's own RESTIC_* variables, plus the repository's. */
+function resticEnv(own: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RESTIC_')) env[key] = value;
+  return Object.assign(env, own);
+}
+
 /**
  * Runs restic on the portal server (seed loading, issue #5). Spawned directly, never through a shell; the
  * repositories and passwords reach restic only through `env` (RESTIC_REPOSITORY, RESTIC_PASSWORD,
  * RESTIC_FROM_*), never its command line, and the server's own RESTIC_* variables are left out. Aborting
  * `signal` sends SIGINT (restic removes its locks and stops). Never rejects.
  */
-export function runRestic(options: {
-  binary: string;
-  args: readonly string[];
-  env: Readonly<Record<string, string>>;
-  signal?: AbortSignal;
-}): Promise<ResticOutcome> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RESTIC_')) env[key] = value;
-  Object.assign(env, options.env);
+export function runRestic(options: ResticOptions): Promise<ResticOutcome> {
+  const env = resticEnv(options.env);
   return new Promise((resolve) => {
     const outcome: ResticOutcome = { code: null, cancelled: false, stdout: [], stderr: [], spawnError: null };
     const child = spawn(options.binary, options.args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -62,4 +70,47 @@ export function resticFailure(outcome: ResticOutcome): string {
   if (outcome.spawnError) return `restic could not be started: ${outcome.spawnError.message}`;
   const text = outcome.stderr.slice(-5).join(' / ').trim();
   return (text || `restic exited with code ${outcome.code}`).slice(0, 3000);
+}
+
+/** A restic process whose standard output is read as a stream (a dump, a long listing). */
+export interface ResticStream {
+  stdout: Readable;
+  /** How it ended; the last lines of standard error are kept. Never rejects. */
+  done: Promise<ResticOutcome>;
+}
+
+/**
+ * Starts restic like runRestic, but hands its standard output over unread, so a dump reaches the client as
+ * restic writes it and never sits whole in memory. Aborting `signal` sends SIGINT.
+ */
+export function streamRestic(options: ResticOptions): ResticStream {
+  const child = spawn(options.binary, options.args, {
+    env: resticEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const outcome: ResticOutcome = { code: null, cancelled: false, stdout: [], stderr: [], spawnError: null };
+  const onAbort = () => {
+    outcome.cancelled = true;
+    child.kill('SIGINT');
+  };
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const errors = createInterface({ input: child.stderr, crlfDelay: Number.POSITIVE_INFINITY });
+  errors.on('line', (line) => {
+    if (line.trim() === '') return;
+    outcome.stderr.push(line);
+    if (outcome.stderr.length > MAX_LINES) outcome.stderr.shift();
+  });
+  const stderrClosed = new Promise<void>((done) => errors.once('close', () => done()));
+  const done = new Promise<ResticOutcome>((resolve) => {
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      outcome.spawnError = error;
+    });
+    child.once('close', (code) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      outcome.code = code;
+      void stderrClosed.then(() => resolve(outcome));
+    });
+  });
+  return { stdout: child.stdout, done };
 }

@@ -1,3 +1,12 @@
+import { MESSAGES } from '@portal/domain';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { ConfirmByNameDialog, GlobalErrors, useDialogSubmit } from '../../../ui';
+import { DownloadDialog } from './DownloadDialog';
+import { useDeleteArchive } from './mutations';
+
+const TEXT = MESSAGES.restore;
+
 export interface RunDataProps {
   machineId: number;
   taskId: number;
@@ -6,17 +15,36 @@ export interface RunDataProps {
   disabled?: boolean;
 }
 
-// SKELETON (helper "restore" replaces): download (002 §7.6) and restore to the machine (BACKUP_RESTORE) of a
-// run's snapshot, and the archive deletion of a snapshot (002 §5.8, §7.5).
-export function DownloadButton(_props: RunDataProps) {
-  return null;
+/** Download of a run's snapshot (002 §7.6): opens the dialog with the snapshot's tree. */
+export function DownloadButton({ machineId, taskId, runId, disabled }: RunDataProps) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button size="sm" variant="outline-primary" disabled={disabled} onClick={() => setOpen(true)}>
+        {TEXT.downloadButton}
+      </Button>
+      <DownloadDialog show={open} run={{ machineId, taskId, runId }} onHide={() => setOpen(false)} />
+    </>
+  );
 }
 
+// Restore to the machine (BACKUP_RESTORE) is not built yet: no agent command carries it, so no button is offered.
 export function RestoreButton(_props: RunDataProps & { onStarted: () => void }) {
   return null;
 }
 
-export function DeleteArchiveButton(_props: {
+/**
+ * Delete snapshot archive (002 §5.8, §7.5): confirmed by typing the task's exact name ('Must complete correct
+ * backup task name to confirm deletion of archive'); the archive then shows BEING DELETED until it is gone.
+ */
+export function DeleteArchiveButton({
+  machineId,
+  taskId,
+  taskName,
+  snapshotId,
+  disabled,
+  onDeleted,
+}: {
   machineId: number;
   taskId: number;
   taskName: string;
@@ -24,5 +52,38 @@ export function DeleteArchiveButton(_props: {
   disabled?: boolean;
   onDeleted: () => void;
 }) {
-  return null;
+  const [open, setOpen] = useState(false);
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    mutation: useDeleteArchive(),
+    successText: MESSAGES.task.archiveBeingDeleted,
+    successToast: 'warning',
+    partialText: MESSAGES.task.archiveBeingDeleted,
+    unknownErrorText: TEXT.unknownWhileDeletingArchive,
+  });
+  return (
+    <>
+      <Button size="sm" variant="outline-danger" disabled={disabled} onClick={() => setOpen(true)}>
+        {TEXT.deleteArchiveButton}
+      </Button>
+      <ConfirmByNameDialog
+        show={open}
+        onHide={() => setOpen(false)}
+        title={TEXT.deleteArchiveTitle}
+        prompt={TEXT.deleteArchivePrompt}
+        expectedName={taskName}
+        mismatchMessage={MESSAGES.confirmByName.archiveDeletion}
+        confirmLabel={TEXT.deleteArchiveButton}
+        onConfirm={async () => {
+          const outcome = await submit({ machineId, taskId, snapshotId });
+          if (!outcome.applied) return;
+          setOpen(false);
+          onDeleted();
+        }}
+        onExited={clearErrors}
+        data-testid="delete-archive-dialog"
+      >
+        <GlobalErrors messages={globalErrors} />
+      </ConfirmByNameDialog>
+    </>
+  );
 }

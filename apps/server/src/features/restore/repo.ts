@@ -1,0 +1,106 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { machineContext } from '../../db/machine-context.js';
+import { backupSnapshots, backupTasks, taskActions } from '../../db/schema/index.js';
+
+const BUSY = ['INITIATED', 'IN_PROGRESS'] as const;
+
+/** The queries of a run's backed-up data: each read is of one machine's task, so another's ids find nothing. */
+export function createRestoreRepo(db: Executor) {
+  return {
+    /** Who may see and command the machine (db/machine-context.ts). */
+    machine: (machineId: number) => machineContext(db, machineId),
+
+    /** The machine's task, and whether one of its actions is busy (002 §4.2: download disabled then). */
+    async task(machineId: number, taskId: number) {
+      const [task] = await db
+        .select({ id: backupTasks.id, name: backupTasks.name, status: backupTasks.status })
+        .from(backupTasks)
+        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
+      if (!task) return null;
+      const [busy] = await db
+        .select({ id: taskActions.id })
+        .from(taskActions)
+        .where(and(eq(taskActions.backupTaskId, taskId), inArray(taskActions.status, [...BUSY])))
+        .limit(1);
+      return { ...task, actionInProgress: busy !== undefined };
+    },
+
+    /** A backup run of the task with its restic snapshot. */
+    async run(taskId: number, runId: number) {
+      const [run] = await db
+        .select({
+          id: taskActions.id,
+          type: taskActions.type,
+          status: taskActions.status,
+          resticSnapshotId: taskActions.resticSnapshotId,
+          snapshotsAvailable: taskActions.snapshotsAvailable,
+          timeStarted: taskActions.timeStarted,
+        })
+        .from(taskActions)
+        .where(and(eq(taskActions.id, runId), eq(taskActions.backupTaskId, taskId)));
+      return run ?? null;
+    },
+
+    /** A snapshot archive of the task, with the status of the run that made it. */
+    async snapshot(taskId: number, snapshotId: number) {
+      const [snapshot] = await db
+        .select({
+          id: backupSnapshots.id,
+          status: backupSnapshots.status,
+          storageStatus: backupSnapshots.storageStatus,
+          resticSnapshotId: backupSnapshots.resticSnapshotId,
+        })
+        .from(backupSnapshots)
+        .where(and(eq(backupSnapshots.id, snapshotId), eq(backupSnapshots.backupTaskId, taskId)));
+      return snapshot ?? null;
+    },
+
+    /** AVAILABLE → BEING_DELETED; false when another request got there first. */
+    async markBeingDeleted(snapshotId: number): Promise<boolean> {
+      const rows = await db
+        .update(backupSnapshots)
+        .set({ storageStatus: 'BEING_DELETED' })
+        .where(and(eq(backupSnapshots.id, snapshotId), eq(backupSnapshots.storageStatus, 'AVAILABLE')))
+        .returning({ id: backupSnapshots.id });
+      return rows.length > 0;
+    },
+
+    /** Archives whose deletion was asked and not finished (after a restart too), with their machine. */
+    async beingDeleted() {
+      return db
+        .select({
+          id: backupSnapshots.id,
+          taskId: backupSnapshots.backupTaskId,
+          machineId: backupTasks.backupMachineId,
+          resticSnapshotId: backupSnapshots.resticSnapshotId,
+        })
+        .from(backupSnapshots)
+        .innerJoin(backupTasks, eq(backupTasks.id, backupSnapshots.backupTaskId))
+        .where(eq(backupSnapshots.storageStatus, 'BEING_DELETED'));
+    },
+
+    /**
+     * The archive is gone from the repository: DELETED, and the runs of the task that made that restic
+     * snapshot have no snapshot to download any more.
+     */
+    async markDeleted(snapshot: { id: number; taskId: number; resticSnapshotId: string | null }): Promise<void> {
+      await db
+        .update(backupSnapshots)
+        .set({ storageStatus: 'DELETED' })
+        .where(and(eq(backupSnapshots.id, snapshot.id), eq(backupSnapshots.storageStatus, 'BEING_DELETED')));
+      if (snapshot.resticSnapshotId === null) return;
+      await db
+        .update(taskActions)
+        .set({ snapshotsAvailable: false })
+        .where(
+          and(
+            eq(taskActions.backupTaskId, snapshot.taskId),
+            eq(taskActions.resticSnapshotId, snapshot.resticSnapshotId),
+          ),
+        );
+    },
+  };
+}
+
+export type RestoreRepo = ReturnType<typeof createRestoreRepo>;

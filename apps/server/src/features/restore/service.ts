@@ -1,0 +1,344 @@
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { PassThrough, type Readable } from 'node:stream';
+import {
+  type Actor,
+  canDeleteSnapshotArchive,
+  chosenItemsValid,
+  DOWNLOAD_ID_LIFETIME_MS,
+  type DownloadInitiated,
+  type DownloadRequest,
+  downloadIdSchema,
+  fieldNotValid,
+  MESSAGES,
+  machineAudience,
+  mayHandleBackupData,
+  type SnapshotTreeItem,
+  zipEntryName,
+} from '@portal/domain';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { embeddedRepositoryDir, type LocalStorageRepo } from '../local-storage/repo.js';
+import { repositoryExists } from '../local-storage/store.js';
+import { resticFailure, runRestic, streamRestic } from '../seeding/restic.js';
+import type { RestoreRepo } from './repo.js';
+import { readTar, writerOf, ZipWriter } from './zip.js';
+
+const TEXT = MESSAGES.restore;
+
+/** A run of a task on the customer's paths. */
+export interface RunPath {
+  machineId: number;
+  taskId: number;
+  runId: number;
+}
+
+/** Children listed at most per folder of the tree; a larger folder shows its first ones. */
+const MAX_TREE_CHILDREN = 5000;
+/** How often the archive deletions still pending are tried again (a locked repository, a restart). */
+const DELETION_RETRY_MS = 60_000;
+
+interface PendingDownload {
+  userId: number;
+  run: RunPath;
+  request: DownloadRequest;
+  expiresAt: number;
+}
+
+/** A download ready to stream: the zip's bytes and the file name to offer. */
+export interface DownloadStream {
+  fileName: string;
+  body: Readable;
+}
+
+const machineError = (detail: string) =>
+  new AppError(502, 'MACHINE_ERROR', [
+    { type: 'ERROR', fieldName: '', message: detail, responseCode: 'MACHINE_ERROR' },
+  ]);
+
+/** The file name of a download: the task's name and the run's start, kept to safe characters. */
+function downloadFileName(taskName: string, started: Date): string {
+  const name = taskName.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '') || 'backup';
+  return `${name}-${started.toISOString().slice(0, 19).replace(/:/g, '-')}.zip`;
+}
+
+/**
+ * Downloads, the snapshot tree and archive deletion (002 §4.2, §5.8, §7.5, §7.6). The server runs restic itself
+ * on the machine's repository on the embedded storage (DESIGN §6): `ls` for the tree, `dump` for a download
+ * (streamed to the browser as restic writes it), `forget` then `prune` for an archive deletion.
+ *
+ * A download is two calls (002 §7.6): the initiate call checks everything and answers a downloadId, which the
+ * browser's form POST 8 s later redeems once, as the same user, within DOWNLOAD_ID_LIFETIME_MS. The ids live in
+ * this process (a server restart forgets them; the user starts the download again).
+ */
+export function createRestoreService(deps: {
+  repo: RestoreRepo;
+  places: Pick<LocalStorageRepo, 'machinePlace'>;
+  repositoryPassword: (machineId: number) => Promise<string | null>;
+  dataDir: string;
+  resticBinary?: string;
+  now?: () => Date;
+  onError?: (error: unknown, what: string) => void;
+}) {
+  const { repo } = deps;
+  const now = deps.now ?? (() => new Date());
+  const binary = deps.resticBinary ?? 'restic';
+  const downloads = new Map<string, PendingDownload>();
+  const deleting = new Map<number, Promise<void>>();
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  /** The repository of the machine (path and password), or 409 when the portal does not keep it. */
+  async function repositoryOf(machineId: number): Promise<Record<string, string>> {
+    const place = await deps.places.machinePlace(machineId);
+    if (!place) throw notFound(MESSAGES.backupMachine.notFound);
+    const dir = embeddedRepositoryDir(deps.dataDir, place);
+    if (dir === null) throw conflict(TEXT.notOnPortalStorage);
+    if (!(await repositoryExists(dir))) throw conflict(TEXT.noSnapshot);
+    const password = await deps.repositoryPassword(machineId);
+    if (password === null) throw notFound(MESSAGES.backupMachine.notFound);
+    return { RESTIC_REPOSITORY: dir, RESTIC_PASSWORD: password };
+  }
+
+  /** The machine, task and run of a path, for a caller who may `what` the machine's data; 404 for anyone else. */
+  async function load(actor: Actor, path: RunPath, what: 'read' | 'change') {
+    const machine = await repo.machine(path.machineId);
+    if (!machine || machine.beingDeleted || machineAudience(actor, machine) === null) {
+      throw notFound(MESSAGES.backupMachine.notFound);
+    }
+    if (!mayHandleBackupData(actor, machine, what)) throw forbidden();
+    const task = await repo.task(path.machineId, path.taskId);
+    if (!task) throw notFound(TEXT.runNotFound);
+    const run = await repo.run(task.id, path.runId);
+    if (!run) throw notFound(TEXT.runNotFound);
+    return { machine, task, run };
+  }
+
+  /** The run's restic snapshot, when it has one the portal can read. */
+  function snapshotOf(run: { snapshotsAvailable: boolean; resticSnapshotId: string | null }): string {
+    if (!run.snapshotsAvailable || run.resticSnapshotId === null) throw conflict(TEXT.noSnapshot);
+    return run.resticSnapshotId;
+  }
+
+  /** Streams the zip of the chosen items: each one's `restic dump -a tar`, re-packed entry by entry. */
+  function zipOfItems(
+    env: Record<string, string>,
+    snapshot: string,
+    items: ReadonlyArray<{ path: string; type: string }>,
+    modified: Date,
+    signal: AbortSignal,
+    out: PassThrough,
+  ): Promise<void> {
+    const zip = new ZipWriter(writerOf(out));
+    return (async () => {
+      for (const item of items) {
+        const args = ['--no-cache', 'dump', '-a', 'tar', snapshot, item.path];
+        const dump = streamRestic({ binary, args, env, signal });
+        const name = zipEntryName(item.path);
+        if (item.type === 'FILE') {
+          // restic dumps a file as its bytes, a folder as a tar.
+          if (zip.has(name)) dump.stdout.resume();
+          else await zip.add(name, modified, null, dump.stdout);
+        } else {
+          for await (const entry of readTar(dump.stdout)) {
+            if (entry.kind === 'other') continue;
+            const entryName = entry.kind === 'directory' && !entry.name.endsWith('/') ? `${entry.name}/` : entry.name;
+            // A folder chosen along with something inside it: its entries are written once.
+            if (zip.has(entryName)) continue;
+            const file = entry.kind === 'file';
+            await zip.add(entryName, entry.modified, file ? entry.size : 0, file ? entry.body : null);
+          }
+        }
+        const outcome = await dump.done;
+        if (outcome.code !== 0) throw new Error(resticFailure(outcome));
+      }
+      await zip.finish();
+      out.end();
+    })();
+  }
+
+  /**
+   * The first bytes of restic's output, or its failure as an error answer: once bytes flow the answer is
+   * a 200 and a later failure can only cut the download short.
+   */
+  async function firstBytes(stdout: Readable, done: ReturnType<typeof streamRestic>['done']): Promise<void> {
+    const readable = new Promise<'data'>((resolve) => stdout.once('readable', () => resolve('data')));
+    const first = await Promise.race([readable, done.then(() => 'ended' as const)]);
+    if (first === 'ended') {
+      const outcome = await done;
+      if (outcome.code !== 0) throw machineError(resticFailure(outcome));
+    }
+  }
+
+  /** Deletes one archive's restic snapshot and what only it used (`forget`, then `prune`). */
+  async function deleteFromRepository(snapshot: {
+    id: number;
+    taskId: number;
+    machineId: number;
+    resticSnapshotId: string | null;
+  }): Promise<void> {
+    if (snapshot.resticSnapshotId !== null) {
+      const env = await repositoryOf(snapshot.machineId);
+      const listed = await runRestic({
+        binary,
+        args: ['--no-cache', 'snapshots', '--json', snapshot.resticSnapshotId],
+        env,
+      });
+      // Gone already (an earlier attempt forgot it): only the prune is left, which is safe to repeat.
+      const present = listed.code === 0 && listed.stdout.join('').includes(snapshot.resticSnapshotId);
+      if (present) {
+        const forgot = await runRestic({ binary, args: ['--no-cache', 'forget', snapshot.resticSnapshotId], env });
+        if (forgot.code !== 0) throw new Error(resticFailure(forgot));
+      }
+      const pruned = await runRestic({ binary, args: ['--no-cache', 'prune'], env });
+      if (pruned.code !== 0) throw new Error(resticFailure(pruned));
+    }
+    await repo.markDeleted(snapshot);
+  }
+
+  /** Starts the deletion of an archive in the background, once per process. */
+  function startDeletion(snapshot: Parameters<typeof deleteFromRepository>[0]): Promise<void> {
+    const busy = deleting.get(snapshot.id);
+    if (busy) return busy;
+    const done = deleteFromRepository(snapshot)
+      .catch((error: unknown) => deps.onError?.(error, `deleting snapshot archive ${snapshot.id}`))
+      .finally(() => deleting.delete(snapshot.id));
+    deleting.set(snapshot.id, done);
+    return done;
+  }
+
+  async function resumeDeletions(): Promise<void> {
+    for (const snapshot of await repo.beingDeleted()) void startDeletion(snapshot);
+  }
+
+  return {
+    /** The direct children of a folder of the run's snapshot (`restic ls --json {snapshot} {folder}`). */
+    async tree(actor: Actor, path: RunPath, folder: string): Promise<SnapshotTreeItem[]> {
+      const { run } = await load(actor, path, 'read');
+      const snapshot = snapshotOf(run);
+      const env = await repositoryOf(path.machineId);
+      const listing = streamRestic({ binary, args: ['--no-cache', 'ls', '--json', snapshot, folder], env });
+      const parent = folder === '/' ? '/' : folder.replace(/\/+$/, '');
+      const items: SnapshotTreeItem[] = [];
+      for await (const line of createInterface({ input: listing.stdout, crlfDelay: Number.POSITIVE_INFINITY })) {
+        if (items.length >= MAX_TREE_CHILDREN) continue;
+        let node: { struct_type?: string; type?: string; path?: string; name?: string; size?: number };
+        try {
+          node = JSON.parse(line) as typeof node;
+        } catch {
+          continue;
+        }
+        if (node.struct_type !== 'node' || typeof node.path !== 'string' || typeof node.name !== 'string') continue;
+        const at = node.path.lastIndexOf('/');
+        const nodeParent = at <= 0 ? '/' : node.path.slice(0, at);
+        if (nodeParent !== parent || node.path === parent) continue;
+        if (node.type !== 'dir' && node.type !== 'file') continue;
+        items.push({
+          path: node.path,
+          name: node.name,
+          type: node.type === 'dir' ? 'DIRECTORY' : 'FILE',
+          size: node.type === 'file' ? (node.size ?? 0) : 0,
+        });
+      }
+      const outcome = await listing.done;
+      if (outcome.code !== 0) throw machineError(TEXT.treeError);
+      return items.sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'DIRECTORY' ? -1 : 1));
+    },
+
+    /** 002 §7.6: checks the download and answers the id its form POST will redeem. */
+    async initiateDownload(actor: Actor, path: RunPath, request: DownloadRequest): Promise<DownloadInitiated> {
+      if (!request.downloadAllItems && !chosenItemsValid(request.backedUpItemsToDownload)) {
+        throw badRequest(fieldNotValid('Backed-up item'), 'backedUpItemsToDownload');
+      }
+      const { task, run } = await load(actor, path, 'read');
+      if (task.actionInProgress || task.status === 'BEING_DELETED') throw conflict(TEXT.busy);
+      snapshotOf(run);
+      await repositoryOf(path.machineId);
+      const at = now().getTime();
+      for (const [id, pending] of downloads) if (pending.expiresAt <= at) downloads.delete(id);
+      const downloadId = randomBytes(24).toString('base64url');
+      downloads.set(downloadId, { userId: actor.userId, run: path, request, expiresAt: at + DOWNLOAD_ID_LIFETIME_MS });
+      return { downloadId };
+    },
+
+    /**
+     * Redeems a download id (once, by the user it was issued to, for the same run, before it expires) and
+     * streams the zip: `restic dump -a zip {snapshot} /` for everything, the chosen items re-packed otherwise.
+     */
+    async openDownload(actor: Actor, path: RunPath, downloadId: string, signal: AbortSignal): Promise<DownloadStream> {
+      const pending = downloadIdSchema.safeParse(downloadId).success ? downloads.get(downloadId) : undefined;
+      const valid =
+        pending !== undefined &&
+        pending.userId === actor.userId &&
+        pending.expiresAt > now().getTime() &&
+        pending.run.machineId === path.machineId &&
+        pending.run.taskId === path.taskId &&
+        pending.run.runId === path.runId;
+      if (!valid || !pending) throw notFound(TEXT.downloadNotValid);
+      downloads.delete(downloadId);
+      const { task, run } = await load(actor, path, 'read');
+      const snapshot = snapshotOf(run);
+      const env = await repositoryOf(path.machineId);
+      const fileName = downloadFileName(task.name, run.timeStarted);
+      if (pending.request.downloadAllItems) {
+        const dump = streamRestic({ binary, args: ['--no-cache', 'dump', '-a', 'zip', snapshot, '/'], env, signal });
+        await firstBytes(dump.stdout, dump.done);
+        return { fileName, body: dump.stdout };
+      }
+      const out = new PassThrough();
+      const stop = new AbortController();
+      signal.addEventListener('abort', () => stop.abort(), { once: true });
+      out.once('close', () => stop.abort());
+      zipOfItems(env, snapshot, pending.request.backedUpItemsToDownload, run.timeStarted, stop.signal, out).catch(
+        (error: unknown) => {
+          if (!stop.signal.aborted) deps.onError?.(error, `streaming download ${fileName}`);
+          stop.abort();
+          // The zip stops short (no central directory): the browser's download fails rather than looking whole.
+          out.destroy(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+      return { fileName, body: out };
+    },
+
+    /**
+     * 002 §4.2, §7.5: marks the archive BEING_DELETED and deletes it in the background (→ DELETED). Asking
+     * again while it is being deleted, or after, changes nothing and answers the same.
+     */
+    async deleteArchive(actor: Actor, at: { machineId: number; taskId: number; snapshotId: number }): Promise<void> {
+      const machine = await repo.machine(at.machineId);
+      if (!machine || machineAudience(actor, machine) === null) throw notFound(MESSAGES.backupMachine.notFound);
+      if (!mayHandleBackupData(actor, machine, 'change')) throw forbidden();
+      const task = await repo.task(at.machineId, at.taskId);
+      if (!task) throw notFound(TEXT.snapshotNotFound);
+      const snapshot = await repo.snapshot(task.id, at.snapshotId);
+      if (!snapshot) throw notFound(TEXT.snapshotNotFound);
+      if (snapshot.storageStatus === 'BEING_DELETED' || snapshot.storageStatus === 'DELETED') return;
+      if (!canDeleteSnapshotArchive({ actionStatus: snapshot.status, storageStatus: snapshot.storageStatus })) {
+        throw conflict(TEXT.archiveNotDeletable);
+      }
+      if (!(await repo.markBeingDeleted(snapshot.id))) return;
+      void startDeletion({ ...snapshot, taskId: task.id, machineId: at.machineId });
+    },
+
+    /** Takes up the deletions left pending (a restart, a locked repository), now and every minute. */
+    startDeletionJob(): void {
+      const tick = () =>
+        resumeDeletions().catch((error: unknown) => deps.onError?.(error, 'resuming snapshot archive deletions'));
+      void tick();
+      retryTimer = setInterval(tick, DELETION_RETRY_MS);
+      retryTimer.unref();
+    },
+
+    /** Resolves when the deletions this process runs have finished (tests, shutdown). */
+    async idle(): Promise<void> {
+      while (deleting.size > 0) await Promise.all([...deleting.values()]);
+    },
+
+    async stop(): Promise<void> {
+      if (retryTimer) clearInterval(retryTimer);
+      await this.idle();
+    },
+
+    resumeDeletions,
+  };
+}
+
+export type RestoreService = ReturnType<typeof createRestoreService>;

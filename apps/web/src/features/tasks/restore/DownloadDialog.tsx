@@ -1,0 +1,136 @@
+import {
+  CSRF_FIELD_NAME,
+  DOWNLOAD_START_DELAY_MS,
+  downloadRequestSchema,
+  MESSAGES,
+  ROUTES,
+  type SnapshotTreeItem,
+} from '@portal/domain';
+import { type FormEvent, useId, useState } from 'react';
+import Form from 'react-bootstrap/Form';
+import { csrfToken } from '../../../app/initial-data';
+import { FormModal, GlobalErrors, useDialogSubmit } from '../../../ui';
+import { type RunRef, useInitiateDownload } from './mutations';
+import { SnapshotTree } from './SnapshotTree';
+
+const TEXT = MESSAGES.restore;
+
+/**
+ * The hidden form POST of 002 §7.6: the browser itself receives the zip as a file download (its response is
+ * not shown), carrying the CSRF field like every state-changing request.
+ */
+export function postDownloadForm(action: string): void {
+  const form = document.createElement('form');
+  form.method = 'POST';
+  form.action = action;
+  form.hidden = true;
+  const field = document.createElement('input');
+  field.type = 'hidden';
+  field.name = CSRF_FIELD_NAME;
+  field.value = csrfToken().token;
+  form.append(field);
+  document.body.append(form);
+  form.submit();
+  form.remove();
+}
+
+export interface DownloadDialogProps {
+  show: boolean;
+  run: RunRef;
+  onHide: () => void;
+  animation?: boolean;
+}
+
+/**
+ * Download (002 §2.6, §5.8, §7.6): everything, or the items chosen in the snapshot's tree ('At least one item
+ * must be selected.'). The initiate call answers a downloadId; 'Download starting shortly....' is shown and the
+ * form POST follows 8 s later (002 §9), after the dialog has closed.
+ */
+export function DownloadDialog({ show, run, onHide, animation }: DownloadDialogProps) {
+  const [downloadAll, setDownloadAll] = useState(false);
+  const [chosen, setChosen] = useState<ReadonlyMap<string, SnapshotTreeItem>>(new Map());
+  const [itemsError, setItemsError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const allId = useId();
+  const errorId = useId();
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    mutation: useInitiateDownload(),
+    successText: MESSAGES.task.downloadStarting,
+    partialText: MESSAGES.task.downloadStarting,
+    unknownErrorText: MESSAGES.task.unknownWhileInitiatingDownload,
+  });
+
+  const toggle = (item: SnapshotTreeItem, on: boolean) => {
+    setItemsError(null);
+    setChosen((before) => {
+      const next = new Map(before);
+      if (on) next.set(item.path, item);
+      else next.delete(item.path);
+      return next;
+    });
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const request = {
+      downloadAllItems: downloadAll,
+      backedUpItemsToDownload: downloadAll
+        ? []
+        : [...chosen.values()].map(({ path, name, type }) => ({ path, name, type })),
+    };
+    const parsed = downloadRequestSchema.safeParse(request);
+    if (!parsed.success) {
+      setItemsError(parsed.error.issues[0]?.message ?? MESSAGES.task.downloadItemsRequired);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const outcome = await submit({ run, request });
+      if (!outcome.applied || !outcome.result) return;
+      const action = ROUTES.restore.download.build({ ...run, download: outcome.result.downloadId });
+      setTimeout(() => postDownloadForm(action), DOWNLOAD_START_DELAY_MS);
+      onHide();
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <FormModal
+      show={show}
+      title={TEXT.downloadTitle}
+      onHide={onHide}
+      onSubmit={onSubmit}
+      submitting={submitting}
+      submitLabel={TEXT.downloadButton}
+      size="lg"
+      onExited={() => {
+        setDownloadAll(false);
+        setChosen(new Map());
+        setItemsError(null);
+        clearErrors();
+      }}
+      animation={animation}
+      data-testid="download-dialog"
+    >
+      <Form.Check
+        type="switch"
+        id={allId}
+        className="mb-2"
+        label={TEXT.downloadAll}
+        checked={downloadAll}
+        onChange={(event) => {
+          setDownloadAll(event.currentTarget.checked);
+          setItemsError(null);
+        }}
+      />
+      {show ? <SnapshotTree run={run} chosen={chosen} onToggle={toggle} disabled={downloadAll} /> : null}
+      {itemsError ? (
+        <div id={errorId} className="invalid-feedback d-block" role="alert">
+          {itemsError}
+        </div>
+      ) : null}
+      <GlobalErrors messages={globalErrors} />
+    </FormModal>
+  );
+}

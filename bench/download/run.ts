@@ -1,0 +1,169 @@
+/**
+ * Download throughput (issue 14: "the download streams at ≥ 80 % of bare `restic dump` throughput on the same
+ * snapshot"): the real app listening on loopback, a machine's repository on the embedded storage holding a
+ * snapshot of BENCH_DOWNLOAD_MB of random data (one large file and many small ones), and RUNS downloads through
+ * the two calls the web app makes (initiate, then the form POST, read by curl over loopback), each next to a
+ * bare `restic dump` of the same snapshot and path writing to nowhere. Everything: the portal pipes
+ * `restic dump -a zip {snapshot} /`. Chosen items: the portal re-packs `restic dump -a tar` of the folder as a
+ * zip, compared with `restic dump -a zip` (what a user would otherwise run) and `-a tar` (the bytes it reads).
+ * Prints the medians and their ratio; exits 1 when a ratio is under 80 %.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROUTES } from '@portal/domain';
+import { backupSnapshots, taskActions } from '../../apps/server/src/db/schema/index.js';
+import { createBackupStateService } from '../../apps/server/src/features/backup-state/service.js';
+import { listenOnLoopback } from '../../apps/server/src/features/live/testing.js';
+import { repositoryDir } from '../../apps/server/src/features/local-storage/paths.js';
+import { createRepositorySettings } from '../../apps/server/src/features/local-storage/repository-settings.js';
+import { createSecretBox } from '../../apps/server/src/secrets.js';
+import { createTestApp } from '../../apps/server/src/testing/app.js';
+import { backupFixtures } from '../../apps/server/src/testing/backup-fixtures.js';
+import { TestClient } from '../../apps/server/src/testing/client.js';
+import { createTenants, FIXTURE_PASSWORD } from '../../apps/server/src/testing/fixtures.js';
+
+const MEGABYTES = Number(process.env.BENCH_DOWNLOAD_MB ?? 256);
+const RUNS = Number(process.env.BENCH_DOWNLOAD_RUNS ?? 3);
+const TARGET = 0.8;
+
+const tmp = mkdtempSync(join(tmpdir(), 'portal-bench-download-'));
+const t = await createTestApp({ DATA_DIR: join(tmp, 'data') });
+let missed = false;
+
+/** Bytes a readable stream carried and how long it took, in MB/s. */
+async function drain(stream: AsyncIterable<Uint8Array>, started: number) {
+  let bytes = 0;
+  for await (const chunk of stream) bytes += chunk.length;
+  const seconds = (performance.now() - started) / 1000;
+  return { bytes, seconds, rate: bytes / 1e6 / seconds };
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+try {
+  const tenants = await createTenants(t.database.db);
+  const fixtures = backupFixtures(t.database.db);
+  const machineId = await fixtures.machine(await fixtures.package(tenants.customerA.customerId));
+  const taskId = await createBackupStateService({ db: t.database.db }).createTask(fixtures.task(machineId));
+  if (!taskId || !t.config.masterKey) throw new Error('set-up failed');
+  const password =
+    (await createRepositorySettings({
+      db: t.database.db,
+      secrets: createSecretBox(t.config.masterKey),
+      publicBase: 'http://bench',
+    }).repositoryPassword(machineId)) ?? '';
+  const repo = repositoryDir(t.config.dataDir, null, machineId);
+  const env = { ...process.env, RESTIC_REPOSITORY: repo, RESTIC_PASSWORD: password };
+  mkdirSync(join(repo, '..'), { recursive: true });
+  execFileSync('restic', ['--no-cache', 'init'], { env, stdio: 'ignore' });
+  const src = join(tmp, 'src');
+  const folder = join(src, 'small');
+  mkdirSync(folder, { recursive: true });
+  const big = Math.round(MEGABYTES * 0.75);
+  for (let i = 0; i < big; i += 16) writeFileSync(join(src, `big-${i}.bin`), randomBytes(16 * 1024 * 1024));
+  for (let i = 0; i < (MEGABYTES - big) * 16; i += 1) writeFileSync(join(folder, `f${i}.bin`), randomBytes(64 * 1024));
+  execFileSync('restic', ['--no-cache', 'backup', '--tag', `task-${taskId}`, src], { env, stdio: 'ignore' });
+  const snapshot =
+    (
+      JSON.parse(execFileSync('restic', ['--no-cache', 'snapshots', '--json'], { env, encoding: 'utf8' })) as Array<{
+        id: string;
+      }>
+    )[0]?.id ?? '';
+  const [action] = await t.database.db
+    .insert(taskActions)
+    .values({
+      backupTaskId: taskId,
+      backupMachineId: machineId,
+      type: 'BACKUP_RUN',
+      status: 'FINISHED_SUCCESS',
+      resticSnapshotId: snapshot,
+      snapshotsAvailable: true,
+    })
+    .returning({ id: taskActions.id });
+  await t.database.db
+    .insert(backupSnapshots)
+    .values({ backupTaskId: taskId, taskActionId: action?.id, resticSnapshotId: snapshot, status: 'FINISHED_SUCCESS' });
+  const run = { machineId, taskId, runId: action?.id ?? 0 };
+  const client = new TestClient(t.app);
+  await client.signIn(tenants.customerA.superAdmin.email, FIXTURE_PASSWORD);
+  const base = (await listenOnLoopback(t.app)).replace(/^ws:/, 'http:');
+
+  const bare = async (args: string[]) => {
+    const child = spawn('restic', ['--no-cache', 'dump', ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    return drain(child.stdout, performance.now());
+  };
+  /** The form POST read by curl in its own process, as a browser would: the server's loop serves only the server. */
+  const portal = async (body: unknown) => {
+    const started = performance.now();
+    const initiated = await client.json('POST', ROUTES.restore.initiateDownload.build(run), body);
+    const downloadId = initiated.json().result.downloadId as string;
+    const url = `${base}${ROUTES.restore.download.build({ ...run, download: downloadId })}`;
+    const curl = spawn(
+      'curl',
+      [
+        '-sS',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code} %{size_download}',
+        '-H',
+        `cookie: ${client.cookieHeader()}`,
+        '--data-urlencode',
+        `_csrf=${client.csrf}`,
+        url,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let written = '';
+    for await (const chunk of curl.stdout) written += String(chunk);
+    const seconds = (performance.now() - started) / 1000;
+    const [status, size] = written.trim().split(' ');
+    if (status !== '200') throw new Error(`download answered ${status}`);
+    const bytes = Number(size);
+    return { bytes, seconds, rate: bytes / 1e6 / seconds };
+  };
+
+  console.log(`Download throughput: ${MEGABYTES} MB of random data in the snapshot, ${RUNS} runs each, medians`);
+  const cases = [
+    {
+      name: 'everything',
+      bare: [['-a', 'zip', snapshot, '/']],
+      portal: { downloadAllItems: true },
+    },
+    {
+      name: `chosen folder (${(MEGABYTES - big) * 16} files)`,
+      bare: [
+        ['-a', 'zip', snapshot, folder],
+        ['-a', 'tar', snapshot, folder],
+      ],
+      portal: { backedUpItemsToDownload: [{ path: folder, name: 'small', type: 'DIRECTORY' }] },
+    },
+  ];
+  for (const c of cases) {
+    const bareRates = c.bare.map(() => [] as number[]);
+    const portalRates: number[] = [];
+    let portalBytes = 0;
+    for (let i = 0; i < RUNS; i += 1) {
+      for (const [k, args] of c.bare.entries()) bareRates[k]?.push((await bare(args)).rate);
+      const measured = await portal(c.portal);
+      portalBytes = measured.bytes;
+      portalRates.push(measured.rate);
+    }
+    const portalRate = median(portalRates);
+    for (const [k, args] of c.bare.entries()) {
+      const bareRate = median(bareRates[k] ?? []);
+      const ratio = portalRate / bareRate;
+      const gated = k === 0;
+      if (gated && ratio < TARGET) missed = true;
+      console.log(
+        `  ${c.name}: portal ${portalRate.toFixed(1)} MB/s (${(portalBytes / 1e6).toFixed(0)} MB zip) vs restic dump ${args[1]} ${bareRate.toFixed(1)} MB/s — ${(ratio * 100).toFixed(0)} %${gated ? (ratio >= TARGET ? ' — met (≥ 80 %)' : ' — MISSED (≥ 80 %)') : ''}`,
+      );
+    }
+  }
+} finally {
+  await t.close();
+  rmSync(tmp, { recursive: true, force: true });
+}
+if (missed) process.exitCode = 1;
