@@ -1,5 +1,6 @@
 export * from './account.js';
 export * from './actions.js';
+export * from './agent-install.js';
 export * from './agent-protocol.js';
 export * from './api.js';
 export * from './customers.js';
