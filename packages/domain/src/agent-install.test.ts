@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentInstallCommand, agentInstallerQuerySchema, agentOsOf } from './agent-install.js';
 import { ROUTES } from './api.js';
+import { manualHeadingLevel, manualHeadingRem, numberChapters } from './manual.js';
 import { MESSAGES } from './messages.js';
 
 const paths = {
@@ -41,5 +42,33 @@ describe('getting the agent (issue 14)', () => {
     expect(agentOsOf('Linux x86_64')).toBe('linux');
     expect(agentOsOf('Mozilla/5.0 (X11; CrOS x86_64 14541.0.0)')).toBe('linux');
     expect(agentOsOf('')).toBeNull();
+  });
+});
+
+describe('the desktop-app user manual (000 §1)', () => {
+  it('sizes chapter headings by depth: 2, 1.5, 1.25, then 1 rem', () => {
+    expect([1, 2, 3, 4, 5].map(manualHeadingRem)).toEqual([2, 1.5, 1.25, 1, 1]);
+    expect([1, 2, 3, 4, 5, 6].map(manualHeadingLevel)).toEqual([2, 3, 4, 5, 6, 6]);
+  });
+
+  it('numbers chapters in order under their parents', () => {
+    const numbered = numberChapters([
+      { id: 'a', title: 'A', body: null },
+      {
+        id: 'b',
+        title: 'B',
+        body: null,
+        chapters: [
+          { id: 'b1', title: 'B1', body: null },
+          { id: 'b2', title: 'B2', body: null, chapters: [{ id: 'b21', title: 'B21', body: null }] },
+        ],
+      },
+    ]);
+    expect(numbered.map((c) => c.number)).toEqual(['1', '2']);
+    expect(numbered[1]?.chapters.map((c) => [c.number, c.depth])).toEqual([
+      ['2.1', 2],
+      ['2.2', 2],
+    ]);
+    expect(numbered[1]?.chapters[1]?.chapters[0]).toMatchObject({ number: '2.2.1', depth: 3 });
   });
 });

@@ -12,6 +12,7 @@ export * from './forms/index.js';
 export * from './initial-data.js';
 export * from './layout.js';
 export * from './log-files.js';
+export * from './manual.js';
 export * from './message-routing.js';
 export * from './messages.js';
 export * from './permissions.js';
