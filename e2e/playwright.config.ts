@@ -22,6 +22,8 @@ const MACHINE_ADDING = [
   '**/task-form.spec.ts',
   // Task page (issue 14): links a real agent and adds, runs and deletes a task.
   '**/tasks.spec.ts',
+  // Getting the agent (issue 14): installs and links a machine from the portal's one-liner.
+  '**/agent-install.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */

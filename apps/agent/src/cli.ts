@@ -6,6 +6,7 @@ Commands:
   unlink   Give up this machine's credential at the portal and remove the config file
   run      Keep the live channel open and run scheduled backups
   status   Print the link and connection state
+  version  Print the agent's version
   help     Show this help
 
 Options:
@@ -19,9 +20,10 @@ Options:
   --config <file>     Credential file (env PORTAL_AGENT_CONFIG,
                       default ~/.config/portal-agent/config.json)
   -h, --help          Show this help
+  -v, --version       Print the agent's version
 `;
 
-export const AGENT_COMMANDS = ['link', 'unlink', 'run', 'status', 'help'] as const;
+export const AGENT_COMMANDS = ['link', 'unlink', 'run', 'status', 'version', 'help'] as const;
 export type AgentCommand = (typeof AGENT_COMMANDS)[number];
 
 /** Options that take no value. */
@@ -41,6 +43,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const arg = argv[i] as string;
     if (arg === '-h' || arg === '--help') {
       options.help = true;
+    } else if (arg === '-v' || arg === '--version') {
+      options.version = true;
     } else if (arg.startsWith('--')) {
       const name = arg.slice(2);
       if ((AGENT_FLAGS as readonly string[]).includes(name)) {
@@ -58,7 +62,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       throw new UsageError(`unexpected argument '${arg}'`);
     }
   }
-  return { command: options.help ? 'help' : (command ?? 'help'), options };
+  return { command: options.help ? 'help' : options.version ? 'version' : (command ?? 'help'), options };
 }
 
 /** A string option, else its environment fallback. */

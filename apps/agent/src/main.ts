@@ -1,5 +1,6 @@
 import { AGENT_USAGE, parseArgs, UsageError } from './cli.js';
 import { linkCommand, processIo, runCommand, statusCommand, unlinkCommand } from './commands.js';
+import { CLIENT_VERSION } from './config.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   const io = processIo();
@@ -8,6 +9,9 @@ async function main(argv: readonly string[]): Promise<number> {
     switch (parsed.command) {
       case 'help':
         io.stdout(AGENT_USAGE);
+        return 0;
+      case 'version':
+        io.stdout(`portal-agent ${CLIENT_VERSION}\n`);
         return 0;
       case 'link':
         return await linkCommand(parsed.options, io);
@@ -25,4 +29,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// No top-level await: the same entry is bundled as CommonJS for the single executable (build.mjs).
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { machineVisibilities } from './db/machine-context.js';
+import { registerAgentDownloadRoutes } from './features/agent-downloads/routes.js';
 import { createAgentEventsRepo } from './features/agent-events/repo.js';
 import { createAgentEventService } from './features/agent-events/service.js';
 import { createAuditRepo } from './features/audit/repo.js';
@@ -498,6 +499,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   if (config.demo && deps.mailSink) registerDemoMailRoutes(app, deps.mailSink);
+
+  // Getting the agent (issue 14): its build and the installers, for download.
+  registerAgentDownloadRoutes(app, {
+    distDir: config.agentDistDir ?? 'apps/agent/dist',
+    publicUrl: config.publicUrl,
+  });
 
   await registerSpa(app, {
     distDir: config.webDistDir,

@@ -58,6 +58,7 @@ const envSchema = z.object({
   APP_VERSION: z.string().optional(),
   COMMIT_ID: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
+  AGENT_DIST_DIR: z.string().optional(),
   REALTIME_COMMAND_ALLOW_LIST: z
     .string()
     .optional()
@@ -101,6 +102,8 @@ export interface Config {
   version: string;
   commitId: string;
   webDistDir: string | undefined;
+  /** The agent's build the portal serves for download (issue 14); main.ts defaults it to apps/agent/dist. */
+  agentDistDir: string | undefined;
   /** The restic sub-commands provider admins may run as realtime commands (issue #5). */
   realtimeCommandAllowList: string[];
 }
@@ -144,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     version: e.APP_VERSION || BUILD_INFO.version,
     commitId: e.COMMIT_ID || BUILD_INFO.commitId,
     webDistDir: e.WEB_DIST_DIR,
+    agentDistDir: e.AGENT_DIST_DIR,
     realtimeCommandAllowList: e.REALTIME_COMMAND_ALLOW_LIST,
   };
 }

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'create-admin') return createAdminCommand(config);
   const here = dirname(fileURLToPath(import.meta.url));
   config.webDistDir ??= join(here, '../../web/dist');
+  config.agentDistDir ??= join(here, '../../agent/dist');
   config.masterKey ??= demoMasterKey(config.dataDir);
 
   const logger = pino({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ActivityRow, Profile } from './account.js';
 import { forgotPasswordSchema, passwordChangeSchema, resetPasswordSchema, signInFormSchema } from './account.js';
+import { AGENT_DOWNLOADS, agentInstallerQuerySchema } from './agent-install.js';
 import {
   AGENT_CHANNEL,
   type LinkingCodeResult,
@@ -516,6 +517,24 @@ export const ROUTES = {
     action: put('/admin/backuppackages/:packageId/backupmachines/:machineId', 'anyAdmin', {
       query: machineActionQuerySchema,
       response: answer<null>(),
+    }),
+  },
+  /**
+   * Getting the agent (issue 14): public, since they are fetched by curl or PowerShell on a machine that
+   * has no session; nothing in them is secret but the linking code the caller puts in the query.
+   */
+  agentDownloads: {
+    bundle: get(`/public/downloads/agent/${AGENT_DOWNLOADS.bundle}`, 'public', { response: notAnEnvelope() }),
+    linuxExecutable: get(`/public/downloads/agent/${AGENT_DOWNLOADS.linuxExecutable}`, 'public', {
+      response: notAnEnvelope(),
+    }),
+    unixInstaller: get(`/public/downloads/agent/${AGENT_DOWNLOADS.unixInstaller}`, 'public', {
+      query: agentInstallerQuerySchema,
+      response: notAnEnvelope(),
+    }),
+    windowsInstaller: get(`/public/downloads/agent/${AGENT_DOWNLOADS.windowsInstaller}`, 'public', {
+      query: agentInstallerQuerySchema,
+      response: notAnEnvelope(),
     }),
   },
   /** Machine commands (001 §7, issue #5). */

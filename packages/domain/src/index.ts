@@ -1,5 +1,6 @@
 export * from './account.js';
 export * from './actions.js';
+export * from './agent-install.js';
 export * from './agent-protocol.js';
 export * from './api.js';
 export * from './command-responses.js';
@@ -13,6 +14,7 @@ export * from './initial-data.js';
 export * from './layout.js';
 export * from './log-files.js';
 export * from './machines.js';
+export * from './manual.js';
 export * from './message-routing.js';
 export * from './messages.js';
 export * from './permissions.js';

@@ -114,7 +114,6 @@ export const MESSAGES = {
     codeLabel: 'Linking code',
     expiresAt: 'Expires at',
     packageLabel: 'Backup package',
-    commandLabel: 'Command',
     copyCommand: 'Copy command',
     commandCopied: 'Command copied',
     copyFailed: 'Could not copy; select the command and copy it by hand.',
@@ -168,9 +167,50 @@ export const MESSAGES = {
     },
   },
 
-  /** The desktop-app user manual page (000 §1). */
+  /** The desktop-app user manual page (000 §1); the chapters are ours (the agent's own manual). */
   manual: {
     title: 'Desktop app user manual',
+    contents: 'Contents',
+    yourSystem: 'Your system',
+    unknownSystem: 'Unknown system',
+    forYourSystem: 'for your system',
+    chapters: {
+      overview: 'What the agent does',
+      install: 'Installing the agent',
+      installLinux: 'On Linux',
+      installLinuxUser: 'Without root',
+      installLinuxNoSystemd: 'Where systemd does not run',
+      installMacos: 'On macOS',
+      installWindows: 'On Windows',
+      installFiles: 'What the installer puts where',
+      link: 'Linking the machine',
+      service: 'The agent as a service',
+      tasks: 'Backup tasks, schedules and restic',
+      restore: 'Restoring files',
+      uninstall: 'Uninstalling',
+    },
+  },
+
+  /** Getting the agent from the portal (issue 14): downloads and the one-line installers; ours. */
+  agentInstall: {
+    badCode: 'This is not a linking code: a code has 12 letters and digits, as XXXX-XXXX-XXXX.',
+    badPackage: 'The package must be the id of a backup package',
+    badServer: "The portal's address cannot be put into the installer; set PUBLIC_URL",
+    notBuilt: 'The agent is not built on this server (npm run build)',
+    installLabel: 'Install the agent and link this machine (one line)',
+    installIntro:
+      'Run this line on the machine you want to back up: it checks for restic, installs the agent as a service that starts at boot and links it with the code.',
+    unixNote:
+      'Run it as root (curl … | sudo sh) for a service of the machine; as another user it installs for that user.',
+    windowsNote: 'Run it in PowerShell as Administrator. Needs Node.js 20 or later.',
+    copyInstall: 'Copy install command',
+    linkOnlyLabel: 'Agent installed already? Link it with',
+    downloads: 'Downloads',
+    linuxExecutable: 'Agent for Linux x64 (no Node.js needed)',
+    bundle: 'Agent for Node.js 20 or later (any system)',
+    unixInstaller: 'Installer for Linux and macOS',
+    windowsInstaller: 'Installer for Windows',
+    manualLink: 'Desktop app user manual',
   },
 
   /** Package templates (000 §5, §8). */

@@ -33,6 +33,11 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /admin/account/users/:userId/backupmachines': 'customerAdmin',
   'POST /admin/account/users/import': 'customerAdmin',
   'GET /public/downloads/files/userimport/BulkUserImport.xlsx': 'public',
+  // Getting the agent (issue 14).
+  'GET /public/downloads/agent/portal-agent.cjs': 'public',
+  'GET /public/downloads/agent/portal-agent-linux-x64': 'public',
+  'GET /public/downloads/agent/install.sh': 'public',
+  'GET /public/downloads/agent/install.ps1': 'public',
   'GET /boltadmin/customerspaginated': 'providerAdmin',
   'GET /boltadmin/customerstomakeresellerspaginated': 'providerAdmin',
   'GET /boltadmin/resellerspaginated': 'providerAdmin',

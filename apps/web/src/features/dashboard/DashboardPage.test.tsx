@@ -455,16 +455,22 @@ describe('getting-started strip (000 §2)', () => {
       firstBackupTaskCreated: false,
     };
     renderDashboard(SUPER_ADMIN);
-    const strip = await screen.findByRole('region', { name: 'Getting started' });
+    // The first screen of a cold run may take more than the default second on a busy machine.
+    const strip = await screen.findByRole('region', { name: 'Getting started' }, { timeout: 5000 });
     const steps = within(strip).getAllByRole('listitem');
     expect(steps.map((s) => s.textContent)).toEqual([
       '✓Account registered(done)',
       '✓Pay for your backup package(done)',
-      '3Install the client and link a machine(current step)',
+      '3Install the client and link a machineDesktop app user manual(current step)',
       '4Add your first backup task',
     ]);
     expect(steps[2]).toHaveAttribute('aria-current', 'step');
     expect(steps.filter((s) => s.hasAttribute('aria-current'))).toHaveLength(1);
+    // The install step leads to the manual, which says how to install the agent (issue 14).
+    expect(within(steps[2] as HTMLElement).getByRole('link', { name: 'Desktop app user manual' })).toHaveAttribute(
+      'href',
+      '/manual',
+    );
   });
 
   it('has no payment step for customers of a reseller', async () => {

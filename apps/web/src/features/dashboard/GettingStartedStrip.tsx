@@ -1,4 +1,4 @@
-import { gettingStartedComplete, gettingStartedSteps, MESSAGES } from '@portal/domain';
+import { gettingStartedComplete, gettingStartedSteps, MESSAGES, PAGES } from '@portal/domain';
 import { useId } from 'react';
 import Card from 'react-bootstrap/Card';
 import { useGettingStarted } from './queries';
@@ -8,7 +8,8 @@ const TEXT = MESSAGES.dashboard.gettingStarted;
 /**
  * The getting-started strip of customer accounts (000 §2): registered, pay (direct customers only),
  * install the client and link a machine, add the first backup task. The current step is the first
- * incomplete one; the strip goes away once every step is done (or when the flags cannot be read).
+ * incomplete one; the strip goes away once every step is done (or when the flags cannot be read). The
+ * install step links to the desktop-app user manual (how to install the agent; issue 14).
  */
 export function GettingStartedStrip({ enabled }: { enabled: boolean }) {
   const headingId = useId();
@@ -35,6 +36,11 @@ export function GettingStartedStrip({ enabled }: { enabled: boolean }) {
                 {s.done ? '✓' : index + 1}
               </span>
               <span>{TEXT[s.step]}</span>
+              {s.step === 'LINK_MACHINE' && (
+                <a href={PAGES.manual} className="small fw-normal">
+                  {MESSAGES.agentInstall.manualLink}
+                </a>
+              )}
               {s.done && <span className="visually-hidden">({TEXT.done})</span>}
               {s.current && <span className="visually-hidden">({TEXT.current})</span>}
             </li>

@@ -1,4 +1,4 @@
-import { MESSAGES, ROUTES } from '@portal/domain';
+import { MESSAGES, PAGES, ROUTES } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn, type TestUser } from '../../app/testing';
@@ -6,6 +6,7 @@ import { ToastHost } from '../../ui';
 import { LinkMachineButton } from './LinkMachineDialog';
 
 const TEXT = MESSAGES.machineLink;
+const INSTALL = MESSAGES.agentInstall;
 const fetchMock = vi.fn<typeof fetch>();
 
 function envelope(status: number, result: unknown, messages: unknown[] = []): Response {
@@ -30,6 +31,7 @@ beforeEach(() => vi.stubGlobal('fetch', fetchMock));
 afterEach(() => {
   fetchMock.mockReset();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('Link a machine (issue #5)', () => {
@@ -99,5 +101,41 @@ describe('Link a machine (issue #5)', () => {
     renderButton({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null });
     expect(linkButton()).toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("shows the one-line installer for the browser's system, the others on request, with the package picked (issue 14)", async () => {
+    vi.spyOn(navigator, 'platform', 'get').mockReturnValue('Win32');
+    const packages = [
+      { id: 4, name: 'Branch offices' },
+      { id: 3, name: 'Head office' },
+    ];
+    fetchMock.mockImplementation(async () =>
+      envelope(200, { code: 'ABCD-EFGH-JK23', expiresAt: '2026-11-23T12:30:00.000Z', packages }),
+    );
+    const user = renderButton();
+    await user.click(linkButton() as HTMLElement);
+    const dialog = await screen.findByRole('dialog', { name: TEXT.dialogTitle });
+    const install = await within(dialog).findByTestId('install-command');
+    const origin = window.location.origin;
+    expect(install).toHaveTextContent(
+      `irm '${origin}/public/downloads/agent/install.ps1?code=ABCD-EFGH-JK23&package=4' | iex`,
+    );
+    expect(within(dialog).getByRole('button', { name: 'Windows' })).toHaveAttribute('aria-pressed', 'true');
+    expect(dialog).toHaveTextContent(INSTALL.windowsNote);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Linux' }));
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: TEXT.packageLabel }), 'Head office');
+    const line = `curl -fsSL '${origin}/public/downloads/agent/install.sh?code=ABCD-EFGH-JK23&package=3' | sh`;
+    expect(install).toHaveTextContent(line);
+    expect(dialog).toHaveTextContent(INSTALL.unixNote);
+    await user.click(within(dialog).getByRole('button', { name: INSTALL.copyInstall }));
+    // user-event's clipboard stands in for the browser's.
+    expect(await navigator.clipboard.readText()).toBe(line);
+
+    expect(within(dialog).getByRole('link', { name: INSTALL.manualLink })).toHaveAttribute('href', PAGES.manual);
+    expect(within(dialog).getByRole('link', { name: INSTALL.linuxExecutable })).toHaveAttribute(
+      'href',
+      ROUTES.agentDownloads.linuxExecutable.build(),
+    );
   });
 });

@@ -1,13 +1,33 @@
-import { agentLinkCommand, MESSAGES, mayLinkMachines } from '@portal/domain';
+import {
+  AGENT_OS,
+  AGENT_OS_NAMES,
+  type AgentOs,
+  agentInstallCommand,
+  agentLinkCommand,
+  MESSAGES,
+  mayLinkMachines,
+  PAGES,
+} from '@portal/domain';
 import { useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { useSession } from '../../app/session';
 import { FormModal, GlobalErrors, toast } from '../../ui';
+import { AgentDownloadLinks, browserOs, INSTALLERS } from './AgentDownloadLinks';
 import { type LinkingCodes, useLinkingCodes } from './mutations';
 
 const TEXT = MESSAGES.machineLink;
+const INSTALL = MESSAGES.agentInstall;
+
+async function copyText(text: string) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast.success(TEXT.commandCopied);
+  } catch {
+    toast.error(TEXT.copyFailed);
+  }
+}
 
 export interface LinkMachineDialogProps {
   show: boolean;
@@ -18,27 +38,24 @@ export interface LinkMachineDialogProps {
 }
 
 /**
- * The 'Link a machine' dialog (issue #5): the code large, when it expires, the exact `portal-agent link`
- * command with a copy button (naming the package picked here when the user has several), and 'New code'.
- * It cannot be closed while a code is being made.
+ * The 'Link a machine' dialog (issue #5): the code large, when it expires, the one line that installs the
+ * agent and links it (per operating system, the visitor's first; issue 14), the exact `portal-agent link`
+ * command for an agent installed already, each with a copy button (naming the package picked here when the
+ * user has several), the downloads and the manual, and 'New code'. It cannot be closed while a code is
+ * being made.
  */
 export function LinkMachineDialog({ show, onHide, linking, server }: LinkMachineDialogProps) {
   const codeId = useId();
   const packageId = useId();
+  const osId = useId();
   const [selected, setSelected] = useState<number | null>(null);
+  const [os, setOs] = useState<AgentOs>(browserOs);
   const { code } = linking;
   const packages = code?.packages ?? [];
   // One package: the agent needs no --package. Several: the one picked here (the first by name at first).
   const chosen = packages.length > 1 ? (packages.find((p) => p.id === selected) ?? packages[0]) : undefined;
   const command = code ? agentLinkCommand(server, code.code, chosen?.id) : '';
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(command);
-      toast.success(TEXT.commandCopied);
-    } catch {
-      toast.error(TEXT.copyFailed);
-    }
-  };
+  const installCommand = code ? agentInstallCommand(os, server, INSTALLERS, code.code, chosen?.id) : '';
   return (
     <FormModal
       show={show}
@@ -91,8 +108,39 @@ export function LinkMachineDialog({ show, onHide, linking, server }: LinkMachine
               </Form.Select>
             </Form.Group>
           )}
-          <figure className="mb-0">
-            <figcaption className="small text-muted mb-1">{TEXT.commandLabel}</figcaption>
+          <figure className="mb-3">
+            <figcaption className="small fw-semibold mb-1">{INSTALL.installLabel}</figcaption>
+            <p className="small text-muted mb-2">{INSTALL.installIntro}</p>
+            <fieldset className="btn-group btn-group-sm mb-2" aria-labelledby={osId}>
+              <legend id={osId} className="visually-hidden">
+                {MESSAGES.manual.yourSystem}
+              </legend>
+              {AGENT_OS.map((each) => (
+                <Button
+                  key={each}
+                  variant={each === os ? 'secondary' : 'outline-secondary'}
+                  aria-pressed={each === os}
+                  onClick={() => setOs(each)}
+                >
+                  {AGENT_OS_NAMES[each]}
+                </Button>
+              ))}
+            </fieldset>
+            <div className="d-flex align-items-start gap-2">
+              <pre
+                className="flex-grow-1 mb-0 p-2 bg-light border rounded text-wrap text-break user-select-all"
+                data-testid="install-command"
+              >
+                <code>{installCommand}</code>
+              </pre>
+              <Button variant="outline-secondary" size="sm" onClick={() => copyText(installCommand)}>
+                {INSTALL.copyInstall}
+              </Button>
+            </div>
+            <p className="small text-muted mt-1 mb-0">{os === 'windows' ? INSTALL.windowsNote : INSTALL.unixNote}</p>
+          </figure>
+          <figure className="mb-3">
+            <figcaption className="small text-muted mb-1">{INSTALL.linkOnlyLabel}</figcaption>
             <div className="d-flex align-items-start gap-2">
               <pre
                 className="flex-grow-1 mb-0 p-2 bg-light border rounded text-wrap user-select-all"
@@ -100,11 +148,20 @@ export function LinkMachineDialog({ show, onHide, linking, server }: LinkMachine
               >
                 <code>{command}</code>
               </pre>
-              <Button variant="outline-secondary" size="sm" onClick={copy}>
+              <Button variant="outline-secondary" size="sm" onClick={() => copyText(command)}>
                 {TEXT.copyCommand}
               </Button>
             </div>
           </figure>
+          <details className="small">
+            <summary>{INSTALL.downloads}</summary>
+            <AgentDownloadLinks />
+          </details>
+          <p className="small mb-0 mt-2">
+            <a href={PAGES.manual} target="_blank" rel="noreferrer">
+              {INSTALL.manualLink}
+            </a>
+          </p>
         </>
       )}
       <GlobalErrors messages={linking.errors} />
