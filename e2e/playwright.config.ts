@@ -6,6 +6,9 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 18080);
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+// Every journey's agent is a device of its own (its config directory), not this host's machine id: otherwise a
+// journey linking this host would re-link the machine an earlier journey made.
+process.env.PORTAL_AGENT_IGNORE_MACHINE_ID = '1';
 const MACHINE_ADDING = [
   '**/live-dashboard.spec.ts',
   '**/machine-link.spec.ts',

@@ -95,7 +95,7 @@ test('a customer creates a task by picking folders from the real agent, then edi
   await signIn(page, EMAIL);
   await expect(page).toHaveURL(/\/$/);
   await page.goto(`/backupmachines/${machineId}`);
-  await expect(page.getByRole('heading', { name: 'Backup machine' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: MACHINE_NAME, level: 1 })).toBeVisible();
 
   // The agent is online once the tree answers: the dialog asks for the first level when it opens.
   await page.getByRole('button', { name: TEXT.addButton }).click();
@@ -151,7 +151,7 @@ test('a customer creates a task by picking folders from the real agent, then edi
 
   // Edit on the task page shows the stored fields; the schedule is changed and saved.
   await page.goto(`/backupmachines/${machineId}/backuptasks/${taskId}`);
-  await expect(page.getByRole('heading', { name: 'Backup task' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Samples from the dialog', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: TEXT.editButton }).click();
   await expect(page.getByRole('dialog', { name: TEXT.editTitle })).toBeVisible();
   await expect(dialog.getByLabel(L.name)).toHaveValue('Samples from the dialog');

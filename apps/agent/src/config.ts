@@ -99,14 +99,18 @@ export function writeConfig(path: string, config: AgentConfig): void {
 
 /**
  * A stable id of this device: `/etc/machine-id` hashed (so the raw id never leaves the machine), else a random
- * id stored next to the config file on first use.
+ * id stored next to the config file on first use. PORTAL_AGENT_IGNORE_MACHINE_ID=1 skips the machine id, for
+ * several agents on one host (the journeys, containers cloned with the same machine id): each config
+ * directory is then a device of its own.
  */
 export function deviceFingerprint(configDir: string, machineIdFile = '/etc/machine-id'): string {
-  try {
-    const id = readFileSync(machineIdFile, 'utf8').trim();
-    if (id.length >= 8) return createHash('sha256').update(`portal-agent:${id}`).digest('hex');
-  } catch {
-    // none on this system
+  if (process.env.PORTAL_AGENT_IGNORE_MACHINE_ID !== '1') {
+    try {
+      const id = readFileSync(machineIdFile, 'utf8').trim();
+      if (id.length >= 8) return createHash('sha256').update(`portal-agent:${id}`).digest('hex');
+    } catch {
+      // none on this system
+    }
   }
   const file = join(configDir, 'fingerprint');
   try {

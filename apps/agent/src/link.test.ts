@@ -178,6 +178,14 @@ describe('agent link', () => {
     const hashed = (received.at(-1) as { fingerprint: string }).fingerprint;
     expect(hashed).toMatch(/^[0-9a-f]{64}$/);
     expect(hashed).not.toContain('0123456789abcdef');
+    // PORTAL_AGENT_IGNORE_MACHINE_ID=1: the config directory's own id, not the host's machine id.
+    process.env.PORTAL_AGENT_IGNORE_MACHINE_ID = '1';
+    try {
+      await linkMachine({ ...opts, machineIdFile: machineId });
+      expect((received.at(-1) as { fingerprint: string }).fingerprint).toBe(first);
+    } finally {
+      delete process.env.PORTAL_AGENT_IGNORE_MACHINE_ID;
+    }
   });
 });
 

@@ -365,4 +365,42 @@ describe('snapshot archive deletion (002 §4.2, §7.5)', () => {
     expect(after?.storageStatus).toBe('DELETED');
     expect(snapshotIds()).not.toContain(second);
   }, 90_000);
+
+  it('finishes as DELETED when the machine never stored a repository (the demo’s recorded history)', async () => {
+    const fixtures = backupFixtures(t.database.db);
+    const backupState = createBackupStateService({ db: t.database.db });
+    const machineId = await fixtures.machine(await fixtures.package(tenants.customerA.customerId));
+    const taskId = await backupState.createTask(fixtures.task(machineId, { name: 'Never backed up' }));
+    const [left] = await t.database.db
+      .insert(backupSnapshots)
+      .values({
+        backupTaskId: taskId ?? 0,
+        resticSnapshotId: 'f'.repeat(64),
+        status: 'FINISHED_SUCCESS',
+        storageStatus: 'BEING_DELETED',
+      })
+      .returning({ id: backupSnapshots.id });
+    const masterKey = t.config.masterKey ?? '';
+    const errors: unknown[] = [];
+    const restarted = createRestoreService({
+      repo: createRestoreRepo(t.database.db),
+      places: createLocalStorageRepo(t.database.db),
+      repositoryPassword: (id) =>
+        createRepositorySettings({
+          db: t.database.db,
+          secrets: createSecretBox(masterKey),
+          publicBase: 'http://x',
+        }).repositoryPassword(id),
+      dataDir: t.config.dataDir,
+      onError: (error) => errors.push(error),
+    });
+    await restarted.resumeDeletions();
+    await restarted.idle();
+    const [after] = await t.database.db
+      .select()
+      .from(backupSnapshots)
+      .where(eq(backupSnapshots.id, left?.id ?? 0));
+    expect(errors).toEqual([]);
+    expect(after?.storageStatus).toBe('DELETED');
+  }, 90_000);
 });

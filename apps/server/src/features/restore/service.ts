@@ -86,16 +86,26 @@ export function createRestoreService(deps: {
   const deleting = new Map<number, Promise<void>>();
   let retryTimer: NodeJS.Timeout | undefined;
 
-  /** The repository of the machine (path and password), or 409 when the portal does not keep it. */
-  async function repositoryOf(machineId: number): Promise<Record<string, string>> {
+  /**
+   * The repository of the machine (path and password); null when nothing was ever stored for it (a machine
+   * that has not backed up, or the demo's recorded history); 409 when the portal does not keep it.
+   */
+  async function storedRepositoryOf(machineId: number): Promise<Record<string, string> | null> {
     const place = await deps.places.machinePlace(machineId);
     if (!place) throw notFound(MESSAGES.backupMachine.notFound);
     const dir = embeddedRepositoryDir(deps.dataDir, place);
     if (dir === null) throw conflict(TEXT.notOnPortalStorage);
-    if (!(await repositoryExists(dir))) throw conflict(TEXT.noSnapshot);
+    if (!(await repositoryExists(dir))) return null;
     const password = await deps.repositoryPassword(machineId);
     if (password === null) throw notFound(MESSAGES.backupMachine.notFound);
     return { RESTIC_REPOSITORY: dir, RESTIC_PASSWORD: password };
+  }
+
+  /** The repository of the machine, or 409 when it holds nothing to read. */
+  async function repositoryOf(machineId: number): Promise<Record<string, string>> {
+    const env = await storedRepositoryOf(machineId);
+    if (env === null) throw conflict(TEXT.noSnapshot);
+    return env;
   }
 
   /** The machine, task and run of a path, for a caller who may `what` the machine's data; 404 for anyone else. */
@@ -175,8 +185,9 @@ export function createRestoreService(deps: {
     machineId: number;
     resticSnapshotId: string | null;
   }): Promise<void> {
-    if (snapshot.resticSnapshotId !== null) {
-      const env = await repositoryOf(snapshot.machineId);
+    // Without a repository there is no data of the archive left to remove.
+    const env = snapshot.resticSnapshotId === null ? null : await storedRepositoryOf(snapshot.machineId);
+    if (env !== null && snapshot.resticSnapshotId !== null) {
       const listed = await runRestic({
         binary,
         args: ['--no-cache', 'snapshots', '--json', snapshot.resticSnapshotId],
