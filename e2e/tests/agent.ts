@@ -1,9 +1,20 @@
-/** Journeys with a real agent on the live channel: task commands as the task editor sends them, API reads. */
-import { spawnSync } from 'node:child_process';
+/**
+ * Journeys with a real agent: linking it (with a user's password or a linking code) and running it, the task
+ * dialog's tree of the machine's folders, task commands as the task editor sends them, API reads.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
-import { type Envelope, machineQueue, ROUTES, WS_SEND_PREFIXES } from '@portal/domain';
+import { expect, type Locator, type Page } from '@playwright/test';
+import {
+  type DashboardMachineRow,
+  type Envelope,
+  MESSAGES,
+  machineQueue,
+  type Paged,
+  ROUTES,
+  WS_SEND_PREFIXES,
+} from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
 
 /** The built agent, run as `node agent.mjs link|run ...`. */
@@ -41,7 +52,64 @@ export function linkAgent(options: { baseURL: string; email: string; name: strin
   expect(packageId, asked.stderr).toBeDefined();
   const linked = link(['--package', packageId as string]);
   expect(linked.status, linked.stderr).toBe(0);
-  return JSON.parse(readFileSync(options.config, 'utf8')) as { machineId: number };
+  return linkedMachine(options.config);
+}
+
+function linkedMachine(config: string): { machineId: number } {
+  return JSON.parse(readFileSync(config, 'utf8')) as { machineId: number };
+}
+
+/**
+ * Links a machine as 'Link a machine' on the dashboard tells its signed-in user to: the dialog makes a linking
+ * code for the package named `packageName`, and exactly the `portal-agent link ...` line it shows is run with the
+ * built agent (plus the machine's name and a config of its own). Answers the linked machine's id.
+ */
+export async function linkAgentWithCode(
+  page: Page,
+  options: { name: string; config: string; packageName: string },
+): Promise<{ machineId: number }> {
+  const TEXT = MESSAGES.machineLink;
+  await page.getByRole('button', { name: TEXT.linkButton, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: TEXT.dialogTitle });
+  await expect(dialog.getByTestId('linking-code')).toBeVisible();
+  const packages = dialog.getByRole('combobox', { name: TEXT.packageLabel });
+  await packages.selectOption({ label: options.packageName });
+  const command = dialog.getByTestId('link-command');
+  await expect(command).toHaveText(new RegExp(`--package ${await packages.inputValue()}$`));
+  const [program, subcommand, ...args] = ((await command.textContent()) ?? '').trim().split(/\s+/);
+  expect([program, subcommand]).toEqual(['portal-agent', 'link']);
+  const linked = spawnSync(
+    process.execPath,
+    [AGENT, 'link', ...args, '--name', options.name, '--config', options.config],
+    { encoding: 'utf8' },
+  );
+  expect(linked.status, linked.stderr).toBe(0);
+  await dialog.getByRole('button', { name: TEXT.close, exact: true }).last().click();
+  await expect(dialog).toBeHidden();
+  return linkedMachine(options.config);
+}
+
+/** `portal-agent run` with a linked config: the machine comes online. The journey kills it when done. */
+export function runAgent(config: string): ChildProcess {
+  return spawn(process.execPath, [AGENT, 'run', '--config', config], { stdio: 'ignore' });
+}
+
+/** The machine's row in the signed-in customer's dashboard (its online state and task statuses), if listed. */
+export async function ownMachine(page: Page, machineId: number): Promise<DashboardMachineRow | undefined> {
+  const list = await apiResult<Paged<DashboardMachineRow>>(page, `${ROUTES.dashboard.ownMachines.build()}?size=100`);
+  return list.elements.find((m) => m.id === machineId);
+}
+
+/** Waits until the signed-in customer's dashboard reports the machine online (its agent connected). */
+export async function expectOnline(page: Page, machineId: number): Promise<void> {
+  await expect.poll(async () => (await ownMachine(page, machineId))?.online, { timeout: 20_000 }).toBe(true);
+}
+
+/** In the task dialog's tree of the machine's folders, opens each folder of `path` from the root, as a user would. */
+export async function openTreePath(tree: Locator, path: string): Promise<void> {
+  for (const name of path.split('/').filter(Boolean)) {
+    await tree.getByRole('button', { name: `Open ${name}`, exact: true }).click();
+  }
 }
 
 /** A task command the way the task editor sends it (002 §7.8): over the live channel, answered by requestId. */

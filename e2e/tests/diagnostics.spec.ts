@@ -1,18 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import {
-  type DashboardMachineRow,
-  type DashboardTaskRow,
-  MESSAGES,
-  newTaskForm,
-  type Paged,
-  ROUTES,
-} from '@portal/domain';
-import { AGENT, apiResult, linkAgent, taskCommand } from './agent';
+import { type DashboardTaskRow, MESSAGES, newTaskForm, type Paged, ROUTES } from '@portal/domain';
+import { apiResult, expectOnline, linkAgent, ownMachine, runAgent, taskCommand } from './agent';
 import { signIn, signOut } from './helpers';
 
 /**
@@ -49,14 +42,11 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
   // The owner links the machine and starts its agent.
   const config = join(dir, 'config.json');
   const { machineId } = linkAgent({ baseURL, email: OWNER, name: MACHINE_NAME, config });
-  agent = spawn(process.execPath, [AGENT, 'run', '--config', config], { stdio: 'ignore' });
+  agent = runAgent(config);
   await signIn(page, OWNER);
   await expect(page).toHaveURL(/\/$/);
-  const machineRow = async () => {
-    const list = await apiResult<Paged<DashboardMachineRow>>(page, `${ROUTES.dashboard.ownMachines.build()}?size=100`);
-    return list.elements.find((m) => m.id === machineId);
-  };
-  await expect.poll(async () => (await machineRow())?.online, { timeout: 20_000 }).toBe(true);
+  const machineRow = () => ownMachine(page, machineId);
+  await expectOnline(page, machineId);
 
   // One backup, so the repository exists with a snapshot (random data: it does not compress, so reading it
   // back at 1 KiB/s takes long enough to stop).

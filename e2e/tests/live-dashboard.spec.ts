@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import {
   pieSliceOf,
   ROUTES,
 } from '@portal/domain';
-import { AGENT, apiResult, linkAgent, taskCommand } from './agent';
+import { apiResult, linkAgent, ownMachine, runAgent, taskCommand } from './agent';
 import { signIn } from './helpers';
 
 /**
@@ -63,7 +63,7 @@ test('a real agent: the machine comes online, and a finished run changes its row
     (window as unknown as { liveMark: string }).liveMark = 'same page';
   });
 
-  agent = spawn(process.execPath, [AGENT, 'run', '--config', config], { stdio: 'ignore' });
+  agent = runAgent(config);
   await expect(row.getByRole('img', { name: TEXT.online })).toBeVisible({ timeout: 10_000 });
 
   // A task on a sample folder, started now ("Run now"), from a second tab as the task editor would.
@@ -99,13 +99,8 @@ test('a real agent: the machine comes online, and a finished run changes its row
   await expect
     .poll(
       async () => {
-        const list = await apiResult<Paged<DashboardMachineRow>>(
-          page,
-          `${ROUTES.dashboard.ownMachines.build()}?size=100`,
-        );
-        finished = list.elements.find(
-          (m) => m.id === machineId && !m.tasksInProgress && m.taskStatus !== 'NO_COMPLETED_TASKS',
-        );
+        const row = await ownMachine(page, machineId);
+        finished = row && !row.tasksInProgress && row.taskStatus !== 'NO_COMPLETED_TASKS' ? row : undefined;
         return finished?.taskStatus;
       },
       { timeout: 60_000, intervals: [100] },

@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import {
   type DashboardTaskRow,
-  type Envelope,
   MESSAGES,
   type Paged,
   ROUTES,
@@ -13,7 +12,7 @@ import {
   TASK_FORM_TEXTS,
   type TaskDefinition,
 } from '@portal/domain';
-import { DEMO_PASSWORD } from '../playwright.config';
+import { apiResult, linkAgent, openTreePath, runAgent } from './agent';
 import { signIn } from './helpers';
 
 /**
@@ -22,7 +21,6 @@ import { signIn } from './helpers';
  * task is opened again with Edit, shows what was saved, and its schedule is changed.
  */
 
-const AGENT = join(import.meta.dirname, '../../apps/agent/dist/agent.mjs');
 const EMAIL = 'customer-admin@demo.test';
 const MACHINE_NAME = 'AA-TASK-FORM-AGENT';
 const TEXT = TASK_FORM_TEXTS;
@@ -40,20 +38,6 @@ test.afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function apiResult<T>(page: Page, path: string): Promise<T> {
-  const answer = (await (await page.request.get(path)).json()) as Envelope<T>;
-  if (answer.result === undefined || answer.result === null) throw new Error(`no result from ${path}`);
-  return answer.result;
-}
-
-/** Opens the folders of `path` one level at a time from the machine's root, as a user would. */
-async function openPath(page: Page, path: string) {
-  const tree = page.getByTestId('task-form-dialog').getByTestId('tree');
-  for (const name of path.split('/').filter(Boolean)) {
-    await tree.getByRole('button', { name: `Open ${name}`, exact: true }).click();
-  }
-}
-
 test('a customer creates a task by picking folders from the real agent, then edits its schedule', async ({ page }) => {
   test.setTimeout(120_000);
   const baseURL = test.info().project.use.baseURL as string;
@@ -65,32 +49,8 @@ test('a customer creates a task by picking folders from the real agent, then edi
 
   // Linked with the agent's CLI as a user would, in the admin's "Head office" package.
   const config = join(dir, 'config.json');
-  const link = (extra: string[]) =>
-    spawnSync(
-      process.execPath,
-      [
-        AGENT,
-        'link',
-        '--server',
-        baseURL,
-        '--email',
-        EMAIL,
-        '--password-stdin',
-        '--name',
-        MACHINE_NAME,
-        '--config',
-        config,
-        ...extra,
-      ],
-      { input: `${DEMO_PASSWORD}\n`, encoding: 'utf8' },
-    );
-  const asked = link([]);
-  const packageId = /(\d+) \(Head office\)/.exec(asked.stderr)?.[1];
-  expect(packageId, asked.stderr).toBeDefined();
-  const linked = link(['--package', packageId as string]);
-  expect(linked.status, linked.stderr).toBe(0);
-  const { machineId } = JSON.parse(readFileSync(config, 'utf8')) as { machineId: number };
-  agent = spawn(process.execPath, [AGENT, 'run', '--config', config], { stdio: 'ignore' });
+  const { machineId } = linkAgent({ baseURL, email: EMAIL, name: MACHINE_NAME, config });
+  agent = runAgent(config);
 
   await signIn(page, EMAIL);
   await expect(page).toHaveURL(/\/$/);
@@ -106,8 +66,8 @@ test('a customer creates a task by picking folders from the real agent, then edi
   });
 
   await dialog.getByLabel(L.name).fill('Samples from the dialog');
-  await openPath(page, samples);
   const tree = dialog.getByTestId('tree');
+  await openTreePath(tree, samples);
   await tree.getByLabel('docs', { exact: true }).check();
   await tree.getByLabel('photos', { exact: true }).check();
 
@@ -157,7 +117,7 @@ test('a customer creates a task by picking folders from the real agent, then edi
   await expect(dialog.getByLabel(L.name)).toHaveValue('Samples from the dialog');
   await expect(picker.getByLabel('Expression')).toHaveValue('0 2 * * *');
   await expect(dialog.getByTestId('exclusion')).toHaveText(/\*\.tmp/);
-  await openPath(page, samples);
+  await openTreePath(tree, samples);
   await expect(tree.getByLabel('docs', { exact: true })).toBeChecked();
   await expect(tree.getByLabel('cache', { exact: true })).not.toBeChecked();
 
