@@ -1,33 +1,41 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
+  ALL_CUSTOMERS_ID,
   type DashboardMachineRow,
-  type Envelope,
+  type DashboardTaskRow,
+  describeCron,
   MESSAGES,
-  machineQueue,
-  newTaskForm,
+  machineUrl,
   type Paged,
   ROUTES,
   runStatusBadge,
-  WS_SEND_PREFIXES,
+  TASK_FORM_LABELS,
+  TASK_FORM_TEXTS,
+  taskUrl,
 } from '@portal/domain';
-import { DEMO_PASSWORD } from '../playwright.config';
+import { apiResult, expectOnline, linkAgentWithCode, openTreePath, runAgent } from './agent';
 import { signIn } from './helpers';
+import { zipFiles } from './zip';
 
 /**
- * The task page (issue 14): a real agent, linked with the CLI, backs up a sample folder. The customer
- * opens the task from the dashboard's tasks tab, runs it now, watches it finish and its snapshot appear,
- * pauses and unpauses it and deletes it with its typed name; another tenant's task address is not found.
+ * The task page (issue 14) against a real agent, linked with a linking code from 'Link a machine': the customer
+ * creates a task by picking folders in the tree of the machine's disk and adding an exclusion, opens it from the
+ * dashboard's tasks tab, runs it now and watches it finish and its snapshot appear, downloads one chosen file and
+ * then everything of the run (the excluded file is not in it), pauses and unpauses it, edits its schedule and
+ * deletes it with its typed name. Another tenant's machine and task addresses are not found.
  */
 
-const AGENT = join(import.meta.dirname, '../../apps/agent/dist/agent.mjs');
 const EMAIL = 'customer-admin@demo.test';
 const MACHINE_NAME = 'AA-TASKS-AGENT';
 const TASK_NAME = 'Task page samples';
 const TEXT = MESSAGES.task;
+const FORM = TASK_FORM_TEXTS;
+const RESTORE = MESSAGES.restore;
 
 let dir: string;
 let agent: ChildProcess | undefined;
@@ -41,106 +49,85 @@ test.afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Creates the task as the task editor does (002 §7.8 newtask); the editor itself is another journey's. */
-async function newTask(page: Page, machineId: number, body: object) {
-  const requestId = 'tasks-e2e-new';
-  const reply = await page.evaluate(
-    ({ endpoint, queue, destination, payload }) =>
-      new Promise<string>((resolve, reject) => {
-        const NUL = '\u0000';
-        const socket = new WebSocket(`ws://${location.host}${endpoint}`, ['v12.stomp']);
-        const timer = setTimeout(() => reject(new Error('no reply in 20 s')), 20_000);
-        socket.onopen = () => socket.send(`CONNECT\naccept-version:1.2\nhost:${location.host}\n\n${NUL}`);
-        socket.binaryType = 'arraybuffer';
-        socket.onmessage = (event) => {
-          const frame = typeof event.data === 'string' ? event.data : new TextDecoder().decode(event.data);
-          const body = frame.slice(frame.indexOf('\n\n') + 2, frame.lastIndexOf(NUL));
-          if (frame.startsWith('CONNECTED')) {
-            socket.send(`SUBSCRIBE\nid:0\ndestination:${queue}\nreceipt:subscribed\n\n${NUL}`);
-          } else if (frame.startsWith('RECEIPT')) {
-            socket.send(`SEND\ndestination:${destination}\ncontent-type:application/json\n\n${payload}${NUL}`);
-          } else if (frame.startsWith('MESSAGE')) {
-            clearTimeout(timer);
-            socket.close();
-            resolve((JSON.parse(body) as { responsePayloadJson: string }).responsePayloadJson);
-          }
-        };
-      }),
-    {
-      endpoint: ROUTES.live.customer.build(),
-      queue: machineQueue('customer', machineId),
-      destination: `${WS_SEND_PREFIXES.customer}/backupmachines/${machineId}/newtask`,
-      payload: JSON.stringify({ ...newTaskForm(requestId), ...body }),
-    },
-  );
-  return JSON.parse(reply) as { success: boolean; messages: { message: string }[] };
+/** A path as it stands in a downloaded zip: relative, as archives keep it. */
+const inZip = (path: string) => path.replace(/^\//, '');
+
+/**
+ * Downloads from a run through its Download dialog: `choose` picks in the snapshot's tree (or turns on download
+ * all); 'Download starting shortly....', the dialog closes, and the browser receives the zip 8 s later (002 §9).
+ * Answers the zip's files by name.
+ */
+async function download(page: Page, run: Locator, choose: (dialog: Locator) => Promise<void>) {
+  await run.getByRole('button', { name: RESTORE.downloadButton, exact: true }).click();
+  await expect(page.getByRole('dialog', { name: RESTORE.downloadTitle })).toBeVisible();
+  const dialog = page.getByTestId('download-dialog');
+  await choose(dialog);
+  const received = page.waitForEvent('download', { timeout: 30_000 });
+  await dialog.getByRole('button', { name: RESTORE.downloadButton, exact: true }).click();
+  await expect(page.getByText(TEXT.downloadStarting)).toBeVisible();
+  await expect(dialog).toBeHidden();
+  const file = await (await received).path();
+  return zipFiles(readFileSync(file));
 }
 
-test("a customer runs, watches, pauses and deletes a task on its page; another tenant's task is not found", async ({
+test("a customer creates, runs, downloads from, pauses, edits and deletes a task; another tenant's are not found", async ({
   page,
+  browser,
 }) => {
-  test.setTimeout(180_000);
-  const baseURL = test.info().project.use.baseURL as string;
+  test.setTimeout(240_000);
 
-  const config = join(dir, 'config.json');
-  const link = (extra: string[]) =>
-    spawnSync(
-      process.execPath,
-      [
-        AGENT,
-        'link',
-        '--server',
-        baseURL,
-        '--email',
-        EMAIL,
-        '--password-stdin',
-        '--name',
-        MACHINE_NAME,
-        '--config',
-        config,
-        ...extra,
-      ],
-      { input: `${DEMO_PASSWORD}\n`, encoding: 'utf8' },
-    );
-  const asked = link([]);
-  const packageId = /(\d+) \(Head office\)/.exec(asked.stderr)?.[1];
-  expect(packageId, asked.stderr).toBeDefined();
-  const linked = link(['--package', packageId as string]);
-  expect(linked.status, linked.stderr).toBe(0);
-  const { machineId } = JSON.parse(readFileSync(config, 'utf8')) as { machineId: number };
-  agent = spawn(process.execPath, [AGENT, 'run', '--config', config], { stdio: 'ignore' });
-
+  // The machine's disk: two folders to back up (with a file the exclusion leaves out) and one left alone.
   const samples = join(dir, 'samples');
-  mkdirSync(samples, { recursive: true });
-  for (let i = 0; i < 40; i++) writeFileSync(join(samples, `file-${i}.txt`), `sample ${i}\n`.repeat(2000));
+  for (const folder of ['docs', 'photos', 'cache']) mkdirSync(join(samples, folder), { recursive: true });
+  const report = join(samples, 'docs', 'report.txt');
+  const draft = join(samples, 'docs', 'draft.tmp');
+  // Random bytes do not compress: the chosen file's download must carry every byte of it.
+  const photo = join(samples, 'photos', 'beach.jpg');
+  writeFileSync(report, 'quarterly report\n'.repeat(4000));
+  writeFileSync(draft, 'not for the backup\n');
+  writeFileSync(photo, randomBytes(256 * 1024));
+  for (let i = 0; i < 30; i++) writeFileSync(join(samples, 'photos', `thumb-${i}.txt`), `thumb ${i}\n`.repeat(500));
+  writeFileSync(join(samples, 'cache', 'blob.bin'), randomBytes(1024));
 
+  // Linked with a code from 'Link a machine', in the admin's "Head office" package, and started.
   await signIn(page, EMAIL);
-  await expect(page).toHaveURL(/\/$/);
-  await expect
-    .poll(
-      async () => {
-        const answer = (await (
-          await page.request.get(`${ROUTES.dashboard.ownMachines.build()}?size=100`)
-        ).json()) as Envelope<Paged<DashboardMachineRow>>;
-        return answer.result?.elements.find((m) => m.id === machineId)?.online;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  const created = await newTask(page, machineId, {
-    name: TASK_NAME,
-    backupScheduleDefinition: '0 2 * * *',
-    backupItems: [{ path: samples, name: 'samples', type: 'DIRECTORY', missing: false }],
-  });
-  expect(created.success, JSON.stringify(created.messages)).toBe(true);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  const config = join(dir, 'config.json');
+  const { machineId } = await linkAgentWithCode(page, { name: MACHINE_NAME, config, packageName: 'Head office' });
+  agent = runAgent(config);
+  await expectOnline(page, machineId);
+
+  // The task, made in the dialog on the machine's page: two folders picked in the tree, an exclusion, a schedule.
+  await page.goto(machineUrl('customer', { machineId }));
+  await expect(page.getByRole('heading', { name: MACHINE_NAME, level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: FORM.addButton }).click();
+  const form = page.getByTestId('task-form-dialog');
+  const tree = form.getByTestId('tree');
+  await expect(tree.getByRole('button', { name: 'Open tmp', exact: true })).toBeVisible({ timeout: 30_000 });
+  await form.getByLabel(TASK_FORM_LABELS.name).fill(TASK_NAME);
+  await openTreePath(tree, samples);
+  await tree.getByLabel('docs', { exact: true }).check();
+  await tree.getByLabel('photos', { exact: true }).check();
+  await form.getByRole('button', { name: FORM.addExclusion }).click();
+  const exclusion = page.getByTestId('exclusion-dialog');
+  await exclusion.getByLabel(FORM.exclusionLabel).fill('*.tmp');
+  await exclusion.getByRole('button', { name: FORM.addExclusion }).click();
+  await expect(exclusion).toBeHidden();
+  const expression = form.getByTestId('schedule-picker').getByLabel('Expression');
+  await expression.fill('0 2 * * *');
+  await form.getByRole('button', { name: FORM.save }).click();
+  await expect(page.getByText(TEXT.saved)).toBeVisible({ timeout: 25_000 });
+  await expect(form).toBeHidden();
 
   // From the dashboard's tasks tab to the task page.
-  await page.reload();
+  await page.goto('/');
   const machines = page.getByRole('tabpanel').getByRole('table', { name: 'Contoso Ltd machines', exact: true });
   await machines.getByRole('button', { name: `Select ${MACHINE_NAME}` }).click();
   const tasks = page.getByRole('table', { name: `${MACHINE_NAME} tasks`, exact: true });
   await tasks.getByRole('link', { name: `Manage ${TASK_NAME}` }).click();
   await expect(page.getByRole('heading', { name: TASK_NAME })).toBeVisible({ timeout: 15_000 });
+  const summary = page.getByTestId('task-summary');
+  await expect(summary).toContainText(describeCron('0 2 * * *'));
   const runs = page.getByTestId('runs-table');
   await expect(runs).toContainText(TEXT.noItems);
 
@@ -162,15 +149,49 @@ test("a customer runs, watches, pauses and deletes a task on its page; another t
   });
   expect(await page.evaluate(() => (window as unknown as { taskMark?: string }).taskMark)).toBe('same page');
 
+  // Download one chosen file from the run's snapshot: nothing chosen is refused, then the photo, byte for byte.
+  const chosen = await download(page, firstRun, async (dialog) => {
+    await dialog.getByRole('button', { name: RESTORE.downloadButton, exact: true }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(TEXT.downloadItemsRequired);
+    const snapshot = dialog.getByRole('group', { name: RESTORE.treeLabel });
+    for (const name of join(samples, 'photos').split('/').filter(Boolean)) {
+      await snapshot.getByRole('button', { name: `Expand ${name}`, exact: true }).click();
+    }
+    await snapshot.getByLabel('beach.jpg', { exact: true }).check();
+  });
+  expect([...chosen.keys()]).toEqual([inZip(photo)]);
+  expect(chosen.get(inZip(photo))?.equals(readFileSync(photo))).toBe(true);
+
+  // Download everything: what was picked, without the excluded draft or the folder left alone.
+  const everything = await download(page, firstRun, async (dialog) => {
+    await dialog.getByLabel(RESTORE.downloadAll).check();
+  });
+  expect(everything.has(inZip(draft))).toBe(false);
+  expect([...everything.keys()].filter((name) => !name.startsWith(inZip(join(samples, 'photos'))))).toEqual([
+    inZip(report),
+  ]);
+  expect(everything.get(inZip(report))?.equals(readFileSync(report))).toBe(true);
+  expect(everything.get(inZip(photo))?.equals(readFileSync(photo))).toBe(true);
+
   // Pause, then unpause (the page refreshes 8 s after each, 002 §9).
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
   await page.getByTestId('pause-task-dialog').getByRole('button', { name: 'Pause', exact: true }).click();
   await expect(page.getByText(TEXT.paused, { exact: true })).toBeVisible();
-  await expect(page.getByTestId('task-summary')).toContainText('PAUSED', { timeout: 20_000 });
+  await expect(summary).toContainText('PAUSED', { timeout: 20_000 });
   await page.getByRole('button', { name: 'Unpause', exact: true }).click();
   await page.getByTestId('pause-task-dialog').getByRole('button', { name: 'Unpause', exact: true }).click();
   await expect(page.getByText(TEXT.unpaused, { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Pause', exact: true })).toBeVisible({ timeout: 20_000 });
+
+  // Edit the schedule: the dialog opens with the stored one, a new expression is saved and shown.
+  await page.getByRole('button', { name: FORM.editButton, exact: true }).click();
+  await expect(page.getByRole('dialog', { name: FORM.editTitle })).toBeVisible();
+  await expect(expression).toHaveValue('0 2 * * *');
+  await expression.fill('30 3 * * 1-5');
+  await form.getByRole('button', { name: FORM.save }).click();
+  await expect(page.getByText(TEXT.saved)).toBeVisible({ timeout: 25_000 });
+  await expect(form).toBeHidden();
+  await expect(summary).toContainText(describeCron('30 3 * * 1-5'));
 
   // Delete with the typed task name: a wrong name is refused, the right one deletes, then the machine's page.
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -181,15 +202,36 @@ test("a customer runs, watches, pauses and deletes a task on its page; another t
   await deleteDialog.getByRole('textbox').fill(TASK_NAME);
   await deleteDialog.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(page.getByText(TEXT.beingDeleted)).toBeVisible();
-  await expect(page).toHaveURL(new RegExp(`/backupmachines/${machineId}$`), { timeout: 20_000 });
+  await expect(page).toHaveURL(new RegExp(`${machineUrl('customer', { machineId })}$`), { timeout: 20_000 });
 
-  // Another tenant's machine: its task address shows the not-found page.
-  const own = (await (await page.request.get(`${ROUTES.dashboard.ownMachines.build()}?size=100`)).json()) as Envelope<
-    Paged<DashboardMachineRow>
-  >;
-  const ownIds = new Set(own.result?.elements.map((m) => m.id));
-  let foreign = 1;
-  while (ownIds.has(foreign)) foreign += 1;
-  await page.goto(`/backupmachines/${foreign}/backuptasks/1`);
-  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible({ timeout: 15_000 });
+  // Another tenant's machine and one of its tasks, found by the provider admin: their addresses are not found.
+  const provider = await browser.newPage();
+  await signIn(provider, 'provider-admin@demo.test');
+  await expect(provider).not.toHaveURL(/\/login/);
+  const all = await apiResult<Paged<DashboardMachineRow>>(
+    provider,
+    `${ROUTES.dashboard.customerMachines.build({ customerId: ALL_CUSTOMERS_ID })}?size=100`,
+  );
+  const own = all.elements.find((m) => m.id === machineId);
+  let foreign: { machineId: number; taskId: number } | undefined;
+  for (const machine of all.elements.filter((m) => m.customerId !== own?.customerId)) {
+    const list = await apiResult<Paged<DashboardTaskRow>>(
+      provider,
+      ROUTES.dashboard.machineTasks.build({ machineId: machine.id }),
+    );
+    const task = list.elements[0];
+    if (task) {
+      foreign = { machineId: machine.id, taskId: task.id };
+      break;
+    }
+  }
+  await provider.context().close();
+  if (!own || !foreign) throw new Error('no machine of another customer with a task');
+  for (const address of [machineUrl('customer', foreign), taskUrl('customer', foreign)]) {
+    await page.goto(address);
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(MESSAGES.notFound)).toBeVisible();
+    const asData = await page.request.get(address, { headers: { Accept: 'application/json' } });
+    expect(asData.status()).toBe(404);
+  }
 });
