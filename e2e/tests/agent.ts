@@ -20,13 +20,21 @@ import { DEMO_PASSWORD } from '../playwright.config';
 /** The built agent, run as `node agent.mjs link|run ...`. */
 export const AGENT = join(import.meta.dirname, '../../apps/agent/dist/agent.mjs');
 
+/** What `agent link` stored: the machine's id and the agent's state directory (its log files are in `logs/`). */
+export interface LinkedMachine {
+  machineId: number;
+  stateDir: string;
+}
+
+function linkedMachine(config: string): LinkedMachine {
+  return JSON.parse(readFileSync(config, 'utf8')) as LinkedMachine;
+}
+
 /**
  * Links a machine with the agent's CLI as its owner would: the admin may use two packages, so the agent
- * says which, and the admin picks 'Head office', as on a real machine. Answers the linked machine's id.
+ * says which, and the admin picks 'Head office', as on a real machine. Answers what it stored.
  */
-export function linkAgent(options: { baseURL: string; email: string; name: string; config: string }): {
-  machineId: number;
-} {
+export function linkAgent(options: { baseURL: string; email: string; name: string; config: string }): LinkedMachine {
   const link = (extra: string[]) =>
     spawnSync(
       process.execPath,
@@ -55,19 +63,15 @@ export function linkAgent(options: { baseURL: string; email: string; name: strin
   return linkedMachine(options.config);
 }
 
-function linkedMachine(config: string): { machineId: number } {
-  return JSON.parse(readFileSync(config, 'utf8')) as { machineId: number };
-}
-
 /**
  * Links a machine as 'Link a machine' on the dashboard tells its signed-in user to: the dialog makes a linking
  * code for the package named `packageName`, and exactly the `portal-agent link ...` line it shows is run with the
- * built agent (plus the machine's name and a config of its own). Answers the linked machine's id.
+ * built agent (plus the machine's name and a config of its own). Answers what it stored.
  */
 export async function linkAgentWithCode(
   page: Page,
   options: { name: string; config: string; packageName: string },
-): Promise<{ machineId: number }> {
+): Promise<LinkedMachine> {
   const TEXT = MESSAGES.machineLink;
   await page.getByRole('button', { name: TEXT.linkButton, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: TEXT.dialogTitle });

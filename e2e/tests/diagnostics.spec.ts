@@ -1,18 +1,31 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { type DashboardTaskRow, MESSAGES, newTaskForm, type Paged, ROUTES } from '@portal/domain';
+import {
+  type DashboardTaskRow,
+  formatBytes,
+  MACHINE_FORM_LABELS,
+  MESSAGES,
+  machineUrl,
+  newTaskForm,
+  type Paged,
+  ROUTES,
+} from '@portal/domain';
 import { apiResult, expectOnline, linkAgent, ownMachine, runAgent, taskCommand } from './agent';
 import { signIn, signOut } from './helpers';
 
 /**
  * Restic diagnostics (001 §2, §4; issue 14): a provider admin runs restic on a customer's real linked
  * agent from the machine page, watches the output stream in, stops a long command and deletes a finished
- * one.
+ * one. Then the machine page's other dialogs that reach the agent (001 §4, §5, §7): refresh storage space,
+ * request upload of log files, view log files.
  */
+
+// The second journey uses the machine (and its backup) the first one made.
+test.describe.configure({ mode: 'serial' });
 
 const OWNER = 'customer-admin@demo.test';
 const PROVIDER = 'provider-admin@demo.test';
@@ -23,6 +36,9 @@ const LABELS = MESSAGES.resticDiagnostics;
 
 let dir: string;
 let agent: ChildProcess | undefined;
+/** The provider admin's address of the machine, and where its agent keeps its files. */
+let machinePage: string;
+let stateDir: string;
 
 test.beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'portal-diagnostics-e2e-'));
@@ -41,7 +57,9 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
 
   // The owner links the machine and starts its agent.
   const config = join(dir, 'config.json');
-  const { machineId } = linkAgent({ baseURL, email: OWNER, name: MACHINE_NAME, config });
+  const linked = linkAgent({ baseURL, email: OWNER, name: MACHINE_NAME, config });
+  const { machineId } = linked;
+  stateDir = linked.stateDir;
   agent = runAgent(config);
   await signIn(page, OWNER);
   await expect(page).toHaveURL(/\/$/);
@@ -84,9 +102,12 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
   // The provider admin opens the machine's page and its diagnostics.
   await signIn(page, PROVIDER);
   await expect(page).not.toHaveURL(/\/login/);
-  await page.goto(
-    `/boltadmin/customers/${machine.customerId}/backuppackages/${machine.backupPackageId}/backupmachines/${machineId}`,
-  );
+  machinePage = machineUrl('provider', {
+    customerId: machine.customerId,
+    packageId: machine.backupPackageId,
+    machineId,
+  });
+  await page.goto(machinePage);
   await expect(page.getByRole('heading', { name: MACHINE_NAME, level: 1 })).toBeVisible();
   await page.getByRole('button', { name: LABELS.openButton }).click();
   const dialog = page.getByTestId('restic-diagnostics-dialog');
@@ -138,4 +159,59 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
   await expect(page.getByText(TEXT.deleted)).toBeVisible();
   await expect(dialog.getByRole('tab')).toHaveText(['check']);
   await expect(shown.getByText('restic check --read-data --limit-download 1', { exact: true })).toBeVisible();
+});
+
+test("the machine page's agent dialogs: storage space measured again, the agent's log file uploaded and read", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const MACHINE = MESSAGES.backupMachine;
+  await signIn(page, PROVIDER);
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.goto(machinePage);
+  await expect(page.getByRole('heading', { name: MACHINE_NAME, level: 1 })).toBeVisible();
+
+  // Nothing measured since linking; Refresh asks the agent, whose figure (restic stats) the page then shows.
+  const usage = page.getByTestId('machine-details').getByTestId('usage-label');
+  const nothingUsed = `Used: ${formatBytes(0)} of`;
+  await expect(usage).toContainText(nothingUsed);
+  await page.getByRole('button', { name: MACHINE.refreshStorageButton, exact: true }).click();
+  const refresh = page.getByRole('dialog', { name: MACHINE.refreshStorageTitle });
+  await expect(refresh).toContainText(MACHINE.refreshStorageConfirm);
+  await refresh.getByRole('button', { name: MACHINE.refreshStorageSubmit, exact: true }).click();
+  await expect(page.getByText(MACHINE.storageRefreshing)).toBeVisible();
+  await expect(refresh).toBeHidden();
+  // The portal answers at once; the agent's measurement arrives when restic is done.
+  await expect(async () => {
+    await page.reload();
+    await expect(usage).toHaveText(/^Used: /, { timeout: 5_000 });
+    await expect(usage).not.toContainText(nothingUsed, { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+
+  // No log files yet; the agent uploads its own on request.
+  const logFiles = page.getByRole('dialog', { name: MACHINE.logFilesTitle });
+  await page.getByRole('button', { name: MACHINE.logFilesButton, exact: true }).click();
+  await expect(logFiles).toContainText(MACHINE.noLogFiles);
+  await logFiles.getByRole('button', { name: MACHINE.close, exact: true }).last().click();
+  await expect(logFiles).toBeHidden();
+  await page.getByRole('button', { name: MACHINE.logUploadButton, exact: true }).click();
+  const upload = page.getByRole('dialog', { name: MACHINE.logUploadTitle });
+  await expect(upload.getByLabel(MACHINE_FORM_LABELS.uploadupdaterfiles)).not.toBeChecked();
+  await upload.getByRole('button', { name: MACHINE.logUploadSubmit, exact: true }).click();
+  await expect(page.getByText(MACHINE.logUploadSubmitted)).toBeVisible();
+  await expect(upload).toBeHidden();
+
+  // The uploaded file is listed (once the agent has sent it) and downloads as the agent wrote it; the agent has
+  // logged more since, so it is the start of the file on the machine.
+  const logFile = logFiles.getByRole('link', { name: 'agent.log', exact: true });
+  await expect(async () => {
+    await page.reload();
+    await page.getByRole('button', { name: MACHINE.logFilesButton, exact: true }).click();
+    await expect(logFile).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  const received = page.waitForEvent('download');
+  await logFile.click();
+  const downloaded = readFileSync(await (await received).path(), 'utf8');
+  expect(downloaded).toContain('uploading the log files');
+  expect(readFileSync(join(stateDir, 'logs', 'agent.log'), 'utf8').startsWith(downloaded)).toBe(true);
 });
