@@ -11,7 +11,9 @@ import {
   describeCron,
   MESSAGES,
   machineUrl,
+  ONGOING_TEXT,
   type Paged,
+  phaseText,
   ROUTES,
   runStatusBadge,
   TASK_FORM_LABELS,
@@ -113,6 +115,11 @@ test("a customer creates, runs, downloads from, pauses, edits and deletes a task
   await exclusion.getByLabel(FORM.exclusionLabel).fill('*.tmp');
   await exclusion.getByRole('button', { name: FORM.addExclusion }).click();
   await expect(exclusion).toBeHidden();
+  // An upload limit keeps the run busy for some seconds (restic's --limit-upload), so its progress can be seen.
+  const bandwidth = form.getByTestId('task-bandwidth');
+  await bandwidth.getByLabel(FORM.uploadBandwidthUnlimited).uncheck();
+  await bandwidth.getByLabel(TASK_FORM_LABELS.uploadBandwidthLimit, { exact: true }).fill('50');
+  await expect(bandwidth.getByLabel(TASK_FORM_LABELS.uploadBandwidthLimitUnit)).toHaveValue('KILO_BYTES_PER_SECOND');
   const expression = form.getByTestId('schedule-picker').getByLabel('Expression');
   await expression.fill('0 2 * * *');
   await form.getByRole('button', { name: FORM.save }).click();
@@ -131,7 +138,7 @@ test("a customer creates, runs, downloads from, pauses, edits and deletes a task
   const runs = page.getByTestId('runs-table');
   await expect(runs).toContainText(TEXT.noItems);
 
-  // Run now: the run appears, moves and finishes without a reload; its snapshot appears.
+  // Run now: the run appears busy, moves and finishes without a reload; its snapshot appears.
   await page.evaluate(() => {
     (window as unknown as { taskMark: string }).taskMark = 'same page';
   });
@@ -142,8 +149,11 @@ test("a customer creates, runs, downloads from, pauses, edits and deletes a task
   await expect(page.getByText(TEXT.beingStarted)).toBeVisible();
   const firstRun = runs.locator('tbody tr').first();
   await expect(firstRun.getByRole('progressbar')).toBeVisible({ timeout: 30_000 });
+  await expect(firstRun.getByTestId('status-badge')).toHaveAttribute('data-status', /^(INITIATED|IN_PROGRESS)$/);
+  await expect(firstRun.getByTestId('run-duration')).toHaveText(ONGOING_TEXT);
   await expect(firstRun).toContainText(runStatusBadge('FINISHED_SUCCESS').text, { timeout: 60_000 });
   await expect(firstRun.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+  await expect(firstRun.getByTestId('run-progress')).toContainText(phaseText('FINALIZED'));
   await expect(page.getByTestId('snapshots-table').locator('tbody tr').getByTestId('usage-bar')).toHaveCount(1, {
     timeout: 15_000,
   });
