@@ -15,7 +15,7 @@ const MACHINE_ADDING = [
   '**/signup.spec.ts',
   '**/customers.spec.ts',
   '**/users.spec.ts',
-  // Links a real agent and runs restic commands on it.
+  // Links a real agent, runs restic commands on it and has it measure its storage and upload its log files.
   '**/diagnostics.spec.ts',
   // Changes a demo task's volume snapshots setting.
   '**/task-overview.spec.ts',
@@ -23,7 +23,7 @@ const MACHINE_ADDING = [
   '**/machines.spec.ts',
   // task-form: links a machine of its own and adds a task.
   '**/task-form.spec.ts',
-  // Task page (issue 14): links a real agent and adds, runs and deletes a task.
+  // Task page (issue 14): links a real agent with a linking code; adds, runs, downloads from and deletes a task.
   '**/tasks.spec.ts',
   // Getting the agent (issue 14): installs and links a machine from the portal's one-liner.
   '**/agent-install.spec.ts',
