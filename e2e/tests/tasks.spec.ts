@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
   ALL_CUSTOMERS_ID,
+  actionCancelledText,
   type DashboardMachineRow,
   type DashboardTaskRow,
   describeCron,
@@ -16,6 +17,7 @@ import {
   phaseText,
   ROUTES,
   runStatusBadge,
+  SNAPSHOT_BADGES,
   TASK_FORM_LABELS,
   TASK_FORM_TEXTS,
   taskUrl,
@@ -28,8 +30,8 @@ import { zipFiles } from './zip';
  * The task page (issue 14) against a real agent, linked with a linking code from 'Link a machine': the customer
  * creates a task by picking folders in the tree of the machine's disk and adding an exclusion, opens it from the
  * dashboard's tasks tab, runs it now and watches it finish and its snapshot appear, downloads one chosen file and
- * then everything of the run (the excluded file is not in it), pauses and unpauses it, edits its schedule and
- * deletes it with its typed name. Another tenant's machine and task addresses are not found.
+ * then everything of the run (the excluded file is not in it), cancels a second run, deletes the first one's
+ * snapshot archive, pauses and unpauses the task, edits its schedule and deletes it with its typed name. Another tenant's machine and task addresses are not found.
  */
 
 const EMAIL = 'customer-admin@demo.test';
@@ -72,7 +74,7 @@ async function download(page: Page, run: Locator, choose: (dialog: Locator) => P
   return zipFiles(readFileSync(file));
 }
 
-test("a customer creates, runs, downloads from, pauses, edits and deletes a task; another tenant's are not found", async ({
+test("a customer's task from the dialog to deletion: run, download, cancel, archive deletion, pause, new schedule; another tenant's are not found", async ({
   page,
   browser,
 }) => {
@@ -182,6 +184,36 @@ test("a customer creates, runs, downloads from, pauses, edits and deletes a task
   ]);
   expect(everything.get(inZip(report))?.equals(readFileSync(report))).toBe(true);
   expect(everything.get(inZip(photo))?.equals(readFileSync(photo))).toBe(true);
+
+  // A second run, with a large new file to send at 50 KB/s, is cancelled while it runs.
+  writeFileSync(join(samples, 'photos', 'video.bin'), randomBytes(2 * 1024 * 1024));
+  await page.getByRole('button', { name: 'Run now' }).click();
+  await runDialog.getByRole('button', { name: 'Run now' }).click();
+  await expect(runs.locator('tbody tr')).toHaveCount(2, { timeout: 30_000 });
+  await firstRun.getByRole('button', { name: 'Cancel', exact: true }).click();
+  const cancel = page.getByRole('dialog', { name: 'Cancel action' });
+  await cancel.getByRole('button', { name: 'Cancel action', exact: true }).click();
+  await expect(page.getByText(actionCancelledText('BACKUP_RUN'))).toBeVisible();
+  await expect(firstRun.getByTestId('status-badge')).toHaveAttribute('data-status', 'FAILED', { timeout: 30_000 });
+  await expect(page.getByTestId('snapshots-table').locator('tbody tr')).toHaveCount(1);
+
+  // The first run's snapshot archive is deleted with the typed task name: a wrong name is refused; then the
+  // archive is being deleted (restic forget and prune in the background) until it shows as deleted.
+  const snapshot = page.getByTestId('snapshots-table').locator('tbody tr').first();
+  await snapshot.getByRole('button', { name: RESTORE.deleteArchiveButton, exact: true }).click();
+  const archive = page.getByTestId('delete-archive-dialog');
+  await expect(archive).toContainText(RESTORE.deleteArchivePrompt);
+  await archive.getByRole('textbox').fill('wrong name');
+  await archive.getByRole('button', { name: RESTORE.deleteArchiveButton, exact: true }).click();
+  await expect(archive).toContainText(MESSAGES.confirmByName.archiveDeletion);
+  await archive.getByRole('textbox').fill(TASK_NAME);
+  await archive.getByRole('button', { name: RESTORE.deleteArchiveButton, exact: true }).click();
+  await expect(page.getByText(TEXT.archiveBeingDeleted)).toBeVisible();
+  await expect(archive).toBeHidden();
+  await expect(async () => {
+    await page.reload();
+    await expect(snapshot).toContainText(SNAPSHOT_BADGES.deleted.text, { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
 
   // Pause, then unpause (the page refreshes 8 s after each, 002 §9).
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
