@@ -78,7 +78,8 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   page,
   browser,
 }) => {
-  test.setTimeout(240_000);
+  // One long journey with the spec's waits (8 s after each download, pause and delete) on a shared CPU.
+  test.setTimeout(300_000);
 
   // The machine's disk: two folders to back up (with a file the exclusion leaves out) and one left alone.
   const samples = join(dir, 'samples');
