@@ -1,5 +1,5 @@
-// npm test: every tier (lint, types, unit/integration/component with coverage, browser journeys),
-// then one closing line 'N passed, N failed' that CI reads.
+// npm test: every tier (lint, types, unit/integration/component with coverage, the first page's JavaScript
+// budget, browser journeys), then one closing line 'N passed, N failed' that CI reads.
 // `npm test -- --database-tiers` runs only the server and agent tests, whose outcome depends on the database
 // and Redis the environment points at: CI's second pass on PostgreSQL and Redis. Lint, types, domain rules and
 // web components would only repeat the first pass; the journeys drive the same server code through the
@@ -39,6 +39,13 @@ if (unit !== 0) exitCode = unit;
 
 if (databaseTiersOnly) finish();
 await mustRun('build', 'npm', ['run', 'build']);
+// The first page's JavaScript against its budget: a size of the build just made, not a timing.
+const initialJs = await run('node', ['bench/initial-js.mjs']);
+if (initialJs === 0) tally.passed += 1;
+else {
+  tally.failed += 1;
+  if (exitCode === 0) exitCode = initialJs;
+}
 const e2eReport = join(reports, 'playwright.json');
 const e2e = await run('npx', ['playwright', 'test', '--reporter=list,json'], {
   cwd: join(root, 'e2e'),

@@ -11,8 +11,8 @@ import {
   TRANSFER_PHASES,
 } from './enums.js';
 import { backupItemSchema } from './forms/task.js';
+import { idSchema } from './ids.js';
 import { MESSAGES } from './messages.js';
-import { idSchema } from './paths.js';
 
 /**
  * What the agent and the server say to each other over the agent endpoint of the live channel

@@ -2,7 +2,8 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { allRoutes, type ResponseOf, ROUTES } from './api.js';
 import type { CustomerDetail } from './customers.js';
 import type { Paged } from './envelope.js';
-import { ID_MAX, idParam, withPaging, withQuery } from './paths.js';
+import { idParam } from './ids.js';
+import { ID_MAX, withPaging, withQuery } from './paths.js';
 import type { UserRow } from './users.js';
 
 describe('route table', () => {

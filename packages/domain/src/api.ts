@@ -30,6 +30,7 @@ import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './f
 import { resticCommandSchema } from './forms/restic.js';
 import { downloadRequestSchema, type TaskDefinition } from './forms/task.js';
 import { userAddSchema } from './forms/user.js';
+import { idParam } from './ids.js';
 import { type LogFileEntry, logFileUploadQuerySchema } from './log-files.js';
 import {
   type MachineDetail,
@@ -38,7 +39,7 @@ import {
   type MachineStorage,
   machineActionQuerySchema,
 } from './machines.js';
-import { idParam, idSegment, textSegment } from './paths.js';
+import { idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
 import {
   archiveDeleteQuerySchema,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  brandLogoUrl,
   CUSTOMERS_PAGE_SIZE,
   customerSearchQuerySchema,
   customerStatusChangeQuerySchema,
@@ -9,6 +8,7 @@ import {
 } from './customers.js';
 import { CUSTOMER_STATUSES } from './enums.js';
 import { customerStatusChangeRefused } from './messages.js';
+import { brandLogoUrl } from './paths.js';
 
 describe('customer list query', () => {
   it('pages 10 at a time from page 0 and treats a blank search as none', () => {

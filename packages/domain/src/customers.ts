@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { CUSTOMER_STATUSES, type CustomerStatus, type PackageStatus, type StorageAccountType } from './enums.js';
 import { pagingQuerySchema } from './envelope.js';
 import { fieldNotValid, fieldTooLong } from './messages.js';
-import { FALLBACK_IMAGES, imageUrl } from './paths.js';
 import { canDeleteCustomer } from './transitions.js';
 
 /**
@@ -64,17 +63,6 @@ export function mayBecomeReseller(customer: MakeResellerInput): boolean {
  */
 export function isCustomerDeletable(customer: { status: CustomerStatus; numberOfChildCustomers: number }): boolean {
   return canDeleteCustomer(customer.status) && customer.numberOfChildCustomers === 0;
-}
-
-/**
- * The logo of the customer account page and the header (002 §2.2, 001 §2, §7): the reseller's logo when
- * its settings give one, the generic logo when they give none, the default logo without reseller
- * settings. `branding` is the enabled reseller settings that apply: the customer's own when it is a
- * reseller, else its parent reseller's.
- */
-export function brandLogoUrl(branding: { logo: string | null } | null): string {
-  if (!branding) return FALLBACK_IMAGES.main;
-  return branding.logo ? imageUrl(branding.logo) : FALLBACK_IMAGES.generic;
 }
 
 // --- Wire shapes -------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { COMMAND_RESULT_TEXTS, CUSTOMER_STATUS_TEXTS, type CustomerStatus, type WebsocketQueueType } from './enums.js';
 import { EXCLUSION_MESSAGES } from './exclusions.js';
+import { SHELL_TEXTS, SIGN_IN_TEXTS } from './first-page-texts.js';
 import { SCHEDULE_MESSAGES } from './schedule.js';
 import { SEEDING_MESSAGES } from './seeding.js';
 import { STORAGE_TEXTS, UNLIMITED_TEXT } from './sizes.js';
@@ -27,7 +28,8 @@ import { STORAGE_TEXTS, UNLIMITED_TEXT } from './sizes.js';
  * Parameterised texts are the builder functions below the catalogue.
  *
  * Groups whose texts belong to a rule another module owns are declared there and only referenced here
- * (storage texts: sizes.ts; exit codes: enums.ts; schedule: schedule.ts; exclusions: exclusions.ts), so
+ * (storage texts: sizes.ts; exit codes: enums.ts; schedule: schedule.ts; exclusions: exclusions.ts; the
+ * first page's sign-in and shell texts: first-page-texts.ts, so that page loads no more of this file), so
  * every text is still declared once. Those modules must not import this file (an import cycle). Badge
  * texts (CHANGE REQUESTED, NEW SIGNUP, IN USE, ...), 'ongoing', 'Item x of y', 'Used: X of Y, available:
  * Z' and 'The {action} has been cancelled' live with their rules in statuses.ts, actions.ts and sizes.ts.
@@ -51,17 +53,16 @@ export const MESSAGES = {
   responseError: 'Error in response from server.',
   someErrorsOccurredSuffix: SOME_ERRORS_SUFFIX,
   submitFormError: SUBMIT_FORM_ERROR,
-  notFound: 'The page you are looking for does not exist.',
+  notFound: SHELL_TEXTS.notFound,
   // Sign-in and account texts: the specification leaves these to us.
-  signInFailed: 'Invalid e-mail address or password.',
-  signedOut: 'You have been signed out.',
-  accountSuspended: 'Your account is suspended or closed. Please contact support.',
-  sessionExpired: 'Your session has expired. Please sign in again.',
-  throttled: (seconds: number) =>
-    `Too many failed sign-in attempts. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`,
+  signInFailed: SIGN_IN_TEXTS.signInFailed,
+  signedOut: SIGN_IN_TEXTS.signedOut,
+  accountSuspended: SIGN_IN_TEXTS.accountSuspended,
+  sessionExpired: SIGN_IN_TEXTS.sessionExpired,
+  throttled: SIGN_IN_TEXTS.throttled,
   resetMailSent: 'If an account exists for that e-mail address, a link to reset the password has been sent to it.',
   resetLinkInvalid: 'This password reset link is invalid, has expired or has already been used.',
-  passwordReset: 'Your password has been changed. Please sign in with your new password.',
+  passwordReset: SIGN_IN_TEXTS.passwordReset,
   profileSaved: 'Profile saved!',
   profileSavedWithErrors: someErrorsOccurred('Profile saved'),
   unknownWhileSavingProfile: unknownErrorWhile('saving the profile'),
@@ -529,7 +530,7 @@ export const MESSAGES = {
 
   /** Ours: demo mode's mail viewer, for the provider admin (the specification has no demo). */
   demoMails: {
-    title: 'Demo mailbox',
+    title: SHELL_TEXTS.demoMailsTitle,
     empty: 'No mails yet',
   },
 
@@ -659,8 +660,8 @@ export const MESSAGES = {
       'Thank you for signing up! Your request awaits approval. You can already sign in with your e-mail address and password.',
     signInLink: 'Sign in',
     alreadyHaveAccount: 'Already have an account?',
-    noAccountYet: 'No account yet?',
-    signUpLink: 'Sign up',
+    noAccountYet: SIGN_IN_TEXTS.noAccountYet,
+    signUpLink: SIGN_IN_TEXTS.signUpLink,
     templatePlaceholder: 'Choose a backup package',
     chooseTemplate: 'Must choose a backup package',
     signedUpWithErrors: someErrorsOccurred('Signed up'),

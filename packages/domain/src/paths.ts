@@ -1,18 +1,11 @@
-import { z } from 'zod';
-
 /**
  * The building blocks of every address: ids as path segments, query strings and paging. Kept apart
- * from urls.ts and api.ts so that any domain module can use them without importing the route table.
+ * from urls.ts and api.ts so that any domain module can use them without importing the route table, and
+ * free of zod (the id schemas are in ids.ts): the web app's first page builds addresses and loads no zod.
  */
 
 /** The largest id the database holds (PostgreSQL integer). */
 export const ID_MAX = 2_147_483_647;
-
-/** An id in a message or body: a positive whole number the database can hold. */
-export const idSchema = z.number().int().positive().max(ID_MAX);
-
-/** An id path (or query) parameter: the text of a positive whole number the database can hold. */
-export const idParam = z.coerce.number().int().positive().max(ID_MAX);
 
 /** Who a link is built for: provider admin (/boltadmin), reseller admin (/admin/mycustomers), customer user. */
 export const AUDIENCES = ['provider', 'reseller', 'customer'] as const;
@@ -78,3 +71,14 @@ export const FALLBACK_IMAGES = {
   roundMain: '/img/bolt_round.png',
   main: '/img/logo.png',
 } as const;
+
+/**
+ * The logo of the customer account page and the header (002 §2.2, 001 §2, §7): the reseller's logo when
+ * its settings give one, the generic logo when they give none, the default logo without reseller
+ * settings. `branding` is the enabled reseller settings that apply: the customer's own when it is a
+ * reseller, else its parent reseller's.
+ */
+export function brandLogoUrl(branding: { logo: string | null } | null): string {
+  if (!branding) return FALLBACK_IMAGES.main;
+  return branding.logo ? imageUrl(branding.logo) : FALLBACK_IMAGES.generic;
+}

@@ -7,3 +7,7 @@
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/u;
 
 export const hasControlCharacter = (value: string) => CONTROL_CHARACTER.test(value);
+
+/** A person's full name as every screen shows it: first name and surname (confirmations type exactly this). */
+export const fullName = (person: { firstName: string; surname: string }) =>
+  `${person.firstName} ${person.surname}`.trim();

@@ -1,5 +1,4 @@
 import { PACKAGE_STATUSES, PAYMENT_METHODS, type PackageStatus, type PaymentMethod } from './enums.js';
-import { RESELLER_SETTINGS_SECTIONS, type ResellerSettingsSection } from './forms/reseller-settings.js';
 import { type AdminAudience, type Audience, idSegment, member, type Paging, withPaging, withQuery } from './paths.js';
 
 export * from './paths.js';
@@ -105,6 +104,14 @@ export const packageTemplatePath = (audience: AdminAudience, templateId: number)
 /** GET ...paginated, page size 5 by default (000 §7, §9). */
 export const packageTemplatesPagedPath = (audience: AdminAudience, paging: Paging = { page: 0, size: 5 }) =>
   withPaging(`${packageTemplatesPath(audience)}paginated`, paging);
+
+/** The settings sections of the PUT calls (000 §7, 002 §7.4). */
+export const RESELLER_SETTINGS_SECTIONS = [
+  'reselleraccountsettings',
+  'resellerlookandfeelsettings',
+  'reselleremailsettings',
+] as const;
+export type ResellerSettingsSection = (typeof RESELLER_SETTINGS_SECTIONS)[number];
 
 /**
  * PUT of a reseller settings section (000 §7, 002 §7.4): /boltadmin/customers/{customerId}/{section}

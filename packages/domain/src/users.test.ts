@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { ROLE_NAMES, ROLES, type Role } from './enums.js';
 import { MESSAGES } from './messages.js';
 import type { Actor } from './permissions.js';
+import { fullName } from './text.js';
 import { AUDIENCES, type Audience } from './urls.js';
 import {
   assignableRoles,
-  fullName,
   hasEveryPackage,
   mayLinkUser,
   mayManageUser,

@@ -19,10 +19,6 @@ import { type Actor, isCustomerAdmin, isCustomerSuperAdmin, mayChange } from './
  */
 
 /** Who looks at users: the signed-in caller, and the audience whose links the rows carry. */
-/** A person's full name as every screen shows it: first name and surname (confirmations type exactly this). */
-export const fullName = (person: { firstName: string; surname: string }) =>
-  `${person.firstName} ${person.surname}`.trim();
-
 export interface UserViewer {
   actor: Actor;
   /** 'customer' for the customer's own admins; 'provider' / 'reseller' for those who manage the customer. */

@@ -1,4 +1,4 @@
-import { ADMIN_AREA_TITLE, APP_TITLE, adminAreaEntries, MESSAGES, PAGES, sidebarEntries } from '@portal/domain';
+import { ADMIN_AREA_TITLE, APP_TITLE, adminAreaEntries, PAGES, SHELL_TEXTS, sidebarEntries } from '@portal/domain';
 import { useEffect } from 'react';
 import { Link, Outlet } from 'react-router';
 import { brandingStyle } from './branding';
@@ -45,7 +45,7 @@ export function AdminShell() {
           </div>
           {data.demo && (
             <div className="small mb-2">
-              <Link to={PAGES.demoMails}>{MESSAGES.demoMails.title}</Link>
+              <Link to={PAGES.demoMails}>{SHELL_TEXTS.demoMailsTitle}</Link>
             </div>
           )}
           <Outlet />

@@ -1,29 +1,8 @@
-import { AFTER_LOGOUT_FAILURE_URL, AFTER_LOGOUT_URL, CSRF_FIELD_NAME, ROUTES } from '@portal/domain';
+import { AFTER_LOGOUT_FAILURE_URL } from '@portal/domain';
 import { useState } from 'react';
 import { Button } from 'react-bootstrap';
-import { csrfToken } from './initial-data';
 
-/** Sign-out posts the CSRF field and header (001 §7), then goes to /login?logout, or /login?error on failure. */
-export async function signOut(): Promise<void> {
-  const { header, token } = csrfToken();
-  try {
-    const response = await fetch(ROUTES.auth.signOut.build(), {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: {
-        [header]: token,
-        'X-Requested-With': 'XMLHttpRequest',
-        Accept: 'application/json',
-        'Content-Type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({ [CSRF_FIELD_NAME]: token }).toString(),
-    });
-    window.location.assign(response.ok ? AFTER_LOGOUT_URL : AFTER_LOGOUT_FAILURE_URL);
-  } catch {
-    window.location.assign(AFTER_LOGOUT_FAILURE_URL);
-  }
-}
-
+/** Signs out (./sign-out, loaded with the click: the route table it posts through stays off the first page). */
 export function SignOutButton({ className, label = 'Sign out' }: { className?: string; label?: string }) {
   const [busy, setBusy] = useState(false);
   return (
@@ -34,7 +13,11 @@ export function SignOutButton({ className, label = 'Sign out' }: { className?: s
       data-testid="sign-out"
       onClick={() => {
         setBusy(true);
-        void signOut();
+        // Failing to load the module is a failed sign-out, as a failed call is.
+        void import('./sign-out').then(
+          ({ signOut }) => signOut(),
+          () => window.location.assign(AFTER_LOGOUT_FAILURE_URL),
+        );
       }}
     >
       {label}

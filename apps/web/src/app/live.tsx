@@ -1,4 +1,4 @@
-import { type Actor, AGENT_CHANNEL, isProviderAdmin, ROUTES } from '@portal/domain';
+import { type Actor, isProviderAdmin } from '@portal/domain';
 import type { Client, StompSubscription } from '@stomp/stompjs';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { useSession } from './session';
@@ -22,9 +22,10 @@ export interface LiveChannelClient {
 }
 
 /**
- * One STOMP connection per page (DESIGN §5), opened on the first subscription (stompjs loads then, so the
- * first page does not carry it); the session cookie authenticates it. stompjs reconnects after a drop, and each listener hears of the reconnection, so a
- * screen can reload what it may have missed.
+ * One STOMP connection per page (DESIGN §5), opened on the first subscription (stompjs and the route table
+ * load then, with ./live-socket, so the first page carries neither); the session cookie authenticates it.
+ * stompjs reconnects after a drop, and each listener hears of the reconnection, so a screen can reload what
+ * it may have missed.
  */
 export function createLiveChannelClient(
   side: LiveSide,
@@ -53,16 +54,9 @@ export function createLiveChannelClient(
   }
 
   async function start(): Promise<void> {
-    const { Client } = await import('@stomp/stompjs');
+    const { createStompClient } = await import('./live-socket');
     if (closed) return;
-    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const created = new Client({
-      brokerURL: `${scheme}://${location.host}${ROUTES.live[side].build()}`,
-      heartbeatIncoming: AGENT_CHANNEL.heartBeatMs,
-      heartbeatOutgoing: AGENT_CHANNEL.heartBeatMs,
-      reconnectDelay: 5_000,
-      debug: () => {},
-    });
+    const created = createStompClient(side, location);
     created.onConnect = () => {
       const reconnected = connectedBefore;
       connectedBefore = true;

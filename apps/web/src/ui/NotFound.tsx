@@ -1,4 +1,4 @@
-import { MESSAGES, PAGES } from '@portal/domain';
+import { PAGES, SHELL_TEXTS } from '@portal/domain';
 import { Link } from 'react-router';
 import { Page } from './Page';
 
@@ -6,7 +6,7 @@ import { Page } from './Page';
 export function NotFound() {
   return (
     <Page title="Page not found">
-      <p>{MESSAGES.notFound}</p>
+      <p>{SHELL_TEXTS.notFound}</p>
       <Link to={PAGES.dashboard}>Go to the dashboard</Link>
     </Page>
   );

@@ -55,14 +55,6 @@ export const RESELLER_SETTINGS_LABELS = {
 const L = RESELLER_SETTINGS_LABELS;
 const M = RESELLER_SETTINGS_LIMITS;
 
-/** The settings sections of the PUT calls (000 §7, 002 §7.4). */
-export const RESELLER_SETTINGS_SECTIONS = [
-  'reselleraccountsettings',
-  'resellerlookandfeelsettings',
-  'reselleremailsettings',
-] as const;
-export type ResellerSettingsSection = (typeof RESELLER_SETTINGS_SECTIONS)[number];
-
 /** A link a page renders as an href: an absolute http(s) URL (ours: no javascript: links). */
 const webLink = (label: string) =>
   requiredText(label, M.accountTextMax).refine(isWebUrl, { error: fieldNotValid(label) });

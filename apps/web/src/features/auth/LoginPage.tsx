@@ -1,4 +1,4 @@
-import { CSRF_FIELD_NAME, MESSAGES, PAGES } from '@portal/domain';
+import { CSRF_FIELD_NAME, PAGES, SIGN_IN_TEXTS } from '@portal/domain';
 import { Alert, Button, Form } from 'react-bootstrap';
 import { Link, useSearchParams } from 'react-router';
 import { csrfToken } from '../../app/initial-data';
@@ -11,13 +11,13 @@ export function loginNotice(
   const error = params.get('error');
   if (error === 'throttled') {
     const wait = Number(params.get('wait'));
-    return { variant: 'danger', text: MESSAGES.throttled(Number.isFinite(wait) && wait > 0 ? wait : 1) };
+    return { variant: 'danger', text: SIGN_IN_TEXTS.throttled(Number.isFinite(wait) && wait > 0 ? wait : 1) };
   }
-  if (error === 'suspended') return { variant: 'danger', text: MESSAGES.accountSuspended };
-  if (error !== null) return { variant: 'danger', text: MESSAGES.signInFailed };
-  if (params.has('logout')) return { variant: 'success', text: MESSAGES.signedOut };
-  if (params.has('expired')) return { variant: 'warning', text: MESSAGES.sessionExpired };
-  if (params.has('reset')) return { variant: 'success', text: MESSAGES.passwordReset };
+  if (error === 'suspended') return { variant: 'danger', text: SIGN_IN_TEXTS.accountSuspended };
+  if (error !== null) return { variant: 'danger', text: SIGN_IN_TEXTS.signInFailed };
+  if (params.has('logout')) return { variant: 'success', text: SIGN_IN_TEXTS.signedOut };
+  if (params.has('expired')) return { variant: 'warning', text: SIGN_IN_TEXTS.sessionExpired };
+  if (params.has('reset')) return { variant: 'success', text: SIGN_IN_TEXTS.passwordReset };
   return null;
 }
 
@@ -50,7 +50,7 @@ export function LoginPage() {
         <Link to="/forgot-password">Forgot password?</Link>
       </div>
       <div className="mt-2 small">
-        {MESSAGES.signUp.noAccountYet} <Link to={PAGES.signup}>{MESSAGES.signUp.signUpLink}</Link>
+        {SIGN_IN_TEXTS.noAccountYet} <Link to={PAGES.signup}>{SIGN_IN_TEXTS.signUpLink}</Link>
       </div>
     </PublicLayout>
   );
