@@ -114,7 +114,13 @@ describe('agent run against the live channel', () => {
     dirs.push(tree);
     writeFileSync(join(tree, '.secret'), 'x');
     writeFileSync(join(tree, 'visible'), 'x');
-    await send({ type: 'treeItems', requestId: 'tree-1', path: tree, includeHidden: true });
+    await send({
+      type: 'treeItems',
+      requestId: 'tree-1',
+      path: tree,
+      includeHidden: true,
+      backupType: 'FILES_AND_FOLDERS',
+    });
     const reply = await eventually(() => repliesTo('tree-1'));
     expect(reply.success).toBe(true);
     const items = (reply.payload as { treeItems: Array<{ text: string; hidden: boolean }> }).treeItems;
@@ -122,7 +128,13 @@ describe('agent run against the live channel', () => {
       ['.secret', true],
       ['visible', false],
     ]);
-    await send({ type: 'treeItems', requestId: 'tree-2', path: join(tree, 'gone'), includeHidden: true });
+    await send({
+      type: 'treeItems',
+      requestId: 'tree-2',
+      path: join(tree, 'gone'),
+      includeHidden: true,
+      backupType: 'FILES_AND_FOLDERS',
+    });
     const missing = await eventually(() => repliesTo('tree-2'));
     expect((missing.payload as { treeItems: Array<{ missing: boolean }> }).treeItems[0]?.missing).toBe(true);
 

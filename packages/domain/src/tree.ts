@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BACKUP_ITEM_TYPES, type BackupItemType } from './enums.js';
+import { BACKUP_ITEM_TYPES, BACKUP_TYPES, type BackupItemType } from './enums.js';
 import { compileExclusions, type ExclusionPlatform } from './exclusions.js';
 import type { BackupItem } from './forms/task.js';
 
@@ -13,12 +13,14 @@ import type { BackupItem } from './forms/task.js';
 
 /**
  * A tree request (002 §7.8 localtreeitems, and its HTTP alternative POST /backupmachines/{id}/treeitems):
- * the browser's id for it and the folder to list ('' for the roots). The other fields the browser sends
- * (type, local, selected, ...) describe its own state and are not needed to list a folder.
+ * the browser's id for it, the folder to list ('' for the roots) and the task's backup type (ours: the
+ * specification names `type` without its values; a cPanel or DirectAdmin task lists the panel's accounts). The
+ * other fields the browser sends (local, selected, ...) describe its own state and are not needed to list.
  */
 export const treeItemsRequestSchema = z.object({
   treeItemsRequestId: z.union([z.string().max(100), z.number()]).transform(String),
   path: z.string().max(4096).default(''),
+  type: z.enum(BACKUP_TYPES).default('FILES_AND_FOLDERS'),
 });
 export type TreeItemsRequest = z.infer<typeof treeItemsRequestSchema>;
 
