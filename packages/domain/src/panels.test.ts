@@ -36,6 +36,11 @@ describe('cPanel and DirectAdmin tasks on the agent (issue 14)', () => {
   it('a tree request names the task type, files and folders when an older browser or portal leaves it out', () => {
     expect(treeItemsRequestSchema.parse({ treeItemsRequestId: 1, path: '' }).type).toBe('FILES_AND_FOLDERS');
     expect(treeItemsRequestSchema.parse({ treeItemsRequestId: 1, type: 'CPANEL' }).type).toBe('CPANEL');
+    // The specification names the field without its values: the type of the item opened says the same.
+    expect(treeItemsRequestSchema.parse({ treeItemsRequestId: 1, type: 'DIRECT_ADMIN_ACCOUNT' }).type).toBe(
+      'DIRECT_ADMIN',
+    );
+    expect(treeItemsRequestSchema.parse({ treeItemsRequestId: 1, type: 'DIRECTORY' }).type).toBe('FILES_AND_FOLDERS');
     expect(treeItemsRequestSchema.safeParse({ treeItemsRequestId: 1, type: 'PLESK' }).success).toBe(false);
     const command = serverToAgentSchema.parse({ type: 'treeItems', requestId: 'r', path: '' });
     expect(command).toMatchObject({ backupType: 'FILES_AND_FOLDERS', includeHidden: true });
