@@ -43,12 +43,13 @@ function cpanelServer(): string {
   return root;
 }
 
-function runner(repo: string): ResticRunner {
+function runner(repo: string, binary?: string): ResticRunner {
   return new ResticRunner({
     repository: { repository: repo, password: PASSWORD },
     host: 'web-1',
     cacheDir: null,
     platform: 'UNIX',
+    ...(binary ? { binary } : {}),
   });
 }
 
@@ -91,13 +92,27 @@ function panelTask(overrides: Partial<AgentTask> = {}): AgentTask {
   });
 }
 
-async function run(repo: string, task: AgentTask, root: string, stateDir: string, now: () => Date = () => new Date()) {
+async function run(
+  repo: string,
+  task: AgentTask,
+  root: string,
+  stateDir: string,
+  now: () => Date = () => new Date(),
+  binary?: string,
+) {
   const events: RunEvent[] = [];
-  const finished = await backupPanelTask(runner(repo), task, `run-${Date.now()}`, (e) => events.push(e), undefined, {
-    root,
-    log: new PanelAccountsLog(stateDir),
-    now,
-  });
+  const finished = await backupPanelTask(
+    runner(repo, binary),
+    task,
+    `run-${Date.now()}`,
+    (e) => events.push(e),
+    undefined,
+    {
+      root,
+      log: new PanelAccountsLog(stateDir),
+      now,
+    },
+  );
   for (const event of [...events, finished]) expect(agentToServerSchema.safeParse(event).success).toBe(true);
   const messages = events.flatMap((e) => (e.type === 'messages' ? e.messages : []));
   const progress = events.filter((e) => e.type === 'runProgress');
@@ -264,6 +279,32 @@ describe('backing up accounts with restic', () => {
       failureMessage: PANEL_MESSAGES.nothingToBackUp('CPANEL'),
     });
     expect(snapshotsByAccount(repo, 7).bob).toHaveLength(1);
+  });
+
+  it("fails the run when one account's backup fails, naming it, and still backs up the others", async () => {
+    const root = cpanelServer();
+    const repo = join(base, 'repo-failing');
+    const stateDir = mkdtempSync(join(base, 'state-'));
+    // restic itself, except that the backup of bob's account fails as a broken storage would make it.
+    const wrapper = join(base, 'restic-failing-bob');
+    writeFileSync(
+      wrapper,
+      '#!/bin/sh\ncase "$*" in *account-bob*) echo "Fatal: unable to save snapshot: storage gone" >&2; exit 1;; esac\nexec /usr/bin/restic "$@"\n',
+      { mode: 0o755 },
+    );
+    const task = panelTask({ backupItems: [account('ana'), account('bob'), account('carl')] });
+    const { finished, messages } = await run(repo, task, root, stateDir, () => new Date(), wrapper);
+    expect(finished).toMatchObject({
+      status: 'FAILED',
+      exitCodeResult: 'FATAL',
+      failureMessage: PANEL_MESSAGES.accountsFailed(['bob']),
+    });
+    expect(messages.map((m) => m.text)).toContain(
+      PANEL_MESSAGES.accountFailed('bob', 'Fatal: unable to save snapshot: storage gone'),
+    );
+    const byAccount = snapshotsByAccount(repo, 7);
+    expect(Object.keys(byAccount).sort()).toEqual(['ana', 'carl']);
+    expect(finished.snapshotId).toBe(byAccount.ana?.[0]);
   });
 
   it('fails the run with the panel message on a machine without the panel', async () => {
