@@ -2,12 +2,13 @@
  * The run loop against the real server's live channel (apps/server: createTestApp + listen), with a machine and
  * credential made by the server's own fixtures (the link route is tested in link.test.ts and e2e.test.ts).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AgentToServer, ServerToAgent } from '@portal/domain';
+import { dirname, join } from 'node:path';
+import { type AgentToServer, PANEL_MESSAGES, type ServerToAgent } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { logFiles } from '../../server/src/db/schema/index.js';
@@ -41,7 +42,9 @@ async function eventually<T>(check: () => T | undefined | false, timeoutMs = 10_
   }
 }
 
-function newAgent(options: { stateDir?: string; reconnectDelay?: (attempt: number) => number } = {}) {
+function newAgent(
+  options: { stateDir?: string; reconnectDelay?: (attempt: number) => number; panelRoot?: string } = {},
+) {
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'agent-run-'));
   dirs.push(stateDir);
   const agent = new Agent({
@@ -50,6 +53,7 @@ function newAgent(options: { stateDir?: string; reconnectDelay?: (attempt: numbe
     log: (text) => logs.push(text),
     reconnectDelay: options.reconnectDelay ?? (() => 100),
     resticCacheDir: null,
+    ...(options.panelRoot ? { panelRoot: options.panelRoot } : {}),
   });
   agents.push(agent);
   return { agent, stateDir };
@@ -114,7 +118,13 @@ describe('agent run against the live channel', () => {
     dirs.push(tree);
     writeFileSync(join(tree, '.secret'), 'x');
     writeFileSync(join(tree, 'visible'), 'x');
-    await send({ type: 'treeItems', requestId: 'tree-1', path: tree, includeHidden: true });
+    await send({
+      type: 'treeItems',
+      requestId: 'tree-1',
+      path: tree,
+      includeHidden: true,
+      backupType: 'FILES_AND_FOLDERS',
+    });
     const reply = await eventually(() => repliesTo('tree-1'));
     expect(reply.success).toBe(true);
     const items = (reply.payload as { treeItems: Array<{ text: string; hidden: boolean }> }).treeItems;
@@ -122,7 +132,13 @@ describe('agent run against the live channel', () => {
       ['.secret', true],
       ['visible', false],
     ]);
-    await send({ type: 'treeItems', requestId: 'tree-2', path: join(tree, 'gone'), includeHidden: true });
+    await send({
+      type: 'treeItems',
+      requestId: 'tree-2',
+      path: join(tree, 'gone'),
+      includeHidden: true,
+      backupType: 'FILES_AND_FOLDERS',
+    });
     const missing = await eventually(() => repliesTo('tree-2'));
     expect((missing.payload as { treeItems: Array<{ missing: boolean }> }).treeItems[0]?.missing).toBe(true);
 
@@ -158,6 +174,57 @@ describe('agent run against the live channel', () => {
     expect(await eventually(() => repliesTo('storage-1'))).toMatchObject({ success: false });
     expect(logs.join('\n')).not.toContain(token);
   });
+
+  it("answers a cPanel task's tree with the accounts, a panel it does not have with a message, and backs accounts up (issue 14)", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'agent-panel-root-'));
+    dirs.push(root);
+    for (const [path, content] of [
+      ['var/cpanel/users/ana', 'USER=ana\n'],
+      ['home/ana/public_html/index.html', 'ana\n'],
+    ] as const) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), content);
+    }
+    const { agent } = newAgent({ panelRoot: root });
+    agent.start();
+    await eventually(() => events.find((e) => e.type === 'hello'));
+
+    await send({ type: 'treeItems', requestId: 'panel-1', path: '', includeHidden: true, backupType: 'CPANEL' });
+    const accounts = await eventually(() => repliesTo('panel-1'));
+    expect(accounts.success).toBe(true);
+    const items = (accounts.payload as { treeItems: Array<{ value: string; type: string }> }).treeItems;
+    expect(items.map((i) => [i.value, i.type])).toEqual([['ana', 'CPANEL_ACCOUNT']]);
+    await send({ type: 'treeItems', requestId: 'panel-2', path: '', includeHidden: true, backupType: 'DIRECT_ADMIN' });
+    expect(await eventually(() => repliesTo('panel-2'))).toMatchObject({
+      success: false,
+      messages: [PANEL_MESSAGES.notInstalled('DIRECT_ADMIN', root)],
+    });
+
+    // A run of the task goes through the panel: one snapshot tagged with the account.
+    const repo = join(root, 'repo');
+    await send({ type: 'repository', settings: { repository: repo, password: 'panel-password' } });
+    const task = makeTask({
+      id: 8,
+      type: 'CPANEL',
+      backupItems: [{ path: 'ana', name: 'ana', type: 'CPANEL_ACCOUNT', missing: false }],
+    });
+    await send({ type: 'tasks', tasks: [task], timeZone: 'UTC' });
+    await eventually(() => agent.scheduler.nextRun(8));
+    await send({ type: 'startTask', requestId: 'panel-run', taskId: 8 });
+    const runKey = ((await eventually(() => repliesTo('panel-run'))).payload as { runKey: string }).runKey;
+    const finished = await eventually(
+      () => events.find((e) => e.type === 'runFinished' && e.runKey === runKey),
+      60_000,
+    );
+    expect(finished).toMatchObject({ status: 'FINISHED_SUCCESS' });
+    const snapshots = JSON.parse(
+      execFileSync('restic', ['--no-cache', 'snapshots', '--json'], {
+        env: { ...process.env, RESTIC_REPOSITORY: repo, RESTIC_PASSWORD: 'panel-password' },
+        encoding: 'utf8',
+      }),
+    ) as Array<{ tags: string[] }>;
+    expect(snapshots.map((s) => s.tags)).toEqual([['task-8', 'account-ana']]);
+  }, 90_000);
 
   it('reconnects after the server closes, delivering what was queued offline in order after hello', async () => {
     const delays: number[] = [];

@@ -17,6 +17,7 @@ import {
   type AgentToServer,
   agentToServerSchema,
   awaitsSeedCreation,
+  isPanelBackupType,
   type RepositorySettings,
   repositorySchema,
   type ServerToAgent,
@@ -38,6 +39,7 @@ import {
 } from './config.js';
 import { LogFile, logDirOf, uploadLogFiles } from './logs.js';
 import { Outbox } from './outbox.js';
+import { backupPanelTask, PanelAccountsLog, PanelNotInstalledError, panelTree } from './panels.js';
 import { refusedRealtimeCommand, runRealtimeCommand } from './realtime.js';
 import { failedRun, ResticRunner, type RunEvent, type RunFinishedEvent } from './restic.js';
 import { type Clock, Scheduler } from './scheduler.js';
@@ -77,6 +79,11 @@ export interface AgentOptions {
   logDir?: string | null;
   /** The cap of `agent.log` before it is rotated to `agent.1.log` (default 1 MiB). */
   logFileBytes?: number;
+  /**
+   * Where cPanel's and DirectAdmin's files are looked for (`var/cpanel/users`, ...): '/' on a real server
+   * (env PORTAL_AGENT_PANEL_ROOT); tests point it at a panel's files they build.
+   */
+  panelRoot?: string;
 }
 
 export class Agent {
@@ -85,6 +92,8 @@ export class Agent {
   readonly channel: AgentChannel;
   /** The seeds this agent made (issue #5, seeding), kept in the state dir. */
   readonly seeds: SeedLog;
+  /** When removed hosting accounts were first seen missing (issue 14, pruning), kept in the state dir. */
+  readonly panelAccounts: PanelAccountsLog;
   private readonly config: AgentConfig;
   private readonly name: string;
   private readonly log: Log;
@@ -115,6 +124,7 @@ export class Agent {
     };
     this.outbox = new Outbox({ stateDir: this.config.stateDir });
     this.seeds = new SeedLog(this.config.stateDir);
+    this.panelAccounts = new PanelAccountsLog(this.config.stateDir);
     this.scheduler = new Scheduler({
       backup: (task, runKey, emit, signal) => this.backup(task, runKey, emit, signal),
       createSeed: (task, runKey, emit, signal) => this.seed(task, runKey, emit, signal),
@@ -308,7 +318,8 @@ export class Agent {
         return;
       }
       case 'treeItems': {
-        const listing = await listTree(message.path, message.includeHidden);
+        const listing = await this.treeListing(message);
+        if (listing === null) return;
         const limit = this.options.maxReplyBytes ?? AGENT_CHANNEL.maxFrameBytes - 4096;
         let items = listing.treeItems;
         const messages: string[] = [];
@@ -355,6 +366,25 @@ export class Agent {
         this.reply(other.requestId, false, [`${other.type} is ${NOT_SUPPORTED}.`]);
       }
     }
+  }
+
+  /**
+   * The items a task dialog's tree asks for: the hosting accounts for a cPanel / DirectAdmin task, else the
+   * folder's files. A machine without the panel is answered with a message saying so (null: replied).
+   */
+  private async treeListing(message: Extract<ServerToAgent, { type: 'treeItems' }>) {
+    if (!isPanelBackupType(message.backupType)) return listTree(message.path, message.includeHidden);
+    try {
+      return await panelTree(message.backupType, this.panelRoot());
+    } catch (error) {
+      if (!(error instanceof PanelNotInstalledError)) throw error;
+      this.reply(message.requestId, false, [error.message]);
+      return null;
+    }
+  }
+
+  private panelRoot(): string {
+    return this.options.panelRoot ?? '/';
   }
 
   /** Uploads the agent's log files to the portal (issue #5) and replies with what was uploaded or failed. */
@@ -460,7 +490,17 @@ export class Agent {
     emit: (event: RunEvent) => void,
     signal: AbortSignal,
   ): Promise<RunFinishedEvent> {
-    return this.withRunner(runKey, (runner) => runner.backup(task, runKey, emit, signal));
+    if (!isPanelBackupType(task.type)) {
+      return this.withRunner(runKey, (runner) => runner.backup(task, runKey, emit, signal));
+    }
+    const clock = this.options.clock;
+    return this.withRunner(runKey, (runner) =>
+      backupPanelTask(runner, task, runKey, emit, signal, {
+        root: this.panelRoot(),
+        log: this.panelAccounts,
+        now: () => new Date(clock ? clock.now() : Date.now()),
+      }),
+    );
   }
 
   /** Runs `work` with the repository's runner (a FAILED run until the settings arrive) and forgets the run. */

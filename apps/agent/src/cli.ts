@@ -21,6 +21,9 @@ Options:
                       default ~/.config/portal-agent/config.json)
   -h, --help          Show this help
   -v, --version       Print the agent's version
+
+Environment:
+  PORTAL_AGENT_PANEL_ROOT  Where cPanel's and DirectAdmin's files are looked for (run; default /)
 `;
 
 export const AGENT_COMMANDS = ['link', 'unlink', 'run', 'status', 'version', 'help'] as const;

@@ -180,6 +180,7 @@ export async function runCommand(options: ParsedArgs['options'], io: CommandIo):
       config,
       ...(config.name ? { name: config.name } : {}),
       log: (text) => io.stderr(`${new Date().toISOString()} ${text}\n`),
+      ...(io.env.PORTAL_AGENT_PANEL_ROOT ? { panelRoot: io.env.PORTAL_AGENT_PANEL_ROOT } : {}),
     });
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -121,14 +121,29 @@ export const localExclusionPlatform = (): ExclusionPlatform => (process.platform
  * The `restic backup` arguments of a task, paths last after `--`. Throws InvalidExclusionError (from the
  * domain mapping) for an exclusion the forms should have rejected: excluding nothing silently is worse.
  */
-export function backupArgs(task: AgentTask, host: string, platform: ExclusionPlatform): string[] {
+export function backupArgs(
+  task: AgentTask,
+  host: string,
+  platform: ExclusionPlatform,
+  part: BackupPart = { paths: backupPaths(task), tags: [] },
+): string[] {
   const args = ['backup', '--json', '--host', host, '--tag', taskTag(task.id)];
+  for (const tag of part.tags) args.push('--tag', tag);
   const limit = uploadLimitKiB(task.uploadBandwidthLimit, task.uploadBandwidthLimitUnit);
   if (limit !== null) args.push('--limit-upload', String(limit));
   if (task.volumeSnapshotsEnabled && platform === 'WINDOWS') args.push('--use-fs-snapshot');
   args.push(...resticExcludeArgs(task.exclusions, platform));
-  args.push('--', ...backupPaths(task));
+  args.push('--', ...part.paths);
   return args;
+}
+
+/**
+ * One snapshot of a run that makes several (a cPanel / DirectAdmin task: one per account): its paths and the
+ * tags it has besides the task's. The caller applies the retention once, after the last part.
+ */
+export interface BackupPart {
+  paths: string[];
+  tags: string[];
 }
 
 export function backupPaths(task: AgentTask): string[] {
@@ -374,13 +389,15 @@ export class ResticRunner {
   /**
    * Backs a task up: ensures the repository, runs `restic backup --json`, resolves the snapshot's full id and
    * applies the retention. Reports progress and messages through `emit` and resolves with the runFinished
-   * event; never rejects. Aborting `signal` cancels the run.
+   * event; never rejects. Aborting `signal` cancels the run. With `part`, backs up that part of a larger run
+   * instead of the task's files and folders, and leaves the retention to the caller.
    */
   async backup(
     task: AgentTask,
     runKey: string,
     emit: (event: RunEvent) => void,
     signal?: AbortSignal,
+    part?: BackupPart,
   ): Promise<RunFinishedEvent> {
     const messages = new MessageBatcher(runKey, task.id, emit, this.now, this.options.maxMessagesPerRun ?? 1000);
     const finish = (
@@ -406,17 +423,15 @@ export class ResticRunner {
     };
     const cancelledRun = () => finish(runOutcomeOfResticExit(null, true), { failureMessage: 'The run was cancelled.' });
 
-    if (task.type !== 'FILES_AND_FOLDERS') {
-      return failed(`Backups of type ${task.type} are not supported by this agent yet.`);
-    }
+    const source = part ?? { paths: backupPaths(task), tags: [] };
     let args: string[];
     try {
-      args = backupArgs(task, this.options.host, this.platform);
+      args = backupArgs(task, this.options.host, this.platform, source);
     } catch (error) {
       if (error instanceof InvalidExclusionError) return failed(`The task has an invalid exclusion: ${error.message}`);
       throw error;
     }
-    if (backupPaths(task).length === 0) return failed('The task has no files or folders to back up.');
+    if (source.paths.length === 0) return failed('The task has no files or folders to back up.');
 
     const progress = new ProgressThrottle(runKey, emit, this.options.progressIntervalMs ?? 250);
     progress.phase('PREPARING_FOR_TRANSFER');
@@ -481,7 +496,7 @@ export class ResticRunner {
     progress.final();
     progress.phase('PROCESSING_TRANSFERRED_FILES');
     const snapshotId = await this.fullSnapshotId(done.snapshot_id, messages);
-    if (task.numberOfSnapshotsToKeep > 0) {
+    if (part === undefined && task.numberOfSnapshotsToKeep > 0) {
       progress.phase('CLEANING_UP_REPOSITORY');
       await this.applyRetention(task, messages);
     }

@@ -1,7 +1,6 @@
 /** Helpers shared by the agent's tests (not bundled: nothing in main.ts imports it). */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { AgentTask } from '@portal/domain';
 
 /** Runs `portal-agent ARGS` from source (tsx) with `input` on standard input; resolves with its exit and output. */
 export function cli(args: string[], input = '', env: Record<string, string> = {}) {
@@ -21,27 +20,8 @@ export function cli(args: string[], input = '', env: Record<string, string> = {}
   });
 }
 
-export function makeTask(overrides: Partial<AgentTask> = {}): AgentTask {
-  return {
-    id: 1,
-    version: 1,
-    name: 'Documents',
-    type: 'FILES_AND_FOLDERS',
-    status: 'ACTIVE',
-    runnable: true,
-    scheduleCron: '0 2 * * *',
-    backupItems: [],
-    exclusions: [],
-    numberOfSnapshotsToKeep: -1,
-    syncDeletions: false,
-    uploadBandwidthLimit: -1,
-    uploadBandwidthLimitUnit: 'KILO_BYTES_PER_SECOND',
-    createSeed: false,
-    pathToSeedDisk: null,
-    volumeSnapshotsEnabled: false,
-    ...overrides,
-  };
-}
+/** The task builder is shared with the domain's protocol tests. */
+export { makeTask } from '@portal/domain/testing/agent-task';
 
 export const dirItem = (path: string) => ({
   path,

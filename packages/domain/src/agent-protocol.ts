@@ -13,6 +13,7 @@ import {
 import { backupItemSchema } from './forms/task.js';
 import { idSchema } from './ids.js';
 import { MESSAGES } from './messages.js';
+import { agentExtraTaskSettingsSchema } from './panels.js';
 
 /**
  * What the agent and the server say to each other over the agent endpoint of the live channel
@@ -177,6 +178,8 @@ export const agentTaskSchema = z.object({
   createSeed: z.boolean(),
   pathToSeedDisk: z.string().max(4096).nullable(),
   volumeSnapshotsEnabled: z.boolean(),
+  /** cPanel / DirectAdmin tasks (issue 14): pruning of removed accounts and backing up new ones. */
+  extraTaskSettings: agentExtraTaskSettingsSchema,
 });
 export type AgentTask = z.infer<typeof agentTaskSchema>;
 
@@ -220,6 +223,8 @@ export const serverToAgentSchema = z.discriminatedUnion('type', [
     path: z.string().max(4096),
     /** Hidden items are listed with their flag; the browser decides whether to show them. */
     includeHidden: z.boolean().default(true),
+    /** The task type the tree is for: a cPanel / DirectAdmin task lists the panel's accounts, not files. */
+    backupType: z.enum(BACKUP_TYPES).default('FILES_AND_FOLDERS'),
   }),
   z.object({
     type: z.literal('realtimeCommand'),

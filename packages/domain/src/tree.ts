@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { BACKUP_ITEM_TYPES, type BackupItemType } from './enums.js';
+import { BACKUP_ITEM_TYPES, BACKUP_TYPES, type BackupItemType, type BackupType } from './enums.js';
 import { compileExclusions, type ExclusionPlatform } from './exclusions.js';
-import type { BackupItem } from './forms/task.js';
+import { type BackupItem, ITEM_TYPES_BY_BACKUP_TYPE } from './forms/task.js';
 
 /**
  * The item tree of the task dialog and the download dialog (002 §3 tree item and backup item, §4.4 tree
@@ -13,12 +13,23 @@ import type { BackupItem } from './forms/task.js';
 
 /**
  * A tree request (002 §7.8 localtreeitems, and its HTTP alternative POST /backupmachines/{id}/treeitems):
- * the browser's id for it and the folder to list ('' for the roots). The other fields the browser sends
- * (type, local, selected, ...) describe its own state and are not needed to list a folder.
+ * the browser's id for it, the folder to list ('' for the roots) and the kind of tree as `type`: the specification
+ * names the field without its values, so either the task's backup type or the type of the item whose children are
+ * asked is taken, and read as the backup type (a cPanel or DirectAdmin tree lists the panel's accounts). The other
+ * fields the browser sends (local, selected, ...) describe its own state and are not needed to list.
  */
 export const treeItemsRequestSchema = z.object({
   treeItemsRequestId: z.union([z.string().max(100), z.number()]).transform(String),
   path: z.string().max(4096).default(''),
+  type: z
+    .enum([...BACKUP_TYPES, ...BACKUP_ITEM_TYPES])
+    .default('FILES_AND_FOLDERS')
+    .transform(
+      (type): BackupType =>
+        BACKUP_TYPES.find(
+          (backupType) => backupType === type || ITEM_TYPES_BY_BACKUP_TYPE[backupType].includes(type as BackupItemType),
+        ) ?? 'FILES_AND_FOLDERS',
+    ),
 });
 export type TreeItemsRequest = z.infer<typeof treeItemsRequestSchema>;
 

@@ -2,6 +2,7 @@ import {
   type ActionType,
   type AgentTask,
   customerStopsTasks,
+  DEFAULT_PRUNING_TIME_UNIT,
   type MessageType,
   machineStopsTasks,
   type OsFamily,
@@ -97,6 +98,9 @@ export function createAgentEventsRepo(db: Executor) {
           createSeed: backupTasks.createSeed,
           pathToSeedDisk: backupTasks.pathToSeedDisk,
           volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled,
+          pruneAfterCount: backupTasks.pruneAfterCount,
+          pruneTimeUnit: backupTasks.pruneTimeUnit,
+          backupAnyNewAvailableItems: backupTasks.backupAnyNewAvailableItems,
           ...machineStatuses,
         })
         .from(backupTasks)
@@ -105,14 +109,29 @@ export function createAgentEventsRepo(db: Executor) {
       const rows = await joinMachineOwners(query)
         .where(eq(backupTasks.backupMachineId, machineId))
         .orderBy(asc(backupTasks.id));
-      return rows.map(({ machineStatus, packageStatus, customerStatus, ...task }) => ({
-        ...(task as Omit<AgentTask, 'runnable'>),
-        runnable: !(
-          machineStopsTasks(machineStatus) ||
-          packageStopsTasks(packageStatus) ||
-          customerStopsTasks(customerStatus)
-        ),
-      }));
+      return rows.map(
+        ({
+          machineStatus,
+          packageStatus,
+          customerStatus,
+          pruneAfterCount,
+          pruneTimeUnit,
+          backupAnyNewAvailableItems,
+          ...task
+        }) => ({
+          ...(task as Omit<AgentTask, 'runnable' | 'extraTaskSettings'>),
+          extraTaskSettings: {
+            numberOfTimeUnitsAfterWhichToPruneRemovedBackupItems: pruneAfterCount,
+            timeUnitForBackupItemPruning: pruneTimeUnit ?? DEFAULT_PRUNING_TIME_UNIT,
+            backupAnyNewAvailableItems,
+          },
+          runnable: !(
+            machineStopsTasks(machineStatus) ||
+            packageStopsTasks(packageStatus) ||
+            customerStopsTasks(customerStatus)
+          ),
+        }),
+      );
     },
 
     async machineTimeZone(machineId: number): Promise<string> {

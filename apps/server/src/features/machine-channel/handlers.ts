@@ -115,6 +115,7 @@ export function createMachineChannelHandlers(deps: {
           requestId: treeRequestId(user.userId, context.side, parsed.data.treeItemsRequestId),
           path: parsed.data.path,
           includeHidden: true,
+          backupType: parsed.data.type,
         });
         if (!sent) return failed(MESSAGES.liveChannel.machineOffline);
         return;

@@ -1,4 +1,4 @@
-import { type Actor, newTaskForm, type ServerToAgent, type TaskForm } from '@portal/domain';
+import { type Actor, newTaskForm, type ServerToAgent, serverToAgentSchema, type TaskForm } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
@@ -6,6 +6,8 @@ import { backupMachines, backupTasks, customers } from '../../db/schema/index.js
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { openTestDatabase } from '../../testing/database.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { createAgentEventsRepo } from '../agent-events/repo.js';
+import { createAgentEventService } from '../agent-events/service.js';
 import { computeReadModel, readStoredReadModel } from '../backup-state/recompute.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { createTaskCommandsRepo } from './repo.js';
@@ -208,6 +210,65 @@ describe('task commands over the live channel (002 §7.8)', () => {
       .where(eq(backupMachines.id, machineId));
     expect((await commands.handle(adminA, machineId, 'newtask', form('req-rm')))?.reply.messages).toEqual([
       'Remote management is disabled for this backup machine.',
+    ]);
+  });
+});
+
+describe('cPanel and DirectAdmin tasks reach the agent with their settings (issue 14)', () => {
+  it("sends the dialog's pruning delay and back-up-new-accounts choice in the agent's task list", async () => {
+    const machine = await backupFixtures(database.db).machine(
+      await backupFixtures(database.db).package(tenants.customerA.customerId),
+    );
+    online.add(machine);
+    const agentEvents = createAgentEventService({
+      repo: createAgentEventsRepo(database.db),
+      backupState: createBackupStateService({ db: database.db }),
+    });
+    const hosting = form('req-cpanel-1', {
+      name: 'Hosting',
+      type: 'CPANEL',
+      backupItems: [{ path: 'ana', name: 'ana', type: 'CPANEL_ACCOUNT', missing: false }],
+      pruningEnabled: true,
+      extraTaskSettings: {
+        numberOfTimeUnitsAfterWhichToPruneRemovedBackupItems: 2,
+        timeUnitForBackupItemPruning: 'WEEK',
+        backupAnyNewAvailableItems: true,
+      },
+    });
+    const sites = form('req-da-1', {
+      name: 'Sites',
+      type: 'DIRECT_ADMIN',
+      backupItems: [{ path: 'dave', name: 'dave', type: 'DIRECT_ADMIN_ACCOUNT', missing: false }],
+    });
+    for (const task of [hosting, sites]) {
+      expect((await commands.handle(adminA, machine, 'newtask', task))?.reply.success).toBe(true);
+    }
+    const message = await agentEvents.tasksMessage(machine);
+    // What the agent gets passes its own check of the protocol.
+    const parsed = serverToAgentSchema.parse(message);
+    if (parsed.type !== 'tasks') throw new Error('not a task list');
+    expect(parsed.tasks.map((t) => [t.name, t.type, t.backupItems.map((i) => i.path), t.extraTaskSettings])).toEqual([
+      [
+        'Hosting',
+        'CPANEL',
+        ['ana'],
+        {
+          numberOfTimeUnitsAfterWhichToPruneRemovedBackupItems: 2,
+          timeUnitForBackupItemPruning: 'WEEK',
+          backupAnyNewAvailableItems: true,
+        },
+      ],
+      // Pruning and new accounts are cPanel's only (002 §4.3): DirectAdmin's are sent off.
+      [
+        'Sites',
+        'DIRECT_ADMIN',
+        ['dave'],
+        {
+          numberOfTimeUnitsAfterWhichToPruneRemovedBackupItems: -1,
+          timeUnitForBackupItemPruning: 'MONTH',
+          backupAnyNewAvailableItems: false,
+        },
+      ],
     ]);
   });
 });

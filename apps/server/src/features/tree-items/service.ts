@@ -32,9 +32,13 @@ export function createTreeItemsService(deps: {
       const machine = await deps.machine(machineId);
       if (!machine || machineAudience(actor, machine) === null) throw notFound();
       if (!mayCommandMachine(actor, machine)) throw forbidden();
-      const reply = await deps
-        .live()
-        .ask(machineId, (requestId) => ({ type: 'treeItems', requestId, path: request.path, includeHidden: true }));
+      const reply = await deps.live().ask(machineId, (requestId) => ({
+        type: 'treeItems',
+        requestId,
+        path: request.path,
+        includeHidden: true,
+        backupType: request.type,
+      }));
       if (reply === 'offline') throw conflict(MESSAGES.liveChannel.machineOffline);
       if (reply === 'timeout') {
         throw new AppError(504, 'TIMEOUT', [errorMessage(MESSAGES.liveChannel.treeItemsError, '', 'TIMEOUT')]);

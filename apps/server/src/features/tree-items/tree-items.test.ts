@@ -111,7 +111,22 @@ describe('POST /backupmachines/{id}/treeitems', () => {
     expect(body.result.responseSummaryCode).toBe('OK');
     expect(body.result.treeItemsRequestId).toBe('tree-1');
     expect(body.result.treeItems.map((i: TreeItem) => i.value)).toEqual(['/home/a', '/home/b']);
-    expect(requests).toMatchObject([{ type: 'treeItems', path: '/home', includeHidden: true }]);
+    expect(requests).toMatchObject([
+      { type: 'treeItems', path: '/home', includeHidden: true, backupType: 'FILES_AND_FOLDERS' },
+    ]);
+  });
+
+  it("asks the agent for a cPanel or DirectAdmin task's tree by the task's type (issue 14)", async () => {
+    const admin = await signedIn(tenants.customerA.admin.email);
+    for (const type of ['CPANEL', 'DIRECT_ADMIN'] as const) {
+      const response = await admin.json('POST', ROUTES.treeItems.list.build({ machineId: machines.assigned }), {
+        treeItemsRequestId: `tree-${type}`,
+        type,
+        path: '',
+      });
+      expect(response.statusCode).toBe(200);
+    }
+    expect(requests.map((r) => (r.type === 'treeItems' ? r.backupType : r.type))).toEqual(['CPANEL', 'DIRECT_ADMIN']);
   });
 
   it('keeps to who may see the machine: its user, the customer admin, the provider; no other tenant', async () => {

@@ -126,6 +126,17 @@ describe('AddTaskButton: validation (002 §5.6)', () => {
     expect(await screen.findByText(T.pruningRange)).toBeInTheDocument();
   });
 
+  it("asks the machine for the tree of the task's type: a cPanel task's accounts (issue 14)", async () => {
+    const { events, server } = await start(openAdd());
+    await events.selectOptions(screen.getByLabelText(L.type), 'CPANEL');
+    const treeRequests = () => server.to('POST', '/backupmachines/5/treeitems').map((r) => r.body);
+    await waitFor(() => expect(treeRequests()).toHaveLength(2));
+    expect(treeRequests()).toMatchObject([
+      { path: '', type: 'FILES_AND_FOLDERS' },
+      { path: '', type: 'CPANEL' },
+    ]);
+  });
+
   it("asks for the seed disk path: 'Seed disk path must be chosen.', then takes the folder chosen", async () => {
     const { events, live } = await start(openAdd());
     await fillValid(events);

@@ -195,6 +195,7 @@ export function TaskFormDialog({
     const start = definition ? taskFormFromDefinition(definition, newRequestId()) : newTaskForm(newRequestId());
     form.reset(start);
     void tree.reset({
+      ...(definition ? { type: definition.type } : {}),
       exclusions: definition?.exclusions ?? [],
       selection: definition?.backupItems ?? [],
     });
@@ -231,7 +232,7 @@ export function TaskFormDialog({
 
   const changeType = (next: BackupType) => {
     apply((current) => onTaskTypeChanged(current, next));
-    void tree.reset({ exclusions: form.getValues('exclusions') ?? [] });
+    void tree.reset({ type: next, exclusions: form.getValues('exclusions') ?? [] });
   };
 
   const changeExclusions = (exclusions: string[]) => {

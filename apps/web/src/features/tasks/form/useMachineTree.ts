@@ -1,5 +1,6 @@
 import {
   type BackupItem,
+  type BackupType,
   createTreeState,
   type ExclusionPlatform,
   MESSAGES,
@@ -18,7 +19,8 @@ import { toast } from '../../../ui';
 /**
  * A machine's item tree as a dialog holds it (002 §4.4, §7.8): the first level on `reset`, a folder's children
  * when it is first opened (lazy), through POST /backupmachines/{id}/treeitems, which asks the agent over the
- * live channel and answers within the 20 s reply time. A failure or time-out toasts the server's message
+ * live channel and answers within the 20 s reply time. The task's type goes with each request: a cPanel or
+ * DirectAdmin task's tree is the panel's accounts. A failure or time-out toasts the server's message
  * ('Error in retrieving tree items from backup machine.'), and the first level then shows 'No items to
  * select'; no answer at all toasts 'Error in communicating with server.' (002 §8.3). Answers of an earlier
  * tree (before a reset) are dropped.
@@ -27,11 +29,16 @@ export function useMachineTree(machineId: number, platform: ExclusionPlatform) {
   const [state, setState] = useState<TreeState>(() => createTreeState({ platform }));
   const [loading, setLoading] = useState<ReadonlySet<string>>(new Set());
   const generation = useRef(0);
+  const backupType = useRef<BackupType>('FILES_AND_FOLDERS');
 
   const fetchChildren = useCallback(
     async (path: string): Promise<TreeItem[] | null> => {
       try {
-        const answer = await call(ROUTES.treeItems.list, { machineId }, { treeItemsRequestId: newRequestId(), path });
+        const answer = await call(
+          ROUTES.treeItems.list,
+          { machineId },
+          { treeItemsRequestId: newRequestId(), path, type: backupType.current },
+        );
         if (answer.ok && answer.envelope.result) return answer.envelope.result.treeItems;
         const text = answer.envelope.messages[0]?.message ?? MESSAGES.liveChannel.treeItemsError;
         toast.error(text);
@@ -44,10 +51,11 @@ export function useMachineTree(machineId: number, platform: ExclusionPlatform) {
     [machineId],
   );
 
-  /** Starts a new tree ('Loading...') with the task's exclusions and saved selection, and loads its first level. */
+  /** Starts a new tree ('Loading...') of a task type with the task's exclusions and saved selection, and loads its first level. */
   const reset = useCallback(
-    async (options: { exclusions?: readonly string[]; selection?: readonly BackupItem[] } = {}) => {
+    async (options: { type?: BackupType; exclusions?: readonly string[]; selection?: readonly BackupItem[] } = {}) => {
       generation.current += 1;
+      backupType.current = options.type ?? 'FILES_AND_FOLDERS';
       const mine = generation.current;
       setLoading(new Set());
       setState(createTreeState({ platform, exclusions: options.exclusions ?? [], selection: options.selection ?? [] }));
