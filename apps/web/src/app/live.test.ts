@@ -8,7 +8,7 @@ describe('createLiveChannelClient', () => {
     const client = createLiveChannelClient('provider', { protocol: 'http:', host: '127.0.0.1:1' });
     const onFailure = vi.fn();
     const listener = vi.fn();
-    const unsubscribe = client.subscribe('/ws/queue/boltadmin/backupmachines/9', listener, onFailure);
+    const unsubscribe = client.subscribe('/ws/queue/boltadmin/backupmachines/9', listener, { onFailure });
     await waitFor(() => expect(onFailure).toHaveBeenCalled(), { timeout: 5_000 });
     unsubscribe();
     const calls = onFailure.mock.calls.length;

@@ -128,10 +128,12 @@ export function ResticDiagnosticsDialog({ show, machine, onHide, animation = tru
       pending.current.push(read);
       pendingTimer.current ??= setTimeout(flush, LIVE_FLUSH_MS);
     },
-    () => {
-      if (failureShown.current) return;
-      failureShown.current = true;
-      toast.error(liveChannelConnectionFailedText('BOLT_ADMIN_CUSTOMER_MACHINE'));
+    {
+      onFailure: () => {
+        if (failureShown.current) return;
+        failureShown.current = true;
+        toast.error(liveChannelConnectionFailedText('BOLT_ADMIN_CUSTOMER_MACHINE'));
+      },
     },
   );
 
