@@ -139,9 +139,9 @@ describe('ResticDiagnosticsDialog (001 §2, §4)', () => {
     expect(screen.getByRole('button', { name: `${LABELS.deleteIcon} snapshots` })).toBeInTheDocument();
     expect(submitButton()).toBeDisabled();
 
-    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'using temporary cache'));
-    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'no errors were found'));
-    live.deliver(QUEUE, commandOutputLineMessage('c-1', 'late line of another command'));
+    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'using temporary cache', 1));
+    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'no errors were found', 2));
+    live.deliver(QUEUE, commandOutputLineMessage('c-1', 'late line of another command', 2));
     await waitFor(() =>
       expect(activePanel().getByTestId('command-output')).toHaveValue('using temporary cache\nno errors were found'),
     );
@@ -163,7 +163,7 @@ describe('ResticDiagnosticsDialog (001 §2, §4)', () => {
     const { live } = open();
     await waitFor(() => expect(tabs()).toHaveLength(1));
     const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}`);
-    for (const line of lines) live.deliver(QUEUE, commandOutputLineMessage('c-2', line));
+    for (const [i, line] of lines.entries()) live.deliver(QUEUE, commandOutputLineMessage('c-2', line, i + 1));
     await waitFor(() => expect(activePanel().getByTestId('command-output')).toHaveValue(lines.join('\n')));
   });
 
@@ -187,8 +187,59 @@ describe('ResticDiagnosticsDialog (001 §2, §4)', () => {
     const { live } = open();
     await waitFor(() => expect(tabs()).toHaveLength(1));
     commands = [command(), running({ commandOutput: ['first'] })];
-    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'first'));
+    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'first', 1));
     await waitFor(() => expect(tabs()).toHaveLength(2));
+  });
+
+  it('opening on a running command, reads the list once subscribed and shows each line once, in order, also those heard during the read', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const server = fakeServer(({ method, url }) =>
+      method === 'GET' && url.pathname === BASE
+        ? new Promise<Response>((resolve) => {
+            answer = resolve;
+          })
+        : undefined,
+    );
+    const live = fakeLiveChannel({ confirmSubscriptions: false });
+    open(live);
+    await waitFor(() => expect(live.subscribed(QUEUE)).toBe(true));
+    // Read before the subscription is in place, the list could miss lines published in between.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.to('GET', BASE)).toHaveLength(0);
+    live.confirm(QUEUE);
+    await waitFor(() => expect(server.to('GET', BASE)).toHaveLength(1));
+
+    // Lines 1 and 2 were stored before; 3 to 5 are heard while the server reads, and it reads up to 4.
+    for (const n of [3, 4, 5]) live.deliver(QUEUE, commandOutputLineMessage('c-2', `line ${n}`, n));
+    answer(ok({ elements: [running({ commandOutput: ['line 1', 'line 2', 'line 3', 'line 4'] })] }));
+    const output = await screen.findByTestId('command-output');
+    await waitFor(() => expect(output).toHaveValue(['line 1', 'line 2', 'line 3', 'line 4', 'line 5'].join('\n')));
+
+    // A line heard twice is shown once; the next one follows.
+    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'line 5', 5));
+    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'line 6', 6));
+    await waitFor(() => expect(output).toHaveValue(Array.from({ length: 6 }, (_, i) => `line ${i + 1}`).join('\n')));
+    expect(server.to('GET', BASE)).toHaveLength(1);
+  });
+
+  it('reads the list again when a line is missing, and when the subscription is made again after a drop', async () => {
+    let stored = ['line 1'];
+    const server = fakeServer(({ method, url }) =>
+      method === 'GET' && url.pathname === BASE ? ok({ elements: [running({ commandOutput: stored })] }) : undefined,
+    );
+    const { live } = open();
+    const output = await screen.findByTestId('command-output');
+    expect(output).toHaveValue('line 1');
+
+    stored = ['line 1', 'line 2', 'line 3'];
+    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'line 3', 3));
+    await waitFor(() => expect(output).toHaveValue('line 1\nline 2\nline 3'));
+    expect(server.to('GET', BASE)).toHaveLength(2);
+
+    stored = ['line 1', 'line 2', 'line 3', 'line 4'];
+    live.confirm(QUEUE);
+    await waitFor(() => expect(output).toHaveValue('line 1\nline 2\nline 3\nline 4'));
+    expect(server.to('GET', BASE)).toHaveLength(3);
   });
 
   it('toasts "Error in communicating with server." when the commands cannot be loaded', async () => {
