@@ -11,8 +11,8 @@ import {
 const body = (value: unknown) => JSON.stringify(value);
 
 describe('command responses on a machine queue (001 §3 Websocket message, §7)', () => {
-  it('builds the output-line message: responseType and responsePayloadJson with commandId and commandOutputLine', () => {
-    const message = commandOutputLineMessage('req-1', 'ID        Time');
+  it('builds the output-line message: responseType and responsePayloadJson with commandId, commandOutputLine and its number', () => {
+    const message = commandOutputLineMessage('req-1', 'ID        Time', 3);
     expect(message).toEqual({
       kind: WEB_UI_COMMAND_RESPONSE,
       responseType: COMMAND_RESPONSE_TYPES.outputLine,
@@ -21,6 +21,7 @@ describe('command responses on a machine queue (001 §3 Websocket message, §7)'
     expect(JSON.parse(message.responsePayloadJson)).toEqual({
       commandId: 'req-1',
       commandOutputLine: 'ID        Time',
+      lineNumber: 3,
     });
   });
 
@@ -36,15 +37,16 @@ describe('command responses on a machine queue (001 §3 Websocket message, §7)'
 
   it('reads back what it builds, whatever the line holds (quotes, JSON, the marker text itself)', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }), fc.string(), (commandId, line) => {
-        expect(readCommandResponse(body(commandOutputLineMessage(commandId, line)))).toEqual({
+      fc.property(fc.string({ minLength: 1 }), fc.string(), fc.nat(), (commandId, line, index) => {
+        expect(readCommandResponse(body(commandOutputLineMessage(commandId, line, index + 1)))).toEqual({
           kind: 'outputLine',
           commandId,
           commandOutputLine: line,
+          lineNumber: index + 1,
         });
       }),
     );
-    expect(readCommandResponse(body(commandOutputLineMessage('c', WEB_UI_COMMAND_RESPONSE)))).toMatchObject({
+    expect(readCommandResponse(body(commandOutputLineMessage('c', WEB_UI_COMMAND_RESPONSE, 1)))).toMatchObject({
       kind: 'outputLine',
       commandOutputLine: WEB_UI_COMMAND_RESPONSE,
     });
@@ -68,9 +70,12 @@ describe('command responses on a machine queue (001 §3 Websocket message, §7)'
       body({ kind: WEB_UI_COMMAND_RESPONSE, responseType, responsePayloadJson: JSON.stringify(payload) });
     for (const text of [
       `${WEB_UI_COMMAND_RESPONSE} {`,
-      marked('SOMETHING_ELSE', { commandId: 'c', commandOutputLine: 'x' }),
-      marked(COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'c' }),
-      marked(COMMAND_RESPONSE_TYPES.outputLine, { commandId: '', commandOutputLine: 'x' }),
+      marked('SOMETHING_ELSE', { commandId: 'c', commandOutputLine: 'x', lineNumber: 1 }),
+      marked(COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'c', lineNumber: 1 }),
+      marked(COMMAND_RESPONSE_TYPES.outputLine, { commandId: '', commandOutputLine: 'x', lineNumber: 1 }),
+      marked(COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'c', commandOutputLine: 'x' }),
+      marked(COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'c', commandOutputLine: 'x', lineNumber: 0 }),
+      marked(COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'c', commandOutputLine: 'x', lineNumber: 1.5 }),
       marked(COMMAND_RESPONSE_TYPES.finished, { commandId: 'c', timeFinished: 'yesterday', exitCode: 'SUCCESS' }),
       marked(COMMAND_RESPONSE_TYPES.finished, { commandId: 'c', timeFinished: '2026-11-25T10:00:00Z' }),
       body({

@@ -3,8 +3,8 @@ import { z } from 'zod';
 /**
  * The live messages of a running command on a queue the browser watches (001 §3 'Websocket message', §7):
  * `responseType` and `responsePayloadJson`, the payload carrying `commandId` plus either
- * `commandOutputLine`, or `timeFinished` and `exitCode`. Realtime restic commands use them on the
- * provider's machine queue.
+ * `commandOutputLine` (and ours, `lineNumber`), or `timeFinished` and `exitCode`. Realtime restic commands
+ * use them on the provider's machine queue.
  *
  * 001 §7: 'A message body containing "Web UI web socket command response" is parsed as JSON; other bodies
  * pass through raw.' A machine queue also carries other traffic (a task command's reply to its sender, a
@@ -28,6 +28,11 @@ export interface CommandResponseMessage {
 export interface CommandOutputLinePayload {
   commandId: string;
   commandOutputLine: string;
+  /**
+   * Ours: the line's place in the command's output, from 1, as stored with it. A browser that loaded n
+   * lines shows line n + 1 next, skips lines up to n (already loaded) and loads again when one is missing.
+   */
+  lineNumber: number;
 }
 
 export interface CommandFinishedPayload {
@@ -45,8 +50,16 @@ const message = (responseType: string, payload: object): CommandResponseMessage 
 });
 
 /** One output line of the command (one message per line: the payload has one `commandOutputLine`). */
-export const commandOutputLineMessage = (commandId: string, commandOutputLine: string): CommandResponseMessage =>
-  message(COMMAND_RESPONSE_TYPES.outputLine, { commandId, commandOutputLine } satisfies CommandOutputLinePayload);
+export const commandOutputLineMessage = (
+  commandId: string,
+  commandOutputLine: string,
+  lineNumber: number,
+): CommandResponseMessage =>
+  message(COMMAND_RESPONSE_TYPES.outputLine, {
+    commandId,
+    commandOutputLine,
+    lineNumber,
+  } satisfies CommandOutputLinePayload);
 
 /** The command finished: when, and with which result. */
 export const commandFinishedMessage = (
@@ -75,7 +88,11 @@ const envelopeSchema = z.object({
   responsePayloadJson: z.string(),
 });
 const commandId = z.string().min(1);
-const outputLineSchema = z.object({ commandId, commandOutputLine: z.string() });
+const outputLineSchema = z.object({
+  commandId,
+  commandOutputLine: z.string(),
+  lineNumber: z.number().int().positive(),
+});
 const finishedSchema = z.object({
   commandId,
   timeFinished: z.iso.datetime({ offset: true }),

@@ -11,11 +11,19 @@ export const liveSideOf = (actor: Actor): LiveSide => (isProviderAdmin(actor) ? 
 /** A topic's listener: each message's body, and `null` after a reconnection (changes may have been missed). */
 export type LiveListener = (body: string | null) => void;
 
-/** Told when the connection could not be made or the server refused it (an ERROR frame). */
-export type LiveFailureListener = () => void;
+/** What a subscriber hears of besides the messages. */
+export interface LiveSubscriptionEvents {
+  /** The connection could not be made or the server refused it (an ERROR frame). */
+  onFailure?: () => void;
+  /**
+   * The server has the subscription in place (its RECEIPT), at first and again after each reconnection:
+   * whatever is published from then on reaches the listener, so what a screen loads now misses nothing.
+   */
+  onSubscribed?: () => void;
+}
 
 export interface LiveChannelClient {
-  subscribe(destination: string, listener: LiveListener, onFailure?: LiveFailureListener): () => void;
+  subscribe(destination: string, listener: LiveListener, events?: LiveSubscriptionEvents): () => void;
   /** Sends a JSON body to a destination (002 §7.8 commands); held until the connection is up. */
   publish(destination: string, body: unknown): void;
   close(): void;
@@ -31,9 +39,12 @@ export function createLiveChannelClient(
   side: LiveSide,
   location: Pick<Location, 'protocol' | 'host'>,
 ): LiveChannelClient {
-  const listeners = new Map<string, Set<LiveListener>>();
+  const listeners = new Map<string, Set<{ listener: LiveListener; onSubscribed?: () => void }>>();
   const subscriptions = new Map<string, StompSubscription>();
-  const failureListeners = new Set<LiveFailureListener>();
+  /** Destinations whose current subscription the server has confirmed. */
+  const confirmed = new Set<string>();
+  let receipts = 0;
+  const failureListeners = new Set<() => void>();
   const failed = () => {
     for (const listener of failureListeners) listener();
   };
@@ -45,12 +56,21 @@ export function createLiveChannelClient(
 
   function listen(destination: string): void {
     if (!client?.connected || subscriptions.has(destination)) return;
-    subscriptions.set(
+    receipts += 1;
+    const receipt = `subscribed-${receipts}`;
+    const subscription = client.subscribe(
       destination,
-      client.subscribe(destination, (message) => {
-        for (const listener of listeners.get(destination) ?? []) listener(message.body);
-      }),
+      (message) => {
+        for (const { listener } of listeners.get(destination) ?? []) listener(message.body);
+      },
+      { receipt },
     );
+    subscriptions.set(destination, subscription);
+    client.watchForReceipt(receipt, () => {
+      if (subscriptions.get(destination) !== subscription) return; // given up or replaced meanwhile
+      confirmed.add(destination);
+      for (const { onSubscribed } of listeners.get(destination) ?? []) onSubscribed?.();
+    });
   }
 
   async function start(): Promise<void> {
@@ -61,9 +81,10 @@ export function createLiveChannelClient(
       const reconnected = connectedBefore;
       connectedBefore = true;
       subscriptions.clear();
+      confirmed.clear();
       for (const [destination, set] of listeners) {
         listen(destination);
-        if (reconnected) for (const listener of set) listener(null);
+        if (reconnected) for (const { listener } of set) listener(null);
       }
       // Sent after the subscriptions above, so a reply to a held command finds its listener.
       for (const message of outbox.splice(0)) created.publish(message);
@@ -75,23 +96,31 @@ export function createLiveChannelClient(
   }
 
   return {
-    subscribe(destination, listener, onFailure) {
+    subscribe(destination, listener, { onFailure, onSubscribed } = {}) {
       // A wrapper of its own, so the same function given twice is removed once per subscription.
       const failure = onFailure && (() => onFailure());
       if (failure) failureListeners.add(failure);
-      const set = listeners.get(destination) ?? new Set<LiveListener>();
-      set.add(listener);
+      const subscriber = { listener, onSubscribed };
+      const set = listeners.get(destination) ?? new Set();
+      set.add(subscriber);
       listeners.set(destination, set);
       if (!client && !starting) {
         starting = true;
         void start();
       }
       listen(destination);
+      // Joining a subscription the server has already confirmed: live at once.
+      if (confirmed.has(destination)) {
+        queueMicrotask(() => {
+          if (set.has(subscriber)) onSubscribed?.();
+        });
+      }
       return () => {
         if (failure) failureListeners.delete(failure);
-        set.delete(listener);
+        set.delete(subscriber);
         if (set.size > 0) return;
         listeners.delete(destination);
+        confirmed.delete(destination);
         const subscription = subscriptions.get(destination);
         subscriptions.delete(destination);
         if (client?.connected) subscription?.unsubscribe();
@@ -111,6 +140,7 @@ export function createLiveChannelClient(
       void client?.deactivate();
       client = null;
       subscriptions.clear();
+      confirmed.clear();
     },
   };
 }
@@ -135,26 +165,22 @@ export function LiveChannelProvider({ children }: { children: ReactNode }) {
   return <LiveChannelContext.Provider value={client}>{children}</LiveChannelContext.Provider>;
 }
 
-/**
- * Listens to a topic while the component is mounted (see LiveListener); `onFailure` hears of a connection
- * that could not be made or was refused.
- */
+/** Listens to a topic while the component is mounted (see LiveListener and LiveSubscriptionEvents). */
 export function useLiveTopic(
   destination: string | null,
   listener: LiveListener,
-  onFailure?: LiveFailureListener,
+  events?: LiveSubscriptionEvents,
 ): void {
   const client = useContext(LiveChannelContext);
   const latest = useRef(listener);
   latest.current = listener;
-  const latestFailure = useRef(onFailure);
-  latestFailure.current = onFailure;
+  const latestEvents = useRef(events);
+  latestEvents.current = events;
   useEffect(() => {
     if (!client || !destination) return;
-    return client.subscribe(
-      destination,
-      (body) => latest.current(body),
-      () => latestFailure.current?.(),
-    );
+    return client.subscribe(destination, (body) => latest.current(body), {
+      onFailure: () => latestEvents.current?.onFailure?.(),
+      onSubscribed: () => latestEvents.current?.onSubscribed?.(),
+    });
   }, [client, destination]);
 }

@@ -123,6 +123,34 @@ describe('ConfirmByNameDialog', () => {
     await waitFor(() => expect(onExited).toHaveBeenCalledTimes(1));
   });
 
+  it('shows its submission’s global errors under the field and clears them once closed', async () => {
+    const user = userEvent.setup();
+    const clearErrors = vi.fn();
+    const globalErrors = [{ type: 'ERROR', fieldName: '', message: 'Machine is busy', responseCode: 'ERROR' } as const];
+    function WithSubmission() {
+      const [show, setShow] = useState(true);
+      return (
+        <ConfirmByNameDialog
+          show={show}
+          onHide={() => setShow(false)}
+          title="Delete backup machine"
+          prompt={<>Type the machine name to confirm deletion.</>}
+          expectedName="alpha-01"
+          mismatchMessage={MISMATCH}
+          confirmLabel="Delete"
+          onConfirm={async () => {}}
+          submission={{ globalErrors, clearErrors }}
+        />
+      );
+    }
+    render(<WithSubmission />);
+    const errors = screen.getByTestId('global-errors');
+    expect(errors).toHaveTextContent('Machine is busy');
+    expect(input().compareDocumentPosition(errors) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(clearErrors).toHaveBeenCalledTimes(1));
+  });
+
   it('clears the typed name and the error when closed and opened again', async () => {
     const user = userEvent.setup();
     render(<Harness onConfirm={async () => {}} />);

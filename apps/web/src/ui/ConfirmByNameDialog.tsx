@@ -2,7 +2,9 @@ import { type ReactNode, useId } from 'react';
 import type { ButtonProps } from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
+import type { DialogSubmission } from './ConfirmDialog';
 import { FormModal } from './FormModal';
+import { GlobalErrors } from './GlobalErrors';
 
 export interface ConfirmByNameDialogProps {
   show: boolean;
@@ -22,8 +24,10 @@ export interface ConfirmByNameDialogProps {
   onConfirm: () => Promise<void>;
   /** Controls shown above the prompt, e.g. the new status of a change-status dialog. */
   before?: ReactNode;
-  /** Shown under the field, e.g. <GlobalErrors/> with the server's messages. */
+  /** Shown under the field. */
   children?: ReactNode;
+  /** Its global errors show under the field (and `children`). */
+  submission?: DialogSubmission;
   /** Called once the dialog has fully closed (the typed name is cleared then too). */
   onExited?: () => void;
   animation?: boolean;
@@ -51,6 +55,7 @@ export function ConfirmByNameDialog({
   onConfirm,
   before,
   children,
+  submission,
   onExited,
   animation,
   'data-testid': testId = 'confirm-by-name',
@@ -76,6 +81,7 @@ export function ConfirmByNameDialog({
       submitVariant={variant}
       onExited={() => {
         reset();
+        submission?.clearErrors();
         onExited?.();
       }}
       animation={animation}
@@ -101,6 +107,7 @@ export function ConfirmByNameDialog({
         {error}
       </Form.Control.Feedback>
       {children}
+      {submission && <GlobalErrors messages={submission.globalErrors} />}
     </FormModal>
   );
 }

@@ -1,7 +1,16 @@
+import type { ServerMessage } from '@portal/domain';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from './ConfirmDialog';
+
+const message = (text: string): ServerMessage => ({
+  type: 'ERROR',
+  fieldName: '',
+  message: text,
+  responseCode: 'ERROR',
+});
 
 describe('ConfirmDialog', () => {
   it('runs the action on confirm and cannot be dismissed until it settles', async () => {
@@ -31,5 +40,36 @@ describe('ConfirmDialog', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled());
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(onHide).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('ConfirmDialog with a submission', () => {
+  it('shows its global errors under the question and clears them once closed', async () => {
+    const clearErrors = vi.fn();
+    const user = userEvent.setup();
+    function Harness() {
+      const [show, setShow] = useState(true);
+      return (
+        <ConfirmDialog
+          show={show}
+          title="Delete user"
+          confirmLabel="Delete"
+          onConfirm={async () => undefined}
+          onHide={() => setShow(false)}
+          submission={{ globalErrors: [message('User has linked packages')], clearErrors }}
+          animation={false}
+        >
+          <p>Are you sure?</p>
+        </ConfirmDialog>
+      );
+    }
+    render(<Harness />);
+    const errors = screen.getByTestId('global-errors');
+    expect(errors).toHaveTextContent('User has linked packages');
+    const question = screen.getByText('Are you sure?');
+    expect(question.compareDocumentPosition(errors) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(clearErrors).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(clearErrors).toHaveBeenCalledTimes(1));
   });
 });

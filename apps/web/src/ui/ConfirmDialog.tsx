@@ -1,12 +1,23 @@
+import type { ServerMessage } from '@portal/domain';
 import { type ReactNode, useState } from 'react';
 import type { ButtonProps } from 'react-bootstrap/Button';
 import { FormModal } from './FormModal';
+import { GlobalErrors } from './GlobalErrors';
+
+/**
+ * The dialog's submission (`useDialogSubmit`): the confirmation dialogs show its global errors under their
+ * content and clear them once closed, so each opening starts without the last one's errors.
+ */
+export interface DialogSubmission {
+  globalErrors: readonly ServerMessage[];
+  clearErrors: () => void;
+}
 
 export interface ConfirmDialogProps {
   show: boolean;
   onHide: () => void;
   title: ReactNode;
-  /** The question, and anything shown under it (e.g. <GlobalErrors/> with the server's messages). */
+  /** The question. */
   children: ReactNode;
   confirmLabel: ReactNode;
   variant?: ButtonProps['variant'];
@@ -15,7 +26,9 @@ export interface ConfirmDialogProps {
    * dialog (show=false) when the action succeeded, and handles its own errors.
    */
   onConfirm: () => Promise<void>;
-  /** Called once the dialog has fully closed: clear the caller's messages here. */
+  /** Its global errors show under the question. */
+  submission?: DialogSubmission;
+  /** Called once the dialog has fully closed. */
   onExited?: () => void;
   animation?: boolean;
   'data-testid'?: string;
@@ -30,6 +43,7 @@ export function ConfirmDialog({
   confirmLabel,
   variant = 'danger',
   onConfirm,
+  submission,
   onExited,
   animation,
   'data-testid': testId = 'confirm-dialog',
@@ -53,11 +67,15 @@ export function ConfirmDialog({
       submitting={submitting}
       submitLabel={confirmLabel}
       submitVariant={variant}
-      onExited={onExited}
+      onExited={() => {
+        submission?.clearErrors();
+        onExited?.();
+      }}
       animation={animation}
       data-testid={testId}
     >
       {children}
+      {submission && <GlobalErrors messages={submission.globalErrors} />}
     </FormModal>
   );
 }

@@ -1,3 +1,4 @@
+export * from './ChangeStatusDialog';
 export * from './CheckboxField';
 export * from './ConfirmByNameDialog';
 export * from './ConfirmDialog';

@@ -199,9 +199,9 @@ describe('realtime commands routes (issue #5)', () => {
       Array(4).fill(['kind', 'responsePayloadJson', 'responseType']),
     );
     expect(bodies.map((b) => [b.responseType, JSON.parse(b.responsePayloadJson)])).toEqual([
-      [COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'run-1', commandOutputLine: '[' }],
-      [COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'run-1', commandOutputLine: ']' }],
-      [COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'run-1', commandOutputLine: 'done' }],
+      [COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'run-1', commandOutputLine: '[', lineNumber: 1 }],
+      [COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'run-1', commandOutputLine: ']', lineNumber: 2 }],
+      [COMMAND_RESPONSE_TYPES.outputLine, { commandId: 'run-1', commandOutputLine: 'done', lineNumber: 3 }],
       [COMMAND_RESPONSE_TYPES.finished, { commandId: 'run-1', timeFinished: finishedAt, exitCode: 'SUCCESS' }],
     ]);
     // The browser's reader (001 §7) recognises every one of them.
@@ -230,6 +230,62 @@ describe('realtime commands routes (issue #5)', () => {
     expect(
       (await provider.json('PUT', ROUTES.realtimeCommands.remove.build(ref), { commandId: 'run-1' })).statusCode,
     ).toBe(404);
+  });
+
+  it('numbers each command’s lines from 1 without a gap, as stored: the stored output is what was sent', async () => {
+    const agent = await connectAgent();
+    const queue = await providerQueue();
+    const ids: number[] = [];
+    for (const requestId of ['seq-1', 'seq-2']) {
+      expect((await submit({ requestId, baseCommand: 'check' })).statusCode).toBe(200);
+      await eventually(() => agent.commands().filter((c) => c.type === 'realtimeCommand').length > ids.length);
+      const sent = agent.commands().filter((c) => c.type === 'realtimeCommand')[ids.length];
+      if (sent?.type !== 'realtimeCommand') throw new Error('no command');
+      ids.push(sent.commandId);
+    }
+    const [first = 0, second = 0] = ids;
+    // Batches of several sizes, the two commands' lines interleaved.
+    const batches: Array<[number, string[]]> = [
+      [first, ['a1', 'a2', 'a3']],
+      [second, ['b1']],
+      [first, ['a4']],
+      [second, ['b2', 'b3', 'b4', 'b5']],
+      [first, ['a5', 'a6']],
+    ];
+    for (const [commandId, lines] of batches) await agent.send({ type: 'realtimeOutput', commandId, lines });
+    await eventually(() => queue.messages.length >= 11);
+
+    const heard = new Map<string, Array<{ line: string; lineNumber: number }>>();
+    for (const message of queue.messages) {
+      const read = readCommandResponse(message.body);
+      if (read.kind !== 'outputLine') throw new Error(`unexpected ${message.body}`);
+      heard.set(read.commandId, [
+        ...(heard.get(read.commandId) ?? []),
+        { line: read.commandOutputLine, lineNumber: read.lineNumber },
+      ]);
+    }
+    const stored = await list();
+    for (const [commandId, count] of [
+      ['seq-1', 6],
+      ['seq-2', 5],
+    ] as const) {
+      const lines = heard.get(commandId) ?? [];
+      expect(lines.map((l) => l.lineNumber)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+      expect(stored.find((c) => c.commandId === commandId)?.commandOutput).toEqual(lines.map((l) => l.line));
+    }
+    for (const commandId of ids) {
+      await agent.send({
+        type: 'realtimeFinished',
+        commandId,
+        exitCodeResult: 'SUCCESS',
+        finishedAt: new Date().toISOString(),
+      });
+    }
+    for (const commandId of ['seq-1', 'seq-2']) {
+      await eventually(async () => (await list()).some((c) => c.commandId === commandId && c.exitCode === 'SUCCESS'));
+      const removed = await provider.json('PUT', ROUTES.realtimeCommands.remove.build(ref), { commandId });
+      expect(removed.statusCode).toBe(200);
+    }
   });
 
   it('stop sends stopRealtimeCommand; the agent’s refusal finishes the command as FATAL', async () => {

@@ -112,10 +112,12 @@ export function createRealtimeCommandsRepo(db: Executor) {
       return rows.map((row) => ({ ...row, output: byCommand.get(row.id) ?? [] }));
     },
 
-    /** Appends lines after the command's last one. */
-    async appendOutput(id: number, lines: readonly string[]): Promise<void> {
-      if (lines.length === 0) return;
-      await db.transaction(async (tx) => {
+    /**
+     * Appends lines (at least one) after the command's last one, numbered on from it (the first line is
+     * 1); answers the number of the first appended line.
+     */
+    async appendOutput(id: number, lines: readonly string[]): Promise<number> {
+      return db.transaction(async (tx) => {
         // Serialises concurrent appends to the same command.
         await tx.execute(sql`select id from ${realtimeCommands} where id = ${id} for update`);
         const [last] = await tx
@@ -126,6 +128,7 @@ export function createRealtimeCommandsRepo(db: Executor) {
         await tx
           .insert(realtimeCommandOutput)
           .values(lines.map((line, i) => ({ commandId: id, seq: start + i + 1, line })));
+        return start + 1;
       });
     },
 

@@ -71,25 +71,30 @@ export function createRealtimeCommandService(deps: {
       );
   }
 
-  /** 001 §3: one message per output line, in order, on the provider's machine queue. */
-  async function publishLines(row: RealtimeCommandRow, lines: readonly string[]) {
+  /**
+   * Stores the lines, then sends them (001 §3: one message per line, in order, on the provider's machine
+   * queue) with the numbers they were stored under: a browser that loaded the output and hears a line
+   * knows whether it already has it, or missed one before it.
+   */
+  async function appendLines(row: RealtimeCommandRow, lines: readonly string[]) {
+    if (lines.length === 0) return;
+    const first = await repo.appendOutput(row.id, lines);
     const channel = deps.channel();
-    for (const line of lines) {
+    for (const [i, line] of lines.entries()) {
       await channel.publishToMachineQueue(
         row.backupMachineId,
         'provider',
-        commandOutputLineMessage(row.commandId, line),
+        commandOutputLineMessage(row.commandId, line, first + i),
       );
     }
   }
 
   /** Finishes a command the agent never ran (it refused it, or could not be reached) with its reason. */
   async function failCommand(row: RealtimeCommandRow, reasons: string[]) {
-    const lines = reasons.filter((r) => r.trim() !== '');
-    if (lines.length > 0) {
-      await repo.appendOutput(row.id, lines);
-      await publishLines(row, lines);
-    }
+    await appendLines(
+      row,
+      reasons.filter((r) => r.trim() !== ''),
+    );
     const time = now();
     if (await repo.finish(row.id, 'FATAL', time)) await publishFinished(row, 'FATAL', time);
   }
@@ -179,8 +184,7 @@ export function createRealtimeCommandService(deps: {
       const row = await repo.byId(machineId, event.commandId);
       if (!row) return; // deleted meanwhile, or not this machine's
       if (event.type === 'realtimeOutput') {
-        await repo.appendOutput(row.id, event.lines);
-        await publishLines(row, event.lines);
+        await appendLines(row, event.lines);
         return;
       }
       const time = new Date(event.finishedAt);

@@ -1,6 +1,6 @@
 import { confirmDeleteCustomer, customerAdminConfirmName, MESSAGES, typeCustomerAdminName } from '@portal/domain';
 import { useNavigate } from 'react-router';
-import { ConfirmByNameDialog, GlobalErrors, useDialogSubmit } from '../../ui';
+import { ConfirmByNameDialog, useDialogSubmit } from '../../ui';
 import { customerPagesOf } from './audience';
 import type { CustomerDialogProps } from './ChangeCustomerStatusDialog';
 import { useDeleteCustomer } from './mutations';
@@ -14,14 +14,14 @@ const TEXT = MESSAGES.customer;
  */
 export function DeleteCustomerDialog({ show, onHide, audience, customer, animation }: CustomerDialogProps) {
   const navigate = useNavigate();
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useDeleteCustomer(audience),
     successText: TEXT.beingDeleted,
     partialText: TEXT.beingDeletedWithErrors,
     unknownErrorText: TEXT.unknownWhileDeleting,
   });
   const confirm = async () => {
-    const outcome = await submit({ customerId: customer.id });
+    const outcome = await submission.submit({ customerId: customer.id });
     if (outcome.close) {
       onHide();
       navigate(customerPagesOf(audience).listHref);
@@ -31,7 +31,7 @@ export function DeleteCustomerDialog({ show, onHide, audience, customer, animati
     <ConfirmByNameDialog
       show={show}
       onHide={onHide}
-      onExited={clearErrors}
+      submission={submission}
       title={TEXT.deleteTitle}
       before={<p>{confirmDeleteCustomer(customer.displayName)}</p>}
       prompt={typeCustomerAdminName(customer.superAdminFullName)}
@@ -41,8 +41,6 @@ export function DeleteCustomerDialog({ show, onHide, audience, customer, animati
       onConfirm={confirm}
       animation={animation}
       data-testid="delete-customer-dialog"
-    >
-      <GlobalErrors messages={globalErrors} />
-    </ConfirmByNameDialog>
+    ></ConfirmByNameDialog>
   );
 }

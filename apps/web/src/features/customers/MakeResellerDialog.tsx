@@ -6,7 +6,7 @@ import {
   madeResellerWithErrors,
   unknownWhileMakingReseller,
 } from '@portal/domain';
-import { ConfirmDialog, GlobalErrors, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, useDialogSubmit } from '../../ui';
 import { useMakeReseller } from './mutations';
 
 const TEXT = MESSAGES.customer;
@@ -30,7 +30,7 @@ export interface MakeResellerDialogProps {
 export function MakeResellerDialog({ show, customer, onHide, onMade, animation }: MakeResellerDialogProps) {
   // The texts name the company; without a customer the dialog is not shown and nothing is sent.
   const companyName = customer?.companyName ?? '';
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useMakeReseller(),
     successText: madeReseller(companyName),
     partialText: madeResellerWithErrors(companyName),
@@ -38,7 +38,7 @@ export function MakeResellerDialog({ show, customer, onHide, onMade, animation }
   });
   const confirm = async () => {
     if (!customer) return;
-    const outcome = await submit({ customerId: customer.id });
+    const outcome = await submission.submit({ customerId: customer.id });
     if (outcome.close) onMade();
   };
   return (
@@ -46,15 +46,14 @@ export function MakeResellerDialog({ show, customer, onHide, onMade, animation }
       show={show && customer !== null}
       title={TEXT.makeResellerTitle}
       onHide={onHide}
+      submission={submission}
       onConfirm={confirm}
       confirmLabel={TEXT.makeResellerSubmit}
       variant="primary"
-      onExited={clearErrors}
       animation={animation}
       data-testid="make-reseller-dialog"
     >
       {customer && <p className="mb-0">{confirmMakeReseller(customer.displayName)}</p>}
-      <GlobalErrors messages={globalErrors} />
     </ConfirmDialog>
   );
 }

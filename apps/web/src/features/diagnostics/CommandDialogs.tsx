@@ -5,7 +5,7 @@ import {
   resticCommandLine,
   stopCommandQuestion,
 } from '@portal/domain';
-import { ConfirmDialog, GlobalErrors, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, type DialogSubmission, useDialogSubmit } from '../../ui';
 import { useDeleteResticCommand, useStopResticCommand } from './mutations';
 import type { DiagnosticsMachine } from './queries';
 
@@ -25,57 +25,77 @@ export interface CommandDialogProps {
  * Cancel command (001 §2, button 'Stop'): asks the agent to stop a running command. Its finish arrives
  * over the live channel; asking twice is harmless (a finished command answers 'already finished').
  */
-export function StopCommandDialog({ show, command, machine, onHide, animation }: CommandDialogProps) {
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+export function StopCommandDialog({ machine, ...dialog }: CommandDialogProps) {
+  const submission = useDialogSubmit({
     mutation: useStopResticCommand(machine),
     successText: TEXT.cancellationSubmitted,
     partialText: TEXT.cancellationSubmittedWithErrors,
     unknownErrorText: TEXT.unknownWhileCancelling,
   });
   return (
-    <ConfirmDialog
-      show={show}
-      onHide={onHide}
+    <CommandConfirmation
+      {...dialog}
+      submission={submission}
       title={LABELS.stopDialogTitle}
       confirmLabel={TEXT.stopButton}
-      onConfirm={async () => {
-        if (!command) return;
-        if ((await submit(command.commandId)).close) onHide();
-      }}
-      onExited={clearErrors}
-      animation={animation}
+      question={stopCommandQuestion}
       data-testid="stop-command-dialog"
-    >
-      {command && <p>{stopCommandQuestion(resticCommandLine(command))}</p>}
-      <GlobalErrors messages={globalErrors} />
-    </ConfirmDialog>
+    />
   );
 }
 
 /** Delete command (001 §2): removes a finished command and its output. */
-export function DeleteCommandDialog({ show, command, machine, onHide, animation }: CommandDialogProps) {
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+export function DeleteCommandDialog({ machine, ...dialog }: CommandDialogProps) {
+  const submission = useDialogSubmit({
     mutation: useDeleteResticCommand(machine),
     successText: TEXT.deleted,
     partialText: TEXT.deletedWithErrors,
     unknownErrorText: TEXT.unknownWhileDeleting,
   });
   return (
+    <CommandConfirmation
+      {...dialog}
+      submission={submission}
+      title={LABELS.deleteDialogTitle}
+      confirmLabel={LABELS.deleteButton}
+      question={deleteCommandQuestion}
+      data-testid="delete-command-dialog"
+    />
+  );
+}
+
+/** Asks `question` about the command's line; on confirmation submits its commandId, closing on success. */
+function CommandConfirmation({
+  show,
+  command,
+  onHide,
+  animation,
+  submission,
+  title,
+  confirmLabel,
+  question,
+  'data-testid': testId,
+}: Omit<CommandDialogProps, 'machine'> & {
+  submission: DialogSubmission & { submit: (commandId: string) => Promise<{ close: boolean }> };
+  title: string;
+  confirmLabel: string;
+  question: (commandLine: string) => string;
+  'data-testid': string;
+}) {
+  return (
     <ConfirmDialog
       show={show}
       onHide={onHide}
-      title={LABELS.deleteDialogTitle}
-      confirmLabel={LABELS.deleteButton}
+      submission={submission}
+      title={title}
+      confirmLabel={confirmLabel}
       onConfirm={async () => {
-        if (!command) return;
-        if ((await submit(command.commandId)).close) onHide();
+        if (command && (await submission.submit(command.commandId)).close) onHide();
       }}
-      onExited={clearErrors}
       animation={animation}
-      data-testid="delete-command-dialog"
+      data-testid={testId}
     >
-      {command && <p>{deleteCommandQuestion(resticCommandLine(command))}</p>}
-      <GlobalErrors messages={globalErrors} />
+      {command && <p>{question(resticCommandLine(command))}</p>}
     </ConfirmDialog>
   );
 }

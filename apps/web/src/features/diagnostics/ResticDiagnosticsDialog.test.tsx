@@ -9,15 +9,10 @@ import {
   stopCommandQuestion,
   WEB_UI_COMMAND_RESPONSE,
 } from '@portal/domain';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  type LiveChannelClient,
-  LiveChannelContext,
-  type LiveFailureListener,
-  type LiveListener,
-} from '../../app/live';
 import { renderSignedIn } from '../../app/testing';
+import { fakeLiveChannel } from '../../testing/liveChannel';
 import { ToastHost } from '../../ui';
 import { fakeServer, message, ok, reply } from '../users/testing';
 import { ResticDiagnosticsButton } from './ResticDiagnosticsButton';
@@ -59,30 +54,6 @@ const running = (overrides: Partial<RealtimeCommandView> = {}) =>
     ...overrides,
   });
 
-/** A live channel in the test's hands: what is subscribed, and messages or failures to deliver. */
-function fakeLive() {
-  const subscribed = new Map<string, { listener: LiveListener; onFailure?: LiveFailureListener }>();
-  const client: LiveChannelClient = {
-    subscribe(destination, listener, onFailure) {
-      subscribed.set(destination, { listener, onFailure });
-      return () => subscribed.delete(destination);
-    },
-    publish() {
-      throw new Error('the diagnostics dialog sends nothing over the channel');
-    },
-    close() {},
-  };
-  return {
-    client,
-    subscribed: (destination: string) => subscribed.has(destination),
-    deliver(body: unknown) {
-      const text = typeof body === 'string' ? body : JSON.stringify(body);
-      act(() => subscribed.get(QUEUE)?.listener(text));
-    },
-    fail: () => act(() => subscribed.get(QUEUE)?.onFailure?.()),
-  };
-}
-
 function serve(
   commands: RealtimeCommandView[],
   handle: (method: string, path: string, body: unknown) => Response | undefined = () => undefined,
@@ -93,12 +64,12 @@ function serve(
   });
 }
 
-function open(live = fakeLive()) {
+function open(live = fakeLiveChannel()) {
   const events = renderSignedIn(
-    <LiveChannelContext.Provider value={live.client}>
+    <live.Provider>
       <ResticDiagnosticsDialog show machine={MACHINE} onHide={() => undefined} animation={false} />
       <ToastHost />
-    </LiveChannelContext.Provider>,
+    </live.Provider>,
     { role: 'ROLE_BOLT_ADMIN_USER' },
   );
   return { events, live };
@@ -168,14 +139,14 @@ describe('ResticDiagnosticsDialog (001 §2, §4)', () => {
     expect(screen.getByRole('button', { name: `${LABELS.deleteIcon} snapshots` })).toBeInTheDocument();
     expect(submitButton()).toBeDisabled();
 
-    live.deliver(commandOutputLineMessage('c-2', 'using temporary cache'));
-    live.deliver(commandOutputLineMessage('c-2', 'no errors were found'));
-    live.deliver(commandOutputLineMessage('c-1', 'late line of another command'));
+    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'using temporary cache', 1));
+    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'no errors were found', 2));
+    live.deliver(QUEUE, commandOutputLineMessage('c-1', 'late line of another command', 2));
     await waitFor(() =>
       expect(activePanel().getByTestId('command-output')).toHaveValue('using temporary cache\nno errors were found'),
     );
 
-    live.deliver(commandFinishedMessage('c-2', new Date('2026-11-25T10:05:00.000Z'), 'SUCCESS'));
+    live.deliver(QUEUE, commandFinishedMessage('c-2', new Date('2026-11-25T10:05:00.000Z'), 'SUCCESS'));
     await waitFor(() =>
       expect(activePanel().getByTestId('status-badge')).toHaveAttribute('data-status', 'FINISHED_SUCCESS'),
     );
@@ -192,7 +163,7 @@ describe('ResticDiagnosticsDialog (001 §2, §4)', () => {
     const { live } = open();
     await waitFor(() => expect(tabs()).toHaveLength(1));
     const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}`);
-    for (const line of lines) live.deliver(commandOutputLineMessage('c-2', line));
+    for (const [i, line] of lines.entries()) live.deliver(QUEUE, commandOutputLineMessage('c-2', line, i + 1));
     await waitFor(() => expect(activePanel().getByTestId('command-output')).toHaveValue(lines.join('\n')));
   });
 
@@ -200,8 +171,8 @@ describe('ResticDiagnosticsDialog (001 §2, §4)', () => {
     serve([running()]);
     const { live } = open();
     await waitFor(() => expect(tabs()).toHaveLength(1));
-    live.deliver({ requestId: 'r-1', responsePayloadJson: '{"success":true,"messages":[]}' });
-    live.deliver({ kind: WEB_UI_COMMAND_RESPONSE, responseType: 'SOMETHING_ELSE', responsePayloadJson: '{}' });
+    live.deliver(QUEUE, { requestId: 'r-1', responsePayloadJson: '{"success":true,"messages":[]}' });
+    live.deliver(QUEUE, { kind: WEB_UI_COMMAND_RESPONSE, responseType: 'SOMETHING_ELSE', responsePayloadJson: '{}' });
     expect(await screen.findByText(MESSAGES.liveChannel.invalidMessage)).toBeInTheDocument();
     expect(screen.getAllByText(MESSAGES.liveChannel.invalidMessage)).toHaveLength(1);
     expect(activePanel().getByTestId('command-output')).toHaveValue('');
@@ -216,8 +187,59 @@ describe('ResticDiagnosticsDialog (001 §2, §4)', () => {
     const { live } = open();
     await waitFor(() => expect(tabs()).toHaveLength(1));
     commands = [command(), running({ commandOutput: ['first'] })];
-    live.deliver(commandOutputLineMessage('c-2', 'first'));
+    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'first', 1));
     await waitFor(() => expect(tabs()).toHaveLength(2));
+  });
+
+  it('opening on a running command, reads the list once subscribed and shows each line once, in order, also those heard during the read', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const server = fakeServer(({ method, url }) =>
+      method === 'GET' && url.pathname === BASE
+        ? new Promise<Response>((resolve) => {
+            answer = resolve;
+          })
+        : undefined,
+    );
+    const live = fakeLiveChannel({ confirmSubscriptions: false });
+    open(live);
+    await waitFor(() => expect(live.subscribed(QUEUE)).toBe(true));
+    // Read before the subscription is in place, the list could miss lines published in between.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.to('GET', BASE)).toHaveLength(0);
+    live.confirm(QUEUE);
+    await waitFor(() => expect(server.to('GET', BASE)).toHaveLength(1));
+
+    // Lines 1 and 2 were stored before; 3 to 5 are heard while the server reads, and it reads up to 4.
+    for (const n of [3, 4, 5]) live.deliver(QUEUE, commandOutputLineMessage('c-2', `line ${n}`, n));
+    answer(ok({ elements: [running({ commandOutput: ['line 1', 'line 2', 'line 3', 'line 4'] })] }));
+    const output = await screen.findByTestId('command-output');
+    await waitFor(() => expect(output).toHaveValue(['line 1', 'line 2', 'line 3', 'line 4', 'line 5'].join('\n')));
+
+    // A line heard twice is shown once; the next one follows.
+    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'line 5', 5));
+    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'line 6', 6));
+    await waitFor(() => expect(output).toHaveValue(Array.from({ length: 6 }, (_, i) => `line ${i + 1}`).join('\n')));
+    expect(server.to('GET', BASE)).toHaveLength(1);
+  });
+
+  it('reads the list again when a line is missing, and when the subscription is made again after a drop', async () => {
+    let stored = ['line 1'];
+    const server = fakeServer(({ method, url }) =>
+      method === 'GET' && url.pathname === BASE ? ok({ elements: [running({ commandOutput: stored })] }) : undefined,
+    );
+    const { live } = open();
+    const output = await screen.findByTestId('command-output');
+    expect(output).toHaveValue('line 1');
+
+    stored = ['line 1', 'line 2', 'line 3'];
+    live.deliver(QUEUE, commandOutputLineMessage('c-2', 'line 3', 3));
+    await waitFor(() => expect(output).toHaveValue('line 1\nline 2\nline 3'));
+    expect(server.to('GET', BASE)).toHaveLength(2);
+
+    stored = ['line 1', 'line 2', 'line 3', 'line 4'];
+    live.confirm(QUEUE);
+    await waitFor(() => expect(output).toHaveValue('line 1\nline 2\nline 3\nline 4'));
+    expect(server.to('GET', BASE)).toHaveLength(3);
   });
 
   it('toasts "Error in communicating with server." when the commands cannot be loaded', async () => {
@@ -230,8 +252,8 @@ describe('ResticDiagnosticsDialog (001 §2, §4)', () => {
     serve([]);
     const { live } = open();
     await screen.findByText('No commands available');
-    live.fail();
-    live.fail();
+    live.fail(QUEUE);
+    live.fail(QUEUE);
     expect(await screen.findByText('Could not establish websocket connection')).toBeInTheDocument();
     expect(screen.getAllByText('Could not establish websocket connection')).toHaveLength(1);
   });
@@ -363,11 +385,11 @@ describe('Cancel and Delete command dialogs (001 §2, §8)', () => {
 describe('ResticDiagnosticsButton', () => {
   it('subscribes to the machine’s provider queue while the dialog shows, and unsubscribes when it hides', async () => {
     serve([]);
-    const live = fakeLive();
+    const live = fakeLiveChannel();
     const events = renderSignedIn(
-      <LiveChannelContext.Provider value={live.client}>
+      <live.Provider>
         <ResticDiagnosticsButton machine={MACHINE} />
-      </LiveChannelContext.Provider>,
+      </live.Provider>,
       { role: 'ROLE_BOLT_ADMIN_USER' },
     );
     expect(live.subscribed(QUEUE)).toBe(false);

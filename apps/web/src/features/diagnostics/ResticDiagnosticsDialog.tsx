@@ -1,16 +1,12 @@
 import {
   isCommandResultCode,
   isRealtimeCommandInProgress,
-  liveChannelConnectionFailedText,
   MESSAGES,
-  machineQueue,
   type RealtimeCommandView,
-  readCommandResponse,
   realtimeCommandStatus,
   resticCommandLine,
   resultCodeText,
 } from '@portal/domain';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import CloseButton from 'react-bootstrap/CloseButton';
@@ -21,23 +17,14 @@ import Spinner from 'react-bootstrap/Spinner';
 import TabContainer from 'react-bootstrap/TabContainer';
 import TabContent from 'react-bootstrap/TabContent';
 import TabPane from 'react-bootstrap/TabPane';
-import { useLiveTopic } from '../../app/live';
 import { DetailTable, StatusBadge, toast } from '../../ui';
 import { DeleteCommandDialog, StopCommandDialog } from './CommandDialogs';
-import {
-  applyCommandUpdates,
-  type CommandUpdate,
-  type DiagnosticsMachine,
-  diagnosticsKeys,
-  useRealtimeCommands,
-} from './queries';
+import type { DiagnosticsMachine } from './queries';
 import { SubmitResticCommandDialog } from './SubmitResticCommandDialog';
+import { useLiveCommands } from './useLiveCommands';
 
 const TEXT = MESSAGES.resticCommand;
 const LABELS = MESSAGES.resticDiagnostics;
-
-/** How long streamed lines gather before they are shown (ours: ten redraws a second at most). */
-const LIVE_FLUSH_MS = 100;
 
 const exitCodeText = (code: string | null) =>
   code === null ? '' : isCommandResultCode(code) ? resultCodeText(code) : code;
@@ -58,9 +45,7 @@ export interface ResticDiagnosticsDialogProps {
  * and its output streaming live over the provider's machine queue while the dialog shows.
  */
 export function ResticDiagnosticsDialog({ show, machine, onHide, animation = true }: ResticDiagnosticsDialogProps) {
-  const client = useQueryClient();
-  const key = diagnosticsKeys.commands(machine.id);
-  const commands = useRealtimeCommands(machine, show);
+  const commands = useLiveCommands(machine, show);
   const list = commands.data?.elements ?? [];
   const running = list.some(isRealtimeCommandInProgress);
 
@@ -83,57 +68,6 @@ export function ResticDiagnosticsDialog({ show, machine, onHide, animation = tru
     errorToasted.current = commands.errorUpdatedAt;
     toast.error(MESSAGES.communicationError);
   }, [show, commands.errorUpdatedAt]);
-
-  // One toast per opening: the channel retries on its own every few seconds.
-  const failureShown = useRef(false);
-  useEffect(() => {
-    if (show) failureShown.current = false;
-  }, [show]);
-
-  // Lines come one message each: they are applied in batches, so a long output does not redraw per line.
-  const pending = useRef<CommandUpdate[]>([]);
-  const pendingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const flush = () => {
-    pendingTimer.current = null;
-    const updates = pending.current.splice(0);
-    const current = client.getQueryData<{ elements: RealtimeCommandView[] }>(key);
-    if (!current) return; // still loading: the list will hold them
-    const applied = applyCommandUpdates(current, updates);
-    client.setQueryData(key, applied.commands);
-    if (applied.missing) void client.invalidateQueries({ queryKey: key });
-  };
-  useEffect(
-    () => () => {
-      if (pendingTimer.current) clearTimeout(pendingTimer.current);
-      pendingTimer.current = null;
-      pending.current = [];
-    },
-    [],
-  );
-
-  useLiveTopic(
-    show ? machineQueue('provider', machine.id) : null,
-    (body) => {
-      if (body === null) {
-        // Reconnected: lines may have been missed meanwhile.
-        void client.invalidateQueries({ queryKey: key });
-        return;
-      }
-      const read = readCommandResponse(body);
-      if (read.kind === 'raw') return; // another screen's traffic on the same queue (a task command's reply)
-      if (read.kind === 'invalid') {
-        toast.error(MESSAGES.liveChannel.invalidMessage);
-        return;
-      }
-      pending.current.push(read);
-      pendingTimer.current ??= setTimeout(flush, LIVE_FLUSH_MS);
-    },
-    () => {
-      if (failureShown.current) return;
-      failureShown.current = true;
-      toast.error(liveChannelConnectionFailedText('BOLT_ADMIN_CUSTOMER_MACHINE'));
-    },
-  );
 
   return (
     <>

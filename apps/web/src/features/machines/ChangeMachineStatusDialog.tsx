@@ -1,7 +1,5 @@
-import { MACHINE_STATUS_TEXTS, type MachineStatus, MESSAGES, preselectedStatusOption } from '@portal/domain';
-import { useId, useState } from 'react';
-import Form from 'react-bootstrap/Form';
-import { ConfirmByNameDialog, GlobalErrors, useDialogSubmit, useOnOpen } from '../../ui';
+import { MACHINE_STATUS_TEXTS, MESSAGES } from '@portal/domain';
+import { ChangeStatusDialog, useDialogSubmit } from '../../ui';
 import type { MachineDialogProps } from './dialogs';
 import { useChangeMachineStatus } from './mutations';
 
@@ -12,49 +10,31 @@ const TEXT = MESSAGES.backupMachine;
  * first preselected, confirmed by typing the machine's exact name.
  */
 export function ChangeMachineStatusDialog({ show, onHide, machine, animation }: MachineDialogProps) {
-  const selectId = useId();
-  const first = preselectedStatusOption(machine.statusOptions);
-  const [status, setStatus] = useState<MachineStatus | null>(first);
-  useOnOpen(show, () => setStatus(first));
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useChangeMachineStatus(),
     successText: TEXT.statusUpdated,
     partialText: TEXT.statusUpdatedWithErrors,
     unknownErrorText: TEXT.unknownWhileChangingStatus,
   });
-  const confirm = async () => {
-    if (status === null) return;
-    const outcome = await submit({ machineId: machine.id, packageId: machine.backupPackageId, status });
-    if (outcome.close) onHide();
-  };
   return (
-    <ConfirmByNameDialog
+    <ChangeStatusDialog
       show={show}
       onHide={onHide}
-      onExited={clearErrors}
+      submission={submission}
       title={TEXT.changeStatusTitle}
-      before={
-        <Form.Group className="mb-3" controlId={selectId}>
-          <Form.Label>{TEXT.newStatusLabel}</Form.Label>
-          <Form.Select value={status ?? ''} onChange={(event) => setStatus(event.target.value as MachineStatus)}>
-            {machine.statusOptions.map((option) => (
-              <option key={option} value={option}>
-                {MACHINE_STATUS_TEXTS[option]}
-              </option>
-            ))}
-          </Form.Select>
-        </Form.Group>
-      }
+      statusOptions={machine.statusOptions}
+      statusTexts={MACHINE_STATUS_TEXTS}
+      statusLabel={TEXT.newStatusLabel}
       prompt={TEXT.typeNameToChangeStatus}
       expectedName={machine.name}
       mismatchMessage={MESSAGES.confirmByName.machineStatusChange}
       confirmLabel={TEXT.changeStatusSubmit}
-      variant="primary"
-      onConfirm={confirm}
+      onConfirm={async (status) => {
+        const outcome = await submission.submit({ machineId: machine.id, packageId: machine.backupPackageId, status });
+        if (outcome.close) onHide();
+      }}
       animation={animation}
       data-testid="change-machine-status-dialog"
-    >
-      <GlobalErrors messages={globalErrors} />
-    </ConfirmByNameDialog>
+    />
   );
 }

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@portal/domain';
-import { ConfirmByNameDialog, GlobalErrors, useDialogSubmit } from '../../ui';
+import { ConfirmByNameDialog, useDialogSubmit } from '../../ui';
 import type { MachineDialogProps } from './dialogs';
 import { useDeleteMachine } from './mutations';
 
@@ -17,14 +17,14 @@ export function DeleteMachineDialog({
   animation,
   onDeleted,
 }: MachineDialogProps & { onDeleted: () => void }) {
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useDeleteMachine(),
     successText: TEXT.beingDeleted,
     partialText: TEXT.beingDeletedWithErrors,
     unknownErrorText: TEXT.unknownWhileDeleting,
   });
   const confirm = async () => {
-    const outcome = await submit({ machineId: machine.id, packageId: machine.backupPackageId });
+    const outcome = await submission.submit({ machineId: machine.id, packageId: machine.backupPackageId });
     if (outcome.close) {
       onHide();
       onDeleted();
@@ -34,7 +34,7 @@ export function DeleteMachineDialog({
     <ConfirmByNameDialog
       show={show}
       onHide={onHide}
-      onExited={clearErrors}
+      submission={submission}
       title={TEXT.deleteTitle}
       before={<p>{TEXT.deleteWarning}</p>}
       prompt={TEXT.typeNameToDelete}
@@ -44,8 +44,6 @@ export function DeleteMachineDialog({
       onConfirm={confirm}
       animation={animation}
       data-testid="delete-machine-dialog"
-    >
-      <GlobalErrors messages={globalErrors} />
-    </ConfirmByNameDialog>
+    ></ConfirmByNameDialog>
   );
 }

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@portal/domain';
-import { ConfirmDialog, GlobalErrors, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, useDialogSubmit } from '../../ui';
 import type { MachineDialogProps } from './dialogs';
 import { useRefreshMachineStorage } from './mutations';
 
@@ -7,21 +7,21 @@ const TEXT = MESSAGES.backupMachine;
 
 /** Refresh storage space (001 §4, §7): asks the agent to measure again; the widget reloads 500 ms after. */
 export function RefreshStorageDialog({ show, onHide, machine, animation }: MachineDialogProps) {
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useRefreshMachineStorage(),
     successText: TEXT.storageRefreshing,
     partialText: TEXT.storageRefreshingWithErrors,
     unknownErrorText: TEXT.unknownWhileRefreshingStorage,
   });
   const confirm = async () => {
-    const outcome = await submit({ machineId: machine.id, packageId: machine.backupPackageId });
+    const outcome = await submission.submit({ machineId: machine.id, packageId: machine.backupPackageId });
     if (outcome.close) onHide();
   };
   return (
     <ConfirmDialog
       show={show}
       onHide={onHide}
-      onExited={clearErrors}
+      submission={submission}
       title={TEXT.refreshStorageTitle}
       confirmLabel={TEXT.refreshStorageSubmit}
       variant="primary"
@@ -30,7 +30,6 @@ export function RefreshStorageDialog({ show, onHide, machine, animation }: Machi
       data-testid="refresh-storage-dialog"
     >
       <p>{TEXT.refreshStorageConfirm}</p>
-      <GlobalErrors messages={globalErrors} />
     </ConfirmDialog>
   );
 }

@@ -1,5 +1,5 @@
 import { MESSAGES, pauseDialogTitle } from '@portal/domain';
-import { ConfirmByNameDialog, ConfirmDialog, GlobalErrors, toast, useDialogSubmit } from '../../ui';
+import { ConfirmByNameDialog, ConfirmDialog, toast, useDialogSubmit } from '../../ui';
 import { useTaskCommand } from './mutations';
 import type { TaskRef } from './queries';
 
@@ -17,7 +17,7 @@ interface CommandDialogProps {
 
 /** 'Execute backup task' (002 §2.6, §7.8 starttask): the page refreshes 10 s after a start (002 §9). */
 export function RunTaskDialog({ show, onHide, taskRef, taskName, animation }: CommandDialogProps) {
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useTaskCommand(taskRef),
     successText: TEXT.beingStarted,
     partialText: TEXT.beingStartedWithErrors,
@@ -28,21 +28,20 @@ export function RunTaskDialog({ show, onHide, taskRef, taskName, animation }: Co
     <ConfirmDialog
       show={show}
       onHide={onHide}
+      submission={submission}
       title={TEXT.runDialogTitle}
       confirmLabel="Run now"
       variant="primary"
       onConfirm={async () => {
-        const outcome = await submit({ command: 'starttask' });
+        const outcome = await submission.submit({ command: 'starttask' });
         if (outcome.close) onHide();
       }}
-      onExited={clearErrors}
       animation={animation}
       data-testid="run-task-dialog"
     >
       <p>
         Run the backup task <strong>{taskName}</strong> now?
       </p>
-      <GlobalErrors messages={globalErrors} />
     </ConfirmDialog>
   );
 }
@@ -57,7 +56,7 @@ export function PauseTaskDialog({
   animation,
 }: CommandDialogProps & { target: 'PAUSED' | 'ACTIVE' }) {
   const pausing = target === 'PAUSED';
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useTaskCommand(taskRef),
     successText: pausing ? TEXT.paused : TEXT.unpaused,
     partialText: pausing ? TEXT.pausedWithErrors : TEXT.unpausedWithErrors,
@@ -68,14 +67,14 @@ export function PauseTaskDialog({
     <ConfirmDialog
       show={show}
       onHide={onHide}
+      submission={submission}
       title={pauseDialogTitle(target)}
       confirmLabel={pausing ? 'Pause' : 'Unpause'}
       variant={pausing ? 'warning' : 'primary'}
       onConfirm={async () => {
-        const outcome = await submit({ command: 'udpatetaskstatus', status: target });
+        const outcome = await submission.submit({ command: 'udpatetaskstatus', status: target });
         if (outcome.close) onHide();
       }}
-      onExited={clearErrors}
       animation={animation}
       data-testid="pause-task-dialog"
     >
@@ -85,7 +84,6 @@ export function PauseTaskDialog({
           : 'Unpausing lets the scheduled runs of this task start again.'}{' '}
         Task: <strong>{taskName}</strong>
       </p>
-      <GlobalErrors messages={globalErrors} />
     </ConfirmDialog>
   );
 }
@@ -99,7 +97,7 @@ export function DeleteTaskDialog({
   onDeleted,
   animation,
 }: CommandDialogProps & { onDeleted: () => void }) {
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useTaskCommand(taskRef),
     successText: TEXT.beingDeleted,
     partialText: TEXT.beingDeletedWithErrors,
@@ -110,6 +108,7 @@ export function DeleteTaskDialog({
     <ConfirmByNameDialog
       show={show}
       onHide={onHide}
+      submission={submission}
       title="Delete backup task"
       prompt={
         <>
@@ -120,16 +119,13 @@ export function DeleteTaskDialog({
       mismatchMessage={MESSAGES.confirmByName.taskDeletion}
       confirmLabel="Delete"
       onConfirm={async () => {
-        const outcome = await submit({ command: 'deletetask' });
+        const outcome = await submission.submit({ command: 'deletetask' });
         if (!outcome.applied) return;
         onHide();
         onDeleted();
       }}
-      onExited={clearErrors}
       animation={animation}
       data-testid="delete-task-dialog"
-    >
-      <GlobalErrors messages={globalErrors} />
-    </ConfirmByNameDialog>
+    ></ConfirmByNameDialog>
   );
 }

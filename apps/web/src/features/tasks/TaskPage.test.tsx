@@ -8,9 +8,10 @@ import {
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type LiveChannelClient, LiveChannelContext, type LiveListener } from '../../app/live';
+import { type LiveChannelClient, LiveChannelContext } from '../../app/live';
 import { MachineCommandTimeout, sendMachineCommand } from '../../app/machine-commands';
 import { renderSignedIn } from '../../app/testing';
+import { fakeLiveChannel } from '../../testing/liveChannel';
 import { ToastHost } from '../../ui';
 import { fakeServer, ok, paged } from '../users/testing';
 import { RunProgress, SnapshotState, TaskPage, TaskSummary } from './TaskPage';
@@ -108,34 +109,6 @@ function serve(detail: TaskDetail, runs: TaskActionRow[], snapshots: TaskSnapsho
     if (method === 'PUT' && url.pathname === `${base}/backupactions/51/cancel`) return ok(null);
     return undefined;
   });
-}
-
-/** A live channel that records what is sent and answers each command with `answer` (none: never answers). */
-function fakeLive(answer?: (body: { requestId: string }) => { success: boolean; messages: unknown[] }) {
-  const listeners = new Map<string, Set<LiveListener>>();
-  const sent: Array<{ destination: string; body: { requestId: string } & Record<string, unknown> }> = [];
-  const client: LiveChannelClient = {
-    subscribe(destination, listener) {
-      const set = listeners.get(destination) ?? new Set();
-      set.add(listener);
-      listeners.set(destination, set);
-      return () => set.delete(listener);
-    },
-    publish(destination, body) {
-      const command = body as { requestId: string } & Record<string, unknown>;
-      sent.push({ destination, body: command });
-      if (!answer) return;
-      const reply = JSON.stringify({
-        requestId: command.requestId,
-        responsePayloadJson: JSON.stringify(answer(command)),
-      });
-      queueMicrotask(() => {
-        for (const listener of listeners.get('/ws/queue/backupmachines/3') ?? []) listener(reply);
-      });
-    },
-    close() {},
-  };
-  return { client, sent };
 }
 
 function renderPage(live: LiveChannelClient | null = null) {
@@ -265,7 +238,7 @@ describe('task page', () => {
 
   it("runs the task now over the live channel with a request id and toasts 'Backup task is being started'", async () => {
     serve(task(), []);
-    const live = fakeLive(() => ({ success: true, messages: [] }));
+    const live = fakeLiveChannel({ answer: () => ({ success: true }) });
     const user = renderPage(live.client);
     await user.click(await screen.findByRole('button', { name: 'Run now' }));
     const dialog = await screen.findByTestId('run-task-dialog');
@@ -280,10 +253,12 @@ describe('task page', () => {
 
   it("shows the machine's refusal in the dialog", async () => {
     serve(task(), []);
-    const live = fakeLive(() => ({
-      success: false,
-      messages: [{ type: 'ERROR', fieldName: '', message: 'The backup machine is offline', responseCode: 'ERROR' }],
-    }));
+    const live = fakeLiveChannel({
+      answer: () => ({
+        success: false,
+        messages: [{ type: 'ERROR', fieldName: '', message: 'The backup machine is offline', responseCode: 'ERROR' }],
+      }),
+    });
     const user = renderPage(live.client);
     await user.click(await screen.findByRole('button', { name: 'Pause' }));
     const dialog = await screen.findByTestId('pause-task-dialog');
@@ -294,7 +269,7 @@ describe('task page', () => {
 
   it('deletes only with the exact task name, then toasts', async () => {
     serve(task(), []);
-    const live = fakeLive(() => ({ success: true, messages: [] }));
+    const live = fakeLiveChannel({ answer: () => ({ success: true }) });
     const user = renderPage(live.client);
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByTestId('delete-task-dialog');
@@ -313,7 +288,7 @@ describe('task page', () => {
 describe('machine commands over the live channel (002 §8.3)', () => {
   it('gives up after the reply time-out', async () => {
     vi.useFakeTimers();
-    const live = fakeLive();
+    const live = fakeLiveChannel();
     const sent = sendMachineCommand(live.client, 'customer', 3, 'starttask', 'r1', {
       requestId: 'r1',
       backupTaskId: 4,
@@ -327,7 +302,7 @@ describe('machine commands over the live channel (002 §8.3)', () => {
 
   it("toasts 'Error in communicating with backup machine.' when no reply comes", async () => {
     serve(task(), []);
-    const live = fakeLive();
+    const live = fakeLiveChannel();
     const user = renderPage(live.client);
     await user.click(await screen.findByRole('button', { name: 'Run now' }));
     const dialog = await screen.findByTestId('run-task-dialog');

@@ -43,7 +43,6 @@ import { useSession } from '../../app/session';
 import {
   ConfirmDialog,
   DetailTable,
-  GlobalErrors,
   NotFound,
   Page,
   PagedTable,
@@ -386,7 +385,7 @@ export function CancelActionDialog({
   animation?: boolean;
 }) {
   const type = action?.type ?? 'BACKUP_RUN';
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useCancelAction(taskRef, audience),
     successText: actionCancelledText(type),
     partialText: actionCancelledText(type),
@@ -396,19 +395,18 @@ export function CancelActionDialog({
     <ConfirmDialog
       show={action !== null}
       onHide={onHide}
+      submission={submission}
       title="Cancel action"
       confirmLabel="Cancel action"
       onConfirm={async () => {
         if (!action) return;
-        const outcome = await submit({ id: action.id, type: action.type });
+        const outcome = await submission.submit({ id: action.id, type: action.type });
         if (outcome.close) onHide();
       }}
-      onExited={clearErrors}
       animation={animation}
       data-testid="cancel-action-dialog"
     >
       <p>Stop this {ACTION_TYPE_TEXTS[type].toLowerCase()}?</p>
-      <GlobalErrors messages={globalErrors} />
     </ConfirmDialog>
   );
 }

@@ -1,5 +1,5 @@
 import { confirmDeleteUser, fullName, MESSAGES, type UserRow } from '@portal/domain';
-import { ConfirmDialog, GlobalErrors, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, useDialogSubmit } from '../../ui';
 import { useDeleteUser } from './mutations';
 
 const TEXT = MESSAGES.user;
@@ -15,7 +15,7 @@ export interface DeleteUserDialogProps {
 
 /** The delete user dialog (001 §2, 002 §2.4): DELETE /admin/account/users/{id} after a confirmation. */
 export function DeleteUserDialog({ show, user, onHide, onDeleted, animation }: DeleteUserDialogProps) {
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useDeleteUser(),
     successText: TEXT.deleted,
     partialText: TEXT.deletedWithErrors,
@@ -25,18 +25,17 @@ export function DeleteUserDialog({ show, user, onHide, onDeleted, animation }: D
     <ConfirmDialog
       show={show}
       onHide={onHide}
+      submission={submission}
       title={TEXT.deleteDialogTitle}
       confirmLabel={TEXT.deleteSubmit}
       onConfirm={async () => {
-        const outcome = await submit(user.id);
+        const outcome = await submission.submit(user.id);
         if (outcome.applied) onDeleted();
       }}
-      onExited={clearErrors}
       animation={animation}
       data-testid="delete-user-dialog"
     >
       <p className="mb-0">{confirmDeleteUser(fullName(user))}</p>
-      <GlobalErrors messages={globalErrors} />
     </ConfirmDialog>
   );
 }

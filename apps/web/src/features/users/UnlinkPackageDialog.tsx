@@ -1,6 +1,6 @@
 import { confirmUnlinkUser, fullName, MESSAGES, type UserPackageRow, type UserRow } from '@portal/domain';
 import { useRef } from 'react';
-import { ConfirmDialog, GlobalErrors, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, useDialogSubmit } from '../../ui';
 import { useUnlinkPackage } from './mutations';
 
 const TEXT = MESSAGES.user;
@@ -15,7 +15,7 @@ export interface UnlinkPackageDialogProps {
 
 /** The unlink user from backup package dialog (001 §2): PUT .../backuppackages/{id}?unlink=true after a confirmation. */
 export function UnlinkPackageDialog({ user, pkg, onHide, animation }: UnlinkPackageDialogProps) {
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useUnlinkPackage(),
     successText: TEXT.unlinked,
     partialText: TEXT.unlinkedWithErrors,
@@ -28,19 +28,18 @@ export function UnlinkPackageDialog({ user, pkg, onHide, animation }: UnlinkPack
     <ConfirmDialog
       show={pkg !== null}
       onHide={onHide}
+      submission={submission}
       title={TEXT.unlinkDialogTitle}
       confirmLabel={TEXT.unlinkSubmit}
       onConfirm={async () => {
         if (!pkg) return;
-        const outcome = await submit({ userId: user.id, packageId: pkg.id });
+        const outcome = await submission.submit({ userId: user.id, packageId: pkg.id });
         if (outcome.close) onHide();
       }}
-      onExited={clearErrors}
       animation={animation}
       data-testid="unlink-package-dialog"
     >
       <p className="mb-0">{shown.current ? confirmUnlinkUser(fullName(user), shown.current.name) : null}</p>
-      <GlobalErrors messages={globalErrors} />
     </ConfirmDialog>
   );
 }

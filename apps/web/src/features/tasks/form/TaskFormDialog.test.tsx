@@ -10,9 +10,10 @@ import {
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn } from '../../../app/testing';
+import { type CommandAnswer, fakeLiveChannel, type SentFrame } from '../../../testing/liveChannel';
 import { ToastHost } from '../../../ui';
 import { AddTaskButton, EditTaskButton } from './TaskFormDialog';
-import { type CommandAnswer, fakeLiveChannel, fakeMachineServer, type SentFrame } from './testing';
+import { fakeMachineServer } from './testing';
 
 const L = TASK_FORM_LABELS;
 const TEXT = TASK_FORM_TEXTS;
@@ -27,8 +28,11 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function openAdd(answer?: (frame: SentFrame) => CommandAnswer, server = fakeMachineServer()) {
-  const live = fakeLiveChannel(answer);
+/** The machine saves what it is sent unless told otherwise. */
+const saves = (): CommandAnswer => ({ success: true });
+
+function openAdd(answer: (frame: SentFrame) => CommandAnswer = saves, server = fakeMachineServer()) {
+  const live = fakeLiveChannel({ answer });
   const onSaved = vi.fn();
   const events = renderSignedIn(
     <live.Provider>
@@ -389,7 +393,7 @@ describe('EditTaskButton', () => {
 
   it('starts from the stored task, keeps its unopened selection and marks a changed schedule', async () => {
     fakeMachineServer({ definition });
-    const live = fakeLiveChannel();
+    const live = fakeLiveChannel({ answer: saves });
     const events = renderSignedIn(
       <live.Provider>
         <EditTaskButton machineId={5} taskId={9} osFamily="LINUX" onSaved={() => undefined} animation={false} />

@@ -134,6 +134,9 @@ export interface TaskFormDialogProps {
   animation?: boolean | undefined;
 }
 
+/** The form holds a checkbox's raw value (a boolean, or its text); this reads it as the payload will. */
+const isOn = (value: boolean | 'true' | 'false' | undefined) => value === true || value === 'true';
+
 /** A message of the form's errors at a dotted path ('extraTaskSettings.numberOf…', 'exclusions.2'). */
 function errorAt(errors: FieldErrors<TaskForm>, path: string): string | undefined {
   let node: unknown = errors;
@@ -216,9 +219,8 @@ export function TaskFormDialog({
     }
   };
 
-  // The form holds the select's and checkboxes' raw values; these read them as the payload will.
+  // The form holds the select's raw value; this reads it as the payload will.
   const type = BACKUP_TYPES.find((t) => t === values.type) ?? 'FILES_AND_FOLDERS';
-  const isOn = (value: boolean | 'true' | 'false' | undefined) => value === true || value === 'true';
   const visible = taskFieldVisibility(type, mode);
   const originalSchedule = definition?.backupScheduleDefinition ?? null;
 
@@ -299,17 +301,17 @@ export function TaskFormDialog({
               <div className="form-label">{L.backupItems}</div>
               {visible.showFilesAndHidden && (
                 <div className="d-flex gap-3 mb-1">
-                  <Form.Check
+                  <Toggle
                     id="task-show-files"
                     label={TEXT.showFiles}
-                    checked={visibility.showFiles}
-                    onChange={(e) => setVisibility((v) => ({ ...v, showFiles: e.target.checked }))}
+                    on={visibility.showFiles}
+                    onToggle={(showFiles) => setVisibility((v) => ({ ...v, showFiles }))}
                   />
-                  <Form.Check
+                  <Toggle
                     id="task-show-hidden"
                     label={TEXT.showHidden}
-                    checked={visibility.showHidden}
-                    onChange={(e) => setVisibility((v) => ({ ...v, showHidden: e.target.checked }))}
+                    on={visibility.showHidden}
+                    onToggle={(showHidden) => setVisibility((v) => ({ ...v, showHidden }))}
                   />
                 </div>
               )}
@@ -344,26 +346,22 @@ export function TaskFormDialog({
 
             {visible.snapshots && (
               <fieldset className="mb-3" data-testid="task-snapshots">
-                <Form.Check
+                <Toggle
                   id="task-snapshots-enabled"
                   label={TEXT.snapshotsEnabled}
-                  checked={isOn(values.snapshotsEnabled)}
-                  onChange={(e) => {
-                    const on = e.target.checked;
+                  on={values.snapshotsEnabled}
+                  onToggle={(on) => {
                     apply((current) => onSnapshotsToggled(current, on));
                     if (on) setFrequencyInfo(true);
                   }}
                 />
                 {isOn(values.snapshotsEnabled) && (
                   <>
-                    <Form.Check
+                    <Toggle
                       id="task-snapshots-unlimited"
                       label={TEXT.snapshotsUnlimited}
-                      checked={isOn(values.snapshotsUnlimited)}
-                      onChange={(e) => {
-                        const unlimited = e.target.checked;
-                        apply((current) => onSnapshotsUnlimitedToggled(current, unlimited));
-                      }}
+                      on={values.snapshotsUnlimited}
+                      onToggle={(unlimited) => apply((current) => onSnapshotsUnlimitedToggled(current, unlimited))}
                     />
                     {!isOn(values.snapshotsUnlimited) && (
                       <NumberRow
@@ -374,38 +372,36 @@ export function TaskFormDialog({
                         onChange={(text) => apply((current) => onSnapshotsToKeepInput(current, text))}
                       />
                     )}
-                    <Form.Check
+                    <Toggle
                       id="task-auto-delete-failed"
                       label={TEXT.autoDeleteFailedSnapshots}
-                      {...form.register('autoDeleteFailedSnapshots')}
+                      on={values.autoDeleteFailedSnapshots}
+                      onToggle={(on) => apply((current) => ({ ...current, autoDeleteFailedSnapshots: on }))}
                     />
                   </>
                 )}
               </fieldset>
             )}
 
-            <Form.Check
+            <Toggle
               id="task-sync-deletions"
               className="mb-3"
               label={TEXT.syncDeletions}
-              checked={isOn(values.syncDeletions)}
-              onChange={(e) => {
+              on={values.syncDeletions}
+              onToggle={(on) => {
                 // 002 §4.3: turning sync deletions on asks for confirmation first.
-                if (e.target.checked) setSyncConfirm(true);
+                if (on) setSyncConfirm(true);
                 else apply((current) => onSyncDeletionsToggled(current, false));
               }}
             />
 
             <fieldset className="mb-3" data-testid="task-bandwidth">
               <legend className="form-label fs-6">{L.uploadBandwidthLimit}</legend>
-              <Form.Check
+              <Toggle
                 id="task-bandwidth-unlimited"
                 label={TEXT.uploadBandwidthUnlimited}
-                checked={isOn(values.uploadBandwidthUnlimited)}
-                onChange={(e) => {
-                  const unlimited = e.target.checked;
-                  apply((current) => onUploadBandwidthUnlimitedToggled(current, unlimited));
-                }}
+                on={values.uploadBandwidthUnlimited}
+                onToggle={(unlimited) => apply((current) => onUploadBandwidthUnlimitedToggled(current, unlimited))}
               />
               {!isOn(values.uploadBandwidthUnlimited) && (
                 <NumberRow
@@ -429,14 +425,11 @@ export function TaskFormDialog({
 
             {visible.pruning && (
               <fieldset className="mb-3" data-testid="task-pruning">
-                <Form.Check
+                <Toggle
                   id="task-pruning-enabled"
                   label={TEXT.pruningEnabled}
-                  checked={isOn(values.pruningEnabled)}
-                  onChange={(e) => {
-                    const on = e.target.checked;
-                    apply((current) => onPruningToggled(current, on));
-                  }}
+                  on={values.pruningEnabled}
+                  onToggle={(on) => apply((current) => onPruningToggled(current, on))}
                 />
                 {isOn(values.pruningEnabled) && (
                   <NumberRow
@@ -466,24 +459,24 @@ export function TaskFormDialog({
               </fieldset>
             )}
             {visible.backupAnyNewAvailableItems && (
-              <Form.Check
+              <Toggle
                 id="task-backup-new-items"
                 className="mb-3"
                 label={TEXT.backupAnyNewAvailableItems}
-                {...form.register('extraTaskSettings.backupAnyNewAvailableItems')}
+                on={values.extraTaskSettings.backupAnyNewAvailableItems}
+                onToggle={(on) =>
+                  form.setValue('extraTaskSettings.backupAnyNewAvailableItems', on, { shouldValidate: isSubmitted })
+                }
               />
             )}
 
             {visible.seeding && (
               <fieldset className="mb-3" data-testid="task-seeding">
-                <Form.Check
+                <Toggle
                   id="task-create-seed"
                   label={TEXT.createSeed}
-                  checked={isOn(values.createSeed)}
-                  onChange={(e) => {
-                    const on = e.target.checked;
-                    apply((current) => onCreateSeedToggled(current, on));
-                  }}
+                  on={values.createSeed}
+                  onToggle={(on) => apply((current) => onCreateSeedToggled(current, on))}
                 />
                 {isOn(values.createSeed) && (
                   <Form.Group as={Row} className="mt-1" controlId="task-seed-path">
@@ -555,6 +548,31 @@ export function TaskFormDialog({
         animation={animation}
       />
     </>
+  );
+}
+
+/** A checkbox of the dialog: checked as `on` reads, each change to `onToggle`. */
+function Toggle({
+  id,
+  label,
+  on,
+  onToggle,
+  className,
+}: {
+  id: string;
+  label: string;
+  on: boolean | 'true' | 'false' | undefined;
+  onToggle: (on: boolean) => void;
+  className?: string;
+}) {
+  return (
+    <Form.Check
+      id={id}
+      className={className}
+      label={label}
+      checked={isOn(on)}
+      onChange={(e) => onToggle(e.target.checked)}
+    />
   );
 }
 

@@ -2,10 +2,11 @@ import { errorMessage, MESSAGES, TASK_FORM_TEXTS, TREE_TEXTS } from '@portal/dom
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn } from '../../../app/testing';
+import { fakeLiveChannel } from '../../../testing/liveChannel';
 import { ToastHost } from '../../../ui';
 import { ok, reply } from '../../users/testing';
 import { AddTaskButton } from './TaskFormDialog';
-import { fakeLiveChannel, fakeMachineServer, SAMPLE_FILES } from './testing';
+import { fakeMachineServer, SAMPLE_FILES } from './testing';
 
 const TEXT = TASK_FORM_TEXTS;
 

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { ConfirmByNameDialog, GlobalErrors, useDialogSubmit } from '../../../ui';
+import { ConfirmByNameDialog, useDialogSubmit } from '../../../ui';
 import { DownloadDialog } from './DownloadDialog';
 import { useDeleteArchive } from './mutations';
 
@@ -53,7 +53,7 @@ export function DeleteArchiveButton({
   onDeleted: () => void;
 }) {
   const [open, setOpen] = useState(false);
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useDeleteArchive(),
     successText: MESSAGES.task.archiveBeingDeleted,
     successToast: 'warning',
@@ -68,22 +68,20 @@ export function DeleteArchiveButton({
       <ConfirmByNameDialog
         show={open}
         onHide={() => setOpen(false)}
+        submission={submission}
         title={TEXT.deleteArchiveTitle}
         prompt={TEXT.deleteArchivePrompt}
         expectedName={taskName}
         mismatchMessage={MESSAGES.confirmByName.archiveDeletion}
         confirmLabel={TEXT.deleteArchiveButton}
         onConfirm={async () => {
-          const outcome = await submit({ machineId, taskId, snapshotId });
+          const outcome = await submission.submit({ machineId, taskId, snapshotId });
           if (!outcome.applied) return;
           setOpen(false);
           onDeleted();
         }}
-        onExited={clearErrors}
         data-testid="delete-archive-dialog"
-      >
-        <GlobalErrors messages={globalErrors} />
-      </ConfirmByNameDialog>
+      />
     </>
   );
 }
