@@ -11,12 +11,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROUTES } from '@portal/domain';
 import { backupSnapshots, taskActions } from '../../apps/server/src/db/schema/index.js';
 import { createBackupStateService } from '../../apps/server/src/features/backup-state/service.js';
-import { listenOnLoopback } from '../../apps/server/src/features/live/testing.js';
 import { repositoryDir } from '../../apps/server/src/features/local-storage/paths.js';
 import { createRepositorySettings } from '../../apps/server/src/features/local-storage/repository-settings.js';
 import { createSecretBox } from '../../apps/server/src/secrets.js';
@@ -27,6 +27,8 @@ import { createTenants, FIXTURE_PASSWORD } from '../../apps/server/src/testing/f
 
 const MEGABYTES = Number(process.env.BENCH_DOWNLOAD_MB ?? 256);
 const RUNS = Number(process.env.BENCH_DOWNLOAD_RUNS ?? 3);
+/** The app's port on loopback; 0 takes any free one. */
+const PORT = Number(process.env.BENCH_PORT ?? 0);
 const TARGET = 0.8;
 
 const tmp = mkdtempSync(join(tmpdir(), 'portal-bench-download-'));
@@ -88,7 +90,8 @@ try {
   const run = { machineId, taskId, runId: action?.id ?? 0 };
   const client = new TestClient(t.app);
   await client.signIn(tenants.customerA.superAdmin.email, FIXTURE_PASSWORD);
-  const base = (await listenOnLoopback(t.app)).replace(/^ws:/, 'http:');
+  await t.app.listen({ port: PORT, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 
   const bare = async (args: string[]) => {
     const child = spawn('restic', ['--no-cache', 'dump', ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] });
