@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
 import {
   type Actor,
   canDeleteSnapshotArchive,
@@ -35,6 +35,11 @@ export interface RunPath {
 
 /** Children listed at most per folder of the tree; a larger folder shows its first ones. */
 const MAX_TREE_CHILDREN = 5000;
+/**
+ * How far restic may run ahead of the zip writer, and the zip writer ahead of the client: a few of restic's
+ * 64 KiB chunks, so each side waits only when the other is slower (with the default 16 KiB, after every chunk).
+ */
+const ZIP_BUFFER_BYTES = 1024 * 1024;
 /** How often the archive deletions still pending are tried again (a locked repository, a restart). */
 const DELETION_RETRY_MS = 60_000;
 
@@ -135,13 +140,16 @@ export function createRestoreService(deps: {
       for (const item of items) {
         const args = ['--no-cache', 'dump', '-a', 'tar', snapshot, item.path];
         const dump = streamRestic({ binary, args, env, signal });
+        // restic keeps writing while the zip is made: without this it waits on a 64 KiB pipe after every chunk.
+        const source = new PassThrough({ highWaterMark: ZIP_BUFFER_BYTES });
+        pipeline(dump.stdout, source, () => {});
         const name = zipEntryName(item.path);
         if (item.type === 'FILE') {
           // restic dumps a file as its bytes, a folder as a tar.
-          if (zip.has(name)) dump.stdout.resume();
-          else await zip.add(name, modified, null, dump.stdout);
+          if (zip.has(name)) source.resume();
+          else await zip.add(name, modified, null, source);
         } else {
-          for await (const entry of readTar(dump.stdout)) {
+          for await (const entry of readTar(source)) {
             if (entry.kind === 'other') continue;
             const entryName = entry.kind === 'directory' && !entry.name.endsWith('/') ? `${entry.name}/` : entry.name;
             // A folder chosen along with something inside it: its entries are written once.
@@ -285,7 +293,7 @@ export function createRestoreService(deps: {
         await firstBytes(dump.stdout, dump.done);
         return { fileName, body: dump.stdout };
       }
-      const out = new PassThrough();
+      const out = new PassThrough({ highWaterMark: ZIP_BUFFER_BYTES });
       const stop = new AbortController();
       signal.addEventListener('abort', () => stop.abort(), { once: true });
       out.once('close', () => stop.abort());
