@@ -6,7 +6,8 @@
  * bare `restic dump` of the same snapshot and path writing to nowhere. Everything: the portal pipes
  * `restic dump -a zip {snapshot} /`. Chosen items: the portal re-packs `restic dump -a tar` of the folder as a
  * zip, compared with `restic dump -a zip` (what a user would otherwise run) and `-a tar` (the bytes it reads).
- * Prints the medians and their ratio; exits 1 when a ratio is under 80 %.
+ * Prints the medians, their ratio and the load average; exits 1 when a ratio is under 80 %. BENCH_PORT: the app's
+ * loopback port (any free one when unset); BENCH_DOWNLOAD_MB and BENCH_DOWNLOAD_RUNS: size and runs.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
