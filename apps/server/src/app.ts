@@ -189,11 +189,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const machineLinkRepo = createMachineLinkRepo(db);
+  const restoreRepo = createRestoreRepo(db);
   let stopHousekeeping: (() => void) | undefined;
   app.addHook('onReady', async () => {
     stopHousekeeping = startHousekeeping({
       auth: authRepo,
       linkingCodes: machineLinkRepo,
+      downloads: restoreRepo,
       idleMinutes: config.sessionIdleMinutes,
       logger: app.log,
     });
@@ -430,7 +432,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => seeding.stop());
   // A run's backed-up data (issue 14): snapshot tree, downloads streamed from restic, archive deletion.
   const restore = createRestoreService({
-    repo: createRestoreRepo(db),
+    repo: restoreRepo,
     places: localStorageRepo,
     repositoryPassword: (machineId) => repositories.repositoryPassword(machineId),
     dataDir: config.dataDir,

@@ -27,6 +27,7 @@ const TABLES = [
   'billing_servers',
   'buckets',
   'customers',
+  'download_ids',
   'log_files',
   'machine_linking_codes',
   'machine_messages',

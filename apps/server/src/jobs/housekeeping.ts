@@ -1,14 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthRepo } from '../features/auth/repo.js';
 import type { MachineLinkRepo } from '../features/machine-link/repo.js';
+import type { RestoreRepo } from '../features/restore/repo.js';
 
 /**
- * Removes expired sessions, reset links and machine linking codes. Deletes are idempotent, so several
+ * Removes expired sessions, reset links, machine linking codes and download ids. Deletes are idempotent, so several
  * server instances running it at once do no harm.
  */
 export function startHousekeeping(deps: {
   auth: AuthRepo;
   linkingCodes: Pick<MachineLinkRepo, 'deleteExpiredCodes'>;
+  downloads: Pick<RestoreRepo, 'deleteExpiredDownloads'>;
   idleMinutes: number;
   logger: FastifyBaseLogger;
   intervalMs?: number;
@@ -19,6 +21,7 @@ export function startHousekeeping(deps: {
       await deps.auth.deleteExpiredSessions(now, new Date(now.getTime() - deps.idleMinutes * 60_000));
       await deps.auth.deleteStaleResetTokens(new Date(now.getTime() - 24 * 3_600_000));
       await deps.linkingCodes.deleteExpiredCodes(now);
+      await deps.downloads.deleteExpiredDownloads(now);
     } catch (error) {
       deps.logger.warn({ err: error }, 'housekeeping failed; will retry');
     }

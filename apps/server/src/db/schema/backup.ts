@@ -2,6 +2,7 @@ import {
   ACTION_TYPES,
   BACKUP_TYPES,
   type BackupItemType,
+  type DownloadRequest,
   MACHINE_STATUSES,
   MESSAGE_TYPES,
   OS_FAMILIES,
@@ -459,4 +460,33 @@ export const machineLinkingCodes = pgTable(
     index('machine_linking_codes_user_idx').on(t.userId, t.expiresAt),
     index('machine_linking_codes_expires_idx').on(t.expiresAt),
   ],
+);
+
+/**
+ * Download ids (002 §7.6): the initiate call issues one, the browser's form POST redeems it on whichever server
+ * instance it reaches. The id is a bearer secret, so only its SHA-256 is kept; it is bound to the user, the run
+ * and the chosen items, and redeeming deletes the row (one statement, so an id streams once). Housekeeping
+ * removes the expired ones nobody redeemed.
+ */
+export const downloadIds = pgTable(
+  'download_ids',
+  {
+    idHash: varchar('id_hash', { length: 64 }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    backupMachineId: integer('backup_machine_id')
+      .notNull()
+      .references(() => backupMachines.id, { onDelete: 'cascade' }),
+    backupTaskId: integer('backup_task_id')
+      .notNull()
+      .references(() => backupTasks.id, { onDelete: 'cascade' }),
+    taskActionId: bigint('task_action_id', { mode: 'number' })
+      .notNull()
+      .references(() => taskActions.id, { onDelete: 'cascade' }),
+    request: jsonb('request').$type<DownloadRequest>().notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('download_ids_expires_idx').on(t.expiresAt)],
 );

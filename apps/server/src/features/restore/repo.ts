@@ -1,7 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import type { DownloadRequest } from '@portal/domain';
+import { and, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
-import { backupSnapshots, backupTasks, taskActions } from '../../db/schema/index.js';
+import { backupSnapshots, backupTasks, downloadIds, taskActions } from '../../db/schema/index.js';
 
 const BUSY = ['INITIATED', 'IN_PROGRESS'] as const;
 
@@ -99,6 +100,56 @@ export function createRestoreRepo(db: Executor) {
             eq(taskActions.resticSnapshotId, snapshot.resticSnapshotId),
           ),
         );
+    },
+
+    /** A download id the initiate call issued, by its hash (db/schema downloadIds). */
+    async insertDownload(values: {
+      idHash: string;
+      userId: number;
+      run: { machineId: number; taskId: number; runId: number };
+      request: DownloadRequest;
+      expiresAt: Date;
+    }): Promise<void> {
+      await db.insert(downloadIds).values({
+        idHash: values.idHash,
+        userId: values.userId,
+        backupMachineId: values.run.machineId,
+        backupTaskId: values.run.taskId,
+        taskActionId: values.run.runId,
+        request: values.request,
+        expiresAt: values.expiresAt,
+      });
+    },
+
+    /**
+     * Redeems a download id for its user and run before it expires, answering what to download; null for any
+     * other. One DELETE: of two requests with the same id, only one gets the row.
+     */
+    async redeemDownload(
+      idHash: string,
+      userId: number,
+      run: { machineId: number; taskId: number; runId: number },
+      now: Date,
+    ): Promise<DownloadRequest | null> {
+      const [row] = await db
+        .delete(downloadIds)
+        .where(
+          and(
+            eq(downloadIds.idHash, idHash),
+            eq(downloadIds.userId, userId),
+            eq(downloadIds.backupMachineId, run.machineId),
+            eq(downloadIds.backupTaskId, run.taskId),
+            eq(downloadIds.taskActionId, run.runId),
+            gt(downloadIds.expiresAt, now),
+          ),
+        )
+        .returning({ request: downloadIds.request });
+      return row?.request ?? null;
+    },
+
+    /** Housekeeping: download ids past their expiry, never redeemed. */
+    async deleteExpiredDownloads(now: Date): Promise<void> {
+      await db.delete(downloadIds).where(lte(downloadIds.expiresAt, now));
     },
   };
 }

@@ -3,16 +3,17 @@
  * tree, downloads (initiate, then the form POST streaming the zip), archive deletion.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { MESSAGES, ROUTES, withQuery } from '@portal/domain';
+import { DOWNLOAD_ID_LIFETIME_MS, MESSAGES, ROUTES, withQuery } from '@portal/domain';
 import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupSnapshots, customers, taskActions } from '../../db/schema/index.js';
+import { backupSnapshots, customers, downloadIds, taskActions } from '../../db/schema/index.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
@@ -70,6 +71,23 @@ const formPost = (client: TestClient, downloadId: string, csrf: string | null = 
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
     payload: csrf === null ? '' : new URLSearchParams({ _csrf: csrf }).toString(),
   });
+/** The same form POST with the client's session, reaching another server instance. */
+const formPostVia = (app: FastifyInstance, client: TestClient, downloadId: string) =>
+  app.inject({
+    method: 'POST',
+    url: ROUTES.restore.download.build({ ...run, download: downloadId }),
+    headers: {
+      cookie: client.cookieHeader(),
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'text/html',
+    },
+    payload: new URLSearchParams({ _csrf: client.csrf }).toString(),
+  });
+/** A download of the one small file at the top of the backed-up folder. */
+const topFile = () => ({
+  downloadAllItems: false,
+  backedUpItemsToDownload: [{ path: join(src, 'top.txt'), name: 'top.txt', type: 'FILE' }],
+});
 
 async function downloadIdFor(client: TestClient, body: unknown): Promise<string> {
   const response = await initiate(client, body);
@@ -269,10 +287,7 @@ describe('downloads (002 §7.6)', () => {
   }, 180_000);
 
   it('refuses the form POST without its CSRF field, and a download id used twice or by another user', async () => {
-    const downloadId = await downloadIdFor(owner, {
-      downloadAllItems: false,
-      backedUpItemsToDownload: [{ path: join(src, 'top.txt'), name: 'top.txt', type: 'FILE' }],
-    });
+    const downloadId = await downloadIdFor(owner, topFile());
     expect((await formPost(owner, downloadId, null)).statusCode).toBe(403);
     // The same user of the same customer, but not the one the id was issued to.
     const colleague = await signedIn(tenants.customerA.admin.email);
@@ -283,6 +298,64 @@ describe('downloads (002 §7.6)', () => {
     expect(again.statusCode).toBe(404);
     expect(again.json().messages[0].message).toBe(TEXT.downloadNotValid);
     expect((await formPost(owner, 'x'.repeat(32))).statusCode).toBe(404);
+    // Another tenant's user with the id in hand.
+    const stolen = await downloadIdFor(owner, topFile());
+    expect((await formPost(otherTenant, stolen)).statusCode).toBe(404);
+    // The id names one run: the same id on another run's path is not it.
+    expect((await formPost(owner, stolen, owner.csrf, { ...run, runId: run.runId + 1 })).statusCode).toBe(404);
+    expect((await formPost(owner, stolen)).statusCode).toBe(200);
+  });
+
+  it('streams an id once when its two POSTs arrive together', async () => {
+    const downloadId = await downloadIdFor(owner, topFile());
+    const answers = await Promise.all([formPost(owner, downloadId), formPost(owner, downloadId)]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 404]);
+  });
+
+  it('keeps only a hash of the id, bound to the user, the run and the chosen items', async () => {
+    const downloadId = await downloadIdFor(owner, topFile());
+    const rows = await t.database.db.select().from(downloadIds);
+    expect(JSON.stringify(rows)).not.toContain(downloadId);
+    const row = rows.find((r) => r.idHash === createHash('sha256').update(downloadId).digest('hex'));
+    expect(row).toMatchObject({
+      userId: tenants.customerA.superAdmin.id,
+      backupMachineId: run.machineId,
+      backupTaskId: run.taskId,
+      taskActionId: run.runId,
+      request: topFile(),
+    });
+    expect((await formPost(owner, downloadId)).statusCode).toBe(200);
+    expect(await t.database.db.select().from(downloadIds)).toEqual(rows.filter((r) => r !== row));
+  });
+
+  it('honours an id issued by one server instance on another on the same database', async () => {
+    const second = await createTestApp({ DATA_DIR: t.config.dataDir }, { database: t.database });
+    try {
+      const downloadId = await downloadIdFor(owner, topFile());
+      const response = await formPostVia(second.app, owner, downloadId);
+      expect(response.statusCode).toBe(200);
+      const out = join(unzip(response.rawPayload), inZip(src));
+      expect(readFileSync(join(out, 'top.txt'), 'utf8')).toBe('top\n');
+      // Redeemed there, so not here.
+      expect((await formPost(owner, downloadId)).statusCode).toBe(404);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses an id once DOWNLOAD_ID_LIFETIME_MS has passed, and housekeeping removes it', async () => {
+    const fresh = await downloadIdFor(owner, topFile());
+    const expired = await downloadIdFor(owner, topFile());
+    t.clock.advanceMinutes(DOWNLOAD_ID_LIFETIME_MS / 60_000 - 1);
+    expect((await formPost(owner, fresh)).statusCode).toBe(200);
+    t.clock.advanceMinutes(1);
+    const late = await formPost(owner, expired);
+    expect(late.statusCode).toBe(404);
+    expect(late.json().messages[0].message).toBe(TEXT.downloadNotValid);
+    const live = await downloadIdFor(owner, topFile());
+    await createRestoreRepo(t.database.db).deleteExpiredDownloads(t.clock.now);
+    const left = await t.database.db.select({ idHash: downloadIds.idHash }).from(downloadIds);
+    expect(left).toEqual([{ idHash: createHash('sha256').update(live).digest('hex') }]);
   });
 
   it('is not found for another tenant; a reseller or the provider needs the customer’s machine control', async () => {

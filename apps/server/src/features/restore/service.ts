@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
 import {
   type Actor,
   canDeleteSnapshotArchive,
@@ -17,6 +17,7 @@ import {
   zipEntryName,
 } from '@portal/domain';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { sha256 } from '../auth/tokens.js';
 import { embeddedRepositoryDir, type LocalStorageRepo } from '../local-storage/repo.js';
 import { repositoryExists } from '../local-storage/store.js';
 import { resticFailure, runRestic, streamRestic } from '../seeding/restic.js';
@@ -34,15 +35,13 @@ export interface RunPath {
 
 /** Children listed at most per folder of the tree; a larger folder shows its first ones. */
 const MAX_TREE_CHILDREN = 5000;
+/**
+ * How far restic may run ahead of the zip writer, and the zip writer ahead of the client: a few of restic's
+ * 64 KiB chunks, so each side waits only when the other is slower (with the default 16 KiB, after every chunk).
+ */
+const ZIP_BUFFER_BYTES = 1024 * 1024;
 /** How often the archive deletions still pending are tried again (a locked repository, a restart). */
 const DELETION_RETRY_MS = 60_000;
-
-interface PendingDownload {
-  userId: number;
-  run: RunPath;
-  request: DownloadRequest;
-  expiresAt: number;
-}
 
 /** A download ready to stream: the zip's bytes and the file name to offer. */
 export interface DownloadStream {
@@ -67,8 +66,8 @@ function downloadFileName(taskName: string, started: Date): string {
  * (streamed to the browser as restic writes it), `forget` then `prune` for an archive deletion.
  *
  * A download is two calls (002 §7.6): the initiate call checks everything and answers a downloadId, which the
- * browser's form POST 8 s later redeems once, as the same user, within DOWNLOAD_ID_LIFETIME_MS. The ids live in
- * this process (a server restart forgets them; the user starts the download again).
+ * browser's form POST 8 s later redeems once, as the same user, within DOWNLOAD_ID_LIFETIME_MS. The ids are kept
+ * (hashed) in the database, so the POST may reach any server instance, and a restart keeps them.
  */
 export function createRestoreService(deps: {
   repo: RestoreRepo;
@@ -82,7 +81,6 @@ export function createRestoreService(deps: {
   const { repo } = deps;
   const now = deps.now ?? (() => new Date());
   const binary = deps.resticBinary ?? 'restic';
-  const downloads = new Map<string, PendingDownload>();
   const deleting = new Map<number, Promise<void>>();
   let retryTimer: NodeJS.Timeout | undefined;
 
@@ -142,13 +140,16 @@ export function createRestoreService(deps: {
       for (const item of items) {
         const args = ['--no-cache', 'dump', '-a', 'tar', snapshot, item.path];
         const dump = streamRestic({ binary, args, env, signal });
+        // restic keeps writing while the zip is made: without this it waits on a 64 KiB pipe after every chunk.
+        const source = new PassThrough({ highWaterMark: ZIP_BUFFER_BYTES });
+        pipeline(dump.stdout, source, () => {});
         const name = zipEntryName(item.path);
         if (item.type === 'FILE') {
           // restic dumps a file as its bytes, a folder as a tar.
-          if (zip.has(name)) dump.stdout.resume();
-          else await zip.add(name, modified, null, dump.stdout);
+          if (zip.has(name)) source.resume();
+          else await zip.add(name, modified, null, source);
         } else {
-          for await (const entry of readTar(dump.stdout)) {
+          for await (const entry of readTar(source)) {
             if (entry.kind === 'other') continue;
             const entryName = entry.kind === 'directory' && !entry.name.endsWith('/') ? `${entry.name}/` : entry.name;
             // A folder chosen along with something inside it: its entries are written once.
@@ -263,10 +264,14 @@ export function createRestoreService(deps: {
       if (task.actionInProgress || task.status === 'BEING_DELETED') throw conflict(TEXT.busy);
       snapshotOf(run);
       await repositoryOf(path.machineId);
-      const at = now().getTime();
-      for (const [id, pending] of downloads) if (pending.expiresAt <= at) downloads.delete(id);
       const downloadId = randomBytes(24).toString('base64url');
-      downloads.set(downloadId, { userId: actor.userId, run: path, request, expiresAt: at + DOWNLOAD_ID_LIFETIME_MS });
+      await repo.insertDownload({
+        idHash: sha256(downloadId),
+        userId: actor.userId,
+        run: path,
+        request,
+        expiresAt: new Date(now().getTime() + DOWNLOAD_ID_LIFETIME_MS),
+      });
       return { downloadId };
     },
 
@@ -275,30 +280,24 @@ export function createRestoreService(deps: {
      * streams the zip: `restic dump -a zip {snapshot} /` for everything, the chosen items re-packed otherwise.
      */
     async openDownload(actor: Actor, path: RunPath, downloadId: string, signal: AbortSignal): Promise<DownloadStream> {
-      const pending = downloadIdSchema.safeParse(downloadId).success ? downloads.get(downloadId) : undefined;
-      const valid =
-        pending !== undefined &&
-        pending.userId === actor.userId &&
-        pending.expiresAt > now().getTime() &&
-        pending.run.machineId === path.machineId &&
-        pending.run.taskId === path.taskId &&
-        pending.run.runId === path.runId;
-      if (!valid || !pending) throw notFound(TEXT.downloadNotValid);
-      downloads.delete(downloadId);
+      const request = downloadIdSchema.safeParse(downloadId).success
+        ? await repo.redeemDownload(sha256(downloadId), actor.userId, path, now())
+        : null;
+      if (request === null) throw notFound(TEXT.downloadNotValid);
       const { task, run } = await load(actor, path, 'read');
       const snapshot = snapshotOf(run);
       const env = await repositoryOf(path.machineId);
       const fileName = downloadFileName(task.name, run.timeStarted);
-      if (pending.request.downloadAllItems) {
+      if (request.downloadAllItems) {
         const dump = streamRestic({ binary, args: ['--no-cache', 'dump', '-a', 'zip', snapshot, '/'], env, signal });
         await firstBytes(dump.stdout, dump.done);
         return { fileName, body: dump.stdout };
       }
-      const out = new PassThrough();
+      const out = new PassThrough({ highWaterMark: ZIP_BUFFER_BYTES });
       const stop = new AbortController();
       signal.addEventListener('abort', () => stop.abort(), { once: true });
       out.once('close', () => stop.abort());
-      zipOfItems(env, snapshot, pending.request.backedUpItemsToDownload, run.timeStarted, stop.signal, out).catch(
+      zipOfItems(env, snapshot, request.backedUpItemsToDownload, run.timeStarted, stop.signal, out).catch(
         (error: unknown) => {
           if (!stop.signal.aborted) deps.onError?.(error, `streaming download ${fileName}`);
           stop.abort();

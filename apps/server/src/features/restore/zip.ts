@@ -2,19 +2,28 @@ import type { Writable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 
 /**
- * Just enough of ZIP (stored entries, CRC and sizes after the data, UTF-8 names) and of tar
- * (ustar, PAX and GNU long names, as restic's Go writer makes them) to turn the `restic dump -a tar` of
- * several chosen items into one zip as the bytes arrive: nothing is held but the current chunk and one
- * central-directory record per entry.
+ * Just enough of ZIP (stored entries, CRC and sizes after the data, UTF-8 names, ZIP64 where plain ZIP runs
+ * out) and of tar (ustar, PAX and GNU long names, as restic's Go writer makes them) to turn the
+ * `restic dump -a tar` of several chosen items into one zip as the bytes arrive: nothing is held but the
+ * current chunk and one central-directory record per entry.
  */
 
-/** Plain ZIP (no ZIP64): an entry or archive offset past this cannot be written. */
-const ZIP32_LIMIT = 0xffff_ffff;
-
-export class ZipLimitError extends Error {}
+/** The largest size or offset plain ZIP holds; at or past it the field is 0xFFFFFFFF and ZIP64 holds the value. */
+const ZIP32_MAX = 0xffff_ffff;
+/** The most entries a plain end record counts. */
+const ZIP32_MAX_ENTRIES = 0xffff;
+/** APPNOTE 4.5.3: the ZIP64 extended information extra field. */
+const ZIP64_EXTRA_ID = 0x0001;
+/** Version needed to extract: 2.0 for plain stored entries, 4.5 for ZIP64. */
+const VERSION_PLAIN = 20;
+const VERSION_ZIP64 = 45;
+/** Bit 3: CRC and sizes follow the data (the CRC is known only then); bit 11: the name is UTF-8. */
+const FLAGS = 0x0808;
+/** Central records are sent in batches of about this many bytes rather than one write each. */
+const BATCH_BYTES = 64 * 1024;
 
 interface CentralRecord {
-  name: Buffer;
+  name: string;
   crc: number;
   size: number;
   offset: number;
@@ -31,18 +40,21 @@ function dosTime(at: Date): { time: number; date: number } {
   };
 }
 
-/** Writes to `out`, waiting whenever it asks to (backpressure), failing once it is closed. */
-export function writerOf(out: Writable): (chunk: Buffer) => Promise<void> {
-  return (chunk) =>
-    new Promise((resolve, reject) => {
-      if (out.destroyed) {
-        reject(new Error('download stream closed'));
-        return;
-      }
-      if (out.write(chunk)) {
-        resolve();
-        return;
-      }
+/** Writes a 64-bit little-endian count (exact up to 2^53, far past any download). */
+const writeUInt64 = (buffer: Buffer, value: number, at: number) => buffer.writeBigUInt64LE(BigInt(value), at);
+
+/** A sink for the zip's bytes: undefined when it takes more at once, a promise to wait for otherwise. */
+export type ZipSink = (chunk: Buffer) => Promise<void> | undefined;
+
+/**
+ * Writes to `out`, and when it asks to wait (backpressure) answers a promise of its 'drain', which fails once it
+ * is closed. No promise while it takes more: the chunks of a download are many.
+ */
+export function writerOf(out: Writable): ZipSink {
+  return (chunk) => {
+    if (out.destroyed) return Promise.reject(new Error('download stream closed'));
+    if (out.write(chunk)) return undefined;
+    return new Promise((resolve, reject) => {
       const onDrain = () => {
         out.off('close', onClose);
         resolve();
@@ -54,6 +66,7 @@ export function writerOf(out: Writable): (chunk: Buffer) => Promise<void> {
       out.once('drain', onDrain);
       out.once('close', onClose);
     });
+  };
 }
 
 export class ZipWriter {
@@ -61,11 +74,10 @@ export class ZipWriter {
   private readonly records: CentralRecord[] = [];
   private readonly names = new Set<string>();
 
-  constructor(private readonly write: (chunk: Buffer) => Promise<void>) {}
+  constructor(private readonly write: ZipSink) {}
 
   private async emit(chunk: Buffer): Promise<void> {
     this.offset += chunk.length;
-    if (this.offset > ZIP32_LIMIT) throw new ZipLimitError('archive larger than 4 GiB');
     await this.write(chunk);
   }
 
@@ -76,122 +88,226 @@ export class ZipWriter {
 
   /**
    * One entry; `body` yields exactly `size` bytes when the size is known (null: whatever it yields). Folders end
-   * in '/' and have none.
+   * in '/' and have none. A known size past ZIP32_MAX gets a ZIP64 field in its local header; an unknown one that
+   * turns out that large gets the ZIP64 data descriptor and central record only, as Go's archive/zip (and so
+   * restic's own `dump -a zip`) writes it: readers take sizes from the central directory.
    */
-  async add(name: string, modified: Date, size: number | null, body: AsyncIterable<Buffer> | null): Promise<void> {
-    if (size !== null && size > ZIP32_LIMIT) throw new ZipLimitError('entry larger than 4 GiB');
+  async add(
+    name: string,
+    modified: Date,
+    size: number | null,
+    body: AsyncIterable<Buffer> | Iterable<Buffer> | null,
+  ): Promise<void> {
     this.names.add(name);
-    const nameBytes = Buffer.from(name, 'utf8');
+    const nameLength = Buffer.byteLength(name, 'utf8');
     const { time, date } = dosTime(modified);
     const offset = this.offset;
-    const header = Buffer.alloc(30);
+    const zip64Local = size !== null && size >= ZIP32_MAX;
+    const header = Buffer.alloc(30 + nameLength + (zip64Local ? 20 : 0));
     header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(20, 4);
-    // Bit 3: CRC and sizes follow the data (the CRC is known only then); bit 11: the name is UTF-8.
-    header.writeUInt16LE(0x0808, 6);
-    header.writeUInt16LE(0, 8);
+    header.writeUInt16LE(zip64Local ? VERSION_ZIP64 : VERSION_PLAIN, 4);
+    header.writeUInt16LE(FLAGS, 6);
+    header.writeUInt16LE(0, 8); // stored
     header.writeUInt16LE(time, 10);
     header.writeUInt16LE(date, 12);
-    header.writeUInt16LE(nameBytes.length, 26);
-    await this.emit(Buffer.concat([header, nameBytes]));
+    // CRC and sizes are 0 here (bit 3); a ZIP64 local field must still carry both sizes (APPNOTE 4.5.3).
+    if (zip64Local) {
+      header.writeUInt32LE(ZIP32_MAX, 18);
+      header.writeUInt32LE(ZIP32_MAX, 22);
+    }
+    header.writeUInt16LE(nameLength, 26);
+    header.writeUInt16LE(zip64Local ? 20 : 0, 28);
+    header.write(name, 30, 'utf8');
+    if (zip64Local) {
+      header.writeUInt16LE(ZIP64_EXTRA_ID, 30 + nameLength);
+      header.writeUInt16LE(16, 32 + nameLength);
+    }
+    await this.emit(header);
     let crc = 0;
     let written = 0;
     if (body) {
       for await (const chunk of body) {
         crc = crc32(chunk, crc);
         written += chunk.length;
-        await this.emit(chunk);
+        const wait = this.write(chunk);
+        if (wait) await wait;
       }
+      this.offset += written;
     }
     if (size !== null && written !== size) throw new Error(`entry ${name}: ${written} bytes instead of ${size}`);
-    if (written > ZIP32_LIMIT) throw new ZipLimitError('entry larger than 4 GiB');
-    const descriptor = Buffer.alloc(16);
+    // APPNOTE 4.3.9: 8-byte sizes in the descriptor when the entry is ZIP64.
+    const zip64Descriptor = zip64Local || written >= ZIP32_MAX;
+    const descriptor = Buffer.alloc(zip64Descriptor ? 24 : 16);
     descriptor.writeUInt32LE(0x08074b50, 0);
     descriptor.writeUInt32LE(crc >>> 0, 4);
-    descriptor.writeUInt32LE(written, 8);
-    descriptor.writeUInt32LE(written, 12);
+    if (zip64Descriptor) {
+      writeUInt64(descriptor, written, 8);
+      writeUInt64(descriptor, written, 16);
+    } else {
+      descriptor.writeUInt32LE(written, 8);
+      descriptor.writeUInt32LE(written, 12);
+    }
     await this.emit(descriptor);
-    this.records.push({
-      name: nameBytes,
-      crc: crc >>> 0,
-      size: written,
-      offset,
-      time,
-      date,
-      directory: name.endsWith('/'),
-    });
+    this.records.push({ name, crc: crc >>> 0, size: written, offset, time, date, directory: name.endsWith('/') });
   }
 
-  /** The central directory and its end record. */
+  /** One central directory record, with a ZIP64 field holding the size and offset plain ZIP cannot. */
+  private static central(record: CentralRecord): Buffer {
+    const nameLength = Buffer.byteLength(record.name, 'utf8');
+    const bigSize = record.size >= ZIP32_MAX;
+    const bigOffset = record.offset >= ZIP32_MAX;
+    // APPNOTE 4.5.3: only the fields whose plain value is 0xFFFFFFFF, in this order.
+    const extraLength = bigSize || bigOffset ? 4 + (bigSize ? 16 : 0) + (bigOffset ? 8 : 0) : 0;
+    const entry = Buffer.alloc(46 + nameLength + extraLength);
+    const version = extraLength > 0 ? VERSION_ZIP64 : VERSION_PLAIN;
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(0x0300 | version, 4); // made by: Unix
+    entry.writeUInt16LE(version, 6);
+    entry.writeUInt16LE(FLAGS, 8);
+    entry.writeUInt16LE(0, 10);
+    entry.writeUInt16LE(record.time, 12);
+    entry.writeUInt16LE(record.date, 14);
+    entry.writeUInt32LE(record.crc, 16);
+    entry.writeUInt32LE(Math.min(record.size, ZIP32_MAX), 20);
+    entry.writeUInt32LE(Math.min(record.size, ZIP32_MAX), 24);
+    entry.writeUInt16LE(nameLength, 28);
+    entry.writeUInt16LE(extraLength, 30);
+    entry.writeUInt32LE((record.directory ? 0o40755 : 0o100644) * 0x10000 + (record.directory ? 0x10 : 0), 38);
+    entry.writeUInt32LE(Math.min(record.offset, ZIP32_MAX), 42);
+    entry.write(record.name, 46, 'utf8');
+    let at = 46 + nameLength;
+    if (extraLength > 0) {
+      entry.writeUInt16LE(ZIP64_EXTRA_ID, at);
+      entry.writeUInt16LE(extraLength - 4, at + 2);
+      at += 4;
+      if (bigSize) {
+        writeUInt64(entry, record.size, at);
+        writeUInt64(entry, record.size, at + 8);
+        at += 16;
+      }
+      if (bigOffset) writeUInt64(entry, record.offset, at);
+    }
+    return entry;
+  }
+
+  /**
+   * The central directory and its end record; past plain ZIP's limits (more than 65,535 entries, the directory
+   * at or past 4 GiB) also the ZIP64 end record and its locator before it (APPNOTE 4.3.14, 4.3.15).
+   */
   async finish(): Promise<void> {
     const start = this.offset;
+    let batch: Buffer[] = [];
+    let batched = 0;
     for (const record of this.records) {
-      const entry = Buffer.alloc(46);
-      entry.writeUInt32LE(0x02014b50, 0);
-      entry.writeUInt16LE(0x0314, 4); // made by: Unix, version 2.0
-      entry.writeUInt16LE(20, 6);
-      entry.writeUInt16LE(0x0808, 8);
-      entry.writeUInt16LE(0, 10);
-      entry.writeUInt16LE(record.time, 12);
-      entry.writeUInt16LE(record.date, 14);
-      entry.writeUInt32LE(record.crc, 16);
-      entry.writeUInt32LE(record.size, 20);
-      entry.writeUInt32LE(record.size, 24);
-      entry.writeUInt16LE(record.name.length, 28);
-      entry.writeUInt32LE((record.directory ? 0o40755 : 0o100644) * 0x10000 + (record.directory ? 0x10 : 0), 38);
-      entry.writeUInt32LE(record.offset, 42);
-      await this.emit(Buffer.concat([entry, record.name]));
+      const entry = ZipWriter.central(record);
+      batch.push(entry);
+      batched += entry.length;
+      if (batched >= BATCH_BYTES) {
+        await this.emit(Buffer.concat(batch, batched));
+        batch = [];
+        batched = 0;
+      }
     }
-    if (this.records.length > 0xffff) throw new ZipLimitError('more than 65535 entries');
-    const end = Buffer.alloc(22);
-    end.writeUInt32LE(0x06054b50, 0);
-    end.writeUInt16LE(this.records.length, 8);
-    end.writeUInt16LE(this.records.length, 10);
-    end.writeUInt32LE(this.offset - start, 12);
-    end.writeUInt32LE(start, 16);
-    await this.write(end);
+    if (batched > 0) await this.emit(Buffer.concat(batch, batched));
+    const count = this.records.length;
+    const directorySize = this.offset - start;
+    const zip64 = count >= ZIP32_MAX_ENTRIES || directorySize >= ZIP32_MAX || start >= ZIP32_MAX;
+    const end = Buffer.alloc(zip64 ? 56 + 20 + 22 : 22);
+    let at = 0;
+    if (zip64) {
+      end.writeUInt32LE(0x06064b50, 0);
+      writeUInt64(end, 44, 4); // the size of the record after this field
+      end.writeUInt16LE(0x0300 | VERSION_ZIP64, 12);
+      end.writeUInt16LE(VERSION_ZIP64, 14);
+      writeUInt64(end, count, 24);
+      writeUInt64(end, count, 32);
+      writeUInt64(end, directorySize, 40);
+      writeUInt64(end, start, 48);
+      end.writeUInt32LE(0x07064b50, 56);
+      writeUInt64(end, this.offset, 64); // where the ZIP64 end record starts
+      end.writeUInt32LE(1, 72); // disks in all
+      at = 76;
+    }
+    end.writeUInt32LE(0x06054b50, at);
+    end.writeUInt16LE(Math.min(count, ZIP32_MAX_ENTRIES), at + 8);
+    end.writeUInt16LE(Math.min(count, ZIP32_MAX_ENTRIES), at + 10);
+    end.writeUInt32LE(Math.min(directorySize, ZIP32_MAX), at + 12);
+    end.writeUInt32LE(Math.min(start, ZIP32_MAX), at + 16);
+    await this.emit(end);
   }
 }
 
-/** Reads exact byte counts from a stream of chunks, keeping at most one chunk. */
+const EMPTY = Buffer.alloc(0);
+/** Two of these end a tar archive. */
+const ZERO_BLOCK = Buffer.alloc(512);
+
+/**
+ * Reads exact byte counts from a stream of chunks. Entry bodies are handed on as slices of the chunks as they
+ * came; only a tar block that straddles two chunks is copied (512 bytes at most).
+ */
 class ByteReader {
-  private buffered: Buffer = Buffer.alloc(0);
+  private buffered: Buffer = EMPTY;
   private readonly chunks: AsyncIterator<Buffer>;
   constructor(source: AsyncIterable<Buffer>) {
     this.chunks = source[Symbol.asyncIterator]();
   }
 
-  private async fill(): Promise<boolean> {
+  private async next(): Promise<Buffer | null> {
     const next = await this.chunks.next();
-    if (next.done) return false;
-    this.buffered = this.buffered.length === 0 ? next.value : Buffer.concat([this.buffered, next.value]);
-    return true;
+    return next.done ? null : next.value;
   }
 
   /** Exactly n bytes, or null at the end of the stream (a partial block is an error). */
   async read(n: number): Promise<Buffer | null> {
-    while (this.buffered.length < n) {
-      if (!(await this.fill())) {
-        if (this.buffered.length === 0) return null;
+    if (this.buffered.length >= n) {
+      const out = this.buffered.subarray(0, n);
+      this.buffered = this.buffered.subarray(n);
+      return out;
+    }
+    const out = Buffer.allocUnsafe(n);
+    let have = this.buffered.copy(out);
+    this.buffered = EMPTY;
+    while (have < n) {
+      const chunk = await this.next();
+      if (chunk === null) {
+        if (have === 0) return null;
         throw new Error('tar stream ended inside a block');
       }
+      const take = Math.min(n - have, chunk.length);
+      chunk.copy(out, have, 0, take);
+      have += take;
+      this.buffered = chunk.subarray(take);
     }
-    const out = this.buffered.subarray(0, n);
-    this.buffered = this.buffered.subarray(n);
     return out;
+  }
+
+  /** Skips n bytes (a block's padding). */
+  async skip(n: number): Promise<void> {
+    let left = n;
+    while (left > this.buffered.length) {
+      left -= this.buffered.length;
+      const chunk = await this.next();
+      if (chunk === null) throw new Error('tar stream ended inside a block');
+      this.buffered = chunk;
+    }
+    this.buffered = this.buffered.subarray(left);
   }
 
   /** Reads past whatever is left, so the source ends (a process's output must be read to its end to close). */
   async drain(): Promise<void> {
-    this.buffered = Buffer.alloc(0);
-    while (!(await this.chunks.next()).done);
+    this.buffered = EMPTY;
+    while ((await this.next()) !== null);
   }
 
   /** The next n bytes as they arrive. */
   async *stream(n: number): AsyncGenerator<Buffer> {
     let left = n;
     while (left > 0) {
-      if (this.buffered.length === 0 && !(await this.fill())) throw new Error('tar stream ended inside an entry');
+      if (this.buffered.length === 0) {
+        const chunk = await this.next();
+        if (chunk === null) throw new Error('tar stream ended inside an entry');
+        this.buffered = chunk;
+      }
       const take = Math.min(left, this.buffered.length);
       const out = this.buffered.subarray(0, take);
       this.buffered = this.buffered.subarray(take);
@@ -255,7 +371,7 @@ export async function* readTar(source: AsyncIterable<Buffer>): AsyncGenerator<Ta
   for (;;) {
     const block = await reader.read(512);
     if (block === null) return;
-    if (block.every((byte) => byte === 0)) {
+    if (block.equals(ZERO_BLOCK)) {
       // The end-of-archive blocks: nothing more is an entry, but the stream is read to its end.
       await reader.drain();
       return;
@@ -266,7 +382,7 @@ export async function* readTar(source: AsyncIterable<Buffer>): AsyncGenerator<Ta
       const parts: Buffer[] = [];
       for await (const part of reader.stream(size)) parts.push(part);
       const data = Buffer.concat(parts);
-      await reader.read(padding(size));
+      await reader.skip(padding(size));
       if (type === 'x') pax = paxRecords(data);
       if (type === 'L') longName = text(data, 0, data.length);
       continue;
@@ -283,6 +399,6 @@ export async function* readTar(source: AsyncIterable<Buffer>): AsyncGenerator<Ta
     yield { name, kind, size: realSize, modified: new Date(mtime * 1000), body };
     // Whatever the consumer left of the entry is read past here.
     for await (const _ of body);
-    await reader.read(padding(realSize));
+    await reader.skip(padding(realSize));
   }
 }
