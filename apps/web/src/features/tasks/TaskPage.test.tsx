@@ -58,6 +58,7 @@ const task = (overrides: Partial<TaskDetail> = {}): TaskDetail => ({
     delete: true,
     cancelActions: true,
     manageSnapshots: true,
+    restore: true,
     downloadDisabled: false,
   },
   ...overrides,
