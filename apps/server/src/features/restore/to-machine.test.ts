@@ -2,7 +2,7 @@
  * Restore to the machine (issue 14) through the app on the real database, with a protocol-level agent on the real
  * live channel: who may ask, what the agent is sent, and how its BACKUP_RESTORE run is recorded.
  */
-import { type AgentToServer, MESSAGES, ROUTES, type ServerToAgent, type TaskDetail } from '@portal/domain';
+import { type AgentToServer, MESSAGES, ROUTES, type ServerToAgent, type TaskDetail, withQuery } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupTasks, taskActions, users } from '../../db/schema/index.js';
@@ -55,6 +55,18 @@ async function connectAgent(machineId: number, base: string) {
   agent.client.subscribe('/agent/queue/commands', (frame) => {
     const message = JSON.parse(frame.body) as ServerToAgent;
     sent.push(message);
+    if (message.type === 'cancelRun') {
+      // As an agent restarted since: it no longer runs the restore.
+      agent.client.publish({
+        destination: '/agent/inbound',
+        body: JSON.stringify({
+          type: 'reply',
+          requestId: message.requestId,
+          success: false,
+          messages: ['not running'],
+        }),
+      });
+    }
     if (message.type !== 'restoreRun') return;
     const refused = message.target === '/refused';
     agent.client.publish({
@@ -179,6 +191,33 @@ describe('restore to the machine', () => {
       bytesTotal: null,
     });
     await eventually(async () => (await action())?.status === 'FAILED');
+    expect(await taskRow(run.taskId)).toEqual(before);
+  });
+
+  it('cancels a restore its agent no longer runs without touching the task’s statuses', async () => {
+    const before = await taskRow(run.taskId);
+    const at = new Date().toISOString();
+    await agentSays({
+      type: 'runStarted',
+      runKey: 'restore-2',
+      taskId: run.taskId,
+      startedAt: at,
+      manual: true,
+      actionType: 'BACKUP_RESTORE',
+    });
+    const action = async () =>
+      (await t.database.db.select().from(taskActions).where(eq(taskActions.runKey, 'restore-2')))[0];
+    await eventually(async () => (await action()) !== undefined);
+    const cancel = withQuery(
+      ROUTES.tasks.customer.cancel.build({
+        machineId: run.machineId,
+        taskId: run.taskId,
+        actionId: (await action())?.id ?? 0,
+      }),
+      { type: 'BACKUP_RESTORE' },
+    );
+    expect((await owner.json('PUT', cancel)).statusCode).toBe(200);
+    expect(await action()).toMatchObject({ status: 'FAILED', exitCodeResult: 'CANCELLATION_REQUESTED' });
     expect(await taskRow(run.taskId)).toEqual(before);
   });
 
