@@ -6,15 +6,14 @@ import {
   RESTORE_FORM_LABELS,
   type RestoreRequestForm,
   restoreRequestSchemaFor,
-  type SnapshotTreeItem,
 } from '@portal/domain';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import { type Resolver, useForm } from 'react-hook-form';
 import { FormModal, GlobalErrors, TextField, useDialogSubmit } from '../../../ui';
 import { type RunRef, useRestoreToMachine } from './mutations';
-import { SnapshotTree } from './SnapshotTree';
+import { ItemsChoice, useChosenItems } from './SnapshotTree';
 
 const TEXT = MESSAGES.restore;
 
@@ -50,8 +49,10 @@ export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animatio
     resolver: zodResolver(schema) as unknown as Resolver<RestoreFormValues>,
     defaultValues: newRequest(),
   });
-  const [chosen, setChosen] = useState<ReadonlyMap<string, SnapshotTreeItem>>(new Map());
-  const allId = useId();
+  const { chosen, toggle, reset } = useChosenItems((items) => {
+    form.setValue('backedUpItemsToRestore', items);
+    form.clearErrors('backedUpItemsToRestore');
+  });
   const targetId = useId();
   const { submit, globalErrors, clearErrors, submitting } = useDialogSubmit({
     mutation: useRestoreToMachine(),
@@ -63,18 +64,6 @@ export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animatio
   const restoreAll = form.watch('restoreAllItems');
   const target = form.watch('target');
   const itemsError = form.formState.errors.backedUpItemsToRestore?.message;
-
-  const toggle = (item: SnapshotTreeItem, on: boolean) => {
-    const next = new Map(chosen);
-    if (on) next.set(item.path, item);
-    else next.delete(item.path);
-    setChosen(next);
-    form.setValue(
-      'backedUpItemsToRestore',
-      [...next.values()].map(({ path, name, type }) => ({ path, name, type })),
-    );
-    form.clearErrors('backedUpItemsToRestore');
-  };
 
   const onSubmit = form.handleSubmit(async (values) => {
     const outcome = await submit({ run, request: schema.parse(values) });
@@ -94,25 +83,25 @@ export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animatio
       size="lg"
       onExited={() => {
         form.reset(newRequest());
-        setChosen(new Map());
+        reset();
         clearErrors();
       }}
       animation={animation}
       data-testid="restore-dialog"
     >
-      <Form.Check
-        type="switch"
-        id={allId}
-        className="mb-2"
-        label={TEXT.restoreAll}
-        {...form.register('restoreAllItems', { onChange: () => form.clearErrors('backedUpItemsToRestore') })}
+      <ItemsChoice
+        run={run}
+        show={show}
+        allLabel={TEXT.restoreAll}
+        all={restoreAll}
+        onAllChange={(all) => {
+          form.setValue('restoreAllItems', all);
+          form.clearErrors('backedUpItemsToRestore');
+        }}
+        chosen={chosen}
+        onToggle={toggle}
+        error={itemsError}
       />
-      {show ? <SnapshotTree run={run} chosen={chosen} onToggle={toggle} disabled={restoreAll} /> : null}
-      {itemsError ? (
-        <div className="invalid-feedback d-block" role="alert">
-          {itemsError}
-        </div>
-      ) : null}
       <fieldset className="mt-3">
         <legend className="fs-6">{RESTORE_FORM_LABELS.target}</legend>
         <Form.Check
