@@ -27,6 +27,8 @@ const MACHINE_ADDING = [
   '**/tasks.spec.ts',
   // Getting the agent (issue 14): installs and links a machine from the portal's one-liner.
   '**/agent-install.spec.ts',
+  // Restore to the machine (issue 14): links a real agent, backs up and restores a folder.
+  '**/restore.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */

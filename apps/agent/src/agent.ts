@@ -41,7 +41,8 @@ import { LogFile, logDirOf, uploadLogFiles } from './logs.js';
 import { Outbox } from './outbox.js';
 import { backupPanelTask, PanelAccountsLog, PanelNotInstalledError, panelTree } from './panels.js';
 import { refusedRealtimeCommand, runRealtimeCommand } from './realtime.js';
-import { failedRun, ResticRunner, type RunEvent, type RunFinishedEvent } from './restic.js';
+import { failedRun, localExclusionPlatform, ResticRunner, type RunEvent, type RunFinishedEvent } from './restic.js';
+import { refusedRestore, restoreTarget, runRestore } from './restore.js';
 import { type Clock, Scheduler } from './scheduler.js';
 import { createSeed, SeedLog, seedRepositoryPath } from './seed.js';
 import { listTree } from './tree.js';
@@ -315,6 +316,24 @@ export class Agent {
       case 'cancelRun': {
         const cancelled = this.scheduler.cancelRun(message.taskId);
         this.reply(message.requestId, cancelled, cancelled ? [] : [`Task ${message.taskId} is not running.`]);
+        return;
+      }
+      case 'restoreRun': {
+        const refused = this.runner ? refusedRestore(message, localExclusionPlatform()) : NO_REPOSITORY;
+        const result = refused
+          ? { ok: false as const, reason: refused }
+          : this.scheduler.startRestore(
+              message.taskId,
+              (_task, runKey, emit, signal) =>
+                this.withRunner(runKey, (runner) =>
+                  runRestore(runner, message, runKey, emit, { signal, platform: localExclusionPlatform() }),
+                ),
+              message.requestId,
+            );
+        if (result.ok) {
+          this.log(`restoring run ${message.runId} of task ${message.taskId} to ${restoreTarget(message)}`);
+          this.reply(message.requestId, true, [], { runKey: result.runKey });
+        } else this.reply(message.requestId, false, [result.reason]);
         return;
       }
       case 'treeItems': {

@@ -282,18 +282,6 @@ describe('ResticRunner against real restic', () => {
     expect(finished.failureMessage).not.toContain('wrong-password');
   });
 
-  it('restores one file of a snapshot', async () => {
-    const task = makeTask({ id: 7, backupItems: [dirItem(join(src, 'docs'))] });
-    const r = runner();
-    const { finished } = await run(r, task);
-    const target = join(base, 'restore');
-    const file = join(src, 'docs', 'sub', 'b.txt');
-    const result = await r.restore(finished.snapshotId ?? '', file, target);
-    expect(result.ok).toBe(true);
-    expect(readFileSync(join(target, file), 'utf8')).toBe('bravo\n');
-    expect(existsSync(join(target, src, 'docs', 'a.txt'))).toBe(false);
-  });
-
   it('keeps the newest snapshot of each of the last N weeks (snapshots to keep)', async () => {
     const repo = join(base, 'repo');
     const r = runner();

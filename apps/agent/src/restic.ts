@@ -333,7 +333,7 @@ export class ResticRunner {
   }
 
   /** A failure text for a restic that could not be started. */
-  private spawnFailure(error: NodeJS.ErrnoException): string {
+  spawnFailure(error: NodeJS.ErrnoException): string {
     if (error.code === 'ENOENT') return `restic was not found (${this.binary}): install restic 0.14 or later`;
     if (error.code === 'EACCES') return `restic could not be started (${this.binary}): permission denied`;
     return `restic could not be started (${this.binary}): ${this.redact(error.message)}`;
@@ -587,28 +587,6 @@ export class ResticRunner {
       `Old snapshots could not be removed (retention will be applied after the next run): ${why}`,
     );
     return false;
-  }
-
-  /**
-   * Restores one file or folder of a snapshot below `targetDir` (restic recreates its full path there):
-   * `restic restore SNAP --target DIR --include PATH`.
-   */
-  async restore(
-    snapshotId: string,
-    path: string,
-    targetDir: string,
-    signal?: AbortSignal,
-  ): Promise<{ ok: boolean; exitCodeResult: RunFinishedEvent['exitCodeResult']; output: string[] }> {
-    const output: string[] = [];
-    const exit = await this.call({
-      args: ['restore', snapshotId, '--target', targetDir, '--include', literalIncludePattern(path, this.platform)],
-      signal,
-      onStdoutLine: (l) => output.push(this.redact(l)),
-      onStderrLine: (l) => output.push(this.redact(l)),
-    });
-    if (exit.spawnError) return { ok: false, exitCodeResult: 'FATAL', output: [this.spawnFailure(exit.spawnError)] };
-    const outcome = runOutcomeOfResticExit(exit.code, exit.cancelled);
-    return { ok: outcome.status !== 'FAILED', exitCodeResult: outcome.exitCodeResult, output };
   }
 }
 

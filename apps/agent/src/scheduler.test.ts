@@ -235,6 +235,26 @@ describe('Scheduler', () => {
     expect(scheduler.isRunning(4)).toBe(false);
   });
 
+  it('runs a restore as a BACKUP_RESTORE run of any task status, never beside a run of the task, and cancels it', async () => {
+    const { backups, events, scheduler } = setup('2026-06-01T00:00:00Z');
+    scheduler.setTasks([makeTask({ id: 4, status: 'PAUSED' })], 'UTC');
+    expect(scheduler.startRestore(9, backups.backup, 'q0')).toMatchObject({ ok: false });
+    expect(scheduler.startRestore(4, backups.backup, 'q1')).toEqual({ ok: true, runKey: '4-run-1' });
+    expect(events[0]).toMatchObject({ type: 'runStarted', taskId: 4, requestId: 'q1', actionType: 'BACKUP_RESTORE' });
+    await flush();
+    expect(scheduler.startRestore(4, backups.backup, 'q2')).toEqual({
+      ok: false,
+      reason: 'Task 4 is already running.',
+    });
+    expect(scheduler.cancelRun(4)).toBe(true);
+    await scheduler.idle();
+    expect(events.at(-1)).toMatchObject({
+      type: 'runFinished',
+      runKey: '4-run-1',
+      exitCodeResult: 'CANCELLATION_REQUESTED',
+    });
+  });
+
   it('turns a backup that throws into a FAILED run', async () => {
     const events: AgentToServer[] = [];
     const scheduler = new Scheduler({

@@ -48,6 +48,8 @@ export interface SchedulerOptions {
   maxTimerMs?: number;
 }
 
+type RunStartedEvent = Extract<AgentToServer, { type: 'runStarted' }>;
+
 export type StartResult = { ok: true; runKey: string } | { ok: false; reason: string };
 
 interface Running {
@@ -127,7 +129,17 @@ export class Scheduler {
     if (!task || !createSeed || !awaitsSeedCreation(task) || !task.runnable) {
       return { ok: false, reason: `Task ${taskId} does not await a seed on this agent.` };
     }
-    return this.start(task, manual, requestId, createSeed);
+    return this.start(task, manual, requestId, { work: createSeed, actionType: 'BACKUP_SEED_CREATION' });
+  }
+
+  /**
+   * Restores a snapshot of a task (the portal's restoreRun): whatever the task's status, but never while the task
+   * runs, and the task does not run until it has finished (cancelRun stops it like a backup).
+   */
+  startRestore(taskId: number, restore: BackupFunction, requestId: string): StartResult {
+    const task = this.tasks.get(taskId);
+    if (!task) return { ok: false, reason: `Task ${taskId} is not known to this agent.` };
+    return this.start(task, true, requestId, { work: restore, actionType: 'BACKUP_RESTORE' });
   }
 
   /** Cancels the task's running run; false when it is not running. */
@@ -193,7 +205,12 @@ export class Scheduler {
     this.arm();
   }
 
-  private start(task: AgentTask, manual: boolean, requestId?: string, seed?: BackupFunction): StartResult {
+  private start(
+    task: AgentTask,
+    manual: boolean,
+    requestId?: string,
+    action?: { work: BackupFunction; actionType: NonNullable<RunStartedEvent['actionType']> },
+  ): StartResult {
     if (this.running.has(task.id)) return { ok: false, reason: `Task ${task.id} is already running.` };
     const runKey = this.newRunKey(task.id);
     const controller = new AbortController();
@@ -205,10 +222,10 @@ export class Scheduler {
       startedAt: new Date(this.clock.now()).toISOString(),
       manual,
       ...(requestId === undefined ? {} : { requestId }),
-      ...(seed ? { actionType: 'BACKUP_SEED_CREATION' as const } : {}),
+      ...(action ? { actionType: action.actionType } : {}),
     });
     const done = Promise.resolve()
-      .then(() => (seed ?? this.options.backup)(task, runKey, emit, controller.signal))
+      .then(() => (action?.work ?? this.options.backup)(task, runKey, emit, controller.signal))
       .catch(
         (error: unknown): RunFinishedEvent => ({
           type: 'runFinished',

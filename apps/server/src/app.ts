@@ -59,6 +59,7 @@ import { createRealtimeCommandService } from './features/realtime-commands/servi
 import { createRestoreRepo } from './features/restore/repo.js';
 import { registerRestoreRoutes } from './features/restore/routes.js';
 import { createRestoreService } from './features/restore/service.js';
+import { createMachineRestoreService } from './features/restore/to-machine.js';
 import { createSeedingRepo } from './features/seeding/repo.js';
 import { registerSeedingRoutes } from './features/seeding/routes.js';
 import { createSeedingService } from './features/seeding/service.js';
@@ -430,7 +431,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await seeding.failInterruptedLoads();
   });
   app.addHook('onClose', async () => seeding.stop());
-  // A run's backed-up data (issue 14): snapshot tree, downloads streamed from restic, archive deletion.
+  // A run's backed-up data (issue 14): snapshot tree, downloads streamed from restic, restore to the machine by its
+  // agent, archive deletion.
+  const restoreRepo = createRestoreRepo(db);
   const restore = createRestoreService({
     repo: restoreRepo,
     places: localStorageRepo,
@@ -439,7 +442,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onError: (error, what) => app.log.error({ err: error }, `failed ${what}`),
     ...(deps.now ? { now: deps.now } : {}),
   });
-  registerRestoreRoutes(app, { restore });
+  const toMachine = createMachineRestoreService({
+    repo: restoreRepo,
+    commands: taskCommandsRepo,
+    askAgent: (machineId, command) => live.ask(machineId, command),
+  });
+  registerRestoreRoutes(app, { restore, toMachine });
   app.addHook('onReady', async () => restore.startDeletionJob());
   app.addHook('onClose', async () => restore.stop());
   registerMachineLinkRoutes(app, {

@@ -29,6 +29,15 @@ export function isActionBusy(status: RunStatus): boolean {
   return isBusyRunStatus(status);
 }
 
+/**
+ * Whether an action of this type is a run of the task for its statuses (last run, the run before it, missed
+ * executions, and through them the dashboard's counts and pies): backups and a seed's creation and loading are.
+ * A restore to the machine (BACKUP_RESTORE, issue 14) only reads a snapshot: it is listed among the task's
+ * actions with its progress, and while it is busy Download and Restore are disabled and the task does not run,
+ * but it leaves the task's display status as it was.
+ */
+export const isTaskRunAction = (type: ActionType) => type !== 'BACKUP_RESTORE';
+
 /** 002 §4.2: cancel is allowed only when the action is initiated or in progress. */
 export function canCancelAction(status: RunStatus): boolean {
   return isBusyRunStatus(status);

@@ -10,10 +10,12 @@ import {
   TASK_STATUSES,
   TRANSFER_PHASES,
 } from './enums.js';
+import { RESTORE_FOLDER_MAX } from './forms/restore.js';
 import { backupItemSchema } from './forms/task.js';
 import { idSchema } from './ids.js';
 import { MESSAGES } from './messages.js';
 import { agentExtraTaskSettingsSchema } from './panels.js';
+import { MAX_CHOSEN_ITEMS, snapshotPathSchema } from './restore.js';
 
 /**
  * What the agent and the server say to each other over the agent endpoint of the live channel
@@ -43,6 +45,8 @@ export function reconnectDelayMs(attempt: number, random: () => number = Math.ra
 }
 
 const requestId = z.string().min(1).max(100);
+/** restic's full snapshot id: 64 lower-case hex digits. */
+const resticSnapshotIdSchema = z.string().regex(/^[0-9a-f]{64}$/);
 const isoTime = z.iso.datetime({ offset: true });
 
 // --- Linking a machine ---------------------------------------------------------------------------------
@@ -190,8 +194,15 @@ export const agentRunsTask = (task: Pick<AgentTask, 'status' | 'runnable'>) =>
 /** The restic tag of a task's snapshots (DESIGN §6: tasks are restic tags). */
 export const resticTaskTag = (taskId: number) => `task-${taskId}`;
 
-/** The action types of the runs an agent reports (001 §3); BACKUP_SEED_LOADING is the portal's own. */
-export const AGENT_RUN_ACTION_TYPES = ['BACKUP_RUN', 'BACKUP_SEED_CREATION'] as const satisfies readonly ActionType[];
+/**
+ * The action types of the runs an agent reports (001 §3); BACKUP_SEED_LOADING is the portal's own. A
+ * BACKUP_RESTORE is started by the portal's restoreRun command and reported like a run.
+ */
+export const AGENT_RUN_ACTION_TYPES = [
+  'BACKUP_RUN',
+  'BACKUP_SEED_CREATION',
+  'BACKUP_RESTORE',
+] as const satisfies readonly ActionType[];
 
 /** Where the machine's restic repository is and how to open it (DESIGN §6: one repository per machine). */
 export const repositorySchema = z.object({
@@ -217,6 +228,21 @@ export const serverToAgentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('repository'), settings: repositorySchema }),
   z.object({ type: z.literal('startTask'), requestId, taskId: idSchema }),
   z.object({ type: z.literal('cancelRun'), requestId, taskId: idSchema, runId: z.number().int().positive() }),
+  /**
+   * Restore to the machine (issue 14): `restic restore {snapshotId} --target {target} [--include {path}…]`,
+   * reported as a run of action type BACKUP_RESTORE. No includes: everything. `target` null: the original
+   * place (`--target /`). The agent replies at once (refused, or taken with `{runKey}`).
+   */
+  z.object({
+    type: z.literal('restoreRun'),
+    requestId,
+    taskId: idSchema,
+    /** The backup run whose snapshot is restored (named in the agent's log). */
+    runId: z.number().int().positive(),
+    snapshotId: resticSnapshotIdSchema,
+    includes: z.array(snapshotPathSchema).max(MAX_CHOSEN_ITEMS),
+    target: z.string().min(1).max(RESTORE_FOLDER_MAX).nullable(),
+  }),
   z.object({
     type: z.literal('treeItems'),
     requestId,
@@ -304,10 +330,7 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
     finishedAt: isoTime,
     exitCodeResult: z.enum(COMMAND_RESULT_CODES),
     failureMessage: z.string().max(4000).nullable(),
-    snapshotId: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/)
-      .nullable(),
+    snapshotId: resticSnapshotIdSchema.nullable(),
     bytesAdded: z.number().int().min(0).nullable(),
     bytesTotal: z.number().int().min(0).nullable(),
   }),

@@ -28,6 +28,7 @@ import {
 } from './forms/customer.js';
 import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './forms/machine.js';
 import { resticCommandSchema } from './forms/restic.js';
+import { restoreRequestSchema } from './forms/restore.js';
 import { downloadRequestSchema, type TaskDefinition } from './forms/task.js';
 import { userAddSchema } from './forms/user.js';
 import { idParam } from './ids.js';
@@ -636,6 +637,14 @@ export const ROUTES = {
     initiateDownload: post(`${TASK_RUN}/downloads/initiate`, 'signedIn', {
       body: downloadRequestSchema,
       response: answer<DownloadInitiated>(),
+    }),
+    /**
+     * Restore to the machine (issue 14): the agent restores the chosen items of the run's snapshot with `restic
+     * restore`, reported as a BACKUP_RESTORE action of the task. Answered once the agent has taken it.
+     */
+    restoreToMachine: post(`${TASK_RUN}/restore`, 'signedIn', {
+      body: restoreRequestSchema,
+      response: answer<null>(),
     }),
     /** The hidden form POST (field `_csrf`) that answers with the zip; `download` is the initiate call's downloadId. */
     download: post(`${TASK_RUN}/downloads/:download`, 'signedIn', { response: notAnEnvelope() }),

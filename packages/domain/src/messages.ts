@@ -842,6 +842,20 @@ export const MESSAGES = {
     downloadNotValid: 'This download is no longer valid; start it again',
     notOnPortalStorage: "Downloads are served only from the portal's own storage",
     archiveNotDeletable: 'This snapshot archive cannot be deleted now',
+    // Restore to the machine (issue 14; ours, the specification has no screen for it).
+    restoreButton: 'Restore',
+    restoreTitle: 'Restore backed-up items to the machine',
+    restoreAll: 'Restore all items',
+    restoreTargetOriginal: 'Original place',
+    restoreTargetFolder: 'Another folder',
+    restoreFolderHelp: 'An absolute folder of the backup machine; each item keeps its full path below it.',
+    restoreOverwriteWarning:
+      'Restoring to the original place overwrites the files of the same name on the machine with their backed-up versions.',
+    restoreSubmit: 'Start restore',
+    restoreStarted: 'Restore started.',
+    unknownWhileStartingRestore: unknownErrorWhile('starting the restore'),
+    targetFolderNotAbsolute: 'Target folder must be an absolute folder of the backup machine',
+    noSnapshotToRestore: 'This run has no snapshot to restore',
   },
 
   /** Destructive confirmations by typing a name (000 §5, 001 §5, 002 §5.4, §5.8). */

@@ -87,6 +87,11 @@ export interface TaskAbilities {
   cancelActions: boolean;
   /** 002 §6: delete snapshot archives and download (each row has its own rule too). */
   manageSnapshots: boolean;
+  /**
+   * Restore to the machine (issue 14): who may change the machine's backed-up data (mayHandleBackupData 'change':
+   * not read-only, and the provider or a reseller only with the customer's allowProviderMachineControl).
+   */
+  restore: boolean;
   /** 002 §4.2: download and restore disabled while an action runs or the task is being deleted. */
   downloadDisabled: boolean;
 }

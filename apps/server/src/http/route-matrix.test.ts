@@ -153,6 +153,7 @@ const EXPECTED: Record<string, AccessLevel> = {
   // A run's backed-up data (issue 14, "restore"): snapshot tree, downloads, archive deletion.
   'GET /backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId/tree': 'signedIn',
   'POST /backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId/downloads/initiate': 'signedIn',
+  'POST /backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId/restore': 'signedIn',
   'POST /backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId/downloads/:download': 'signedIn',
   'PUT /backupmachines/:machineId/backuptasks/:taskId/backupsnapshots/:snapshotId': 'signedIn',
   // The live channel's WebSocket endpoints; a plain GET without an upgrade answers 404.

@@ -8,6 +8,7 @@ import {
   customers,
   storageAccounts,
   storageLocations,
+  taskActions,
 } from '../db/schema/index.js';
 import type { NewTask } from '../features/backup-state/repo.js';
 
@@ -112,6 +113,28 @@ export function backupFixtures(db: Db) {
         statusOfLastRun: options.statusOfLastRun ?? null,
         statusOfRunBeforeLast: options.statusOfRunBeforeLast ?? null,
       };
+    },
+
+    /** A finished backup run of the task that made `resticSnapshotId` (still downloadable unless told otherwise). */
+    async backupRun(
+      task: { taskId: number; machineId: number },
+      resticSnapshotId: string,
+      snapshotsAvailable = true,
+    ): Promise<number> {
+      const [row] = await db
+        .insert(taskActions)
+        .values({
+          backupTaskId: task.taskId,
+          backupMachineId: task.machineId,
+          type: 'BACKUP_RUN',
+          status: 'FINISHED_SUCCESS',
+          timeFinished: new Date(),
+          resticSnapshotId,
+          snapshotsAvailable,
+        })
+        .returning({ id: taskActions.id });
+      if (!row) throw new Error('run not inserted');
+      return row.id;
     },
 
     async setSuperAdmin(customerId: number, userId: number): Promise<void> {

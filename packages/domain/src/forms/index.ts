@@ -7,6 +7,7 @@ export * from './package.js';
 export * from './package-template.js';
 export * from './reseller-settings.js';
 export * from './restic.js';
+export * from './restore.js';
 export * from './signup.js';
 export * from './storage.js';
 export * from './task.js';

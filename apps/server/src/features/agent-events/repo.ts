@@ -211,9 +211,16 @@ export function createAgentEventsRepo(db: Executor) {
     },
 
     /** The machine's runs still busy (INITIATED / IN_PROGRESS) that its agent reported, by run key. */
-    async busyRunsOf(machineId: number): Promise<Array<{ id: number; taskId: number; runKey: string }>> {
+    async busyRunsOf(
+      machineId: number,
+    ): Promise<Array<{ id: number; taskId: number; runKey: string; type: ActionType }>> {
       const rows = await db
-        .select({ id: taskActions.id, taskId: taskActions.backupTaskId, runKey: taskActions.runKey })
+        .select({
+          id: taskActions.id,
+          taskId: taskActions.backupTaskId,
+          runKey: taskActions.runKey,
+          type: taskActions.type,
+        })
         .from(taskActions)
         .where(
           and(
@@ -223,7 +230,7 @@ export function createAgentEventsRepo(db: Executor) {
           ),
         )
         .orderBy(asc(taskActions.id));
-      return rows.flatMap((r) => (r.runKey === null ? [] : [{ id: r.id, taskId: r.taskId, runKey: r.runKey }]));
+      return rows.flatMap((r) => (r.runKey === null ? [] : [{ ...r, runKey: r.runKey }]));
     },
 
     async runOf(machineId: number, runKey: string): Promise<{ id: number; taskId: number; type: ActionType } | null> {

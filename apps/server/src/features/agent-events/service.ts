@@ -1,10 +1,14 @@
 import {
+  type ActionType,
   type AgentToServer,
+  isTaskRunAction,
   isValidTimeZone,
   machineQuotaStatus,
   megabytesToBytes,
+  type RunStatus,
   type ServerToAgent,
 } from '@portal/domain';
+import type { Executor } from '../../db/client.js';
 import type { BackupStateService } from '../backup-state/service.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
 import { type AgentEventsRepo, createAgentEventsRepo } from './repo.js';
@@ -42,6 +46,25 @@ export function createAgentEventService(deps: {
   const notify = (machineId: number, update: MachineUpdate) => deps.onUpdate?.(machineId, update);
   const now = deps.now ?? (() => new Date());
 
+  /**
+   * Writes a run's start or status change: with the task's run statuses (and so the dashboard) through the
+   * backup state when the action is one of the task's runs, alone when it is not (a restore, isTaskRunAction).
+   */
+  async function recordRun(
+    type: ActionType,
+    taskId: number,
+    change: 'started' | RunStatus,
+    write: (events: AgentEventsRepo) => Promise<boolean>,
+  ): Promise<void> {
+    if (!isTaskRunAction(type)) {
+      await write(repo);
+      return;
+    }
+    const alongside = (tx: Executor) => write(createAgentEventsRepo(tx));
+    if (change === 'started') await deps.backupState.runStarted(taskId, 'IN_PROGRESS', alongside);
+    else await deps.backupState.runStatusChanged(taskId, change, alongside);
+  }
+
   /** The task list message for the machine's agent. */
   async function tasksMessage(machineId: number): Promise<ServerToAgent> {
     const [tasks, timeZone] = await Promise.all([repo.tasksOf(machineId), repo.machineTimeZone(machineId)]);
@@ -59,9 +82,9 @@ export function createAgentEventService(deps: {
     for (const run of await repo.busyRunsOf(machineId)) {
       if (known.has(run.runKey)) continue;
       let finished = false;
-      await deps.backupState.runStatusChanged(run.taskId, 'FAILED', async (tx) => {
+      await recordRun(run.type, run.taskId, 'FAILED', async (events) => {
         finished =
-          (await createAgentEventsRepo(tx).finishRun(machineId, run.runKey, {
+          (await events.finishRun(machineId, run.runKey, {
             status: 'FAILED',
             finishedAt: now(),
             exitCodeResult: 'IO_OR_INTERRUPT_EXCEPTION',
@@ -97,14 +120,9 @@ export function createAgentEventService(deps: {
           const task = await repo.taskOfMachine(machine.id, event.taskId);
           if (!task) return replyTo(event.requestId, false, [`Task ${event.taskId} is not a task of this machine`]);
           let runId = 0;
-          await deps.backupState.runStarted(event.taskId, 'IN_PROGRESS', async (tx) => {
-            const run = await createAgentEventsRepo(tx).insertRun(
-              machine.id,
-              event.taskId,
-              event.runKey,
-              new Date(event.startedAt),
-              event.actionType ?? 'BACKUP_RUN',
-            );
+          const type = event.actionType ?? 'BACKUP_RUN';
+          await recordRun(type, event.taskId, 'started', async (events) => {
+            const run = await events.insertRun(machine.id, event.taskId, event.runKey, new Date(event.startedAt), type);
             runId = run.id;
             return run.created;
           });
@@ -126,9 +144,9 @@ export function createAgentEventService(deps: {
           // A seed's snapshot is in the repository on the seed disk, out of the portal's reach until loaded.
           const onSeedDisk = run.type === 'BACKUP_SEED_CREATION';
           let finished = false;
-          await deps.backupState.runStatusChanged(run.taskId, event.status, async (tx) => {
+          await recordRun(run.type, run.taskId, event.status, async (events) => {
             finished =
-              (await createAgentEventsRepo(tx).finishRun(machine.id, event.runKey, {
+              (await events.finishRun(machine.id, event.runKey, {
                 status: event.status,
                 finishedAt: new Date(event.finishedAt),
                 exitCodeResult: event.exitCodeResult,

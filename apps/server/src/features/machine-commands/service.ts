@@ -28,7 +28,8 @@ export interface MachinePath {
 
 const TEXT = MESSAGES.backupMachine;
 
-const offline = () =>
+/** 409 at once: the machine's agent is not connected (DESIGN §5: never after a time-out). */
+export const offline = () =>
   new AppError(409, 'MACHINE_OFFLINE', [errorMessage(MESSAGES.liveChannel.machineOffline, '', 'MACHINE_OFFLINE')]);
 
 /**

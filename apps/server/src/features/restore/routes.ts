@@ -4,15 +4,19 @@ import { parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import type { RestoreService } from './service.js';
+import type { MachineRestoreService } from './to-machine.js';
 
 /**
  * A run's backed-up data (002 §7.5, §7.6; issue 14): the snapshot tree, the download's initiate call and its form
- * POST (the `_csrf` field is checked with every state-changing request, http/request-context.ts), and the archive
- * deletion of a snapshot.
+ * POST (the `_csrf` field is checked with every state-changing request, http/request-context.ts), the restore to
+ * the machine, and the archive deletion of a snapshot.
  */
-export function registerRestoreRoutes(app: FastifyInstance, deps: { restore: RestoreService }): void {
-  const { restore } = deps;
-  const { snapshotTree, initiateDownload, download, deleteArchive } = ROUTES.restore;
+export function registerRestoreRoutes(
+  app: FastifyInstance,
+  deps: { restore: RestoreService; toMachine: MachineRestoreService },
+): void {
+  const { restore, toMachine } = deps;
+  const { snapshotTree, initiateDownload, download, restoreToMachine, deleteArchive } = ROUTES.restore;
 
   route(app, snapshotTree, async (request) => {
     const { actor } = requireSignedIn(request);
@@ -27,6 +31,14 @@ export function registerRestoreRoutes(app: FastifyInstance, deps: { restore: Res
     const body = parseWith(initiateDownload.body, request.body);
     const result = await restore.initiateDownload(actor, path, body);
     return ok(result, [{ type: 'INFO', fieldName: '', message: MESSAGES.task.downloadStarting, responseCode: 'OK' }]);
+  });
+
+  route(app, restoreToMachine, async (request) => {
+    const { actor } = requireSignedIn(request);
+    const path = parseWith(restoreToMachine.params, request.params);
+    const body = parseWith(restoreToMachine.body, request.body);
+    await toMachine.restore(actor, path, body);
+    return ok(null, [{ type: 'INFO', fieldName: '', message: MESSAGES.restore.restoreStarted, responseCode: 'OK' }]);
   });
 
   route(app, download, async (request, reply) => {

@@ -54,6 +54,20 @@ const machineError = (detail: string) =>
     { type: 'ERROR', fieldName: '', message: detail, responseCode: 'MACHINE_ERROR' },
   ]);
 
+/** The machine, task and run of a path, for a caller who may `what` the machine's data; 404 for anyone else. */
+export async function loadRun(repo: RestoreRepo, actor: Actor, path: RunPath, what: 'read' | 'change') {
+  const machine = await repo.machine(path.machineId);
+  if (!machine || machine.beingDeleted || machineAudience(actor, machine) === null) {
+    throw notFound(MESSAGES.backupMachine.notFound);
+  }
+  if (!mayHandleBackupData(actor, machine, what)) throw forbidden();
+  const task = await repo.task(path.machineId, path.taskId);
+  if (!task) throw notFound(TEXT.runNotFound);
+  const run = await repo.run(task.id, path.runId);
+  if (!run) throw notFound(TEXT.runNotFound);
+  return { machine, task, run };
+}
+
 /** The file name of a download: the task's name and the run's start, kept to safe characters. */
 function downloadFileName(taskName: string, started: Date): string {
   const name = taskName.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '') || 'backup';
@@ -106,19 +120,7 @@ export function createRestoreService(deps: {
     return env;
   }
 
-  /** The machine, task and run of a path, for a caller who may `what` the machine's data; 404 for anyone else. */
-  async function load(actor: Actor, path: RunPath, what: 'read' | 'change') {
-    const machine = await repo.machine(path.machineId);
-    if (!machine || machine.beingDeleted || machineAudience(actor, machine) === null) {
-      throw notFound(MESSAGES.backupMachine.notFound);
-    }
-    if (!mayHandleBackupData(actor, machine, what)) throw forbidden();
-    const task = await repo.task(path.machineId, path.taskId);
-    if (!task) throw notFound(TEXT.runNotFound);
-    const run = await repo.run(task.id, path.runId);
-    if (!run) throw notFound(TEXT.runNotFound);
-    return { machine, task, run };
-  }
+  const load = (actor: Actor, path: RunPath, what: 'read' | 'change') => loadRun(repo, actor, path, what);
 
   /** The run's restic snapshot, when it has one the portal can read. */
   function snapshotOf(run: { snapshotsAvailable: boolean; resticSnapshotId: string | null }): string {

@@ -6,11 +6,13 @@ import {
   canEditTask,
   canRunTaskNow,
   canTogglePause,
+  isTaskRunAction,
   MESSAGES,
   machineAudience,
   mayCancelActions,
   mayChange,
   mayCommandMachine,
+  mayHandleBackupData,
   type PagingQuery,
   pageOf,
   pauseToggleTarget,
@@ -90,6 +92,7 @@ export function createTaskService(deps: {
         delete: commanding && canDeleteTask(controls),
         cancelActions: mayCancelActions(actor, machine),
         manageSnapshots: mayManageSnapshots(actor),
+        restore: !machine.beingDeleted && mayHandleBackupData(actor, machine, 'change'),
       };
       return presentTaskDetail(task, machine, path.audience, abilities);
     },
@@ -145,15 +148,16 @@ export function createTaskService(deps: {
       if (outcome === 'offline') throw conflict(MESSAGES.liveChannel.machineOffline);
       if (outcome === 'timeout') throw conflict(MESSAGES.liveChannel.backupMachineCommunicationError);
       if (outcome === 'notRunning') {
+        const finishCancelled = (tasks: TasksRepo) =>
+          tasks.finishCancelled(action.id, now(), resultCodeText('CANCELLATION_REQUESTED'));
         let finished = false;
-        await deps.backupState.runStatusChanged(task.id, 'FAILED', async (tx) => {
-          finished = await createTasksRepo(tx).finishCancelled(
-            action.id,
-            now(),
-            resultCodeText('CANCELLATION_REQUESTED'),
-          );
-          return finished;
-        });
+        // A restore is not one of the task's runs: its end leaves the task's statuses alone.
+        if (isTaskRunAction(action.type)) {
+          await deps.backupState.runStatusChanged(task.id, 'FAILED', async (tx) => {
+            finished = await finishCancelled(createTasksRepo(tx));
+            return finished;
+          });
+        } else finished = await finishCancelled(repo);
         if (finished) deps.onRunChanged?.(machine.id, task.id, action.id);
       }
       return null;

@@ -211,6 +211,7 @@ describe('the task page', () => {
         delete: true,
         cancelActions: true,
         manageSnapshots: true,
+        restore: true,
         downloadDisabled: true,
       },
     });

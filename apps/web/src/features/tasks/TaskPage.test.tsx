@@ -59,6 +59,7 @@ const task = (overrides: Partial<TaskDetail> = {}): TaskDetail => ({
     delete: true,
     cancelActions: true,
     manageSnapshots: true,
+    restore: true,
     downloadDisabled: false,
   },
   ...overrides,

@@ -339,13 +339,16 @@ function RunsTable({ audience, taskRef, task }: { audience: Audience; taskRef: T
                       runId={run.id}
                       disabled={task.abilities.downloadDisabled}
                     />
-                    <RestoreButton
-                      machineId={taskRef.machineId}
-                      taskId={taskRef.taskId}
-                      runId={run.id}
-                      disabled={task.abilities.downloadDisabled}
-                      onStarted={() => undefined}
-                    />
+                    {task.abilities.restore && (
+                      <RestoreButton
+                        machineId={taskRef.machineId}
+                        taskId={taskRef.taskId}
+                        runId={run.id}
+                        disabled={task.abilities.downloadDisabled}
+                        osFamily={task.osFamily}
+                        onStarted={() => setType('BACKUP_RESTORE')}
+                      />
+                    )}
                   </>
                 )}
               </div>

@@ -1,17 +1,9 @@
-import {
-  CSRF_FIELD_NAME,
-  DOWNLOAD_START_DELAY_MS,
-  downloadRequestSchema,
-  MESSAGES,
-  ROUTES,
-  type SnapshotTreeItem,
-} from '@portal/domain';
-import { type FormEvent, useId, useState } from 'react';
-import Form from 'react-bootstrap/Form';
+import { CSRF_FIELD_NAME, DOWNLOAD_START_DELAY_MS, downloadRequestSchema, MESSAGES, ROUTES } from '@portal/domain';
+import { type FormEvent, useState } from 'react';
 import { csrfToken } from '../../../app/initial-data';
 import { FormModal, GlobalErrors, useDialogSubmit } from '../../../ui';
 import { type RunRef, useInitiateDownload } from './mutations';
-import { SnapshotTree } from './SnapshotTree';
+import { ItemsChoice, useChosenItems } from './SnapshotTree';
 
 const TEXT = MESSAGES.restore;
 
@@ -48,11 +40,9 @@ export interface DownloadDialogProps {
  */
 export function DownloadDialog({ show, run, onHide, animation }: DownloadDialogProps) {
   const [downloadAll, setDownloadAll] = useState(false);
-  const [chosen, setChosen] = useState<ReadonlyMap<string, SnapshotTreeItem>>(new Map());
   const [itemsError, setItemsError] = useState<string | null>(null);
+  const { chosen, toggle, items, reset } = useChosenItems(() => setItemsError(null));
   const [submitting, setSubmitting] = useState(false);
-  const allId = useId();
-  const errorId = useId();
   const { submit, globalErrors, clearErrors } = useDialogSubmit({
     mutation: useInitiateDownload(),
     successText: MESSAGES.task.downloadStarting,
@@ -60,23 +50,11 @@ export function DownloadDialog({ show, run, onHide, animation }: DownloadDialogP
     unknownErrorText: MESSAGES.task.unknownWhileInitiatingDownload,
   });
 
-  const toggle = (item: SnapshotTreeItem, on: boolean) => {
-    setItemsError(null);
-    setChosen((before) => {
-      const next = new Map(before);
-      if (on) next.set(item.path, item);
-      else next.delete(item.path);
-      return next;
-    });
-  };
-
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const request = {
       downloadAllItems: downloadAll,
-      backedUpItemsToDownload: downloadAll
-        ? []
-        : [...chosen.values()].map(({ path, name, type }) => ({ path, name, type })),
+      backedUpItemsToDownload: downloadAll ? [] : items,
     };
     const parsed = downloadRequestSchema.safeParse(request);
     if (!parsed.success) {
@@ -106,30 +84,26 @@ export function DownloadDialog({ show, run, onHide, animation }: DownloadDialogP
       size="lg"
       onExited={() => {
         setDownloadAll(false);
-        setChosen(new Map());
+        reset();
         setItemsError(null);
         clearErrors();
       }}
       animation={animation}
       data-testid="download-dialog"
     >
-      <Form.Check
-        type="switch"
-        id={allId}
-        className="mb-2"
-        label={TEXT.downloadAll}
-        checked={downloadAll}
-        onChange={(event) => {
-          setDownloadAll(event.currentTarget.checked);
+      <ItemsChoice
+        run={run}
+        show={show}
+        allLabel={TEXT.downloadAll}
+        all={downloadAll}
+        onAllChange={(all) => {
+          setDownloadAll(all);
           setItemsError(null);
         }}
+        chosen={chosen}
+        onToggle={toggle}
+        error={itemsError}
       />
-      {show ? <SnapshotTree run={run} chosen={chosen} onToggle={toggle} disabled={downloadAll} /> : null}
-      {itemsError ? (
-        <div id={errorId} className="invalid-feedback d-block" role="alert">
-          {itemsError}
-        </div>
-      ) : null}
       <GlobalErrors messages={globalErrors} />
     </FormModal>
   );

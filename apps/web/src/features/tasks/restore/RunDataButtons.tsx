@@ -1,9 +1,10 @@
-import { MESSAGES } from '@portal/domain';
+import { MESSAGES, type OsFamily } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { ConfirmByNameDialog, useDialogSubmit } from '../../../ui';
 import { DownloadDialog } from './DownloadDialog';
 import { useDeleteArchive } from './mutations';
+import { RestoreDialog } from './RestoreDialog';
 
 const TEXT = MESSAGES.restore;
 
@@ -28,9 +29,30 @@ export function DownloadButton({ machineId, taskId, runId, disabled }: RunDataPr
   );
 }
 
-// Restore to the machine (BACKUP_RESTORE) is not built yet: no agent command carries it, so no button is offered.
-export function RestoreButton(_props: RunDataProps & { onStarted: () => void }) {
-  return null;
+/** Restore to the machine (issue 14): opens the dialog with the snapshot's tree and the target. */
+export function RestoreButton({
+  machineId,
+  taskId,
+  runId,
+  disabled,
+  osFamily,
+  onStarted,
+}: RunDataProps & { osFamily: OsFamily; onStarted: () => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button size="sm" variant="outline-primary" disabled={disabled} onClick={() => setOpen(true)}>
+        {TEXT.restoreButton}
+      </Button>
+      <RestoreDialog
+        show={open}
+        run={{ machineId, taskId, runId }}
+        osFamily={osFamily}
+        onHide={() => setOpen(false)}
+        onStarted={onStarted}
+      />
+    </>
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { MESSAGES, ROUTES, type SnapshotTreeItem } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
@@ -109,5 +109,67 @@ export function SnapshotTree(props: TreeProps) {
     >
       <Folder {...props} path="/" depth={0} />
     </fieldset>
+  );
+}
+
+/** A chosen item as the download and restore requests carry it. */
+export type ChosenItem = Pick<SnapshotTreeItem, 'path' | 'name' | 'type'>;
+
+/** The items chosen in a snapshot tree, by path; `onChange` hears each new choice. */
+export function useChosenItems(onChange?: (items: ChosenItem[]) => void) {
+  const [chosen, setChosen] = useState<ReadonlyMap<string, SnapshotTreeItem>>(new Map());
+  const itemsOf = (map: ReadonlyMap<string, SnapshotTreeItem>): ChosenItem[] =>
+    [...map.values()].map(({ path, name, type }) => ({ path, name, type }));
+  const toggle = (item: SnapshotTreeItem, on: boolean) => {
+    const next = new Map(chosen);
+    if (on) next.set(item.path, item);
+    else next.delete(item.path);
+    setChosen(next);
+    onChange?.(itemsOf(next));
+  };
+  return { chosen, toggle, items: itemsOf(chosen), reset: () => setChosen(new Map()) };
+}
+
+/**
+ * The items part of the download and restore dialogs: an 'all items' switch, the snapshot's tree (loaded while the
+ * dialog shows, disabled while all items are on) and the items' message.
+ */
+export function ItemsChoice({
+  run,
+  show,
+  allLabel,
+  all,
+  onAllChange,
+  chosen,
+  onToggle,
+  error,
+}: {
+  run: RunRef;
+  show: boolean;
+  allLabel: string;
+  all: boolean;
+  onAllChange: (all: boolean) => void;
+  chosen: ReadonlyMap<string, SnapshotTreeItem>;
+  onToggle: (item: SnapshotTreeItem, on: boolean) => void;
+  error: string | null | undefined;
+}) {
+  const allId = useId();
+  return (
+    <>
+      <Form.Check
+        type="switch"
+        id={allId}
+        className="mb-2"
+        label={allLabel}
+        checked={all}
+        onChange={(event) => onAllChange(event.currentTarget.checked)}
+      />
+      {show ? <SnapshotTree run={run} chosen={chosen} onToggle={onToggle} disabled={all} /> : null}
+      {error ? (
+        <div className="invalid-feedback d-block" role="alert">
+          {error}
+        </div>
+      ) : null}
+    </>
   );
 }

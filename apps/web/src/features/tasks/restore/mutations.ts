@@ -1,6 +1,7 @@
-import { type DownloadRequestForm, ROUTES } from '@portal/domain';
+import { type DownloadRequestForm, type RestoreRequest, ROUTES, TIMINGS } from '@portal/domain';
 import { call } from '../../../app/api';
 import { useApiMutation } from '../../../ui';
+import { taskKeys } from '../queries';
 
 /** A run of a task, on the customer's paths (002 §7.6). */
 export interface RunRef {
@@ -26,4 +27,15 @@ export const useDeleteArchive = () =>
     request: (at: { machineId: number; taskId: number; snapshotId: number }) =>
       call(ROUTES.restore.deleteArchive, at, undefined, { archivedelete: true }),
     refreshes: () => [],
+  });
+
+/**
+ * POST .../backupruns/{r}/restore (issue 14): the agent restores the run's snapshot; the task's actions show the
+ * restore once the agent reports it (the runs queue reloads the page; this refresh catches a quick one).
+ */
+export const useRestoreToMachine = () =>
+  useApiMutation({
+    request: ({ run, request }: { run: RunRef; request: RestoreRequest }) =>
+      call(ROUTES.restore.restoreToMachine, run, request),
+    refreshes: ({ run }) => [{ queryKey: taskKeys.task(run.machineId, run.taskId), afterMs: TIMINGS.tableRefreshMs }],
   });

@@ -1,0 +1,135 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  exclusionPlatformOf,
+  MESSAGES,
+  type OsFamily,
+  RESTORE_FORM_LABELS,
+  type RestoreRequestForm,
+  restoreRequestSchemaFor,
+} from '@portal/domain';
+import { useId, useMemo } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Form from 'react-bootstrap/Form';
+import { type Resolver, useForm } from 'react-hook-form';
+import { FormModal, GlobalErrors, TextField, useDialogSubmit } from '../../../ui';
+import { type RunRef, useRestoreToMachine } from './mutations';
+import { ItemsChoice, useChosenItems } from './SnapshotTree';
+
+const TEXT = MESSAGES.restore;
+
+type RestoreFormValues = RestoreRequestForm & { restoreAllItems: boolean; targetFolder: string };
+
+const newRequest = (): RestoreFormValues => ({
+  requestId: crypto.randomUUID(),
+  restoreAllItems: false,
+  backedUpItemsToRestore: [],
+  target: 'FOLDER',
+  targetFolder: '',
+});
+
+export interface RestoreDialogProps {
+  show: boolean;
+  run: RunRef;
+  /** The machine's platform decides what an absolute folder is. */
+  osFamily: OsFamily;
+  onHide: () => void;
+  /** The agent has taken the restore: the page shows its action. */
+  onStarted: () => void;
+  animation?: boolean;
+}
+
+/**
+ * Restore to the machine (issue 14): everything, or the items chosen in the run's snapshot tree (the download's
+ * tree), to their original place (the dialog warns that files of the same name are overwritten) or below another
+ * absolute folder of the machine. The agent then runs `restic restore`, shown as a Restore action of the task.
+ */
+export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animation }: RestoreDialogProps) {
+  const schema = useMemo(() => restoreRequestSchemaFor(exclusionPlatformOf(osFamily)), [osFamily]);
+  const form = useForm<RestoreFormValues>({
+    resolver: zodResolver(schema) as unknown as Resolver<RestoreFormValues>,
+    defaultValues: newRequest(),
+  });
+  const { chosen, toggle, reset } = useChosenItems((items) => {
+    form.setValue('backedUpItemsToRestore', items);
+    form.clearErrors('backedUpItemsToRestore');
+  });
+  const targetId = useId();
+  const { submit, globalErrors, clearErrors, submitting } = useDialogSubmit({
+    mutation: useRestoreToMachine(),
+    successText: TEXT.restoreStarted,
+    partialText: TEXT.restoreStarted,
+    unknownErrorText: TEXT.unknownWhileStartingRestore,
+    form: { setError: form.setError, fieldNames: ['backedUpItemsToRestore', 'targetFolder', 'target'] },
+  });
+  const restoreAll = form.watch('restoreAllItems');
+  const target = form.watch('target');
+  const itemsError = form.formState.errors.backedUpItemsToRestore?.message;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const outcome = await submit({ run, request: schema.parse(values) });
+    if (!outcome.close) return;
+    onHide();
+    if (outcome.applied) onStarted();
+  });
+
+  return (
+    <FormModal
+      show={show}
+      title={TEXT.restoreTitle}
+      onHide={onHide}
+      onSubmit={onSubmit}
+      submitting={submitting}
+      submitLabel={TEXT.restoreSubmit}
+      size="lg"
+      onExited={() => {
+        form.reset(newRequest());
+        reset();
+        clearErrors();
+      }}
+      animation={animation}
+      data-testid="restore-dialog"
+    >
+      <ItemsChoice
+        run={run}
+        show={show}
+        allLabel={TEXT.restoreAll}
+        all={restoreAll}
+        onAllChange={(all) => {
+          form.setValue('restoreAllItems', all);
+          form.clearErrors('backedUpItemsToRestore');
+        }}
+        chosen={chosen}
+        onToggle={toggle}
+        error={itemsError}
+      />
+      <fieldset className="mt-3">
+        <legend className="fs-6">{RESTORE_FORM_LABELS.target}</legend>
+        <Form.Check
+          type="radio"
+          id={`${targetId}-folder`}
+          label={TEXT.restoreTargetFolder}
+          value="FOLDER"
+          {...form.register('target')}
+        />
+        <Form.Check
+          type="radio"
+          id={`${targetId}-original`}
+          label={TEXT.restoreTargetOriginal}
+          value="ORIGINAL"
+          {...form.register('target')}
+        />
+      </fieldset>
+      {target === 'FOLDER' ? (
+        <div className="mt-2">
+          <TextField form={form} name="targetFolder" label={RESTORE_FORM_LABELS.targetFolder} idPrefix="restore-" />
+          <Form.Text className="d-block mt-n2 mb-2">{TEXT.restoreFolderHelp}</Form.Text>
+        </div>
+      ) : (
+        <Alert variant="warning" className="mt-2 mb-0">
+          {TEXT.restoreOverwriteWarning}
+        </Alert>
+      )}
+      <GlobalErrors messages={globalErrors} />
+    </FormModal>
+  );
+}

@@ -1,0 +1,118 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import {
+  type DashboardMachineRow,
+  MESSAGES,
+  newTaskForm,
+  type Paged,
+  ROUTES,
+  runStatusBadge,
+  type TaskRow,
+} from '@portal/domain';
+import { AGENT, apiResult, linkAgent, taskCommand } from './agent';
+import { signIn } from './helpers';
+
+/**
+ * Restore to the machine (issue 14): a real agent backs up a folder; the customer opens the run's Restore dialog,
+ * picks a folder of the snapshot and a new folder on the machine, and sees the Restore action finish; the restored
+ * files are byte for byte the backed-up ones, and what was not picked is not restored.
+ */
+
+const EMAIL = 'customer-admin@demo.test';
+const MACHINE_NAME = 'AA-RESTORE-AGENT';
+const TASK_NAME = 'Restore samples';
+const TEXT = MESSAGES.restore;
+
+let dir: string;
+let agent: ChildProcess | undefined;
+
+test.beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'portal-restore-e2e-'));
+});
+
+test.afterAll(() => {
+  if (agent?.pid !== undefined) agent.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a customer restores a backed-up folder to a new folder on the machine and sees the restore finish', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const baseURL = test.info().project.use.baseURL as string;
+  const config = join(dir, 'config.json');
+  const { machineId } = linkAgent({ baseURL, email: EMAIL, name: MACHINE_NAME, config });
+  agent = spawn(process.execPath, [AGENT, 'run', '--config', config], { stdio: 'ignore' });
+
+  const samples = join(dir, 'samples');
+  const docs = join(samples, 'docs');
+  mkdirSync(join(docs, 'deep'), { recursive: true });
+  writeFileSync(join(docs, 'report.bin'), randomBytes(2 * 1024 * 1024));
+  writeFileSync(join(docs, 'deep', 'notes.txt'), 'restore me\n'.repeat(500));
+  writeFileSync(join(samples, 'left-alone.txt'), 'not chosen\n');
+
+  await signIn(page, EMAIL);
+  await expect
+    .poll(
+      async () =>
+        (
+          await apiResult<Paged<DashboardMachineRow>>(page, `${ROUTES.dashboard.ownMachines.build()}?size=100`)
+        ).elements.find((m) => m.id === machineId)?.online,
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  const requestId = 'restore-e2e-new';
+  const created = await taskCommand(page, machineId, 'newtask', requestId, {
+    ...newTaskForm(requestId),
+    name: TASK_NAME,
+    backupScheduleDefinition: '0 2 * * *',
+    backupItems: [{ path: samples, name: 'samples', type: 'DIRECTORY', missing: false }],
+  });
+  expect(created.success, JSON.stringify(created.messages)).toBe(true);
+  const tasks = await apiResult<Paged<TaskRow>>(page, ROUTES.tasks.customer.list.build({ machineId }));
+  const task = tasks.elements.find((t) => t.name === TASK_NAME);
+  expect(task).toBeDefined();
+  await page.goto(`/backupmachines/${machineId}/backuptasks/${task?.id}`);
+  await expect(page.getByRole('heading', { name: TASK_NAME })).toBeVisible({ timeout: 15_000 });
+
+  // A backup to restore from.
+  await page.getByRole('button', { name: 'Run now' }).click();
+  await page.getByTestId('run-task-dialog').getByRole('button', { name: 'Run now' }).click();
+  const runs = page.getByTestId('runs-table');
+  await expect(runs.locator('tbody tr').first()).toContainText(runStatusBadge('FINISHED_SUCCESS').text, {
+    timeout: 60_000,
+  });
+
+  // Restore: the docs folder of the snapshot, below a new folder of the machine.
+  await runs.locator('tbody tr').first().getByRole('button', { name: TEXT.restoreButton }).click();
+  const dialog = page.getByTestId('restore-dialog');
+  await expect(dialog).toContainText(TEXT.restoreTitle);
+  for (const folder of samples.split('/').filter(Boolean)) {
+    await dialog.getByRole('button', { name: `Expand ${folder}`, exact: true }).click();
+  }
+  await dialog.getByLabel('docs', { exact: true }).check();
+  await dialog.getByLabel(TEXT.restoreTargetOriginal).check();
+  await expect(dialog).toContainText(TEXT.restoreOverwriteWarning);
+  await dialog.getByLabel(TEXT.restoreTargetFolder).check();
+  const target = join(dir, 'restored');
+  await dialog.getByLabel('Target folder').fill(target);
+  await dialog.getByRole('button', { name: TEXT.restoreSubmit }).click();
+  await expect(page.getByText(TEXT.restoreStarted)).toBeVisible();
+
+  // The actions table now lists restores; this one finishes without a reload.
+  await expect(page.getByRole('combobox', { name: 'Action type' })).toHaveValue('BACKUP_RESTORE');
+  const restoreRow = runs.locator('tbody tr').first();
+  await expect(restoreRow).toContainText(runStatusBadge('FINISHED_SUCCESS').text, { timeout: 60_000 });
+  await expect(restoreRow.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+
+  const restored = join(target, docs);
+  expect(readdirSync(restored).sort()).toEqual(['deep', 'report.bin']);
+  for (const file of ['report.bin', join('deep', 'notes.txt')]) {
+    expect(readFileSync(join(restored, file)).equals(readFileSync(join(docs, file))), file).toBe(true);
+  }
+  expect(existsSync(join(target, samples, 'left-alone.txt'))).toBe(false);
+});

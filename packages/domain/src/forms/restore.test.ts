@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { isTaskRunAction } from '../actions.js';
+import { agentToServerSchema, serverToAgentSchema } from '../agent-protocol.js';
+import { MESSAGES } from '../messages.js';
+import { messagesByField } from './fields.js';
+import { isAbsoluteMachinePath, restoreRequestSchema, restoreRequestSchemaFor } from './restore.js';
+
+const folder = { path: '/home/ann/Documents', name: 'Documents', type: 'DIRECTORY' as const };
+const base = { requestId: 'r-1', restoreAllItems: false, backedUpItemsToRestore: [folder], target: 'ORIGINAL' };
+
+const errors = (input: unknown, schema = restoreRequestSchema) => {
+  const parsed = schema.safeParse(input);
+  return parsed.success ? {} : messagesByField(parsed.error.issues);
+};
+
+describe('restore request', () => {
+  it('takes chosen items to the original place, the folder left empty', () => {
+    expect(restoreRequestSchema.parse({ ...base, targetFolder: '/ignored' })).toEqual({
+      requestId: 'r-1',
+      restoreAllItems: false,
+      backedUpItemsToRestore: [folder],
+      target: 'ORIGINAL',
+      targetFolder: '',
+    });
+  });
+
+  it('sends no items when everything is restored, and keeps the folder of a FOLDER target', () => {
+    expect(
+      restoreRequestSchema.parse({ ...base, restoreAllItems: true, target: 'FOLDER', targetFolder: ' /srv/restored ' }),
+    ).toMatchObject({ restoreAllItems: true, backedUpItemsToRestore: [], targetFolder: '/srv/restored' });
+  });
+
+  it('needs at least one item unless everything is restored', () => {
+    expect(errors({ ...base, backedUpItemsToRestore: [] })).toEqual({
+      backedUpItemsToRestore: MESSAGES.task.downloadItemsRequired,
+    });
+    expect(errors({ ...base, backedUpItemsToRestore: null })).toEqual({
+      backedUpItemsToRestore: 'At least one item must be selected.',
+    });
+  });
+
+  it('refuses items that are not paths of the snapshot', () => {
+    for (const path of ['/', 'relative/path', '/a/../etc', '/a/\u0007b']) {
+      expect(errors({ ...base, backedUpItemsToRestore: [{ ...folder, path }] })).toEqual({
+        backedUpItemsToRestore: 'Backed-up item is not valid',
+      });
+    }
+  });
+
+  it('needs an absolute folder without control characters for a FOLDER target', () => {
+    expect(errors({ ...base, target: 'FOLDER', targetFolder: '  ' })).toEqual({
+      targetFolder: 'Target folder is required',
+    });
+    expect(errors({ ...base, target: 'FOLDER' })).toEqual({ targetFolder: 'Target folder is required' });
+    expect(errors({ ...base, target: 'FOLDER', targetFolder: 'restored' })).toEqual({
+      targetFolder: MESSAGES.restore.targetFolderNotAbsolute,
+    });
+    expect(errors({ ...base, target: 'FOLDER', targetFolder: '/srv/\nx' })).toEqual({
+      targetFolder: 'Target folder is not valid',
+    });
+    expect(errors({ ...base, target: 'FOLDER', targetFolder: `/${'a'.repeat(4096)}` })).toEqual({
+      targetFolder: 'Target folder must be at most 4096 characters',
+    });
+  });
+
+  it('refuses an unknown target and a missing request id', () => {
+    expect(errors({ ...base, target: 'ELSEWHERE' })).toEqual({ target: 'Restore to is not valid' });
+    expect(Object.keys(errors({ ...base, requestId: ' ' }))).toEqual(['requestId']);
+  });
+
+  it("checks the folder against the machine's platform", () => {
+    const windows = restoreRequestSchemaFor('WINDOWS');
+    const unix = restoreRequestSchemaFor('UNIX');
+    const to = (targetFolder: string) => ({ ...base, target: 'FOLDER', targetFolder });
+    expect(windows.safeParse(to('D:\\Restored')).success).toBe(true);
+    expect(windows.safeParse(to('\\\\server\\share\\x')).success).toBe(true);
+    expect(errors(to('/srv/x'), windows)).toEqual({ targetFolder: MESSAGES.restore.targetFolderNotAbsolute });
+    expect(errors(to('D:\\Restored'), unix)).toEqual({ targetFolder: MESSAGES.restore.targetFolderNotAbsolute });
+    expect(isAbsoluteMachinePath('C:relative', 'WINDOWS')).toBe(false);
+    expect(isAbsoluteMachinePath('/srv', null) && isAbsoluteMachinePath('C:\\x', null)).toBe(true);
+  });
+});
+
+describe('restore over the agent channel', () => {
+  const command = {
+    type: 'restoreRun',
+    requestId: 'q',
+    taskId: 4,
+    runId: 9,
+    snapshotId: 'a'.repeat(64),
+    includes: ['/home/ann/Documents'],
+    target: null,
+  };
+
+  it('carries the snapshot, the includes and the target (null: the original place)', () => {
+    expect(serverToAgentSchema.parse(command)).toEqual(command);
+    expect(serverToAgentSchema.safeParse({ ...command, snapshotId: 'abc' }).success).toBe(false);
+    expect(serverToAgentSchema.safeParse({ ...command, includes: ['relative'] }).success).toBe(false);
+  });
+
+  it('is reported as a run of action type BACKUP_RESTORE, which is not one of the task’s runs', () => {
+    const started = {
+      type: 'runStarted',
+      runKey: 'k',
+      taskId: 4,
+      startedAt: new Date().toISOString(),
+      manual: true,
+      actionType: 'BACKUP_RESTORE',
+    };
+    expect(agentToServerSchema.parse(started)).toMatchObject({ actionType: 'BACKUP_RESTORE' });
+    expect(isTaskRunAction('BACKUP_RESTORE')).toBe(false);
+    expect(isTaskRunAction('BACKUP_RUN') && isTaskRunAction('BACKUP_SEED_CREATION')).toBe(true);
+  });
+});
