@@ -433,7 +433,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => seeding.stop());
   // A run's backed-up data (issue 14): snapshot tree, downloads streamed from restic, restore to the machine by its
   // agent, archive deletion.
-  const restoreRepo = createRestoreRepo(db);
   const restore = createRestoreService({
     repo: restoreRepo,
     places: localStorageRepo,
