@@ -103,6 +103,15 @@ const machineColumns = {
 };
 
 export function createTasksRepo(db: Executor) {
+  // Every call of the task page reads this first: prepared, so neither drizzle nor PostgreSQL builds and
+  // plans the five-table read again on each call.
+  const machineTaskQuery = joinMachineOwners(
+    db.select({ machine: machineColumns, task: taskColumns }).from(backupMachines).$dynamic(),
+  )
+    .innerJoin(backupTasks, eq(backupTasks.backupMachineId, backupMachines.id))
+    .where(and(eq(backupMachines.id, sql.placeholder('machineId')), eq(backupTasks.id, sql.placeholder('taskId'))))
+    .prepare('tasks_machine_task');
+
   return {
     async machine(machineId: number) {
       const query = db.select(machineColumns).from(backupMachines).$dynamic();
@@ -112,10 +121,7 @@ export function createTasksRepo(db: Executor) {
 
     /** The machine and one of its tasks in one round trip (every call of the task page starts here). */
     async machineTask(machineId: number, taskId: number) {
-      const query = db.select({ machine: machineColumns, task: taskColumns }).from(backupMachines).$dynamic();
-      const [row] = await joinMachineOwners(query)
-        .innerJoin(backupTasks, eq(backupTasks.backupMachineId, backupMachines.id))
-        .where(and(eq(backupMachines.id, machineId), eq(backupTasks.id, taskId)));
+      const [row] = await machineTaskQuery.execute({ machineId, taskId });
       return row ?? null;
     },
 
