@@ -1,6 +1,7 @@
 // Shared by the dashboard benchmark's seeder, load test and page test: settings, accounts, a seeded
 // random generator, COPY into PostgreSQL with the plain `pg` driver, and latency statistics.
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -256,4 +257,21 @@ export async function recreateDatabase(url: string, name: string): Promise<void>
       await database.close();
     }
   });
+}
+
+/** What else ran on the machine: CPU busy in the 2 s before measuring (nothing of ours runs then). */
+export async function cpuNote(): Promise<string> {
+  const sample = () => {
+    const [, ...fields] = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/);
+    const values = fields.map(Number);
+    const idle = (values[3] ?? 0) + (values[4] ?? 0);
+    return { idle, total: values.reduce((a, b) => a + b, 0) };
+  };
+  const before = sample();
+  await new Promise((r) => setTimeout(r, 2000));
+  const after = sample();
+  const busy = 1 - (after.idle - before.idle) / Math.max(1, after.total - before.total);
+  return `CPU busy before the run (other processes): ${(100 * busy).toFixed(0)}% of ${cpus().length} cores; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
 }

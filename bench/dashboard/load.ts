@@ -8,8 +8,6 @@
 // Each user gets a fixed, seeded sequence of tab visits; the HTTP and the bare half replay the same
 // sequences, and the HTTP answers' totals and row ids are compared with the bare query's.
 
-import { readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import {
   CUSTOMER_SORT_COLUMNS,
   type CustomerStatusGroup,
@@ -20,7 +18,17 @@ import {
 } from '@portal/domain';
 import pg from 'pg';
 import { Random } from '../../apps/server/src/demo/random.js';
-import { BENCH_ACCOUNTS, BENCH_SEATS, connect, ms, SETTINGS, type Summary, summarise, table } from './common.js';
+import {
+  BENCH_ACCOUNTS,
+  BENCH_SEATS,
+  connect,
+  cpuNote,
+  ms,
+  SETTINGS,
+  type Summary,
+  summarise,
+  table,
+} from './common.js';
 import { markerIsCurrent, readMarker } from './seed.js';
 import { buildIfWanted, get, type Session, signIn, startServer } from './server.js';
 
@@ -624,23 +632,6 @@ function printSlowest(title: string, samples: Sample[], count = 10): void {
 }
 
 // --- Main -------------------------------------------------------------------------------------------
-
-/** What else ran on the machine: CPU busy in the 2 s before measuring (nothing of ours runs then). */
-async function cpuNote(): Promise<string> {
-  const sample = () => {
-    const [, ...fields] = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/);
-    const values = fields.map(Number);
-    const idle = (values[3] ?? 0) + (values[4] ?? 0);
-    return { idle, total: values.reduce((a, b) => a + b, 0) };
-  };
-  const before = sample();
-  await new Promise((r) => setTimeout(r, 2000));
-  const after = sample();
-  const busy = 1 - (after.idle - before.idle) / Math.max(1, after.total - before.total);
-  return `CPU busy before the run (other processes): ${(100 * busy).toFixed(0)}% of ${cpus().length} cores; load average ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}`;
-}
 
 async function main(): Promise<void> {
   const bareOnly = process.argv.includes('--bare-only');

@@ -9,9 +9,10 @@
 // computed here with the domain rules (taskDisplayStatus, countsOfTask, addCounts, aggregateFromCounts)
 // and written with the rows. Columns the database keeps by trigger (super admin e-mail and name,
 // assigned user name, storage location count) are left to those triggers: customers, users, storage
-// locations and machines are loaded with triggers on. Only backup_tasks and task_actions, which have no
-// triggers of their own, are loaded with session_replication_role = replica, which skips their foreign key
-// checks; the verification afterwards checks those references with one query per key.
+// locations and machines are loaded with triggers on. Only backup_tasks and task_actions are loaded with
+// session_replication_role = replica, which skips their foreign key checks and their triggers: what those
+// triggers keep (each task's number of backup runs, the task status pie's counts) is written here too; the
+// verification afterwards checks those references and the run counts with one query each.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -827,6 +828,7 @@ const TASK_COLUMNS = [
   'last_execution_missed',
   'next_run_at',
   'display_status',
+  'number_of_backup_runs',
   'version',
   'created_at',
 ];
@@ -1158,6 +1160,7 @@ async function loadTasks(plan: Plan, taskClient: pg.Client, actionClient: pg.Cli
         input.lastExecutionMissed,
         status === 'ACTIVE' ? nextRun(schedule.cron, m.timeZone) : null,
         display,
+        runs.filter((run) => run.type === 'BACKUP_RUN').length, // the seed and restore runs come after
         rng.int(1, 4),
         new Date(createdAt),
       ]);
@@ -1460,6 +1463,11 @@ export async function verify(client: pg.Client, options: { full?: boolean } = {}
       'tasks whose machine, customer or package is missing or differs from the machine',
       `select count(*) from backup_tasks t left join backup_machines m on m.id = t.backup_machine_id
         where m.id is null or m.customer_id <> t.customer_id or m.backup_package_id <> t.backup_package_id`,
+    ],
+    [
+      'tasks whose number of backup runs differs from their BACKUP_RUN actions',
+      `select count(*) from backup_tasks t left join (select backup_task_id, count(*) as n from task_actions
+        where type = 'BACKUP_RUN' group by 1) a on a.backup_task_id = t.id where t.number_of_backup_runs <> coalesce(a.n, 0)`,
     ],
     [
       'actions whose task or machine is missing or differs',

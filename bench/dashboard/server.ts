@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baseUrl, ROOT, SETTINGS } from './common.js';
 
-export const SERVER_ENTRY = join(ROOT, 'apps/server/dist/main.js');
+/** The server build to run: BENCH_SERVER_ENTRY names another (e.g. of another commit, to compare two builds). */
+export const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY || join(ROOT, 'apps/server/dist/main.js');
 export const WEB_INDEX = join(ROOT, 'apps/web/dist/index.html');
 
 /** `npm run build` (web, server, agent) unless BENCH_BUILD=0, or always when no build exists. */
@@ -24,6 +25,8 @@ export async function buildIfWanted(): Promise<void> {
 
 export interface RunningServer {
   url: string;
+  /** The server's process id (to read its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -68,6 +71,7 @@ export async function startServer(): Promise<RunningServer> {
   }
   return {
     url,
+    pid: child.pid as number,
     stop: async () => {
       if (exited === null) {
         const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,16 +1,30 @@
 // The task page under load (issue 14): one task with 10,000 runs and 100,000 messages on a machine of the
 // seeded benchmark database; 20 concurrent signed-in provider admins open its first page back to back
-// (the task, its runs' first page, its snapshots' first page, its storage, one call at a time per user);
-// p50/p95/p99 per call and per whole page.
+// (the task, its runs' first page, its snapshots' first page, its storage, one call at a time per user)
+// after 5 unmeasured pages each (warm-up); p50/p95/p99 per call and per whole page, and how busy the
+// machine was before and after. BENCH_USERS=1 gives a request's time with nothing queued before it.
 //
 //   npx tsx bench/tasks/load.ts      (after bench/dashboard/seed.ts; BENCH_BUILD=0 to skip the build)
 
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { ROUTES, withPaging, withQuery } from '@portal/domain';
-import { BENCH_ACCOUNTS, BENCH_SEATS, connect, ms, SETTINGS, summarise, table } from '../dashboard/common.js';
+import {
+  BENCH_ACCOUNTS,
+  BENCH_SEATS,
+  connect,
+  cpuNote,
+  databaseName,
+  ms,
+  SETTINGS,
+  summarise,
+  table,
+} from '../dashboard/common.js';
 import { buildIfWanted, get, signIn, startServer } from '../dashboard/server.js';
 
 const RUNS = 10_000;
 const MESSAGES = 100_000;
+const WARM_UP_PAGES = 5;
 const TASK_NAME = 'bench task page';
 
 /** Adds (once) the task with its runs, snapshots and messages; answers its path ids. */
@@ -66,6 +80,49 @@ async function seedTask() {
   }
 }
 
+/** CPU time (ms, user + system) of a process, 0 once it is gone; /proc counts in ticks of 10 ms. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The PostgreSQL backends serving the benchmark database (the server's pool), by process id. */
+function databaseBackends(): number[] {
+  const name = databaseName(SETTINGS.databaseUrl);
+  const serves = (pid: string) => {
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return command.startsWith('postgres: ') && command.includes(` ${name} `);
+    } catch {
+      return false;
+    }
+  };
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && serves(entry))
+    .map(Number);
+}
+
+/**
+ * CPU the server and its database backends spend while `run` runs: what the pages cost the machine,
+ * whatever else runs beside them (other processes' load shows in the latencies, not here).
+ */
+async function cpuOf(serverPid: number, run: () => Promise<unknown>) {
+  const before = new Map([serverPid, ...databaseBackends()].map((pid) => [pid, cpuMs(pid)]));
+  await run();
+  let server = 0;
+  let database = 0;
+  for (const pid of new Set([...before.keys(), ...databaseBackends()])) {
+    const used = cpuMs(pid) - (before.get(pid) ?? 0);
+    if (pid === serverPid) server += used;
+    else database += used;
+  }
+  return { server, database };
+}
+
 const seeded = await seedTask();
 const ref = {
   customerId: seeded.customer_id as number,
@@ -91,21 +148,25 @@ try {
   );
   const samples = new Map<string, number[]>(Object.keys(calls).map((name) => [name, []]));
   const pageSamples: number[] = [];
-  await Promise.all(
-    users.map(async (user) => {
-      for (let i = 0; i < SETTINGS.iterations; i++) {
-        const pageStart = performance.now();
-        // One call at a time per user, as the dashboard benchmark measures (20 requests in flight).
-        for (const [name, path] of Object.entries(calls)) {
-          const started = performance.now();
-          const res = await get(`${server.url}${path}`, { cookie: user.cookie, accept: 'application/json' });
-          if (res.status !== 200) throw new Error(`${name}: ${res.status} ${res.body.slice(0, 200)}`);
-          samples.get(name)?.push(performance.now() - started);
+  const openPages = (pages: number, measured: boolean) =>
+    Promise.all(
+      users.map(async (user) => {
+        for (let i = 0; i < pages; i++) {
+          const pageStart = performance.now();
+          // One call at a time per user, as the dashboard benchmark measures (20 requests in flight).
+          for (const [name, path] of Object.entries(calls)) {
+            const started = performance.now();
+            const res = await get(`${server.url}${path}`, { cookie: user.cookie, accept: 'application/json' });
+            if (res.status !== 200) throw new Error(`${name}: ${res.status} ${res.body.slice(0, 200)}`);
+            if (measured) samples.get(name)?.push(performance.now() - started);
+          }
+          if (measured) pageSamples.push(performance.now() - pageStart);
         }
-        pageSamples.push(performance.now() - pageStart);
-      }
-    }),
-  );
+      }),
+    );
+  await openPages(WARM_UP_PAGES, false);
+  console.log(await cpuNote());
+  const cpu = await cpuOf(server.pid, () => openPages(SETTINGS.iterations, true));
   const rows = [['call', 'n', 'p50', 'p95', 'p99', 'max']];
   for (const [name, values] of [...samples, ['whole first page', pageSamples] as const]) {
     const s = summarise(values);
@@ -115,6 +176,15 @@ try {
     `Task page: ${RUNS} runs, ${MESSAGES} messages; ${users.length} users back to back, ${SETTINGS.iterations} pages each`,
   );
   console.log(table(rows));
+  const pages = pageSamples.length;
+  console.log(
+    `CPU per page: server ${ms(cpu.server / pages)} ms, its PostgreSQL backends ${ms(cpu.database / pages)} ms (${pages} pages)`,
+  );
+  console.log(
+    `load average after the run ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   await server.stop();
 }

@@ -289,6 +289,11 @@ export const backupTasks = pgTable(
     nextRunAt: ts('next_run_at'),
     /** taskDisplayStatus of the domain, kept current by features/backup-state (000 §4). */
     displayStatus: taskDisplayStatusEnum('display_status').notNull().default('NOT_COMPLETED_YET'),
+    /**
+     * The task's BACKUP_RUN actions, kept by database triggers on task_actions (migration 0011) whatever
+     * code adds or removes them, so the task page shows the run count and pages the runs without counting.
+     */
+    numberOfBackupRuns: integer('number_of_backup_runs').notNull().default(0),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
   },
@@ -341,7 +346,14 @@ export const taskActions = pgTable(
   },
   (t) => [
     uniqueIndex('task_actions_run_key_uq').on(t.backupMachineId, t.runKey),
-    index('task_actions_task_idx').on(t.backupTaskId, t.timeStarted.desc().nullsFirst()),
+    // The task page's action pages, newest first with the id tie-break: all types, and one type.
+    index('task_actions_task_idx').on(t.backupTaskId, t.timeStarted.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('task_actions_task_type_idx').on(
+      t.backupTaskId,
+      t.type,
+      t.timeStarted.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('task_actions_machine_idx').on(t.backupMachineId),
     // The 'currently running tasks' dashboard and the cancel checks look only at busy actions.
     index('task_actions_busy_idx').on(t.backupMachineId).where(sql`${t.status} in ('INITIATED', 'IN_PROGRESS')`),
@@ -367,7 +379,7 @@ export const backupSnapshots = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('backup_snapshots_task_idx').on(t.backupTaskId, t.createdAt.desc().nullsFirst()),
+    index('backup_snapshots_task_idx').on(t.backupTaskId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('backup_snapshots_action_idx').on(t.taskActionId),
     uniqueIndex('backup_snapshots_restic_uq').on(t.backupTaskId, t.resticSnapshotId),
   ],

@@ -68,6 +68,15 @@ export function createAuthRepo(db: Executor) {
     unpaidInvoices: customers.unpaidInvoices,
     resellerEnabled: resellerSettings.resellerEnabled,
   };
+  // Prepared: every signed-in request runs it, so neither drizzle nor PostgreSQL builds and plans it each time.
+  const sessionWithUser = db
+    .select({ session: sessions, user: userWithCustomerFields })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(customers, eq(customers.id, users.customerId))
+    .leftJoin(resellerSettings, eq(resellerSettings.customerId, users.customerId))
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare('auth_session_with_user');
   const selectUserWithCustomer = () =>
     db
       .select(userWithCustomerFields)
@@ -86,13 +95,7 @@ export function createAuthRepo(db: Executor) {
     },
     /** The session and its user in one round trip: every signed-in request starts here. */
     async findSessionWithUser(id: string) {
-      const [row] = await db
-        .select({ session: sessions, user: userWithCustomerFields })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .leftJoin(customers, eq(customers.id, users.customerId))
-        .leftJoin(resellerSettings, eq(resellerSettings.customerId, users.customerId))
-        .where(eq(sessions.id, id));
+      const [row] = await sessionWithUser.execute({ id });
       return row ?? null;
     },
     async insertSession(values: typeof sessions.$inferInsert): Promise<void> {

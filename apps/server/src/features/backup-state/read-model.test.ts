@@ -1,11 +1,22 @@
 import { customerDisplayStatus } from '@portal/domain';
-import { eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
-import { backupMachines, customers, storageLocations, users } from '../../db/schema/index.js';
+import {
+  backupMachines,
+  backupSnapshots,
+  backupTasks,
+  customers,
+  storageLocations,
+  taskActions,
+  users,
+} from '../../db/schema/index.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { openTestDatabase } from '../../testing/database.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { createAgentEventsRepo } from '../agent-events/repo.js';
+import { createRestoreRepo } from '../restore/repo.js';
+import { createBackupStateService } from './service.js';
 
 let database: Database;
 let tenants: Tenants;
@@ -85,5 +96,82 @@ describe('dashboard copies kept by the database', () => {
     await database.db.delete(storageLocations).where(eq(storageLocations.id, location));
     expect(await check()).toBe('SIGNUP_REQUESTED');
     await database.db.update(customers).set({ status: 'ACTIVE' }).where(eq(customers.id, customerId));
+  });
+
+  it("a task's number of backup runs is its count of BACKUP_RUN actions, whatever adds or removes them", async () => {
+    const db = database.db;
+    const state = createBackupStateService({ db });
+    const packageId = await fixtures.package(tenants.customerA.customerId);
+    const machineId = await fixtures.machine(packageId);
+    const taskId = (await state.createTask(fixtures.task(machineId, { name: 'Counted' }))) as number;
+    const otherId = (await state.createTask(fixtures.task(machineId, { name: 'Counted too' }))) as number;
+    const expectRuns = async (id: number, n: number) => {
+      const [kept] = await db
+        .select({ n: backupTasks.numberOfBackupRuns })
+        .from(backupTasks)
+        .where(eq(backupTasks.id, id));
+      const [counted] = await db
+        .select({ n: count() })
+        .from(taskActions)
+        .where(and(eq(taskActions.backupTaskId, id), eq(taskActions.type, 'BACKUP_RUN')));
+      expect(counted?.n, `task ${id} counted`).toBe(n);
+      expect(kept?.n, `task ${id} kept`).toBe(n);
+    };
+    await expectRuns(taskId, 0);
+
+    // The agent's runs: a start reported twice is one run, a seed creation is no backup run.
+    const events = createAgentEventsRepo(db);
+    await events.insertRun(machineId, taskId, 'run-1', new Date());
+    await events.insertRun(machineId, taskId, 'run-1', new Date());
+    await events.insertRun(machineId, taskId, 'seed-1', new Date(), 'BACKUP_SEED_CREATION');
+    await expectRuns(taskId, 1);
+
+    // Many runs of several tasks in one statement (the demo's history), with a restore among them.
+    const run = (backupTaskId: number, type: 'BACKUP_RUN' | 'BACKUP_RESTORE' = 'BACKUP_RUN') => ({
+      backupTaskId,
+      backupMachineId: machineId,
+      type,
+      status: 'FINISHED_SUCCESS' as const,
+      resticSnapshotId: `snap-${backupTaskId}`,
+    });
+    const added = await db
+      .insert(taskActions)
+      .values([run(taskId), run(taskId), run(taskId, 'BACKUP_RESTORE'), run(otherId), run(otherId)])
+      .returning({ id: taskActions.id });
+    await expectRuns(taskId, 3);
+    await expectRuns(otherId, 2);
+
+    // A run removed, and an action changed to another type (no code does; the count follows anyway).
+    await db.delete(taskActions).where(eq(taskActions.id, added[0]?.id as number));
+    await expectRuns(taskId, 2);
+    await db
+      .update(taskActions)
+      .set({ type: 'BACKUP_RESTORE' })
+      .where(eq(taskActions.id, added[1]?.id as number));
+    await expectRuns(taskId, 1);
+    await db
+      .update(taskActions)
+      .set({ type: 'BACKUP_RUN' })
+      .where(eq(taskActions.id, added[1]?.id as number));
+    await expectRuns(taskId, 2);
+
+    // A snapshot archive's deletion leaves the runs that made it (they only lose their snapshot).
+    const restore = createRestoreRepo(db);
+    const [archive] = await db
+      .insert(backupSnapshots)
+      .values({ backupTaskId: taskId, taskActionId: added[1]?.id, resticSnapshotId: `snap-${taskId}` })
+      .returning({ id: backupSnapshots.id });
+    expect(await restore.markBeingDeleted(archive?.id as number)).toBe(true);
+    await restore.markDeleted({ id: archive?.id as number, taskId, resticSnapshotId: `snap-${taskId}` });
+    await expectRuns(taskId, 2);
+
+    // The task's deletion takes its runs along and leaves the other task's count; so does the machine's.
+    const runsOfMachine = () =>
+      db.select({ id: taskActions.id }).from(taskActions).where(eq(taskActions.backupMachineId, machineId));
+    expect(await state.deleteTask(taskId)).toBe(true);
+    await expectRuns(otherId, 2);
+    expect(await runsOfMachine()).toHaveLength(2);
+    expect(await state.deleteMachine(machineId)).toBe(true);
+    expect(await runsOfMachine()).toEqual([]);
   });
 });

@@ -40,7 +40,7 @@ export function presentTaskRow(task: TaskRecord, machine: TaskMachine, audience:
     autoDeleteFailedSnapshots: task.autoDeleteFailedSnapshots,
     syncDeletions: task.syncDeletions,
     volumeSnapshotsEnabled: task.volumeSnapshotsEnabled,
-    numberOfBackupRuns: Number(task.numberOfBackupRuns),
+    numberOfBackupRuns: task.numberOfBackupRuns,
     statusOfLastRun: task.statusOfLastRun,
     actionInProgress: task.inProgressActionType !== null,
     backupTaskUrl: audience === 'customer' ? taskUrl('customer', ref) : taskUrl(audience, ref),

@@ -57,8 +57,7 @@ const taskColumns = {
   volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled,
   uploadBandwidthLimit: backupTasks.uploadBandwidthLimit,
   uploadBandwidthLimitUnit: backupTasks.uploadBandwidthLimitUnit,
-  numberOfBackupRuns: sql<number>`(select count(*)::int from "task_actions" a
-    where a."backup_task_id" = "backup_tasks"."id" and a."type" = 'BACKUP_RUN')`,
+  numberOfBackupRuns: backupTasks.numberOfBackupRuns,
   inProgressActionType: busyActionColumn<ActionType>('type'),
   inProgressActionProgress: busyActionColumn<number>('transfer_progress_percentage'),
 };
@@ -81,34 +80,48 @@ const actionColumns = {
  * The reads of the task lists and the task page (002 §7.5, §7.7). Every task query names the machine the
  * service resolved for the caller, every action and snapshot query the task: another tenant's ids find nothing.
  */
+/** The machine with who may see and command it, and what the task page's header shows. */
+const machineColumns = {
+  id: backupMachines.id,
+  name: backupMachines.name,
+  customerId: backupMachines.customerId,
+  backupPackageId: backupMachines.backupPackageId,
+  assignedUserId: backupMachines.assignedUserId,
+  osFamily: backupMachines.osFamily,
+  timeZone: backupMachines.timeZone,
+  online: backupMachines.online,
+  remoteManagementEnabled: backupMachines.remoteManagementEnabled,
+  beingDeleted: backupMachines.beingDeleted,
+  usedSpaceBytes: backupMachines.usedSpaceBytes,
+  packageName: backupPackages.name,
+  maxBackupSizePerMachineInMbs: backupPackages.maxBackupSizePerMachineInMbs,
+  companyName: customers.companyName,
+  superAdminName: customers.superAdminName,
+  parentResellerCustomerId: customers.parentResellerCustomerId,
+  allowProviderMachineControl: customers.allowProviderMachineControl,
+  ...machineStatuses,
+};
+
 export function createTasksRepo(db: Executor) {
+  // Every call of the task page reads this first: prepared, so neither drizzle nor PostgreSQL builds and
+  // plans the five-table read again on each call.
+  const machineTaskQuery = joinMachineOwners(
+    db.select({ machine: machineColumns, task: taskColumns }).from(backupMachines).$dynamic(),
+  )
+    .innerJoin(backupTasks, eq(backupTasks.backupMachineId, backupMachines.id))
+    .where(and(eq(backupMachines.id, sql.placeholder('machineId')), eq(backupTasks.id, sql.placeholder('taskId'))))
+    .prepare('tasks_machine_task');
+
   return {
-    /** The machine with who may see and command it, and what the task page's header shows. */
     async machine(machineId: number) {
-      const query = db
-        .select({
-          id: backupMachines.id,
-          name: backupMachines.name,
-          customerId: backupMachines.customerId,
-          backupPackageId: backupMachines.backupPackageId,
-          assignedUserId: backupMachines.assignedUserId,
-          osFamily: backupMachines.osFamily,
-          timeZone: backupMachines.timeZone,
-          online: backupMachines.online,
-          remoteManagementEnabled: backupMachines.remoteManagementEnabled,
-          beingDeleted: backupMachines.beingDeleted,
-          usedSpaceBytes: backupMachines.usedSpaceBytes,
-          packageName: backupPackages.name,
-          maxBackupSizePerMachineInMbs: backupPackages.maxBackupSizePerMachineInMbs,
-          companyName: customers.companyName,
-          superAdminName: customers.superAdminName,
-          parentResellerCustomerId: customers.parentResellerCustomerId,
-          allowProviderMachineControl: customers.allowProviderMachineControl,
-          ...machineStatuses,
-        })
-        .from(backupMachines)
-        .$dynamic();
+      const query = db.select(machineColumns).from(backupMachines).$dynamic();
       const [row] = await joinMachineOwners(query).where(eq(backupMachines.id, machineId));
+      return row ?? null;
+    },
+
+    /** The machine and one of its tasks in one round trip (every call of the task page starts here). */
+    async machineTask(machineId: number, taskId: number) {
+      const [row] = await machineTaskQuery.execute({ machineId, taskId });
       return row ?? null;
     },
 
@@ -128,28 +141,21 @@ export function createTasksRepo(db: Executor) {
       );
     },
 
-    async task(machineId: number, taskId: number) {
-      const [row] = await db
-        .select(taskColumns)
-        .from(backupTasks)
-        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
-      return row ?? null;
-    },
-
-    /** A page of the task's actions, newest first; one type or all. */
-    actionPage(taskId: number, type: ActionType | null, page: PagingQuery) {
-      const where = and(eq(taskActions.backupTaskId, taskId), type ? eq(taskActions.type, type) : undefined);
-      return pageWithTotal(
-        db
-          .select(actionColumns)
-          .from(taskActions)
-          .where(where)
-          .orderBy(desc(taskActions.timeStarted), desc(taskActions.id))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(taskActions).where(where),
-        page,
-      );
+    /**
+     * A page of the task's actions, newest first; one type or all. The backup runs' total is the task's
+     * kept count; other totals are counted when the page does not tell them.
+     */
+    async actionPage(task: { id: number; numberOfBackupRuns: number }, type: ActionType | null, page: PagingQuery) {
+      const where = and(eq(taskActions.backupTaskId, task.id), type ? eq(taskActions.type, type) : undefined);
+      const rows = db
+        .select(actionColumns)
+        .from(taskActions)
+        .where(where)
+        .orderBy(desc(taskActions.timeStarted), desc(taskActions.id))
+        .limit(page.size)
+        .offset(offsetOf(page));
+      if (type === 'BACKUP_RUN') return { rows: await rows, total: task.numberOfBackupRuns };
+      return pageWithTotal(rows, () => db.select({ total: count() }).from(taskActions).where(where), page);
     },
 
     async action(taskId: number, actionId: number) {
@@ -170,28 +176,32 @@ export function createTasksRepo(db: Executor) {
       return rows.length > 0;
     },
 
-    /** A page of the task's snapshot archives, newest first, with their run's status. */
-    snapshotPage(taskId: number, page: PagingQuery) {
+    /**
+     * A page of the task's snapshot archives, newest first, with their run's status. The total comes with
+     * the page: a subquery of the same statement, counted once (a task keeps at most one archive a week).
+     */
+    async snapshotPage(taskId: number, page: PagingQuery) {
       const where = eq(backupSnapshots.backupTaskId, taskId);
-      return pageWithTotal(
-        db
-          .select({
-            id: backupSnapshots.id,
-            actionId: backupSnapshots.taskActionId,
-            status: backupSnapshots.status,
-            storageStatus: backupSnapshots.storageStatus,
-            createdAt: backupSnapshots.createdAt,
-            snapshotsAvailable: sql<boolean | null>`(select a."snapshots_available" from "task_actions" a
-              where a."id" = "backup_snapshots"."task_action_id")`,
-          })
-          .from(backupSnapshots)
-          .where(where)
-          .orderBy(desc(backupSnapshots.createdAt), desc(backupSnapshots.id))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(backupSnapshots).where(where),
-        page,
-      );
+      const counted = db.select({ total: count() }).from(backupSnapshots).where(where);
+      const rows = await db
+        .select({
+          id: backupSnapshots.id,
+          actionId: backupSnapshots.taskActionId,
+          status: backupSnapshots.status,
+          storageStatus: backupSnapshots.storageStatus,
+          createdAt: backupSnapshots.createdAt,
+          snapshotsAvailable: sql<boolean | null>`(select a."snapshots_available" from "task_actions" a
+            where a."id" = "backup_snapshots"."task_action_id")`,
+          total: sql<number>`(${counted})`.mapWith(Number),
+        })
+        .from(backupSnapshots)
+        .where(where)
+        .orderBy(desc(backupSnapshots.createdAt), desc(backupSnapshots.id))
+        .limit(page.size)
+        .offset(offsetOf(page));
+      // A page past the last has no row to carry the total.
+      const [first] = rows.length > 0 ? rows : await counted;
+      return { rows, total: first?.total ?? 0 };
     },
 
     async snapshot(taskId: number, snapshotId: number) {
@@ -207,7 +217,7 @@ export function createTasksRepo(db: Executor) {
      * snapshot; snapshot content the sizes of the archives it keeps.
      */
     async taskUsage(taskId: number) {
-      const [current] = await db
+      const current = db
         .select({ bytes: taskActions.bytesTotal })
         .from(taskActions)
         .where(
@@ -219,17 +229,26 @@ export function createTasksRepo(db: Executor) {
         )
         .orderBy(desc(taskActions.timeStarted))
         .limit(1);
-      const [archives] = await db
-        .select({ bytes: sql<number>`coalesce(sum(${backupSnapshots.sizeBytes}), 0)::bigint` })
+      const archives = db
+        .select({ bytes: sql`coalesce(sum(${backupSnapshots.sizeBytes}), 0)` })
         .from(backupSnapshots)
         .where(and(eq(backupSnapshots.backupTaskId, taskId), eq(backupSnapshots.storageStatus, 'AVAILABLE')));
-      return { currentBytes: Number(current?.bytes ?? 0), snapshotBytes: Number(archives?.bytes ?? 0) };
+      // Both in one round trip, as subqueries of a read of the task itself.
+      const [usage] = await db
+        .select({
+          currentBytes: sql<number>`coalesce((${current}), 0)`.mapWith(Number),
+          snapshotBytes: sql<number>`(${archives})`.mapWith(Number),
+        })
+        .from(backupTasks)
+        .where(eq(backupTasks.id, taskId));
+      return { currentBytes: usage?.currentBytes ?? 0, snapshotBytes: usage?.snapshotBytes ?? 0 };
     },
   };
 }
 
 export type TasksRepo = ReturnType<typeof createTasksRepo>;
-export type TaskMachine = NonNullable<Awaited<ReturnType<TasksRepo['machine']>>>;
-export type TaskRecord = NonNullable<Awaited<ReturnType<TasksRepo['task']>>>;
+type MachineTask = NonNullable<Awaited<ReturnType<TasksRepo['machineTask']>>>;
+export type TaskMachine = MachineTask['machine'];
+export type TaskRecord = MachineTask['task'];
 export type ActionRecord = NonNullable<Awaited<ReturnType<TasksRepo['action']>>>;
 export type SnapshotRecord = Awaited<ReturnType<TasksRepo['snapshotPage']>>['rows'][number];

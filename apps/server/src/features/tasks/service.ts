@@ -52,19 +52,22 @@ export function createTaskService(deps: {
   const { repo } = deps;
   const now = deps.now ?? (() => new Date());
 
-  async function machineFor(actor: Actor, path: MachinePath): Promise<TaskMachine> {
-    const machine = await repo.machine(path.machineId);
+  /** The machine, when the caller's audience sees it under the path's ids. */
+  function visible(actor: Actor, path: MachinePath, machine: TaskMachine | null): TaskMachine {
     if (!machine || machineAudience(actor, machine) !== path.audience) throw notFound();
     if (path.customerId !== undefined && path.customerId !== machine.customerId) throw notFound();
     if (path.packageId !== undefined && path.packageId !== machine.backupPackageId) throw notFound();
     return machine;
   }
 
+  const machineFor = async (actor: Actor, path: MachinePath) =>
+    visible(actor, path, await repo.machine(path.machineId));
+
+  /** The machine and its task, read together; a task of another machine is as unknown as another tenant's. */
   async function taskFor(actor: Actor, path: MachinePath, taskId: number) {
-    const machine = await machineFor(actor, path);
-    const task = await repo.task(machine.id, taskId);
-    if (!task) throw notFound();
-    return { machine, task };
+    const found = await repo.machineTask(path.machineId, taskId);
+    if (!found) throw notFound();
+    return { machine: visible(actor, path, found.machine), task: found.task };
   }
 
   const mayManageSnapshots = (actor: Actor) => mayChange(actor);
@@ -100,7 +103,7 @@ export function createTaskService(deps: {
     async actions(actor: Actor, path: MachinePath, taskId: number, type: ActionType | null, paging: PagingQuery) {
       const { machine, task } = await taskFor(actor, path, taskId);
       const mayCancel = mayCancelActions(actor, machine);
-      const page = await repo.actionPage(task.id, type, paging);
+      const page = await repo.actionPage(task, type, paging);
       return pageOf(
         page.rows.map((action) => presentAction(action, mayCancel)),
         page.total,
