@@ -60,10 +60,11 @@ describe('002 §4.2 row rules with the abilities', () => {
     expect(isArchiveDeletable(false, { status: 'FINISHED_SUCCESS', storageStatus: 'AVAILABLE' })).toBe(false);
   });
 
-  it('disables download while a run is busy or the task is being deleted', () => {
-    expect(isDownloadDisabled({ statusOfLastRun: 'IN_PROGRESS', status: 'ACTIVE' })).toBe(true);
-    expect(isDownloadDisabled({ statusOfLastRun: 'FINISHED_SUCCESS', status: 'BEING_DELETED' })).toBe(true);
-    expect(isDownloadDisabled({ statusOfLastRun: 'FINISHED_SUCCESS', status: 'PAUSED' })).toBe(false);
+  it('disables download while any action of the task is busy (a restore too) or the task is being deleted', () => {
+    expect(isDownloadDisabled({ inProgressActionType: 'BACKUP_RUN', status: 'ACTIVE' })).toBe(true);
+    expect(isDownloadDisabled({ inProgressActionType: 'BACKUP_RESTORE', status: 'ACTIVE' })).toBe(true);
+    expect(isDownloadDisabled({ inProgressActionType: null, status: 'BEING_DELETED' })).toBe(true);
+    expect(isDownloadDisabled({ inProgressActionType: null, status: 'PAUSED' })).toBe(false);
   });
 });
 

@@ -15,7 +15,6 @@ import {
 } from './enums.js';
 import { pagingQuerySchema } from './envelope.js';
 import { type Actor, isProviderAdmin, isResellerAdmin, machineAudience, mayChange } from './permissions.js';
-import { isBusyRunStatus } from './statuses.js';
 import { machineQueue } from './urls.js';
 
 /**
@@ -187,11 +186,14 @@ export const isArchiveDeletable = (
 ): boolean =>
   mayManage && canDeleteSnapshotArchive({ actionStatus: snapshot.status, storageStatus: snapshot.storageStatus });
 
-/** 002 §4.2: whether download and restore are disabled on the page (an action runs, or the task is being deleted). */
-export const isDownloadDisabled = (task: { statusOfLastRun: RunStatus | null; status: TaskStatus }): boolean =>
+/**
+ * 002 §4.2: whether download and restore are disabled on the page (an action runs, or the task is being deleted).
+ * Any busy action counts, a restore to the machine too, though it leaves the task's last-run status alone.
+ */
+export const isDownloadDisabled = (task: { inProgressActionType: ActionType | null; status: TaskStatus }): boolean =>
   downloadButton({
     snapshotsAvailable: true,
-    taskActionInProgress: isBusyRunStatus(task.statusOfLastRun),
+    taskActionInProgress: task.inProgressActionType !== null,
     taskStatus: task.status,
   }).disabled;
 

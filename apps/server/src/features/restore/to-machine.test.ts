@@ -177,7 +177,15 @@ describe('restore to the machine', () => {
       'GET',
       ROUTES.tasks.customer.detail.build({ machineId: run.machineId, taskId: run.taskId }),
     );
-    expect((detail.json().result as TaskDetail).abilities.restore).toBe(true);
+    const busyTask = detail.json().result as TaskDetail;
+    expect(busyTask.abilities.restore).toBe(true);
+    // The task page shows the restore as the task's busy action, so its Download and Restore wait for it.
+    expect(busyTask).toMatchObject({
+      actionInProgress: true,
+      inProgressActionType: 'BACKUP_RESTORE',
+      inProgressActionProgress: 40,
+      abilities: { downloadDisabled: true },
+    });
 
     await agentSays({
       type: 'runFinished',
