@@ -254,6 +254,21 @@ describe('downloads (002 §7.6)', () => {
     }
   });
 
+  it('zips one chosen folder with restic’s own zip: the same entries, under the same names, with the original bytes', async () => {
+    const folder = join(src, 'docs', 'sub');
+    const downloadId = await downloadIdFor(owner, {
+      downloadAllItems: false,
+      backedUpItemsToDownload: [{ path: folder, name: 'sub', type: 'DIRECTORY' }],
+    });
+    const response = await formPost(owner, downloadId);
+    expect(response.statusCode).toBe(200);
+    const out = join(unzip(response.rawPayload), inZip(src));
+    expect(listed(out)).toEqual(listed(folder).map((file) => file.replace(/^\.\//, './docs/sub/')));
+    for (const file of ['docs/sub/b.bin', 'docs/sub/many/f0.bin', 'docs/sub/many/f299.bin']) {
+      expect(readFileSync(join(out, file)).equals(readFileSync(join(src, file)))).toBe(true);
+    }
+  });
+
   it('never holds a download in memory: the server’s memory stays far below the size streamed', async () => {
     for (const body of [
       { downloadAllItems: true },

@@ -279,7 +279,8 @@ export function createRestoreService(deps: {
 
     /**
      * Redeems a download id (once, by the user it was issued to, for the same run, before it expires) and
-     * streams the zip: `restic dump -a zip {snapshot} /` for everything, the chosen items re-packed otherwise.
+     * streams the zip: `restic dump -a zip {snapshot} /` for everything (or the one chosen folder), the chosen items
+     * re-packed otherwise.
      */
     async openDownload(actor: Actor, path: RunPath, downloadId: string, signal: AbortSignal): Promise<DownloadStream> {
       const request = downloadIdSchema.safeParse(downloadId).success
@@ -290,8 +291,17 @@ export function createRestoreService(deps: {
       const snapshot = snapshotOf(run);
       const env = await repositoryOf(path.machineId);
       const fileName = downloadFileName(task.name, run.timeStarted);
-      if (request.downloadAllItems) {
-        const dump = streamRestic({ binary, args: ['--no-cache', 'dump', '-a', 'zip', snapshot, '/'], env, signal });
+      // Everything, or one chosen folder: restic's own zip names the entries as the re-packed one would, and is
+      // streamed as it comes (no re-packing in this process, which is the slower path on two cores).
+      const [only] = request.backedUpItemsToDownload;
+      const wholeFolder = request.downloadAllItems
+        ? '/'
+        : request.backedUpItemsToDownload.length === 1 && only?.type === 'DIRECTORY'
+          ? only.path
+          : null;
+      if (wholeFolder !== null) {
+        const args = ['--no-cache', 'dump', '-a', 'zip', snapshot, wholeFolder];
+        const dump = streamRestic({ binary, args, env, signal });
         await firstBytes(dump.stdout, dump.done);
         return { fileName, body: dump.stdout };
       }
