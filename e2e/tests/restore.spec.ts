@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import {
   runStatusBadge,
   type TaskRow,
 } from '@portal/domain';
-import { AGENT, apiResult, linkAgent, taskCommand } from './agent';
+import { apiResult, linkAgent, runAgent, taskCommand } from './agent';
 import { signIn } from './helpers';
 
 /**
@@ -46,7 +46,7 @@ test('a customer restores a backed-up folder to a new folder on the machine and 
   const baseURL = test.info().project.use.baseURL as string;
   const config = join(dir, 'config.json');
   const { machineId } = linkAgent({ baseURL, email: EMAIL, name: MACHINE_NAME, config });
-  agent = spawn(process.execPath, [AGENT, 'run', '--config', config], { stdio: 'ignore' });
+  agent = runAgent(config);
 
   const samples = join(dir, 'samples');
   const docs = join(samples, 'docs');
