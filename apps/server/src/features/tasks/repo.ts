@@ -1,5 +1,6 @@
 import type { ActionType, PagingQuery } from '@portal/domain';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
 import {
@@ -16,7 +17,7 @@ const offsetOf = (page: PagingQuery) => page.page * page.size;
 
 /** A page and its total; a short page tells the total itself, so the count runs only when needed. */
 async function pageWithTotal<R>(
-  rowsQuery: PromiseLike<R[]>,
+  rowsQuery: R[] | PromiseLike<R[]>,
   countQuery: () => PromiseLike<{ total: number }[]>,
   page: PagingQuery,
 ): Promise<{ rows: R[]; total: number }> {
@@ -79,10 +80,6 @@ const actionColumns = {
   snapshotsAvailable: taskActions.snapshotsAvailable,
 };
 
-/**
- * The reads of the task lists and the task page (002 §7.5, §7.7). Every task query names the machine the
- * service resolved for the caller, every action and snapshot query the task: another tenant's ids find nothing.
- */
 /** The machine with who may see and command it, and what the task page's header shows. */
 const machineColumns = {
   id: backupMachines.id,
@@ -105,15 +102,105 @@ const machineColumns = {
   ...machineStatuses,
 };
 
+const snapshotColumns = {
+  id: backupSnapshots.id,
+  actionId: backupSnapshots.taskActionId,
+  status: backupSnapshots.status,
+  storageStatus: backupSnapshots.storageStatus,
+  createdAt: backupSnapshots.createdAt,
+  snapshotsAvailable: taskActions.snapshotsAvailable,
+};
+
+/** A page's place in a prepared statement (placeholders `size` and `offset`) and its values there. */
+const PAGE = { size: sql.placeholder('size'), offset: sql.placeholder('offset') };
+const pageValues = (page: PagingQuery) => ({ size: page.size, offset: offsetOf(page) });
+
+/** The fields of a subquery as its outer query selects them, under the names `fields` gave them inside. */
+const outerFields = <F extends Record<string, unknown>, S extends Record<keyof F, unknown>>(subquery: S, fields: F) =>
+  Object.fromEntries(Object.keys(fields).map((key) => [key, subquery[key]])) as { [K in keyof F]: S[K] };
+
+/** The rows of a page joined laterally: a page without rows still answers one row, whose `row` is null. */
+const pageRows = <R>(rows: { row: R | null }[]) => rows.flatMap(({ row }) => (row ? [row] : []));
+
+/**
+ * The reads of the task lists and the task page (002 §7.5, §7.7). Every task query names the machine the
+ * service resolved for the caller, every action and snapshot query the task: another tenant's ids find nothing.
+ */
 export function createTasksRepo(db: Executor) {
-  // Every call of the task page reads this first: prepared, so neither drizzle nor PostgreSQL builds and
-  // plans the five-table read again on each call.
-  const machineTaskQuery = joinMachineOwners(
-    db.select({ machine: machineColumns, task: taskColumns }).from(backupMachines).$dynamic(),
-  )
-    .innerJoin(backupTasks, eq(backupTasks.backupMachineId, backupMachines.id))
-    .where(and(eq(backupMachines.id, sql.placeholder('machineId')), eq(backupTasks.id, sql.placeholder('taskId'))))
-    .prepare('tasks_machine_task');
+  /**
+   * The machine with one of its tasks (placeholders `machineId` and `taskId`) and `fields`: each call of the task
+   * page reads everything in one statement, prepared, so neither drizzle nor PostgreSQL builds and plans it again.
+   */
+  const machineTaskWith = <F extends SelectedFields>(fields: F) =>
+    joinMachineOwners(
+      db
+        .select({ machine: machineColumns, task: taskColumns, ...fields })
+        .from(backupMachines)
+        .$dynamic(),
+    )
+      .innerJoin(backupTasks, eq(backupTasks.backupMachineId, backupMachines.id))
+      .where(and(eq(backupMachines.id, sql.placeholder('machineId')), eq(backupTasks.id, sql.placeholder('taskId'))));
+
+  const machineTaskQuery = machineTaskWith({}).prepare('tasks_machine_task');
+
+  const actionPage = db
+    .select(actionColumns)
+    .from(taskActions)
+    .where(and(eq(taskActions.backupTaskId, backupTasks.id), eq(taskActions.type, sql.placeholder('type'))))
+    .orderBy(desc(taskActions.timeStarted), desc(taskActions.id))
+    .limit(PAGE.size)
+    .offset(PAGE.offset)
+    .as('page');
+  const actionPageQuery = machineTaskWith({ row: outerFields(actionPage, actionColumns) })
+    .leftJoinLateral(actionPage, sql`true`)
+    .prepare('tasks_action_page');
+
+  // The total comes with each row of the page (counted once, a task keeps at most one archive a week).
+  const snapshotTotal = db
+    .select({ total: count() })
+    .from(backupSnapshots)
+    .where(eq(backupSnapshots.backupTaskId, backupTasks.id));
+  const snapshotPageColumns = {
+    ...snapshotColumns,
+    total: sql<number>`(${snapshotTotal})`.mapWith(Number).as('total'),
+  };
+  const snapshotPage = db
+    .select(snapshotPageColumns)
+    .from(backupSnapshots)
+    .leftJoin(taskActions, eq(taskActions.id, backupSnapshots.taskActionId))
+    .where(eq(backupSnapshots.backupTaskId, backupTasks.id))
+    .orderBy(desc(backupSnapshots.createdAt), desc(backupSnapshots.id))
+    .limit(PAGE.size)
+    .offset(PAGE.offset)
+    .as('page');
+  const snapshotPageQuery = machineTaskWith({ row: outerFields(snapshotPage, snapshotPageColumns) })
+    .leftJoinLateral(snapshotPage, sql`true`)
+    .prepare('tasks_snapshot_page');
+
+  // The task's share of storage: current content is the total size of its newest finished run with a snapshot;
+  // snapshot content the sizes of the archives it keeps.
+  const currentBytes = db
+    .select({ bytes: taskActions.bytesTotal })
+    .from(taskActions)
+    .where(
+      and(
+        eq(taskActions.backupTaskId, backupTasks.id),
+        inArray(taskActions.status, ['FINISHED_SUCCESS', 'FINISHED_WARNINGS']),
+        sql`${taskActions.resticSnapshotId} is not null`,
+      ),
+    )
+    .orderBy(desc(taskActions.timeStarted))
+    .limit(1);
+  const archiveBytes = db
+    .select({ bytes: sql`coalesce(sum(${backupSnapshots.sizeBytes}), 0)` })
+    .from(backupSnapshots)
+    .where(and(eq(backupSnapshots.backupTaskId, backupTasks.id), eq(backupSnapshots.storageStatus, 'AVAILABLE')));
+  const usageQuery = machineTaskWith({
+    usage: {
+      currentBytes: sql<number>`coalesce((${currentBytes}), 0)`.mapWith(Number),
+      snapshotBytes: sql<number>`(${archiveBytes})`.mapWith(Number),
+    },
+  }).prepare('tasks_machine_task_usage');
 
   return {
     async machine(machineId: number) {
@@ -122,7 +209,7 @@ export function createTasksRepo(db: Executor) {
       return row ?? null;
     },
 
-    /** The machine and one of its tasks in one round trip (every call of the task page starts here). */
+    /** The machine and one of its tasks in one round trip. */
     async machineTask(machineId: number, taskId: number) {
       const [row] = await machineTaskQuery.execute({ machineId, taskId });
       return row ?? null;
@@ -145,20 +232,43 @@ export function createTasksRepo(db: Executor) {
     },
 
     /**
-     * A page of the task's actions, newest first; one type or all. The backup runs' total is the task's
-     * kept count; other totals are counted when the page does not tell them.
+     * The machine, its task and a page of the task's actions of one type, newest first. The backup runs' total is
+     * the task's kept count; other totals are counted when the page does not tell them.
      */
-    async actionPage(task: { id: number; numberOfBackupRuns: number }, type: ActionType | null, page: PagingQuery) {
-      const where = and(eq(taskActions.backupTaskId, task.id), type ? eq(taskActions.type, type) : undefined);
-      const rows = db
-        .select(actionColumns)
-        .from(taskActions)
-        .where(where)
-        .orderBy(desc(taskActions.timeStarted), desc(taskActions.id))
-        .limit(page.size)
-        .offset(offsetOf(page));
-      if (type === 'BACKUP_RUN') return { rows: await rows, total: task.numberOfBackupRuns };
-      return pageWithTotal(rows, () => db.select({ total: count() }).from(taskActions).where(where), page);
+    async machineTaskActions(machineId: number, taskId: number, type: ActionType, page: PagingQuery) {
+      const found = await actionPageQuery.execute({ machineId, taskId, type, ...pageValues(page) });
+      const [first] = found;
+      if (!first) return null;
+      const { machine, task } = first;
+      const rows = pageRows(found);
+      if (type === 'BACKUP_RUN') return { machine, task, rows, total: task.numberOfBackupRuns };
+      const where = and(eq(taskActions.backupTaskId, task.id), eq(taskActions.type, type));
+      const counted = await pageWithTotal(
+        rows,
+        () => db.select({ total: count() }).from(taskActions).where(where),
+        page,
+      );
+      return { machine, task, ...counted };
+    },
+
+    /** The machine, its task and a page of the task's snapshot archives, newest first, with their run's status. */
+    async machineTaskSnapshots(machineId: number, taskId: number, page: PagingQuery) {
+      const found = await snapshotPageQuery.execute({ machineId, taskId, ...pageValues(page) });
+      const [first] = found;
+      if (!first) return null;
+      const rows = pageRows(found);
+      // A page past the last has no row to carry the total.
+      const [counted] =
+        rows.length > 0
+          ? rows
+          : await db.select({ total: count() }).from(backupSnapshots).where(eq(backupSnapshots.backupTaskId, taskId));
+      return { machine: first.machine, task: first.task, rows, total: counted?.total ?? 0 };
+    },
+
+    /** The machine, its task and the task's share of storage. */
+    async machineTaskUsage(machineId: number, taskId: number) {
+      const [row] = await usageQuery.execute({ machineId, taskId });
+      return row ?? null;
     },
 
     async action(taskId: number, actionId: number) {
@@ -179,72 +289,12 @@ export function createTasksRepo(db: Executor) {
       return rows.length > 0;
     },
 
-    /**
-     * A page of the task's snapshot archives, newest first, with their run's status. The total comes with
-     * the page: a subquery of the same statement, counted once (a task keeps at most one archive a week).
-     */
-    async snapshotPage(taskId: number, page: PagingQuery) {
-      const where = eq(backupSnapshots.backupTaskId, taskId);
-      const counted = db.select({ total: count() }).from(backupSnapshots).where(where);
-      const rows = await db
-        .select({
-          id: backupSnapshots.id,
-          actionId: backupSnapshots.taskActionId,
-          status: backupSnapshots.status,
-          storageStatus: backupSnapshots.storageStatus,
-          createdAt: backupSnapshots.createdAt,
-          snapshotsAvailable: sql<boolean | null>`(select a."snapshots_available" from "task_actions" a
-            where a."id" = "backup_snapshots"."task_action_id")`,
-          total: sql<number>`(${counted})`.mapWith(Number),
-        })
-        .from(backupSnapshots)
-        .where(where)
-        .orderBy(desc(backupSnapshots.createdAt), desc(backupSnapshots.id))
-        .limit(page.size)
-        .offset(offsetOf(page));
-      // A page past the last has no row to carry the total.
-      const [first] = rows.length > 0 ? rows : await counted;
-      return { rows, total: first?.total ?? 0 };
-    },
-
     async snapshot(taskId: number, snapshotId: number) {
       const [row] = await db
         .select({ id: backupSnapshots.id, sizeBytes: backupSnapshots.sizeBytes })
         .from(backupSnapshots)
         .where(and(eq(backupSnapshots.id, snapshotId), eq(backupSnapshots.backupTaskId, taskId)));
       return row ?? null;
-    },
-
-    /**
-     * The task's share of storage: current content is the total size of its newest finished run with a
-     * snapshot; snapshot content the sizes of the archives it keeps.
-     */
-    async taskUsage(taskId: number) {
-      const current = db
-        .select({ bytes: taskActions.bytesTotal })
-        .from(taskActions)
-        .where(
-          and(
-            eq(taskActions.backupTaskId, taskId),
-            inArray(taskActions.status, ['FINISHED_SUCCESS', 'FINISHED_WARNINGS']),
-            sql`${taskActions.resticSnapshotId} is not null`,
-          ),
-        )
-        .orderBy(desc(taskActions.timeStarted))
-        .limit(1);
-      const archives = db
-        .select({ bytes: sql`coalesce(sum(${backupSnapshots.sizeBytes}), 0)` })
-        .from(backupSnapshots)
-        .where(and(eq(backupSnapshots.backupTaskId, taskId), eq(backupSnapshots.storageStatus, 'AVAILABLE')));
-      // Both in one round trip, as subqueries of a read of the task itself.
-      const [usage] = await db
-        .select({
-          currentBytes: sql<number>`coalesce((${current}), 0)`.mapWith(Number),
-          snapshotBytes: sql<number>`(${archives})`.mapWith(Number),
-        })
-        .from(backupTasks)
-        .where(eq(backupTasks.id, taskId));
-      return { currentBytes: usage?.currentBytes ?? 0, snapshotBytes: usage?.snapshotBytes ?? 0 };
     },
   };
 }
@@ -254,4 +304,4 @@ type MachineTask = NonNullable<Awaited<ReturnType<TasksRepo['machineTask']>>>;
 export type TaskMachine = MachineTask['machine'];
 export type TaskRecord = MachineTask['task'];
 export type ActionRecord = NonNullable<Awaited<ReturnType<TasksRepo['action']>>>;
-export type SnapshotRecord = Awaited<ReturnType<TasksRepo['snapshotPage']>>['rows'][number];
+export type SnapshotRecord = NonNullable<Awaited<ReturnType<TasksRepo['machineTaskSnapshots']>>>['rows'][number];

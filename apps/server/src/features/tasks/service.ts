@@ -63,12 +63,18 @@ export function createTaskService(deps: {
   const machineFor = async (actor: Actor, path: MachinePath) =>
     visible(actor, path, await repo.machine(path.machineId));
 
-  /** The machine and its task, read together; a task of another machine is as unknown as another tenant's. */
-  async function taskFor(actor: Actor, path: MachinePath, taskId: number) {
-    const found = await repo.machineTask(path.machineId, taskId);
+  /**
+   * A read of the machine with its task (and what a call reads besides), when the caller sees the machine; a task
+   * of another machine is as unknown as another tenant's.
+   */
+  function visibleTask<T extends { machine: TaskMachine }>(actor: Actor, path: MachinePath, found: T | null): T {
     if (!found) throw notFound();
-    return { machine: visible(actor, path, found.machine), task: found.task };
+    visible(actor, path, found.machine);
+    return found;
   }
+
+  const taskFor = async (actor: Actor, path: MachinePath, taskId: number) =>
+    visibleTask(actor, path, await repo.machineTask(path.machineId, taskId));
 
   const mayManageSnapshots = (actor: Actor) => mayChange(actor);
 
@@ -100,31 +106,30 @@ export function createTaskService(deps: {
       return presentTaskDetail(task, machine, path.audience, abilities);
     },
 
-    async actions(actor: Actor, path: MachinePath, taskId: number, type: ActionType | null, paging: PagingQuery) {
-      const { machine, task } = await taskFor(actor, path, taskId);
+    async actions(actor: Actor, path: MachinePath, taskId: number, type: ActionType, paging: PagingQuery) {
+      const found = await repo.machineTaskActions(path.machineId, taskId, type, paging);
+      const { machine, rows, total } = visibleTask(actor, path, found);
       const mayCancel = mayCancelActions(actor, machine);
-      const page = await repo.actionPage(task, type, paging);
       return pageOf(
-        page.rows.map((action) => presentAction(action, mayCancel)),
-        page.total,
+        rows.map((action) => presentAction(action, mayCancel)),
+        total,
         paging.size,
       );
     },
 
     async snapshots(actor: Actor, path: MachinePath, taskId: number, paging: PagingQuery) {
-      const { task } = await taskFor(actor, path, taskId);
-      const page = await repo.snapshotPage(task.id, paging);
+      const { rows, total } = visibleTask(actor, path, await repo.machineTaskSnapshots(path.machineId, taskId, paging));
       const mayManage = mayManageSnapshots(actor);
       return pageOf(
-        page.rows.map((snapshot) => presentSnapshot(snapshot, mayManage)),
-        page.total,
+        rows.map((snapshot) => presentSnapshot(snapshot, mayManage)),
+        total,
         paging.size,
       );
     },
 
     async storage(actor: Actor, path: MachinePath, taskId: number) {
-      const { machine, task } = await taskFor(actor, path, taskId);
-      return presentStorage(task.id, machine, await repo.taskUsage(task.id));
+      const { machine, task, usage } = visibleTask(actor, path, await repo.machineTaskUsage(path.machineId, taskId));
+      return presentStorage(task.id, machine, usage);
     },
 
     async snapshotStorage(actor: Actor, path: MachinePath, taskId: number, snapshotId: number) {
