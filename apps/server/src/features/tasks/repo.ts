@@ -111,6 +111,12 @@ const snapshotColumns = {
   snapshotsAvailable: taskActions.snapshotsAvailable,
 };
 
+/**
+ * What the runs, snapshots and storage calls need of the task: not its busy action, whose subqueries PostgreSQL
+ * would run again for each row of a page.
+ */
+const pagedTaskColumns = { id: backupTasks.id, numberOfBackupRuns: backupTasks.numberOfBackupRuns };
+
 /** A page's place in a prepared statement (placeholders `size` and `offset`) and its values there. */
 const PAGE = { size: sql.placeholder('size'), offset: sql.placeholder('offset') };
 const pageValues = (page: PagingQuery) => ({ size: page.size, offset: offsetOf(page) });
@@ -128,20 +134,21 @@ const pageRows = <R>(rows: { row: R | null }[]) => rows.flatMap(({ row }) => (ro
  */
 export function createTasksRepo(db: Executor) {
   /**
-   * The machine with one of its tasks (placeholders `machineId` and `taskId`) and `fields`: each call of the task
-   * page reads everything in one statement, prepared, so neither drizzle nor PostgreSQL builds and plans it again.
+   * The machine joined with one of its tasks (placeholders `machineId` and `taskId`), selecting `fields` besides
+   * the machine: each call of the task page reads all it needs in one statement, prepared, so neither drizzle nor
+   * PostgreSQL builds and plans it again.
    */
   const machineTaskWith = <F extends SelectedFields>(fields: F) =>
     joinMachineOwners(
       db
-        .select({ machine: machineColumns, task: taskColumns, ...fields })
+        .select({ machine: machineColumns, ...fields })
         .from(backupMachines)
         .$dynamic(),
     )
       .innerJoin(backupTasks, eq(backupTasks.backupMachineId, backupMachines.id))
       .where(and(eq(backupMachines.id, sql.placeholder('machineId')), eq(backupTasks.id, sql.placeholder('taskId'))));
 
-  const machineTaskQuery = machineTaskWith({}).prepare('tasks_machine_task');
+  const machineTaskQuery = machineTaskWith({ task: taskColumns }).prepare('tasks_machine_task');
 
   const actionPage = db
     .select(actionColumns)
@@ -151,7 +158,7 @@ export function createTasksRepo(db: Executor) {
     .limit(PAGE.size)
     .offset(PAGE.offset)
     .as('page');
-  const actionPageQuery = machineTaskWith({ row: outerFields(actionPage, actionColumns) })
+  const actionPageQuery = machineTaskWith({ task: pagedTaskColumns, row: outerFields(actionPage, actionColumns) })
     .leftJoinLateral(actionPage, sql`true`)
     .prepare('tasks_action_page');
 
@@ -173,7 +180,10 @@ export function createTasksRepo(db: Executor) {
     .limit(PAGE.size)
     .offset(PAGE.offset)
     .as('page');
-  const snapshotPageQuery = machineTaskWith({ row: outerFields(snapshotPage, snapshotPageColumns) })
+  const snapshotPageQuery = machineTaskWith({
+    task: pagedTaskColumns,
+    row: outerFields(snapshotPage, snapshotPageColumns),
+  })
     .leftJoinLateral(snapshotPage, sql`true`)
     .prepare('tasks_snapshot_page');
 
@@ -196,6 +206,7 @@ export function createTasksRepo(db: Executor) {
     .from(backupSnapshots)
     .where(and(eq(backupSnapshots.backupTaskId, backupTasks.id), eq(backupSnapshots.storageStatus, 'AVAILABLE')));
   const usageQuery = machineTaskWith({
+    task: pagedTaskColumns,
     usage: {
       currentBytes: sql<number>`coalesce((${currentBytes}), 0)`.mapWith(Number),
       snapshotBytes: sql<number>`(${archiveBytes})`.mapWith(Number),
