@@ -9,6 +9,7 @@ import {
   MESSAGES,
   newTaskForm,
   type Paged,
+  RESTORE_FORM_LABELS,
   ROUTES,
   runStatusBadge,
   type TaskRow,
@@ -18,8 +19,8 @@ import { signIn } from './helpers';
 
 /**
  * Restore to the machine (issue 14): a real agent backs up a folder; the customer opens the run's Restore dialog,
- * picks a folder of the snapshot and a new folder on the machine, and sees the Restore action finish; the restored
- * files are byte for byte the backed-up ones, and what was not picked is not restored.
+ * picks a folder of the snapshot and an empty folder in the machine's live folder tree, and sees the Restore action
+ * finish; the restored files are byte for byte the backed-up ones, and what was not picked is not restored.
  */
 
 const EMAIL = 'customer-admin@demo.test';
@@ -98,8 +99,17 @@ test('a customer restores a backed-up folder to a new folder on the machine and 
   await dialog.getByLabel(TEXT.restoreTargetOriginal).check();
   await expect(dialog).toContainText(TEXT.restoreOverwriteWarning);
   await dialog.getByLabel(TEXT.restoreTargetFolder).check();
+  // The target is picked in the machine's live folder tree: the journey's folder, then a new folder typed below it.
+  const folders = dialog.getByTestId('tree-picker');
+  const [journeyFolder, ...above] = dir.split('/').filter(Boolean).reverse();
+  for (const folder of above.reverse()) {
+    await folders.getByRole('button', { name: `Open ${folder}`, exact: true }).click();
+  }
+  await folders.getByLabel(journeyFolder ?? '', { exact: true }).check();
+  const targetField = dialog.getByLabel(RESTORE_FORM_LABELS.targetFolder);
+  await expect(targetField).toHaveValue(dir);
   const target = join(dir, 'restored');
-  await dialog.getByLabel('Target folder').fill(target);
+  await targetField.fill(target);
   await dialog.getByRole('button', { name: TEXT.restoreSubmit }).click();
   await expect(page.getByText(TEXT.restoreStarted)).toBeVisible();
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { type AgentToServer, PANEL_MESSAGES, type ServerToAgent } from '@portal/domain';
+import { type AgentToServer, INTERRUPTED_ACTION_MESSAGES, PANEL_MESSAGES, type ServerToAgent } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { logFiles } from '../../server/src/db/schema/index.js';
@@ -17,7 +17,7 @@ import { createMachineCredentials } from '../../server/src/features/machine-auth
 import { createTestApp, type TestApp } from '../../server/src/testing/app.js';
 import { backupFixtures } from '../../server/src/testing/backup-fixtures.js';
 import { createTenants } from '../../server/src/testing/fixtures.js';
-import { Agent, INTERRUPTED_RUN, withMachineCredential } from './agent.js';
+import { Agent, withMachineCredential } from './agent.js';
 import { AgentChannel, channelUrl } from './channel.js';
 import { readConnectionState, readStoredTasks } from './config.js';
 import { AGENT_LOG_FILE, LogFile, logDirOf, uploadLogFiles } from './logs.js';
@@ -250,12 +250,13 @@ describe('agent run against the live channel', () => {
   it('reports a run its last process left unfinished as interrupted, and says in hello which runs it holds', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'agent-run-'));
     const at = '2026-11-23T10:00:00.000Z';
-    const started = (runKey: string): AgentToServer => ({
+    const started = (runKey: string, actionType: 'BACKUP_RUN' | 'BACKUP_RESTORE' = 'BACKUP_RUN'): AgentToServer => ({
       type: 'runStarted',
       runKey,
       taskId: 7,
       startedAt: at,
       manual: false,
+      actionType,
     });
     const finished: AgentToServer = {
       type: 'runFinished',
@@ -268,27 +269,40 @@ describe('agent run against the live channel', () => {
       bytesAdded: 1,
       bytesTotal: 2,
     };
-    // What a killed agent leaves: one run started and finished offline, one cut off mid-run.
-    const queued = [started('finished-offline'), finished, started('cut-off')];
+    // What a killed agent leaves: one run started and finished offline, a run and a restore cut off mid-way.
+    const queued = [
+      started('finished-offline'),
+      finished,
+      started('cut-off'),
+      started('restore-cut-off', 'BACKUP_RESTORE'),
+    ];
     writeFileSync(join(stateDir, 'outbox.jsonl'), `${queued.map((e) => JSON.stringify(e)).join('\n')}\n`);
     const { agent } = newAgent({ stateDir });
     agent.start();
     const hello = await eventually(() => events.find((e) => e.type === 'hello'));
-    expect(hello).toMatchObject({ runningRunKeys: expect.arrayContaining(['finished-offline', 'cut-off']) });
+    expect(hello).toMatchObject({
+      runningRunKeys: expect.arrayContaining(['finished-offline', 'cut-off', 'restore-cut-off']),
+    });
     const interrupted = await eventually(() => events.find((e) => e.type === 'runFinished' && e.runKey === 'cut-off'));
     expect(interrupted).toMatchObject({
       status: 'FAILED',
       exitCodeResult: 'IO_OR_INTERRUPT_EXCEPTION',
-      failureMessage: INTERRUPTED_RUN,
+      failureMessage: INTERRUPTED_ACTION_MESSAGES.backup,
       snapshotId: null,
     });
+    const restoreEnd = await eventually(() =>
+      events.find((e) => e.type === 'runFinished' && e.runKey === 'restore-cut-off'),
+    );
+    expect(restoreEnd).toMatchObject({ status: 'FAILED', failureMessage: INTERRUPTED_ACTION_MESSAGES.restore });
     // In order, after hello; the run that finished offline keeps its own outcome.
     await eventually(() => agent.outbox.pending().length === 0);
     expect(events.filter((e) => e.type !== 'hello').map((e) => [e.type, 'runKey' in e ? e.runKey : null])).toEqual([
       ['runStarted', 'finished-offline'],
       ['runFinished', 'finished-offline'],
       ['runStarted', 'cut-off'],
+      ['runStarted', 'restore-cut-off'],
       ['runFinished', 'cut-off'],
+      ['runFinished', 'restore-cut-off'],
     ]);
     expect(agent.accountedRunKeys()).toEqual([]);
   });

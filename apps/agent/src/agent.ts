@@ -12,11 +12,13 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  type ActionType,
   AGENT_CHANNEL,
   type AgentTask,
   type AgentToServer,
   agentToServerSchema,
   awaitsSeedCreation,
+  interruptedActionMessage,
   isPanelBackupType,
   type RepositorySettings,
   repositorySchema,
@@ -49,8 +51,6 @@ import { listTree } from './tree.js';
 
 export const NOT_SUPPORTED = 'not supported by this agent yet';
 const NO_REPOSITORY = 'The repository settings have not arrived from the portal yet.';
-export const INTERRUPTED_RUN =
-  'The backup was interrupted: the agent stopped (or the machine shut down) during the run.';
 
 /** `rest:http(s)://host/…` with `{machineId}:{token}@` inserted; other repository strings are left alone. */
 export function withMachineCredential(repository: string, machineId: number, token: string): string {
@@ -239,12 +239,12 @@ export class Agent {
    * never keeps it busy. (Runs whose start was already delivered are failed by the portal on `hello`.)
    */
   private reportInterruptedRuns(): void {
-    const started = new Map<string, string>();
+    const started = new Map<string, ActionType>();
     for (const event of this.outbox.pending()) {
-      if (event.type === 'runStarted') started.set(event.runKey, event.startedAt);
+      if (event.type === 'runStarted') started.set(event.runKey, event.actionType ?? 'BACKUP_RUN');
       if (event.type === 'runFinished') started.delete(event.runKey);
     }
-    for (const runKey of started.keys()) {
+    for (const [runKey, actionType] of started) {
       if (this.runs.has(runKey)) continue;
       this.log(`run ${runKey} was interrupted by the agent's last stop: reporting it failed`);
       this.emit({
@@ -253,7 +253,7 @@ export class Agent {
         status: 'FAILED',
         exitCodeResult: 'IO_OR_INTERRUPT_EXCEPTION',
         finishedAt: new Date().toISOString(),
-        failureMessage: INTERRUPTED_RUN,
+        failureMessage: interruptedActionMessage(actionType),
         snapshotId: null,
         bytesAdded: null,
         bytesTotal: null,

@@ -85,7 +85,7 @@ import { createUsersRepo } from './features/users/repo.js';
 import { registerUserRoutes } from './features/users/routes.js';
 import { createUserService, createUserViews } from './features/users/service.js';
 import { createAfterAnswer } from './http/after-answer.js';
-import { AppError } from './http/errors.js';
+import { AppError, isClientAbort } from './http/errors.js';
 import { registerRequestContext } from './http/request-context.js';
 import { route } from './http/route.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -173,6 +173,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (status && status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, wrong content type).
       return reply.code(status).send(failure('BAD_REQUEST', [errorMessage((error as Error).message)]));
+    }
+    if (isClientAbort(error, request)) {
+      // Nothing went wrong here and nobody reads the answer; 499 (a proxy's 'client closed request') keeps the
+      // access log honest.
+      request.log.info(
+        { reqId: request.id, code: (error as { code?: unknown }).code },
+        'request aborted by the client',
+      );
+      return reply.code(499).send();
     }
     request.log.error({ err: error, reqId: request.id }, 'unexpected error');
     return reply

@@ -38,6 +38,21 @@ export function isActionBusy(status: RunStatus): boolean {
  */
 export const isTaskRunAction = (type: ActionType) => type !== 'BACKUP_RESTORE';
 
+/**
+ * Ours: the failure message of an action cut off by its agent's stop (killed, a crash, the machine shut down). The
+ * server writes it for a busy action the reconnecting agent no longer accounts for (agent-protocol.ts, `hello`), the
+ * agent for a start still in its outbox without an end. A restore says it was a restore, in the words of its dialog.
+ */
+export const INTERRUPTED_ACTION_MESSAGES = {
+  backup: 'The backup was interrupted: the agent stopped (or the machine shut down) during the run.',
+  restore:
+    'The restore was interrupted: the agent stopped (or the machine shut down) during the restore. Files already restored stay; start the restore again.',
+} as const;
+
+/** The interrupted action's failure message by its type. */
+export const interruptedActionMessage = (type: ActionType): string =>
+  type === 'BACKUP_RESTORE' ? INTERRUPTED_ACTION_MESSAGES.restore : INTERRUPTED_ACTION_MESSAGES.backup;
+
 /** 002 §4.2: cancel is allowed only when the action is initiated or in progress. */
 export function canCancelAction(status: RunStatus): boolean {
   return isBusyRunStatus(status);

@@ -848,7 +848,9 @@ export const MESSAGES = {
     restoreAll: 'Restore all items',
     restoreTargetOriginal: 'Original place',
     restoreTargetFolder: 'Another folder',
-    restoreFolderHelp: 'An absolute folder of the backup machine; each item keeps its full path below it.',
+    restoreFolderHelp:
+      'An absolute folder of the backup machine, typed or picked among its folders; each item keeps its full path below it.',
+    restoreFolderTree: 'Folders of the backup machine',
     restoreOverwriteWarning:
       'Restoring to the original place overwrites the files of the same name on the machine with their backed-up versions.',
     restoreSubmit: 'Start restore',

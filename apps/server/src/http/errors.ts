@@ -1,4 +1,5 @@
 import { errorMessage, MESSAGES, type ResponseSummaryCode, type ServerMessage } from '@portal/domain';
+import type { FastifyRequest } from 'fastify';
 import type { ZodError, ZodType, z } from 'zod';
 
 /** An expected failure with its HTTP status and envelope messages; the error handler presents it. */
@@ -21,6 +22,21 @@ export const conflict = (message: string, fieldName = '') =>
   new AppError(409, 'CONFLICT', [errorMessage(message, fieldName, 'CONFLICT')]);
 export const badRequest = (message: string, fieldName = '') =>
   new AppError(400, 'VALIDATION_FAILED', [errorMessage(message, fieldName, 'VALIDATION_FAILED')]);
+
+/** Codes of a read or a write that broke off with the connection. */
+const BROKEN_CONNECTION_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/**
+ * Whether an error is the client going away mid-request (a cancelled download, a closed tab): its connection is
+ * closed and the error is the read, write or wait that broke off with it. Any other error stays the server's own,
+ * even when the client has left meanwhile.
+ */
+export function isClientAbort(error: unknown, request: FastifyRequest): boolean {
+  const socket = request.raw.socket;
+  if (socket !== null && !socket.destroyed) return false;
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  return name === 'AbortError' || (typeof code === 'string' && BROKEN_CONNECTION_CODES.has(code));
+}
 
 /** Zod issues become one message per field, named as the form field (DESIGN §3). */
 export function zodMessages(error: ZodError): ServerMessage[] {

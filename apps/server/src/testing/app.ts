@@ -27,7 +27,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  extra: { live?: AppDeps['live']; database?: Database } = {},
+  extra: { live?: AppDeps['live']; database?: Database; logger?: AppDeps['logger'] } = {},
 ): Promise<TestApp> {
   const database = extra.database ?? (await openTestDatabase());
   const mails = await startMailSink(0);
@@ -55,6 +55,7 @@ export async function createTestApp(
     redis,
     now: () => clock.now,
     live: extra.live,
+    logger: extra.logger,
   });
   return {
     app,

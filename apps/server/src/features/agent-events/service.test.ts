@@ -1,4 +1,4 @@
-import { type AgentToServer, agentToServerSchema } from '@portal/domain';
+import { type AgentToServer, agentToServerSchema, INTERRUPTED_ACTION_MESSAGES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
@@ -10,13 +10,7 @@ import { computeReadModel, readStoredReadModel } from '../backup-state/recompute
 import { createBackupStateService } from '../backup-state/service.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
 import { createAgentEventsRepo } from './repo.js';
-import {
-  type AgentEventService,
-  createAgentEventService,
-  INTERRUPTED_RUN,
-  type MachineUpdate,
-  weekStartOf,
-} from './service.js';
+import { type AgentEventService, createAgentEventService, type MachineUpdate, weekStartOf } from './service.js';
 
 let database: Database;
 let tenants: Tenants;
@@ -27,6 +21,18 @@ let taskId: number;
 const updates: Array<[number, MachineUpdate]> = [];
 
 const event = (body: AgentToServer) => agentToServerSchema.parse(body);
+/** A (re)connecting agent's hello, saying which runs it holds when `runningRunKeys` is given. */
+const hello = (runningRunKeys?: string[]) =>
+  event({
+    type: 'hello',
+    name: 'laptop',
+    osFamily: 'LINUX',
+    operatingSystem: 'Debian 12',
+    clientVersion: '2.1.0',
+    timeZone: 'Europe/Paris',
+    taskVersions: {},
+    ...(runningRunKeys ? { runningRunKeys } : {}),
+  });
 const task = async () => (await database.db.select().from(backupTasks).where(eq(backupTasks.id, taskId)))[0];
 const runs = () => database.db.select().from(taskActions).where(eq(taskActions.backupTaskId, taskId));
 
@@ -190,17 +196,6 @@ describe('what agents report', () => {
   });
 
   it('fails the busy runs a reconnecting agent no longer accounts for, once; an older hello leaves them', async () => {
-    const hello = (runningRunKeys?: string[]) =>
-      event({
-        type: 'hello',
-        name: 'laptop',
-        osFamily: 'LINUX',
-        operatingSystem: 'Debian 12',
-        clientVersion: '2.1.0',
-        timeZone: 'Europe/Paris',
-        taskVersions: {},
-        ...(runningRunKeys ? { runningRunKeys } : {}),
-      });
     const start = (runKey: string) =>
       events.handle(
         machine,
@@ -221,7 +216,7 @@ describe('what agents report', () => {
     expect(await runOf('killed-1')).toMatchObject({
       status: 'FAILED',
       exitCodeResult: 'IO_OR_INTERRUPT_EXCEPTION',
-      failureMessage: INTERRUPTED_RUN,
+      failureMessage: INTERRUPTED_ACTION_MESSAGES.backup,
       phase: 'FINALIZED',
     });
     expect((await runOf('killed-1'))?.timeFinished).not.toBeNull();
@@ -236,6 +231,34 @@ describe('what agents report', () => {
     expect(await runOf('running-2')).toMatchObject({ status: 'IN_PROGRESS' });
     await events.handle(machine, finish('running-2', '2026-12-01T10:06:00Z'));
     expect(await task()).toMatchObject({ statusOfLastRun: 'FINISHED_SUCCESS', displayStatus: 'LAST_SUCCEEDED' });
+  });
+
+  it("fails a restore cut off by the agent's restart in a restore's words, leaving the task's run status", async () => {
+    await events.handle(
+      machine,
+      event({
+        type: 'runStarted',
+        runKey: 'restore-cut-off',
+        taskId,
+        startedAt: '2026-12-02T10:00:00Z',
+        manual: true,
+        actionType: 'BACKUP_RESTORE',
+      }),
+    );
+    const before = await task();
+    await events.handle(machine, hello([]));
+    const restore = (await runs()).find((r) => r.runKey === 'restore-cut-off');
+    expect(restore).toMatchObject({
+      type: 'BACKUP_RESTORE',
+      status: 'FAILED',
+      exitCodeResult: 'IO_OR_INTERRUPT_EXCEPTION',
+      failureMessage: INTERRUPTED_ACTION_MESSAGES.restore,
+    });
+    expect(INTERRUPTED_ACTION_MESSAGES.restore).not.toBe(INTERRUPTED_ACTION_MESSAGES.backup);
+    expect(await task()).toMatchObject({
+      statusOfLastRun: before?.statusOfLastRun,
+      displayStatus: before?.displayStatus,
+    });
   });
 
   it('stores the used space the agent reports', async () => {

@@ -1,6 +1,7 @@
 import {
   type ActionType,
   type AgentToServer,
+  interruptedActionMessage,
   isTaskRunAction,
   isValidTimeZone,
   machineQuotaStatus,
@@ -14,10 +15,6 @@ import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
 import { type AgentEventsRepo, createAgentEventsRepo } from './repo.js';
 
 const DAY_MS = 86_400_000;
-
-/** The failure message of a run its agent no longer knows about when it connects again. */
-export const INTERRUPTED_RUN =
-  'The backup was interrupted: the agent stopped (or the machine shut down) during the run.';
 
 /** Monday 00:00 UTC of the week holding `at`: snapshot archives are kept at most one per week. */
 export function weekStartOf(at: Date): Date {
@@ -75,7 +72,8 @@ export function createAgentEventService(deps: {
    * A (re)connecting agent says which of its runs it still accounts for (running, or finished with the
    * outcome still queued for us). Any other busy run of the machine was cut off — the agent was killed,
    * the machine crashed or lost power — and would otherwise stay IN_PROGRESS for ever and block the
-   * task: it is FAILED as interrupted. Idempotent: only busy runs are finished, each at most once.
+   * task: it is FAILED as interrupted, in the words of its kind (a restore says it was a restore).
+   * Idempotent: only busy runs are finished, each at most once.
    */
   async function failInterruptedRuns(machineId: number, accountedFor: readonly string[]): Promise<void> {
     const known = new Set(accountedFor);
@@ -88,7 +86,7 @@ export function createAgentEventService(deps: {
             status: 'FAILED',
             finishedAt: now(),
             exitCodeResult: 'IO_OR_INTERRUPT_EXCEPTION',
-            failureMessage: INTERRUPTED_RUN,
+            failureMessage: interruptedActionMessage(run.type),
             snapshotId: null,
             bytesAdded: null,
             bytesTotal: null,

@@ -1,18 +1,9 @@
-import {
-  type ExclusionPlatform,
-  findTreeItem,
-  selectItem,
-  TASK_FORM_TEXTS,
-  TREE_TEXTS,
-  toBackupItems,
-  unselectAll,
-} from '@portal/domain';
-import { FormModal, useOnOpen } from '../../../ui';
-import { TreePicker } from '../../../ui/TreePicker';
-import { useMachineTree } from './useMachineTree';
+import { type ExclusionPlatform, TASK_FORM_TEXTS } from '@portal/domain';
+import { useState } from 'react';
+import { FormModal } from '../../../ui';
+import { MachineFolderPicker } from './MachineFolderPicker';
 
 const TEXT = TASK_FORM_TEXTS;
-const FOLDERS_ONLY = { showFiles: false, showHidden: false };
 
 /**
  * Seed disk path selection (002 §2.6): one folder of the machine (the local disk the seed is written to),
@@ -33,9 +24,7 @@ export function SeedPathDialog({
   onSelect: (path: string) => void;
   animation?: boolean | undefined;
 }) {
-  const tree = useMachineTree(machineId, platform);
-  useOnOpen(show, () => void tree.reset());
-  const [chosen] = toBackupItems(tree.state);
+  const [chosen, setChosen] = useState('');
   return (
     <FormModal
       show={show}
@@ -45,28 +34,21 @@ export function SeedPathDialog({
         event.preventDefault();
         // Inside the task form in React's tree: the submit must not reach it.
         event.stopPropagation();
-        if (chosen) onSelect(chosen.path);
+        if (chosen !== '') onSelect(chosen);
       }}
       submitting={false}
       submitLabel={TEXT.seedPathSelect}
-      submitDisabled={chosen === undefined}
-      onExited={tree.clear}
+      submitDisabled={chosen === ''}
+      onExited={() => setChosen('')}
       animation={animation}
       data-testid="seed-path-dialog"
     >
-      <TreePicker
-        state={tree.state}
-        visibility={FOLDERS_ONLY}
-        loading={tree.loading}
-        loadingText={TREE_TEXTS.loading}
+      <MachineFolderPicker
+        machineId={machineId}
+        platform={platform}
         label={TEXT.seedPathTitle}
-        onToggle={(value) =>
-          tree.setState((current) =>
-            findTreeItem(current, value)?.selected ? unselectAll(current) : selectItem(unselectAll(current), value),
-          )
-        }
-        onOpen={(item, opened) => void tree.open(item, opened)}
-        bulkActions={false}
+        value={chosen}
+        onChange={setChosen}
       />
     </FormModal>
   );

@@ -1,9 +1,10 @@
-import { MESSAGES } from '@portal/domain';
+import { errorMessage, MESSAGES, RESTORE_FORM_LABELS, TREE_TEXTS } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn } from '../../../app/testing';
 import { ToastHost } from '../../../ui';
-import { fakeServer, ok } from '../../users/testing';
+import { fakeServer, ok, reply } from '../../users/testing';
+import { type MachineTreeOptions, machineTreeAnswer } from '../form/testing';
 import { RestoreButton } from './RunDataButtons';
 
 afterEach(() => {
@@ -21,14 +22,21 @@ const TREE: Record<string, unknown[]> = {
 function serveRestore(
   answer: () => Response = () =>
     ok(null, [{ type: 'INFO', fieldName: '', message: TEXT.restoreStarted, responseCode: 'OK' }]),
+  machine: MachineTreeOptions = {},
 ) {
-  return fakeServer(({ method, url }) => {
+  const machineTree = machineTreeAnswer(machine);
+  return fakeServer((request) => {
+    const { method, url } = request;
     if (method === 'GET' && url.pathname === `${RUN}/tree`)
       return ok({ elements: TREE[url.searchParams.get('path') ?? '/'] ?? [] });
     if (method === 'POST' && url.pathname === `${RUN}/restore`) return answer();
-    return undefined;
+    return machineTree(request);
   });
 }
+
+/** The machine's folder tree of the dialog (the snapshot's tree is the other one). */
+const machineFolders = (dialog: HTMLElement) => within(within(dialog).getByTestId('tree-picker'));
+const targetFolder = (dialog: HTMLElement) => within(dialog).getByLabelText(RESTORE_FORM_LABELS.targetFolder);
 
 async function openDialog(onStarted = vi.fn(), osFamily: 'LINUX' | 'WINDOWS' = 'LINUX') {
   const events = renderSignedIn(
@@ -49,15 +57,15 @@ describe('RestoreDialog (issue 14)', () => {
     await events.click(await within(dialog).findByRole('button', { name: 'Expand home' }));
     await within(dialog).findByLabelText('docs');
 
-    await events.type(within(dialog).getByLabelText('Target folder'), 'restored');
+    await events.type(within(dialog).getByLabelText(RESTORE_FORM_LABELS.targetFolder), 'restored');
     await events.click(within(dialog).getByRole('button', { name: TEXT.restoreSubmit }));
     expect(await within(dialog).findByText(MESSAGES.task.downloadItemsRequired)).toBeInTheDocument();
     expect(within(dialog).getByText(TEXT.targetFolderNotAbsolute)).toBeInTheDocument();
     expect(server.to('POST', `${RUN}/restore`)).toHaveLength(0);
 
     await events.click(within(dialog).getByLabelText('docs'));
-    await events.clear(within(dialog).getByLabelText('Target folder'));
-    await events.type(within(dialog).getByLabelText('Target folder'), '/srv/restored');
+    await events.clear(within(dialog).getByLabelText(RESTORE_FORM_LABELS.targetFolder));
+    await events.type(within(dialog).getByLabelText(RESTORE_FORM_LABELS.targetFolder), '/srv/restored');
     await events.click(within(dialog).getByRole('button', { name: TEXT.restoreSubmit }));
     expect(await screen.findByText(TEXT.restoreStarted)).toBeInTheDocument();
     expect(server.to('POST', `${RUN}/restore`)[0]?.body).toMatchObject({
@@ -89,6 +97,56 @@ describe('RestoreDialog (issue 14)', () => {
     expect(typeof body.requestId).toBe('string');
   }, 20_000);
 
+  it("picks the target folder in the machine's folder tree, one folder at a time, and still takes a typed one", async () => {
+    const server = serveRestore();
+    const { events, dialog } = await openDialog();
+    const folders = machineFolders(dialog);
+    await events.click(await folders.findByRole('button', { name: 'Open home' }));
+    await events.click(await folders.findByRole('button', { name: 'Open ana' }));
+    expect(await folders.findByLabelText('docs')).toBeInTheDocument();
+    // Folders only: no file, no hidden folder.
+    expect(folders.queryByLabelText('notes.txt')).not.toBeInTheDocument();
+    expect(folders.queryByLabelText('.cache')).not.toBeInTheDocument();
+
+    await events.click(folders.getByLabelText('ana'));
+    await waitFor(() => expect(targetFolder(dialog)).toHaveValue('/home/ana'));
+    expect(folders.getByLabelText('ana')).toBeChecked();
+    await events.click(folders.getByLabelText('bo'));
+    await waitFor(() => expect(targetFolder(dialog)).toHaveValue('/home/bo'));
+    expect(folders.getByLabelText('ana')).not.toBeChecked();
+    await events.click(folders.getByLabelText('bo'));
+    await waitFor(() => expect(targetFolder(dialog)).toHaveValue(''));
+
+    // Typing a loaded folder ticks it; any other absolute folder is taken as typed.
+    await events.type(targetFolder(dialog), '/home/ana/docs');
+    expect(folders.getByLabelText('docs')).toBeChecked();
+    await events.type(targetFolder(dialog), '/new');
+    expect(folders.getByLabelText('docs')).not.toBeChecked();
+    await events.click(folders.getByLabelText('srv'));
+    await waitFor(() => expect(targetFolder(dialog)).toHaveValue('/srv'));
+
+    await events.click(within(dialog).getByLabelText(TEXT.restoreAll));
+    await events.click(within(dialog).getByRole('button', { name: TEXT.restoreSubmit }));
+    await screen.findByText(TEXT.restoreStarted);
+    expect(server.to('POST', `${RUN}/restore`)[0]?.body).toMatchObject({ target: 'FOLDER', targetFolder: '/srv' });
+  }, 20_000);
+
+  it.each([
+    ['an offline machine', 409, MESSAGES.liveChannel.machineOffline],
+    ['a time-out', 504, MESSAGES.liveChannel.treeItemsError],
+  ])(
+    "shows the message of %s as the task dialog's tree does, and the folder can still be typed",
+    async (_case, status, message) => {
+      serveRestore(undefined, { tree: () => reply(status, { messages: [errorMessage(message)] }) });
+      const { events, dialog } = await openDialog();
+      expect(await screen.findByText(message)).toBeInTheDocument();
+      expect(machineFolders(dialog).getByText(TREE_TEXTS.noItems)).toBeInTheDocument();
+      await events.type(targetFolder(dialog), '/srv/typed');
+      expect(targetFolder(dialog)).toHaveValue('/srv/typed');
+    },
+    20_000,
+  );
+
   it("takes a Windows machine's folder, and shows the agent's refusal in the dialog", async () => {
     const refusal = 'Task 4 is already running.';
     const server = serveRestore(
@@ -105,7 +163,7 @@ describe('RestoreDialog (issue 14)', () => {
     );
     const { events, dialog, onStarted } = await openDialog(vi.fn(), 'WINDOWS');
     await events.click(within(dialog).getByLabelText(TEXT.restoreAll));
-    await events.type(within(dialog).getByLabelText('Target folder'), 'D:\\Restored');
+    await events.type(within(dialog).getByLabelText(RESTORE_FORM_LABELS.targetFolder), 'D:\\Restored');
     await events.click(within(dialog).getByRole('button', { name: TEXT.restoreSubmit }));
     expect(await within(dialog).findByText(refusal)).toBeInTheDocument();
     expect(server.to('POST', `${RUN}/restore`)[0]?.body).toMatchObject({ targetFolder: 'D:\\Restored' });

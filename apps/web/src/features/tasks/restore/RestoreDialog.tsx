@@ -12,6 +12,7 @@ import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import { type Resolver, useForm } from 'react-hook-form';
 import { FormModal, GlobalErrors, TextField, useDialogSubmit } from '../../../ui';
+import { MachineFolderPicker } from '../form/MachineFolderPicker';
 import { type RunRef, useRestoreToMachine } from './mutations';
 import { ItemsChoice, useChosenItems } from './SnapshotTree';
 
@@ -41,10 +42,12 @@ export interface RestoreDialogProps {
 /**
  * Restore to the machine (issue 14): everything, or the items chosen in the run's snapshot tree (the download's
  * tree), to their original place (the dialog warns that files of the same name are overwritten) or below another
- * absolute folder of the machine. The agent then runs `restic restore`, shown as a Restore action of the task.
+ * absolute folder of the machine, typed or picked in the machine's live folder tree (the task dialog's). The agent
+ * then runs `restic restore`, shown as a Restore action of the task.
  */
 export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animation }: RestoreDialogProps) {
-  const schema = useMemo(() => restoreRequestSchemaFor(exclusionPlatformOf(osFamily)), [osFamily]);
+  const platform = exclusionPlatformOf(osFamily);
+  const schema = useMemo(() => restoreRequestSchemaFor(platform), [platform]);
   const form = useForm<RestoreFormValues>({
     resolver: zodResolver(schema) as unknown as Resolver<RestoreFormValues>,
     defaultValues: newRequest(),
@@ -63,6 +66,7 @@ export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animatio
   });
   const restoreAll = form.watch('restoreAllItems');
   const target = form.watch('target');
+  const targetFolder = form.watch('targetFolder');
   const itemsError = form.formState.errors.backedUpItemsToRestore?.message;
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -123,6 +127,13 @@ export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animatio
         <div className="mt-2">
           <TextField form={form} name="targetFolder" label={RESTORE_FORM_LABELS.targetFolder} idPrefix="restore-" />
           <Form.Text className="d-block mt-n2 mb-2">{TEXT.restoreFolderHelp}</Form.Text>
+          <MachineFolderPicker
+            machineId={run.machineId}
+            platform={platform}
+            label={TEXT.restoreFolderTree}
+            value={targetFolder}
+            onChange={(path) => form.setValue('targetFolder', path, { shouldValidate: form.formState.isSubmitted })}
+          />
         </div>
       ) : (
         <Alert variant="warning" className="mt-2 mb-0">
