@@ -176,6 +176,11 @@ describe('backing up accounts with restic', () => {
     const byAccount = snapshotsByAccount(repo, 7);
     expect(Object.keys(byAccount).sort()).toEqual(['ana', 'bob']); // carl was not chosen
     expect(finished.snapshotId).toBe(byAccount.ana?.[0]);
+    // The portal learns every account's snapshot of the run, the run's own first.
+    expect(finished.accountSnapshots).toEqual([
+      { account: 'ana', snapshotId: byAccount.ana?.[0] },
+      { account: 'bob', snapshotId: byAccount.bob?.[0] },
+    ]);
     const dump = (account: string, path: string) =>
       restic(repo, ['dump', (byAccount[account] as string[])[0] as string, join(root, path)]);
     expect(dump('ana', 'home/ana/public_html/index.html')).toBe('<h1>Ana</h1>\n');
@@ -305,6 +310,7 @@ describe('backing up accounts with restic', () => {
     const byAccount = snapshotsByAccount(repo, 7);
     expect(Object.keys(byAccount).sort()).toEqual(['ana', 'carl']);
     expect(finished.snapshotId).toBe(byAccount.ana?.[0]);
+    expect(finished.accountSnapshots?.map((a) => a.account)).toEqual(['ana', 'carl']);
   });
 
   it('fails the run with the panel message on a machine without the panel', async () => {
