@@ -227,9 +227,9 @@ export const serverToAgentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('startTask'), requestId, taskId: idSchema }),
   z.object({ type: z.literal('cancelRun'), requestId, taskId: idSchema, runId: z.number().int().positive() }),
   /**
-   * Restore to the machine (issue 14): `restic restore {snapshotId} --target {target} [--include {path}…]`,
-   * reported as a run of action type BACKUP_RESTORE. No includes: everything. `target` null: the original
-   * place (`--target /`). The agent replies at once (refused, or taken with `{runKey}`).
+   * Restore to the machine (issue 14): `restic restore {snapshotId} --target {target} [--include {path}…]` for each
+   * snapshot in turn, reported as one run of action type BACKUP_RESTORE. No includes: all of that snapshot.
+   * `target` null: the original place (`--target /`). The agent replies at once (refused, or taken with `{runKey}`).
    */
   z.object({
     type: z.literal('restoreRun'),
@@ -237,8 +237,16 @@ export const serverToAgentSchema = z.discriminatedUnion('type', [
     taskId: idSchema,
     /** The backup run whose snapshot is restored (named in the agent's log). */
     runId: z.number().int().positive(),
-    snapshotId: resticSnapshotIdSchema,
-    includes: z.array(snapshotPathSchema).max(MAX_CHOSEN_ITEMS),
+    /** The run's snapshot; of a cPanel / DirectAdmin run, the snapshot of each chosen account. */
+    snapshots: z
+      .array(
+        z.object({
+          snapshotId: resticSnapshotIdSchema,
+          includes: z.array(snapshotPathSchema).max(MAX_CHOSEN_ITEMS),
+        }),
+      )
+      .min(1)
+      .max(MAX_RUN_ACCOUNT_SNAPSHOTS),
     target: z.string().min(1).max(RESTORE_FOLDER_MAX).nullable(),
   }),
   z.object({
