@@ -235,7 +235,8 @@ export function createRestoreService(deps: {
       const ids = [...new Set([snapshot.resticSnapshotId, ...accounts.map((a) => a.resticSnapshotId)])];
       const listed = await runRestic({ binary, args: ['--no-cache', 'snapshots', '--json', ...ids], env });
       // Gone already (an earlier attempt forgot them): only the prune is left, which is safe to repeat.
-      const present = listed.code === 0 ? ids.filter((id) => listed.stdout.join('').includes(id)) : [];
+      const output = listed.code === 0 ? listed.stdout.join('') : '';
+      const present = ids.filter((id) => output.includes(id));
       if (present.length > 0) {
         const forgot = await runRestic({ binary, args: ['--no-cache', 'forget', ...present], env });
         if (forgot.code !== 0) throw new Error(resticFailure(forgot));
