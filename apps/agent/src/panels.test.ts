@@ -3,13 +3,14 @@
  * root (there is no cPanel or DirectAdmin on the test machines; the agent reads only their files).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type AgentTask, agentToServerSchema, PANEL_MESSAGES, treeItemSchema } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupPanelTask, PanelAccountsLog, PanelNotInstalledError, panelAccounts, panelTree } from './panels.js';
 import { ResticRunner, type RunEvent } from './restic.js';
+import { runRestore } from './restore.js';
 import { makeTask } from './testing.js';
 
 const PASSWORD = 'panel-test-password';
@@ -176,6 +177,11 @@ describe('backing up accounts with restic', () => {
     const byAccount = snapshotsByAccount(repo, 7);
     expect(Object.keys(byAccount).sort()).toEqual(['ana', 'bob']); // carl was not chosen
     expect(finished.snapshotId).toBe(byAccount.ana?.[0]);
+    // The portal learns every account's snapshot of the run, the run's own first.
+    expect(finished.accountSnapshots).toEqual([
+      { account: 'ana', snapshotId: byAccount.ana?.[0] },
+      { account: 'bob', snapshotId: byAccount.bob?.[0] },
+    ]);
     const dump = (account: string, path: string) =>
       restic(repo, ['dump', (byAccount[account] as string[])[0] as string, join(root, path)]);
     expect(dump('ana', 'home/ana/public_html/index.html')).toBe('<h1>Ana</h1>\n');
@@ -194,6 +200,42 @@ describe('backing up accounts with restic', () => {
     expect(percentages).toEqual([...percentages].sort((a, b) => a - b));
     expect(progress.filter((p) => p.phase === 'FINALIZED')).toHaveLength(1);
     expect(progress.at(-1)?.phase).toBe('FINALIZED');
+  });
+
+  it("restores the chosen accounts' items from each one's snapshot of the run, byte for byte", async () => {
+    const root = cpanelServer();
+    const repo = join(base, 'repo-restore');
+    const { finished } = await run(repo, panelTask(), root, mkdtempSync(join(base, 'state-')));
+    const [ana, bob] = finished.accountSnapshots ?? [];
+    if (!ana || !bob) throw new Error('the run reported no account snapshots');
+    const target = mkdtempSync(join(base, 'restored-'));
+    const events: RunEvent[] = [];
+    const restored = await runRestore(
+      runner(repo),
+      {
+        type: 'restoreRun',
+        requestId: 'q',
+        taskId: 7,
+        runId: 1,
+        snapshots: [
+          { snapshotId: ana.snapshotId, includes: [join(root, 'home/ana/public_html')] },
+          { snapshotId: bob.snapshotId, includes: [] },
+        ],
+        target,
+      },
+      'restore-1',
+      (e) => events.push(e),
+      { platform: 'UNIX', measureMs: 5 },
+    );
+    for (const event of [...events, restored]) expect(agentToServerSchema.safeParse(event).success).toBe(true);
+    expect(restored).toMatchObject({ status: 'FINISHED_SUCCESS', exitCodeResult: 'SUCCESS' });
+    const at = (path: string) => join(target, root, path);
+    expect(readFileSync(at('home/ana/public_html/index.html'), 'utf8')).toBe('<h1>Ana</h1>\n');
+    expect(existsSync(at('var/cpanel/users/ana'))).toBe(false);
+    expect(readFileSync(at('home2/bob/mail/inbox'), 'utf8')).toBe('From: someone\n\nhello bob\n');
+    expect(readFileSync(at('var/cpanel/users/bob'), 'utf8')).toBe('USER=bob\nDNS=bob.test\n');
+    const bytes = ['<h1>Ana</h1>\n', 'From: someone\n\nhello bob\n', 'USER=bob\nDNS=bob.test\n'];
+    expect(restored.bytesTotal).toBe(bytes.reduce((n, text) => n + Buffer.byteLength(text), 0));
   });
 
   it('with back up new items, also backs up an account added after the task was made', async () => {
@@ -305,6 +347,7 @@ describe('backing up accounts with restic', () => {
     const byAccount = snapshotsByAccount(repo, 7);
     expect(Object.keys(byAccount).sort()).toEqual(['ana', 'carl']);
     expect(finished.snapshotId).toBe(byAccount.ana?.[0]);
+    expect(finished.accountSnapshots?.map((a) => a.account)).toEqual(['ana', 'carl']);
   });
 
   it('fails the run with the panel message on a machine without the panel', async () => {

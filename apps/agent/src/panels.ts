@@ -162,8 +162,8 @@ const worse = (a: RunFinishedEvent, b: RunFinishedEvent) =>
  * `task-{id}` and `account-{name}`; then the backups of accounts removed from the server whose pruning delay
  * has passed are forgotten and pruned, and the task's retention is applied once. The run is FAILED when the
  * panel is missing, no chosen account is left, or an account's backup failed (the others are still made);
- * otherwise it has the worst outcome of its accounts. Its snapshot id and sizes: the first account's snapshot
- * (the portal records one per run) and the sums of all. Never rejects.
+ * otherwise it has the worst outcome of its accounts. It reports every account's snapshot (`accountSnapshots`,
+ * the first also as the run's `snapshotId`, all an older portal reads) and the sums of their sizes. Never rejects.
  */
 export async function backupPanelTask(
   runner: ResticRunner,
@@ -230,7 +230,10 @@ export async function backupPanelTask(
 
   if (chosen.length === 0) return fail(PANEL_MESSAGES.nothingToBackUp(type));
   const failedAccounts = finished.filter((f) => f.result.status === 'FAILED').map((f) => f.account);
-  const made = finished.map((f) => f.result).filter((r) => r.snapshotId !== null);
+  const made = finished.filter((f) => f.result.snapshotId !== null).map((f) => f.result);
+  const accountSnapshots = finished.flatMap((f) =>
+    f.result.snapshotId === null ? [] : [{ account: f.account, snapshotId: f.result.snapshotId }],
+  );
   const sum = (pick: (r: RunFinishedEvent) => number | null) => made.reduce((total, r) => total + (pick(r) ?? 0), 0);
   const outcome = finished.map((f) => f.result).reduce(worse);
   if (outcome.status !== 'FAILED') progress.phase('FINALIZED');
@@ -240,6 +243,7 @@ export async function backupPanelTask(
     finishedAt: options.now().toISOString(),
     failureMessage: failedAccounts.length > 0 ? PANEL_MESSAGES.accountsFailed(failedAccounts) : null,
     snapshotId: made[0]?.snapshotId ?? null,
+    accountSnapshots,
     bytesAdded: made.length > 0 ? sum((r) => r.bytesAdded) : null,
     bytesTotal: made.length > 0 ? sum((r) => r.bytesTotal) : null,
   };

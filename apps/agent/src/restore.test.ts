@@ -18,15 +18,14 @@ let snapshotId = '';
 let runner: ResticRunner;
 const big = randomBytes(3 * 1024 * 1024);
 
-const command = (overrides: Partial<RestoreCommand> = {}): RestoreCommand => ({
+/** The restore of one snapshot (the backed-up one unless told), its chosen paths (none: all) to the target. */
+const command = (options: { includes?: string[]; snapshot?: string; target?: string | null } = {}): RestoreCommand => ({
   type: 'restoreRun',
   requestId: 'q',
   taskId: 3,
   runId: 1,
-  snapshotId,
-  includes: [],
-  target: null,
-  ...overrides,
+  snapshots: [{ snapshotId: options.snapshot ?? snapshotId, includes: options.includes ?? [] }],
+  target: options.target ?? null,
 });
 
 async function restore(restoreCommand: RestoreCommand, onEvent?: (event: RunEvent, abort: () => void) => void) {
@@ -71,7 +70,7 @@ afterAll(() => {
 
 describe('restore to the machine', () => {
   it('builds restic restore: the snapshot, the target (/ for the original place), one literal --include per item', () => {
-    expect(restoreArgs(command({ includes: ['/a/*b', '/c'] }), 'UNIX')).toEqual([
+    expect(restoreArgs({ snapshotId, includes: ['/a/*b', '/c'] }, '/', 'UNIX')).toEqual([
       'restore',
       snapshotId,
       '--target',
@@ -81,7 +80,12 @@ describe('restore to the machine', () => {
       '--include',
       '/c',
     ]);
-    expect(restoreArgs(command({ target: '/srv/x' }), 'UNIX')).toEqual(['restore', snapshotId, '--target', '/srv/x']);
+    expect(restoreArgs({ snapshotId, includes: [] }, '/srv/x', 'UNIX')).toEqual([
+      'restore',
+      snapshotId,
+      '--target',
+      '/srv/x',
+    ]);
     expect(refusedRestore(command(), 'WINDOWS')).toMatch(/original place is not supported on Windows/);
     expect(refusedRestore(command({ target: 'D:\\x' }), 'WINDOWS')).toBeNull();
   });
@@ -120,7 +124,7 @@ describe('restore to the machine', () => {
   }, 60_000);
 
   it('fails with a message when the snapshot cannot be read', async () => {
-    const { finished, events } = await restore(command({ snapshotId: 'f'.repeat(64), target: join(base, 'none') }));
+    const { finished, events } = await restore(command({ snapshot: 'f'.repeat(64), target: join(base, 'none') }));
     expect(finished).toMatchObject({ status: 'FAILED', exitCodeResult: 'FATAL' });
     expect(finished.failureMessage).toMatch(/^The snapshot could not be read: .*no matching ID found/);
     expect(events.some((e) => e.type === 'messages' && e.messages.some((m) => m.type === 'ERROR'))).toBe(true);

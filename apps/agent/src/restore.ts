@@ -1,6 +1,7 @@
 /**
- * Restore to the machine (issue 14): the portal's `restoreRun` command becomes one `restic restore`, reported as a
- * run of action type BACKUP_RESTORE (runStarted / runProgress / messages / runFinished, like a backup).
+ * Restore to the machine (issue 14): the portal's `restoreRun` command becomes one `restic restore` per snapshot it
+ * names (one; of a cPanel / DirectAdmin run, each chosen account's), reported as one run of action type
+ * BACKUP_RESTORE (runStarted / runProgress / messages / runFinished, like a backup).
  *
  * restic 0.14 prints no JSON progress while restoring, so progress is measured: before the restore `restic ls
  * --json {snapshot}` gives the files and bytes of the chosen items; while it runs the files under the target that
@@ -20,6 +21,8 @@ import {
 } from './restic.js';
 
 export type RestoreCommand = Extract<ServerToAgent, { type: 'restoreRun' }>;
+/** One snapshot of a restore and its chosen paths. */
+type RestoreSnapshot = RestoreCommand['snapshots'][number];
 
 /** The original place: restic recreates each item's full path below `/`. */
 const ORIGINAL_PLACE = '/';
@@ -39,10 +42,10 @@ export function refusedRestore(command: RestoreCommand, platform: ExclusionPlatf
 /** The folder restic writes below: the chosen one, or `/` for the original place. */
 export const restoreTarget = (command: RestoreCommand) => command.target ?? ORIGINAL_PLACE;
 
-/** `restic restore SNAPSHOT --target DIR [--include PATH]…`; no includes restores everything. */
-export function restoreArgs(command: RestoreCommand, platform: ExclusionPlatform): string[] {
-  const args = ['restore', command.snapshotId, '--target', restoreTarget(command)];
-  for (const path of command.includes) args.push('--include', literalIncludePattern(path, platform));
+/** `restic restore SNAPSHOT --target DIR [--include PATH]…` of one snapshot; no includes restores all of it. */
+export function restoreArgs(snapshot: RestoreSnapshot, target: string, platform: ExclusionPlatform): string[] {
+  const args = ['restore', snapshot.snapshotId, '--target', target];
+  for (const path of snapshot.includes) args.push('--include', literalIncludePattern(path, platform));
   return args;
 }
 
@@ -53,7 +56,7 @@ const chosen = (path: string, includes: readonly string[]) =>
 /** The files and bytes the restore will write, and the snapshot's own paths, from `restic ls --json`. */
 async function plan(
   runner: ResticRunner,
-  command: RestoreCommand,
+  snapshot: RestoreSnapshot,
   signal: AbortSignal | undefined,
 ): Promise<{ files: number; bytes: number; roots: string[] } | { failure: string }> {
   let files = 0;
@@ -61,7 +64,7 @@ async function plan(
   let roots: string[] | null = null;
   let problem = '';
   const exit = await runner.call({
-    args: ['ls', '--json', command.snapshotId],
+    args: ['ls', '--json', snapshot.snapshotId],
     ...(signal ? { signal } : {}),
     onStdoutLine: (line) => {
       let node: { struct_type?: string; type?: string; path?: string; size?: number; paths?: string[] };
@@ -72,7 +75,7 @@ async function plan(
       }
       if (node.struct_type === 'snapshot') roots = node.paths ?? [];
       if (node.struct_type !== 'node' || node.type !== 'file' || typeof node.path !== 'string') return;
-      if (!chosen(node.path, command.includes)) return;
+      if (!chosen(node.path, snapshot.includes)) return;
       files++;
       bytes += node.size ?? 0;
     },
@@ -84,7 +87,7 @@ async function plan(
   if (exit.code !== 0 || roots === null) {
     return { failure: `The snapshot could not be read${problem ? `: ${problem}` : '.'}` };
   }
-  return { files, bytes, roots: command.includes.length > 0 ? [...command.includes] : roots };
+  return { files, bytes, roots: snapshot.includes.length > 0 ? [...snapshot.includes] : roots };
 }
 
 /** Files and bytes below `dir` changed since `since` (ms): what the restore has written so far. */
@@ -157,15 +160,21 @@ export async function runRestore(
 
   let totals = { files: 0, bytes: 0 };
   progress('PREPARING_FOR_TRANSFER', 0, 0);
-  const planned = await plan(runner, command, options.signal);
-  if (options.signal?.aborted) return finish(runOutcomeOfResticExit(null, true), 'The restore was cancelled.');
-  if ('failure' in planned) return finish({ status: 'FAILED', exitCodeResult: 'FATAL' }, planned.failure);
-  totals = planned;
+  const roots: string[] = [];
+  for (const snapshot of command.snapshots) {
+    const planned = await plan(runner, snapshot, options.signal);
+    if (options.signal?.aborted) return finish(runOutcomeOfResticExit(null, true), 'The restore was cancelled.');
+    if ('failure' in planned) return finish({ status: 'FAILED', exitCodeResult: 'FATAL' }, planned.failure);
+    totals = { files: totals.files + planned.files, bytes: totals.bytes + planned.bytes };
+    roots.push(...planned.roots);
+  }
   const target = restoreTarget(command);
-  messages.add('INFO', `Restoring ${totals.files} file(s) of snapshot ${command.snapshotId.slice(0, 8)} to ${target}`);
+  const names = command.snapshots.map((snapshot) => snapshot.snapshotId.slice(0, 8)).join(', ');
+  const of = command.snapshots.length === 1 ? `snapshot ${names}` : `snapshots ${names}`;
+  messages.add('INFO', `Restoring ${totals.files} file(s) of ${of} to ${target}`);
 
   const started = Date.now();
-  const measured = planned.roots.map((root) => join(target, root));
+  const measured = roots.map((root) => join(target, root));
   let measuring: Promise<void> | null = null;
   const measure = () => {
     // A walk still going (a large tree) is not started twice.
@@ -184,44 +193,57 @@ export async function runRestore(
   };
   progress('TRANSFERRING_FILES', 0, 0);
   const timer = setInterval(measure, options.measureMs ?? MEASURE_MS);
-  let itemErrors = 0;
-  let fatal: string | null = null;
-  const exit = await runner.call({
-    args: restoreArgs(command, options.platform),
-    ...(options.signal ? { signal: options.signal } : {}),
-    onStdoutLine: (line) => {
-      if (line.trim() !== '') messages.add('INFO', runner.redact(line));
-    },
-    onStderrLine: (line) => {
-      if (line.trim() === '') return;
-      const text = runner.redact(line);
-      if (ITEM_ERROR.test(line)) {
-        itemErrors++;
-        messages.add('WARNING', text);
-        return;
-      }
-      const type = classifyStderr(line);
-      if (type === 'ERROR') fatal = text;
-      messages.add(type, text);
-    },
-  });
+  let warnings = false;
+  // One snapshot after the other; the first that fails (or a cancel) ends the restore.
+  for (const snapshot of command.snapshots) {
+    let itemErrors = 0;
+    let fatal: string | null = null;
+    const exit = await runner.call({
+      args: restoreArgs(snapshot, target, options.platform),
+      ...(options.signal ? { signal: options.signal } : {}),
+      onStdoutLine: (line) => {
+        if (line.trim() !== '') messages.add('INFO', runner.redact(line));
+      },
+      onStderrLine: (line) => {
+        if (line.trim() === '') return;
+        const text = runner.redact(line);
+        if (ITEM_ERROR.test(line)) {
+          itemErrors++;
+          messages.add('WARNING', text);
+          return;
+        }
+        const type = classifyStderr(line);
+        if (type === 'ERROR') fatal = text;
+        messages.add(type, text);
+      },
+    });
+    const stop = async (outcome: Pick<RunFinishedEvent, 'status' | 'exitCodeResult'>, why: string) => {
+      clearInterval(timer);
+      await measuring;
+      return finish(outcome, why);
+    };
+    if (exit.spawnError)
+      return stop({ status: 'FAILED', exitCodeResult: 'FATAL' }, runner.spawnFailure(exit.spawnError));
+    if (exit.cancelled) return stop(runOutcomeOfResticExit(null, true), 'The restore was cancelled.');
+    if (exit.code === 1 && itemErrors > 0) {
+      warnings = true;
+      continue;
+    }
+    const outcome = runOutcomeOfResticExit(exit.code, false);
+    if (outcome.status === 'FAILED') {
+      return stop(
+        outcome,
+        fatal ?? (exit.signal ? `restic was stopped by ${exit.signal}` : `restic exited with code ${exit.code}`),
+      );
+    }
+    if (outcome.status === 'FINISHED_WARNINGS') warnings = true;
+  }
   clearInterval(timer);
   await measuring;
-
-  if (exit.spawnError)
-    return finish({ status: 'FAILED', exitCodeResult: 'FATAL' }, runner.spawnFailure(exit.spawnError));
-  if (exit.cancelled) return finish(runOutcomeOfResticExit(null, true), 'The restore was cancelled.');
-  if (exit.code === 1 && itemErrors > 0) {
-    completed();
-    return finish({ status: 'FINISHED_WARNINGS', exitCodeResult: 'SOME_FILES_NOT_ACCESSIBLE' });
-  }
-  const outcome = runOutcomeOfResticExit(exit.code, false);
-  if (outcome.status === 'FAILED') {
-    return finish(
-      outcome,
-      fatal ?? (exit.signal ? `restic was stopped by ${exit.signal}` : `restic exited with code ${exit.code}`),
-    );
-  }
   completed();
-  return finish(outcome);
+  return finish(
+    warnings
+      ? { status: 'FINISHED_WARNINGS', exitCodeResult: 'SOME_FILES_NOT_ACCESSIBLE' }
+      : { status: 'FINISHED_SUCCESS', exitCodeResult: 'SUCCESS' },
+  );
 }

@@ -14,8 +14,8 @@ import { RESTORE_FOLDER_MAX } from './forms/restore.js';
 import { backupItemSchema } from './forms/task.js';
 import { idSchema } from './ids.js';
 import { MESSAGES } from './messages.js';
-import { agentExtraTaskSettingsSchema } from './panels.js';
-import { MAX_CHOSEN_ITEMS, snapshotPathSchema } from './restore.js';
+import { accountSnapshotSchema, agentExtraTaskSettingsSchema, MAX_RUN_ACCOUNT_SNAPSHOTS } from './panels.js';
+import { MAX_CHOSEN_ITEMS, resticSnapshotIdSchema, snapshotPathSchema } from './restore.js';
 
 /**
  * What the agent and the server say to each other over the agent endpoint of the live channel
@@ -45,8 +45,6 @@ export function reconnectDelayMs(attempt: number, random: () => number = Math.ra
 }
 
 const requestId = z.string().min(1).max(100);
-/** restic's full snapshot id: 64 lower-case hex digits. */
-const resticSnapshotIdSchema = z.string().regex(/^[0-9a-f]{64}$/);
 const isoTime = z.iso.datetime({ offset: true });
 
 // --- Linking a machine ---------------------------------------------------------------------------------
@@ -229,9 +227,9 @@ export const serverToAgentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('startTask'), requestId, taskId: idSchema }),
   z.object({ type: z.literal('cancelRun'), requestId, taskId: idSchema, runId: z.number().int().positive() }),
   /**
-   * Restore to the machine (issue 14): `restic restore {snapshotId} --target {target} [--include {path}…]`,
-   * reported as a run of action type BACKUP_RESTORE. No includes: everything. `target` null: the original
-   * place (`--target /`). The agent replies at once (refused, or taken with `{runKey}`).
+   * Restore to the machine (issue 14): `restic restore {snapshotId} --target {target} [--include {path}…]` for each
+   * snapshot in turn, reported as one run of action type BACKUP_RESTORE. No includes: all of that snapshot.
+   * `target` null: the original place (`--target /`). The agent replies at once (refused, or taken with `{runKey}`).
    */
   z.object({
     type: z.literal('restoreRun'),
@@ -239,8 +237,16 @@ export const serverToAgentSchema = z.discriminatedUnion('type', [
     taskId: idSchema,
     /** The backup run whose snapshot is restored (named in the agent's log). */
     runId: z.number().int().positive(),
-    snapshotId: resticSnapshotIdSchema,
-    includes: z.array(snapshotPathSchema).max(MAX_CHOSEN_ITEMS),
+    /** The run's snapshot; of a cPanel / DirectAdmin run, the snapshot of each chosen account. */
+    snapshots: z
+      .array(
+        z.object({
+          snapshotId: resticSnapshotIdSchema,
+          includes: z.array(snapshotPathSchema).max(MAX_CHOSEN_ITEMS),
+        }),
+      )
+      .min(1)
+      .max(MAX_RUN_ACCOUNT_SNAPSHOTS),
     target: z.string().min(1).max(RESTORE_FOLDER_MAX).nullable(),
   }),
   z.object({
@@ -330,7 +336,13 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
     finishedAt: isoTime,
     exitCodeResult: z.enum(COMMAND_RESULT_CODES),
     failureMessage: z.string().max(4000).nullable(),
+    /** The run's snapshot; of a panel run, its first account's (older agents report only this one). */
     snapshotId: resticSnapshotIdSchema.nullable(),
+    /**
+     * A cPanel / DirectAdmin run: every account's snapshot, `snapshotId` the first. Left out by other runs, and by
+     * older agents, whose panel runs then count as one snapshot (the first account's).
+     */
+    accountSnapshots: z.array(accountSnapshotSchema).max(MAX_RUN_ACCOUNT_SNAPSHOTS).optional(),
     bytesAdded: z.number().int().min(0).nullable(),
     bytesTotal: z.number().int().min(0).nullable(),
   }),

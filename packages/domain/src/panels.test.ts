@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { agentTaskSchema, serverToAgentSchema } from './agent-protocol.js';
-import { PANEL_ACCOUNT_NAME, PANEL_MESSAGES, PANELS, pruneRemovedAccountAt, resticAccountTag } from './panels.js';
+import { agentTaskSchema, agentToServerSchema, serverToAgentSchema } from './agent-protocol.js';
+import {
+  accountRunPath,
+  PANEL_ACCOUNT_NAME,
+  PANEL_MESSAGES,
+  PANELS,
+  pruneRemovedAccountAt,
+  resticAccountTag,
+  splitAccountRunPath,
+} from './panels.js';
 import { makeTask } from './testing/agent-task.js';
 import { treeItemsRequestSchema } from './tree.js';
 
@@ -85,5 +93,43 @@ describe('cPanel and DirectAdmin tasks on the agent (issue 14)', () => {
     expect(PANEL_MESSAGES.notInstalled('DIRECT_ADMIN', '/srv/root/')).toBe(
       'DirectAdmin is not installed on this machine (/srv/root/usr/local/directadmin/data/users was not found).',
     );
+  });
+});
+
+describe("a panel run's snapshots", () => {
+  const finished = {
+    type: 'runFinished',
+    runKey: 'run-1',
+    status: 'FINISHED_SUCCESS',
+    finishedAt: '2026-11-27T03:00:00.000Z',
+    exitCodeResult: 'SUCCESS',
+    failureMessage: null,
+    snapshotId: 'a'.repeat(64),
+    bytesAdded: 1,
+    bytesTotal: 2,
+  };
+
+  it("takes every account's snapshot, and an older agent's one snapshot without them", () => {
+    const accountSnapshots = [
+      { account: 'ana', snapshotId: 'a'.repeat(64) },
+      { account: 'bob', snapshotId: 'b'.repeat(64) },
+    ];
+    expect(agentToServerSchema.parse({ ...finished, accountSnapshots })).toMatchObject({ accountSnapshots });
+    expect(agentToServerSchema.parse(finished)).not.toHaveProperty('accountSnapshots');
+    for (const bad of [
+      { account: '../x', snapshotId: 'a'.repeat(64) },
+      { account: 'ana', snapshotId: 'short' },
+    ]) {
+      expect(agentToServerSchema.safeParse({ ...finished, accountSnapshots: [bad] }).success).toBe(false);
+    }
+  });
+
+  it('shows each account as a top-level folder of its own snapshot', () => {
+    expect(accountRunPath('ana', '/')).toBe('/ana');
+    expect(accountRunPath('ana', '/home/ana/mail')).toBe('/ana/home/ana/mail');
+    expect(splitAccountRunPath('/ana/home/ana/mail')).toEqual({ account: 'ana', path: '/home/ana/mail' });
+    expect(splitAccountRunPath('/ana')).toEqual({ account: 'ana', path: '/' });
+    expect(splitAccountRunPath('/ana/')).toEqual({ account: 'ana', path: '/' });
+    expect(splitAccountRunPath('/')).toBeNull();
   });
 });

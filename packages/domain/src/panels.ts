@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BackupItemType, BackupType, TimeUnit } from './enums.js';
 import { TIME_UNITS } from './enums.js';
+import { resticSnapshotIdSchema } from './restore.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from './time.js';
 
 /**
@@ -52,6 +53,32 @@ export const PANEL_ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The restic tag of one account's snapshots; with the task's tag it selects exactly that account's backups. */
 export const resticAccountTag = (account: string) => `account-${account}`;
+
+/**
+ * The most account snapshots a run reports: its finished message (about 100 bytes an account) stays well within
+ * the channel's frame limit (AGENT_CHANNEL.maxFrameBytes).
+ */
+export const MAX_RUN_ACCOUNT_SNAPSHOTS = 2000;
+
+/** One account's snapshot of a panel run, as the agent reports it and the server keeps it. */
+export const accountSnapshotSchema = z.object({
+  account: z.string().regex(PANEL_ACCOUNT_NAME),
+  snapshotId: resticSnapshotIdSchema,
+});
+export type AccountSnapshot = z.infer<typeof accountSnapshotSchema>;
+
+/**
+ * A panel run's tree, downloads and restores: each account is a top-level folder (`/{account}`) holding its own
+ * snapshot's paths, so `/ana/home/ana/mail` is `/home/ana/mail` of ana's snapshot.
+ */
+export const accountRunPath = (account: string, path: string) => (path === '/' ? `/${account}` : `/${account}${path}`);
+
+/** The account and the path inside its snapshot of a panel run's path; null for the top ('/'). */
+export function splitAccountRunPath(path: string): { account: string; path: string } | null {
+  const [, account, ...rest] = path.replace(/\/+$/, '').split('/');
+  if (!account) return null;
+  return { account, path: `/${rest.join('/')}` };
+}
 
 /**
  * The texts of panel tasks (ours: the specification quotes none). Builders, so they live here rather than in the

@@ -6,6 +6,9 @@ import { type Actor, machineAudience, mayChange } from './permissions.js';
  * forms/task.ts downloadRequestSchema) and snapshot archive deletion (002 §4.2, §7.5).
  */
 
+/** restic's full snapshot id: 64 lower-case hex digits. */
+export const resticSnapshotIdSchema = z.string().regex(/^[0-9a-f]{64}$/);
+
 /** The kinds of entries a snapshot holds that the portal offers (symlinks and devices are left out). */
 export const SNAPSHOT_ITEM_TYPES = ['DIRECTORY', 'FILE'] as const;
 export type SnapshotItemType = (typeof SNAPSHOT_ITEM_TYPES)[number];

@@ -38,6 +38,7 @@ const TABLES = [
   'realtime_command_output',
   'realtime_commands',
   'reseller_settings',
+  'run_account_snapshots',
   'sessions',
   'sign_in_failures',
   'storage_accounts',

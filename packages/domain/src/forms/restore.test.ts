@@ -87,15 +87,18 @@ describe('restore over the agent channel', () => {
     requestId: 'q',
     taskId: 4,
     runId: 9,
-    snapshotId: 'a'.repeat(64),
-    includes: ['/home/ann/Documents'],
+    snapshots: [{ snapshotId: 'a'.repeat(64), includes: ['/home/ann/Documents'] }],
     target: null,
   };
+  const withSnapshot = (snapshot: object) => ({ ...command, snapshots: [{ ...command.snapshots[0], ...snapshot }] });
 
-  it('carries the snapshot, the includes and the target (null: the original place)', () => {
+  it('carries the snapshot(s), the includes of each and the target (null: the original place)', () => {
     expect(serverToAgentSchema.parse(command)).toEqual(command);
-    expect(serverToAgentSchema.safeParse({ ...command, snapshotId: 'abc' }).success).toBe(false);
-    expect(serverToAgentSchema.safeParse({ ...command, includes: ['relative'] }).success).toBe(false);
+    const accounts = [command.snapshots[0], { snapshotId: 'b'.repeat(64), includes: [] }];
+    expect(serverToAgentSchema.parse({ ...command, snapshots: accounts })).toEqual({ ...command, snapshots: accounts });
+    expect(serverToAgentSchema.safeParse({ ...command, snapshots: [] }).success).toBe(false);
+    expect(serverToAgentSchema.safeParse(withSnapshot({ snapshotId: 'abc' })).success).toBe(false);
+    expect(serverToAgentSchema.safeParse(withSnapshot({ includes: ['relative'] })).success).toBe(false);
   });
 
   it('is reported as a run of action type BACKUP_RESTORE, which is not one of the task’s runs', () => {

@@ -385,6 +385,26 @@ export const backupSnapshots = pgTable(
   ],
 );
 
+/**
+ * The account snapshots of a cPanel / DirectAdmin run (issue 14): the agent backs up each hosting account as a
+ * restic snapshot of its own. The run (task_actions) and its archive (backup_snapshots) keep one snapshot id, the
+ * first account's, so counts, sizes and the weekly archive stay one per run; its accounts are found here by that
+ * id, which outlives the run record as the archive does. Runs of other tasks (and of older agents) have no rows.
+ */
+export const runAccountSnapshots = pgTable(
+  'run_account_snapshots',
+  {
+    backupTaskId: integer('backup_task_id')
+      .notNull()
+      .references(() => backupTasks.id, { onDelete: 'cascade' }),
+    /** The run's own snapshot id (task_actions and backup_snapshots restic_snapshot_id). */
+    runSnapshotId: varchar('run_snapshot_id', { length: 64 }).notNull(),
+    account: varchar('account', { length: 64 }).notNull(),
+    resticSnapshotId: varchar('restic_snapshot_id', { length: 64 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.backupTaskId, t.runSnapshotId, t.account] })],
+);
+
 /** The machine's message log (001 §3), read newest first and filtered by type. */
 export const machineMessages = pgTable(
   'machine_messages',

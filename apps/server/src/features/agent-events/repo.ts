@@ -1,4 +1,5 @@
 import {
+  type AccountSnapshot,
   type ActionType,
   type AgentTask,
   customerStopsTasks,
@@ -19,6 +20,7 @@ import {
   backupSnapshots,
   backupTasks,
   machineMessages,
+  runAccountSnapshots,
   taskActions,
 } from '../../db/schema/index.js';
 
@@ -275,6 +277,26 @@ export function createAgentEventsRepo(db: Executor) {
         .onConflictDoNothing()
         .returning({ id: backupSnapshots.id });
       return inserted.length > 0;
+    },
+
+    /** A panel run's account snapshots, under the run's own snapshot id; a report repeated adds nothing. */
+    async insertAccountSnapshots(
+      taskId: number,
+      runSnapshotId: string,
+      accounts: readonly AccountSnapshot[],
+    ): Promise<void> {
+      if (accounts.length === 0) return;
+      await db
+        .insert(runAccountSnapshots)
+        .values(
+          accounts.map((a) => ({
+            backupTaskId: taskId,
+            runSnapshotId,
+            account: a.account,
+            resticSnapshotId: a.snapshotId,
+          })),
+        )
+        .onConflictDoNothing();
     },
 
     async insertMessages(

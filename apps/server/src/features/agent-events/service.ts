@@ -142,6 +142,7 @@ export function createAgentEventService(deps: {
           // A seed's snapshot is in the repository on the seed disk, out of the portal's reach until loaded.
           const onSeedDisk = run.type === 'BACKUP_SEED_CREATION';
           let finished = false;
+          const accountSnapshots = event.accountSnapshots ?? [];
           await recordRun(run.type, run.taskId, event.status, async (events) => {
             finished =
               (await events.finishRun(machine.id, event.runKey, {
@@ -154,6 +155,9 @@ export function createAgentEventService(deps: {
                 bytesTotal: event.bytesTotal,
                 ...(onSeedDisk ? { snapshotsAvailable: false } : {}),
               })) !== null;
+            if (finished && event.snapshotId) {
+              await events.insertAccountSnapshots(run.taskId, event.snapshotId, accountSnapshots);
+            }
             return finished;
           });
           if (!finished) return [];

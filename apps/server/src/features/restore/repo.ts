@@ -1,8 +1,8 @@
 import type { DownloadRequest } from '@portal/domain';
-import { and, eq, gt, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
-import { backupSnapshots, backupTasks, downloadIds, taskActions } from '../../db/schema/index.js';
+import { backupSnapshots, backupTasks, downloadIds, runAccountSnapshots, taskActions } from '../../db/schema/index.js';
 
 const BUSY = ['INITIATED', 'IN_PROGRESS'] as const;
 
@@ -41,6 +41,18 @@ export function createRestoreRepo(db: Executor) {
         .from(taskActions)
         .where(and(eq(taskActions.id, runId), eq(taskActions.backupTaskId, taskId)));
       return run ?? null;
+    },
+
+    /**
+     * The account snapshots of a cPanel / DirectAdmin run or archive, by its own snapshot id, by account name;
+     * none for any other (and for a panel run an older agent reported as one snapshot).
+     */
+    async accountSnapshots(taskId: number, runSnapshotId: string) {
+      return db
+        .select({ account: runAccountSnapshots.account, resticSnapshotId: runAccountSnapshots.resticSnapshotId })
+        .from(runAccountSnapshots)
+        .where(and(eq(runAccountSnapshots.backupTaskId, taskId), eq(runAccountSnapshots.runSnapshotId, runSnapshotId)))
+        .orderBy(asc(runAccountSnapshots.account));
     },
 
     /** A snapshot archive of the task, with the status of the run that made it. */

@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import {
   type Actor,
+  accountRunPath,
   canDeleteSnapshotArchive,
   chosenItemsValid,
   DOWNLOAD_ID_LIFETIME_MS,
@@ -21,6 +22,7 @@ import { sha256 } from '../auth/tokens.js';
 import { embeddedRepositoryDir, type LocalStorageRepo } from '../local-storage/repo.js';
 import { repositoryExists } from '../local-storage/store.js';
 import { resticFailure, runRestic, streamRestic } from '../seeding/restic.js';
+import { accountFolders, accountPathOf, type DumpItem, dumpItems } from './accounts.js';
 import type { RestoreRepo } from './repo.js';
 import { readTar, writerOf, ZipWriter } from './zip.js';
 
@@ -128,11 +130,44 @@ export function createRestoreService(deps: {
     return run.resticSnapshotId;
   }
 
+  /** The direct children of a folder of a snapshot (`restic ls --json {snapshot} {folder}`), folders first. */
+  async function listFolder(
+    env: Record<string, string>,
+    snapshot: string,
+    folder: string,
+  ): Promise<SnapshotTreeItem[]> {
+    const listing = streamRestic({ binary, args: ['--no-cache', 'ls', '--json', snapshot, folder], env });
+    const parent = folder === '/' ? '/' : folder.replace(/\/+$/, '');
+    const items: SnapshotTreeItem[] = [];
+    for await (const line of createInterface({ input: listing.stdout, crlfDelay: Number.POSITIVE_INFINITY })) {
+      if (items.length >= MAX_TREE_CHILDREN) continue;
+      let node: { struct_type?: string; type?: string; path?: string; name?: string; size?: number };
+      try {
+        node = JSON.parse(line) as typeof node;
+      } catch {
+        continue;
+      }
+      if (node.struct_type !== 'node' || typeof node.path !== 'string' || typeof node.name !== 'string') continue;
+      const at = node.path.lastIndexOf('/');
+      const nodeParent = at <= 0 ? '/' : node.path.slice(0, at);
+      if (nodeParent !== parent || node.path === parent) continue;
+      if (node.type !== 'dir' && node.type !== 'file') continue;
+      items.push({
+        path: node.path,
+        name: node.name,
+        type: node.type === 'dir' ? 'DIRECTORY' : 'FILE',
+        size: node.type === 'file' ? (node.size ?? 0) : 0,
+      });
+    }
+    const outcome = await listing.done;
+    if (outcome.code !== 0) throw machineError(TEXT.treeError);
+    return items.sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'DIRECTORY' ? -1 : 1));
+  }
+
   /** Streams the zip of the chosen items: each one's `restic dump -a tar`, re-packed entry by entry. */
   function zipOfItems(
     env: Record<string, string>,
-    snapshot: string,
-    items: ReadonlyArray<{ path: string; type: string }>,
+    items: readonly DumpItem[],
     modified: Date,
     signal: AbortSignal,
     out: PassThrough,
@@ -140,12 +175,12 @@ export function createRestoreService(deps: {
     const zip = new ZipWriter(writerOf(out));
     return (async () => {
       for (const item of items) {
-        const args = ['--no-cache', 'dump', '-a', 'tar', snapshot, item.path];
+        const args = ['--no-cache', 'dump', '-a', 'tar', item.snapshot, item.path];
         const dump = streamRestic({ binary, args, env, signal });
         // restic keeps writing while the zip is made: without this it waits on a 64 KiB pipe after every chunk.
         const source = new PassThrough({ highWaterMark: ZIP_BUFFER_BYTES });
         pipeline(dump.stdout, source, () => {});
-        const name = zipEntryName(item.path);
+        const name = item.zipFolder + zipEntryName(item.path);
         if (item.type === 'FILE') {
           // restic dumps a file as its bytes, a folder as a tar.
           if (zip.has(name)) source.resume();
@@ -153,7 +188,9 @@ export function createRestoreService(deps: {
         } else {
           for await (const entry of readTar(source)) {
             if (entry.kind === 'other') continue;
-            const entryName = entry.kind === 'directory' && !entry.name.endsWith('/') ? `${entry.name}/` : entry.name;
+            const entryName =
+              item.zipFolder +
+              (entry.kind === 'directory' && !entry.name.endsWith('/') ? `${entry.name}/` : entry.name);
             // A folder chosen along with something inside it: its entries are written once.
             if (zip.has(entryName)) continue;
             const file = entry.kind === 'file';
@@ -181,7 +218,10 @@ export function createRestoreService(deps: {
     }
   }
 
-  /** Deletes one archive's restic snapshot and what only it used (`forget`, then `prune`). */
+  /**
+   * Deletes one archive's restic snapshot (a panel run's: each account's) and what only it used (`forget`, then
+   * `prune`).
+   */
   async function deleteFromRepository(snapshot: {
     id: number;
     taskId: number;
@@ -191,15 +231,14 @@ export function createRestoreService(deps: {
     // Without a repository there is no data of the archive left to remove.
     const env = snapshot.resticSnapshotId === null ? null : await storedRepositoryOf(snapshot.machineId);
     if (env !== null && snapshot.resticSnapshotId !== null) {
-      const listed = await runRestic({
-        binary,
-        args: ['--no-cache', 'snapshots', '--json', snapshot.resticSnapshotId],
-        env,
-      });
-      // Gone already (an earlier attempt forgot it): only the prune is left, which is safe to repeat.
-      const present = listed.code === 0 && listed.stdout.join('').includes(snapshot.resticSnapshotId);
-      if (present) {
-        const forgot = await runRestic({ binary, args: ['--no-cache', 'forget', snapshot.resticSnapshotId], env });
+      const accounts = await repo.accountSnapshots(snapshot.taskId, snapshot.resticSnapshotId);
+      const ids = [...new Set([snapshot.resticSnapshotId, ...accounts.map((a) => a.resticSnapshotId)])];
+      const listed = await runRestic({ binary, args: ['--no-cache', 'snapshots', '--json', ...ids], env });
+      // Gone already (an earlier attempt forgot them): only the prune is left, which is safe to repeat.
+      const output = listed.code === 0 ? listed.stdout.join('') : '';
+      const present = ids.filter((id) => output.includes(id));
+      if (present.length > 0) {
+        const forgot = await runRestic({ binary, args: ['--no-cache', 'forget', ...present], env });
         if (forgot.code !== 0) throw new Error(resticFailure(forgot));
       }
       const pruned = await runRestic({ binary, args: ['--no-cache', 'prune'], env });
@@ -224,37 +263,21 @@ export function createRestoreService(deps: {
   }
 
   return {
-    /** The direct children of a folder of the run's snapshot (`restic ls --json {snapshot} {folder}`). */
+    /**
+     * The direct children of a folder of the run's snapshot; of a panel run, its accounts at the top and below each
+     * the folders of that account's snapshot.
+     */
     async tree(actor: Actor, path: RunPath, folder: string): Promise<SnapshotTreeItem[]> {
       const { run } = await load(actor, path, 'read');
       const snapshot = snapshotOf(run);
       const env = await repositoryOf(path.machineId);
-      const listing = streamRestic({ binary, args: ['--no-cache', 'ls', '--json', snapshot, folder], env });
-      const parent = folder === '/' ? '/' : folder.replace(/\/+$/, '');
-      const items: SnapshotTreeItem[] = [];
-      for await (const line of createInterface({ input: listing.stdout, crlfDelay: Number.POSITIVE_INFINITY })) {
-        if (items.length >= MAX_TREE_CHILDREN) continue;
-        let node: { struct_type?: string; type?: string; path?: string; name?: string; size?: number };
-        try {
-          node = JSON.parse(line) as typeof node;
-        } catch {
-          continue;
-        }
-        if (node.struct_type !== 'node' || typeof node.path !== 'string' || typeof node.name !== 'string') continue;
-        const at = node.path.lastIndexOf('/');
-        const nodeParent = at <= 0 ? '/' : node.path.slice(0, at);
-        if (nodeParent !== parent || node.path === parent) continue;
-        if (node.type !== 'dir' && node.type !== 'file') continue;
-        items.push({
-          path: node.path,
-          name: node.name,
-          type: node.type === 'dir' ? 'DIRECTORY' : 'FILE',
-          size: node.type === 'file' ? (node.size ?? 0) : 0,
-        });
-      }
-      const outcome = await listing.done;
-      if (outcome.code !== 0) throw machineError(TEXT.treeError);
-      return items.sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'DIRECTORY' ? -1 : 1));
+      const accounts = await repo.accountSnapshots(path.taskId, snapshot);
+      if (accounts.length === 0) return listFolder(env, snapshot, folder);
+      if (folder === '/') return accountFolders(accounts);
+      const at = accountPathOf(accounts, folder);
+      if (at === null) return [];
+      const items = await listFolder(env, at.snapshot, at.path);
+      return items.map((item) => ({ ...item, path: accountRunPath(at.account, item.path) }));
     },
 
     /** 002 §7.6: checks the download and answers the id its form POST will redeem. */
@@ -264,7 +287,10 @@ export function createRestoreService(deps: {
       }
       const { task, run } = await load(actor, path, 'read');
       if (task.actionInProgress || task.status === 'BEING_DELETED') throw conflict(TEXT.busy);
-      snapshotOf(run);
+      const snapshot = snapshotOf(run);
+      if (dumpItems(snapshot, await repo.accountSnapshots(path.taskId, snapshot), request) === null) {
+        throw badRequest(fieldNotValid('Backed-up item'), 'backedUpItemsToDownload');
+      }
       await repositoryOf(path.machineId);
       const downloadId = randomBytes(24).toString('base64url');
       await repo.insertDownload({
@@ -291,14 +317,19 @@ export function createRestoreService(deps: {
       const snapshot = snapshotOf(run);
       const env = await repositoryOf(path.machineId);
       const fileName = downloadFileName(task.name, run.timeStarted);
+      const accounts = await repo.accountSnapshots(path.taskId, snapshot);
       // Everything, or one chosen folder: restic's own zip names the entries as the re-packed one would, and is
       // streamed as it comes (no re-packing in this process, which is the slower path on two cores).
+      // A panel run's entries go under their account's folder: re-packed.
       const [only] = request.backedUpItemsToDownload;
-      const wholeFolder = request.downloadAllItems
-        ? '/'
-        : request.backedUpItemsToDownload.length === 1 && only?.type === 'DIRECTORY'
-          ? only.path
-          : null;
+      const wholeFolder =
+        accounts.length > 0
+          ? null
+          : request.downloadAllItems
+            ? '/'
+            : request.backedUpItemsToDownload.length === 1 && only?.type === 'DIRECTORY'
+              ? only.path
+              : null;
       if (wholeFolder !== null) {
         const args = ['--no-cache', 'dump', '-a', 'zip', snapshot, wholeFolder];
         const dump = streamRestic({ binary, args, env, signal });
@@ -309,14 +340,14 @@ export function createRestoreService(deps: {
       const stop = new AbortController();
       signal.addEventListener('abort', () => stop.abort(), { once: true });
       out.once('close', () => stop.abort());
-      zipOfItems(env, snapshot, request.backedUpItemsToDownload, run.timeStarted, stop.signal, out).catch(
-        (error: unknown) => {
-          if (!stop.signal.aborted) deps.onError?.(error, `streaming download ${fileName}`);
-          stop.abort();
-          // The zip stops short (no central directory): the browser's download fails rather than looking whole.
-          out.destroy(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
+      const items = dumpItems(snapshot, accounts, request);
+      if (items === null) throw badRequest(fieldNotValid('Backed-up item'), 'backedUpItemsToDownload');
+      zipOfItems(env, items, run.timeStarted, stop.signal, out).catch((error: unknown) => {
+        if (!stop.signal.aborted) deps.onError?.(error, `streaming download ${fileName}`);
+        stop.abort();
+        // The zip stops short (no central directory): the browser's download fails rather than looking whole.
+        out.destroy(error instanceof Error ? error : new Error(String(error)));
+      });
       return { fileName, body: out };
     },
 

@@ -5,7 +5,7 @@
 import { type AgentToServer, MESSAGES, ROUTES, type ServerToAgent, type TaskDetail, withQuery } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupTasks, taskActions, users } from '../../db/schema/index.js';
+import { backupTasks, runAccountSnapshots, taskActions, users } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
@@ -127,8 +127,7 @@ describe('restore to the machine', () => {
     expect(restores().at(-1)).toMatchObject({
       taskId: run.taskId,
       runId: run.runId,
-      snapshotId: SNAPSHOT,
-      includes: ['/home/ann/Documents'],
+      snapshots: [{ snapshotId: SNAPSHOT, includes: ['/home/ann/Documents'] }],
       target: '/srv/restored',
     });
     const count = restores().length;
@@ -140,7 +139,49 @@ describe('restore to the machine', () => {
   it('restores everything to the original place: no includes, no target', async () => {
     const response = await restore(owner, { restoreAllItems: true, target: 'ORIGINAL' });
     expect(response.statusCode).toBe(200);
-    expect(restores().at(-1)).toMatchObject({ includes: [], target: null });
+    expect(restores().at(-1)).toMatchObject({ snapshots: [{ snapshotId: SNAPSHOT, includes: [] }], target: null });
+  });
+
+  it("restores a panel run's chosen accounts' items, each from its account's snapshot", async () => {
+    const backupState = createBackupStateService({ db: t.database.db });
+    const fixtures = backupFixtures(t.database.db);
+    const hosting = { machineId: run.machineId, taskId: 0 };
+    hosting.taskId = (await backupState.createTask({ ...fixtures.task(run.machineId), type: 'CPANEL' })) ?? 0;
+    const [ana, bob] = ['b'.repeat(64), 'c'.repeat(64)];
+    const panelRun = { ...hosting, runId: await fixtures.backupRun(hosting, ana) };
+    const row = (account: string, resticSnapshotId: string) => ({
+      backupTaskId: hosting.taskId,
+      runSnapshotId: ana,
+      account,
+      resticSnapshotId,
+    });
+    await t.database.db.insert(runAccountSnapshots).values([row('ana', ana), row('bob', bob)]);
+    const items = [
+      { path: '/ana/home/ana/public_html', name: 'public_html', type: 'DIRECTORY' },
+      { path: '/ana/home/ana/.profile', name: '.profile', type: 'FILE' },
+      { path: '/bob', name: 'bob', type: 'DIRECTORY' },
+    ];
+    expect((await restore(owner, { backedUpItemsToRestore: items }, panelRun)).statusCode).toBe(200);
+    expect(restores().at(-1)).toMatchObject({
+      runId: panelRun.runId,
+      snapshots: [
+        { snapshotId: ana, includes: ['/home/ana/public_html', '/home/ana/.profile'] },
+        { snapshotId: bob, includes: [] },
+      ],
+    });
+    expect((await restore(owner, { restoreAllItems: true }, panelRun)).statusCode).toBe(200);
+    expect(restores().at(-1)).toMatchObject({
+      snapshots: [
+        { snapshotId: ana, includes: [] },
+        { snapshotId: bob, includes: [] },
+      ],
+    });
+    const count = restores().length;
+    const other = [{ path: '/carl/home', name: 'home', type: 'DIRECTORY' }];
+    const refused = await restore(owner, { backedUpItemsToRestore: other }, panelRun);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().messages[0].fieldName).toBe('backedUpItemsToRestore');
+    expect(restores()).toHaveLength(count);
   });
 
   it('records the agent’s restore as a BACKUP_RESTORE action that leaves the task’s statuses alone', async () => {

@@ -2,14 +2,17 @@ import {
   type Actor,
   errorMessage,
   exclusionPlatformOf,
+  fieldNotValid,
   isAbsoluteMachinePath,
   MESSAGES,
+  RESTORE_FORM_LABELS,
   type RestoreRequest,
   type ServerToAgent,
 } from '@portal/domain';
 import { AppError, badRequest, conflict } from '../../http/errors.js';
 import { offline } from '../machine-commands/service.js';
 import type { CommandReply, TaskCommandsRepo } from '../task-commands/repo.js';
+import { type RestorePart, restoreParts } from './accounts.js';
 import type { RestoreRepo } from './repo.js';
 import { loadRun, type RunPath } from './service.js';
 
@@ -22,16 +25,18 @@ export type AskAgent = (
   command: (requestId: string) => ServerToAgent,
 ) => Promise<CommandReply | 'offline' | 'timeout'>;
 
-/** The agent's restore command: the run's snapshot, the chosen items (none: all), the target (null: original place). */
+/**
+ * The agent's restore command: the run's snapshot(s) with their chosen items (none: all; accounts.ts restoreParts),
+ * the target (null: original place).
+ */
 const restoreCommand =
-  (path: RunPath, snapshotId: string, request: RestoreRequest) =>
+  (path: RunPath, snapshots: RestorePart[], request: RestoreRequest) =>
   (requestId: string): ServerToAgent => ({
     type: 'restoreRun',
     requestId,
     taskId: path.taskId,
     runId: path.runId,
-    snapshotId,
-    includes: request.backedUpItemsToRestore.map((item) => item.path),
+    snapshots,
     target: request.target === 'FOLDER' ? request.targetFolder : null,
   });
 
@@ -87,7 +92,10 @@ export function createMachineRestoreService(deps: {
       if (!machine.remoteManagementEnabled) throw conflict(MESSAGES.liveChannel.remoteManagementDisabled);
       if (task.actionInProgress || task.status === 'BEING_DELETED') throw conflict(TEXT.busy);
       if (!run.snapshotsAvailable || run.resticSnapshotId === null) throw conflict(TEXT.noSnapshotToRestore);
-      const command = restoreCommand(path, run.resticSnapshotId, request);
+      const accounts = await deps.repo.accountSnapshots(task.id, run.resticSnapshotId);
+      const snapshots = restoreParts(run.resticSnapshotId, accounts, request);
+      if (snapshots === null) throw badRequest(fieldNotValid(RESTORE_FORM_LABELS.items), 'backedUpItemsToRestore');
+      const command = restoreCommand(path, snapshots, request);
       const reply = await askOnce(machine.id, actor.userId, request.requestId, command);
       if (reply.success) return;
       const messages = reply.messages.length > 0 ? reply.messages : [COMMUNICATION_ERROR];
