@@ -452,7 +452,10 @@ describe('edges of the run search', () => {
     expect(() => previousRunBefore('0 2 * * *', at('2025-01-01T00:00:00Z'), 'Mars/Olympus')).toThrow(RangeError);
   });
 
-  it('answers within milliseconds, skipping by fields', () => {
+  it('skips by fields rather than minute by minute, even for the rarest schedules', () => {
+    // Stepping minute by minute would take seconds for each call of '0 0 29 2 1' (a Monday the 29th of
+    // February, up to 28 years apart), minutes for all of these; skipping by fields takes milliseconds. The
+    // bound is far from both, so a loaded machine cannot make this fail while the algorithm is right.
     const sparse = [
       '0 0 29 2 *',
       '59 23 31 12 *',
@@ -463,24 +466,17 @@ describe('edges of the run search', () => {
       '0 2 * * *',
     ];
     const zones = ['Europe/London', 'America/New_York', 'Australia/Sydney', 'UTC'];
-    let slowest = 0;
-    let calls = 0;
     const started = performance.now();
     for (const cron of sparse) {
       for (const zone of zones) {
         for (let i = 0; i < 50; i++) {
           const t = at('2023-01-01T00:00:00Z').getTime() + i * 7.3 * DAY_MS;
-          const begun = performance.now();
-          nextRunAfter(cron, new Date(t), zone);
-          previousRunBefore(cron, new Date(t), zone);
-          slowest = Math.max(slowest, performance.now() - begun);
-          calls += 2;
+          expect(nextRunAfter(cron, new Date(t), zone)).not.toBeNull();
+          expect(previousRunBefore(cron, new Date(t), zone)).not.toBeNull();
         }
       }
     }
-    const average = (performance.now() - started) / calls;
-    expect(slowest).toBeLessThan(25); // one pair of calls, generous for a loaded CI machine
-    expect(average).toBeLessThan(1);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
 
