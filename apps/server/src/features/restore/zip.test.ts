@@ -227,6 +227,14 @@ describe('a copied zip', () => {
     expect(execFileSync('unzip', ['-t', file], { encoding: 'utf8' })).toContain('No errors detected');
   });
 
+  it('copies a zip with no entries (an empty folder) as nothing', async () => {
+    const { read } = await written('empty.zip', async (zip) => {
+      await zip.copy(chunks(goZip([])));
+      await zip.add('only.txt', modified, [Buffer.from('only\n')]);
+    });
+    expect(read.entries.map(({ name, offset }) => ({ name, offset }))).toEqual([{ name: 'only.txt', offset: 0 }]);
+  });
+
   it('leaves out the entries whose names were written before (a folder chosen twice, or inside another)', async () => {
     const { read } = await written('twice.zip', async (zip) => {
       await zip.add('srv/docs/a.txt', modified, [Buffer.from('chosen first\n')]);

@@ -333,7 +333,8 @@ class ZipCopier {
     const bytes = this.buffered;
     if (bytes.length < 4) return false;
     const signature = bytes.readUInt32LE(0);
-    if (signature === SIGNATURE.central) {
+    // The central directory, or straight the end records when the zip has no entries (an empty folder).
+    if (signature === SIGNATURE.central || signature === SIGNATURE.zip64End || signature === SIGNATURE.end) {
       this.inCentral = true;
       return true;
     }
