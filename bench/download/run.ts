@@ -7,7 +7,8 @@
  * back to back, read to nowhere. Four cases: everything, one chosen folder, several chosen items (both folders and
  * the large file) and the large file alone; the output names the bare calls of each. Prints the medians, their
  * ratio and the load average; exits 1 when a ratio is under 80 %. BENCH_PORT: the app's loopback port (any free
- * one when unset); BENCH_DOWNLOAD_MB and BENCH_DOWNLOAD_RUNS: size and runs.
+ * one when unset); BENCH_DOWNLOAD_MB and BENCH_DOWNLOAD_RUNS: size and runs; BENCH_DOWNLOAD_CASES: only the cases
+ * whose name starts with one of these words (comma-separated: everything, chosen, several, one).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,6 +32,7 @@ const RUNS = Number(process.env.BENCH_DOWNLOAD_RUNS ?? 3);
 /** The app's port on loopback; 0 takes any free one. */
 const PORT = Number(process.env.BENCH_PORT ?? 0);
 const TARGET = 0.8;
+const ONLY = process.env.BENCH_DOWNLOAD_CASES?.split(',').map((word) => word.trim());
 
 const tmp = mkdtempSync(join(tmpdir(), 'portal-bench-download-'));
 const t = await createTestApp({ DATA_DIR: join(tmp, 'data') });
@@ -111,6 +113,7 @@ try {
    */
   const portal = async (body: unknown) => {
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const initiated = await client.json('POST', ROUTES.restore.initiateDownload.build(run), body);
     const initiateSeconds = (performance.now() - started) / 1000;
     const downloadId = initiated.json().result.downloadId as string;
@@ -138,7 +141,10 @@ try {
     if (status !== '200') throw new Error(`download answered ${status}`);
     const bytes = Number(size);
     const seconds = initiateSeconds + Number(posted);
-    return { bytes, seconds, rate: bytes / 1e6 / seconds, wallRate: bytes / 1e6 / wallSeconds };
+    // This process is the server (curl is not): its CPU time during the download is the server's cost.
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuMsPerMb = (cpu.user + cpu.system) / 1000 / (bytes / 1e6);
+    return { bytes, seconds, rate: bytes / 1e6 / seconds, wallRate: bytes / 1e6 / wallSeconds, cpuMsPerMb };
   };
 
   console.log(`Download throughput: ${MEGABYTES} MB of random data in the snapshot, ${RUNS} runs each, medians`);
@@ -179,12 +185,13 @@ try {
     calls
       .map((args) => `dump ${args.map((a) => (a === snapshot ? 'SNAP' : a.replace(src, 'SRC'))).join(' ')}`)
       .join('; ');
-  for (const c of cases) {
+  for (const c of cases.filter((c) => !ONLY || ONLY.some((word) => c.name.startsWith(word)))) {
     const load = () => loadavg()[0]?.toFixed(1);
     console.log(`  (load average ${load()} before ${c.name})`);
     const bareRates = c.bare.map(() => [] as number[]);
     const portalRates: number[] = [];
     const wallRates: number[] = [];
+    const cpuPerMb: number[] = [];
     let portalBytes = 0;
     for (let i = 0; i < RUNS; i += 1) {
       for (const [k, calls] of c.bare.entries()) bareRates[k]?.push((await bare(calls)).rate);
@@ -192,9 +199,11 @@ try {
       portalBytes = measured.bytes;
       portalRates.push(measured.rate);
       wallRates.push(measured.wallRate);
+      cpuPerMb.push(measured.cpuMsPerMb);
     }
     const portalRate = median(portalRates);
     const wallRate = median(wallRates);
+    console.log(`  ${c.name}: the server's CPU ${median(cpuPerMb).toFixed(2)} ms per MB sent`);
     for (const [k, calls] of c.bare.entries()) {
       const bareRate = median(bareRates[k] ?? []);
       const ratio = portalRate / bareRate;
