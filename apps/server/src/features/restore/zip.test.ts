@@ -6,7 +6,16 @@
  * memory or on disk.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -94,7 +103,7 @@ function* cut(bytes: Buffer, size: number): Generator<Buffer> {
 /** The zip `write` makes, read back by Python from a file. */
 async function written(name: string, write: (zip: ZipWriter) => Promise<void>) {
   const file = join(tmp, name);
-  writeSync(openSync(file, 'w'), Buffer.concat(await zipInMemory(write)));
+  writeFileSync(file, Buffer.concat(await zipInMemory(write)));
   return { file, read: pythonRead(file) };
 }
 
@@ -210,7 +219,7 @@ describe('a copied zip', () => {
       expect(chunked.equals(whole)).toBe(true);
     }
     const file = join(tmp, 'copied.zip');
-    writeSync(openSync(file, 'w'), whole);
+    writeFileSync(file, whole);
     expect(pythonRead(file).entries.map(({ name, text }) => ({ name, text }))).toEqual([
       { name: 'first.txt', text: 'first\n' },
       { name: 'srv/docs/', text: '' },
