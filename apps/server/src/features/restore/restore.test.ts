@@ -4,7 +4,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -252,6 +261,76 @@ describe('downloads (002 §7.6)', () => {
     for (const file of ['docs/sub/b.bin', 'docs/sub/many/f0.bin', 'docs/sub/many/f299.bin', 'top.txt']) {
       expect(readFileSync(join(out, file)).equals(readFileSync(join(src, file)))).toBe(true);
     }
+  });
+
+  it('merges the zips of several chosen folders: restic’s entries once each, a folder chosen twice or inside another included', async () => {
+    const docs = join(src, 'docs');
+    const items = [
+      { path: join(docs, 'sub', 'many'), name: 'many', type: 'DIRECTORY' },
+      { path: join(docs, 'a.txt'), name: 'a.txt', type: 'FILE' },
+      { path: docs, name: 'docs', type: 'DIRECTORY' },
+      { path: join(docs, 'sub', 'many'), name: 'many', type: 'DIRECTORY' },
+      { path: join(src, 'top.txt'), name: 'top.txt', type: 'FILE' },
+    ];
+    const downloadId = await downloadIdFor(owner, { downloadAllItems: false, backedUpItemsToDownload: items });
+    const response = await formPost(owner, downloadId);
+    expect(response.statusCode).toBe(200);
+    const file = join(mkdtempSync(join(tmp, 'merged-')), 'merged.zip');
+    writeFileSync(file, response.rawPayload);
+    const names = (zip: string) =>
+      JSON.parse(
+        execFileSync('python3', [
+          '-c',
+          'import json, sys, zipfile; print(json.dumps([i.filename for i in zipfile.ZipFile(sys.argv[1]).infolist()]))',
+          zip,
+        ]).toString(),
+      ) as string[];
+    const resticZip = join(mkdtempSync(join(tmp, 'restic-')), 'docs.zip');
+    const fd = openSync(resticZip, 'w');
+    execFileSync('restic', ['--no-cache', 'dump', '-a', 'zip', resticSnapshotId, docs], {
+      env: { ...process.env, RESTIC_REPOSITORY: repo, RESTIC_PASSWORD: password },
+      stdio: ['ignore', fd, 'inherit'],
+    });
+    closeSync(fd);
+    // restic's entries of the folder, each once: those inside the folder chosen first (not the folder's own,
+    // which only its parent's zip has), then the chosen file, then the rest; the other file after.
+    const own = names(resticZip);
+    const many = `${inZip(docs)}/sub/many/`;
+    const inMany = own.filter((name) => name.startsWith(many) && name !== many);
+    expect(names(file)).toEqual([
+      ...inMany,
+      `${inZip(docs)}/a.txt`,
+      ...own.filter((name) => !inMany.includes(name) && name !== `${inZip(docs)}/a.txt`),
+      inZip(join(src, 'top.txt')),
+    ]);
+    const out = join(unzipFile(file), inZip(src));
+    expect(listed(out)).toEqual([...listed(docs).map((name) => name.replace(/^\.\//, './docs/')), './top.txt'].sort());
+    for (const name of ['docs/a.txt', 'docs/sub/b.bin', 'docs/sub/many/f0.bin', 'docs/sub/many/f299.bin', 'top.txt']) {
+      expect(readFileSync(join(out, name)).equals(readFileSync(join(src, name)))).toBe(true);
+    }
+  });
+
+  it('ends the zip short when a restic call fails: no central directory', async () => {
+    const items = [
+      { path: join(src, 'docs'), name: 'docs', type: 'DIRECTORY' },
+      { path: join(src, 'missing'), name: 'missing', type: 'DIRECTORY' },
+    ];
+    const downloadId = await downloadIdFor(owner, { downloadAllItems: false, backedUpItemsToDownload: items });
+    const response = await fetch(`${httpBase}${ROUTES.restore.download.build({ ...run, download: downloadId })}`, {
+      method: 'POST',
+      headers: { cookie: owner.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: owner.csrf }).toString(),
+    });
+    const received: Buffer[] = [];
+    await expect(
+      (async () => {
+        for await (const chunk of Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)) {
+          received.push(chunk);
+        }
+      })(),
+    ).rejects.toThrow();
+    const bytes = Buffer.concat(received);
+    expect(bytes.includes(Buffer.from('PK\x05\x06'))).toBe(false);
   });
 
   it('zips one chosen folder with restic’s own zip: the same entries, under the same names, with the original bytes', async () => {

@@ -24,7 +24,7 @@ import { repositoryExists } from '../local-storage/store.js';
 import { resticFailure, runRestic, streamRestic } from '../seeding/restic.js';
 import { accountFolders, accountPathOf, type DumpItem, dumpItems } from './accounts.js';
 import type { RestoreRepo } from './repo.js';
-import { readTar, writerOf, ZipWriter } from './zip.js';
+import { writerOf, ZipWriter } from './zip.js';
 
 const TEXT = MESSAGES.restore;
 
@@ -164,7 +164,11 @@ export function createRestoreService(deps: {
     return items.sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'DIRECTORY' ? -1 : 1));
   }
 
-  /** Streams the zip of the chosen items: each one's `restic dump -a tar`, re-packed entry by entry. */
+  /**
+   * Streams the zip of the chosen items: a folder's `restic dump -a zip` passed through entry by entry, a file's
+   * bytes (restic dumps a file as its bytes) as an entry; a panel run's under its account's folder; one central
+   * directory at the end.
+   */
   function zipOfItems(
     env: Record<string, string>,
     items: readonly DumpItem[],
@@ -175,28 +179,17 @@ export function createRestoreService(deps: {
     const zip = new ZipWriter(writerOf(out));
     return (async () => {
       for (const item of items) {
-        const args = ['--no-cache', 'dump', '-a', 'tar', item.snapshot, item.path];
+        const file = item.type === 'FILE';
+        const args = ['--no-cache', 'dump', ...(file ? [] : ['-a', 'zip']), item.snapshot, item.path];
         const dump = streamRestic({ binary, args, env, signal });
         // restic keeps writing while the zip is made: without this it waits on a 64 KiB pipe after every chunk.
         const source = new PassThrough({ highWaterMark: ZIP_BUFFER_BYTES });
         pipeline(dump.stdout, source, () => {});
         const name = item.zipFolder + zipEntryName(item.path);
-        if (item.type === 'FILE') {
-          // restic dumps a file as its bytes, a folder as a tar.
-          if (zip.has(name)) source.resume();
-          else await zip.add(name, modified, null, source);
-        } else {
-          for await (const entry of readTar(source)) {
-            if (entry.kind === 'other') continue;
-            const entryName =
-              item.zipFolder +
-              (entry.kind === 'directory' && !entry.name.endsWith('/') ? `${entry.name}/` : entry.name);
-            // A folder chosen along with something inside it: its entries are written once.
-            if (zip.has(entryName)) continue;
-            const file = entry.kind === 'file';
-            await zip.add(entryName, entry.modified, file ? entry.size : 0, file ? entry.body : null);
-          }
-        }
+        // A folder chosen along with something inside it, or twice: its entries are written once.
+        if (!file) await zip.copy(source, item.zipFolder);
+        else if (zip.has(name)) source.resume();
+        else await zip.add(name, modified, source);
         const outcome = await dump.done;
         if (outcome.code !== 0) throw new Error(resticFailure(outcome));
       }
