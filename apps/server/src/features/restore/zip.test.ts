@@ -258,7 +258,7 @@ describe('a copied zip', () => {
     ]);
   });
 
-  it('puts every copied name under a folder (a panel run\'s account), in chunks of any size, the bytes unchanged', async () => {
+  it('puts every copied name under a folder (a panel run’s account), in chunks of any size, the bytes unchanged', async () => {
     const expected = [
       { name: 'ana/srv/docs/', text: '' },
       { name: 'ana/srv/docs/a.txt', text: 'alpha\n' },
