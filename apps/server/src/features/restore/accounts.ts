@@ -1,5 +1,6 @@
 import {
   accountRunPath,
+  type BackupItemType,
   type DownloadRequest,
   type RestoreRequest,
   type SnapshotTreeItem,
@@ -36,7 +37,7 @@ export function accountPathOf(
 export interface DumpItem {
   snapshot: string;
   path: string;
-  type: string;
+  type: BackupItemType;
   zipFolder: string;
 }
 
@@ -50,11 +51,13 @@ export function dumpItems(
   request: DownloadRequest,
 ): DumpItem[] | null {
   if (accounts.length === 0) {
-    const items = request.downloadAllItems ? [{ path: '/', type: 'DIRECTORY' }] : request.backedUpItemsToDownload;
+    const items = request.downloadAllItems
+      ? [{ path: '/', type: 'DIRECTORY' as const }]
+      : request.backedUpItemsToDownload;
     return items.map((item) => ({ snapshot, path: item.path, type: item.type, zipFolder: '' }));
   }
   const chosen = request.downloadAllItems
-    ? accounts.map((a) => ({ path: accountRunPath(a.account, '/'), type: 'DIRECTORY' }))
+    ? accounts.map((a) => ({ path: accountRunPath(a.account, '/'), type: 'DIRECTORY' as const }))
     : request.backedUpItemsToDownload;
   const items: DumpItem[] = [];
   for (const item of chosen) {

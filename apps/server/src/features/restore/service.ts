@@ -298,8 +298,8 @@ export function createRestoreService(deps: {
 
     /**
      * Redeems a download id (once, by the user it was issued to, for the same run, before it expires) and
-     * streams the zip: `restic dump -a zip {snapshot} /` for everything (or the one chosen folder), the chosen items
-     * re-packed otherwise.
+     * streams the zip: `restic dump -a zip {snapshot} /` for everything (or the one chosen folder), several chosen items
+     * (or a panel run's) as one zip merged from their own dumps.
      */
     async openDownload(actor: Actor, path: RunPath, downloadId: string, signal: AbortSignal): Promise<DownloadStream> {
       const request = downloadIdSchema.safeParse(downloadId).success
@@ -311,9 +311,8 @@ export function createRestoreService(deps: {
       const env = await repositoryOf(path.machineId);
       const fileName = downloadFileName(task.name, run.timeStarted);
       const accounts = await repo.accountSnapshots(path.taskId, snapshot);
-      // Everything, or one chosen folder: restic's own zip names the entries as the re-packed one would, and is
-      // streamed as it comes (no re-packing in this process, which is the slower path on two cores).
-      // A panel run's entries go under their account's folder: re-packed.
+      // Everything, or one chosen folder: restic's own zip, streamed as it comes, names the entries as the merged
+      // one would. A panel run's entries go under their account's folders, which only the merged zip puts them in.
       const [only] = request.backedUpItemsToDownload;
       const wholeFolder =
         accounts.length > 0
