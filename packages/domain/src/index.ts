@@ -3,6 +3,7 @@ export * from './actions.js';
 export * from './agent-install.js';
 export * from './agent-protocol.js';
 export * from './api.js';
+export * from './billing.js';
 export * from './command-responses.js';
 export * from './customers.js';
 export * from './dashboard.js';

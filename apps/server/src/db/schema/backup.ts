@@ -117,6 +117,8 @@ export const backupPackages = pgTable(
     }),
     whmcsServiceId: integer('whmcs_service_id'),
     beingDeleted: boolean('being_deleted').notNull().default(false),
+    /** While an instance removes a package marked being_deleted, no other takes it up (as for customers). */
+    deletionLeaseUntil: ts('deletion_lease_until'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -161,10 +163,21 @@ export const packageRequests = pgTable(
     requestedByUserId: integer('requested_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     /** The customer's first request: approving it also approves the signup. */
     firstApprovalRequest: boolean('first_approval_request').notNull().default(false),
+    /** The billing order and invoice a purchase or up/downgrade made; paying the invoice approves the request. */
+    whmcsOrderId: integer('whmcs_order_id'),
+    whmcsInvoiceId: integer('whmcs_invoice_id'),
+    /** What the approval linked (000 §3 storage item), kept for the record. */
+    linkedStorageItemType: varchar('linked_storage_item_type', { length: 40 }),
+    linkedStorageItemId: integer('linked_storage_item_id'),
     createdAt: createdAt(),
     decidedAt: ts('decided_at'),
   },
   (t) => [
+    // A package has at most one request waiting (000 §4: no second up/downgrade while one is pending).
+    uniqueIndex('package_requests_pending_package_uq')
+      .on(t.backupPackageId)
+      .where(sql`${t.status} = 'PENDING' and ${t.backupPackageId} is not null`),
+    index('package_requests_invoice_idx').on(t.whmcsInvoiceId),
     index('package_requests_status_idx').on(t.status, t.createdAt),
     index('package_requests_customer_idx').on(t.customerId, t.createdAt),
     index('package_requests_package_idx').on(t.backupPackageId),
