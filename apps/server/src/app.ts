@@ -51,6 +51,12 @@ import { createMachineDeletion } from './features/machines/deletion.js';
 import { createMachinesRepo } from './features/machines/repo.js';
 import { registerMachineRoutes } from './features/machines/routes.js';
 import { createMachineService } from './features/machines/service.js';
+import { createPackageRequestsRepo } from './features/package-requests/repo.js';
+import { registerPackageRequestRoutes } from './features/package-requests/routes.js';
+import { createPackageRequestService } from './features/package-requests/service.js';
+import { createPackageTemplatesRepo } from './features/package-templates/repo.js';
+import { registerPackageTemplateRoutes } from './features/package-templates/routes.js';
+import { createPackageTemplateService } from './features/package-templates/service.js';
 import { createProfileRepo } from './features/profile/repo.js';
 import { registerProfileRoutes } from './features/profile/routes.js';
 import { createRealtimeCommandsRepo } from './features/realtime-commands/repo.js';
@@ -513,6 +519,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     taskOverview: createTaskOverviewService({
       repo: createTaskOverviewRepo(db),
       syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+  });
+  // Package templates and package requests (issue 15, 000 §2-§7).
+  registerPackageTemplateRoutes(app, {
+    templates: createPackageTemplateService({ repo: createPackageTemplatesRepo(db) }),
+  });
+  registerPackageRequestRoutes(app, {
+    requests: createPackageRequestService({
+      db,
+      repo: createPackageRequestsRepo(db),
+      backupStateOn: (tx) => createBackupStateService({ db: tx, ...(deps.now ? { now: deps.now } : {}) }),
+      // The packages feature wires the quota status (OVER_QUOTA or ACTIVE) here.
+      onPackageQuotaChanged: async () => {},
+      mailer: deps.mailer,
+      onMailError: (error) => app.log.error({ err: error }, 'package request decline mail failed'),
       ...(deps.now ? { now: deps.now } : {}),
     }),
   });

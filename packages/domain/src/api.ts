@@ -27,6 +27,7 @@ import {
   volumeSnapshotsBodySchema,
 } from './forms/customer.js';
 import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './forms/machine.js';
+import { packageTemplateAddSchema, packageTemplateEditSchema } from './forms/package-template.js';
 import { resticCommandSchema } from './forms/restic.js';
 import { restoreRequestSchema } from './forms/restore.js';
 import { downloadRequestSchema, type TaskDefinition } from './forms/task.js';
@@ -40,6 +41,12 @@ import {
   type MachineStorage,
   machineActionQuerySchema,
 } from './machines.js';
+import {
+  type MyPackageRequestRow,
+  type PackageRequestRow,
+  type PackageTemplateRow,
+  packageTablePagingSchema,
+} from './package-requests.js';
 import { idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
 import {
@@ -316,6 +323,38 @@ function taskRoutes<const B extends string>(machine: B, access: AccessLevel) {
       query: actionCancelQuerySchema,
       response: answer<null>(),
     }),
+  };
+}
+
+// --- Package templates and package requests (000 §7), the same calls under the provider's and a reseller's base ---
+
+function packageTemplateRoutes<const B extends string>(base: B, access: AccessLevel) {
+  return {
+    list: get(`${base}paginated` as const, access, {
+      query: packageTablePagingSchema,
+      response: answer<Paged<PackageTemplateRow>>(),
+    }),
+    add: post(base, access, { body: packageTemplateAddSchema, response: answer<PackageTemplateRow>() }),
+    /** Only the name changes (000 §5). */
+    edit: put(`${base}/:templateId` as const, access, {
+      body: packageTemplateEditSchema,
+      response: answer<PackageTemplateRow>(),
+    }),
+    remove: del(`${base}/:templateId` as const, access, { response: answer<null>() }),
+  };
+}
+
+function packageRequestRoutes<const B extends string>(base: B, access: AccessLevel) {
+  return {
+    /** Pending requests only, oldest first. */
+    list: get(`${base}paginated` as const, access, {
+      query: packageTablePagingSchema,
+      response: answer<Paged<PackageRequestRow>>(),
+    }),
+    /** The request's approveUrl; body requestApprovalSchema(its type): storageItemId for new and additional. */
+    approve: put(`${base}/:requestId/approve` as const, access, { response: answer<null>() }),
+    /** The request's declineUrl; empty body. */
+    decline: put(`${base}/:requestId/decline` as const, access, { response: answer<null>() }),
   };
 }
 
@@ -652,6 +691,19 @@ export const ROUTES = {
     deleteArchive: put('/backupmachines/:machineId/backuptasks/:taskId/backupsnapshots/:snapshotId', 'signedIn', {
       query: archiveDeleteQuerySchema,
       response: answer<null>(),
+    }),
+  },
+  packageTemplates: {
+    provider: packageTemplateRoutes('/boltadmin/backuppackagetemplates', 'providerAdmin'),
+    reseller: packageTemplateRoutes('/admin/mypackagetemplates', 'resellerAdmin'),
+  },
+  packageRequests: {
+    provider: packageRequestRoutes('/boltadmin/backuppackagerequests', 'providerAdmin'),
+    reseller: packageRequestRoutes('/admin/backuppackagerequests', 'resellerAdmin'),
+    /** Ours: the customer's own requests, pending first, with their status and dates. */
+    mine: get('/admin/account/backuppackagerequestspaginated', 'customerAdmin', {
+      query: packageTablePagingSchema,
+      response: answer<Paged<MyPackageRequestRow>>(),
     }),
   },
 } as const;

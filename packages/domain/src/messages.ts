@@ -229,6 +229,10 @@ export const MESSAGES = {
     unknownWhileDeleting: unknownErrorWhile('deleting package template'),
     empty: 'There are no package templates',
     limitMachinesLabel: 'Limit number of machines?',
+    /** Ours: a template a package or a pending request uses stays (000 §3 links packages to templates). */
+    inUse: 'This package template is used by a backup package or a pending request and cannot be deleted.',
+    /** Ours: the template chosen for a request is gone. */
+    gone: 'The requested package template no longer exists.',
   },
 
   /** Reseller settings tabs (000 §2, §8; 002 §8.1, §8.4). */
@@ -279,6 +283,15 @@ export const MESSAGES = {
     unknownWhileApproving: unknownErrorWhile('approving backup package request'),
     unknownWhileDeclining: unknownErrorWhile('declining backup package request'),
     empty: 'There are no backup package requests',
+    /** Ours: an approve or decline of a request someone already decided. */
+    notPending: 'This backup package request has already been approved or declined.',
+    /** Ours: the storage item is not one the request may link. */
+    storageItemNotAvailable: 'Storage item is not available for this request',
+    /** Ours: the approve dialog's select and table headings. */
+    chooseStorageItem: 'Choose a storage item',
+    approveTitle: 'Approve backup package request',
+    declineTitle: 'Decline backup package request',
+    declineQuestion: 'Are you sure you want to decline this backup package request?',
   },
 
   /** Backup machines (001 §2, §5, §8; 002 §2.6). */
@@ -1050,6 +1063,23 @@ export function liveChannelConnectionFailedText(queue: WebsocketQueueType): stri
 export interface MailText {
   subject: string;
   text: string;
+}
+
+/** Tells a customer's super admin that a package request was declined (ours, as every mail). */
+export function packageRequestDeclinedMail(
+  firstName: string,
+  request: { type: string; packageName: string | null },
+): MailText {
+  const what = request.packageName ? `${request.type} request (${request.packageName})` : `${request.type} request`;
+  return {
+    subject: 'Your backup package request was declined',
+    text: [
+      `Hello ${firstName},`,
+      '',
+      `Your ${what.charAt(0).toLowerCase()}${what.slice(1)} was declined.`,
+      'Contact your provider if you have questions.',
+    ].join('\n'),
+  };
 }
 
 /** The password reset link, mailed on Forgot password to an existing, open account. */

@@ -1,0 +1,365 @@
+import type { PackageRequestStatus, PackageRequestType, StorageItem, StorageItemType } from '@portal/domain';
+import { aliasedTable, and, asc, count, desc, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import {
+  backupPackages,
+  buckets,
+  customers,
+  packageRequests,
+  packageTemplates,
+  storageAccounts,
+  storageLocations,
+  users,
+} from '../../db/schema/index.js';
+
+/** Whose requests: the provider's direct customers (null) or a reseller's children (its customer id). */
+export type RequestScope = number | null;
+
+export interface Paging {
+  page: number;
+  size: number;
+}
+
+const inScope = (scope: RequestScope): SQL =>
+  scope === null ? isNull(customers.parentResellerCustomerId) : eq(customers.parentResellerCustomerId, scope);
+
+const requestedTemplate = aliasedTable(packageTemplates, 'requested_template');
+const requester = aliasedTable(users, 'requester');
+
+const requestFields = {
+  id: packageRequests.id,
+  requestType: packageRequests.requestType,
+  status: packageRequests.status,
+  customerId: packageRequests.customerId,
+  parentResellerCustomerId: customers.parentResellerCustomerId,
+  backupPackageId: packageRequests.backupPackageId,
+  backupPackageName: backupPackages.name,
+  requestedTemplateId: packageRequests.requestedTemplateId,
+  requestedBackupPackageName: requestedTemplate.name,
+  customerCompanyName: customers.displayName,
+  customerUsername: sql<string>`coalesce(${requester.email}, ${customers.superAdminEmail}, '')`,
+  firstApprovalRequest: packageRequests.firstApprovalRequest,
+  createdAt: packageRequests.createdAt,
+  decidedAt: packageRequests.decidedAt,
+};
+
+export interface RequestRecord {
+  id: number;
+  requestType: PackageRequestType;
+  status: PackageRequestStatus;
+  customerId: number;
+  parentResellerCustomerId: number | null;
+  backupPackageId: number | null;
+  backupPackageName: string | null;
+  requestedTemplateId: number | null;
+  requestedBackupPackageName: string | null;
+  customerCompanyName: string;
+  customerUsername: string;
+  firstApprovalRequest: boolean;
+  createdAt: Date;
+  decidedAt: Date | null;
+}
+
+export interface TemplateSizes {
+  id: number;
+  name: string;
+  storageQuota: number;
+  storageQuotaUnit: (typeof packageTemplates.$inferSelect)['storageQuotaUnit'];
+  noOfMachinesLimit: number;
+}
+
+/** A reseller package children's packages may live in, with where it is stored. */
+export interface HostPackage {
+  id: number;
+  bucketId: number;
+  subfolder: string | null;
+}
+
+const selectRequests = (db: Executor) =>
+  db
+    .select(requestFields)
+    .from(packageRequests)
+    .innerJoin(customers, eq(customers.id, packageRequests.customerId))
+    .leftJoin(backupPackages, eq(backupPackages.id, packageRequests.backupPackageId))
+    .leftJoin(requestedTemplate, eq(requestedTemplate.id, packageRequests.requestedTemplateId))
+    .leftJoin(requester, eq(requester.id, packageRequests.requestedByUserId));
+
+const childPackage = aliasedTable(backupPackages, 'child_package');
+
+/**
+ * The queries of package requests (000 §2, §3) and of what their approval links and creates. Reads of
+ * the admin tables take the scope, so another tenant's request is not found; the writes take ids the
+ * service found that way first, in its transaction.
+ */
+export function createPackageRequestsRepo(db: Executor) {
+  return {
+    async pendingPage(scope: RequestScope, paging: Paging): Promise<{ rows: RequestRecord[]; total: number }> {
+      const where = and(eq(packageRequests.status, 'PENDING'), inScope(scope), eq(customers.beingDeleted, false));
+      const [rows, [totals]] = await Promise.all([
+        selectRequests(db)
+          .where(where)
+          .orderBy(asc(packageRequests.createdAt), asc(packageRequests.id))
+          .limit(paging.size)
+          .offset(paging.page * paging.size),
+        db
+          .select({ n: count() })
+          .from(packageRequests)
+          .innerJoin(customers, eq(customers.id, packageRequests.customerId))
+          .where(where),
+      ]);
+      return { rows, total: Number(totals?.n ?? 0) };
+    },
+
+    /** A customer's own requests, pending first, then the newest. */
+    async ofCustomer(customerId: number, paging: Paging): Promise<{ rows: RequestRecord[]; total: number }> {
+      const where = eq(packageRequests.customerId, customerId);
+      const [rows, [totals]] = await Promise.all([
+        selectRequests(db)
+          .where(where)
+          .orderBy(
+            sql`${packageRequests.status} <> 'PENDING'`,
+            desc(packageRequests.createdAt),
+            desc(packageRequests.id),
+          )
+          .limit(paging.size)
+          .offset(paging.page * paging.size),
+        db.select({ n: count() }).from(packageRequests).where(where),
+      ]);
+      return { rows, total: Number(totals?.n ?? 0) };
+    },
+
+    /** The request, its row locked until the transaction ends; null outside the scope ('system': any). */
+    async lock(scope: RequestScope | 'system', requestId: number): Promise<RequestRecord | null> {
+      const where = and(eq(packageRequests.id, requestId), scope === 'system' ? undefined : inScope(scope));
+      const [row] = await selectRequests(db).where(where).for('update', { of: packageRequests });
+      return row ?? null;
+    },
+
+    /** Moves a pending request on; false when it is no longer pending (decided by someone else). */
+    async decide(
+      requestId: number,
+      status: Exclude<PackageRequestStatus, 'PENDING'>,
+      at: Date,
+      linked: { type: StorageItemType; id: number } | null,
+    ): Promise<boolean> {
+      const rows = await db
+        .update(packageRequests)
+        .set({
+          status,
+          decidedAt: at,
+          linkedStorageItemType: linked?.type ?? null,
+          linkedStorageItemId: linked?.id ?? null,
+        })
+        .where(and(eq(packageRequests.id, requestId), eq(packageRequests.status, 'PENDING')))
+        .returning({ id: packageRequests.id });
+      return rows.length > 0;
+    },
+
+    /** The declined request keeps its row when its requested package goes. */
+    async detachPackage(requestId: number): Promise<void> {
+      await db.update(packageRequests).set({ backupPackageId: null }).where(eq(packageRequests.id, requestId));
+    },
+
+    async template(templateId: number): Promise<TemplateSizes | null> {
+      const [row] = await db
+        .select({
+          id: packageTemplates.id,
+          name: packageTemplates.name,
+          storageQuota: packageTemplates.storageQuota,
+          storageQuotaUnit: packageTemplates.storageQuotaUnit,
+          noOfMachinesLimit: packageTemplates.noOfMachinesLimit,
+        })
+        .from(packageTemplates)
+        .where(eq(packageTemplates.id, templateId));
+      return row ?? null;
+    },
+
+    // --- Storage items (000 §3) ---------------------------------------------------------------------
+
+    async storageAccounts(): Promise<StorageItem[]> {
+      const rows = await db
+        .select({ id: storageAccounts.id, name: storageAccounts.name })
+        .from(storageAccounts)
+        .orderBy(desc(storageAccounts.defaultStorageAccount), asc(storageAccounts.name));
+      // The portal does not know an account's size: unlimited.
+      return rows.map((r) => ({ ...r, capacityInBytes: -1 }));
+    },
+
+    /** The storage locations of the given customers, named bucket/subfolder. */
+    async locationsOf(customerIds: number[]): Promise<Array<StorageItem & { customerId: number }>> {
+      if (customerIds.length === 0) return [];
+      const rows = await db
+        .select({
+          id: storageLocations.id,
+          customerId: storageLocations.customerId,
+          bucket: buckets.name,
+          subfolder: storageLocations.subfolder,
+        })
+        .from(storageLocations)
+        .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
+        .where(inArray(storageLocations.customerId, customerIds))
+        .orderBy(desc(storageLocations.defaultForCustomer), asc(storageLocations.id));
+      return rows.map((r) => ({
+        id: r.id,
+        customerId: r.customerId,
+        name: r.subfolder ? `${r.bucket}/${r.subfolder}` : r.bucket,
+        capacityInBytes: -1,
+      }));
+    },
+
+    /** The reseller's own running packages with the quota left in each. */
+    async resellerPackages(resellerCustomerId: number): Promise<StorageItem[]> {
+      // The quota left: the package's own minus its live children's quotas.
+      const rows: Array<{ id: number; name: string; quota: number; used: number }> = await db
+        .select({
+          id: backupPackages.id,
+          name: backupPackages.name,
+          quota: backupPackages.packageQuotaSizeInBytes,
+          used: sql<number>`coalesce(sum(${childPackage.packageQuotaSizeInBytes}), 0)`.mapWith(Number),
+        })
+        .from(backupPackages)
+        .leftJoin(
+          childPackage,
+          and(eq(childPackage.parentResellerPackageId, backupPackages.id), eq(childPackage.beingDeleted, false)),
+        )
+        .where(
+          and(
+            eq(backupPackages.customerId, resellerCustomerId),
+            eq(backupPackages.status, 'ACTIVE'),
+            eq(backupPackages.beingDeleted, false),
+          ),
+        )
+        .groupBy(backupPackages.id)
+        .orderBy(asc(backupPackages.name), asc(backupPackages.id));
+      return rows.map((r) => ({ id: r.id, name: r.name, capacityInBytes: r.quota - r.used }));
+    },
+
+    async hostPackage(packageId: number): Promise<HostPackage | null> {
+      const [row] = await db
+        .select({
+          id: backupPackages.id,
+          bucketId: storageLocations.bucketId,
+          subfolder: storageLocations.subfolder,
+        })
+        .from(backupPackages)
+        .innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
+        .where(eq(backupPackages.id, packageId));
+      return row ?? null;
+    },
+
+    // --- What an approval creates and changes ---------------------------------------------------------
+
+    async insertBucket(storageAccountId: number, name: string, customerId: number): Promise<number> {
+      const [row] = await db
+        .insert(buckets)
+        .values({ storageAccountId, name, managed: true, customerId })
+        .returning({ id: buckets.id });
+      if (!row) throw new Error('bucket not inserted');
+      return row.id;
+    },
+
+    /** The customer's location at that place, made when missing (the customer's default if it has none). */
+    async ensureLocation(customerId: number, bucketId: number, subfolder: string | null): Promise<number> {
+      const [found] = await db
+        .select({ id: storageLocations.id })
+        .from(storageLocations)
+        .where(
+          and(
+            eq(storageLocations.customerId, customerId),
+            eq(storageLocations.bucketId, bucketId),
+            sql`coalesce(${storageLocations.subfolder}, '') = ${subfolder ?? ''}`,
+          ),
+        );
+      if (found) return found.id;
+      const [hasDefault] = await db
+        .select({ id: storageLocations.id })
+        .from(storageLocations)
+        .where(and(eq(storageLocations.customerId, customerId), eq(storageLocations.defaultForCustomer, true)));
+      const [row] = await db
+        .insert(storageLocations)
+        .values({ customerId, bucketId, subfolder, defaultForCustomer: !hasDefault })
+        .returning({ id: storageLocations.id });
+      if (!row) throw new Error('storage location not inserted');
+      return row.id;
+    },
+
+    async defaultLocation(customerId: number): Promise<number | null> {
+      const [row] = await db
+        .select({ id: storageLocations.id })
+        .from(storageLocations)
+        .where(eq(storageLocations.customerId, customerId))
+        .orderBy(desc(storageLocations.defaultForCustomer), asc(storageLocations.id))
+        .limit(1);
+      return row?.id ?? null;
+    },
+
+    async insertPackage(values: typeof backupPackages.$inferInsert): Promise<number> {
+      const [row] = await db.insert(backupPackages).values(values).returning({ id: backupPackages.id });
+      if (!row) throw new Error('package not inserted');
+      return row.id;
+    },
+
+    /** Places a REQUESTED package; the status itself moves through the backup state. */
+    async placePackage(
+      packageId: number,
+      place: { storageLocationId: number; parentResellerPackageId: number | null },
+    ) {
+      await db
+        .update(backupPackages)
+        .set(place)
+        .where(and(eq(backupPackages.id, packageId), eq(backupPackages.status, 'REQUESTED')));
+    },
+
+    async packageSizes(packageId: number) {
+      const [row] = await db
+        .select({
+          packageQuotaSizeInBytes: backupPackages.packageQuotaSizeInBytes,
+          maxBackupSizePerMachineInMbs: backupPackages.maxBackupSizePerMachineInMbs,
+        })
+        .from(backupPackages)
+        .where(eq(backupPackages.id, packageId));
+      return row ?? null;
+    },
+
+    async changePackage(
+      packageId: number,
+      change: {
+        templateId: number;
+        packageQuotaSizeInBytes: number;
+        maxBackupSizePerMachineInMbs: number;
+        noOfMachinesLimit: number;
+      },
+    ) {
+      await db
+        .update(backupPackages)
+        .set({ ...change, upOrDownGradeRequested: false, requestedTemplateId: null })
+        .where(eq(backupPackages.id, packageId));
+    },
+
+    async clearChangeRequest(packageId: number) {
+      await db
+        .update(backupPackages)
+        .set({ upOrDownGradeRequested: false, requestedTemplateId: null })
+        .where(eq(backupPackages.id, packageId));
+    },
+
+    /** The customer's super admin, whom a decline is mailed to. */
+    async superAdminOf(customerId: number): Promise<{ email: string; firstName: string } | null> {
+      const [row] = await db
+        .select({ email: users.email, firstName: users.firstName })
+        .from(customers)
+        .innerJoin(users, eq(users.id, customers.superAdminUserId))
+        .where(and(eq(customers.id, customerId), ne(users.status, 'INACTIVE')));
+      return row ?? null;
+    },
+
+    async companyName(customerId: number): Promise<string> {
+      const [row] = await db
+        .select({ name: customers.displayName })
+        .from(customers)
+        .where(eq(customers.id, customerId));
+      return row?.name ?? '';
+    },
+  };
+}
+export type PackageRequestsRepo = ReturnType<typeof createPackageRequestsRepo>;

@@ -1,0 +1,167 @@
+import { type Envelope, MESSAGES, type PackageTemplateRow, type Paged, ROUTES } from '@portal/domain';
+import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backupPackages, packageRequests, packageTemplates } from '../../db/schema/index.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { TestClient } from '../../testing/client.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+
+let t: TestApp;
+let tenants: Tenants;
+let provider: TestClient;
+let reseller: TestClient;
+const P = ROUTES.packageTemplates.provider;
+const R = ROUTES.packageTemplates.reseller;
+
+const signedIn = async (email: string) => {
+  const client = new TestClient(t.app);
+  expect((await client.signIn(email, FIXTURE_PASSWORD)).headers.location).toBe('/');
+  return client;
+};
+
+function resultOf<T>(response: LightMyRequestResponse, status = 200): T {
+  expect(response.statusCode, response.body).toBe(status);
+  return (response.json() as Envelope<T>).result as T;
+}
+
+const messagesOf = (response: LightMyRequestResponse) =>
+  (response.json() as Envelope<unknown>).messages.map((m) => ({ fieldName: m.fieldName, message: m.message }));
+
+const form = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Small',
+  storageQuota: 10,
+  storageQuotaUnit: 'GB',
+  noOfMachinesLimit: 10,
+  ...overrides,
+});
+
+const nameOf = async (id: number) =>
+  (await t.database.db.select().from(packageTemplates).where(eq(packageTemplates.id, id)))[0]?.name;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tenants = await createTenants(t.database.db);
+  provider = await signedIn(tenants.providerAdmin.email);
+  reseller = await signedIn(tenants.reseller.superAdmin.email);
+});
+afterAll(() => t.close());
+
+describe('package templates (000 §2, §5, §7)', () => {
+  it('adds a provider template and pages it, 5 by default, with its byte count; a reseller sees only its own', async () => {
+    const added = resultOf<PackageTemplateRow>(
+      await provider.json('POST', P.add.build(), form({ name: 'Provider 10 GB' })),
+    );
+    expect(added).toEqual({
+      id: added.id,
+      name: 'Provider 10 GB',
+      storageQuota: 10,
+      storageQuotaUnit: 'GB',
+      noOfMachinesLimit: 10,
+      storageQuotaInBytes: 10 * 1024 ** 3,
+    });
+    for (let i = 0; i < 5; i++)
+      await provider.json('POST', P.add.build(), form({ name: `Bulk ${i}`, noOfMachinesLimit: 0 }));
+    const page = resultOf<Paged<PackageTemplateRow>>(await provider.json('GET', P.list.build()));
+    expect(page.elements).toHaveLength(5);
+    expect(page.totalElements).toBe(6);
+    expect(page.totalPages).toBe(2);
+
+    const own = resultOf<PackageTemplateRow>(
+      await reseller.json('POST', R.add.build(), form({ name: 'Reseller 1 TB', storageQuotaUnit: 'TB' })),
+    );
+    const [row] = await t.database.db.select().from(packageTemplates).where(eq(packageTemplates.id, own.id));
+    expect(row?.ownerCustomerId).toBe(tenants.reseller.customerId);
+    const resellerPage = resultOf<Paged<PackageTemplateRow>>(await reseller.json('GET', `${R.list.build()}?size=50`));
+    expect(resellerPage.elements.map((e) => e.name)).toEqual(['Reseller 1 TB']);
+    const providerPage = resultOf<Paged<PackageTemplateRow>>(await provider.json('GET', `${P.list.build()}?size=50`));
+    expect(providerPage.elements.map((e) => e.id)).not.toContain(own.id);
+  });
+
+  it('refuses bad input on its fields and adds nothing', async () => {
+    const before = (await t.database.db.select().from(packageTemplates)).length;
+    const response = await provider.json('POST', P.add.build(), {
+      name: '',
+      storageQuota: 1_024_000_000_001,
+      storageQuotaUnit: 'XB',
+      noOfMachinesLimit: 100_001,
+    });
+    expect(response.statusCode).toBe(400);
+    const fields = messagesOf(response).map((m) => m.fieldName);
+    expect(fields).toEqual(expect.arrayContaining(['name', 'storageQuota', 'storageQuotaUnit']));
+    const longName = await provider.json('POST', P.add.build(), form({ name: 'x'.repeat(101) }));
+    expect(messagesOf(longName)[0]?.fieldName).toBe('name');
+    const tooMany = await provider.json('POST', P.add.build(), form({ noOfMachinesLimit: 100_001 }));
+    expect(messagesOf(tooMany)[0]?.fieldName).toBe('noOfMachinesLimit');
+    expect((await t.database.db.select().from(packageTemplates)).length).toBe(before);
+  });
+
+  it('renames only the name, on the name field when blank', async () => {
+    const added = resultOf<PackageTemplateRow>(await provider.json('POST', P.add.build(), form({ name: 'Old name' })));
+    const renamed = resultOf<PackageTemplateRow>(
+      await provider.json('PUT', P.edit.build({ templateId: added.id }), { name: 'New name', storageQuota: 99 }),
+    );
+    expect(renamed).toMatchObject({ name: 'New name', storageQuota: 10 });
+    const blank = await provider.json('PUT', P.edit.build({ templateId: added.id }), { name: ' ' });
+    expect(blank.statusCode).toBe(400);
+    expect(messagesOf(blank)[0]?.fieldName).toBe('name');
+  });
+
+  it("keeps another tenant's template out of reach (404) and unchanged", async () => {
+    const providers = resultOf<PackageTemplateRow>(
+      await provider.json('POST', P.add.build(), form({ name: 'Provider only' })),
+    );
+    const resellers = resultOf<PackageTemplateRow>(
+      await reseller.json('POST', R.add.build(), form({ name: 'Reseller only' })),
+    );
+    expect((await reseller.json('PUT', R.edit.build({ templateId: providers.id }), { name: 'Taken' })).statusCode).toBe(
+      404,
+    );
+    expect((await reseller.json('DELETE', R.remove.build({ templateId: providers.id }))).statusCode).toBe(404);
+    expect((await provider.json('PUT', P.edit.build({ templateId: resellers.id }), { name: 'Taken' })).statusCode).toBe(
+      404,
+    );
+    expect((await provider.json('DELETE', P.remove.build({ templateId: resellers.id }))).statusCode).toBe(404);
+    expect(await nameOf(providers.id)).toBe('Provider only');
+    expect(await nameOf(resellers.id)).toBe('Reseller only');
+  });
+
+  it('lets each audience use its own path only', async () => {
+    const customerAdmin = await signedIn(tenants.customerB.superAdmin.email);
+    expect((await customerAdmin.json('GET', R.list.build())).statusCode).toBe(403);
+    expect((await customerAdmin.json('POST', R.add.build(), form())).statusCode).toBe(403);
+    expect((await reseller.json('GET', P.list.build())).statusCode).toBe(403);
+    expect((await provider.json('GET', R.list.build())).statusCode).toBe(403);
+  });
+
+  it('deletes an unused template, but not one a package or a pending request uses', async () => {
+    const unused = resultOf<PackageTemplateRow>(await provider.json('POST', P.add.build(), form({ name: 'Unused' })));
+    const byPackage = resultOf<PackageTemplateRow>(
+      await provider.json('POST', P.add.build(), form({ name: 'By package' })),
+    );
+    const byRequest = resultOf<PackageTemplateRow>(
+      await provider.json('POST', P.add.build(), form({ name: 'By request' })),
+    );
+    const packageId = await backupFixtures(t.database.db).package(tenants.customerB.customerId);
+    await t.database.db
+      .update(backupPackages)
+      .set({ templateId: byPackage.id })
+      .where(eq(backupPackages.id, packageId));
+    await t.database.db.insert(packageRequests).values({
+      customerId: tenants.customerB.customerId,
+      requestType: 'ADDITIONAL_PACKAGE',
+      requestedTemplateId: byRequest.id,
+    });
+
+    resultOf(await provider.json('DELETE', P.remove.build({ templateId: unused.id })));
+    expect(await nameOf(unused.id)).toBeUndefined();
+    for (const used of [byPackage, byRequest]) {
+      const refused = await provider.json('DELETE', P.remove.build({ templateId: used.id }));
+      expect(refused.statusCode).toBe(400);
+      expect(messagesOf(refused)).toEqual([{ fieldName: '', message: MESSAGES.packageTemplate.inUse }]);
+      expect(await nameOf(used.id)).toBe(used.name);
+    }
+    expect((await provider.json('DELETE', P.remove.build({ templateId: unused.id }))).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,91 @@
+import type { PackageTemplateAddPayload } from '@portal/domain';
+import { and, asc, count, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { backupPackages, packageRequests, packageTemplates } from '../../db/schema/index.js';
+
+/** Whose templates: the provider's (null) or a reseller's (its customer id). */
+export type TemplateOwner = number | null;
+
+export interface Paging {
+  page: number;
+  size: number;
+}
+
+export const ownedBy = (owner: TemplateOwner): SQL =>
+  owner === null ? isNull(packageTemplates.ownerCustomerId) : eq(packageTemplates.ownerCustomerId, owner);
+
+const templateFields = {
+  id: packageTemplates.id,
+  name: packageTemplates.name,
+  storageQuota: packageTemplates.storageQuota,
+  storageQuotaUnit: packageTemplates.storageQuotaUnit,
+  noOfMachinesLimit: packageTemplates.noOfMachinesLimit,
+};
+export type TemplateRecord = { [K in keyof typeof templateFields]: (typeof packageTemplates.$inferSelect)[K] };
+
+/**
+ * The queries of package templates (000 §2, §3). Every lookup takes the owner, so another tenant's
+ * template is simply not found.
+ */
+export function createPackageTemplatesRepo(db: Executor) {
+  return {
+    async page(owner: TemplateOwner, paging: Paging): Promise<{ rows: TemplateRecord[]; total: number }> {
+      const [rows, [totals]] = await Promise.all([
+        db
+          .select(templateFields)
+          .from(packageTemplates)
+          .where(ownedBy(owner))
+          .orderBy(asc(packageTemplates.name), asc(packageTemplates.id))
+          .limit(paging.size)
+          .offset(paging.page * paging.size),
+        db.select({ n: count() }).from(packageTemplates).where(ownedBy(owner)),
+      ]);
+      return { rows, total: Number(totals?.n ?? 0) };
+    },
+
+    async find(owner: TemplateOwner, templateId: number): Promise<TemplateRecord | null> {
+      const [row] = await db
+        .select(templateFields)
+        .from(packageTemplates)
+        .where(and(ownedBy(owner), eq(packageTemplates.id, templateId)));
+      return row ?? null;
+    },
+
+    async insert(owner: TemplateOwner, template: PackageTemplateAddPayload): Promise<TemplateRecord> {
+      const [row] = await db
+        .insert(packageTemplates)
+        .values({ ...template, ownerCustomerId: owner })
+        .returning(templateFields);
+      if (!row) throw new Error('package template not inserted');
+      return row;
+    },
+
+    async rename(owner: TemplateOwner, templateId: number, name: string): Promise<TemplateRecord | null> {
+      const [row] = await db
+        .update(packageTemplates)
+        .set({ name })
+        .where(and(ownedBy(owner), eq(packageTemplates.id, templateId)))
+        .returning(templateFields);
+      return row ?? null;
+    },
+
+    /**
+     * Deletes the template unless a package or a pending request uses it, in one statement, so a
+     * package made from it at the same moment either sees it gone or keeps it. 'gone' when the
+     * owner has no such template.
+     */
+    async deleteUnlessUsed(owner: TemplateOwner, templateId: number): Promise<'deleted' | 'inUse' | 'gone'> {
+      const used = or(
+        sql`exists (select 1 from ${backupPackages} where ${backupPackages.templateId} = ${packageTemplates.id} or ${backupPackages.requestedTemplateId} = ${packageTemplates.id})`,
+        sql`exists (select 1 from ${packageRequests} where ${packageRequests.requestedTemplateId} = ${packageTemplates.id} and ${packageRequests.status} = 'PENDING')`,
+      );
+      const deleted = await db
+        .delete(packageTemplates)
+        .where(and(ownedBy(owner), eq(packageTemplates.id, templateId), sql`not (${used})`))
+        .returning({ id: packageTemplates.id });
+      if (deleted.length > 0) return 'deleted';
+      return (await this.find(owner, templateId)) ? 'inUse' : 'gone';
+    },
+  };
+}
+export type PackageTemplatesRepo = ReturnType<typeof createPackageTemplatesRepo>;
