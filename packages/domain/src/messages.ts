@@ -233,6 +233,19 @@ export const MESSAGES = {
     inUse: 'This package template is used by a backup package or a pending request and cannot be deleted.',
     /** Ours: the template chosen for a request is gone. */
     gone: 'The requested package template no longer exists.',
+    /** Ours: the page, its table and dialogs (000 §2 names them without their texts). */
+    pageTitle: 'Package Templates',
+    tableLabel: 'Package templates',
+    addButton: 'Add package template',
+    addTitle: 'Add package template',
+    editTitle: 'Edit package template',
+    deleteTitle: 'Delete package template',
+    addSubmit: 'Add',
+    editSubmit: 'Save',
+    deleteSubmit: 'Delete',
+    edit: 'Edit',
+    delete: 'Delete',
+    columns: { name: 'Name', storageQuota: 'Storage quota', machines: 'Max number of machines', actions: 'Actions' },
   },
 
   /** Reseller settings tabs (000 §2, §8; 002 §8.1, §8.4). */
@@ -292,6 +305,23 @@ export const MESSAGES = {
     approveTitle: 'Approve backup package request',
     declineTitle: 'Decline backup package request',
     declineQuestion: 'Are you sure you want to decline this backup package request?',
+    /** Ours: the page, its table, the buttons and the customer's own table. */
+    pageTitle: 'Package Requests',
+    tableLabel: 'Backup package requests',
+    myTableLabel: 'My backup package requests',
+    approve: 'Approve',
+    decline: 'Decline',
+    columns: {
+      type: 'Type',
+      customer: 'Customer',
+      user: 'User',
+      package: 'Package',
+      requestedPackage: 'Requested package',
+      status: 'Status',
+      requestedAt: 'Requested',
+      decidedAt: 'Decided',
+      actions: 'Actions',
+    },
   },
 
   /** Backup machines (001 §2, §5, §8; 002 §2.6). */

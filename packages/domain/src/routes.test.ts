@@ -46,6 +46,8 @@ describe('sidebar entries (002 §2.1)', () => {
       'Account Settings',
       'Notification Settings',
       'Reseller Admin',
+      'Package Templates',
+      'Package Requests',
       'Billing',
       'Support',
       'Sign out',
@@ -58,6 +60,17 @@ describe('sidebar entries (002 §2.1)', () => {
       'Backup Packages',
       'Account Settings',
       'Notification Settings',
+      'Sign out',
+    ]);
+  });
+
+  it("a reseller's admin: its own package templates and requests, without the reseller settings", () => {
+    expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }))).toEqual([
+      'Dashboard',
+      'Backup Packages',
+      'Account Settings',
+      'Package Templates',
+      'Package Requests',
       'Sign out',
     ]);
   });
@@ -148,6 +161,8 @@ describe('who may open a page (issue #6)', () => {
         'resellerCustomers',
         'resellerCustomer',
         'resellerCustomerUser',
+        'resellerPackageTemplates',
+        'resellerPackageRequests',
         'resellerMachine',
         'resellerTask',
         ...ownMachinePages,
@@ -172,6 +187,8 @@ describe('who may open a page (issue #6)', () => {
         'providerTask',
         'providerTaskOverview',
         'demoMails',
+        'providerPackageTemplates',
+        'providerPackageRequests',
       ].sort(),
     );
   });

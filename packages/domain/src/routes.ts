@@ -1,5 +1,12 @@
 import type { AccessLevel, Actor } from './permissions.js';
-import { isCustomerAdmin, isCustomerSuperAdmin, isCustomerUser, isProviderAdmin, mayAccess } from './permissions.js';
+import {
+  isCustomerAdmin,
+  isCustomerSuperAdmin,
+  isCustomerUser,
+  isProviderAdmin,
+  isResellerAdmin,
+  mayAccess,
+} from './permissions.js';
 
 /**
  * Pages the web app serves. The server answers a browser navigation to any other address with the
@@ -39,6 +46,11 @@ export const PAGES = {
   providerTaskOverview: '/boltadmin/backuptasks/statusoverview',
   // The desktop-app user manual (000 §1): how to install, link and use the agent.
   manual: '/manual',
+  // Package templates and package requests (000 §2): the provider's in the admin area, a reseller's own.
+  providerPackageTemplates: '/boltadmin/backuppackagetemplates',
+  resellerPackageTemplates: '/admin/mypackagetemplates',
+  providerPackageRequests: '/boltadmin/backuppackagerequests',
+  resellerPackageRequests: '/admin/backuppackagerequests',
 } as const;
 export type PageKey = keyof typeof PAGES;
 
@@ -74,6 +86,10 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   providerTask: 'providerAdmin',
   providerTaskOverview: 'providerAdmin',
   manual: 'public',
+  providerPackageTemplates: 'providerAdmin',
+  resellerPackageTemplates: 'resellerAdmin',
+  providerPackageRequests: 'providerAdmin',
+  resellerPackageRequests: 'resellerAdmin',
 };
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */
@@ -121,6 +137,8 @@ export function sidebarEntries(actor: Actor | null): NavEntry[] {
       href: '/admin/reselleradmin',
       visible: (isCustomerSuperAdmin(actor) || isProviderAdmin(actor)) && actor.resellerEnabled,
     },
+    { label: 'Package Templates', href: PAGES.resellerPackageTemplates, visible: isResellerAdmin(actor) },
+    { label: 'Package Requests', href: PAGES.resellerPackageRequests, visible: isResellerAdmin(actor) },
     {
       label: 'Billing',
       href: billingRedirectHref('billing'),

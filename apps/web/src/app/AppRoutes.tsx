@@ -39,6 +39,12 @@ const TaskPage = lazy(() => import('../features/tasks/TaskPage').then((m) => ({ 
 const TaskStatusOverviewPage = lazy(() =>
   import('../features/task-overview/TaskStatusOverviewPage').then((m) => ({ default: m.TaskStatusOverviewPage })),
 );
+const PackageTemplatesPage = lazy(() =>
+  import('../features/package-templates/PackageTemplatesPage').then((m) => ({ default: m.PackageTemplatesPage })),
+);
+const PackageRequestsPage = lazy(() =>
+  import('../features/package-requests/PackageRequestsPage').then((m) => ({ default: m.PackageRequestsPage })),
+);
 const ManualPage = lazy(() => import('../features/manual/ManualPage').then((m) => ({ default: m.ManualPage })));
 
 /** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
@@ -78,6 +84,10 @@ const SCREENS: Record<PageKey, Screen> = {
   providerTask: { layout: 'admin', element: <TaskPage audience="provider" /> },
   providerTaskOverview: { layout: 'admin', element: <TaskStatusOverviewPage /> },
   manual: { layout: 'public', element: <ManualPage /> },
+  providerPackageTemplates: { layout: 'admin', element: <PackageTemplatesPage audience="provider" /> },
+  resellerPackageTemplates: { layout: 'shell', element: <PackageTemplatesPage audience="reseller" /> },
+  providerPackageRequests: { layout: 'admin', element: <PackageRequestsPage audience="provider" /> },
+  resellerPackageRequests: { layout: 'shell', element: <PackageRequestsPage audience="reseller" /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */
