@@ -29,6 +29,9 @@ const MACHINE_ADDING = [
   '**/agent-install.spec.ts',
   // Restore to the machine (issue 14): links a real agent, backs up and restores a folder.
   '**/restore.spec.ts',
+  // Package templates and requests (issue 15): adds and deletes a template; approves a journey's sign-up.
+  '**/package-templates.spec.ts',
+  '**/package-requests.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */
