@@ -84,8 +84,6 @@ const selectRequests = (db: Executor) =>
     .leftJoin(requestedTemplate, eq(requestedTemplate.id, packageRequests.requestedTemplateId))
     .leftJoin(requester, eq(requester.id, packageRequests.requestedByUserId));
 
-const childPackage = aliasedTable(backupPackages, 'child_package');
-
 /**
  * The queries of package requests (000 §2, §3) and of what their approval links and creates. Reads of
  * the admin tables take the scope, so another tenant's request is not found; the writes take ids the
@@ -207,21 +205,26 @@ export function createPackageRequestsRepo(db: Executor) {
       }));
     },
 
-    /** The reseller's own running packages with the quota left in each. */
+    /** The reseller's own running packages with the quota left in each: its quota minus its live children's. */
     async resellerPackages(resellerCustomerId: number): Promise<StorageItem[]> {
-      // The quota left: the package's own minus its live children's quotas.
-      const rows: Array<{ id: number; name: string; quota: number; used: number }> = await db
+      const children = db
+        .select({
+          parentId: backupPackages.parentResellerPackageId,
+          used: sql<number>`sum(${backupPackages.packageQuotaSizeInBytes})`.as('used'),
+        })
+        .from(backupPackages)
+        .where(eq(backupPackages.beingDeleted, false))
+        .groupBy(backupPackages.parentResellerPackageId)
+        .as('children');
+      return db
         .select({
           id: backupPackages.id,
           name: backupPackages.name,
-          quota: backupPackages.packageQuotaSizeInBytes,
-          used: sql<number>`coalesce(sum(${childPackage.packageQuotaSizeInBytes}), 0)`.mapWith(Number),
+          capacityInBytes:
+            sql<number>`${backupPackages.packageQuotaSizeInBytes} - coalesce(${children.used}, 0)`.mapWith(Number),
         })
         .from(backupPackages)
-        .leftJoin(
-          childPackage,
-          and(eq(childPackage.parentResellerPackageId, backupPackages.id), eq(childPackage.beingDeleted, false)),
-        )
+        .leftJoin(children, eq(children.parentId, backupPackages.id))
         .where(
           and(
             eq(backupPackages.customerId, resellerCustomerId),
@@ -229,9 +232,7 @@ export function createPackageRequestsRepo(db: Executor) {
             eq(backupPackages.beingDeleted, false),
           ),
         )
-        .groupBy(backupPackages.id)
         .orderBy(asc(backupPackages.name), asc(backupPackages.id));
-      return rows.map((r) => ({ id: r.id, name: r.name, capacityInBytes: r.quota - r.used }));
     },
 
     async hostPackage(packageId: number): Promise<HostPackage | null> {
