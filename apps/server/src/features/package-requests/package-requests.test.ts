@@ -335,6 +335,27 @@ describe('approving (000 §4, §5, §7)', () => {
     expect((await requestRow(requestId))?.status).toBe('APPROVED');
   });
 
+  it("approves a reseller child's additional package inside the chosen reseller package", async () => {
+    const packageId = await fixtures.package(tenants.customerA.customerId, { name: 'More', status: 'REQUESTED' });
+    const requestId = await request(tenants.customerA.customerId, 'ADDITIONAL_PACKAGE', {
+      backupPackageId: packageId,
+      requestedTemplateId: resellerTemplate,
+    });
+    const row = (await pendingOf(reseller, R.list)).find((r) => r.id === requestId);
+    expect(row?.availableStorageItemsToLink?.storageItemsType).toBe('RESELLER_BACKUP_PACKAGE');
+    resultOf(await reseller.json('PUT', R.approve.build({ requestId }), { storageItemId: resellerPackage }));
+    const pkg = await packageRow(packageId);
+    expect(pkg).toMatchObject({ status: 'APPROVED', parentResellerPackageId: resellerPackage });
+    const [location] = await db()
+      .select()
+      .from(storageLocations)
+      .where(eq(storageLocations.id, pkg?.storageLocationId ?? 0));
+    expect(location).toMatchObject({
+      customerId: tenants.customerA.customerId,
+      subfolder: `c${tenants.customerA.customerId}`,
+    });
+  });
+
   it("approves a change: the package takes the requested template's quota and machine limit", async () => {
     const { packageId, requestId } = await change();
     resultOf(await provider.json('PUT', P.approve.build({ requestId })));

@@ -2,11 +2,19 @@ import { type Envelope, MESSAGES, type PackageTemplateRow, type Paged, ROUTES } 
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupPackages, packageRequests, packageTemplates } from '../../db/schema/index.js';
+import {
+  backupPackages,
+  customers,
+  packageRequests,
+  packageTemplates,
+  resellerSettings,
+  users,
+} from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { hashPassword } from '../auth/passwords.js';
 
 let t: TestApp;
 let tenants: Tenants;
@@ -125,6 +133,31 @@ describe('package templates (000 §2, §5, §7)', () => {
     expect((await provider.json('DELETE', P.remove.build({ templateId: resellers.id }))).statusCode).toBe(404);
     expect(await nameOf(providers.id)).toBe('Provider only');
     expect(await nameOf(resellers.id)).toBe('Reseller only');
+  });
+
+  it("keeps one reseller's templates from another reseller", async () => {
+    const [other] = await t.database.db
+      .insert(customers)
+      .values({ companyName: 'Other Reseller', status: 'ACTIVE' })
+      .returning({ id: customers.id });
+    await t.database.db.insert(resellerSettings).values({ customerId: other?.id ?? 0, resellerEnabled: true });
+    await t.database.db.insert(users).values({
+      email: 'owner@other-reseller.test',
+      role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER',
+      customerId: other?.id ?? 0,
+      firstName: 'Other',
+      surname: 'Owner',
+      passwordHash: await hashPassword(FIXTURE_PASSWORD),
+    });
+    const otherReseller = await signedIn('owner@other-reseller.test');
+    const mine = resultOf<PackageTemplateRow>(await reseller.json('POST', R.add.build(), form({ name: 'Mine alone' })));
+    const page = resultOf<Paged<PackageTemplateRow>>(await otherReseller.json('GET', `${R.list.build()}?size=50`));
+    expect(page.elements.map((e) => e.id)).not.toContain(mine.id);
+    expect((await otherReseller.json('PUT', R.edit.build({ templateId: mine.id }), { name: 'Taken' })).statusCode).toBe(
+      404,
+    );
+    expect((await otherReseller.json('DELETE', R.remove.build({ templateId: mine.id }))).statusCode).toBe(404);
+    expect(await nameOf(mine.id)).toBe('Mine alone');
   });
 
   it('lets each audience use its own path only', async () => {
