@@ -11,3 +11,13 @@ export const hasControlCharacter = (value: string) => CONTROL_CHARACTER.test(val
 /** A person's full name as every screen shows it: first name and surname (confirmations type exactly this). */
 export const fullName = (person: { firstName: string; surname: string }) =>
   `${person.firstName} ${person.surname}`.trim();
+
+/** A name as a URL- and e-mail-safe slug: accents dropped, '&' spelled out, other runs as one dash. */
+export const slug = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');

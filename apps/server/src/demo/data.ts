@@ -312,12 +312,5 @@ export type Recipe =
   | 'beingDeleted'
   | 'deletionFailed';
 
-/** A name as a URL- and e-mail-safe slug: accents dropped, '&' spelled out, other runs as one dash. */
-export const slug = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&/g, 'and')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
+/** The domain's slug, which the portal also names customers' buckets with. */
+export { slug } from '@portal/domain';

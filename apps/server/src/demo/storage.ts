@@ -1,4 +1,5 @@
 import { accessKeys, buckets, storageAccounts, storageLocations, storageUsers } from '../db/schema/index.js';
+import { customerBucketName } from '../features/local-storage/paths.js';
 import { type CustomerInfo, customerNamed, encryptDemoSecret, type SeedContext, zip } from './context.js';
 
 /**
@@ -18,7 +19,7 @@ export async function insertStorage(
   const storageAccountId = account.id;
   const withStorage = customers.filter((c) => c.status !== 'SIGNUP_REQUESTED');
   const migrating = customerNamed(customers, 'Tailspin Toys');
-  const bucketName = (c: CustomerInfo, suffix = '') => `c${c.id}-${c.slug}`.slice(0, 58 - suffix.length) + suffix;
+  const bucketName = (c: CustomerInfo, suffix = '') => customerBucketName(c.id, c.name, suffix);
   const userName = (c: CustomerInfo) => `portal-customer-${c.id}`;
   const policy = (c: CustomerInfo, bucket: string) =>
     JSON.stringify({

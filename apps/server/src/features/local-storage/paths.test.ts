@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBasicAuth } from '../machine-auth/credentials.js';
 import { createMachineAccess } from './machine-access.js';
-import { objectPath, parseRange, repositoryDir, UnsafePathError } from './paths.js';
+import { customerBucketName, objectPath, parseRange, repositoryDir, UnsafePathError } from './paths.js';
 import { localRepositoryUrl, withMachineCredential } from './repository-settings.js';
 
 const NAME = 'ab'.repeat(32);
@@ -132,5 +132,13 @@ describe('repository URL', () => {
     expect(withMachineCredential(url, { machineId: 12, token: 'tok_en-1' })).toBe(
       'rest:https://12:tok_en-1@portal.example/restic/12/',
     );
+  });
+
+  it("names a customer's bucket from its id and company, a valid S3 name however long", () => {
+    expect(customerBucketName(12, 'Café & Bäckerei GmbH')).toBe('c12-cafe-and-backerei-gmbh');
+    const long = customerBucketName(7, `${'a'.repeat(54)} b`);
+    expect(long).toBe(`c7-${'a'.repeat(54)}`);
+    expect(customerBucketName(7, `${'a'.repeat(55)} b`, '-old')).toMatch(/^c7-a+-old$/);
+    expect(customerBucketName(7, `${'a'.repeat(55)} b`, '-old').length).toBeLessThanOrEqual(58);
   });
 });

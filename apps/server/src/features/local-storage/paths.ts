@@ -1,4 +1,5 @@
 import { join, resolve, sep } from 'node:path';
+import { slug } from '@portal/domain';
 
 /**
  * Where the embedded `local` storage keeps repositories, and which names the restic REST backend may
@@ -24,6 +25,13 @@ const isBucketName = (value: string) => /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.tes
 /** One folder name of a subfolder: no separators, no dot names, nothing a shell or Windows chokes on. */
 const isFolderSegment = (value: string) =>
   value.length > 0 && value.length <= 100 && /^[A-Za-z0-9._ -]+$/.test(value) && !/^\.+$/.test(value);
+
+/** The longest managed bucket name: S3 allows 63, and room is kept for a suffix of up to 5 characters. */
+const CUSTOMER_BUCKET_MAX = 58;
+
+/** A customer's managed bucket: `c{id}-{company slug}`, shortened to fit, never ending in a dash. */
+export const customerBucketName = (customerId: number, companyName: string, suffix = '') =>
+  `c${customerId}-${slug(companyName)}`.slice(0, CUSTOMER_BUCKET_MAX - suffix.length).replace(/-+$/, '') + suffix;
 
 /** The folder every repository of the embedded storage lives under. */
 export const storageRoot = (dataDir: string) => resolve(dataDir, 'storage');

@@ -16,10 +16,10 @@ import {
   type StorageItemType,
 } from '@portal/domain';
 import type { Db, Executor } from '../../db/client.js';
-import { slug } from '../../demo/data.js';
 import { badRequest, forbidden, notFound, parseWith } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { BackupStateService } from '../backup-state/service.js';
+import { customerBucketName } from '../local-storage/paths.js';
 import { presentMyRequest, presentRequest } from './present.js';
 import {
   createPackageRequestsRepo,
@@ -29,8 +29,6 @@ import {
   type RequestScope,
 } from './repo.js';
 
-/** The longest bucket name the portal makes (S3 allows 63; room is left as the demo's buckets leave it). */
-const BUCKET_NAME_MAX = 58;
 /** A package's name is at most 50 (000 §9); one made from a template takes the template's name. */
 const PACKAGE_NAME_MAX = 50;
 
@@ -115,8 +113,7 @@ export function createPackageRequestService(deps: {
   ): Promise<Place> {
     if (type === 'RESELLER_BACKUP_PACKAGE') return resellerPlace(tx, request, itemId);
     const company = await tx.companyName(request.customerId);
-    const name = `c${request.customerId}-${slug(company)}`.slice(0, BUCKET_NAME_MAX).replace(/-+$/, '');
-    const bucketId = await tx.insertBucket(itemId, name, request.customerId);
+    const bucketId = await tx.insertBucket(itemId, customerBucketName(request.customerId, company), request.customerId);
     return {
       storageLocationId: await tx.ensureLocation(request.customerId, bucketId, null),
       parentResellerPackageId: null,
