@@ -1,13 +1,14 @@
-import type { PackageTemplateRow } from '@portal/domain';
+import { type PackageTemplateRow, TIMINGS } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn } from '../../app/testing';
+import { refreshesDue, renderSignedIn, watchRefreshes } from '../../app/testing';
 import { ToastHost } from '../../ui';
 import { fakeServer, message, ok, paged, reply } from '../users/testing';
 import { AddTemplateDialog } from './AddTemplateDialog';
 import { DeleteTemplateDialog } from './DeleteTemplateDialog';
 import { EditTemplateDialog } from './EditTemplateDialog';
 import { PackageTemplatesPage } from './PackageTemplatesPage';
+import { templateKeys } from './queries';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -50,6 +51,7 @@ describe('PackageTemplatesPage', () => {
 describe('AddTemplateDialog', () => {
   function open() {
     const onHide = vi.fn();
+    const refreshed = watchRefreshes();
     const events = renderSignedIn(
       <>
         <AddTemplateDialog show audience="provider" onHide={onHide} animation={false} />
@@ -57,12 +59,12 @@ describe('AddTemplateDialog', () => {
       </>,
       provider,
     );
-    return { events, onHide };
+    return { events, onHide, refreshed };
   }
 
   it('starts from the defaults, unticking sends 0 machines, and toasts the creation', async () => {
     const server = fakeServer(({ method }) => (method === 'POST' ? ok(template()) : undefined));
-    const { events, onHide } = open();
+    const { events, onHide, refreshed } = open();
     expect(screen.getByLabelText('package template name')).toHaveValue('');
     expect(screen.getByLabelText('Storage quota')).toHaveValue(10);
     expect(screen.getByLabelText('Storage quota')).toHaveAttribute('placeholder', 'Storage quota in MBs');
@@ -82,6 +84,10 @@ describe('AddTemplateDialog', () => {
       noOfMachinesLimit: 0,
     });
     expect(onHide).toHaveBeenCalled();
+    // The list refreshes 2 s after the change (000 §2), not at once.
+    expect(refreshed()).not.toContainEqual(templateKeys.list('provider'));
+    await refreshesDue(TIMINGS.templateListRefreshMs);
+    expect(refreshed()).toContainEqual(templateKeys.list('provider'));
 
     // Ticking again sets 10.
     await events.click(screen.getByLabelText('Limit number of machines?'));
