@@ -1,13 +1,5 @@
-import {
-  type Envelope,
-  MESSAGES,
-  type MyPackageRequestRow,
-  type PackageRequestRow,
-  type Paged,
-  ROUTES,
-} from '@portal/domain';
+import { MESSAGES, type MyPackageRequestRow, type PackageRequestRow, type Paged, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   backupPackages,
@@ -21,8 +13,9 @@ import {
 } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
-import { TestClient } from '../../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import type { TestClient } from '../../testing/client.js';
+import { messagesOf, resultOf, signedInAs } from '../../testing/envelope.js';
+import { createTenants, type Tenants } from '../../testing/fixtures.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { createPackageRequestsRepo } from './repo.js';
 import { createPackageRequestService } from './service.js';
@@ -43,19 +36,7 @@ const P = ROUTES.packageRequests.provider;
 const R = ROUTES.packageRequests.reseller;
 const GB = 1024 ** 3;
 
-const signedIn = async (email: string) => {
-  const client = new TestClient(t.app);
-  expect((await client.signIn(email, FIXTURE_PASSWORD)).headers.location).toBe('/');
-  return client;
-};
-
-function resultOf<T>(response: LightMyRequestResponse, status = 200): T {
-  expect(response.statusCode, response.body).toBe(status);
-  return (response.json() as Envelope<T>).result as T;
-}
-
-const messagesOf = (response: LightMyRequestResponse) =>
-  (response.json() as Envelope<unknown>).messages.map((m) => ({ fieldName: m.fieldName, message: m.message }));
+const signedIn = (email: string) => signedInAs(t.app, email);
 
 const db = () => t.database.db;
 

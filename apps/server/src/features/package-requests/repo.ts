@@ -11,6 +11,7 @@ import {
   storageLocations,
   users,
 } from '../../db/schema/index.js';
+import { type TemplateRecord, templateFields } from '../package-templates/repo.js';
 
 /** Whose requests: the provider's direct customers (null) or a reseller's children (its customer id). */
 export type RequestScope = number | null;
@@ -58,14 +59,6 @@ export interface RequestRecord {
   firstApprovalRequest: boolean;
   createdAt: Date;
   decidedAt: Date | null;
-}
-
-export interface TemplateSizes {
-  id: number;
-  name: string;
-  storageQuota: number;
-  storageQuotaUnit: (typeof packageTemplates.$inferSelect)['storageQuotaUnit'];
-  noOfMachinesLimit: number;
 }
 
 /** A reseller package children's packages may live in, with where it is stored. */
@@ -158,17 +151,8 @@ export function createPackageRequestsRepo(db: Executor) {
       await db.update(packageRequests).set({ backupPackageId: null }).where(eq(packageRequests.id, requestId));
     },
 
-    async template(templateId: number): Promise<TemplateSizes | null> {
-      const [row] = await db
-        .select({
-          id: packageTemplates.id,
-          name: packageTemplates.name,
-          storageQuota: packageTemplates.storageQuota,
-          storageQuotaUnit: packageTemplates.storageQuotaUnit,
-          noOfMachinesLimit: packageTemplates.noOfMachinesLimit,
-        })
-        .from(packageTemplates)
-        .where(eq(packageTemplates.id, templateId));
+    async template(templateId: number): Promise<TemplateRecord | null> {
+      const [row] = await db.select(templateFields).from(packageTemplates).where(eq(packageTemplates.id, templateId));
       return row ?? null;
     },
 

@@ -1,6 +1,5 @@
-import { type Envelope, MESSAGES, type PackageTemplateRow, type Paged, ROUTES } from '@portal/domain';
+import { MESSAGES, type PackageTemplateRow, type Paged, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   backupPackages,
@@ -12,7 +11,8 @@ import {
 } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
-import { TestClient } from '../../testing/client.js';
+import type { TestClient } from '../../testing/client.js';
+import { messagesOf, resultOf, signedInAs } from '../../testing/envelope.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { hashPassword } from '../auth/passwords.js';
 
@@ -23,19 +23,7 @@ let reseller: TestClient;
 const P = ROUTES.packageTemplates.provider;
 const R = ROUTES.packageTemplates.reseller;
 
-const signedIn = async (email: string) => {
-  const client = new TestClient(t.app);
-  expect((await client.signIn(email, FIXTURE_PASSWORD)).headers.location).toBe('/');
-  return client;
-};
-
-function resultOf<T>(response: LightMyRequestResponse, status = 200): T {
-  expect(response.statusCode, response.body).toBe(status);
-  return (response.json() as Envelope<T>).result as T;
-}
-
-const messagesOf = (response: LightMyRequestResponse) =>
-  (response.json() as Envelope<unknown>).messages.map((m) => ({ fieldName: m.fieldName, message: m.message }));
+const signedIn = (email: string) => signedInAs(t.app, email);
 
 const form = (overrides: Record<string, unknown> = {}) => ({
   name: 'Small',

@@ -14,7 +14,8 @@ export interface Paging {
 export const ownedBy = (owner: TemplateOwner): SQL =>
   owner === null ? isNull(packageTemplates.ownerCustomerId) : eq(packageTemplates.ownerCustomerId, owner);
 
-const templateFields = {
+/** A template's own fields, as its table and a package made from it read them. */
+export const templateFields = {
   id: packageTemplates.id,
   name: packageTemplates.name,
   storageQuota: packageTemplates.storageQuota,
