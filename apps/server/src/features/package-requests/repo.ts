@@ -284,15 +284,17 @@ export function createPackageRequestsRepo(db: Executor) {
       return row.id;
     },
 
-    /** Places a REQUESTED package; the status itself moves through the backup state. */
+    /** Places a REQUESTED package (false when it is not one); the status itself moves through the backup state. */
     async placePackage(
       packageId: number,
       place: { storageLocationId: number; parentResellerPackageId: number | null },
-    ) {
-      await db
+    ): Promise<boolean> {
+      const rows = await db
         .update(backupPackages)
         .set(place)
-        .where(and(eq(backupPackages.id, packageId), eq(backupPackages.status, 'REQUESTED')));
+        .where(and(eq(backupPackages.id, packageId), eq(backupPackages.status, 'REQUESTED')))
+        .returning({ id: backupPackages.id });
+      return rows.length > 0;
     },
 
     async packageSizes(packageId: number) {

@@ -171,8 +171,10 @@ export function createPackageRequestService(deps: {
       }
       case 'ADDITIONAL_PACKAGE': {
         if (request.backupPackageId === null) throw notFound();
-        await requests.placePackage(request.backupPackageId, await placeOf());
-        await state.setPackageStatus(request.backupPackageId, 'APPROVED');
+        // Only a package still waiting is approved: one that moved on keeps its status.
+        if (await requests.placePackage(request.backupPackageId, await placeOf())) {
+          await state.setPackageStatus(request.backupPackageId, 'APPROVED');
+        }
         return;
       }
       case 'CHANGE_PACKAGE': {
