@@ -51,6 +51,10 @@ import { createMachineDeletion } from './features/machines/deletion.js';
 import { createMachinesRepo } from './features/machines/repo.js';
 import { registerMachineRoutes } from './features/machines/routes.js';
 import { createMachineService } from './features/machines/service.js';
+import { createPackageDeletion } from './features/packages/deletion.js';
+import { createPackagesRepo } from './features/packages/repo.js';
+import { registerPackageRoutes } from './features/packages/routes.js';
+import { createPackageQuota, createPackageService } from './features/packages/service.js';
 import { createProfileRepo } from './features/profile/repo.js';
 import { registerProfileRoutes } from './features/profile/routes.js';
 import { createRealtimeCommandsRepo } from './features/realtime-commands/repo.js';
@@ -285,6 +289,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (update.kind === 'run')
         void channel?.publishToRunsQueue(machineId, taskRunChanged(update.taskId, update.runId));
     },
+    // Backup packages (issue 15): a machine's reported usage moves its package over or back under its quota.
+    usageChanged: (machineId) => packageQuota.evaluateForMachine(machineId),
     ...(deps.now ? { now: deps.now } : {}),
   });
   const localStorageRepo = createLocalStorageRepo(db);
@@ -293,6 +299,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db,
     secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
     publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+  });
+  // Backup packages (issue 15): the quota rule, evaluated on usage reports, machine removal and quota changes.
+  const packagesRepo = createPackagesRepo(db);
+  const packageQuota = createPackageQuota({
+    repo: packagesRepo,
+    backupState,
+    syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
   });
   const presence = createPresenceRepo(db);
   const channelPort = (): ChannelPort => {
@@ -401,7 +414,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       disconnectMachine: (machineId) => live.disconnectMachine(machineId),
       warn: (message, detail) => app.log.warn(detail, message),
     }),
-    deleteRows: (machineId) => backupState.deleteMachine(machineId),
+    deleteRows: (machineId) => packageQuota.removingMachine(machineId, () => backupState.deleteMachine(machineId)),
   });
   let machineDeletionJob: ReturnType<typeof startDeletionJob> | undefined;
   registerMachineRoutes(app, {
@@ -492,6 +505,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     customerDeletionJob = startCustomerDeletion({ deletion: customerDeletion, logger: app.log });
   });
   app.addHook('onClose', async () => customerDeletionJob?.stop());
+  // Backup packages (issue 15): the pages' calls; a deletion is marked by the request and finished by its job.
+  const packageDeletion = createPackageDeletion({
+    repo: packagesRepo,
+    removal: createRepositoryRemoval({
+      dataDir: config.dataDir,
+      disconnectMachine: (machineId) => live.disconnectMachine(machineId),
+      warn: (message, detail) => app.log.warn(detail, message),
+    }),
+    deleteRows: (packageId) => backupState.deletePackage(packageId),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  let packageDeletionJob: ReturnType<typeof startDeletionJob> | undefined;
+  registerPackageRoutes(app, {
+    packages: createPackageService({
+      repo: packagesRepo,
+      machines: machinesRepo,
+      quota: packageQuota,
+      backupState,
+      deletionRequested: () => packageDeletionJob?.kick(),
+    }),
+  });
+  app.addHook('onReady', async () => {
+    packageDeletionJob = startDeletionJob({
+      what: 'package',
+      runPending: () => packageDeletion.runPending(),
+      logger: app.log,
+    });
+  });
+  app.addHook('onClose', async () => packageDeletionJob?.stop());
   let jobs: Array<{ stop: () => void }> = [];
   app.addHook('onReady', async () => {
     jobs = [

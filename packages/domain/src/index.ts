@@ -20,6 +20,7 @@ export * from './machines.js';
 export * from './manual.js';
 export * from './message-routing.js';
 export * from './messages.js';
+export * from './packages.js';
 export * from './panels.js';
 export * from './permissions.js';
 export * from './restore.js';

@@ -138,7 +138,16 @@ describe('who may open a page (issue #6)', () => {
   it("customer admin: the account and its users; a reseller's admin also its customers", () => {
     const admin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' });
     expect(openable(admin)).toEqual(
-      [...everyone, 'dashboard', 'profile', ...ownMachinePages, 'account', 'accountUser'].sort(),
+      [
+        ...everyone,
+        'dashboard',
+        'profile',
+        ...ownMachinePages,
+        'account',
+        'accountUser',
+        'customerPackages',
+        'customerPackage',
+      ].sort(),
     );
     expect(openable({ ...admin, resellerEnabled: true })).toEqual(
       [
@@ -153,6 +162,9 @@ describe('who may open a page (issue #6)', () => {
         ...ownMachinePages,
         'account',
         'accountUser',
+        'customerPackages',
+        'customerPackage',
+        'resellerPackage',
       ].sort(),
     );
   });
@@ -172,6 +184,7 @@ describe('who may open a page (issue #6)', () => {
         'providerTask',
         'providerTaskOverview',
         'demoMails',
+        'providerPackage',
       ].sort(),
     );
   });

@@ -39,6 +39,11 @@ export const PAGES = {
   providerTaskOverview: '/boltadmin/backuptasks/statusoverview',
   // The desktop-app user manual (000 §1): how to install, link and use the agent.
   manual: '/manual',
+  // Backup packages (000 §2; issue 15): the customer admins' table and each audience's package page.
+  customerPackages: '/admin/backuppackages',
+  customerPackage: '/admin/backuppackages/{packageId}',
+  resellerPackage: '/admin/mycustomers/{customerId}/backuppackages/{packageId}',
+  providerPackage: '/boltadmin/customers/{customerId}/backuppackages/{packageId}',
 } as const;
 export type PageKey = keyof typeof PAGES;
 
@@ -74,6 +79,10 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   providerTask: 'providerAdmin',
   providerTaskOverview: 'providerAdmin',
   manual: 'public',
+  customerPackages: 'customerAdmin',
+  customerPackage: 'customerAdmin',
+  resellerPackage: 'resellerAdmin',
+  providerPackage: 'providerAdmin',
 };
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */
