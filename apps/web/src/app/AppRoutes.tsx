@@ -39,6 +39,9 @@ const TaskPage = lazy(() => import('../features/tasks/TaskPage').then((m) => ({ 
 const TaskStatusOverviewPage = lazy(() =>
   import('../features/task-overview/TaskStatusOverviewPage').then((m) => ({ default: m.TaskStatusOverviewPage })),
 );
+// Backup packages (issue 15).
+const PackagesPage = lazy(() => import('../features/packages/PackagesPage').then((m) => ({ default: m.PackagesPage })));
+const PackagePage = lazy(() => import('../features/packages/PackagePage').then((m) => ({ default: m.PackagePage })));
 const ManualPage = lazy(() => import('../features/manual/ManualPage').then((m) => ({ default: m.ManualPage })));
 
 /** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
@@ -78,6 +81,10 @@ const SCREENS: Record<PageKey, Screen> = {
   providerTask: { layout: 'admin', element: <TaskPage audience="provider" /> },
   providerTaskOverview: { layout: 'admin', element: <TaskStatusOverviewPage /> },
   manual: { layout: 'public', element: <ManualPage /> },
+  customerPackages: { layout: 'shell', element: <PackagesPage /> },
+  customerPackage: { layout: 'shell', element: <PackagePage audience="customer" /> },
+  resellerPackage: { layout: 'shell', element: <PackagePage audience="reseller" /> },
+  providerPackage: { layout: 'admin', element: <PackagePage audience="provider" /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */
