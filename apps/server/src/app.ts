@@ -407,13 +407,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMachineCommandRoutes(app, { commands: machineCommands });
   // The machine pages (issue #14): a deletion is marked by the request and finished by its job.
   const machinesRepo = createMachinesRepo(db);
+  const repositoryRemoval = createRepositoryRemoval({
+    dataDir: config.dataDir,
+    disconnectMachine: (machineId) => live.disconnectMachine(machineId),
+    warn: (message, detail) => app.log.warn(detail, message),
+  });
   const machineDeletion = createMachineDeletion({
     repo: machinesRepo,
-    removal: createRepositoryRemoval({
-      dataDir: config.dataDir,
-      disconnectMachine: (machineId) => live.disconnectMachine(machineId),
-      warn: (message, detail) => app.log.warn(detail, message),
-    }),
+    removal: repositoryRemoval,
     deleteRows: (machineId) => packageQuota.removingMachine(machineId, () => backupState.deleteMachine(machineId)),
   });
   let machineDeletionJob: ReturnType<typeof startDeletionJob> | undefined;
@@ -508,11 +509,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Backup packages (issue 15): the pages' calls; a deletion is marked by the request and finished by its job.
   const packageDeletion = createPackageDeletion({
     repo: packagesRepo,
-    removal: createRepositoryRemoval({
-      dataDir: config.dataDir,
-      disconnectMachine: (machineId) => live.disconnectMachine(machineId),
-      warn: (message, detail) => app.log.warn(detail, message),
-    }),
+    removal: repositoryRemoval,
     deleteRows: (packageId) => backupState.deletePackage(packageId),
     ...(deps.now ? { now: deps.now } : {}),
   });

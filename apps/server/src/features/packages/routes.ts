@@ -55,21 +55,18 @@ export function registerPackageRoutes(app: FastifyInstance, deps: { packages: Pa
     return ok(await packages.edit(actor, packageId, request.body));
   });
 
-  route(app, r.resellerAction, async (request) => {
-    const path = parseWith(r.resellerAction.params, request.params);
-    const action = parseWith(r.resellerAction.query, request.query);
-    const actor = actorOf(request);
-    if (action.kind === 'status') await packages.changeStatus(actor, 'reseller', path, action.status);
-    else await packages.remove(actor, 'reseller', path);
-    return ok(null);
-  });
-
-  route(app, r.providerAction, async (request) => {
-    const path = parseWith(r.providerAction.params, request.params);
-    const action = parseWith(r.providerAction.query, request.query);
-    const actor = actorOf(request);
-    if (action.kind === 'status') await packages.changeStatus(actor, 'provider', path, action.status);
-    else await packages.remove(actor, 'provider', path);
-    return ok(null);
-  });
+  // Status change (?status=) and deletion (?delete=true) of a reseller's child customer's or any package.
+  for (const [entry, audience] of [
+    [r.resellerAction, 'reseller'],
+    [r.providerAction, 'provider'],
+  ] as const) {
+    route(app, entry, async (request) => {
+      const path = parseWith(entry.params, request.params);
+      const action = parseWith(entry.query, request.query);
+      const actor = actorOf(request);
+      if (action.kind === 'status') await packages.changeStatus(actor, audience, path, action.status);
+      else await packages.remove(actor, audience, path);
+      return ok(null);
+    });
+  }
 }

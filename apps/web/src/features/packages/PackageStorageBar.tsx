@@ -1,5 +1,5 @@
-import { STORAGE_TEXTS, type StorageBarState } from '@portal/domain';
-import { UsageBar } from '../../ui';
+import { STORAGE_TEXTS } from '@portal/domain';
+import { storageBarStateOf, UsageBar } from '../../ui';
 import { usePackageStorage } from './queries';
 
 /**
@@ -8,15 +8,10 @@ import { usePackageStorage } from './queries';
  */
 export function PackageStorageBar({ packageId, version }: { packageId: number; version?: unknown }) {
   const storage = usePackageStorage(packageId, version);
-  const state: StorageBarState = storage.isError
-    ? { kind: 'failed' }
-    : storage.data
-      ? {
-          kind: 'loaded',
-          usedSpaceInBytes: storage.data.usedSpaceInBytes,
-          totalSpaceInBytes: storage.data.packageQuotaSizeInBytes,
-          availableSpaceInBytes: storage.data.availableSpaceInBytes,
-        }
-      : { kind: 'loading' };
+  const state = storageBarStateOf(storage, (data) => ({
+    usedSpaceInBytes: data.usedSpaceInBytes,
+    totalSpaceInBytes: data.packageQuotaSizeInBytes,
+    availableSpaceInBytes: data.availableSpaceInBytes,
+  }));
   return <UsageBar state={state} loadingText={STORAGE_TEXTS.calculating} />;
 }
