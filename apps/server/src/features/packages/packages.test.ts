@@ -37,7 +37,9 @@ import { createBackupStateService } from '../backup-state/service.js';
 import { addCustomer, signedIn } from '../customers/testing.js';
 import { eventually } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
+import { createRepositoryRemoval } from '../local-storage/removal.js';
 import { createRepository } from '../local-storage/store.js';
+import { createPackageDeletion, PACKAGE_DELETION_LEASE_MS } from './deletion.js';
 import { createPackagesRepo } from './repo.js';
 import { createPackageQuota } from './service.js';
 
@@ -248,6 +250,20 @@ describe('the package page and its storage (000 §2, §3)', () => {
   });
 });
 
+describe('the package pages in a browser', () => {
+  it('answers a browser navigation with the web app, and an audience outside the page with 404', async () => {
+    const pkg = await fixtures.package(tenants.customerA.customerId);
+    const navigate = (client: TestClient, url: string) =>
+      client.request({ method: 'GET', url, headers: { accept: 'text/html' } });
+    const page = await navigate(provider, providerPagePath(tenants.customerA.customerId, pkg));
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect((await navigate(superA, providerPagePath(tenants.customerA.customerId, pkg))).statusCode).toBe(404);
+    expect((await navigate(superA, customerPath(pkg))).statusCode).toBe(200);
+    expect((await navigate(userA, '/admin/backuppackages')).statusCode).toBe(404);
+  });
+});
+
 describe('edit and initialize (000 §4, §5)', () => {
   it('renames and limits per machine; the limit is at least 10 MB and at most the quota', async () => {
     const pkg = await fixtures.package(tenants.customerA.customerId, { name: 'Before' });
@@ -404,6 +420,72 @@ describe('deletion (000 §4: SUSPENDED only, asynchronous)', () => {
     expect(left).toEqual([]);
     expect(await exists(keptDir)).toBe(true);
     expect((await provider.json('PUT', `${providerActionPath(pkg)}?delete=true`)).statusCode).toBe(404);
+  });
+});
+
+describe('the package deletion job: safe to run again and on several instances', () => {
+  const removal = () =>
+    createRepositoryRemoval({ dataDir, disconnectMachine: async () => undefined, warn: () => undefined });
+
+  it('lets one of two instances take a package; the other finds nothing, and a second pass does nothing', async () => {
+    const db = t.database.db;
+    const pkg = await fixtures.package(tenants.customerB.customerId, { status: 'SUSPENDED' });
+    const machine = await fixtures.machine(pkg);
+    const dir = repositoryDir(dataDir, null, machine);
+    await createRepository(dir);
+    await db.update(backupPackages).set({ beingDeleted: true }).where(eq(backupPackages.id, pkg));
+    const backupState = createBackupStateService({ db });
+    const instance = () =>
+      createPackageDeletion({
+        repo: createPackagesRepo(db),
+        removal: removal(),
+        deleteRows: (id) => backupState.deletePackage(id),
+      });
+    const [first, second] = [instance(), instance()];
+    const deleted = await Promise.all([first.runPending(), second.runPending()]);
+    expect(deleted.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    expect(await packageRow(pkg)).toBeNull();
+    expect(await exists(dir)).toBe(false);
+    expect(await first.runPending()).toBe(0);
+    expect(await first.removePackage(pkg)).toBe(false);
+  });
+
+  it('takes up a deletion an instance left half-done once its lease has ended', async () => {
+    const db = t.database.db;
+    const pkg = await fixtures.package(tenants.customerB.customerId, { status: 'SUSPENDED' });
+    const machine = await fixtures.machine(pkg);
+    const dir = repositoryDir(dataDir, null, machine);
+    await createRepository(dir);
+    await db.update(backupPackages).set({ beingDeleted: true }).where(eq(backupPackages.id, pkg));
+    const backupState = createBackupStateService({ db });
+    const crashing = createPackageDeletion({
+      repo: createPackagesRepo(db),
+      removal: removal(),
+      deleteRows: async () => {
+        throw new Error('instance stopped');
+      },
+    });
+    await expect(crashing.runPending()).rejects.toThrow('instance stopped');
+    expect(await exists(dir)).toBe(false);
+    expect((await packageRow(pkg))?.beingDeleted).toBe(true);
+
+    const later = new Date(Date.now() + PACKAGE_DELETION_LEASE_MS + 1000);
+    const early = createPackageDeletion({
+      repo: createPackagesRepo(db),
+      removal: removal(),
+      deleteRows: (id) => backupState.deletePackage(id),
+    });
+    // Still held by the instance that stopped: not taken before its lease ends.
+    expect(await early.runPending()).toBe(0);
+    expect(await packageRow(pkg)).not.toBeNull();
+    const next = createPackageDeletion({
+      repo: createPackagesRepo(db),
+      removal: removal(),
+      deleteRows: (id) => backupState.deletePackage(id),
+      now: () => later,
+    });
+    expect(await next.runPending()).toBe(1);
+    expect(await packageRow(pkg)).toBeNull();
   });
 });
 
