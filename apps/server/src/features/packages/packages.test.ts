@@ -288,6 +288,29 @@ describe('edit and initialize (000 §4, §5)', () => {
     expect(unlimited.maxBackupSizePerMachineInMbs).toBe(100 * 1024);
   });
 
+  it('puts machines above a new per-machine limit OVER_PER_MACHINE_QUOTA, and back when it is lifted', async () => {
+    const pkg = await fixtures.package(tenants.customerA.customerId, { name: 'Limits' });
+    const [big, small] = [await fixtures.machine(pkg), await fixtures.machine(pkg)];
+    await t.database.db
+      .update(backupMachines)
+      .set({ usedSpaceBytes: 3 * GB })
+      .where(eq(backupMachines.id, big));
+    await t.database.db.update(backupMachines).set({ usedSpaceBytes: GB }).where(eq(backupMachines.id, small));
+    const statusOf = async (id: number) =>
+      (await t.database.db.select().from(backupMachines).where(eq(backupMachines.id, id)))[0]?.status;
+    resultOf(
+      await superA.json('PUT', customerPath(pkg), {
+        name: 'Limits',
+        limitBackupSizePerMachine: true,
+        maxBackupSizePerMachine: 2048,
+      }),
+    );
+    expect(await statusOf(big)).toBe('OVER_PER_MACHINE_QUOTA');
+    expect(await statusOf(small)).toBe('ACTIVE');
+    resultOf(await superA.json('PUT', customerPath(pkg), { name: 'Limits', limitBackupSizePerMachine: false }));
+    expect(await statusOf(big)).toBe('ACTIVE');
+  });
+
   it('refuses packages that are not ACTIVE or OVER_QUOTA, and leaves them unchanged', async () => {
     for (const status of PACKAGE_STATUSES.filter((s) => s !== 'ACTIVE' && s !== 'OVER_QUOTA')) {
       const pkg = await fixtures.package(tenants.customerA.customerId, { name: 'Fixed', status });

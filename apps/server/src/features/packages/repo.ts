@@ -1,4 +1,4 @@
-import type { PackageStatus } from '@portal/domain';
+import type { MachineStatus, PackageStatus } from '@portal/domain';
 import { and, asc, count, eq, exists, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, rowsOf } from '../../db/client.js';
@@ -141,6 +141,14 @@ export function createPackagesRepo(db: Executor) {
         .from(backupPackages)
         .where(and(eq(backupPackages.id, packageId), livePackage));
       return row ?? null;
+    },
+
+    /** The package's live machines with what the per-machine quota rule reads. */
+    async machineUsage(packageId: number): Promise<{ id: number; status: MachineStatus; usedSpaceBytes: number }[]> {
+      return db
+        .select({ id: backupMachines.id, status: backupMachines.status, usedSpaceBytes: backupMachines.usedSpaceBytes })
+        .from(backupMachines)
+        .where(and(eq(backupMachines.backupPackageId, packageId), eq(backupMachines.beingDeleted, false)));
     },
 
     /** The package a machine is in (null once the machine is gone). */

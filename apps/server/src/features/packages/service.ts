@@ -10,7 +10,9 @@ import {
   isPackageInitializable,
   type MachineRow,
   MESSAGES,
+  machineQuotaStatus,
   mayChange,
+  megabytesToBytes,
   type PackageDetail,
   type PackageRow,
   type PackageStatus,
@@ -48,8 +50,8 @@ const linkedUserIdOf = (actor: Actor) => (actor.customerId !== null ? actor.user
  * dashboard follows) and at or below it returns to ACTIVE; the package's connected agents are told.
  */
 export function createPackageQuota(deps: {
-  repo: Pick<PackagesRepo, 'quotaOf' | 'packageOfMachine' | 'onlineMachineIds'>;
-  backupState: Pick<BackupStateService, 'setPackageStatus'>;
+  repo: Pick<PackagesRepo, 'quotaOf' | 'packageOfMachine' | 'onlineMachineIds' | 'machineUsage'>;
+  backupState: Pick<BackupStateService, 'setPackageStatus' | 'setMachineStatus'>;
   /** Sends a machine's agent its task list again; offline is fine (it hears it on connecting). */
   syncTasks: (machineId: number) => Promise<void>;
 }) {
@@ -70,8 +72,22 @@ export function createPackageQuota(deps: {
     return true;
   }
 
+  /**
+   * After the per-machine limit changed (edit): each machine above the new limit becomes
+   * OVER_PER_MACHINE_QUOTA and one back under it ACTIVE (machineQuotaStatus, as on a usage report).
+   */
+  async function evaluateMachineLimits(packageId: number, limitMb: number): Promise<void> {
+    let changed = false;
+    for (const machine of await repo.machineUsage(packageId)) {
+      const next = machineQuotaStatus(machine.status, machine.usedSpaceBytes, megabytesToBytes(limitMb));
+      if (next !== null && (await deps.backupState.setMachineStatus(machine.id, next))) changed = true;
+    }
+    if (changed) await syncPackage(packageId);
+  }
+
   return {
     evaluatePackageQuota,
+    evaluateMachineLimits,
     syncPackage,
     /** Removes a machine's rows with `remove`, then evaluates the package it was in (its usage went with it). */
     async removingMachine(machineId: number, remove: () => Promise<boolean>): Promise<boolean> {
@@ -202,6 +218,7 @@ export function createPackageService(deps: {
         maxBackupSizePerMachineInMbs: payload.maxBackupSizePerMachine,
       });
       if (!edited) throw conflict(TEXT.notEditable);
+      await quota.evaluateMachineLimits(pkg.id, payload.maxBackupSizePerMachine);
       return rowOf(actor, packageId);
     },
 
