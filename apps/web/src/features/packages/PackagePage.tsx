@@ -3,6 +3,7 @@ import {
   customerUrl,
   formatBytes,
   formatMegabytes,
+  isPackageEditable,
   MESSAGES,
   machineLimitText,
   PAGES,
@@ -76,8 +77,10 @@ function PackageDetails({ pkg }: { pkg: PackageDetail }) {
 export function PackagePage({ audience }: { audience: Audience }) {
   const params = useParams();
   const packageId = Number(params.packageId);
+  // The customer's own path names no customer: its package is looked up by id alone.
   const customerId = audience === 'customer' ? 0 : Number(params.customerId);
-  const valid = [packageId, customerId].every((n) => Number.isSafeInteger(n) && n >= 0) && packageId > 0;
+  const isId = (n: number) => Number.isSafeInteger(n) && n > 0;
+  const valid = isId(packageId) && (audience === 'customer' || isId(customerId));
   return valid ? <PackageScreen key={packageId} target={{ audience, customerId, packageId }} /> : <NotFound />;
 }
 
@@ -102,10 +105,7 @@ function PackageScreen({ target }: { target: PackagePageRef }) {
       actions={
         pkg && (
           <>
-            {admin === null &&
-              pkg.manageable &&
-              (pkg.status === 'ACTIVE' || pkg.status === 'OVER_QUOTA') &&
-              button('edit', TEXT.edit)}
+            {admin === null && pkg.manageable && isPackageEditable(pkg.status) && button('edit', TEXT.edit)}
             {pkg.statusOptions.length > 0 && button('status', TEXT.changeStatus)}
             {pkg.deletable && button('delete', TEXT.delete, 'outline-danger')}
           </>

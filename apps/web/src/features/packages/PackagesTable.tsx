@@ -1,4 +1,5 @@
 import {
+  isPackageEditable,
   MESSAGES,
   PACKAGES_PAGE_SIZE,
   type PackageRow,
@@ -43,7 +44,7 @@ function Actions({ pkg, onEdit, onInitialize, rowActions }: PackagesTableProps &
       >
         {TEXT.billingProduct}
       </Button>
-      {pkg.manageable && (pkg.status === 'ACTIVE' || pkg.status === 'OVER_QUOTA') && (
+      {pkg.manageable && isPackageEditable(pkg.status) && (
         <Button size="sm" variant="outline-primary" aria-label={`${TEXT.edit} ${pkg.name}`} onClick={() => onEdit(pkg)}>
           {TEXT.edit}
         </Button>
