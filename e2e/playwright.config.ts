@@ -5,7 +5,9 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 18080);
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
-const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+// Shared with the worker processes through the environment: the packages journey checks the server's files.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+export const E2E_DATA_DIR = process.env.E2E_DATA_DIR;
 // Every journey's agent is a device of its own (its config directory), not this host's machine id: otherwise a
 // journey linking this host would re-link the machine an earlier journey made.
 process.env.PORTAL_AGENT_IGNORE_MACHINE_ID = '1';
@@ -32,6 +34,8 @@ const MACHINE_ADDING = [
   // Package templates and requests (issue 15): adds and deletes a template; approves a journey's sign-up.
   '**/package-templates.spec.ts',
   '**/package-requests.spec.ts',
+  // Backup packages (issue 15): suspends and deletes a demo package, edits another.
+  '**/packages.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */
@@ -78,7 +82,7 @@ export default defineConfig({
       DEMO_AGENTS: '0',
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: E2E_DATA_DIR,
       DEMO_PASSWORD,
       DEMO_SMTP_PORT: String(port + 1),
       // Several journeys sign up fresh customers, all from this one address.

@@ -57,6 +57,10 @@ import { createPackageRequestService } from './features/package-requests/service
 import { createPackageTemplatesRepo } from './features/package-templates/repo.js';
 import { registerPackageTemplateRoutes } from './features/package-templates/routes.js';
 import { createPackageTemplateService } from './features/package-templates/service.js';
+import { createPackageDeletion } from './features/packages/deletion.js';
+import { createPackagesRepo } from './features/packages/repo.js';
+import { registerPackageRoutes } from './features/packages/routes.js';
+import { createPackageQuota, createPackageService } from './features/packages/service.js';
 import { createProfileRepo } from './features/profile/repo.js';
 import { registerProfileRoutes } from './features/profile/routes.js';
 import { createRealtimeCommandsRepo } from './features/realtime-commands/repo.js';
@@ -291,6 +295,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (update.kind === 'run')
         void channel?.publishToRunsQueue(machineId, taskRunChanged(update.taskId, update.runId));
     },
+    // Backup packages (issue 15): a machine's reported usage moves its package over or back under its quota.
+    usageChanged: (machineId) => packageQuota.evaluateForMachine(machineId),
     ...(deps.now ? { now: deps.now } : {}),
   });
   const localStorageRepo = createLocalStorageRepo(db);
@@ -299,6 +305,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db,
     secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
     publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+  });
+  // Backup packages (issue 15): the quota rule, evaluated on usage reports, machine removal and quota changes.
+  const packagesRepo = createPackagesRepo(db);
+  const packageQuota = createPackageQuota({
+    repo: packagesRepo,
+    backupState,
+    syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
   });
   const presence = createPresenceRepo(db);
   const channelPort = (): ChannelPort => {
@@ -400,14 +413,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMachineCommandRoutes(app, { commands: machineCommands });
   // The machine pages (issue #14): a deletion is marked by the request and finished by its job.
   const machinesRepo = createMachinesRepo(db);
+  const repositoryRemoval = createRepositoryRemoval({
+    dataDir: config.dataDir,
+    disconnectMachine: (machineId) => live.disconnectMachine(machineId),
+    warn: (message, detail) => app.log.warn(detail, message),
+  });
   const machineDeletion = createMachineDeletion({
     repo: machinesRepo,
-    removal: createRepositoryRemoval({
-      dataDir: config.dataDir,
-      disconnectMachine: (machineId) => live.disconnectMachine(machineId),
-      warn: (message, detail) => app.log.warn(detail, message),
-    }),
-    deleteRows: (machineId) => backupState.deleteMachine(machineId),
+    removal: repositoryRemoval,
+    deleteRows: (machineId) => packageQuota.removingMachine(machineId, () => backupState.deleteMachine(machineId)),
   });
   let machineDeletionJob: ReturnType<typeof startDeletionJob> | undefined;
   registerMachineRoutes(app, {
@@ -498,6 +512,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     customerDeletionJob = startCustomerDeletion({ deletion: customerDeletion, logger: app.log });
   });
   app.addHook('onClose', async () => customerDeletionJob?.stop());
+  // Backup packages (issue 15): the pages' calls; a deletion is marked by the request and finished by its job.
+  const packageDeletion = createPackageDeletion({
+    repo: packagesRepo,
+    removal: repositoryRemoval,
+    deleteRows: (packageId) => backupState.deletePackage(packageId),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  let packageDeletionJob: ReturnType<typeof startDeletionJob> | undefined;
+  registerPackageRoutes(app, {
+    packages: createPackageService({
+      repo: packagesRepo,
+      machines: machinesRepo,
+      quota: packageQuota,
+      backupState,
+      deletionRequested: () => packageDeletionJob?.kick(),
+    }),
+  });
+  app.addHook('onReady', async () => {
+    packageDeletionJob = startDeletionJob({
+      what: 'package',
+      runPending: () => packageDeletion.runPending(),
+      logger: app.log,
+    });
+  });
+  app.addHook('onClose', async () => packageDeletionJob?.stop());
   let jobs: Array<{ stop: () => void }> = [];
   app.addHook('onReady', async () => {
     jobs = [
@@ -526,18 +565,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPackageTemplateRoutes(app, {
     templates: createPackageTemplateService({ repo: createPackageTemplatesRepo(db) }),
   });
-  registerPackageRequestRoutes(app, {
-    requests: createPackageRequestService({
-      db,
-      repo: createPackageRequestsRepo(db),
-      backupStateOn: (tx) => createBackupStateService({ db: tx, ...(deps.now ? { now: deps.now } : {}) }),
-      // The packages feature wires the quota status (OVER_QUOTA or ACTIVE) here.
-      onPackageQuotaChanged: async () => {},
-      mailer: deps.mailer,
-      onMailError: (error) => app.log.error({ err: error }, 'package request decline mail failed'),
-      ...(deps.now ? { now: deps.now } : {}),
-    }),
+  const packageRequests = createPackageRequestService({
+    db,
+    repo: createPackageRequestsRepo(db),
+    backupStateOn: (tx) => createBackupStateService({ db: tx, ...(deps.now ? { now: deps.now } : {}) }),
+    // A change request's new quota may put the package over it or back under it.
+    onPackageQuotaChanged: async (packageId) => {
+      await packageQuota.evaluatePackageQuota(packageId);
+    },
+    mailer: deps.mailer,
+    onMailError: (error) => app.log.error({ err: error }, 'package request decline mail failed'),
+    ...(deps.now ? { now: deps.now } : {}),
   });
+  registerPackageRequestRoutes(app, { requests: packageRequests });
   if (config.demo && deps.mailSink) registerDemoMailRoutes(app, deps.mailSink);
 
   // Getting the agent (issue 14): its build and the installers, for download.

@@ -47,6 +47,13 @@ import {
   type PackageTemplateRow,
   packageTablePagingSchema,
 } from './package-requests.js';
+import {
+  type PackageDetail,
+  type PackageRow,
+  type PackageStorageDetails,
+  packageActionQuerySchema,
+  packageEditQuerySchema,
+} from './packages.js';
 import { idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
 import {
@@ -704,6 +711,44 @@ export const ROUTES = {
     mine: get('/admin/account/backuppackagerequestspaginated', 'customerAdmin', {
       query: packageTablePagingSchema,
       response: answer<Paged<MyPackageRequestRow>>(),
+    }),
+  },
+  /**
+   * Backup packages (000 §2, §4; issue 15): the customer admins' table and page, the package page of the
+   * provider and of resellers (the page paths answer JSON callers, the SPA answers browsers), storage
+   * details, edit and initialize, status change and deletion (?status= or ?delete=true).
+   */
+  packages: {
+    list: get('/admin/backuppackages', 'customerAdmin', {
+      query: pagingQuerySchema,
+      response: answer<Paged<PackageRow>>(),
+    }),
+    storage: get('/backuppackages/:packageId/storage', 'signedIn', { response: answer<PackageStorageDetails>() }),
+    /** The package page's machines table (ours), for anyone who sees the package. */
+    machines: get('/backuppackages/:packageId/backupmachines', 'signedIn', {
+      query: pagingQuerySchema,
+      response: answer<Paged<MachineRow>>(),
+    }),
+    customerDetail: get('/admin/backuppackages/:packageId', 'customerAdmin', { response: answer<PackageDetail>() }),
+    /** Edit (body packageEditSchema of the package's quota); ?initialize=true names an APPROVED package. */
+    edit: put('/admin/backuppackages/:packageId', 'customerAdmin', {
+      query: packageEditQuerySchema,
+      response: answer<PackageRow>(),
+    }),
+    resellerDetail: get('/admin/mycustomers/:customerId/backuppackages/:packageId', 'resellerAdmin', {
+      response: answer<PackageDetail>(),
+    }),
+    resellerAction: put('/admin/mycustomers/:customerId/backuppackages/:packageId', 'resellerAdmin', {
+      query: packageActionQuerySchema,
+      response: answer<null>(),
+    }),
+    providerDetail: get('/boltadmin/customers/:customerId/backuppackages/:packageId', 'providerAdmin', {
+      response: answer<PackageDetail>(),
+    }),
+    /** The provider's status change and deletion are on its own path (000 §7), without the customer. */
+    providerAction: put('/boltadmin/backuppackages/:packageId', 'providerAdmin', {
+      query: packageActionQuerySchema,
+      response: answer<null>(),
     }),
   },
 } as const;

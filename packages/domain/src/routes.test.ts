@@ -151,7 +151,16 @@ describe('who may open a page (issue #6)', () => {
   it("customer admin: the account and its users; a reseller's admin also its customers", () => {
     const admin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' });
     expect(openable(admin)).toEqual(
-      [...everyone, 'dashboard', 'profile', ...ownMachinePages, 'account', 'accountUser'].sort(),
+      [
+        ...everyone,
+        'dashboard',
+        'profile',
+        ...ownMachinePages,
+        'account',
+        'accountUser',
+        'customerPackages',
+        'customerPackage',
+      ].sort(),
     );
     expect(openable({ ...admin, resellerEnabled: true })).toEqual(
       [
@@ -168,6 +177,9 @@ describe('who may open a page (issue #6)', () => {
         ...ownMachinePages,
         'account',
         'accountUser',
+        'customerPackages',
+        'customerPackage',
+        'resellerPackage',
       ].sort(),
     );
   });
@@ -189,6 +201,7 @@ describe('who may open a page (issue #6)', () => {
         'demoMails',
         'providerPackageTemplates',
         'providerPackageRequests',
+        'providerPackage',
       ].sort(),
     );
   });

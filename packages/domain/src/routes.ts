@@ -51,6 +51,11 @@ export const PAGES = {
   resellerPackageTemplates: '/admin/mypackagetemplates',
   providerPackageRequests: '/boltadmin/backuppackagerequests',
   resellerPackageRequests: '/admin/backuppackagerequests',
+  // Backup packages (000 §2; issue 15): the customer admins' table and each audience's package page.
+  customerPackages: '/admin/backuppackages',
+  customerPackage: '/admin/backuppackages/{packageId}',
+  resellerPackage: '/admin/mycustomers/{customerId}/backuppackages/{packageId}',
+  providerPackage: '/boltadmin/customers/{customerId}/backuppackages/{packageId}',
 } as const;
 export type PageKey = keyof typeof PAGES;
 
@@ -90,6 +95,10 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   resellerPackageTemplates: 'resellerAdmin',
   providerPackageRequests: 'providerAdmin',
   resellerPackageRequests: 'resellerAdmin',
+  customerPackages: 'customerAdmin',
+  customerPackage: 'customerAdmin',
+  resellerPackage: 'resellerAdmin',
+  providerPackage: 'providerAdmin',
 };
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */

@@ -172,6 +172,17 @@ const EXPECTED: Record<string, AccessLevel> = {
   'PUT /admin/backuppackagerequests/:requestId/approve': 'resellerAdmin',
   'PUT /admin/backuppackagerequests/:requestId/decline': 'resellerAdmin',
   'GET /admin/account/backuppackagerequestspaginated': 'customerAdmin',
+  // Backup packages (issue 15; 000 §7): the customer admins' table and page, storage, the package pages of
+  // the reseller and provider, status change and deletion.
+  'GET /admin/backuppackages': 'customerAdmin',
+  'GET /backuppackages/:packageId/storage': 'signedIn',
+  'GET /backuppackages/:packageId/backupmachines': 'signedIn',
+  'GET /admin/backuppackages/:packageId': 'customerAdmin',
+  'PUT /admin/backuppackages/:packageId': 'customerAdmin',
+  'GET /admin/mycustomers/:customerId/backuppackages/:packageId': 'resellerAdmin',
+  'PUT /admin/mycustomers/:customerId/backuppackages/:packageId': 'resellerAdmin',
+  'GET /boltadmin/customers/:customerId/backuppackages/:packageId': 'providerAdmin',
+  'PUT /boltadmin/backuppackages/:packageId': 'providerAdmin',
   // The live channel's WebSocket endpoints; a plain GET without an upgrade answers 404.
   'GET /ws/connect': 'customerMember',
   'GET /ws/boltadmin/connect': 'providerAdmin',

@@ -45,6 +45,9 @@ const PackageTemplatesPage = lazy(() =>
 const PackageRequestsPage = lazy(() =>
   import('../features/package-requests/PackageRequestsPage').then((m) => ({ default: m.PackageRequestsPage })),
 );
+// Backup packages (issue 15).
+const PackagesPage = lazy(() => import('../features/packages/PackagesPage').then((m) => ({ default: m.PackagesPage })));
+const PackagePage = lazy(() => import('../features/packages/PackagePage').then((m) => ({ default: m.PackagePage })));
 const ManualPage = lazy(() => import('../features/manual/ManualPage').then((m) => ({ default: m.ManualPage })));
 
 /** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
@@ -88,6 +91,10 @@ const SCREENS: Record<PageKey, Screen> = {
   resellerPackageTemplates: { layout: 'shell', element: <PackageTemplatesPage audience="reseller" /> },
   providerPackageRequests: { layout: 'admin', element: <PackageRequestsPage audience="provider" /> },
   resellerPackageRequests: { layout: 'shell', element: <PackageRequestsPage audience="reseller" /> },
+  customerPackages: { layout: 'shell', element: <PackagesPage /> },
+  customerPackage: { layout: 'shell', element: <PackagePage audience="customer" /> },
+  resellerPackage: { layout: 'shell', element: <PackagePage audience="reseller" /> },
+  providerPackage: { layout: 'admin', element: <PackagePage audience="provider" /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */

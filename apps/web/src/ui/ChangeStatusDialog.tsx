@@ -1,5 +1,6 @@
 import { preselectedStatusOption } from '@portal/domain';
 import { type ReactNode, useId, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import { ConfirmByNameDialog, type ConfirmByNameDialogProps } from './ConfirmByNameDialog';
 import { useOnOpen } from './useOnOpen';
@@ -13,6 +14,8 @@ export interface ChangeStatusDialogProps<S extends string>
   statusLabel: string;
   /** Shown above the status select, e.g. which customer changes. */
   intro?: ReactNode;
+  /** A warning for the chosen status, shown under the select (000 §4: suspending a package). */
+  warningFor?: (status: S) => string | null;
   /** Changes to the chosen status (see ConfirmByNameDialog's onConfirm); never called without one. */
   onConfirm: (status: S) => Promise<void>;
 }
@@ -26,6 +29,7 @@ export function ChangeStatusDialog<S extends string>({
   statusTexts,
   statusLabel,
   intro,
+  warningFor,
   onConfirm,
   show,
   variant = 'primary',
@@ -35,6 +39,7 @@ export function ChangeStatusDialog<S extends string>({
   const first = preselectedStatusOption(statusOptions);
   const [status, setStatus] = useState<S | null>(first);
   useOnOpen(show, () => setStatus(first));
+  const warning = status !== null ? (warningFor?.(status) ?? null) : null;
   return (
     <ConfirmByNameDialog
       {...confirm}
@@ -53,6 +58,11 @@ export function ChangeStatusDialog<S extends string>({
               ))}
             </Form.Select>
           </Form.Group>
+          {warning && (
+            <Alert variant="warning" data-testid="status-change-warning">
+              {warning}
+            </Alert>
+          )}
         </>
       }
       onConfirm={async () => {

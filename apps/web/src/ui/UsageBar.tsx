@@ -1,4 +1,4 @@
-import { type StorageBarState, storageBar } from '@portal/domain';
+import { type StorageBarState, type StorageFigures, storageBar } from '@portal/domain';
 import { useId } from 'react';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 
@@ -30,4 +30,13 @@ export function UsageBar({ state, loadingText, className }: UsageBarProps) {
       </ProgressBar>
     </div>
   );
+}
+
+/** The bar state of a storage query: failed, loaded with the figures its answer gives, or still loading. */
+export function storageBarStateOf<T>(
+  query: { isError: boolean; data: T | undefined },
+  figures: (data: T) => StorageFigures,
+): StorageBarState {
+  if (query.isError) return { kind: 'failed' };
+  return query.data === undefined ? { kind: 'loading' } : { kind: 'loaded', ...figures(query.data) };
 }

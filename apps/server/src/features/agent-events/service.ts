@@ -37,6 +37,8 @@ export function createAgentEventService(deps: {
   repo: AgentEventsRepo;
   backupState: BackupStateService;
   onUpdate?: (machineId: number, update: MachineUpdate) => void;
+  /** The machine's reported usage changed: its package's quota is evaluated (000 §4). */
+  usageChanged?: (machineId: number) => Promise<unknown>;
   now?: () => Date;
 }) {
   const { repo } = deps;
@@ -194,8 +196,10 @@ export function createAgentEventService(deps: {
           const next = quota
             ? machineQuotaStatus(quota.status, event.usedSpaceBytes, megabytesToBytes(quota.limitMb))
             : null;
-          if (next === null || !(await deps.backupState.setMachineStatus(machine.id, next))) return [];
-          return [await tasksMessage(machine.id)];
+          const machineChanged = next !== null && (await deps.backupState.setMachineStatus(machine.id, next));
+          // The package quota's change tells each of the package's agents, this one included.
+          await deps.usageChanged?.(machine.id);
+          return machineChanged ? [await tasksMessage(machine.id)] : [];
         }
 
         case 'reply':

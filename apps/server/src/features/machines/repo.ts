@@ -91,13 +91,14 @@ export function createMachinesRepo(db: Executor) {
       return { ...row, numberOfBackupTasks: tasks.get(row.id) ?? 0 };
     },
 
-    /** A page of a customer's machines (or of those assigned to one of its users), by name. */
+    /** A page of a customer's machines (or of those assigned to one of its users, or in one package), by name. */
     async page(
-      scope: { customerId: number; assignedUserId: number | null },
+      scope: { customerId: number; assignedUserId: number | null; packageId?: number },
       paging: Paging,
     ): Promise<{ rows: MachineRecord[]; total: number }> {
       const conditions: SQL[] = [eq(backupMachines.customerId, scope.customerId), liveMachine];
       if (scope.assignedUserId !== null) conditions.push(eq(backupMachines.assignedUserId, scope.assignedUserId));
+      if (scope.packageId !== undefined) conditions.push(eq(backupMachines.backupPackageId, scope.packageId));
       const where = and(...conditions);
       const [rows, [total]] = await Promise.all([
         select()
@@ -165,13 +166,21 @@ export function createMachinesRepo(db: Executor) {
       return rows.length > 0;
     },
 
-    /** Machines marked for deletion whose customer is not itself being deleted (that deletion takes them). */
+    /** Machines marked for deletion whose customer and package are not themselves being deleted (those take them). */
     async pendingDeletions(limit: number): Promise<number[]> {
       const rows = await db
         .select({ id: backupMachines.id })
         .from(backupMachines)
         .innerJoin(customers, eq(customers.id, backupMachines.customerId))
-        .where(and(eq(backupMachines.beingDeleted, true), eq(customers.beingDeleted, false)))
+        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
+        // A package being deleted takes its machines with it.
+        .where(
+          and(
+            eq(backupMachines.beingDeleted, true),
+            eq(customers.beingDeleted, false),
+            eq(backupPackages.beingDeleted, false),
+          ),
+        )
         .orderBy(asc(backupMachines.id))
         .limit(limit);
       return rows.map((r) => r.id);

@@ -1,5 +1,4 @@
-import type { StorageBarState } from '@portal/domain';
-import { UsageBar } from '../../ui';
+import { storageBarStateOf, UsageBar } from '../../ui';
 import { useMachineStorage } from './queries';
 
 /**
@@ -8,15 +7,10 @@ import { useMachineStorage } from './queries';
  */
 export function MachineStorageBar({ machineId, version }: { machineId: number; version?: unknown }) {
   const storage = useMachineStorage(machineId, version);
-  const state: StorageBarState = storage.isError
-    ? { kind: 'failed' }
-    : storage.data
-      ? {
-          kind: 'loaded',
-          usedSpaceInBytes: storage.data.usedSpaceInBytes,
-          totalSpaceInBytes: storage.data.maxBackupSizePerMachineInBytes,
-          availableSpaceInBytes: storage.data.availableSpaceInBytes,
-        }
-      : { kind: 'loading' };
+  const state = storageBarStateOf(storage, (data) => ({
+    usedSpaceInBytes: data.usedSpaceInBytes,
+    totalSpaceInBytes: data.maxBackupSizePerMachineInBytes,
+    availableSpaceInBytes: data.availableSpaceInBytes,
+  }));
   return <UsageBar state={state} />;
 }

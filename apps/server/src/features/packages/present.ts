@@ -1,0 +1,70 @@
+import {
+  type Actor,
+  type Audience,
+  canDeletePackage,
+  isPackageInitializable,
+  mayChange,
+  type PackageDetail,
+  type PackageRow,
+  packageAccessibleTo,
+  packageStatusOptions,
+  packageUrl,
+  WHMCS_PAGES,
+  whmcsPageUrl,
+} from '@portal/domain';
+import type { PackageRecord } from './repo.js';
+
+/** The billing product page of the package's service (002 §2.4), when both its server and service are known. */
+function paymentUrl(pkg: PackageRecord): string | null {
+  const server = pkg.billingServer;
+  if (server === null || server.whmcsHost === null || pkg.whmcsServiceId === null) return null;
+  return whmcsPageUrl(
+    { whmcsHost: server.whmcsHost, whmcsPort: server.whmcsPort ?? 443, whmcsPath: server.whmcsPath ?? '/' },
+    WHMCS_PAGES.productDetails,
+    { id: pkg.whmcsServiceId },
+  );
+}
+
+/** A package row (000 §3, 001 §3) as the caller, who sees it as `audience`, may use it. */
+export function presentPackageRow(pkg: PackageRecord, actor: Actor, audience: Audience): PackageRow {
+  const accessible = packageAccessibleTo({ actor, audience }, pkg);
+  const ref = { customerId: pkg.customerId, packageId: pkg.id };
+  return {
+    id: pkg.id,
+    customerId: pkg.customerId,
+    name: pkg.name,
+    status: pkg.status,
+    packageQuotaSizeInBytes: pkg.packageQuotaSizeInBytes,
+    maxBackupSizePerMachineInMbs: pkg.maxBackupSizePerMachineInMbs,
+    noOfMachinesLimit: pkg.noOfMachinesLimit,
+    numberOfBackupMachines: pkg.numberOfBackupMachines,
+    upOrDownGradeRequested: pkg.upOrDownGradeRequested,
+    requestedBackupPackageTemplateName: pkg.upOrDownGradeRequested ? pkg.requestedBackupPackageTemplateName : null,
+    initializable: isPackageInitializable(pkg.status),
+    manageable: accessible && mayChange(actor),
+    accessibleByLoggedInUser: accessible,
+    backupPackageUrl: audience === 'customer' ? packageUrl('customer', ref) : packageUrl(audience, ref),
+    paymentUrl: paymentUrl(pkg),
+    storageLocation:
+      pkg.bucketId !== null && pkg.bucketName !== null
+        ? { bucketId: pkg.bucketId, bucketName: pkg.bucketName, subfolder: pkg.subfolder ?? '' }
+        : null,
+    storageAccount:
+      pkg.storageAccountId !== null && pkg.storageAccountName !== null
+        ? { id: pkg.storageAccountId, name: pkg.storageAccountName }
+        : null,
+  };
+}
+
+/** The package page (ours, 000 §2): provider and reseller admins who may change things administer it. */
+export function presentPackageDetail(pkg: PackageRecord, actor: Actor, audience: Audience): PackageDetail {
+  const administrable = audience !== 'customer' && mayChange(actor);
+  return {
+    ...presentPackageRow(pkg, actor, audience),
+    customerName: pkg.customerName,
+    usedSpaceInBytes: pkg.usedSpaceInBytes,
+    administrable,
+    deletable: administrable && canDeletePackage(pkg.status),
+    statusOptions: administrable ? packageStatusOptions(pkg.status) : [],
+  };
+}

@@ -1,0 +1,103 @@
+import {
+  isPackageEditable,
+  MESSAGES,
+  PACKAGES_PAGE_SIZE,
+  type PackageRow,
+  packageChangeBadge,
+  packageMachinesText,
+  packageStatusBadge,
+  ROUTES,
+} from '@portal/domain';
+import type { ReactNode } from 'react';
+import Button from 'react-bootstrap/Button';
+import { routeCall } from '../../app/api';
+import { type DataTableColumn, PagedTable, RowLink, StatusBadge } from '../../ui';
+import { PackageStorageBar } from './PackageStorageBar';
+import { packageKeys } from './queries';
+
+const TEXT = MESSAGES.packagePages;
+const C = TEXT.columns;
+
+/** What a row's buttons open; `rowActions` adds buttons of other features (e.g. Upgrade) to each row. */
+export interface PackagesTableProps {
+  onEdit: (pkg: PackageRow) => void;
+  onInitialize: (pkg: PackageRow) => void;
+  rowActions?: (pkg: PackageRow) => ReactNode;
+}
+
+function Actions({ pkg, onEdit, onInitialize, rowActions }: PackagesTableProps & { pkg: PackageRow }) {
+  const notAccessible = pkg.accessibleByLoggedInUser ? undefined : MESSAGES.notAccessible;
+  return (
+    <div className="d-flex flex-wrap gap-1 justify-content-end">
+      <RowLink
+        to={pkg.backupPackageUrl}
+        label={pkg.manageable ? TEXT.manage : TEXT.view}
+        name={pkg.name}
+        {...(notAccessible ? { disabledLabel: notAccessible } : {})}
+      />
+      <Button
+        size="sm"
+        variant="outline-secondary"
+        disabled={pkg.paymentUrl === null}
+        aria-label={`${TEXT.billingProduct} ${pkg.name}`}
+        onClick={() => pkg.paymentUrl && window.open(pkg.paymentUrl, '_blank', 'noopener')}
+      >
+        {TEXT.billingProduct}
+      </Button>
+      {pkg.manageable && isPackageEditable(pkg.status) && (
+        <Button size="sm" variant="outline-primary" aria-label={`${TEXT.edit} ${pkg.name}`} onClick={() => onEdit(pkg)}>
+          {TEXT.edit}
+        </Button>
+      )}
+      {pkg.manageable && pkg.initializable && (
+        <Button
+          size="sm"
+          variant="primary"
+          aria-label={`${TEXT.initialize} ${pkg.name}`}
+          onClick={() => onInitialize(pkg)}
+        >
+          {TEXT.initialize}
+        </Button>
+      )}
+      {rowActions?.(pkg)}
+    </div>
+  );
+}
+
+/**
+ * The customer's backup packages (000 §2, 001 §3): Name, Status with CHANGE REQUESTED, the storage usage
+ * bar, Machines and the row's buttons; paged on the server, 5 per page; 'There are no backup packages'.
+ */
+export function PackagesTable(props: PackagesTableProps) {
+  const columns: Array<DataTableColumn<PackageRow>> = [
+    { key: 'name', header: C.name, render: (p) => p.name },
+    {
+      key: 'status',
+      header: C.status,
+      render: (p) => {
+        const change = packageChangeBadge(p);
+        return (
+          <>
+            <StatusBadge status={p.status} badge={packageStatusBadge(p.status)} />{' '}
+            {change && <StatusBadge status="CHANGE_REQUESTED" badge={change} />}
+          </>
+        );
+      },
+    },
+    { key: 'storage', header: C.storage, render: (p) => <PackageStorageBar packageId={p.id} version={p} /> },
+    { key: 'machines', header: C.machines, render: (p) => packageMachinesText(p) },
+    { key: 'actions', header: C.actions, className: 'text-end', render: (p) => <Actions pkg={p} {...props} /> },
+  ];
+  return (
+    <PagedTable
+      queryKey={packageKeys.lists()}
+      call={routeCall(ROUTES.packages.list, {})}
+      size={PACKAGES_PAGE_SIZE}
+      aria-label={TEXT.title}
+      data-testid="packages-table"
+      columns={columns}
+      rowKey={(p) => p.id}
+      emptyText={MESSAGES.backupPackage.empty}
+    />
+  );
+}

@@ -1,0 +1,47 @@
+/** Test-only: package records for the package pages' component tests (not imported by the app). */
+import type { PackageDetail, PackageRow } from '@portal/domain';
+
+let nextId = 700;
+const GB = 1024 ** 3;
+
+export function packageRow(overrides: Partial<PackageRow> = {}): PackageRow {
+  const id = overrides.id ?? nextId++;
+  return {
+    id,
+    customerId: 7,
+    name: `Package ${id}`,
+    status: 'ACTIVE',
+    packageQuotaSizeInBytes: 10 * GB,
+    maxBackupSizePerMachineInMbs: 10 * 1024,
+    noOfMachinesLimit: 5,
+    numberOfBackupMachines: 2,
+    upOrDownGradeRequested: false,
+    requestedBackupPackageTemplateName: null,
+    initializable: false,
+    manageable: true,
+    accessibleByLoggedInUser: true,
+    backupPackageUrl: `/admin/backuppackages/${id}`,
+    paymentUrl: null,
+    storageLocation: null,
+    storageAccount: null,
+    ...overrides,
+  };
+}
+
+export function packageDetail(overrides: Partial<PackageDetail> = {}): PackageDetail {
+  return {
+    ...packageRow(overrides),
+    customerName: 'Contoso Ltd',
+    usedSpaceInBytes: 0,
+    administrable: true,
+    deletable: false,
+    statusOptions: ['SUSPENDED'],
+    ...overrides,
+  };
+}
+
+export const storageOf = (usedGb: number, quotaGb = 10) => ({
+  packageQuotaSizeInBytes: quotaGb * GB,
+  usedSpaceInBytes: usedGb * GB,
+  availableSpaceInBytes: Math.max(0, quotaGb - usedGb) * GB,
+});
