@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 18080);
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
+/** The demo's WHMCS-compatible billing server (billing journey). */
+export const DEMO_WHMCS_PORT = port + 2;
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
 // Every journey's agent is a device of its own (its config directory), not this host's machine id: otherwise a
 // journey linking this host would re-link the machine an earlier journey made.
@@ -29,6 +31,8 @@ const MACHINE_ADDING = [
   '**/agent-install.spec.ts',
   // Restore to the machine (issue 14): links a real agent, backs up and restores a folder.
   '**/restore.spec.ts',
+  // Billing (issue 15): adds a billing server and pays the direct demo customer's invoice.
+  '**/billing.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */
@@ -78,6 +82,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       DEMO_PASSWORD,
       DEMO_SMTP_PORT: String(port + 1),
+      DEMO_WHMCS_PORT: String(DEMO_WHMCS_PORT),
       // Several journeys sign up fresh customers, all from this one address.
       SIGNUP_LIMIT_PER_ADDRESS: '100',
       LOG_LEVEL: 'warn',

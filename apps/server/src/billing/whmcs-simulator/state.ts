@@ -55,6 +55,8 @@ export interface SimState {
 export interface SimSeed {
   products?: readonly { name: string; pricing: Record<string, number> }[];
   clients?: readonly (SimClient & { unpaidInvoices?: number })[];
+  /** Active services (a package's billing product); `product` names a seeded product. */
+  services?: readonly { id: number; clientId: number; product: string }[];
 }
 
 const nextAfter = (ids: readonly number[], floor: number) => Math.max(floor, ...ids.map((id) => id + 1));
@@ -78,10 +80,14 @@ export function seededState(seed: SimSeed = {}, today = new Date().toISOString()
       });
     }
   }
+  const services: SimService[] = (seed.services ?? []).flatMap((s) => {
+    const product = products.find((p) => p.name === s.product);
+    return product ? [{ id: s.id, clientId: s.clientId, pid: product.pid, status: 'Active' as const }] : [];
+  });
   return {
     products,
     clients,
-    services: [],
+    services,
     invoices,
     orders: [],
     nextId: {
@@ -89,7 +95,10 @@ export function seededState(seed: SimSeed = {}, today = new Date().toISOString()
         clients.map((c) => c.id),
         1,
       ),
-      service: 1,
+      service: nextAfter(
+        services.map((s) => s.id),
+        1,
+      ),
       invoice: invoices.length + 1,
       order: 1,
     },
