@@ -138,7 +138,10 @@ describe('demo seed', () => {
     // The direct customer of the billing journey: billed through the demo WHMCS, owing one invoice.
     const direct = byEmail.get('direct-admin@demo.test');
     expect(direct?.companyName).toBe('Adatum Corporation');
-    const [adatum] = await db.select().from(customers).where(eq(customers.id, direct?.customerId ?? 0));
+    const [adatum] = await db
+      .select()
+      .from(customers)
+      .where(eq(customers.id, direct?.customerId ?? 0));
     expect(adatum).toMatchObject({ status: 'ACTIVE', parentResellerCustomerId: null, unpaidInvoices: 1 });
     expect(adatum?.whmcsClientId).not.toBeNull();
     const hashValue = byEmail.get('user@demo.test')?.passwordHash ?? '';
