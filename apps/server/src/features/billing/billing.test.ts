@@ -19,12 +19,15 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createBillingDirectory } from '../../billing/directory.js';
+import { createBillingRepo } from '../../billing/repo.js';
 import { billingServers, customers } from '../../db/schema/index.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../../testing/whmcs.js';
+import { createBillingService } from './service.js';
 
 const MASTER_KEY = 'b'.repeat(64);
 const ACCESS_KEY = 'test-access-key-91c2';
@@ -332,6 +335,27 @@ describe('Invoices due (002 §2.2)', () => {
     });
     expect(await initialUnpaid(superAdmin)).toBe(0);
     expect((await customerRow(tenants.customerB.customerId)).unpaidInvoices).toBe(0);
+  });
+});
+
+describe('billing sync job', () => {
+  it('sets every billed customer’s count from WHMCS, and leaves it when WHMCS fails', async () => {
+    const service = createBillingService({
+      directory: createBillingDirectory({ db: t.database.db, secrets: createSecretBox(MASTER_KEY) }),
+      repo: createBillingRepo(t.database.db),
+      logger: pino({ level: 'silent' }),
+    });
+    await t.database.db
+      .update(customers)
+      .set({ unpaidInvoices: 7 })
+      .where(eq(customers.id, tenants.customerB.customerId));
+    whmcs.simulator.setFaults({ errorMessage: 'Maintenance' });
+    expect(await service.syncAll()).toBe(0);
+    expect((await customerRow(tenants.customerB.customerId)).unpaidInvoices).toBe(7);
+    whmcs.simulator.setFaults({});
+    expect(await service.syncAll()).toBe(1);
+    const expected = whmcs.simulator.state().invoices.filter((i) => i.userId === 1001 && i.status === 'Unpaid').length;
+    expect((await customerRow(tenants.customerB.customerId)).unpaidInvoices).toBe(expected);
   });
 });
 
