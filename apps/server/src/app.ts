@@ -487,8 +487,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let customerDeletionJob: ReturnType<typeof startCustomerDeletion> | undefined;
   // --- Billing (issue 15): WHMCS host servers, the billing redirect, unpaid invoices, billing server change ---
   const billingSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
+  // Which WHMCS serves a customer, and its client there: purchases and upgrades use it too.
+  const billingDirectory = createBillingDirectory({ db, secrets: billingSecrets });
   const billing = createBillingService({
-    directory: createBillingDirectory({ db, secrets: billingSecrets }),
+    directory: billingDirectory,
     repo: createBillingRepo(db),
     logger: app.log,
     ...(deps.now ? { now: deps.now } : {}),
