@@ -8,6 +8,8 @@ export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
 // Shared with the worker processes through the environment: the packages journey checks the server's files.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-'));
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR;
+/** The demo's WHMCS-compatible billing server (billing journey). */
+export const DEMO_WHMCS_PORT = port + 2;
 // Every journey's agent is a device of its own (its config directory), not this host's machine id: otherwise a
 // journey linking this host would re-link the machine an earlier journey made.
 process.env.PORTAL_AGENT_IGNORE_MACHINE_ID = '1';
@@ -36,6 +38,8 @@ const MACHINE_ADDING = [
   '**/package-requests.spec.ts',
   // Backup packages (issue 15): suspends and deletes a demo package, edits another.
   '**/packages.spec.ts',
+  // Billing (issue 15): adds a billing server and pays the direct demo customer's invoice.
+  '**/billing.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */
@@ -85,6 +89,7 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       DEMO_PASSWORD,
       DEMO_SMTP_PORT: String(port + 1),
+      DEMO_WHMCS_PORT: String(DEMO_WHMCS_PORT),
       // Several journeys sign up fresh customers, all from this one address.
       SIGNUP_LIMIT_PER_ADDRESS: '100',
       LOG_LEVEL: 'warn',

@@ -55,6 +55,8 @@ const envSchema = z.object({
   DEMO: z.enum(['true', 'false', '1', '0', '']).optional(),
   DEMO_PASSWORD: z.string().optional(),
   DEMO_SMTP_PORT: positiveInt(2525),
+  /** The demo's WHMCS-compatible billing server (loopback). */
+  DEMO_WHMCS_PORT: positiveInt(2590),
   APP_VERSION: z.string().optional(),
   COMMIT_ID: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
@@ -99,6 +101,7 @@ export interface Config {
   demo: boolean;
   demoPassword: string;
   demoSmtpPort: number;
+  demoWhmcsPort: number;
   version: string;
   commitId: string;
   webDistDir: string | undefined;
@@ -144,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo,
     demoPassword: e.DEMO_PASSWORD || 'demo-password',
     demoSmtpPort: e.DEMO_SMTP_PORT,
+    demoWhmcsPort: e.DEMO_WHMCS_PORT,
     version: e.APP_VERSION || BUILD_INFO.version,
     commitId: e.COMMIT_ID || BUILD_INFO.commitId,
     webDistDir: e.WEB_DIST_DIR,

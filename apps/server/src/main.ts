@@ -2,15 +2,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { buildApp } from './app.js';
+import type { WhmcsSimulator } from './billing/whmcs-simulator/server.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { startDemoAgents } from './demo/agents.js';
 import { DEMO_ACCOUNTS, seedDemo } from './demo/seed.js';
+import { startDemoWhmcs } from './demo/whmcs.js';
 import { createAdminInputFromArgs, createProviderAdmin } from './features/operator/create-admin.js';
 import { createMailer } from './mail/mailer.js';
 import { type MailSink, startMailSink } from './mail/sink.js';
 import { openRedis } from './redis.js';
-import { demoMasterKey } from './secrets.js';
+import { createSecretBox, demoMasterKey } from './secrets.js';
 
 /** `node main.js create-admin ...`: adds a provider admin to the configured database, then exits. */
 async function createAdminCommand(config: Config): Promise<void> {
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
   logger.info({ database: database.kind }, 'database migrated');
 
   let mailSink: MailSink | undefined;
+  let demoWhmcs: WhmcsSimulator | undefined;
   if (config.demo) {
     const summary = await seedDemo(database.db, { password: config.demoPassword });
     logger.info(summary, 'demo data');
@@ -71,6 +74,13 @@ async function main(): Promise<void> {
       mailSink = await startMailSink(config.demoSmtpPort);
       config.smtpUrl = mailSink.url;
     }
+    demoWhmcs = await startDemoWhmcs({
+      db: database.db,
+      secrets: createSecretBox(config.masterKey),
+      dataDir: config.dataDir,
+      port: config.demoWhmcsPort,
+      portalUrl: config.publicUrl ?? `http://localhost:${config.port}/`,
+    });
   }
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
   const app = await buildApp({ config, database, mailer, mailSink, redis, logger });
@@ -93,6 +103,7 @@ async function main(): Promise<void> {
     lines.push(`Demo logins (password: ${config.demoPassword}):`);
     for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(28)} ${account.description}`);
     lines.push(`Mails sent by the demo (provider admin only): ${url}/demo/mails`);
+    if (demoWhmcs) lines.push(`Billing (WHMCS-compatible demo server): ${demoWhmcs.baseUrl}`);
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 
@@ -100,6 +111,7 @@ async function main(): Promise<void> {
     stopDemoAgents();
     await app.close();
     await mailSink?.close();
+    await demoWhmcs?.close();
     redis?.disconnect();
     await database.close();
     process.exit(0);

@@ -138,6 +138,8 @@ describe('who may open a page (issue #6)', () => {
   const openable = (a: Actor | null) => (Object.keys(PAGES) as PageKey[]).filter((page) => mayOpenPage(a, page)).sort();
   const everyone = ['login', 'logout', 'forgotPassword', 'resetPassword', 'signup', 'manual'];
   const ownMachinePages = ['ownMachines', 'customerMachine', 'customerTask'];
+  // Every member of a customer goes to billing through the redirect page (002 §7.2; the server says who has billing).
+  const memberPages = [...ownMachinePages, 'billingRedirect'];
 
   it('signed out: only the public pages, which are exactly PUBLIC_PAGES', () => {
     expect(openable(null)).toEqual([...everyone].sort());
@@ -145,7 +147,7 @@ describe('who may open a page (issue #6)', () => {
   });
 
   it('customer user: dashboard, profile and the own machine pages', () => {
-    expect(openable(actor({}))).toEqual([...everyone, 'dashboard', 'profile', ...ownMachinePages].sort());
+    expect(openable(actor({}))).toEqual([...everyone, 'dashboard', 'profile', ...memberPages].sort());
   });
 
   it("customer admin: the account and its users; a reseller's admin also its customers", () => {
@@ -155,7 +157,7 @@ describe('who may open a page (issue #6)', () => {
         ...everyone,
         'dashboard',
         'profile',
-        ...ownMachinePages,
+        ...memberPages,
         'account',
         'accountUser',
         'customerPackages',
@@ -174,7 +176,7 @@ describe('who may open a page (issue #6)', () => {
         'resellerPackageRequests',
         'resellerMachine',
         'resellerTask',
-        ...ownMachinePages,
+        ...memberPages,
         'account',
         'accountUser',
         'customerPackages',
@@ -202,6 +204,7 @@ describe('who may open a page (issue #6)', () => {
         'providerPackageTemplates',
         'providerPackageRequests',
         'providerPackage',
+        'providerInfrastructure',
       ].sort(),
     );
   });

@@ -113,7 +113,7 @@ describe('demo seed', () => {
     expect(seedMs).toBeLessThan(12_000);
   });
 
-  it('creates the five demo accounts with their roles and customers', async () => {
+  it('creates the six demo accounts with their roles and customers', async () => {
     const { db } = database;
     const rows = await db
       .select({
@@ -126,7 +126,7 @@ describe('demo seed', () => {
       .from(users)
       .leftJoin(customers, eq(customers.id, users.customerId));
     const byEmail = new Map(rows.map((r) => [r.email, r]));
-    expect(DEMO_ACCOUNTS).toHaveLength(5);
+    expect(DEMO_ACCOUNTS).toHaveLength(6);
     for (const account of DEMO_ACCOUNTS) {
       expect(byEmail.get(account.email)?.role).toBe(account.role);
     }
@@ -135,6 +135,15 @@ describe('demo seed', () => {
     for (const email of ['super-admin@demo.test', 'customer-admin@demo.test', 'user@demo.test']) {
       expect(byEmail.get(email)?.companyName).toBe('Contoso Ltd');
     }
+    // The direct customer of the billing journey: billed through the demo WHMCS, owing one invoice.
+    const direct = byEmail.get('direct-admin@demo.test');
+    expect(direct?.companyName).toBe('Adatum Corporation');
+    const [adatum] = await db
+      .select()
+      .from(customers)
+      .where(eq(customers.id, direct?.customerId ?? 0));
+    expect(adatum).toMatchObject({ status: 'ACTIVE', parentResellerCustomerId: null, unpaidInvoices: 1 });
+    expect(adatum?.whmcsClientId).not.toBeNull();
     const hashValue = byEmail.get('user@demo.test')?.passwordHash ?? '';
     expect(hashValue.startsWith('$argon2id$')).toBe(true);
     expect(await verify(hashValue, PASSWORD)).toBe(true);

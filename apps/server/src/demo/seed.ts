@@ -5,12 +5,13 @@ import type { Db } from '../db/client.js';
 import { users } from '../db/schema/index.js';
 import { rebuildReadModel } from '../features/backup-state/recompute.js';
 import { insertActivity } from './activity.js';
-import { seedContext, type Tx } from './context.js';
+import { customerNamed, seedContext, type Tx } from './context.js';
 import { insertDiagnostics } from './diagnostics.js';
 import { insertMachines, insertTasks } from './machines.js';
 import { insertPackages, insertRequestsAndLinks, insertTemplates } from './packages.js';
 import { insertStorage } from './storage.js';
 import { enableCpanelPlugin, insertCustomers, insertResellerSettings, insertUsers } from './tenants.js';
+import { DEMO_DIRECT_ADMIN_EMAIL, DEMO_DIRECT_CUSTOMER, nameDirectAdmin } from './whmcs.js';
 
 /** The logins the server prints in demo mode; all share the demo password. */
 export interface DemoAccount {
@@ -44,6 +45,12 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     email: 'user@demo.test',
     role: 'ROLE_CUSTOMER_USER',
     description: 'User of Contoso Ltd with two machines',
+  },
+  // Billing (issue 15): a direct customer of the provider, billed through the demo's WHMCS-compatible server.
+  {
+    email: DEMO_DIRECT_ADMIN_EMAIL,
+    role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER',
+    description: `Super admin of ${DEMO_DIRECT_CUSTOMER}, a direct customer (billing, 'Invoices due')`,
   },
 ];
 
@@ -111,6 +118,7 @@ async function seedParts(tx: Tx, passwordHash: string, now: Date): Promise<Count
   const ctx = seedContext(tx, now);
   const customers = await insertCustomers(ctx);
   const userCount = await insertUsers(ctx, customers, passwordHash);
+  await nameDirectAdmin(tx, customerNamed(customers, DEMO_DIRECT_CUSTOMER).id);
   await insertResellerSettings(ctx, customers);
   const templates = await insertTemplates(ctx, customers);
   const { migrationSourceLocationId } = await insertStorage(ctx, customers);

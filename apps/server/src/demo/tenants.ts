@@ -19,6 +19,7 @@ import {
   zip,
 } from './context.js';
 import { COMPANIES, FIRST_NAMES, type ParentKey, RESELLERS, type ResellerBranding, SURNAMES, slug } from './data.js';
+import { DEMO_WHMCS } from './whmcs.js';
 
 /** Customer-wide themes for active customers in turn, so every customer aggregate status shows up. */
 const CUSTOMER_THEMES: readonly (AggregateTheme | 'MIXED')[] = [
@@ -43,12 +44,13 @@ export async function insertCustomers(ctx: SeedContext): Promise<CustomerInfo[]>
     .values({
       description: 'WHMCS billing (demo simulator)',
       region: 'default',
-      whmcsHost: 'billing.demo.test',
-      whmcsPort: 443,
-      whmcsPath: '/whmcs/',
-      whmcsIdentifier: 'demo-portal-api',
+      // The demo's WHMCS-compatible server on loopback; starting it seals the secret with the master key.
+      whmcsHost: '127.0.0.1',
+      whmcsPort: DEMO_WHMCS.defaultPort,
+      whmcsPath: '/',
+      whmcsIdentifier: DEMO_WHMCS.identifier,
       whmcsSecretEncrypted: encryptDemoSecret(),
-      whmcsApiAccessKeyEncrypted: encryptDemoSecret(),
+      whmcsApiAccessKeyEncrypted: null,
     })
     .returning({ id: billingServers.id });
   if (!server) throw new Error('billing server insert returned nothing');

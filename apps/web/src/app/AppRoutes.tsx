@@ -49,6 +49,13 @@ const PackageRequestsPage = lazy(() =>
 const PackagesPage = lazy(() => import('../features/packages/PackagesPage').then((m) => ({ default: m.PackagesPage })));
 const PackagePage = lazy(() => import('../features/packages/PackagePage').then((m) => ({ default: m.PackagePage })));
 const ManualPage = lazy(() => import('../features/manual/ManualPage').then((m) => ({ default: m.ManualPage })));
+// Billing (issue 15).
+const BillingRedirectPage = lazy(() =>
+  import('../features/billing/BillingRedirectPage').then((m) => ({ default: m.BillingRedirectPage })),
+);
+const InfrastructurePage = lazy(() =>
+  import('../features/billing-servers/InfrastructurePage').then((m) => ({ default: m.InfrastructurePage })),
+);
 
 /** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
 type Layout = 'public' | 'shell' | 'admin';
@@ -95,6 +102,8 @@ const SCREENS: Record<PageKey, Screen> = {
   customerPackage: { layout: 'shell', element: <PackagePage audience="customer" /> },
   resellerPackage: { layout: 'shell', element: <PackagePage audience="reseller" /> },
   providerPackage: { layout: 'admin', element: <PackagePage audience="provider" /> },
+  billingRedirect: { layout: 'shell', element: <BillingRedirectPage /> },
+  providerInfrastructure: { layout: 'admin', element: <InfrastructurePage /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */

@@ -489,11 +489,16 @@ describe('status change (002 §4.1)', () => {
     expect(readOnly.statusCode).toBe(403);
     expect(await statusOf(c.customerId)).toBe('ACTIVE');
     expect((await as('readOnlyProvider').json('GET', `/boltadmin/customers/${c.customerId}`)).statusCode).toBe(200);
-    for (const query of ['?status=PAUSED', '', '?whmcsServerId=1']) {
+    for (const query of ['?status=PAUSED', '']) {
       const response = await as('provider').json('PUT', `/boltadmin/customers/${c.customerId}${query}`);
       expect(response.statusCode, query).toBe(400);
       expect(response.json().messages[0]).toMatchObject({ fieldName: 'status' });
     }
+    // ?whmcsServerId= on the same path is the billing server change (features/billing/billing.test.ts).
+    const change = await as('provider').json('PUT', `/boltadmin/customers/${c.customerId}?whmcsServerId=999999`);
+    expect(change.statusCode).toBe(404);
+    expect(change.json().messages[0]?.message).toBe(MESSAGES.billing.serverNotFound);
+    expect(await statusOf(c.customerId)).toBe('ACTIVE');
   });
 
   it("stops the customer's tasks through the backup state, so the dashboard read model follows", async () => {

@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { BILLING_SERVER_LABELS, billingConnectionSucceeded, INVOICES_DUE_LABEL, MESSAGES } from '@portal/domain';
+import { DEMO_WHMCS_PORT } from '../playwright.config';
+import { signIn } from './helpers';
+
+const TEXT = MESSAGES.billing;
+const L = BILLING_SERVER_LABELS;
+
+test('the provider adds a billing server for the running WHMCS, tests its connection and edits it', async ({
+  page,
+}) => {
+  const description = `Journey billing ${Date.now()}`;
+  await signIn(page, 'provider-admin@demo.test');
+  await page.goto('/boltadmin/infrastructure');
+  const table = page.getByRole('table', { name: TEXT.serversTitle });
+  await expect(table.getByRole('row').filter({ hasText: 'WHMCS billing (demo simulator)' })).toBeVisible();
+
+  await page.getByTestId('add-billing-server').click();
+  const dialog = page.getByRole('dialog', { name: TEXT.addServer });
+  await dialog.getByLabel(L.description).fill(description);
+  await dialog.getByLabel(L.region).fill('eu');
+  await dialog.getByLabel(L.whmcsHost).fill('127.0.0.1');
+  await dialog.getByLabel(L.whmcsPort).fill(String(DEMO_WHMCS_PORT));
+  await dialog.getByLabel(L.whmcsIdentifier).fill('demo-portal-api');
+  await dialog.getByLabel(L.whmcsSecret, { exact: true }).fill('demo-whmcs-secret');
+  await dialog.getByRole('button', { name: TEXT.testConnection }).click();
+  await expect(page.getByText(billingConnectionSucceeded('8.13.1'))).toBeVisible();
+  await dialog.getByRole('button', { name: 'Add' }).click();
+  await expect(page.getByText(TEXT.serverAdded)).toBeVisible();
+
+  const row = table.getByRole('row').filter({ hasText: description });
+  await expect(row).toContainText(TEXT.configured);
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: TEXT.editServer });
+  // The stored secret is never shown; left empty it is kept.
+  await expect(edit.getByLabel(L.whmcsSecret, { exact: true })).toHaveValue('');
+  await edit.getByLabel(L.description).fill(`${description} edited`);
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(TEXT.serverUpdated)).toBeVisible();
+  const edited = table.getByRole('row').filter({ hasText: `${description} edited` });
+  await edited.getByRole('button', { name: TEXT.testConnection }).click();
+  await expect(page.getByText(billingConnectionSucceeded('8.13.1')).first()).toBeVisible();
+});
+
+test("a direct customer's super admin pays the invoices due and the badge goes", async ({ page }) => {
+  await signIn(page, 'direct-admin@demo.test');
+  const badge = page.getByTestId('invoices-due');
+  await expect(badge).toContainText(INVOICES_DUE_LABEL);
+  await expect(badge).toContainText('1');
+  await badge.click();
+
+  // Signed in to the billing system by single sign-on, on its mass-pay page.
+  await expect(page).toHaveURL(new RegExp(`127\\.0\\.0\\.1:${DEMO_WHMCS_PORT}/clientarea\\.php\\?action=masspay`));
+  await expect(page.getByRole('heading', { name: 'Mass payment' })).toBeVisible();
+  await page.getByRole('button', { name: 'Pay all' }).click();
+  await expect(page.getByText('All invoices are paid.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to the portal' })).toBeVisible();
+
+  await page.goto('/');
+  await expect(page.getByTestId('user-full-name')).toBeVisible();
+  await expect(page.getByTestId('invoices-due')).toHaveCount(0);
+});
