@@ -27,6 +27,7 @@ import {
   volumeSnapshotsBodySchema,
 } from './forms/customer.js';
 import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './forms/machine.js';
+import { packagePurchaseSchema, packageUpgradeSchema } from './forms/package.js';
 import { resticCommandSchema } from './forms/restic.js';
 import { restoreRequestSchema } from './forms/restore.js';
 import { downloadRequestSchema, type TaskDefinition } from './forms/task.js';
@@ -42,6 +43,7 @@ import {
 } from './machines.js';
 import { idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
+import type { PurchaseResult, TemplatesOnOffer } from './purchase.js';
 import {
   archiveDeleteQuerySchema,
   type DownloadInitiated,
@@ -652,6 +654,21 @@ export const ROUTES = {
     deleteArchive: put('/backupmachines/:machineId/backuptasks/:taskId/backupsnapshots/:snapshotId', 'signedIn', {
       query: archiveDeleteQuerySchema,
       response: answer<null>(),
+    }),
+  },
+  /**
+   * Buying backup (000 §6, §7; 001 §2): the templates on offer to the caller's customer with their billing
+   * prices (ours: the specification shows the table, not its call), purchase and up/downgrade (super admin).
+   */
+  purchase: {
+    templates: get('/admin/packagetemplates', 'customerAdmin', { response: answer<TemplatesOnOffer>() }),
+    purchase: post('/admin/backuppackages', 'customerSuperAdmin', {
+      body: packagePurchaseSchema,
+      response: answer<PurchaseResult>(),
+    }),
+    upgrade: put('/admin/backuppackages/:packageId/upgrade', 'customerSuperAdmin', {
+      body: packageUpgradeSchema,
+      response: answer<PurchaseResult>(),
     }),
   },
 } as const;

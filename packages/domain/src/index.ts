@@ -22,6 +22,7 @@ export * from './message-routing.js';
 export * from './messages.js';
 export * from './panels.js';
 export * from './permissions.js';
+export * from './purchase.js';
 export * from './restore.js';
 export * from './routes.js';
 export * from './schedule.js';

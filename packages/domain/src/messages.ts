@@ -918,6 +918,38 @@ export const MESSAGES = {
     save: 'Save',
     cancel: 'Cancel',
   },
+
+  /**
+   * Buying backup (000 §6, §7; 001 §2): the template table, purchase and up/downgrade. The success and
+   * unknown-error toasts are MESSAGES.backupPackage's; the template choice is sign-up's ('Choose a backup
+   * package', 'Must choose a backup package'). The rest is ours.
+   */
+  purchase: {
+    purchaseButton: 'Purchase package',
+    purchaseTitle: 'Purchase package',
+    purchaseSubmit: 'Purchase',
+    upgradeButton: 'Upgrade',
+    upgradeTitle: 'Upgrade or downgrade package',
+    upgradeSubmit: 'Request change',
+    templateLabel: 'Backup package',
+    templatesTitle: 'Backup packages on offer',
+    columns: {
+      name: 'Name',
+      storageQuota: 'Storage quota',
+      maxMachines: 'Max number of machines',
+      pricing: 'Pricing',
+    },
+    region: 'Region',
+    inBilling: 'Available',
+    notInBilling: 'Not available',
+    noPrice: 'No price',
+    pricingLink: 'See prices on our main site',
+    // The server's refusals.
+    notOnOffer: 'This backup package is not on offer to you',
+    currentTemplate: 'Must choose a backup package other than the current one',
+    changeNotAllowed:
+      'Only an active or over-quota backup package with no change pending can be upgraded or downgraded',
+  },
 } as const;
 
 /** Formats an integer with thousands separators, as the specification writes limits (1,024,000,000,000). */
@@ -1107,3 +1139,7 @@ export function signInEmailChangedMail(firstName: string, change: { newEmail: st
     ].join('\n'),
   };
 }
+
+/** Ours: a purchase or up/downgrade whose template the billing system sells no product for. */
+export const billingProductMissing = (templateName: string) =>
+  `The billing system offers no product called '${templateName}'; please contact support`;

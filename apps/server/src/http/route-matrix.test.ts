@@ -160,6 +160,10 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /ws/connect': 'customerMember',
   'GET /ws/boltadmin/connect': 'providerAdmin',
   'GET /ws/agent/connect': 'public',
+  // Buying backup (issue 15, purchase): templates on offer, purchase, up/downgrade.
+  'GET /admin/packagetemplates': 'customerAdmin',
+  'POST /admin/backuppackages': 'customerSuperAdmin',
+  'PUT /admin/backuppackages/:packageId/upgrade': 'customerSuperAdmin',
 };
 
 type Caller =
