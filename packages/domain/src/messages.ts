@@ -950,7 +950,21 @@ export const MESSAGES = {
     changeNotAllowed:
       'Only an active or over-quota backup package with no change pending can be upgraded or downgraded',
   },
+
+  // --- Billing (WHMCS): the billing system's answers, billing host servers, the billing redirect ---
+  /** Ours: the spec names the billing system's failures without quoting them. */
+  billing: {
+    timeout: 'The billing system did not answer in time',
+    unreachable: 'The billing system could not be reached',
+    malformed: 'The billing system gave an answer the portal does not understand',
+    /** Shown where a customer has no billing system: resellers' customers, or none chosen. */
+    noBilling: 'Billing is not available for this customer',
+    redirecting: 'Opening the billing system...',
+  },
 } as const;
+
+/** Ours: the billing system turned a request down; its own words follow. */
+export const billingRefused = (message: string) => `The billing system refused the request: ${message}`;
 
 /** Formats an integer with thousands separators, as the specification writes limits (1,024,000,000,000). */
 export function formatLimit(value: number): string {
