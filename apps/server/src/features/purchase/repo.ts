@@ -138,12 +138,9 @@ export function createPurchaseRepo(db: Executor) {
       return row ?? null;
     },
 
-    /** The billing host servers, one pricing region each (001 §2). */
-    billingServers(): Promise<Array<{ id: number; region: string }>> {
-      return db
-        .select({ id: billingServers.id, region: billingServers.region })
-        .from(billingServers)
-        .orderBy(asc(billingServers.region), asc(billingServers.id));
+    /** The billing host servers, one pricing region each (001 §2), their secrets still sealed. */
+    billingServers(): Promise<Array<typeof billingServers.$inferSelect>> {
+      return db.select().from(billingServers).orderBy(asc(billingServers.region), asc(billingServers.id));
     },
 
     /** A REQUESTED package made from a template and its pending ADDITIONAL_PACKAGE request, with the order. */
