@@ -5,6 +5,8 @@ import { type AccessLevel, errorMessage, failure, MESSAGES, ok, ROUTES, taskRunC
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { createBillingDirectory } from './billing/directory.js';
+import { createBillingRepo } from './billing/repo.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { machineVisibilities } from './db/machine-context.js';
@@ -17,6 +19,10 @@ import { createAuthRepo } from './features/auth/repo.js';
 import { registerAuthRoutes } from './features/auth/routes.js';
 import { createAuthService } from './features/auth/service.js';
 import { createBackupStateService } from './features/backup-state/service.js';
+import { registerBillingRoutes } from './features/billing/routes.js';
+import { createBillingService } from './features/billing/service.js';
+import { registerBillingServerRoutes } from './features/billing-servers/routes.js';
+import { createBillingServerService } from './features/billing-servers/service.js';
 import { createCustomerDeletion } from './features/customers/deletion.js';
 import { createCustomersRepo } from './features/customers/repo.js';
 import { registerCustomerRoutes } from './features/customers/routes.js';
@@ -94,6 +100,7 @@ import { AppError, isClientAbort } from './http/errors.js';
 import { registerRequestContext } from './http/request-context.js';
 import { route } from './http/route.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { startBillingSync } from './jobs/billing-sync.js';
 import { startCustomerDeletion } from './jobs/customer-deletion.js';
 import { startDeletionJob } from './jobs/deletion-job.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
@@ -484,7 +491,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.now ? { now: deps.now } : {}),
   });
   let customerDeletionJob: ReturnType<typeof startCustomerDeletion> | undefined;
+  // --- Billing (issue 15): WHMCS host servers, the billing redirect, unpaid invoices, billing server change ---
+  const billingSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
+  const billing = createBillingService({
+    directory: createBillingDirectory({ db, secrets: billingSecrets }),
+    repo: createBillingRepo(db),
+    logger: app.log,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  registerBillingRoutes(app, { billing });
+  registerBillingServerRoutes(app, { servers: createBillingServerService({ db, secrets: billingSecrets }) });
+  let billingSync: ReturnType<typeof startBillingSync> | undefined;
+  app.addHook('onReady', async () => {
+    billingSync = startBillingSync({ syncAll: () => billing.syncAll(), logger: app.log });
+  });
+  app.addHook('onClose', async () => billingSync?.stop());
+  // --- end of billing ---
   registerCustomerRoutes(app, {
+    changeBillingServer: (customerId, change) => billing.changeServer(customerId, change),
     customers: createCustomerService({
       repo: customersRepo,
       backupState,
@@ -562,6 +586,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     commitId: config.commitId,
     demo: config.demo,
     shell,
+    unpaidInvoices: (customerId, stored) => billing.unpaidInvoices(customerId, stored),
   });
 
   return app;

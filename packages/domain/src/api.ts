@@ -22,6 +22,16 @@ import type {
 import { ALL_CUSTOMERS_ID, customerListQuerySchema, machineListQuerySchema, taskListQuerySchema } from './dashboard.js';
 import { type Paged, pagingQuerySchema } from './envelope.js';
 import {
+  type BillingConnectionResult,
+  type BillingInfo,
+  type BillingServerRow,
+  billingInfoQuerySchema,
+  billingServerAddSchema,
+  billingServerEditSchema,
+  billingServerTestSchema,
+} from './forms/billing-server.js';
+import {
+  billingServerChangeSchema,
   customerAccountEditSchema,
   customerPluginSettingsSchema,
   volumeSnapshotsBodySchema,
@@ -669,6 +679,41 @@ export const ROUTES = {
     upgrade: put('/admin/backuppackages/:packageId/upgrade', 'customerSuperAdmin', {
       body: packageUpgradeSchema,
       response: answer<PurchaseResult>(),
+    }),
+  },
+  // --- Billing (issue 15): billing host servers (001 §2), the billing redirect (002 §7.2), billing server change ---
+  billing: {
+    /** GET /billing/info?goToUrl={encoded} (002 §7.2): a single sign-on link into the caller's billing system. */
+    info: get('/billing/info', 'customerMember', {
+      query: billingInfoQuerySchema,
+      response: answer<BillingInfo>(),
+    }),
+    /** The provider's billing host servers (001 §2; paths ours, the spec names the list whmcsServerDisplayDtos). */
+    servers: get('/boltadmin/whmcsservers', 'providerAdmin', { response: answer<BillingServerRow[]>() }),
+    addServer: post('/boltadmin/whmcsservers', 'providerAdmin', {
+      body: billingServerAddSchema,
+      response: answer<BillingServerRow>(),
+    }),
+    editServer: put('/boltadmin/whmcsservers/:whmcsServerId', 'providerAdmin', {
+      body: billingServerEditSchema,
+      response: answer<BillingServerRow>(),
+    }),
+    deleteServer: del('/boltadmin/whmcsservers/:whmcsServerId', 'providerAdmin', { response: answer<null>() }),
+    testServer: post('/boltadmin/whmcsservers/:whmcsServerId/testconnection', 'providerAdmin', {
+      response: answer<BillingConnectionResult>(),
+    }),
+    /** Test connection of the add/edit form before it is saved. */
+    testForm: post('/boltadmin/whmcsservers/testconnection', 'providerAdmin', {
+      body: billingServerTestSchema,
+      response: answer<BillingConnectionResult>(),
+    }),
+    /**
+     * PUT /boltadmin/customers/{id}?whmcsServerId={id}&paymentMethod={method} (002 §7.3): the same method and
+     * path as customers.provider.changeStatus, told apart by the query; the customers route hands it over.
+     */
+    changeCustomerServer: put('/boltadmin/customers/:customerId', 'providerAdmin', {
+      query: billingServerChangeSchema(null),
+      response: answer<CustomerDetail>(),
     }),
   },
 } as const;

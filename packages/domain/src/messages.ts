@@ -960,8 +960,43 @@ export const MESSAGES = {
     /** Shown where a customer has no billing system: resellers' customers, or none chosen. */
     noBilling: 'Billing is not available for this customer',
     redirecting: 'Opening the billing system...',
+    /** The provider's billing host servers (001 §2); texts ours. */
+    serversTitle: 'Billing host servers',
+    serversEmpty: 'There are no billing host servers',
+    addServer: 'Add billing server',
+    editServer: 'Edit billing server',
+    deleteServer: 'Delete billing server',
+    testConnection: 'Test connection',
+    configured: 'configured',
+    notConfigured: 'not set',
+    secretKeptHint: 'Leave empty to keep the stored value',
+    serverAdded: 'Billing server has been added',
+    serverAddedWithErrors: someErrorsOccurred('Billing server has been added'),
+    serverUpdated: 'Billing server has been updated',
+    serverUpdatedWithErrors: someErrorsOccurred('Billing server has been updated'),
+    serverDeleted: 'Billing server has been deleted',
+    serverDeletedWithErrors: someErrorsOccurred('Billing server has been deleted'),
+    unknownWhileAddingServer: unknownErrorWhile('adding billing server'),
+    unknownWhileUpdatingServer: unknownErrorWhile('updating billing server'),
+    unknownWhileDeletingServer: unknownErrorWhile('deleting billing server'),
+    unknownWhileTestingConnection: unknownErrorWhile('testing billing server connection'),
+    serverNotFound: 'Billing server not found',
+    /** The customer's billing server change (002 §2.5, §5.4); titles ours. */
+    changeServerButton: 'Change billing server',
+    changeServerTitle: 'Change billing server for customer',
+    changeServerSubmit: 'Change billing server',
+    noOtherServer: 'There is no other billing server to move the customer to',
   },
 } as const;
+
+/** Ours: a billing host server's connection test answered. */
+export const billingConnectionSucceeded = (version: string) => `Connection succeeded (WHMCS ${version})`;
+/** Ours: a billing host server still bills customers. */
+export const billingServerInUse = (customers: number) =>
+  `The billing server cannot be deleted while ${customers} ${customers === 1 ? 'customer uses' : 'customers use'} it`;
+/** Ours: the delete confirmation, in the words of 000 §8's template deletion. */
+export const billingServerDeleteQuestion = (description: string) =>
+  `Are you sure you want to delete billing server called ${description}?`;
 
 /** Ours: the billing system turned a request down; its own words follow. */
 export const billingRefused = (message: string) => `The billing system refused the request: ${message}`;

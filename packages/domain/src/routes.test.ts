@@ -125,6 +125,8 @@ describe('who may open a page (issue #6)', () => {
   const openable = (a: Actor | null) => (Object.keys(PAGES) as PageKey[]).filter((page) => mayOpenPage(a, page)).sort();
   const everyone = ['login', 'logout', 'forgotPassword', 'resetPassword', 'signup', 'manual'];
   const ownMachinePages = ['ownMachines', 'customerMachine', 'customerTask'];
+  // Every member of a customer goes to billing through the redirect page (002 §7.2; the server says who has billing).
+  const memberPages = [...ownMachinePages, 'billingRedirect'];
 
   it('signed out: only the public pages, which are exactly PUBLIC_PAGES', () => {
     expect(openable(null)).toEqual([...everyone].sort());
@@ -132,13 +134,13 @@ describe('who may open a page (issue #6)', () => {
   });
 
   it('customer user: dashboard, profile and the own machine pages', () => {
-    expect(openable(actor({}))).toEqual([...everyone, 'dashboard', 'profile', ...ownMachinePages].sort());
+    expect(openable(actor({}))).toEqual([...everyone, 'dashboard', 'profile', ...memberPages].sort());
   });
 
   it("customer admin: the account and its users; a reseller's admin also its customers", () => {
     const admin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' });
     expect(openable(admin)).toEqual(
-      [...everyone, 'dashboard', 'profile', ...ownMachinePages, 'account', 'accountUser'].sort(),
+      [...everyone, 'dashboard', 'profile', ...memberPages, 'account', 'accountUser'].sort(),
     );
     expect(openable({ ...admin, resellerEnabled: true })).toEqual(
       [
@@ -150,7 +152,7 @@ describe('who may open a page (issue #6)', () => {
         'resellerCustomerUser',
         'resellerMachine',
         'resellerTask',
-        ...ownMachinePages,
+        ...memberPages,
         'account',
         'accountUser',
       ].sort(),
@@ -172,6 +174,7 @@ describe('who may open a page (issue #6)', () => {
         'providerTask',
         'providerTaskOverview',
         'demoMails',
+        'providerInfrastructure',
       ].sort(),
     );
   });

@@ -39,6 +39,10 @@ export const PAGES = {
   providerTaskOverview: '/boltadmin/backuptasks/statusoverview',
   // The desktop-app user manual (000 §1): how to install, link and use the agent.
   manual: '/manual',
+  // Billing (issue 15): the page that sends the browser to the billing system (002 §7.2), and the
+  // provider's billing host servers (001 §2).
+  billingRedirect: '/billing/redirect',
+  providerInfrastructure: '/boltadmin/infrastructure',
 } as const;
 export type PageKey = keyof typeof PAGES;
 
@@ -74,6 +78,8 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   providerTask: 'providerAdmin',
   providerTaskOverview: 'providerAdmin',
   manual: 'public',
+  billingRedirect: 'customerMember',
+  providerInfrastructure: 'providerAdmin',
 };
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */
@@ -153,5 +159,9 @@ export function adminAreaEntries(actor: Actor | null): NavEntry[] {
 export function billingRedirectHref(target: 'billing' | 'support'): string {
   return `/billing/redirect?target=${target}`;
 }
+
+/** Where /billing/redirect?target= goes: billing and support (002 §7.2), mass payment ('Invoices due', 002 §2.2). */
+export const BILLING_REDIRECT_TARGETS = ['billing', 'support', 'masspay'] as const;
+export type BillingRedirectTarget = (typeof BILLING_REDIRECT_TARGETS)[number];
 
 export const isAdminAreaPath = (pathname: string) => pathname === '/boltadmin' || pathname.startsWith('/boltadmin/');

@@ -164,6 +164,14 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /admin/packagetemplates': 'customerAdmin',
   'POST /admin/backuppackages': 'customerSuperAdmin',
   'PUT /admin/backuppackages/:packageId/upgrade': 'customerSuperAdmin',
+  // Billing (issue 15): the billing redirect and the provider's billing host servers.
+  'GET /billing/info': 'customerMember',
+  'GET /boltadmin/whmcsservers': 'providerAdmin',
+  'POST /boltadmin/whmcsservers': 'providerAdmin',
+  'PUT /boltadmin/whmcsservers/:whmcsServerId': 'providerAdmin',
+  'DELETE /boltadmin/whmcsservers/:whmcsServerId': 'providerAdmin',
+  'POST /boltadmin/whmcsservers/:whmcsServerId/testconnection': 'providerAdmin',
+  'POST /boltadmin/whmcsservers/testconnection': 'providerAdmin',
 };
 
 type Caller =

@@ -33,6 +33,8 @@ export interface SpaOptions {
   commitId: string;
   demo: boolean;
   shell: ShellRepo;
+  /** The signed-in customer's unpaid invoice count, refreshed from billing now and then (002 §2.2). */
+  unpaidInvoices?: (customerId: number, stored: number) => Promise<number>;
 }
 
 /**
@@ -74,7 +76,10 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
               boltCustomer: actor.boltCustomer,
               resellerEnabled: actor.resellerEnabled,
               readOnly: user.readOnly,
-              unpaidInvoices: user.unpaidInvoices ?? 0,
+              unpaidInvoices:
+                user.customerId !== null && options.unpaidInvoices
+                  ? await options.unpaidInvoices(user.customerId, user.unpaidInvoices ?? 0)
+                  : (user.unpaidInvoices ?? 0),
             }
           : null,
       branding: user ? await options.shell.brandingFor(user.customerId) : null,

@@ -40,6 +40,13 @@ const TaskStatusOverviewPage = lazy(() =>
   import('../features/task-overview/TaskStatusOverviewPage').then((m) => ({ default: m.TaskStatusOverviewPage })),
 );
 const ManualPage = lazy(() => import('../features/manual/ManualPage').then((m) => ({ default: m.ManualPage })));
+// Billing (issue 15).
+const BillingRedirectPage = lazy(() =>
+  import('../features/billing/BillingRedirectPage').then((m) => ({ default: m.BillingRedirectPage })),
+);
+const InfrastructurePage = lazy(() =>
+  import('../features/billing-servers/InfrastructurePage').then((m) => ({ default: m.InfrastructurePage })),
+);
 
 /** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
 type Layout = 'public' | 'shell' | 'admin';
@@ -78,6 +85,8 @@ const SCREENS: Record<PageKey, Screen> = {
   providerTask: { layout: 'admin', element: <TaskPage audience="provider" /> },
   providerTaskOverview: { layout: 'admin', element: <TaskStatusOverviewPage /> },
   manual: { layout: 'public', element: <ManualPage /> },
+  billingRedirect: { layout: 'shell', element: <BillingRedirectPage /> },
+  providerInfrastructure: { layout: 'admin', element: <InfrastructurePage /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */

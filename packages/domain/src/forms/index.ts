@@ -1,4 +1,6 @@
 /** The form schemas of the three specification documents, one file per area (see each file). */
+
+export * from './billing-server.js';
 export * from './confirm.js';
 export * from './customer.js';
 export * from './fields.js';

@@ -1,4 +1,4 @@
-import { type AdminAudience, ok, ROUTES } from '@portal/domain';
+import { type AdminAudience, type BillingServerChangePayload, ok, ROUTES } from '@portal/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
@@ -15,7 +15,12 @@ const ADMIN_AUDIENCES: readonly AdminAudience[] = ['provider', 'reseller'];
  */
 export function registerCustomerRoutes(
   app: FastifyInstance,
-  deps: { customers: CustomerService; userViews: UserViews },
+  deps: {
+    customers: CustomerService;
+    userViews: UserViews;
+    /** The provider's billing server change on the status change's path (002 §7.3), billing's to carry out. */
+    changeBillingServer?: (customerId: number, change: BillingServerChangePayload) => Promise<void>;
+  },
 ): void {
   const { customers, userViews } = deps;
   const actorOf = (request: FastifyRequest) => requireSignedIn(request).actor;
@@ -43,10 +48,17 @@ export function registerCustomerRoutes(
       return ok(await customers.detail(viewOf(request), customerId));
     });
 
-    // ?status={newStatus} (002 §7.3); the billing server change on this path belongs to the billing issue.
+    // ?status={newStatus} (002 §7.3); the provider's ?whmcsServerId=&paymentMethod= on the same path goes to billing.
     route(app, r.changeStatus, async (request) => {
       const { customerId } = parseWith(r.changeStatus.params, request.params);
       const view = viewOf(request);
+      const serverChange = ROUTES.billing.changeCustomerServer;
+      if (audience === 'provider' && deps.changeBillingServer && 'whmcsServerId' in (request.query as object)) {
+        const change = parseWith(serverChange.query, request.query);
+        await customers.detail(view, customerId);
+        await deps.changeBillingServer(customerId, change);
+        return ok(await customers.detail(view, customerId));
+      }
       const { status } = parseWith(r.changeStatus.query, request.query);
       return ok(await customers.changeStatus(view, customerId, status));
     });

@@ -16,6 +16,7 @@ import { Link, useParams } from 'react-router';
 import { routeCall } from '../../app/api';
 import { useSession } from '../../app/session';
 import { DataTable, type DataTableColumn, DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
+import { ChangeBillingServerDialog } from '../billing-servers/ChangeBillingServerDialog';
 import { UsersTable } from '../users/UsersTable';
 import { customerPagesOf } from './audience';
 import { ChangeCustomerStatusDialog } from './ChangeCustomerStatusDialog';
@@ -29,7 +30,7 @@ import { customerKeys, useCustomer } from './queries';
 const TEXT = MESSAGES.customer;
 const R = TEXT.rows;
 
-type DialogKey = 'status' | 'delete' | 'plugins' | 'makeReseller';
+type DialogKey = 'status' | 'delete' | 'plugins' | 'makeReseller' | 'billingServer';
 
 const yesNo = (value: boolean) => (value ? MESSAGES.yes : MESSAGES.no);
 
@@ -139,6 +140,11 @@ function CustomerActions({
           {TEXT.pluginSettingsButton}
         </Button>
       )}
+      {provider && customer.parentResellerCustomerId === null && (
+        <Button variant="outline-primary" onClick={() => onOpen('billingServer')}>
+          {MESSAGES.billing.changeServerButton}
+        </Button>
+      )}
       {provider && customer.makeResellerAllowed && (
         <Button variant="outline-primary" onClick={() => onOpen('makeReseller')}>
           {TEXT.makeResellerButton}
@@ -220,6 +226,7 @@ function CustomerScreen({ audience, customerId }: { audience: AdminAudience; cus
             <>
               <PluginSettingsDialog show={dialog === 'plugins'} onHide={close} customer={customer} />
               <MakeResellerDialog show={dialog === 'makeReseller'} customer={customer} onHide={close} onMade={close} />
+              <ChangeBillingServerDialog show={dialog === 'billingServer'} customer={customer} onHide={close} />
             </>
           )}
         </>
