@@ -59,11 +59,11 @@ import { registerMachineRoutes } from './features/machines/routes.js';
 import { createMachineService } from './features/machines/service.js';
 import { createProfileRepo } from './features/profile/repo.js';
 import { registerProfileRoutes } from './features/profile/routes.js';
-import { NO_BILLING } from './features/purchase/billing.js';
 import { createPaidInvoiceCheck } from './features/purchase/paid-invoices.js';
 import { createPurchaseRepo } from './features/purchase/repo.js';
 import { registerPurchaseRoutes } from './features/purchase/routes.js';
 import { createPurchaseService } from './features/purchase/service.js';
+import { createWhmcsPurchaseBilling } from './features/purchase/whmcs-billing.js';
 import { createRealtimeCommandsRepo } from './features/realtime-commands/repo.js';
 import { registerRealtimeCommandRoutes } from './features/realtime-commands/routes.js';
 import { createRealtimeCommandService } from './features/realtime-commands/service.js';
@@ -556,7 +556,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Buying backup (issue 15): templates on offer, purchase, up/downgrade; paid invoices approve their requests.
   const purchaseRepo = createPurchaseRepo(db);
-  const purchaseBilling = NO_BILLING;
+  const purchaseBilling = createWhmcsPurchaseBilling({
+    repo: purchaseRepo,
+    directory: createBillingDirectory({ db, secrets: billingSecrets }),
+  });
   registerPurchaseRoutes(app, {
     purchases: createPurchaseService({
       db,

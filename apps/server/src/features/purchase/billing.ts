@@ -23,11 +23,3 @@ export interface BillingOrder {
   /** The billing service the order created (a purchase), kept on the package for its later changes. */
   serviceId: number | null;
 }
-
-/** A portal without a billing system: nobody is billed, every request waits for approval. */
-export const NO_BILLING: PurchaseBilling = {
-  catalogue: async () => [],
-  order: async () => null,
-  upgrade: async () => null,
-  invoicePaid: async () => false,
-};
