@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { billingInfoQuerySchema } from './forms/billing-server.js';
 import { PACKAGE_TEMPLATE_LIMITS } from './forms/package-template.js';
-import { invoicePaymentPath, packageFromTemplate, templateQuotaInMb } from './purchase.js';
+import { invoiceGoToUrl, packageFromTemplate, templateQuotaInMb } from './purchase.js';
 
 describe('the package a purchase makes (000 §6)', () => {
   it('takes the template name (cut to 50), its quota exactly, the whole quota per machine and the machine limit', () => {
@@ -41,8 +42,9 @@ describe('the package a purchase makes (000 §6)', () => {
 });
 
 describe('paying an invoice (000 §7, 002 §7.2)', () => {
-  it("goes to the billing system's invoice page through the billing redirect", () => {
-    expect(invoicePaymentPath(42)).toBe('/billing/info?goToUrl=viewinvoice.php%3Fid%3D42');
-    expect(() => invoicePaymentPath(0)).toThrow(RangeError);
+  it("is the billing system's invoice page, a goToUrl GET /billing/info accepts", () => {
+    expect(invoiceGoToUrl(42)).toBe('viewinvoice.php?id=42');
+    expect(billingInfoQuerySchema.safeParse({ goToUrl: invoiceGoToUrl(42) }).success).toBe(true);
+    expect(() => invoiceGoToUrl(0)).toThrow(RangeError);
   });
 });

@@ -3,7 +3,6 @@ import type { StorageQuotaUnit } from './enums.js';
 import { PACKAGE_LIMITS, packageQuotaInMb } from './forms/package.js';
 import { idSegment } from './paths.js';
 import { bytesToMegabytes, quotaToBytes, quotaToBytesExact } from './sizes.js';
-import { billingInfoPath } from './urls.js';
 
 /**
  * Buying backup (000 §6, §7; 001 §2, §3): the templates a customer may buy with their billing prices, the
@@ -82,8 +81,7 @@ export function packageFromTemplate(template: TemplateQuota & { name: string; no
 }
 
 /**
- * Where the browser goes to pay an invoice that purchase or up/downgrade answered (000 §7): the billing
- * system's invoice page, through the portal's billing redirect (002 §7.2), which signs the customer in there.
+ * The billing system's page of an invoice that purchase or up/downgrade answered (000 §7): the goToUrl of
+ * GET /billing/info (002 §7.2), which answers the single sign-on link the browser then follows.
  */
-export const invoicePaymentPath = (invoiceId: number) =>
-  billingInfoPath(`${WHMCS_PAGES.invoice}?id=${idSegment(invoiceId, 'invoiceId')}`);
+export const invoiceGoToUrl = (invoiceId: number) => `${WHMCS_PAGES.invoice}?id=${idSegment(invoiceId, 'invoiceId')}`;

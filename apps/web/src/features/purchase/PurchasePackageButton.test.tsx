@@ -2,10 +2,10 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn, type TestUser, watchRefreshes } from '../../app/testing';
 import { ToastHost } from '../../ui';
-import { message, ok, reply } from '../users/testing';
+import { fakeServer, message, ok, reply } from '../users/testing';
 import { browser } from './browser';
 import { PurchasePackageButton } from './PurchasePackageButton';
-import { DIRECT_OFFER, serveOffer } from './testing';
+import { DIRECT_OFFER, SSO_LINK, serveOffer } from './testing';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -75,11 +75,28 @@ describe('PurchasePackageButton (000 §5-§7)', () => {
   });
 
   it("goes to the invoice's page in the billing system when the answer carries an invoice", async () => {
-    serveOffer(DIRECT_OFFER, ({ method }) => (method === 'POST' ? ok({ whmcsInvoiceId: 42 }) : undefined));
+    const server = serveOffer(DIRECT_OFFER, ({ method }) =>
+      method === 'POST' ? ok({ whmcsInvoiceId: 42 }) : undefined,
+    );
     const { events, assign } = open();
     await choose(events, 'Basic');
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('/billing/info?goToUrl=viewinvoice.php%3Fid%3D42'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(SSO_LINK));
+    expect(server.to('GET', '/billing/info')[0]?.url.searchParams.get('goToUrl')).toBe('viewinvoice.php?id=42');
     expect(screen.queryByText('Backup package requested successfully!')).not.toBeInTheDocument();
+  });
+
+  it('says why when the invoice cannot be opened, the purchase being made', async () => {
+    fakeServer(({ method, url }) => {
+      if (url.pathname === '/admin/packagetemplates') return ok(DIRECT_OFFER);
+      if (url.pathname === '/billing/info')
+        return reply(502, { messages: [message('', 'The billing system could not be reached')] });
+      return method === 'POST' ? ok({ whmcsInvoiceId: 42 }) : undefined;
+    });
+    const { events, assign } = open();
+    await choose(events, 'Basic');
+    expect(await screen.findByText('The billing system could not be reached')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(assign).not.toHaveBeenCalled();
   });
 
   it('shows the field message, a billing failure and the unknown error', async () => {

@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { invoicePaymentPath, MESSAGES, NO_TEMPLATE_CHOSEN, type PurchaseResult } from '@portal/domain';
+import { MESSAGES, NO_TEMPLATE_CHOSEN, type PurchaseResult } from '@portal/domain';
 import { type Resolver, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { type ApiMutation, FormModal, GlobalErrors, SelectField, toast, useDialogSubmit } from '../../ui';
-import { browser } from './browser';
+import { openInvoice } from './invoice';
 import { useTemplatesOnOffer } from './queries';
 
 const T = MESSAGES.purchase;
@@ -32,8 +32,8 @@ export interface TemplateChoiceDialogProps<P> {
 
 /**
  * Purchase and up/downgrade (000 §5, §7): a template chosen from those on offer, 'Choose a backup package'
- * (-1) first. An answer with an invoice sends the browser to pay it in the billing system (through the
- * billing redirect); otherwise the success toast says the request was made.
+ * (-1) first. An answer with an invoice sends the browser to pay it in the billing system (through
+ * GET /billing/info); otherwise the success toast says the request was made.
  */
 export function TemplateChoiceDialog<P>({
   show,
@@ -70,12 +70,17 @@ export function TemplateChoiceDialog<P>({
     const outcome = await submit(schema.parse(values));
     if (!outcome.close) return;
     const invoiceId = outcome.result?.whmcsInvoiceId ?? null;
-    if (invoiceId !== null) {
-      browser.assign(invoicePaymentPath(invoiceId));
+    if (invoiceId === null) {
+      toast.success(successText);
+      onHide();
       return;
     }
-    toast.success(successText);
-    onHide();
+    // The request is made either way; the invoice stays payable from the billing pages if it cannot open now.
+    const problem = await openInvoice(invoiceId);
+    if (problem !== null) {
+      toast.error(problem);
+      onHide();
+    }
   });
 
   return (

@@ -4,7 +4,7 @@ import { renderSignedIn, type TestUser } from '../../app/testing';
 import { ToastHost } from '../../ui';
 import { ok, reply } from '../users/testing';
 import { browser } from './browser';
-import { DIRECT_OFFER, serveOffer } from './testing';
+import { DIRECT_OFFER, SSO_LINK, serveOffer } from './testing';
 import { type UpgradablePackage, UpgradePackageButton } from './UpgradePackageButton';
 
 afterEach(() => {
@@ -74,7 +74,7 @@ describe('UpgradePackageButton (000 §4-§7)', () => {
 
   it('goes to the invoice of a billed change, and shows the unknown error of a failure', async () => {
     let answer = () => reply(500, {});
-    serveOffer(DIRECT_OFFER, ({ method }) => (method === 'PUT' ? answer() : undefined));
+    const server = serveOffer(DIRECT_OFFER, ({ method }) => (method === 'PUT' ? answer() : undefined));
     const { events, assign } = open();
     await events.click(screen.getByRole('button', { name: 'Upgrade Office' }));
     await screen.findByRole('option', { name: 'Business' });
@@ -86,6 +86,7 @@ describe('UpgradePackageButton (000 §4-§7)', () => {
 
     answer = () => ok({ whmcsInvoiceId: 77 });
     await events.click(screen.getByRole('button', { name: 'Request change' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('/billing/info?goToUrl=viewinvoice.php%3Fid%3D77'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(SSO_LINK));
+    expect(server.to('GET', '/billing/info')[0]?.url.searchParams.get('goToUrl')).toBe('viewinvoice.php?id=77');
   });
 });

@@ -39,10 +39,17 @@ export const DIRECT_OFFER: TemplatesOnOffer = {
   ],
 };
 
-/** Serves the offer, and `answer` for every other call. */
+/** The single sign-on link GET /billing/info answers in these tests. */
+export const SSO_LINK = 'http://billing.test/oauth/singlesignon.php?access_token=t0k3n';
+
+/** Serves the offer and the billing redirect, and `answer` for every other call. */
 export function serveOffer(
   offer: TemplatesOnOffer,
   answer: (request: Request) => Response | undefined = () => undefined,
 ) {
-  return fakeServer((request) => (request.url.pathname === '/admin/packagetemplates' ? ok(offer) : answer(request)));
+  return fakeServer((request) => {
+    if (request.url.pathname === '/admin/packagetemplates') return ok(offer);
+    if (request.url.pathname === '/billing/info') return ok({ whmcsRedirectUrl: SSO_LINK });
+    return answer(request);
+  });
 }
