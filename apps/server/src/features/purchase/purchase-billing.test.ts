@@ -81,6 +81,16 @@ const billingOf = () =>
     directory: createBillingDirectory({ db: t.database.db, secrets: createSecretBox(MASTER_KEY) }),
   });
 
+/** The paid-invoice check as app.ts builds it, with the test's approval in place of the requests feature's. */
+const paidInvoiceCheck = (approvePaidRequest: (requestId: number) => Promise<void>) =>
+  createPaidInvoiceCheck({
+    db: t.database.db,
+    repo: createPurchaseRepo(t.database.db),
+    billing: billingOf(),
+    approvePaidRequest,
+    warn: () => undefined,
+  });
+
 beforeAll(async () => {
   whmcs = await startTestWhmcs({
     products: [
@@ -226,14 +236,8 @@ describe('paid invoices approve their requests', () => {
     );
     const request = (await rowsOf(billed.customerId)).requests.find((r) => r.whmcsInvoiceId === whmcsInvoiceId);
     const approved: number[] = [];
-    const check = createPaidInvoiceCheck({
-      db: t.database.db,
-      repo: createPurchaseRepo(t.database.db),
-      billing: billingOf(),
-      approvePaidRequest: async (requestId) => {
-        approved.push(requestId);
-      },
-      warn: () => undefined,
+    const check = paidInvoiceCheck(async (requestId) => {
+      approved.push(requestId);
     });
 
     await check.checkAll();
@@ -266,15 +270,9 @@ describe('paid invoices approve their requests', () => {
       redirect: 'manual',
     });
     let attempts = 0;
-    const check = createPaidInvoiceCheck({
-      db: t.database.db,
-      repo: createPurchaseRepo(t.database.db),
-      billing: billingOf(),
-      approvePaidRequest: async () => {
-        attempts += 1;
-        if (attempts === 1) throw new Error('approval failed');
-      },
-      warn: () => undefined,
+    const check = paidInvoiceCheck(async () => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('approval failed');
     });
     expect(await check.checkCustomer(billed.customerId)).toBe(0);
     expect(attempts).toBe(1);
@@ -296,14 +294,8 @@ describe('paid invoices approve their requests', () => {
     });
     const approved: number[] = [];
     const instances = [0, 1, 2].map(() =>
-      createPaidInvoiceCheck({
-        db: t.database.db,
-        repo: createPurchaseRepo(t.database.db),
-        billing: billingOf(),
-        approvePaidRequest: async (requestId) => {
-          approved.push(requestId);
-        },
-        warn: () => undefined,
+      paidInvoiceCheck(async (requestId) => {
+        approved.push(requestId);
       }),
     );
     const counts = await Promise.all(instances.map((check) => check.checkAll()));
