@@ -69,6 +69,11 @@ import { registerPackageRoutes } from './features/packages/routes.js';
 import { createPackageQuota, createPackageService } from './features/packages/service.js';
 import { createProfileRepo } from './features/profile/repo.js';
 import { registerProfileRoutes } from './features/profile/routes.js';
+import { createPaidInvoiceCheck } from './features/purchase/paid-invoices.js';
+import { createPurchaseRepo } from './features/purchase/repo.js';
+import { registerPurchaseRoutes } from './features/purchase/routes.js';
+import { createPurchaseService } from './features/purchase/service.js';
+import { createWhmcsPurchaseBilling } from './features/purchase/whmcs-billing.js';
 import { createRealtimeCommandsRepo } from './features/realtime-commands/repo.js';
 import { registerRealtimeCommandRoutes } from './features/realtime-commands/routes.js';
 import { createRealtimeCommandService } from './features/realtime-commands/service.js';
@@ -110,6 +115,7 @@ import { startCustomerDeletion } from './jobs/customer-deletion.js';
 import { startDeletionJob } from './jobs/deletion-job.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startMissedRunDetection } from './jobs/missed-runs.js';
+import { startPaidInvoiceJob } from './jobs/paid-invoices.js';
 import { startStalePresenceSweep } from './jobs/stale-presence.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MailSink } from './mail/sink.js';
@@ -553,6 +559,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       quota: packageQuota,
       backupState,
       deletionRequested: () => packageDeletionJob?.kick(),
+      checkPaidInvoices: (customerId) => paidInvoices.checkCustomer(customerId),
     }),
   });
   app.addHook('onReady', async () => {
@@ -611,6 +618,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     distDir: config.agentDistDir ?? 'apps/agent/dist',
     publicUrl: config.publicUrl,
   });
+
+  // Buying backup (issue 15): templates on offer, purchase, up/downgrade; paid invoices approve their requests.
+  const purchaseRepo = createPurchaseRepo(db);
+  const purchaseBilling = createWhmcsPurchaseBilling({
+    repo: purchaseRepo,
+    directory: billingDirectory,
+  });
+  registerPurchaseRoutes(app, {
+    purchases: createPurchaseService({
+      db,
+      repo: purchaseRepo,
+      billing: purchaseBilling,
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+  });
+  const paidInvoices = createPaidInvoiceCheck({
+    db,
+    repo: purchaseRepo,
+    billing: purchaseBilling,
+    approvePaidRequest: async (requestId) => {
+      await packageRequests.approvePaid(requestId);
+    },
+    warn: (message, detail) => app.log.warn(detail, message),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  let paidInvoiceJob: ReturnType<typeof startPaidInvoiceJob> | undefined;
+  app.addHook('onReady', async () => {
+    paidInvoiceJob = startPaidInvoiceJob({ check: paidInvoices, logger: app.log });
+  });
+  app.addHook('onClose', async () => paidInvoiceJob?.stop());
 
   await registerSpa(app, {
     distDir: config.webDistDir,

@@ -37,6 +37,7 @@ import {
   volumeSnapshotsBodySchema,
 } from './forms/customer.js';
 import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './forms/machine.js';
+import { packagePurchaseSchema, packageUpgradeSchema } from './forms/package.js';
 import { packageTemplateAddSchema, packageTemplateEditSchema } from './forms/package-template.js';
 import { resticCommandSchema } from './forms/restic.js';
 import { restoreRequestSchema } from './forms/restore.js';
@@ -66,6 +67,7 @@ import {
 } from './packages.js';
 import { idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
+import type { PurchaseResult, TemplatesOnOffer } from './purchase.js';
 import {
   archiveDeleteQuerySchema,
   type DownloadInitiated,
@@ -759,6 +761,21 @@ export const ROUTES = {
     providerAction: put('/boltadmin/backuppackages/:packageId', 'providerAdmin', {
       query: packageActionQuerySchema,
       response: answer<null>(),
+    }),
+  },
+  /**
+   * Buying backup (000 §6, §7; 001 §2): the templates on offer to the caller's customer with their billing
+   * prices (ours: the specification shows the table, not its call), purchase and up/downgrade (super admin).
+   */
+  purchase: {
+    templates: get('/admin/packagetemplates', 'customerAdmin', { response: answer<TemplatesOnOffer>() }),
+    purchase: post('/admin/backuppackages', 'customerSuperAdmin', {
+      body: packagePurchaseSchema,
+      response: answer<PurchaseResult>(),
+    }),
+    upgrade: put('/admin/backuppackages/:packageId/upgrade', 'customerSuperAdmin', {
+      body: packageUpgradeSchema,
+      response: answer<PurchaseResult>(),
     }),
   },
   // --- Billing (issue 15): billing host servers (001 §2), the billing redirect (002 §7.2), billing server change ---

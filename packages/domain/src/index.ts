@@ -24,6 +24,7 @@ export * from './package-requests.js';
 export * from './packages.js';
 export * from './panels.js';
 export * from './permissions.js';
+export * from './purchase.js';
 export * from './restore.js';
 export * from './routes.js';
 export * from './schedule.js';

@@ -1008,6 +1008,38 @@ export const MESSAGES = {
     },
     machinesTitle: 'Backup machines',
   },
+  /**
+   * Buying backup (000 §6, §7; 001 §2): the template table, purchase and up/downgrade. The success and
+   * unknown-error toasts are MESSAGES.backupPackage's; the template choice is sign-up's ('Choose a backup
+   * package', 'Must choose a backup package'). The rest is ours.
+   */
+  purchase: {
+    purchaseButton: 'Purchase package',
+    purchaseTitle: 'Purchase package',
+    purchaseSubmit: 'Purchase',
+    upgradeButton: 'Upgrade',
+    upgradeTitle: 'Upgrade or downgrade package',
+    upgradeSubmit: 'Request change',
+    templateLabel: 'Backup package',
+    templatesTitle: 'Backup packages on offer',
+    columns: {
+      name: 'Name',
+      storageQuota: 'Storage quota',
+      maxMachines: 'Max number of machines',
+      pricing: 'Pricing',
+    },
+    region: 'Region',
+    inBilling: 'Available',
+    notInBilling: 'Not available',
+    noPrice: 'No price',
+    pricingLink: 'See prices on our main site',
+    // The server's refusals.
+    notOnOffer: 'This backup package is not on offer to you',
+    currentTemplate: 'Must choose a backup package other than the current one',
+    changeNotAllowed:
+      'Only an active or over-quota backup package with no change pending can be upgraded or downgraded',
+  },
+
   // --- Billing (WHMCS): the billing system's answers, billing host servers, the billing redirect ---
   /** Ours: the spec names the billing system's failures without quoting them. */
   billing: {
@@ -1262,3 +1294,7 @@ export function signInEmailChangedMail(firstName: string, change: { newEmail: st
     ].join('\n'),
   };
 }
+
+/** Ours: a purchase or up/downgrade whose template the billing system sells no product for. */
+export const billingProductMissing = (templateName: string) =>
+  `The billing system offers no product called '${templateName}'; please contact support`;

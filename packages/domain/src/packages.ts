@@ -23,6 +23,8 @@ export interface PackageRow {
   numberOfBackupMachines: number;
   upOrDownGradeRequested: boolean;
   requestedBackupPackageTemplateName: string | null;
+  /** The template the package was made from (an up/downgrade offers the others); null once it is gone. */
+  templateId: number | null;
   initializable: boolean;
   manageable: boolean;
   accessibleByLoggedInUser: boolean;

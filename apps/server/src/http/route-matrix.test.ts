@@ -187,6 +187,10 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /ws/connect': 'customerMember',
   'GET /ws/boltadmin/connect': 'providerAdmin',
   'GET /ws/agent/connect': 'public',
+  // Buying backup (issue 15, purchase): templates on offer, purchase, up/downgrade.
+  'GET /admin/packagetemplates': 'customerAdmin',
+  'POST /admin/backuppackages': 'customerSuperAdmin',
+  'PUT /admin/backuppackages/:packageId/upgrade': 'customerSuperAdmin',
   // Billing (issue 15): the billing redirect and the provider's billing host servers.
   'GET /billing/info': 'customerMember',
   'GET /boltadmin/whmcsservers': 'providerAdmin',

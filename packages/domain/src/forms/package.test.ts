@@ -85,12 +85,12 @@ describe('purchase and upgrade (000 §5)', () => {
   it('require a template choice: -1 is none', () => {
     expect(packagePurchaseSchema.safeParse({ packageTemplateId: NO_TEMPLATE_CHOSEN }).error?.issues[0]).toMatchObject({
       path: ['packageTemplateId'],
-      message: 'Package template is required',
+      message: 'Must choose a backup package',
     });
     expect(packagePurchaseSchema.parse({ packageTemplateId: '4' })).toEqual({ packageTemplateId: 4 });
     expect(packageUpgradeSchema.safeParse({ newPackageTemplateId: -1 }).error?.issues[0]).toMatchObject({
       path: ['newPackageTemplateId'],
-      message: 'Package template is required',
+      message: 'Must choose a backup package',
     });
     expect(packageUpgradeSchema.parse({ newPackageTemplateId: 2 })).toEqual({ newPackageTemplateId: 2 });
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PackageRequestType } from '../enums.js';
-import { fieldRequired } from '../messages.js';
+import { fieldRequired, MESSAGES } from '../messages.js';
 import { BYTES_PER_MB } from '../sizes.js';
 import {
   checkbox,
@@ -96,7 +96,8 @@ export function onPerMachineLimitToggled<F extends PackageEditForm>(form: F, on:
 /** "Nothing chosen" in the template selects of purchase and upgrade (000 §5: value not -1). */
 export const NO_TEMPLATE_CHOSEN = -1;
 
-const templateChoice = chosenId(fieldRequired(PACKAGE_LABELS.packageTemplateId));
+// The same choice as sign-up's, with its text: 'Must choose a backup package'.
+const templateChoice = chosenId(MESSAGES.signUp.chooseTemplate);
 
 /** Purchase package: a template must be chosen (000 §5; payload of 000 §7: packageTemplateId). */
 export const packagePurchaseSchema = z.object({ packageTemplateId: templateChoice });

@@ -166,6 +166,11 @@ export const packageRequests = pgTable(
     /** The billing order and invoice a purchase or up/downgrade made; paying the invoice approves the request. */
     whmcsOrderId: integer('whmcs_order_id'),
     whmcsInvoiceId: integer('whmcs_invoice_id'),
+    /**
+     * When the paid-invoice check found the invoice paid and claimed the request for approval: claimed once,
+     * so the approval is asked for once even with several instances checking (jobs/paid-invoices.ts).
+     */
+    whmcsInvoicePaidAt: ts('whmcs_invoice_paid_at'),
     /** What the approval linked (000 §3 storage item), kept for the record. */
     linkedStorageItemType: varchar('linked_storage_item_type', { length: 40 }),
     linkedStorageItemId: integer('linked_storage_item_id'),

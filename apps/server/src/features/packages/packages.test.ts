@@ -136,6 +136,7 @@ describe('the customer admins’ packages table (000 §2, 001 §3)', () => {
       numberOfBackupMachines: 0,
       upOrDownGradeRequested: false,
       requestedBackupPackageTemplateName: null,
+      templateId: null,
       initializable: false,
       manageable: true,
       accessibleByLoggedInUser: true,

@@ -40,6 +40,7 @@ export function presentPackageRow(pkg: PackageRecord, actor: Actor, audience: Au
     numberOfBackupMachines: pkg.numberOfBackupMachines,
     upOrDownGradeRequested: pkg.upOrDownGradeRequested,
     requestedBackupPackageTemplateName: pkg.upOrDownGradeRequested ? pkg.requestedBackupPackageTemplateName : null,
+    templateId: pkg.templateId,
     initializable: isPackageInitializable(pkg.status),
     manageable: accessible && mayChange(actor),
     accessibleByLoggedInUser: accessible,

@@ -59,6 +59,7 @@ function recordFields(linkedUserId: number | null) {
     numberOfBackupMachines: sql<number>`(select count(*)::int from ${backupMachines} m where m.backup_package_id = ${PACKAGE_ID} and not m.being_deleted)`,
     usedSpaceInBytes: usedBytes(),
     upOrDownGradeRequested: backupPackages.upOrDownGradeRequested,
+    templateId: backupPackages.templateId,
     requestedBackupPackageTemplateName: requestedTemplate.name,
     whmcsServiceId: backupPackages.whmcsServiceId,
     billingServer: {

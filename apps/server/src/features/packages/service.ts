@@ -119,6 +119,8 @@ export function createPackageService(deps: {
   backupState: Pick<BackupStateService, 'setPackageStatus'>;
   /** Wakes the deletion job. */
   deletionRequested: () => void;
+  /** Approves the customer's purchases whose invoices were paid meanwhile, so the table shows them at once. */
+  checkPaidInvoices: (customerId: number) => Promise<unknown>;
 }) {
   const { repo, quota } = deps;
 
@@ -170,6 +172,7 @@ export function createPackageService(deps: {
     /** /admin/backuppackages: the customer's packages; an admin who is not the super admin, the linked ones. */
     async list(actor: Actor, paging: Paging): Promise<Paged<PackageRow>> {
       if (actor.customerId === null || !isCustomerAdmin(actor)) throw forbidden();
+      await deps.checkPaidInvoices(actor.customerId);
       const scope = {
         customerId: actor.customerId,
         linkedUserId: actor.userId,

@@ -1,29 +1,38 @@
-import { MESSAGES, type PackageRow } from '@portal/domain';
-import type { ReactNode } from 'react';
+import { MESSAGES, type PackageRow, TIMINGS } from '@portal/domain';
 import { useState } from 'react';
 import { Page } from '../../ui';
+import { MyPackageRequestsTable } from '../package-requests/MyPackageRequestsTable';
+import { requestKeys } from '../package-requests/queries';
+import { PackageTemplatesTable } from '../purchase/PackageTemplatesTable';
+import { PurchasePackageButton } from '../purchase/PurchasePackageButton';
+import { UpgradePackageButton } from '../purchase/UpgradePackageButton';
 import { EditPackageDialog } from './EditPackageDialog';
 import { InitializePackageDialog } from './InitializePackageDialog';
 import { PackagesTable } from './PackagesTable';
+import { packageKeys } from './queries';
 
-export interface PackagesPageProps {
-  /** The page action slot: 'Purchase package' (the billing feature's). */
-  actions?: ReactNode;
-  /** More buttons per row: 'Upgrade' (the billing feature's). */
-  rowActions?: (pkg: PackageRow) => ReactNode;
-}
+/** A purchase or up/downgrade adds a package or a CHANGE REQUESTED badge, and a request of the customer's. */
+const PURCHASE_REFRESHES = [
+  { queryKey: packageKeys.lists(), afterMs: TIMINGS.tableRefreshMs },
+  { queryKey: requestKeys.mine(), afterMs: TIMINGS.tableRefreshMs },
+] as const;
 
-/** /admin/backuppackages (000 §2): the customer admins' packages with Edit and Initialize. */
-export function PackagesPage({ actions, rowActions }: PackagesPageProps) {
+/**
+ * /admin/backuppackages (000 §2, §6): the customer admins' packages with Edit, Initialize and (super admin)
+ * Upgrade and Purchase package, the customer's own requests, and the templates on offer with their prices.
+ */
+export function PackagesPage() {
   const [dialog, setDialog] = useState<{ kind: 'edit' | 'initialize'; pkg: PackageRow } | null>(null);
   const close = () => setDialog(null);
   return (
-    <Page title={MESSAGES.packagePages.title} actions={actions}>
+    <Page title={MESSAGES.packagePages.title} actions={<PurchasePackageButton refreshes={PURCHASE_REFRESHES} />}>
       <PackagesTable
         onEdit={(pkg) => setDialog({ kind: 'edit', pkg })}
         onInitialize={(pkg) => setDialog({ kind: 'initialize', pkg })}
-        {...(rowActions ? { rowActions } : {})}
+        rowActions={(pkg) => <UpgradePackageButton pkg={pkg} refreshes={PURCHASE_REFRESHES} />}
       />
+      <MyPackageRequestsTable />
+      <PackageTemplatesTable />
       {dialog && (
         <>
           <EditPackageDialog show={dialog.kind === 'edit'} onHide={close} pkg={dialog.pkg} />

@@ -17,6 +17,7 @@ export function packageRow(overrides: Partial<PackageRow> = {}): PackageRow {
     numberOfBackupMachines: 2,
     upOrDownGradeRequested: false,
     requestedBackupPackageTemplateName: null,
+    templateId: 1,
     initializable: false,
     manageable: true,
     accessibleByLoggedInUser: true,

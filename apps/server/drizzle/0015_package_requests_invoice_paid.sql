@@ -1,0 +1,1 @@
+ALTER TABLE "package_requests" ADD COLUMN "whmcs_invoice_paid_at" timestamp with time zone;

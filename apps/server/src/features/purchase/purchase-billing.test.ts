@@ -1,0 +1,319 @@
+import {
+  billingProductMissing,
+  billingRefused,
+  type Envelope,
+  MESSAGES,
+  type PurchaseResult,
+  ROUTES,
+  type TemplatesOnOffer,
+} from '@portal/domain';
+import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createBillingDirectory } from '../../billing/directory.js';
+import { backupPackages, billingServers, customers, packageRequests, packageTemplates } from '../../db/schema/index.js';
+import { startPaidInvoiceJob } from '../../jobs/paid-invoices.js';
+import { createSecretBox } from '../../secrets.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../../testing/whmcs.js';
+import { addCustomer, signedIn, type TestCustomer } from '../customers/testing.js';
+import { createPaidInvoiceCheck } from './paid-invoices.js';
+import { createPurchaseRepo } from './repo.js';
+import { createWhmcsPurchaseBilling } from './whmcs-billing.js';
+
+const MASTER_KEY = 'b'.repeat(64);
+const R = ROUTES.purchase;
+
+let t: TestApp;
+let whmcs: TestWhmcs;
+/** A direct customer billed by the simulator (region EU), and one whose billing server is down. */
+let billed: TestCustomer;
+let stranded: TestCustomer;
+let basic: number;
+let business: number;
+let unsold: number;
+
+function resultOf<T>(response: LightMyRequestResponse, status = 200): T {
+  expect(response.statusCode, response.body).toBe(status);
+  return (response.json() as Envelope<T>).result as T;
+}
+
+const messagesOf = (response: LightMyRequestResponse) =>
+  (response.json() as Envelope<unknown>).messages.map((m) => m.message);
+
+async function billingServer(region: string, port: number) {
+  const secrets = createSecretBox(MASTER_KEY);
+  const [row] = await t.database.db
+    .insert(billingServers)
+    .values({
+      description: `WHMCS ${region}`,
+      region,
+      whmcsHost: '127.0.0.1',
+      whmcsPort: port,
+      whmcsPath: '/',
+      whmcsIdentifier: TEST_WHMCS_CREDENTIALS.identifier,
+      whmcsSecretEncrypted: secrets.encrypt(TEST_WHMCS_CREDENTIALS.secret),
+    })
+    .returning({ id: billingServers.id });
+  if (!row) throw new Error('billing server not inserted');
+  return row.id;
+}
+
+async function template(name: string, quotaGb: number) {
+  const [row] = await t.database.db
+    .insert(packageTemplates)
+    .values({ name, storageQuota: quotaGb, storageQuotaUnit: 'GB', noOfMachinesLimit: 3 })
+    .returning({ id: packageTemplates.id });
+  if (!row) throw new Error('template not inserted');
+  return row.id;
+}
+
+const rowsOf = async (customerId: number) => ({
+  packages: await t.database.db.select().from(backupPackages).where(eq(backupPackages.customerId, customerId)),
+  requests: await t.database.db.select().from(packageRequests).where(eq(packageRequests.customerId, customerId)),
+});
+
+/** The billing the app buys through, built as app.ts builds it. */
+const billingOf = () =>
+  createWhmcsPurchaseBilling({
+    repo: createPurchaseRepo(t.database.db),
+    directory: createBillingDirectory({ db: t.database.db, secrets: createSecretBox(MASTER_KEY) }),
+  });
+
+/** The paid-invoice check as app.ts builds it, with the test's approval in place of the requests feature's. */
+const paidInvoiceCheck = (approvePaidRequest: (requestId: number) => Promise<void>) =>
+  createPaidInvoiceCheck({
+    db: t.database.db,
+    repo: createPurchaseRepo(t.database.db),
+    billing: billingOf(),
+    approvePaidRequest,
+    warn: () => undefined,
+  });
+
+beforeAll(async () => {
+  whmcs = await startTestWhmcs({
+    products: [
+      { name: 'Basic', pricing: { USD: 9.5 } },
+      { name: 'Business', pricing: { USD: 49 } },
+    ],
+  });
+  t = await createTestApp({ MASTER_KEY });
+  const eu = await billingServer('EU', whmcs.simulator.port);
+  // A port nothing listens on: a billing system that is down.
+  const down = await startTestWhmcs();
+  const downPort = down.simulator.port;
+  await down.close();
+  const us = await billingServer('US', downPort);
+  billed = await addCustomer(t.database.db, { companyName: 'Billed Ltd' });
+  stranded = await addCustomer(t.database.db, { companyName: 'Stranded Ltd' });
+  await t.database.db.update(customers).set({ whmcsServerId: eu }).where(eq(customers.id, billed.customerId));
+  await t.database.db.update(customers).set({ whmcsServerId: us }).where(eq(customers.id, stranded.customerId));
+  basic = await template('Basic', 100);
+  business = await template('Business', 1000);
+  unsold = await template('Unsold', 5);
+});
+afterAll(async () => {
+  await t.close();
+  await whmcs.close();
+});
+
+describe('templates on offer to a direct customer (001 §2, §3)', () => {
+  it('carry one price entry per billing server: matched by name, and not matched where the server is down', async () => {
+    const client = await signedIn(t.app, billed.admin.email);
+    const offer = resultOf<TemplatesOnOffer>(await client.json('GET', R.templates.build()));
+    const pricing = Object.fromEntries(offer.elements.map((e) => [e.name, e.whmcsPackagePricingDtos]));
+    expect(pricing.Basic).toEqual([
+      { region: 'EU', matchedInWhmcs: true, priceInWhmcs: '9.50 USD' },
+      { region: 'US', matchedInWhmcs: false, priceInWhmcs: null },
+    ]);
+    expect(pricing.Unsold).toEqual([
+      { region: 'EU', matchedInWhmcs: false, priceInWhmcs: null },
+      { region: 'US', matchedInWhmcs: false, priceInWhmcs: null },
+    ]);
+  });
+});
+
+describe('purchase by a billed customer (000 §7)', () => {
+  it('places the order in the billing system first and answers its invoice, stored on the request', async () => {
+    const client = await signedIn(t.app, billed.superAdmin.email);
+    const result = resultOf<PurchaseResult>(
+      await client.json('POST', R.purchase.build(), { packageTemplateId: basic }),
+    );
+    expect(result.whmcsInvoiceId).toEqual(expect.any(Number));
+
+    const state = whmcs.simulator.state();
+    const invoice = state.invoices.find((i) => i.id === result.whmcsInvoiceId);
+    expect(invoice?.status).toBe('Unpaid');
+    const order = state.orders.find((o) => o.invoiceId === result.whmcsInvoiceId);
+    const clientOf = state.clients.find((c) => c.id === order?.clientId);
+    expect(clientOf?.email).toBe(billed.superAdmin.email);
+
+    const { packages, requests } = await rowsOf(billed.customerId);
+    expect(packages).toEqual([
+      expect.objectContaining({ name: 'Basic', status: 'REQUESTED', whmcsServiceId: order?.serviceIds[0] }),
+    ]);
+    expect(requests).toEqual([
+      expect.objectContaining({
+        requestType: 'ADDITIONAL_PACKAGE',
+        status: 'PENDING',
+        backupPackageId: packages[0]?.id,
+        whmcsOrderId: order?.id,
+        whmcsInvoiceId: result.whmcsInvoiceId,
+      }),
+    ]);
+    const [customer] = await t.database.db.select().from(customers).where(eq(customers.id, billed.customerId));
+    expect(customer?.whmcsClientId).toBe(clientOf?.id);
+  });
+
+  it('refuses a template the billing system sells no product for, and writes nothing', async () => {
+    const client = await signedIn(t.app, billed.superAdmin.email);
+    const before = await rowsOf(billed.customerId);
+    const response = await client.json('POST', R.purchase.build(), { packageTemplateId: unsold });
+    expect(response.statusCode).toBe(409);
+    expect(messagesOf(response)).toEqual([billingProductMissing('Unsold')]);
+    expect(await rowsOf(billed.customerId)).toEqual(before);
+  });
+
+  it('answers a slow, wrong, refusing or down billing system with a clear message, and writes nothing', {
+    timeout: 20_000,
+  }, async () => {
+    const client = await signedIn(t.app, billed.superAdmin.email);
+    const before = await rowsOf(billed.customerId);
+    const cases = [
+      // Past the client's 5 s timeout.
+      { faults: { delayMs: 5_500 }, message: MESSAGES.billing.timeout },
+      { faults: { malformed: true }, message: MESSAGES.billing.malformed },
+      { faults: { errorMessage: 'Invalid Payment Method' }, message: billingRefused('Invalid Payment Method') },
+    ];
+    for (const { faults, message } of cases) {
+      whmcs.simulator.setFaults(faults);
+      const response = await client.json('POST', R.purchase.build(), { packageTemplateId: business });
+      expect(response.statusCode, JSON.stringify(faults)).toBe(502);
+      expect(messagesOf(response)).toEqual([message]);
+    }
+    whmcs.simulator.setFaults({});
+    expect(await rowsOf(billed.customerId)).toEqual(before);
+
+    const strandedClient = await signedIn(t.app, stranded.superAdmin.email);
+    const down = await strandedClient.json('POST', R.purchase.build(), { packageTemplateId: basic });
+    expect(down.statusCode).toBe(502);
+    expect(messagesOf(down)).toEqual([MESSAGES.billing.unreachable]);
+    expect(await rowsOf(stranded.customerId)).toEqual({ packages: [], requests: [] });
+  });
+});
+
+describe('up/downgrade of a billed package (000 §4, §7)', () => {
+  it('changes the billed service first and answers its invoice, stored on the change request', async () => {
+    const client = await signedIn(t.app, billed.superAdmin.email);
+    const [pkg] = (await rowsOf(billed.customerId)).packages;
+    if (!pkg) throw new Error('no package');
+    await t.database.db.update(backupPackages).set({ status: 'ACTIVE' }).where(eq(backupPackages.id, pkg.id));
+    await t.database.db
+      .update(packageRequests)
+      .set({ status: 'APPROVED' })
+      .where(eq(packageRequests.backupPackageId, pkg.id));
+
+    const result = resultOf<PurchaseResult>(
+      await client.json('PUT', R.upgrade.build({ packageId: pkg.id }), { newPackageTemplateId: business }),
+    );
+    const invoice = whmcs.simulator.state().invoices.find((i) => i.id === result.whmcsInvoiceId);
+    expect(invoice?.effect).toMatchObject({ kind: 'upgrade', serviceId: pkg.whmcsServiceId });
+    const change = (await rowsOf(billed.customerId)).requests.find((r) => r.requestType === 'CHANGE_PACKAGE');
+    expect(change).toMatchObject({
+      status: 'PENDING',
+      whmcsInvoiceId: result.whmcsInvoiceId,
+      requestedTemplateId: business,
+    });
+  });
+});
+
+describe('paid invoices approve their requests', () => {
+  it('asks for the approval once the invoice is paid, once only, and sets the first payment done', async () => {
+    const client = await signedIn(t.app, billed.superAdmin.email);
+    const { whmcsInvoiceId } = resultOf<PurchaseResult>(
+      await client.json('POST', R.purchase.build(), { packageTemplateId: basic }),
+    );
+    const request = (await rowsOf(billed.customerId)).requests.find((r) => r.whmcsInvoiceId === whmcsInvoiceId);
+    const approved: number[] = [];
+    const check = paidInvoiceCheck(async (requestId) => {
+      approved.push(requestId);
+    });
+
+    await check.checkAll();
+    expect(approved).toEqual([]);
+    const paid = await fetch(`${whmcs.simulator.baseUrl}viewinvoice.php?id=${whmcsInvoiceId}`, {
+      method: 'POST',
+      redirect: 'manual',
+    });
+    expect(paid.status).toBe(303);
+
+    const job = startPaidInvoiceJob({ check, logger: pino({ level: 'silent' }), intervalMs: 50 });
+    try {
+      await vi.waitFor(() => expect(approved).toEqual([request?.id]));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(approved).toEqual([request?.id]);
+    } finally {
+      job.stop();
+    }
+    const [customer] = await t.database.db.select().from(customers).where(eq(customers.id, billed.customerId));
+    expect(customer?.firstPaymentRequired).toBe(false);
+  });
+
+  it('tries again after an approval that failed', async () => {
+    const client = await signedIn(t.app, billed.superAdmin.email);
+    const { whmcsInvoiceId } = resultOf<PurchaseResult>(
+      await client.json('POST', R.purchase.build(), { packageTemplateId: business }),
+    );
+    await fetch(`${whmcs.simulator.baseUrl}viewinvoice.php?id=${whmcsInvoiceId}`, {
+      method: 'POST',
+      redirect: 'manual',
+    });
+    let attempts = 0;
+    const check = paidInvoiceCheck(async () => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('approval failed');
+    });
+    expect(await check.checkCustomer(billed.customerId)).toBe(0);
+    expect(attempts).toBe(1);
+    // The customer's own check waits a few seconds; the job's does not.
+    expect(await check.checkCustomer(billed.customerId)).toBe(0);
+    expect(attempts).toBe(1);
+    expect(await check.checkAll()).toBe(1);
+    expect(attempts).toBe(2);
+  });
+
+  it('with several instances checking at once, asks for each approval once', async () => {
+    const client = await signedIn(t.app, billed.superAdmin.email);
+    const { whmcsInvoiceId } = resultOf<PurchaseResult>(
+      await client.json('POST', R.purchase.build(), { packageTemplateId: basic }),
+    );
+    await fetch(`${whmcs.simulator.baseUrl}viewinvoice.php?id=${whmcsInvoiceId}`, {
+      method: 'POST',
+      redirect: 'manual',
+    });
+    const approved: number[] = [];
+    const instances = [0, 1, 2].map(() =>
+      paidInvoiceCheck(async (requestId) => {
+        approved.push(requestId);
+      }),
+    );
+    const counts = await Promise.all(instances.map((check) => check.checkAll()));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(approved).toHaveLength(1);
+  });
+});
+
+describe('prices', () => {
+  it('are read from the billing system once a minute at most', async () => {
+    const client = await signedIn(t.app, billed.admin.email);
+    const before = resultOf<TemplatesOnOffer>(await client.json('GET', R.templates.build()));
+    whmcs.simulator.setFaults({ malformed: true });
+    try {
+      const during = resultOf<TemplatesOnOffer>(await client.json('GET', R.templates.build()));
+      expect(during.elements).toEqual(before.elements);
+    } finally {
+      whmcs.simulator.setFaults({});
+    }
+  });
+});

@@ -1,0 +1,45 @@
+import { isCustomerSuperAdmin, MESSAGES, mayChange, packagePurchaseSchema } from '@portal/domain';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { useSession } from '../../app/session';
+import type { Refresh } from '../../ui';
+import { usePurchasePackage } from './mutations';
+import { TemplateChoiceDialog } from './TemplateChoiceDialog';
+
+const T = MESSAGES.purchase;
+const P = MESSAGES.backupPackage;
+
+export interface PurchasePackageButtonProps {
+  /** What a purchase makes stale on the page: its packages table, with the spec's delay. */
+  refreshes: readonly Refresh[];
+  animation?: boolean;
+}
+
+/** 'Purchase package' and its dialog (000 §6, §7): shown to the customer super admin only. */
+export function PurchasePackageButton({ refreshes, animation }: PurchasePackageButtonProps) {
+  const { actor } = useSession();
+  const [show, setShow] = useState(false);
+  const mutation = usePurchasePackage(refreshes);
+  if (!actor || !isCustomerSuperAdmin(actor) || !mayChange(actor)) return null;
+  return (
+    <>
+      <Button variant="primary" onClick={() => setShow(true)}>
+        {T.purchaseButton}
+      </Button>
+      <TemplateChoiceDialog
+        show={show}
+        onHide={() => setShow(false)}
+        title={T.purchaseTitle}
+        submitLabel={T.purchaseSubmit}
+        field="packageTemplateId"
+        schema={packagePurchaseSchema}
+        mutation={mutation}
+        successText={P.requested}
+        partialText={P.requestedWithErrors}
+        unknownErrorText={P.unknownWhilePurchasing}
+        animation={animation}
+        data-testid="purchase-package-dialog"
+      />
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+import { WHMCS_PAGES } from './billing.js';
+import type { StorageQuotaUnit } from './enums.js';
+import { PACKAGE_LIMITS, packageQuotaInMb } from './forms/package.js';
+import { idSegment } from './paths.js';
+import { bytesToMegabytes, quotaToBytes, quotaToBytesExact } from './sizes.js';
+
+/**
+ * Buying backup (000 §6, §7; 001 §2, §3): the templates a customer may buy with their billing prices, the
+ * package a purchase creates, and the answers of purchase and up/downgrade.
+ */
+
+/** One billing region's view of a template (001 §3 whmcsPackagePricingDtos). */
+export interface WhmcsPackagePricing {
+  /** The billing host server's region. */
+  region: string;
+  /** The billing system has a product of the template's name. */
+  matchedInWhmcs: boolean;
+  /** The product's price as the billing system states it; null when unmatched or unknown. */
+  priceInWhmcs: string | null;
+}
+
+/** A template on offer to the caller's customer (001 §3 'Backup package template'). */
+export interface OfferedTemplate {
+  id: number;
+  name: string;
+  /** The quota in MB (001 §3), for the human-readable Storage quota column. */
+  storageQuota: number;
+  /** The unit the template was defined in. */
+  storageQuotaUnit: StorageQuotaUnit;
+  /** 0 means unlimited. */
+  noOfMachinesLimit: number;
+  /** One per billing region for a direct customer; none for a reseller's customer (000 §6). */
+  whmcsPackagePricingDtos: WhmcsPackagePricing[];
+}
+
+/** GET /admin/packagetemplates: the templates, and where a reseller's customer finds its prices (000 §6). */
+export interface TemplatesOnOffer {
+  elements: OfferedTemplate[];
+  /** The caller's customer is a direct customer of the provider (pays through the billing system). */
+  boltCustomer: boolean;
+  /** A reseller's customer: the reseller's main site link, for pricing; null for a direct customer. */
+  mainSiteLink: string | null;
+}
+
+/** The answer of purchase and up/downgrade (000 §7 result.whmcsInvoiceId). */
+export interface PurchaseResult {
+  /** The billing system's invoice to pay; null when no invoice was made (the request awaits approval). */
+  whmcsInvoiceId: number | null;
+}
+
+interface TemplateQuota {
+  storageQuota: number;
+  storageQuotaUnit: StorageQuotaUnit;
+}
+
+/** A template's quota in MB, as the template table shows it (001 §3). */
+export const templateQuotaInMb = (template: TemplateQuota): number =>
+  bytesToMegabytes(quotaToBytes(template.storageQuota, template.storageQuotaUnit));
+
+/**
+ * A template's quota in bytes as a package stores it: exact, capped to the largest whole number a
+ * JavaScript number holds exactly (about 8 PB) so a huge template quota is stored as that cap, not rounded.
+ */
+export function packageQuotaBytes(template: TemplateQuota): number {
+  const exact = quotaToBytesExact(template.storageQuota, template.storageQuotaUnit);
+  return exact > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(exact);
+}
+
+/**
+ * The package a purchase of a template creates (000 §6): named after the template (cut to the package
+ * name's 50 characters), its quota, a per-machine maximum of the whole quota in MB, and its machine limit.
+ */
+export function packageFromTemplate(template: TemplateQuota & { name: string; noOfMachinesLimit: number }) {
+  const packageQuotaSizeInBytes = packageQuotaBytes(template);
+  return {
+    name: template.name.slice(0, PACKAGE_LIMITS.nameMax),
+    packageQuotaSizeInBytes,
+    maxBackupSizePerMachineInMbs: packageQuotaInMb(packageQuotaSizeInBytes),
+    noOfMachinesLimit: template.noOfMachinesLimit,
+  };
+}
+
+/**
+ * The billing system's page of an invoice that purchase or up/downgrade answered (000 §7): the goToUrl of
+ * GET /billing/info (002 §7.2), which answers the single sign-on link the browser then follows.
+ */
+export const invoiceGoToUrl = (invoiceId: number) => `${WHMCS_PAGES.invoice}?id=${idSegment(invoiceId, 'invoiceId')}`;
