@@ -31,9 +31,9 @@ import {
   billingServerTestSchema,
 } from './forms/billing-server.js';
 import {
-  billingServerChangeSchema,
   customerAccountEditSchema,
   customerPluginSettingsSchema,
+  providerCustomerChangeQuerySchema,
   volumeSnapshotsBodySchema,
 } from './forms/customer.js';
 import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './forms/machine.js';
@@ -281,12 +281,16 @@ const customerList = <const P extends string>(path: P, access: AccessLevel) =>
 
 // --- The customer administration, the same calls under both bases (002 §7.3) ----------------------------
 
-function customerAdminRoutes<const B extends string>(base: B, access: AccessLevel) {
+function customerAdminRoutes<const B extends string, Q extends z.ZodType>(
+  base: B,
+  access: AccessLevel,
+  changeQuery: Q,
+) {
   return {
     detail: get(`${base}/:customerId` as const, access, { response: answer<CustomerDetail>() }),
-    /** ?status={newStatus}; the billing server change on this path belongs to the billing issue. */
+    /** ?status={newStatus}; the provider's also ?whmcsServerId=&paymentMethod= (002 §7.3). */
     changeStatus: put(`${base}/:customerId` as const, access, {
-      query: customerStatusChangeQuerySchema,
+      query: changeQuery,
       response: answer<CustomerDetail>(),
     }),
     remove: del(`${base}/:customerId` as const, access, { response: answer<null>() }),
@@ -466,8 +470,8 @@ export const ROUTES = {
       resellers: customerList('/boltadmin/resellerspaginated', 'providerAdmin'),
       myCustomers: customerList('/admin/mycustomerspaginated', 'resellerAdmin'),
     },
-    provider: customerAdminRoutes('/boltadmin/customers', 'providerAdmin'),
-    reseller: customerAdminRoutes('/admin/mycustomers', 'resellerAdmin'),
+    provider: customerAdminRoutes('/boltadmin/customers', 'providerAdmin', providerCustomerChangeQuerySchema),
+    reseller: customerAdminRoutes('/admin/mycustomers', 'resellerAdmin', customerStatusChangeQuerySchema),
     plugins: put('/boltadmin/customers/:customerId/plugins', 'providerAdmin', {
       body: customerPluginSettingsSchema,
       response: answer<CustomerDetail>(),
@@ -803,14 +807,6 @@ export const ROUTES = {
     testForm: post('/boltadmin/whmcsservers/testconnection', 'providerAdmin', {
       body: billingServerTestSchema,
       response: answer<BillingConnectionResult>(),
-    }),
-    /**
-     * PUT /boltadmin/customers/{id}?whmcsServerId={id}&paymentMethod={method} (002 §7.3): the same method and
-     * path as customers.provider.changeStatus, told apart by the query; the customers route hands it over.
-     */
-    changeCustomerServer: put('/boltadmin/customers/:customerId', 'providerAdmin', {
-      query: billingServerChangeSchema(null),
-      response: answer<CustomerDetail>(),
     }),
   },
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { customerStatusChangeQuerySchema } from '../customers.js';
 import { type OsFamily, PAYMENT_METHODS, type PaymentMethod } from '../enums.js';
 import { fieldRequired, MESSAGES } from '../messages.js';
 import { checkbox, choice, chosenId, optionalText, whenFieldsValid } from './fields.js';
@@ -69,6 +70,19 @@ export function billingServerChangeSchema(currentWhmcsServerId: number | null) {
 }
 export type BillingServerChangeForm = z.input<ReturnType<typeof billingServerChangeSchema>>;
 export type BillingServerChangePayload = z.output<ReturnType<typeof billingServerChangeSchema>>;
+
+/** A query of the provider's PUT /boltadmin/customers/{id} that changes the billing server, not the status. */
+export const isBillingServerChange = (query: object): boolean => 'whmcsServerId' in query;
+
+/**
+ * The provider's PUT /boltadmin/customers/{id} query (002 §7.3): ?status={newStatus}, or
+ * ?whmcsServerId=&paymentMethod= to move the customer to another billing server (told apart by
+ * isBillingServerChange, and each parsed with its own schema so errors land on their fields).
+ */
+export const providerCustomerChangeQuerySchema = z.union([
+  customerStatusChangeQuerySchema,
+  billingServerChangeSchema(null),
+]);
 
 /** Volume snapshots are editable only for Windows machines (002 §5.5). */
 export const volumeSnapshotsEditable = (osFamily: OsFamily) => osFamily === 'WINDOWS';

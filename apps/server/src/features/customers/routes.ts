@@ -1,4 +1,12 @@
-import { type AdminAudience, type BillingServerChangePayload, ok, ROUTES } from '@portal/domain';
+import {
+  type AdminAudience,
+  type BillingServerChangePayload,
+  billingServerChangeSchema,
+  customerStatusChangeQuerySchema,
+  isBillingServerChange,
+  ok,
+  ROUTES,
+} from '@portal/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
@@ -52,14 +60,14 @@ export function registerCustomerRoutes(
     route(app, r.changeStatus, async (request) => {
       const { customerId } = parseWith(r.changeStatus.params, request.params);
       const view = viewOf(request);
-      const serverChange = ROUTES.billing.changeCustomerServer;
-      if (audience === 'provider' && deps.changeBillingServer && 'whmcsServerId' in (request.query as object)) {
-        const change = parseWith(serverChange.query, request.query);
+      const query = request.query as object;
+      if (audience === 'provider' && deps.changeBillingServer && isBillingServerChange(query)) {
+        const change = parseWith(billingServerChangeSchema(null), query);
         await customers.detail(view, customerId);
         await deps.changeBillingServer(customerId, change);
         return ok(await customers.detail(view, customerId));
       }
-      const { status } = parseWith(r.changeStatus.query, request.query);
+      const { status } = parseWith(customerStatusChangeQuerySchema, query);
       return ok(await customers.changeStatus(view, customerId, status));
     });
 

@@ -44,7 +44,7 @@ export const useTestBillingServer = () =>
 export const useChangeCustomerBillingServer = () =>
   useApiMutation({
     request: ({ customerId, change }: { customerId: number; change: BillingServerChangePayload }) =>
-      call(ROUTES.billing.changeCustomerServer, { customerId }, undefined, { ...change }),
+      call(ROUTES.customers.provider.changeStatus, { customerId }, undefined, { ...change }),
     refreshes: ({ customerId }) => [
       { queryKey: customerKeys.detail('provider', customerId), afterMs: 0 },
       LIST_REFRESH,
