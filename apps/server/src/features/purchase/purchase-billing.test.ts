@@ -3,6 +3,9 @@ import {
   billingRefused,
   type Envelope,
   MESSAGES,
+  type MyPackageRequestRow,
+  type PackageRow,
+  type Paged,
   type PurchaseResult,
   ROUTES,
   type TemplatesOnOffer,
@@ -16,6 +19,7 @@ import { backupPackages, billingServers, customers, packageRequests, packageTemp
 import { startPaidInvoiceJob } from '../../jobs/paid-invoices.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../../testing/whmcs.js';
 import { addCustomer, signedIn, type TestCustomer } from '../customers/testing.js';
 import { createPaidInvoiceCheck } from './paid-invoices.js';
@@ -301,6 +305,31 @@ describe('paid invoices approve their requests', () => {
     const counts = await Promise.all(instances.map((check) => check.checkAll()));
     expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
     expect(approved).toHaveLength(1);
+  });
+
+  it("shows a paid purchase approved in both of the packages page's tables, read at once", async () => {
+    const [billedRow] = await t.database.db.select().from(customers).where(eq(customers.id, billed.customerId));
+    const payer = await addCustomer(t.database.db, { companyName: 'Payer Ltd' });
+    await t.database.db
+      .update(customers)
+      .set({ whmcsServerId: billedRow?.whmcsServerId ?? null })
+      .where(eq(customers.id, payer.customerId));
+    await backupFixtures(t.database.db).storageLocation(payer.customerId);
+    const client = await signedIn(t.app, payer.superAdmin.email);
+    const { whmcsInvoiceId } = resultOf<PurchaseResult>(
+      await client.json('POST', R.purchase.build(), { packageTemplateId: basic }),
+    );
+    await fetch(`${whmcs.simulator.baseUrl}viewinvoice.php?id=${whmcsInvoiceId}`, {
+      method: 'POST',
+      redirect: 'manual',
+    });
+    // The page reads its packages and the customer's requests together: one checks the invoices, the other waits.
+    const [packages, requests] = await Promise.all([
+      client.json('GET', `${ROUTES.packages.list.build()}?size=5`),
+      client.json('GET', `${ROUTES.packageRequests.mine.build()}?size=5`),
+    ]);
+    expect(resultOf<Paged<PackageRow>>(packages).elements.map((p) => p.status)).toEqual(['APPROVED']);
+    expect(resultOf<Paged<MyPackageRequestRow>>(requests).elements.map((r) => r.status)).toEqual(['APPROVED']);
   });
 });
 
