@@ -4,7 +4,9 @@ import {
   formatMegabytes,
   MESSAGES,
   megabytesToBytes,
+  PACKAGE_REQUEST_STATUS_TEXTS,
   PACKAGE_REQUEST_TYPE_TEXTS,
+  type PackageRequestType,
   type PackageRow,
   type Paged,
   packageMachinesText,
@@ -41,15 +43,22 @@ async function chooseTemplate(page: Page, title: string, submit: string, templat
   await dialog.getByRole('button', { name: submit }).click();
 }
 
-/** The browser is on the billing system's page of an unpaid invoice for `description`; answers its number. */
-async function expectUnpaidInvoice(page: Page, description: string): Promise<string> {
+/** The browser is on the billing system's page of an unpaid invoice for `description`. */
+async function expectUnpaidInvoice(page: Page, description: string) {
   await expect(page).toHaveURL(new RegExp(`^http://127\\.0\\.0\\.1:${DEMO_WHMCS_PORT}/viewinvoice\\.php\\?id=\\d+$`));
   const invoiceId = new URL(page.url()).searchParams.get('id') ?? '';
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Invoice #${invoiceId}`);
   await expect(page.getByText('Status: Unpaid')).toBeVisible();
   await expect(page.getByText(description, { exact: true })).toBeVisible();
-  return invoiceId;
 }
+
+/** The customer's own request of `type` for `template`, in the table under its packages. */
+const myRequest = (page: Page, type: PackageRequestType, template: string) =>
+  page
+    .getByRole('table', { name: MESSAGES.packageRequest.myTableLabel })
+    .getByRole('row')
+    .filter({ hasText: PACKAGE_REQUEST_TYPE_TEXTS[type] })
+    .filter({ hasText: template });
 
 test('a direct customer buys a package, pays its invoice, and initializes the approved package', async ({ page }) => {
   const name = `Journey bought ${Date.now().toString(36)}`;
@@ -78,6 +87,9 @@ test('a direct customer buys a package, pays its invoice, and initializes the ap
     await page.reload();
     await expect(bought).toContainText(packageStatusBadge('APPROVED').text, { timeout: 2_000 });
   }).toPass({ timeout: PAID_CHECK_BOUND_MS });
+  await expect(myRequest(page, 'ADDITIONAL_PACKAGE', template.name)).toContainText(
+    PACKAGE_REQUEST_STATUS_TEXTS.APPROVED,
+  );
 
   await bought.getByRole('button', { name: `${TEXT.initialize} ${template.name}`, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: TEXT.initializeTitle });
@@ -159,6 +171,7 @@ test('a change request of an active package, approved by the provider, gives the
   await expect(row).not.toContainText(CHANGE_REQUESTED_BADGE.text);
   await expect(row).toContainText(packageStatusBadge('ACTIVE').text);
   await expect(row.getByTestId('usage-label')).toContainText(newQuota);
+  await expect(myRequest(page, 'CHANGE_PACKAGE', target.name)).toContainText(PACKAGE_REQUEST_STATUS_TEXTS.APPROVED);
   await expect(row).toContainText(
     packageMachinesText({
       numberOfBackupMachines: pkg.numberOfBackupMachines,
