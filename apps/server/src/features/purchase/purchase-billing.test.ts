@@ -95,6 +95,16 @@ const paidInvoiceCheck = (approvePaidRequest: (requestId: number) => Promise<voi
     warn: () => undefined,
   });
 
+/** The customer's super admin buys the template, and its invoice is paid in the billing system. */
+async function paidPurchase(customer: TestCustomer, packageTemplateId: number) {
+  const client = await signedIn(t.app, customer.superAdmin.email);
+  const { whmcsInvoiceId } = resultOf<PurchaseResult>(
+    await client.json('POST', R.purchase.build(), { packageTemplateId }),
+  );
+  await fetch(`${whmcs.simulator.baseUrl}viewinvoice.php?id=${whmcsInvoiceId}`, { method: 'POST', redirect: 'manual' });
+  return client;
+}
+
 beforeAll(async () => {
   whmcs = await startTestWhmcs({
     products: [
@@ -265,14 +275,7 @@ describe('paid invoices approve their requests', () => {
   });
 
   it('tries again after an approval that failed', async () => {
-    const client = await signedIn(t.app, billed.superAdmin.email);
-    const { whmcsInvoiceId } = resultOf<PurchaseResult>(
-      await client.json('POST', R.purchase.build(), { packageTemplateId: business }),
-    );
-    await fetch(`${whmcs.simulator.baseUrl}viewinvoice.php?id=${whmcsInvoiceId}`, {
-      method: 'POST',
-      redirect: 'manual',
-    });
+    await paidPurchase(billed, business);
     let attempts = 0;
     const check = paidInvoiceCheck(async () => {
       attempts += 1;
@@ -288,14 +291,7 @@ describe('paid invoices approve their requests', () => {
   });
 
   it('with several instances checking at once, asks for each approval once', async () => {
-    const client = await signedIn(t.app, billed.superAdmin.email);
-    const { whmcsInvoiceId } = resultOf<PurchaseResult>(
-      await client.json('POST', R.purchase.build(), { packageTemplateId: basic }),
-    );
-    await fetch(`${whmcs.simulator.baseUrl}viewinvoice.php?id=${whmcsInvoiceId}`, {
-      method: 'POST',
-      redirect: 'manual',
-    });
+    await paidPurchase(billed, basic);
     const approved: number[] = [];
     const instances = [0, 1, 2].map(() =>
       paidInvoiceCheck(async (requestId) => {
@@ -315,14 +311,7 @@ describe('paid invoices approve their requests', () => {
       .set({ whmcsServerId: billedRow?.whmcsServerId ?? null })
       .where(eq(customers.id, payer.customerId));
     await backupFixtures(t.database.db).storageLocation(payer.customerId);
-    const client = await signedIn(t.app, payer.superAdmin.email);
-    const { whmcsInvoiceId } = resultOf<PurchaseResult>(
-      await client.json('POST', R.purchase.build(), { packageTemplateId: basic }),
-    );
-    await fetch(`${whmcs.simulator.baseUrl}viewinvoice.php?id=${whmcsInvoiceId}`, {
-      method: 'POST',
-      redirect: 'manual',
-    });
+    const client = await paidPurchase(payer, basic);
     // The page reads its packages and the customer's requests together: one checks the invoices, the other waits.
     const [packages, requests] = await Promise.all([
       client.json('GET', `${ROUTES.packages.list.build()}?size=5`),
