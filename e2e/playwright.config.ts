@@ -40,6 +40,8 @@ const MACHINE_ADDING = [
   '**/packages.spec.ts',
   // Billing (issue 15): adds a billing server and pays the direct demo customer's invoice.
   '**/billing.spec.ts',
+  // Buying backup (issue 15): buys and pays for a package of the direct demo customer and upgrades one.
+  '**/buying.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { MESSAGES } from '@portal/domain';
+import { type Envelope, MESSAGES } from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
 
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
@@ -13,6 +13,15 @@ export async function signOut(page: Page): Promise<void> {
   await page.getByTestId('header').getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/login\?logout$/);
   await expect(page.getByTestId('login-notice')).toHaveText('You have been signed out.');
+}
+
+/** The result of a JSON GET as the signed-in page's user; paths that are pages too answer JSON when asked for it. */
+export async function jsonResult<T>(page: Page, path: string): Promise<T> {
+  const answer = (await (
+    await page.request.get(path, { headers: { accept: 'application/json' } })
+  ).json()) as Envelope<T>;
+  if (answer.status !== 'OK' || answer.result === null) throw new Error(`${path}: ${answer.status}`);
+  return answer.result;
 }
 
 export async function sidebarLabels(page: Page, name = 'Main menu'): Promise<string[]> {

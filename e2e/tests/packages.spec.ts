@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import {
   type CustomerPackageRow,
   type CustomerRow,
   type DashboardTaskRow,
-  type Envelope,
   type MachineRow,
   MESSAGES,
   type PackageDetail,
@@ -17,19 +16,11 @@ import {
   packageStatusChangeWarning,
 } from '@portal/domain';
 import { E2E_DATA_DIR } from '../playwright.config';
-import { signIn, signOut } from './helpers';
+import { jsonResult, signIn, signOut } from './helpers';
 
 /** Backup packages (000 §2, §4, §5; issue 15) in a real browser against the demo data. */
 
 const TEXT = MESSAGES.packagePages;
-
-async function result<T>(page: Page, path: string): Promise<T> {
-  const answer = (await (
-    await page.request.get(path, { headers: { accept: 'application/json' } })
-  ).json()) as Envelope<T>;
-  if (answer.status !== 'OK' || answer.result === null) throw new Error(`${path}: ${answer.status}`);
-  return answer.result;
-}
 
 test('provider admin: suspend a package (its tasks NOT_RUNNABLE), then delete it and its machines’ data', async ({
   page,
@@ -39,15 +30,15 @@ test('provider admin: suspend a package (its tasks NOT_RUNNABLE), then delete it
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 
   // A direct customer's active package whose machines have tasks (the reseller's customers are other journeys').
-  const customers = await result<Paged<CustomerRow>>(page, '/boltadmin/customerspaginated?size=50');
+  const customers = await jsonResult<Paged<CustomerRow>>(page, '/boltadmin/customerspaginated?size=50');
   let found: { customer: CustomerRow; pkg: CustomerPackageRow; machine: MachineRow } | null = null;
   for (const customer of customers.elements.filter((c) => c.parentResellerCustomerId === null)) {
-    const packages = await result<Paged<CustomerPackageRow>>(
+    const packages = await jsonResult<Paged<CustomerPackageRow>>(
       page,
       `/boltadmin/customers/${customer.id}/backuppackages?size=50`,
     );
     for (const pkg of packages.elements.filter((p) => p.status === 'ACTIVE' && p.numberOfBackupMachines > 0)) {
-      const machines = await result<Paged<MachineRow>>(page, `/backuppackages/${pkg.id}/backupmachines?size=50`);
+      const machines = await jsonResult<Paged<MachineRow>>(page, `/backuppackages/${pkg.id}/backupmachines?size=50`);
       const machine = machines.elements.find((m) => m.numberOfBackupTasks > 0);
       if (machine) {
         found = { customer, pkg, machine };
@@ -58,7 +49,7 @@ test('provider admin: suspend a package (its tasks NOT_RUNNABLE), then delete it
   }
   if (!found) throw new Error('no demo package with a machine that has tasks');
   const { customer, pkg, machine } = found;
-  const detail = await result<PackageDetail>(page, `/boltadmin/customers/${customer.id}/backuppackages/${pkg.id}`);
+  const detail = await jsonResult<PackageDetail>(page, `/boltadmin/customers/${customer.id}/backuppackages/${pkg.id}`);
 
   // The machine's repository on the embedded storage, as restic leaves it.
   const location = detail.storageLocation;
@@ -96,7 +87,10 @@ test('provider admin: suspend a package (its tasks NOT_RUNNABLE), then delete it
   await expect(page.getByTestId('package-details')).toContainText(packageStatusBadge('SUSPENDED').text);
 
   // The dashboard's read model follows: every task of the machine is NOT_RUNNABLE.
-  const tasks = await result<Paged<DashboardTaskRow>>(page, `/dashboard/backupmachines/${machine.id}/tasks?size=50`);
+  const tasks = await jsonResult<Paged<DashboardTaskRow>>(
+    page,
+    `/dashboard/backupmachines/${machine.id}/tasks?size=50`,
+  );
   expect(tasks.elements.length).toBeGreaterThan(0);
   for (const task of tasks.elements) expect(task.displayStatus, task.name).toBe('NOT_RUNNABLE');
 
@@ -127,7 +121,7 @@ test('customer admin: edit a package’s name and per-machine limit and see it i
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Backup Packages' }).click();
   await expect(page).toHaveURL(/\/admin\/backuppackages$/);
   const table = page.getByTestId('packages-table');
-  const rows = await result<Paged<PackageRow>>(page, '/admin/backuppackages?size=5');
+  const rows = await jsonResult<Paged<PackageRow>>(page, '/admin/backuppackages?size=5');
   const pkg = rows.elements.find((p) => p.manageable && (p.status === 'ACTIVE' || p.status === 'OVER_QUOTA'));
   if (!pkg) throw new Error('no editable demo package');
 
@@ -142,7 +136,7 @@ test('customer admin: edit a package’s name and per-machine limit and see it i
   await expect(page.getByText(MESSAGES.backupPackage.edited)).toBeVisible();
   await expect(edit).toBeHidden();
   await expect(table.getByText(name, { exact: true })).toBeVisible();
-  const edited = await result<Paged<PackageRow>>(page, '/admin/backuppackages?size=5');
+  const edited = await jsonResult<Paged<PackageRow>>(page, '/admin/backuppackages?size=5');
   expect(edited.elements.find((p) => p.id === pkg.id)).toMatchObject({ name, maxBackupSizePerMachineInMbs: 2048 });
 
   // Back as it was, for the journeys after this one.

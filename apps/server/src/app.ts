@@ -608,6 +608,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     mailer: deps.mailer,
     onMailError: (error) => app.log.error({ err: error }, 'package request decline mail failed'),
+    checkPaidInvoices: (customerId) => paidInvoices.checkCustomer(customerId),
     ...(deps.now ? { now: deps.now } : {}),
   });
   registerPackageRequestRoutes(app, { requests: packageRequests });

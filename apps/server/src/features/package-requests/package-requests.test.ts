@@ -413,6 +413,7 @@ describe('approvePaid (billing)', () => {
       },
       mailer: { send: async () => {} },
       onMailError: () => {},
+      checkPaidInvoices: async () => 0,
     });
 
   it("approves a paid additional package in the customer's default location, once", async () => {

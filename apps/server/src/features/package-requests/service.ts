@@ -94,6 +94,8 @@ export function createPackageRequestService(deps: {
   onPackageQuotaChanged: (packageId: number) => Promise<void>;
   mailer: Mailer;
   onMailError: (error: unknown) => void;
+  /** Billing's check of the customer's paid invoices, which may approve its requests; before they are listed. */
+  checkPaidInvoices: (customerId: number) => Promise<unknown>;
   now?: () => Date;
 }) {
   const { db, repo } = deps;
@@ -232,6 +234,7 @@ export function createPackageRequestService(deps: {
 
     async mine(actor: Actor, paging: Paging): Promise<Paged<MyPackageRequestRow>> {
       if (actor.customerId === null) throw forbidden();
+      await deps.checkPaidInvoices(actor.customerId);
       const { rows, total } = await repo.ofCustomer(actor.customerId, paging);
       return pageOf(rows.map(presentMyRequest), total, paging.size);
     },

@@ -24,6 +24,7 @@ export function createPaidInvoiceCheck(deps: {
 }) {
   const now = deps.now ?? (() => new Date());
   const lastCustomerCheck = new Map<number, number>();
+  const runningCustomerCheck = new Map<number, Promise<number>>();
 
   async function settle(request: UnpaidRequest): Promise<boolean> {
     let paid: boolean;
@@ -68,19 +69,29 @@ export function createPaidInvoiceCheck(deps: {
 
     /**
      * One customer's unpaid requests, when its packages are listed: at most every few seconds per
-     * customer on this instance, so listing does not call the billing system each time.
+     * customer on this instance, so listing does not call the billing system each time. A call while the
+     * customer's check runs waits for it: the page's other tables, read alongside, show what it approved.
      */
     async checkCustomer(customerId: number): Promise<number> {
       const at = now().getTime();
       const last = lastCustomerCheck.get(customerId);
-      if (last !== undefined && at - last < CUSTOMER_CHECK_INTERVAL_MS) return 0;
+      if (last !== undefined && at - last < CUSTOMER_CHECK_INTERVAL_MS) {
+        // Its caller sees the check's failure; this one lists as it would have without a check.
+        await runningCustomerCheck.get(customerId)?.catch(() => 0);
+        return 0;
+      }
       if (lastCustomerCheck.size >= REMEMBERED_CUSTOMERS) {
         for (const [id, checkedAt] of lastCustomerCheck) {
           if (at - checkedAt >= CUSTOMER_CHECK_INTERVAL_MS) lastCustomerCheck.delete(id);
         }
       }
       lastCustomerCheck.set(customerId, at);
-      return settleAll(await deps.repo.unpaidRequests(BATCH, { customerId }));
+      const check = deps.repo
+        .unpaidRequests(BATCH, { customerId })
+        .then(settleAll)
+        .finally(() => runningCustomerCheck.delete(customerId));
+      runningCustomerCheck.set(customerId, check);
+      return check;
     },
   };
 }

@@ -3,6 +3,9 @@ import {
   billingRefused,
   type Envelope,
   MESSAGES,
+  type MyPackageRequestRow,
+  type PackageRow,
+  type Paged,
   type PurchaseResult,
   ROUTES,
   type TemplatesOnOffer,
@@ -16,6 +19,7 @@ import { backupPackages, billingServers, customers, packageRequests, packageTemp
 import { startPaidInvoiceJob } from '../../jobs/paid-invoices.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../../testing/whmcs.js';
 import { addCustomer, signedIn, type TestCustomer } from '../customers/testing.js';
 import { createPaidInvoiceCheck } from './paid-invoices.js';
@@ -90,6 +94,16 @@ const paidInvoiceCheck = (approvePaidRequest: (requestId: number) => Promise<voi
     approvePaidRequest,
     warn: () => undefined,
   });
+
+/** The customer's super admin buys the template, and its invoice is paid in the billing system. */
+async function paidPurchase(customer: TestCustomer, packageTemplateId: number) {
+  const client = await signedIn(t.app, customer.superAdmin.email);
+  const { whmcsInvoiceId } = resultOf<PurchaseResult>(
+    await client.json('POST', R.purchase.build(), { packageTemplateId }),
+  );
+  await fetch(`${whmcs.simulator.baseUrl}viewinvoice.php?id=${whmcsInvoiceId}`, { method: 'POST', redirect: 'manual' });
+  return client;
+}
 
 beforeAll(async () => {
   whmcs = await startTestWhmcs({
@@ -261,14 +275,7 @@ describe('paid invoices approve their requests', () => {
   });
 
   it('tries again after an approval that failed', async () => {
-    const client = await signedIn(t.app, billed.superAdmin.email);
-    const { whmcsInvoiceId } = resultOf<PurchaseResult>(
-      await client.json('POST', R.purchase.build(), { packageTemplateId: business }),
-    );
-    await fetch(`${whmcs.simulator.baseUrl}viewinvoice.php?id=${whmcsInvoiceId}`, {
-      method: 'POST',
-      redirect: 'manual',
-    });
+    await paidPurchase(billed, business);
     let attempts = 0;
     const check = paidInvoiceCheck(async () => {
       attempts += 1;
@@ -284,14 +291,7 @@ describe('paid invoices approve their requests', () => {
   });
 
   it('with several instances checking at once, asks for each approval once', async () => {
-    const client = await signedIn(t.app, billed.superAdmin.email);
-    const { whmcsInvoiceId } = resultOf<PurchaseResult>(
-      await client.json('POST', R.purchase.build(), { packageTemplateId: basic }),
-    );
-    await fetch(`${whmcs.simulator.baseUrl}viewinvoice.php?id=${whmcsInvoiceId}`, {
-      method: 'POST',
-      redirect: 'manual',
-    });
+    await paidPurchase(billed, basic);
     const approved: number[] = [];
     const instances = [0, 1, 2].map(() =>
       paidInvoiceCheck(async (requestId) => {
@@ -301,6 +301,24 @@ describe('paid invoices approve their requests', () => {
     const counts = await Promise.all(instances.map((check) => check.checkAll()));
     expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
     expect(approved).toHaveLength(1);
+  });
+
+  it("shows a paid purchase approved in both of the packages page's tables, read at once", async () => {
+    const [billedRow] = await t.database.db.select().from(customers).where(eq(customers.id, billed.customerId));
+    const payer = await addCustomer(t.database.db, { companyName: 'Payer Ltd' });
+    await t.database.db
+      .update(customers)
+      .set({ whmcsServerId: billedRow?.whmcsServerId ?? null })
+      .where(eq(customers.id, payer.customerId));
+    await backupFixtures(t.database.db).storageLocation(payer.customerId);
+    const client = await paidPurchase(payer, basic);
+    // The page reads its packages and the customer's requests together: one checks the invoices, the other waits.
+    const [packages, requests] = await Promise.all([
+      client.json('GET', `${ROUTES.packages.list.build()}?size=5`),
+      client.json('GET', `${ROUTES.packageRequests.mine.build()}?size=5`),
+    ]);
+    expect(resultOf<Paged<PackageRow>>(packages).elements.map((p) => p.status)).toEqual(['APPROVED']);
+    expect(resultOf<Paged<MyPackageRequestRow>>(requests).elements.map((r) => r.status)).toEqual(['APPROVED']);
   });
 });
 

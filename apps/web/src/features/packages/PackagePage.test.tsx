@@ -1,6 +1,8 @@
 import { MESSAGES, type PackageDetail, packageStatusChangeWarning } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { watchRefreshes } from '../../app/testing';
+import { customerKeys } from '../customers/queries';
 import { PROVIDER, RESELLER, renderAt } from '../customers/testing';
 import { machineRow } from '../machines/testing';
 import { fakeServer, ok, paged, reply } from '../users/testing';
@@ -48,6 +50,7 @@ describe('PackagePage', () => {
   });
 
   it('changes the status with the suspension warning and the typed name', async () => {
+    const refreshed = watchRefreshes();
     const { events, server } = setup(packageDetail({ id: 21, name: 'Office', statusOptions: ['SUSPENDED'] }));
     await events.click(await screen.findByRole('button', { name: TEXT.changeStatus }));
     const dialog = await screen.findByRole('dialog', { name: TEXT.changeStatusTitle });
@@ -62,6 +65,8 @@ describe('PackagePage', () => {
     await events.click(within(dialog).getByRole('button', { name: TEXT.changeStatus }));
     expect(await screen.findByText(MESSAGES.backupPackage.statusUpdated)).toBeInTheDocument();
     expect(server.to('PUT', '/boltadmin/backuppackages/21')[0]?.url.search).toBe('?status=SUSPENDED');
+    // The customer's page lists the package with its status.
+    expect(refreshed()).toContainEqual(customerKeys.customer('provider', 7));
   });
 
   it('offers no warning when the target is not SUSPENDED', async () => {
@@ -72,6 +77,7 @@ describe('PackagePage', () => {
   });
 
   it('deletes a SUSPENDED package on the reseller’s path by its typed name and goes back to the customer', async () => {
+    const refreshed = watchRefreshes();
     const { events, server } = setup(
       packageDetail({ id: 21, name: 'Office', status: 'SUSPENDED', deletable: true, statusOptions: ['ACTIVE'] }),
       'reseller',
@@ -87,6 +93,8 @@ describe('PackagePage', () => {
     expect(await screen.findByText(MESSAGES.backupPackage.beingDeleted)).toBeInTheDocument();
     expect(server.to('PUT', '/admin/mycustomers/7/backuppackages/21')[0]?.url.search).toBe('?delete=true');
     expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    // Back on the customer's page, read again: the package no longer listed (its data may still be fresh).
+    expect(refreshed()).toContainEqual(customerKeys.customer('reseller', 7));
   });
 
   it('offers no Delete unless the package may be deleted, and is not found when the server says so', async () => {

@@ -1,6 +1,7 @@
 import { type AdminAudience, type PackageEditPayload, type PackageStatus, ROUTES, TIMINGS } from '@portal/domain';
 import { call } from '../../app/api';
 import { type Refresh, useApiMutation } from '../../ui';
+import { customerKeys } from '../customers/queries';
 import { packageKeys } from './queries';
 
 /** After a change of one package: its page at once, the package lists 500 ms after (as for machines). */
@@ -15,6 +16,15 @@ export interface AdminPackageRef {
   customerId: number;
   packageId: number;
 }
+
+/**
+ * The customer's page lists the package (status, and not once it is being deleted) and counts it: a
+ * deletion goes straight back to that page, whose data may still be fresh enough not to be read again.
+ */
+const customerPageRefresh = ({ audience, customerId }: AdminPackageRef): Refresh => ({
+  queryKey: customerKeys.customer(audience, customerId),
+  afterMs: 0,
+});
 
 function actionCall(ref: AdminPackageRef, query: { status: PackageStatus } | { delete: true }) {
   if (ref.audience === 'provider')
@@ -47,9 +57,10 @@ export const useInitializePackage = () =>
 export const useChangePackageStatus = () =>
   useApiMutation({
     request: ({ status, ...ref }: AdminPackageRef & { status: PackageStatus }) => actionCall(ref, { status }),
-    refreshes: ({ packageId }) => [
-      ...packageRefreshes(packageId),
-      { queryKey: packageKeys.machines(packageId), afterMs: TIMINGS.tableRefreshMs },
+    refreshes: (ref) => [
+      ...packageRefreshes(ref.packageId),
+      { queryKey: packageKeys.machines(ref.packageId), afterMs: TIMINGS.tableRefreshMs },
+      customerPageRefresh(ref),
     ],
   });
 
@@ -57,5 +68,5 @@ export const useChangePackageStatus = () =>
 export const useDeletePackage = () =>
   useApiMutation({
     request: (ref: AdminPackageRef) => actionCall(ref, { delete: true }),
-    refreshes: () => [{ queryKey: packageKeys.lists(), afterMs: 0 }],
+    refreshes: (ref) => [{ queryKey: packageKeys.lists(), afterMs: 0 }, customerPageRefresh(ref)],
   });
