@@ -15,6 +15,9 @@ const ROLES = [
       'Account Settings',
       'Notification Settings',
       'Reseller Admin',
+      // Ours (issue 15): a reseller admin's own package templates and its customers' package requests.
+      'Package Templates',
+      'Package Requests',
       'Billing',
       'Support',
       'Sign out',
