@@ -25,6 +25,7 @@ import { billingServers, customers } from '../../db/schema/index.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
+import { resultOf } from '../../testing/envelope.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../../testing/whmcs.js';
 import { createBillingService } from './service.js';
@@ -45,10 +46,6 @@ const signedIn = async (email: string) => {
   return client;
 };
 
-function resultOf<T>(response: LightMyRequestResponse, status = 200): T {
-  expect(response.statusCode, response.body).toBe(status);
-  return (response.json() as Envelope<T>).result as T;
-}
 const firstMessage = (response: LightMyRequestResponse) => (response.json() as Envelope<unknown>).messages[0]?.message;
 
 const serverForm = (overrides: Record<string, unknown> = {}) => ({

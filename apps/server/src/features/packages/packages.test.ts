@@ -30,6 +30,7 @@ import {
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
+import { resultOf } from '../../testing/envelope.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
 import { createAgentEventsRepo } from '../agent-events/repo.js';
 import { createAgentEventService } from '../agent-events/service.js';
@@ -78,10 +79,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function resultOf<T>(response: LightMyRequestResponse, status = 200): T {
-  expect(response.statusCode, response.body).toBe(status);
-  return (response.json() as Envelope<T>).result as T;
-}
 const messagesOf = (response: LightMyRequestResponse) =>
   (response.json() as Envelope<unknown>).messages.map((m) => ({ fieldName: m.fieldName, message: m.message }));
 

@@ -20,6 +20,7 @@ import { startPaidInvoiceJob } from '../../jobs/paid-invoices.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { resultOf } from '../../testing/envelope.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../../testing/whmcs.js';
 import { addCustomer, signedIn, type TestCustomer } from '../customers/testing.js';
 import { createPaidInvoiceCheck } from './paid-invoices.js';
@@ -37,11 +38,6 @@ let stranded: TestCustomer;
 let basic: number;
 let business: number;
 let unsold: number;
-
-function resultOf<T>(response: LightMyRequestResponse, status = 200): T {
-  expect(response.statusCode, response.body).toBe(status);
-  return (response.json() as Envelope<T>).result as T;
-}
 
 const messagesOf = (response: LightMyRequestResponse) =>
   (response.json() as Envelope<unknown>).messages.map((m) => m.message);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupPackages, packageRequests, packageTemplates, resellerSettings, users } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { resultOf } from '../../testing/envelope.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
 import { addCustomer, signedIn as signedInAs } from '../customers/testing.js';
 
@@ -28,11 +29,6 @@ const MAIN_SITE = 'https://resell.example.test/pricing';
 const R = ROUTES.purchase;
 
 const signedIn = (email: string) => signedInAs(t.app, email);
-
-function resultOf<T>(response: LightMyRequestResponse, status = 200): T {
-  expect(response.statusCode, response.body).toBe(status);
-  return (response.json() as Envelope<T>).result as T;
-}
 
 const messagesOf = (response: LightMyRequestResponse) =>
   (response.json() as Envelope<unknown>).messages.map((m) => ({ fieldName: m.fieldName, message: m.message }));
