@@ -44,6 +44,13 @@ export type StorageItemType = (typeof STORAGE_ITEM_TYPES)[number];
 export const STORAGE_ACCOUNT_TYPES = ['LOCAL', 'S3'] as const;
 export type StorageAccountType = (typeof STORAGE_ACCOUNT_TYPES)[number];
 
+/**
+ * How an S3 storage account's users and access keys are managed (DESIGN §7): Ceph RADOS Gateway's
+ * admin-ops API (`/admin/user`) or the AWS IAM API. Null for the embedded LOCAL account.
+ */
+export const STORAGE_USER_APIS = ['RGW_ADMIN', 'IAM'] as const;
+export type StorageUserApi = (typeof STORAGE_USER_APIS)[number];
+
 export const MACHINE_STATUSES = [
   'ACTIVE',
   'OVER_PER_MACHINE_QUOTA',

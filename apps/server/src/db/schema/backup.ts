@@ -312,6 +312,11 @@ export const backupTasks = pgTable(
      * code adds or removes them, so the task page shows the run count and pages the runs without counting.
      */
     numberOfBackupRuns: integer('number_of_backup_runs').notNull().default(0),
+    /**
+     * Set when a run finished and the task's retention must be applied by the portal (machine keys may
+     * not delete backup data); cleared when `forget --prune` succeeded.
+     */
+    retentionDueAt: ts('retention_due_at'),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
   },
@@ -326,6 +331,8 @@ export const backupTasks = pgTable(
     index('backup_tasks_being_deleted_idx').on(t.id).where(sql`${t.status} = 'BEING_DELETED'`),
     // 'Tasks running in the next period': active tasks by next expected run, in page order (002 §2.6).
     index('backup_tasks_next_period_idx').on(t.nextRunAt, t.id).where(sql`${t.status} = 'ACTIVE'`),
+    // The retention job reads only the tasks waiting for it.
+    index('backup_tasks_retention_due_idx').on(t.retentionDueAt).where(sql`${t.retentionDueAt} is not null`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { COMMAND_TYPES, MIGRATION_STATUSES, STORAGE_ACCOUNT_TYPES, SYNC_TYPES } from '@portal/domain';
+import { COMMAND_TYPES, MIGRATION_STATUSES, STORAGE_ACCOUNT_TYPES, STORAGE_USER_APIS, SYNC_TYPES } from '@portal/domain';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -24,6 +24,7 @@ import { createdAt, ts } from './columns.js';
 // callback, so neither module touches the other's bindings while it is being evaluated.
 
 export const storageAccountTypeEnum = pgEnum('storage_account_type', STORAGE_ACCOUNT_TYPES);
+export const storageUserApiEnum = pgEnum('storage_user_api', STORAGE_USER_APIS);
 export const migrationStatusEnum = pgEnum('migration_status', MIGRATION_STATUSES);
 export const commandTypeEnum = pgEnum('command_type', COMMAND_TYPES);
 export const syncTypeEnum = pgEnum('sync_type', SYNC_TYPES);
@@ -48,6 +49,10 @@ export const storageAccounts = pgTable(
     forcePathStyle: boolean('force_path_style').notNull().default(false),
     accessKeyId: varchar('access_key_id', { length: 128 }),
     secretAccessKeyEncrypted: text('secret_access_key_encrypted'),
+    /** S3 only: which API manages its users and keys (RGW admin-ops or AWS IAM). */
+    userApi: storageUserApiEnum('user_api'),
+    /** New buckets are created with S3 Object Lock, so written backup objects cannot be destroyed early. */
+    requireObjectLock: boolean('require_object_lock').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -206,6 +211,13 @@ export const packageMigrations = pgTable(
       .references(() => storageLocations.id, { onDelete: 'cascade' }),
     status: migrationStatusEnum('status').notNull().default('INITIALIZED'),
     finalized: boolean('finalized').notNull().default(false),
+    /** The package's tasks are held (not started) while a final sync copies the last changes. */
+    tasksHeld: boolean('tasks_held').notNull().default(false),
+    /** When `rclone check` last proved the destination equal to the source (finalising needs it). */
+    verifiedAt: ts('verified_at'),
+    /** The server instance running the migration's current sync, and until when its claim holds. */
+    leaseHolder: varchar('lease_holder', { length: 100 }),
+    leaseUntil: ts('lease_until'),
     createdAt: createdAt(),
     finalizedAt: ts('finalized_at'),
   },
