@@ -124,3 +124,18 @@ export function machinePrefix(subfolder: string | null, machineId: number): stri
   const folder = (subfolder ?? '').replace(/^\/+|\/+$/g, '');
   return folder === '' ? String(machineId) : `${folder}/${machineId}`;
 }
+
+/**
+ * How the portal itself reaches backup data, always with a storage location's own key (never a
+ * machine's): retention, restores and downloads, removals and migrations. Implemented in storage/access.ts.
+ */
+export interface StorageAccess {
+  /** The location's whole folder (bucket + subfolder) and its provider. */
+  locationAccess(
+    storageLocationId: number,
+  ): Promise<{ provider: StorageProvider; bucket: string; prefix: string; access: FolderAccess }>;
+  /** A machine's repository folder in its package's location; null when the machine does not exist. */
+  machineRepositoryAccess(
+    machineId: number,
+  ): Promise<{ provider: StorageProvider; bucket: string; prefix: string; access: FolderAccess } | null>;
+}
