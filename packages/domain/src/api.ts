@@ -41,6 +41,14 @@ import { packagePurchaseSchema, packageUpgradeSchema } from './forms/package.js'
 import { packageTemplateAddSchema, packageTemplateEditSchema } from './forms/package-template.js';
 import { resticCommandSchema } from './forms/restic.js';
 import { restoreRequestSchema } from './forms/restore.js';
+import {
+  bucketPolicyPrincipalDeleteSchema,
+  setDefaultStorageAccountQuerySchema,
+  storageAccountAddSchema,
+  storageAccountEditSchema,
+  storageAccountTestSchema,
+  storageUserDeleteSchema,
+} from './forms/storage.js';
 import { downloadRequestSchema, type TaskDefinition } from './forms/task.js';
 import { userAddSchema } from './forms/user.js';
 import { idParam } from './ids.js';
@@ -76,6 +84,13 @@ import {
 } from './restore.js';
 import { type SeedLoadResult, seedLoadRequestSchema } from './seeding.js';
 import type { SignUpOptions, SignUpResult } from './signup.js';
+import type {
+  BucketWithPolicyInfo,
+  StorageAccessKeyRow,
+  StorageAccountDetail,
+  StorageAccountRow,
+  StorageAccountUserRow,
+} from './storage-accounts.js';
 import type { TaskOverviewRow, TaskVolumeSnapshotsResult } from './task-overview.js';
 import {
   actionCancelQuerySchema,
@@ -807,6 +822,56 @@ export const ROUTES = {
     testForm: post('/boltadmin/whmcsservers/testconnection', 'providerAdmin', {
       body: billingServerTestSchema,
       response: answer<BillingConnectionResult>(),
+    }),
+  },
+  /**
+   * Storage accounts (001 §2, §7; issue 16): the paged list, set default (a GET, as 001 §7 has it), the account
+   * page (its path answers JSON callers, the SPA answers browsers), buckets with policy info, users and keys
+   * (each read once and paged in the browser), deleting a user or a policy principal. Ours ('not shown'): add,
+   * edit and test connection.
+   */
+  storageAccounts: {
+    list: get('/boltadmin/storageaccountspaginated', 'providerAdmin', {
+      query: pagingQuerySchema,
+      response: answer<Paged<StorageAccountRow>>(),
+    }),
+    setDefault: get('/boltadmin/storageaccounts/setDefaultStorageAccount', 'providerAdmin', {
+      query: setDefaultStorageAccountQuerySchema,
+      response: answer<StorageAccountRow>(),
+    }),
+    add: post('/boltadmin/storageaccounts', 'providerAdmin', {
+      body: storageAccountAddSchema,
+      response: answer<StorageAccountDetail>(),
+    }),
+    /** Test connection of the add/edit form before it is saved ({ id } of the account it edits). */
+    testConnection: post('/boltadmin/storageaccounts/testconnection', 'providerAdmin', {
+      body: storageAccountTestSchema,
+      response: answer<null>(),
+    }),
+    detail: get('/boltadmin/storageaccounts/:storageAccountId', 'providerAdmin', {
+      response: answer<StorageAccountDetail>(),
+    }),
+    /** An empty secret keeps the stored one. */
+    edit: put('/boltadmin/storageaccounts/:storageAccountId', 'providerAdmin', {
+      body: storageAccountEditSchema,
+      response: answer<StorageAccountDetail>(),
+    }),
+    buckets: get('/boltadmin/storageaccounts/:storageAccountId/bucketswithpolicyinfo', 'providerAdmin', {
+      response: answer<Elements<BucketWithPolicyInfo>>(),
+    }),
+    users: get('/boltadmin/storageaccounts/:storageAccountId/users', 'providerAdmin', {
+      response: answer<Elements<StorageAccountUserRow>>(),
+    }),
+    accessKeys: get('/boltadmin/storageaccounts/:storageAccountId/accesskeys', 'providerAdmin', {
+      response: answer<Elements<StorageAccessKeyRow>>(),
+    }),
+    deleteUser: put('/boltadmin/storageaccounts/:storageAccountId/deleteuser', 'providerAdmin', {
+      body: storageUserDeleteSchema,
+      response: answer<null>(),
+    }),
+    deletePrincipal: put('/boltadmin/storageaccounts/:storageAccountId/deletebucketpolicyprincipal', 'providerAdmin', {
+      body: bucketPolicyPrincipalDeleteSchema,
+      response: answer<null>(),
     }),
   },
 } as const;

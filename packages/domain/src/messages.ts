@@ -1076,7 +1076,63 @@ export const MESSAGES = {
     changeServerSubmit: 'Change billing server',
     noOtherServer: 'There is no other billing server to move the customer to',
   },
+
+  // --- Storage account pages (001 §2): the texts the specification does not quote are ours ---
+  storageAccountPages: {
+    title: 'Storage Accounts',
+    detailsTitle: 'Storage account',
+    bucketsTitle: 'Buckets',
+    usersTitle: 'Users',
+    accessKeysTitle: 'Access keys',
+    setDefault: 'Set as default',
+    view: 'View',
+    yes: 'Yes',
+    no: 'No',
+    none: 'none',
+    add: 'Add storage account',
+    edit: 'Edit storage account',
+    added: 'Storage account has been added',
+    addedWithErrors: someErrorsOccurred('Storage account has been added'),
+    unknownWhileAdding: unknownErrorWhile('adding storage account'),
+    updated: 'Storage account has been updated',
+    updatedWithErrors: someErrorsOccurred('Storage account has been updated'),
+    unknownWhileUpdating: unknownErrorWhile('updating storage account'),
+    testConnection: 'Test connection',
+    connectionSucceeded: 'Connection succeeded',
+    unknownWhileTestingConnection: unknownErrorWhile('testing storage account connection'),
+    secretKeptHint: 'Leave empty to keep the stored value',
+    secretSet: 'set',
+    notFound: 'Storage account not found',
+    nameTaken: 'A storage account with this name already exists',
+    localExists: 'There is already an embedded (LOCAL) storage account',
+    typeUnchangeable: 'The type of a storage account cannot be changed',
+    userNotFound: 'Storage user not found',
+    bucketNotFound: 'Bucket not found',
+    userInUse: 'This user belongs to a storage location or backup machine and is removed with it',
+    manageCustomer: 'Manage customer',
+    managePolicy: 'Manage policy',
+    deleteUser: 'Delete user',
+    deleteUserTitle: 'Delete storage user',
+    deletePrincipal: 'Delete principal',
+    deletePrincipalTitle: 'Delete principal',
+    differencesTitle: 'Differences from the policy the portal expects',
+    /** Differences of a bucket's policy (policyDifferences of the buckets table). */
+    bucketMissingAtService: 'Bucket not found at the service',
+    noPolicyFound: 'The bucket has no policy',
+    policyNotJson: 'The bucket policy is not valid JSON',
+    serviceTimeout: 'The storage service did not answer in time',
+    entityGone: 'gone',
+  },
 } as const;
+
+/** Ours: the storage service could not be asked for a bucket's policy. */
+export const bucketPolicyUnreadable = (reason: string) => `The bucket policy could not be read: ${reason}`;
+/** Ours: the confirmation of a storage user's deletion. */
+export const confirmDeleteStorageUser = (name: string) =>
+  `Are you sure you want to delete the storage user ${name}? Its access keys stop working at once.`;
+/** Ours: the confirmation of a principal's removal from a bucket policy. */
+export const confirmDeletePolicyPrincipal = (principal: string, bucket: string) =>
+  `Remove ${principal} from the policy of bucket ${bucket}?`;
 
 /** Ours: a billing host server's connection test answered. */
 export const billingConnectionSucceeded = (version: string) => `Connection succeeded (WHMCS ${version})`;

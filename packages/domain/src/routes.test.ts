@@ -205,6 +205,8 @@ describe('who may open a page (issue #6)', () => {
         'providerPackageRequests',
         'providerPackage',
         'providerInfrastructure',
+        'providerStorageAccounts',
+        'providerStorageAccount',
       ].sort(),
     );
   });

@@ -60,6 +60,9 @@ export const PAGES = {
   // provider's billing host servers (001 §2).
   billingRedirect: '/billing/redirect',
   providerInfrastructure: '/boltadmin/infrastructure',
+  // Storage accounts (001 §2; issue 16): the provider's list and one account's page.
+  providerStorageAccounts: '/boltadmin/storageaccounts',
+  providerStorageAccount: '/boltadmin/storageaccounts/{storageAccountId}',
 } as const;
 export type PageKey = keyof typeof PAGES;
 
@@ -105,6 +108,8 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   providerPackage: 'providerAdmin',
   billingRedirect: 'customerMember',
   providerInfrastructure: 'providerAdmin',
+  providerStorageAccounts: 'providerAdmin',
+  providerStorageAccount: 'providerAdmin',
 };
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */
