@@ -88,6 +88,9 @@ import { createShellRepo } from './features/shell/repo.js';
 import { createSignUpRepo } from './features/signup/repo.js';
 import { registerSignUpRoutes } from './features/signup/routes.js';
 import { createSignUpService } from './features/signup/service.js';
+import { createStorageAccountsRepo } from './features/storage-accounts/repo.js';
+import { registerStorageAccountRoutes } from './features/storage-accounts/routes.js';
+import { createStorageAccountService } from './features/storage-accounts/service.js';
 import { createTaskCommandsRepo } from './features/task-commands/repo.js';
 import { createTaskCommandService } from './features/task-commands/service.js';
 import { createTaskDefinitionRepo } from './features/task-definition/repo.js';
@@ -120,6 +123,8 @@ import { startStalePresenceSweep } from './jobs/stale-presence.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MailSink } from './mail/sink.js';
 import { createSecretBox, demoMasterKey } from './secrets.js';
+import { createStorageProviders } from './storage/registry.js';
+import { grantsOfBucket } from './storage/repo.js';
 import { registerSpa } from './web/spa.js';
 
 export interface RouteEntry {
@@ -649,6 +654,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     paidInvoiceJob = startPaidInvoiceJob({ check: paidInvoices, logger: app.log });
   });
   app.addHook('onClose', async () => paidInvoiceJob?.stop());
+
+  // --- Storage accounts (issue 16): accounts, buckets with policy info, storage users and keys ---
+  const storageSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
+  const storageProviders = createStorageProviders({ db, secrets: storageSecrets, dataDir: config.dataDir });
+  registerStorageAccountRoutes(app, {
+    accounts: createStorageAccountService({
+      db,
+      repo: createStorageAccountsRepo(db),
+      providers: storageProviders,
+      secrets: storageSecrets,
+      grantsOfBucket: (bucketId) => grantsOfBucket(db, bucketId),
+    }),
+  });
+  // --- end of storage accounts ---
 
   await registerSpa(app, {
     distDir: config.webDistDir,

@@ -199,6 +199,18 @@ const EXPECTED: Record<string, AccessLevel> = {
   'DELETE /boltadmin/whmcsservers/:whmcsServerId': 'providerAdmin',
   'POST /boltadmin/whmcsservers/:whmcsServerId/testconnection': 'providerAdmin',
   'POST /boltadmin/whmcsservers/testconnection': 'providerAdmin',
+  // Storage accounts (issue 16): accounts, buckets with policy info, storage users and keys.
+  'GET /boltadmin/storageaccountspaginated': 'providerAdmin',
+  'GET /boltadmin/storageaccounts/setDefaultStorageAccount': 'providerAdmin',
+  'POST /boltadmin/storageaccounts': 'providerAdmin',
+  'POST /boltadmin/storageaccounts/testconnection': 'providerAdmin',
+  'GET /boltadmin/storageaccounts/:storageAccountId': 'providerAdmin',
+  'PUT /boltadmin/storageaccounts/:storageAccountId': 'providerAdmin',
+  'GET /boltadmin/storageaccounts/:storageAccountId/bucketswithpolicyinfo': 'providerAdmin',
+  'GET /boltadmin/storageaccounts/:storageAccountId/users': 'providerAdmin',
+  'GET /boltadmin/storageaccounts/:storageAccountId/accesskeys': 'providerAdmin',
+  'PUT /boltadmin/storageaccounts/:storageAccountId/deleteuser': 'providerAdmin',
+  'PUT /boltadmin/storageaccounts/:storageAccountId/deletebucketpolicyprincipal': 'providerAdmin',
 };
 
 type Caller =

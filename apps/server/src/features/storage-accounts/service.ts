@@ -1,0 +1,279 @@
+import {
+  type BucketWithPolicyInfo,
+  bucketPolicyUnreadable,
+  type Elements,
+  fieldRequired,
+  MESSAGES,
+  type Paged,
+  type PagingQuery,
+  pageOf,
+  STORAGE_ACCOUNT_FORM_LABELS,
+  type StorageAccessKeyRow,
+  type StorageAccountDetail,
+  type StorageAccountPayload,
+  type StorageAccountRow,
+  type StorageAccountUserRow,
+} from '@portal/domain';
+import type { Db } from '../../db/client.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { SecretBox } from '../../secrets.js';
+import { bucketPolicyFor, policyDifferences, policyPrincipals } from '../../storage/policy.js';
+import {
+  type PolicyGrant,
+  type StorageAccountConnection,
+  StorageError,
+  type StorageProvider,
+  type StorageProviders,
+} from '../../storage/provider.js';
+import {
+  isUserInUse,
+  presentAccessKey,
+  presentBucket,
+  presentPrincipal,
+  presentStorageAccountDetail,
+  presentStorageAccountRow,
+  presentStorageUser,
+  presentUnknownUser,
+} from './present.js';
+import { policyWithoutPrincipal } from './principal.js';
+import {
+  type BucketRecord,
+  createStorageAccountsRepo,
+  type StorageAccountRecord,
+  type StorageAccountsRepo,
+  type StorageAccountValues,
+} from './repo.js';
+import { connectionRefused, mapWithLimit, storageFailure, withinTime } from './storage-errors.js';
+
+const TEXT = MESSAGES.storageAccountPages;
+
+export interface StorageAccountServiceDeps {
+  db: Db;
+  repo: StorageAccountsRepo;
+  providers: StorageProviders;
+  secrets: SecretBox;
+  grantsOfBucket: (bucketId: number) => Promise<PolicyGrant[]>;
+  /** How long one call to the service may take (default 10 s). */
+  callTimeoutMs?: number;
+  /** How many buckets' policies are read at once (default 8). */
+  concurrency?: number;
+}
+
+/**
+ * The provider's storage accounts (001 §2, §7): list, detail, add, edit and test connection (ours), set
+ * default, buckets with policy info, users, access keys, and removing a user or a policy principal.
+ * Secrets are sealed with MASTER_KEY and never answered.
+ */
+export function createStorageAccountService(deps: StorageAccountServiceDeps) {
+  const { repo, providers, secrets } = deps;
+  const timeoutMs = deps.callTimeoutMs ?? 10_000;
+  const concurrency = deps.concurrency ?? 8;
+
+  async function found(id: number): Promise<StorageAccountRecord> {
+    const record = await repo.byId(id);
+    if (!record) throw notFound(TEXT.notFound);
+    return record;
+  }
+
+  /** A call to the account's service, within the time limit; its failure answered as 502 with its reason. */
+  async function atService<T>(call: (provider: StorageProvider) => Promise<T>, accountId: number): Promise<T> {
+    try {
+      return await withinTime(
+        providers.forAccount(accountId).then((provider) => call(provider)),
+        timeoutMs,
+      );
+    } catch (error) {
+      throw storageFailure(error);
+    }
+  }
+
+  /** The stored values of a form; an empty secret keeps what `current` has. LOCAL needs none of them. */
+  function valuesOf(form: StorageAccountPayload, current: StorageAccountRecord | null): StorageAccountValues {
+    const s3 = form.type === 'S3';
+    const secret = form.secretAccessKey
+      ? secrets.encrypt(form.secretAccessKey)
+      : (current?.secretAccessKeyEncrypted ?? null);
+    return {
+      name: form.name,
+      type: form.type,
+      endpoint: s3 ? form.endpoint : null,
+      iamEndpoint: s3 && form.iamEndpoint ? form.iamEndpoint : null,
+      region: s3 && form.region ? form.region : null,
+      forcePathStyle: s3 && form.forcePathStyle,
+      accessKeyId: s3 ? form.accessKeyId : null,
+      secretAccessKeyEncrypted: s3 ? secret : null,
+      userApi: s3 ? form.userApi : null,
+      requireObjectLock: form.requireObjectLock,
+    };
+  }
+
+  function connectionOf(id: number, values: StorageAccountValues): StorageAccountConnection {
+    return {
+      id,
+      type: values.type,
+      endpoint: values.endpoint,
+      iamEndpoint: values.iamEndpoint,
+      region: values.region,
+      forcePathStyle: values.forcePathStyle,
+      accessKeyId: values.accessKeyId,
+      secretAccessKey: values.secretAccessKeyEncrypted ? secrets.decrypt(values.secretAccessKeyEncrypted) : null,
+      userApi: values.userApi,
+      requireObjectLock: values.requireObjectLock,
+    };
+  }
+
+  /** Proves the connection works; a failure is a message on the form field it concerns. */
+  async function testValues(id: number, values: StorageAccountValues): Promise<void> {
+    if (values.type === 'S3' && !values.secretAccessKeyEncrypted) {
+      throw badRequest(fieldRequired(STORAGE_ACCOUNT_FORM_LABELS.secretAccessKey), 'secretAccessKey');
+    }
+    try {
+      await withinTime(providers.forConnection(connectionOf(id, values)).testConnection(), timeoutMs);
+    } catch (error) {
+      throw connectionRefused(error);
+    }
+  }
+
+  async function checkUnique(form: StorageAccountPayload, current: StorageAccountRecord | null): Promise<void> {
+    if (await repo.nameInUse(form.name, current?.id ?? null)) throw conflict(TEXT.nameTaken, 'name');
+    if (current === null && form.type === 'LOCAL' && (await repo.localAccountExists())) {
+      throw conflict(TEXT.localExists, 'type');
+    }
+  }
+
+  /** The policy found at the service, what differs from the expected one, and the principals it names. */
+  async function policyInfo(
+    provider: StorageProvider,
+    bucket: BucketRecord,
+    atTheService: boolean,
+  ): Promise<{ policy: string | null; differences: string[] }> {
+    if (!atTheService) return { policy: null, differences: [TEXT.bucketMissingAtService] };
+    let policy: string | null;
+    try {
+      policy = await withinTime(provider.getBucketPolicy(bucket.name), timeoutMs);
+    } catch (error) {
+      if (!(error instanceof StorageError)) throw error;
+      return { policy: null, differences: [bucketPolicyUnreadable(error.message)] };
+    }
+    const grants = await deps.grantsOfBucket(bucket.id);
+    // A bucket the portal did not make is consistent while the portal expects nothing of it.
+    if (!bucket.managed && grants.length === 0) return { policy, differences: [] };
+    return { policy, differences: policyDifferences(policy, bucketPolicyFor(bucket.name, grants)) };
+  }
+
+  return {
+    async page(paging: PagingQuery): Promise<Paged<StorageAccountRow>> {
+      const { rows, total } = await repo.page(paging);
+      return pageOf(rows.map(presentStorageAccountRow), total, paging.size);
+    },
+
+    async detail(id: number): Promise<StorageAccountDetail> {
+      return presentStorageAccountDetail(await found(id));
+    },
+
+    /** Adds an account after its connection was proven; the first account becomes the default. */
+    async add(form: StorageAccountPayload): Promise<StorageAccountDetail> {
+      await checkUnique(form, null);
+      const values = valuesOf(form, null);
+      await testValues(0, values);
+      const id = await repo.insert(values, !(await repo.hasDefault()));
+      return presentStorageAccountDetail(await found(id));
+    },
+
+    async edit(id: number, form: StorageAccountPayload): Promise<StorageAccountDetail> {
+      const current = await found(id);
+      // Its buckets, users and keys live at one kind of service; another type would lose them.
+      if (form.type !== current.type) throw badRequest(TEXT.typeUnchangeable, 'type');
+      await checkUnique(form, current);
+      const values = valuesOf(form, current);
+      await testValues(id, values);
+      await repo.update(id, values);
+      providers.forget(id);
+      return presentStorageAccountDetail(await found(id));
+    },
+
+    /** Tests the form as it stands; when it edits a saved account, an empty secret is the stored one. */
+    async testConnection(form: StorageAccountPayload, savedId: number | null): Promise<void> {
+      const current = savedId === null ? null : await found(savedId);
+      await testValues(savedId ?? 0, valuesOf(form, current));
+    },
+
+    async setDefault(id: number): Promise<StorageAccountRow> {
+      const done = await deps.db.transaction((tx) => createStorageAccountsRepo(tx).setDefault(id));
+      if (!done) throw notFound(TEXT.notFound);
+      return presentStorageAccountRow(await found(id));
+    },
+
+    /**
+     * The account's buckets at the service joined with the portal's rows (001 §3): buckets found there are
+     * recorded as unmanaged; a row whose bucket is gone is shown with that difference. Policies are read a
+     * few at a time, each call within the time limit, so many buckets or a slow service cannot hang the page.
+     */
+    async bucketsWithPolicyInfo(id: number): Promise<Elements<BucketWithPolicyInfo>> {
+      await found(id);
+      const names = await atService((provider) => provider.listBuckets(), id);
+      await repo.addFoundBuckets(id, names);
+      const atTheService = new Set(names);
+      const buckets = await repo.buckets(id);
+      const provider = await atService(async (p) => p, id);
+      const infos = await mapWithLimit(buckets, concurrency, (bucket) =>
+        policyInfo(provider, bucket, atTheService.has(bucket.name)),
+      );
+      const namesOf = (policy: string | null) => (policy === null ? [] : policyPrincipals(policy));
+      const users = await repo.principals(id, [...new Set(infos.flatMap((info) => namesOf(info.policy)))]);
+      return {
+        elements: buckets.map((bucket, index) => {
+          const info = infos[index] ?? { policy: null, differences: [] };
+          const principals = namesOf(info.policy).map((name) => presentPrincipal(name, users.get(name)));
+          return presentBucket(bucket, { ...info, principals });
+        }),
+      };
+    },
+
+    /** The portal's users of the account and those found at the service without a row (unmanaged). */
+    async users(id: number): Promise<Elements<StorageAccountUserRow>> {
+      await found(id);
+      const atTheService = await atService((provider) => provider.listUsers(), id);
+      const [rows, keys] = await Promise.all([repo.users(id), repo.firstKeyIds(id)]);
+      const known = new Set(rows.map((user) => user.name));
+      const unknown = atTheService.filter((name) => !known.has(name)).map(presentUnknownUser);
+      const elements = [...rows.map((user) => presentStorageUser(user, keys.get(user.id) ?? null)), ...unknown];
+      return { elements: elements.sort((a, b) => a.name.localeCompare(b.name)) };
+    },
+
+    async accessKeys(id: number): Promise<Elements<StorageAccessKeyRow>> {
+      await found(id);
+      return { elements: (await repo.accessKeys(id)).map(presentAccessKey) };
+    },
+
+    /**
+     * Removes a user at the service and its rows (its keys go with them). A managed user still serving a
+     * storage location or machine is refused: it is removed with that location or machine, which would
+     * otherwise lose its access to its backups.
+     */
+    async deleteUser(id: number, username: string): Promise<void> {
+      await found(id);
+      const user = await repo.userNamed(id, username);
+      if (user && isUserInUse(user)) throw conflict(TEXT.userInUse);
+      if (!user) {
+        const atTheService = await atService((provider) => provider.listUsers(), id);
+        if (!atTheService.includes(username)) throw notFound(TEXT.userNotFound);
+      }
+      await atService((provider) => provider.deleteUser(username), id);
+      if (user) await repo.deleteUser(user.id);
+    },
+
+    /** Rewrites the bucket's policy at the service without the principal's grants; nothing to remove is fine. */
+    async deletePrincipal(id: number, bucketName: string, principalName: string): Promise<void> {
+      await found(id);
+      const bucket = await repo.bucketNamed(id, bucketName);
+      if (!bucket) throw notFound(TEXT.bucketNotFound);
+      const policy = await atService((provider) => provider.getBucketPolicy(bucketName), id);
+      const rewritten = policy === null ? null : policyWithoutPrincipal(policy, principalName);
+      if (rewritten === null) return;
+      await atService((provider) => provider.putBucketPolicy(bucketName, rewritten), id);
+      await repo.setBucketPolicy(bucket.id, rewritten);
+    },
+  };
+}
+export type StorageAccountService = ReturnType<typeof createStorageAccountService>;
