@@ -184,3 +184,9 @@ export const POLICY_ENTITY_TYPE_TEXTS: Readonly<Record<PolicyEntityType, string>
   BACKUP_MACHINE: 'Backup machine',
   BACKUP_ACTION: 'Backup action',
 };
+export const STORAGE_CREDENTIAL_TYPE_TEXTS: Readonly<Record<StorageCredentialType, string>> = {
+  STORAGE_LOCATION: 'Storage location',
+  BACKUP_MACHINE: 'Backup machine',
+  BACKUP_ACTION: 'Backup action',
+  CUSTOMER: 'Customer',
+};

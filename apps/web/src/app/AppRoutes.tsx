@@ -56,6 +56,13 @@ const BillingRedirectPage = lazy(() =>
 const InfrastructurePage = lazy(() =>
   import('../features/billing-servers/InfrastructurePage').then((m) => ({ default: m.InfrastructurePage })),
 );
+// Storage accounts (issue 16).
+const StorageAccountsPage = lazy(() =>
+  import('../features/storage-accounts/StorageAccountsPage').then((m) => ({ default: m.StorageAccountsPage })),
+);
+const StorageAccountPage = lazy(() =>
+  import('../features/storage-accounts/StorageAccountPage').then((m) => ({ default: m.StorageAccountPage })),
+);
 
 /** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
 type Layout = 'public' | 'shell' | 'admin';
@@ -104,6 +111,9 @@ const SCREENS: Record<PageKey, Screen> = {
   providerPackage: { layout: 'admin', element: <PackagePage audience="provider" /> },
   billingRedirect: { layout: 'shell', element: <BillingRedirectPage /> },
   providerInfrastructure: { layout: 'admin', element: <InfrastructurePage /> },
+  providerStorageAccounts: { layout: 'admin', element: <StorageAccountsPage /> },
+  // The Migrate Storage Account dialog is handed in as `migrate` (001 §2), where its work is merged.
+  providerStorageAccount: { layout: 'admin', element: <StorageAccountPage /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */

@@ -1,3 +1,4 @@
+export * from './BrowserPagedTable';
 export * from './ChangeStatusDialog';
 export * from './CheckboxField';
 export * from './ConfirmByNameDialog';

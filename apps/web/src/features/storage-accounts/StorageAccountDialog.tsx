@@ -1,0 +1,193 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  MESSAGES,
+  STORAGE_ACCOUNT_DEFAULTS,
+  STORAGE_ACCOUNT_FORM_LABELS,
+  STORAGE_ACCOUNT_TYPE_TEXTS,
+  STORAGE_ACCOUNT_TYPES,
+  STORAGE_USER_API_TEXTS,
+  STORAGE_USER_APIS,
+  type StorageAccountDetail,
+  type StorageAccountForm,
+  storageAccountAddSchema,
+  storageAccountEditSchema,
+} from '@portal/domain';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { type Path, type Resolver, useForm } from 'react-hook-form';
+import {
+  applyServerMessages,
+  CheckboxField,
+  FormModal,
+  GlobalErrors,
+  SelectField,
+  TextField,
+  toast,
+  useDialogSubmit,
+  useOnOpen,
+} from '../../ui';
+import { useSaveStorageAccount, useTestStorageAccount } from './mutations';
+
+const TEXT = MESSAGES.storageAccountPages;
+const L = STORAGE_ACCOUNT_FORM_LABELS;
+
+export interface StorageAccountDialogProps {
+  show: boolean;
+  /** The account being edited; absent when adding. */
+  account?: StorageAccountDetail;
+  onHide: () => void;
+  animation?: boolean;
+}
+
+const FIELDS: ReadonlyArray<Path<StorageAccountForm>> = [
+  'name',
+  'type',
+  'endpoint',
+  'iamEndpoint',
+  'region',
+  'forcePathStyle',
+  'userApi',
+  'accessKeyId',
+  'secretAccessKey',
+  'requireObjectLock',
+];
+
+const TYPE_OPTIONS = STORAGE_ACCOUNT_TYPES.map((type) => ({ value: type, label: STORAGE_ACCOUNT_TYPE_TEXTS[type] }));
+const USER_API_OPTIONS = STORAGE_USER_APIS.map((api) => ({ value: api, label: STORAGE_USER_API_TEXTS[api] }));
+
+const defaultsOf = (account: StorageAccountDetail | undefined): StorageAccountForm =>
+  account
+    ? {
+        name: account.name,
+        type: account.type,
+        endpoint: account.endpoint ?? '',
+        iamEndpoint: account.iamEndpoint ?? '',
+        region: account.region ?? '',
+        forcePathStyle: account.forcePathStyle,
+        userApi: account.userApi ?? STORAGE_ACCOUNT_DEFAULTS.userApi,
+        accessKeyId: account.accessKeyId ?? '',
+        secretAccessKey: '',
+        requireObjectLock: account.requireObjectLock,
+      }
+    : STORAGE_ACCOUNT_DEFAULTS;
+
+/**
+ * Add or edit a storage account (ours: 001 §2 shows none), with Test connection for the form as it stands.
+ * S3 fields show for an S3 account only; the secret is never shown, and left empty on edit it is kept.
+ * The server tests an S3 account's connection before saving it: a failure lands on the field it concerns.
+ */
+export function StorageAccountDialog({ show, account, onHide, animation }: StorageAccountDialogProps) {
+  const editing = account !== undefined;
+  const schema = editing ? storageAccountEditSchema : storageAccountAddSchema;
+  const form = useForm<StorageAccountForm>({
+    resolver: zodResolver(schema) as unknown as Resolver<StorageAccountForm>,
+    defaultValues: defaultsOf(account),
+  });
+  useOnOpen(show, () => form.reset(defaultsOf(account)));
+  const s3 = form.watch('type') === 'S3';
+  const routing = { setError: form.setError, fieldNames: FIELDS };
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    mutation: useSaveStorageAccount(),
+    successText: editing ? TEXT.updated : TEXT.added,
+    partialText: editing ? TEXT.updatedWithErrors : TEXT.addedWithErrors,
+    unknownErrorText: editing ? TEXT.unknownWhileUpdating : TEXT.unknownWhileAdding,
+    form: routing,
+  });
+  const save = form.handleSubmit(async (values) => {
+    const payload = schema.parse(values);
+    const outcome = await submit(
+      account ? { mode: 'edit', storageAccountId: account.id, payload } : { mode: 'add', payload },
+    );
+    if (outcome.close) onHide();
+  });
+
+  const tester = useTestStorageAccount();
+  const [testing, setTesting] = useState(false);
+  const test = form.handleSubmit(async (values) => {
+    setTesting(true);
+    try {
+      const { ok, envelope } = await tester.mutateAsync({
+        payload: storageAccountEditSchema.parse(values),
+        savedId: account?.id ?? null,
+      });
+      if (ok) {
+        toast.success(TEXT.connectionSucceeded);
+        return;
+      }
+      // Why it failed goes on its field, as when saving; a failure without a field is a toast.
+      const global = applyServerMessages(envelope, routing);
+      if (envelope.messages.length === 0) toast.error(TEXT.unknownWhileTestingConnection);
+      else if (global[0]) toast.error(global[0].message);
+    } catch {
+      toast.error(MESSAGES.communicationError);
+    } finally {
+      setTesting(false);
+    }
+  });
+
+  const text = (name: Path<StorageAccountForm>, type: 'text' | 'password' = 'text', placeholder?: string) => (
+    <TextField
+      form={form}
+      idPrefix="storage-account-"
+      name={name}
+      label={L[name as keyof typeof L]}
+      type={type}
+      autoComplete={type === 'password' ? 'new-password' : 'off'}
+      placeholder={placeholder}
+    />
+  );
+  return (
+    <FormModal
+      show={show}
+      title={editing ? TEXT.edit : TEXT.add}
+      onHide={onHide}
+      onSubmit={save}
+      submitting={form.formState.isSubmitting}
+      submitLabel={editing ? 'Save' : 'Add'}
+      onExited={clearErrors}
+      animation={animation}
+      size="lg"
+      data-testid="storage-account-dialog"
+    >
+      {text('name')}
+      <SelectField
+        form={form}
+        idPrefix="storage-account-"
+        name="type"
+        label={L.type}
+        options={TYPE_OPTIONS}
+        disabled={editing}
+      />
+      {s3 && (
+        <>
+          {text('endpoint', 'text', 'https://s3.example.com')}
+          {text('region')}
+          <CheckboxField form={form} idPrefix="storage-account-" name="forcePathStyle" label={L.forcePathStyle} />
+          <SelectField
+            form={form}
+            idPrefix="storage-account-"
+            name="userApi"
+            label={L.userApi}
+            options={USER_API_OPTIONS}
+          />
+          {form.watch('userApi') === 'IAM' && text('iamEndpoint')}
+          {text('accessKeyId')}
+          {text('secretAccessKey', 'password', editing ? TEXT.secretKeptHint : undefined)}
+        </>
+      )}
+      <CheckboxField form={form} idPrefix="storage-account-" name="requireObjectLock" label={L.requireObjectLock} />
+      <Form.Group className="mb-3">
+        <Button
+          variant="outline-secondary"
+          onClick={() => void test()}
+          disabled={testing}
+          data-testid="storage-account-test"
+        >
+          {TEXT.testConnection}
+        </Button>
+      </Form.Group>
+      <GlobalErrors messages={globalErrors} />
+    </FormModal>
+  );
+}

@@ -1,0 +1,130 @@
+import {
+  MESSAGES,
+  PAGES,
+  STORAGE_ACCOUNT_LABELS,
+  STORAGE_ACCOUNT_TYPE_TEXTS,
+  STORAGE_USER_API_TEXTS,
+  type StorageAccountDetail,
+} from '@portal/domain';
+import { type ReactNode, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { useParams } from 'react-router';
+import { DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
+import { AccessKeysTable } from './AccessKeysTable';
+import { BucketsTable } from './BucketsTable';
+import { yesNo } from './credentials';
+import { useStorageAccount } from './queries';
+import { StorageAccountDialog } from './StorageAccountDialog';
+import { StorageUsersTable } from './StorageUsersTable';
+import { useSetAsDefault } from './useSetAsDefault';
+
+const TEXT = MESSAGES.storageAccount;
+const PAGE = MESSAGES.storageAccountPages;
+const L = STORAGE_ACCOUNT_LABELS;
+
+export interface StorageAccountPageProps {
+  /**
+   * The header's place for the 'Migrate' button and its 'Migrate Storage Account' dialog (001 §2), built
+   * by the storage account migration work and handed in where the page is routed.
+   */
+  migrate?: (account: StorageAccountDetail) => ReactNode;
+}
+
+function AccountDetails({ account }: { account: StorageAccountDetail }) {
+  return (
+    <DetailTable
+      aria-label={PAGE.detailsTitle}
+      data-testid="storage-account-details"
+      rows={[
+        {
+          label: L.name,
+          value: (
+            <>
+              {account.name}{' '}
+              {account.defaultStorageAccount && (
+                <StatusBadge status="DEFAULT" label={TEXT.defaultBadge} variant="primary" />
+              )}
+            </>
+          ),
+        },
+        { label: L.defaultStorageAccount, value: yesNo(account.defaultStorageAccount) },
+        { label: L.type, value: STORAGE_ACCOUNT_TYPE_TEXTS[account.type] },
+        account.type === 'S3' && { label: L.endpoint, value: account.endpoint },
+        account.type === 'S3' && {
+          label: L.userApi,
+          value: account.userApi && STORAGE_USER_API_TEXTS[account.userApi],
+        },
+        { label: L.objectLock, value: yesNo(account.requireObjectLock) },
+      ]}
+    />
+  );
+}
+
+/** /boltadmin/storageaccounts/{id} (001 §2): the account's details, buckets, users and access keys. */
+export function StorageAccountPage({ migrate }: StorageAccountPageProps) {
+  const id = Number(useParams().storageAccountId);
+  return Number.isSafeInteger(id) && id > 0 ? (
+    <AccountScreen key={id} storageAccountId={id} migrate={migrate} />
+  ) : (
+    <NotFound />
+  );
+}
+
+function AccountScreen({ storageAccountId, migrate }: { storageAccountId: number } & StorageAccountPageProps) {
+  const query = useStorageAccount(storageAccountId);
+  const [editing, setEditing] = useState(false);
+  const setAsDefault = useSetAsDefault();
+  const account = query.data;
+  if (query.isError) return <NotFound />;
+  return (
+    <Page
+      title={account?.name ?? PAGE.detailsTitle}
+      breadcrumbs={[
+        { label: 'Admin Area', href: '/boltadmin' },
+        { label: PAGE.title, href: PAGES.providerStorageAccounts },
+        { label: account?.name ?? '' },
+      ]}
+      actions={
+        account && (
+          <>
+            {!account.defaultStorageAccount && (
+              <Button
+                variant="outline-primary"
+                disabled={setAsDefault.pending}
+                onClick={() => void setAsDefault.run(account.id)}
+              >
+                {PAGE.setDefault}
+              </Button>
+            )}
+            <Button variant="outline-primary" onClick={() => setEditing(true)}>
+              {PAGE.edit}
+            </Button>
+            {/* The Migrate button's place (001 §2 'Migrate', 'Migrate Storage Account'). */}
+            {migrate?.(account)}
+          </>
+        )
+      }
+    >
+      {!account ? (
+        <Spinner animation="border" role="status" />
+      ) : (
+        <>
+          <Section title={PAGE.detailsTitle}>
+            <AccountDetails account={account} />
+          </Section>
+          <Section title={PAGE.bucketsTitle}>
+            <BucketsTable storageAccountId={account.id} />
+          </Section>
+          <Section title={PAGE.usersTitle}>
+            <StorageUsersTable storageAccountId={account.id} />
+          </Section>
+          <Section title={PAGE.accessKeysTitle}>
+            <AccessKeysTable storageAccountId={account.id} />
+          </Section>
+          <StorageAccountDialog show={editing} account={account} onHide={() => setEditing(false)} />
+        </>
+      )}
+    </Page>
+  );
+}

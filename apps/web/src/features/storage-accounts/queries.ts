@@ -1,0 +1,52 @@
+import { ROUTES } from '@portal/domain';
+import { useQuery } from '@tanstack/react-query';
+import { getResult, routeCall } from '../../app/api';
+
+/** Query keys of the storage account pages: the list, and one account's detail, buckets, users and keys. */
+export const storageAccountKeys = {
+  all: ['storageAccounts'] as const,
+  list: () => [...storageAccountKeys.all, 'list'] as const,
+  account: (id: number) => [...storageAccountKeys.all, 'account', id] as const,
+  detail: (id: number) => [...storageAccountKeys.account(id), 'detail'] as const,
+  buckets: (id: number) => [...storageAccountKeys.account(id), 'buckets'] as const,
+  users: (id: number) => [...storageAccountKeys.account(id), 'users'] as const,
+  accessKeys: (id: number) => [...storageAccountKeys.account(id), 'accessKeys'] as const,
+};
+
+export function useStorageAccount(storageAccountId: number) {
+  return useQuery({
+    queryKey: storageAccountKeys.detail(storageAccountId),
+    queryFn: () => getResult(routeCall(ROUTES.storageAccounts.detail, { storageAccountId })),
+    retry: false,
+  });
+}
+
+/** The lists below an account are read once and paged in the browser (001 §7); a failure shows an empty list. */
+const elementsOf =
+  <T>(read: () => Promise<{ elements: T[] }>) =>
+  async () =>
+    (await read()).elements;
+
+export function useBuckets(storageAccountId: number) {
+  return useQuery({
+    queryKey: storageAccountKeys.buckets(storageAccountId),
+    queryFn: elementsOf(() => getResult(routeCall(ROUTES.storageAccounts.buckets, { storageAccountId }))),
+    retry: false,
+  });
+}
+
+export function useStorageUsers(storageAccountId: number) {
+  return useQuery({
+    queryKey: storageAccountKeys.users(storageAccountId),
+    queryFn: elementsOf(() => getResult(routeCall(ROUTES.storageAccounts.users, { storageAccountId }))),
+    retry: false,
+  });
+}
+
+export function useAccessKeys(storageAccountId: number) {
+  return useQuery({
+    queryKey: storageAccountKeys.accessKeys(storageAccountId),
+    queryFn: elementsOf(() => getResult(routeCall(ROUTES.storageAccounts.accessKeys, { storageAccountId }))),
+    retry: false,
+  });
+}
