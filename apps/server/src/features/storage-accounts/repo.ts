@@ -102,6 +102,11 @@ export function createStorageAccountsRepo(db: Executor) {
     }));
   }
 
+  async function anyAccount(where: SQL | undefined): Promise<boolean> {
+    const [row] = await db.select({ id: storageAccounts.id }).from(storageAccounts).where(where).limit(1);
+    return row !== undefined;
+  }
+
   return {
     async page(paging: { page: number; size: number }): Promise<{ rows: StorageAccountRecord[]; total: number }> {
       const [rows, [totals]] = await Promise.all([
@@ -122,33 +127,14 @@ export function createStorageAccountsRepo(db: Executor) {
     },
 
     /** Whether another account (not `exceptId`) has the name, in any letter case (the unique index's rule). */
-    async nameInUse(name: string, exceptId: number | null): Promise<boolean> {
+    nameInUse(name: string, exceptId: number | null): Promise<boolean> {
       const same = eq(sql`lower(${storageAccounts.name})`, name.toLowerCase());
-      const [row] = await db
-        .select({ id: storageAccounts.id })
-        .from(storageAccounts)
-        .where(exceptId === null ? same : and(same, ne(storageAccounts.id, exceptId)))
-        .limit(1);
-      return row !== undefined;
+      return anyAccount(exceptId === null ? same : and(same, ne(storageAccounts.id, exceptId)));
     },
 
-    async localAccountExists(): Promise<boolean> {
-      const [row] = await db
-        .select({ id: storageAccounts.id })
-        .from(storageAccounts)
-        .where(eq(storageAccounts.type, 'LOCAL'))
-        .limit(1);
-      return row !== undefined;
-    },
+    localAccountExists: () => anyAccount(eq(storageAccounts.type, 'LOCAL')),
 
-    async hasDefault(): Promise<boolean> {
-      const [row] = await db
-        .select({ id: storageAccounts.id })
-        .from(storageAccounts)
-        .where(eq(storageAccounts.defaultStorageAccount, true))
-        .limit(1);
-      return row !== undefined;
-    },
+    hasDefault: () => anyAccount(eq(storageAccounts.defaultStorageAccount, true)),
 
     async insert(values: StorageAccountValues, defaultStorageAccount: boolean): Promise<number> {
       const [row] = await db
