@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type BucketWithPolicyInfo,
+  compareNames,
   filterBuckets,
   pageSlice,
   policyEntityOf,
@@ -59,6 +60,10 @@ describe('buckets table (001 §2)', () => {
     expect(names(filterBuckets(all, { onlyManaged: true, onlyInconsistent: false }))).toEqual(['a', 'c']);
     expect(names(filterBuckets(all, { onlyManaged: false, onlyInconsistent: true }))).toEqual(['b', 'c']);
     expect(names(filterBuckets(all, { onlyManaged: true, onlyInconsistent: true }))).toEqual(['c']);
+  });
+
+  it('orders numbered names as a person does', () => {
+    expect(['c10-b', 'c2-a', 'c1-c'].sort(compareNames)).toEqual(['c1-c', 'c2-a', 'c10-b']);
   });
 
   it('pages a list read once, 10 a page', () => {

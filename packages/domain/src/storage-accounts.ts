@@ -139,6 +139,9 @@ export function filterBuckets(
   );
 }
 
+/** Names in the order a person expects: c2-… before c10-… (the demo's buckets and users are numbered). */
+export const compareNames = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+
 /** One page of a list read once and paged in the browser (001 §7: users and keys; our buckets). */
 export function pageSlice<T>(rows: readonly T[], page: number, size: number): T[] {
   return rows.slice(page * size, (page + 1) * size);

@@ -1,6 +1,7 @@
 import {
   type BucketWithPolicyInfo,
   bucketPolicyUnreadable,
+  compareNames,
   type Elements,
   fieldRequired,
   MESSAGES,
@@ -214,7 +215,7 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
       const names = await atService((provider) => provider.listBuckets(), id);
       await repo.addFoundBuckets(id, names);
       const atTheService = new Set(names);
-      const buckets = await repo.buckets(id);
+      const buckets = (await repo.buckets(id)).sort((a, b) => compareNames(a.name, b.name));
       const provider = await atService(async (p) => p, id);
       const infos = await mapWithLimit(buckets, concurrency, (bucket) =>
         policyInfo(provider, bucket, atTheService.has(bucket.name)),
@@ -238,7 +239,7 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
       const known = new Set(rows.map((user) => user.name));
       const unknown = atTheService.filter((name) => !known.has(name)).map(presentUnknownUser);
       const elements = [...rows.map((user) => presentStorageUser(user, keys.get(user.id) ?? null)), ...unknown];
-      return { elements: elements.sort((a, b) => a.name.localeCompare(b.name)) };
+      return { elements: elements.sort((a, b) => compareNames(a.name, b.name)) };
     },
 
     async accessKeys(id: number): Promise<Elements<StorageAccessKeyRow>> {
