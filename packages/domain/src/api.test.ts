@@ -4,6 +4,16 @@ import type { CustomerDetail } from './customers.js';
 import type { Paged } from './envelope.js';
 import { idParam } from './ids.js';
 import { ID_MAX, withPaging, withQuery } from './paths.js';
+import {
+  bucketPolicyPrincipalDeletePath,
+  bucketsWithPolicyInfoPath,
+  setDefaultStorageAccountPath,
+  storageAccountAccessKeysPath,
+  storageAccountsPagedPath,
+  storageAccountUrl,
+  storageAccountUsersPath,
+  storageUserDeletePath,
+} from './urls.js';
 import type { UserRow } from './users.js';
 
 describe('route table', () => {
@@ -228,5 +238,22 @@ describe('the provider task dashboards and the volume snapshots call (002 §2.6,
     for (const entry of [r.running, r.nextPeriod, r.beingDeleted, r.counts, r.volumeSnapshots]) {
       expect(entry.access).toBe('providerAdmin');
     }
+  });
+});
+
+describe('the storage account calls (001 §7)', () => {
+  it('builds the paths of 001 §7 as the urls module has them, all for provider admins', () => {
+    const r = ROUTES.storageAccounts;
+    const storageAccountId = 7;
+    expect(withPaging(r.list.build(), { page: 0, size: 5 })).toBe(storageAccountsPagedPath());
+    expect(withQuery(r.setDefault.build(), { storageAccountId })).toBe(setDefaultStorageAccountPath(storageAccountId));
+    expect(r.detail.build({ storageAccountId })).toBe(storageAccountUrl(storageAccountId));
+    expect(r.buckets.build({ storageAccountId })).toBe(bucketsWithPolicyInfoPath(storageAccountId));
+    expect(r.users.build({ storageAccountId })).toBe(storageAccountUsersPath(storageAccountId));
+    expect(r.accessKeys.build({ storageAccountId })).toBe(storageAccountAccessKeysPath(storageAccountId));
+    expect(r.deleteUser.build({ storageAccountId })).toBe(storageUserDeletePath(storageAccountId));
+    expect(r.deletePrincipal.build({ storageAccountId })).toBe(bucketPolicyPrincipalDeletePath(storageAccountId));
+    expect([r.deleteUser.method, r.deletePrincipal.method, r.setDefault.method]).toEqual(['PUT', 'PUT', 'GET']);
+    for (const entry of Object.values(r)) expect(entry.access).toBe('providerAdmin');
   });
 });
