@@ -856,6 +856,8 @@ export const ROUTES = {
       body: storageAccountEditSchema,
       response: answer<StorageAccountDetail>(),
     }),
+    /** An account that is not the default and has no managed bucket or storage location. */
+    remove: del('/boltadmin/storageaccounts/:storageAccountId', 'providerAdmin', { response: answer<null>() }),
     buckets: get('/boltadmin/storageaccounts/:storageAccountId/bucketswithpolicyinfo', 'providerAdmin', {
       response: answer<Elements<BucketWithPolicyInfo>>(),
     }),

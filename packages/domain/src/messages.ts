@@ -1097,6 +1097,12 @@ export const MESSAGES = {
     updated: 'Storage account has been updated',
     updatedWithErrors: someErrorsOccurred('Storage account has been updated'),
     unknownWhileUpdating: unknownErrorWhile('updating storage account'),
+    remove: 'Delete storage account',
+    removed: 'Storage account has been deleted',
+    removedWithErrors: someErrorsOccurred('Storage account has been deleted'),
+    unknownWhileRemoving: unknownErrorWhile('deleting storage account'),
+    defaultNotRemovable: 'The default storage account cannot be deleted',
+    inUseNotRemovable: 'A storage account with managed buckets or storage locations cannot be deleted',
     testConnection: 'Test connection',
     connectionSucceeded: 'Connection succeeded',
     unknownWhileTestingConnection: unknownErrorWhile('testing storage account connection'),
@@ -1127,6 +1133,9 @@ export const MESSAGES = {
 
 /** Ours: the storage service could not be asked for a bucket's policy. */
 export const bucketPolicyUnreadable = (reason: string) => `The bucket policy could not be read: ${reason}`;
+/** Ours: the confirmation of a storage account's deletion. */
+export const confirmDeleteStorageAccount = (name: string) =>
+  `Are you sure you want to delete the storage account ${name}? The portal forgets its users and keys.`;
 /** Ours: the confirmation of a storage user's deletion. */
 export const confirmDeleteStorageUser = (name: string) =>
   `Are you sure you want to delete the storage user ${name}? Its access keys stop working at once.`;

@@ -206,6 +206,7 @@ const EXPECTED: Record<string, AccessLevel> = {
   'POST /boltadmin/storageaccounts/testconnection': 'providerAdmin',
   'GET /boltadmin/storageaccounts/:storageAccountId': 'providerAdmin',
   'PUT /boltadmin/storageaccounts/:storageAccountId': 'providerAdmin',
+  'DELETE /boltadmin/storageaccounts/:storageAccountId': 'providerAdmin',
   'GET /boltadmin/storageaccounts/:storageAccountId/bucketswithpolicyinfo': 'providerAdmin',
   'GET /boltadmin/storageaccounts/:storageAccountId/users': 'providerAdmin',
   'GET /boltadmin/storageaccounts/:storageAccountId/accesskeys': 'providerAdmin',

@@ -168,6 +168,31 @@ export function createStorageAccountsRepo(db: Executor) {
       return true;
     },
 
+    /**
+     * Deletes an account that is not the default and holds no managed bucket or storage location (its users
+     * and keys go with it, and the unmanaged buckets it had found); run in a transaction, under the account's
+     * row lock, so no location is made on it meanwhile.
+     */
+    async deleteUnused(id: number): Promise<'deleted' | 'gone' | 'default' | 'inUse'> {
+      const [account] = await db
+        .select({ isDefault: storageAccounts.defaultStorageAccount })
+        .from(storageAccounts)
+        .where(eq(storageAccounts.id, id))
+        .for('update');
+      if (!account) return 'gone';
+      if (account.isDefault) return 'default';
+      const inUse = sql`(${buckets.managed} or exists (select 1 from ${storageLocations} where ${storageLocations.bucketId} = ${buckets.id}))`;
+      const [used] = await db
+        .select({ id: buckets.id })
+        .from(buckets)
+        .where(and(eq(buckets.storageAccountId, id), inUse))
+        .limit(1);
+      if (used) return 'inUse';
+      await db.delete(buckets).where(eq(buckets.storageAccountId, id));
+      await db.delete(storageAccounts).where(eq(storageAccounts.id, id));
+      return 'deleted';
+    },
+
     async buckets(accountId: number): Promise<BucketRecord[]> {
       return db
         .select({

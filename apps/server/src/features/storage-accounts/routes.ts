@@ -38,6 +38,12 @@ export function registerStorageAccountRoutes(app: FastifyInstance, deps: { accou
     return ok(await accounts.edit(storageAccountId, parseWith(r.edit.body, request.body)));
   });
 
+  route(app, r.remove, async (request) => {
+    const { storageAccountId } = parseWith(r.remove.params, request.params);
+    await accounts.remove(storageAccountId);
+    return ok(null);
+  });
+
   route(app, r.buckets, async (request) => {
     const { storageAccountId } = parseWith(r.buckets.params, request.params);
     return ok(await accounts.bucketsWithPolicyInfo(storageAccountId));

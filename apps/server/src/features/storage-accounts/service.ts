@@ -193,6 +193,14 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
       return presentStorageAccountDetail(await found(id));
     },
 
+    async remove(id: number): Promise<void> {
+      const outcome = await deps.db.transaction((tx) => createStorageAccountsRepo(tx).deleteUnused(id));
+      if (outcome === 'gone') throw notFound(TEXT.notFound);
+      if (outcome === 'default') throw conflict(TEXT.defaultNotRemovable);
+      if (outcome === 'inUse') throw conflict(TEXT.inUseNotRemovable);
+      providers.forget(id);
+    },
+
     /** Tests the form as it stands; when it edits a saved account, an empty secret is the stored one. */
     async testConnection(form: StorageAccountPayload, savedId: number | null): Promise<void> {
       const current = savedId === null ? null : await found(savedId);

@@ -425,6 +425,7 @@ describe('buckets with policy info, users and keys of the embedded account (001 
         await client.json('GET', S.accessKeys.build({ storageAccountId: localId })),
         await client.json('POST', S.add.build(), s3Form({ name: 'Intruder' })),
         await client.json('PUT', S.edit.build({ storageAccountId: localId }), { name: 'Mine', type: 'LOCAL' }),
+        await client.json('DELETE', S.remove.build({ storageAccountId: s3Id })),
         await client.json('PUT', S.deleteUser.build({ storageAccountId: localId }), { username: 'machine-user' }),
         await client.json('PUT', S.deletePrincipal.build({ storageAccountId: localId }), {
           bucketName: 'c1-alpha',
@@ -439,5 +440,36 @@ describe('buckets with policy info, users and keys of the embedded account (001 
     expect(await accountRows()).toEqual(before.accounts);
     expect(await db().select().from(storageUsers).orderBy(storageUsers.id)).toEqual(before.users);
     expect(await db().select().from(buckets).orderBy(buckets.id)).toEqual(before.buckets);
+  });
+
+  it('deletes an account that is not the default and holds no managed bucket or location', async () => {
+    const insertAccount = async (name: string) => {
+      const [row] = await db()
+        .insert(storageAccounts)
+        .values({ name, type: 'S3' })
+        .returning({ id: storageAccounts.id });
+      return row?.id ?? 0;
+    };
+    const inUse = await insertAccount('Holds a managed bucket');
+    await db().insert(buckets).values({ storageAccountId: inUse, name: 'managed-one', managed: true });
+    const foundOnly = await insertAccount('Found buckets only');
+    await db().insert(buckets).values({ storageAccountId: foundOnly, name: 'found-one', managed: false });
+
+    const refusals = [
+      [localId, TEXT.defaultNotRemovable],
+      [inUse, TEXT.inUseNotRemovable],
+    ] as const;
+    for (const [storageAccountId, message] of refusals) {
+      const answer = await provider.json('DELETE', S.remove.build({ storageAccountId }));
+      expect(answer.statusCode).toBe(409);
+      expect(messagesOf(answer)).toEqual([{ fieldName: '', message }]);
+    }
+    for (const storageAccountId of [foundOnly, s3Id]) {
+      resultOf(await provider.json('DELETE', S.remove.build({ storageAccountId })));
+      expect(await db().select().from(storageAccounts).where(eq(storageAccounts.id, storageAccountId))).toEqual([]);
+    }
+    expect(await db().select().from(buckets).where(eq(buckets.name, 'found-one'))).toEqual([]);
+    expect((await provider.json('DELETE', S.remove.build({ storageAccountId: s3Id }))).statusCode).toBe(404);
+    expect(await db().select().from(storageAccounts).where(eq(storageAccounts.id, inUse))).toHaveLength(1);
   });
 });

@@ -9,11 +9,12 @@ import {
 import { type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
 import { AccessKeysTable } from './AccessKeysTable';
 import { BucketsTable } from './BucketsTable';
 import { yesNo } from './credentials';
+import { DeleteStorageAccountDialog } from './DeleteStorageAccountDialog';
 import { useStorageAccount } from './queries';
 import { StorageAccountDialog } from './StorageAccountDialog';
 import { StorageUsersTable } from './StorageUsersTable';
@@ -73,7 +74,8 @@ export function StorageAccountPage({ migrate }: StorageAccountPageProps) {
 
 function AccountScreen({ storageAccountId, migrate }: { storageAccountId: number } & StorageAccountPageProps) {
   const query = useStorageAccount(storageAccountId);
-  const [editing, setEditing] = useState(false);
+  const navigate = useNavigate();
+  const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
   const setAsDefault = useSetAsDefault();
   const account = query.data;
   if (query.isError) return <NotFound />;
@@ -97,9 +99,14 @@ function AccountScreen({ storageAccountId, migrate }: { storageAccountId: number
                 {PAGE.setDefault}
               </Button>
             )}
-            <Button variant="outline-primary" onClick={() => setEditing(true)}>
+            <Button variant="outline-primary" onClick={() => setDialog('edit')}>
               {PAGE.edit}
             </Button>
+            {!account.defaultStorageAccount && (
+              <Button variant="outline-danger" onClick={() => setDialog('delete')}>
+                {PAGE.remove}
+              </Button>
+            )}
             {/* The Migrate button's place (001 §2 'Migrate', 'Migrate Storage Account'). */}
             {migrate?.(account)}
           </>
@@ -122,7 +129,13 @@ function AccountScreen({ storageAccountId, migrate }: { storageAccountId: number
           <Section title={PAGE.accessKeysTitle}>
             <AccessKeysTable storageAccountId={account.id} />
           </Section>
-          <StorageAccountDialog show={editing} account={account} onHide={() => setEditing(false)} />
+          <StorageAccountDialog show={dialog === 'edit'} account={account} onHide={() => setDialog(null)} />
+          <DeleteStorageAccountDialog
+            show={dialog === 'delete'}
+            account={account}
+            onHide={() => setDialog(null)}
+            onDeleted={() => navigate(PAGES.providerStorageAccounts)}
+          />
         </>
       )}
     </Page>

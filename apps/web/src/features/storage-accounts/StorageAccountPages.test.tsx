@@ -194,4 +194,31 @@ describe('StorageAccountPage (001 §2)', () => {
     expect(server.to('PUT', '/boltadmin/storageaccounts/1/deleteuser')[0]?.body).toEqual({ username: 'leftover' });
     expect(await screen.findByText(TEXT.noAccessKeys)).toBeInTheDocument();
   });
+
+  it('deletes an account that is not the default, then goes back to the list; the default has no Delete', async () => {
+    const server = fakeServer(({ method, url }) => {
+      if (url.pathname === '/boltadmin/storageaccounts/2')
+        return method === 'DELETE' ? ok(null) : ok(detail({ id: 2, name: 'Spare', defaultStorageAccount: false }));
+      if (url.pathname.startsWith('/boltadmin/storageaccounts/2/')) return ok({ elements: [] });
+      return undefined;
+    });
+    const events = renderAt(
+      '/boltadmin/storageaccounts/:storageAccountId',
+      '/boltadmin/storageaccounts/2',
+      <StorageAccountPage />,
+    );
+    await events.click(await screen.findByRole('button', { name: PAGE.remove }));
+    const confirm = await screen.findByRole('dialog', { name: PAGE.remove });
+    await events.click(within(confirm).getByRole('button', { name: PAGE.remove }));
+    expect(await screen.findByText(PAGE.removed)).toBeInTheDocument();
+    expect(server.to('DELETE', '/boltadmin/storageaccounts/2')).toHaveLength(1);
+    expect(screen.getByTestId('location')).toHaveTextContent('/boltadmin/storageaccounts');
+  });
+
+  it('offers no Delete on the default account', async () => {
+    serve();
+    open();
+    await screen.findByTestId('storage-account-details');
+    expect(screen.queryByRole('button', { name: PAGE.remove })).toBeNull();
+  });
 });

@@ -50,3 +50,9 @@ export const useDeletePolicyPrincipal = (storageAccountId: number) =>
       call(ROUTES.storageAccounts.deletePrincipal, { storageAccountId }, body),
     refreshes: () => [{ queryKey: storageAccountKeys.buckets(storageAccountId), afterMs: TIMINGS.tableRefreshMs }],
   });
+
+export const useDeleteStorageAccount = () =>
+  useApiMutation({
+    request: (storageAccountId: number) => call(ROUTES.storageAccounts.remove, { storageAccountId }),
+    refreshes: () => [LIST_REFRESH],
+  });
