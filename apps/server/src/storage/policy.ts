@@ -33,33 +33,31 @@ const MACHINE_OBJECT_ACTIONS = ['s3:GetObject', 's3:PutObject'];
 /** The bucket policy that gives each grant its rights, as JSON text. */
 export function bucketPolicyFor(bucket: string, grants: PolicyGrant[]): string {
   const statements: PolicyStatement[] = [];
+  const bucketArn = `arn:aws:s3:::${bucket}`;
   for (const grant of [...grants].sort((a, b) => a.userName.localeCompare(b.userName))) {
     const principal = { AWS: [`${USER_ARN_PREFIX}${grant.userName}`] };
     const folder = trimSlashes(grant.prefix);
-    const objects = folder === '' ? `arn:aws:s3:::${bucket}/*` : `arn:aws:s3:::${bucket}/${folder}/*`;
-    const listing: PolicyStatement = {
+    const under = folder === '' ? `${bucketArn}/` : `${bucketArn}/${folder}/`;
+    const allow = (Action: string[], Resource: string, Condition?: PolicyStatement['Condition']): PolicyStatement => ({
       Effect: 'Allow',
       Principal: principal,
-      Action: grant.role === 'location' ? LOCATION_LIST_ACTIONS : ['s3:ListBucket'],
-      Resource: [`arn:aws:s3:::${bucket}`],
-      // A bucket-wide folder lists everything; a folder lists only itself.
-      ...(folder === '' ? {} : { Condition: { StringLike: { 's3:prefix': [`${folder}/*`, folder] } } }),
-    };
-    if (grant.role === 'location') {
-      statements.push(listing, {
-        Effect: 'Allow',
-        Principal: principal,
-        Action: LOCATION_OBJECT_ACTIONS,
-        Resource: [objects],
-      });
-    } else {
-      const locks = folder === '' ? `arn:aws:s3:::${bucket}/locks/*` : `arn:aws:s3:::${bucket}/${folder}/locks/*`;
+      Action,
+      Resource: [Resource],
+      ...(Condition ? { Condition } : {}),
+    });
+    const listActions = grant.role === 'location' ? LOCATION_LIST_ACTIONS : ['s3:ListBucket'];
+    if (folder === '') statements.push(allow(listActions, bucketArn));
+    else
       statements.push(
-        listing,
-        { Effect: 'Allow', Principal: principal, Action: MACHINE_OBJECT_ACTIONS, Resource: [objects] },
-        { Effect: 'Allow', Principal: principal, Action: ['s3:DeleteObject'], Resource: [locks] },
+        // A folder lists only itself.
+        allow(listActions, bucketArn, { StringLike: { 's3:prefix': [`${folder}/*`, folder] } }),
+        // `restic init` asks whether the bucket exists (HEAD bucket, which S3 checks as s3:ListBucket
+        // without any listing parameter). RGW gives every listing s3:max-keys (and s3:prefix when one is
+        // asked for), so this lets no listing through: a machine never sees another machine's names.
+        allow(['s3:ListBucket'], bucketArn, { Null: { 's3:prefix': 'true', 's3:max-keys': 'true' } }),
       );
-    }
+    if (grant.role === 'location') statements.push(allow(LOCATION_OBJECT_ACTIONS, `${under}*`));
+    else statements.push(allow(MACHINE_OBJECT_ACTIONS, `${under}*`), allow(['s3:DeleteObject'], `${under}locks/*`));
   }
   return JSON.stringify({ Version: POLICY_VERSION, Statement: statements });
 }
