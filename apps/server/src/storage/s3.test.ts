@@ -51,6 +51,10 @@ async function failureOf(promise: Promise<unknown>) {
   return { kind, message, fieldName };
 }
 
+/** The provider of an account holding another key (a storage user's). */
+const providerWith = (key: CreatedAccessKey) =>
+  createS3Provider(rgw.connection({ accessKeyId: key.keyId, secretAccessKey: key.secret }), { guard: loopbackGuard() });
+
 /** An S3 client holding a given key, as a machine or location would. */
 const clientWith = (key: CreatedAccessKey) =>
   new S3Client({
@@ -98,9 +102,7 @@ describe('test connection', () => {
     const user = unique('plain');
     await provider.createUser(user);
     const key = await provider.createAccessKey(user);
-    const plain = createS3Provider(rgw.connection({ accessKeyId: key.keyId, secretAccessKey: key.secret }), {
-      guard: loopbackGuard(),
-    });
+    const plain = providerWith(key);
     expect(await failureOf(plain.testConnection())).toEqual({
       kind: 'denied',
       message: STORAGE_SERVICE_TEXTS.cannotManageUsers,
@@ -198,9 +200,7 @@ describe('users and access keys', () => {
     const second = await provider.createAccessKey(user);
     expect((await provider.listAccessKeys(user)).sort()).toEqual([key.keyId, second.keyId].sort());
     // The new key is a working S3 key of its own user, who owns no bucket.
-    const asUser = createS3Provider(rgw.connection({ accessKeyId: key.keyId, secretAccessKey: key.secret }), {
-      guard: loopbackGuard(),
-    });
+    const asUser = providerWith(key);
     expect(await asUser.listBuckets()).toEqual([]);
 
     await provider.deleteAccessKey(user, key.keyId);
@@ -218,11 +218,15 @@ describe('users and access keys', () => {
     const user = unique('owner');
     await provider.createUser(user);
     const key = await provider.createAccessKey(user);
-    const asUser = createS3Provider(rgw.connection({ accessKeyId: key.keyId, secretAccessKey: key.secret }), {
-      guard: loopbackGuard(),
-    });
+    const asUser = providerWith(key);
     const bucket = unique('owned');
     await asUser.createBucket(bucket);
+    // The name is taken by another owner now.
+    expect(await failureOf(provider.createBucket(bucket))).toEqual({
+      kind: 'conflict',
+      message: STORAGE_SERVICE_TEXTS.bucketTaken,
+      fieldName: '',
+    });
     await provider.deleteUser(user);
     expect(await provider.listUsers()).not.toContain(user);
     expect(await provider.listBuckets()).not.toContain(bucket);
