@@ -214,6 +214,23 @@ describe('users and access keys', () => {
     expect((await failureOf(provider.createAccessKey(user))).kind).toBe('notFound');
   });
 
+  it("says so when the account's IAM user API is not there (RGW 16 has no IAM users)", async () => {
+    const viaIam = createS3Provider(rgw.connection({ userApi: 'IAM', iamEndpoint: rgw.endpoint }), {
+      guard: loopbackGuard(),
+    });
+    expect(await failureOf(viaIam.createUser(unique('iam-user')))).toEqual({
+      kind: 'unsupported',
+      message: STORAGE_SERVICE_TEXTS.iamUnsupported,
+      fieldName: 'userApi',
+    });
+    const none = createS3Provider(rgw.connection({ userApi: null }), { guard: loopbackGuard() });
+    expect(await failureOf(none.listUsers())).toEqual({
+      kind: 'unsupported',
+      message: STORAGE_SERVICE_TEXTS.noUserApi,
+      fieldName: 'userApi',
+    });
+  });
+
   it('deletes a user who owns a bucket, with the bucket', async () => {
     const user = unique('owner');
     await provider.createUser(user);
