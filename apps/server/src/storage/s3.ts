@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { STORAGE_SERVICE_TEXTS } from '@portal/domain';
 import type { OutboundGuard } from '../net/outbound-guard.js';
-import { storageErrorOf } from './errors.js';
+import { serviceError, storageErrorOf } from './errors.js';
 import {
   type CreatedAccessKey,
   type FolderAccess,
@@ -136,10 +136,8 @@ export function createS3Provider(connection: StorageAccountConnection, options: 
         within(),
       );
       const failed = answer.Errors?.[0];
-      if (failed)
-        throw storageErrorOf(Object.assign(new Error(failed.Code ?? 'DeleteFailed'), { name: failed.Code }), {
-          bucket,
-        });
+      // The answer is 200 with a failure per key; the first one says why.
+      if (failed) throw serviceError(failed.Code ?? '', 500, { bucket });
     }
   }
 
