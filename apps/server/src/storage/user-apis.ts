@@ -1,22 +1,19 @@
 import { STORAGE_SERVICE_TEXTS, storageUserNotFound } from '@portal/domain';
 import { generateAccessKey } from './access-key.js';
 import { serviceError } from './errors.js';
-import { type CreatedAccessKey, StorageError } from './provider.js';
+import { StorageError, type StorageProvider } from './provider.js';
 
 /**
  * How an S3 storage account's users and access keys are managed (storage_accounts.user_api): Ceph RGW's
  * admin-ops API or the AWS IAM query API. Both are reached by signed requests without a body.
  */
-export interface UserManagement {
+export type UserManagement = Pick<
+  StorageProvider,
+  'listUsers' | 'createUser' | 'deleteUser' | 'createAccessKey' | 'deleteAccessKey' | 'listAccessKeys'
+> & {
   /** Proves the account's key may manage users. */
   check(): Promise<void>;
-  listUsers(): Promise<string[]>;
-  createUser(name: string): Promise<void>;
-  deleteUser(name: string): Promise<void>;
-  createAccessKey(userName: string): Promise<CreatedAccessKey>;
-  deleteAccessKey(userName: string, keyId: string): Promise<void>;
-  listAccessKeys(userName: string): Promise<string[]>;
-}
+};
 
 export type SignedCall = (
   method: 'GET' | 'PUT' | 'DELETE',
