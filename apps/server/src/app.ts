@@ -122,6 +122,7 @@ import { startPaidInvoiceJob } from './jobs/paid-invoices.js';
 import { startStalePresenceSweep } from './jobs/stale-presence.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MailSink } from './mail/sink.js';
+import { createOutboundGuard } from './net/outbound-guard.js';
 import { createSecretBox, demoMasterKey } from './secrets.js';
 import { createStorageProviders } from './storage/registry.js';
 import { grantsOfBucket } from './storage/repo.js';
@@ -657,7 +658,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // --- Storage accounts (issue 16): accounts, buckets with policy info, storage users and keys ---
   const storageSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
-  const storageProviders = createStorageProviders({ db, secrets: storageSecrets, dataDir: config.dataDir });
+  const storageProviders = createStorageProviders({
+    db,
+    secrets: storageSecrets,
+    dataDir: config.dataDir,
+    // An S3 endpoint resolving to a loopback, private or link-local address is refused unless configured.
+    guard: createOutboundGuard({ allowPrivate: config.allowPrivateEndpoints }),
+  });
   registerStorageAccountRoutes(app, {
     accounts: createStorageAccountService({
       db,

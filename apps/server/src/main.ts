@@ -7,6 +7,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { startDemoAgents } from './demo/agents.js';
 import { DEMO_ACCOUNTS, seedDemo } from './demo/seed.js';
+import { createDemoBuckets } from './demo/storage.js';
 import { startDemoWhmcs } from './demo/whmcs.js';
 import { createAdminInputFromArgs, createProviderAdmin } from './features/operator/create-admin.js';
 import { createMailer } from './mail/mailer.js';
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
   if (config.demo) {
     const summary = await seedDemo(database.db, { password: config.demoPassword });
     logger.info(summary, 'demo data');
+    await createDemoBuckets(database.db, config.dataDir);
     if (!config.smtpUrl) {
       mailSink = await startMailSink(config.demoSmtpPort);
       config.smtpUrl = mailSink.url;

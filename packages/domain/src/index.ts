@@ -33,6 +33,7 @@ export * from './signup.js';
 export * from './sizes.js';
 export * from './statuses.js';
 export * from './storage-accounts.js';
+export * from './storage-service.js';
 export * from './task-overview.js';
 export * from './tasks.js';
 export * from './text.js';

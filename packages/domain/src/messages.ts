@@ -4,6 +4,7 @@ import { SHELL_TEXTS, SIGN_IN_TEXTS } from './first-page-texts.js';
 import { SCHEDULE_MESSAGES } from './schedule.js';
 import { SEEDING_MESSAGES } from './seeding.js';
 import { STORAGE_TEXTS, UNLIMITED_TEXT } from './sizes.js';
+import { STORAGE_SERVICE_TEXTS } from './storage-service.js';
 
 /**
  * The message catalogue: every user-visible text of the specification (000, 001 and 002: the error
@@ -547,6 +548,9 @@ export const MESSAGES = {
     performedWithErrors: someErrorsOccurred('Migration performed'),
     unknownWhilePerforming: unknownErrorWhile('performing migration'),
   },
+
+  /** Failures of an object storage service (ours), declared in storage-service.ts with the policy difference texts. */
+  storageService: STORAGE_SERVICE_TEXTS,
 
   /** The live channel (001 §8, 002 §8.3). */
   liveChannel: {
@@ -1108,12 +1112,9 @@ export const MESSAGES = {
     unknownWhileTestingConnection: unknownErrorWhile('testing storage account connection'),
     secretKeptHint: 'Leave empty to keep the stored value',
     secretSet: 'set',
-    notFound: 'Storage account not found',
     nameTaken: 'A storage account with this name already exists',
     localExists: 'There is already an embedded (LOCAL) storage account',
     typeUnchangeable: 'The type of a storage account cannot be changed',
-    userNotFound: 'Storage user not found',
-    bucketNotFound: 'Bucket not found',
     userInUse: 'This user belongs to a storage location or backup machine and is removed with it',
     manageCustomer: 'Manage customer',
     managePolicy: 'Manage policy',
@@ -1122,11 +1123,6 @@ export const MESSAGES = {
     deletePrincipal: 'Delete principal',
     deletePrincipalTitle: 'Delete principal',
     differencesTitle: 'Differences from the policy the portal expects',
-    /** Differences of a bucket's policy (policyDifferences of the buckets table). */
-    bucketMissingAtService: 'Bucket not found at the service',
-    noPolicyFound: 'The bucket has no policy',
-    policyNotJson: 'The bucket policy is not valid JSON',
-    serviceTimeout: 'The storage service did not answer in time',
     entityGone: 'gone',
   },
 } as const;

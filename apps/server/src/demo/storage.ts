@@ -1,5 +1,10 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
 import { accessKeys, buckets, storageAccounts, storageLocations, storageUsers } from '../db/schema/index.js';
-import { customerBucketName } from '../features/local-storage/paths.js';
+import { customerBucketName, storageRoot } from '../features/local-storage/paths.js';
+import { bucketPolicyFor } from '../storage/policy.js';
 import { type CustomerInfo, customerNamed, encryptDemoSecret, type SeedContext, zip } from './context.js';
 
 /**
@@ -21,19 +26,9 @@ export async function insertStorage(
   const migrating = customerNamed(customers, 'Tailspin Toys');
   const bucketName = (c: CustomerInfo, suffix = '') => customerBucketName(c.id, c.name, suffix);
   const userName = (c: CustomerInfo) => `portal-customer-${c.id}`;
+  // The policy the portal writes for a location's user: the bucket's whole folder (storage/policy.ts).
   const policy = (c: CustomerInfo, bucket: string) =>
-    JSON.stringify({
-      Version: '2012-10-17',
-      Statement: [
-        {
-          Sid: 'PortalCustomerAccess',
-          Effect: 'Allow',
-          Principal: { AWS: [`arn:aws:iam:::user/${userName(c)}`] },
-          Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:ListBucket'],
-          Resource: [`arn:aws:s3:::${bucket}`, `arn:aws:s3:::${bucket}/*`],
-        },
-      ],
-    });
+    bucketPolicyFor(bucket, [{ userName: userName(c), role: 'location', prefix: '' }]);
   const bucketRows = withStorage.map((c) => ({ customer: c, name: bucketName(c) }));
   bucketRows.push({ customer: migrating, name: bucketName(migrating, '-old') });
   const bucketIds = await ctx.tx
@@ -90,4 +85,17 @@ export async function insertStorage(
     })),
   );
   return { migrationSourceLocationId };
+}
+
+/**
+ * The embedded storage keeps a bucket as a folder under DATA_DIR/storage, made when the portal creates the
+ * bucket; the seed writes only rows, so the demo's buckets are made here (every start: it is idempotent).
+ */
+export async function createDemoBuckets(db: Db, dataDir: string): Promise<void> {
+  const rows = await db
+    .select({ name: buckets.name })
+    .from(buckets)
+    .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
+    .where(eq(storageAccounts.type, 'LOCAL'));
+  for (const { name } of rows) await mkdir(join(storageRoot(dataDir), name), { recursive: true });
 }

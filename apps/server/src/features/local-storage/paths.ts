@@ -72,6 +72,23 @@ export function repositoryDir(dataDir: string, place: LocationPlace | null, mach
   return inside(root, join(root, ...segments));
 }
 
+/**
+ * `{DATA_DIR}/storage/{bucket}/{prefix?}`: a bucket's folder, or a folder in it (a location's subfolder,
+ * a machine's repository), for the embedded storage provider. Names are checked as for repositoryDir.
+ */
+export function bucketFolder(dataDir: string, bucket: string, prefix = ''): string {
+  if (!isBucketName(bucket) || bucket === DEFAULT_FOLDER)
+    throw new UnsafePathError('bucket name not usable as a folder');
+  const root = storageRoot(dataDir);
+  const folder = prefix.replace(/^\/+|\/+$/g, '');
+  const parts = folder === '' ? [] : folder.split('/');
+  if (!parts.every(isFolderSegment)) throw new UnsafePathError('prefix not usable as a folder');
+  return inside(root, join(root, bucket, ...parts));
+}
+
+/** Whether a folder under the storage root can be a bucket of the embedded storage. */
+export const isBucketFolderName = (name: string) => isBucketName(name) && name !== DEFAULT_FOLDER;
+
 /** The file of one object: `data/{first two hex digits}/{name}`, `{type}/{name}` otherwise. */
 export function objectPath(repoDir: string, type: ObjectType, name: string): string {
   if (!isObjectType(type) || !isObjectName(name)) throw new UnsafePathError('bad object name');

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@portal/domain';
+import { STORAGE_SERVICE_TEXTS } from '@portal/domain';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/errors.js';
 import { StorageError } from '../../storage/provider.js';
@@ -53,7 +53,7 @@ describe('calls to the storage service', () => {
     const never = new Promise<string>(() => {});
     await expect(withinTime(never, 20)).rejects.toMatchObject({
       kind: 'unreachable',
-      message: MESSAGES.storageAccountPages.serviceTimeout,
+      message: STORAGE_SERVICE_TEXTS.timedOut,
     });
     await expect(withinTime(Promise.resolve('ok'), 20)).resolves.toBe('ok');
   });

@@ -1,5 +1,6 @@
 import {
   type BucketWithPolicyInfo,
+  bucketNotFound,
   bucketPolicyUnreadable,
   compareNames,
   type Elements,
@@ -9,11 +10,13 @@ import {
   type PagingQuery,
   pageOf,
   STORAGE_ACCOUNT_FORM_LABELS,
+  STORAGE_SERVICE_TEXTS,
   type StorageAccessKeyRow,
   type StorageAccountDetail,
   type StorageAccountPayload,
   type StorageAccountRow,
   type StorageAccountUserRow,
+  storageUserNotFound,
 } from '@portal/domain';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
@@ -72,7 +75,7 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
 
   async function found(id: number): Promise<StorageAccountRecord> {
     const record = await repo.byId(id);
-    if (!record) throw notFound(TEXT.notFound);
+    if (!record) throw notFound(STORAGE_SERVICE_TEXTS.accountNotFound);
     return record;
   }
 
@@ -148,7 +151,7 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
     bucket: BucketRecord,
     atTheService: boolean,
   ): Promise<{ policy: string | null; differences: string[] }> {
-    if (!atTheService) return { policy: null, differences: [TEXT.bucketMissingAtService] };
+    if (!atTheService) return { policy: null, differences: [bucketNotFound(bucket.name)] };
     let policy: string | null;
     try {
       policy = await withinTime(provider.getBucketPolicy(bucket.name), timeoutMs);
@@ -195,7 +198,7 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
 
     async remove(id: number): Promise<void> {
       const outcome = await deps.db.transaction((tx) => createStorageAccountsRepo(tx).deleteUnused(id));
-      if (outcome === 'gone') throw notFound(TEXT.notFound);
+      if (outcome === 'gone') throw notFound(STORAGE_SERVICE_TEXTS.accountNotFound);
       if (outcome === 'default') throw conflict(TEXT.defaultNotRemovable);
       if (outcome === 'inUse') throw conflict(TEXT.inUseNotRemovable);
       providers.forget(id);
@@ -209,7 +212,7 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
 
     async setDefault(id: number): Promise<StorageAccountRow> {
       const done = await deps.db.transaction((tx) => createStorageAccountsRepo(tx).setDefault(id));
-      if (!done) throw notFound(TEXT.notFound);
+      if (!done) throw notFound(STORAGE_SERVICE_TEXTS.accountNotFound);
       return presentStorageAccountRow(await found(id));
     },
 
@@ -266,7 +269,7 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
       if (user && isUserInUse(user)) throw conflict(TEXT.userInUse);
       if (!user) {
         const atTheService = await atService((provider) => provider.listUsers(), id);
-        if (!atTheService.includes(username)) throw notFound(TEXT.userNotFound);
+        if (!atTheService.includes(username)) throw notFound(storageUserNotFound(username));
       }
       await atService((provider) => provider.deleteUser(username), id);
       if (user) await repo.deleteUser(user.id);
@@ -276,7 +279,7 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
     async deletePrincipal(id: number, bucketName: string, principalName: string): Promise<void> {
       await found(id);
       const bucket = await repo.bucketNamed(id, bucketName);
-      if (!bucket) throw notFound(TEXT.bucketNotFound);
+      if (!bucket) throw notFound(bucketNotFound(bucketName));
       const policy = await atService((provider) => provider.getBucketPolicy(bucketName), id);
       const rewritten = policy === null ? null : policyWithoutPrincipal(policy, principalName);
       if (rewritten === null) return;

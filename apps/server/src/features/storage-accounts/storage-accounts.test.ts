@@ -3,14 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type BucketWithPolicyInfo,
+  bucketNotFound,
   type Elements,
   MESSAGES,
   type Paged,
+  POLICY_DIFFERENCE_TEXTS,
   ROUTES,
   type StorageAccessKeyRow,
   type StorageAccountDetail,
   type StorageAccountRow,
   type StorageAccountUserRow,
+  storageUserNotFound,
   withQuery,
 } from '@portal/domain';
 import { eq } from 'drizzle-orm';
@@ -53,8 +56,12 @@ const s3Form = (overrides: Record<string, unknown> = {}) => ({
 const accountRows = () => db().select().from(storageAccounts).orderBy(storageAccounts.id);
 const defaults = async () => (await accountRows()).filter((a) => a.defaultStorageAccount).map((a) => a.id);
 
-/** A managed bucket of the LOCAL account with a location of the customer and its location's managed user. */
+/**
+ * A managed bucket of the LOCAL account (its folder, as the embedded service makes it, and its row) with a
+ * location of the customer and its location's managed user.
+ */
 async function managedBucket(name: string, customerId: number, userName: string) {
+  await mkdir(join(dataDir, 'storage', name), { recursive: true });
   const [bucket] = await db()
     .insert(buckets)
     .values({ storageAccountId: localId, name, managed: true, customerId })
@@ -317,8 +324,8 @@ describe('buckets with policy info, users and keys of the embedded account (001 
 
     expect(beta.policyContainsInconsistencies).toBe(true);
     expect(beta.policyDifferences).toEqual([
-      'Not expected: Allow s3:GetObject on arn:aws:s3:::c2-beta/* for stranger',
-      'Not expected: Allow s3:GetObject on arn:aws:s3:::c2-beta/* for machine-user',
+      POLICY_DIFFERENCE_TEXTS.unexpectedUser('stranger'),
+      POLICY_DIFFERENCE_TEXTS.unexpectedUser('machine-user'),
     ]);
     const byName = new Map(beta.bucketPolicyPrincipals.map((p) => [p.name, p]));
     expect(byName.get('stranger')).toMatchObject({ managed: false, entityExists: false, entityType: null });
@@ -352,7 +359,7 @@ describe('buckets with policy info, users and keys of the embedded account (001 
     expect(beta).toMatchObject({ policyContainsInconsistencies: false, policyDifferences: [] });
     const unknown = await provider.json('PUT', path, { bucketName: 'no-such-bucket', principalName: 'stranger' });
     expect(unknown.statusCode).toBe(404);
-    expect(messagesOf(unknown)).toEqual([{ fieldName: '', message: TEXT.bucketNotFound }]);
+    expect(messagesOf(unknown)).toEqual([{ fieldName: '', message: bucketNotFound('no-such-bucket') }]);
   });
 
   it('lists users and keys with their credentials', async () => {
@@ -399,7 +406,7 @@ describe('buckets with policy info, users and keys of the embedded account (001 
     expect(await db().select().from(accessKeys).where(eq(accessKeys.keyId, 'KEY-leftover'))).toHaveLength(0);
     const gone = await provider.json('PUT', path, { username: 'leftover' });
     expect(gone.statusCode).toBe(404);
-    expect(messagesOf(gone)).toEqual([{ fieldName: '', message: TEXT.userNotFound }]);
+    expect(messagesOf(gone)).toEqual([{ fieldName: '', message: storageUserNotFound('leftover') }]);
   });
 
   it('lets no one but provider admins in, and they change nothing', async () => {

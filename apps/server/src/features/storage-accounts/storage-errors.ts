@@ -1,4 +1,4 @@
-import { errorMessage, MESSAGES, type StorageAccountPayload } from '@portal/domain';
+import { errorMessage, STORAGE_SERVICE_TEXTS, type StorageAccountPayload } from '@portal/domain';
 import { AppError } from '../../http/errors.js';
 import { StorageError, type StorageErrorKind } from '../../storage/provider.js';
 
@@ -36,7 +36,7 @@ export function storageFailure(error: unknown): unknown {
 export async function withinTime<T>(call: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StorageError('unreachable', MESSAGES.storageAccountPages.serviceTimeout)), ms);
+    timer = setTimeout(() => reject(new StorageError('unreachable', STORAGE_SERVICE_TEXTS.timedOut)), ms);
   });
   try {
     return await Promise.race([call, late]);
