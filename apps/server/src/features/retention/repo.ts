@@ -26,7 +26,8 @@ export function createRetentionRepo(db: Executor) {
     /**
      * Takes the due tasks of one machine (the one waiting longest) and leases them until `until`: their mark moves
      * to `until`, so no other instance takes them meanwhile, and a crashed instance's lease simply runs out. Row
-     * locks with SKIP LOCKED let several instances claim at once without waiting for or taking the same rows.
+     * locks with SKIP LOCKED let several instances claim at once without waiting for or taking the same rows; the
+     * update takes only what is still due, so of two instances that picked the same machine one gets no tasks.
      */
     async claimMachine(now: Date, until: Date): Promise<{ machineId: number; tasks: DueTask[] } | null> {
       const picked = rowsOf<{ machine_id: number }>(

@@ -157,6 +157,8 @@ export function createRetentionService(deps: {
         const lease = new Date(at.getTime() + RETENTION_LEASE_MS);
         const claim = await repo.claimMachine(at, lease);
         if (claim === null) return machines;
+        // Another instance took the machine's tasks between the two steps of the claim: look again.
+        if (claim.tasks.length === 0) continue;
         machines++;
         await applyToMachine(claim.machineId, claim.tasks, lease);
       }
