@@ -26,6 +26,12 @@ export const MACHINE_DELETABLE_OBJECT_TYPES = ['locks'] as const;
 export const RETENTION_MESSAGES = {
   /** On the machine's message log when the portal's retention failed; it is tried again later. */
   failed: (why: string) => `Old snapshots could not be removed (retention will be applied after the next run): ${why}`,
+  /**
+   * On the machine's message log when the task has snapshots dated ahead of the portal's clock: restic keeps the
+   * newest of each week by the snapshots' own times, so such snapshots would make it remove the real backups.
+   */
+  snapshotsAhead: (count: number) =>
+    `Old snapshots were not removed: ${count} snapshot(s) of this task are dated in the future (check the machine's clock)`,
   /** The embedded storage's answer to a machine asking to delete backup data (403). */
   deleteRefused: (type: string) =>
     `A machine may not delete ${type} from its repository: retention and deletions are done by the portal`,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentToServer, agentToServerSchema, PANEL_MESSAGES, RETENTION_MESSAGES } from '@portal/domain';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
 import { backupTasks, machineMessages, runAccountSnapshots } from '../../db/schema/index.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
@@ -41,6 +41,11 @@ beforeAll(async () => {
   mkdirSync(src, { recursive: true });
   writeFileSync(join(src, 'notes.txt'), 'kept by the portal\n');
 }, 60_000);
+
+// Each test counts the machines a pass takes: marks another test left (a fake clock's retries) are not its own.
+beforeEach(async () => {
+  await database.db.update(backupTasks).set({ retentionDueAt: null });
+});
 
 afterAll(async () => {
   await database?.close();
@@ -236,6 +241,21 @@ describe('retention on the portal', () => {
     expect(await dueAt(taskId)).toBeNull();
     expect(snapshots(repo, taskId)).toHaveLength(1);
   }, 120_000);
+
+  it('removes nothing while the task has snapshots dated ahead of the portal’s clock (they would push real ones out)', async () => {
+    const { machineId, taskId, repo } = await machineWithTask({ numberOfSnapshotsToKeep: 1 });
+    backupAt(repo, taskId, '2026-08-01 10:00:00');
+    backupAt(repo, taskId, '2026-08-20 10:00:00');
+    // What ransomware writing with the machine's key could add: a snapshot of the task from the year 2099.
+    backupAt(repo, taskId, '2099-01-01 10:00:00');
+    const now = new Date('2026-09-01T00:00:00Z');
+    const retention = retentionService({ now: () => now });
+    await retention.runFinished(taskId, { snapshotMade: true, numberOfSnapshotsToKeep: 1 });
+    expect(await retention.runPending()).toBe(1);
+    expect(snapshots(repo, taskId)).toHaveLength(3);
+    expect(await dueAt(taskId)).not.toBeNull();
+    expect(await messagesOf(machineId)).toEqual([`WARNING ${RETENTION_MESSAGES.snapshotsAhead(1)}`]);
+  }, 60_000);
 
   it('waits for a repository a backup holds locked, removing only stale locks, and writes no message', async () => {
     const { machineId, taskId, repo } = await machineWithTask({ numberOfSnapshotsToKeep: 1 });

@@ -20,6 +20,16 @@ import type { DueTask, RetentionRepo } from './repo.js';
 /** How long an instance holds a machine's retention before another may take it over (a crash, a huge prune). */
 export const RETENTION_LEASE_MS = 60 * 60_000;
 
+/** How far ahead of the portal's clock a snapshot's time may be (clocks differ) before retention refuses to run. */
+const FUTURE_TOLERANCE_MS = 24 * 60 * 60_000;
+
+/** What the portal reads of `restic snapshots --json`. */
+interface TaskSnapshot {
+  id: string;
+  time: string;
+  tags?: string[];
+}
+
 /** restic's words for a repository another process holds: a backup running on the machine. */
 const LOCKED = /repository is already locked|unable to create lock/i;
 
@@ -54,45 +64,53 @@ export function createRetentionService(deps: {
   const note = (machineId: number, taskId: number, type: MessageType, text: string) =>
     deps.messages.insertMessages(machineId, taskId, null, [{ type, text, time: now() }]);
 
-  /** The snapshot ids of the task's accounts that are due for pruning. */
-  async function removedAccountSnapshots(task: DueTask, env: Record<string, string>) {
-    if (!isPanelBackupType(task.type)) return null;
+  /** The removed accounts of a panel task whose pruning delay has passed. */
+  async function accountsDue(task: DueTask): Promise<string[]> {
+    if (!isPanelBackupType(task.type)) return [];
     const settings = {
       numberOfTimeUnitsAfterWhichToPruneRemovedBackupItems: task.pruneAfterCount,
       timeUnitForBackupItemPruning: task.pruneTimeUnit ?? DEFAULT_PRUNING_TIME_UNIT,
     };
     const at = now();
-    const due = (await repo.removedAccounts(task.id))
+    return (await repo.removedAccounts(task.id))
       .filter((row) => {
         const pruneAt = pruneRemovedAccountAt(task.type, settings, row.missingSince);
         return pruneAt !== null && pruneAt <= at;
       })
       .map((row) => row.account);
-    if (due.length === 0) return null;
-    const listed = await restic(['snapshots', '--json', '--tag', resticTaskTag(task.id)], env);
-    if (listed.code !== 0) return { due, ids: null, failure: resticFailure(listed) };
-    const tags = new Set(due.map(resticAccountTag));
-    const snapshots = JSON.parse(listed.stdout.join('\n') || '[]') as { id: string; tags?: string[] }[];
-    const ids = snapshots.filter((s) => s.tags?.some((tag) => tags.has(tag))).map((s) => s.id);
-    return { due, ids, failure: null };
   }
 
   /** Applies the task's rules; the text for the machine's log when it failed, null when done. */
   async function applyTo(machineId: number, task: DueTask, env: Record<string, string>) {
-    const removed = await removedAccountSnapshots(task, env);
-    if (removed) {
-      if (removed.failure !== null) return { text: PANEL_MESSAGES.pruneFailed(removed.failure), why: removed.failure };
-      if (removed.ids && removed.ids.length > 0) {
-        const pruned = await restic(['forget', '--prune', ...removed.ids], env);
+    const due = await accountsDue(task);
+    const keep = taskHasRetention(task.numberOfSnapshotsToKeep);
+    if (due.length === 0 && !keep) return null;
+    const listed = await restic(['snapshots', '--json', '--tag', resticTaskTag(task.id)], env);
+    if (listed.code !== 0) {
+      const why = resticFailure(listed);
+      return { text: due.length > 0 ? PANEL_MESSAGES.pruneFailed(why) : RETENTION_MESSAGES.failed(why), why };
+    }
+    const snapshots = JSON.parse(listed.stdout.join('\n') || '[]') as TaskSnapshot[];
+
+    if (due.length > 0) {
+      const tags = new Set(due.map(resticAccountTag));
+      const ids = snapshots.filter((s) => s.tags?.some((tag) => tags.has(tag))).map((s) => s.id);
+      if (ids.length > 0) {
+        const pruned = await restic(['forget', '--prune', ...ids], env);
         if (pruned.code !== 0) {
           const why = resticFailure(pruned);
           return { text: PANEL_MESSAGES.pruneFailed(why), why };
         }
       }
-      await repo.dropRemovedAccounts(task.id, removed.due);
-      await note(machineId, task.id, 'INFO', PANEL_MESSAGES.pruned(removed.due));
+      await repo.dropRemovedAccounts(task.id, due);
+      await note(machineId, task.id, 'INFO', PANEL_MESSAGES.pruned(due));
     }
-    if (taskHasRetention(task.numberOfSnapshotsToKeep)) {
+    if (keep) {
+      // `--keep-weekly` goes by the snapshots' own times, which the machine writes: snapshots dated ahead of the
+      // portal's clock would push every real backup out, so retention waits until none is.
+      const ahead = snapshots.filter((s) => Date.parse(s.time) > now().getTime() + FUTURE_TOLERANCE_MS).length;
+      if (ahead > 0)
+        return { text: RETENTION_MESSAGES.snapshotsAhead(ahead), why: RETENTION_MESSAGES.snapshotsAhead(ahead) };
       const kept = await restic(retentionArgs(task.id, task.numberOfSnapshotsToKeep), env);
       if (kept.code !== 0) {
         const why = resticFailure(kept);
