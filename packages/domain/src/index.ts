@@ -26,6 +26,7 @@ export * from './panels.js';
 export * from './permissions.js';
 export * from './purchase.js';
 export * from './restore.js';
+export * from './retention.js';
 export * from './routes.js';
 export * from './schedule.js';
 export * from './seeding.js';

@@ -55,6 +55,12 @@ export class UnsafePathError extends Error {}
 export function repositoryDir(dataDir: string, place: LocationPlace | null, machineId: number): string {
   if (!Number.isSafeInteger(machineId) || machineId <= 0) throw new UnsafePathError('bad machine id');
   const root = storageRoot(dataDir);
+  return inside(root, join(locationDir(dataDir, place), String(machineId)));
+}
+
+/** `{DATA_DIR}/storage/{bucket}/{subfolder?}`, a storage location's folder (`default` for none), checked as above. */
+export function locationDir(dataDir: string, place: LocationPlace | null): string {
+  const root = storageRoot(dataDir);
   const segments: string[] = [];
   if (place) {
     if (!isBucketName(place.bucket)) throw new UnsafePathError(`bucket name not usable as a folder`);
@@ -68,7 +74,6 @@ export function repositoryDir(dataDir: string, place: LocationPlace | null, mach
   } else {
     segments.push(DEFAULT_FOLDER);
   }
-  segments.push(String(machineId));
   return inside(root, join(root, ...segments));
 }
 
