@@ -1116,6 +1116,7 @@ export const MESSAGES = {
     localExists: 'There is already an embedded (LOCAL) storage account',
     typeUnchangeable: 'The type of a storage account cannot be changed',
     userInUse: 'This user belongs to a storage location or backup machine and is removed with it',
+    accountOwnUser: "This user holds the storage account's own access key and cannot be deleted here",
     manageCustomer: 'Manage customer',
     managePolicy: 'Manage policy',
     deleteUser: 'Delete user',

@@ -264,12 +264,15 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
      * otherwise lose its access to its backups.
      */
     async deleteUser(id: number, username: string): Promise<void> {
-      await found(id);
+      const account = await found(id);
       const user = await repo.userNamed(id, username);
       if (user && isUserInUse(user)) throw conflict(TEXT.userInUse);
       if (!user) {
         const atTheService = await atService((provider) => provider.listUsers(), id);
         if (!atTheService.includes(username)) throw notFound(storageUserNotFound(username));
+        // The user whose key the portal itself uses for the account would take the whole account with it.
+        const keys = await atService((provider) => provider.listAccessKeys(username), id);
+        if (account.accessKeyId !== null && keys.includes(account.accessKeyId)) throw conflict(TEXT.accountOwnUser);
       }
       await atService((provider) => provider.deleteUser(username), id);
       if (user) await repo.deleteUser(user.id);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   type BucketWithPolicyInfo,
   type Elements,
+  MESSAGES,
   ROUTES,
   type StorageAccountDetail,
   type StorageAccountUserRow,
@@ -106,6 +107,15 @@ describe('an S3 storage account on Ceph RGW (issue 16)', () => {
       }),
     );
     expect((await service.getBucketPolicy(bucket)) ?? '').not.toContain(user);
+    // The user whose key the portal uses for the account stays.
+    const atTheService = await service.listUsers();
+    const keysOf = await Promise.all(atTheService.map((name) => service.listAccessKeys(name)));
+    const owner = atTheService.find((_, i) => keysOf[i]?.includes(rgw.adminAccessKey)) ?? '';
+    const refusedOwner = await provider.json('PUT', S.deleteUser.build({ storageAccountId: account.id }), {
+      username: owner,
+    });
+    expect(refusedOwner.statusCode).toBe(409);
+    expect(messagesOf(refusedOwner)).toEqual([{ fieldName: '', message: MESSAGES.storageAccountPages.accountOwnUser }]);
     resultOf(await provider.json('PUT', S.deleteUser.build({ storageAccountId: account.id }), { username: user }));
     expect(await service.listUsers()).not.toContain(user);
     await service.deleteBucket(bucket);
