@@ -76,6 +76,14 @@ const locationOf = (row: LocationColumns): LocationRecord | null =>
         subfolder: row.locationSubfolder,
       };
 
+const bucketFields = {
+  id: buckets.id,
+  name: buckets.name,
+  managed: buckets.managed,
+  customerId: buckets.customerId,
+  policy: buckets.policy,
+};
+
 const userLinks = {
   managed: storageUsers.managed,
   customerId: storageUsers.customerId,
@@ -193,29 +201,12 @@ export function createStorageAccountsRepo(db: Executor) {
       return 'deleted';
     },
 
-    async buckets(accountId: number): Promise<BucketRecord[]> {
-      return db
-        .select({
-          id: buckets.id,
-          name: buckets.name,
-          managed: buckets.managed,
-          customerId: buckets.customerId,
-          policy: buckets.policy,
-        })
-        .from(buckets)
-        .where(eq(buckets.storageAccountId, accountId))
-        .orderBy(asc(buckets.name));
-    },
+    buckets: (accountId: number): Promise<BucketRecord[]> =>
+      db.select(bucketFields).from(buckets).where(eq(buckets.storageAccountId, accountId)).orderBy(asc(buckets.name)),
 
     async bucketNamed(accountId: number, name: string): Promise<BucketRecord | null> {
       const [row] = await db
-        .select({
-          id: buckets.id,
-          name: buckets.name,
-          managed: buckets.managed,
-          customerId: buckets.customerId,
-          policy: buckets.policy,
-        })
+        .select(bucketFields)
         .from(buckets)
         .where(and(eq(buckets.storageAccountId, accountId), eq(buckets.name, name)));
       return row ?? null;
