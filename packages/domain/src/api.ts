@@ -38,6 +38,7 @@ import {
 } from './forms/customer.js';
 import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './forms/machine.js';
 import { packagePurchaseSchema, packageUpgradeSchema } from './forms/package.js';
+import { migrationCreateSchema, storageAccountMigrationSchema } from './forms/storage.js';
 import { packageTemplateAddSchema, packageTemplateEditSchema } from './forms/package-template.js';
 import { resticCommandSchema } from './forms/restic.js';
 import { restoreRequestSchema } from './forms/restore.js';
@@ -45,6 +46,12 @@ import { downloadRequestSchema, type TaskDefinition } from './forms/task.js';
 import { userAddSchema } from './forms/user.js';
 import { idParam } from './ids.js';
 import { type LogFileEntry, logFileUploadQuerySchema } from './log-files.js';
+import {
+  type MigrationLocation,
+  type PackageMigrationDetail,
+  type PackageMigrationRow,
+  syncCommandSchema,
+} from './migrations.js';
 import {
   type MachineDetail,
   type MachineMessageRow,
@@ -383,6 +390,9 @@ function packageRequestRoutes<const B extends string>(base: B, access: AccessLev
 
 const PROVIDER_MACHINE = '/boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId';
 const REALTIME = `${PROVIDER_MACHINE}/realtimecommands` as const;
+/** A package's migrations (001 §7). */
+const MIGRATIONS = '/boltadmin/customers/:customerId/backuppackages/:packageId/migrations' as const;
+const MIGRATION = `${MIGRATIONS}/:migrationId` as const;
 /** A run of a task on the customer's paths (002 §7.5, §7.6). */
 const TASK_RUN = '/backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId';
 
@@ -807,6 +817,43 @@ export const ROUTES = {
     testForm: post('/boltadmin/whmcsservers/testconnection', 'providerAdmin', {
       body: billingServerTestSchema,
       response: answer<BillingConnectionResult>(),
+    }),
+  },
+  /**
+   * Package migrations and the storage account migration (001 §2, §7; issue 16). The detail, finalise and
+   * destinations calls are ours (the spec shows the page and its buttons, not their calls).
+   */
+  migrations: {
+    create: post(MIGRATIONS, 'providerAdmin', {
+      body: migrationCreateSchema(),
+      response: answer<PackageMigrationRow>(),
+    }),
+    /** Paged, loaded once (001 §9): every migration of the package in one page. */
+    list: get(MIGRATIONS, 'providerAdmin', { response: answer<Paged<PackageMigrationRow>>() }),
+    /** The create dialog's choices: the customer's locations other than the package's current one. */
+    destinations: get(`${MIGRATIONS}/destinations`, 'providerAdmin', {
+      response: answer<Elements<MigrationLocation>>(),
+    }),
+    detail: get(MIGRATION, 'providerAdmin', { response: answer<PackageMigrationDetail>() }),
+    cancel: put(`${MIGRATION}/cancel`, 'providerAdmin', { response: answer<PackageMigrationDetail>() }),
+    rollback: put(`${MIGRATION}/rollback`, 'providerAdmin', { response: answer<PackageMigrationDetail>() }),
+    finalize: put(`${MIGRATION}/finalize`, 'providerAdmin', { response: answer<PackageMigrationDetail>() }),
+    submit: put(`${MIGRATION}/commandsequences`, 'providerAdmin', {
+      body: syncCommandSchema,
+      response: answer<PackageMigrationDetail>(),
+    }),
+    stop: put(`${MIGRATION}/commandsequences/stop`, 'providerAdmin', {
+      body: commandIdBody,
+      response: answer<null>(),
+    }),
+    remove: put(`${MIGRATION}/commandsequences/delete`, 'providerAdmin', {
+      body: commandIdBody,
+      response: answer<null>(),
+    }),
+    /** Every package on the account moves to the destination account (answers the migrations started). */
+    storageAccount: post('/boltadmin/storageaccounts/:storageAccountId/migrations', 'providerAdmin', {
+      body: storageAccountMigrationSchema(),
+      response: answer<Elements<PackageMigrationRow>>(),
     }),
   },
 } as const;
