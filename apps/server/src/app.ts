@@ -45,6 +45,10 @@ import { createLocalStorageRepo } from './features/local-storage/repo.js';
 import { createRepositorySettings } from './features/local-storage/repository-settings.js';
 import { registerLocalStorageRoutes } from './features/local-storage/routes.js';
 import { createMachineCredentials } from './features/machine-auth/credentials.js';
+import { startMigrationJob } from './features/migrations/job.js';
+import { createMigrationsRepo, insertLocationOn } from './features/migrations/repo.js';
+import { registerMigrationRoutes } from './features/migrations/routes.js';
+import { createMigrationService, type MigrationService } from './features/migrations/service.js';
 import { registerMachineAuthRoutes } from './features/machine-auth/routes.js';
 import { agentLinkOf, type ChannelPort, createMachineChannelHandlers } from './features/machine-channel/handlers.js';
 import { createMachineCommandsRepo } from './features/machine-commands/repo.js';
@@ -120,6 +124,7 @@ import { startStalePresenceSweep } from './jobs/stale-presence.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MailSink } from './mail/sink.js';
 import { createSecretBox, demoMasterKey } from './secrets.js';
+import { createStorageAccess } from './storage/access.js';
 import { registerSpa } from './web/spa.js';
 
 export interface RouteEntry {
@@ -133,6 +138,8 @@ declare module 'fastify' {
     routeCatalogue: readonly RouteEntry[];
     /** The live channel: sendToMachine, publishToMachineQueue, disconnectMachine, ... */
     live: LiveChannel;
+    /** Package migrations (issue 16), for tests that wait for a sequence or run the job's steps. */
+    migrations: MigrationService;
   }
 }
 
@@ -649,6 +656,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     paidInvoiceJob = startPaidInvoiceJob({ check: paidInvoices, logger: app.log });
   });
   app.addHook('onClose', async () => paidInvoiceJob?.stop());
+
+  // --- Package migrations (issue 16): rclone sequences run by the server, their job, the account migration ---
+  const migrations = createMigrationService({
+    repo: createMigrationsRepo(db),
+    output: createRealtimeCommandsRepo(db),
+    storageAccess: createStorageAccess({ db, dataDir: config.dataDir }),
+    publish: (migrationId, body) => live.publishToMigrationQueue(migrationId, body),
+    syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
+    async sendRepository(machineId) {
+      const settings = await repositories.repositorySettingsFor(machineId);
+      if (settings) await live.sendToMachine(machineId, { type: 'repository', settings });
+    },
+    createLocation: (customerId, storageAccountId) => insertLocationOn(db, customerId, storageAccountId),
+    rclonePath: config.rclonePath,
+    leaseMs: config.migrationLeaseMs,
+    ...(deps.now ? { now: deps.now } : {}),
+    log: { warn: (message, detail) => app.log.warn(detail ?? {}, message) },
+  });
+  registerMigrationRoutes(app, { migrations });
+  app.decorate('migrations', migrations);
+  let migrationJob: ReturnType<typeof startMigrationJob> | undefined;
+  app.addHook('onReady', async () => {
+    migrationJob = startMigrationJob({ migrations, everyMs: config.migrationJobIntervalMs, logger: app.log });
+  });
+  app.addHook('onClose', async () => {
+    migrationJob?.stop();
+    await migrations.close();
+  });
+  // --- end of package migrations ---
 
   await registerSpa(app, {
     distDir: config.webDistDir,

@@ -68,6 +68,10 @@ const envSchema = z.object({
     .refine((list) => list.every((c) => /^[a-z][a-z-]*$/.test(c)), {
       message: 'must be restic sub-commands separated by commas (lower-case letters and dashes)',
     }),
+  /** Package migrations (issue 16): the rclone binary, how often the migration job runs, the sync lease. */
+  RCLONE_PATH: z.string().optional(),
+  MIGRATION_JOB_INTERVAL_MS: positiveInt(15_000),
+  MIGRATION_LEASE_MS: positiveInt(60_000),
 });
 
 function splitList(value: string): string[] {
@@ -109,6 +113,10 @@ export interface Config {
   agentDistDir: string | undefined;
   /** The restic sub-commands provider admins may run as realtime commands (issue #5). */
   realtimeCommandAllowList: string[];
+  /** Package migrations (issue 16). */
+  rclonePath: string;
+  migrationJobIntervalMs: number;
+  migrationLeaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -153,5 +161,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: e.WEB_DIST_DIR,
     agentDistDir: e.AGENT_DIST_DIR,
     realtimeCommandAllowList: e.REALTIME_COMMAND_ALLOW_LIST,
+    rclonePath: e.RCLONE_PATH ?? 'rclone',
+    migrationJobIntervalMs: e.MIGRATION_JOB_INTERVAL_MS,
+    migrationLeaseMs: e.MIGRATION_LEASE_MS,
   };
 }
