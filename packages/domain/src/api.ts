@@ -38,20 +38,14 @@ import {
 } from './forms/customer.js';
 import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './forms/machine.js';
 import { packagePurchaseSchema, packageUpgradeSchema } from './forms/package.js';
-import { migrationCreateSchema, storageAccountMigrationSchema } from './forms/storage.js';
 import { packageTemplateAddSchema, packageTemplateEditSchema } from './forms/package-template.js';
 import { resticCommandSchema } from './forms/restic.js';
 import { restoreRequestSchema } from './forms/restore.js';
+import { migrationCreateSchema, storageAccountMigrationSchema } from './forms/storage.js';
 import { downloadRequestSchema, type TaskDefinition } from './forms/task.js';
 import { userAddSchema } from './forms/user.js';
 import { idParam } from './ids.js';
 import { type LogFileEntry, logFileUploadQuerySchema } from './log-files.js';
-import {
-  type MigrationLocation,
-  type PackageMigrationDetail,
-  type PackageMigrationRow,
-  syncCommandSchema,
-} from './migrations.js';
 import {
   type MachineDetail,
   type MachineMessageRow,
@@ -59,6 +53,12 @@ import {
   type MachineStorage,
   machineActionQuerySchema,
 } from './machines.js';
+import {
+  type MigrationLocation,
+  type PackageMigrationDetail,
+  type PackageMigrationRow,
+  syncCommandSchema,
+} from './migrations.js';
 import {
   type MyPackageRequestRow,
   type PackageRequestRow,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RealtimeCommandView } from './api.js';
-import { type MigrationStatus, SYNC_TYPES, type StorageAccountType, type SyncType } from './enums.js';
+import { type MigrationStatus, type StorageAccountType, SYNC_TYPES, type SyncType } from './enums.js';
 import { RESTIC_COMMAND_LIMITS } from './forms/restic.js';
 import { fieldRequired, fieldTooLong } from './messages.js';
 
@@ -162,8 +162,7 @@ export const MIGRATION_TEXTS = {
   manage: 'Manage',
   syncDialogQuestion: (type: string) => `Start a ${type.toLowerCase()} of this backup package now?`,
   cancelQuestion: 'Cancel this migration? A running command is stopped and the package’s tasks are released.',
-  rollbackQuestion:
-    'Roll back this migration? What was copied to the destination is removed; the source stays in use.',
+  rollbackQuestion: 'Roll back this migration? What was copied to the destination is removed; the source stays in use.',
   finalizeQuestion:
     'Finalise this migration? The package then uses the destination, its agents are told, and the source copy is removed.',
   finalized: 'Migration finalised.',

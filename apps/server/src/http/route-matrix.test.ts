@@ -107,9 +107,12 @@ const EXPECTED: Record<string, AccessLevel> = {
   'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/cancel': 'providerAdmin',
   'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/rollback': 'providerAdmin',
   'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/finalize': 'providerAdmin',
-  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/commandsequences': 'providerAdmin',
-  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/commandsequences/stop': 'providerAdmin',
-  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/commandsequences/delete': 'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/commandsequences':
+    'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/commandsequences/stop':
+    'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/commandsequences/delete':
+    'providerAdmin',
   'POST /boltadmin/storageaccounts/:storageAccountId/migrations': 'providerAdmin',
   'POST /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/commands/uploadlogfiles':
     'providerAdmin',

@@ -79,7 +79,12 @@ export function createStorageAccess(deps: { db: Executor; dataDir: string }): St
       if (!row || row.locationId === null) return null;
       const { bucket, prefix } = await locationOf(row.locationId);
       const dir = repositoryDir(deps.dataDir, { bucket, subfolder: prefix }, machineId);
-      return { provider, bucket, prefix: prefix === '' ? String(machineId) : `${prefix}/${machineId}`, access: access(dir) };
+      return {
+        provider,
+        bucket,
+        prefix: prefix === '' ? String(machineId) : `${prefix}/${machineId}`,
+        access: access(dir),
+      };
     },
   };
 }

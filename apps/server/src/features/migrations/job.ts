@@ -7,11 +7,9 @@ import type { MigrationService } from './service.js';
  * migrations removed. Every step is safe with several instances (leases and guarded updates) and runs again
  * after a restart.
  */
-export function startMigrationJob(deps: {
-  migrations: MigrationService;
-  everyMs: number;
-  logger: FastifyBaseLogger;
-}): { stop(): void } {
+export function startMigrationJob(deps: { migrations: MigrationService; everyMs: number; logger: FastifyBaseLogger }): {
+  stop(): void;
+} {
   let running = false;
   const tick = async () => {
     if (running) return;

@@ -1,9 +1,9 @@
-import {
-  type MigrationActions,
-  type MigrationCommandView,
-  type MigrationLocation,
-  type PackageMigrationDetail,
-  type PackageMigrationRow,
+import type {
+  MigrationActions,
+  MigrationCommandView,
+  MigrationLocation,
+  PackageMigrationDetail,
+  PackageMigrationRow,
 } from '@portal/domain';
 import type { MigrationCommandRow, MigrationRecord } from './repo.js';
 

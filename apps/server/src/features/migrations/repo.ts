@@ -277,45 +277,51 @@ export function createMigrationsRepo(db: Db) {
      * source), the migration is closed and the tasks released. False when either changed meanwhile.
      */
     async finalize(migration: MigrationRecord, at: Date): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const moved = await tx
-          .update(backupPackages)
-          .set({ storageLocationId: migration.destinationStorageLocationId })
-          .where(
-            and(
-              eq(backupPackages.id, migration.backupPackageId),
-              eq(backupPackages.storageLocationId, migration.sourceStorageLocationId),
-            ),
-          )
-          .returning({ id: backupPackages.id });
-        if (moved.length === 0) return false;
-        const closed = await tx
-          .update(packageMigrations)
-          .set({ finalized: true, finalizedAt: at, tasksHeld: false })
-          .where(
-            and(
-              eq(packageMigrations.id, migration.id),
-              eq(packageMigrations.status, 'FINAL_SYNC_FINISHED_SUCCESS'),
-              isNotNull(packageMigrations.verifiedAt),
-              isNull(packageMigrations.leaseHolder),
-              isOpen,
-            ),
-          )
-          .returning({ id: packageMigrations.id });
-        if (closed.length === 0) {
-          tx.rollback();
-        }
-        return true;
-      }).catch((error: unknown) => {
-        if ((error as Error)?.name === 'TransactionRollbackError') return false;
-        throw error;
-      });
+      return db
+        .transaction(async (tx) => {
+          const moved = await tx
+            .update(backupPackages)
+            .set({ storageLocationId: migration.destinationStorageLocationId })
+            .where(
+              and(
+                eq(backupPackages.id, migration.backupPackageId),
+                eq(backupPackages.storageLocationId, migration.sourceStorageLocationId),
+              ),
+            )
+            .returning({ id: backupPackages.id });
+          if (moved.length === 0) return false;
+          const closed = await tx
+            .update(packageMigrations)
+            .set({ finalized: true, finalizedAt: at, tasksHeld: false })
+            .where(
+              and(
+                eq(packageMigrations.id, migration.id),
+                eq(packageMigrations.status, 'FINAL_SYNC_FINISHED_SUCCESS'),
+                isNotNull(packageMigrations.verifiedAt),
+                isNull(packageMigrations.leaseHolder),
+                isOpen,
+              ),
+            )
+            .returning({ id: packageMigrations.id });
+          if (closed.length === 0) {
+            tx.rollback();
+          }
+          return true;
+        })
+        .catch((error: unknown) => {
+          if ((error as Error)?.name === 'TransactionRollbackError') return false;
+          throw error;
+        });
     },
 
     /** The packages kept on a storage account's buckets, with their location's customer. */
     async packagesOnAccount(storageAccountId: number) {
       return db
-        .select({ id: backupPackages.id, customerId: backupPackages.customerId, storageLocationId: storageLocations.id })
+        .select({
+          id: backupPackages.id,
+          customerId: backupPackages.customerId,
+          storageLocationId: storageLocations.id,
+        })
         .from(backupPackages)
         .innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
         .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))

@@ -218,7 +218,12 @@ export function createMigrationService(deps: {
   }
 
   /** Runs the steps of a sequence as this instance, renewing the lease, and records how it ended. */
-  function runSequence(migration: MigrationRecord, command: MigrationCommandRow, steps: Step[], env: NodeJS.ProcessEnv) {
+  function runSequence(
+    migration: MigrationRecord,
+    command: MigrationCommandRow,
+    steps: Step[],
+    env: NodeJS.ProcessEnv,
+  ) {
     let child: ReturnType<typeof runRclone> | null = null;
     const local: LocalRun = {
       stopRequested: false,
@@ -230,20 +235,23 @@ export function createMigrationService(deps: {
       publish: (line, lineNumber) => publishLine(migration.id, command.commandId, line, lineNumber),
       onError: (error) => deps.log.warn('migration output not stored', { err: error, migrationId: migration.id }),
     });
-    const renew = setInterval(() => {
-      void (async () => {
-        const held = await repo.update(
-          migration.id,
-          { leaseUntil: new Date(now().getTime() + leaseMs) },
-          { leaseHolder: instanceId },
-        );
-        // Stopped from another instance (or swept): the command is finished already; end the child.
-        if (!held || (await repo.commandFinished(command.id))) {
-          local.stopRequested = true;
-          local.kill();
-        }
-      })().catch((error: unknown) => deps.log.warn('migration lease not renewed', { err: error }));
-    }, Math.max(50, Math.floor(leaseMs / 3)));
+    const renew = setInterval(
+      () => {
+        void (async () => {
+          const held = await repo.update(
+            migration.id,
+            { leaseUntil: new Date(now().getTime() + leaseMs) },
+            { leaseHolder: instanceId },
+          );
+          // Stopped from another instance (or swept): the command is finished already; end the child.
+          if (!held || (await repo.commandFinished(command.id))) {
+            local.stopRequested = true;
+            local.kill();
+          }
+        })().catch((error: unknown) => deps.log.warn('migration lease not renewed', { err: error }));
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
 
     local.finished = (async () => {
       let result: TransferResultCode = 'SUCCESS';
@@ -331,7 +339,8 @@ export function createMigrationService(deps: {
       ]);
     }
     const actions = await stateOf(migration);
-    if (!actions[SYNC_TYPE_ACTIONS[type]]) throw notAllowed(`start a ${type.toLowerCase().replace('_', ' ')}`, migration);
+    if (!actions[SYNC_TYPE_ACTIONS[type]])
+      throw notAllowed(`start a ${type.toLowerCase().replace('_', ' ')}`, migration);
 
     const { source, destination } = await folders(migration);
     const machineIds = await repo.machineIds(migration.backupPackageId);
@@ -353,7 +362,11 @@ export function createMigrationService(deps: {
     );
     if (!claimed) throw notAllowed(`start a ${type.toLowerCase().replace('_', ' ')}`, migration);
     const release = async () => {
-      await repo.update(migration.id, { status: previous, leaseHolder: null, leaseUntil: null }, { leaseHolder: instanceId });
+      await repo.update(
+        migration.id,
+        { status: previous, leaseHolder: null, leaseUntil: null },
+        { leaseHolder: instanceId },
+      );
       if (type === 'FINAL_SYNC') await setTasksHeld(migration, false);
     };
     if (type === 'FINAL_SYNC') {
@@ -399,7 +412,9 @@ export function createMigrationService(deps: {
   async function finalize(migration: MigrationRecord): Promise<void> {
     const actions = await stateOf(migration);
     if (!actions.finalize || !migration.tasksHeld) {
-      throw migration.status === 'FINAL_SYNC_FINISHED_SUCCESS' ? conflict(TEXT.notVerified) : notAllowed('be finalised', migration);
+      throw migration.status === 'FINAL_SYNC_FINISHED_SUCCESS'
+        ? conflict(TEXT.notVerified)
+        : notAllowed('be finalised', migration);
     }
     if ((await repo.busyRuns(migration.backupPackageId)) > 0) throw conflict(TEXT.runsInProgress);
     if (!(await repo.finalize(migration, now()))) throw notAllowed('be finalised', migration);
@@ -510,8 +525,11 @@ export function createMigrationService(deps: {
     async rollback(path: OneMigrationPath): Promise<PackageMigrationDetail> {
       const { pkg, migration } = await migrationOf(path);
       if (!(await stateOf(migration)).rollback) throw notAllowed('be rolled back', migration);
-      if (pkg.storageLocationId === migration.destinationStorageLocationId) throw notAllowed('be rolled back', migration);
-      const { provider, bucket, prefix } = await deps.storageAccess.locationAccess(migration.destinationStorageLocationId);
+      if (pkg.storageLocationId === migration.destinationStorageLocationId)
+        throw notAllowed('be rolled back', migration);
+      const { provider, bucket, prefix } = await deps.storageAccess.locationAccess(
+        migration.destinationStorageLocationId,
+      );
       for (const machineId of await repo.machineIds(pkg.id)) {
         await provider.deletePrefix(bucket, machinePrefix(prefix, machineId));
       }
@@ -595,9 +613,13 @@ export function createMigrationService(deps: {
           await failSequence(migration, command, 'IO_OR_INTERRUPT_EXCEPTION', TEXT.interrupted, migration.leaseHolder);
         }
         if (commands.length === 0) {
-          await repo.update(migration.id, { leaseHolder: null, leaseUntil: null }, {
-            leaseHolder: migration.leaseHolder ?? '',
-          });
+          await repo.update(
+            migration.id,
+            { leaseHolder: null, leaseUntil: null },
+            {
+              leaseHolder: migration.leaseHolder ?? '',
+            },
+          );
         }
         swept += 1;
       }
