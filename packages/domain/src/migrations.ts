@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RealtimeCommandView } from './api.js';
 import { type MigrationStatus, type StorageAccountType, SYNC_TYPES, type SyncType } from './enums.js';
 import { RESTIC_COMMAND_LIMITS } from './forms/restic.js';
-import { fieldRequired, fieldTooLong } from './messages.js';
+import { fieldRequired, fieldTooLong, someErrorsOccurred, unknownErrorWhile } from './messages.js';
 
 /**
  * Package migrations (001 §2, §3, §4; DESIGN §7): which action each state allows, the sync command
@@ -143,8 +143,6 @@ export const MIGRATION_TEXTS = {
   packageHasNoLocation: 'This backup package has no storage location to migrate from.',
   actionNotAllowed: (action: string, status: string) => `A migration in status ${status} cannot ${action} now.`,
   runsInProgress: 'A backup of this package is running; start the final sync once it has finished.',
-  alreadyFinished: 'This command has already finished.',
-  stillRunning: 'This command is still running; stop it first.',
   commandIdTaken: 'A command with this request id already exists.',
   notVerified: 'The destination has not been verified equal to the source; run the final sync again.',
   interrupted: 'The server running this command stopped before it finished; start it again.',
@@ -166,9 +164,8 @@ export const MIGRATION_TEXTS = {
   finalizeQuestion:
     'Finalise this migration? The package then uses the destination, its agents are told, and the source copy is removed.',
   finalized: 'Migration finalised.',
-  finalizedWithErrors: 'Migration finalised but some errors occurred.',
-  unknownWhileFinalizing: 'Unkown error encountered while finalising migration.',
-  commandSubmitted: 'Command submitted successfully.',
+  finalizedWithErrors: someErrorsOccurred('Migration finalised'),
+  unknownWhileFinalizing: unknownErrorWhile('finalising migration'),
   columns: {
     dateInitialized: 'Date initialized',
     source: 'Source',
@@ -184,6 +181,9 @@ export const MIGRATION_TEXTS = {
     destinationAccountField: 'Destination storage account',
   },
   sectionTitle: 'Migrations',
+  summaryTitle: 'Migration',
+  commandsTitle: 'Command sequences',
+  pageTitle: (migrationId: number) => `Migration ${migrationId}`,
   yes: 'Yes',
   no: 'No',
 } as const;
@@ -193,3 +193,13 @@ export function migrationLocationText(location: MigrationLocation): string {
   const folder = location.storageLocation.subfolder ? `/${location.storageLocation.subfolder}` : '';
   return `${location.storageAccount.name} / ${location.storageLocation.bucketName}${folder}`;
 }
+
+/** The command line a sequence's tab shows: 'rclone' plus its first step's verb, folders and flags. */
+export const rcloneCommandLine = (command: {
+  baseCommand: string;
+  commandArguments: readonly string[];
+  commandFlags: readonly string[];
+}) => ['rclone', command.baseCommand, ...command.commandArguments, ...command.commandFlags].join(' ');
+
+/** Migration tables: 10 rows a page, fetched once (001 §9). */
+export const MIGRATIONS_PAGE_SIZE = 10;

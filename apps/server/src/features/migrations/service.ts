@@ -496,7 +496,7 @@ export function createMigrationService(deps: {
       const { migration } = await migrationOf(path);
       const command = await repo.commandByCommandId(migration.id, commandId);
       if (!command) throw notFound(TEXT.commandNotFound);
-      if (command.resultCode !== null) throw badRequest(TEXT.alreadyFinished, 'commandId');
+      if (command.resultCode !== null) throw badRequest(MESSAGES.resticCommand.alreadyFinished, 'commandId');
       await stopCommand(migration, command);
     },
 
@@ -504,7 +504,7 @@ export function createMigrationService(deps: {
       const { migration } = await migrationOf(path);
       const command = await repo.commandByCommandId(migration.id, commandId);
       if (!command) throw notFound(TEXT.commandNotFound);
-      if (command.resultCode === null) throw badRequest(TEXT.stillRunning, 'commandId');
+      if (command.resultCode === null) throw badRequest(MESSAGES.resticCommand.stillRunning, 'commandId');
       await deps.output.remove(command.id);
     },
 
