@@ -155,6 +155,7 @@ export const MIGRATION_TEXTS = {
   finalSync: 'Final sync',
   miscellaneous: 'Miscellaneous',
   cancel: 'Cancel',
+  cancelTitle: 'Cancel migration',
   rollback: 'Roll back',
   finalize: 'Finalise',
   manage: 'Manage',

@@ -248,7 +248,8 @@ const ACTIONS: Record<
   { title: string; question: string; variant: 'danger' | 'success'; texts: SubmitTexts<PackageMigrationDetail> }
 > = {
   cancel: {
-    title: TEXT.cancel,
+    // Not 'Cancel': the dialog's own button that closes it is called so.
+    title: TEXT.cancelTitle,
     question: TEXT.cancelQuestion,
     variant: 'danger',
     texts: {
