@@ -145,6 +145,7 @@ export const MIGRATION_TEXTS = {
   runsInProgress: 'A backup of this package is running; start the final sync once it has finished.',
   commandIdTaken: 'A command with this request id already exists.',
   notVerified: 'The destination has not been verified equal to the source; run the final sync again.',
+  sourceChanged: 'The source changed after the final sync; run the final sync again before finalising.',
   interrupted: 'The server running this command stopped before it finished; start it again.',
   cancelled: 'Migration cancelled by a provider administrator.',
   noPackagesToMigrate: 'No backup package is stored on this storage account.',

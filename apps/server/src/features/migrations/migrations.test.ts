@@ -20,6 +20,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  backupMachines,
   backupPackages,
   buckets,
   packageMigrations,
@@ -258,7 +259,11 @@ describe('package migrations (issue 16)', () => {
     // Finalising before a final sync is refused.
     expect((await provider.json('PUT', r.finalize.build(one(migrationId)))).statusCode).toBe(409);
 
-    // A run under way refuses the final sync, and the hold is released again.
+    // A run under way on a connected machine refuses the final sync, and the hold is released again.
+    await t.database.db
+      .update(backupMachines)
+      .set({ online: true })
+      .where(eq(backupMachines.id, machines[0] ?? 0));
     const [busy] = await t.database.db
       .insert(taskActions)
       .values({ backupTaskId: taskId, backupMachineId: machines[0] ?? 0, type: 'BACKUP_RUN', status: 'IN_PROGRESS' })
@@ -275,6 +280,10 @@ describe('package migrations (issue 16)', () => {
       .update(taskActions)
       .set({ status: 'FINISHED_SUCCESS' })
       .where(eq(taskActions.id, busy?.id ?? 0));
+    await t.database.db
+      .update(backupMachines)
+      .set({ online: false })
+      .where(eq(backupMachines.id, machines[0] ?? 0));
 
     // A new backup at the source after the initial sync is carried by the final sync.
     const extra = join(tmp, 'late');
@@ -304,6 +313,18 @@ describe('package migrations (issue 16)', () => {
 
     // Nothing was deleted from the source before the finalisation.
     for (const machineId of machines) expect(existsSync(join(repoAt(place.bucket, machineId), 'config'))).toBe(true);
+
+    // Something written at the source after the verified final sync (a machine that was not connected):
+    // the finalisation's listing check refuses, and the final sync must run again.
+    const stray = join(repoAt(place.bucket, machines[1] ?? 0), 'snapshots', 'f'.repeat(64));
+    writeFileSync(stray, 'a snapshot written after the check');
+    const changed = await provider.json('PUT', r.finalize.build(one(migrationId)));
+    expect(changed.statusCode).toBe(409);
+    expect(changed.json().messages[0].message).toBe(MIGRATION_TEXTS.sourceChanged);
+    expect((await detail(migrationId)).actions.finalize).toBe(false);
+    state = await runSequence(migrationId, 'FINAL_SYNC');
+    expect(state).toMatchObject({ status: 'FINAL_SYNC_FINISHED_SUCCESS', tasksHeld: true });
+    expect(state.verifiedAt).not.toBeNull();
 
     const finalized = await provider.json('PUT', r.finalize.build(one(migrationId)));
     expect(finalized.statusCode).toBe(200);

@@ -260,14 +260,22 @@ export function createMigrationsRepo(db: Db) {
       return rows.map((r) => r.id);
     },
 
-    /** How many runs (backups, restores, ...) of the package's machines are under way. */
+    /**
+     * How many runs (backups, restores, ...) of the package's connected machines are under way. A busy run
+     * of a machine that is not connected is left to the checks: its agent hears of the hold on connecting,
+     * and a change it made to the source fails the final check or the finalisation's listing check.
+     */
     async busyRuns(packageId: number): Promise<number> {
       const [row] = await db
         .select({ count: sql<number>`count(*)::int` })
         .from(taskActions)
         .innerJoin(backupMachines, eq(backupMachines.id, taskActions.backupMachineId))
         .where(
-          and(eq(backupMachines.backupPackageId, packageId), inArray(taskActions.status, ['INITIATED', 'IN_PROGRESS'])),
+          and(
+            eq(backupMachines.backupPackageId, packageId),
+            eq(backupMachines.online, true),
+            inArray(taskActions.status, ['INITIATED', 'IN_PROGRESS']),
+          ),
         );
       return Number(row?.count ?? 0);
     },

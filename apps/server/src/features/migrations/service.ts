@@ -409,6 +409,25 @@ export function createMigrationService(deps: {
 
   // --- Finalisation and removals -----------------------------------------------------------------------
 
+  /**
+   * The last guard before the package moves: restic never changes a file of its repository, it adds and
+   * removes them, so comparing the two listings (names and sizes, no reading) shows whether anything was
+   * written at the source since the verified final sync (a machine that was not connected, say).
+   */
+  async function sameListing(migration: MigrationRecord): Promise<boolean> {
+    const { source, destination } = await folders(migration);
+    const machineIds = await repo.machineIds(migration.backupPackageId);
+    if (machineIds.length === 0) return true;
+    const args = ['check', source.access.rclonePath, destination.access.rclonePath, '--size-only'];
+    const run = runRclone(
+      deps.rclonePath,
+      [...args, ...machineFilters(machineIds)],
+      rcloneEnv(source.access, destination.access),
+      () => undefined,
+    );
+    return rcloneExitCodeResult(await run.done) === 'SUCCESS';
+  }
+
   async function finalize(migration: MigrationRecord): Promise<void> {
     const actions = await stateOf(migration);
     if (!actions.finalize || !migration.tasksHeld) {
@@ -417,6 +436,10 @@ export function createMigrationService(deps: {
         : notAllowed('be finalised', migration);
     }
     if ((await repo.busyRuns(migration.backupPackageId)) > 0) throw conflict(TEXT.runsInProgress);
+    if (!(await sameListing(migration))) {
+      await repo.update(migration.id, { verifiedAt: null });
+      throw conflict(TEXT.sourceChanged);
+    }
     if (!(await repo.finalize(migration, now()))) throw notAllowed('be finalised', migration);
     // The agents back up at the destination from their next run: new settings, then runnable tasks again.
     for (const machineId of await repo.onlineMachineIds(migration.backupPackageId)) {
