@@ -77,7 +77,8 @@ test('provider admin: migrate a package to another location, sync live, final sy
   await create.getByLabel(TEXT.columns.destinationField).selectOption(String(target.storageLocation.id));
   await create.getByRole('button', { name: MESSAGES.migration.migrateButton }).click();
   await expect(page.getByText(MESSAGES.migration.initialized)).toBeVisible();
-  const fresh = table.getByRole('row').filter({ hasText: migrationStatusBadge('INITIALIZED').text });
+  // A RegExp matches case-sensitively (the header 'Date initialized' must not).
+  const fresh = table.getByRole('row').filter({ hasText: new RegExp(migrationStatusBadge('INITIALIZED').text) });
   await expect(fresh).toHaveCount(1);
   await fresh.getByRole('link', { name: /^Manage migration / }).click();
   await expect(page).toHaveURL(new RegExp(`${base}/${pkg.id}/migrations/\\d+$`));

@@ -368,6 +368,13 @@ describe('package migrations (issue 16)', () => {
     const state = await runSequence(migrationId, 'SYNC');
     expect(state.status).toBe('INITIAL_SYNC_FINISHED_SUCCESS');
     for (const machineId of machines) expect(existsSync(join(repoAt(place.bucket, machineId), 'config'))).toBe(true);
+    // The first migration's source removal, were it still due, waits while this one copies back there.
+    await t.database.db
+      .update(packageMigrations)
+      .set({ sourceRemovedAt: null })
+      .where(eq(packageMigrations.finalized, true));
+    expect(await t.app.migrations.removeSources()).toBe(0);
+    for (const machineId of machines) expect(existsSync(join(repoAt(place.bucket, machineId), 'config'))).toBe(true);
 
     const rolledBack = await provider.json('PUT', r.rollback.build(one(migrationId)));
     expect(rolledBack.statusCode).toBe(200);

@@ -242,6 +242,21 @@ export function createMigrationsRepo(db: Db) {
         .orderBy(asc(packageMigrations.id));
     },
 
+    /** Whether an open migration of the package copies into the location. */
+    async openMigrationTo(packageId: number, storageLocationId: number): Promise<boolean> {
+      const [row] = await db
+        .select({ id: packageMigrations.id })
+        .from(packageMigrations)
+        .where(
+          and(
+            eq(packageMigrations.backupPackageId, packageId),
+            eq(packageMigrations.destinationStorageLocationId, storageLocationId),
+            isOpen,
+          ),
+        );
+      return row !== undefined;
+    },
+
     /** The ids of the package's machines (their repositories are the package's folders). */
     async machineIds(packageId: number): Promise<number[]> {
       const rows = await db

@@ -451,12 +451,15 @@ export function createMigrationService(deps: {
 
   /**
    * Removes the source copies of finalised migrations (a job; each step can run again): every machine
-   * folder of the package at the source, unless the package has since moved back there.
+   * folder of the package at the source, unless the package has since moved back there. While a newer
+   * migration of the package copies back into that location, its folders are the newer copy: the removal
+   * waits (that migration's finalisation makes them the package's, its roll back removes them).
    */
   async function removeSources(): Promise<number> {
     let removed = 0;
     for (const migration of await repo.pendingSourceRemovals()) {
       const pkg = await repo.package(migration.backupPackageId);
+      if (pkg && (await repo.openMigrationTo(pkg.id, migration.sourceStorageLocationId))) continue;
       if (pkg && pkg.storageLocationId !== migration.sourceStorageLocationId) {
         const { provider, bucket, prefix } = await deps.storageAccess.locationAccess(migration.sourceStorageLocationId);
         for (const machineId of await repo.machineIds(pkg.id)) {
