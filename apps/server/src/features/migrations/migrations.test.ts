@@ -58,6 +58,8 @@ let source = 0;
 let destination = 0;
 let foreignLocation = 0;
 let taskId = 0;
+/** The migration the crash test leaves open (FINAL_SYNC_FAILED), which the stop test uses. */
+let openMigrationId = 0;
 const place = { bucket: '', destinationBucket: '' };
 
 const restic = (repo: string, args: string[]) =>
@@ -421,16 +423,32 @@ describe('package migrations (issue 16)', () => {
     state = await runSequence(migrationId, 'SYNC');
     expect(state.status).toBe('INITIAL_SYNC_FINISHED_SUCCESS');
     expect(state.commandSequences.at(-1)?.exitCode).toBe('SUCCESS');
+
+    // Claimed for a final sync (tasks held) by an instance that stopped before storing its command.
+    await db
+      .update(packageMigrations)
+      .set({
+        status: 'FINAL_SYNC_IN_PROGRESS',
+        tasksHeld: true,
+        leaseHolder: 'crashed-instance',
+        leaseUntil: new Date(t.clock.now.getTime() - 1000),
+      })
+      .where(eq(packageMigrations.id, migrationId));
+    expect(await t.app.migrations.sweepExpiredLeases()).toBe(1);
+    state = await detail(migrationId);
+    expect(state).toMatchObject({ status: 'FINAL_SYNC_FAILED', tasksHeld: false });
+    expect(state.actions).toMatchObject({ finalSync: true, cancel: true });
+    openMigrationId = migrationId;
   }, 60_000);
 
   it('stops a running sequence, deletes finished ones only, and cancels what runs', async () => {
-    const migrationId =
-      (
-        await t.database.db
-          .select()
-          .from(packageMigrations)
-          .where(eq(packageMigrations.status, 'INITIAL_SYNC_FINISHED_SUCCESS'))
-      )[0]?.id ?? 0;
+    const migrationId = openMigrationId;
+    (
+      await t.database.db
+        .select()
+        .from(packageMigrations)
+        .where(eq(packageMigrations.status, 'INITIAL_SYNC_FINISHED_SUCCESS'))
+    )[0]?.id ?? 0;
     // A big file at a low bandwidth: the final sync is still copying when it is stopped.
     writeFileSync(join(repoAt(place.destinationBucket, machines[1] ?? 0), 'slow.bin'), Buffer.alloc(3_000_000, 1));
     process.env.MIGRATION_TEST_BWLIMIT = '100k';

@@ -29,8 +29,20 @@ export function rcloneEnv(...sides: FolderAccess[]): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Log flags: a one-line progress summary every few seconds and every error, no line per file. */
-export const RCLONE_LOG_FLAGS = ['--stats', '5s', '--stats-one-line', '--stats-log-level', 'NOTICE'] as const;
+/**
+ * Flags of every run: no config file (the remotes come from the folders' environment, and a stray
+ * rclone.conf on the server must not change them), and as log a one-line progress summary every few seconds
+ * and every error, no line per file.
+ */
+export const RCLONE_FLAGS = [
+  '--config',
+  '',
+  '--stats',
+  '5s',
+  '--stats-one-line',
+  '--stats-log-level',
+  'NOTICE',
+] as const;
 
 /** Only these folders (the package's machines' repositories) of the location's folder take part. */
 export const machineFilters = (machineIds: readonly number[]) => machineIds.flatMap((id) => ['--include', `/${id}/**`]);

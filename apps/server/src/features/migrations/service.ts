@@ -25,7 +25,7 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { type FolderAccess, machinePrefix, type StorageAccess } from '../../storage/provider.js';
 import { createOutputRecorder } from './output.js';
 import { presentMigrationDetail, presentMigrationRow } from './present.js';
-import { machineFilters, RCLONE_LOG_FLAGS, rcloneEnv, runRclone } from './rclone.js';
+import { machineFilters, RCLONE_FLAGS, rcloneEnv, runRclone } from './rclone.js';
 import type { MigrationCommandRow, MigrationRecord, MigrationsRepo } from './repo.js';
 
 const TEXT = MIGRATION_TEXTS;
@@ -260,7 +260,7 @@ export function createMigrationService(deps: {
         if (steps.length === 0) recorder.line('The backup package has no machines: nothing to copy.');
         for (const step of steps) {
           recorder.line(`$ rclone ${step.args.join(' ')}`);
-          child = runRclone(deps.rclonePath, [...step.args, ...RCLONE_LOG_FLAGS], env, recorder.line);
+          child = runRclone(deps.rclonePath, [...step.args, ...RCLONE_FLAGS], env, recorder.line);
           const code = await child.done;
           result = local.stopRequested ? 'CANCELLATION_REQUESTED' : rcloneExitCodeResult(code);
           if (runStatusOfTransferResult(result) !== 'FINISHED_SUCCESS') break;
@@ -421,7 +421,7 @@ export function createMigrationService(deps: {
     const args = ['check', source.access.rclonePath, destination.access.rclonePath, '--size-only'];
     const run = runRclone(
       deps.rclonePath,
-      [...args, ...machineFilters(machineIds)],
+      [...args, ...machineFilters(machineIds), ...RCLONE_FLAGS],
       rcloneEnv(source.access, destination.access),
       () => undefined,
     );
@@ -639,13 +639,25 @@ export function createMigrationService(deps: {
           await failSequence(migration, command, 'IO_OR_INTERRUPT_EXCEPTION', TEXT.interrupted, migration.leaseHolder);
         }
         if (commands.length === 0) {
-          await repo.update(
+          // Claimed, then stopped before its command was stored: nothing ran, the claim is undone.
+          const status =
+            migration.status === 'INITIAL_SYNC_IN_PROGRESS'
+              ? SYNC_STATUSES.SYNC.failed
+              : migration.status === 'FINAL_SYNC_IN_PROGRESS'
+                ? SYNC_STATUSES.FINAL_SYNC.failed
+                : migration.status;
+          const releasing = migration.status === 'FINAL_SYNC_IN_PROGRESS';
+          const changed = await repo.update(
             migration.id,
-            { leaseHolder: null, leaseUntil: null },
             {
-              leaseHolder: migration.leaseHolder ?? '',
+              status,
+              leaseHolder: null,
+              leaseUntil: null,
+              ...(releasing ? { tasksHeld: false, verifiedAt: null } : {}),
             },
+            { leaseHolder: migration.leaseHolder ?? '' },
           );
+          if (changed && releasing) await syncPackageTasks(migration.backupPackageId);
         }
         swept += 1;
       }
