@@ -663,6 +663,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     output: createRealtimeCommandsRepo(db),
     storageAccess: createStorageAccess({ db, dataDir: config.dataDir }),
     publish: (migrationId, body) => live.publishToMigrationQueue(migrationId, body),
+    onlineMachineIds: (packageId) => packagesRepo.onlineMachineIds(packageId),
     syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
     async sendRepository(machineId) {
       const settings = await repositories.repositorySettingsFor(machineId);

@@ -5,6 +5,7 @@ import type {
   PackageMigrationDetail,
   PackageMigrationRow,
 } from '@portal/domain';
+import { presentCommand } from '../realtime-commands/present.js';
 import type { MigrationCommandRow, MigrationRecord } from './repo.js';
 
 /** The wire shapes of package migrations (001 §3): the fields listed, nothing else. */
@@ -29,15 +30,8 @@ export function presentMigrationRow(
 }
 
 export const presentCommandSequence = (row: MigrationCommandRow & { output: string[] }): MigrationCommandView => ({
-  commandId: row.commandId,
+  ...presentCommand(row),
   syncType: row.syncType,
-  baseCommand: row.baseCommand,
-  commandArguments: row.commandArguments,
-  commandFlags: row.commandFlags,
-  commandOutput: row.output,
-  timeStarted: row.timeStarted.toISOString(),
-  timeFinished: row.timeFinished ? row.timeFinished.toISOString() : null,
-  exitCode: row.resultCode,
 });
 
 export function presentMigrationDetail(args: {

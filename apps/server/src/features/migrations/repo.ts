@@ -1,5 +1,5 @@
 import type { MigrationLocation, MigrationStatus, SyncType } from '@portal/domain';
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import {
@@ -7,12 +7,12 @@ import {
   backupPackages,
   buckets,
   packageMigrations,
-  realtimeCommandOutput,
   realtimeCommands,
   storageAccounts,
   storageLocations,
   taskActions,
 } from '../../db/schema/index.js';
+import { outputLinesOf } from '../realtime-commands/repo.js';
 
 export type MigrationRecord = typeof packageMigrations.$inferSelect;
 
@@ -87,7 +87,7 @@ const isOpen = and(eq(packageMigrations.finalized, false), ne(packageMigrations.
 
 /** The queries behind package migrations (001 §2, §7; issue 16). Scoped by the path's customer and package. */
 export function createMigrationsRepo(db: Db) {
-  async function locationsWhere(executor: Executor, where: ReturnType<typeof eq>) {
+  async function locationsWhere(executor: Executor, where: SQL) {
     const rows = await executor
       .select(locationColumns)
       .from(storageLocations)
@@ -98,40 +98,33 @@ export function createMigrationsRepo(db: Db) {
     return rows.map(asLocation);
   }
 
+  async function packageWhere(where: SQL | undefined) {
+    const [row] = await db
+      .select({
+        id: backupPackages.id,
+        name: backupPackages.name,
+        customerId: backupPackages.customerId,
+        storageLocationId: backupPackages.storageLocationId,
+      })
+      .from(backupPackages)
+      .where(where);
+    return row ?? null;
+  }
+
   return {
     /** The package when it belongs to the customer (the path's scope). */
-    async packageIn(customerId: number, packageId: number) {
-      const [row] = await db
-        .select({
-          id: backupPackages.id,
-          name: backupPackages.name,
-          customerId: backupPackages.customerId,
-          storageLocationId: backupPackages.storageLocationId,
-        })
-        .from(backupPackages)
-        .where(and(eq(backupPackages.id, packageId), eq(backupPackages.customerId, customerId)));
-      return row ?? null;
-    },
+    packageIn: (customerId: number, packageId: number) =>
+      packageWhere(and(eq(backupPackages.id, packageId), eq(backupPackages.customerId, customerId))),
 
-    async package(packageId: number) {
-      const [row] = await db
-        .select({
-          id: backupPackages.id,
-          name: backupPackages.name,
-          customerId: backupPackages.customerId,
-          storageLocationId: backupPackages.storageLocationId,
-        })
-        .from(backupPackages)
-        .where(eq(backupPackages.id, packageId));
-      return row ?? null;
-    },
+    /** The package a migration belongs to (the migration was found in its scope already). */
+    package: (packageId: number) => packageWhere(eq(backupPackages.id, packageId)),
 
     /** The customer's storage locations with their accounts. */
     customerLocations: (customerId: number) => locationsWhere(db, eq(storageLocations.customerId, customerId)),
 
     async locations(ids: number[]): Promise<Map<number, MigrationLocation>> {
       if (ids.length === 0) return new Map();
-      const rows = await locationsWhere(db, inArray(storageLocations.id, ids) as ReturnType<typeof eq>);
+      const rows = await locationsWhere(db, inArray(storageLocations.id, ids));
       return new Map(rows.map((l) => [l.storageLocation.id, l]));
     },
 
@@ -264,14 +257,6 @@ export function createMigrationsRepo(db: Db) {
         .from(backupMachines)
         .where(eq(backupMachines.backupPackageId, packageId))
         .orderBy(asc(backupMachines.id));
-      return rows.map((r) => r.id);
-    },
-
-    async onlineMachineIds(packageId: number): Promise<number[]> {
-      const rows = await db
-        .select({ id: backupMachines.id })
-        .from(backupMachines)
-        .where(and(eq(backupMachines.backupPackageId, packageId), eq(backupMachines.online, true)));
       return rows.map((r) => r.id);
     },
 
@@ -422,23 +407,10 @@ export function createMigrationsRepo(db: Db) {
           .where(eq(realtimeCommands.packageMigrationId, migrationId))
           .orderBy(asc(realtimeCommands.timeStarted), asc(realtimeCommands.id))
       ).map(asCommand);
-      if (rows.length === 0) return [];
-      const lines = await db
-        .select({ commandId: realtimeCommandOutput.commandId, line: realtimeCommandOutput.line })
-        .from(realtimeCommandOutput)
-        .where(
-          inArray(
-            realtimeCommandOutput.commandId,
-            rows.map((r) => r.id),
-          ),
-        )
-        .orderBy(asc(realtimeCommandOutput.commandId), asc(realtimeCommandOutput.seq));
-      const byCommand = new Map<number, string[]>();
-      for (const { commandId, line } of lines) {
-        const list = byCommand.get(commandId) ?? [];
-        list.push(line);
-        byCommand.set(commandId, list);
-      }
+      const byCommand = await outputLinesOf(
+        db,
+        rows.map((r) => r.id),
+      );
       return rows.map((row) => ({ ...row, output: byCommand.get(row.id) ?? [] }));
     },
   };

@@ -74,6 +74,8 @@ export function createMigrationService(deps: {
   storageAccess: StorageAccess;
   /** Sends a body to every browser subscribed to the migration's queue. */
   publish: (migrationId: number, body: unknown) => Promise<void>;
+  /** The package's machines whose agents are connected (those told of a hold or a move now). */
+  onlineMachineIds: (packageId: number) => Promise<number[]>;
   /** Sends a machine's agent its task list again (runnable flags follow the hold). */
   syncTasks: (machineId: number) => Promise<void>;
   /** Sends a machine's agent its repository settings (after a finalisation moved it). */
@@ -148,7 +150,7 @@ export function createMigrationService(deps: {
   // --- Tasks held during a final sync ------------------------------------------------------------------
 
   async function syncPackageTasks(packageId: number) {
-    const machineIds = await repo.onlineMachineIds(packageId);
+    const machineIds = await deps.onlineMachineIds(packageId);
     await Promise.all(machineIds.map((id) => deps.syncTasks(id).catch(() => undefined)));
   }
 
@@ -442,7 +444,7 @@ export function createMigrationService(deps: {
     }
     if (!(await repo.finalize(migration, now()))) throw notAllowed('be finalised', migration);
     // The agents back up at the destination from their next run: new settings, then runnable tasks again.
-    for (const machineId of await repo.onlineMachineIds(migration.backupPackageId)) {
+    for (const machineId of await deps.onlineMachineIds(migration.backupPackageId)) {
       await deps.sendRepository(machineId).catch(() => undefined);
       await deps.syncTasks(machineId).catch(() => undefined);
     }
