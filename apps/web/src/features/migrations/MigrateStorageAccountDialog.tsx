@@ -1,25 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  MESSAGE_ROUTING,
-  MESSAGES,
-  MIGRATION_TEXTS,
-  STORAGE_FORM_DEFAULTS,
-  storageAccountMigrationSchema,
-} from '@portal/domain';
+import { MESSAGE_ROUTING, MESSAGES, MIGRATION_TEXTS, storageAccountMigrationSchema } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { type Resolver, useForm } from 'react-hook-form';
-import { FormModal, GlobalErrors, SelectField, useDialogSubmit } from '../../ui';
+import { DestinationDialog } from './DestinationDialog';
 import { useMigrateStorageAccount } from './mutations';
 
 const TEXT = MESSAGES.storageAccount;
-
-interface AccountFormValues {
-  destinationStorageAccountId: string;
-}
-const EMPTY = {
-  destinationStorageAccountId: String(STORAGE_FORM_DEFAULTS.storageAccountMigration.destinationStorageAccountId),
-};
 
 export interface MigrateStorageAccountProps {
   /** The account whose packages move. */
@@ -37,57 +22,30 @@ export interface MigrateStorageAccountProps {
  */
 export function MigrateStorageAccountButton({ storageAccountId, accounts, animation }: MigrateStorageAccountProps) {
   const [show, setShow] = useState(false);
-  const schema = storageAccountMigrationSchema(storageAccountId);
-  const form = useForm<AccountFormValues>({
-    resolver: zodResolver(schema) as unknown as Resolver<AccountFormValues>,
-    defaultValues: EMPTY,
-  });
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
-    mutation: useMigrateStorageAccount(storageAccountId),
-    successText: TEXT.migrationSucceeded,
-    partialText: TEXT.migrationPerformedWithErrors,
-    unknownErrorText: TEXT.unknownWhilePerformingMigration,
-    form: {
-      setError: form.setError,
-      fieldNames: ['destinationStorageAccountId'],
-      globalFieldNames: MESSAGE_ROUTING.storageAccountMigration.globalFieldNames,
-    },
-  });
-  const migrate = form.handleSubmit(async (values) => {
-    const outcome = await submit(schema.parse(values));
-    if (outcome.close) setShow(false);
-  });
   return (
     <>
       <Button variant="outline-primary" onClick={() => setShow(true)}>
         {TEXT.migrateButton}
       </Button>
-      <FormModal
+      <DestinationDialog
         show={show}
-        title={TEXT.migrateDialogTitle}
         onHide={() => setShow(false)}
-        onSubmit={migrate}
-        submitting={form.formState.isSubmitting}
+        title={TEXT.migrateDialogTitle}
         submitLabel={TEXT.migrateButton}
-        onExited={() => {
-          form.reset(EMPTY);
-          clearErrors();
+        field="destinationStorageAccountId"
+        label={MIGRATION_TEXTS.columns.destinationAccountField}
+        options={accounts.filter((a) => a.id !== storageAccountId).map((a) => ({ value: a.id, label: a.name }))}
+        schema={storageAccountMigrationSchema(storageAccountId)}
+        mutation={useMigrateStorageAccount(storageAccountId)}
+        texts={{
+          successText: TEXT.migrationSucceeded,
+          partialText: TEXT.migrationPerformedWithErrors,
+          unknownErrorText: TEXT.unknownWhilePerformingMigration,
         }}
+        globalFieldNames={MESSAGE_ROUTING.storageAccountMigration.globalFieldNames}
         animation={animation}
         data-testid="migrate-storage-account-dialog"
-      >
-        <SelectField
-          form={form}
-          idPrefix="account-migration-"
-          name="destinationStorageAccountId"
-          label={MIGRATION_TEXTS.columns.destinationAccountField}
-          options={[
-            { value: '0', label: '' },
-            ...accounts.filter((a) => a.id !== storageAccountId).map((a) => ({ value: a.id, label: a.name })),
-          ]}
-        />
-        <GlobalErrors messages={globalErrors} />
-      </FormModal>
+      />
     </>
   );
 }
