@@ -54,6 +54,21 @@ test('provider admin: migrate a package to another location, sync live, final sy
   const finished = table.getByRole('row').nth(1);
   await expect(finished).toContainText(migrationStatusBadge('FINAL_SYNC_FINISHED_SUCCESS').text);
   await expect(finished).toContainText(TEXT.yes);
+  // Its page: the package uses the destination, and both sequences of the demo are there, finished.
+  await finished.getByRole('link', { name: /^Manage migration / }).click();
+  const demoSummary = page.getByTestId('migration-summary');
+  await expect(demoSummary.getByRole('row').filter({ hasText: TEXT.columns.destinationLocation })).toContainText(
+    'IN USE',
+  );
+  await expect(demoSummary.getByRole('row').filter({ hasText: TEXT.columns.sourceLocation })).not.toContainText(
+    'IN USE',
+  );
+  await expect(page.getByTestId('command-tab')).toHaveText(['Initial sync', 'Final sync']);
+  await expect(page.getByRole('tabpanel').getByTestId('exit-code')).toHaveText('Success');
+  for (const action of [TEXT.startSync, TEXT.finalSync, TEXT.rollback, TEXT.finalize]) {
+    await expect(page.getByRole('button', { name: action, exact: true })).toBeDisabled();
+  }
+  await page.goBack();
 
   // A repository file at the package's current location, which the migration must carry.
   const destinations = await jsonResult<{
