@@ -85,6 +85,8 @@ import { createRestoreRepo } from './features/restore/repo.js';
 import { registerRestoreRoutes } from './features/restore/routes.js';
 import { createRestoreService } from './features/restore/service.js';
 import { createMachineRestoreService } from './features/restore/to-machine.js';
+import { createRetentionRepo } from './features/retention/repo.js';
+import { createRetentionService } from './features/retention/service.js';
 import { createSeedingRepo } from './features/seeding/repo.js';
 import { registerSeedingRoutes } from './features/seeding/routes.js';
 import { createSeedingService } from './features/seeding/service.js';
@@ -120,11 +122,15 @@ import { startDeletionJob } from './jobs/deletion-job.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startMissedRunDetection } from './jobs/missed-runs.js';
 import { startPaidInvoiceJob } from './jobs/paid-invoices.js';
+import { startRetention } from './jobs/retention.js';
 import { startStalePresenceSweep } from './jobs/stale-presence.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MailSink } from './mail/sink.js';
+import { createOutboundGuard } from './net/outbound-guard.js';
 import { createSecretBox, demoMasterKey } from './secrets.js';
 import { createStorageAccess } from './storage/access.js';
+import { createStorageAccessRepo } from './storage/access-repo.js';
+import { createStorageProviders } from './storage/registry.js';
 import { registerSpa } from './web/spa.js';
 
 export interface RouteEntry {
@@ -317,6 +323,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // Backup packages (issue 15): a machine's reported usage moves its package over or back under its quota.
     usageChanged: (machineId) => packageQuota.evaluateForMachine(machineId),
+    // Retention on the portal (issue 16): a finished run marks its task due and wakes the job.
+    backupRunFinished: async (taskId, run) => {
+      await retention.runFinished(taskId, run);
+      retentionJob?.kick();
+    },
     ...(deps.now ? { now: deps.now } : {}),
   });
   const localStorageRepo = createLocalStorageRepo(db);
@@ -433,10 +444,40 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMachineCommandRoutes(app, { commands: machineCommands });
   // The machine pages (issue #14): a deletion is marked by the request and finished by its job.
   const machinesRepo = createMachinesRepo(db);
-  const repositoryRemoval = createRepositoryRemoval({
+  // The portal's own access to backup data, with the storage locations' keys (issue 16): restores, seeding,
+  // removals and retention; machines' keys may not delete.
+  const storageSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
+  // Every S3 endpoint a provider admin sets is checked against loopback, private and metadata addresses.
+  const outboundGuard = createOutboundGuard({ allowPrivate: config.allowPrivateEndpoints });
+  const storageProviders = createStorageProviders({
+    db,
+    secrets: storageSecrets,
     dataDir: config.dataDir,
+    guard: outboundGuard,
+  });
+  const storage = createStorageAccess({
+    repo: createStorageAccessRepo(db),
+    providers: storageProviders,
+    secrets: storageSecrets,
+    dataDir: config.dataDir,
+  });
+  // --- Retention on the portal (issue 16): forget --prune with the location's key, one machine at a time ---
+  const retention = createRetentionService({
+    repo: createRetentionRepo(db),
+    storage,
+    repositoryPassword: (machineId) => repositories.repositoryPassword(machineId),
+    messages: agentEventsRepo,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  let retentionJob: ReturnType<typeof startRetention> | undefined;
+  app.addHook('onReady', async () => {
+    retentionJob = startRetention({ retention, logger: app.log });
+  });
+  app.addHook('onClose', async () => retentionJob?.stop());
+  // --- end of retention ---
+  const repositoryRemoval = createRepositoryRemoval({
+    storage,
     disconnectMachine: (machineId) => live.disconnectMachine(machineId),
-    warn: (message, detail) => app.log.warn(detail, message),
   });
   const machineDeletion = createMachineDeletion({
     repo: machinesRepo,
@@ -466,11 +507,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const seeding = createSeedingService({
     repo: createSeedingRepo(db),
     machines: taskCommandsRepo,
-    places: localStorageRepo,
+    storage,
     messages: agentEventsRepo,
     backupState,
     repositoryPassword: (machineId) => repositories.repositoryPassword(machineId),
-    dataDir: config.dataDir,
     syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
     onError: (error, what) => app.log.error({ err: error }, `failed ${what}`),
     ...(deps.now ? { now: deps.now } : {}),
@@ -484,9 +524,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // agent, archive deletion.
   const restore = createRestoreService({
     repo: restoreRepo,
-    places: localStorageRepo,
+    storage,
     repositoryPassword: (machineId) => repositories.repositoryPassword(machineId),
-    dataDir: config.dataDir,
     onError: (error, what) => app.log.error({ err: error }, `failed ${what}`),
     ...(deps.now ? { now: deps.now } : {}),
   });
@@ -512,7 +551,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const customersRepo = createCustomersRepo(db);
   const customerDeletion = createCustomerDeletion({
     repo: customersRepo,
-    dataDir: config.dataDir,
+    storage,
     disconnectMachine: (machineId) => live.disconnectMachine(machineId),
     warn: (message, detail) => app.log.warn(detail, message),
     ...(deps.now ? { now: deps.now } : {}),
@@ -661,7 +700,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const migrations = createMigrationService({
     repo: createMigrationsRepo(db),
     output: createRealtimeCommandsRepo(db),
-    storageAccess: createStorageAccess({ db, dataDir: config.dataDir }),
+    storageAccess: storage,
     publish: (migrationId, body) => live.publishToMigrationQueue(migrationId, body),
     onlineMachineIds: (packageId) => packagesRepo.onlineMachineIds(packageId),
     syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),

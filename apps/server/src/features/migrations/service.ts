@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import {
   commandFinishedMessage,
   commandOutputLineMessage,
@@ -166,6 +167,9 @@ export function createMigrationService(deps: {
       deps.storageAccess.locationAccess(migration.sourceStorageLocationId),
       deps.storageAccess.locationAccess(migration.destinationStorageLocationId),
     ]);
+    // An empty location is an empty prefix on S3 but may be no folder at all on the embedded storage, and
+    // rclone refuses a source folder that does not exist.
+    if (source.provider.type === 'LOCAL') await mkdir(source.access.resticRepository, { recursive: true });
     return { source, destination };
   }
 
