@@ -11,22 +11,30 @@ import type { FolderAccess } from '../../storage/provider.js';
 const DROPPED_ENV = ['AWS_CA_BUNDLE'];
 
 /**
- * One environment for an rclone run over two folders: both sides' variables together. Two sides that need
- * different values for one variable (two S3 accounts on the same on-the-fly remote) cannot share a process.
+ * rclone's view of the two folders of a run. A folder's access names an on-the-fly remote (`:s3:bucket/dir`)
+ * configured by environment variables (`RCLONE_S3_…`), which both folders would share in one process: two
+ * buckets with two keys would clash. So each side becomes a named remote of its own, its options moved to
+ * `RCLONE_CONFIG_{SIDE}_…` (rclone's configuration by environment); a plain local path stays as it is. The
+ * folders' other variables (AWS_… for restic) are not rclone's and are left out.
  */
-export function rcloneEnv(...sides: FolderAccess[]): NodeJS.ProcessEnv {
-  const merged: Record<string, string> = {};
-  for (const side of sides) {
-    for (const [name, value] of Object.entries(side.env)) {
-      if (name in merged && merged[name] !== value) {
-        throw new Error(`the two storage folders need different values of ${name}; rclone cannot reach both at once`);
-      }
-      merged[name] = value;
-    }
-  }
-  const env: NodeJS.ProcessEnv = { ...process.env, ...merged };
+export function rcloneRemotes(
+  source: FolderAccess,
+  destination: FolderAccess,
+): { sourcePath: string; destinationPath: string; env: NodeJS.ProcessEnv } {
+  const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of DROPPED_ENV) delete env[name];
-  return env;
+  const named = (side: 'SRC' | 'DST', access: FolderAccess): string => {
+    const match = /^:([a-z0-9]+):(.*)$/.exec(access.rclonePath);
+    if (!match) return access.rclonePath;
+    const [, backend = '', path = ''] = match;
+    const prefix = `RCLONE_${backend.toUpperCase()}_`;
+    env[`RCLONE_CONFIG_${side}_TYPE`] = backend;
+    for (const [variable, value] of Object.entries(access.env)) {
+      if (variable.startsWith(prefix)) env[`RCLONE_CONFIG_${side}_${variable.slice(prefix.length)}`] = value;
+    }
+    return `${side.toLowerCase()}:${path}`;
+  };
+  return { sourcePath: named('SRC', source), destinationPath: named('DST', destination), env };
 }
 
 /**

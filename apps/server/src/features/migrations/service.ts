@@ -23,10 +23,10 @@ import {
   type TransferResultCode,
 } from '@portal/domain';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
-import { type FolderAccess, machinePrefix, type StorageAccess } from '../../storage/provider.js';
+import { machinePrefix, type StorageAccess } from '../../storage/provider.js';
 import { createOutputRecorder } from './output.js';
 import { presentMigrationDetail, presentMigrationRow } from './present.js';
-import { machineFilters, RCLONE_FLAGS, rcloneEnv, runRclone } from './rclone.js';
+import { machineFilters, RCLONE_FLAGS, rcloneRemotes, runRclone } from './rclone.js';
 import type { MigrationCommandRow, MigrationRecord, MigrationsRepo } from './repo.js';
 
 const TEXT = MIGRATION_TEXTS;
@@ -173,14 +173,14 @@ export function createMigrationService(deps: {
     return { source, destination };
   }
 
-  function stepsOf(type: SyncType, source: FolderAccess, destination: FolderAccess, machineIds: number[]): Step[] {
+  function stepsOf(type: SyncType, from: string, to: string, machineIds: number[]): Step[] {
     const filters = machineFilters(machineIds);
     const sync: Step = {
       verb: 'sync',
       // Empty folders too: the embedded storage expects a repository's (empty) locks/ and keys/ folders.
-      args: ['sync', source.rclonePath, destination.rclonePath, '--create-empty-src-dirs', ...filters],
+      args: ['sync', from, to, '--create-empty-src-dirs', ...filters],
     };
-    const check: Step = { verb: 'check', args: ['check', source.rclonePath, destination.rclonePath, ...filters] };
+    const check: Step = { verb: 'check', args: ['check', from, to, ...filters] };
     if (type === 'SYNC') return [sync];
     if (type === 'FINAL_SYNC') return [sync, check];
     return [check];
@@ -350,8 +350,9 @@ export function createMigrationService(deps: {
 
     const { source, destination } = await folders(migration);
     const machineIds = await repo.machineIds(migration.backupPackageId);
-    const steps = stepsOf(type, source.access, destination.access, machineIds);
-    const env = rcloneEnv(source.access, destination.access);
+    const remotes = rcloneRemotes(source.access, destination.access);
+    const steps = stepsOf(type, remotes.sourcePath, remotes.destinationPath, machineIds);
+    const env = remotes.env;
 
     const previous = migration.status;
     const running: MigrationStatus = type === 'MISCELLANEOUS' ? previous : SYNC_STATUSES[type].running;
@@ -424,11 +425,12 @@ export function createMigrationService(deps: {
     const { source, destination } = await folders(migration);
     const machineIds = await repo.machineIds(migration.backupPackageId);
     if (machineIds.length === 0) return true;
-    const args = ['check', source.access.rclonePath, destination.access.rclonePath, '--size-only'];
+    const remotes = rcloneRemotes(source.access, destination.access);
+    const args = ['check', remotes.sourcePath, remotes.destinationPath, '--size-only'];
     const run = runRclone(
       deps.rclonePath,
       [...args, ...machineFilters(machineIds), ...RCLONE_FLAGS],
-      rcloneEnv(source.access, destination.access),
+      remotes.env,
       () => undefined,
     );
     return rcloneExitCodeResult(await run.done) === 'SUCCESS';
