@@ -44,6 +44,8 @@ const MACHINE_ADDING = [
   '**/buying.spec.ts',
   // Storage accounts (issue 16): removes a principal from a demo bucket's policy.
   '**/storage-accounts.spec.ts',
+  // Package migrations (issue 16): migrates a demo package to its customer's other location and finalises.
+  '**/migrations.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */

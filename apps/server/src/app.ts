@@ -57,6 +57,10 @@ import { createMachineDeletion } from './features/machines/deletion.js';
 import { createMachinesRepo } from './features/machines/repo.js';
 import { registerMachineRoutes } from './features/machines/routes.js';
 import { createMachineService } from './features/machines/service.js';
+import { startMigrationJob } from './features/migrations/job.js';
+import { createMigrationsRepo, insertLocationOn } from './features/migrations/repo.js';
+import { registerMigrationRoutes } from './features/migrations/routes.js';
+import { createMigrationService, type MigrationService } from './features/migrations/service.js';
 import { createPackageRequestsRepo } from './features/package-requests/repo.js';
 import { registerPackageRequestRoutes } from './features/package-requests/routes.js';
 import { createPackageRequestService } from './features/package-requests/service.js';
@@ -144,6 +148,8 @@ declare module 'fastify' {
     routeCatalogue: readonly RouteEntry[];
     /** The live channel: sendToMachine, publishToMachineQueue, disconnectMachine, ... */
     live: LiveChannel;
+    /** Package migrations (issue 16), for tests that wait for a sequence or run the job's steps. */
+    migrations: MigrationService;
   }
 }
 
@@ -706,6 +712,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   // --- end of storage accounts ---
+  // --- Package migrations (issue 16): rclone sequences run by the server, their job, the account migration ---
+  const migrations = createMigrationService({
+    repo: createMigrationsRepo(db),
+    output: createRealtimeCommandsRepo(db),
+    storageAccess: storage,
+    publish: (migrationId, body) => live.publishToMigrationQueue(migrationId, body),
+    onlineMachineIds: (packageId) => packagesRepo.onlineMachineIds(packageId),
+    syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
+    async sendRepository(machineId) {
+      const settings = await repositories.repositorySettingsFor(machineId);
+      if (settings) await live.sendToMachine(machineId, { type: 'repository', settings });
+    },
+    createLocation: (customerId, storageAccountId) => insertLocationOn(db, customerId, storageAccountId),
+    rclonePath: config.rclonePath,
+    leaseMs: config.migrationLeaseMs,
+    ...(deps.now ? { now: deps.now } : {}),
+    log: { warn: (message, detail) => app.log.warn(detail ?? {}, message) },
+  });
+  registerMigrationRoutes(app, { migrations });
+  app.decorate('migrations', migrations);
+  let migrationJob: ReturnType<typeof startMigrationJob> | undefined;
+  app.addHook('onReady', async () => {
+    migrationJob = startMigrationJob({ migrations, everyMs: config.migrationJobIntervalMs, logger: app.log });
+  });
+  app.addHook('onClose', async () => {
+    migrationJob?.stop();
+    await migrations.close();
+  });
+  // --- end of package migrations ---
 
   await registerSpa(app, {
     distDir: config.webDistDir,

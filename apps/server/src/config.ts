@@ -72,6 +72,10 @@ const envSchema = z.object({
     .enum(['true', 'false', ''], { message: 'must be true or false' })
     .optional()
     .transform((v) => v === 'true'),
+  /** Package migrations (issue 16): the rclone binary, how often the migration job runs, the sync lease. */
+  RCLONE_PATH: z.string().optional(),
+  MIGRATION_JOB_INTERVAL_MS: positiveInt(15_000),
+  MIGRATION_LEASE_MS: positiveInt(60_000),
 });
 
 function splitList(value: string): string[] {
@@ -119,6 +123,10 @@ export interface Config {
    * addresses stay refused.
    */
   allowPrivateEndpoints: boolean;
+  /** Package migrations (issue 16). */
+  rclonePath: string;
+  migrationJobIntervalMs: number;
+  migrationLeaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -164,5 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentDistDir: e.AGENT_DIST_DIR,
     realtimeCommandAllowList: e.REALTIME_COMMAND_ALLOW_LIST,
     allowPrivateEndpoints: e.ALLOW_PRIVATE_ENDPOINTS,
+    rclonePath: e.RCLONE_PATH ?? 'rclone',
+    migrationJobIntervalMs: e.MIGRATION_JOB_INTERVAL_MS,
+    migrationLeaseMs: e.MIGRATION_LEASE_MS,
   };
 }

@@ -43,9 +43,11 @@ import { resticCommandSchema } from './forms/restic.js';
 import { restoreRequestSchema } from './forms/restore.js';
 import {
   bucketPolicyPrincipalDeleteSchema,
+  migrationCreateSchema,
   setDefaultStorageAccountQuerySchema,
   storageAccountAddSchema,
   storageAccountEditSchema,
+  storageAccountMigrationSchema,
   storageAccountTestSchema,
   storageUserDeleteSchema,
 } from './forms/storage.js';
@@ -60,6 +62,12 @@ import {
   type MachineStorage,
   machineActionQuerySchema,
 } from './machines.js';
+import {
+  type MigrationLocation,
+  type PackageMigrationDetail,
+  type PackageMigrationRow,
+  syncCommandSchema,
+} from './migrations.js';
 import {
   type MyPackageRequestRow,
   type PackageRequestRow,
@@ -398,6 +406,9 @@ function packageRequestRoutes<const B extends string>(base: B, access: AccessLev
 
 const PROVIDER_MACHINE = '/boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId';
 const REALTIME = `${PROVIDER_MACHINE}/realtimecommands` as const;
+/** A package's migrations (001 §7). */
+const MIGRATIONS = '/boltadmin/customers/:customerId/backuppackages/:packageId/migrations' as const;
+const MIGRATION = `${MIGRATIONS}/:migrationId` as const;
 /** A run of a task on the customer's paths (002 §7.5, §7.6). */
 const TASK_RUN = '/backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId';
 
@@ -874,6 +885,43 @@ export const ROUTES = {
     deletePrincipal: put('/boltadmin/storageaccounts/:storageAccountId/deletebucketpolicyprincipal', 'providerAdmin', {
       body: bucketPolicyPrincipalDeleteSchema,
       response: answer<null>(),
+    }),
+  },
+  /**
+   * Package migrations and the storage account migration (001 §2, §7; issue 16). The detail, finalise and
+   * destinations calls are ours (the spec shows the page and its buttons, not their calls).
+   */
+  migrations: {
+    create: post(MIGRATIONS, 'providerAdmin', {
+      body: migrationCreateSchema(),
+      response: answer<PackageMigrationRow>(),
+    }),
+    /** Paged, loaded once (001 §9): every migration of the package in one page. */
+    list: get(MIGRATIONS, 'providerAdmin', { response: answer<Paged<PackageMigrationRow>>() }),
+    /** The create dialog's choices: the customer's locations other than the package's current one. */
+    destinations: get(`${MIGRATIONS}/destinations`, 'providerAdmin', {
+      response: answer<Elements<MigrationLocation>>(),
+    }),
+    detail: get(MIGRATION, 'providerAdmin', { response: answer<PackageMigrationDetail>() }),
+    cancel: put(`${MIGRATION}/cancel`, 'providerAdmin', { response: answer<PackageMigrationDetail>() }),
+    rollback: put(`${MIGRATION}/rollback`, 'providerAdmin', { response: answer<PackageMigrationDetail>() }),
+    finalize: put(`${MIGRATION}/finalize`, 'providerAdmin', { response: answer<PackageMigrationDetail>() }),
+    submit: put(`${MIGRATION}/commandsequences`, 'providerAdmin', {
+      body: syncCommandSchema,
+      response: answer<PackageMigrationDetail>(),
+    }),
+    stop: put(`${MIGRATION}/commandsequences/stop`, 'providerAdmin', {
+      body: commandIdBody,
+      response: answer<null>(),
+    }),
+    remove: put(`${MIGRATION}/commandsequences/delete`, 'providerAdmin', {
+      body: commandIdBody,
+      response: answer<null>(),
+    }),
+    /** Every package on the account moves to the destination account (answers the migrations started). */
+    storageAccount: post('/boltadmin/storageaccounts/:storageAccountId/migrations', 'providerAdmin', {
+      body: storageAccountMigrationSchema(),
+      response: answer<Elements<PackageMigrationRow>>(),
     }),
   },
 } as const;

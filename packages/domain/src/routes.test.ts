@@ -204,6 +204,7 @@ describe('who may open a page (issue #6)', () => {
         'providerPackageTemplates',
         'providerPackageRequests',
         'providerPackage',
+        'providerMigration',
         'providerInfrastructure',
         'providerStorageAccounts',
         'providerStorageAccount',

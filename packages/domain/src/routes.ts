@@ -56,6 +56,8 @@ export const PAGES = {
   customerPackage: '/admin/backuppackages/{packageId}',
   resellerPackage: '/admin/mycustomers/{customerId}/backuppackages/{packageId}',
   providerPackage: '/boltadmin/customers/{customerId}/backuppackages/{packageId}',
+  // A package migration's page (001 §2; issue 16).
+  providerMigration: '/boltadmin/customers/{customerId}/backuppackages/{packageId}/migrations/{migrationId}',
   // Billing (issue 15): the page that sends the browser to the billing system (002 §7.2), and the
   // provider's billing host servers (001 §2).
   billingRedirect: '/billing/redirect',
@@ -106,6 +108,7 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   customerPackage: 'customerAdmin',
   resellerPackage: 'resellerAdmin',
   providerPackage: 'providerAdmin',
+  providerMigration: 'providerAdmin',
   billingRedirect: 'customerMember',
   providerInfrastructure: 'providerAdmin',
   providerStorageAccounts: 'providerAdmin',

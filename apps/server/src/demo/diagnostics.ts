@@ -113,6 +113,8 @@ export async function insertDiagnostics(
         finalized: true,
         createdAt: created,
         finalizedAt: new Date(created.getTime() + 26 * HOUR_MS),
+        // Its source copies were removed after it, as the migration job does.
+        sourceRemovedAt: new Date(created.getTime() + 27 * HOUR_MS),
       })
       .returning({ id: packageMigrations.id });
     if (migration) {

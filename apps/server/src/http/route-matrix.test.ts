@@ -99,6 +99,21 @@ const EXPECTED: Record<string, AccessLevel> = {
     'providerAdmin',
   'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/realtimecommands/delete':
     'providerAdmin',
+  // Package migrations and the storage account migration (issue 16).
+  'POST /boltadmin/customers/:customerId/backuppackages/:packageId/migrations': 'providerAdmin',
+  'GET /boltadmin/customers/:customerId/backuppackages/:packageId/migrations': 'providerAdmin',
+  'GET /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/destinations': 'providerAdmin',
+  'GET /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId': 'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/cancel': 'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/rollback': 'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/finalize': 'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/commandsequences':
+    'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/commandsequences/stop':
+    'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/migrations/:migrationId/commandsequences/delete':
+    'providerAdmin',
+  'POST /boltadmin/storageaccounts/:storageAccountId/migrations': 'providerAdmin',
   'POST /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/commands/uploadlogfiles':
     'providerAdmin',
   'GET /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/logfiles': 'providerAdmin',

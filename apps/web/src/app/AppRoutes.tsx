@@ -48,6 +48,10 @@ const PackageRequestsPage = lazy(() =>
 // Backup packages (issue 15).
 const PackagesPage = lazy(() => import('../features/packages/PackagesPage').then((m) => ({ default: m.PackagesPage })));
 const PackagePage = lazy(() => import('../features/packages/PackagePage').then((m) => ({ default: m.PackagePage })));
+// Package migrations (issue 16).
+const MigrationPage = lazy(() =>
+  import('../features/migrations/MigrationPage').then((m) => ({ default: m.MigrationPage })),
+);
 const ManualPage = lazy(() => import('../features/manual/ManualPage').then((m) => ({ default: m.ManualPage })));
 // Billing (issue 15).
 const BillingRedirectPage = lazy(() =>
@@ -109,6 +113,7 @@ const SCREENS: Record<PageKey, Screen> = {
   customerPackage: { layout: 'shell', element: <PackagePage audience="customer" /> },
   resellerPackage: { layout: 'shell', element: <PackagePage audience="reseller" /> },
   providerPackage: { layout: 'admin', element: <PackagePage audience="provider" /> },
+  providerMigration: { layout: 'admin', element: <MigrationPage /> },
   billingRedirect: { layout: 'shell', element: <BillingRedirectPage /> },
   providerInfrastructure: { layout: 'admin', element: <InfrastructurePage /> },
   providerStorageAccounts: { layout: 'admin', element: <StorageAccountsPage /> },

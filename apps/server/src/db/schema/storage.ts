@@ -226,6 +226,10 @@ export const packageMigrations = pgTable(
     leaseUntil: ts('lease_until'),
     createdAt: createdAt(),
     finalizedAt: ts('finalized_at'),
+    /** Started by a storage account migration: the migration job drives it to its finalisation. */
+    automatic: boolean('automatic').notNull().default(false),
+    /** When the source copies of a finalised migration were removed (the removal job's progress). */
+    sourceRemovedAt: ts('source_removed_at'),
   },
   (t) => [
     index('package_migrations_package_idx').on(t.backupPackageId, t.createdAt),

@@ -20,6 +20,7 @@ import {
   backupSnapshots,
   backupTasks,
   machineMessages,
+  packageMigrations,
   runAccountSnapshots,
   taskActions,
 } from '../../db/schema/index.js';
@@ -104,6 +105,8 @@ export function createAgentEventsRepo(db: Executor) {
           pruneTimeUnit: backupTasks.pruneTimeUnit,
           backupAnyNewAvailableItems: backupTasks.backupAnyNewAvailableItems,
           ...machineStatuses,
+          // A package migration's final sync holds the package's tasks (issue 16).
+          heldByMigration: sql<boolean>`exists (select 1 from ${packageMigrations} where ${packageMigrations.backupPackageId} = ${backupMachines.backupPackageId} and ${packageMigrations.tasksHeld})`,
         })
         .from(backupTasks)
         .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
@@ -119,6 +122,7 @@ export function createAgentEventsRepo(db: Executor) {
           pruneAfterCount,
           pruneTimeUnit,
           backupAnyNewAvailableItems,
+          heldByMigration,
           ...task
         }) => ({
           ...(task as Omit<AgentTask, 'runnable' | 'extraTaskSettings'>),
@@ -128,6 +132,7 @@ export function createAgentEventsRepo(db: Executor) {
             backupAnyNewAvailableItems,
           },
           runnable: !(
+            heldByMigration ||
             machineStopsTasks(machineStatus) ||
             packageStopsTasks(packageStatus) ||
             customerStopsTasks(customerStatus)

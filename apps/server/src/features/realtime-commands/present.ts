@@ -1,7 +1,10 @@
 import type { RealtimeCommandView } from '@portal/domain';
 import type { RealtimeCommandRow } from './repo.js';
 
-export const presentCommand = (row: RealtimeCommandRow & { output: string[] }): RealtimeCommandView => ({
+/** Any realtime command's row (a machine's restic command, a migration's sequence) with its output. */
+type CommandRecord = Omit<RealtimeCommandRow, 'id' | 'backupMachineId'> & { output: string[] };
+
+export const presentCommand = (row: CommandRecord): RealtimeCommandView => ({
   commandId: row.commandId,
   baseCommand: row.baseCommand,
   commandArguments: row.commandArguments,

@@ -31,6 +31,23 @@ const columns = {
 const asRow = (row: Omit<RealtimeCommandRow, 'backupMachineId'> & { backupMachineId: number | null }) =>
   ({ ...row, backupMachineId: row.backupMachineId ?? 0 }) satisfies RealtimeCommandRow;
 
+/** The output lines of commands (restic's or a migration's sequences), each command's in order. */
+export async function outputLinesOf(db: Executor, commandIds: number[]): Promise<Map<number, string[]>> {
+  const byCommand = new Map<number, string[]>();
+  if (commandIds.length === 0) return byCommand;
+  const lines = await db
+    .select({ commandId: realtimeCommandOutput.commandId, line: realtimeCommandOutput.line })
+    .from(realtimeCommandOutput)
+    .where(inArray(realtimeCommandOutput.commandId, commandIds))
+    .orderBy(asc(realtimeCommandOutput.commandId), asc(realtimeCommandOutput.seq));
+  for (const { commandId, line } of lines) {
+    const list = byCommand.get(commandId) ?? [];
+    list.push(line);
+    byCommand.set(commandId, list);
+  }
+  return byCommand;
+}
+
 /** The queries behind realtime restic commands (001 §3, §7; issue #5). */
 export function createRealtimeCommandsRepo(db: Executor) {
   return {
@@ -92,23 +109,10 @@ export function createRealtimeCommandsRepo(db: Executor) {
           .where(eq(realtimeCommands.backupMachineId, machineId))
           .orderBy(asc(realtimeCommands.timeStarted), asc(realtimeCommands.id))
       ).map(asRow);
-      if (rows.length === 0) return [];
-      const lines = await db
-        .select({ commandId: realtimeCommandOutput.commandId, line: realtimeCommandOutput.line })
-        .from(realtimeCommandOutput)
-        .where(
-          inArray(
-            realtimeCommandOutput.commandId,
-            rows.map((r) => r.id),
-          ),
-        )
-        .orderBy(asc(realtimeCommandOutput.commandId), asc(realtimeCommandOutput.seq));
-      const byCommand = new Map<number, string[]>();
-      for (const { commandId, line } of lines) {
-        const list = byCommand.get(commandId) ?? [];
-        list.push(line);
-        byCommand.set(commandId, list);
-      }
+      const byCommand = await outputLinesOf(
+        db,
+        rows.map((r) => r.id),
+      );
       return rows.map((row) => ({ ...row, output: byCommand.get(row.id) ?? [] }));
     },
 

@@ -64,8 +64,11 @@ export function DeleteCommandDialog({ machine, ...dialog }: CommandDialogProps) 
   );
 }
 
-/** Asks `question` about the command's line; on confirmation submits its commandId, closing on success. */
-function CommandConfirmation({
+/**
+ * Asks `question` about the command's line; on confirmation submits its commandId, closing on success.
+ * Migration command sequences use it too, with their rclone command line.
+ */
+export function CommandConfirmation({
   show,
   command,
   onHide,
@@ -74,12 +77,14 @@ function CommandConfirmation({
   title,
   confirmLabel,
   question,
+  commandLine = resticCommandLine,
   'data-testid': testId,
 }: Omit<CommandDialogProps, 'machine'> & {
   submission: DialogSubmission & { submit: (commandId: string) => Promise<{ close: boolean }> };
   title: string;
   confirmLabel: string;
   question: (commandLine: string) => string;
+  commandLine?: (command: RealtimeCommandView) => string;
   'data-testid': string;
 }) {
   return (
@@ -95,7 +100,7 @@ function CommandConfirmation({
       animation={animation}
       data-testid={testId}
     >
-      {command && <p>{question(resticCommandLine(command))}</p>}
+      {command && <p>{question(commandLine(command))}</p>}
     </ConfirmDialog>
   );
 }

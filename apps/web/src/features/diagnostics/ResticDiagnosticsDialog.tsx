@@ -1,34 +1,17 @@
-import {
-  isCommandResultCode,
-  isRealtimeCommandInProgress,
-  MESSAGES,
-  type RealtimeCommandView,
-  realtimeCommandStatus,
-  resticCommandLine,
-  resultCodeText,
-} from '@portal/domain';
+import { isRealtimeCommandInProgress, MESSAGES, type RealtimeCommandView, resticCommandLine } from '@portal/domain';
 import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import CloseButton from 'react-bootstrap/CloseButton';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import Nav from 'react-bootstrap/Nav';
 import Spinner from 'react-bootstrap/Spinner';
-import TabContainer from 'react-bootstrap/TabContainer';
-import TabContent from 'react-bootstrap/TabContent';
-import TabPane from 'react-bootstrap/TabPane';
-import { DetailTable, StatusBadge, toast } from '../../ui';
+import { toast } from '../../ui';
 import { DeleteCommandDialog, StopCommandDialog } from './CommandDialogs';
+import { CommandTabs } from './CommandTabs';
 import type { DiagnosticsMachine } from './queries';
 import { SubmitResticCommandDialog } from './SubmitResticCommandDialog';
 import { useLiveCommands } from './useLiveCommands';
 
 const TEXT = MESSAGES.resticCommand;
 const LABELS = MESSAGES.resticDiagnostics;
-
-const exitCodeText = (code: string | null) =>
-  code === null ? '' : isCommandResultCode(code) ? resultCodeText(code) : code;
-const timeText = (iso: string | null) => (iso === null ? '' : new Date(iso).toLocaleString());
 
 /** A dialog the diagnostics dialog opens over itself, and the command it is about. */
 type Action = { kind: 'submit' } | { kind: 'stop' | 'delete'; command: RealtimeCommandView };
@@ -92,40 +75,15 @@ export function ResticDiagnosticsDialog({ show, machine, onHide, animation = tru
               {TEXT.noCommands}
             </p>
           ) : (
-            <TabContainer activeKey={active ?? undefined} onSelect={(k) => setChosen(k)}>
-              <Nav variant="tabs" role="tablist" className="mb-3">
-                {list.map((command) => (
-                  <Nav.Item key={command.commandId} className="d-flex align-items-center">
-                    <Nav.Link eventKey={command.commandId} role="tab" data-testid="command-tab">
-                      {command.baseCommand}
-                      {isRealtimeCommandInProgress(command) && (
-                        <Spinner
-                          animation="border"
-                          size="sm"
-                          className="ms-2"
-                          role="status"
-                          aria-label={LABELS.running}
-                        />
-                      )}
-                    </Nav.Link>
-                    {!isRealtimeCommandInProgress(command) && (
-                      <CloseButton
-                        className="ms-1 me-2"
-                        aria-label={`${LABELS.deleteIcon} ${command.baseCommand}`}
-                        onClick={() => open({ kind: 'delete', command })}
-                      />
-                    )}
-                  </Nav.Item>
-                ))}
-              </Nav>
-              <TabContent>
-                {list.map((command) => (
-                  <TabPane key={command.commandId} eventKey={command.commandId} role="tabpanel">
-                    <CommandDetails command={command} onStop={() => open({ kind: 'stop', command })} />
-                  </TabPane>
-                ))}
-              </TabContent>
-            </TabContainer>
+            <CommandTabs
+              commands={list}
+              active={active}
+              onSelect={setChosen}
+              onStop={(command) => open({ kind: 'stop', command })}
+              onDelete={(command) => open({ kind: 'delete', command })}
+              commandLine={resticCommandLine}
+              tabLabel={(command) => command.baseCommand}
+            />
           )}
         </Modal.Body>
         <Modal.Footer>
@@ -158,50 +116,6 @@ export function ResticDiagnosticsDialog({ show, machine, onHide, animation = tru
         onHide={closeAction}
         animation={animation}
       />
-    </>
-  );
-}
-
-/** One command's tab (001 §2): full command line, times, status badge, exit code, read-only output. */
-function CommandDetails({ command, onStop }: { command: RealtimeCommandView; onStop: () => void }) {
-  const { status, variant } = realtimeCommandStatus(command.exitCode);
-  const output = useRef<HTMLTextAreaElement>(null);
-  const lines = command.commandOutput.length;
-  // Follow the output as it grows, as a terminal does.
-  useEffect(() => {
-    if (lines > 0 && output.current) output.current.scrollTop = output.current.scrollHeight;
-  }, [lines]);
-  const R = LABELS.rows;
-  return (
-    <>
-      <DetailTable
-        aria-label={resticCommandLine(command)}
-        data-testid="command-details"
-        rows={[
-          { label: R.commandLine, value: <code>{resticCommandLine(command)}</code> },
-          { label: R.timeStarted, value: timeText(command.timeStarted) },
-          { label: R.timeFinished, value: timeText(command.timeFinished) },
-          { label: R.status, value: <StatusBadge status={status} variant={variant} /> },
-          { label: R.exitCode, value: <span data-testid="exit-code">{exitCodeText(command.exitCode)}</span> },
-        ]}
-      />
-      {isRealtimeCommandInProgress(command) && (
-        <Button variant="danger" size="sm" className="mt-2" onClick={onStop}>
-          {TEXT.stopButton}
-        </Button>
-      )}
-      <Form.Group className="mt-3" controlId={`command-output-${command.commandId}`}>
-        <Form.Label>{R.output}</Form.Label>
-        <Form.Control
-          as="textarea"
-          ref={output}
-          readOnly
-          rows={15}
-          className="font-monospace small"
-          value={command.commandOutput.join('\n')}
-          data-testid="command-output"
-        />
-      </Form.Group>
     </>
   );
 }

@@ -75,11 +75,11 @@ const lineNumberOf = (update: CommandUpdate) => (update.kind === 'outputLine' ? 
  * again and applies them then. Each changed command is copied once per call, so a burst of lines costs one
  * copy, not one per line.
  */
-export function applyCommandUpdates(
-  commands: Commands,
+export function applyCommandUpdates<C extends RealtimeCommandView>(
+  commands: Elements<C>,
   updates: readonly CommandUpdate[],
-): { commands: Commands; held: CommandUpdate[] } {
-  const changed = new Map<string, RealtimeCommandView>();
+): { commands: Elements<C>; held: CommandUpdate[] } {
+  const changed = new Map<string, C>();
   const known = new Map(commands.elements.map((c) => [c.commandId, c]));
   const held: CommandUpdate[] = [];
   for (const update of [...updates].sort((a, b) => lineNumberOf(a) - lineNumberOf(b))) {

@@ -19,6 +19,7 @@ import { useNavigate, useParams } from 'react-router';
 import { routeCall } from '../../app/api';
 import { type Crumb, DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
 import { MachinesTable } from '../machines/MachinesTable';
+import { MigrationsSection } from '../migrations/MigrationsSection';
 import { ChangePackageStatusDialog } from './ChangePackageStatusDialog';
 import { DeletePackageDialog } from './DeletePackageDialog';
 import { EditPackageDialog } from './EditPackageDialog';
@@ -126,6 +127,9 @@ function PackageScreen({ target }: { target: PackagePageRef }) {
               aria-label={TEXT.machinesTitle}
             />
           </Section>
+          {target.audience === 'provider' && (
+            <MigrationsSection target={{ customerId: target.customerId, packageId: pkg.id }} />
+          )}
           {admin === null ? (
             <EditPackageDialog show={dialog === 'edit'} onHide={close} pkg={pkg} />
           ) : (

@@ -6,16 +6,17 @@ import {
   STORAGE_USER_API_TEXTS,
   type StorageAccountDetail,
 } from '@portal/domain';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { useNavigate, useParams } from 'react-router';
 import { DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
+import { MigrateStorageAccountButton } from '../migrations/MigrateStorageAccountDialog';
 import { AccessKeysTable } from './AccessKeysTable';
 import { BucketsTable } from './BucketsTable';
 import { yesNo } from './credentials';
 import { DeleteStorageAccountDialog } from './DeleteStorageAccountDialog';
-import { useStorageAccount } from './queries';
+import { useStorageAccount, useStorageAccountChoices } from './queries';
 import { StorageAccountDialog } from './StorageAccountDialog';
 import { StorageUsersTable } from './StorageUsersTable';
 import { useSetAsDefault } from './useSetAsDefault';
@@ -23,14 +24,6 @@ import { useSetAsDefault } from './useSetAsDefault';
 const TEXT = MESSAGES.storageAccount;
 const PAGE = MESSAGES.storageAccountPages;
 const L = STORAGE_ACCOUNT_LABELS;
-
-export interface StorageAccountPageProps {
-  /**
-   * The header's place for the 'Migrate' button and its 'Migrate Storage Account' dialog (001 §2), built
-   * by the storage account migration work and handed in where the page is routed.
-   */
-  migrate?: (account: StorageAccountDetail) => ReactNode;
-}
 
 function AccountDetails({ account }: { account: StorageAccountDetail }) {
   return (
@@ -63,17 +56,14 @@ function AccountDetails({ account }: { account: StorageAccountDetail }) {
 }
 
 /** /boltadmin/storageaccounts/{id} (001 §2): the account's details, buckets, users and access keys. */
-export function StorageAccountPage({ migrate }: StorageAccountPageProps) {
+export function StorageAccountPage() {
   const id = Number(useParams().storageAccountId);
-  return Number.isSafeInteger(id) && id > 0 ? (
-    <AccountScreen key={id} storageAccountId={id} migrate={migrate} />
-  ) : (
-    <NotFound />
-  );
+  return Number.isSafeInteger(id) && id > 0 ? <AccountScreen key={id} storageAccountId={id} /> : <NotFound />;
 }
 
-function AccountScreen({ storageAccountId, migrate }: { storageAccountId: number } & StorageAccountPageProps) {
+function AccountScreen({ storageAccountId }: { storageAccountId: number }) {
   const query = useStorageAccount(storageAccountId);
+  const choices = useStorageAccountChoices();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
   const setAsDefault = useSetAsDefault();
@@ -107,8 +97,10 @@ function AccountScreen({ storageAccountId, migrate }: { storageAccountId: number
                 {PAGE.remove}
               </Button>
             )}
-            {/* The Migrate button's place (001 §2 'Migrate', 'Migrate Storage Account'). */}
-            {migrate?.(account)}
+            <MigrateStorageAccountButton
+              storageAccountId={account.id}
+              accounts={(choices.data ?? []).filter((other) => other.id !== account.id)}
+            />
           </>
         )
       }

@@ -137,19 +137,15 @@ describe('StorageAccountPage (001 §2)', () => {
       return undefined;
     });
   }
-  const open = (migrate?: (a: StorageAccountDetail) => React.ReactNode) =>
-    renderAt(
-      '/boltadmin/storageaccounts/:storageAccountId',
-      '/boltadmin/storageaccounts/1',
-      <StorageAccountPage migrate={migrate} />,
-    );
+  const open = () =>
+    renderAt('/boltadmin/storageaccounts/:storageAccountId', '/boltadmin/storageaccounts/1', <StorageAccountPage />);
 
-  it('shows the details, the Migrate slot, and the buckets 10 a page with their filters and actions', async () => {
+  it('shows the details, the Migrate button, and the buckets 10 a page with their filters and actions', async () => {
     serve();
-    const events = open((a) => <button type="button">Migrate {a.name}</button>);
+    const events = open();
     const details = await screen.findByTestId('storage-account-details');
     expect(within(details).getByRole('row', { name: /Default Storage Account/ })).toHaveTextContent(PAGE.yes);
-    expect(screen.getByRole('button', { name: 'Migrate Embedded storage' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: TEXT.migrateButton })).toBeInTheDocument();
 
     const table = await screen.findByRole('table', { name: PAGE.bucketsTitle });
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(11));

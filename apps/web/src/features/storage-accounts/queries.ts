@@ -1,6 +1,6 @@
 import { ROUTES } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { getResult, routeCall } from '../../app/api';
+import { appendQuery, getResult, routeCall } from '../../app/api';
 
 /** Query keys of the storage account pages: the list, and one account's detail, buckets, users and keys. */
 export const storageAccountKeys = {
@@ -18,6 +18,18 @@ export function useStorageAccount(storageAccountId: number) {
     queryKey: storageAccountKeys.detail(storageAccountId),
     queryFn: () => getResult(routeCall(ROUTES.storageAccounts.detail, { storageAccountId })),
     retry: false,
+  });
+}
+
+/** Every storage account by name (one page of the largest size): the destinations of an account migration. */
+export function useStorageAccountChoices() {
+  return useQuery({
+    queryKey: [...storageAccountKeys.list(), 'choices'] as const,
+    queryFn: async () => {
+      const call = routeCall(ROUTES.storageAccounts.list, {});
+      const page = await getResult({ ...call, path: appendQuery(call.path, 'page=0&size=200') });
+      return page.elements.map(({ id, name }) => ({ id, name }));
+    },
   });
 }
 

@@ -1,0 +1,2 @@
+ALTER TABLE "package_migrations" ADD COLUMN "automatic" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "package_migrations" ADD COLUMN "source_removed_at" timestamp with time zone;

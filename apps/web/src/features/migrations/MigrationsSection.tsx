@@ -1,0 +1,82 @@
+import {
+  MESSAGES,
+  MIGRATION_TEXTS,
+  MIGRATIONS_PAGE_SIZE,
+  migrationLocationText,
+  migrationStatusBadge,
+  migrationUrl,
+  type PackageMigrationRow,
+} from '@portal/domain';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { DataTable, RowLink, Section, StatusBadge } from '../../ui';
+import { CreateMigrationDialog } from './CreateMigrationDialog';
+import { type MigrationPackageRef, useMigrations } from './queries';
+
+const C = MIGRATION_TEXTS.columns;
+
+/**
+ * A package's migrations on the provider's package page (001 §2): the table (10 a page, fetched once,
+ * 'No migrations') with each migration's Manage link, and 'Migrate' opening the create dialog.
+ */
+export function MigrationsSection({ target }: { target: MigrationPackageRef }) {
+  const migrations = useMigrations(target);
+  const [page, setPage] = useState(0);
+  const [creating, setCreating] = useState(false);
+  const all = migrations.data?.elements ?? [];
+  const rows = all.slice(page * MIGRATIONS_PAGE_SIZE, (page + 1) * MIGRATIONS_PAGE_SIZE);
+  return (
+    <Section
+      title={MIGRATION_TEXTS.sectionTitle}
+      actions={
+        <Button size="sm" variant="outline-primary" onClick={() => setCreating(true)}>
+          {MESSAGES.migration.migrateButton}
+        </Button>
+      }
+    >
+      <DataTable<PackageMigrationRow>
+        aria-label={MIGRATION_TEXTS.sectionTitle}
+        data-testid="migrations-table"
+        columns={[
+          {
+            key: 'dateCreated',
+            header: C.dateInitialized,
+            render: (m) => new Date(m.dateCreated).toLocaleString(),
+          },
+          { key: 'source', header: C.source, render: (m) => migrationLocationText(m.sourceStorageLocation) },
+          {
+            key: 'destination',
+            header: C.destination,
+            render: (m) => migrationLocationText(m.destinationStorageLocation),
+          },
+          {
+            key: 'status',
+            header: C.status,
+            render: (m) => <StatusBadge status={m.status} badge={migrationStatusBadge(m.status)} />,
+          },
+          {
+            key: 'finalized',
+            header: C.finalized,
+            render: (m) => (m.finalized ? MIGRATION_TEXTS.yes : MIGRATION_TEXTS.no),
+          },
+          {
+            key: 'actions',
+            header: C.actions,
+            render: (m) => (
+              <RowLink to={migrationUrl(target, m.id)} label={MIGRATION_TEXTS.manage} name={`migration ${m.id}`} />
+            ),
+          },
+        ]}
+        rows={rows}
+        rowKey={(m) => m.id}
+        totalElements={all.length}
+        page={page}
+        size={MIGRATIONS_PAGE_SIZE}
+        onPageChange={setPage}
+        loading={migrations.isFetching}
+        emptyText={MESSAGES.migration.empty}
+      />
+      <CreateMigrationDialog show={creating} target={target} onHide={() => setCreating(false)} />
+    </Section>
+  );
+}

@@ -1,0 +1,161 @@
+/**
+ * Migration throughput (issue 16: "a migration of a 10 GB, 100,000-file repository between two buckets runs
+ * at ≥ 80 % of bare `rclone sync` between the same buckets, and its live output never grows the server's
+ * memory with the size of the repository"): the real app, a package whose machines' repositories hold
+ * BENCH_MIGRATION_MB of data in BENCH_MIGRATION_FILES files (restic's layout: data/xx/{sha256} packs, as many
+ * machines as BENCH_MIGRATION_MACHINES) on one LOCAL location, copied to another by the migration's initial
+ * sync (the provider admin's call, timed until the sequence has ended and its status is stored) and by bare
+ * `rclone sync` of the same folders (same includes) into a third folder. Each run copies into an emptied
+ * destination, bare and portal alternating; prints the medians, their ratio (bare time ÷ portal time) and the
+ * server's peak RSS growth during the portal's runs (sampled every 50 ms); exits 1 when the ratio is under 80 %.
+ * BENCH_MIGRATION_RUNS: runs (default 3).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type PackageMigrationDetail, ROUTES } from '@portal/domain';
+import { eq } from 'drizzle-orm';
+import { backupPackages, buckets, storageLocations } from '../../apps/server/src/db/schema/index.js';
+import { machineFilters } from '../../apps/server/src/features/migrations/rclone.js';
+import { createTestApp } from '../../apps/server/src/testing/app.js';
+import { backupFixtures } from '../../apps/server/src/testing/backup-fixtures.js';
+import { TestClient } from '../../apps/server/src/testing/client.js';
+import { createTenants, FIXTURE_PASSWORD } from '../../apps/server/src/testing/fixtures.js';
+
+const MEGABYTES = Number(process.env.BENCH_MIGRATION_MB ?? 10_240);
+const FILES = Number(process.env.BENCH_MIGRATION_FILES ?? 100_000);
+const MACHINES = Number(process.env.BENCH_MIGRATION_MACHINES ?? 4);
+const RUNS = Number(process.env.BENCH_MIGRATION_RUNS ?? 3);
+const TARGET = 0.8;
+
+const tmp = mkdtempSync(join(tmpdir(), 'portal-bench-migration-'));
+const t = await createTestApp({ DATA_DIR: join(tmp, 'data'), MIGRATION_JOB_INTERVAL_MS: '3600000' });
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+let missed = false;
+
+try {
+  const db = t.database.db;
+  const tenants = await createTenants(db);
+  const fixtures = backupFixtures(db);
+  const customerId = tenants.customerB.customerId;
+  const source = await fixtures.storageLocation(customerId);
+  const destination = await fixtures.storageLocation(customerId);
+  const packageId = await fixtures.package(customerId);
+  await db.update(backupPackages).set({ storageLocationId: source }).where(eq(backupPackages.id, packageId));
+  const machines: number[] = [];
+  for (let i = 0; i < MACHINES; i += 1) machines.push(await fixtures.machine(packageId));
+  const folderOf = async (locationId: number) => {
+    const [row] = await db
+      .select({ bucket: buckets.name })
+      .from(storageLocations)
+      .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
+      .where(eq(storageLocations.id, locationId));
+    return join(t.config.dataDir, 'storage', row?.bucket ?? 'missing');
+  };
+  const sourceFolder = await folderOf(source);
+  const destinationFolder = await folderOf(destination);
+  const bareFolder = join(tmp, 'bare-destination');
+
+  // The repositories: pack files of equal size, each starting with its own bytes (no two alike).
+  const fileBytes = Math.max(64, Math.floor((MEGABYTES * 1024 * 1024) / FILES));
+  const block = randomBytes(fileBytes);
+  const started = performance.now();
+  for (let i = 0; i < FILES; i += 1) {
+    const name = randomBytes(32).toString('hex');
+    const dir = join(sourceFolder, String(machines[i % MACHINES]), 'data', name.slice(0, 2));
+    mkdirSync(dir, { recursive: true });
+    randomBytes(32).copy(block, 0);
+    writeFileSync(join(dir, name), block);
+  }
+  for (const machineId of machines) writeFileSync(join(sourceFolder, String(machineId), 'config'), 'config');
+  console.log(
+    `Migration throughput: ${MEGABYTES} MB in ${FILES} files (${fileBytes} bytes each) over ${MACHINES} machine ` +
+      `repositories, LOCAL → LOCAL, ${RUNS} runs each, medians (data written in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
+
+  const provider = new TestClient(t.app);
+  await provider.signIn(tenants.providerAdmin.email, FIXTURE_PASSWORD);
+  const ref = { customerId, packageId };
+  const created = await provider.json('POST', ROUTES.migrations.create.build(ref), {
+    destinationStorageLocationId: destination,
+  });
+  const migrationId = created.json().result.id as number;
+  const one = { ...ref, migrationId };
+
+  // As the service does (PLATFORM.md: AWS_CA_BUNDLE breaks rclone's S3 backend).
+  const bareEnv = { ...process.env };
+  delete bareEnv.AWS_CA_BUNDLE;
+  const bare = async () => {
+    rmSync(bareFolder, { recursive: true, force: true });
+    const begun = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(
+        'rclone',
+        ['sync', sourceFolder, bareFolder, '--create-empty-src-dirs', ...machineFilters(machines)],
+        { stdio: 'ignore', env: bareEnv },
+      );
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`rclone exited ${code}`))));
+    });
+    return (performance.now() - begun) / 1000;
+  };
+
+  let peakGrowth = 0;
+  let storedLines = 0;
+  const portal = async (run: number) => {
+    rmSync(destinationFolder, { recursive: true, force: true });
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 50);
+    const begun = performance.now();
+    const submitted = await provider.json('PUT', ROUTES.migrations.submit.build(one), {
+      requestId: `bench-${run}-${Date.now()}`,
+      type: 'SYNC',
+    });
+    if (submitted.statusCode !== 200) throw new Error(`submit answered ${submitted.statusCode}: ${submitted.body}`);
+    await t.app.migrations.settled();
+    const seconds = (performance.now() - begun) / 1000;
+    clearInterval(sampler);
+    const state = (await provider.json('GET', ROUTES.migrations.detail.build(one))).json()
+      .result as PackageMigrationDetail;
+    const last = state.commandSequences.at(-1);
+    if (state.status !== 'INITIAL_SYNC_FINISHED_SUCCESS' || last?.exitCode !== 'SUCCESS') {
+      throw new Error(`the migration's sync ended ${state.status} / ${last?.exitCode}`);
+    }
+    storedLines = last.commandOutput.length;
+    peakGrowth = Math.max(peakGrowth, peak - baseline);
+    return seconds;
+  };
+
+  const bareTimes: number[] = [];
+  const portalTimes: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    console.log(`  (load average ${loadavg()[0]?.toFixed(1)} before run ${run + 1})`);
+    bareTimes.push(await bare());
+    portalTimes.push(await portal(run));
+  }
+  const rate = (seconds: number) => (MEGABYTES / seconds).toFixed(1);
+  const bareTime = median(bareTimes);
+  const portalTime = median(portalTimes);
+  const ratio = bareTime / portalTime;
+  const check = execFileSync('du', ['-sb', destinationFolder], { encoding: 'utf8' }).split('\t')[0];
+  console.log(
+    `  bare rclone sync: ${bareTime.toFixed(2)} s (${rate(bareTime)} MB/s)  [${bareTimes.map((s) => s.toFixed(2)).join(', ')}]`,
+  );
+  console.log(
+    `  portal migration: ${portalTime.toFixed(2)} s (${rate(portalTime)} MB/s)  [${portalTimes.map((s) => s.toFixed(2)).join(', ')}]`,
+  );
+  console.log(`  ratio (bare ÷ portal time): ${(ratio * 100).toFixed(0)} % — ${ratio >= TARGET ? 'met' : 'missed'}`);
+  console.log(
+    `  server peak RSS growth during the portal's runs: ${(peakGrowth / 1024 / 1024).toFixed(1)} MiB; ` +
+      `output lines kept: ${storedLines}; destination holds ${check} bytes`,
+  );
+  missed = ratio < TARGET;
+} finally {
+  await t.close();
+  rmSync(tmp, { recursive: true, force: true });
+}
+if (missed) process.exitCode = 1;
