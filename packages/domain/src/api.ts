@@ -41,6 +41,7 @@ import { packagePurchaseSchema, packageUpgradeSchema } from './forms/package.js'
 import { packageTemplateAddSchema, packageTemplateEditSchema } from './forms/package-template.js';
 import { resticCommandSchema } from './forms/restic.js';
 import { restoreRequestSchema } from './forms/restore.js';
+import { storageLocationCreateSchema } from './forms/storage.js';
 import { downloadRequestSchema, type TaskDefinition } from './forms/task.js';
 import { userAddSchema } from './forms/user.js';
 import { idParam } from './ids.js';
@@ -76,6 +77,7 @@ import {
 } from './restore.js';
 import { type SeedLoadResult, seedLoadRequestSchema } from './seeding.js';
 import type { SignUpOptions, SignUpResult } from './signup.js';
+import type { StorageLocationDetail, StorageLocationRow } from './storage-locations.js';
 import type { TaskOverviewRow, TaskVolumeSnapshotsResult } from './task-overview.js';
 import {
   actionCancelQuerySchema,
@@ -808,6 +810,34 @@ export const ROUTES = {
       body: billingServerTestSchema,
       response: answer<BillingConnectionResult>(),
     }),
+  },
+  /**
+   * A customer's storage locations (001 §7, base /boltadmin/customers/{customerId}): create (body
+   * storageAccountId), delete, make default; ours: the list (all, fetched once) and one location's page.
+   */
+  storageLocations: {
+    list: get('/boltadmin/customers/:customerId/storagelocations', 'providerAdmin', {
+      response: answer<Elements<StorageLocationRow>>(),
+    }),
+    detail: get('/boltadmin/customers/:customerId/storagelocations/:storageLocationId', 'providerAdmin', {
+      response: answer<StorageLocationDetail>(),
+    }),
+    create: post('/boltadmin/customers/:customerId/storagelocations', 'providerAdmin', {
+      body: storageLocationCreateSchema,
+      response: answer<StorageLocationRow>(),
+    }),
+    remove: del('/boltadmin/customers/:customerId/storagelocations/:storageLocationId', 'providerAdmin', {
+      response: answer<null>(),
+    }),
+    makeDefault: put(
+      '/boltadmin/customers/:customerId/storagelocations/:storageLocationId/makedefault',
+      'providerAdmin',
+      {
+        response: answer<StorageLocationRow>(),
+      },
+    ),
+    /** Ours (issue 16): a machine on an S3 location gets a new storage key; its agent is sent it, the old one goes. */
+    rotateMachineKey: put(`${PROVIDER_MACHINE}/storagekey/rotate`, 'providerAdmin', { response: answer<null>() }),
   },
 } as const;
 

@@ -32,6 +32,7 @@ export * from './seeding.js';
 export * from './signup.js';
 export * from './sizes.js';
 export * from './statuses.js';
+export * from './storage-locations.js';
 export * from './task-overview.js';
 export * from './tasks.js';
 export * from './text.js';

@@ -205,6 +205,7 @@ describe('who may open a page (issue #6)', () => {
         'providerPackageRequests',
         'providerPackage',
         'providerInfrastructure',
+        'providerStorageLocation',
       ].sort(),
     );
   });

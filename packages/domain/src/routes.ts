@@ -60,6 +60,8 @@ export const PAGES = {
   // provider's billing host servers (001 §2).
   billingRedirect: '/billing/redirect',
   providerInfrastructure: '/boltadmin/infrastructure',
+  // A customer's storage location (001 §2, the Manage button of the customer page's table).
+  providerStorageLocation: '/boltadmin/customers/{customerId}/storagelocations/{storageLocationId}',
 } as const;
 export type PageKey = keyof typeof PAGES;
 
@@ -105,6 +107,7 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   providerPackage: 'providerAdmin',
   billingRedirect: 'customerMember',
   providerInfrastructure: 'providerAdmin',
+  providerStorageLocation: 'providerAdmin',
 };
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */
