@@ -88,6 +88,9 @@ import { createShellRepo } from './features/shell/repo.js';
 import { createSignUpRepo } from './features/signup/repo.js';
 import { registerSignUpRoutes } from './features/signup/routes.js';
 import { createSignUpService } from './features/signup/service.js';
+import { createMachineStorageKeys } from './features/storage-locations/machine-keys.js';
+import { registerStorageLocationRoutes } from './features/storage-locations/routes.js';
+import { createStorageLocationService } from './features/storage-locations/service.js';
 import { createTaskCommandsRepo } from './features/task-commands/repo.js';
 import { createTaskCommandService } from './features/task-commands/service.js';
 import { createTaskDefinitionRepo } from './features/task-definition/repo.js';
@@ -120,6 +123,7 @@ import { startStalePresenceSweep } from './jobs/stale-presence.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MailSink } from './mail/sink.js';
 import { createSecretBox, demoMasterKey } from './secrets.js';
+import { createStorageProviders } from './storage/registry.js';
 import { registerSpa } from './web/spa.js';
 
 export interface RouteEntry {
@@ -312,12 +316,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     usageChanged: (machineId) => packageQuota.evaluateForMachine(machineId),
     ...(deps.now ? { now: deps.now } : {}),
   });
+  // --- Storage locations (issue 16): each location's and each S3 machine's own storage user and key ---
+  const storageSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
+  const storageProviders = createStorageProviders({ db, secrets: storageSecrets, dataDir: config.dataDir });
+  const storageWarn = (message: string, detail: Record<string, unknown>) => app.log.warn(detail, message);
+  const storageLocations = createStorageLocationService({
+    db,
+    providers: storageProviders,
+    secrets: storageSecrets,
+    warn: storageWarn,
+  });
+  const machineStorageKeys = createMachineStorageKeys({
+    db,
+    providers: storageProviders,
+    secrets: storageSecrets,
+    // A rotated key reaches a connected agent at once; an offline one gets it with its next hello.
+    repositoryChanged: async (machineId) => {
+      const settings = await repositories.repositorySettingsFor(machineId);
+      if (settings) await channel?.sendToMachine(machineId, { type: 'repository', settings });
+    },
+    warn: storageWarn,
+  });
+  // --- end of storage locations ---
   const localStorageRepo = createLocalStorageRepo(db);
   const taskCommandsRepo = createTaskCommandsRepo(db);
   const repositories = createRepositorySettings({
     db,
     secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
     publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+    s3Access: (machineId) => machineStorageKeys.repositoryAccess(machineId),
   });
   // Backup packages (issue 15): the quota rule, evaluated on usage reports, machine removal and quota changes.
   const packagesRepo = createPackagesRepo(db);
@@ -434,7 +461,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const machineDeletion = createMachineDeletion({
     repo: machinesRepo,
     removal: repositoryRemoval,
-    deleteRows: (machineId) => packageQuota.removingMachine(machineId, () => backupState.deleteMachine(machineId)),
+    deleteRows: async (machineId) => {
+      // Its own storage user goes first (issue 16): afterwards nothing links the user to the machine.
+      await machineStorageKeys.remove(machineId);
+      return packageQuota.removingMachine(machineId, () => backupState.deleteMachine(machineId));
+    },
   });
   let machineDeletionJob: ReturnType<typeof startDeletionJob> | undefined;
   registerMachineRoutes(app, {
@@ -609,10 +640,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer,
     onMailError: (error) => app.log.error({ err: error }, 'package request decline mail failed'),
     checkPaidInvoices: (customerId) => paidInvoices.checkCustomer(customerId),
+    locations: storageLocations,
     ...(deps.now ? { now: deps.now } : {}),
   });
   registerPackageRequestRoutes(app, { requests: packageRequests });
   if (config.demo && deps.mailSink) registerDemoMailRoutes(app, deps.mailSink);
+  registerStorageLocationRoutes(app, { locations: storageLocations, machineKeys: machineStorageKeys });
 
   // Getting the agent (issue 14): its build and the installers, for download.
   registerAgentDownloadRoutes(app, {

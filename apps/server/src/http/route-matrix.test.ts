@@ -199,6 +199,14 @@ const EXPECTED: Record<string, AccessLevel> = {
   'DELETE /boltadmin/whmcsservers/:whmcsServerId': 'providerAdmin',
   'POST /boltadmin/whmcsservers/:whmcsServerId/testconnection': 'providerAdmin',
   'POST /boltadmin/whmcsservers/testconnection': 'providerAdmin',
+  // Storage locations of a customer (issue 16, 001 §7) and a machine's storage key rotation.
+  'GET /boltadmin/customers/:customerId/storagelocations': 'providerAdmin',
+  'GET /boltadmin/customers/:customerId/storagelocations/:storageLocationId': 'providerAdmin',
+  'POST /boltadmin/customers/:customerId/storagelocations': 'providerAdmin',
+  'DELETE /boltadmin/customers/:customerId/storagelocations/:storageLocationId': 'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/storagelocations/:storageLocationId/makedefault': 'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/storagekey/rotate':
+    'providerAdmin',
 };
 
 type Caller =

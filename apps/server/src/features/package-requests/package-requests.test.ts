@@ -414,6 +414,8 @@ describe('approvePaid (billing)', () => {
       mailer: { send: async () => {} },
       onMailError: () => {},
       checkPaidInvoices: async () => 0,
+      // Paid approvals place packages in existing locations only.
+      locations: { prepare: async () => Promise.reject(new Error('no location is made for a paid request')) },
     });
 
   it("approves a paid additional package in the customer's default location, once", async () => {
