@@ -77,7 +77,7 @@ import {
 } from './restore.js';
 import { type SeedLoadResult, seedLoadRequestSchema } from './seeding.js';
 import type { SignUpOptions, SignUpResult } from './signup.js';
-import type { StorageLocationDetail, StorageLocationRow } from './storage-locations.js';
+import type { StorageAccountChoice, StorageLocationDetail, StorageLocationRow } from './storage-locations.js';
 import type { TaskOverviewRow, TaskVolumeSnapshotsResult } from './task-overview.js';
 import {
   actionCancelQuerySchema,
@@ -836,6 +836,10 @@ export const ROUTES = {
         response: answer<StorageLocationRow>(),
       },
     ),
+    /** Ours: the storage accounts the Create dialog offers (all of them, the default first). */
+    accountChoices: get('/boltadmin/customers/:customerId/storagelocationaccounts', 'providerAdmin', {
+      response: answer<Elements<StorageAccountChoice>>(),
+    }),
     /** Ours (issue 16): a machine on an S3 location gets a new storage key; its agent is sent it, the old one goes. */
     rotateMachineKey: put(`${PROVIDER_MACHINE}/storagekey/rotate`, 'providerAdmin', { response: answer<null>() }),
   },

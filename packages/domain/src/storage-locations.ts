@@ -28,6 +28,14 @@ export interface StorageLocationRow {
   storageLocationUrl: string;
 }
 
+/** A storage account the Create storage location dialog offers. */
+export interface StorageAccountChoice {
+  id: number;
+  name: string;
+  type: StorageAccountType;
+  defaultStorageAccount: boolean;
+}
+
 /** A package stored in the location, on its page. */
 export interface StorageLocationPackage {
   id: number;

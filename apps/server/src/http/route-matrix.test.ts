@@ -205,6 +205,7 @@ const EXPECTED: Record<string, AccessLevel> = {
   'POST /boltadmin/customers/:customerId/storagelocations': 'providerAdmin',
   'DELETE /boltadmin/customers/:customerId/storagelocations/:storageLocationId': 'providerAdmin',
   'PUT /boltadmin/customers/:customerId/storagelocations/:storageLocationId/makedefault': 'providerAdmin',
+  'GET /boltadmin/customers/:customerId/storagelocationaccounts': 'providerAdmin',
   'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/storagekey/rotate':
     'providerAdmin',
 };

@@ -17,6 +17,9 @@ const ResetPasswordPage = lazy(() =>
   import('../features/auth/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })),
 );
 const SignUpPage = lazy(() => import('../features/signup/SignUpPage').then((m) => ({ default: m.SignUpPage })));
+const StorageLocationPage = lazy(() =>
+  import('../features/storage-locations/StorageLocationPage').then((m) => ({ default: m.StorageLocationPage })),
+);
 const DemoMailsPage = lazy(() => import('../features/demo/DemoMailsPage').then((m) => ({ default: m.DemoMailsPage })));
 const DashboardPage = lazy(() =>
   import('../features/dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })),
@@ -104,6 +107,7 @@ const SCREENS: Record<PageKey, Screen> = {
   providerPackage: { layout: 'admin', element: <PackagePage audience="provider" /> },
   billingRedirect: { layout: 'shell', element: <BillingRedirectPage /> },
   providerInfrastructure: { layout: 'admin', element: <InfrastructurePage /> },
+  providerStorageLocation: { layout: 'admin', element: <StorageLocationPage /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */

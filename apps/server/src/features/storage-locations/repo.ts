@@ -85,6 +85,18 @@ export function createStorageLocationsRepo(db: Executor) {
       return row ?? null;
     },
 
+    /** Every storage account, the default first. */
+    accounts: () =>
+      db
+        .select({
+          id: storageAccounts.id,
+          name: storageAccounts.name,
+          type: storageAccounts.type,
+          defaultStorageAccount: storageAccounts.defaultStorageAccount,
+        })
+        .from(storageAccounts)
+        .orderBy(desc(storageAccounts.defaultStorageAccount), asc(storageAccounts.name)),
+
     /** The bucket names the portal already has at the account. */
     async bucketNames(storageAccountId: number): Promise<string[]> {
       const rows = await db

@@ -18,6 +18,11 @@ export function registerStorageLocationRoutes(
     return ok(await locations.list(customerId));
   });
 
+  route(app, r.accountChoices, async (request) => {
+    const { customerId } = parseWith(r.accountChoices.params, request.params);
+    return ok(await locations.accountChoices(customerId));
+  });
+
   route(app, r.detail, async (request) => {
     const { customerId, storageLocationId } = parseWith(r.detail.params, request.params);
     return ok(await locations.detail(customerId, storageLocationId));

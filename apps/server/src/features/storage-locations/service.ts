@@ -4,6 +4,7 @@ import {
   locationStorageUserName,
   type ServerMessage,
   STORAGE_LOCATION_TEXTS,
+  type StorageAccountChoice,
   type StorageLocationDetail,
   type StorageLocationRow,
   storageLocationDeletionRefusal,
@@ -256,6 +257,12 @@ export function createStorageLocationService(deps: {
     async list(customerId: number): Promise<Elements<StorageLocationRow>> {
       await customerOf(customerId);
       return { elements: (await repo.list(customerId)).map(presentStorageLocation) };
+    },
+
+    /** The accounts a new location of the customer may be made at. */
+    async accountChoices(customerId: number): Promise<Elements<StorageAccountChoice>> {
+      await customerOf(customerId);
+      return { elements: await repo.accounts() };
     },
 
     async detail(customerId: number, storageLocationId: number): Promise<StorageLocationDetail> {

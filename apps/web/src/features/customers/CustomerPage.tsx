@@ -17,6 +17,7 @@ import { routeCall } from '../../app/api';
 import { useSession } from '../../app/session';
 import { DataTable, type DataTableColumn, DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
 import { ChangeBillingServerDialog } from '../billing-servers/ChangeBillingServerDialog';
+import { StorageLocationsSection } from '../storage-locations/StorageLocationsSection';
 import { UsersTable } from '../users/UsersTable';
 import { customerPagesOf } from './audience';
 import { ChangeCustomerStatusDialog } from './ChangeCustomerStatusDialog';
@@ -206,6 +207,7 @@ function CustomerScreen({ audience, customerId }: { audience: AdminAudience; cus
               <StorageLocations entries={customer.storageLocationAndAccountDisplayDtos} />
             </Section>
           )}
+          {provider && <StorageLocationsSection customerId={customerId} />}
           <Section title={TEXT.usersTitle}>
             <UsersTable
               call={routeCall(ROUTES.customers[audience].users, { customerId })}
