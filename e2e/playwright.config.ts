@@ -42,6 +42,8 @@ const MACHINE_ADDING = [
   '**/billing.spec.ts',
   // Buying backup (issue 15): buys and pays for a package of the direct demo customer and upgrades one.
   '**/buying.spec.ts',
+  // Storage locations (issue 16): gives a journey's sign-up its locations, makes one default, deletes the other.
+  '**/storage-locations.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */
