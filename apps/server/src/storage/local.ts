@@ -69,7 +69,12 @@ export function createLocalProvider(deps: {
       return row?.policy ?? null;
     },
     async putBucketPolicy(bucket, policy) {
-      await deps.db.update(buckets).set({ policy }).where(bucketWhere(bucket));
+      const updated = await deps.db
+        .update(buckets)
+        .set({ policy })
+        .where(bucketWhere(bucket))
+        .returning({ id: buckets.id });
+      if (updated.length === 0) throw new StorageError('notFound', 'No such bucket');
     },
     async listUsers() {
       const rows = await deps.db

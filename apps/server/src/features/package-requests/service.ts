@@ -288,6 +288,8 @@ export function createPackageRequestService(deps: {
           await prepared?.abandon();
           throw error;
         });
+      // The location's rows are written: its bucket policy goes to the service now (a failure is logged).
+      await prepared?.publish();
       await afterApproval(request);
     },
 

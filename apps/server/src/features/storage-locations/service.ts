@@ -30,14 +30,16 @@ export const storageServiceFailure = (error: StorageError) =>
   new AppError(502, 'PROCESSING_FAILED', [errorMessage(T.notCreatedAtService(error.message))]);
 
 /**
- * A location made at the storage service first (bucket, the location's user and key, the bucket policy
- * granting that user the location's folder) whose rows are not written yet. `insert` writes them on the
- * caller's transaction, without calling the service; if that transaction fails, `abandon` removes what
- * the service got (and puts a shared bucket's policy back as the records say), so nothing is left
- * half-made. A place that already has the customer's location prepares nothing.
+ * A location made at the storage service first (bucket, the location's user and key) whose rows are not
+ * written yet. `insert` writes them on the caller's transaction, without calling the service (a provider
+ * that keeps its records in the database must not wait for that transaction); if the transaction fails,
+ * `abandon` removes what the service got, so nothing is left half-made. Once it has committed, `publish`
+ * puts the bucket policy the records now require at the service (a failure is logged and answered, not
+ * thrown: the rows are written). A place that already has the customer's location prepares nothing.
  */
 export interface PreparedLocation {
   insert(tx: Executor): Promise<number>;
+  publish(): Promise<StorageError | null>;
   abandon(): Promise<void>;
 }
 
@@ -124,7 +126,8 @@ export function createStorageLocationService(deps: {
     let subfolder: string | null = null;
     if ('bucketId' in place) {
       const existing = await repo.locationAt(place.customerId, place.bucketId, place.subfolder);
-      if (existing !== null) return { insert: async () => existing, abandon: async () => {} };
+      if (existing !== null)
+        return { insert: async () => existing, publish: async () => null, abandon: async () => {} };
       const bucket = await repo.bucket(place.bucketId);
       if (!bucket) throw notFound();
       storageAccountId = bucket.storageAccountId;
@@ -143,9 +146,6 @@ export function createStorageLocationService(deps: {
     }
     const locationId = await repo.reserveLocationId();
     const userName = locationStorageUserName(locationId);
-    const others = existingBucketId === null ? [] : await grantsOfBucket(db, existingBucketId);
-    const grant = { userName, role: 'location' as const, prefix: (subfolder ?? '').replace(/^\/+|\/+$/g, '') };
-    const policy = bucketPolicyFor(bucketName, [...others, grant]);
     const abandon = async () => {
       await undo('a storage user', { userName }, () => provider.deleteUser(userName));
       if (existingBucketId === null) {
@@ -161,21 +161,43 @@ export function createStorageLocationService(deps: {
     try {
       key = await atService(async () => {
         await provider.createUser(userName);
-        const made = await provider.createAccessKey(userName);
-        await provider.putBucketPolicy(bucketName, policy);
-        return made;
+        return provider.createAccessKey(userName);
       });
     } catch (error) {
       await abandon();
       throw error;
     }
+    let insertedBucketId: number | null = existingBucketId;
     return {
       abandon,
+      async publish() {
+        const bucketId = insertedBucketId;
+        if (bucketId === null) throw new Error('publish before insert');
+        try {
+          const policy = await db.transaction(async (tx) => {
+            const rows = createStorageLocationsRepo(tx);
+            await rows.lockBucket(bucketId);
+            const text = bucketPolicyFor(bucketName, await grantsOfBucket(tx, bucketId));
+            await rows.setBucketPolicy(bucketId, text);
+            return text;
+          });
+          await provider.putBucketPolicy(bucketName, policy);
+          return null;
+        } catch (error) {
+          if (!(error instanceof StorageError)) throw error;
+          deps.warn('storage location: the bucket policy could not be put at the storage service', {
+            bucketName,
+            error: error.message,
+          });
+          return error;
+        }
+      },
       async insert(tx) {
         const rows = createStorageLocationsRepo(tx);
         const bucketId =
           existingBucketId ??
           (await rows.insertBucket({ storageAccountId, name: bucketName, customerId: customer.id }));
+        insertedBucketId = bucketId;
         await rows.insertLocation({ id: locationId, customerId: customer.id, bucketId, subfolder });
         await rows.upsertUserWithKey({
           storageAccountId,
@@ -185,21 +207,37 @@ export function createStorageLocationService(deps: {
           keyId: key.keyId,
           secretEncrypted: secrets.encrypt(key.secret),
         });
-        await rows.setBucketPolicy(bucketId, policy);
         return locationId;
       },
     };
   }
 
-  /** Prepares, writes the rows in one transaction, and undoes the service's part when that fails. */
+  /**
+   * Prepares, writes the rows in one transaction and puts the policy; when the rows cannot be written, or
+   * the policy cannot be put, everything made goes again (rows first, then at the service).
+   */
   async function createAt(place: LocationPlace): Promise<number> {
     const prepared = await prepare(place);
+    let locationId: number;
     try {
-      return await db.transaction((tx) => prepared.insert(tx));
+      locationId = await db.transaction((tx) => prepared.insert(tx));
     } catch (error) {
       await prepared.abandon();
       throw error;
     }
+    const failed = await prepared.publish();
+    if (failed) {
+      await db.transaction(async (tx) => {
+        const rows = createStorageLocationsRepo(tx);
+        const location = await rows.lockForDeletion(place.customerId, locationId);
+        await rows.deleteUsers((await rows.usersOfLocation(locationId)).map((u) => u.id));
+        await rows.deleteLocation(locationId);
+        if (location && !('bucketId' in place)) await rows.deleteBucket(location.bucketId);
+      });
+      await prepared.abandon();
+      throw storageServiceFailure(failed);
+    }
+    return locationId;
   }
 
   async function row(customerId: number, storageLocationId: number): Promise<StorageLocationRow> {
@@ -276,10 +314,6 @@ export function createStorageLocationService(deps: {
     async create(customerId: number, storageAccountId: number): Promise<StorageLocationRow> {
       return row(customerId, await createAt({ customerId, storageAccountId }));
     },
-
-    /** A location in a folder of an existing bucket (a reseller package's child customer). */
-    createInBucket: (customerId: number, bucketId: number, subfolder: string | null) =>
-      createAt({ customerId, bucketId, subfolder }),
 
     /**
      * DELETE …/storagelocations/{id} (001 §5, §6): refused for the default and for a location with packages
