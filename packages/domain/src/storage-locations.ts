@@ -1,3 +1,4 @@
+import type { StorageLocationAndAccount } from './customers.js';
 import type { PackageStatus, StorageAccountType } from './enums.js';
 import { storageLocationName } from './forms/confirm.js';
 
@@ -10,15 +11,11 @@ import { storageLocationName } from './forms/confirm.js';
 /** 001 §9: storage location (and migration) tables show 10 rows a page, fetched once. */
 export const STORAGE_LOCATION_PAGE_SIZE = 10;
 
+/** A location's own fields (001 §3 'Storage location'), as the customer page's pairs carry them too. */
+type StorageLocationFields = StorageLocationAndAccount['storageLocation'];
+
 /** One row of the customer's storage locations (001 §3 'Storage location' with its account, ours: the rest). */
-export interface StorageLocationRow {
-  id: number;
-  customerId: number;
-  bucketId: number;
-  bucketName: string;
-  subfolder: string | null;
-  defaultForCustomer: boolean;
-  numberOfBackupPackages: number;
+export interface StorageLocationRow extends StorageLocationFields {
   storageAccount: { id: number; name: string; type: StorageAccountType };
   /** 001 §6: not the default and fewer than one backup package. */
   deleteable: boolean;
