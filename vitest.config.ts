@@ -15,6 +15,8 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
           environment: 'node',
+          // Chooses where Ceph RGW would run; only test files that ask for it start it (testing/rgw.ts).
+          globalSetup: ['apps/server/src/testing/rgw-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

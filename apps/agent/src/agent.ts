@@ -41,7 +41,7 @@ import {
 } from './config.js';
 import { LogFile, logDirOf, uploadLogFiles } from './logs.js';
 import { Outbox } from './outbox.js';
-import { backupPanelTask, PanelAccountsLog, PanelNotInstalledError, panelTree } from './panels.js';
+import { backupPanelTask, PanelNotInstalledError, panelTree } from './panels.js';
 import { refusedRealtimeCommand, runRealtimeCommand } from './realtime.js';
 import { failedRun, localExclusionPlatform, ResticRunner, type RunEvent, type RunFinishedEvent } from './restic.js';
 import { refusedRestore, restoreTarget, runRestore } from './restore.js';
@@ -93,8 +93,6 @@ export class Agent {
   readonly channel: AgentChannel;
   /** The seeds this agent made (issue #5, seeding), kept in the state dir. */
   readonly seeds: SeedLog;
-  /** When removed hosting accounts were first seen missing (issue 14, pruning), kept in the state dir. */
-  readonly panelAccounts: PanelAccountsLog;
   private readonly config: AgentConfig;
   private readonly name: string;
   private readonly log: Log;
@@ -125,7 +123,6 @@ export class Agent {
     };
     this.outbox = new Outbox({ stateDir: this.config.stateDir });
     this.seeds = new SeedLog(this.config.stateDir);
-    this.panelAccounts = new PanelAccountsLog(this.config.stateDir);
     this.scheduler = new Scheduler({
       backup: (task, runKey, emit, signal) => this.backup(task, runKey, emit, signal),
       createSeed: (task, runKey, emit, signal) => this.seed(task, runKey, emit, signal),
@@ -516,7 +513,6 @@ export class Agent {
     return this.withRunner(runKey, (runner) =>
       backupPanelTask(runner, task, runKey, emit, signal, {
         root: this.panelRoot(),
-        log: this.panelAccounts,
         now: () => new Date(clock ? clock.now() : Date.now()),
       }),
     );

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type AgentTask, agentToServerSchema, PANEL_MESSAGES, treeItemSchema } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupPanelTask, PanelAccountsLog, PanelNotInstalledError, panelAccounts, panelTree } from './panels.js';
+import { backupPanelTask, PanelNotInstalledError, panelAccounts, panelTree } from './panels.js';
 import { ResticRunner, type RunEvent } from './restic.js';
 import { runRestore } from './restore.js';
 import { makeTask } from './testing.js';
@@ -93,14 +93,7 @@ function panelTask(overrides: Partial<AgentTask> = {}): AgentTask {
   });
 }
 
-async function run(
-  repo: string,
-  task: AgentTask,
-  root: string,
-  stateDir: string,
-  now: () => Date = () => new Date(),
-  binary?: string,
-) {
+async function run(repo: string, task: AgentTask, root: string, now: () => Date = () => new Date(), binary?: string) {
   const events: RunEvent[] = [];
   const finished = await backupPanelTask(
     runner(repo, binary),
@@ -108,11 +101,7 @@ async function run(
     `run-${Date.now()}`,
     (e) => events.push(e),
     undefined,
-    {
-      root,
-      log: new PanelAccountsLog(stateDir),
-      now,
-    },
+    { root, now },
   );
   for (const event of [...events, finished]) expect(agentToServerSchema.safeParse(event).success).toBe(true);
   const messages = events.flatMap((e) => (e.type === 'messages' ? e.messages : []));
@@ -170,8 +159,7 @@ describe('backing up accounts with restic', () => {
   it('backs up each chosen account as a snapshot of its own, its files restorable byte for byte', async () => {
     const root = cpanelServer();
     const repo = join(base, 'repo-two');
-    const stateDir = mkdtempSync(join(base, 'state-'));
-    const { finished, progress } = await run(repo, panelTask(), root, stateDir);
+    const { finished, progress } = await run(repo, panelTask(), root);
     expect(finished).toMatchObject({ status: 'FINISHED_SUCCESS', exitCodeResult: 'SUCCESS', failureMessage: null });
 
     const byAccount = snapshotsByAccount(repo, 7);
@@ -205,7 +193,7 @@ describe('backing up accounts with restic', () => {
   it("restores the chosen accounts' items from each one's snapshot of the run, byte for byte", async () => {
     const root = cpanelServer();
     const repo = join(base, 'repo-restore');
-    const { finished } = await run(repo, panelTask(), root, mkdtempSync(join(base, 'state-')));
+    const { finished } = await run(repo, panelTask(), root);
     const [ana, bob] = finished.accountSnapshots ?? [];
     if (!ana || !bob) throw new Error('the run reported no account snapshots');
     const target = mkdtempSync(join(base, 'restored-'));
@@ -241,7 +229,6 @@ describe('backing up accounts with restic', () => {
   it('with back up new items, also backs up an account added after the task was made', async () => {
     const root = cpanelServer();
     const repo = join(base, 'repo-new');
-    const stateDir = mkdtempSync(join(base, 'state-'));
     write(
       root,
       'etc/passwd',
@@ -250,14 +237,14 @@ describe('backing up accounts with restic', () => {
     write(root, 'var/cpanel/users/erin', 'USER=erin\n');
     write(root, 'home/erin/public_html/new.html', 'new account\n');
 
-    await run(repo, panelTask({ backupItems: [account('ana')] }), root, stateDir);
+    await run(repo, panelTask({ backupItems: [account('ana')] }), root);
     expect(Object.keys(snapshotsByAccount(repo, 7))).toEqual(['ana']);
 
     const anyNew = panelTask({
       backupItems: [account('ana')],
       extraTaskSettings: { ...panelTask().extraTaskSettings, backupAnyNewAvailableItems: true },
     });
-    const { finished } = await run(repo, anyNew, root, stateDir);
+    const { finished } = await run(repo, anyNew, root);
     expect(finished.status).toBe('FINISHED_SUCCESS');
     const byAccount = snapshotsByAccount(repo, 7);
     expect(Object.keys(byAccount).sort()).toEqual(['ana', 'bob', 'carl', 'erin']);
@@ -266,10 +253,9 @@ describe('backing up accounts with restic', () => {
     ).toBe('new account\n');
   });
 
-  it("deletes a removed account's backups once the pruning delay since it was first seen missing has passed", async () => {
+  it("reports the accounts on the server and never deletes a removed account's backups itself (issue 16)", async () => {
     const root = cpanelServer();
     const repo = join(base, 'repo-prune');
-    const stateDir = mkdtempSync(join(base, 'state-'));
     let now = new Date('2026-03-01T12:00:00Z');
     const clock = () => now;
     const task = panelTask({
@@ -279,42 +265,29 @@ describe('backing up accounts with restic', () => {
         backupAnyNewAvailableItems: false,
       },
     });
-    await run(repo, task, root, stateDir, clock);
+    const before = await run(repo, task, root, clock);
+    expect(before.finished.panelAccounts).toEqual(['ana', 'bob', 'carl']);
     rmSync(join(root, 'var/cpanel/users/bob'));
 
-    // Removed today: bob's backups stay, and the agent notes when it first saw him missing.
-    now = new Date('2026-03-02T12:00:00Z');
-    const first = await run(repo, task, root, stateDir, clock);
-    expect(first.finished.status).toBe('FINISHED_SUCCESS');
-    expect(first.messages.map((m) => m.text)).toContain(PANEL_MESSAGES.accountGone('bob'));
+    // Long past the delay: bob's backup is still there; the run tells the portal he is gone, and it prunes.
+    now = new Date('2026-06-01T12:00:00Z');
+    const after = await run(repo, task, root, clock);
+    expect(after.finished.status).toBe('FINISHED_SUCCESS');
+    expect(after.finished.panelAccounts).toEqual(['ana', 'carl']);
+    expect(after.messages.map((m) => m.text)).toContain(PANEL_MESSAGES.accountGone('bob'));
     expect(snapshotsByAccount(repo, 7).bob).toHaveLength(1);
-    expect(new PanelAccountsLog(stateDir).missingSince(7)).toEqual({ bob: '2026-03-02T12:00:00.000Z' });
-
-    // A day and a half later: not yet (the delay counts from the first time he was missing, not from each run).
-    now = new Date('2026-03-04T00:00:00Z');
-    await run(repo, task, root, stateDir, clock);
-    expect(snapshotsByAccount(repo, 7).bob).toHaveLength(1);
-
-    // Two days after: forgotten and pruned; ana's backups are untouched.
-    now = new Date('2026-03-04T12:00:00Z');
-    const due = await run(repo, task, root, stateDir, clock);
-    expect(due.messages.map((m) => m.text)).toContain(PANEL_MESSAGES.pruned(['bob']));
-    const after = snapshotsByAccount(repo, 7);
-    expect(after.bob).toBeUndefined();
-    expect(after.ana).toHaveLength(4);
-    expect(new PanelAccountsLog(stateDir).missingSince(7)).toEqual({});
+    expect(after.progress.map((p) => p.phase)).not.toContain('CLEANING_UP_REPOSITORY');
   });
 
   it('keeps removed accounts’ backups when pruning is off, and fails a run whose chosen accounts are all gone', async () => {
     const root = cpanelServer();
     const repo = join(base, 'repo-keep');
-    const stateDir = mkdtempSync(join(base, 'state-'));
     let now = new Date('2026-03-01T12:00:00Z');
     const task = panelTask({ backupItems: [account('bob')] });
-    await run(repo, task, root, stateDir, () => now);
+    await run(repo, task, root, () => now);
     rmSync(join(root, 'var/cpanel/users/bob'));
     now = new Date('2030-01-01T00:00:00Z');
-    const { finished } = await run(repo, task, root, stateDir, () => now);
+    const { finished } = await run(repo, task, root, () => now);
     expect(finished).toMatchObject({
       status: 'FAILED',
       exitCodeResult: 'FATAL',
@@ -326,7 +299,6 @@ describe('backing up accounts with restic', () => {
   it("fails the run when one account's backup fails, naming it, and still backs up the others", async () => {
     const root = cpanelServer();
     const repo = join(base, 'repo-failing');
-    const stateDir = mkdtempSync(join(base, 'state-'));
     // restic itself, except that the backup of bob's account fails as a broken storage would make it.
     const wrapper = join(base, 'restic-failing-bob');
     writeFileSync(
@@ -335,7 +307,7 @@ describe('backing up accounts with restic', () => {
       { mode: 0o755 },
     );
     const task = panelTask({ backupItems: [account('ana'), account('bob'), account('carl')] });
-    const { finished, messages } = await run(repo, task, root, stateDir, () => new Date(), wrapper);
+    const { finished, messages } = await run(repo, task, root, () => new Date(), wrapper);
     expect(finished).toMatchObject({
       status: 'FAILED',
       exitCodeResult: 'FATAL',
@@ -353,8 +325,7 @@ describe('backing up accounts with restic', () => {
   it('fails the run with the panel message on a machine without the panel', async () => {
     const root = mkdtempSync(join(base, 'plain-'));
     const repo = join(base, 'repo-none');
-    const stateDir = mkdtempSync(join(base, 'state-'));
-    const { finished, messages } = await run(repo, panelTask(), root, stateDir);
+    const { finished, messages } = await run(repo, panelTask(), root);
     const text = PANEL_MESSAGES.notInstalled('CPANEL', root);
     expect(finished).toMatchObject({ status: 'FAILED', exitCodeResult: 'FATAL', failureMessage: text });
     expect(messages).toEqual([expect.objectContaining({ type: 'ERROR', text })]);

@@ -1,12 +1,13 @@
 /**
  * cPanel and DirectAdmin tasks (issue 14; README, *How a task maps onto restic*): the hosting accounts of the
  * panel installed on this machine, listed for the task dialog's tree and backed up one restic snapshot per
- * account, with the backups of accounts removed from the server deleted once their pruning delay has passed.
+ * account. Each run reports the accounts on the server, from which the portal prunes the backups of removed
+ * accounts once their pruning delay has passed (issue 16: the machine never deletes backup data).
  *
  * Every path is read below `root` ('/' on a real server; tests build a panel's files in a temporary folder),
  * and the panels' own files are only read, never run: no panel tool is needed.
  */
-import { type Dirent, readFileSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -16,19 +17,10 @@ import {
   PANEL_MESSAGES,
   PANELS,
   type PanelBackupType,
-  pruneRemovedAccountAt,
   resticAccountTag,
   type TreeItem,
 } from '@portal/domain';
-import { writePrivateFile } from './config.js';
-import {
-  failedRun,
-  MessageBatcher,
-  type ResticRunner,
-  type RunEvent,
-  type RunFinishedEvent,
-  taskTag,
-} from './restic.js';
+import { failedRun, MessageBatcher, type ResticRunner, type RunEvent, type RunFinishedEvent } from './restic.js';
 import { treeItem } from './tree.js';
 
 /** One hosting account: what its backup saves (absolute paths that exist). */
@@ -108,48 +100,11 @@ export async function panelTree(type: PanelBackupType, root: string): Promise<{ 
   };
 }
 
-// --- When removed accounts were first seen missing -----------------------------------------------------
-
-type MissingSince = Record<string, Record<string, string>>;
-
-/**
- * `{stateDir}/panel-accounts.json` (0600): per task, when each account that has backups but is no longer on
- * the server was first seen missing. The pruning delay counts from then, across agent restarts.
- */
-export class PanelAccountsLog {
-  private readonly file: string;
-
-  constructor(stateDir: string) {
-    this.file = join(stateDir, 'panel-accounts.json');
-  }
-
-  private read(): MissingSince {
-    try {
-      const parsed: unknown = JSON.parse(readFileSync(this.file, 'utf8'));
-      return parsed && typeof parsed === 'object' ? (parsed as MissingSince) : {};
-    } catch {
-      return {};
-    }
-  }
-
-  missingSince(taskId: number): Record<string, string> {
-    return { ...(this.read()[String(taskId)] ?? {}) };
-  }
-
-  setMissingSince(taskId: number, accounts: Record<string, string>): void {
-    const all = this.read();
-    if (Object.keys(accounts).length === 0) delete all[String(taskId)];
-    else all[String(taskId)] = accounts;
-    writePrivateFile(this.file, `${JSON.stringify(all)}\n`);
-  }
-}
-
 // --- A run ---------------------------------------------------------------------------------------------
 
 export interface PanelRunOptions {
   /** Where the panel's files are: '/' on a real server. */
   root: string;
-  log: PanelAccountsLog;
   now: () => Date;
 }
 
@@ -159,8 +114,8 @@ const worse = (a: RunFinishedEvent, b: RunFinishedEvent) =>
 /**
  * A run of a cPanel / DirectAdmin task: every chosen account that is on the server (with
  * backupAnyNewAvailableItems every account there now) is backed up as a snapshot of its own, tagged
- * `task-{id}` and `account-{name}`; then the backups of accounts removed from the server whose pruning delay
- * has passed are forgotten and pruned, and the task's retention is applied once. The run is FAILED when the
+ * `task-{id}` and `account-{name}`. The run reports the accounts on the server (`panelAccounts`): the portal
+ * prunes the backups of removed ones and applies the task's retention (issue 16). The run is FAILED when the
  * panel is missing, no chosen account is left, or an account's backup failed (the others are still made);
  * otherwise it has the worst outcome of its accounts. It reports every account's snapshot (`accountSnapshots`,
  * the first also as the run's `snapshotId`, all an older portal reads) and the sums of their sizes. Never rejects.
@@ -221,14 +176,9 @@ export async function backupPanelTask(
     return cancelled?.result ?? failedRun(runKey, 'The run was cancelled.', 'CANCELLATION_REQUESTED', options.now());
   }
 
-  const cleaning = () => progress.phase('CLEANING_UP_REPOSITORY');
-  await pruneRemovedAccounts(runner, task, new Set(present.keys()), options, messages, cleaning);
-  if (finished.some((f) => f.result.snapshotId !== null) && task.numberOfSnapshotsToKeep > 0) {
-    cleaning();
-    await runner.applyRetention(task, messages);
-  }
-
-  if (chosen.length === 0) return fail(PANEL_MESSAGES.nothingToBackUp(type));
+  // What the portal's pruning of removed accounts goes by (issue 16).
+  const onServer = [...present.keys()];
+  if (chosen.length === 0) return { ...fail(PANEL_MESSAGES.nothingToBackUp(type)), panelAccounts: onServer };
   const failedAccounts = finished.filter((f) => f.result.status === 'FAILED').map((f) => f.account);
   const made = finished.filter((f) => f.result.snapshotId !== null).map((f) => f.result);
   const accountSnapshots = finished.flatMap((f) =>
@@ -244,6 +194,7 @@ export async function backupPanelTask(
     failureMessage: failedAccounts.length > 0 ? PANEL_MESSAGES.accountsFailed(failedAccounts) : null,
     snapshotId: made[0]?.snapshotId ?? null,
     accountSnapshots,
+    panelAccounts: onServer,
     bytesAdded: made.length > 0 ? sum((r) => r.bytesAdded) : null,
     bytesTotal: made.length > 0 ? sum((r) => r.bytesTotal) : null,
   };
@@ -273,7 +224,7 @@ class RunProgress {
 
   /**
    * The events of account `index` of `count`: percentages scaled into the account's share, and its FINALIZED
-   * left out (the run goes on: the next account, then the clean-up).
+   * left out (the run goes on with the next account).
    */
   part(index: number, count: number): (event: RunEvent) => void {
     return (event) => {
@@ -283,7 +234,7 @@ class RunProgress {
     };
   }
 
-  /** The run's own phases after the accounts' backups: clean-up and the end, at 100 %. */
+  /** The run's own phase after the accounts' backups: the end, at 100 %. */
   phase(phase: ProgressEvent['phase']): void {
     this.send({ ...this.last, phase, percentage: 100 });
   }
@@ -292,50 +243,4 @@ class RunProgress {
     this.last = event;
     this.emit(event);
   }
-}
-
-/**
- * Removed accounts (with backups of this task, no longer on the server): each is recorded when first seen
- * missing; once the task's pruning delay has passed since then, its snapshots are forgotten and pruned
- * (`restic forget --prune ID…`, the ids read with `restic snapshots --tag task-{id}`). An account that is back
- * is forgotten from the record. A failure is a WARNING and is tried again after the next run.
- */
-async function pruneRemovedAccounts(
-  runner: ResticRunner,
-  task: AgentTask,
-  present: ReadonlySet<string>,
-  options: PanelRunOptions,
-  messages: MessageBatcher,
-  cleaning: () => void,
-): Promise<void> {
-  const snapshots = await runner.snapshots(['--no-lock', '--tag', taskTag(task.id)]);
-  if (snapshots === null) return; // unreadable now: the record stays as it is until the next run
-  const now = options.now();
-  const recorded = options.log.missingSince(task.id);
-  const missingSince: Record<string, string> = {};
-  const due = new Map<string, string[]>();
-  for (const snapshot of snapshots) {
-    const account = snapshot.tags?.find((tag) => tag.startsWith('account-'))?.slice('account-'.length);
-    if (account === undefined || present.has(account)) continue;
-    const since = recorded[account] ?? missingSince[account] ?? now.toISOString();
-    missingSince[account] = since;
-    const pruneAt = pruneRemovedAccountAt(task.type, task.extraTaskSettings, new Date(since));
-    if (pruneAt !== null && pruneAt <= now) due.set(account, [...(due.get(account) ?? []), snapshot.id]);
-  }
-  if (due.size > 0) {
-    cleaning();
-    const stderr: string[] = [];
-    const exit = await runner.call({
-      args: ['forget', '--prune', ...[...due.values()].flat()],
-      onStderrLine: (line) => stderr.push(line),
-    });
-    if (exit.code === 0) {
-      for (const account of due.keys()) delete missingSince[account];
-      messages.add('INFO', PANEL_MESSAGES.pruned([...due.keys()]));
-    } else {
-      const why = runner.redact(stderr.slice(-3).join(' / ') || `exit code ${exit.code}`);
-      messages.add('WARNING', PANEL_MESSAGES.pruneFailed(why));
-    }
-  }
-  options.log.setMissingSince(task.id, missingSince);
 }

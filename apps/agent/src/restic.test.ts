@@ -24,7 +24,6 @@ import {
   ResticRunner,
   type ResticRunnerOptions,
   type RunEvent,
-  retentionArgs,
   uploadLimitKiB,
 } from './restic.js';
 import { dirItem, fileItem, makeTask } from './testing.js';
@@ -140,16 +139,6 @@ describe('pure mappings', () => {
       '--',
       '/home/u',
       '/etc/hosts',
-    ]);
-    expect(retentionArgs(9, 4)).toEqual([
-      'forget',
-      '--tag',
-      'task-9',
-      '--group-by',
-      'tags',
-      '--keep-weekly',
-      '4',
-      '--prune',
     ]);
   });
 
@@ -324,32 +313,22 @@ describe('ResticRunner against real restic', () => {
     expect(finished.failureMessage).not.toContain('wrong-password');
   });
 
-  it('keeps the newest snapshot of each of the last N weeks (snapshots to keep)', async () => {
+  it("never forgets or prunes, whatever the task keeps: retention is the portal's (issue 16)", async () => {
     const repo = join(base, 'repo');
     const r = runner();
-    const times = [
-      '2026-09-01 10:00:00',
-      '2026-09-02 10:00:00',
-      '2026-09-09 10:00:00',
-      '2026-09-16 10:00:00',
-      '2026-09-17 09:00:00',
-    ];
-    for (const time of times) {
+    for (const time of ['2026-09-01 10:00:00', '2026-09-09 10:00:00', '2026-09-16 10:00:00']) {
       const exit = await r.call({
         args: ['backup', '--host', 'test-machine', '--tag', 'task-8', '--time', time, join(src, 'docs')],
       });
       expect(exit.code).toBe(0);
     }
-    // Another task's snapshots are never touched.
-    await r.call({ args: ['backup', '--tag', 'task-80', '--time', '2026-01-01 10:00:00', join(src, 'docs')] });
-    const task = makeTask({ id: 8, backupItems: [dirItem(join(src, 'docs'))], numberOfSnapshotsToKeep: 2 });
-    const { finished } = await run(r, task);
+    const task = makeTask({ id: 8, backupItems: [dirItem(join(src, 'docs'))], numberOfSnapshotsToKeep: 1 });
+    const { finished, progress } = await run(r, task);
     expect(finished.status).toBe('FINISHED_SUCCESS');
-    const kept = resticJson(repo, ['snapshots', '--json', '--tag', 'task-8']) as { id: string; time: string }[];
-    // This week's newest (the run itself) and the newest of the previous week that has one (17 September).
-    expect(kept).toHaveLength(2);
+    const kept = resticJson(repo, ['snapshots', '--json', '--tag', 'task-8']) as { id: string }[];
+    // All four: the machine's key may not delete, so the agent does not try.
+    expect(kept).toHaveLength(4);
     expect(kept.map((s) => s.id)).toContain(finished.snapshotId);
-    expect(kept.some((s) => s.time.startsWith('2026-09-17'))).toBe(true);
-    expect(resticJson(repo, ['snapshots', '--json', '--tag', 'task-80'])).toHaveLength(1);
+    expect(progress.map((p) => p.phase)).not.toContain('CLEANING_UP_REPOSITORY');
   });
 });

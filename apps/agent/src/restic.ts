@@ -10,6 +10,8 @@
  *   run with a clear failure message, never an exception.
  * - Cancel: SIGINT (restic removes its locks and exits), SIGTERM after a grace period, then `restic unlock`
  *   to clear a stale lock a killed restic may have left.
+ * - Nothing else is ever deleted: the machine's key may delete only lock files (issue 16); retention and
+ *   pruning run on the portal.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
@@ -146,7 +148,7 @@ export function backupArgs(
 
 /**
  * One snapshot of a run that makes several (a cPanel / DirectAdmin task: one per account): its paths and the
- * tags it has besides the task's. The caller applies the retention once, after the last part.
+ * tags it has besides the task's.
  */
 export interface BackupPart {
   paths: string[];
@@ -396,10 +398,10 @@ export class ResticRunner {
   }
 
   /**
-   * Backs a task up: ensures the repository, runs `restic backup --json`, resolves the snapshot's full id and
-   * applies the retention. Reports progress and messages through `emit` and resolves with the runFinished
-   * event; never rejects. Aborting `signal` cancels the run. With `part`, backs up that part of a larger run
-   * instead of the task's files and folders, and leaves the retention to the caller.
+   * Backs a task up: ensures the repository, runs `restic backup --json` and resolves the snapshot's full id.
+   * Reports progress and messages through `emit` and resolves with the runFinished event; never rejects.
+   * Aborting `signal` cancels the run. With `part`, backs up that part of a larger run instead of the task's
+   * files and folders. Retention is the portal's (issue 16): the machine's key may not delete backup data.
    */
   async backup(
     task: AgentTask,
@@ -505,10 +507,6 @@ export class ResticRunner {
     progress.final();
     progress.phase('PROCESSING_TRANSFERRED_FILES');
     const snapshotId = await this.fullSnapshotId(done.snapshot_id, messages);
-    if (part === undefined && task.numberOfSnapshotsToKeep > 0) {
-      progress.phase('CLEANING_UP_REPOSITORY');
-      await this.applyRetention(task, messages);
-    }
     progress.phase('FINALIZED');
     progress.stop();
     return finish(outcome, {
@@ -574,33 +572,6 @@ export class ResticRunner {
       return null;
     }
   }
-
-  /**
-   * "Snapshots to keep (at most one kept snapshot per week per task)": `forget --tag task-{id} --group-by tags
-   * --keep-weekly N --prune`, i.e. the newest snapshot of each of the last N weeks that have one. A failure
-   * (the repository locked by another task's backup) is a WARNING; the next run applies the retention again.
-   */
-  async applyRetention(
-    task: Pick<AgentTask, 'id' | 'numberOfSnapshotsToKeep'>,
-    messages?: MessageBatcher,
-  ): Promise<boolean> {
-    const stderr: string[] = [];
-    const exit = await this.call({
-      args: retentionArgs(task.id, task.numberOfSnapshotsToKeep),
-      onStderrLine: (l) => stderr.push(l),
-    });
-    if (exit.code === 0) return true;
-    const why = exit.spawnError ? this.spawnFailure(exit.spawnError) : this.redact(lastLines(stderr.join('\n')));
-    messages?.add(
-      'WARNING',
-      `Old snapshots could not be removed (retention will be applied after the next run): ${why}`,
-    );
-    return false;
-  }
-}
-
-export function retentionArgs(taskId: number, keep: number): string[] {
-  return ['forget', '--tag', taskTag(taskId), '--group-by', 'tags', '--keep-weekly', String(keep), '--prune'];
 }
 
 export interface ResticSnapshot {

@@ -81,6 +81,8 @@ import { createRestoreRepo } from './features/restore/repo.js';
 import { registerRestoreRoutes } from './features/restore/routes.js';
 import { createRestoreService } from './features/restore/service.js';
 import { createMachineRestoreService } from './features/restore/to-machine.js';
+import { createRetentionRepo } from './features/retention/repo.js';
+import { createRetentionService } from './features/retention/service.js';
 import { createSeedingRepo } from './features/seeding/repo.js';
 import { registerSeedingRoutes } from './features/seeding/routes.js';
 import { createSeedingService } from './features/seeding/service.js';
@@ -119,10 +121,14 @@ import { startDeletionJob } from './jobs/deletion-job.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startMissedRunDetection } from './jobs/missed-runs.js';
 import { startPaidInvoiceJob } from './jobs/paid-invoices.js';
+import { startRetention } from './jobs/retention.js';
 import { startStalePresenceSweep } from './jobs/stale-presence.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MailSink } from './mail/sink.js';
+import { createOutboundGuard } from './net/outbound-guard.js';
 import { createSecretBox, demoMasterKey } from './secrets.js';
+import { createStorageAccess } from './storage/access.js';
+import { createStorageAccessRepo } from './storage/access-repo.js';
 import { createStorageProviders } from './storage/registry.js';
 import { registerSpa } from './web/spa.js';
 
@@ -314,11 +320,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // Backup packages (issue 15): a machine's reported usage moves its package over or back under its quota.
     usageChanged: (machineId) => packageQuota.evaluateForMachine(machineId),
+    // Retention on the portal (issue 16): a finished run marks its task due and wakes the job.
+    backupRunFinished: async (taskId, run) => {
+      await retention.runFinished(taskId, run);
+      retentionJob?.kick();
+    },
     ...(deps.now ? { now: deps.now } : {}),
   });
-  // --- Storage locations (issue 16): each location's and each S3 machine's own storage user and key ---
+  // --- Storage (issue 16): the providers; each location's and each S3 machine's own storage user and key ---
   const storageSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
-  const storageProviders = createStorageProviders({ db, secrets: storageSecrets, dataDir: config.dataDir });
+  // Every S3 endpoint a provider admin sets is checked against loopback, private and metadata addresses.
+  const outboundGuard = createOutboundGuard({ allowPrivate: config.allowPrivateEndpoints });
+  const storageProviders = createStorageProviders({
+    db,
+    secrets: storageSecrets,
+    dataDir: config.dataDir,
+    guard: outboundGuard,
+  });
   const storageWarn = (message: string, detail: Record<string, unknown>) => app.log.warn(detail, message);
   const storageLocations = createStorageLocationService({
     db,
@@ -453,10 +471,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMachineCommandRoutes(app, { commands: machineCommands });
   // The machine pages (issue #14): a deletion is marked by the request and finished by its job.
   const machinesRepo = createMachinesRepo(db);
-  const repositoryRemoval = createRepositoryRemoval({
+  // The portal's own access to backup data, with the storage locations' keys (issue 16): restores, seeding,
+  // removals and retention; machines' keys may not delete.
+  const storage = createStorageAccess({
+    repo: createStorageAccessRepo(db),
+    providers: storageProviders,
+    secrets: storageSecrets,
     dataDir: config.dataDir,
+  });
+  // --- Retention on the portal (issue 16): forget --prune with the location's key, one machine at a time ---
+  const retention = createRetentionService({
+    repo: createRetentionRepo(db),
+    storage,
+    repositoryPassword: (machineId) => repositories.repositoryPassword(machineId),
+    messages: agentEventsRepo,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  let retentionJob: ReturnType<typeof startRetention> | undefined;
+  app.addHook('onReady', async () => {
+    retentionJob = startRetention({ retention, logger: app.log });
+  });
+  app.addHook('onClose', async () => retentionJob?.stop());
+  // --- end of retention ---
+  const repositoryRemoval = createRepositoryRemoval({
+    storage,
     disconnectMachine: (machineId) => live.disconnectMachine(machineId),
-    warn: (message, detail) => app.log.warn(detail, message),
   });
   const machineDeletion = createMachineDeletion({
     repo: machinesRepo,
@@ -490,11 +529,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const seeding = createSeedingService({
     repo: createSeedingRepo(db),
     machines: taskCommandsRepo,
-    places: localStorageRepo,
+    storage,
     messages: agentEventsRepo,
     backupState,
     repositoryPassword: (machineId) => repositories.repositoryPassword(machineId),
-    dataDir: config.dataDir,
     syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
     onError: (error, what) => app.log.error({ err: error }, `failed ${what}`),
     ...(deps.now ? { now: deps.now } : {}),
@@ -508,9 +546,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // agent, archive deletion.
   const restore = createRestoreService({
     repo: restoreRepo,
-    places: localStorageRepo,
+    storage,
     repositoryPassword: (machineId) => repositories.repositoryPassword(machineId),
-    dataDir: config.dataDir,
     onError: (error, what) => app.log.error({ err: error }, `failed ${what}`),
     ...(deps.now ? { now: deps.now } : {}),
   });
@@ -536,7 +573,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const customersRepo = createCustomersRepo(db);
   const customerDeletion = createCustomerDeletion({
     repo: customersRepo,
-    dataDir: config.dataDir,
+    storage,
     disconnectMachine: (machineId) => live.disconnectMachine(machineId),
     warn: (message, detail) => app.log.warn(detail, message),
     ...(deps.now ? { now: deps.now } : {}),

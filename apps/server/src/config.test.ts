@@ -77,3 +77,14 @@ describe('SIGNUP_LIMIT_PER_ADDRESS (issue #6)', () => {
     );
   });
 });
+
+describe('ALLOW_PRIVATE_ENDPOINTS (issue 16)', () => {
+  it('is off unless set to true, and refuses other values', () => {
+    expect(loadConfig(base).allowPrivateEndpoints).toBe(false);
+    expect(loadConfig({ ...base, ALLOW_PRIVATE_ENDPOINTS: 'false' }).allowPrivateEndpoints).toBe(false);
+    expect(loadConfig({ ...base, ALLOW_PRIVATE_ENDPOINTS: 'true' }).allowPrivateEndpoints).toBe(true);
+    expect(errorOf({ ...base, ALLOW_PRIVATE_ENDPOINTS: 'yes' })).toMatch(
+      /^Configuration error: ALLOW_PRIVATE_ENDPOINTS /,
+    );
+  });
+});

@@ -68,6 +68,10 @@ const envSchema = z.object({
     .refine((list) => list.every((c) => /^[a-z][a-z-]*$/.test(c)), {
       message: 'must be restic sub-commands separated by commas (lower-case letters and dashes)',
     }),
+  ALLOW_PRIVATE_ENDPOINTS: z
+    .enum(['true', 'false', ''], { message: 'must be true or false' })
+    .optional()
+    .transform((v) => v === 'true'),
 });
 
 function splitList(value: string): string[] {
@@ -109,6 +113,12 @@ export interface Config {
   agentDistDir: string | undefined;
   /** The restic sub-commands provider admins may run as realtime commands (issue #5). */
   realtimeCommandAllowList: string[];
+  /**
+   * Whether storage endpoints (and other addresses admins set) may resolve to loopback, private,
+   * link-local or shared-NAT addresses: a storage service on the provider's own network. Cloud metadata
+   * addresses stay refused.
+   */
+  allowPrivateEndpoints: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -153,5 +163,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: e.WEB_DIST_DIR,
     agentDistDir: e.AGENT_DIST_DIR,
     realtimeCommandAllowList: e.REALTIME_COMMAND_ALLOW_LIST,
+    allowPrivateEndpoints: e.ALLOW_PRIVATE_ENDPOINTS,
   };
 }

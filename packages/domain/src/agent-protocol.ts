@@ -14,7 +14,12 @@ import { RESTORE_FOLDER_MAX } from './forms/restore.js';
 import { backupItemSchema } from './forms/task.js';
 import { idSchema } from './ids.js';
 import { MESSAGES } from './messages.js';
-import { accountSnapshotSchema, agentExtraTaskSettingsSchema, MAX_RUN_ACCOUNT_SNAPSHOTS } from './panels.js';
+import {
+  accountSnapshotSchema,
+  agentExtraTaskSettingsSchema,
+  MAX_RUN_ACCOUNT_SNAPSHOTS,
+  PANEL_ACCOUNT_NAME,
+} from './panels.js';
 import { MAX_CHOSEN_ITEMS, resticSnapshotIdSchema, snapshotPathSchema } from './restore.js';
 
 /**
@@ -356,6 +361,12 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
      * older agents, whose panel runs then count as one snapshot (the first account's).
      */
     accountSnapshots: z.array(accountSnapshotSchema).max(MAX_RUN_ACCOUNT_SNAPSHOTS).optional(),
+    /**
+     * A cPanel / DirectAdmin run: the accounts on the server when it ran. The portal prunes the backups of accounts
+     * gone for longer than the task's pruning delay, counted from the run that first reported them gone (issue 16:
+     * the machine reports, the portal deletes). Left out when the panel could not be read.
+     */
+    panelAccounts: z.array(z.string().regex(PANEL_ACCOUNT_NAME)).max(MAX_RUN_ACCOUNT_SNAPSHOTS).optional(),
     bytesAdded: z.number().int().min(0).nullable(),
     bytesTotal: z.number().int().min(0).nullable(),
   }),

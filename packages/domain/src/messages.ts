@@ -4,6 +4,7 @@ import { SHELL_TEXTS, SIGN_IN_TEXTS } from './first-page-texts.js';
 import { SCHEDULE_MESSAGES } from './schedule.js';
 import { SEEDING_MESSAGES } from './seeding.js';
 import { STORAGE_TEXTS, UNLIMITED_TEXT } from './sizes.js';
+import { STORAGE_SERVICE_TEXTS } from './storage-service.js';
 
 /**
  * The message catalogue: every user-visible text of the specification (000, 001 and 002: the error
@@ -547,6 +548,9 @@ export const MESSAGES = {
     performedWithErrors: someErrorsOccurred('Migration performed'),
     unknownWhilePerforming: unknownErrorWhile('performing migration'),
   },
+
+  /** Failures of an object storage service (ours), declared in storage-service.ts with the policy difference texts. */
+  storageService: STORAGE_SERVICE_TEXTS,
 
   /** The live channel (001 §8, 002 §8.3). */
   liveChannel: {

@@ -1,124 +1,143 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
-import { and, eq } from 'drizzle-orm';
-import type { Executor } from '../db/client.js';
-import { accessKeys, buckets, storageUsers } from '../db/schema/index.js';
-import { storageRoot } from '../features/local-storage/paths.js';
-import { type CreatedAccessKey, type FolderAccess, StorageError, type StorageProvider } from './provider.js';
+import { join } from 'node:path';
+import { bucketNotFound, STORAGE_SERVICE_TEXTS, storageUserNotFound } from '@portal/domain';
+import { bucketFolder, isBucketFolderName, storageRoot, UnsafePathError } from '../features/local-storage/paths.js';
+import type { SecretBox } from '../secrets.js';
+import { generateAccessKey } from './access-key.js';
+import { StorageError, type StorageProvider } from './provider.js';
+import type { EmbeddedStorageRepo } from './repo.js';
 
 /**
- * MINIMAL STAND-IN until the provider helper's local.ts is merged: the embedded LOCAL account. Buckets are
- * folders under DATA_DIR/storage; policies, users and keys are the portal's own records (DESIGN §7), so
- * users and keys exist once their rows do (the caller writes them) and createAccessKey only makes a key.
+ * The `local` storage provider: the embedded storage the portal serves itself (DESIGN §7). A bucket is a
+ * folder under DATA_DIR/storage; its policy, users and keys are the portal's own records (buckets.policy,
+ * storage_users, access_keys), which the embedded REST backend checks every request against. Users and
+ * keys are added to those records here, managed, without links: the use case that asked for them links
+ * them to their entity afterwards (an update of the row by name or key id).
  */
 export function createLocalProvider(deps: {
-  db: Executor;
   dataDir: string;
-  storageAccountId: number;
+  repo: EmbeddedStorageRepo;
+  secrets: SecretBox;
 }): StorageProvider {
-  const root = storageRoot(deps.dataDir);
-  const folderOf = (bucket: string, prefix = '') => {
-    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..')) {
-      throw new StorageError('malformed', 'Not a bucket name');
+  const folder = (bucket: string, prefix = '') => {
+    try {
+      return bucketFolder(deps.dataDir, bucket, prefix);
+    } catch (error) {
+      if (error instanceof UnsafePathError) throw new StorageError('malformed', STORAGE_SERVICE_TEXTS.notEmbeddedName);
+      throw error;
     }
-    const path = resolve(root, bucket, ...prefix.split('/').filter((p) => p !== ''));
-    if (path !== resolve(root, bucket) && !path.startsWith(resolve(root, bucket) + sep)) {
-      throw new StorageError('malformed', 'Not a folder of the bucket');
-    }
-    return path;
   };
-  const bucketWhere = (bucket: string) =>
-    and(eq(buckets.storageAccountId, deps.storageAccountId), eq(buckets.name, bucket));
 
-  async function walk(dir: string): Promise<{ bytes: number; objects: number }> {
-    let bytes = 0;
-    let objects = 0;
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        const inner = await walk(path);
-        bytes += inner.bytes;
-        objects += inner.objects;
-      } else if (entry.isFile()) {
-        bytes += (await stat(path)).size;
-        objects += 1;
-      }
-    }
-    return { bytes, objects };
+  async function userId(userName: string): Promise<number> {
+    const id = await deps.repo.userId(userName);
+    if (id === null) throw new StorageError('notFound', storageUserNotFound(userName));
+    return id;
   }
 
   return {
     type: 'LOCAL',
+
     async testConnection() {
-      await mkdir(root, { recursive: true });
+      await mkdir(storageRoot(deps.dataDir), { recursive: true });
     },
+
     async listBuckets() {
-      const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-      return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+      const entries = await readdir(storageRoot(deps.dataDir), { withFileTypes: true }).catch(emptyWhenMissing);
+      return entries
+        .filter((e) => e.isDirectory() && isBucketFolderName(e.name))
+        .map((e) => e.name)
+        .sort();
     },
+
     async createBucket(name) {
-      await mkdir(folderOf(name), { recursive: true });
+      await mkdir(folder(name), { recursive: true });
     },
+
     async deleteBucket(name) {
-      await rm(folderOf(name), { recursive: true, force: true });
+      await rm(folder(name), { recursive: true, force: true });
     },
+
     async getBucketPolicy(bucket) {
-      const [row] = await deps.db.select({ policy: buckets.policy }).from(buckets).where(bucketWhere(bucket));
-      return row?.policy ?? null;
+      const { found, policy } = await deps.repo.bucketPolicy(bucket);
+      if (!found) throw new StorageError('notFound', bucketNotFound(bucket));
+      return policy;
     },
+
     async putBucketPolicy(bucket, policy) {
-      const updated = await deps.db
-        .update(buckets)
-        .set({ policy })
-        .where(bucketWhere(bucket))
-        .returning({ id: buckets.id });
-      if (updated.length === 0) throw new StorageError('notFound', 'No such bucket');
+      if (!(await deps.repo.setBucketPolicy(bucket, policy)))
+        throw new StorageError('notFound', bucketNotFound(bucket));
     },
-    async listUsers() {
-      const rows = await deps.db
-        .select({ name: storageUsers.name })
-        .from(storageUsers)
-        .where(eq(storageUsers.storageAccountId, deps.storageAccountId));
-      return rows.map((r) => r.name);
+
+    listUsers: () => deps.repo.userNames(),
+
+    async createUser(name) {
+      await deps.repo.addUser(name);
     },
-    async createUser() {
-      // The user is its row, written by the caller.
-    },
+
     async deleteUser(name) {
-      await deps.db
-        .delete(storageUsers)
-        .where(and(eq(storageUsers.storageAccountId, deps.storageAccountId), eq(storageUsers.name, name)));
+      await deps.repo.removeUser(name);
     },
-    async createAccessKey(): Promise<CreatedAccessKey> {
-      return {
-        keyId: `LPK${randomBytes(10).toString('hex').toUpperCase()}`,
-        secret: randomBytes(30).toString('base64url'),
-      };
+
+    async createAccessKey(userName) {
+      const owner = await userId(userName);
+      const key = generateAccessKey();
+      await deps.repo.addAccessKey(owner, key.keyId, deps.secrets.encrypt(key.secret));
+      return key;
     },
-    async deleteAccessKey(_userName, keyId) {
-      await deps.db
-        .delete(accessKeys)
-        .where(and(eq(accessKeys.storageAccountId, deps.storageAccountId), eq(accessKeys.keyId, keyId)));
+
+    async deleteAccessKey(userName, keyId) {
+      const owner = await deps.repo.userId(userName);
+      if (owner !== null) await deps.repo.removeAccessKey(owner, keyId);
     },
+
     async listAccessKeys(userName) {
-      const rows = await deps.db
-        .select({ keyId: accessKeys.keyId })
-        .from(accessKeys)
-        .innerJoin(storageUsers, eq(storageUsers.id, accessKeys.storageUserId))
-        .where(and(eq(storageUsers.storageAccountId, deps.storageAccountId), eq(storageUsers.name, userName)));
-      return rows.map((r) => r.keyId);
+      return deps.repo.accessKeyIds(await userId(userName));
     },
+
     async usage(bucket, prefix) {
-      return walk(folderOf(bucket, prefix));
+      return sizeOf(folder(bucket, prefix));
     },
+
     async deletePrefix(bucket, prefix) {
-      await rm(folderOf(bucket, prefix), { recursive: true, force: true });
+      const target = folder(bucket, prefix);
+      if (prefix.replace(/^\/+|\/+$/g, '') === '') {
+        // The whole bucket's content goes; the bucket (its folder) stays.
+        const entries = await readdir(target).catch(emptyWhenMissing);
+        for (const entry of entries) await rm(join(target, entry), { recursive: true, force: true });
+      } else {
+        await rm(target, { recursive: true, force: true });
+      }
     },
-    folderAccess(bucket, prefix): FolderAccess {
-      const folder = folderOf(bucket, prefix);
-      return { resticRepository: folder, rclonePath: folder, env: {} };
+
+    folderAccess(bucket, prefix) {
+      // The server's own restic and rclone reach the folder directly; a key plays no part.
+      const path = folder(bucket, prefix);
+      return { resticRepository: path, rclonePath: `:local:${path}`, env: {} };
     },
   };
+}
+
+function emptyWhenMissing(error: unknown): never[] {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+  throw error;
+}
+
+/** Bytes and files under a folder (0 and 0 when it does not exist), walked without following links. */
+async function sizeOf(path: string): Promise<{ bytes: number; objects: number }> {
+  let bytes = 0;
+  let objects = 0;
+  const pending = [path];
+  while (pending.length > 0) {
+    const current = pending.pop() as string;
+    const entries = await readdir(current, { withFileTypes: true }).catch(emptyWhenMissing);
+    for (const entry of entries) {
+      const full = join(current, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else if (entry.isFile()) {
+        bytes += (await stat(full)).size;
+        objects += 1;
+      }
+    }
+  }
+  return { bytes, objects };
 }

@@ -430,6 +430,23 @@ export const runAccountSnapshots = pgTable(
   (t) => [primaryKey({ columns: [t.backupTaskId, t.runSnapshotId, t.account] })],
 );
 
+/**
+ * The hosting accounts of a cPanel / DirectAdmin task that have backups but were reported gone from the server
+ * (issue 16): the portal prunes their backups once the task's pruning delay has passed since `missing_since`,
+ * the time the portal first learned it, never a time the machine claims. An account reported back is removed.
+ */
+export const panelRemovedAccounts = pgTable(
+  'panel_removed_accounts',
+  {
+    backupTaskId: integer('backup_task_id')
+      .notNull()
+      .references(() => backupTasks.id, { onDelete: 'cascade' }),
+    account: varchar('account', { length: 64 }).notNull(),
+    missingSince: ts('missing_since').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.backupTaskId, t.account] })],
+);
+
 /** The machine's message log (001 §3), read newest first and filtered by type. */
 export const machineMessages = pgTable(
   'machine_messages',

@@ -1,4 +1,10 @@
-import { COMMAND_TYPES, MIGRATION_STATUSES, STORAGE_ACCOUNT_TYPES, STORAGE_USER_APIS, SYNC_TYPES } from '@portal/domain';
+import {
+  COMMAND_TYPES,
+  MIGRATION_STATUSES,
+  STORAGE_ACCOUNT_TYPES,
+  STORAGE_USER_APIS,
+  SYNC_TYPES,
+} from '@portal/domain';
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,

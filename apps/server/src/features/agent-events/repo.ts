@@ -147,7 +147,11 @@ export function createAgentEventsRepo(db: Executor) {
     /** The task when it belongs to the machine. */
     async taskOfMachine(machineId: number, taskId: number) {
       const [row] = await db
-        .select({ id: backupTasks.id, snapshotsEnabled: backupTasks.snapshotsEnabled })
+        .select({
+          id: backupTasks.id,
+          snapshotsEnabled: backupTasks.snapshotsEnabled,
+          numberOfSnapshotsToKeep: backupTasks.numberOfSnapshotsToKeep,
+        })
         .from(backupTasks)
         .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
       return row ?? null;

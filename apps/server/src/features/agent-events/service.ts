@@ -39,6 +39,11 @@ export function createAgentEventService(deps: {
   onUpdate?: (machineId: number, update: MachineUpdate) => void;
   /** The machine's reported usage changed: its package's quota is evaluated (000 §4). */
   usageChanged?: (machineId: number) => Promise<unknown>;
+  /** A backup run finished: the portal's retention and pruning of removed accounts (features/retention, issue 16). */
+  backupRunFinished?: (
+    taskId: number,
+    run: { snapshotMade: boolean; numberOfSnapshotsToKeep: number; panelAccounts?: readonly string[] | undefined },
+  ) => Promise<void>;
   now?: () => Date;
 }) {
   const { repo } = deps;
@@ -164,7 +169,15 @@ export function createAgentEventService(deps: {
           });
           if (!finished) return [];
           const finishedAt = new Date(event.finishedAt);
-          if (event.snapshotId && !onSeedDisk && (await repo.taskOfMachine(machine.id, run.taskId))?.snapshotsEnabled) {
+          const task = await repo.taskOfMachine(machine.id, run.taskId);
+          if (task && run.type === 'BACKUP_RUN') {
+            await deps.backupRunFinished?.(run.taskId, {
+              snapshotMade: event.snapshotId !== null,
+              numberOfSnapshotsToKeep: task.numberOfSnapshotsToKeep,
+              panelAccounts: event.panelAccounts,
+            });
+          }
+          if (event.snapshotId && !onSeedDisk && task?.snapshotsEnabled) {
             await repo.keepWeeklySnapshot(run.taskId, run.id, event.snapshotId, event.bytesTotal ?? 0, finishedAt, {
               start: weekStartOf(finishedAt),
               end: new Date(weekStartOf(finishedAt).getTime() + 7 * DAY_MS),

@@ -32,6 +32,7 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { storageAccessFor } from '../../testing/storage-access.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { eventually } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
@@ -337,7 +338,7 @@ describe('the deletion job with several server instances', () => {
     const instance = () =>
       createCustomerDeletion({
         repo: createCustomersRepo(db),
-        dataDir,
+        storage: storageAccessFor(db, dataDir, t.config.masterKey ?? ''),
         disconnectMachine: async () => {},
         warn: () => {},
       });

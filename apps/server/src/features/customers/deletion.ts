@@ -1,3 +1,4 @@
+import type { StorageAccess } from '../../storage/provider.js';
 import { createRepositoryRemoval } from '../local-storage/removal.js';
 import type { CustomersRepo } from './repo.js';
 
@@ -12,10 +13,11 @@ export const DELETION_LEASE_MS = 10 * 60_000;
  */
 export function createCustomerDeletion(deps: {
   repo: Pick<CustomersRepo, 'claimDeletion' | 'machinePlaces' | 'deleteRows'>;
-  dataDir: string;
+  /** The machines' repositories, reached with their storage locations' own keys. */
+  storage: Pick<StorageAccess, 'machineRepositoryAccess'>;
   /** Closes a machine's live connection (its agent must not keep uploading into a folder being removed). */
   disconnectMachine: (machineId: number) => Promise<void>;
-  /** Told about a step that could not be done (a repository kept elsewhere, a customer still blocked). */
+  /** Told about a step that could not be done (a customer still blocked). */
   warn: (message: string, detail: Record<string, unknown>) => void;
   now?: () => Date;
 }) {
@@ -25,7 +27,7 @@ export function createCustomerDeletion(deps: {
 
   async function removeCustomer(customerId: number) {
     const places = await deps.repo.machinePlaces(customerId);
-    const outcome = await removal.removeWith({ customerId }, places, () => deps.repo.deleteRows(customerId));
+    const outcome = await removal.removeWith(places, () => deps.repo.deleteRows(customerId));
     if (outcome === 'blocked') deps.warn('customer still has customers of its own; deletion waits', { customerId });
     return outcome;
   }

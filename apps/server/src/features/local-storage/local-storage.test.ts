@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RETENTION_MESSAGES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, backupPackages, buckets, storageLocations } from '../../db/schema/index.js';
@@ -335,6 +336,56 @@ describe('restic against the embedded REST backend', () => {
     const repoDir = join(dataDir, 'storage', bucketName, String(machineA));
     expect((await readdir(join(repoDir, '.tmp'))).length).toBe(0);
   });
+
+  it('lets a machine delete only its lock files: every other object stays (issue 16)', async () => {
+    const auth = { authorization: basic(credA) };
+    const repoDir = join(dataDir, 'storage', bucketName, String(machineA));
+    const v2 = { ...auth, accept: 'application/vnd.x.restic.rest.v2' };
+    for (const type of ['data', 'keys', 'snapshots', 'index']) {
+      const listed = JSON.parse((await raw('GET', `/restic/${machineA}/${type}/`, v2)).body.toString()) as {
+        name: string;
+      }[];
+      const name = listed[0]?.name ?? '';
+      expect(name, type).toMatch(/^[0-9a-f]{64}$/);
+      const refused = await raw('DELETE', `/restic/${machineA}/${type}/${name}`, auth);
+      expect(refused.status, type).toBe(403);
+      expect(refused.body.toString()).toBe(`${RETENTION_MESSAGES.deleteRefused(type)}\n`);
+      const file = type === 'data' ? join(repoDir, type, name.slice(0, 2), name) : join(repoDir, type, name);
+      expect(existsSync(file), type).toBe(true);
+    }
+    // Even a name that is not there: the answer says nothing about what exists.
+    expect((await raw('DELETE', `/restic/${machineA}/snapshots/${'0'.repeat(64)}`, auth)).status).toBe(403);
+  });
+
+  it('refuses restic forget --prune run with the machine key and deletes nothing; backups still work', async () => {
+    const s = await settings.repositorySettingsFor(machineA);
+    if (!s) throw new Error('no settings');
+    const repoDir = join(dataDir, 'storage', bucketName, String(machineA));
+    const files = async () => {
+      const out: string[] = [];
+      for (const type of ['data', 'keys', 'snapshots', 'index']) {
+        const dir = join(repoDir, type);
+        for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+          if (entry.isFile()) out.push(join(entry.parentPath, entry.name));
+        }
+      }
+      return out.sort();
+    };
+    // A second snapshot, so that forgetting one would have something to remove.
+    const again = await restic(['backup', source], repository, password);
+    expect(again.code, again.stderr).toBe(0);
+    const before = await files();
+    const forget = await restic(['forget', '--keep-last', '1', '--prune'], repository, password);
+    expect(forget.code).not.toBe(0);
+    expect(await files()).toEqual(before);
+    // restic removed its own lock when it gave up; the next backup takes its lock and removes it again.
+    expect(await readdir(join(repoDir, 'locks'))).toEqual([]);
+    const backup = await restic(['backup', source], repository, password);
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(await readdir(join(repoDir, 'locks'))).toEqual([]);
+    const list = await restic(['snapshots', '--json'], repository, password);
+    expect(JSON.parse(list.stdout)).toHaveLength(3);
+  }, 60_000);
 
   it('leaves nothing behind when an upload breaks off', async () => {
     const blob = randomBytes(2 * 1024 * 1024);

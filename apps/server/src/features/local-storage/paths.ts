@@ -55,6 +55,12 @@ export class UnsafePathError extends Error {}
 export function repositoryDir(dataDir: string, place: LocationPlace | null, machineId: number): string {
   if (!Number.isSafeInteger(machineId) || machineId <= 0) throw new UnsafePathError('bad machine id');
   const root = storageRoot(dataDir);
+  return inside(root, join(locationDir(dataDir, place), String(machineId)));
+}
+
+/** `{DATA_DIR}/storage/{bucket}/{subfolder?}`, a storage location's folder (`default` for none), checked as above. */
+export function locationDir(dataDir: string, place: LocationPlace | null): string {
+  const root = storageRoot(dataDir);
   const segments: string[] = [];
   if (place) {
     if (!isBucketName(place.bucket)) throw new UnsafePathError(`bucket name not usable as a folder`);
@@ -68,9 +74,25 @@ export function repositoryDir(dataDir: string, place: LocationPlace | null, mach
   } else {
     segments.push(DEFAULT_FOLDER);
   }
-  segments.push(String(machineId));
   return inside(root, join(root, ...segments));
 }
+
+/**
+ * `{DATA_DIR}/storage/{bucket}/{prefix?}`: a bucket's folder, or a folder in it (a location's subfolder,
+ * a machine's repository), for the embedded storage provider. Names are checked as for repositoryDir.
+ */
+export function bucketFolder(dataDir: string, bucket: string, prefix = ''): string {
+  if (!isBucketName(bucket) || bucket === DEFAULT_FOLDER)
+    throw new UnsafePathError('bucket name not usable as a folder');
+  const root = storageRoot(dataDir);
+  const folder = prefix.replace(/^\/+|\/+$/g, '');
+  const parts = folder === '' ? [] : folder.split('/');
+  if (!parts.every(isFolderSegment)) throw new UnsafePathError('prefix not usable as a folder');
+  return inside(root, join(root, bucket, ...parts));
+}
+
+/** Whether a folder under the storage root can be a bucket of the embedded storage. */
+export const isBucketFolderName = (name: string) => isBucketName(name) && name !== DEFAULT_FOLDER;
 
 /** The file of one object: `data/{first two hex digits}/{name}`, `{type}/{name}` otherwise. */
 export function objectPath(repoDir: string, type: ObjectType, name: string): string {

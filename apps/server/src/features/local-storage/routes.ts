@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { ROUTES } from '@portal/domain';
+import { MACHINE_DELETABLE_OBJECT_TYPES, RETENTION_MESSAGES, ROUTES } from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { route } from '../../http/route.js';
 import type { MachineCredentials } from '../machine-auth/credentials.js';
@@ -37,7 +37,9 @@ const r = ROUTES.restic;
  * The embedded `local` storage's restic REST backend (DESIGN §7; restic's "REST backend" reference,
  * API versions 1 and 2), mounted at `/restic/{machineId}/`. Every request carries the machine's own
  * credential as HTTP basic auth (`{machineId}:{token}`) and may reach that machine's repository only.
- * Bodies are streamed to disk, never buffered, and the app's body limit does not apply here.
+ * Bodies are streamed to disk, never buffered, and the app's body limit does not apply here. A machine
+ * may create, read, list and write, but never replace an object or the config, and delete only its lock
+ * files (issue 16): what ransomware on the machine can do to its backups is add to them.
  *
  * Returns the credential check, whose `forget(machineId)` makes a revocation immediate (it is
  * effective within the cache time, under 5 s, anyway).
@@ -215,6 +217,11 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         async (request, reply) => {
           const object = objectParams(request);
           if (!object) return plain(reply, 400, 'Bad Request');
+          // Ransomware on the machine must not destroy its backups (issue 16): only restic's own lock files
+          // go; retention and every other deletion run on the portal, on the folder itself.
+          if (!(MACHINE_DELETABLE_OBJECT_TYPES as readonly string[]).includes(object.type)) {
+            return plain(reply, 403, RETENTION_MESSAGES.deleteRefused(object.type));
+          }
           const deleted = await deleteFile(objectPath(dirOf(request), object.type, object.name));
           return deleted ? plain(reply, 200, 'OK') : plain(reply, 404, 'Not Found');
         },

@@ -21,7 +21,7 @@ export function createMachineDeletion(deps: {
   async function removeMachine(machineId: number): Promise<boolean> {
     const places = await deps.repo.machinePlaces(machineId);
     if (places.length === 0) return false;
-    return deps.removal.removeWith({ machineId }, places, () => deps.deleteRows(machineId));
+    return deps.removal.removeWith(places, () => deps.deleteRows(machineId));
   }
 
   return {

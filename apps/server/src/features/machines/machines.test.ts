@@ -23,6 +23,7 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { storageAccessFor } from '../../testing/storage-access.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { connectTestAgent, eventually, listenOnLoopback, type TestStomp } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
@@ -455,7 +456,10 @@ describe('delete (PUT /admin/backuppackages/{p}/backupmachines/{m}?delete=true)'
     await setMachine(machineId, { beingDeleted: true });
     const deletion = createMachineDeletion({
       repo: createMachinesRepo(t.database.db),
-      removal: createRepositoryRemoval({ dataDir, disconnectMachine: async () => {}, warn: () => {} }),
+      removal: createRepositoryRemoval({
+        storage: storageAccessFor(t.database.db, dataDir, t.config.masterKey ?? ''),
+        disconnectMachine: async () => {},
+      }),
       deleteRows: (id) => createBackupStateService({ db: t.database.db }).deleteMachine(id),
     });
     // Two instances at once only repeat each other's work.

@@ -23,7 +23,7 @@ export function createPackageDeletion(deps: {
   async function removePackage(packageId: number): Promise<boolean> {
     if (!(await deps.repo.markedForDeletion(packageId))) return false;
     const places = await deps.repo.machinePlaces(packageId);
-    return deps.removal.removeWith({ packageId }, places, () => deps.deleteRows(packageId));
+    return deps.removal.removeWith(places, () => deps.deleteRows(packageId));
   }
 
   return {

@@ -32,6 +32,7 @@ import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
 import { resultOf } from '../../testing/envelope.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { storageAccessFor } from '../../testing/storage-access.js';
 import { createAgentEventsRepo } from '../agent-events/repo.js';
 import { createAgentEventService } from '../agent-events/service.js';
 import { createBackupStateService } from '../backup-state/service.js';
@@ -446,7 +447,10 @@ describe('deletion (000 §4: SUSPENDED only, asynchronous)', () => {
 
 describe('the package deletion job: safe to run again and on several instances', () => {
   const removal = () =>
-    createRepositoryRemoval({ dataDir, disconnectMachine: async () => undefined, warn: () => undefined });
+    createRepositoryRemoval({
+      storage: storageAccessFor(t.database.db, dataDir, t.config.masterKey ?? ''),
+      disconnectMachine: async () => undefined,
+    });
 
   it('lets one of two instances take a package; the other finds nothing, and a second pass does nothing', async () => {
     const db = t.database.db;

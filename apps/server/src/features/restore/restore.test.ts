@@ -28,10 +28,10 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { storageAccessFor } from '../../testing/storage-access.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { eventually, listenOnLoopback } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
-import { createLocalStorageRepo } from '../local-storage/repo.js';
 import { createRepositorySettings } from '../local-storage/repository-settings.js';
 import { createRestoreRepo } from './repo.js';
 import { createRestoreService } from './service.js';
@@ -514,14 +514,13 @@ describe('snapshot archive deletion (002 §4.2, §7.5)', () => {
     const masterKey = t.config.masterKey ?? '';
     const restarted = createRestoreService({
       repo: createRestoreRepo(t.database.db),
-      places: createLocalStorageRepo(t.database.db),
+      storage: storageAccessFor(t.database.db, t.config.dataDir, masterKey),
       repositoryPassword: (machineId) =>
         createRepositorySettings({
           db: t.database.db,
           secrets: createSecretBox(masterKey),
           publicBase: 'http://x',
         }).repositoryPassword(machineId),
-      dataDir: t.config.dataDir,
     });
     await restarted.resumeDeletions();
     await restarted.idle();
@@ -551,14 +550,13 @@ describe('snapshot archive deletion (002 §4.2, §7.5)', () => {
     const errors: unknown[] = [];
     const restarted = createRestoreService({
       repo: createRestoreRepo(t.database.db),
-      places: createLocalStorageRepo(t.database.db),
+      storage: storageAccessFor(t.database.db, t.config.dataDir, masterKey),
       repositoryPassword: (id) =>
         createRepositorySettings({
           db: t.database.db,
           secrets: createSecretBox(masterKey),
           publicBase: 'http://x',
         }).repositoryPassword(id),
-      dataDir: t.config.dataDir,
       onError: (error) => errors.push(error),
     });
     await restarted.resumeDeletions();

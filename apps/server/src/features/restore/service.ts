@@ -18,9 +18,9 @@ import {
   zipEntryName,
 } from '@portal/domain';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { repositoryPresent, resticEnvOf } from '../../storage/access.js';
+import type { StorageAccess } from '../../storage/provider.js';
 import { sha256 } from '../auth/tokens.js';
-import { embeddedRepositoryDir, type LocalStorageRepo } from '../local-storage/repo.js';
-import { repositoryExists } from '../local-storage/store.js';
 import { resticFailure, runRestic, streamRestic } from '../seeding/restic.js';
 import { accountFolders, accountPathOf, type DumpItem, dumpItems } from './accounts.js';
 import type { RestoreRepo } from './repo.js';
@@ -78,7 +78,7 @@ function downloadFileName(taskName: string, started: Date): string {
 
 /**
  * Downloads, the snapshot tree and archive deletion (002 §4.2, §5.8, §7.5, §7.6). The server runs restic itself
- * on the machine's repository on the embedded storage (DESIGN §6): `ls` for the tree, `dump` for a download
+ * on the machine's repository with its location's own key (DESIGN §6, storage/access.ts): `ls` for the tree, `dump` for a download
  * (streamed to the browser as restic writes it), `forget` then `prune` for an archive deletion.
  *
  * A download is two calls (002 §7.6): the initiate call checks everything and answers a downloadId, which the
@@ -87,9 +87,9 @@ function downloadFileName(taskName: string, started: Date): string {
  */
 export function createRestoreService(deps: {
   repo: RestoreRepo;
-  places: Pick<LocalStorageRepo, 'machinePlace'>;
+  /** The machine's repository, reached with its storage location's own key (storage/access.ts). */
+  storage: Pick<StorageAccess, 'machineRepositoryAccess'>;
   repositoryPassword: (machineId: number) => Promise<string | null>;
-  dataDir: string;
   resticBinary?: string;
   now?: () => Date;
   onError?: (error: unknown, what: string) => void;
@@ -101,18 +101,16 @@ export function createRestoreService(deps: {
   let retryTimer: NodeJS.Timeout | undefined;
 
   /**
-   * The repository of the machine (path and password); null when nothing was ever stored for it (a machine
-   * that has not backed up, or the demo's recorded history); 409 when the portal does not keep it.
+   * restic's environment for the machine's repository (its place, the location's key, the password); null when
+   * nothing was ever stored for it (a machine that has not backed up, or the demo's recorded history).
    */
   async function storedRepositoryOf(machineId: number): Promise<Record<string, string> | null> {
-    const place = await deps.places.machinePlace(machineId);
-    if (!place) throw notFound(MESSAGES.backupMachine.notFound);
-    const dir = embeddedRepositoryDir(deps.dataDir, place);
-    if (dir === null) throw conflict(TEXT.notOnPortalStorage);
-    if (!(await repositoryExists(dir))) return null;
+    const at = await deps.storage.machineRepositoryAccess(machineId);
+    if (!at) throw notFound(MESSAGES.backupMachine.notFound);
     const password = await deps.repositoryPassword(machineId);
     if (password === null) throw notFound(MESSAGES.backupMachine.notFound);
-    return { RESTIC_REPOSITORY: dir, RESTIC_PASSWORD: password };
+    if (!(await repositoryPresent(at.access, password, binary))) return null;
+    return resticEnvOf(at.access, password);
   }
 
   /** The repository of the machine, or 409 when it holds nothing to read. */

@@ -21,10 +21,16 @@ export interface ResticOptions {
   signal?: AbortSignal;
 }
 
-/** The process environment without the server's own RESTIC_* variables, plus the repository's. */
+/**
+ * The process environment without the server's own RESTIC_* and AWS_* variables, plus the repository's
+ * (for a bucket, its location's AWS_* keys): restic reaches S3 with the key it is given and nothing else,
+ * and the environment's AWS_CA_BUNDLE (PLATFORM.md) does not replace the system's certificates.
+ */
 function resticEnv(own: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RESTIC_')) env[key] = value;
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('RESTIC_') && !key.startsWith('AWS_')) env[key] = value;
+  }
   return Object.assign(env, own);
 }
 

@@ -25,11 +25,11 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { storageAccessFor } from '../../testing/storage-access.js';
 import { createAgentEventsRepo } from '../agent-events/repo.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { connectTestAgent, eventually, listenOnLoopback, type TestStomp } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
-import { createLocalStorageRepo } from '../local-storage/repo.js';
 import { createRepositorySettings } from '../local-storage/repository-settings.js';
 import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
 import { createTaskCommandsRepo } from '../task-commands/repo.js';
@@ -369,11 +369,10 @@ describe('seed loading, failures', () => {
       return createSeedingService({
         repo,
         machines: createTaskCommandsRepo(t.database.db),
-        places: createLocalStorageRepo(t.database.db),
+        storage: storageAccessFor(t.database.db, t.config.dataDir, t.config.masterKey ?? ''),
         messages: createAgentEventsRepo(t.database.db),
         backupState,
         repositoryPassword: async () => password,
-        dataDir: t.config.dataDir,
         syncTasks: async () => {},
         resticBinary: binary,
       });

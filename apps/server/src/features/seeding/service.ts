@@ -12,10 +12,10 @@ import {
   seedRepositoryName,
 } from '@portal/domain';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { isOnDisk, repositoryPresent, resticEnvOf } from '../../storage/access.js';
+import type { FolderAccess, StorageAccess } from '../../storage/provider.js';
 import type { AgentEventsRepo } from '../agent-events/repo.js';
 import type { BackupStateService } from '../backup-state/service.js';
-import { repositoryDir } from '../local-storage/paths.js';
-import type { LocalStorageRepo } from '../local-storage/repo.js';
 import { repositoryExists } from '../local-storage/store.js';
 import type { TaskCommandsRepo } from '../task-commands/repo.js';
 import { createSeedingRepo, type SeedingRepo } from './repo.js';
@@ -37,7 +37,7 @@ interface Load {
   machineId: number;
   taskId: number;
   seed: string;
-  target: string;
+  target: FolderAccess;
   password: string;
   chunkerDiffers: boolean;
 }
@@ -47,8 +47,8 @@ const MAX_MESSAGES = 200;
 
 /**
  * Seed loading (issue #5; the mapping is in apps/agent/README.md, "Seeding"). A provider admin mounts the
- * shipped seed disk on the portal server and loads it into the machine's repository on the embedded `local`
- * storage: `restic copy --tag task-{id}` from the seed repository (same password) into the machine's
+ * shipped seed disk on the portal server and loads it into the machine's repository in its storage location
+ * (with the location's own key, storage/access.ts): `restic copy --tag task-{id}` from the seed repository (same password) into the machine's
  * repository, recorded as a BACKUP_SEED_LOADING action (IN_PROGRESS, then FINISHED_SUCCESS or FAILED,
  * through the backup-state service so the dashboard follows). On success the task becomes ACTIVE and its agent
  * gets its task list again; its next backup finds the copied data in the repository (restic deduplicates).
@@ -63,15 +63,13 @@ export function createSeedingService(deps: {
   repo: SeedingRepo;
   /** The machine with its context, and its task (task commands' queries). */
   machines: Pick<TaskCommandsRepo, 'machine' | 'task'>;
-  /** Where the machine's repository is: its package's storage location, or none (the default folder). */
-  places: Pick<LocalStorageRepo, 'machinePlace'>;
+  /** The machine's repository, reached with its storage location's own key (storage/access.ts). */
+  storage: Pick<StorageAccess, 'machineRepositoryAccess'>;
   /** The machine's message log, where a load's lines go (the agent events' queries). */
   messages: Pick<AgentEventsRepo, 'insertMessages'>;
   backupState: BackupStateService;
   /** The machine's repository password (local-storage/repository-settings.ts). */
   repositoryPassword: (machineId: number) => Promise<string | null>;
-  /** DATA_DIR: the embedded storage keeps repositories under `{dataDir}/storage`. */
-  dataDir: string;
   /** Sends the machine's agent its task list (task-commands' AgentLink.syncTasks). */
   syncTasks: (machineId: number) => Promise<void>;
   /** Default 'restic' (on PATH; /usr/bin/restic from the Debian package). */
@@ -99,14 +97,12 @@ export function createSeedingService(deps: {
     }
   };
 
-  /** The machine's repository folder on the embedded storage; 409 when it is kept elsewhere or missing. */
-  async function machineRepository(machineId: number): Promise<string> {
-    const place = await deps.places.machinePlace(machineId);
-    if (!place) throw notFound(MESSAGES.backupMachine.notFound);
-    if (place.location && place.location.accountType !== 'LOCAL') throw conflict(TEXT.notLocalStorage);
-    const dir = repositoryDir(deps.dataDir, place.location, machineId);
-    if (!(await repositoryExists(dir))) throw conflict(TEXT.machineRepositoryMissing);
-    return dir;
+  /** The machine's repository in its storage location; 409 when it was never made. */
+  async function machineRepository(machineId: number, password: string): Promise<FolderAccess> {
+    const at = await deps.storage.machineRepositoryAccess(machineId);
+    if (!at) throw notFound(MESSAGES.backupMachine.notFound);
+    if (!(await repositoryPresent(at.access, password, binary))) throw conflict(TEXT.machineRepositoryMissing);
+    return at.access;
   }
 
   /** The seed repository at `path`: that folder itself, or its `portal-seed-{machineId}`; 400 on `path` else. */
@@ -127,11 +123,11 @@ export function createSeedingService(deps: {
    * Opens the seed with the machine's password and finds the task's snapshots in it (400 on `path` when it
    * cannot), and compares its chunker parameters with the machine repository's.
    */
-  async function checkSeed(seed: string, target: string, password: string, taskId: number) {
+  async function checkSeed(seed: string, target: FolderAccess, password: string, taskId: number) {
     const [seedConfig, snapshots, targetConfig] = await Promise.all([
       restic(['--no-lock', 'cat', 'config'], repositoryEnv(seed, password)),
       restic(['--no-lock', 'snapshots', '--json', '--tag', resticTaskTag(taskId)], repositoryEnv(seed, password)),
-      restic(['--no-lock', 'cat', 'config'], repositoryEnv(target, password)),
+      restic(['--no-lock', 'cat', 'config'], resticEnvOf(target, password)),
     ]);
     if (seedConfig.code !== 0) throw badRequest(seedNotOpened(resticFailure(seedConfig)), 'path');
     let count = 0;
@@ -156,7 +152,7 @@ export function createSeedingService(deps: {
     const outcome = await restic(
       ['--no-lock', 'copy', '--tag', resticTaskTag(load.taskId)],
       {
-        ...repositoryEnv(load.target, load.password),
+        ...resticEnvOf(load.target, load.password),
         RESTIC_FROM_REPOSITORY: load.seed,
         RESTIC_FROM_PASSWORD: load.password,
       },
@@ -206,11 +202,13 @@ export function createSeedingService(deps: {
       if (!task) throw notFound(TEXT.taskNotFound);
       if (task.status !== 'AWAITING_SEED') throw conflict(TEXT.taskNotAwaitingSeed);
       if (await repo.isLoading(task.id)) throw conflict(TEXT.alreadyLoading);
-      const target = await machineRepository(machine.id);
-      const seed = await seedRepositoryAt(seedPath, machine.id);
-      if (seed === resolve(target)) throw badRequest(TEXT.seedIsMachineRepository, 'path');
       const password = await deps.repositoryPassword(machine.id);
       if (password === null) throw notFound(MESSAGES.backupMachine.notFound);
+      const target = await machineRepository(machine.id, password);
+      const seed = await seedRepositoryAt(seedPath, machine.id);
+      if (isOnDisk(target) && seed === resolve(target.resticRepository)) {
+        throw badRequest(TEXT.seedIsMachineRepository, 'path');
+      }
       const { chunkerDiffers } = await checkSeed(seed, target, password, task.id);
 
       // Under the customer's lock: one load of a task at a time, and only while it awaits its seed.

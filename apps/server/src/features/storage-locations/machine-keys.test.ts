@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,20 +7,21 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessKeys, backupPackages, buckets, storageAccounts, storageUsers } from '../../db/schema/index.js';
 import { createSecretBox } from '../../secrets.js';
-import { createLocalProvider } from '../../storage/local.js';
 import type { StorageProviders } from '../../storage/provider.js';
+import { createS3Provider, processEnvFor } from '../../storage/s3.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { signedInAs } from '../../testing/envelope.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { loopbackGuard, type Rgw, startedRgw } from '../../testing/rgw.js';
 import { createRepositorySettings } from '../local-storage/repository-settings.js';
 import { createMachineStorageKeys } from './machine-keys.js';
 import { createStorageLocationService } from './service.js';
 
 /**
- * Each machine's own storage user and key on an S3 location (issue 16). AT MERGE: point `serviceOf` at
- * Ceph RGW (testing/rgw.ts startedRgw().connection()) through the real registry; until then the S3 account
- * is served by the embedded store's provider, which records users, keys and policies as the portal does.
+ * Each machine's own storage user and key on an S3 location (issue 16), against the real Ceph RGW of the
+ * test run (testing/rgw.ts): the location's bucket, users, keys and policies are made there, and restic
+ * reaches the machine's repository with the settings its agent is sent.
  */
 let t: TestApp;
 let dataDir: string;
@@ -32,7 +34,9 @@ const changed: number[] = [];
 
 const db = () => t.database.db;
 const secrets = () => createSecretBox(t.config.masterKey ?? '');
-const serviceOf = (storageAccountId: number) => createLocalProvider({ db: db(), dataDir, storageAccountId });
+let rgw: Rgw;
+const serviceOf = (storageAccountId: number) =>
+  createS3Provider(rgw.connection({ id: storageAccountId }), { guard: loopbackGuard(), timeoutMs: 20_000 });
 const providers = (): StorageProviders => ({
   forAccount: async (id) => serviceOf(id),
   forConnection: (connection) => serviceOf(connection.id),
@@ -72,12 +76,13 @@ async function policyOf(name: string) {
 }
 
 beforeAll(async () => {
+  rgw = await startedRgw();
   dataDir = await mkdtemp(join(tmpdir(), 'machine-keys-'));
   t = await createTestApp({ DATA_DIR: dataDir });
   tenants = await createTenants(db());
   const [account] = await db()
     .insert(storageAccounts)
-    .values({ name: 'S3 service', type: 'S3', endpoint: 'http://s3.test' })
+    .values({ name: 'Ceph RGW', type: 'S3', endpoint: rgw.endpoint, forcePathStyle: true, userApi: 'RGW_ADMIN' })
     .returning({ id: storageAccounts.id });
   s3AccountId = account?.id ?? 0;
   const locations = createStorageLocationService({
@@ -92,7 +97,7 @@ beforeAll(async () => {
   packageId = await fixtures.package(tenants.customerB.customerId);
   await db().update(backupPackages).set({ storageLocationId: location.id }).where(eq(backupPackages.id, packageId));
   machineId = await fixtures.machine(packageId);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await t?.close();
@@ -132,7 +137,20 @@ describe("a machine's own storage key on an S3 location", () => {
     const deletes = statements.filter((s) => s.Action.includes('s3:DeleteObject')).flatMap((s) => s.Resource);
     expect(deletes).toEqual([`arn:aws:s3:::${bucketName}/${machineId}/locks/*`]);
     expect(statements.some((s) => s.Action.includes('s3:PutObject'))).toBe(true);
-  });
+
+    // The settings the agent is sent open its repository at the service with its own key.
+    expect(first?.env?.AWS_ACCESS_KEY_ID).toBe(users[0]?.keyId);
+    const access = { resticRepository: first?.repository ?? '', rclonePath: '', env: first?.env ?? {} };
+    const init = spawnSync('/usr/bin/restic', ['--no-cache', 'init'], {
+      env: {
+        ...processEnvFor(access),
+        RESTIC_REPOSITORY: access.resticRepository,
+        RESTIC_PASSWORD: first?.password ?? '',
+      },
+      encoding: 'utf8',
+    });
+    expect(init.status, init.stderr).toBe(0);
+  }, 60_000);
 
   it('is rotated by the provider admin: a new key, the agent told, the old key gone', async () => {
     const [before] = await machineUsers(machineId);

@@ -1,0 +1,130 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { STORAGE_SERVICE_TEXTS } from '@portal/domain';
+import { StorageError } from '../storage/provider.js';
+
+/**
+ * The one check for every outbound address a tenant or admin can set (S3 endpoints now; SMTP and billing
+ * servers too): the portal must not be turned into a way to reach its own host, the provider's internal
+ * network or a cloud's metadata service. The host is resolved and every address checked; the agents
+ * below check again at connect time, on the address actually connected to, so a DNS answer that changes
+ * between the check and the connection (rebinding) gains nothing.
+ */
+
+export type AddressRefusal =
+  | 'metadata'
+  | 'unspecified'
+  | 'loopback'
+  | 'private'
+  | 'linkLocal'
+  | 'sharedNat'
+  | 'multicast';
+
+/** Cloud metadata services: never reachable, whatever the configuration says (they hand out credentials). */
+const METADATA = new BlockList();
+METADATA.addAddress('169.254.169.254', 'ipv4');
+METADATA.addAddress('fd00:ec2::254', 'ipv6');
+
+const RANGES: Array<[AddressRefusal, string, number, 'ipv4' | 'ipv6']> = [
+  ['unspecified', '0.0.0.0', 8, 'ipv4'],
+  ['private', '10.0.0.0', 8, 'ipv4'],
+  ['sharedNat', '100.64.0.0', 10, 'ipv4'],
+  ['loopback', '127.0.0.0', 8, 'ipv4'],
+  ['linkLocal', '169.254.0.0', 16, 'ipv4'],
+  ['private', '172.16.0.0', 12, 'ipv4'],
+  ['private', '192.168.0.0', 16, 'ipv4'],
+  ['multicast', '224.0.0.0', 4, 'ipv4'],
+  ['multicast', '240.0.0.0', 4, 'ipv4'], // reserved, broadcast included
+  ['unspecified', '::', 128, 'ipv6'],
+  ['loopback', '::1', 128, 'ipv6'],
+  ['private', 'fc00::', 7, 'ipv6'],
+  ['linkLocal', 'fe80::', 10, 'ipv6'],
+  ['multicast', 'ff00::', 8, 'ipv6'],
+];
+const BLOCKS = RANGES.map(([refusal, network, prefix, family]) => {
+  const list = new BlockList();
+  list.addSubnet(network, prefix, family);
+  return { refusal, list, family };
+});
+
+/**
+ * Why an address may not be connected to, or null when it may. With `allowPrivate` (ALLOW_PRIVATE_ENDPOINTS,
+ * for a storage service on the provider's own network or the tests' loopback RGW) only metadata services
+ * stay refused.
+ */
+export function addressRefusal(address: string, allowPrivate: boolean): AddressRefusal | null {
+  const { ip, family } = normalise(address);
+  if (family === null) return 'unspecified';
+  if (METADATA.check(ip, family)) return 'metadata';
+  if (allowPrivate) return null;
+  for (const block of BLOCKS) if (block.family === family && block.list.check(ip, family)) return block.refusal;
+  return null;
+}
+
+/** An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is checked as the IPv4 address it is. */
+function normalise(address: string): { ip: string; family: 'ipv4' | 'ipv6' | null } {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  const ip = mapped?.[1] ?? address;
+  const version = isIP(ip);
+  return { ip, family: version === 4 ? 'ipv4' : version === 6 ? 'ipv6' : null };
+}
+
+export const refusedAddressError = () =>
+  new StorageError('refusedAddress', STORAGE_SERVICE_TEXTS.refusedAddress, 'endpoint');
+
+export interface OutboundGuard {
+  /** Resolves a host (every address) and refuses it when any address is refused; answers the addresses. */
+  check(host: string): Promise<string[]>;
+  /** A `dns.lookup` for sockets: resolves, and fails with the refusal instead of connecting to a refused address. */
+  lookup: LookupFunction;
+  /** HTTP agents whose every connection goes through `lookup` (for clients that take an agent). */
+  httpAgent: HttpAgent;
+  httpsAgent: HttpsAgent;
+}
+
+type Resolver = (host: string) => Promise<LookupAddress[]>;
+
+const systemResolver: Resolver = (host) =>
+  new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
+
+export function createOutboundGuard(options: { allowPrivate: boolean; resolve?: Resolver }): OutboundGuard {
+  const resolve = options.resolve ?? systemResolver;
+  const refused = (addresses: LookupAddress[]) =>
+    addresses.length === 0 || addresses.some((a) => addressRefusal(a.address, options.allowPrivate) !== null);
+
+  async function check(host: string): Promise<string[]> {
+    // URL hosts keep IPv6 literals in brackets.
+    const addresses = await resolve(host.replace(/^\[|\]$/g, ''));
+    if (refused(addresses)) throw refusedAddressError();
+    return addresses.map((a) => a.address);
+  }
+
+  const lookup = ((hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        if (refused(addresses)) return callback(refusedAddressError());
+        if (lookupOptions.all) return callback(null, addresses);
+        const [first] = addresses as [LookupAddress];
+        return callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error),
+    );
+  }) as unknown as LookupFunction;
+
+  return {
+    check,
+    lookup,
+    httpAgent: new HttpAgent({ keepAlive: true, lookup }),
+    httpsAgent: new HttpsAgent({ keepAlive: true, lookup }),
+  };
+}
+
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address?: string | LookupAddress[],
+  family?: number,
+) => void;

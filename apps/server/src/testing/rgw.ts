@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { inject } from 'vitest';
+import { createOutboundGuard } from '../net/outbound-guard.js';
+import type { StorageAccountConnection } from '../storage/provider.js';
+import { RGW_SCRIPTS, type RgwPlace } from './rgw-global-setup.js';
+
+/**
+ * Ceph's RADOS Gateway for the tests of the s3 storage provider: a real S3 service with bucket policies,
+ * users and keys, on loopback (PLATFORM.md). One cluster per Vitest run, started by the first test file
+ * that asks for it (the others wait for it) and stopped by the server project's globalSetup
+ * (rgw-global-setup.ts) at the end of the run.
+ */
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    rgw: RgwPlace;
+  }
+}
+
+export interface Rgw {
+  endpoint: string;
+  /** The portal-admin user's key (caps users, buckets, metadata, usage, user-policy). */
+  adminAccessKey: string;
+  adminSecretKey: string;
+  /** A storage account connection to this RGW with the admin key and the admin-ops user API. */
+  connection(overrides?: Partial<StorageAccountConnection>): StorageAccountConnection;
+}
+
+const MISSING =
+  'Ceph RGW is not installed: apt-get install -y --no-install-recommends ceph-mon ceph-osd radosgw ceph-common (.ci/run installs it)';
+
+const run = promisify(execFile);
+
+/** The run's RGW, started on first use. Fails with a clear message when Ceph is not installed. */
+export async function startedRgw(): Promise<Rgw> {
+  if (!['radosgw', 'ceph-mon', 'ceph-osd', 'radosgw-admin'].every(onPath)) throw new Error(MISSING);
+  const place = inject('rgw');
+  if (!place) throw new Error('the server project has no RGW place: is testing/rgw-global-setup.ts its globalSetup?');
+  const ready = join(dirname(place.lockDir), 'ready');
+  const failed = join(dirname(place.lockDir), 'failed');
+  let starter = false;
+  try {
+    mkdirSync(place.lockDir);
+    starter = true;
+  } catch {
+    // Another test file is starting it.
+  }
+  if (starter) {
+    try {
+      await run('bash', [RGW_SCRIPTS.up], {
+        env: {
+          ...process.env,
+          RGW_DIR: place.dir,
+          RGW_PORT: String(place.s3Port),
+          RGW_MON_PORT: String(place.monPort),
+        },
+      });
+      writeFileSync(ready, '');
+    } catch (error) {
+      writeFileSync(failed, String((error as { stderr?: string }).stderr ?? error));
+      throw new Error(`Ceph RGW did not start: ${(error as { stderr?: string }).stderr ?? error}`);
+    }
+  }
+  for (let waited = 0; !existsSync(ready); waited += 100) {
+    if (existsSync(failed)) throw new Error(`Ceph RGW did not start: ${readFileSync(failed, 'utf8')}`);
+    if (waited > 60_000) throw new Error('Ceph RGW did not start within 60 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const env = Object.fromEntries(
+    readFileSync(join(place.dir, 'admin.env'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('='))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+  const endpoint = env.RGW_ENDPOINT ?? '';
+  const adminAccessKey = env.RGW_ADMIN_ACCESS_KEY ?? '';
+  const adminSecretKey = env.RGW_ADMIN_SECRET_KEY ?? '';
+  return {
+    endpoint,
+    adminAccessKey,
+    adminSecretKey,
+    connection: (overrides = {}) => ({
+      id: 0,
+      type: 'S3',
+      endpoint,
+      iamEndpoint: null,
+      region: null,
+      forcePathStyle: true,
+      accessKeyId: adminAccessKey,
+      secretAccessKey: adminSecretKey,
+      userApi: 'RGW_ADMIN',
+      requireObjectLock: false,
+      ...overrides,
+    }),
+  };
+}
+
+/** The guard as tests run it: loopback allowed, as ALLOW_PRIVATE_ENDPOINTS=true does. */
+export const loopbackGuard = () => createOutboundGuard({ allowPrivate: true });
+
+function onPath(binary: string): boolean {
+  return (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, binary)));
+}
