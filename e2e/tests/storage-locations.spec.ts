@@ -29,6 +29,8 @@ async function createLocation(page: Page) {
   await dialog.getByRole('button', { name: T.createSubmit }).click();
   await expect(page.getByText(M.created)).toBeVisible();
   await expect(dialog).toBeHidden();
+  // The toast goes after its 2 s (001 §9), before the next creation's own.
+  await expect(page.getByText(M.created)).toBeHidden();
 }
 
 test("a provider admin creates a customer's storage locations, makes the new one default, deletes the old one and opens it", async ({
