@@ -46,6 +46,8 @@ const MACHINE_ADDING = [
   '**/storage-accounts.spec.ts',
   // Package migrations (issue 16): migrates a demo package to its customer's other location and finalises.
   '**/migrations.spec.ts',
+  // Storage locations (issue 16): gives a journey's sign-up its locations, makes one default, deletes the other.
+  '**/storage-locations.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */

@@ -576,6 +576,7 @@ export class Agent {
       repository: {
         repository: withMachineCredential(settings.repository, this.config.machineId, this.config.token),
         password: settings.password,
+        ...(settings.env ? { env: settings.env } : {}),
       },
       host: this.name,
       ...(this.options.resticBinary ? { binary: this.options.resticBinary } : {}),

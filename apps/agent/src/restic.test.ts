@@ -149,6 +149,19 @@ describe('pure mappings', () => {
     );
   });
 
+  it("redacts the secret of the repository's environment (an S3 location's key), not its key id", () => {
+    const r = new Redactor({
+      repository: 's3:http://s3.test/bucket/12',
+      password: 'hunter22',
+      env: {
+        AWS_ACCESS_KEY_ID: 'AKIDVISIBLE',
+        AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG',
+        AWS_DEFAULT_REGION: 'us',
+      },
+    });
+    expect(r.redact('denied for AKIDVISIBLE with wJalrXUtnFEMI/K7MDENG')).toBe('denied for AKIDVISIBLE with ***');
+  });
+
   it('describes restic JSON errors', () => {
     expect(
       describeResticError({
@@ -244,6 +257,35 @@ describe('ResticRunner against real restic', () => {
     // The repository is not left locked: a following backup of the same task works.
     const after = await run(runner(), makeTask({ id: 4, backupItems: [fileItem(join(src, 'single.txt'))] }));
     expect(after.finished.status).toBe('FINISHED_SUCCESS');
+  });
+
+  it("hands the repository's environment to restic (an S3 location's AWS_* key), never its own RESTIC_* over", async () => {
+    // A wrapper records the environment restic was started with, then runs the real restic.
+    const wrapper = join(base, 'restic-env-recorder');
+    const recorded = join(base, 'restic-env.txt');
+    writeFileSync(wrapper, `#!/bin/sh\nenv > '${recorded}'\nexec /usr/bin/restic "$@"\n`, { mode: 0o755 });
+    const env = {
+      AWS_ACCESS_KEY_ID: 'AKIDMACHINE12',
+      AWS_SECRET_ACCESS_KEY: 'machine-secret-12',
+      AWS_DEFAULT_REGION: 'eu-1',
+    };
+    const r = new ResticRunner({
+      repository: { repository: join(base, 'env-repo'), password: PASSWORD, env: { ...env, RESTIC_PASSWORD: 'x' } },
+      host: 'test-machine',
+      binary: wrapper,
+      cacheDir: null,
+      platform: 'UNIX',
+    });
+    const { finished, events } = await run(r, makeTask({ id: 9, backupItems: [fileItem(join(src, 'single.txt'))] }));
+    expect(finished.status).toBe('FINISHED_SUCCESS');
+    const seen = Object.fromEntries(
+      readFileSync(recorded, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('='))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    expect(seen).toMatchObject({ ...env, RESTIC_PASSWORD: PASSWORD, RESTIC_REPOSITORY: join(base, 'env-repo') });
+    expect(JSON.stringify(events)).not.toContain('machine-secret-12');
   });
 
   it('reports a missing restic as a FAILED run with a clear message', async () => {

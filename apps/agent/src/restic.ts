@@ -84,7 +84,10 @@ export interface ResticCallOptions {
   signal?: AbortSignal;
 }
 
-/** Removes the repository password (and the password inside a repository URL) from any text. */
+/**
+ * Removes the repository password (and the password inside a repository URL, and the secrets of the
+ * repository's environment) from any text.
+ */
 export class Redactor {
   private readonly secrets: string[];
   constructor(...repositories: RepositorySettings[]) {
@@ -93,6 +96,10 @@ export class Redactor {
       secrets.push(settings.password);
       const userinfo = /^[a-z0-9]+:[a-z+]+:\/\/[^/:@]*:([^@/]+)@/i.exec(settings.repository);
       if (userinfo?.[1]) secrets.push(userinfo[1], safeDecode(userinfo[1]));
+      // The storage key's secret of an S3 repository (issue 16), and anything else named like a secret.
+      for (const [name, value] of Object.entries(settings.env ?? {})) {
+        if (/SECRET|PASSWORD|TOKEN/.test(name)) secrets.push(value);
+      }
     }
     this.secrets = [...new Set(secrets.filter((s) => s.length >= 3))].sort((a, b) => b.length - a.length);
   }
@@ -273,6 +280,8 @@ export class ResticRunner {
   private env(): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = { ...(this.options.env ?? process.env) };
     for (const key of Object.keys(env)) if (key.startsWith('RESTIC_')) delete env[key];
+    // The repository's own environment (an S3 location's key: AWS_*) replaces any inherited value.
+    Object.assign(env, this.options.repository.env ?? {});
     env.RESTIC_REPOSITORY = this.options.repository.repository;
     env.RESTIC_PASSWORD = this.options.repository.password;
     // restic prints JSON status 60 times a second; 4 is all the portal shows.

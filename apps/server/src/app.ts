@@ -58,7 +58,7 @@ import { createMachinesRepo } from './features/machines/repo.js';
 import { registerMachineRoutes } from './features/machines/routes.js';
 import { createMachineService } from './features/machines/service.js';
 import { startMigrationJob } from './features/migrations/job.js';
-import { createMigrationsRepo, insertLocationOn } from './features/migrations/repo.js';
+import { createMigrationsRepo } from './features/migrations/repo.js';
 import { registerMigrationRoutes } from './features/migrations/routes.js';
 import { createMigrationService, type MigrationService } from './features/migrations/service.js';
 import { createPackageRequestsRepo } from './features/package-requests/repo.js';
@@ -97,6 +97,9 @@ import { createSignUpService } from './features/signup/service.js';
 import { createStorageAccountsRepo } from './features/storage-accounts/repo.js';
 import { registerStorageAccountRoutes } from './features/storage-accounts/routes.js';
 import { createStorageAccountService } from './features/storage-accounts/service.js';
+import { createMachineStorageKeys } from './features/storage-locations/machine-keys.js';
+import { registerStorageLocationRoutes } from './features/storage-locations/routes.js';
+import { createStorageLocationService } from './features/storage-locations/service.js';
 import { createTaskCommandsRepo } from './features/task-commands/repo.js';
 import { createTaskCommandService } from './features/task-commands/service.js';
 import { createTaskDefinitionRepo } from './features/task-definition/repo.js';
@@ -334,12 +337,42 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     ...(deps.now ? { now: deps.now } : {}),
   });
+  // --- Storage (issue 16): the providers; each location's and each S3 machine's own storage user and key ---
+  const storageSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
+  // Every S3 endpoint a provider admin sets is checked against loopback, private and metadata addresses.
+  const outboundGuard = createOutboundGuard({ allowPrivate: config.allowPrivateEndpoints });
+  const storageProviders = createStorageProviders({
+    db,
+    secrets: storageSecrets,
+    dataDir: config.dataDir,
+    guard: outboundGuard,
+  });
+  const storageWarn = (message: string, detail: Record<string, unknown>) => app.log.warn(detail, message);
+  const storageLocations = createStorageLocationService({
+    db,
+    providers: storageProviders,
+    secrets: storageSecrets,
+    warn: storageWarn,
+  });
+  const machineStorageKeys = createMachineStorageKeys({
+    db,
+    providers: storageProviders,
+    secrets: storageSecrets,
+    // A rotated key reaches a connected agent at once; an offline one gets it with its next hello.
+    repositoryChanged: async (machineId) => {
+      const settings = await repositories.repositorySettingsFor(machineId);
+      if (settings) await channel?.sendToMachine(machineId, { type: 'repository', settings });
+    },
+    warn: storageWarn,
+  });
+  // --- end of storage locations ---
   const localStorageRepo = createLocalStorageRepo(db);
   const taskCommandsRepo = createTaskCommandsRepo(db);
   const repositories = createRepositorySettings({
     db,
     secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
     publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+    s3Access: (machineId) => machineStorageKeys.repositoryAccess(machineId),
   });
   // Backup packages (issue 15): the quota rule, evaluated on usage reports, machine removal and quota changes.
   const packagesRepo = createPackagesRepo(db);
@@ -450,15 +483,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const machinesRepo = createMachinesRepo(db);
   // The portal's own access to backup data, with the storage locations' keys (issue 16): restores, seeding,
   // removals and retention; machines' keys may not delete.
-  const storageSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
-  // Every S3 endpoint a provider admin sets is checked against loopback, private and metadata addresses.
-  const outboundGuard = createOutboundGuard({ allowPrivate: config.allowPrivateEndpoints });
-  const storageProviders = createStorageProviders({
-    db,
-    secrets: storageSecrets,
-    dataDir: config.dataDir,
-    guard: outboundGuard,
-  });
   const storage = createStorageAccess({
     repo: createStorageAccessRepo(db),
     providers: storageProviders,
@@ -486,7 +510,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const machineDeletion = createMachineDeletion({
     repo: machinesRepo,
     removal: repositoryRemoval,
-    deleteRows: (machineId) => packageQuota.removingMachine(machineId, () => backupState.deleteMachine(machineId)),
+    deleteRows: async (machineId) => {
+      // Its own storage user goes first (issue 16): afterwards nothing links the user to the machine.
+      await machineStorageKeys.remove(machineId);
+      return packageQuota.removingMachine(machineId, () => backupState.deleteMachine(machineId));
+    },
   });
   let machineDeletionJob: ReturnType<typeof startDeletionJob> | undefined;
   registerMachineRoutes(app, {
@@ -659,10 +687,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer,
     onMailError: (error) => app.log.error({ err: error }, 'package request decline mail failed'),
     checkPaidInvoices: (customerId) => paidInvoices.checkCustomer(customerId),
+    locations: storageLocations,
     ...(deps.now ? { now: deps.now } : {}),
   });
   registerPackageRequestRoutes(app, { requests: packageRequests });
   if (config.demo && deps.mailSink) registerDemoMailRoutes(app, deps.mailSink);
+  registerStorageLocationRoutes(app, { locations: storageLocations, machineKeys: machineStorageKeys });
 
   // Getting the agent (issue 14): its build and the installers, for download.
   registerAgentDownloadRoutes(app, {
@@ -724,7 +754,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const settings = await repositories.repositorySettingsFor(machineId);
       if (settings) await live.sendToMachine(machineId, { type: 'repository', settings });
     },
-    createLocation: (customerId, storageAccountId) => insertLocationOn(db, customerId, storageAccountId),
+    // The destination account's location is made like any other: bucket, user, key and policy at the service.
+    createLocation: async (customerId, storageAccountId) =>
+      (await storageLocations.create(customerId, storageAccountId)).id,
     rclonePath: config.rclonePath,
     leaseMs: config.migrationLeaseMs,
     ...(deps.now ? { now: deps.now } : {}),

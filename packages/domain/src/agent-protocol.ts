@@ -212,6 +212,19 @@ export const repositorySchema = z.object({
   /** A restic repository string, e.g. `rest:http://12:token@host/restic/12/`. */
   repository: z.string().min(1).max(2048),
   password: z.string().min(1).max(1024),
+  /**
+   * Environment restic needs besides the repository and password: for an S3 location the machine's own
+   * storage key (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_DEFAULT_REGION). Secret: never logged.
+   */
+  env: z
+    .record(
+      z
+        .string()
+        .regex(/^[A-Z][A-Z0-9_]*$/)
+        .max(100),
+      z.string().max(4096),
+    )
+    .optional(),
 });
 export type RepositorySettings = z.infer<typeof repositorySchema>;
 

@@ -49,6 +49,7 @@ import {
   storageAccountEditSchema,
   storageAccountMigrationSchema,
   storageAccountTestSchema,
+  storageLocationCreateSchema,
   storageUserDeleteSchema,
 } from './forms/storage.js';
 import { downloadRequestSchema, type TaskDefinition } from './forms/task.js';
@@ -99,6 +100,7 @@ import type {
   StorageAccountRow,
   StorageAccountUserRow,
 } from './storage-accounts.js';
+import type { StorageAccountChoice, StorageLocationDetail, StorageLocationRow } from './storage-locations.js';
 import type { TaskOverviewRow, TaskVolumeSnapshotsResult } from './task-overview.js';
 import {
   actionCancelQuerySchema,
@@ -923,6 +925,38 @@ export const ROUTES = {
       body: storageAccountMigrationSchema(),
       response: answer<Elements<PackageMigrationRow>>(),
     }),
+  },
+  /**
+   * A customer's storage locations (001 §7, base /boltadmin/customers/{customerId}): create (body
+   * storageAccountId), delete, make default; ours: the list (all, fetched once) and one location's page.
+   */
+  storageLocations: {
+    list: get('/boltadmin/customers/:customerId/storagelocations', 'providerAdmin', {
+      response: answer<Elements<StorageLocationRow>>(),
+    }),
+    detail: get('/boltadmin/customers/:customerId/storagelocations/:storageLocationId', 'providerAdmin', {
+      response: answer<StorageLocationDetail>(),
+    }),
+    create: post('/boltadmin/customers/:customerId/storagelocations', 'providerAdmin', {
+      body: storageLocationCreateSchema,
+      response: answer<StorageLocationRow>(),
+    }),
+    remove: del('/boltadmin/customers/:customerId/storagelocations/:storageLocationId', 'providerAdmin', {
+      response: answer<null>(),
+    }),
+    makeDefault: put(
+      '/boltadmin/customers/:customerId/storagelocations/:storageLocationId/makedefault',
+      'providerAdmin',
+      {
+        response: answer<StorageLocationRow>(),
+      },
+    ),
+    /** Ours: the storage accounts the Create dialog offers (all of them, the default first). */
+    accountChoices: get('/boltadmin/customers/:customerId/storagelocationaccounts', 'providerAdmin', {
+      response: answer<Elements<StorageAccountChoice>>(),
+    }),
+    /** Ours (issue 16): a machine on an S3 location gets a new storage key; its agent is sent it, the old one goes. */
+    rotateMachineKey: put(`${PROVIDER_MACHINE}/storagekey/rotate`, 'providerAdmin', { response: answer<null>() }),
   },
 } as const;
 

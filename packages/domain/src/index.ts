@@ -35,6 +35,7 @@ export * from './signup.js';
 export * from './sizes.js';
 export * from './statuses.js';
 export * from './storage-accounts.js';
+export * from './storage-locations.js';
 export * from './storage-service.js';
 export * from './task-overview.js';
 export * from './tasks.js';

@@ -208,6 +208,7 @@ describe('who may open a page (issue #6)', () => {
         'providerInfrastructure',
         'providerStorageAccounts',
         'providerStorageAccount',
+        'providerStorageLocation',
       ].sort(),
     );
   });

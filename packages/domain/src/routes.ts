@@ -65,6 +65,8 @@ export const PAGES = {
   // Storage accounts (001 §2; issue 16): the provider's list and one account's page.
   providerStorageAccounts: '/boltadmin/storageaccounts',
   providerStorageAccount: '/boltadmin/storageaccounts/{storageAccountId}',
+  // A customer's storage location (001 §2, the Manage button of the customer page's table).
+  providerStorageLocation: '/boltadmin/customers/{customerId}/storagelocations/{storageLocationId}',
 } as const;
 export type PageKey = keyof typeof PAGES;
 
@@ -113,6 +115,7 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   providerInfrastructure: 'providerAdmin',
   providerStorageAccounts: 'providerAdmin',
   providerStorageAccount: 'providerAdmin',
+  providerStorageLocation: 'providerAdmin',
 };
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */

@@ -227,6 +227,15 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /boltadmin/storageaccounts/:storageAccountId/accesskeys': 'providerAdmin',
   'PUT /boltadmin/storageaccounts/:storageAccountId/deleteuser': 'providerAdmin',
   'PUT /boltadmin/storageaccounts/:storageAccountId/deletebucketpolicyprincipal': 'providerAdmin',
+  // Storage locations of a customer (issue 16, 001 §7) and a machine's storage key rotation.
+  'GET /boltadmin/customers/:customerId/storagelocations': 'providerAdmin',
+  'GET /boltadmin/customers/:customerId/storagelocations/:storageLocationId': 'providerAdmin',
+  'POST /boltadmin/customers/:customerId/storagelocations': 'providerAdmin',
+  'DELETE /boltadmin/customers/:customerId/storagelocations/:storageLocationId': 'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/storagelocations/:storageLocationId/makedefault': 'providerAdmin',
+  'GET /boltadmin/customers/:customerId/storagelocationaccounts': 'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/storagekey/rotate':
+    'providerAdmin',
 };
 
 type Caller =

@@ -17,6 +17,9 @@ const ResetPasswordPage = lazy(() =>
   import('../features/auth/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })),
 );
 const SignUpPage = lazy(() => import('../features/signup/SignUpPage').then((m) => ({ default: m.SignUpPage })));
+const StorageLocationPage = lazy(() =>
+  import('../features/storage-locations/StorageLocationPage').then((m) => ({ default: m.StorageLocationPage })),
+);
 const DemoMailsPage = lazy(() => import('../features/demo/DemoMailsPage').then((m) => ({ default: m.DemoMailsPage })));
 const DashboardPage = lazy(() =>
   import('../features/dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })),
@@ -119,6 +122,7 @@ const SCREENS: Record<PageKey, Screen> = {
   providerStorageAccounts: { layout: 'admin', element: <StorageAccountsPage /> },
   // The Migrate Storage Account dialog is handed in as `migrate` (001 §2), where its work is merged.
   providerStorageAccount: { layout: 'admin', element: <StorageAccountPage /> },
+  providerStorageLocation: { layout: 'admin', element: <StorageLocationPage /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */

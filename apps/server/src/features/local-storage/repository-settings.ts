@@ -4,6 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { backupMachines } from '../../db/schema/index.js';
 import type { SecretBox } from '../../secrets.js';
+import type { FolderAccess } from '../../storage/provider.js';
 
 /**
  * The repository URL of a machine on the embedded storage, WITHOUT credentials:
@@ -27,7 +28,16 @@ export function withMachineCredential(repository: string, credential: { machineI
  * The repository password of each machine (DESIGN §6): made by the server on first use, stored only
  * encrypted with MASTER_KEY in backup_machines.repository_password_encrypted, never changed after.
  */
-export function createRepositorySettings(deps: { db: Db; secrets: SecretBox; publicBase: string }) {
+export function createRepositorySettings(deps: {
+  db: Db;
+  secrets: SecretBox;
+  publicBase: string;
+  /**
+   * Issue 16: how the machine reaches its repository on an S3 location with its own storage key (restic's
+   * `s3:` repository and the AWS_* environment); null on the embedded storage, which the REST URL serves.
+   */
+  s3Access?: (machineId: number) => Promise<FolderAccess | null>;
+}) {
   const { db, secrets } = deps;
 
   async function repositoryPassword(machineId: number): Promise<string | null> {
@@ -58,6 +68,8 @@ export function createRepositorySettings(deps: { db: Db; secrets: SecretBox; pub
     async repositorySettingsFor(machineId: number): Promise<RepositorySettings | null> {
       const password = await repositoryPassword(machineId);
       if (password === null) return null;
+      const s3 = (await deps.s3Access?.(machineId)) ?? null;
+      if (s3) return { repository: s3.resticRepository, password, env: s3.env };
       return { repository: localRepositoryUrl(deps.publicBase, machineId), password };
     },
   };

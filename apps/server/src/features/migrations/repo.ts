@@ -417,24 +417,3 @@ export function createMigrationsRepo(db: Db) {
 }
 
 export type MigrationsRepo = ReturnType<typeof createMigrationsRepo>;
-
-/**
- * LOCAL-ONLY stand-in of the storage locations helper's location creation (replaced at the merge): a
- * bucket row on the destination account and a location in it for the customer, named by both ids.
- */
-export async function insertLocationOn(db: Db, customerId: number, storageAccountId: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    const name = `c${customerId}-a${storageAccountId}-${Date.now().toString(36)}`;
-    const [bucket] = await tx
-      .insert(buckets)
-      .values({ storageAccountId, name, customerId, managed: true })
-      .returning({ id: buckets.id });
-    if (!bucket) throw new Error('bucket not inserted');
-    const [location] = await tx
-      .insert(storageLocations)
-      .values({ customerId, bucketId: bucket.id })
-      .returning({ id: storageLocations.id });
-    if (!location) throw new Error('location not inserted');
-    return location.id;
-  });
-}

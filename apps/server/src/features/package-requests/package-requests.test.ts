@@ -1,7 +1,12 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MESSAGES, type MyPackageRequestRow, type PackageRequestRow, type Paged, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  accessKeys,
   backupPackages,
   buckets,
   customers,
@@ -9,6 +14,7 @@ import {
   packageTemplates,
   storageAccounts,
   storageLocations,
+  storageUsers,
   users,
 } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
@@ -127,8 +133,12 @@ const customerRow = async (id: number) => (await db().select().from(customers).w
 const pendingOf = async (client: TestClient, route: typeof P.list | typeof R.list) =>
   resultOf<Paged<PackageRequestRow>>(await client.json('GET', `${route.build()}?size=100`)).elements;
 
+let dataDir: string;
+
 beforeAll(async () => {
-  t = await createTestApp();
+  // Approvals make buckets of the embedded storage: folders of this test's own data directory.
+  dataDir = await mkdtemp(join(tmpdir(), 'package-requests-'));
+  t = await createTestApp({ DATA_DIR: dataDir });
   tenants = await createTenants(t.database.db);
   fixtures = backupFixtures(t.database.db);
   await fixtures.setSuperAdmin(tenants.customerB.customerId, tenants.customerB.superAdmin.id);
@@ -152,7 +162,26 @@ beforeAll(async () => {
     .set({ parentResellerPackageId: resellerPackage, packageQuotaSizeInBytes: 30 * GB })
     .where(eq(backupPackages.id, child));
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** The location's own storage user and key (issue 16), as the approval made them. */
+async function locationUserOf(storageLocationId: number) {
+  const rows = await db()
+    .select({
+      name: storageUsers.name,
+      managed: storageUsers.managed,
+      customerId: storageUsers.customerId,
+      keyManaged: accessKeys.managed,
+      sealed: accessKeys.secretEncrypted,
+    })
+    .from(storageUsers)
+    .innerJoin(accessKeys, eq(accessKeys.storageUserId, storageUsers.id))
+    .where(eq(storageUsers.storageLocationId, storageLocationId));
+  return rows;
+}
 
 describe('the request tables (000 §2, §3, §7)', () => {
   it("lists the provider's direct customers' pending requests with their storage items, and the reseller's children's", async () => {
@@ -236,6 +265,17 @@ describe('approving (000 §4, §5, §7)', () => {
       .where(eq(storageLocations.customerId, customerId));
     expect(location).toMatchObject({ default: true, account: accountId, subfolder: null });
     expect(location?.bucket).toMatch(new RegExp(`^c${customerId}-signup-`));
+    // The bucket is made at the service (the embedded storage's folder), with the location's user and key.
+    expect(existsSync(join(dataDir, 'storage', location?.bucket ?? '-'))).toBe(true);
+    const [user, ...more] = await locationUserOf(location?.id ?? 0);
+    expect(more).toEqual([]);
+    expect(user).toMatchObject({
+      name: `portal-location-${location?.id}`,
+      managed: true,
+      customerId,
+      keyManaged: true,
+      sealed: expect.any(String),
+    });
     const [pkg] = await db().select().from(backupPackages).where(eq(backupPackages.customerId, customerId));
     expect(pkg).toMatchObject({
       name: 'Small',
@@ -303,6 +343,15 @@ describe('approving (000 §4, §5, §7)', () => {
       subfolder: `c${customerId}`,
       defaultForCustomer: true,
     });
+    expect(await locationUserOf(location?.id ?? 0)).toEqual([
+      expect.objectContaining({ name: `portal-location-${location?.id}`, managed: true, customerId }),
+    ]);
+    // The shared bucket's policy now grants the child's user its own folder.
+    const [bucket] = await db()
+      .select({ policy: buckets.policy })
+      .from(buckets)
+      .where(eq(buckets.id, location?.bucketId ?? 0));
+    expect(bucket?.policy).toContain(`arn:aws:iam:::user/portal-location-${location?.id}`);
     expect((await customerRow(customerId))?.displayStatus).toBe('ACTIVE');
   });
 
@@ -414,6 +463,8 @@ describe('approvePaid (billing)', () => {
       mailer: { send: async () => {} },
       onMailError: () => {},
       checkPaidInvoices: async () => 0,
+      // Paid approvals place packages in existing locations only.
+      locations: { prepare: async () => Promise.reject(new Error('no location is made for a paid request')) },
     });
 
   it("approves a paid additional package in the customer's default location, once", async () => {

@@ -234,40 +234,6 @@ export function createPackageRequestsRepo(db: Executor) {
 
     // --- What an approval creates and changes ---------------------------------------------------------
 
-    async insertBucket(storageAccountId: number, name: string, customerId: number): Promise<number> {
-      const [row] = await db
-        .insert(buckets)
-        .values({ storageAccountId, name, managed: true, customerId })
-        .returning({ id: buckets.id });
-      if (!row) throw new Error('bucket not inserted');
-      return row.id;
-    },
-
-    /** The customer's location at that place, made when missing (the customer's default if it has none). */
-    async ensureLocation(customerId: number, bucketId: number, subfolder: string | null): Promise<number> {
-      const [found] = await db
-        .select({ id: storageLocations.id })
-        .from(storageLocations)
-        .where(
-          and(
-            eq(storageLocations.customerId, customerId),
-            eq(storageLocations.bucketId, bucketId),
-            sql`coalesce(${storageLocations.subfolder}, '') = ${subfolder ?? ''}`,
-          ),
-        );
-      if (found) return found.id;
-      const [hasDefault] = await db
-        .select({ id: storageLocations.id })
-        .from(storageLocations)
-        .where(and(eq(storageLocations.customerId, customerId), eq(storageLocations.defaultForCustomer, true)));
-      const [row] = await db
-        .insert(storageLocations)
-        .values({ customerId, bucketId, subfolder, defaultForCustomer: !hasDefault })
-        .returning({ id: storageLocations.id });
-      if (!row) throw new Error('storage location not inserted');
-      return row.id;
-    },
-
     async defaultLocation(customerId: number): Promise<number | null> {
       const [row] = await db
         .select({ id: storageLocations.id })
@@ -338,14 +304,6 @@ export function createPackageRequestsRepo(db: Executor) {
         .innerJoin(users, eq(users.id, customers.superAdminUserId))
         .where(and(eq(customers.id, customerId), ne(users.status, 'INACTIVE')));
       return row ?? null;
-    },
-
-    async companyName(customerId: number): Promise<string> {
-      const [row] = await db
-        .select({ name: customers.displayName })
-        .from(customers)
-        .where(eq(customers.id, customerId));
-      return row?.name ?? '';
     },
   };
 }

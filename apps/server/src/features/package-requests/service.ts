@@ -19,10 +19,11 @@ import type { Db, Executor } from '../../db/client.js';
 import { badRequest, forbidden, notFound, parseWith } from '../../http/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { BackupStateService } from '../backup-state/service.js';
-import { customerBucketName } from '../local-storage/paths.js';
+import type { PreparedLocation, StorageLocationService } from '../storage-locations/service.js';
 import { presentMyRequest, presentRequest } from './present.js';
 import {
   createPackageRequestsRepo,
+  type HostPackage,
   type PackageRequestsRepo,
   type Paging,
   type RequestRecord,
@@ -73,6 +74,12 @@ async function availableItems(
   }
 }
 
+/** A reseller child's folder in the reseller package's bucket: its own, below the parent's folder. */
+function resellerSubfolder(request: RequestRecord, host: HostPackage): string {
+  const folder = `c${request.customerId}`;
+  return host.subfolder ? `${host.subfolder.replace(/\/+$/, '')}/${folder}` : folder;
+}
+
 /** Where an approved package goes: a storage location, inside a reseller package or not. */
 interface Place {
   storageLocationId: number;
@@ -96,6 +103,8 @@ export function createPackageRequestService(deps: {
   onMailError: (error: unknown) => void;
   /** Billing's check of the customer's paid invoices, which may approve its requests; before they are listed. */
   checkPaidInvoices: (customerId: number) => Promise<unknown>;
+  /** New locations (issue 16): their bucket, storage user and key made at the service, their rows on the approval's transaction. */
+  locations: Pick<StorageLocationService, 'prepare'>;
   now?: () => Date;
 }) {
   const { db, repo } = deps;
@@ -106,32 +115,44 @@ export function createPackageRequestService(deps: {
     return scopeOf(actor);
   }
 
-  /** A NEW_SIGNUP's place: a new bucket of the storage account, or a subfolder of the reseller package's. */
-  async function newCustomerPlace(
-    tx: PackageRequestsRepo,
-    request: RequestRecord,
-    type: StorageItemType,
-    itemId: number,
-  ): Promise<Place> {
-    if (type === 'RESELLER_BACKUP_PACKAGE') return resellerPlace(tx, request, itemId);
-    const company = await tx.companyName(request.customerId);
-    const bucketId = await tx.insertBucket(itemId, customerBucketName(request.customerId, company), request.customerId);
-    return {
-      storageLocationId: await tx.ensureLocation(request.customerId, bucketId, null),
-      parentResellerPackageId: null,
-    };
+  /**
+   * The location an approval needs made, prepared at the storage service before the approval's transaction
+   * (a NEW_SIGNUP's new bucket of the chosen account, or a reseller child's folder in the reseller package's
+   * bucket); null when the approval makes none, or the request or item does not qualify (the transaction
+   * then refuses it with its message). Read without a lock: the transaction checks everything again.
+   */
+  async function prepareLocation(
+    scope: RequestScope,
+    requestId: number,
+    body: unknown,
+  ): Promise<PreparedLocation | null> {
+    const request = await repo.lock(scope, requestId);
+    if (request?.status !== 'PENDING') return null;
+    const parsed = requestApprovalSchema(request.requestType).safeParse(body ?? {});
+    const itemId = parsed.success ? parsed.data.storageItemId : undefined;
+    const offered = await availableItems(repo, request);
+    if (itemId === undefined || !offered?.storageItems.some((i) => i.id === itemId)) return null;
+    if (offered.storageItemsType === 'STORAGE_ACCOUNT') {
+      return deps.locations.prepare({ customerId: request.customerId, storageAccountId: itemId });
+    }
+    if (offered.storageItemsType !== 'RESELLER_BACKUP_PACKAGE') return null;
+    const host = await repo.hostPackage(itemId);
+    if (!host) return null;
+    const subfolder = resellerSubfolder(request, host);
+    return deps.locations.prepare({ customerId: request.customerId, bucketId: host.bucketId, subfolder });
+  }
+
+  /** The location the approval prepared, written on its transaction. */
+  async function preparedLocation(tx: Executor, prepared: PreparedLocation | null): Promise<number> {
+    if (!prepared) throw badRequest(MESSAGES.packageRequest.storageItemNotAvailable, 'storageItemId');
+    return prepared.insert(tx);
   }
 
   /** Inside a reseller package: the parent's bucket, the child's own subfolder below the parent's folder. */
-  async function resellerPlace(tx: PackageRequestsRepo, request: RequestRecord, hostId: number): Promise<Place> {
-    const host = await tx.hostPackage(hostId);
+  async function resellerPlace(tx: Executor, hostId: number, prepared: PreparedLocation | null): Promise<Place> {
+    const host = await createPackageRequestsRepo(tx).hostPackage(hostId);
     if (!host) throw badRequest(MESSAGES.packageRequest.storageItemNotAvailable, 'storageItemId');
-    const folder = `c${request.customerId}`;
-    const subfolder = host.subfolder ? `${host.subfolder.replace(/\/+$/, '')}/${folder}` : folder;
-    return {
-      storageLocationId: await tx.ensureLocation(request.customerId, host.bucketId, subfolder),
-      parentResellerPackageId: host.id,
-    };
+    return { storageLocationId: await preparedLocation(tx, prepared), parentResellerPackageId: host.id };
   }
 
   /**
@@ -143,14 +164,17 @@ export function createPackageRequestService(deps: {
     tx: Executor,
     request: RequestRecord,
     item: { type: StorageItemType; id: number } | Place | null,
+    prepared: PreparedLocation | null = null,
   ) {
     const requests = createPackageRequestsRepo(tx);
     const state = deps.backupStateOn(tx);
     const placeOf = async () => {
       if (item === null) throw new Error('a storage item is required');
       if ('storageLocationId' in item) return item;
-      if (request.requestType === 'NEW_SIGNUP') return newCustomerPlace(requests, request, item.type, item.id);
-      if (item.type === 'RESELLER_BACKUP_PACKAGE') return resellerPlace(requests, request, item.id);
+      if (item.type === 'RESELLER_BACKUP_PACKAGE') return resellerPlace(tx, item.id, prepared);
+      if (request.requestType === 'NEW_SIGNUP') {
+        return { storageLocationId: await preparedLocation(tx, prepared), parentResellerPackageId: null };
+      }
       return { storageLocationId: item.id, parentResellerPackageId: null };
     };
     const template = request.requestedTemplateId === null ? null : await requests.template(request.requestedTemplateId);
@@ -242,21 +266,30 @@ export function createPackageRequestService(deps: {
     /** PUT {approveUrl}: body requestApprovalSchema(the request's type); the item must be one on offer. */
     async approve(actor: Actor, requestId: number, body: unknown): Promise<void> {
       const scope = changer(actor);
-      const request = await db.transaction(async (tx) => {
-        const found = await pending(tx, scope, requestId);
-        const { storageItemId } = parseWith(requestApprovalSchema(found.requestType), body ?? {});
-        const offered = await availableItems(createPackageRequestsRepo(tx), found);
-        let item: { type: StorageItemType; id: number } | null = null;
-        if (offered) {
-          if (!offered.storageItems.some((i) => i.id === storageItemId) || storageItemId === undefined) {
-            throw badRequest(MESSAGES.packageRequest.storageItemNotAvailable, 'storageItemId');
+      const prepared = await prepareLocation(scope, requestId, body);
+      const request = await db
+        .transaction(async (tx) => {
+          const found = await pending(tx, scope, requestId);
+          const { storageItemId } = parseWith(requestApprovalSchema(found.requestType), body ?? {});
+          const offered = await availableItems(createPackageRequestsRepo(tx), found);
+          let item: { type: StorageItemType; id: number } | null = null;
+          if (offered) {
+            if (!offered.storageItems.some((i) => i.id === storageItemId) || storageItemId === undefined) {
+              throw badRequest(MESSAGES.packageRequest.storageItemNotAvailable, 'storageItemId');
+            }
+            item = { type: offered.storageItemsType, id: storageItemId };
           }
-          item = { type: offered.storageItemsType, id: storageItemId };
-        }
-        await apply(tx, found, item);
-        await decided(tx, found, 'APPROVED', item);
-        return found;
-      });
+          await apply(tx, found, item, prepared);
+          await decided(tx, found, 'APPROVED', item);
+          return found;
+        })
+        .catch(async (error: unknown) => {
+          // Nothing was approved: what the storage service got for the new location goes again.
+          await prepared?.abandon();
+          throw error;
+        });
+      // The location's rows are written: its bucket policy goes to the service now (a failure is logged).
+      await prepared?.publish();
       await afterApproval(request);
     },
 

@@ -3,6 +3,8 @@ import {
   MESSAGES,
   madeReseller,
   madeResellerWithErrors,
+  STORAGE_LOCATION_TEXTS,
+  type StorageLocationRow,
   unknownWhileMakingReseller,
 } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
@@ -27,6 +29,21 @@ interface Setup {
   change?: (request: { method: string; url: URL; body: unknown }) => Response | Promise<Response>;
 }
 
+/** The customer's one location, its default, in the provider's storage locations table. */
+const LOCATION: StorageLocationRow = {
+  id: 5,
+  customerId: 7,
+  bucketId: 9,
+  bucketName: 'contoso',
+  subfolder: 'backups',
+  defaultForCustomer: true,
+  numberOfBackupPackages: 1,
+  storageAccount: { id: 4, name: 'Local storage', type: 'LOCAL' },
+  deleteable: false,
+  defaultable: false,
+  storageLocationUrl: '/boltadmin/customers/7/storagelocations/5',
+};
+
 function setup({ customer = customerDetail({ id: 7 }), audience = 'provider', user, change }: Setup = {}) {
   const base = `${BASE[audience]}/7`;
   let current = customer;
@@ -48,6 +65,7 @@ function setup({ customer = customerDetail({ id: 7 }), audience = 'provider', us
     if (url.pathname === `${base}/users`)
       return ok(paged([userRow({ firstName: 'Megan', manageableByLoggedInUser: false })], url));
     if (url.pathname === `${base}/backuppackages`) return ok(paged([packageRow({ id: 21, name: 'Head office' })], url));
+    if (url.pathname === `${base}/storagelocations`) return ok({ elements: [LOCATION] });
     return undefined;
   });
   const events = renderAt(
@@ -112,13 +130,19 @@ describe('customer page (002 §2.5)', () => {
     expect(rowValue(table, TEXT.rows.cpanelPluginEnabled)).toHaveTextContent('Yes');
     expect(rowValue(table, TEXT.rows.allowProviderMachineControl)).toHaveTextContent('No');
 
-    const storage = screen.getByRole('table', { name: TEXT.storageTitle });
-    expect(within(storage).getByText('contoso/backups')).toBeInTheDocument();
-    expect(within(storage).getByText(TEXT.defaultLocation)).toBeInTheDocument();
+    const storage = screen.getByRole('table', { name: STORAGE_LOCATION_TEXTS.sectionTitle });
+    expect(await within(storage).findByText('contoso/backups')).toBeInTheDocument();
     expect(within(storage).getByRole('link', { name: 'Local storage' })).toHaveAttribute(
       'href',
       '/boltadmin/storageaccounts/4',
     );
+    expect(within(storage).getByRole('link', { name: STORAGE_LOCATION_TEXTS.manage })).toHaveAttribute(
+      'href',
+      '/boltadmin/customers/7/storagelocations/5',
+    );
+    // The default is neither made default again nor deleted (the row's flags say so).
+    expect(within(storage).queryByRole('button', { name: STORAGE_LOCATION_TEXTS.makeDefault })).toBeNull();
+    expect(within(storage).queryByRole('button', { name: STORAGE_LOCATION_TEXTS.delete })).toBeNull();
 
     const users = await screen.findByRole('table', { name: 'Users' });
     expect(await within(users).findByText('Megan')).toBeInTheDocument();
@@ -188,7 +212,7 @@ describe('customer page (002 §2.5)', () => {
     expect(button(TEXT.makeResellerButton)).toBeNull();
     expect(within(table).queryByRole('rowheader', { name: TEXT.rows.billingServer })).toBeNull();
     expect(within(table).queryByRole('rowheader', { name: TEXT.rows.cpanelPluginEnabled })).toBeNull();
-    expect(screen.queryByRole('table', { name: TEXT.storageTitle })).toBeNull();
+    expect(screen.queryByRole('table', { name: STORAGE_LOCATION_TEXTS.sectionTitle })).toBeNull();
     expect(screen.getByRole('link', { name: TEXT.myCustomersTitle })).toHaveAttribute('href', '/admin/mycustomers');
     await waitFor(() => expect(server.to('GET', '/admin/mycustomers/7/users')).toHaveLength(1));
     expect(server.to('GET', '/admin/mycustomers/7/backuppackages')).toHaveLength(1);

@@ -1,22 +1,13 @@
-import {
-  type AdminAudience,
-  type CustomerDetail,
-  customerUrl,
-  MESSAGES,
-  mayChange,
-  ROUTES,
-  type StorageLocationAndAccount,
-  storageAccountUrl,
-  storageLocationName,
-} from '@portal/domain';
+import { type AdminAudience, type CustomerDetail, customerUrl, MESSAGES, mayChange, ROUTES } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link, useParams } from 'react-router';
 import { routeCall } from '../../app/api';
 import { useSession } from '../../app/session';
-import { DataTable, type DataTableColumn, DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
+import { DetailTable, NotFound, Page, Section } from '../../ui';
 import { ChangeBillingServerDialog } from '../billing-servers/ChangeBillingServerDialog';
+import { StorageLocationsSection } from '../storage-locations/StorageLocationsSection';
 import { UsersTable } from '../users/UsersTable';
 import { customerPagesOf } from './audience';
 import { ChangeCustomerStatusDialog } from './ChangeCustomerStatusDialog';
@@ -68,51 +59,6 @@ function CustomerDetails({ audience, customer }: { audience: AdminAudience; cust
         provider && { label: R.cpanelPluginEnabled, value: yesNo(customer.cpanelPluginEnabled) },
         { label: R.allowProviderMachineControl, value: yesNo(customer.allowProviderMachineControl) },
       ]}
-    />
-  );
-}
-
-const STORAGE_COLUMNS: Array<DataTableColumn<StorageLocationAndAccount>> = [
-  {
-    key: 'location',
-    header: TEXT.storageColumns.location,
-    render: ({ storageLocation }) => (
-      <>
-        {storageLocationName(storageLocation)}
-        {storageLocation.defaultForCustomer && (
-          <StatusBadge status="DEFAULT" label={TEXT.defaultLocation} variant="secondary" className="ms-2" />
-        )}
-      </>
-    ),
-  },
-  {
-    key: 'account',
-    header: TEXT.storageColumns.account,
-    render: ({ storageAccount }) => <Link to={storageAccountUrl(storageAccount.id)}>{storageAccount.name}</Link>,
-  },
-  { key: 'type', header: TEXT.storageColumns.type, render: ({ storageAccount }) => storageAccount.type },
-  {
-    key: 'packages',
-    header: TEXT.storageColumns.numberOfBackupPackages,
-    className: 'text-end',
-    render: ({ storageLocation }) => storageLocation.numberOfBackupPackages,
-  },
-];
-
-/** The provider's view of where the customer's backups are stored (002 §3). */
-function StorageLocations({ entries }: { entries: StorageLocationAndAccount[] }) {
-  return (
-    <DataTable<StorageLocationAndAccount>
-      aria-label={TEXT.storageTitle}
-      data-testid="customer-storage"
-      columns={STORAGE_COLUMNS}
-      rows={entries}
-      rowKey={(entry) => entry.storageLocation.id}
-      totalElements={entries.length}
-      page={0}
-      size={Math.max(entries.length, 1)}
-      onPageChange={() => {}}
-      emptyText={TEXT.noStorageLocations}
     />
   );
 }
@@ -201,11 +147,7 @@ function CustomerScreen({ audience, customerId }: { audience: AdminAudience; cus
           <Section title={TEXT.detailsTitle}>
             <CustomerDetails audience={audience} customer={customer} />
           </Section>
-          {provider && (
-            <Section title={TEXT.storageTitle}>
-              <StorageLocations entries={customer.storageLocationAndAccountDisplayDtos} />
-            </Section>
-          )}
+          {provider && <StorageLocationsSection customerId={customerId} />}
           <Section title={TEXT.usersTitle}>
             <UsersTable
               call={routeCall(ROUTES.customers[audience].users, { customerId })}

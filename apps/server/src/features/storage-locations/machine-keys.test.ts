@@ -1,0 +1,191 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROUTES } from '@portal/domain';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessKeys, backupPackages, buckets, storageAccounts, storageUsers } from '../../db/schema/index.js';
+import { createSecretBox } from '../../secrets.js';
+import type { StorageProviders } from '../../storage/provider.js';
+import { createS3Provider, processEnvFor } from '../../storage/s3.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { signedInAs } from '../../testing/envelope.js';
+import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { loopbackGuard, type Rgw, startedRgw } from '../../testing/rgw.js';
+import { createRepositorySettings } from '../local-storage/repository-settings.js';
+import { createMachineStorageKeys } from './machine-keys.js';
+import { createStorageLocationService } from './service.js';
+
+/**
+ * Each machine's own storage user and key on an S3 location (issue 16), against the real Ceph RGW of the
+ * test run (testing/rgw.ts): the location's bucket, users, keys and policies are made there, and restic
+ * reaches the machine's repository with the settings its agent is sent.
+ */
+let t: TestApp;
+let dataDir: string;
+let tenants: Tenants;
+let s3AccountId: number;
+let machineId: number;
+let packageId: number;
+let bucketName: string;
+const changed: number[] = [];
+
+const db = () => t.database.db;
+const secrets = () => createSecretBox(t.config.masterKey ?? '');
+let rgw: Rgw;
+const serviceOf = (storageAccountId: number) =>
+  createS3Provider(rgw.connection({ id: storageAccountId }), { guard: loopbackGuard(), timeoutMs: 20_000 });
+const providers = (): StorageProviders => ({
+  forAccount: async (id) => serviceOf(id),
+  forConnection: (connection) => serviceOf(connection.id),
+  forget: () => {},
+});
+const keys = () =>
+  createMachineStorageKeys({
+    db: db(),
+    providers: providers(),
+    secrets: secrets(),
+    repositoryChanged: async (id) => {
+      changed.push(id);
+    },
+    warn: () => {},
+  });
+
+async function machineUsers(id: number) {
+  return db()
+    .select({
+      name: storageUsers.name,
+      managed: storageUsers.managed,
+      customerId: storageUsers.customerId,
+      locationId: storageUsers.storageLocationId,
+      keyId: accessKeys.keyId,
+      sealed: accessKeys.secretEncrypted,
+    })
+    .from(storageUsers)
+    .innerJoin(accessKeys, eq(accessKeys.storageUserId, storageUsers.id))
+    .where(eq(storageUsers.backupMachineId, id));
+}
+
+async function policyOf(name: string) {
+  const [row] = await db().select({ policy: buckets.policy }).from(buckets).where(eq(buckets.name, name));
+  return JSON.parse(row?.policy ?? '{"Statement":[]}') as {
+    Statement: Array<{ Principal: { AWS: string[] }; Action: string[]; Resource: string[] }>;
+  };
+}
+
+beforeAll(async () => {
+  rgw = await startedRgw();
+  dataDir = await mkdtemp(join(tmpdir(), 'machine-keys-'));
+  t = await createTestApp({ DATA_DIR: dataDir });
+  tenants = await createTenants(db());
+  const [account] = await db()
+    .insert(storageAccounts)
+    .values({ name: 'Ceph RGW', type: 'S3', endpoint: rgw.endpoint, forcePathStyle: true, userApi: 'RGW_ADMIN' })
+    .returning({ id: storageAccounts.id });
+  s3AccountId = account?.id ?? 0;
+  const locations = createStorageLocationService({
+    db: db(),
+    providers: providers(),
+    secrets: secrets(),
+    warn: () => {},
+  });
+  const location = await locations.create(tenants.customerB.customerId, s3AccountId);
+  bucketName = location.bucketName;
+  const fixtures = backupFixtures(db());
+  packageId = await fixtures.package(tenants.customerB.customerId);
+  await db().update(backupPackages).set({ storageLocationId: location.id }).where(eq(backupPackages.id, packageId));
+  machineId = await fixtures.machine(packageId);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("a machine's own storage key on an S3 location", () => {
+  it('is made on first need: managed user linked to customer, location and machine; its repository and env', async () => {
+    const settings = createRepositorySettings({
+      db: db(),
+      secrets: secrets(),
+      publicBase: 'http://portal.test',
+      s3Access: (id) => keys().repositoryAccess(id),
+    });
+    const first = await settings.repositorySettingsFor(machineId);
+    const users = await machineUsers(machineId);
+    expect(users).toEqual([
+      {
+        name: `portal-machine-${machineId}`,
+        managed: true,
+        customerId: tenants.customerB.customerId,
+        locationId: expect.any(Number),
+        keyId: expect.any(String),
+        sealed: expect.any(String),
+      },
+    ]);
+    // Its repository is the machine's folder of the location's bucket, reached with its own key.
+    expect(first?.repository).toBe(serviceOf(s3AccountId).folderAccess(bucketName, String(machineId)).resticRepository);
+    // The second call uses the same key.
+    await settings.repositorySettingsFor(machineId);
+    expect(await machineUsers(machineId)).toHaveLength(1);
+
+    // The policy grants it its own folder: write, and delete only restic's locks.
+    const statements = (await policyOf(bucketName)).Statement.filter((s) =>
+      s.Principal.AWS.includes(`arn:aws:iam:::user/portal-machine-${machineId}`),
+    );
+    const deletes = statements.filter((s) => s.Action.includes('s3:DeleteObject')).flatMap((s) => s.Resource);
+    expect(deletes).toEqual([`arn:aws:s3:::${bucketName}/${machineId}/locks/*`]);
+    expect(statements.some((s) => s.Action.includes('s3:PutObject'))).toBe(true);
+
+    // The settings the agent is sent open its repository at the service with its own key.
+    expect(first?.env?.AWS_ACCESS_KEY_ID).toBe(users[0]?.keyId);
+    const access = { resticRepository: first?.repository ?? '', rclonePath: '', env: first?.env ?? {} };
+    const init = spawnSync('/usr/bin/restic', ['--no-cache', 'init'], {
+      env: {
+        ...processEnvFor(access),
+        RESTIC_REPOSITORY: access.resticRepository,
+        RESTIC_PASSWORD: first?.password ?? '',
+      },
+      encoding: 'utf8',
+    });
+    expect(init.status, init.stderr).toBe(0);
+  }, 60_000);
+
+  it('is rotated by the provider admin: a new key, the agent told, the old key gone', async () => {
+    const [before] = await machineUsers(machineId);
+    const path = ROUTES.storageLocations.rotateMachineKey.build({
+      customerId: tenants.customerB.customerId,
+      packageId,
+      machineId,
+    });
+    await keys().rotateFor({ customerId: tenants.customerB.customerId, packageId, machineId });
+    const after = await machineUsers(machineId);
+    expect(after).toHaveLength(1);
+    expect(after[0]?.keyId).not.toBe(before?.keyId);
+    expect(changed).toContain(machineId);
+    // Another customer's path does not reach it; a customer may not rotate.
+    await expect(
+      keys().rotateFor({ customerId: tenants.customerA.customerId, packageId, machineId }),
+    ).rejects.toThrow();
+    const customer = await signedInAs(t.app, tenants.customerB.superAdmin.email);
+    expect((await customer.json('PUT', path)).statusCode).toBe(403);
+  });
+
+  it('goes with the machine: its user and keys removed, the policy without it', async () => {
+    await keys().remove(machineId);
+    expect(await machineUsers(machineId)).toEqual([]);
+    const principals = (await policyOf(bucketName)).Statement.flatMap((s) => s.Principal.AWS);
+    expect(principals).not.toContain(`arn:aws:iam:::user/portal-machine-${machineId}`);
+  });
+
+  it('is not made for a machine on the embedded storage (its machine credential is its key)', async () => {
+    const fixtures = backupFixtures(db());
+    const localPackage = await fixtures.package(tenants.customerA.customerId);
+    const location = await fixtures.storageLocation(tenants.customerA.customerId);
+    await db().update(backupPackages).set({ storageLocationId: location }).where(eq(backupPackages.id, localPackage));
+    const localMachine = await fixtures.machine(localPackage);
+    expect(await keys().repositoryAccess(localMachine)).toBeNull();
+    expect(await machineUsers(localMachine)).toEqual([]);
+  });
+});

@@ -1,0 +1,136 @@
+import {
+  customerUrl,
+  MESSAGES,
+  packageStatusBadge,
+  STORAGE_LOCATION_TEXTS,
+  type StorageLocationDetail,
+  type StorageLocationPackage,
+  storageAccountUrl,
+  storageLocationName,
+} from '@portal/domain';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { Link, useNavigate, useParams } from 'react-router';
+import { DataTable, DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
+import { customerPagesOf } from '../customers/audience';
+import { useStorageLocation } from './queries';
+import { DeleteStorageLocationDialog, MakeDefaultStorageLocationDialog } from './StorageLocationDialogs';
+
+const T = STORAGE_LOCATION_TEXTS;
+const D = T.details;
+
+/** /boltadmin/customers/{c}/storagelocations/{id} (001 §2, the Manage button): the location and its packages. */
+export function StorageLocationPage() {
+  const params = useParams();
+  const customerId = Number(params.customerId);
+  const storageLocationId = Number(params.storageLocationId);
+  const valid = [customerId, storageLocationId].every((id) => Number.isSafeInteger(id) && id > 0);
+  return valid ? (
+    <StorageLocationScreen
+      key={`${customerId}-${storageLocationId}`}
+      customerId={customerId}
+      storageLocationId={storageLocationId}
+    />
+  ) : (
+    <NotFound />
+  );
+}
+
+function LocationDetails({ location }: { location: StorageLocationDetail }) {
+  return (
+    <DetailTable
+      aria-label={T.pageTitle}
+      data-testid="storage-location-details"
+      rows={[
+        {
+          label: D.storageAccount,
+          value: <Link to={storageAccountUrl(location.storageAccount.id)}>{location.storageAccount.name}</Link>,
+        },
+        { label: D.bucket, value: location.bucketName },
+        { label: D.subfolder, value: location.subfolder ?? '' },
+        { label: D.defaultForCustomer, value: location.defaultForCustomer ? MESSAGES.yes : MESSAGES.no },
+        { label: D.numberOfBackupPackages, value: location.numberOfBackupPackages },
+      ]}
+    />
+  );
+}
+
+function StorageLocationScreen({ customerId, storageLocationId }: { customerId: number; storageLocationId: number }) {
+  const query = useStorageLocation(customerId, storageLocationId);
+  const navigate = useNavigate();
+  const [dialog, setDialog] = useState<'delete' | 'makeDefault' | null>(null);
+  const location = query.data;
+  if (query.isError) return <NotFound />;
+  const pages = customerPagesOf('provider');
+  const close = () => setDialog(null);
+  return (
+    <Page
+      title={location ? `${T.pageTitle} ${storageLocationName(location)}` : T.pageTitle}
+      breadcrumbs={[
+        ...pages.crumbs,
+        { label: pages.listTitle, href: pages.listHref },
+        { label: location?.customerName ?? '', href: customerUrl('provider', customerId) },
+        { label: location ? storageLocationName(location) : '' },
+      ]}
+      actions={
+        location && (
+          <>
+            {location.defaultable && (
+              <Button variant="outline-primary" onClick={() => setDialog('makeDefault')}>
+                {T.makeDefault}
+              </Button>
+            )}
+            {location.deleteable && (
+              <Button variant="outline-danger" onClick={() => setDialog('delete')}>
+                {T.delete}
+              </Button>
+            )}
+          </>
+        )
+      }
+    >
+      {!location ? (
+        <Spinner animation="border" role="status" />
+      ) : (
+        <>
+          <Section title={T.pageTitle}>
+            <LocationDetails location={location} />
+          </Section>
+          <Section title={T.packagesTitle}>
+            <DataTable<StorageLocationPackage>
+              aria-label={T.packagesTitle}
+              data-testid="storage-location-packages"
+              columns={[
+                {
+                  key: 'name',
+                  header: MESSAGES.customer.packageColumns.name,
+                  render: (p) => <Link to={p.backupPackageUrl}>{p.name}</Link>,
+                },
+                {
+                  key: 'status',
+                  header: MESSAGES.customer.packageColumns.status,
+                  render: (p) => <StatusBadge status={p.status} badge={packageStatusBadge(p.status)} />,
+                },
+              ]}
+              rows={location.packages}
+              rowKey={(p) => p.id}
+              totalElements={location.packages.length}
+              page={0}
+              size={Math.max(location.packages.length, 1)}
+              onPageChange={() => {}}
+              emptyText={T.noPackages}
+            />
+          </Section>
+          <MakeDefaultStorageLocationDialog show={dialog === 'makeDefault'} onHide={close} location={location} />
+          <DeleteStorageLocationDialog
+            show={dialog === 'delete'}
+            onHide={close}
+            location={location}
+            onDone={() => navigate(customerUrl('provider', customerId))}
+          />
+        </>
+      )}
+    </Page>
+  );
+}
