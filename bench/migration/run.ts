@@ -16,21 +16,20 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { type PackageMigrationDetail, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
-import { backupPackages, buckets, storageAccounts, storageLocations } from '../../apps/server/src/db/schema/index.js';
+import { backupPackages, buckets, storageLocations } from '../../apps/server/src/db/schema/index.js';
 import { machineFilters, rcloneRemotes } from '../../apps/server/src/features/migrations/rclone.js';
-import { createSecretBox } from '../../apps/server/src/secrets.js';
 import type { FolderAccess } from '../../apps/server/src/storage/provider.js';
 import { createTestApp } from '../../apps/server/src/testing/app.js';
 import { backupFixtures } from '../../apps/server/src/testing/backup-fixtures.js';
 import { TestClient } from '../../apps/server/src/testing/client.js';
 import { createTenants, FIXTURE_PASSWORD } from '../../apps/server/src/testing/fixtures.js';
+import { freePort, RGW_SCRIPTS, rgwAdminEnv } from '../../apps/server/src/testing/rgw-global-setup.js';
+import { insertS3Account } from '../../apps/server/src/testing/s3-account.js';
 import { storageAccessFor } from '../../apps/server/src/testing/storage-access.js';
 
 const MEGABYTES = Number(process.env.BENCH_MIGRATION_MB ?? 10_240);
@@ -42,7 +41,6 @@ const TARGET = 0.8;
 
 const tmp = mkdtempSync(join(tmpdir(), 'portal-bench-migration-'));
 const rgwDir = join(tmp, 'rgw');
-const scripts = join(dirname(fileURLToPath(import.meta.url)), '../../scripts');
 const t = await createTestApp({
   DATA_DIR: join(tmp, 'data'),
   MIGRATION_JOB_INTERVAL_MS: '3600000',
@@ -155,8 +153,7 @@ try {
   missed = ratio < TARGET;
 } finally {
   await t.close();
-  if (S3)
-    execFileSync('bash', [join(scripts, 'rgw-down.sh')], { env: { ...process.env, RGW_DIR: rgwDir }, stdio: 'ignore' });
+  if (S3) execFileSync('bash', [RGW_SCRIPTS.down], { env: { ...process.env, RGW_DIR: rgwDir }, stdio: 'ignore' });
   rmSync(tmp, { recursive: true, force: true });
 }
 if (missed) process.exitCode = 1;
@@ -208,35 +205,28 @@ async function localPlaces(customerId: number) {
 /** A Ceph RGW started for the bench, an S3 account on it and three buckets, each a location of the customer. */
 async function s3Places(customerId: number) {
   const [s3Port, monPort] = [await freePort(), await freePort()];
-  execFileSync('bash', [join(scripts, 'rgw-up.sh')], {
+  execFileSync('bash', [RGW_SCRIPTS.up], {
     env: { ...process.env, RGW_DIR: rgwDir, RGW_PORT: String(s3Port), RGW_MON_PORT: String(monPort) },
     stdio: 'ignore',
   });
-  const env = Object.fromEntries(
-    readFileSync(join(rgwDir, 'admin.env'), 'utf8')
-      .split('\n')
-      .filter((line) => line.includes('='))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+  const env = rgwAdminEnv(rgwDir);
   const db = t.database.db;
   const masterKey = t.config.masterKey ?? '';
-  const [account] = await db
-    .insert(storageAccounts)
-    .values({
-      name: 'Ceph RGW (bench)',
-      type: 'S3',
+  const accountId = await insertS3Account(
+    db,
+    masterKey,
+    {
       endpoint: env.RGW_ENDPOINT ?? '',
-      forcePathStyle: true,
-      accessKeyId: env.RGW_ADMIN_ACCESS_KEY ?? '',
-      secretAccessKeyEncrypted: createSecretBox(masterKey).encrypt(env.RGW_ADMIN_SECRET_KEY ?? ''),
-      userApi: 'RGW_ADMIN',
-    })
-    .returning({ id: storageAccounts.id });
+      adminAccessKey: env.RGW_ADMIN_ACCESS_KEY ?? '',
+      adminSecretKey: env.RGW_ADMIN_SECRET_KEY ?? '',
+    },
+    'Ceph RGW (bench)',
+  );
   const access = storageAccessFor(db, t.config.dataDir, masterKey);
   const location = async (name: string) => {
     const [bucket] = await db
       .insert(buckets)
-      .values({ storageAccountId: account?.id ?? 0, name, managed: true, customerId })
+      .values({ storageAccountId: accountId, name, managed: true, customerId })
       .returning({ id: buckets.id });
     const [row] = await db
       .insert(storageLocations)
@@ -263,17 +253,4 @@ async function s3Places(customerId: number) {
     upload: (staging: string) =>
       rcloneSync({ resticRepository: staging, rclonePath: staging, env: {} }, source.at.access, []),
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }

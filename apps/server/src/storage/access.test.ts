@@ -6,14 +6,14 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.js';
-import { backupPackages, buckets, storageAccounts, storageLocations } from '../db/schema/index.js';
+import { backupPackages, buckets, storageLocations } from '../db/schema/index.js';
 import { createRepositoryRemoval } from '../features/local-storage/removal.js';
 import { createRepository } from '../features/local-storage/store.js';
-import { createSecretBox } from '../secrets.js';
 import { backupFixtures } from '../testing/backup-fixtures.js';
 import { openTestDatabase } from '../testing/database.js';
 import { createTenants, type Tenants } from '../testing/fixtures.js';
 import { startedRgw } from '../testing/rgw.js';
+import { insertS3Account } from '../testing/s3-account.js';
 import { storageAccessFor } from '../testing/storage-access.js';
 import { repositoryPresent, resticEnvOf } from './access.js';
 import { processEnvFor } from './s3.js';
@@ -87,22 +87,11 @@ describe('an S3 location (Ceph RGW)', () => {
     const rgw = await startedRgw();
     const db = database.db;
     const customerId = tenants.customerA.customerId;
-    const [account] = await db
-      .insert(storageAccounts)
-      .values({
-        name: 'Ceph RGW',
-        type: 'S3',
-        endpoint: rgw.endpoint,
-        forcePathStyle: true,
-        accessKeyId: rgw.adminAccessKey,
-        secretAccessKeyEncrypted: createSecretBox(masterKey).encrypt(rgw.adminSecretKey),
-        userApi: 'RGW_ADMIN',
-      })
-      .returning({ id: storageAccounts.id });
+    const accountId = await insertS3Account(db, masterKey, rgw);
     const bucketName = `access-${randomBytes(4).toString('hex')}`;
     const [bucket] = await db
       .insert(buckets)
-      .values({ storageAccountId: account?.id ?? 0, name: bucketName, managed: true, customerId })
+      .values({ storageAccountId: accountId, name: bucketName, managed: true, customerId })
       .returning({ id: buckets.id });
     const [location] = await db
       .insert(storageLocations)

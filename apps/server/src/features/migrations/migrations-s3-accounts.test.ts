@@ -6,7 +6,6 @@
  * from the destination.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,15 +74,7 @@ async function restoredText(target: string): Promise<{ text: string; bucket: str
 
 async function addAccount(name: string): Promise<number> {
   return resultOf<StorageAccountDetail>(
-    await provider.json('POST', ROUTES.storageAccounts.add.build(), {
-      name: `${name} ${randomBytes(3).toString('hex')}`,
-      type: 'S3',
-      endpoint: rgw.endpoint,
-      forcePathStyle: true,
-      userApi: 'RGW_ADMIN',
-      accessKeyId: rgw.adminAccessKey,
-      secretAccessKey: rgw.adminSecretKey,
-    }),
+    await provider.json('POST', ROUTES.storageAccounts.add.build(), rgw.accountForm(name)),
   ).id;
 }
 

@@ -1,9 +1,3 @@
-/**
- * Policy consistency on Ceph RGW through GET /boltadmin/storageaccounts/{id}/bucketswithpolicyinfo (issue 16):
- * a location made on an S3 account reads consistent; the policy changed at the service with the admin key reads
- * inconsistent, each difference named; another tenant's admin reaches nothing.
- */
-import { randomBytes } from 'node:crypto';
 import {
   type BucketWithPolicyInfo,
   type Elements,
@@ -47,15 +41,7 @@ beforeAll(async () => {
   tenants = await createTenants(t.database.db);
   provider = await signedInAs(t.app, tenants.providerAdmin.email);
   accountId = resultOf<StorageAccountDetail>(
-    await provider.json('POST', ROUTES.storageAccounts.add.build(), {
-      name: `Ceph ${randomBytes(3).toString('hex')}`,
-      type: 'S3',
-      endpoint: rgw.endpoint,
-      forcePathStyle: true,
-      userApi: 'RGW_ADMIN',
-      accessKeyId: rgw.adminAccessKey,
-      secretAccessKey: rgw.adminSecretKey,
-    }),
+    await provider.json('POST', ROUTES.storageAccounts.add.build(), rgw.accountForm('Ceph')),
   ).id;
   const customerId = tenants.customerA.customerId;
   location = resultOf<StorageLocationRow>(

@@ -7,7 +7,7 @@
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,15 +140,7 @@ beforeAll(async () => {
   provider = await signedInAs(t.app, tenants.providerAdmin.email);
   owner = await signedInAs(t.app, tenants.customerA.superAdmin.email);
   const account = resultOf<StorageAccountDetail>(
-    await provider.json('POST', ROUTES.storageAccounts.add.build(), {
-      name: `Ceph ${randomBytes(3).toString('hex')}`,
-      type: 'S3',
-      endpoint: rgw.endpoint,
-      forcePathStyle: true,
-      userApi: 'RGW_ADMIN',
-      accessKeyId: rgw.adminAccessKey,
-      secretAccessKey: rgw.adminSecretKey,
-    }),
+    await provider.json('POST', ROUTES.storageAccounts.add.build(), rgw.accountForm('Ceph')),
   );
   const customerId = tenants.customerA.customerId;
   location = resultOf<StorageLocationRow>(
