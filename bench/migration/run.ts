@@ -9,6 +9,10 @@
  * destination, bare and portal alternating; prints the medians, their ratio (bare time ÷ portal time) and the
  * server's peak RSS growth during the portal's runs (sampled every 50 ms); exits 1 when the ratio is under 80 %.
  * BENCH_MIGRATION_RUNS: runs (default 3).
+ * BENCH_MIGRATION_STORE=s3: bucket → bucket on a Ceph RGW the bench starts (scripts/rgw-up.sh, RGW_OSD_STORE as
+ * set there): an S3 storage account with three buckets (source, the migration's destination, bare rclone's),
+ * each a location reached with its own folder access; the data is uploaded once with rclone. The default
+ * memstore keeps every object in RAM with a 4 GiB cap: three copies of BENCH_MIGRATION_MB must fit under it.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,20 +22,31 @@ import { join } from 'node:path';
 import { type PackageMigrationDetail, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { backupPackages, buckets, storageLocations } from '../../apps/server/src/db/schema/index.js';
-import { machineFilters } from '../../apps/server/src/features/migrations/rclone.js';
+import { machineFilters, rcloneRemotes } from '../../apps/server/src/features/migrations/rclone.js';
+import type { FolderAccess } from '../../apps/server/src/storage/provider.js';
 import { createTestApp } from '../../apps/server/src/testing/app.js';
 import { backupFixtures } from '../../apps/server/src/testing/backup-fixtures.js';
 import { TestClient } from '../../apps/server/src/testing/client.js';
 import { createTenants, FIXTURE_PASSWORD } from '../../apps/server/src/testing/fixtures.js';
+import { freePort, RGW_SCRIPTS, rgwAdminEnv } from '../../apps/server/src/testing/rgw-global-setup.js';
+import { insertS3Account } from '../../apps/server/src/testing/s3-account.js';
+import { storageAccessFor } from '../../apps/server/src/testing/storage-access.js';
 
 const MEGABYTES = Number(process.env.BENCH_MIGRATION_MB ?? 10_240);
 const FILES = Number(process.env.BENCH_MIGRATION_FILES ?? 100_000);
 const MACHINES = Number(process.env.BENCH_MIGRATION_MACHINES ?? 4);
 const RUNS = Number(process.env.BENCH_MIGRATION_RUNS ?? 3);
+const S3 = process.env.BENCH_MIGRATION_STORE === 's3';
 const TARGET = 0.8;
 
 const tmp = mkdtempSync(join(tmpdir(), 'portal-bench-migration-'));
-const t = await createTestApp({ DATA_DIR: join(tmp, 'data'), MIGRATION_JOB_INTERVAL_MS: '3600000' });
+const rgwDir = join(tmp, 'rgw');
+const t = await createTestApp({
+  DATA_DIR: join(tmp, 'data'),
+  MIGRATION_JOB_INTERVAL_MS: '3600000',
+  // The bench's RGW listens on loopback.
+  ALLOW_PRIVATE_ENDPOINTS: 'true',
+});
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 let missed = false;
 
@@ -40,23 +55,14 @@ try {
   const tenants = await createTenants(db);
   const fixtures = backupFixtures(db);
   const customerId = tenants.customerB.customerId;
-  const source = await fixtures.storageLocation(customerId);
-  const destination = await fixtures.storageLocation(customerId);
+  const place = S3 ? await s3Places(customerId) : await localPlaces(customerId);
+  const { source, destination } = place;
   const packageId = await fixtures.package(customerId);
   await db.update(backupPackages).set({ storageLocationId: source }).where(eq(backupPackages.id, packageId));
   const machines: number[] = [];
   for (let i = 0; i < MACHINES; i += 1) machines.push(await fixtures.machine(packageId));
-  const folderOf = async (locationId: number) => {
-    const [row] = await db
-      .select({ bucket: buckets.name })
-      .from(storageLocations)
-      .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-      .where(eq(storageLocations.id, locationId));
-    return join(t.config.dataDir, 'storage', row?.bucket ?? 'missing');
-  };
-  const sourceFolder = await folderOf(source);
-  const destinationFolder = await folderOf(destination);
-  const bareFolder = join(tmp, 'bare-destination');
+  // On S3 the data is written here and uploaded once; locally it is written in the source folder itself.
+  const sourceFolder = S3 ? join(tmp, 'staging') : place.sourceFolder;
 
   // The repositories: pack files of equal size, each starting with its own bytes (no two alike).
   const fileBytes = Math.max(64, Math.floor((MEGABYTES * 1024 * 1024) / FILES));
@@ -70,9 +76,10 @@ try {
     writeFileSync(join(dir, name), block);
   }
   for (const machineId of machines) writeFileSync(join(sourceFolder, String(machineId), 'config'), 'config');
+  if (S3) await place.upload(sourceFolder);
   console.log(
     `Migration throughput: ${MEGABYTES} MB in ${FILES} files (${fileBytes} bytes each) over ${MACHINES} machine ` +
-      `repositories, LOCAL → LOCAL, ${RUNS} runs each, medians (data written in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      `repositories, ${S3 ? 'S3 → S3 (Ceph RGW, bucket → bucket)' : 'LOCAL → LOCAL'}, ${RUNS} runs each, medians (data written in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
 
   const provider = new TestClient(t.app);
@@ -84,27 +91,17 @@ try {
   const migrationId = created.json().result.id as number;
   const one = { ...ref, migrationId };
 
-  // As the service does (PLATFORM.md: AWS_CA_BUNDLE breaks rclone's S3 backend).
-  const bareEnv = { ...process.env };
-  delete bareEnv.AWS_CA_BUNDLE;
   const bare = async () => {
-    rmSync(bareFolder, { recursive: true, force: true });
+    await place.emptyBare();
     const begun = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(
-        'rclone',
-        ['sync', sourceFolder, bareFolder, '--create-empty-src-dirs', ...machineFilters(machines)],
-        { stdio: 'ignore', env: bareEnv },
-      );
-      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`rclone exited ${code}`))));
-    });
+    await rcloneSync(place.bareFrom, place.bareTo, machineFilters(machines));
     return (performance.now() - begun) / 1000;
   };
 
   let peakGrowth = 0;
   let storedLines = 0;
   const portal = async (run: number) => {
-    rmSync(destinationFolder, { recursive: true, force: true });
+    await place.emptyDestination();
     const baseline = process.memoryUsage().rss;
     let peak = baseline;
     const sampler = setInterval(() => {
@@ -141,7 +138,7 @@ try {
   const bareTime = median(bareTimes);
   const portalTime = median(portalTimes);
   const ratio = bareTime / portalTime;
-  const check = execFileSync('du', ['-sb', destinationFolder], { encoding: 'utf8' }).split('\t')[0];
+  const check = await place.destinationBytes();
   console.log(
     `  bare rclone sync: ${bareTime.toFixed(2)} s (${rate(bareTime)} MB/s)  [${bareTimes.map((s) => s.toFixed(2)).join(', ')}]`,
   );
@@ -156,6 +153,104 @@ try {
   missed = ratio < TARGET;
 } finally {
   await t.close();
+  if (S3) execFileSync('bash', [RGW_SCRIPTS.down], { env: { ...process.env, RGW_DIR: rgwDir }, stdio: 'ignore' });
   rmSync(tmp, { recursive: true, force: true });
 }
 if (missed) process.exitCode = 1;
+
+/** Bare `rclone sync` of two folders, each side a remote of its own as the migration names them. */
+async function rcloneSync(from: FolderAccess, to: FolderAccess, filters: string[]): Promise<void> {
+  const { sourcePath, destinationPath, env } = rcloneRemotes(from, to);
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(
+      'rclone',
+      ['sync', sourcePath, destinationPath, '--config', '', '--create-empty-src-dirs', ...filters],
+      { stdio: 'ignore', env },
+    );
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`rclone exited ${code}`))));
+  });
+}
+
+/** Two LOCAL locations of the customer and a third folder for bare rclone, all on the portal's disk. */
+async function localPlaces(customerId: number) {
+  const db = t.database.db;
+  const fixtures = backupFixtures(db);
+  const source = await fixtures.storageLocation(customerId);
+  const destination = await fixtures.storageLocation(customerId);
+  const folderOf = async (locationId: number) => {
+    const [row] = await db
+      .select({ bucket: buckets.name })
+      .from(storageLocations)
+      .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
+      .where(eq(storageLocations.id, locationId));
+    return join(t.config.dataDir, 'storage', row?.bucket ?? 'missing');
+  };
+  const onDisk = (dir: string): FolderAccess => ({ resticRepository: dir, rclonePath: dir, env: {} });
+  const sourceFolder = await folderOf(source);
+  const destinationFolder = await folderOf(destination);
+  const bareFolder = join(tmp, 'bare-destination');
+  return {
+    source,
+    destination,
+    sourceFolder,
+    bareFrom: onDisk(sourceFolder),
+    bareTo: onDisk(bareFolder),
+    emptyBare: async () => rmSync(bareFolder, { recursive: true, force: true }),
+    emptyDestination: async () => rmSync(destinationFolder, { recursive: true, force: true }),
+    destinationBytes: async () => execFileSync('du', ['-sb', destinationFolder], { encoding: 'utf8' }).split('\t')[0],
+    upload: async (_staging: string) => {},
+  };
+}
+
+/** A Ceph RGW started for the bench, an S3 account on it and three buckets, each a location of the customer. */
+async function s3Places(customerId: number) {
+  const [s3Port, monPort] = [await freePort(), await freePort()];
+  execFileSync('bash', [RGW_SCRIPTS.up], {
+    env: { ...process.env, RGW_DIR: rgwDir, RGW_PORT: String(s3Port), RGW_MON_PORT: String(monPort) },
+    stdio: 'ignore',
+  });
+  const env = rgwAdminEnv(rgwDir);
+  const db = t.database.db;
+  const masterKey = t.config.masterKey ?? '';
+  const accountId = await insertS3Account(
+    db,
+    masterKey,
+    {
+      endpoint: env.RGW_ENDPOINT ?? '',
+      adminAccessKey: env.RGW_ADMIN_ACCESS_KEY ?? '',
+      adminSecretKey: env.RGW_ADMIN_SECRET_KEY ?? '',
+    },
+    'Ceph RGW (bench)',
+  );
+  const access = storageAccessFor(db, t.config.dataDir, masterKey);
+  const location = async (name: string) => {
+    const [bucket] = await db
+      .insert(buckets)
+      .values({ storageAccountId: accountId, name, managed: true, customerId })
+      .returning({ id: buckets.id });
+    const [row] = await db
+      .insert(storageLocations)
+      .values({ customerId, bucketId: bucket?.id ?? 0, subfolder: null })
+      .returning({ id: storageLocations.id });
+    const id = row?.id ?? 0;
+    const at = await access.locationAccess(id);
+    await at.provider.createBucket(at.bucket);
+    return { id, at };
+  };
+  const source = await location('bench-source');
+  const destination = await location('bench-destination');
+  const bareBucket = await location('bench-bare');
+  const empty = (folder: typeof source) => folder.at.provider.deletePrefix(folder.at.bucket, '');
+  return {
+    source: source.id,
+    destination: destination.id,
+    sourceFolder: '',
+    bareFrom: source.at.access,
+    bareTo: bareBucket.at.access,
+    emptyBare: () => empty(bareBucket),
+    emptyDestination: () => empty(destination),
+    destinationBytes: async () => String((await destination.at.provider.usage(destination.at.bucket, '')).bytes),
+    upload: (staging: string) =>
+      rcloneSync({ resticRepository: staging, rclonePath: staging, env: {} }, source.at.access, []),
+  };
+}

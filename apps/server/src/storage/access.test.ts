@@ -1,8 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.js';
@@ -12,8 +12,11 @@ import { createRepository } from '../features/local-storage/store.js';
 import { backupFixtures } from '../testing/backup-fixtures.js';
 import { openTestDatabase } from '../testing/database.js';
 import { createTenants, type Tenants } from '../testing/fixtures.js';
+import { startedRgw } from '../testing/rgw.js';
+import { insertS3Account } from '../testing/s3-account.js';
 import { storageAccessFor } from '../testing/storage-access.js';
-import { resticEnvOf } from './access.js';
+import { repositoryPresent, resticEnvOf } from './access.js';
+import { processEnvFor } from './s3.js';
 
 const masterKey = randomBytes(32).toString('hex');
 let database: Database;
@@ -77,12 +80,56 @@ describe('the portal’s own access to backup data', () => {
   });
 });
 
-// An S3 location's removal calls the provider's deletePrefix with the location's key (issue 16). It needs a real
-// S3 with users and policies: the provider helper's testing/rgw.ts (Ceph RGW) and S3 registry. Until they are
-// merged this part is skipped; the coordinator enables it by giving it rgw.ts's start/stop.
-const rgwHelper = fileURLToPath(new URL('../testing/rgw.ts', import.meta.url));
-describe.skipIf(!existsSync(rgwHelper))('an S3 location (Ceph RGW)', () => {
-  it.todo(
-    'removes a machine’s repository with provider.deletePrefix and leaves its neighbours (coordinator: wire rgw.ts)',
-  );
+// An S3 location's removal calls the provider's deletePrefix with the location's key (issue 16), against the real
+// Ceph RGW of the test run.
+describe('an S3 location (Ceph RGW)', () => {
+  it('removes a machine’s repository with provider.deletePrefix and leaves its neighbours', async () => {
+    const rgw = await startedRgw();
+    const db = database.db;
+    const customerId = tenants.customerA.customerId;
+    const accountId = await insertS3Account(db, masterKey, rgw);
+    const bucketName = `access-${randomBytes(4).toString('hex')}`;
+    const [bucket] = await db
+      .insert(buckets)
+      .values({ storageAccountId: accountId, name: bucketName, managed: true, customerId })
+      .returning({ id: buckets.id });
+    const [location] = await db
+      .insert(storageLocations)
+      .values({ customerId, bucketId: bucket?.id ?? 0, subfolder: 'team' })
+      .returning({ id: storageLocations.id });
+    const fixtures = backupFixtures(db);
+    const pkg = await fixtures.package(customerId);
+    await db
+      .update(backupPackages)
+      .set({ storageLocationId: location?.id ?? 0 })
+      .where(eq(backupPackages.id, pkg));
+    const doomed = await fixtures.machine(pkg);
+    const neighbour = await fixtures.machine(pkg);
+    const access = storageAccessFor(db, dataDir, masterKey);
+    const place = await access.locationAccess(location?.id ?? 0);
+    await place.provider.createBucket(bucketName);
+
+    // Both machines' repositories in the bucket, made with restic as the portal reaches them.
+    const folders = [];
+    for (const machineId of [doomed, neighbour]) {
+      const at = await access.machineRepositoryAccess(machineId);
+      if (!at) throw new Error('no repository access');
+      expect(at.prefix).toBe(`team/${machineId}`);
+      const init = spawnSync('/usr/bin/restic', ['--no-cache', 'init'], {
+        env: { ...processEnvFor(at.access), ...resticEnvOf(at.access, 'pw') },
+        encoding: 'utf8',
+      });
+      expect(init.status, init.stderr).toBe(0);
+      expect(await repositoryPresent(at.access, 'pw')).toBe(true);
+      folders.push(at);
+    }
+
+    const removal = createRepositoryRemoval({ storage: access, disconnectMachine: async () => undefined });
+    await removal.removeWith([{ machineId: doomed, location: null }], async () => 'deleted');
+    const [gone, kept] = folders;
+    if (!gone || !kept) throw new Error('no folders');
+    expect(await gone.provider.usage(bucketName, gone.prefix)).toEqual({ bytes: 0, objects: 0 });
+    expect((await kept.provider.usage(bucketName, kept.prefix)).objects).toBeGreaterThan(0);
+    expect(await repositoryPresent(kept.access, 'pw')).toBe(true);
+  }, 120_000);
 });

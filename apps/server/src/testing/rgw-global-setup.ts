@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -39,7 +39,8 @@ export default async function setup(project: TestProject) {
   };
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now, on loopback. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -50,4 +51,14 @@ function freePort(): Promise<number> {
       );
     });
   });
+}
+
+/** What scripts/rgw-up.sh wrote to `{dir}/admin.env`: RGW_ENDPOINT and the portal-admin user's key. */
+export function rgwAdminEnv(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    readFileSync(join(dir, 'admin.env'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('='))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
 }

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import { createOutboundGuard } from '../net/outbound-guard.js';
 import type { StorageAccountConnection } from '../storage/provider.js';
-import { RGW_SCRIPTS, type RgwPlace } from './rgw-global-setup.js';
+import { RGW_SCRIPTS, type RgwPlace, rgwAdminEnv } from './rgw-global-setup.js';
 
 /**
  * Ceph's RADOS Gateway for the tests of the s3 storage provider: a real S3 service with bucket policies,
@@ -27,6 +28,8 @@ export interface Rgw {
   adminSecretKey: string;
   /** A storage account connection to this RGW with the admin key and the admin-ops user API. */
   connection(overrides?: Partial<StorageAccountConnection>): StorageAccountConnection;
+  /** The Add storage account form for this RGW with the admin key, named `{name} {random}`. */
+  accountForm(name: string): Record<string, unknown>;
 }
 
 const MISSING =
@@ -69,12 +72,7 @@ export async function startedRgw(): Promise<Rgw> {
     if (waited > 60_000) throw new Error('Ceph RGW did not start within 60 s');
     await new Promise((r) => setTimeout(r, 100));
   }
-  const env = Object.fromEntries(
-    readFileSync(join(place.dir, 'admin.env'), 'utf8')
-      .split('\n')
-      .filter((line) => line.includes('='))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+  const env = rgwAdminEnv(place.dir);
   const endpoint = env.RGW_ENDPOINT ?? '';
   const adminAccessKey = env.RGW_ADMIN_ACCESS_KEY ?? '';
   const adminSecretKey = env.RGW_ADMIN_SECRET_KEY ?? '';
@@ -94,6 +92,15 @@ export async function startedRgw(): Promise<Rgw> {
       userApi: 'RGW_ADMIN',
       requireObjectLock: false,
       ...overrides,
+    }),
+    accountForm: (name) => ({
+      name: `${name} ${randomBytes(3).toString('hex')}`,
+      type: 'S3',
+      endpoint,
+      forcePathStyle: true,
+      userApi: 'RGW_ADMIN',
+      accessKeyId: adminAccessKey,
+      secretAccessKey: adminSecretKey,
     }),
   };
 }
