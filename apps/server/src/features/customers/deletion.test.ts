@@ -340,6 +340,8 @@ describe('the deletion job with several server instances', () => {
         repo: createCustomersRepo(db),
         storage: storageAccessFor(db, dataDir, t.config.masterKey ?? ''),
         disconnectMachine: async () => {},
+        // The embedded storage: its machines have no storage users of their own.
+        removeMachineStorageUser: async () => {},
         warn: () => {},
       });
     const [one, two] = await Promise.all([instance().runPending(), instance().runPending()]);
