@@ -752,6 +752,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const settings = await repositories.repositorySettingsFor(machineId);
       if (settings) await live.sendToMachine(machineId, { type: 'repository', settings });
     },
+    removeMachineStorageUsers: (machineId) => machineStorageKeys.remove(machineId),
     // The destination account's location is made like any other: bucket, user, key and policy at the service.
     createLocation: async (customerId, storageAccountId) =>
       (await storageLocations.create(customerId, storageAccountId)).id,
