@@ -18,7 +18,7 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
-import { loopbackGuard, type Rgw, startedRgw } from '../../testing/rgw.js';
+import { loopbackGuard, type Rgw, rgwAccountValues, startedRgw } from '../../testing/rgw.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
 import { repositoryDir } from '../local-storage/paths.js';
 import { createRepositorySettings } from '../local-storage/repository-settings.js';
@@ -83,15 +83,7 @@ describe('package migrations with S3 (Ceph RGW)', () => {
     const secrets = createSecretBox(masterKey);
     const [account] = await db
       .insert(storageAccounts)
-      .values({
-        name: 'Ceph RGW',
-        type: 'S3',
-        endpoint: rgw.endpoint,
-        forcePathStyle: true,
-        accessKeyId: rgw.adminAccessKey,
-        secretAccessKeyEncrypted: secrets.encrypt(rgw.adminSecretKey),
-        userApi: 'RGW_ADMIN',
-      })
+      .values(rgwAccountValues(rgw, secrets))
       .returning({ id: storageAccounts.id });
     const s3Location = async (name: string) => {
       const [bucket] = await db

@@ -21,7 +21,7 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { signedInAs } from '../../testing/envelope.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
-import { loopbackGuard, type Rgw, startedRgw } from '../../testing/rgw.js';
+import { loopbackGuard, type Rgw, rgwAccountValues, startedRgw } from '../../testing/rgw.js';
 import { addCustomer } from '../customers/testing.js';
 import { eventually } from '../live/testing.js';
 import { createRepositorySettings } from '../local-storage/repository-settings.js';
@@ -93,15 +93,7 @@ beforeAll(async () => {
   tenants = await createTenants(db());
   const [account] = await db()
     .insert(storageAccounts)
-    .values({
-      name: 'Ceph RGW',
-      type: 'S3',
-      endpoint: rgw.endpoint,
-      forcePathStyle: true,
-      accessKeyId: rgw.adminAccessKey,
-      secretAccessKeyEncrypted: secrets().encrypt(rgw.adminSecretKey),
-      userApi: 'RGW_ADMIN',
-    })
+    .values(rgwAccountValues(rgw, secrets()))
     .returning({ id: storageAccounts.id });
   s3AccountId = account?.id ?? 0;
   const locations = createStorageLocationService({
