@@ -506,15 +506,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const repositoryRemoval = createRepositoryRemoval({
     storage,
     disconnectMachine: (machineId) => live.disconnectMachine(machineId),
+    removeMachineStorageUser: (machineId) => machineStorageKeys.remove(machineId),
   });
   const machineDeletion = createMachineDeletion({
     repo: machinesRepo,
     removal: repositoryRemoval,
-    deleteRows: async (machineId) => {
-      // Its own storage user goes first (issue 16): afterwards nothing links the user to the machine.
-      await machineStorageKeys.remove(machineId);
-      return packageQuota.removingMachine(machineId, () => backupState.deleteMachine(machineId));
-    },
+    deleteRows: (machineId) => packageQuota.removingMachine(machineId, () => backupState.deleteMachine(machineId)),
   });
   let machineDeletionJob: ReturnType<typeof startDeletionJob> | undefined;
   registerMachineRoutes(app, {
@@ -585,6 +582,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     repo: customersRepo,
     storage,
     disconnectMachine: (machineId) => live.disconnectMachine(machineId),
+    removeMachineStorageUser: (machineId) => machineStorageKeys.remove(machineId),
     warn: (message, detail) => app.log.warn(detail, message),
     ...(deps.now ? { now: deps.now } : {}),
   });
@@ -754,6 +752,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const settings = await repositories.repositorySettingsFor(machineId);
       if (settings) await live.sendToMachine(machineId, { type: 'repository', settings });
     },
+    removeMachineStorageUsers: (machineId) => machineStorageKeys.remove(machineId),
     // The destination account's location is made like any other: bucket, user, key and policy at the service.
     createLocation: async (customerId, storageAccountId) =>
       (await storageLocations.create(customerId, storageAccountId)).id,

@@ -8,6 +8,7 @@ import {
   type CustomerStatus,
   describeCron,
   HOUR_MS,
+  locationStorageUserName,
   MACHINE_STATUSES,
   type MachineStatus,
   nextRunAfter,
@@ -28,14 +29,18 @@ import {
   backupMachines,
   backupPackages,
   backupTasks,
+  buckets,
   customers,
   packageRequests,
   resellerSettings,
   storageLocations,
+  storageUsers,
   taskActions,
   users,
 } from '../db/schema/index.js';
 import { computeReadModel, readStoredReadModel } from '../features/backup-state/recompute.js';
+import { bucketPolicyFor, policyDifferences } from '../storage/policy.js';
+import { grantsOfBucket } from '../storage/repo.js';
 import { openTestDatabase } from '../testing/database.js';
 import { DEMO_SCHEDULES } from './schedule.js';
 import { DEMO_ACCOUNTS, type SeedSummary, seedDemo } from './seed.js';
@@ -235,6 +240,22 @@ describe('demo seed', () => {
     for (const other of rows.filter((r) => r.status !== 'SIGNUP_REQUESTED')) {
       expect(locations.filter((l) => l.customerId === other.id && l.isDefault)).toHaveLength(1);
     }
+  });
+
+  it("names each location's storage user as the product does, so every bucket's policy but one is consistent", async () => {
+    const { db } = database;
+    const users = await db
+      .select({ name: storageUsers.name, locationId: storageUsers.storageLocationId })
+      .from(storageUsers);
+    expect(users.length).toBeGreaterThan(0);
+    for (const user of users) expect(user.name).toBe(locationStorageUserName(user.locationId ?? 0));
+    const inconsistent: string[] = [];
+    for (const bucket of await db.select().from(buckets)) {
+      const expected = bucketPolicyFor(bucket.name, await grantsOfBucket(db, bucket.id));
+      if (policyDifferences(bucket.policy, expected).length > 0) inconsistent.push(bucket.name);
+    }
+    // Tailspin Toys' older bucket, the source of its finished migration, still grants its location user.
+    expect(inconsistent).toEqual([expect.stringMatching(/-old$/)]);
   });
 
   it('gives user@demo.test at least two Contoso machines', async () => {

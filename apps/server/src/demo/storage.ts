@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { locationStorageUserName } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { accessKeys, buckets, storageAccounts, storageLocations, storageUsers } from '../db/schema/index.js';
@@ -25,10 +26,11 @@ export async function insertStorage(
   const withStorage = customers.filter((c) => c.status !== 'SIGNUP_REQUESTED');
   const migrating = customerNamed(customers, 'Tailspin Toys');
   const bucketName = (c: CustomerInfo, suffix = '') => customerBucketName(c.id, c.name, suffix);
-  const userName = (c: CustomerInfo) => `portal-customer-${c.id}`;
-  // The policy the portal writes for a location's user: the bucket's whole folder (storage/policy.ts).
-  const policy = (c: CustomerInfo, bucket: string) =>
-    bucketPolicyFor(bucket, [{ userName: userName(c), role: 'location', prefix: '' }]);
+  // The product's name for a location's user (storage-locations/service.ts), known once the location is.
+  const userName = (c: CustomerInfo) => {
+    if (c.locationId === null) throw new Error(`customer ${c.name} has no storage location yet`);
+    return locationStorageUserName(c.locationId);
+  };
   const bucketRows = withStorage.map((c) => ({ customer: c, name: bucketName(c) }));
   bucketRows.push({ customer: migrating, name: bucketName(migrating, '-old') });
   const bucketIds = await ctx.tx
@@ -39,7 +41,6 @@ export async function insertStorage(
         name: b.name,
         managed: true,
         customerId: b.customer.id,
-        policy: policy(b.customer, b.name),
         createdAt: b.customer.createdAt,
       })),
     )
@@ -58,6 +59,12 @@ export async function insertStorage(
     if (index < withStorage.length) b.customer.locationId = location.id;
     else migrationSourceLocationId = location.id;
   });
+  // The policy the portal writes for a location's user: the bucket's whole folder (storage/policy.ts). The
+  // older bucket still grants its customer's current location user: the demo's one inconsistent policy.
+  for (const [b, { id }] of zip(bucketRows, bucketIds)) {
+    const policy = bucketPolicyFor(b.name, [{ userName: userName(b.customer), role: 'location', prefix: '' }]);
+    await ctx.tx.update(buckets).set({ policy }).where(eq(buckets.id, id));
+  }
 
   const storageUserIds = await ctx.tx
     .insert(storageUsers)

@@ -73,7 +73,11 @@ describe('the portal’s own access to backup data', () => {
     expect(machine?.access.resticRepository).toBe(join(folder, String(machineId)));
 
     await createRepository(join(folder, String(machineId)));
-    const removal = createRepositoryRemoval({ storage: access, disconnectMachine: async () => undefined });
+    const removal = createRepositoryRemoval({
+      storage: access,
+      disconnectMachine: async () => undefined,
+      removeMachineStorageUser: async () => undefined,
+    });
     await removal.removeWith([{ machineId, location: null }], async () => 'deleted');
     expect(existsSync(join(folder, String(machineId)))).toBe(false);
     expect(existsSync(folder)).toBe(true);

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import { createOutboundGuard } from '../net/outbound-guard.js';
+import type { SecretBox } from '../secrets.js';
 import type { StorageAccountConnection } from '../storage/provider.js';
 import { RGW_SCRIPTS, type RgwPlace, rgwAdminEnv } from './rgw-global-setup.js';
 
@@ -111,3 +112,14 @@ export const loopbackGuard = () => createOutboundGuard({ allowPrivate: true });
 function onPath(binary: string): boolean {
   return (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, binary)));
 }
+
+/** The storage account row a provider admin would add for this RGW: its admin key, the secret sealed. */
+export const rgwAccountValues = (rgw: Rgw, secrets: SecretBox) => ({
+  name: 'Ceph RGW',
+  type: 'S3' as const,
+  endpoint: rgw.endpoint,
+  forcePathStyle: true,
+  accessKeyId: rgw.adminAccessKey,
+  secretAccessKeyEncrypted: secrets.encrypt(rgw.adminSecretKey),
+  userApi: 'RGW_ADMIN' as const,
+});

@@ -295,11 +295,19 @@ describe('delete customer: the data really goes', () => {
     expect(bucket?.customerId).toBeNull();
     const [other] = await db().select().from(backupPackages).where(eq(backupPackages.id, otherPackage));
     expect(other?.templateId).toBeNull();
-    const [storageUser] = await db()
-      .select()
-      .from(storageUsers)
-      .where(eq(storageUsers.name, `user-${c.customerId}`));
-    expect(storageUser).toMatchObject({ customerId: null, storageLocationId: null, backupMachineId: null });
+    // A machine's own storage user goes with its machine (issue 16), its keys with it.
+    expect(
+      await db()
+        .select()
+        .from(storageUsers)
+        .where(eq(storageUsers.name, `user-${c.customerId}`)),
+    ).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(accessKeys)
+        .where(eq(accessKeys.keyId, `key-${c.customerId}`)),
+    ).toEqual([]);
     const audit = await db()
       .select({ n: sql<number>`count(*)::int` })
       .from(auditEvents)
@@ -340,6 +348,8 @@ describe('the deletion job with several server instances', () => {
         repo: createCustomersRepo(db),
         storage: storageAccessFor(db, dataDir, t.config.masterKey ?? ''),
         disconnectMachine: async () => {},
+        // The embedded storage: its machines have no storage users of their own.
+        removeMachineStorageUser: async () => {},
         warn: () => {},
       });
     const [one, two] = await Promise.all([instance().runPending(), instance().runPending()]);

@@ -17,6 +17,8 @@ export function createCustomerDeletion(deps: {
   storage: Pick<StorageAccess, 'machineRepositoryAccess'>;
   /** Closes a machine's live connection (its agent must not keep uploading into a folder being removed). */
   disconnectMachine: (machineId: number) => Promise<void>;
+  /** The machine's own storage user at the service (issue 16). */
+  removeMachineStorageUser: (machineId: number) => Promise<void>;
   /** Told about a step that could not be done (a customer still blocked). */
   warn: (message: string, detail: Record<string, unknown>) => void;
   now?: () => Date;

@@ -4,16 +4,19 @@ import { UnsafePathError } from './paths.js';
 import type { MachinePlace } from './repo.js';
 
 /**
- * Removing machines' backups before their rows (DESIGN §8: customer and machine deletion): each machine's
- * agent is disconnected first (it must not keep uploading into a folder being removed), its repository
- * removed with its storage location's own key (a folder of the embedded storage, or every object under
- * its prefix in a bucket), the rows deleted, and the repositories removed once more, since an upload the
+ * Removing machines' backups before their rows (DESIGN §8: customer, package and machine deletion): each
+ * machine's agent is disconnected first (it must not keep uploading into a folder being removed), its
+ * repository removed with its storage location's own key (a folder of the embedded storage, or every object
+ * under its prefix in a bucket), its own storage user removed at the service (issue 16; only the rows say
+ * which user is the machine's, so before they go), the rows deleted, and the repositories removed once more, since an upload the
  * agent began before it was refused may have landed after the first pass. Every step can run again, so a
  * deletion that stops half-way is simply done again.
  */
 export function createRepositoryRemoval(deps: {
   storage: Pick<StorageAccess, 'machineRepositoryAccess'>;
   disconnectMachine: (machineId: number) => Promise<void>;
+  /** The machine's own storage user and keys at the service, and the bucket policy without it. */
+  removeMachineStorageUser: (machineId: number) => Promise<void>;
 }) {
   return {
     async removeWith<T>(places: MachinePlace[], deleteRows: () => Promise<T>) {
@@ -29,6 +32,7 @@ export function createRepositoryRemoval(deps: {
         if (folder) folders.push(folder);
       }
       for (const folder of folders) await removeFolder(folder);
+      for (const place of places) await deps.removeMachineStorageUser(place.machineId);
       const outcome = await deleteRows();
       for (const folder of folders) await removeFolder(folder);
       return outcome;

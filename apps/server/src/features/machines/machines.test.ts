@@ -459,6 +459,8 @@ describe('delete (PUT /admin/backuppackages/{p}/backupmachines/{m}?delete=true)'
       removal: createRepositoryRemoval({
         storage: storageAccessFor(t.database.db, dataDir, t.config.masterKey ?? ''),
         disconnectMachine: async () => {},
+        // The embedded storage: its machines have no storage users of their own.
+        removeMachineStorageUser: async () => {},
       }),
       deleteRows: (id) => createBackupStateService({ db: t.database.db }).deleteMachine(id),
     });

@@ -10,16 +10,19 @@ import { join } from 'node:path';
 import { type PackageMigrationDetail, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupPackages, buckets, storageAccounts, storageLocations } from '../../db/schema/index.js';
+import { backupPackages, buckets, storageAccounts, storageLocations, storageUsers } from '../../db/schema/index.js';
 import { createSecretBox } from '../../secrets.js';
+import { createStorageProviders } from '../../storage/registry.js';
 import { processEnvFor } from '../../storage/s3.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
-import { type Rgw, startedRgw } from '../../testing/rgw.js';
+import { loopbackGuard, type Rgw, rgwAccountValues, startedRgw } from '../../testing/rgw.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
 import { repositoryDir } from '../local-storage/paths.js';
+import { createRepositorySettings } from '../local-storage/repository-settings.js';
+import { createMachineStorageKeys } from '../storage-locations/machine-keys.js';
 
 const PASSWORD = 'migration s3 test repository';
 let tmp = '';
@@ -80,15 +83,7 @@ describe('package migrations with S3 (Ceph RGW)', () => {
     const secrets = createSecretBox(masterKey);
     const [account] = await db
       .insert(storageAccounts)
-      .values({
-        name: 'Ceph RGW',
-        type: 'S3',
-        endpoint: rgw.endpoint,
-        forcePathStyle: true,
-        accessKeyId: rgw.adminAccessKey,
-        secretAccessKeyEncrypted: secrets.encrypt(rgw.adminSecretKey),
-        userApi: 'RGW_ADMIN',
-      })
+      .values(rgwAccountValues(rgw, secrets))
       .returning({ id: storageAccounts.id });
     const s3Location = async (name: string) => {
       const [bucket] = await db
@@ -105,6 +100,20 @@ describe('package migrations with S3 (Ceph RGW)', () => {
     const first = await s3Location(`mig-a-${stamp}`);
     const second = await s3Location(`mig-b-${stamp}`);
     const access = storageAccessFor(db, t.config.dataDir, masterKey);
+    // The machine's own settings, as its agent is sent them (its own storage user and key on S3).
+    const machineSettings = createRepositorySettings({
+      db,
+      secrets,
+      publicBase: 'http://portal.test',
+      s3Access: (id) =>
+        createMachineStorageKeys({
+          db,
+          providers: createStorageProviders({ db, secrets, dataDir: t.config.dataDir, guard: loopbackGuard() }),
+          secrets,
+          repositoryChanged: async () => {},
+          warn: () => {},
+        }).repositoryAccess(id),
+    });
     for (const location of [first, second]) {
       const { provider: s3, bucket } = await access.locationAccess(location);
       await s3.createBucket(bucket);
@@ -140,6 +149,12 @@ describe('package migrations with S3 (Ceph RGW)', () => {
       const target = join(tmp, `restored-${destinationStorageLocationId}`);
       restic(at.access.resticRepository, env, ['restore', 'latest', '--target', target]);
       expect(readFileSync(join(target, data, 'a.txt'), 'utf8')).toBe('alpha on S3\n');
+      // The machine's agent reaches it too, with the key of its own storage user its settings carry.
+      const settings = await machineSettings.repositorySettingsFor(machineId);
+      if (!settings?.env) throw new Error('no machine settings on S3');
+      expect(settings.repository).toBe(at.access.resticRepository);
+      const own = processEnvFor({ resticRepository: settings.repository, rclonePath: '', env: settings.env });
+      expect(restic(settings.repository, own, ['snapshots', '--no-lock', '--json'])).toContain('"id"');
       return state;
     };
 
@@ -148,5 +163,11 @@ describe('package migrations with S3 (Ceph RGW)', () => {
     // The first bucket's copy was the source of the second migration: removed after it.
     const { provider: s3, bucket, prefix } = await access.locationAccess(first);
     expect(await s3.usage(bucket, prefix)).toMatchObject({ objects: 0 });
+    // The machine's storage user of the first bucket went with the move: one user, granted the second only.
+    expect((await s3.getBucketPolicy(bucket)) ?? '').not.toContain(`user/portal-machine-${machineId}`);
+    const { bucket: secondBucket } = await access.locationAccess(second);
+    expect(await s3.getBucketPolicy(secondBucket)).toContain(`user/portal-machine-${machineId}`);
+    const users = await db.select().from(storageUsers).where(eq(storageUsers.backupMachineId, machineId));
+    expect(users.map((u) => u.storageLocationId)).toEqual([second]);
   }, 180_000);
 });

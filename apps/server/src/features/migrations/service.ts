@@ -81,6 +81,11 @@ export function createMigrationService(deps: {
   syncTasks: (machineId: number) => Promise<void>;
   /** Sends a machine's agent its repository settings (after a finalisation moved it). */
   sendRepository: (machineId: number) => Promise<void>;
+  /**
+   * Removes a moved machine's own storage users of where it was (issue 16): the source bucket's policy no
+   * longer grants them, and its agent gets a key of the destination with its next settings.
+   */
+  removeMachineStorageUsers: (machineId: number) => Promise<void>;
   /** A storage location for the customer on the account (a storage account migration's destination). */
   createLocation: (customerId: number, storageAccountId: number) => Promise<number>;
   rclonePath: string;
@@ -449,6 +454,14 @@ export function createMigrationService(deps: {
       throw conflict(TEXT.sourceChanged);
     }
     if (!(await repo.finalize(migration, now()))) throw notAllowed('be finalised', migration);
+    for (const machineId of await repo.machineIds(migration.backupPackageId)) {
+      // The package has moved: a user left behind is reported, not a reason to undo the move.
+      await deps
+        .removeMachineStorageUsers(machineId)
+        .catch((error: unknown) =>
+          deps.log.warn('a moved machine storage user was left at the storage service', { machineId, err: error }),
+        );
+    }
     // The agents back up at the destination from their next run: new settings, then runnable tasks again.
     for (const machineId of await deps.onlineMachineIds(migration.backupPackageId)) {
       await deps.sendRepository(machineId).catch(() => undefined);

@@ -450,6 +450,8 @@ describe('the package deletion job: safe to run again and on several instances',
     createRepositoryRemoval({
       storage: storageAccessFor(t.database.db, dataDir, t.config.masterKey ?? ''),
       disconnectMachine: async () => undefined,
+      // The embedded storage: its machines have no storage users of their own.
+      removeMachineStorageUser: async () => undefined,
     });
 
   it('lets one of two instances take a package; the other finds nothing, and a second pass does nothing', async () => {

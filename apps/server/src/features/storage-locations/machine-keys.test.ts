@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessKeys, backupPackages, buckets, storageAccounts, storageUsers } from '../../db/schema/index.js';
+import {
+  accessKeys,
+  backupPackages,
+  buckets,
+  customers,
+  storageAccounts,
+  storageLocations,
+  storageUsers,
+} from '../../db/schema/index.js';
 import { createSecretBox } from '../../secrets.js';
 import type { StorageProviders } from '../../storage/provider.js';
 import { createS3Provider, processEnvFor } from '../../storage/s3.js';
@@ -13,7 +21,9 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { signedInAs } from '../../testing/envelope.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
-import { loopbackGuard, type Rgw, startedRgw } from '../../testing/rgw.js';
+import { loopbackGuard, type Rgw, rgwAccountValues, startedRgw } from '../../testing/rgw.js';
+import { addCustomer } from '../customers/testing.js';
+import { eventually } from '../live/testing.js';
 import { createRepositorySettings } from '../local-storage/repository-settings.js';
 import { createMachineStorageKeys } from './machine-keys.js';
 import { createStorageLocationService } from './service.js';
@@ -78,11 +88,12 @@ async function policyOf(name: string) {
 beforeAll(async () => {
   rgw = await startedRgw();
   dataDir = await mkdtemp(join(tmpdir(), 'machine-keys-'));
-  t = await createTestApp({ DATA_DIR: dataDir });
+  // The app's own deletion jobs reach the RGW too: a loopback endpoint and the account's admin key.
+  t = await createTestApp({ DATA_DIR: dataDir, ALLOW_PRIVATE_ENDPOINTS: 'true' });
   tenants = await createTenants(db());
   const [account] = await db()
     .insert(storageAccounts)
-    .values({ name: 'Ceph RGW', type: 'S3', endpoint: rgw.endpoint, forcePathStyle: true, userApi: 'RGW_ADMIN' })
+    .values(rgwAccountValues(rgw, secrets()))
     .returning({ id: storageAccounts.id });
   s3AccountId = account?.id ?? 0;
   const locations = createStorageLocationService({
@@ -188,4 +199,64 @@ describe("a machine's own storage key on an S3 location", () => {
     expect(await keys().repositoryAccess(localMachine)).toBeNull();
     expect(await machineUsers(localMachine)).toEqual([]);
   });
+});
+
+describe("a machine's own storage user goes with its package and with its customer (the app's deletion jobs)", () => {
+  /** A suspended package of the customer on an S3 location, with a machine whose own key was made. */
+  async function machineWithKey(customerId: number, storageLocationId: number) {
+    const fixtures = backupFixtures(db());
+    const pkg = await fixtures.package(customerId, { status: 'SUSPENDED' });
+    await db().update(backupPackages).set({ storageLocationId }).where(eq(backupPackages.id, pkg));
+    const machine = await fixtures.machine(pkg);
+    expect(await keys().repositoryAccess(machine)).not.toBeNull();
+    expect(await serviceOf(s3AccountId).listUsers()).toContain(`portal-machine-${machine}`);
+    return { pkg, machine };
+  }
+
+  async function expectGoneAtService(machine: number, bucket: string) {
+    expect(await serviceOf(s3AccountId).listUsers()).not.toContain(`portal-machine-${machine}`);
+    expect(await machineUsers(machine)).toEqual([]);
+    const principals = (await policyOf(bucket)).Statement.flatMap((s) => s.Principal.AWS);
+    expect(principals).not.toContain(`arn:aws:iam:::user/portal-machine-${machine}`);
+  }
+
+  it("removes the user of each machine of a deleted package, at the service and from the bucket's policy", async () => {
+    const [location] = await db()
+      .select({ id: storageLocations.id })
+      .from(storageLocations)
+      .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
+      .where(eq(buckets.name, bucketName));
+    const { pkg, machine } = await machineWithKey(tenants.customerB.customerId, location?.id ?? 0);
+    const provider = await signedInAs(t.app, tenants.providerAdmin.email);
+    const asked = await provider.json('PUT', `${ROUTES.packages.providerAction.build({ packageId: pkg })}?delete=true`);
+    expect(asked.statusCode).toBe(200);
+    await eventually(async () => {
+      const [row] = await db().select().from(backupPackages).where(eq(backupPackages.id, pkg));
+      return row === undefined;
+    }, 30_000);
+    await expectGoneAtService(machine, bucketName);
+  }, 60_000);
+
+  it("removes the user of each machine of a deleted customer, at the service and from the bucket's policy", async () => {
+    const customer = await addCustomer(db(), { status: 'SUSPENDED' });
+    const locations = createStorageLocationService({
+      db: db(),
+      providers: providers(),
+      secrets: secrets(),
+      warn: () => {},
+    });
+    const location = await locations.create(customer.customerId, s3AccountId);
+    const { machine } = await machineWithKey(customer.customerId, location.id);
+    const provider = await signedInAs(t.app, tenants.providerAdmin.email);
+    const asked = await provider.json(
+      'DELETE',
+      ROUTES.customers.provider.remove.build({ customerId: customer.customerId }),
+    );
+    expect(asked.statusCode).toBe(200);
+    await eventually(async () => {
+      const [row] = await db().select().from(customers).where(eq(customers.id, customer.customerId));
+      return row === undefined;
+    }, 30_000);
+    await expectGoneAtService(machine, location.bucketName);
+  }, 60_000);
 });

@@ -37,7 +37,11 @@ export function createMachineStorageKeys(deps: {
   const repo = createMachineKeysRepo(db);
 
   /** The bucket's policy as the records say, put at the service and kept on the bucket's row. */
-  async function putPolicy(provider: StorageProvider, place: MachinePlace, extra: PolicyGrant[] = []) {
+  async function putPolicy(
+    provider: StorageProvider,
+    place: Pick<MachinePlace, 'bucketId' | 'bucketName'>,
+    extra: PolicyGrant[] = [],
+  ) {
     const names = new Set(extra.map((g) => g.userName));
     const grants = [...(await grantsOfBucket(db, place.bucketId)).filter((g) => !names.has(g.userName)), ...extra];
     const policy = bucketPolicyFor(place.bucketName, grants);
@@ -72,10 +76,19 @@ export function createMachineStorageKeys(deps: {
     }
   }
 
-  /** The stored key of the machine's user at the place's account, opened. */
+  /**
+   * The stored key of the machine's user made for the place's location, opened. A key made for another
+   * location (the package migrated since) is not granted by this bucket's policy: a new one is made.
+   */
   async function storedKey(place: MachinePlace): Promise<CreatedAccessKey | null> {
     const keys = await repo.machineKeys(place.machineId);
-    const found = keys.find((k) => k.storageAccountId === place.storageAccountId && k.keyId && k.secretEncrypted);
+    const found = keys.find(
+      (k) =>
+        k.storageAccountId === place.storageAccountId &&
+        k.storageLocationId === place.storageLocationId &&
+        k.keyId &&
+        k.secretEncrypted,
+    );
     return found?.keyId && found.secretEncrypted
       ? { keyId: found.keyId, secret: secrets.decrypt(found.secretEncrypted) }
       : null;
@@ -141,15 +154,20 @@ export function createMachineStorageKeys(deps: {
       }
     },
 
-    /** With the machine's deletion: its user (and keys) at the service, then the bucket's policy without it. */
+    /**
+     * With the machine's deletion, and after a migration moved its package: each of its users (and keys) at
+     * the user's own account, then the policy of the bucket it was made for without it. The account and
+     * bucket are the user's, not the machine's present place: after a migration they differ.
+     */
     async remove(machineId: number): Promise<void> {
-      const place = await repo.machinePlace(machineId);
-      const users = await repo.machineKeys(machineId);
-      if (!place || users.length === 0) return;
-      const provider = await providers.forAccount(place.storageAccountId);
-      await provider.deleteUser(machineStorageUserName(machineId));
-      await createStorageLocationsRepo(db).deleteUsers([...new Set(users.map((u) => u.userId))]);
-      await putPolicy(provider, place);
+      for (const user of await repo.machineUsers(machineId)) {
+        const provider = await providers.forAccount(user.storageAccountId);
+        await provider.deleteUser(user.userName);
+        await createStorageLocationsRepo(db).deleteUsers([user.userId]);
+        if (user.bucketId !== null && user.bucketName !== null) {
+          await putPolicy(provider, { bucketId: user.bucketId, bucketName: user.bucketName });
+        }
+      }
     },
   };
 }

@@ -346,6 +346,7 @@ export function createMachineKeysRepo(db: Executor) {
           userId: storageUsers.id,
           userName: storageUsers.name,
           storageAccountId: storageUsers.storageAccountId,
+          storageLocationId: storageUsers.storageLocationId,
           keyId: accessKeys.keyId,
           secretEncrypted: accessKeys.secretEncrypted,
         })
@@ -353,6 +354,23 @@ export function createMachineKeysRepo(db: Executor) {
         .leftJoin(accessKeys, eq(accessKeys.storageUserId, storageUsers.id))
         .where(eq(storageUsers.backupMachineId, machineId))
         .orderBy(desc(accessKeys.id));
+    },
+
+    /** The machine's storage users, each with the bucket of the location it was made for (null when gone). */
+    async machineUsers(machineId: number) {
+      return db
+        .select({
+          userId: storageUsers.id,
+          userName: storageUsers.name,
+          storageAccountId: storageUsers.storageAccountId,
+          bucketId: buckets.id,
+          bucketName: buckets.name,
+        })
+        .from(storageUsers)
+        .leftJoin(storageLocations, eq(storageLocations.id, storageUsers.storageLocationId))
+        .leftJoin(buckets, eq(buckets.id, storageLocations.bucketId))
+        .where(eq(storageUsers.backupMachineId, machineId))
+        .orderBy(asc(storageUsers.id));
     },
 
     async deleteKey(keyId: string): Promise<void> {

@@ -10,6 +10,10 @@ const PAGE = MESSAGES.storageAccountPages;
 const F = STORAGE_ACCOUNT_FORM_LABELS;
 const PROVIDER = { role: 'ROLE_BOLT_ADMIN_USER', customerId: null } as const;
 
+// Typing four fields of the S3 form takes more than the default 5 s on the shared CPU; a test cut off
+// mid-typing would type on into the next test's dialog.
+vi.setConfig({ testTimeout: 30_000 });
+
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
