@@ -128,7 +128,12 @@ describe('an S3 location (Ceph RGW)', () => {
       folders.push(at);
     }
 
-    const removal = createRepositoryRemoval({ storage: access, disconnectMachine: async () => undefined });
+    // No storage users were made for these repositories: only the folders are removed here.
+    const removal = createRepositoryRemoval({
+      storage: access,
+      disconnectMachine: async () => undefined,
+      removeMachineStorageUser: async () => undefined,
+    });
     await removal.removeWith([{ machineId: doomed, location: null }], async () => 'deleted');
     const [gone, kept] = folders;
     if (!gone || !kept) throw new Error('no folders');
