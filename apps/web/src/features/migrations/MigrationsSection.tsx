@@ -9,7 +9,7 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { DataTable, RowLink, Section, StatusBadge } from '../../ui';
+import { BrowserPagedTable, RowLink, Section, StatusBadge } from '../../ui';
 import { CreateMigrationDialog } from './CreateMigrationDialog';
 import { type MigrationPackageRef, useMigrations } from './queries';
 
@@ -21,10 +21,7 @@ const C = MIGRATION_TEXTS.columns;
  */
 export function MigrationsSection({ target }: { target: MigrationPackageRef }) {
   const migrations = useMigrations(target);
-  const [page, setPage] = useState(0);
   const [creating, setCreating] = useState(false);
-  const all = migrations.data?.elements ?? [];
-  const rows = all.slice(page * MIGRATIONS_PAGE_SIZE, (page + 1) * MIGRATIONS_PAGE_SIZE);
   return (
     <Section
       title={MIGRATION_TEXTS.sectionTitle}
@@ -34,7 +31,7 @@ export function MigrationsSection({ target }: { target: MigrationPackageRef }) {
         </Button>
       }
     >
-      <DataTable<PackageMigrationRow>
+      <BrowserPagedTable<PackageMigrationRow>
         aria-label={MIGRATION_TEXTS.sectionTitle}
         data-testid="migrations-table"
         columns={[
@@ -67,12 +64,9 @@ export function MigrationsSection({ target }: { target: MigrationPackageRef }) {
             ),
           },
         ]}
-        rows={rows}
+        rows={migrations.data?.elements ?? []}
         rowKey={(m) => m.id}
-        totalElements={all.length}
-        page={page}
         size={MIGRATIONS_PAGE_SIZE}
-        onPageChange={setPage}
         loading={migrations.isFetching}
         emptyText={MESSAGES.migration.empty}
       />

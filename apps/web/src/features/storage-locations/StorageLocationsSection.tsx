@@ -9,7 +9,7 @@ import {
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
-import { DataTable, type DataTableColumn, Section, StatusBadge } from '../../ui';
+import { BrowserPagedTable, type DataTableColumn, Section, StatusBadge } from '../../ui';
 import { CreateStorageLocationDialog } from './CreateStorageLocationDialog';
 import { useStorageLocations } from './queries';
 import { DeleteStorageLocationDialog, MakeDefaultStorageLocationDialog } from './StorageLocationDialogs';
@@ -25,7 +25,6 @@ type Dialog = { kind: 'create' } | { kind: 'delete' | 'makeDefault'; location: S
  */
 export function StorageLocationsSection({ customerId }: { customerId: number }) {
   const query = useStorageLocations(customerId);
-  const [page, setPage] = useState(0);
   const [dialog, setDialog] = useState<Dialog>(null);
   const rows = query.data?.elements ?? [];
   const close = () => setDialog(null);
@@ -86,16 +85,13 @@ export function StorageLocationsSection({ customerId }: { customerId: number }) 
         </Button>
       }
     >
-      <DataTable<StorageLocationRow>
+      <BrowserPagedTable<StorageLocationRow>
         aria-label={T.sectionTitle}
         data-testid="storage-locations"
         columns={columns}
-        rows={rows.slice(page * STORAGE_LOCATION_PAGE_SIZE, (page + 1) * STORAGE_LOCATION_PAGE_SIZE)}
+        rows={rows}
         rowKey={(row) => row.id}
-        totalElements={rows.length}
-        page={page}
         size={STORAGE_LOCATION_PAGE_SIZE}
-        onPageChange={setPage}
         loading={query.isPending}
         emptyText={MESSAGES.storageLocation.empty}
       />
