@@ -887,7 +887,6 @@ export const MESSAGES = {
     noSnapshot: 'This run has no snapshot to download',
     busy: 'Not available while an action of the task is in progress or the task is being deleted',
     downloadNotValid: 'This download is no longer valid; start it again',
-    notOnPortalStorage: "Downloads are served only from the portal's own storage",
     archiveNotDeletable: 'This snapshot archive cannot be deleted now',
     // Restore to the machine (issue 14; ours, the specification has no screen for it).
     restoreButton: 'Restore',

@@ -36,8 +36,6 @@ export const SEEDING_MESSAGES = {
   seedIsMachineRepository: "This is the machine's own repository, not a seed.",
   taskNotFound: 'The backup task was not found.',
   taskNotAwaitingSeed: 'Only a task awaiting its seed can have a seed loaded.',
-  notLocalStorage:
-    "Seeds can be loaded only into the portal's embedded storage; this machine's repository is kept elsewhere.",
   machineRepositoryMissing: "The machine's repository does not exist yet: the agent creates it with the seed.",
   alreadyLoading: 'A seed is already being loaded for this task.',
   loadStarted: 'Seed loading started.',
