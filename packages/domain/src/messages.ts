@@ -778,10 +778,7 @@ export const MESSAGES = {
     detailsTitle: 'Details',
     usersTitle: 'Users',
     packagesTitle: 'Backup packages',
-    storageTitle: 'Storage locations and accounts',
     noPackages: 'There are no backup packages',
-    noStorageLocations: 'There are no storage locations',
-    defaultLocation: 'default',
     packageColumns: {
       name: 'Name',
       status: 'Status',
@@ -790,12 +787,6 @@ export const MESSAGES = {
       numberOfChildCustomerPackages: 'Number of child customer packages',
       storageAccount: 'Storage account',
       actions: 'Actions',
-    },
-    storageColumns: {
-      location: 'Storage location',
-      account: 'Storage account',
-      type: 'Type',
-      numberOfBackupPackages: 'Number of backup packages',
     },
     changeStatusButton: 'Change status',
     changeStatusTitle: 'Change status of customer',
