@@ -34,6 +34,8 @@ import {
   packageTemplatesPath,
   packageUpgradePath,
   packageUrl,
+  resellerPortalHost,
+  resellerPortalOrigin,
   resellerSettingsPath,
   setDefaultStorageAccountPath,
   storageAccountAccessKeysPath,
@@ -213,5 +215,17 @@ describe('calls of 002 §7', () => {
   it('002 §7.8: channel destinations', () => {
     expect(machineChannelDestination(3, 'udpatetaskstatus')).toBe('/backupmachines/3/udpatetaskstatus');
     expect(machineChannelDestination(3, 'newtask')).toBe('/backupmachines/3/newtask');
+  });
+});
+
+describe('a reseller portal address from its custom URL (ours)', () => {
+  it('a host name is https on that host, a URL its origin, anything else nothing', () => {
+    expect(resellerPortalOrigin('Backup.Example.com')).toBe('https://backup.example.com');
+    expect(resellerPortalOrigin('http://backup.example.com:8080/some/path')).toBe('http://backup.example.com:8080');
+    expect(resellerPortalOrigin('javascript:alert(1)')).toBeNull();
+    expect(resellerPortalOrigin('  ')).toBeNull();
+    expect(resellerPortalOrigin(null)).toBeNull();
+    expect(resellerPortalHost('https://Backup.Example.com/x')).toBe('backup.example.com');
+    expect(resellerPortalHost('backup.example.com')).toBe('backup.example.com');
   });
 });

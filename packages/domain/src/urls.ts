@@ -1,4 +1,5 @@
 import { PACKAGE_STATUSES, PAYMENT_METHODS, type PackageStatus, type PaymentMethod } from './enums.js';
+import { isHostname, isWebUrl } from './forms/fields.js';
 import { type AdminAudience, type Audience, idSegment, member, type Paging, withPaging, withQuery } from './paths.js';
 
 export * from './paths.js';
@@ -294,3 +295,21 @@ export const machineChannelDestination = (machineId: number, command: MachineCha
 
 /** 002 §8.3, §9: a browser waits this long for the reply to a channel command or tree request. */
 export const CHANNEL_REPLY_TIMEOUT_MS = 20_000;
+
+/**
+ * A reseller's own portal address from its customUrl (000 §1, §5): a host name means https on that host, a URL
+ * its origin (ours). Answers null for a value that is neither, so nothing unchecked becomes a link.
+ */
+export function resellerPortalOrigin(customUrl: string | null | undefined): string | null {
+  const value = customUrl?.trim();
+  if (!value) return null;
+  if (isHostname(value)) return `https://${value.toLowerCase()}`;
+  if (!isWebUrl(value)) return null;
+  return new URL(value).origin;
+}
+
+/** The host name a reseller's customers reach the portal on (what a request's Host header is matched with). */
+export function resellerPortalHost(customUrl: string | null | undefined): string | null {
+  const origin = resellerPortalOrigin(customUrl);
+  return origin === null ? null : new URL(origin).hostname;
+}

@@ -2,3 +2,4 @@ export * from './accounts.js';
 export * from './backup.js';
 export * from './storage.js';
 export * from './task-overview.js';
+export * from './mail.js';
