@@ -74,6 +74,8 @@ const envSchema = z.object({
     .transform((v) => v === 'true'),
   /** Package migrations (issue 16): the rclone binary, how often the migration job runs, the sync lease. */
   RCLONE_PATH: z.string().optional(),
+  /** Extra certificate authorities (a PEM file) trusted for outgoing SMTP with TLS: a provider's own CA, or the tests'. */
+  SMTP_CA_FILE: z.string().optional(),
   MIGRATION_JOB_INTERVAL_MS: positiveInt(15_000),
   MIGRATION_LEASE_MS: positiveInt(60_000),
 });
@@ -125,6 +127,7 @@ export interface Config {
   allowPrivateEndpoints: boolean;
   /** Package migrations (issue 16). */
   rclonePath: string;
+  smtpCaFile: string | undefined;
   migrationJobIntervalMs: number;
   migrationLeaseMs: number;
 }
@@ -173,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     realtimeCommandAllowList: e.REALTIME_COMMAND_ALLOW_LIST,
     allowPrivateEndpoints: e.ALLOW_PRIVATE_ENDPOINTS,
     rclonePath: e.RCLONE_PATH ?? 'rclone',
+    smtpCaFile: e.SMTP_CA_FILE,
     migrationJobIntervalMs: e.MIGRATION_JOB_INTERVAL_MS,
     migrationLeaseMs: e.MIGRATION_LEASE_MS,
   };

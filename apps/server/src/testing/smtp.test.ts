@@ -1,6 +1,8 @@
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtpServer, type TestSmtpServer } from './smtp.js';
+import { openSmtpTransport } from '../mail/transport.js';
+import { createOutboundGuard } from '../net/outbound-guard.js';
+import { startTestSmtpServer, type TestSmtpServer, testSmtpCertificate } from './smtp.js';
 
 let smtp: TestSmtpServer;
 beforeAll(async () => {
@@ -8,19 +10,13 @@ beforeAll(async () => {
 });
 afterAll(() => smtp.close());
 
-const transport = (user: string, pass: string) =>
-  nodemailer.createTransport({
-    host: smtp.host,
-    port: smtp.port,
-    secure: false,
-    requireTLS: true,
-    auth: { user, pass },
-    tls: { rejectUnauthorized: false },
-  });
+const trust = { guard: createOutboundGuard({ allowPrivate: true }), caFile: testSmtpCertificate().file };
+const transport = (username: string, password: string, host = 'localhost') =>
+  openSmtpTransport({ host, port: smtp.port, username, password }, trust);
 
-describe('the tests’ SMTP server (STARTTLS, AUTH, refused senders)', () => {
-  it('accepts a mail after STARTTLS and authentication, and records the envelope', async () => {
-    await transport('mailer', 'right secret').sendMail({
+describe('outgoing SMTP to a tenant’s server, against the tests’ SMTP server (STARTTLS, AUTH, refused senders)', () => {
+  it('upgrades with STARTTLS, verifies the certificate against the host name, authenticates and sends', async () => {
+    await (await transport('mailer', 'right secret')).sendMail({
       from: 'portal@example.com',
       to: 'someone@example.com',
       subject: 'Hello',
@@ -32,13 +28,37 @@ describe('the tests’ SMTP server (STARTTLS, AUTH, refused senders)', () => {
   });
 
   it('refuses a wrong password with 535 and a refused sender with 553', async () => {
-    await expect(transport('mailer', 'wrong').verify()).rejects.toMatchObject({ code: 'EAUTH', responseCode: 535 });
+    await expect((await transport('mailer', 'wrong')).verify()).rejects.toMatchObject({
+      code: 'EAUTH',
+      responseCode: 535,
+    });
     await expect(
-      transport('mailer', 'right secret').sendMail({ from: 'spoof@example.com', to: 'a@example.com', text: 'x' }),
+      (await transport('mailer', 'right secret')).sendMail({
+        from: 'spoof@example.com',
+        to: 'a@example.com',
+        text: 'x',
+      }),
     ).rejects.toMatchObject({ code: 'EENVELOPE', responseCode: 553 });
   });
 
-  it('refuses AUTH before TLS', async () => {
+  it('fails TLS when the certificate is not trusted', async () => {
+    const untrusted = await openSmtpTransport(
+      { host: 'localhost', port: smtp.port, username: 'mailer', password: 'right secret' },
+      { ...trust, caFile: undefined },
+    );
+    await expect(untrusted.verify()).rejects.toThrow(/self-signed certificate/);
+  });
+
+  it('refuses a loopback mail server unless private endpoints are allowed', async () => {
+    await expect(
+      openSmtpTransport(
+        { host: 'localhost', port: smtp.port, username: 'mailer', password: 'right secret' },
+        { guard: createOutboundGuard({ allowPrivate: false }), caFile: undefined },
+      ),
+    ).rejects.toMatchObject({ kind: 'refusedAddress' });
+  });
+
+  it('the server refuses AUTH before TLS', async () => {
     const plain = nodemailer.createTransport({
       host: smtp.host,
       port: smtp.port,

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
@@ -25,10 +25,13 @@ export interface TestSmtpOptions {
   refusedSenders?: string[];
 }
 
-let certificate: { key: Buffer; cert: Buffer } | null = null;
+let certificate: { key: Buffer; cert: Buffer; file: string } | null = null;
 
-/** A self-signed certificate for 127.0.0.1 / localhost, made once per process with the system's openssl. */
-function selfSigned(): { key: Buffer; cert: Buffer } {
+/**
+ * A self-signed certificate for 127.0.0.1 / localhost, made once per process with the system's openssl; its
+ * `file` (the certificate as PEM) is what a server under test trusts through SMTP_CA_FILE.
+ */
+export function testSmtpCertificate(): { key: Buffer; cert: Buffer; file: string } {
   if (certificate) return certificate;
   const dir = mkdtempSync(join(tmpdir(), 'portal-smtp-cert-'));
   try {
@@ -53,7 +56,10 @@ function selfSigned(): { key: Buffer; cert: Buffer } {
       ],
       { stdio: 'ignore' },
     );
-    certificate = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+    const cert = readFileSync(join(dir, 'cert.pem'));
+    const file = join(mkdtempSync(join(tmpdir(), 'portal-smtp-ca-')), 'ca.pem');
+    writeFileSync(file, cert);
+    certificate = { key: readFileSync(join(dir, 'key.pem')), cert, file };
     return certificate;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -63,8 +69,7 @@ function selfSigned(): { key: Buffer; cert: Buffer } {
 /**
  * A real SMTP server on loopback for tests (issue 17): STARTTLS with a self-signed certificate, AUTH
  * PLAIN/LOGIN against the given users, senders it refuses, and every accepted message kept in memory.
- * Clients must trust the self-signed certificate (`tls: { rejectUnauthorized: false }`) — the tests'
- * configuration says so, production never does.
+ * Clients trust its self-signed certificate through SMTP_CA_FILE = testSmtpCertificate().file.
  */
 export async function startTestSmtpServer(options: TestSmtpOptions = {}) {
   const startTls = options.startTls ?? true;
@@ -73,7 +78,7 @@ export async function startTestSmtpServer(options: TestSmtpOptions = {}) {
   const refused = new Set((options.refusedSenders ?? []).map((s) => s.toLowerCase()));
   const mails: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
-  const tls = startTls ? selfSigned() : null;
+  const tls = startTls ? testSmtpCertificate() : null;
 
   const server = new SMTPServer({
     logger: false,

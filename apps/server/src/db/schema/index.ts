@@ -1,5 +1,5 @@
 export * from './accounts.js';
 export * from './backup.js';
+export * from './mail.js';
 export * from './storage.js';
 export * from './task-overview.js';
-export * from './mail.js';
