@@ -91,6 +91,7 @@ import { createSeedingRepo } from './features/seeding/repo.js';
 import { registerSeedingRoutes } from './features/seeding/routes.js';
 import { createSeedingService } from './features/seeding/service.js';
 import { createShellRepo } from './features/shell/repo.js';
+import { createShellService } from './features/shell/service.js';
 import { createSignUpRepo } from './features/signup/repo.js';
 import { registerSignUpRoutes } from './features/signup/routes.js';
 import { createSignUpService } from './features/signup/service.js';
@@ -201,7 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.now ? { now: deps.now } : {}),
   });
   const profiles = createProfileRepo(db);
-  const shell = createShellRepo(db);
+  const shell = createShellService(createShellRepo(db));
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
@@ -779,6 +780,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     commitId: config.commitId,
     demo: config.demo,
     shell,
+    providerSiteUrl: config.providerSiteUrl ?? null,
     unpaidInvoices: (customerId, stored) => billing.unpaidInvoices(customerId, stored),
   });
 

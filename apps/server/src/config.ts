@@ -46,6 +46,7 @@ const envSchema = z.object({
       message: 'must be 64 hexadecimal characters (32 bytes)',
     }),
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
+  PROVIDER_SITE_URL: optionalUrl(['http:', 'https:']),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   SESSION_IDLE_MINUTES: positiveInt(SESSION_DEFAULTS.idleTimeoutMinutes),
   SESSION_MAX_HOURS: positiveInt(SESSION_DEFAULTS.absoluteLifetimeHours),
@@ -100,6 +101,8 @@ export interface Config {
   /** 32-byte key for secrets at rest; demo mode derives one from the data directory when unset. */
   masterKey: string | undefined;
   publicUrl: string | undefined;
+  /** The provider's public site: the pricing link of direct customers (000 §6, §9). */
+  providerSiteUrl: string | undefined;
   secureCookies: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
   sessionIdleMinutes: number;
@@ -158,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     masterKey: e.MASTER_KEY || undefined,
     publicUrl: e.PUBLIC_URL,
+    providerSiteUrl: e.PROVIDER_SITE_URL,
     secureCookies: e.PUBLIC_URL?.startsWith('https:') ?? false,
     logLevel: e.LOG_LEVEL,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,

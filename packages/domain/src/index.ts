@@ -4,6 +4,7 @@ export * from './agent-install.js';
 export * from './agent-protocol.js';
 export * from './api.js';
 export * from './billing.js';
+export * from './branding.js';
 export * from './command-responses.js';
 export * from './customers.js';
 export * from './dashboard.js';

@@ -1,6 +1,10 @@
 import type { Role } from './enums.js';
 
-/** Branding the shell applies (000 §3 reseller settings; defaults when absent). */
+/**
+ * The brand a page shows (000 §1-§3, 002 §1, §2.2): the enabled reseller settings that apply (a reseller's
+ * own, else its parent reseller's), null for the provider's own brand. Only what pages show: never the
+ * e-mail settings. Colours are hex (HEX_COLOUR) or null for the default; links are absolute http(s) URLs.
+ */
 export interface Branding {
   brandName: string | null;
   logo: string | null;
@@ -8,7 +12,14 @@ export interface Branding {
   appHeaderColour: string | null;
   appHeaderTextColour: string | null;
   appBackgroundColour: string | null;
+  functionalBackgroundColour: string | null;
   functionalButtonColour: string | null;
+  appEnabledButtonColour: string | null;
+  appDisabledButtonColour: string | null;
+  /** The reseller's main site: where its customers find prices (000 §1, §6). */
+  mainSiteLink: string | null;
+  /** The reseller's own portal address (resellerPortalOrigin of its customUrl). */
+  portalOrigin: string | null;
 }
 
 /** The data the served index.html carries for the page to start with (DESIGN §3, 002 §7.8). */
@@ -27,6 +38,8 @@ export interface InitialData {
     unpaidInvoices: number;
   } | null;
   branding: Branding | null;
+  /** The provider's public site (PROVIDER_SITE_URL): its pricing and downloads; null when not configured. */
+  providerSiteUrl: string | null;
   version: string;
   commitId: string;
   demo: boolean;

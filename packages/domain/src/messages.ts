@@ -166,6 +166,8 @@ export const MESSAGES = {
       PAYMENT: 'Pay for your backup package',
       LINK_MACHINE: 'Install the client and link a machine',
       FIRST_TASK: 'Add your first backup task',
+      /** Ours: the pricing link beside the pay step (000 §6). */
+      pricing: 'Pricing',
     },
   },
 

@@ -34,6 +34,7 @@ import {
   packageTemplatesPath,
   packageUpgradePath,
   packageUrl,
+  requestHostName,
   resellerPortalHost,
   resellerPortalOrigin,
   resellerSettingsPath,
@@ -227,5 +228,29 @@ describe('a reseller portal address from its custom URL (ours)', () => {
     expect(resellerPortalOrigin(null)).toBeNull();
     expect(resellerPortalHost('https://Backup.Example.com/x')).toBe('backup.example.com');
     expect(resellerPortalHost('backup.example.com')).toBe('backup.example.com');
+  });
+});
+
+describe("a request's host name, matched with a reseller's portal host (ours)", () => {
+  it('is lower case without the port or a trailing dot; an address in brackets or junk is none', () => {
+    expect(requestHostName('Backup.Example.COM:8443')).toBe('backup.example.com');
+    expect(requestHostName('backup.example.com.')).toBe('backup.example.com');
+    expect(requestHostName('127.0.0.1:18380')).toBe('127.0.0.1');
+    expect(requestHostName('[::1]:80')).toBeNull();
+    expect(requestHostName('evil.test/path')).toBeNull();
+    expect(requestHostName('a b.test')).toBeNull();
+    expect(requestHostName('')).toBeNull();
+    expect(requestHostName(undefined)).toBeNull();
+  });
+
+  it("any casing and port of a reseller's host name gives that host", () => {
+    fc.assert(
+      fc.property(fc.domain(), fc.integer({ min: 1, max: 65535 }), fc.boolean(), (domain, port, upper) => {
+        const host = resellerPortalHost(domain);
+        fc.pre(host !== null);
+        const header = `${upper ? domain.toUpperCase() : domain}:${port}`;
+        expect(requestHostName(header)).toBe(host);
+      }),
+    );
   });
 });

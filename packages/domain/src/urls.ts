@@ -313,3 +313,15 @@ export function resellerPortalHost(customUrl: string | null | undefined): string
   const origin = resellerPortalOrigin(customUrl);
   return origin === null ? null : new URL(origin).hostname;
 }
+
+/**
+ * The host name of a request's Host header, as resellerPortalHost gives it: lower case, the port and a
+ * trailing dot dropped. Null for anything that is not a host name (an IP address literal in brackets, junk),
+ * so only a real host name is ever looked up.
+ */
+export function requestHostName(hostHeader: string | null | undefined): string | null {
+  const value = hostHeader?.trim().toLowerCase();
+  if (!value || value.startsWith('[')) return null;
+  const host = value.replace(/:\d{1,5}$/, '').replace(/\.$/, '');
+  return isHostname(host) ? host : null;
+}

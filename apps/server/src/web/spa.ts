@@ -13,7 +13,7 @@ import {
   ROUTES,
 } from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ShellRepo } from '../features/shell/repo.js';
+import type { ShellService } from '../features/shell/service.js';
 import { isStaticAsset } from '../http/request-context.js';
 import { route } from '../http/route.js';
 
@@ -32,7 +32,8 @@ export interface SpaOptions {
   version: string;
   commitId: string;
   demo: boolean;
-  shell: ShellRepo;
+  shell: ShellService;
+  providerSiteUrl: string | null;
   /** The signed-in customer's unpaid invoice count, refreshed from billing now and then (002 §2.2). */
   unpaidInvoices?: (customerId: number, stored: number) => Promise<number>;
 }
@@ -82,7 +83,12 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
                   : (user.unpaidInvoices ?? 0),
             }
           : null,
-      branding: user ? await options.shell.brandingFor(user.customerId) : null,
+      // Signed in, the user's own brand wherever they signed in; before, the brand of the host (a reseller's
+      // custom URL), so a reseller's customers see its sign-in pages.
+      branding: user
+        ? await options.shell.brandingFor(user.customerId)
+        : await options.shell.brandingForHost(request.headers.host),
+      providerSiteUrl: options.providerSiteUrl,
       version: options.version,
       commitId: options.commitId,
       demo: options.demo,

@@ -1,4 +1,4 @@
-import { APP_TITLE, brandLogoUrl, INVOICES_DUE_LABEL } from '@portal/domain';
+import { brandLogoUrl, brandNameOf, INVOICES_DUE_LABEL } from '@portal/domain';
 import { Badge } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { SignOutButton } from './SignOutButton';
@@ -13,10 +13,10 @@ export function Header({ admin = false }: { admin?: boolean }) {
   return (
     <header className="portal-header d-flex align-items-center px-3" data-testid="header">
       <Link to="/" className="portal-logo me-3 d-flex align-items-center text-decoration-none" aria-label="Home">
-        <img src={brandLogoUrl(data.branding)} alt={data.branding?.brandName ?? APP_TITLE} height={36} />
-        {data.branding && !data.branding.logo && data.branding.brandName && (
+        <img src={brandLogoUrl(data.branding)} alt={brandNameOf(data.branding)} height={36} />
+        {data.branding && !data.branding.logo && (
           // The generic logo is an icon only; the brand's name beside it takes the header text colour.
-          <span className="portal-brand-name ms-2">{data.branding.brandName}</span>
+          <span className="portal-brand-name ms-2">{brandNameOf(data.branding)}</span>
         )}
       </Link>
       {admin && (

@@ -4,6 +4,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AdminShell, Shell } from './Shell';
 import { SessionProvider } from './session';
+import { testBranding } from './testing';
 
 const user = (overrides: Partial<NonNullable<InitialData['user']>> = {}): InitialData['user'] => ({
   id: 1,
@@ -24,6 +25,7 @@ function renderShell(data: Partial<InitialData>, admin = false) {
   const initial: InitialData = {
     user: user(),
     branding: null,
+    providerSiteUrl: null,
     version: '1.2.3',
     commitId: 'abc1234',
     demo: false,
@@ -61,24 +63,38 @@ describe('portal shell (000 §2, 002 §2.1-2.2)', () => {
   });
 
   it("uses the reseller's logo, else the generic one with the brand name, and its colours", () => {
-    const branding = {
-      brandName: 'Northwind Cloud Backup',
-      logo: null,
-      favicon: null,
-      appHeaderColour: '#1b3a5c',
-      appHeaderTextColour: '#ffffff',
-      appBackgroundColour: null,
-      functionalButtonColour: null,
-    };
+    const branding = testBranding({ logo: null, appBackgroundColour: null });
     const { unmount, container } = renderShell({ branding });
     expect(screen.getByRole('img')).toHaveAttribute('src', '/img/logo-generic.png');
     expect(screen.getByText('Northwind Cloud Backup')).toBeInTheDocument();
     const root = container.querySelector('.portal') as HTMLElement;
     expect(root.style.getPropertyValue('--portal-header-bg')).toBe('#1b3a5c');
+    expect(root.style.getPropertyValue('--portal-header-text')).toBe('#ffffff');
     expect(root.style.getPropertyValue('--portal-bg')).toBe('#fff');
+    expect(root.style.getPropertyValue('--portal-button-enabled')).toBe('#2a7de1');
+    expect(root.style.getPropertyValue('--portal-button-disabled')).toBe('#a7b4c2');
+    expect(root.style.getPropertyValue('--portal-functional-bg')).toBe('#e8eef5');
     unmount();
     renderShell({ branding: { ...branding, logo: 'north wind.png' } });
     expect(screen.getByRole('img')).toHaveAttribute('src', '/public/downloads/img/north%20wind.png');
+  });
+
+  it("names the document after the brand and shows its favicon, else the provider's", () => {
+    const { unmount } = renderShell({ branding: testBranding() });
+    expect(document.title).toBe('Northwind Cloud Backup');
+    expect(document.head.querySelector('link[rel="icon"]')).toHaveAttribute(
+      'href',
+      '/public/downloads/img/northwind-favicon.png',
+    );
+    unmount();
+    const reseller = renderShell({ branding: testBranding({ brandName: null, favicon: null, logo: null }) });
+    expect(document.title).toBe('Cloud Backup');
+    expect(screen.getByText('Cloud Backup')).toBeInTheDocument();
+    reseller.unmount();
+    renderShell({});
+    expect(document.title).toBe('Cloud Portal');
+    expect(document.head.querySelector('link[rel="icon"]')).toHaveAttribute('href', '/img/favicon.png');
+    expect(document.head.querySelectorAll('link[rel="icon"]')).toHaveLength(1);
   });
 
   it('lists the sidebar entries of the role', () => {

@@ -1,7 +1,7 @@
-import { ADMIN_AREA_TITLE, APP_TITLE, adminAreaEntries, PAGES, SHELL_TEXTS, sidebarEntries } from '@portal/domain';
+import { ADMIN_AREA_TITLE, adminAreaEntries, PAGES, SHELL_TEXTS, sidebarEntries } from '@portal/domain';
 import { useEffect } from 'react';
 import { Link, Outlet } from 'react-router';
-import { brandingStyle } from './branding';
+import { brandingStyle, useBrandedDocument } from './branding';
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
 import { useSession } from './session';
@@ -9,9 +9,7 @@ import { useSession } from './session';
 /** The page layout of 000 §2: header, sidebar, and the page (breadcrumbs, heading, actions) in the outlet. */
 export function Shell() {
   const { data, actor } = useSession();
-  useEffect(() => {
-    document.title = APP_TITLE;
-  }, []);
+  useBrandedDocument(data.branding);
   return (
     <div className="portal" style={brandingStyle(data.branding)}>
       <Header />

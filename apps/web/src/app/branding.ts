@@ -1,12 +1,35 @@
-import { type Branding, DEFAULT_COLOURS } from '@portal/domain';
-import type { CSSProperties } from 'react';
+import { type Branding, brandColourVariables, brandFaviconUrl, brandNameOf } from '@portal/domain';
+import { type CSSProperties, useEffect } from 'react';
 
-/** Reseller colours override the defaults of 000 §9 through CSS variables the stylesheet reads. */
+/**
+ * The brand's colours over the defaults of 000 §9 as CSS variables the stylesheet reads. Set through a style
+ * object (one property each), never written into CSS text; the domain lets only hex colours through.
+ */
 export function brandingStyle(branding: Branding | null): CSSProperties {
-  return {
-    '--portal-header-bg': branding?.appHeaderColour || DEFAULT_COLOURS.header,
-    '--portal-header-text': branding?.appHeaderTextColour || DEFAULT_COLOURS.headerText,
-    '--portal-bg': branding?.appBackgroundColour || DEFAULT_COLOURS.background,
-    '--portal-functional-button': branding?.functionalButtonColour || DEFAULT_COLOURS.functionalButton,
-  } as CSSProperties;
+  return brandColourVariables(branding) as CSSProperties;
+}
+
+/** The document's icon link: the one in index.html, or a new one. */
+function iconLink(): HTMLLinkElement {
+  const existing = document.head.querySelector<HTMLLinkElement>('link[rel="icon"]');
+  if (existing) return existing;
+  const link = document.createElement('link');
+  link.rel = 'icon';
+  document.head.appendChild(link);
+  return link;
+}
+
+/**
+ * Names the document after the brand (002 §1: where the product names itself) and gives it the brand's
+ * favicon, else the provider's. `title` is the page's own title, put before the brand name.
+ */
+export function useBrandedDocument(branding: Branding | null, title?: string): void {
+  const brand = brandNameOf(branding);
+  const favicon = brandFaviconUrl(branding);
+  useEffect(() => {
+    document.title = title ? `${title} - ${brand}` : brand;
+  }, [title, brand]);
+  useEffect(() => {
+    iconLink().href = favicon;
+  }, [favicon]);
 }

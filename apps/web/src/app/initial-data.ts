@@ -7,7 +7,14 @@ function meta(name: string): string {
 /** Initial data and CSRF token the server wrote into index.html (DESIGN §3). */
 export function readInitialData(): InitialData {
   const node = document.getElementById('initial-data');
-  const fallback: InitialData = { user: null, branding: null, version: '', commitId: '', demo: false };
+  const fallback: InitialData = {
+    user: null,
+    branding: null,
+    providerSiteUrl: null,
+    version: '',
+    commitId: '',
+    demo: false,
+  };
   if (!node?.textContent) return fallback;
   try {
     return JSON.parse(node.textContent) as InitialData;

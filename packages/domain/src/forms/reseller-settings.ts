@@ -137,7 +137,8 @@ export const IMAGE_TYPE_MESSAGES = {
 const imageField = (kind: 'logo' | 'favicon') =>
   optionalUploadField(L[kind], IMAGE_KINDS[kind], IMAGE_TYPE_MESSAGES[kind]);
 
-const HEX_COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
+/** A colour as hex, #rgb or #rrggbb: the only form a brand colour takes (the shell puts it into CSS variables). */
+export const HEX_COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 /** An optional colour as hex (#rgb or #rrggbb); blank means the default colour (null). */
 const colourField = (label: string) =>

@@ -1,24 +1,26 @@
-import { APP_TITLE, brandLogoUrl } from '@portal/domain';
-import { type ReactNode, useEffect } from 'react';
+import { brandLogoUrl, brandNameOf, loginWrapperClass } from '@portal/domain';
+import type { ReactNode } from 'react';
 import { Card } from 'react-bootstrap';
-import { brandingStyle } from '../../app/branding';
+import { brandingStyle, useBrandedDocument } from '../../app/branding';
 import { useSession } from '../../app/session';
 
-/** The wrapper of the sign-in pages: the brand's background colour, else white (000 §2). */
+/**
+ * The wrapper of the sign-in pages (000 §2): the brand's background colour, else white, and a reseller's or
+ * the provider's styling class; before sign-in the brand is the host's (a reseller's custom URL).
+ */
 export function PublicLayout({ title, children }: { title: string; children: ReactNode }) {
   const { data } = useSession();
-  useEffect(() => {
-    document.title = `${title} - ${APP_TITLE}`;
-  }, [title]);
+  const brand = brandNameOf(data.branding);
+  useBrandedDocument(data.branding, title);
   return (
-    <div
-      className={`login-wrapper ${data.branding ? 'reseller-styling' : 'provider-styling'}`}
-      style={brandingStyle(data.branding)}
-    >
+    <div className={loginWrapperClass(data.branding)} style={brandingStyle(data.branding)} data-testid="login-wrapper">
       <Card className="login-card shadow-sm">
         <Card.Body className="p-4">
           <div className="text-center mb-3">
-            <img src={brandLogoUrl(data.branding)} alt={APP_TITLE} height={48} />
+            <img src={brandLogoUrl(data.branding)} alt={brand} height={48} />
+            <div className="small text-body-secondary mt-2" data-testid="brand-name">
+              {brand}
+            </div>
           </div>
           <h1 className="h4 text-center mb-3">{title}</h1>
           {children}

@@ -1,6 +1,7 @@
-import { gettingStartedComplete, gettingStartedSteps, MESSAGES, PAGES } from '@portal/domain';
+import { brandLinks, gettingStartedComplete, gettingStartedSteps, MESSAGES } from '@portal/domain';
 import { useId } from 'react';
 import Card from 'react-bootstrap/Card';
+import { useSession } from '../../app/session';
 import { useGettingStarted } from './queries';
 
 const TEXT = MESSAGES.dashboard.gettingStarted;
@@ -9,11 +10,14 @@ const TEXT = MESSAGES.dashboard.gettingStarted;
  * The getting-started strip of customer accounts (000 §2): registered, pay (direct customers only),
  * install the client and link a machine, add the first backup task. The current step is the first
  * incomplete one; the strip goes away once every step is done (or when the flags cannot be read). The
- * install step links to the desktop-app user manual (how to install the agent; issue 14).
+ * install step links to the downloads (the desktop-app user manual, with the agent's downloads; issue 14) and
+ * the pay step to the pricing (000 §6): the reseller's for its customers, else the provider's.
  */
 export function GettingStartedStrip({ enabled }: { enabled: boolean }) {
   const headingId = useId();
   const flags = useGettingStarted(enabled);
+  const { data } = useSession();
+  const links = brandLinks(data.branding, data.providerSiteUrl);
   if (!enabled || !flags.data || gettingStartedComplete(flags.data)) return null;
   const steps = gettingStartedSteps(flags.data);
   return (
@@ -37,8 +41,13 @@ export function GettingStartedStrip({ enabled }: { enabled: boolean }) {
               </span>
               <span>{TEXT[s.step]}</span>
               {s.step === 'LINK_MACHINE' && (
-                <a href={PAGES.manual} className="small fw-normal">
+                <a href={links.downloads} className="small fw-normal">
                   {MESSAGES.agentInstall.manualLink}
+                </a>
+              )}
+              {s.step === 'PAYMENT' && links.pricing && (
+                <a href={links.pricing} className="small fw-normal" target="_blank" rel="noreferrer">
+                  {TEXT.pricing}
                 </a>
               )}
               {s.done && <span className="visually-hidden">({TEXT.done})</span>}

@@ -1,0 +1,121 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  brandColourVariables,
+  brandFaviconUrl,
+  brandLinks,
+  brandNameOf,
+  DEFAULT_BRAND_NAMES,
+  DEFAULT_FAVICON,
+  loginWrapperClass,
+} from './branding.js';
+import type { Branding } from './initial-data.js';
+import { DEFAULT_COLOURS } from './layout.js';
+
+const reseller = (over: Partial<Branding> = {}): Branding => ({
+  brandName: 'Northwind Cloud Backup',
+  logo: 'northwind-logo.png',
+  favicon: 'northwind-favicon.png',
+  appHeaderColour: '#1b3a5c',
+  appHeaderTextColour: '#ffffff',
+  appBackgroundColour: '#f3f6fa',
+  functionalBackgroundColour: '#e8eef5',
+  functionalButtonColour: '#2a7de1',
+  appEnabledButtonColour: '#2a7de1',
+  appDisabledButtonColour: '#a7b4c2',
+  mainSiteLink: 'https://www.northwind.test',
+  portalOrigin: 'https://backup.northwind.test',
+  ...over,
+});
+
+describe('the brand name where the product names itself (002 §1)', () => {
+  it("is the reseller's, else the second default for a reseller without one, else the provider's", () => {
+    expect(brandNameOf(reseller())).toBe('Northwind Cloud Backup');
+    expect(brandNameOf(reseller({ brandName: null }))).toBe(DEFAULT_BRAND_NAMES.reseller);
+    expect(brandNameOf(reseller({ brandName: '  ' }))).toBe(DEFAULT_BRAND_NAMES.reseller);
+    expect(brandNameOf(null)).toBe(DEFAULT_BRAND_NAMES.provider);
+    expect(DEFAULT_BRAND_NAMES.reseller).not.toBe(DEFAULT_BRAND_NAMES.provider);
+  });
+});
+
+describe('the favicon', () => {
+  it("is the reseller's image when set, else the provider's", () => {
+    expect(brandFaviconUrl(reseller())).toBe('/public/downloads/img/northwind-favicon.png');
+    expect(brandFaviconUrl(reseller({ favicon: null }))).toBe(DEFAULT_FAVICON);
+    expect(brandFaviconUrl(null)).toBe(DEFAULT_FAVICON);
+  });
+});
+
+describe('the colour variables (000 §9, 002 §2.2)', () => {
+  it('are the defaults for the provider, with no button overrides', () => {
+    expect(brandColourVariables(null)).toEqual({
+      '--portal-header-bg': DEFAULT_COLOURS.header,
+      '--portal-header-text': DEFAULT_COLOURS.headerText,
+      '--portal-bg': DEFAULT_COLOURS.background,
+      '--portal-functional-button': DEFAULT_COLOURS.functionalButton,
+    });
+  });
+
+  it("carry every colour of a reseller's brand, the disabled colour unfaded", () => {
+    expect(brandColourVariables(reseller())).toEqual({
+      '--portal-header-bg': '#1b3a5c',
+      '--portal-header-text': '#ffffff',
+      '--portal-bg': '#f3f6fa',
+      '--portal-functional-button': '#2a7de1',
+      '--portal-functional-bg': '#e8eef5',
+      '--portal-brand-functional-button': '#2a7de1',
+      '--portal-button-enabled': '#2a7de1',
+      '--portal-button-disabled': '#a7b4c2',
+      '--portal-button-disabled-opacity': '1',
+    });
+  });
+
+  it('never carry a value that is not a hex colour', () => {
+    const colourKeys = [
+      'appHeaderColour',
+      'appHeaderTextColour',
+      'appBackgroundColour',
+      'functionalBackgroundColour',
+      'functionalButtonColour',
+      'appEnabledButtonColour',
+      'appDisabledButtonColour',
+    ] as const;
+    fc.assert(
+      fc.property(fc.constantFrom(...colourKeys), fc.string(), (key, value) => {
+        const variables = brandColourVariables(reseller({ [key]: value }));
+        for (const [name, v] of Object.entries(variables)) {
+          if (name === '--portal-button-disabled-opacity') expect(v).toBe('1');
+          else expect(v).toMatch(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i);
+        }
+      }),
+    );
+    expect(brandColourVariables(reseller({ appBackgroundColour: 'url(https://tracker.test/x)' }))['--portal-bg']).toBe(
+      DEFAULT_COLOURS.background,
+    );
+  });
+});
+
+describe('downloads and pricing links (000 §1, §6, §9)', () => {
+  it("give a reseller's customers the reseller's portal downloads and main site, direct customers the provider's", () => {
+    expect(brandLinks(reseller(), 'https://provider.test')).toEqual({
+      downloads: 'https://backup.northwind.test/manual',
+      pricing: 'https://www.northwind.test',
+    });
+    expect(brandLinks(reseller({ portalOrigin: null, mainSiteLink: null }), 'https://provider.test')).toEqual({
+      downloads: '/manual',
+      pricing: null,
+    });
+    expect(brandLinks(null, 'https://provider.test')).toEqual({
+      downloads: '/manual',
+      pricing: 'https://provider.test',
+    });
+    expect(brandLinks(null, null).pricing).toBeNull();
+  });
+});
+
+describe('the login wrapper (000 §2)', () => {
+  it("takes a reseller's or the provider's styling class", () => {
+    expect(loginWrapperClass(reseller())).toBe('login-wrapper reseller-styling');
+    expect(loginWrapperClass(null)).toBe('login-wrapper provider-styling');
+  });
+});

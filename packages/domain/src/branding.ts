@@ -1,0 +1,74 @@
+import { HEX_COLOUR } from './forms/reseller-settings.js';
+import type { Branding } from './initial-data.js';
+import { APP_TITLE, DEFAULT_COLOURS } from './layout.js';
+import { imageUrl } from './paths.js';
+import { PAGES } from './routes.js';
+
+/**
+ * The brand names a page shows where the product names itself (002 §1): the reseller's brand name, else
+ * the provider's own product name; a reseller without a brand name gets the second default. The
+ * specification does not quote them; these are ours.
+ */
+export const DEFAULT_BRAND_NAMES = {
+  provider: APP_TITLE,
+  reseller: 'Cloud Backup',
+} as const;
+
+/** The provider's favicon, shown where no reseller favicon applies. */
+export const DEFAULT_FAVICON = '/img/favicon.png';
+
+export function brandNameOf(branding: Branding | null): string {
+  if (!branding) return DEFAULT_BRAND_NAMES.provider;
+  return branding.brandName?.trim() || DEFAULT_BRAND_NAMES.reseller;
+}
+
+/** The document's icon: the reseller's favicon from /public/downloads/img/, else the provider's. */
+export function brandFaviconUrl(branding: Branding | null): string {
+  return branding?.favicon ? imageUrl(branding.favicon) : DEFAULT_FAVICON;
+}
+
+/** Whether a stored colour may reach the page: hex only, so nothing but a colour ever lands in a CSS variable. */
+export const isBrandColour = (value: string | null | undefined): value is string =>
+  typeof value === 'string' && HEX_COLOUR.test(value);
+
+/**
+ * The CSS custom properties the shell and the sign-in pages set (000 §2, §9; 002 §2.2): the brand's colours
+ * over the defaults. The button colours are set only when the brand gives them, so the stylesheet's own
+ * defaults (Bootstrap's) apply otherwise; a brand's disabled colour is shown as given, not faded.
+ */
+export function brandColourVariables(branding: Branding | null): Record<string, string> {
+  const colour = (value: string | null | undefined, fallback: string) => (isBrandColour(value) ? value : fallback);
+  const variables: Record<string, string> = {
+    '--portal-header-bg': colour(branding?.appHeaderColour, DEFAULT_COLOURS.header),
+    '--portal-header-text': colour(branding?.appHeaderTextColour, DEFAULT_COLOURS.headerText),
+    '--portal-bg': colour(branding?.appBackgroundColour, DEFAULT_COLOURS.background),
+    '--portal-functional-button': colour(branding?.functionalButtonColour, DEFAULT_COLOURS.functionalButton),
+  };
+  const optional = {
+    '--portal-functional-bg': branding?.functionalBackgroundColour,
+    '--portal-brand-functional-button': branding?.functionalButtonColour,
+    '--portal-button-enabled': branding?.appEnabledButtonColour,
+    '--portal-button-disabled': branding?.appDisabledButtonColour,
+  };
+  for (const [name, value] of Object.entries(optional)) if (isBrandColour(value)) variables[name] = value;
+  if (isBrandColour(branding?.appDisabledButtonColour)) variables['--portal-button-disabled-opacity'] = '1';
+  return variables;
+}
+
+/**
+ * The downloads and pricing links (000 §1, §6, §9): a reseller's customers get the reseller's downloads
+ * (the agent's downloads on the manual page of the reseller's own portal address) and pricing from its
+ * main site link; direct customers the provider's downloads (this portal's manual page) and pricing from
+ * the provider's public site, when one is configured.
+ */
+export function brandLinks(
+  branding: Branding | null,
+  providerSiteUrl: string | null,
+): { downloads: string; pricing: string | null } {
+  if (!branding) return { downloads: PAGES.manual, pricing: providerSiteUrl };
+  return { downloads: `${branding.portalOrigin ?? ''}${PAGES.manual}`, pricing: branding.mainSiteLink };
+}
+
+/** The class of the sign-in pages' wrapper (000 §2): a reseller's or the provider's styling. */
+export const loginWrapperClass = (branding: Branding | null) =>
+  `login-wrapper ${branding ? 'reseller-styling' : 'provider-styling'}`;
