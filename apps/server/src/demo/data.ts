@@ -21,6 +21,8 @@ export interface ResellerBranding {
   functionalButtonColour: string;
   appEnabledButtonColour: string;
   appDisabledButtonColour: string;
+  /** A logo and favicon drawn at seed time (the other reseller shows the generic logo with its brand name). */
+  withImages: boolean;
   emailHost: string;
   emailPort: number;
   emailUsername: string;
@@ -45,6 +47,7 @@ export const RESELLERS: readonly ResellerBranding[] = [
     functionalButtonColour: '#2a7de1',
     appEnabledButtonColour: '#2a7de1',
     appDisabledButtonColour: '#a7b4c2',
+    withImages: true,
     emailHost: 'smtp.northwind.test',
     emailPort: 587,
     emailUsername: 'portal@northwind.test',
@@ -67,6 +70,7 @@ export const RESELLERS: readonly ResellerBranding[] = [
     functionalButtonColour: '#8e44ad',
     appEnabledButtonColour: '#8e44ad',
     appDisabledButtonColour: '#c7b3cf',
+    withImages: false,
     emailHost: 'mail.fabrikam.test',
     emailPort: 465,
     emailUsername: 'safevault@fabrikam.test',

@@ -178,6 +178,16 @@ describe('demo seed', () => {
     const northwind = settings.find((s) => s.companyName === 'Northwind Backup');
     const [contoso] = await db.select().from(customers).where(eq(customers.companyName, 'Contoso Ltd'));
     expect(northwind).toBeDefined();
+    // Northwind has a drawn logo and favicon, named like uploaded images; Fabrikam shows the generic logo.
+    const images = await db
+      .select({ logo: resellerSettings.logo, favicon: resellerSettings.favicon, companyName: customers.companyName })
+      .from(resellerSettings)
+      .innerJoin(customers, eq(customers.id, resellerSettings.customerId));
+    expect(images.find((s) => s.companyName === 'Northwind Backup')).toMatchObject({
+      logo: expect.stringMatching(/^logo-[0-9a-f]{32}\.png$/),
+      favicon: expect.stringMatching(/^favicon-[0-9a-f]{32}\.png$/),
+    });
+    expect(images.find((s) => s.companyName === 'Fabrikam Data Services')).toMatchObject({ logo: null, favicon: null });
     expect(contoso?.parentResellerCustomerId).toBe(northwind?.customerId);
     const [resellerAdmin] = await db.select().from(users).where(eq(users.email, 'reseller-admin@demo.test'));
     expect(resellerAdmin?.customerId).toBe(northwind?.customerId);

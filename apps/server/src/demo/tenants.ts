@@ -8,6 +8,7 @@ import {
   resellerSettings,
   users,
 } from '../db/schema/index.js';
+import { demoBrandImages } from './brand-images.js';
 import {
   type AggregateTheme,
   type CustomerInfo,
@@ -291,10 +292,18 @@ export async function insertUsers(
   return specs.length;
 }
 
+/** The file names of a reseller's drawn logo and favicon (demoBrandImages). */
+function brandImageNames(r: ResellerBranding): { logo: string | null; favicon: string | null } {
+  if (!r.withImages) return { logo: null, favicon: null };
+  const images = demoBrandImages({ header: r.appHeaderColour, accent: r.appEnabledButtonColour });
+  return { logo: images.logo.fileName, favicon: images.favicon.fileName };
+}
+
 export async function insertResellerSettings(ctx: SeedContext, customers: readonly CustomerInfo[]): Promise<void> {
   await ctx.tx.insert(resellerSettings).values(
     RESELLERS.map((r) => ({
       customerId: customerNamed(customers, r.companyName).id,
+      ...brandImageNames(r),
       resellerEnabled: true,
       brandName: r.brandName,
       customUrl: r.customUrl,
