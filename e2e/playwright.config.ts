@@ -10,6 +10,9 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-'));
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR;
 /** The demo's WHMCS-compatible billing server (billing journey). */
 export const DEMO_WHMCS_PORT = port + 2;
+/** The demo reseller Northwind's own host name (its custom URL), which Chromium resolves to this server. */
+export const NORTHWIND_HOST = 'backup.northwind.test';
+export const NORTHWIND_ORIGIN = `http://${NORTHWIND_HOST}:${port}`;
 // Every journey's agent is a device of its own (its config directory), not this host's machine id: otherwise a
 // journey linking this host would re-link the machine an earlier journey made.
 process.env.PORTAL_AGENT_IGNORE_MACHINE_ID = '1';
@@ -79,6 +82,8 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // The branding journey opens the portal on a reseller's custom host name.
+        `--host-resolver-rules=MAP ${NORTHWIND_HOST} 127.0.0.1`,
       ],
     },
   },

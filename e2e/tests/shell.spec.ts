@@ -5,10 +5,13 @@ import { sidebarLabels, signIn, signOut } from './helpers';
 const ROLES = [
   {
     email: 'provider-admin@demo.test',
+    title: 'Cloud Portal',
     sidebar: ['Dashboard', 'Reseller Admin', 'Admin Area', 'Sign out'],
   },
   {
     email: 'reseller-admin@demo.test',
+    // A reseller and its customers (Contoso) see the reseller's brand name as the page title (002 §1).
+    title: 'Northwind Cloud Backup',
     sidebar: [
       'Dashboard',
       'Backup Packages',
@@ -27,14 +30,17 @@ const ROLES = [
   },
   {
     email: 'super-admin@demo.test',
+    title: 'Northwind Cloud Backup',
     sidebar: ['Dashboard', 'Backup Packages', 'Account Settings', 'Notification Settings', 'Sign out'],
   },
   {
     email: 'customer-admin@demo.test',
+    title: 'Northwind Cloud Backup',
     sidebar: ['Dashboard', 'Backup Packages', 'Account Settings', 'Sign out'],
   },
   {
     email: 'user@demo.test',
+    title: 'Northwind Cloud Backup',
     sidebar: ['Dashboard', 'Backup Machines', 'Sign out'],
   },
 ];
@@ -43,7 +49,7 @@ for (const role of ROLES) {
   test(`${role.email} signs in, sees their sidebar and header, opens the profile and signs out`, async ({ page }) => {
     await signIn(page, role.email);
     await expect(page).toHaveURL(/\/$/);
-    await expect(page).toHaveTitle('Cloud Portal');
+    await expect(page).toHaveTitle(role.title);
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     expect(await sidebarLabels(page)).toEqual(role.sidebar);
 
