@@ -34,6 +34,7 @@ describe('configuration (issue #2)', () => {
     [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL'],
     [{ MASTER_KEY: 'short' }, 'MASTER_KEY'],
     [{ PUBLIC_URL: 'portal.example.com' }, 'PUBLIC_URL'],
+    [{ PROVIDER_SITE_URL: 'javascript:alert(1)' }, 'PROVIDER_SITE_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ SESSION_IDLE_MINUTES: '0' }, 'SESSION_IDLE_MINUTES'],
   ])('stops with one line naming the variable for %o', (env, name) => {

@@ -15,7 +15,7 @@ let tenants: Tenants;
 const RESELLER_HOST = 'backup.resell.test';
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ PROVIDER_SITE_URL: 'https://www.provider.test' });
   tenants = await createTenants(t.database.db);
   const db = t.database.db;
   await db
@@ -135,6 +135,11 @@ describe("a reseller's own host name before sign-in (issue 17)", () => {
       mainSiteLink: null,
       portalOrigin: 'https://portal.other.test',
     });
+  });
+
+  it("gives every page the provider's public site for direct customers' pricing", async () => {
+    expect(initialData(await open(PAGES.login)).providerSiteUrl).toBe('https://www.provider.test');
+    expect(initialData(await open(PAGES.login, RESELLER_HOST)).providerSiteUrl).toBe('https://www.provider.test');
   });
 
   it('never puts the e-mail settings into the page', async () => {

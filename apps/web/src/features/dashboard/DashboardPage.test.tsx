@@ -8,7 +8,7 @@ import type {
 import { screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn, type TestUser } from '../../app/testing';
+import { renderSignedIn, renderWith, signedInData, type TestUser, testBranding } from '../../app/testing';
 import { DashboardPage } from './DashboardPage';
 
 // --- a fake dashboard API: filters, pages and counts the rows it is given ---------------------------
@@ -471,6 +471,48 @@ describe('getting-started strip (000 §2)', () => {
       'href',
       '/manual',
     );
+  });
+
+  it("links the pay step to the provider's pricing when its public site is set", async () => {
+    api.gettingStarted = {
+      boltCustomer: true,
+      firstPaymentRequired: true,
+      firstMachineLinkedToUser: false,
+      firstBackupTaskCreated: false,
+    };
+    renderWith(
+      <MemoryRouter>
+        <DashboardPage />
+      </MemoryRouter>,
+      { ...signedInData(SUPER_ADMIN), providerSiteUrl: 'https://www.provider.test/pricing' },
+    );
+    const strip = await screen.findByRole('region', { name: 'Getting started' }, { timeout: 5000 });
+    const pay = within(strip).getAllByRole('listitem')[1] as HTMLElement;
+    expect(within(pay).getByRole('link', { name: 'Pricing' })).toHaveAttribute(
+      'href',
+      'https://www.provider.test/pricing',
+    );
+  });
+
+  it("leads a reseller's customer to the downloads on the reseller's own portal address", async () => {
+    api.gettingStarted = {
+      boltCustomer: false,
+      firstPaymentRequired: false,
+      firstMachineLinkedToUser: false,
+      firstBackupTaskCreated: false,
+    };
+    renderWith(
+      <MemoryRouter>
+        <DashboardPage />
+      </MemoryRouter>,
+      { ...signedInData({ ...CUSTOMER_USER, boltCustomer: false }), branding: testBranding() },
+    );
+    const strip = await screen.findByRole('region', { name: 'Getting started' }, { timeout: 5000 });
+    expect(within(strip).getByRole('link', { name: 'Desktop app user manual' })).toHaveAttribute(
+      'href',
+      'https://backup.northwind.test/manual',
+    );
+    expect(within(strip).queryByRole('link', { name: 'Pricing' })).toBeNull();
   });
 
   it('has no payment step for customers of a reseller', async () => {
