@@ -9,24 +9,10 @@ import {
   DEFAULT_FAVICON,
   loginWrapperClass,
 } from './branding.js';
-import type { Branding } from './initial-data.js';
 import { DEFAULT_COLOURS } from './layout.js';
+import { testBranding } from './testing/branding.js';
 
-const reseller = (over: Partial<Branding> = {}): Branding => ({
-  brandName: 'Northwind Cloud Backup',
-  logo: 'northwind-logo.png',
-  favicon: 'northwind-favicon.png',
-  appHeaderColour: '#1b3a5c',
-  appHeaderTextColour: '#ffffff',
-  appBackgroundColour: '#f3f6fa',
-  functionalBackgroundColour: '#e8eef5',
-  functionalButtonColour: '#2a7de1',
-  appEnabledButtonColour: '#2a7de1',
-  appDisabledButtonColour: '#a7b4c2',
-  mainSiteLink: 'https://www.northwind.test',
-  portalOrigin: 'https://backup.northwind.test',
-  ...over,
-});
+const reseller = testBranding;
 
 describe('the brand name where the product names itself (002 §1)', () => {
   it("is the reseller's, else the second default for a reseller without one, else the provider's", () => {

@@ -1,6 +1,5 @@
 /** Test-only helpers for component tests (not imported by the app). */
-import type { Branding, InitialData } from '@portal/domain';
-import { TIMINGS } from '@portal/domain';
+import { type InitialData, TIMINGS } from '@portal/domain';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -10,24 +9,7 @@ import { SessionProvider } from './session';
 
 export type TestUser = NonNullable<InitialData['user']>;
 
-/** A reseller's full brand (the demo's Northwind) with these fields changed. */
-export function testBranding(overrides: Partial<Branding> = {}): Branding {
-  return {
-    brandName: 'Northwind Cloud Backup',
-    logo: 'northwind-logo.png',
-    favicon: 'northwind-favicon.png',
-    appHeaderColour: '#1b3a5c',
-    appHeaderTextColour: '#ffffff',
-    appBackgroundColour: '#f3f6fa',
-    functionalBackgroundColour: '#e8eef5',
-    functionalButtonColour: '#2a7de1',
-    appEnabledButtonColour: '#2a7de1',
-    appDisabledButtonColour: '#a7b4c2',
-    mainSiteLink: 'https://www.northwind.test',
-    portalOrigin: 'https://backup.northwind.test',
-    ...overrides,
-  };
-}
+export { testBranding } from '@portal/domain/testing/branding';
 
 /** The page data of a signed-in user: a Contoso customer user unless told otherwise. */
 export function signedInData(overrides: Partial<TestUser> = {}): InitialData {

@@ -13,6 +13,19 @@ let t: TestApp;
 let tenants: Tenants;
 
 const RESELLER_HOST = 'backup.resell.test';
+/** The reseller's look and feel as stored, and as every page of its brand carries it. */
+const LOOK = {
+  mainSiteLink: 'https://www.resell.test',
+  logo: 'resell-logo.png',
+  favicon: 'resell-favicon.png',
+  appHeaderColour: '#123456',
+  appHeaderTextColour: '#fefefe',
+  appBackgroundColour: '#f0f0f0',
+  functionalBackgroundColour: '#e0e0e0',
+  functionalButtonColour: '#335577',
+  appEnabledButtonColour: '#224466',
+  appDisabledButtonColour: '#aabbcc',
+};
 
 beforeAll(async () => {
   t = await createTestApp({ PROVIDER_SITE_URL: 'https://www.provider.test' });
@@ -22,16 +35,7 @@ beforeAll(async () => {
     .update(resellerSettings)
     .set({
       customUrl: 'Backup.Resell.test',
-      mainSiteLink: 'https://www.resell.test',
-      logo: 'resell-logo.png',
-      favicon: 'resell-favicon.png',
-      appHeaderColour: '#123456',
-      appHeaderTextColour: '#fefefe',
-      appBackgroundColour: '#f0f0f0',
-      functionalBackgroundColour: '#e0e0e0',
-      functionalButtonColour: '#335577',
-      appEnabledButtonColour: '#224466',
-      appDisabledButtonColour: '#aabbcc',
+      ...LOOK,
       emailHost: 'smtp.resell.test',
       emailUsername: 'mailer@resell.test',
       emailPasswordEncrypted: 'sealed-secret',
@@ -96,16 +100,7 @@ describe("a reseller's own host name before sign-in (issue 17)", () => {
     for (const url of [PAGES.login, PAGES.forgotPassword, `${PAGES.resetPassword}?token=abc`, PAGES.signup]) {
       expect(await brandOn(RESELLER_HOST, url), url).toEqual({
         brandName: 'Resell Backup',
-        logo: 'resell-logo.png',
-        favicon: 'resell-favicon.png',
-        appHeaderColour: '#123456',
-        appHeaderTextColour: '#fefefe',
-        appBackgroundColour: '#f0f0f0',
-        functionalBackgroundColour: '#e0e0e0',
-        functionalButtonColour: '#335577',
-        appEnabledButtonColour: '#224466',
-        appDisabledButtonColour: '#aabbcc',
-        mainSiteLink: 'https://www.resell.test',
+        ...LOOK,
         portalOrigin: 'https://backup.resell.test',
       });
     }

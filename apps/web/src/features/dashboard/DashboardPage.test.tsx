@@ -4,11 +4,12 @@ import type {
   DashboardMachineRow,
   DashboardTaskRow,
   GettingStartedFlags,
+  InitialData,
 } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn, renderWith, signedInData, type TestUser, testBranding } from '../../app/testing';
+import { renderWith, signedInData, type TestUser, testBranding } from '../../app/testing';
 import { DashboardPage } from './DashboardPage';
 
 // --- a fake dashboard API: filters, pages and counts the rows it is given ---------------------------
@@ -200,12 +201,12 @@ const SUPER_ADMIN: Partial<User> = {
   companyName: 'Contoso Ltd',
 };
 
-function renderDashboard(overrides: Partial<User>) {
-  return renderSignedIn(
+function renderDashboard(overrides: Partial<User>, page: Partial<InitialData> = {}) {
+  return renderWith(
     <MemoryRouter>
       <DashboardPage />
     </MemoryRouter>,
-    overrides,
+    { ...signedInData(overrides), ...page },
   );
 }
 
@@ -480,12 +481,7 @@ describe('getting-started strip (000 §2)', () => {
       firstMachineLinkedToUser: false,
       firstBackupTaskCreated: false,
     };
-    renderWith(
-      <MemoryRouter>
-        <DashboardPage />
-      </MemoryRouter>,
-      { ...signedInData(SUPER_ADMIN), providerSiteUrl: 'https://www.provider.test/pricing' },
-    );
+    renderDashboard(SUPER_ADMIN, { providerSiteUrl: 'https://www.provider.test/pricing' });
     const strip = await screen.findByRole('region', { name: 'Getting started' }, { timeout: 5000 });
     const pay = within(strip).getAllByRole('listitem')[1] as HTMLElement;
     expect(within(pay).getByRole('link', { name: 'Pricing' })).toHaveAttribute(
@@ -501,12 +497,7 @@ describe('getting-started strip (000 §2)', () => {
       firstMachineLinkedToUser: false,
       firstBackupTaskCreated: false,
     };
-    renderWith(
-      <MemoryRouter>
-        <DashboardPage />
-      </MemoryRouter>,
-      { ...signedInData({ ...CUSTOMER_USER, boltCustomer: false }), branding: testBranding() },
-    );
+    renderDashboard({ ...CUSTOMER_USER, boltCustomer: false }, { branding: testBranding() });
     const strip = await screen.findByRole('region', { name: 'Getting started' }, { timeout: 5000 });
     expect(within(strip).getByRole('link', { name: 'Desktop app user manual' })).toHaveAttribute(
       'href',
