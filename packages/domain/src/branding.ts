@@ -1,8 +1,13 @@
-import { HEX_COLOUR } from './forms/reseller-settings.js';
 import type { Branding } from './initial-data.js';
 import { APP_TITLE, DEFAULT_COLOURS } from './layout.js';
 import { imageUrl } from './paths.js';
 import { PAGES } from './routes.js';
+
+/**
+ * A colour as hex, #rgb or #rrggbb: the only form a brand colour takes (the look-and-feel form's rule; the
+ * shell puts it into CSS variables). Here, not in forms/, so the first page reads it without zod.
+ */
+export const HEX_COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 /**
  * The brand names a page shows where the product names itself (002 §1): the reseller's brand name, else

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HEX_COLOUR } from '../branding.js';
 import type { Role } from '../enums.js';
 import { fieldNotValid, fieldRequired, fieldTooLong } from '../messages.js';
 import {
@@ -136,9 +137,6 @@ export const IMAGE_TYPE_MESSAGES = {
 /** An optional new image: no file keeps the stored one. */
 const imageField = (kind: 'logo' | 'favicon') =>
   optionalUploadField(L[kind], IMAGE_KINDS[kind], IMAGE_TYPE_MESSAGES[kind]);
-
-/** A colour as hex, #rgb or #rrggbb: the only form a brand colour takes (the shell puts it into CSS variables). */
-export const HEX_COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 /** An optional colour as hex (#rgb or #rrggbb); blank means the default colour (null). */
 const colourField = (label: string) =>
