@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import {
+  brandFaviconUrl,
+  brandNameOf,
   CSRF_FIELD_NAME,
   CSRF_HEADER_NAME,
   type InitialData,
@@ -18,11 +20,18 @@ import { isStaticAsset } from '../http/request-context.js';
 import { route } from '../http/route.js';
 
 const FALLBACK_INDEX =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cloud Portal</title></head><body><div id="root"></div></body></html>';
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="/img/favicon.png"><title>Cloud Portal</title></head><body><div id="root"></div></body></html>';
 
 /** JSON inside a script element: '<' is escaped so no value can close the element. */
 const scriptSafeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** The page's own title and icon, the brand's before any script runs (the app keeps them so). */
+function brandHead(html: string, branding: InitialData['branding']): string {
+  return html
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${attr(brandNameOf(branding))}</title>`)
+    .replace(/<link rel="icon" href="[^"]*"/, () => `<link rel="icon" href="${attr(brandFaviconUrl(branding))}"`);
+}
 
 const isNavigation = (request: FastifyRequest) =>
   (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
@@ -99,7 +108,8 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
       `<meta name="_csrf_parameter" content="${CSRF_FIELD_NAME}">`,
       `<script type="application/json" id="initial-data">${scriptSafeJson(data)}</script>`,
     ].join('');
-    return template.replace('</head>', `${head}</head>`);
+    // A function, so no '$' in the page data is read as a replacement pattern.
+    return brandHead(template, data.branding).replace('</head>', () => `${head}</head>`);
   }
 
   async function sendPage(request: FastifyRequest, reply: FastifyReply, status: number) {

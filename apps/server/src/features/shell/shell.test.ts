@@ -13,6 +13,7 @@ let t: TestApp;
 let tenants: Tenants;
 
 const RESELLER_HOST = 'backup.resell.test';
+const TRICKY_NAME = `Tricky $' $& <b>"Backup"</b>`;
 /** The reseller's look and feel as stored, and as every page of its brand carries it. */
 const LOOK = {
   mainSiteLink: 'https://www.resell.test',
@@ -43,14 +44,15 @@ beforeAll(async () => {
     })
     .where(eq(resellerSettings.customerId, tenants.reseller.customerId));
   // A reseller the provider has switched off, and one whose custom URL is a URL with stored junk colours.
-  const [off, other] = await db
+  const [off, other, tricky] = await db
     .insert(customers)
     .values([
       { companyName: 'Switched Off Ltd', status: 'ACTIVE' },
       { companyName: 'Other Reseller', status: 'ACTIVE' },
+      { companyName: 'Tricky Reseller', status: 'ACTIVE' },
     ])
     .returning({ id: customers.id });
-  if (!off || !other) throw new Error('customers not inserted');
+  if (!off || !other || !tricky) throw new Error('customers not inserted');
   await db.insert(resellerSettings).values([
     { customerId: off.id, resellerEnabled: false, brandName: 'Off Brand', customUrl: 'off.reseller.test' },
     {
@@ -62,6 +64,7 @@ beforeAll(async () => {
       appHeaderColour: '#abc',
       mainSiteLink: 'javascript:alert(1)',
     },
+    { customerId: tricky.id, resellerEnabled: true, brandName: TRICKY_NAME, customUrl: 'tricky.reseller.test' },
   ]);
 });
 afterAll(async () => {
@@ -135,6 +138,22 @@ describe("a reseller's own host name before sign-in (issue 17)", () => {
   it("gives every page the provider's public site for direct customers' pricing", async () => {
     expect(initialData(await open(PAGES.login)).providerSiteUrl).toBe('https://www.provider.test');
     expect(initialData(await open(PAGES.login, RESELLER_HOST)).providerSiteUrl).toBe('https://www.provider.test');
+  });
+
+  it("names the served page and gives it the favicon of the host's brand, before any script runs", async () => {
+    const branded = await open(PAGES.login, RESELLER_HOST);
+    expect(branded.body).toContain('<title>Resell Backup</title>');
+    expect(branded.body).toContain('<link rel="icon" href="/public/downloads/img/resell-favicon.png">');
+    const plain = await open(PAGES.login, 'portal.test');
+    expect(plain.body).toContain('<title>Cloud Portal</title>');
+    expect(plain.body).toContain('<link rel="icon" href="/img/favicon.png">');
+  });
+
+  it('puts a brand name with markup or replacement patterns into the page as text', async () => {
+    const page = await open(PAGES.login, 'tricky.reseller.test');
+    expect(page.body).toContain(`<title>Tricky $' $&amp; &lt;b>&quot;Backup&quot;&lt;/b></title>`);
+    expect(initialData(page).branding?.brandName).toBe(TRICKY_NAME);
+    expect(page.body.match(/<\/head>/g)).toHaveLength(1);
   });
 
   it('never puts the e-mail settings into the page', async () => {
