@@ -181,6 +181,11 @@ describe("a machine's own storage key on an S3 location", () => {
     ).rejects.toThrow();
     const customer = await signedInAs(t.app, tenants.customerB.superAdmin.email);
     expect((await customer.json('PUT', path)).statusCode).toBe(403);
+    // The machine page offers the rotation to the provider admin only.
+    const detail = ROUTES.machines.detail.build({ machineId });
+    const provider = await signedInAs(t.app, tenants.providerAdmin.email);
+    expect((await provider.json('GET', detail)).json().result.storageKeyRotatable).toBe(true);
+    expect((await customer.json('GET', detail)).json().result.storageKeyRotatable).toBe(false);
   });
 
   it('goes with the machine: its user and keys removed, the policy without it', async () => {
@@ -198,6 +203,9 @@ describe("a machine's own storage key on an S3 location", () => {
     const localMachine = await fixtures.machine(localPackage);
     expect(await keys().repositoryAccess(localMachine)).toBeNull();
     expect(await machineUsers(localMachine)).toEqual([]);
+    const provider = await signedInAs(t.app, tenants.providerAdmin.email);
+    const detail = await provider.json('GET', ROUTES.machines.detail.build({ machineId: localMachine }));
+    expect(detail.json().result.storageKeyRotatable).toBe(false);
   });
 });
 
