@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../customers/testing';
 import { fakeServer, message, ok, reply } from '../users/testing';
+import { StorageLocationPage } from './StorageLocationPage';
 import { StorageLocationsSection } from './StorageLocationsSection';
 
 afterEach(() => {
@@ -154,5 +155,35 @@ describe('storage locations of a customer (001 §2, §5, §6, §8)', () => {
     await events.click(within(dialog).getByRole('button', { name: T.makeDefaultSubmit }));
     expect(await screen.findByText(M.madeDefault)).toBeInTheDocument();
     expect(server.to('PUT', `${BASE}/6/makedefault`)[1]?.body).toBeUndefined();
+  });
+});
+
+describe('the storage location page (001 §2 Manage, §8)', () => {
+  it('keeps what a deletion left behind in view, then goes back to the customer once closed', async () => {
+    const detail = { ...location({ id: 6 }), customerName: 'Contoso', packages: [] };
+    const left = 'Storage location deleted, but the storage user portal-location-6 could not be removed';
+    const server = fakeServer(({ method, url }) => {
+      if (method === 'GET' && url.pathname === `${BASE}/6`) return ok(detail);
+      if (method === 'DELETE' && url.pathname === `${BASE}/6`) return ok(null, [message('', left)]);
+      return undefined;
+    });
+    const events = renderAt(
+      '/boltadmin/customers/:customerId/storagelocations/:storageLocationId',
+      `${BASE}/6`,
+      <StorageLocationPage />,
+    );
+    await events.click(await screen.findByRole('button', { name: T.delete }));
+    const dialog = await screen.findByRole('dialog', { name: T.deleteTitle });
+    await events.type(within(dialog).getByRole('textbox'), 'c7-contoso');
+    await events.click(within(dialog).getByRole('button', { name: T.deleteSubmit }));
+    expect(await screen.findByText(M.deletedWithErrors)).toBeInTheDocument();
+    expect(within(dialog).getByText(left)).toBeInTheDocument();
+    // The tables refresh 500 ms after the change; the deleted location's own page is not read again.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(screen.getByRole('dialog', { name: T.deleteTitle })).toHaveTextContent(left);
+    expect(server.to('GET', `${BASE}/6`)).toHaveLength(1);
+
+    await events.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/boltadmin\/customers\/7$/));
   });
 });
