@@ -265,6 +265,7 @@ export const MESSAGES = {
     pageTitle: 'Reseller Admin',
     providerPageTitle: 'Reseller settings',
     providerButton: 'Reseller settings',
+    saveButton: 'Save',
     providerTabsDisabled: 'Look and feel and email settings are set by the reseller itself.',
     notAReseller: 'Reseller settings are not enabled for this customer',
     providerAccountOnly: 'The provider admin edits only the account settings of a reseller',

@@ -11,7 +11,9 @@ import {
   editableResellerSections,
   hasLookAndFeelMarker,
   LOOK_AND_FEEL_MARKER,
+  lookAndFeelRefreshUrl,
   RESELLER_IMAGE_FILE_NAME,
+  resellerSettingsPageUrl,
 } from './reseller-settings.js';
 
 describe('reseller settings rules (000 §2, §5; issue 17)', () => {
@@ -30,6 +32,8 @@ describe('reseller settings rules (000 §2, §5; issue 17)', () => {
     expect(hasLookAndFeelMarker('?x=1&lookandfeel=')).toBe(true);
     expect(hasLookAndFeelMarker('')).toBe(false);
     expect(hasLookAndFeelMarker('?look=andfeel')).toBe(false);
+    expect(lookAndFeelRefreshUrl()).toBe('/admin/reselleradmin?lookandfeel');
+    expect(resellerSettingsPageUrl(7)).toBe('/boltadmin/customers/7/resellersettings');
   });
 
   it('images over the size limit are refused on their field; at the limit they pass', () => {

@@ -1,5 +1,6 @@
 import type { Role } from './enums.js';
-import { RESELLER_SETTINGS_SECTIONS, type ResellerSettingsSection } from './urls.js';
+import { PAGES } from './routes.js';
+import { customerUrl, RESELLER_SETTINGS_SECTIONS, type ResellerSettingsSection } from './urls.js';
 
 /**
  * A reseller's settings as the settings screen reads them (000 §3, 002 §3; the GET is ours, the spec shows
@@ -56,3 +57,10 @@ export const hasLookAndFeelMarker = (search: string) => new URLSearchParams(sear
 
 /** The file names the server gives stored images: kind, content hash, .png (ours). */
 export const RESELLER_IMAGE_FILE_NAME = /^(logo|favicon)-[0-9a-f]{32}\.png$/;
+
+/** The settings screen: the reseller's own (/admin/reselleradmin) or the provider's view of a customer's. */
+export const resellerSettingsPageUrl = (customerId: number | null) =>
+  customerId === null ? PAGES.resellerSettings : `${customerUrl('provider', customerId)}/resellersettings`;
+
+/** Where the screen goes after look-and-feel settings are saved: reloaded (the new brand applies) on that tab. */
+export const lookAndFeelRefreshUrl = () => `${resellerSettingsPageUrl(null)}?${LOOK_AND_FEEL_MARKER}`;
