@@ -42,6 +42,7 @@ export function ColourField<F extends FieldValues>({
       <InputGroup hasValidation>
         <Form.Control
           type="color"
+          id={`colour-${name}-picker`}
           className="form-control-color flex-grow-0"
           aria-label={`${label} picker`}
           value={pickerValue(value, fallback)}
