@@ -132,6 +132,10 @@ function readIcoBitmap(dib: Buffer, kind: ResellerImageKind) {
   const maskAt = pixelsAt + rowBytes * height;
   const hasMask = dib.length >= maskAt + maskRowBytes * height;
   if (dib.length < maskAt) throw new ImageRejected(kind);
+  // Old 32-bit icons leave the alpha bytes all 0 and keep their transparency in the mask only.
+  const alphaUnused =
+    bitCount === 32 &&
+    Array.from({ length: width * height }, (_, i) => dib[pixelsAt + i * 4 + 3]).every((a) => a === 0);
   const out = Buffer.alloc(width * height * 4);
   for (let y = 0; y < height; y++) {
     const row = pixelsAt + (height - 1 - y) * rowBytes;
@@ -143,7 +147,7 @@ function readIcoBitmap(dib: Buffer, kind: ResellerImageKind) {
       out[o + 1] = dib[p + 1] as number;
       out[o + 2] = dib[p] as number;
       const masked = hasMask && (((dib[maskRow + (x >> 3)] as number) >> (7 - (x & 7))) & 1) === 1;
-      out[o + 3] = bitCount === 32 ? (dib[p + 3] as number) : masked ? 0 : 255;
+      out[o + 3] = bitCount === 32 && !alphaUnused ? (dib[p + 3] as number) : masked ? 0 : 255;
     }
   }
   return { data: out, info: { width, height, channels: 4 as const } };
