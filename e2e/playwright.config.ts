@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { testSmtpCertificate } from '../apps/server/src/testing/smtp';
 
 const port = Number(process.env.E2E_PORT ?? 18080);
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
@@ -51,7 +52,14 @@ const MACHINE_ADDING = [
   '**/migrations.spec.ts',
   // Storage locations (issue 16): gives a journey's sign-up its locations, makes one default, deletes the other.
   '**/storage-locations.spec.ts',
+  // Reseller settings (issue 17): changes the demo reseller's colours, logo, favicon, e-mail settings and custom URL.
+  '**/reseller-settings.spec.ts',
 ];
+/**
+ * The reseller settings journey's SMTP server (started in the journey) has a self-signed certificate: made here,
+ * before the server starts, and trusted by it through SMTP_CA_FILE; loopback mail servers are allowed.
+ */
+const SMTP_CA_FILE = testSmtpCertificate().file;
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */
 export default defineConfig({
@@ -105,6 +113,8 @@ export default defineConfig({
       DEMO_WHMCS_PORT: String(DEMO_WHMCS_PORT),
       // Several journeys sign up fresh customers, all from this one address.
       SIGNUP_LIMIT_PER_ADDRESS: '100',
+      SMTP_CA_FILE,
+      ALLOW_PRIVATE_ENDPOINTS: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
     },

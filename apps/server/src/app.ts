@@ -81,6 +81,9 @@ import { createWhmcsPurchaseBilling } from './features/purchase/whmcs-billing.js
 import { createRealtimeCommandsRepo } from './features/realtime-commands/repo.js';
 import { registerRealtimeCommandRoutes } from './features/realtime-commands/routes.js';
 import { createRealtimeCommandService } from './features/realtime-commands/service.js';
+import { createResellerSettingsRepo } from './features/reseller-settings/repo.js';
+import { registerResellerSettingsRoutes } from './features/reseller-settings/routes.js';
+import { createResellerSettingsService } from './features/reseller-settings/service.js';
 import { createRestoreRepo } from './features/restore/repo.js';
 import { registerRestoreRoutes } from './features/restore/routes.js';
 import { createRestoreService } from './features/restore/service.js';
@@ -774,6 +777,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await migrations.close();
   });
   // --- end of package migrations ---
+
+  // --- Reseller settings (issue 17): the three sections, the images, e-mail settings tested before saving ---
+  await registerResellerSettingsRoutes(app, {
+    settings: createResellerSettingsService({
+      db,
+      repo: createResellerSettingsRepo(db),
+      secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
+      smtp: { guard: outboundGuard, caFile: config.smtpCaFile },
+    }),
+  });
+  // --- end of reseller settings ---
 
   await registerSpa(app, {
     distDir: config.webDistDir,

@@ -85,6 +85,7 @@ import {
 import { idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
 import type { PurchaseResult, TemplatesOnOffer } from './purchase.js';
+import type { ResellerSettingsView } from './reseller-settings.js';
 import {
   archiveDeleteQuerySchema,
   type DownloadInitiated,
@@ -112,6 +113,7 @@ import {
   taskActionsQuerySchema,
 } from './tasks.js';
 import { type TreeItem, treeItemsRequestSchema } from './tree.js';
+import { RESELLER_SETTINGS_SECTIONS } from './urls.js';
 import type { UserImportResult } from './user-import.js';
 import type { LinkablePackage, RoleOption, UserMachineRow, UserPackageRow, UserRow } from './users.js';
 
@@ -507,6 +509,31 @@ export const ROUTES = {
     makeReseller: put('/boltadmin/customers/:customerId/makereseller', 'providerAdmin', {
       response: answer<CustomerDetail>(),
     }),
+  },
+  /**
+   * Reseller settings (000 §7, 002 §7.4): the PUTs of the three sections, multipart (fields and the logo and
+   * favicon files), by the reseller's super admin for its own and by the provider admin for a customer's (the
+   * account section only). The GETs are ours: the screen's current settings. The e-mail section is tested
+   * against the reseller's mail server before it is saved.
+   */
+  resellerSettings: {
+    own: get('/admin/reselleradmin', 'resellerSuperAdmin', { response: answer<ResellerSettingsView>() }),
+    saveOwn: put('/admin/account/:section', 'resellerSuperAdmin', {
+      params: z.object({ section: z.enum(RESELLER_SETTINGS_SECTIONS, { error: 'Unknown settings section' }) }),
+      response: answer<ResellerSettingsView>(),
+    }),
+    provider: get('/boltadmin/customers/:customerId/resellersettings', 'providerAdmin', {
+      response: answer<ResellerSettingsView>(),
+    }),
+    saveProvider: put('/boltadmin/customers/:customerId/:section', 'providerAdmin', {
+      params: z.object({
+        customerId: idParam,
+        section: z.enum(RESELLER_SETTINGS_SECTIONS, { error: 'Unknown settings section' }),
+      }),
+      response: answer<ResellerSettingsView>(),
+    }),
+    /** A stored logo or favicon (000 §2, 001 §7): public, since the sign-in pages of a custom host show it. */
+    image: get('/public/downloads/img/:filename', 'public', { response: notAnEnvelope() }),
   },
   /** The customer's account page (001 §2). */
   account: {

@@ -263,6 +263,31 @@ export const MESSAGES = {
     /** Ours. */
     emailSavedWithErrors: someErrorsOccurred('Email settings saved'),
     unknownWhileSaving: unknownErrorWhile('saving settings'),
+    /** Ours: the refusals and the e-mail test's failures, each on the field it names. */
+    pageTitle: 'Reseller Admin',
+    providerPageTitle: 'Reseller settings',
+    providerButton: 'Reseller settings',
+    saveButton: 'Save',
+    providerTabsDisabled: 'Look and feel and email settings are set by the reseller itself.',
+    notAReseller: 'Reseller settings are not enabled for this customer',
+    providerAccountOnly: 'The provider admin edits only the account settings of a reseller',
+    customUrlTaken: 'This custom URL is already used by another reseller',
+    currentImage: 'Current image',
+    noImage: 'None (the generic logo is shown)',
+    newImage: 'New image',
+    defaultColour: 'Default',
+    emailPasswordHint: 'Enter the password again each time: it is tested before it is saved and never shown.',
+    emailHostNotFound: 'The email host could not be found',
+    emailHostRefused:
+      'The email host resolves to an address that is not allowed (loopback, private or link-local network)',
+    emailConnectFailed: 'Could not connect to the email host on this port',
+    emailTlsFailed:
+      'A secure (TLS) connection to the email host failed: its certificate is not trusted or does not name this host',
+    emailAuthFailed: 'The email server refused this username and password',
+    emailSenderRefused: 'The email server refused to send from this address',
+    emailNeedsSupportAddress:
+      'Save the account settings with a support email address first: the test message is sent there',
+    testMailSubject: 'Test message: email settings',
   },
 
   /** Backup packages (000 §2, §4, §8). */
@@ -1237,6 +1262,16 @@ export const importWrongHeader = (headers: readonly string[]) =>
 
 /** Ours: the import file's size and row limits. */
 export const importFileTooLarge = (maxMegabytes: number) => `The file must be at most ${maxMegabytes} MB`;
+/** Ours: a logo or favicon over the upload limit. */
+export const imageTooLarge = (label: string, maxMegabytes: number) => `${label} must be at most ${maxMegabytes} MB`;
+/** Ours: the support address the e-mail test writes to was refused by the reseller's server. */
+export const emailRecipientRefused = (address: string) =>
+  `The email server refused to deliver the test message to the support email address ${address}`;
+/** Ours: any other failure of the e-mail test, with the server's own words. */
+export const emailTestFailed = (reason: string) => `The test message could not be sent: ${reason}`;
+/** Ours: the body of the e-mail settings' test message. */
+export const testMailText = (brandName: string) =>
+  `This message was sent by the portal to test the email settings of ${brandName}. They have been saved.`;
 export const importTooManyRows = (maxRows: number) => `At most ${formatLimit(maxRows)} users can be imported at once`;
 
 /** Ours: a customer status change that 002 §4.1 does not offer, e.g. 'A Suspended customer cannot be changed to Blocked'. */

@@ -21,6 +21,8 @@ export const isCustomerAdmin = (a: Actor) =>
 export const isCustomerUser = (a: Actor) => a.role === 'ROLE_CUSTOMER_USER';
 /** A reseller admin is a super admin or admin of a customer whose reseller settings are enabled (DESIGN §4). */
 export const isResellerAdmin = (a: Actor) => isCustomerAdmin(a) && a.resellerEnabled && a.customerId !== null;
+/** The super admin of a reseller: the one who edits its reseller settings (002 §2.1 'Reseller Admin'). */
+export const isResellerSuperAdmin = (a: Actor) => isCustomerSuperAdmin(a) && a.resellerEnabled && a.customerId !== null;
 
 /**
  * Route audiences. Every server route declares one; the server refuses a caller outside it before
@@ -34,6 +36,8 @@ export const ACCESS_LEVELS = [
   'customerAdmin',
   'customerSuperAdmin',
   'resellerAdmin',
+  /** The super admin of a customer whose reseller settings are enabled (its own reseller settings). */
+  'resellerSuperAdmin',
   /** Those who manage customers: provider admins and reseller admins. */
   'customerManager',
   /**
@@ -59,6 +63,8 @@ export function mayAccess(actor: Actor | null, level: AccessLevel): boolean {
       return actor !== null && isCustomerSuperAdmin(actor);
     case 'resellerAdmin':
       return actor !== null && isResellerAdmin(actor);
+    case 'resellerSuperAdmin':
+      return actor !== null && isResellerSuperAdmin(actor);
     case 'customerManager':
       return actor !== null && (isProviderAdmin(actor) || isResellerAdmin(actor));
     case 'anyAdmin':

@@ -209,7 +209,20 @@ describe('who may open a page (issue #6)', () => {
         'providerStorageAccounts',
         'providerStorageAccount',
         'providerStorageLocation',
+        'providerResellerSettings',
       ].sort(),
     );
+  });
+
+  it("reseller settings (issue 17): the reseller's super admin only; the provider through a customer's page", () => {
+    const superAdmin = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true });
+    expect(openable(superAdmin)).toContain('resellerSettings');
+    expect(openable({ ...superAdmin, resellerEnabled: false })).not.toContain('resellerSettings');
+    expect(openable({ ...superAdmin, role: 'ROLE_CUSTOMER_ADMIN_USER' })).not.toContain('resellerSettings');
+    const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true });
+    expect(openable(provider)).not.toContain('resellerSettings');
+    // The provider's sidebar entry leads to the resellers, whose customer pages open their settings.
+    expect(sidebarEntries(provider).find((e) => e.label === 'Reseller Admin')?.href).toBe(PAGES.providerResellers);
+    expect(sidebarEntries(superAdmin).find((e) => e.label === 'Reseller Admin')?.href).toBe('/admin/reselleradmin');
   });
 });

@@ -67,6 +67,9 @@ export const PAGES = {
   providerStorageAccount: '/boltadmin/storageaccounts/{storageAccountId}',
   // A customer's storage location (001 §2, the Manage button of the customer page's table).
   providerStorageLocation: '/boltadmin/customers/{customerId}/storagelocations/{storageLocationId}',
+  // Reseller settings (000 §2; issue 17): the reseller's own and the provider's view of a customer's.
+  resellerSettings: '/admin/reselleradmin',
+  providerResellerSettings: '/boltadmin/customers/{customerId}/resellersettings',
 } as const;
 export type PageKey = keyof typeof PAGES;
 
@@ -116,6 +119,8 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   providerStorageAccounts: 'providerAdmin',
   providerStorageAccount: 'providerAdmin',
   providerStorageLocation: 'providerAdmin',
+  resellerSettings: 'resellerSuperAdmin',
+  providerResellerSettings: 'providerAdmin',
 };
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */
@@ -160,7 +165,8 @@ export function sidebarEntries(actor: Actor | null): NavEntry[] {
     { label: 'Notification Settings', href: '/admin/notificationsettings', visible: isCustomerSuperAdmin(actor) },
     {
       label: 'Reseller Admin',
-      href: '/admin/reselleradmin',
+      // The provider has no reseller settings of its own: it reaches each reseller's from the resellers list.
+      href: isProviderAdmin(actor) ? PAGES.providerResellers : PAGES.resellerSettings,
       visible: (isCustomerSuperAdmin(actor) || isProviderAdmin(actor)) && actor.resellerEnabled,
     },
     { label: 'Package Templates', href: PAGES.resellerPackageTemplates, visible: isResellerAdmin(actor) },

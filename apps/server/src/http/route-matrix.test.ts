@@ -51,6 +51,12 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /boltadmin/customers/:customerId/users/:userId/backupmachines': 'providerAdmin',
   'PUT /boltadmin/customers/:customerId/plugins': 'providerAdmin',
   'PUT /boltadmin/customers/:customerId/makereseller': 'providerAdmin',
+  // Reseller settings (issue 17): the screen's reads, the sections' PUTs, the stored images.
+  'GET /admin/reselleradmin': 'resellerSuperAdmin',
+  'PUT /admin/account/:section': 'resellerSuperAdmin',
+  'GET /boltadmin/customers/:customerId/resellersettings': 'providerAdmin',
+  'PUT /boltadmin/customers/:customerId/:section': 'providerAdmin',
+  'GET /public/downloads/img/:filename': 'public',
   'GET /admin/mycustomerspaginated': 'resellerAdmin',
   'GET /admin/mycustomers/:customerId': 'resellerAdmin',
   'PUT /admin/mycustomers/:customerId': 'resellerAdmin',
@@ -266,6 +272,7 @@ const ALLOWED: Record<AccessLevel, Caller[]> = {
   customerAdmin: ['resellerAdmin', 'superAdmin', 'customerAdmin', 'otherTenantAdmin'],
   customerSuperAdmin: ['resellerAdmin', 'superAdmin'],
   resellerAdmin: ['resellerAdmin'],
+  resellerSuperAdmin: ['resellerAdmin'],
   providerAdmin: ['providerAdmin'],
 };
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
@@ -27,43 +27,48 @@ export interface TestSmtpOptions {
 
 let certificate: { key: Buffer; cert: Buffer; file: string } | null = null;
 
+/** Child processes (Playwright's workers) reuse the certificate their parent made, so the server trusts theirs too. */
+const SHARED_CERT_DIR = 'PORTAL_TEST_SMTP_CERT_DIR';
+
 /**
- * A self-signed certificate for 127.0.0.1 / localhost, made once per process with the system's openssl; its
- * `file` (the certificate as PEM) is what a server under test trusts through SMTP_CA_FILE.
+ * A self-signed certificate for 127.0.0.1 / localhost, made once with the system's openssl and shared with child
+ * processes through PORTAL_TEST_SMTP_CERT_DIR; its `file` (the certificate as PEM) is what a server under test
+ * trusts through SMTP_CA_FILE.
  */
 export function testSmtpCertificate(): { key: Buffer; cert: Buffer; file: string } {
   if (certificate) return certificate;
-  const dir = mkdtempSync(join(tmpdir(), 'portal-smtp-cert-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost,IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    const cert = readFileSync(join(dir, 'cert.pem'));
-    const file = join(mkdtempSync(join(tmpdir(), 'portal-smtp-ca-')), 'ca.pem');
-    writeFileSync(file, cert);
-    certificate = { key: readFileSync(join(dir, 'key.pem')), cert, file };
+  const shared = process.env[SHARED_CERT_DIR];
+  if (shared && existsSync(join(shared, 'key.pem')) && existsSync(join(shared, 'cert.pem'))) {
+    const file = join(shared, 'cert.pem');
+    certificate = { key: readFileSync(join(shared, 'key.pem')), cert: readFileSync(file), file };
     return certificate;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
+  const dir = mkdtempSync(join(tmpdir(), 'portal-smtp-cert-'));
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  const file = join(dir, 'cert.pem');
+  certificate = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(file), file };
+  process.env[SHARED_CERT_DIR] = dir;
+  return certificate;
 }
 
 /**

@@ -71,6 +71,15 @@ const StorageAccountPage = lazy(() =>
   import('../features/storage-accounts/StorageAccountPage').then((m) => ({ default: m.StorageAccountPage })),
 );
 
+const ResellerSettingsPage = lazy(() =>
+  import('../features/reseller-settings/ResellerSettingsPage').then((m) => ({ default: m.ResellerSettingsPage })),
+);
+const ProviderResellerSettingsPage = lazy(() =>
+  import('../features/reseller-settings/ResellerSettingsPage').then((m) => ({
+    default: m.ProviderResellerSettingsPage,
+  })),
+);
+
 /** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
 type Layout = 'public' | 'shell' | 'admin';
 
@@ -123,6 +132,8 @@ const SCREENS: Record<PageKey, Screen> = {
   // The Migrate Storage Account dialog is handed in as `migrate` (001 §2), where its work is merged.
   providerStorageAccount: { layout: 'admin', element: <StorageAccountPage /> },
   providerStorageLocation: { layout: 'admin', element: <StorageLocationPage /> },
+  resellerSettings: { layout: 'shell', element: <ResellerSettingsPage /> },
+  providerResellerSettings: { layout: 'admin', element: <ProviderResellerSettingsPage /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */

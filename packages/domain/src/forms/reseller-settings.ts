@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HEX_COLOUR } from '../branding.js';
 import type { Role } from '../enums.js';
-import { fieldNotValid, fieldRequired, fieldTooLong } from '../messages.js';
+import { fieldNotValid, fieldRequired, fieldTooLong, imageTooLarge } from '../messages.js';
 import {
   acceptAttribute,
   checkbox,
@@ -134,9 +134,27 @@ export const IMAGE_TYPE_MESSAGES = {
   favicon: 'Favicon must be a jpeg, png or icon image',
 } as const;
 
-/** An optional new image: no file keeps the stored one. */
-const imageField = (kind: 'logo' | 'favicon') =>
-  optionalUploadField(L[kind], IMAGE_KINDS[kind], IMAGE_TYPE_MESSAGES[kind]);
+/**
+ * Ours: the largest logo or favicon upload (the server refuses a bigger one while reading it), and the most
+ * pixels a decoded image may have (a small file that decodes to a huge picture is refused too).
+ */
+export const IMAGE_UPLOAD_LIMITS = { maxBytes: 2 * 1024 * 1024, maxPixels: 25_000_000 } as const;
+export type ResellerImageKind = 'logo' | 'favicon';
+
+/** The message of an image over the size limit, on its field. */
+export const imageTooLargeMessage = (kind: ResellerImageKind) =>
+  imageTooLarge(L[kind], IMAGE_UPLOAD_LIMITS.maxBytes / (1024 * 1024));
+
+/**
+ * An optional new image: no file keeps the stored one. The form checks the chosen file's type and size
+ * here; the server decides by the file's content (magic bytes and decoding) and refuses it while reading
+ * when it is too large.
+ */
+const imageField = (kind: ResellerImageKind) =>
+  optionalUploadField(L[kind], IMAGE_KINDS[kind], IMAGE_TYPE_MESSAGES[kind]).refine(
+    (file) => file === null || file.size === undefined || file.size <= IMAGE_UPLOAD_LIMITS.maxBytes,
+    { error: imageTooLargeMessage(kind) },
+  );
 
 /** An optional colour as hex (#rgb or #rrggbb); blank means the default colour (null). */
 const colourField = (label: string) =>
@@ -162,11 +180,14 @@ export const resellerLookAndFeelSettingsSchema = z.object({
   logo: imageField('logo'),
   favicon: imageField('favicon'),
 });
+/** The colours alone: what the server parses from the multipart fields (the images are checked by content). */
+export const resellerLookAndFeelColoursSchema = resellerLookAndFeelSettingsSchema.omit({ logo: true, favicon: true });
+export type ResellerLookAndFeelColours = z.output<typeof resellerLookAndFeelColoursSchema>;
 export type ResellerLookAndFeelSettingsForm = z.input<typeof resellerLookAndFeelSettingsSchema>;
 export type ResellerLookAndFeelSettingsPayload = z.output<typeof resellerLookAndFeelSettingsSchema>;
 
 /** Whether a chosen file is an accepted logo or favicon (for a file input's own check). */
-export const isAcceptedImage = (kind: 'logo' | 'favicon', file: UploadedFile) => fileIsOfKind(file, IMAGE_KINDS[kind]);
+export const isAcceptedImage = (kind: ResellerImageKind, file: UploadedFile) => fileIsOfKind(file, IMAGE_KINDS[kind]);
 
 /**
  * E-mail settings (000 §5, 002 §5.9): emailHost, emailUsername, emailPassword required, max 80;

@@ -1,4 +1,12 @@
-import { type AdminAudience, type CustomerDetail, customerUrl, MESSAGES, mayChange, ROUTES } from '@portal/domain';
+import {
+  type AdminAudience,
+  type CustomerDetail,
+  customerUrl,
+  MESSAGES,
+  mayChange,
+  ROUTES,
+  resellerSettingsPageUrl,
+} from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
@@ -90,6 +98,11 @@ function CustomerActions({
         <Button variant="outline-primary" onClick={() => onOpen('billingServer')}>
           {MESSAGES.billing.changeServerButton}
         </Button>
+      )}
+      {provider && customer.resellerSettingsDisplayDto !== null && (
+        <Link className="btn btn-outline-primary" to={resellerSettingsPageUrl(customer.id)}>
+          {MESSAGES.resellerSettings.providerButton}
+        </Link>
       )}
       {provider && customer.makeResellerAllowed && (
         <Button variant="outline-primary" onClick={() => onOpen('makeReseller')}>

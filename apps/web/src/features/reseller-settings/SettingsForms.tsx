@@ -1,0 +1,201 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  DEFAULT_COLOURS,
+  lookAndFeelRefreshUrl,
+  MESSAGE_ROUTING,
+  MESSAGES,
+  RESELLER_SETTINGS_LABELS,
+  type ResellerAccountSettingsForm,
+  type ResellerEmailSettingsForm,
+  type ResellerLookAndFeelSettingsForm,
+  type ResellerSettingsSection,
+  type ResellerSettingsView,
+  type Role,
+  resellerAccountSettingsSchema,
+  resellerEmailSettingsSchema,
+  resellerLookAndFeelSettingsSchema,
+  TIMINGS,
+} from '@portal/domain';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { type FieldValues, type Path, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
+import { CheckboxField, GlobalErrors, TextField, useDialogSubmit } from '../../ui';
+import { ColourField, ImageField } from './fields';
+import { settingsFormData, useSaveResellerSection } from './mutations';
+
+const T = MESSAGES.resellerSettings;
+const L = RESELLER_SETTINGS_LABELS;
+
+/** One section's form submission: the one mutation, the catalogue's toasts, server messages on their fields. */
+function useSectionSubmit<F extends FieldValues>(
+  customerId: number | null,
+  section: ResellerSettingsSection,
+  form: UseFormReturn<F>,
+  fieldNames: ReadonlyArray<Path<F>>,
+) {
+  const email = section === 'reselleremailsettings';
+  const routing = {
+    reselleraccountsettings: MESSAGE_ROUTING.resellerAccountSettings,
+    resellerlookandfeelsettings: MESSAGE_ROUTING.resellerLookAndFeelSettings,
+    reselleremailsettings: MESSAGE_ROUTING.resellerEmailSettings,
+  }[section];
+  return useDialogSubmit({
+    mutation: useSaveResellerSection(customerId),
+    successText: email ? T.emailSaved : T.saved,
+    partialText: email ? T.emailSavedWithErrors : T.savedWithErrors,
+    unknownErrorText: T.unknownWhileSaving,
+    form: { setError: form.setError, fieldNames, globalFieldNames: routing.globalFieldNames },
+  });
+}
+
+function SaveButton({ submitting, testId }: { submitting: boolean; testId: string }) {
+  return (
+    <Button type="submit" disabled={submitting} data-testid={testId}>
+      {T.saveButton}
+    </Button>
+  );
+}
+
+/** Account Settings (000 §5): customUrl and resellerEnabled only for the provider admin. */
+export function AccountSettingsForm({
+  settings,
+  customerId,
+  role,
+}: {
+  settings: ResellerSettingsView;
+  customerId: number | null;
+  role: Role;
+}) {
+  const schema = resellerAccountSettingsSchema(role);
+  const form = useForm<ResellerAccountSettingsForm>({
+    resolver: zodResolver(schema) as unknown as Resolver<ResellerAccountSettingsForm>,
+    defaultValues: {
+      brandName: settings.brandName,
+      customUrl: settings.customUrl,
+      resellerEnabled: settings.resellerEnabled,
+      mainSiteLink: settings.mainSiteLink,
+      termsAndConditionsLink: settings.termsAndConditionsLink,
+      supportEmailAddress: settings.supportEmailAddress,
+      supportPhoneNumber: settings.supportPhoneNumber,
+    },
+  });
+  const fields = [
+    'brandName',
+    'customUrl',
+    'resellerEnabled',
+    'mainSiteLink',
+    'termsAndConditionsLink',
+    'supportEmailAddress',
+    'supportPhoneNumber',
+  ] as const;
+  const { submit, globalErrors } = useSectionSubmit(customerId, 'reselleraccountsettings', form, fields);
+  const save = form.handleSubmit(async (values) => {
+    await submit({ section: 'reselleraccountsettings', body: settingsFormData(schema.parse(values)) });
+  });
+  return (
+    <Form noValidate onSubmit={save} data-testid="account-settings-form">
+      {settings.customUrlEditable && (
+        <>
+          <CheckboxField form={form} name="resellerEnabled" label={L.resellerEnabled} />
+          <TextField form={form} name="customUrl" label={L.customUrl} />
+        </>
+      )}
+      <TextField form={form} name="brandName" label={L.brandName} />
+      <TextField form={form} name="mainSiteLink" label={L.mainSiteLink} type="url" />
+      <TextField form={form} name="termsAndConditionsLink" label={L.termsAndConditionsLink} type="url" />
+      <TextField form={form} name="supportEmailAddress" label={L.supportEmailAddress} type="email" />
+      <TextField form={form} name="supportPhoneNumber" label={L.supportPhoneNumber} type="tel" />
+      <GlobalErrors messages={globalErrors} />
+      <SaveButton submitting={form.formState.isSubmitting} testId="save-account-settings" />
+    </Form>
+  );
+}
+
+const COLOURS = [
+  ['appHeaderColour', DEFAULT_COLOURS.header],
+  ['appHeaderTextColour', DEFAULT_COLOURS.headerText],
+  ['appBackgroundColour', '#ffffff'],
+  ['functionalBackgroundColour', '#ffffff'],
+  ['functionalButtonColour', DEFAULT_COLOURS.functionalButton],
+  ['appEnabledButtonColour', '#0d6efd'],
+  ['appDisabledButtonColour', DEFAULT_COLOURS.functionalButton],
+] as const;
+
+/**
+ * Look and Feel Settings (000 §3, §5): seven colours and the two images. Saved, the page reloads on this tab
+ * (the look-and-feel marker) once the toast was shown, so the header, colours and favicon show the new brand.
+ */
+export function LookAndFeelForm({ settings }: { settings: ResellerSettingsView }) {
+  const form = useForm<ResellerLookAndFeelSettingsForm>({
+    resolver: zodResolver(resellerLookAndFeelSettingsSchema) as unknown as Resolver<ResellerLookAndFeelSettingsForm>,
+    defaultValues: {
+      ...Object.fromEntries(COLOURS.map(([name]) => [name, settings[name] ?? ''])),
+      logo: null,
+      favicon: null,
+    },
+  });
+  const fields = [...COLOURS.map(([name]) => name), 'logo', 'favicon'] as const;
+  const { submit, globalErrors } = useSectionSubmit(null, 'resellerlookandfeelsettings', form, fields);
+  const save = form.handleSubmit(async (values) => {
+    const outcome = await submit({
+      section: 'resellerlookandfeelsettings',
+      body: settingsFormData(resellerLookAndFeelSettingsSchema.parse(values)),
+    });
+    if (outcome.applied) setTimeout(() => window.location.assign(lookAndFeelRefreshUrl()), TIMINGS.toastMs);
+  });
+  return (
+    <Form noValidate onSubmit={save} data-testid="look-and-feel-form">
+      <div className="row">
+        {COLOURS.map(([name, fallback]) => (
+          <div className="col-md-6" key={name}>
+            <ColourField form={form} name={name} label={L[name]} fallback={fallback} />
+          </div>
+        ))}
+      </div>
+      <ImageField form={form} name="logo" label={L.logo} current={settings.logo} />
+      <ImageField form={form} name="favicon" label={L.favicon} current={settings.favicon} />
+      <GlobalErrors messages={globalErrors} />
+      <SaveButton submitting={form.formState.isSubmitting} testId="save-look-and-feel" />
+    </Form>
+  );
+}
+
+/**
+ * Email Settings (000 §5, §7): tested before they are saved. The stored password is never shown: the form
+ * asks for it again on every save (the schema requires it, and the test needs it).
+ */
+export function EmailSettingsForm({ settings }: { settings: ResellerSettingsView }) {
+  const form = useForm<ResellerEmailSettingsForm>({
+    resolver: zodResolver(resellerEmailSettingsSchema) as unknown as Resolver<ResellerEmailSettingsForm>,
+    defaultValues: {
+      emailHost: settings.emailHost,
+      emailPort: settings.emailPort === null ? '' : String(settings.emailPort),
+      emailUsername: settings.emailUsername,
+      emailPassword: '',
+      sendFromEmailAddress: settings.sendFromEmailAddress,
+    },
+  });
+  const fields = ['emailHost', 'emailPort', 'emailUsername', 'emailPassword', 'sendFromEmailAddress'] as const;
+  const { submit, globalErrors } = useSectionSubmit(null, 'reselleremailsettings', form, fields);
+  const save = form.handleSubmit(async (values) => {
+    const outcome = await submit({
+      section: 'reselleremailsettings',
+      body: settingsFormData(resellerEmailSettingsSchema.parse(values)),
+    });
+    if (outcome.applied) form.resetField('emailPassword');
+  });
+  return (
+    <Form noValidate onSubmit={save} data-testid="email-settings-form">
+      <TextField form={form} name="emailHost" label={L.emailHost} />
+      <TextField form={form} name="emailPort" label={L.emailPort} type="number" />
+      <TextField form={form} name="emailUsername" label={L.emailUsername} autoComplete="off" />
+      <TextField form={form} name="emailPassword" label={L.emailPassword} type="password" autoComplete="new-password" />
+      <Form.Text as="p" className="mt-n2 mb-3">
+        {T.emailPasswordHint}
+      </Form.Text>
+      <TextField form={form} name="sendFromEmailAddress" label={L.sendFromEmailAddress} type="email" />
+      <GlobalErrors messages={globalErrors} />
+      <SaveButton submitting={form.formState.isSubmitting} testId="save-email-settings" />
+    </Form>
+  );
+}

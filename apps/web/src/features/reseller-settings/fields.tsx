@@ -1,0 +1,122 @@
+import {
+  IMAGE_ACCEPT,
+  imageUrl,
+  MESSAGES,
+  type ResellerImageKind,
+  type ResellerLookAndFeelSettingsForm,
+} from '@portal/domain';
+import { useEffect, useState } from 'react';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
+
+const T = MESSAGES.resellerSettings;
+
+/** #rgb or #rrggbb as the #rrggbb a colour input takes; anything else (blank: the default) as fallback. */
+function pickerValue(value: unknown, fallback: string): string {
+  if (typeof value !== 'string') return fallback;
+  if (/^#[0-9a-f]{6}$/i.test(value)) return value.toLowerCase();
+  const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/i.exec(value);
+  return short ? `#${short[1]}${short[1]}${short[2]}${short[2]}${short[3]}${short[3]}`.toLowerCase() : fallback;
+}
+
+/** A colour: a picker and its hex text side by side; blank text means the default colour. */
+export function ColourField<F extends FieldValues>({
+  form,
+  name,
+  label,
+  fallback,
+}: {
+  form: UseFormReturn<F>;
+  name: Path<F>;
+  label: string;
+  /** The default colour the picker shows while the text is blank. */
+  fallback: string;
+}) {
+  const error = form.formState.errors[name];
+  const message = typeof error?.message === 'string' ? error.message : undefined;
+  const value = form.watch(name);
+  return (
+    <Form.Group className="mb-3" controlId={`colour-${name}`}>
+      <Form.Label>{label}</Form.Label>
+      <InputGroup hasValidation>
+        <Form.Control
+          type="color"
+          id={`colour-${name}-picker`}
+          className="form-control-color flex-grow-0"
+          aria-label={`${label} picker`}
+          value={pickerValue(value, fallback)}
+          onChange={(event) =>
+            form.setValue(name, event.target.value as PathValue<F, Path<F>>, {
+              shouldDirty: true,
+              shouldValidate: true,
+            })
+          }
+        />
+        <Form.Control type="text" placeholder={T.defaultColour} {...form.register(name)} isInvalid={Boolean(error)} />
+        <Form.Control.Feedback type="invalid">{message}</Form.Control.Feedback>
+      </InputGroup>
+    </Form.Group>
+  );
+}
+
+/** A chosen file's preview address, released when the choice changes. */
+function usePreview(file: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file || typeof URL.createObjectURL !== 'function') {
+      setUrl(null);
+      return;
+    }
+    const next = URL.createObjectURL(file);
+    setUrl(next);
+    return () => URL.revokeObjectURL(next);
+  }, [file]);
+  return url;
+}
+
+/** A logo or favicon: the current image, the file input (the domain's accepted types) and the chosen file's preview. */
+export function ImageField({
+  form,
+  name,
+  label,
+  current,
+}: {
+  form: UseFormReturn<ResellerLookAndFeelSettingsForm>;
+  name: ResellerImageKind;
+  label: string;
+  current: string | null;
+}) {
+  const error = form.formState.errors[name];
+  const message = typeof error?.message === 'string' ? error.message : undefined;
+  const files: unknown = form.watch(name);
+  const chosen = files instanceof FileList && files.length > 0 ? (files[0] ?? null) : null;
+  const preview = usePreview(chosen);
+  const height = name === 'logo' ? 60 : 32;
+  return (
+    <Form.Group className="mb-3" controlId={`image-${name}`}>
+      <Form.Label>{label}</Form.Label>
+      <div className="d-flex align-items-center gap-3 mb-2">
+        <span className="text-muted small">{T.currentImage}:</span>
+        {current ? (
+          <img
+            src={imageUrl(current)}
+            alt={`${label}: ${T.currentImage}`}
+            height={height}
+            data-testid={`current-${name}`}
+          />
+        ) : (
+          <span className="small">{T.noImage}</span>
+        )}
+        {preview && (
+          <>
+            <span className="text-muted small">{T.newImage}:</span>
+            <img src={preview} alt={`${label}: ${T.newImage}`} height={height} data-testid={`preview-${name}`} />
+          </>
+        )}
+      </div>
+      <Form.Control type="file" accept={IMAGE_ACCEPT[name]} {...form.register(name)} isInvalid={Boolean(error)} />
+      <Form.Control.Feedback type="invalid">{message}</Form.Control.Feedback>
+    </Form.Group>
+  );
+}
