@@ -1,0 +1,102 @@
+import { DEFAULT_BRAND_NAME, DEFAULT_COLOURS, type MailBrand, resellerPortalOrigin } from '@portal/domain';
+import { and, eq, or, sql } from 'drizzle-orm';
+import type { Executor } from '../db/client.js';
+import { customers, resellerSettings } from '../db/schema/index.js';
+import type { SecretBox } from '../secrets.js';
+import type { SmtpServerSettings } from './transport.js';
+
+/** A brand as a mail is rendered and sent with: its texts, images, colours and mail server. */
+export interface ResolvedMailBrand extends MailBrand {
+  /** Absolute address of the logo (/public/downloads/img/{file} on the brand's host), or null. */
+  logoUrl: string | null;
+  colours: { header: string; headerText: string; button: string; background: string };
+  /** The reseller's mail server and sender when it has e-mail settings; null: the provider's (SMTP_URL, MAIL_FROM). */
+  smtp: (SmtpServerSettings & { from: string }) | null;
+}
+
+const DEFAULT_MAIL_COLOURS = {
+  header: DEFAULT_COLOURS.header,
+  headerText: DEFAULT_COLOURS.headerText,
+  button: DEFAULT_COLOURS.functionalButton,
+  background: DEFAULT_COLOURS.background,
+};
+
+/** The portal's image path of a stored logo or favicon file name (000 §3). */
+export const brandImagePath = (file: string) => `/public/downloads/img/${encodeURIComponent(file)}`;
+
+/**
+ * Which brand a customer's mails carry (000 §1, §6; 002 §1): a reseller's own, a reseller customer's its
+ * reseller's (while the reseller is enabled), anyone else's (and the provider admins', customerId null) the
+ * provider's. Links point at the reseller's custom URL when it has one, else at PUBLIC_URL.
+ */
+export function createMailBrands(deps: { db: Executor; secrets: SecretBox; publicUrl: string }) {
+  const { db } = deps;
+  const providerBrand: ResolvedMailBrand = {
+    name: DEFAULT_BRAND_NAME,
+    origin: new URL(deps.publicUrl).origin,
+    supportEmail: null,
+    supportPhone: null,
+    logoUrl: null,
+    colours: DEFAULT_MAIL_COLOURS,
+    smtp: null,
+  };
+
+  return {
+    providerBrand,
+    async brandFor(customerId: number | null): Promise<ResolvedMailBrand> {
+      if (customerId === null) return providerBrand;
+      const parent = db
+        .select({ id: customers.parentResellerCustomerId })
+        .from(customers)
+        .where(eq(customers.id, customerId));
+      const [settings] = await db
+        .select()
+        .from(resellerSettings)
+        .where(
+          and(
+            eq(resellerSettings.resellerEnabled, true),
+            or(eq(resellerSettings.customerId, customerId), eq(resellerSettings.customerId, sql`(${parent})`)),
+          ),
+        )
+        // Its own settings first: a reseller that is itself a reseller's customer mails under its own brand.
+        .orderBy(sql`${resellerSettings.customerId} = ${customerId} desc`)
+        .limit(1);
+      if (!settings) return providerBrand;
+      const origin = resellerPortalOrigin(settings.customUrl) ?? providerBrand.origin;
+      const colour = (value: string | null, fallback: string) => safeColour(value) ?? fallback;
+      return {
+        name: settings.brandName?.trim() || DEFAULT_BRAND_NAME,
+        origin,
+        supportEmail: settings.supportEmailAddress || null,
+        supportPhone: settings.supportPhoneNumber || null,
+        logoUrl: settings.logo ? new URL(brandImagePath(settings.logo), origin).toString() : null,
+        colours: {
+          header: colour(settings.appHeaderColour, DEFAULT_MAIL_COLOURS.header),
+          headerText: colour(settings.appHeaderTextColour, DEFAULT_MAIL_COLOURS.headerText),
+          button: colour(
+            settings.appEnabledButtonColour ?? settings.functionalButtonColour,
+            DEFAULT_MAIL_COLOURS.button,
+          ),
+          background: colour(settings.appBackgroundColour, DEFAULT_MAIL_COLOURS.background),
+        },
+        smtp:
+          settings.emailHost && settings.emailPort && settings.emailUsername && settings.emailPasswordEncrypted
+            ? {
+                host: settings.emailHost,
+                port: settings.emailPort,
+                username: settings.emailUsername,
+                password: deps.secrets.decrypt(settings.emailPasswordEncrypted),
+                from: settings.sendFromEmailAddress || settings.emailUsername,
+              }
+            : null,
+      };
+    },
+  };
+}
+export type MailBrands = ReturnType<typeof createMailBrands>;
+
+/** A colour as the settings screen stores it (#rgb, #rrggbb, rgb()/rgba(), a CSS name); anything else is dropped. */
+export function safeColour(value: string | null | undefined): string | null {
+  const v = value?.trim() ?? '';
+  return /^#[0-9a-f]{3,8}$|^rgba?\([\d\s.,%]+\)$|^[a-z]{3,20}$/i.test(v) ? v : null;
+}
