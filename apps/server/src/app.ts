@@ -275,6 +275,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     providerMailer: deps.mailer,
     trust: { guard: createOutboundGuard({ allowPrivate: config.allowPrivateEndpoints }), caFile: config.smtpCaFile },
     logger: app.log,
+    providerTransportOnly: config.demo && deps.mailSink !== undefined,
     queued: () => mailJob?.kick(),
   });
   app.decorate('mailDelivery', {

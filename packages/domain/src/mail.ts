@@ -83,6 +83,7 @@ export const MAIL_SEND_ERRORS = {
   senderRefused: 'The mail server refused the sender address',
   recipientRefused: 'The mail server refused the recipient address',
   refusedAddress: 'The mail server address is not allowed',
+  passwordUnreadable: 'The saved mail server password cannot be read; save the e-mail settings again',
   other: 'The mail server did not accept the mail',
 } as const;
 export type MailSendErrorKind = keyof typeof MAIL_SEND_ERRORS;

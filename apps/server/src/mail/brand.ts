@@ -10,8 +10,11 @@ export interface ResolvedMailBrand extends MailBrand {
   /** Absolute address of the logo (/public/downloads/img/{file} on the brand's host), or null. */
   logoUrl: string | null;
   colours: { header: string; headerText: string; button: string; background: string };
-  /** The reseller's mail server and sender when it has e-mail settings; null: the provider's (SMTP_URL, MAIL_FROM). */
-  smtp: (SmtpServerSettings & { from: string }) | null;
+  /**
+   * The reseller's mail server and sender when it has e-mail settings; null: the provider's (SMTP_URL, MAIL_FROM).
+   * `password` is null when the stored one cannot be decrypted (another MASTER_KEY): sending then fails, clearly.
+   */
+  smtp: (Omit<SmtpServerSettings, 'password'> & { password: string | null; from: string }) | null;
 }
 
 const DEFAULT_MAIL_COLOURS = {
@@ -85,7 +88,7 @@ export function createMailBrands(deps: { db: Executor; secrets: SecretBox; publi
                 host: settings.emailHost,
                 port: settings.emailPort,
                 username: settings.emailUsername,
-                password: deps.secrets.decrypt(settings.emailPasswordEncrypted),
+                password: decryptOrNull(deps.secrets, settings.emailPasswordEncrypted),
                 from: settings.sendFromEmailAddress || settings.emailUsername,
               }
             : null,
@@ -94,6 +97,14 @@ export function createMailBrands(deps: { db: Executor; secrets: SecretBox; publi
   };
 }
 export type MailBrands = ReturnType<typeof createMailBrands>;
+
+function decryptOrNull(secrets: SecretBox, sealed: string): string | null {
+  try {
+    return secrets.decrypt(sealed);
+  } catch {
+    return null;
+  }
+}
 
 /** A colour as the settings screen stores it (#rgb, #rrggbb, rgb()/rgba(), a CSS name); anything else is dropped. */
 export function safeColour(value: string | null | undefined): string | null {

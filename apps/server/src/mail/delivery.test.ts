@@ -254,6 +254,22 @@ describe('the delivery job (issue 17, DESIGN §8)', () => {
       .where(inArray(mailOutbox.eventKey, ['failing:1', 'failing:2']));
   });
 
+  it('records a saved password it cannot decrypt as such, and sends nothing', async () => {
+    await db()
+      .update(resellerSettings)
+      .set({ emailPasswordEncrypted: Buffer.alloc(40, 7).toString('base64') })
+      .where(eq(resellerSettings.customerId, tenants.reseller.customerId));
+    await enqueueMails(db(), [mailTo(tenants.customerA.customerId, 'unreadable:1', 'unreadable@x.test')]);
+    await t.app.mailDelivery.runOnce();
+    expect((await rowsOf('unreadable:1'))[0]).toMatchObject({
+      status: 'QUEUED',
+      attempts: 1,
+      lastError: MAIL_SEND_ERRORS.passwordUnreadable,
+    });
+    expect(resellerSmtp.mails()).toEqual([]);
+    await db().delete(mailOutbox).where(eq(mailOutbox.eventKey, 'unreadable:1'));
+  });
+
   it('forgets sent mails after the days they are kept', async () => {
     await enqueueMails(db(), [
       mailTo(tenants.customerB.customerId, 'old:1', 'old@x.test'),

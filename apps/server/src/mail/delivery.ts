@@ -32,6 +32,7 @@ export function describeSendError(error: unknown): string {
   };
   let kind: MailSendErrorKind = 'other';
   if (e.kind === 'refusedAddress') kind = 'refusedAddress';
+  else if (e.kind === 'passwordUnreadable') kind = 'passwordUnreadable';
   else if (e.code === 'EAUTH') kind = 'authentication';
   else if (e.code === 'ETLS' || /certificate|ssl|tls/i.test(e.message ?? '')) kind = 'tls';
   else if (e.code === 'EENVELOPE' && /^MAIL/i.test(e.command ?? '')) kind = 'senderRefused';
@@ -55,6 +56,11 @@ export function createMailDelivery(deps: {
   providerMailer: Mailer;
   trust: SmtpTrust;
   logger: FastifyBaseLogger;
+  /**
+   * Demo mode: every mail goes to the provider's transport (the demo's sink), still in its brand, so nothing
+   * leaves the machine and the demo resellers' made-up mail servers are never dialled.
+   */
+  providerTransportOnly?: boolean;
   /** The delivery's clock; the outbox's own times (next_attempt_at at enqueue) are the database's. */
   now?: () => Date;
   /** Wakes the delivery job (the app wires it to the job's kick). */
@@ -71,8 +77,11 @@ export function createMailDelivery(deps: {
       ...(brand.supportEmail ? { replyTo: brand.supportEmail } : {}),
       ...(messageId ? { messageId } : {}),
     };
-    if (!brand.smtp) return deps.providerMailer.send(mail);
-    const transport = await openSmtpTransport(brand.smtp, deps.trust);
+    if (!brand.smtp || deps.providerTransportOnly) return deps.providerMailer.send(mail);
+    const { password } = brand.smtp;
+    if (password === null)
+      throw Object.assign(new Error('mail server password unreadable'), { kind: 'passwordUnreadable' });
+    const transport = await openSmtpTransport({ ...brand.smtp, password }, deps.trust);
     try {
       await transport.sendMail({ ...mail, from: { name: brand.name, address: brand.smtp.from } });
     } finally {
