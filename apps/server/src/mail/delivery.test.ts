@@ -70,6 +70,21 @@ const rowsOf = (prefix: string) =>
     .where(like(mailOutbox.eventKey, `${prefix}%`))
     .orderBy(mailOutbox.id);
 
+/** A delivery like the app's (the tests' SMTP trust, the provider's sink) on a clock the test moves. */
+const deliveryWithClock = (now: () => Date) =>
+  createMailDelivery({
+    db: db(),
+    brands: createMailBrands({
+      db: db(),
+      secrets: createSecretBox(t.config.masterKey ?? ''),
+      publicUrl: 'http://portal.test',
+    }),
+    providerMailer: createMailer({ smtpUrl: t.mails.url, from: t.config.mailFrom, logger: pino({ level: 'silent' }) }),
+    trust: { guard: createOutboundGuard({ allowPrivate: true }), caFile: SMTP_ENV.SMTP_CA_FILE },
+    logger: pino({ level: 'silent' }),
+    now,
+  });
+
 beforeAll(async () => {
   resellerSmtp = await startTestSmtpServer({ users: { [RESELLER_LOGIN.user]: RESELLER_LOGIN.password } });
   t = await createTestApp(SMTP_ENV);
@@ -186,22 +201,7 @@ describe('the delivery job (issue 17, DESIGN §8)', () => {
   it('retries a refused login with back-off, gives up after the last attempt, and shows the failure to the super admin only', async () => {
     await giveResellerMailSettings('a wrong password');
     let now = new Date();
-    const delivery = createMailDelivery({
-      db: db(),
-      brands: createMailBrands({
-        db: db(),
-        secrets: createSecretBox(t.config.masterKey ?? ''),
-        publicUrl: 'http://portal.test',
-      }),
-      providerMailer: createMailer({
-        smtpUrl: t.mails.url,
-        from: t.config.mailFrom,
-        logger: pino({ level: 'silent' }),
-      }),
-      trust: { guard: createOutboundGuard({ allowPrivate: true }), caFile: SMTP_ENV.SMTP_CA_FILE },
-      logger: pino({ level: 'silent' }),
-      now: () => now,
-    });
+    const delivery = deliveryWithClock(() => now);
     await enqueueMails(db(), [mailTo(tenants.customerA.customerId, 'failing:1', 'fail@x.test')]);
     now = new Date();
     const refused = `${MAIL_SEND_ERRORS.authentication} (535)`;
@@ -281,17 +281,7 @@ describe('the delivery job (issue 17, DESIGN §8)', () => {
       .update(mailOutbox)
       .set({ sentAt: new Date(Date.now() - (MAIL_DELIVERY.keepSentDays + 1) * day) })
       .where(eq(mailOutbox.eventKey, 'old:1'));
-    const delivery = createMailDelivery({
-      db: db(),
-      brands: createMailBrands({
-        db: db(),
-        secrets: createSecretBox(t.config.masterKey ?? ''),
-        publicUrl: 'http://portal.test',
-      }),
-      providerMailer: { send: async () => {} },
-      trust: { guard: createOutboundGuard({ allowPrivate: true }), caFile: undefined },
-      logger: pino({ level: 'silent' }),
-    });
+    const delivery = deliveryWithClock(() => new Date());
     expect(await delivery.deleteOldSent()).toBeGreaterThanOrEqual(1);
     expect((await rowsOf('old:')).map((r) => r.eventKey)).toEqual(['old:2']);
   });
