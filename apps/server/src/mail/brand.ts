@@ -1,4 +1,11 @@
-import { DEFAULT_BRAND_NAME, DEFAULT_COLOURS, type MailBrand, resellerPortalOrigin } from '@portal/domain';
+import {
+  brandLogoUrl,
+  DEFAULT_BRAND_NAME,
+  DEFAULT_COLOURS,
+  FALLBACK_IMAGES,
+  type MailBrand,
+  resellerPortalOrigin,
+} from '@portal/domain';
 import { and, eq, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { customers, resellerSettings } from '../db/schema/index.js';
@@ -7,8 +14,8 @@ import type { SmtpServerSettings } from './transport.js';
 
 /** A brand as a mail is rendered and sent with: its texts, images, colours and mail server. */
 export interface ResolvedMailBrand extends MailBrand {
-  /** Absolute address of the logo (/public/downloads/img/{file} on the brand's host), or null. */
-  logoUrl: string | null;
+  /** Absolute address of the logo on the brand's host (brandLogoUrl: the reseller's, else a fallback image). */
+  logoUrl: string;
   colours: { header: string; headerText: string; button: string; background: string };
   /**
    * The reseller's mail server and sender when it has e-mail settings; null: the provider's (SMTP_URL, MAIL_FROM).
@@ -24,9 +31,6 @@ const DEFAULT_MAIL_COLOURS = {
   background: DEFAULT_COLOURS.background,
 };
 
-/** The portal's image path of a stored logo or favicon file name (000 §3). */
-export const brandImagePath = (file: string) => `/public/downloads/img/${encodeURIComponent(file)}`;
-
 /**
  * Which brand a customer's mails carry (000 §1, §6; 002 §1): a reseller's own, a reseller customer's its
  * reseller's (while the reseller is enabled), anyone else's (and the provider admins', customerId null) the
@@ -34,12 +38,13 @@ export const brandImagePath = (file: string) => `/public/downloads/img/${encodeU
  */
 export function createMailBrands(deps: { db: Executor; secrets: SecretBox; publicUrl: string }) {
   const { db } = deps;
+  const providerOrigin = new URL(deps.publicUrl).origin;
   const providerBrand: ResolvedMailBrand = {
     name: DEFAULT_BRAND_NAME,
-    origin: new URL(deps.publicUrl).origin,
+    origin: providerOrigin,
     supportEmail: null,
     supportPhone: null,
-    logoUrl: null,
+    logoUrl: new URL(FALLBACK_IMAGES.main, providerOrigin).toString(),
     colours: DEFAULT_MAIL_COLOURS,
     smtp: null,
   };
@@ -72,7 +77,7 @@ export function createMailBrands(deps: { db: Executor; secrets: SecretBox; publi
         origin,
         supportEmail: settings.supportEmailAddress || null,
         supportPhone: settings.supportPhoneNumber || null,
-        logoUrl: settings.logo ? new URL(brandImagePath(settings.logo), origin).toString() : null,
+        logoUrl: new URL(brandLogoUrl(settings), origin).toString(),
         colours: {
           header: colour(settings.appHeaderColour, DEFAULT_MAIL_COLOURS.header),
           headerText: colour(settings.appHeaderTextColour, DEFAULT_MAIL_COLOURS.headerText),

@@ -134,6 +134,47 @@ describe('branded mails through the right mail server (issue 17)', () => {
     expect(resellerSmtp.mails()).toEqual([]);
   });
 
+  it("resolves the brand: the reseller's for itself and its customers, the provider's (and its logo) for the rest", async () => {
+    const brands = createMailBrands({
+      db: db(),
+      secrets: createSecretBox(t.config.masterKey ?? ''),
+      publicUrl: 'http://portal.test',
+    });
+    const ofReseller = await brands.brandFor(tenants.reseller.customerId);
+    expect(await brands.brandFor(tenants.customerA.customerId)).toEqual(ofReseller);
+    expect(ofReseller).toMatchObject({
+      name: 'Resell Backup',
+      origin: 'https://backup.reseller.test',
+      logoUrl: 'https://backup.reseller.test/public/downloads/img/logo-7.png',
+      smtp: { host: 'localhost', port: resellerSmtp.port, username: RESELLER_LOGIN.user, from: RESELLER_FROM },
+    });
+    for (const customerId of [tenants.customerB.customerId, null]) {
+      expect(await brands.brandFor(customerId)).toMatchObject({
+        name: 'Cloud Portal',
+        origin: 'http://portal.test',
+        logoUrl: 'http://portal.test/img/logo.png',
+        smtp: null,
+      });
+    }
+    // Without a logo, its generic image; disabled, no reseller brand at all.
+    await db()
+      .update(resellerSettings)
+      .set({ logo: null })
+      .where(eq(resellerSettings.customerId, tenants.reseller.customerId));
+    expect((await brands.brandFor(tenants.customerA.customerId)).logoUrl).toBe(
+      'https://backup.reseller.test/img/logo-generic.png',
+    );
+    await db()
+      .update(resellerSettings)
+      .set({ resellerEnabled: false })
+      .where(eq(resellerSettings.customerId, tenants.reseller.customerId));
+    expect((await brands.brandFor(tenants.customerA.customerId)).name).toBe('Cloud Portal');
+    await db()
+      .update(resellerSettings)
+      .set({ resellerEnabled: true })
+      .where(eq(resellerSettings.customerId, tenants.reseller.customerId));
+  });
+
   it("sends a reseller customer's password reset in the reseller's brand, with a link on its custom host", async () => {
     const email = tenants.customerA.user.email;
     const visitor = new TestClient(t.app);

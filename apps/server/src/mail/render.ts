@@ -32,9 +32,7 @@ function paragraphs(lines: readonly string[]): string[][] {
 export function renderMail(message: MailMessage, brand: ResolvedMailBrand): RenderedMail {
   const c = brand.colours;
   const font = 'font-family:Arial,Helvetica,sans-serif';
-  const logo = brand.logoUrl
-    ? `<img src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(brand.name)}" height="40" style="display:block;height:40px;max-width:280px;border:0">`
-    : `<span style="font-size:20px;font-weight:bold">${escapeHtml(brand.name)}</span>`;
+  const logo = `<img src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(brand.name)}" height="40" style="display:block;height:40px;max-width:280px;border:0">`;
   const body = paragraphs(message.lines)
     .map((p) => `<p style="margin:0 0 12px 0">${p.map(escapeHtml).join('<br>')}</p>`)
     .join('');
