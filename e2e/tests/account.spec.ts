@@ -64,7 +64,8 @@ test('a forgotten password is reset through the mailed link, once', async ({ pag
   // The demo's mails (reset links included) are the provider admin's to read.
   await signIn(page, 'provider-admin@demo.test');
   await page.goto('/demo/mails');
-  await page.getByRole('button', { name: 'Reset your Cloud Portal password' }).first().click();
+  // Megan's customer (Contoso) is a Northwind customer: the mail carries Northwind's brand.
+  await page.getByRole('button', { name: 'Reset your Northwind Cloud Backup password' }).first().click();
   const href = await page.getByTestId('mail-text').getByRole('link').getAttribute('href');
   expect(href).toContain('/reset-password?token=');
   await signOut(page);

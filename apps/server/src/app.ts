@@ -57,6 +57,8 @@ import { createMachineDeletion } from './features/machines/deletion.js';
 import { createMachinesRepo } from './features/machines/repo.js';
 import { registerMachineRoutes } from './features/machines/routes.js';
 import { createMachineService } from './features/machines/service.js';
+import { createMailFailuresRepo } from './features/mail-failures/repo.js';
+import { registerMailFailureRoutes } from './features/mail-failures/routes.js';
 import { startMigrationJob } from './features/migrations/job.js';
 import { createMigrationsRepo } from './features/migrations/repo.js';
 import { registerMigrationRoutes } from './features/migrations/routes.js';
@@ -130,10 +132,13 @@ import { startBillingSync } from './jobs/billing-sync.js';
 import { startCustomerDeletion } from './jobs/customer-deletion.js';
 import { startDeletionJob } from './jobs/deletion-job.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
+import { startMailDelivery } from './jobs/mail-delivery.js';
 import { startMissedRunDetection } from './jobs/missed-runs.js';
 import { startPaidInvoiceJob } from './jobs/paid-invoices.js';
 import { startRetention } from './jobs/retention.js';
 import { startStalePresenceSweep } from './jobs/stale-presence.js';
+import { createMailBrands } from './mail/brand.js';
+import { createMailDelivery } from './mail/delivery.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MailSink } from './mail/sink.js';
 import { createOutboundGuard } from './net/outbound-guard.js';
@@ -155,6 +160,8 @@ declare module 'fastify' {
     routeCatalogue: readonly RouteEntry[];
     /** The live channel: sendToMachine, publishToMachineQueue, disconnectMachine, ... */
     live: LiveChannel;
+    /** The mail delivery job: a pass of it now (tests; the job runs on its own otherwise). */
+    mailDelivery: { runOnce(): Promise<number> };
     /** Package migrations (issue 16), for tests that wait for a sequence or run the job's steps. */
     migrations: MigrationService;
   }
@@ -260,22 +267,45 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => stopHousekeeping?.());
 
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+  // --- Mail delivery (issue 17): every mail in its customer's brand, through its reseller's SMTP server or ours ---
+  let mailJob: ReturnType<typeof startMailDelivery> | undefined;
+  const mailDelivery = createMailDelivery({
+    db,
+    brands: createMailBrands({
+      db,
+      secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
+      publicUrl,
+    }),
+    providerMailer: deps.mailer,
+    trust: { guard: createOutboundGuard({ allowPrivate: config.allowPrivateEndpoints }), caFile: config.smtpCaFile },
+    logger: app.log,
+    providerTransportOnly: config.demo && deps.mailSink !== undefined,
+    queued: () => mailJob?.kick(),
+  });
+  app.decorate('mailDelivery', {
+    runOnce: () => mailJob?.runOnce() ?? Promise.resolve(0),
+  });
+  app.addHook('onReady', async () => {
+    mailJob = startMailDelivery({ delivery: mailDelivery, logger: app.log, intervalMs: config.mailDeliveryIntervalMs });
+  });
+  app.addHook('onClose', async () => mailJob?.stop());
+  registerMailFailureRoutes(app, { repo: createMailFailuresRepo(db) });
+  // --- end of mail delivery ---
   // Work that must not lengthen an answer (what forgot-password and sign-up find out about an address).
   const afterAnswer = createAfterAnswer(app.log);
   app.addHook('onClose', async () => afterAnswer.settled());
   registerAuthRoutes(app, {
     auth,
-    mailer: deps.mailer,
+    mail: mailDelivery,
     afterAnswer,
     cookies,
-    publicUrl,
   });
   registerProfileRoutes(app, {
     auth,
     authRepo,
     profiles,
     audit,
-    mailer: deps.mailer,
+    mail: mailDelivery,
     afterAnswer,
     ...(deps.now ? { now: deps.now } : {}),
   });
@@ -302,9 +332,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       limitPerAddress: config.signUpLimitPerAddress,
       ...(deps.now ? { now: deps.now } : {}),
     }),
-    mailer: deps.mailer,
+    mail: mailDelivery,
     afterAnswer,
-    publicUrl,
   });
   const dashboardRepo = createDashboardRepo(db);
   registerDashboardRoutes(app, { dashboard: createDashboardService(dashboardRepo) });
@@ -687,7 +716,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onPackageQuotaChanged: async (packageId) => {
       await packageQuota.evaluatePackageQuota(packageId);
     },
-    mailer: deps.mailer,
+    mail: mailDelivery,
     onMailError: (error) => app.log.error({ err: error }, 'package request decline mail failed'),
     checkPaidInvoices: (customerId) => paidInvoices.checkCustomer(customerId),
     locations: storageLocations,

@@ -78,6 +78,8 @@ const envSchema = z.object({
   /** Extra certificate authorities (a PEM file) trusted for outgoing SMTP with TLS: a provider's own CA, or the tests'. */
   SMTP_CA_FILE: z.string().optional(),
   MIGRATION_JOB_INTERVAL_MS: positiveInt(15_000),
+  /** How often the mail delivery job looks for due mails (issue 17); queuing a mail wakes it at once too. */
+  MAIL_DELIVERY_INTERVAL_MS: positiveInt(30_000),
   MIGRATION_LEASE_MS: positiveInt(60_000),
 });
 
@@ -133,6 +135,8 @@ export interface Config {
   smtpCaFile: string | undefined;
   migrationJobIntervalMs: number;
   migrationLeaseMs: number;
+  /** How often the mail delivery job runs (issue 17). */
+  mailDeliveryIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -183,5 +187,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpCaFile: e.SMTP_CA_FILE,
     migrationJobIntervalMs: e.MIGRATION_JOB_INTERVAL_MS,
     migrationLeaseMs: e.MIGRATION_LEASE_MS,
+    mailDeliveryIntervalMs: e.MAIL_DELIVERY_INTERVAL_MS,
   };
 }

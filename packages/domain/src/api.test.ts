@@ -62,6 +62,7 @@ describe('route table', () => {
     );
     expect(ROUTES.account.get.build()).toBe('/admin/account');
     expect(ROUTES.account.edit.build()).toBe('/admin/account');
+    expect(ROUTES.mail.failures.build()).toBe('/admin/mailfailures');
     // Realtime commands, users and the live channel (001 §7).
     const base = '/boltadmin/customers/1/backuppackages/2/backupmachines/3/realtimecommands';
     expect(ROUTES.realtimeCommands.list.build(task)).toBe(base);

@@ -63,6 +63,7 @@ import {
   type MachineStorage,
   machineActionQuerySchema,
 } from './machines.js';
+import type { MailFailureRow } from './mail.js';
 import {
   type MigrationLocation,
   type PackageMigrationDetail,
@@ -541,6 +542,16 @@ export const ROUTES = {
     edit: put('/admin/account', 'customerAdmin', {
       body: customerAccountEditSchema,
       response: answer<CustomerAccount>(),
+    }),
+  },
+  /**
+   * Mail delivery (issue 17, ours): the caller's customer's mails that failed or are being retried, newest first,
+   * for its super admin (shown on the notification settings screen).
+   */
+  mail: {
+    failures: get('/admin/mailfailures', 'customerSuperAdmin', {
+      query: pagingQuerySchema,
+      response: answer<Paged<MailFailureRow>>(),
     }),
   },
   demo: {

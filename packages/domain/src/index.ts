@@ -18,6 +18,7 @@ export * from './initial-data.js';
 export * from './layout.js';
 export * from './log-files.js';
 export * from './machines.js';
+export * from './mail.js';
 export * from './manual.js';
 export * from './message-routing.js';
 export * from './messages.js';

@@ -1,6 +1,8 @@
 import { COMMAND_RESULT_TEXTS, CUSTOMER_STATUS_TEXTS, type CustomerStatus, type WebsocketQueueType } from './enums.js';
 import { EXCLUSION_MESSAGES } from './exclusions.js';
 import { SHELL_TEXTS, SIGN_IN_TEXTS } from './first-page-texts.js';
+import type { MailMessage } from './mail.js';
+import { PAGES } from './routes.js';
 import { SCHEDULE_MESSAGES } from './schedule.js';
 import { SEEDING_MESSAGES } from './seeding.js';
 import { STORAGE_TEXTS, UNLIMITED_TEXT } from './sizes.js';
@@ -1314,82 +1316,78 @@ export function liveChannelConnectionFailedText(queue: WebsocketQueueType): stri
     : MESSAGES.liveChannel.connectionFailed;
 }
 
-/** A mail the portal sends: its subject and plain text (ours, like every mail). */
-export interface MailText {
-  subject: string;
-  text: string;
-}
-
 /** Tells a customer's super admin that a package request was declined (ours, as every mail). */
 export function packageRequestDeclinedMail(
   firstName: string,
   request: { type: string; packageName: string | null },
-): MailText {
+): MailMessage {
   const what = request.packageName ? `${request.type} request (${request.packageName})` : `${request.type} request`;
   return {
     subject: 'Your backup package request was declined',
-    text: [
+    lines: [
       `Hello ${firstName},`,
       '',
       `Your ${what.charAt(0).toLowerCase()}${what.slice(1)} was declined.`,
       'Contact your provider if you have questions.',
-    ].join('\n'),
+    ],
   };
 }
 
-/** The password reset link, mailed on Forgot password to an existing, open account. */
-export function passwordResetMail(firstName: string, link: string): MailText {
+/** The password reset link (a portal path, made absolute on the brand's host), mailed on Forgot password. */
+export function passwordResetMail(brandName: string, firstName: string, resetPath: string): MailMessage {
   return {
-    subject: 'Reset your Cloud Portal password',
-    text: [
+    subject: `Reset your ${brandName} password`,
+    lines: [
       `Hello ${firstName},`,
       '',
-      'Someone asked to reset the password of your Cloud Portal account.',
-      'Open this link within 60 minutes to choose a new password (it works once):',
-      '',
-      link,
+      `Someone asked to reset the password of your ${brandName} account.`,
+      'Open the link below within 60 minutes to choose a new password (it works once).',
       '',
       'If you did not ask for this, ignore this mail; your password stays as it is.',
-    ].join('\n'),
+    ],
+    link: { label: 'Choose a new password', path: resetPath },
   };
 }
 
 /**
  * Mailed to the holder of an address someone tried to sign up with: the sign-up page answers as for any
- * sign-up, so only the owner of the address learns that it has an account.
+ * sign-up, so only the owner of the address learns that it has an account. The link is the sign-in page.
  */
-export function signUpAddressInUseMail(firstName: string, links: { signIn: string; forgotPassword: string }): MailText {
+export function signUpAddressInUseMail(brandName: string, firstName: string): MailMessage {
   return {
     subject: 'Someone tried to sign up with your e-mail address',
-    text: [
+    lines: [
       `Hello ${firstName},`,
       '',
-      'Someone tried to sign up for Cloud Portal with your e-mail address, which already has an account.',
+      `Someone tried to sign up for ${brandName} with your e-mail address, which already has an account.`,
       'No new account was opened.',
       '',
-      `If it was you, sign in instead: ${links.signIn}`,
-      `If you have forgotten your password, reset it: ${links.forgotPassword}`,
-      '',
+      "If it was you, sign in instead; if you have forgotten your password, choose 'Forgot password' there.",
       'If it was not you, ignore this mail; your account stays as it is.',
-    ].join('\n'),
+    ],
+    link: { label: 'Sign in', path: PAGES.login },
   };
 }
 
 /** Mailed to the old address when the sign-in e-mail of an account is changed on the profile. */
-export function signInEmailChangedMail(firstName: string, change: { newEmail: string; at: Date }): MailText {
+export function signInEmailChangedMail(
+  brandName: string,
+  firstName: string,
+  change: { newEmail: string; at: Date },
+): MailMessage {
   const at = `${change.at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return {
-    subject: 'The sign-in e-mail of your Cloud Portal account was changed',
-    text: [
+    subject: `The sign-in e-mail of your ${brandName} account was changed`,
+    lines: [
       `Hello ${firstName},`,
       '',
-      `The sign-in e-mail address of your Cloud Portal account was changed to ${change.newEmail} on ${at}.`,
+      `The sign-in e-mail address of your ${brandName} account was changed to ${change.newEmail} on ${at}.`,
       "From now on you sign in with that address, and the account's mails go there.",
       '',
       'If you did not make this change, someone else knows your password. Sign in with the new address',
       'and your password, change the e-mail address back and choose a new password; if you cannot,',
       'contact your administrator or our support at once.',
-    ].join('\n'),
+    ],
   };
 }
 

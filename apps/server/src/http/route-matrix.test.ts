@@ -69,6 +69,7 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /admin/account': 'customerAdmin',
   'PUT /admin/account': 'customerAdmin',
   'GET /demo/mails': 'providerAdmin',
+  'GET /admin/mailfailures': 'customerSuperAdmin',
   'GET /dashboard/customers': 'customerManager',
   'GET /dashboard/customers/counts': 'customerManager',
   'GET /dashboard/customers/:customerId/machines': 'signedIn',

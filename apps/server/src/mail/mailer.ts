@@ -5,6 +5,12 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** The HTML alternative of the text (branded mails have both). */
+  html?: string;
+  /** Where replies go (a reseller's support address). */
+  replyTo?: string;
+  /** A stable Message-ID, so a mail sent again after a crash is recognisably the same mail. */
+  messageId?: string;
 }
 
 export interface Mailer {
@@ -23,7 +29,7 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
   const transport = nodemailer.createTransport(options.smtpUrl);
   return {
     async send(mail) {
-      await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
+      await transport.sendMail({ from: options.from, ...mail });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { MAIL_OUTBOX_STATUSES, type MailMessage, type MailOutboxStatus } from '@portal/domain';
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { customers } from './accounts.js';
@@ -7,16 +8,8 @@ import { customers } from './accounts.js';
  * HTML part in the brand of the mail's customer (its reseller's, else the provider's), and turns the link's
  * portal path into an absolute address on that brand's host.
  */
-export interface QueuedMailMessage {
-  subject: string;
-  /** Paragraphs, in order; a blank string is an empty line. */
-  lines: string[];
-  /** A link back into the portal (the task, the machine, the settings page). */
-  link?: { label: string; path: string };
-}
-
-export const MAIL_OUTBOX_STATUSES = ['QUEUED', 'SENT', 'FAILED'] as const;
-export type MailOutboxStatus = (typeof MAIL_OUTBOX_STATUSES)[number];
+export type QueuedMailMessage = MailMessage;
+export { MAIL_OUTBOX_STATUSES, type MailOutboxStatus };
 
 /**
  * Mail to send, once per event (issue 17): the event key is unique, so the same event queued twice (by two

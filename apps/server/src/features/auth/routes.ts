@@ -1,4 +1,4 @@
-import { AFTER_LOGOUT_URL, errorMessage, MESSAGES, ok, passwordResetMail, ROUTES } from '@portal/domain';
+import { AFTER_LOGOUT_URL, errorMessage, MESSAGES, ok, PAGES, passwordResetMail, ROUTES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AfterAnswer } from '../../http/after-answer.js';
 import { AppError, parseWith } from '../../http/errors.js';
@@ -10,7 +10,7 @@ import {
   setSessionCookie,
 } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
-import type { Mailer } from '../../mail/mailer.js';
+import type { MailDelivery } from '../../mail/delivery.js';
 import type { AuthService } from './service.js';
 
 /** A browser form post gets redirects; a scripted call (the SPA's fetch) gets the envelope. */
@@ -18,9 +18,9 @@ const wantsJson = (accept: string | undefined) => (accept ?? '').includes('appli
 
 export function registerAuthRoutes(
   app: FastifyInstance,
-  deps: { auth: AuthService; mailer: Mailer; afterAnswer: AfterAnswer; cookies: CookieOptions; publicUrl: string },
+  deps: { auth: AuthService; mail: Pick<MailDelivery, 'sendNow'>; afterAnswer: AfterAnswer; cookies: CookieOptions },
 ): void {
-  const { auth, mailer, cookies, afterAnswer } = deps;
+  const { auth, mail, cookies, afterAnswer } = deps;
   const r = ROUTES.auth;
 
   route(app, r.signIn, async (request, reply) => {
@@ -54,8 +54,11 @@ export function registerAuthRoutes(
     afterAnswer.run(reply, 'password reset request', async () => {
       const created = await auth.requestReset(email, client);
       if (!created) return;
-      const link = new URL(`/reset-password?token=${encodeURIComponent(created.token)}`, deps.publicUrl).toString();
-      await mailer.send({ to: created.user.email, ...passwordResetMail(created.user.firstName, link) });
+      // Sent at once, not queued: the link must arrive fast, and its token is kept nowhere but in the mail.
+      const path = `${PAGES.resetPassword}?token=${encodeURIComponent(created.token)}`;
+      await mail.sendNow(created.user.customerId, created.user.email, (brand) =>
+        passwordResetMail(brand.name, created.user.firstName, path),
+      );
     });
     return ok({ message: MESSAGES.resetMailSent });
   });

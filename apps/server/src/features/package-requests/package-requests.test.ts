@@ -460,7 +460,7 @@ describe('approvePaid (billing)', () => {
       onPackageQuotaChanged: async (packageId) => {
         changed.push(packageId);
       },
-      mailer: { send: async () => {} },
+      mail: { queue: async () => {} },
       onMailError: () => {},
       checkPaidInvoices: async () => 0,
       // Paid approvals place packages in existing locations only.

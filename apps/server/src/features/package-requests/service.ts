@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_MAIL_KINDS,
   type Actor,
   type AvailableStorageItems,
   isProviderAdmin,
@@ -17,7 +18,7 @@ import {
 } from '@portal/domain';
 import type { Db, Executor } from '../../db/client.js';
 import { badRequest, forbidden, notFound, parseWith } from '../../http/errors.js';
-import type { Mailer } from '../../mail/mailer.js';
+import type { MailDelivery } from '../../mail/delivery.js';
 import type { BackupStateService } from '../backup-state/service.js';
 import type { PreparedLocation, StorageLocationService } from '../storage-locations/service.js';
 import { presentMyRequest, presentRequest } from './present.js';
@@ -99,7 +100,7 @@ export function createPackageRequestService(deps: {
   backupStateOn: (tx: Executor) => BackupStateService;
   /** Told after a change request's approval commits: the package's quota changed (OVER_QUOTA or ACTIVE). */
   onPackageQuotaChanged: (packageId: number) => Promise<void>;
-  mailer: Mailer;
+  mail: Pick<MailDelivery, 'queue'>;
   onMailError: (error: unknown) => void;
   /** Billing's check of the customer's paid invoices, which may approve its requests; before they are listed. */
   checkPaidInvoices: (customerId: number) => Promise<unknown>;
@@ -314,11 +315,21 @@ export function createPackageRequestService(deps: {
       });
       const admin = await repo.superAdminOf(request.customerId);
       if (!admin) return;
-      const mail = packageRequestDeclinedMail(admin.firstName, {
+      const declined = {
         type: PACKAGE_REQUEST_TYPE_TEXTS[request.requestType],
         packageName: request.requestedBackupPackageName ?? request.backupPackageName,
-      });
-      await deps.mailer.send({ to: admin.email, ...mail }).catch(deps.onMailError);
+      };
+      await deps.mail
+        .queue(
+          {
+            eventKey: `package-request-declined:${request.id}`,
+            kind: ACCOUNT_MAIL_KINDS.packageRequestDeclined,
+            customerId: request.customerId,
+            recipient: admin.email,
+          },
+          () => packageRequestDeclinedMail(admin.firstName, declined),
+        )
+        .catch(deps.onMailError);
     },
 
     /**

@@ -1,8 +1,9 @@
-import { MESSAGES, signInEmailChangedMail } from '@portal/domain';
+import { MESSAGES, mailTextPart, signInEmailChangedMail } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { FIXTURE_RESELLER_BRAND } from '../../testing/mail.js';
 
 let t: TestApp;
 let tenants: Tenants;
@@ -107,8 +108,15 @@ describe('profile (issue #2)', () => {
     expect((await new TestClient(t.app).signIn(old, FIXTURE_PASSWORD)).headers.location).toBe('/login?error');
 
     const mail = await t.waitForMail(old, before);
-    const expected = signInEmailChangedMail('Ana', { newEmail: 'ana.new@contoso.test', at: t.clock.now });
-    expect(mail).toMatchObject({ to: old, subject: expected.subject, text: expected.text });
+    const expected = signInEmailChangedMail(FIXTURE_RESELLER_BRAND.name, 'Ana', {
+      newEmail: 'ana.new@contoso.test',
+      at: t.clock.now,
+    });
+    expect(mail).toMatchObject({
+      to: old,
+      subject: expected.subject,
+      text: mailTextPart(expected, FIXTURE_RESELLER_BRAND),
+    });
     expect(mail.text).toContain('ana.new@contoso.test');
     expect(mail.text).toContain('If you did not make this change');
     expect(t.mails.list().filter((m) => m.id > before && m.to.includes('ana.new@contoso.test'))).toEqual([]);

@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_MAIL_KINDS,
   changesSignInEmail,
   errorMessage,
   MESSAGES,
@@ -13,7 +14,7 @@ import type { AfterAnswer } from '../../http/after-answer.js';
 import { AppError, conflict, parseWith } from '../../http/errors.js';
 import { clientInfo, requireSignedIn } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
-import type { Mailer } from '../../mail/mailer.js';
+import type { MailDelivery } from '../../mail/delivery.js';
 import type { AuditRepo } from '../audit/repo.js';
 import type { AuthRepo } from '../auth/repo.js';
 import type { AuthService } from '../auth/service.js';
@@ -27,7 +28,7 @@ export function registerProfileRoutes(
     authRepo: AuthRepo;
     profiles: ProfileRepo;
     audit: AuditRepo;
-    mailer: Mailer;
+    mail: Pick<MailDelivery, 'queue'>;
     afterAnswer: AfterAnswer;
     now?: () => Date;
   },
@@ -50,10 +51,18 @@ export function registerProfileRoutes(
     if (!(await deps.profiles.update(session.user.id, fields))) throw conflict(MESSAGES.emailTaken, 'email');
     if (emailChanges) {
       // The old address learns of the change, so a taken-over account does not go unnoticed.
-      const { email: oldEmail, firstName } = session.user;
+      const { id: userId, customerId, email: oldEmail, firstName } = session.user;
       const change = { newEmail: fields.email, at: now() };
       deps.afterAnswer.run(reply, 'sign-in e-mail change mail', () =>
-        deps.mailer.send({ to: oldEmail, ...signInEmailChangedMail(firstName, change) }),
+        deps.mail.queue(
+          {
+            eventKey: `sign-in-email-changed:${userId}:${change.at.getTime()}`,
+            kind: ACCOUNT_MAIL_KINDS.signInEmailChanged,
+            customerId,
+            recipient: oldEmail,
+          },
+          (brand) => signInEmailChangedMail(brand.name, firstName, change),
+        ),
       );
     }
     await deps.audit.record({

@@ -35,9 +35,11 @@ export function createSignUpRepo(db: Executor) {
     },
 
     /** Who holds an e-mail address (as sign-in compares it: whatever its case), or null. */
-    async accountHolder(email: string): Promise<{ email: string; firstName: string } | null> {
+    async accountHolder(
+      email: string,
+    ): Promise<{ email: string; firstName: string; customerId: number | null } | null> {
       const [row] = await db
-        .select({ email: users.email, firstName: users.firstName })
+        .select({ email: users.email, firstName: users.firstName, customerId: users.customerId })
         .from(users)
         .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
       return row ?? null;

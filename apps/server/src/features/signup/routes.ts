@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import {
+  ACCOUNT_MAIL_KINDS,
   errorMessage,
   fieldNotValid,
   MESSAGES,
   ok,
-  PAGES,
   ROUTES,
   SIGN_UP_FORM_LABELS,
   type SignUpResult,
@@ -16,16 +17,16 @@ import type { AfterAnswer } from '../../http/after-answer.js';
 import { AppError, badRequest, parseWith } from '../../http/errors.js';
 import { clientInfo } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
-import type { Mailer } from '../../mail/mailer.js';
+import type { MailDelivery } from '../../mail/delivery.js';
 import { presentSignUpOptions } from './present.js';
 import type { SignUpService } from './service.js';
 
 /** Sign-up of a new customer (domain signup.ts): open to visitors, CSRF-checked like every POST. */
 export function registerSignUpRoutes(
   app: FastifyInstance,
-  deps: { signUp: SignUpService; mailer: Mailer; afterAnswer: AfterAnswer; publicUrl: string },
+  deps: { signUp: SignUpService; mail: Pick<MailDelivery, 'queue'>; afterAnswer: AfterAnswer },
 ): void {
-  const { signUp, mailer, afterAnswer, publicUrl } = deps;
+  const { signUp, mail, afterAnswer } = deps;
   const r = ROUTES.signUp;
 
   route(app, r.options, async () => ok(presentSignUpOptions(await signUp.templatesOnOffer())));
@@ -42,13 +43,15 @@ export function registerSignUpRoutes(
         afterAnswer.run(reply, 'sign-up address-in-use mail', async () => {
           const holder = await signUp.accountHolder(form.email);
           if (!holder) return;
-          await mailer.send({
-            to: holder.email,
-            ...signUpAddressInUseMail(holder.firstName, {
-              signIn: new URL(PAGES.login, publicUrl).toString(),
-              forgotPassword: new URL(PAGES.forgotPassword, publicUrl).toString(),
-            }),
-          });
+          await mail.queue(
+            {
+              eventKey: `sign-up-address-in-use:${randomUUID()}`,
+              kind: ACCOUNT_MAIL_KINDS.signUpAddressInUse,
+              customerId: holder.customerId,
+              recipient: holder.email,
+            },
+            (brand) => signUpAddressInUseMail(brand.name, holder.firstName),
+          );
         });
         return ok<SignUpResult>({ message: MESSAGES.signUp.submitted });
       case 'templateGone':

@@ -1,0 +1,40 @@
+import type { PagingQuery } from '@portal/domain';
+import { and, count, desc, eq, isNotNull, or } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { mailOutbox } from '../../db/schema/index.js';
+
+/** A customer's mails that were given up, or failed and wait for their next attempt. */
+export function createMailFailuresRepo(db: Executor) {
+  const failedOf = (customerId: number) =>
+    and(
+      eq(mailOutbox.customerId, customerId),
+      or(eq(mailOutbox.status, 'FAILED'), and(eq(mailOutbox.status, 'QUEUED'), isNotNull(mailOutbox.lastError))),
+    );
+  return {
+    async page(customerId: number, paging: PagingQuery) {
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({
+            id: mailOutbox.id,
+            kind: mailOutbox.kind,
+            recipient: mailOutbox.recipient,
+            message: mailOutbox.message,
+            status: mailOutbox.status,
+            attempts: mailOutbox.attempts,
+            lastError: mailOutbox.lastError,
+            createdAt: mailOutbox.createdAt,
+            nextAttemptAt: mailOutbox.nextAttemptAt,
+          })
+          .from(mailOutbox)
+          .where(failedOf(customerId))
+          .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+          .limit(paging.size)
+          .offset(paging.page * paging.size),
+        db.select({ n: count() }).from(mailOutbox).where(failedOf(customerId)),
+      ]);
+      return { rows, total: total?.n ?? 0 };
+    },
+  };
+}
+export type MailFailuresRepo = ReturnType<typeof createMailFailuresRepo>;
+export type MailFailureRecord = Awaited<ReturnType<MailFailuresRepo['page']>>['rows'][number];
