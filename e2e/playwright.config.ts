@@ -48,6 +48,8 @@ const MACHINE_ADDING = [
   '**/migrations.spec.ts',
   // Storage locations (issue 16): gives a journey's sign-up its locations, makes one default, deletes the other.
   '**/storage-locations.spec.ts',
+  // Notification settings (issue 17): subscribes a demo user to failed runs of one machine.
+  '**/notification-settings.spec.ts',
 ];
 
 /** Journeys run in the system Chromium against the built server in demo mode on a fresh data dir. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Role } from './enums.js';
 import { pagingQuerySchema } from './envelope.js';
 import { checkbox, choice, integerField } from './forms/fields.js';
-import { fieldTooLong } from './messages.js';
+import { fieldTooLong, someErrorsOccurred, unknownErrorWhile } from './messages.js';
 import { formatBytes } from './sizes.js';
 
 /**
@@ -64,13 +64,18 @@ export const NOTIFICATION_TEXTS = {
   editTitle: (name: string) => `E-mails for ${name}`,
   save: 'Save',
   saved: 'Notification settings saved',
+  savedWithErrors: someErrorsOccurred('Notification settings saved'),
+  unknownWhileSaving: unknownErrorWhile('saving notification settings'),
   thresholdsSaved: 'Alert thresholds saved',
+  thresholdsSavedWithErrors: someErrorsOccurred('Alert thresholds saved'),
+  unknownWhileSavingThresholds: unknownErrorWhile('saving alert thresholds'),
   chosenMachines: 'Chosen machines',
   machinesColumn: 'Machines',
   allMachinesShort: 'All',
   chosenCount: (n: number) => `${n} chosen`,
   noMachines: 'No machines found',
   searchMachines: 'Search machines',
+  searchUsers: 'Search users',
   chooseMachine: 'Choose at least one machine, or all machines',
   tooManyMachines: `Choose at most ${NOTIFICATION_LIMITS.chosenMachinesMax} machines, or all machines`,
   machineNotFound: 'A chosen machine is not one of your machines',
