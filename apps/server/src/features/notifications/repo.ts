@@ -78,6 +78,15 @@ const likeAny = (search: string | undefined, ...columns: Parameters<typeof ilike
  * subscribed users of one machine or package by the users' customer index, never by scanning.
  */
 export function createNotificationsRepo(db: Executor) {
+  /** The customer's active users who meet every condition (their settings joined), by id. */
+  const recipients = (customerId: number, ...conditions: Array<SQL | undefined>): Promise<Recipient[]> =>
+    db
+      .select({ userId: users.id, email: users.email })
+      .from(users)
+      .leftJoin(userNotificationSettings, eq(userNotificationSettings.userId, users.id))
+      .where(and(eq(users.customerId, customerId), eq(users.status, 'ACTIVE'), ...conditions))
+      .orderBy(asc(users.id));
+
   return {
     async thresholds(customerId: number): Promise<NotificationThresholds> {
       const [row] = await db
@@ -256,23 +265,15 @@ export function createNotificationsRepo(db: Executor) {
       kind: NotificationKind,
       machine: { id: number; customerId: number; assignedUserId: number | null },
     ): Promise<Recipient[]> {
-      return db
-        .select({ userId: users.id, email: users.email })
-        .from(users)
-        .leftJoin(userNotificationSettings, eq(userNotificationSettings.userId, users.id))
-        .where(
-          and(
-            eq(users.customerId, machine.customerId),
-            eq(users.status, 'ACTIVE'),
-            subscribed(kind),
-            or(allMachines, chose(machine.id)),
-            or(
-              sql`${users.role} <> 'ROLE_CUSTOMER_USER'`,
-              machine.assignedUserId === null ? sql`false` : eq(users.id, machine.assignedUserId),
-            ),
-          ),
-        )
-        .orderBy(asc(users.id));
+      return recipients(
+        machine.customerId,
+        subscribed(kind),
+        or(allMachines, chose(machine.id)),
+        or(
+          sql`${users.role} <> 'ROLE_CUSTOMER_USER'`,
+          machine.assignedUserId === null ? sql`false` : eq(users.id, machine.assignedUserId),
+        ),
+      );
     },
 
     /**
@@ -280,29 +281,21 @@ export function createNotificationsRepo(db: Executor) {
      * every package, an admin the linked ones) and, with chosen machines, one of them in the package.
      */
     async packageRecipients(pkg: { id: number; customerId: number }): Promise<Recipient[]> {
-      return db
-        .select({ userId: users.id, email: users.email })
-        .from(users)
-        .leftJoin(userNotificationSettings, eq(userNotificationSettings.userId, users.id))
-        .where(
+      return recipients(
+        pkg.customerId,
+        subscribed('quota'),
+        or(
+          eq(users.role, 'ROLE_CUSTOMER_SUPER_ADMIN_USER'),
           and(
-            eq(users.customerId, pkg.customerId),
-            eq(users.status, 'ACTIVE'),
-            subscribed('quota'),
-            or(
-              eq(users.role, 'ROLE_CUSTOMER_SUPER_ADMIN_USER'),
-              and(
-                eq(users.role, 'ROLE_CUSTOMER_ADMIN_USER'),
-                sql`exists (select 1 from user_backup_packages l where l.user_id = ${users.id} and l.backup_package_id = ${pkg.id})`,
-              ),
-            ),
-            or(
-              allMachines,
-              sql`exists (select 1 from ${userNotificationMachines} nm join ${backupMachines} m on m.id = nm.machine_id where nm.user_id = ${users.id} and m.backup_package_id = ${pkg.id})`,
-            ),
+            eq(users.role, 'ROLE_CUSTOMER_ADMIN_USER'),
+            sql`exists (select 1 from user_backup_packages l where l.user_id = ${users.id} and l.backup_package_id = ${pkg.id})`,
           ),
-        )
-        .orderBy(asc(users.id));
+        ),
+        or(
+          allMachines,
+          sql`exists (select 1 from ${userNotificationMachines} nm join ${backupMachines} m on m.id = nm.machine_id where nm.user_id = ${users.id} and m.backup_package_id = ${pkg.id})`,
+        ),
+      );
     },
 
     /** A task with its machine, for a run or missed-run mail. */

@@ -1,8 +1,9 @@
 import { NOTIFICATION_LIMITS, NOTIFICATION_TEXTS, type NotificationMachineOption } from '@portal/domain';
+import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import CloseButton from 'react-bootstrap/CloseButton';
 import Form from 'react-bootstrap/Form';
-import { DataTable, type DataTableColumn, SearchBox, usePagedQuery, useTableState } from '../../ui';
+import { type DataTableColumn, PagedTable, SearchBox } from '../../ui';
 import { NOTIFICATION_CALLS, notificationKeys } from './queries';
 
 const TEXT = NOTIFICATION_TEXTS;
@@ -17,8 +18,7 @@ export interface MachineChooserProps {
 
 /** The customer's machines, paged and searched on the server, each with a checkbox; the chosen ones above. */
 export function MachineChooser({ chosen, onChange, error }: MachineChooserProps) {
-  const state = useTableState<{ search?: string }>({ size: NOTIFICATION_LIMITS.pageSize });
-  const machines = usePagedQuery(notificationKeys.machines(), NOTIFICATION_CALLS.machines, state.params);
+  const [search, setSearch] = useState('');
   const chosenIds = new Set(chosen.map((m) => m.id));
   const toggle = (machine: NotificationMachineOption, on: boolean) =>
     onChange(on ? [...chosen, machine] : chosen.filter((m) => m.id !== machine.id));
@@ -56,23 +56,16 @@ export function MachineChooser({ chosen, onChange, error }: MachineChooserProps)
           {error}
         </div>
       )}
-      <SearchBox
-        label={TEXT.searchMachines}
-        placeholder={TEXT.searchMachines}
-        className="mb-2"
-        onSearch={(search) => state.setFilters({ search })}
-      />
-      <DataTable
+      <SearchBox label={TEXT.searchMachines} placeholder={TEXT.searchMachines} className="mb-2" onSearch={setSearch} />
+      <PagedTable
         aria-label={TEXT.chosenMachines}
         data-testid="machine-chooser-table"
+        queryKey={notificationKeys.machines()}
+        call={NOTIFICATION_CALLS.machines}
+        size={NOTIFICATION_LIMITS.pageSize}
+        search={search}
         columns={columns}
-        rows={machines.rows}
         rowKey={(m) => m.id}
-        totalElements={machines.totalElements}
-        page={state.page}
-        size={state.size}
-        onPageChange={state.setPage}
-        loading={machines.loading}
         emptyText={TEXT.noMachines}
       />
     </fieldset>

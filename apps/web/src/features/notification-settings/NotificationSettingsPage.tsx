@@ -11,16 +11,7 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import {
-  DataTable,
-  type DataTableColumn,
-  Page,
-  PagedTable,
-  SearchBox,
-  Section,
-  usePagedQuery,
-  useTableState,
-} from '../../ui';
+import { type DataTableColumn, Page, PagedTable, SearchBox, Section } from '../../ui';
 import { EditNotificationsDialog } from './EditNotificationsDialog';
 import { NOTIFICATION_CALLS, notificationKeys, useThresholds } from './queries';
 import { ThresholdsForm } from './ThresholdsForm';
@@ -56,8 +47,7 @@ const FAILURE_COLUMNS: Array<DataTableColumn<MailDeliveryFailureRow>> = [
  */
 export function NotificationSettingsPage() {
   const thresholds = useThresholds();
-  const users = useTableState<{ search?: string }>({ size: NOTIFICATION_LIMITS.pageSize });
-  const rows = usePagedQuery(notificationKeys.users(), NOTIFICATION_CALLS.users, users.params);
+  const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<NotificationUserRow | null>(null);
 
   const columns: Array<DataTableColumn<NotificationUserRow>> = [
@@ -111,25 +101,17 @@ export function NotificationSettingsPage() {
       </Section>
       <Section
         title={TEXT.usersSection}
-        actions={
-          <SearchBox
-            label={TEXT.searchUsers}
-            placeholder={TEXT.searchUsers}
-            onSearch={(search) => users.setFilters({ search })}
-          />
-        }
+        actions={<SearchBox label={TEXT.searchUsers} placeholder={TEXT.searchUsers} onSearch={setSearch} />}
       >
-        <DataTable
+        <PagedTable
           aria-label={TEXT.usersSection}
           data-testid="notification-users-table"
+          queryKey={notificationKeys.users()}
+          call={NOTIFICATION_CALLS.users}
+          size={NOTIFICATION_LIMITS.pageSize}
+          search={search}
           columns={columns}
-          rows={rows.rows}
           rowKey={(u) => u.userId}
-          totalElements={rows.totalElements}
-          page={users.page}
-          size={users.size}
-          onPageChange={users.setPage}
-          loading={rows.loading}
           emptyText={TEXT.noUsers}
         />
       </Section>
