@@ -14,7 +14,8 @@ step() { [ -z "${RGW_TRACE:-}" ] || awk -v a="$EPOCHREALTIME" -v b="$T0" -v m="$
 D=${RGW_DIR:-/tmp/rgw-test}          # all state, logs, pid files, keyring
 S3_PORT=${RGW_PORT:-7480}            # S3 + admin-ops + IAM port (beast frontend)
 MON_PORT=${RGW_MON_PORT:-3300}       # msgr2 port of the monitor
-STORE=${RGW_OSD_STORE:-memstore}     # memstore (data in OSD RAM, fastest) or bluestore (sparse 10 GiB file)
+STORE=${RGW_OSD_STORE:-memstore}     # memstore (data in OSD RAM, fastest) or bluestore (a sparse file)
+OSD_BYTES=${RGW_OSD_BYTES:-10737418240}  # bluestore's file size (sparse; 10 GiB unless a bench needs more)
 
 if [ -e "$D/ceph.conf" ]; then echo "$D already exists; run rgw-down.sh first" >&2; exit 1; fi
 for p in "$S3_PORT" "$MON_PORT"; do   # refuse to start if something already listens there
@@ -74,7 +75,7 @@ osd_objectstore = $STORE
 memstore_device_bytes = 4294967296
 bluestore_block_path = $D/osd.\$id/block.file
 bluestore_block_create = true
-bluestore_block_size = 10737418240
+bluestore_block_size = $OSD_BYTES
 bluestore_fsck_on_mount = false
 osd_memory_target = 939524096
 osd_op_num_shards = 1

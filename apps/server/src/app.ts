@@ -595,6 +595,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     storage,
     disconnectMachine: (machineId) => live.disconnectMachine(machineId),
     removeMachineStorageUser: (machineId) => machineStorageKeys.remove(machineId),
+    locations: storageLocations,
     warn: (message, detail) => app.log.warn(detail, message),
     ...(deps.now ? { now: deps.now } : {}),
   });

@@ -39,6 +39,11 @@ export interface MachineDetail extends MachineRow {
   deleteable: boolean;
   /** Change status and refresh storage space are offered (001 §6: the admin roles). */
   administrable: boolean;
+  /**
+   * Ours (issue 16): the provider admin may give the machine a new storage key — its package is on an S3
+   * location, where each machine has a storage user and key of its own.
+   */
+  storageKeyRotatable: boolean;
 }
 
 /** GET /backupmachines/{id}/storage (001 §3). A negative maximum means unlimited. */

@@ -340,6 +340,9 @@ export const MESSAGES = {
     unknownWhileDeleting: unknownErrorWhile('deleting backup machine'),
     unknownWhileChangingStatus: unknownErrorWhile('changing backup machine status'),
     unknownWhileRefreshingStorage: unknownErrorWhile('refreshing backup machine storage space'),
+    /** Ours (issue 16): a new storage key for a machine on S3. */
+    storageKeyRotatedWithErrors: someErrorsOccurred('Storage key replaced'),
+    unknownWhileRotatingStorageKey: unknownErrorWhile('replacing the storage key'),
     /** Log upload (001 §8). */
     logUploadSubmitted: 'Command submitted successfully!',
     logUploadSubmittedWithErrors: someErrorsOccurred('Command submitted'),
@@ -388,6 +391,12 @@ export const MESSAGES = {
     refreshStorageTitle: 'Refresh storage space',
     refreshStorageConfirm: 'Ask the backup machine to measure its storage space again?',
     refreshStorageSubmit: 'Refresh',
+    rotateStorageKeyButton: 'Replace storage key',
+    rotateStorageKeyTitle: 'Replace storage key',
+    rotateStorageKeyConfirm:
+      'Give this machine a new storage key? Its agent is sent the new key at once and the old key stops working; ' +
+      'a backup running now may have to be run again.',
+    rotateStorageKeySubmit: 'Replace key',
     messageLogButton: 'View message log',
     messageLogTitle: 'Message log',
     filter: 'Filter',

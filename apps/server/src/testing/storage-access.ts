@@ -1,4 +1,5 @@
-import type { Executor } from '../db/client.js';
+import type { Db, Executor } from '../db/client.js';
+import { createStorageLocationService } from '../features/storage-locations/service.js';
 import { createSecretBox } from '../secrets.js';
 import { createStorageAccess } from '../storage/access.js';
 import { createStorageAccessRepo } from '../storage/access-repo.js';
@@ -13,5 +14,16 @@ export function storageAccessFor(db: Executor, dataDir: string, masterKey: strin
     providers: createStorageProviders({ db, secrets, dataDir, guard: loopbackGuard() }),
     secrets,
     dataDir,
+  });
+}
+
+/** The storage location service as the app wires it (the customer deletion's `locations`). */
+export function storageLocationServiceFor(db: Db, dataDir: string, masterKey: string) {
+  const secrets = createSecretBox(masterKey);
+  return createStorageLocationService({
+    db,
+    providers: createStorageProviders({ db, secrets, dataDir, guard: loopbackGuard() }),
+    secrets,
+    warn: () => {},
   });
 }

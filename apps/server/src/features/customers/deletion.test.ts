@@ -32,7 +32,7 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
-import { storageAccessFor } from '../../testing/storage-access.js';
+import { storageAccessFor, storageLocationServiceFor } from '../../testing/storage-access.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { eventually } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
@@ -350,6 +350,7 @@ describe('the deletion job with several server instances', () => {
         disconnectMachine: async () => {},
         // The embedded storage: its machines have no storage users of their own.
         removeMachineStorageUser: async () => {},
+        locations: storageLocationServiceFor(db, dataDir, t.config.masterKey ?? ''),
         warn: () => {},
       });
     const [one, two] = await Promise.all([instance().runPending(), instance().runPending()]);

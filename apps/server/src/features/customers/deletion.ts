@@ -1,5 +1,6 @@
 import type { StorageAccess } from '../../storage/provider.js';
 import { createRepositoryRemoval } from '../local-storage/removal.js';
+import type { ReleasedLocation, StorageLocationService } from '../storage-locations/service.js';
 import type { CustomersRepo } from './repo.js';
 
 /** How long a server instance holds a customer it is deleting before another may take it over. */
@@ -19,6 +20,8 @@ export function createCustomerDeletion(deps: {
   disconnectMachine: (machineId: number) => Promise<void>;
   /** The machine's own storage user at the service (issue 16). */
   removeMachineStorageUser: (machineId: number) => Promise<void>;
+  /** The storage locations' users, keys and managed buckets, in the database and then at the service. */
+  locations: Pick<StorageLocationService, 'releaseCustomerLocations' | 'cleanUpReleased'>;
   /** Told about a step that could not be done (a customer still blocked). */
   warn: (message: string, detail: Record<string, unknown>) => void;
   now?: () => Date;
@@ -29,8 +32,15 @@ export function createCustomerDeletion(deps: {
 
   async function removeCustomer(customerId: number) {
     const places = await deps.repo.machinePlaces(customerId);
-    const outcome = await removal.removeWith(places, () => deps.repo.deleteRows(customerId));
+    let released: ReleasedLocation[] = [];
+    const outcome = await removal.removeWith(places, () =>
+      deps.repo.deleteRows(customerId, async (tx) => {
+        released = await deps.locations.releaseCustomerLocations(tx, customerId);
+      }),
+    );
     if (outcome === 'blocked') deps.warn('customer still has customers of its own; deletion waits', { customerId });
+    // After the commit: a failure here leaves users or a bucket at the service (logged), never half the rows.
+    if (outcome === 'deleted') await deps.locations.cleanUpReleased(released);
     return outcome;
   }
 

@@ -371,7 +371,11 @@ export function createCustomersRepo(db: Executor) {
      * their customer link cleared (the storage clean-up's business). 'blocked' while it has customers of
      * its own; 'gone' when there is nothing (left) to delete.
      */
-    async deleteRows(customerId: number): Promise<'deleted' | 'gone' | 'blocked'> {
+    /** `beforeLocations`: the storage locations' own rows, released in this transaction (their users and keys). */
+    async deleteRows(
+      customerId: number,
+      beforeLocations: (tx: Executor) => Promise<void> = async () => {},
+    ): Promise<'deleted' | 'gone' | 'blocked'> {
       return db.transaction(async (tx) => {
         const [row] = await tx
           .select({ id: customers.id })
@@ -392,6 +396,7 @@ export function createCustomersRepo(db: Executor) {
           .set({ parentResellerPackageId: null })
           .where(eq(backupPackages.customerId, customerId));
         await tx.delete(backupPackages).where(eq(backupPackages.customerId, customerId));
+        await beforeLocations(tx);
         await tx.delete(storageLocations).where(eq(storageLocations.customerId, customerId));
         await tx.update(customers).set({ superAdminUserId: null }).where(eq(customers.id, customerId));
         await tx.delete(users).where(eq(users.customerId, customerId));

@@ -3,6 +3,7 @@ import {
   type Audience,
   canDeleteMachine,
   isCustomerUser,
+  isProviderAdmin,
   type MachineDetail,
   type MachineMessageRow,
   type MachineRow,
@@ -47,8 +48,16 @@ export function presentMachineRow(machine: MachineRecord, actor: Actor, audience
   };
 }
 
-/** A machine's page (001 §2): the row, presence and what the caller may do on it. */
-export function presentMachineDetail(machine: MachineRecord, actor: Actor, audience: Audience): MachineDetail {
+/**
+ * A machine's page (001 §2): the row, presence and what the caller may do on it. `onS3`: its package's location
+ * is on an S3 storage account (only read for a provider admin).
+ */
+export function presentMachineDetail(
+  machine: MachineRecord,
+  actor: Actor,
+  audience: Audience,
+  onS3 = false,
+): MachineDetail {
   const administrable = mayAdministerMachine(actor, machine);
   return {
     ...presentMachineRow(machine, actor, audience),
@@ -59,6 +68,7 @@ export function presentMachineDetail(machine: MachineRecord, actor: Actor, audie
     statusOptions: administrable ? [...machineStatusOptions(machine.status)] : [],
     deleteable: administrable && canDeleteMachine(machine.status),
     administrable,
+    storageKeyRotatable: isProviderAdmin(actor) && onS3 && !machine.beingDeleted,
   };
 }
 

@@ -2,7 +2,16 @@ import type { MachineStatus, MessageType, OsFamily } from '@portal/domain';
 import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { joinMachineOwners } from '../../db/machine-statuses.js';
-import { backupMachines, backupPackages, backupTasks, customers, machineMessages } from '../../db/schema/index.js';
+import {
+  backupMachines,
+  backupPackages,
+  backupTasks,
+  buckets,
+  customers,
+  machineMessages,
+  storageAccounts,
+  storageLocations,
+} from '../../db/schema/index.js';
 import { machinePlacesWhere } from '../local-storage/repo.js';
 
 export interface Paging {
@@ -89,6 +98,18 @@ export function createMachinesRepo(db: Executor) {
       if (!row) return null;
       const tasks = await taskCounts([row.id]);
       return { ...row, numberOfBackupTasks: tasks.get(row.id) ?? 0 };
+    },
+
+    /** The type of the storage account a package's location is on (LOCAL or S3), null when it has none. */
+    async storageAccountType(packageId: number) {
+      const [row] = await db
+        .select({ type: storageAccounts.type })
+        .from(backupPackages)
+        .innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
+        .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
+        .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
+        .where(eq(backupPackages.id, packageId));
+      return row?.type ?? null;
     },
 
     /** A page of a customer's machines (or of those assigned to one of its users, or in one package), by name. */

@@ -3,6 +3,7 @@ import {
   canChangeMachineStatus,
   canDeleteMachine,
   isCustomerUser,
+  isProviderAdmin,
   type MachineDetail,
   type MachineEditPayload,
   type MachineMessageRow,
@@ -65,7 +66,8 @@ export function createMachineService(deps: {
 
   async function detail(actor: Actor, machineId: number): Promise<MachineDetail> {
     const { machine, audience } = await visible(actor, machineId);
-    return presentMachineDetail(machine, actor, audience);
+    const onS3 = isProviderAdmin(actor) && (await repo.storageAccountType(machine.backupPackageId)) === 'S3';
+    return presentMachineDetail(machine, actor, audience, onS3);
   }
 
   async function syncQuietly(machine: MachineRecord) {

@@ -181,6 +181,11 @@ describe("a machine's own storage key on an S3 location", () => {
     ).rejects.toThrow();
     const customer = await signedInAs(t.app, tenants.customerB.superAdmin.email);
     expect((await customer.json('PUT', path)).statusCode).toBe(403);
+    // The machine page offers the rotation to the provider admin only.
+    const detail = ROUTES.machines.detail.build({ machineId });
+    const provider = await signedInAs(t.app, tenants.providerAdmin.email);
+    expect((await provider.json('GET', detail)).json().result.storageKeyRotatable).toBe(true);
+    expect((await customer.json('GET', detail)).json().result.storageKeyRotatable).toBe(false);
   });
 
   it('goes with the machine: its user and keys removed, the policy without it', async () => {
@@ -198,6 +203,9 @@ describe("a machine's own storage key on an S3 location", () => {
     const localMachine = await fixtures.machine(localPackage);
     expect(await keys().repositoryAccess(localMachine)).toBeNull();
     expect(await machineUsers(localMachine)).toEqual([]);
+    const provider = await signedInAs(t.app, tenants.providerAdmin.email);
+    const detail = await provider.json('GET', ROUTES.machines.detail.build({ machineId: localMachine }));
+    expect(detail.json().result.storageKeyRotatable).toBe(false);
   });
 });
 
@@ -237,7 +245,7 @@ describe("a machine's own storage user goes with its package and with its custom
     await expectGoneAtService(machine, bucketName);
   }, 60_000);
 
-  it("removes the user of each machine of a deleted customer, at the service and from the bucket's policy", async () => {
+  it("removes a deleted customer's machine users, location users and keys, and its managed bucket, at the service", async () => {
     const customer = await addCustomer(db(), { status: 'SUSPENDED' });
     const locations = createStorageLocationService({
       db: db(),
@@ -247,6 +255,15 @@ describe("a machine's own storage user goes with its package and with its custom
     });
     const location = await locations.create(customer.customerId, s3AccountId);
     const { machine } = await machineWithKey(customer.customerId, location.id);
+    const locationUsers = (
+      await db()
+        .select({ name: storageUsers.name })
+        .from(storageUsers)
+        .where(eq(storageUsers.storageLocationId, location.id))
+    ).map((u) => u.name);
+    expect(locationUsers).not.toEqual([]);
+    const service = serviceOf(s3AccountId);
+    expect(await service.listUsers()).toEqual(expect.arrayContaining([...locationUsers, `portal-machine-${machine}`]));
     const provider = await signedInAs(t.app, tenants.providerAdmin.email);
     const asked = await provider.json(
       'DELETE',
@@ -257,6 +274,11 @@ describe("a machine's own storage user goes with its package and with its custom
       const [row] = await db().select().from(customers).where(eq(customers.id, customer.customerId));
       return row === undefined;
     }, 30_000);
-    await expectGoneAtService(machine, location.bucketName);
+    // The service's side follows the commit of the rows' deletion.
+    await eventually(async () => !(await service.listBuckets()).includes(location.bucketName), 30_000);
+    const left = await service.listUsers();
+    for (const name of [...locationUsers, `portal-machine-${machine}`]) expect(left).not.toContain(name);
+    expect(await machineUsers(machine)).toEqual([]);
+    expect(await db().select().from(buckets).where(eq(buckets.name, location.bucketName))).toEqual([]);
   }, 60_000);
 });

@@ -253,6 +253,15 @@ export function createStorageLocationsRepo(db: Executor) {
       if (userIds.length > 0) await db.delete(storageUsers).where(inArray(storageUsers.id, userIds));
     },
 
+    /** The customer's locations, for its deletion. */
+    async locationsOf(customerId: number) {
+      return db
+        .select({ id: storageLocations.id, bucketId: storageLocations.bucketId })
+        .from(storageLocations)
+        .where(eq(storageLocations.customerId, customerId))
+        .orderBy(storageLocations.id);
+    },
+
     async deleteLocation(storageLocationId: number): Promise<void> {
       await db.delete(storageLocations).where(eq(storageLocations.id, storageLocationId));
     },

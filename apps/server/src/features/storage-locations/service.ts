@@ -246,15 +246,24 @@ export function createStorageLocationService(deps: {
     return presentStorageLocation(found);
   }
 
+  /**
+   * A location's rows (its users and keys, itself, and its bucket when the portal made it and no other location
+   * uses it), in the caller's transaction; answers what the service still holds for it.
+   */
+  async function releaseRows(tx: Executor, location: { id: number; bucketId: number }): Promise<ReleasedLocation> {
+    const rows = createStorageLocationsRepo(tx);
+    const bucket = await rows.bucket(location.bucketId);
+    if (!bucket) throw notFound(T.notFound);
+    const users = await rows.usersOfLocation(location.id);
+    await rows.deleteUsers(users.map((u) => u.id));
+    await rows.deleteLocation(location.id);
+    const removeBucket = bucket.managed && !(await rows.bucketShared(bucket.id, location.id));
+    if (removeBucket) await rows.deleteBucket(bucket.id);
+    return { users, bucket, removeBucket };
+  }
+
   /** After the rows are gone: the users at the service, and the bucket or its new policy. */
-  async function cleanUpAtService(
-    provider: StorageProvider,
-    gone: {
-      users: Array<{ name: string; keyIds: string[] }>;
-      bucket: { id: number; name: string };
-      removeBucket: boolean;
-    },
-  ): Promise<ServerMessage[]> {
+  async function cleanUpAtService(provider: StorageProvider, gone: ReleasedLocation): Promise<ServerMessage[]> {
     const problems: ServerMessage[] = [];
     const attempt = async (what: string, call: () => Promise<void>) => {
       try {
@@ -330,14 +339,7 @@ export function createStorageLocationService(deps: {
         const refusal =
           storageLocationDeletionRefusal(location) ?? (location.openMigrations > 0 ? T.inMigrationNotDeletable : null);
         if (refusal !== null) throw badRequest(refusal);
-        const bucket = await rows.bucket(location.bucketId);
-        if (!bucket) throw notFound(T.notFound);
-        const users = await rows.usersOfLocation(storageLocationId);
-        await rows.deleteUsers(users.map((u) => u.id));
-        await rows.deleteLocation(storageLocationId);
-        const removeBucket = bucket.managed && !(await rows.bucketShared(bucket.id, storageLocationId));
-        if (removeBucket) await rows.deleteBucket(bucket.id);
-        return { users, bucket, removeBucket };
+        return releaseRows(tx, { id: storageLocationId, bucketId: location.bucketId });
       });
       const provider = await providers.forAccount(gone.bucket.storageAccountId).catch((error: unknown) => {
         if (error instanceof StorageError) return null;
@@ -345,6 +347,36 @@ export function createStorageLocationService(deps: {
       });
       if (!provider) return [errorMessage(T.leftAtService(storageLocationName({ bucketName: gone.bucket.name })))];
       return cleanUpAtService(provider, gone);
+    },
+
+    /**
+     * With its customer's deletion, in the transaction that deletes the customer's rows: every location's rows
+     * (as a deletion of each would); `cleanUpReleased` after the commit removes what the service holds for them,
+     * so no location user's key outlives its customer.
+     */
+    async releaseCustomerLocations(tx: Executor, customerId: number): Promise<ReleasedLocation[]> {
+      const released: ReleasedLocation[] = [];
+      for (const location of await createStorageLocationsRepo(tx).locationsOf(customerId)) {
+        released.push(await releaseRows(tx, location));
+      }
+      return released;
+    },
+
+    /** The service's side of released locations; what it would not remove is logged and left. */
+    async cleanUpReleased(released: ReleasedLocation[]): Promise<void> {
+      for (const gone of released) {
+        const provider = await providers.forAccount(gone.bucket.storageAccountId).catch((error: unknown) => {
+          if (error instanceof StorageError) return null;
+          throw error;
+        });
+        if (!provider) {
+          deps.warn('customer deletion: a storage location was left at the storage service', {
+            bucket: gone.bucket.name,
+          });
+          continue;
+        }
+        await cleanUpAtService(provider, gone);
+      }
     },
 
     /** PUT …/storagelocations/{id}/makedefault (001 §4, §7): one transaction; the unique index keeps one default. */
@@ -359,3 +391,10 @@ export function createStorageLocationService(deps: {
   };
 }
 export type StorageLocationService = ReturnType<typeof createStorageLocationService>;
+
+/** What the storage service still holds for a location whose rows are gone. */
+export interface ReleasedLocation {
+  users: Array<{ name: string; keyIds: string[] }>;
+  bucket: { id: number; name: string; storageAccountId: number };
+  removeBucket: boolean;
+}

@@ -1,4 +1,4 @@
-import { type MachineDetail, MESSAGES } from '@portal/domain';
+import { type MachineDetail, MESSAGES, STORAGE_LOCATION_TEXTS } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TestUser } from '../../app/testing';
@@ -205,6 +205,28 @@ describe('MachinePage', () => {
     expect(await screen.findByText(TEXT.storageRefreshing)).toBeInTheDocument();
     expect(server.to('PUT', '/admin/backuppackages/21/backupmachines/5')[0]?.url.search).toBe('?refresh=true');
     await waitFor(() => expect(server.to('GET', '/backupmachines/5/storage').length).toBeGreaterThan(1));
+  });
+
+  it('lets the provider admin replace the storage key of a machine on S3, after confirming', async () => {
+    const { server, events } = setup({
+      provider: true,
+      user: PROVIDER,
+      machine: machineDetail({ id: 5, name: 'Alpha', customerId: 7, backupPackageId: 21, storageKeyRotatable: true }),
+    });
+    await events.click(await screen.findByRole('button', { name: TEXT.rotateStorageKeyButton }));
+    const dialog = await screen.findByRole('dialog', { name: TEXT.rotateStorageKeyTitle });
+    expect(within(dialog).getByText(TEXT.rotateStorageKeyConfirm)).toBeInTheDocument();
+    await events.click(within(dialog).getByRole('button', { name: TEXT.rotateStorageKeySubmit }));
+    expect(await screen.findByText(STORAGE_LOCATION_TEXTS.machineKeyRotated)).toBeInTheDocument();
+    expect(
+      server.to('PUT', '/boltadmin/customers/7/backuppackages/21/backupmachines/5/storagekey/rotate'),
+    ).toHaveLength(1);
+  });
+
+  it('offers no key replacement where the server does not allow it', async () => {
+    setup({ provider: true, user: PROVIDER });
+    await screen.findByRole('button', { name: TEXT.refreshStorageButton });
+    expect(screen.queryByRole('button', { name: TEXT.rotateStorageKeyButton })).toBeNull();
   });
 
   it('lets provider admins request log files with the updater option and download them', async () => {

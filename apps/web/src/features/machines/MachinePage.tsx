@@ -28,11 +28,12 @@ import { MachineStorageBar } from './MachineStorageBar';
 import { MessageLogDialog } from './MessageLogDialog';
 import { machineKeys, machineTasksKey, useMachine } from './queries';
 import { RefreshStorageDialog } from './RefreshStorageDialog';
+import { RotateStorageKeyDialog } from './RotateStorageKeyDialog';
 
 const TEXT = MESSAGES.backupMachine;
 const C = TEXT.columns;
 
-type DialogKey = 'edit' | 'status' | 'delete' | 'refresh' | 'messages' | 'logUpload' | 'logFiles';
+type DialogKey = 'edit' | 'status' | 'delete' | 'refresh' | 'messages' | 'logUpload' | 'logFiles' | 'rotateKey';
 
 /** Where a machine page leads back to: the own machines list, or the customer's page for its admins. */
 function backOf(audience: Audience, machine: MachineDetail): Crumb & { href: string } {
@@ -102,6 +103,7 @@ function MachineActions({
       {button('messages', TEXT.messageLogButton, 'outline-secondary')}
       {provider && button('logUpload', TEXT.logUploadButton, 'outline-secondary')}
       {provider && button('logFiles', TEXT.logFilesButton, 'outline-secondary')}
+      {machine.storageKeyRotatable && button('rotateKey', TEXT.rotateStorageKeyButton, 'outline-warning')}
       {provider && (
         <ResticDiagnosticsButton
           machine={{
@@ -184,6 +186,7 @@ function MachineScreen({ audience, machineId }: { audience: Audience; machineId:
             onDeleted={() => navigate(back?.href ?? PAGES.dashboard)}
           />
           <RefreshStorageDialog show={dialog === 'refresh'} onHide={close} machine={machine} />
+          <RotateStorageKeyDialog show={dialog === 'rotateKey'} onHide={close} machine={machine} />
           <MessageLogDialog show={dialog === 'messages'} onHide={close} machineId={machine.id} />
           {audience === 'provider' && (
             <>

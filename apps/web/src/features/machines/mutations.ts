@@ -50,6 +50,14 @@ export const useRefreshMachineStorage = () =>
     refreshes: ({ machineId }) => [{ queryKey: machineKeys.storage(machineId), afterMs: TIMINGS.tableRefreshMs }],
   });
 
+/** Ours (issue 16): PUT …/backupmachines/{m}/storagekey/rotate; nothing on the page changes but the key. */
+export const useRotateMachineStorageKey = () =>
+  useApiMutation({
+    request: ({ customerId, packageId, machineId }: MachineOnPackage & { customerId: number }) =>
+      call(ROUTES.storageLocations.rotateMachineKey, { customerId, packageId, machineId }),
+    refreshes: ({ machineId }) => machineRefreshes(machineId),
+  });
+
 /** POST /boltadmin/…/commands/uploadlogfiles?uploadupdaterfiles={bool} (001 §7). */
 export const useRequestLogUpload = () =>
   useApiMutation({

@@ -33,6 +33,7 @@ export function machineDetail(overrides: Partial<MachineDetail> = {}): MachineDe
     statusOptions: ['SUSPENDED'],
     deleteable: false,
     administrable: true,
+    storageKeyRotatable: false,
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@ import {
   storageLocationName,
   typeStorageLocationName,
 } from '@portal/domain';
+import { useState } from 'react';
 import type { ButtonProps } from 'react-bootstrap/Button';
 import { ConfirmByNameDialog, useDialogSubmit } from '../../ui';
 import { useDeleteStorageLocation, useMakeDefaultStorageLocation } from './mutations';
@@ -46,18 +47,30 @@ function LocationConfirmDialog({
   texts: ConfirmTexts;
   submission: ReturnType<typeof useDialogSubmit<{ customerId: number; storageLocationId: number }, unknown>>;
 }) {
+  // Done with messages (001 §8: '… but some errors occurred.'): the dialog stays to show them, and the
+  // caller hears of it once the dialog is closed.
+  const [doneWithMessages, setDoneWithMessages] = useState(false);
   const confirm = async () => {
     if (!location) return;
     const outcome = await submission.submit({ customerId: location.customerId, storageLocationId: location.id });
     if (outcome.close) {
       onHide();
       onDone?.();
+    } else if (outcome.applied) {
+      setDoneWithMessages(true);
+    }
+  };
+  const hide = () => {
+    onHide();
+    if (doneWithMessages) {
+      setDoneWithMessages(false);
+      onDone?.();
     }
   };
   return (
     <ConfirmByNameDialog
       show={show && location !== null}
-      onHide={onHide}
+      onHide={hide}
       submission={submission}
       title={texts.title}
       prompt={location ? typeStorageLocationName(location) : ''}

@@ -23,12 +23,18 @@ export const useCreateStorageLocation = () =>
     refreshes: refreshesOf,
   });
 
-/** DELETE …/storagelocations/{id} (001 §7). */
+/**
+ * DELETE …/storagelocations/{id} (001 §7). The location's own page is not read again: it is gone, and its
+ * page would turn into the not-found page under a dialog still showing what the deletion left behind.
+ */
 export const useDeleteStorageLocation = () =>
   useApiMutation({
     request: ({ customerId, storageLocationId }: LocationVariables) =>
       call(ROUTES.storageLocations.remove, { customerId, storageLocationId }),
-    refreshes: refreshesOf,
+    refreshes: ({ customerId }: LocationVariables): readonly Refresh[] => [
+      { queryKey: storageLocationKeys.list(customerId), afterMs: TIMINGS.tableRefreshMs },
+      { queryKey: customerKeys.detail('provider', customerId), afterMs: TIMINGS.tableRefreshMs },
+    ],
   });
 
 /** PUT …/storagelocations/{id}/makedefault, empty body (001 §7). */
