@@ -16,7 +16,7 @@ test('a customer super admin subscribes a user to failed runs of one machine, an
   const row = users.getByRole('row').filter({ hasText: 'user@demo.test' });
   await row.getByRole('button', { name: /^Edit / }).click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText('E-mails for');
+  await expect(dialog.getByLabel(L.runFailed)).toBeVisible();
   await dialog.getByLabel(L.runFailed).check();
   await dialog.getByLabel(L.allMachines).uncheck();
 
@@ -29,7 +29,7 @@ test('a customer super admin subscribes a user to failed runs of one machine, an
   const machineName = (await firstMachine.getByRole('cell').nth(1).innerText()).trim();
   await dialog.getByLabel(TEXT.searchMachines).fill(machineName);
   await expect(chooser.getByRole('row').filter({ hasText: machineName }).first()).toBeVisible();
-  await chooser.getByLabel(`Choose ${machineName}`).first().check();
+  await chooser.getByLabel(TEXT.chooseLabel(machineName)).first().check();
   await expect(dialog.getByTestId('chosen-machines')).toContainText(machineName);
   await dialog.getByRole('button', { name: TEXT.save }).click();
   await expect(page.getByText(TEXT.saved)).toBeVisible();

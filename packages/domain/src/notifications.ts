@@ -76,6 +76,9 @@ export const NOTIFICATION_TEXTS = {
   noMachines: 'No machines found',
   searchMachines: 'Search machines',
   searchUsers: 'Search users',
+  chooseLabel: (machine: string) => `Choose ${machine}`,
+  removeLabel: (machine: string) => `Remove ${machine}`,
+  editLabel: (user: string) => `Edit ${user}`,
   chooseMachine: 'Choose at least one machine, or all machines',
   tooManyMachines: `Choose at most ${NOTIFICATION_LIMITS.chosenMachinesMax} machines, or all machines`,
   machineNotFound: 'A chosen machine is not one of your machines',
@@ -93,6 +96,8 @@ export const NOTIFICATION_TEXTS = {
     attempts: 'Attempts',
     lastError: 'Last error',
     when: 'Queued at',
+    machine: 'Machine',
+    package: 'Package',
   },
 } as const;
 

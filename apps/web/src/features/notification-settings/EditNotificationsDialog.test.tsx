@@ -57,7 +57,7 @@ describe('EditNotificationsDialog', () => {
     expect(await screen.findByText(NOTIFICATION_TEXTS.chooseMachine)).toBeInTheDocument();
     expect(server.requests.filter((r) => r.method === 'PUT')).toEqual([]);
 
-    await events.click(await screen.findByLabelText('Choose server'));
+    await events.click(await screen.findByLabelText(NOTIFICATION_TEXTS.chooseLabel('server')));
     expect(within(screen.getByTestId('chosen-machines')).getByText('server')).toBeInTheDocument();
     await events.click(screen.getByRole('button', { name: NOTIFICATION_TEXTS.save }));
     await waitFor(() => expect(onHide).toHaveBeenCalled());
@@ -75,7 +75,7 @@ describe('EditNotificationsDialog', () => {
       reply(400, { messages: [message('machineIds', NOTIFICATION_TEXTS.machineNotFound)] }),
     );
     await events.click(screen.getByLabelText('All machines'));
-    await events.click(await screen.findByLabelText('Choose laptop'));
+    await events.click(await screen.findByLabelText(NOTIFICATION_TEXTS.chooseLabel('laptop')));
     await events.click(screen.getByRole('button', { name: NOTIFICATION_TEXTS.save }));
     expect(await screen.findByText(NOTIFICATION_TEXTS.machineNotFound)).toBeInTheDocument();
     expect(onHide).not.toHaveBeenCalled();

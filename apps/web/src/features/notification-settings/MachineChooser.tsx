@@ -30,14 +30,14 @@ export function MachineChooser({ chosen, onChange, error }: MachineChooserProps)
       render: (m) => (
         <Form.Check
           type="checkbox"
-          aria-label={`Choose ${m.name}`}
+          aria-label={TEXT.chooseLabel(m.name)}
           checked={chosenIds.has(m.id)}
           onChange={(event) => toggle(m, event.target.checked)}
         />
       ),
     },
-    { key: 'name', header: 'Machine', render: (m) => m.name },
-    { key: 'package', header: 'Package', render: (m) => m.packageName },
+    { key: 'name', header: TEXT.columns.machine, render: (m) => m.name },
+    { key: 'package', header: TEXT.columns.package, render: (m) => m.packageName },
   ];
 
   return (
@@ -47,7 +47,7 @@ export function MachineChooser({ chosen, onChange, error }: MachineChooserProps)
         {chosen.map((m) => (
           <Badge key={m.id} bg="secondary" className="d-inline-flex align-items-center gap-1">
             {m.name}
-            <CloseButton variant="white" aria-label={`Remove ${m.name}`} onClick={() => toggle(m, false)} />
+            <CloseButton variant="white" aria-label={TEXT.removeLabel(m.name)} onClick={() => toggle(m, false)} />
           </Badge>
         ))}
       </div>

@@ -83,7 +83,7 @@ export function NotificationSettingsPage() {
       key: 'edit',
       header: <span className="visually-hidden">{TEXT.edit}</span>,
       render: (u) => (
-        <Button size="sm" variant="outline-primary" aria-label={`${TEXT.edit} ${u.name}`} onClick={() => setEditing(u)}>
+        <Button size="sm" variant="outline-primary" aria-label={TEXT.editLabel(u.name)} onClick={() => setEditing(u)}>
           {TEXT.edit}
         </Button>
       ),
