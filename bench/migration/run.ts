@@ -76,7 +76,11 @@ try {
     writeFileSync(join(dir, name), block);
   }
   for (const machineId of machines) writeFileSync(join(sourceFolder, String(machineId), 'config'), 'config');
-  if (S3) await place.upload(sourceFolder);
+  if (S3) {
+    await place.upload(sourceFolder);
+    // The bucket holds it now; the local copy would only take disk the three buckets need.
+    rmSync(sourceFolder, { recursive: true, force: true });
+  }
   console.log(
     `Migration throughput: ${MEGABYTES} MB in ${FILES} files (${fileBytes} bytes each) over ${MACHINES} machine ` +
       `repositories, ${S3 ? 'S3 → S3 (Ceph RGW, bucket → bucket)' : 'LOCAL → LOCAL'}, ${RUNS} runs each, medians (data written in ${((performance.now() - started) / 1000).toFixed(0)} s)`,

@@ -25,7 +25,7 @@ async function createLocation(page: Page) {
   // Nothing chosen yet (-1): the domain's message on the field, nothing sent.
   await dialog.getByRole('button', { name: T.createSubmit }).click();
   await expect(dialog.getByText(M.chooseStorageAccount)).toBeVisible();
-  await dialog.getByLabel(T.storageAccountLabel).selectOption({ label: 'Embedded storage (LOCAL)' });
+  await dialog.getByLabel(T.storageAccountLabel).selectOption({ label: 'Embedded storage' });
   await dialog.getByRole('button', { name: T.createSubmit }).click();
   await expect(page.getByText(M.created)).toBeVisible();
   await expect(dialog).toBeHidden();

@@ -288,6 +288,10 @@ describe('001 §4, §8: command results', () => {
     expect(realtimeCommandStatus(undefined)).toEqual({ status: 'IN_PROGRESS', variant: 'secondary' });
     expect(realtimeCommandStatus('')).toEqual({ status: 'IN_PROGRESS', variant: 'secondary' });
     expect(realtimeCommandStatus('SUCCESS')).toEqual({ status: 'FINISHED_SUCCESS', variant: 'success' });
+    expect(realtimeCommandStatus('SUCCESS_NOTHING_TRANSFERRED')).toEqual({
+      status: 'FINISHED_SUCCESS',
+      variant: 'success',
+    });
     expect(realtimeCommandStatus('SOME_FILES_NOT_ACCESSIBLE')).toEqual({
       status: 'FINISHED_WARNINGS',
       variant: 'warning',

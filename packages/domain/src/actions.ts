@@ -325,7 +325,8 @@ export type RealtimeCommandStatus = 'IN_PROGRESS' | 'FINISHED_SUCCESS' | 'FINISH
 /**
  * 001 §4 restic diagnostics: no exit code → IN_PROGRESS (grey); SUCCESS → FINISHED_SUCCESS (green);
  * SOME_FILES_NOT_ACCESSIBLE → FINISHED_WARNINGS (warning); any other code → FAILED (red). The exit
- * code of a realtime command is a result name; a command is in progress while it has none.
+ * code of a realtime command is a result name; a command is in progress while it has none. A migration's
+ * sequence (rclone) reads its codes the same way, SUCCESS_NOTHING_TRANSFERRED being a success.
  */
 export function realtimeCommandStatus(exitCode: string | null | undefined): {
   status: RealtimeCommandStatus;
@@ -334,7 +335,8 @@ export function realtimeCommandStatus(exitCode: string | null | undefined): {
   if (exitCode === null || exitCode === undefined || exitCode === '') {
     return { status: 'IN_PROGRESS', variant: 'secondary' };
   }
-  const status = runStatusOfResult(exitCode);
+  // A migration's rclone codes (SUCCESS_NOTHING_TRANSFERRED is a success) beside restic's.
+  const status = isRcloneResultCode(exitCode) ? runStatusOfTransferResult(exitCode) : runStatusOfResult(exitCode);
   const variant: BadgeVariant =
     status === 'FINISHED_SUCCESS' ? 'success' : status === 'FINISHED_WARNINGS' ? 'warning' : 'danger';
   return { status, variant };

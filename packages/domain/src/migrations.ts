@@ -149,6 +149,8 @@ export const MIGRATION_TEXTS = {
   interrupted: 'The server running this command stopped before it finished; start it again.',
   cancelled: 'Migration cancelled by a provider administrator.',
   noPackagesToMigrate: 'No backup package is stored on this storage account.',
+  /** Ours: the leading 'nothing chosen' option of the destination select of a package migration. */
+  chooseDestinationLocation: '-- Choose a storage location --',
   sameAccount: 'Choose another storage account than the source.',
   destinationAccountNotFound: 'Storage account not found',
   /** Buttons and labels of the migration page. */

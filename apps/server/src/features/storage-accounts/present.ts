@@ -63,13 +63,19 @@ export function presentStorageUser(user: StorageUserRecord, keyId: string | null
 }
 
 /** A user found at the service that the portal has no row of. */
-export function presentUnknownUser(name: string): StorageAccountUserRow {
+/** A user found at the service that the portal did not make (no row), with its first key there. */
+export function presentUnknownUser(name: string, keyId: string | null): StorageAccountUserRow {
   return {
     name,
     managed: false,
-    storageCredentials: { keyId: null, type: null, storageLocation: null },
+    storageCredentials: { keyId, type: null, storageLocation: null },
     deleteable: true,
   };
+}
+
+/** A key at the service of a user the portal did not make. */
+export function presentUnknownAccessKey(userName: string, keyId: string): StorageAccessKeyRow {
+  return { keyId, managed: false, storageCredentials: { username: userName, type: null, storageLocation: null } };
 }
 
 export const isUserInUse = (user: Pick<StorageUserRecord, 'managed' | 'storageLocationId' | 'backupMachineId'>) =>

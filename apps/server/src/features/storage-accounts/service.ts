@@ -37,6 +37,7 @@ import {
   presentStorageAccountDetail,
   presentStorageAccountRow,
   presentStorageUser,
+  presentUnknownAccessKey,
   presentUnknownUser,
 } from './present.js';
 import { policyWithoutPrincipal } from './principal.js';
@@ -89,6 +90,18 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
     } catch (error) {
       throw storageFailure(error);
     }
+  }
+
+  /**
+   * The users at the service the portal has no row for, with their key ids: those the provider made there
+   * itself (its admin user, say). Read per user, a few at a time; a user whose keys cannot be read shows none.
+   */
+  async function unknownUsersAtService(id: number, known: Set<string>) {
+    const names = (await atService((provider) => provider.listUsers(), id)).filter((name) => !known.has(name));
+    return mapWithLimit(names, concurrency, async (name) => ({
+      name,
+      keyIds: await atService((provider) => provider.listAccessKeys(name), id).catch(() => [] as string[]),
+    }));
   }
 
   /** The stored values of a form; an empty secret keeps what `current` has. LOCAL needs none of them. */
@@ -245,17 +258,26 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
     /** The portal's users of the account and those found at the service without a row (unmanaged). */
     async users(id: number): Promise<Elements<StorageAccountUserRow>> {
       await found(id);
-      const atTheService = await atService((provider) => provider.listUsers(), id);
       const [rows, keys] = await Promise.all([repo.users(id), repo.firstKeyIds(id)]);
-      const known = new Set(rows.map((user) => user.name));
-      const unknown = atTheService.filter((name) => !known.has(name)).map(presentUnknownUser);
-      const elements = [...rows.map((user) => presentStorageUser(user, keys.get(user.id) ?? null)), ...unknown];
+      const unknown = await unknownUsersAtService(id, new Set(rows.map((user) => user.name)));
+      const elements = [
+        ...rows.map((user) => presentStorageUser(user, keys.get(user.id) ?? null)),
+        ...unknown.map(({ name, keyIds }) => presentUnknownUser(name, keyIds[0] ?? null)),
+      ];
       return { elements: elements.sort((a, b) => compareNames(a.name, b.name)) };
     },
 
+    /** The portal's keys of the account and the keys at the service of users it has no row for (unmanaged). */
     async accessKeys(id: number): Promise<Elements<StorageAccessKeyRow>> {
       await found(id);
-      return { elements: (await repo.accessKeys(id)).map(presentAccessKey) };
+      const rows = await repo.accessKeys(id);
+      const users = await repo.users(id);
+      const unknown = await unknownUsersAtService(id, new Set(users.map((user) => user.name)));
+      const foreign = unknown.flatMap(({ name, keyIds }) =>
+        keyIds.map((keyId) => presentUnknownAccessKey(name, keyId)),
+      );
+      const elements = [...rows.map(presentAccessKey), ...foreign];
+      return { elements: elements.sort((a, b) => compareNames(a.keyId, b.keyId)) };
     },
 
     /**

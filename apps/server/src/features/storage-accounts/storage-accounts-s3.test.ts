@@ -4,6 +4,7 @@ import {
   type Elements,
   MESSAGES,
   ROUTES,
+  type StorageAccessKeyRow,
   type StorageAccountDetail,
   type StorageAccountUserRow,
 } from '@portal/domain';
@@ -99,6 +100,25 @@ describe('an S3 storage account on Ceph RGW (issue 16)', () => {
       await provider.json('GET', S.users.build({ storageAccountId: account.id })),
     ).elements;
     expect(users.find((u) => u.name === user)).toMatchObject({ managed: false, deleteable: true });
+    // Keys the provider made at the service show too, unmanaged: the stranger's and the account's own.
+    const strangerKey = await service.createAccessKey(user);
+    const keys = resultOf<Elements<StorageAccessKeyRow>>(
+      await provider.json('GET', S.accessKeys.build({ storageAccountId: account.id })),
+    ).elements;
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        {
+          keyId: strangerKey.keyId,
+          managed: false,
+          storageCredentials: expect.objectContaining({ username: user }),
+        },
+        expect.objectContaining({ keyId: rgw.adminAccessKey, managed: false }),
+      ]),
+    );
+    const again = resultOf<Elements<StorageAccountUserRow>>(
+      await provider.json('GET', S.users.build({ storageAccountId: account.id })),
+    ).elements;
+    expect(again.find((u) => u.name === user)?.storageCredentials.keyId).toBe(strangerKey.keyId);
 
     resultOf(
       await provider.json('PUT', S.deletePrincipal.build({ storageAccountId: account.id }), {

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { STORAGE_FORM_DEFAULTS } from '@portal/domain';
+import { MIGRATION_TEXTS, STORAGE_FORM_DEFAULTS, STORAGE_LOCATION_TEXTS } from '@portal/domain';
 import { type Resolver, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import {
@@ -16,10 +16,15 @@ import {
 export type DestinationField = 'destinationStorageLocationId' | 'destinationStorageAccountId';
 type DestinationForm = Record<DestinationField, string>;
 
-/** 'Nothing chosen' of each field (001 §9: destination ids default to 0). */
+/** 'Nothing chosen' of each field (001 §9: destination ids default to 0) and its label. */
 const NOTHING_CHOSEN: Record<DestinationField, number> = {
   destinationStorageLocationId: STORAGE_FORM_DEFAULTS.migrationCreate.destinationStorageLocationId,
   destinationStorageAccountId: STORAGE_FORM_DEFAULTS.storageAccountMigration.destinationStorageAccountId,
+};
+
+const NOTHING_CHOSEN_LABEL: Record<DestinationField, string> = {
+  destinationStorageLocationId: MIGRATION_TEXTS.chooseDestinationLocation,
+  destinationStorageAccountId: STORAGE_LOCATION_TEXTS.nothingChosen,
 };
 
 export interface DestinationDialogProps<P> {
@@ -95,7 +100,7 @@ export function DestinationDialog<P>({
         idPrefix={`${field}-`}
         name={field}
         label={label}
-        options={[{ value: none, label: '' }, ...options]}
+        options={[{ value: none, label: NOTHING_CHOSEN_LABEL[field] }, ...options]}
       />
       <GlobalErrors messages={globalErrors} />
     </FormModal>

@@ -14,6 +14,7 @@ import { type MigrationPackageRef, migrationKeys } from './queries';
 
 export type MigrationRef = MigrationPackageRef & { migrationId: number };
 
+/** Tables refresh 500 ms after a change (001 §9); a migration's own page takes its answer at once. */
 const listRefresh = (ref: MigrationPackageRef) => ({
   queryKey: migrationKeys.list(ref.packageId),
   afterMs: TIMINGS.tableRefreshMs,
@@ -29,7 +30,7 @@ const putDetail = (answer: ApiResult<PackageMigrationDetail>, ref: MigrationRef,
 export const useCreateMigration = (ref: MigrationPackageRef) =>
   useApiMutation({
     request: (payload: MigrationCreatePayload) => call(ROUTES.migrations.create, ref, payload),
-    refreshes: () => [{ queryKey: migrationKeys.list(ref.packageId), afterMs: 0 }],
+    refreshes: () => [listRefresh(ref)],
   });
 
 /** PUT …/commandsequences (001 §7: body requestId, type). */
@@ -69,5 +70,5 @@ export const useMigrateStorageAccount = (storageAccountId: number) =>
   useApiMutation({
     request: (payload: StorageAccountMigrationPayload) =>
       call(ROUTES.migrations.storageAccount, { storageAccountId }, payload),
-    refreshes: () => [{ queryKey: migrationKeys.all, afterMs: 0 }],
+    refreshes: () => [{ queryKey: migrationKeys.all, afterMs: TIMINGS.tableRefreshMs }],
   });

@@ -75,7 +75,7 @@ export function CreateStorageLocationDialog({ show, onHide, customerId, animatio
         label={T.storageAccountLabel}
         options={[
           { value: defaults.storageAccountId, label: T.nothingChosen },
-          ...(accounts.data?.elements ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.type})` })),
+          ...(accounts.data?.elements ?? []).map((a) => ({ value: a.id, label: a.name })),
         ]}
       />
       <GlobalErrors messages={globalErrors} />
