@@ -54,6 +54,8 @@ const MACHINE_ADDING = [
   '**/storage-locations.spec.ts',
   // Reseller settings (issue 17): changes the demo reseller's colours, logo, favicon, e-mail settings and custom URL.
   '**/reseller-settings.spec.ts',
+  // Notification settings (issue 17): subscribes a demo user to failed runs of one machine.
+  '**/notification-settings.spec.ts',
 ];
 /**
  * The reseller settings journey's SMTP server (started in the journey) has a self-signed certificate: made here,

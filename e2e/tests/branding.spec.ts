@@ -36,8 +36,14 @@ test("a reseller's customer sees the reseller's header colours, logo, favicon an
   expect(await css(page, 'header', 'color')).toBe(NORTHWIND.headerText);
   const logo = page.getByTestId('header').getByRole('img', { name: NORTHWIND.brandName });
   await expect(logo).toHaveAttribute('src', LOGO);
+  // The image really loads (served from the stored demo image), not just its address.
+  await expect
+    .poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
   await expect(favicon(page)).toHaveAttribute('href', FAVICON);
   await expect(favicon(page)).toHaveCount(1);
+  const faviconPath = (await favicon(page).getAttribute('href')) ?? '';
+  expect((await page.request.get(faviconPath)).headers()['content-type']).toBe('image/png');
 
   // Primary buttons take the reseller's enabled button colour.
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Backup Packages' }).click();

@@ -63,6 +63,9 @@ import { startMigrationJob } from './features/migrations/job.js';
 import { createMigrationsRepo } from './features/migrations/repo.js';
 import { registerMigrationRoutes } from './features/migrations/routes.js';
 import { createMigrationService, type MigrationService } from './features/migrations/service.js';
+import { createNotificationsRepo } from './features/notifications/repo.js';
+import { registerNotificationSettingsRoutes } from './features/notifications/routes.js';
+import { createNotificationEvents, createNotificationSettingsService } from './features/notifications/service.js';
 import { createPackageRequestsRepo } from './features/package-requests/repo.js';
 import { registerPackageRequestRoutes } from './features/package-requests/routes.js';
 import { createPackageRequestService } from './features/package-requests/service.js';
@@ -134,6 +137,7 @@ import { startDeletionJob } from './jobs/deletion-job.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startMailDelivery } from './jobs/mail-delivery.js';
 import { startMissedRunDetection } from './jobs/missed-runs.js';
+import { startNotificationJob } from './jobs/notifications.js';
 import { startPaidInvoiceJob } from './jobs/paid-invoices.js';
 import { startRetention } from './jobs/retention.js';
 import { startStalePresenceSweep } from './jobs/stale-presence.js';
@@ -347,10 +351,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const credentials = createMachineCredentials(db);
   // The channel and the services refer to each other: changes reach the dashboards once it exists.
   let channel: LiveChannel | undefined;
+  // Backup alerts (issue 17): run, missed-run and quota mails queued with the events that cause them.
+  const notificationEvents = createNotificationEvents({ db, ...(deps.now ? { now: deps.now } : {}) });
+  registerNotificationSettingsRoutes(app, {
+    settings: createNotificationSettingsService({ db, repo: createNotificationsRepo(db) }),
+  });
   const backupState = createBackupStateService({
     db,
     ...(deps.now ? { now: deps.now } : {}),
     onMachinesChanged: (machineIds) => channel?.machinesChanged(machineIds),
+    taskMissed: notificationEvents.taskMissed,
   });
   const agentEventsRepo = createAgentEventsRepo(db);
   const agentEvents = createAgentEventService({
@@ -368,6 +378,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await retention.runFinished(taskId, run);
       retentionJob?.kick();
     },
+    runEnded: notificationEvents.runEnded,
     ...(deps.now ? { now: deps.now } : {}),
   });
   // --- Storage (issue 16): the providers; each location's and each S3 machine's own storage user and key ---
@@ -413,6 +424,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     repo: packagesRepo,
     backupState,
     syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
+    evaluated: notificationEvents.quotaChanged,
   });
   const presence = createPresenceRepo(db);
   const channelPort = (): ChannelPort => {
@@ -684,6 +696,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', async () => {
     jobs = [
       startMissedRunDetection({ backupState, logger: app.log }),
+      startNotificationJob({ events: notificationEvents, logger: app.log }),
       startStalePresenceSweep({
         presence,
         touchEveryMs: live.options.touchEveryMs,
@@ -814,6 +827,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       repo: createResellerSettingsRepo(db),
       secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
       smtp: { guard: outboundGuard, caFile: config.smtpCaFile },
+      brandChanged: () => shell.forgetHostBrands(),
     }),
   });
   // --- end of reseller settings ---

@@ -71,6 +71,14 @@ import {
   syncCommandSchema,
 } from './migrations.js';
 import {
+  type NotificationMachineOption,
+  type NotificationThresholds,
+  type NotificationUserRow,
+  notificationSearchQuerySchema,
+  notificationThresholdsSchema,
+  notificationUserSettingsSchema,
+} from './notifications.js';
+import {
   type MyPackageRequestRow,
   type PackageRequestRow,
   type PackageTemplateRow,
@@ -995,6 +1003,32 @@ export const ROUTES = {
     }),
     /** Ours (issue 16): a machine on an S3 location gets a new storage key; its agent is sent it, the old one goes. */
     rotateMachineKey: put(`${PROVIDER_MACHINE}/storagekey/rotate`, 'providerAdmin', { response: answer<null>() }),
+  },
+  /**
+   * Ours (issue 17): the notification settings of the caller's own customer, its super admin's only
+   * (002 §2.1): the alert thresholds, each user's alerts and machines, the machine chooser, and the
+   * customer's mails that could not be delivered.
+   */
+  notificationSettings: {
+    thresholds: get('/admin/notificationsettings/thresholds', 'customerSuperAdmin', {
+      response: answer<NotificationThresholds>(),
+    }),
+    saveThresholds: put('/admin/notificationsettings/thresholds', 'customerSuperAdmin', {
+      body: notificationThresholdsSchema,
+      response: answer<NotificationThresholds>(),
+    }),
+    users: get('/admin/notificationsettings/users', 'customerSuperAdmin', {
+      query: notificationSearchQuerySchema,
+      response: answer<Paged<NotificationUserRow>>(),
+    }),
+    saveUser: put('/admin/notificationsettings/users/:userId', 'customerSuperAdmin', {
+      body: notificationUserSettingsSchema,
+      response: answer<NotificationUserRow>(),
+    }),
+    machines: get('/admin/notificationsettings/machines', 'customerSuperAdmin', {
+      query: notificationSearchQuerySchema,
+      response: answer<Paged<NotificationMachineOption>>(),
+    }),
   },
 } as const;
 

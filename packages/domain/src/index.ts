@@ -23,6 +23,7 @@ export * from './manual.js';
 export * from './message-routing.js';
 export * from './messages.js';
 export * from './migrations.js';
+export * from './notifications.js';
 export * from './package-requests.js';
 export * from './packages.js';
 export * from './panels.js';

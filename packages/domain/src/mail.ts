@@ -75,6 +75,13 @@ export const ACCOUNT_MAIL_KINDS = {
   packageRequestDeclined: 'PACKAGE_REQUEST_DECLINED',
 } as const;
 
+/** How the failed-mail list names the account mails (ours). */
+export const ACCOUNT_MAIL_KIND_NAMES: Record<string, string> = {
+  [ACCOUNT_MAIL_KINDS.signUpAddressInUse]: 'Sign-up with an address in use',
+  [ACCOUNT_MAIL_KINDS.signInEmailChanged]: 'Sign-in e-mail changed',
+  [ACCOUNT_MAIL_KINDS.packageRequestDeclined]: 'Backup package request declined',
+};
+
 /** Why a mail could not be sent, as the super admin reads it (ours; never the server's words with a secret). */
 export const MAIL_SEND_ERRORS = {
   connection: 'Could not connect to the mail server',
@@ -98,6 +105,8 @@ export type MailOutboxStatus = (typeof MAIL_OUTBOX_STATUSES)[number];
 export interface MailFailureRow {
   id: number;
   kind: string;
+  /** The kind as the super admin reads it ('Run failed'). */
+  kindName: string;
   recipient: string;
   subject: string;
   status: 'QUEUED' | 'FAILED';

@@ -186,6 +186,23 @@ describe('who may open a page (issue #6)', () => {
     );
   });
 
+  it('customer super admin: the admin pages and, alone, the notification settings (002 §2.1)', () => {
+    const superAdmin = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' });
+    expect(openable(superAdmin)).toEqual(
+      [
+        ...everyone,
+        'dashboard',
+        'profile',
+        ...memberPages,
+        'account',
+        'accountUser',
+        'customerPackages',
+        'customerPackage',
+        'notificationSettings',
+      ].sort(),
+    );
+  });
+
   it('provider admin: the admin area pages, no customer account', () => {
     const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true });
     expect(openable(provider)).toEqual(

@@ -30,6 +30,8 @@ export const PAGES = {
   // The customer's account and users (001 §2, 002 §2.4), and the read-only user pages of those who manage it.
   account: '/admin/account',
   accountUser: '/admin/account/users/{userId}',
+  // Who hears about failed and missed runs (002 §2.1, issue 17): the customer super admin's own.
+  notificationSettings: '/admin/notificationsettings',
   providerCustomerUser: '/boltadmin/customers/{customerId}/users/{userId}',
   resellerCustomerUser: '/admin/mycustomers/{customerId}/users/{userId}',
   // Machines and their tasks (001 §2, 002 §2.3, §2.6): a customer's own paths and each admin audience's nested ones.
@@ -96,6 +98,7 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   resellerCustomerUser: 'resellerAdmin',
   account: 'customerAdmin',
   accountUser: 'customerAdmin',
+  notificationSettings: 'customerSuperAdmin',
   ownMachines: 'customerMember',
   customerMachine: 'customerMember',
   resellerMachine: 'resellerAdmin',
@@ -162,7 +165,7 @@ export function sidebarEntries(actor: Actor | null): NavEntry[] {
     { label: 'Backup Packages', href: '/admin/backuppackages', visible: isCustomerAdmin(actor) },
     { label: 'Account Settings', href: '/admin/account', visible: isCustomerAdmin(actor) },
     { label: 'Backup Machines', href: '/backupmachines', visible: isCustomerUser(actor) },
-    { label: 'Notification Settings', href: '/admin/notificationsettings', visible: isCustomerSuperAdmin(actor) },
+    { label: 'Notification Settings', href: PAGES.notificationSettings, visible: isCustomerSuperAdmin(actor) },
     {
       label: 'Reseller Admin',
       // The provider has no reseller settings of its own: it reaches each reseller's from the resellers list.

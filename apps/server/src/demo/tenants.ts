@@ -5,6 +5,7 @@ import {
   backupTasks,
   billingServers,
   customers as customersTable,
+  resellerImages,
   resellerSettings,
   users,
 } from '../db/schema/index.js';
@@ -292,14 +293,28 @@ export async function insertUsers(
   return specs.length;
 }
 
-/** The file names of a reseller's drawn logo and favicon (demoBrandImages). */
+/** A reseller's drawn logo and favicon (demoBrandImages), or none. */
+function brandImagesOf(r: ResellerBranding) {
+  return r.withImages ? demoBrandImages({ header: r.appHeaderColour, accent: r.appEnabledButtonColour }) : null;
+}
+
 function brandImageNames(r: ResellerBranding): { logo: string | null; favicon: string | null } {
-  if (!r.withImages) return { logo: null, favicon: null };
-  const images = demoBrandImages({ header: r.appHeaderColour, accent: r.appEnabledButtonColour });
-  return { logo: images.logo.fileName, favicon: images.favicon.fileName };
+  const images = brandImagesOf(r);
+  return { logo: images?.logo.fileName ?? null, favicon: images?.favicon.fileName ?? null };
 }
 
 export async function insertResellerSettings(ctx: SeedContext, customers: readonly CustomerInfo[]): Promise<void> {
+  // The drawn images are stored as uploaded ones are, so /public/downloads/img/{file} serves them.
+  const images = RESELLERS.flatMap((r) => {
+    const drawn = brandImagesOf(r);
+    return drawn ? [drawn.logo, drawn.favicon] : [];
+  });
+  if (images.length > 0) {
+    await ctx.tx
+      .insert(resellerImages)
+      .values(images.map((i) => ({ fileName: i.fileName, contentBase64: i.png.toString('base64') })))
+      .onConflictDoNothing();
+  }
   await ctx.tx.insert(resellerSettings).values(
     RESELLERS.map((r) => ({
       customerId: customerNamed(customers, r.companyName).id,

@@ -243,6 +243,12 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /boltadmin/customers/:customerId/storagelocationaccounts': 'providerAdmin',
   'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/storagekey/rotate':
     'providerAdmin',
+  // Notification settings (issue 17): the customer super admin's own.
+  'GET /admin/notificationsettings/thresholds': 'customerSuperAdmin',
+  'PUT /admin/notificationsettings/thresholds': 'customerSuperAdmin',
+  'GET /admin/notificationsettings/users': 'customerSuperAdmin',
+  'PUT /admin/notificationsettings/users/:userId': 'customerSuperAdmin',
+  'GET /admin/notificationsettings/machines': 'customerSuperAdmin',
 };
 
 type Caller =

@@ -36,6 +36,11 @@ const CustomerPage = lazy(() =>
 );
 const AccountPage = lazy(() => import('../features/account/AccountPage').then((m) => ({ default: m.AccountPage })));
 const UserPage = lazy(() => import('../features/users/UserPage').then((m) => ({ default: m.UserPage })));
+const NotificationSettingsPage = lazy(() =>
+  import('../features/notification-settings/NotificationSettingsPage').then((m) => ({
+    default: m.NotificationSettingsPage,
+  })),
+);
 const MachinesPage = lazy(() => import('../features/machines/MachinesPage').then((m) => ({ default: m.MachinesPage })));
 const MachinePage = lazy(() => import('../features/machines/MachinePage').then((m) => ({ default: m.MachinePage })));
 const TaskPage = lazy(() => import('../features/tasks/TaskPage').then((m) => ({ default: m.TaskPage })));
@@ -106,6 +111,7 @@ const SCREENS: Record<PageKey, Screen> = {
   resellerCustomer: { layout: 'shell', element: <CustomerPage audience="reseller" /> },
   account: { layout: 'shell', element: <AccountPage /> },
   accountUser: { layout: 'shell', element: <UserPage audience="customer" /> },
+  notificationSettings: { layout: 'shell', element: <NotificationSettingsPage /> },
   providerCustomerUser: { layout: 'admin', element: <UserPage audience="provider" /> },
   resellerCustomerUser: { layout: 'shell', element: <UserPage audience="reseller" /> },
   ownMachines: { layout: 'shell', element: <MachinesPage /> },

@@ -1,4 +1,5 @@
 import type { RouteEntry } from '@portal/domain';
+import { useEffect } from 'react';
 import type { RouteCall, RowOf } from '../app/api';
 import { DataTable, type DataTableColumn } from './DataTable';
 import { usePagedQuery, useTableState } from './usePagedQuery';
@@ -12,13 +13,17 @@ export interface PagedTableProps<R extends RouteEntry> {
   columns: Array<DataTableColumn<RowOf<R>>>;
   rowKey: (row: RowOf<R>) => string | number;
   emptyText: string;
+  /** The text of the owner's search box (`search` of the call); a new one goes back to the first page. */
+  search?: string;
   'aria-label'?: string;
   'data-testid'?: string;
 }
 
-/** A DataTable over one paged call, holding its own page: the plain server-paged list of a page. */
-export function PagedTable<R extends RouteEntry>({ queryKey, call, size, ...table }: PagedTableProps<R>) {
-  const state = useTableState({ size });
+/** A DataTable over one paged call, holding its own page: the plain server-paged list of a page, searched or not. */
+export function PagedTable<R extends RouteEntry>({ queryKey, call, size, search, ...table }: PagedTableProps<R>) {
+  const state = useTableState<{ search?: string }>({ size });
+  const { setFilters } = state;
+  useEffect(() => setFilters(search ? { search } : {}), [search, setFilters]);
   const rows = usePagedQuery(queryKey, call, state.params);
   return (
     <DataTable<RowOf<R>>

@@ -223,6 +223,11 @@ export const backupMachines = pgTable(
     repositoryPasswordEncrypted: text('repository_password_encrypted'),
     online: boolean('online').notNull().default(false),
     lastSeenAt: ts('last_seen_at'),
+    /**
+     * The last-seen time of the offline spell already reported to the subscribed users (issue 17): a machine
+     * offline whose last-seen differs from it is due a report once its customer's hours have passed.
+     */
+    offlineAlertedFor: ts('offline_alerted_for'),
     /** Last usage the agent or storage reported; the quota job compares it with the package limits. */
     usedSpaceBytes: bigint('used_space_bytes', { mode: 'number' }).notNull().default(0),
     beingDeleted: boolean('being_deleted').notNull().default(false),
@@ -240,6 +245,12 @@ export const backupMachines = pgTable(
     uniqueIndex('backup_machines_credential_uq').on(t.credentialHash),
     // The stale-presence sweep reads only the machines marked online, oldest last-seen first.
     index('backup_machines_online_seen_idx').on(t.lastSeenAt).where(sql`${t.online}`),
+    // The offline-alert job reads only the offline spells not yet reported, oldest first.
+    index('backup_machines_offline_alert_idx')
+      .on(t.lastSeenAt)
+      .where(
+        sql`not ${t.online} and ${t.lastSeenAt} is not null and ${t.offlineAlertedFor} is distinct from ${t.lastSeenAt}`,
+      ),
     // Every sortable dashboard column, across all machines (provider) and within a customer; id breaks ties.
     index('backup_machines_dash_name_idx').on(sql`lower(${t.name})`, t.id),
     index('backup_machines_dash_user_idx').on(sql`lower(${t.assignedUserName})`, t.id),

@@ -44,6 +44,11 @@ export function createAgentEventService(deps: {
     taskId: number,
     run: { snapshotMade: boolean; numberOfSnapshotsToKeep: number; panelAccounts?: readonly string[] | undefined },
   ) => Promise<void>;
+  /** A task's run ended, in the transaction that recorded it (the failure and warning alerts, issue 17). */
+  runEnded?: (
+    tx: Executor,
+    run: { actionId: number; taskId: number; status: RunStatus; finishedAt: Date; failureMessage: string | null },
+  ) => Promise<unknown>;
   now?: () => Date;
 }) {
   const { repo } = deps;
@@ -58,13 +63,13 @@ export function createAgentEventService(deps: {
     type: ActionType,
     taskId: number,
     change: 'started' | RunStatus,
-    write: (events: AgentEventsRepo) => Promise<boolean>,
+    write: (events: AgentEventsRepo, tx: Executor | null) => Promise<boolean>,
   ): Promise<void> {
     if (!isTaskRunAction(type)) {
-      await write(repo);
+      await write(repo, null);
       return;
     }
-    const alongside = (tx: Executor) => write(createAgentEventsRepo(tx));
+    const alongside = (tx: Executor) => write(createAgentEventsRepo(tx), tx);
     if (change === 'started') await deps.backupState.runStarted(taskId, 'IN_PROGRESS', alongside);
     else await deps.backupState.runStatusChanged(taskId, change, alongside);
   }
@@ -87,17 +92,28 @@ export function createAgentEventService(deps: {
     for (const run of await repo.busyRunsOf(machineId)) {
       if (known.has(run.runKey)) continue;
       let finished = false;
-      await recordRun(run.type, run.taskId, 'FAILED', async (events) => {
+      await recordRun(run.type, run.taskId, 'FAILED', async (events, tx) => {
+        const finishedAt = now();
+        const failureMessage = interruptedActionMessage(run.type);
         finished =
           (await events.finishRun(machineId, run.runKey, {
             status: 'FAILED',
-            finishedAt: now(),
+            finishedAt,
             exitCodeResult: 'IO_OR_INTERRUPT_EXCEPTION',
-            failureMessage: interruptedActionMessage(run.type),
+            failureMessage,
             snapshotId: null,
             bytesAdded: null,
             bytesTotal: null,
           })) !== null;
+        if (finished && tx) {
+          await deps.runEnded?.(tx, {
+            actionId: run.id,
+            taskId: run.taskId,
+            status: 'FAILED',
+            finishedAt,
+            failureMessage,
+          });
+        }
         return finished;
       });
       if (finished) notify(machineId, { kind: 'run', taskId: run.taskId, runId: run.id });
@@ -150,7 +166,7 @@ export function createAgentEventService(deps: {
           const onSeedDisk = run.type === 'BACKUP_SEED_CREATION';
           let finished = false;
           const accountSnapshots = event.accountSnapshots ?? [];
-          await recordRun(run.type, run.taskId, event.status, async (events) => {
+          await recordRun(run.type, run.taskId, event.status, async (events, tx) => {
             finished =
               (await events.finishRun(machine.id, event.runKey, {
                 status: event.status,
@@ -164,6 +180,15 @@ export function createAgentEventService(deps: {
               })) !== null;
             if (finished && event.snapshotId) {
               await events.insertAccountSnapshots(run.taskId, event.snapshotId, accountSnapshots);
+            }
+            if (finished && tx) {
+              await deps.runEnded?.(tx, {
+                actionId: run.id,
+                taskId: run.taskId,
+                status: event.status,
+                finishedAt: new Date(event.finishedAt),
+                failureMessage: event.failureMessage,
+              });
             }
             return finished;
           });

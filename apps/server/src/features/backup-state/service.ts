@@ -50,6 +50,8 @@ export function createBackupStateService(deps: {
   now?: () => Date;
   /** Told after each committed change which machines' dashboard rows it touched (the live dashboard). */
   onMachinesChanged?: (machineIds: number[]) => void;
+  /** A runnable task's expected run was marked missed, in the marking transaction (its alert mails, issue 17). */
+  taskMissed?: (tx: Executor, missed: { taskId: number; expectedAt: Date }) => Promise<unknown>;
 }) {
   const now = deps.now ?? (() => new Date());
 
@@ -179,13 +181,16 @@ export function createBackupStateService(deps: {
      * that may not run (machine, package or customer stopped) is not marked, only moved on.
      */
     markMissedIfDue: (taskId: number) =>
-      changeTasks({ kind: 'task', taskId }, async ({ writes }, [task]) => {
+      changeTasks({ kind: 'task', taskId }, async ({ tx, writes }, [task]) => {
         const schedule = await writes.scheduleOf(taskId);
         if (!task || !schedule?.nextRunAt) return false;
         const at = now();
-        if (schedule.nextRunAt.getTime() > at.getTime() - MISSED_RUN_GRACE_MINUTES * 60_000) return false;
+        const expectedAt = schedule.nextRunAt;
+        if (expectedAt.getTime() > at.getTime() - MISSED_RUN_GRACE_MINUTES * 60_000) return false;
         const missed = isTaskRunnable(task) || task.lastExecutionMissed;
-        return writes.setMissed(taskId, missed, expectedNextRun(schedule, at, schedule.timeZone));
+        if (!(await writes.setMissed(taskId, missed, expectedNextRun(schedule, at, schedule.timeZone)))) return false;
+        if (isTaskRunnable(task)) await deps.taskMissed?.(tx, { taskId, expectedAt });
+        return true;
       }),
     /** Tasks whose expected run is overdue past the grace period, for the missed-run job. */
     dueTaskIds: (limit: number) =>

@@ -1,4 +1,4 @@
-import type { MailFailureRow } from '@portal/domain';
+import { type MailFailureRow, mailKindName } from '@portal/domain';
 import type { MailFailureRecord } from './repo.js';
 
 /** The fields a failed mail shows: what, to whom, why and when; never the mail's body (it may hold a link). */
@@ -7,6 +7,7 @@ export function presentMailFailure(row: MailFailureRecord): MailFailureRow {
   return {
     id: row.id,
     kind: row.kind,
+    kindName: mailKindName(row.kind),
     recipient: row.recipient,
     subject: row.message.subject,
     status: givenUp ? 'FAILED' : 'QUEUED',

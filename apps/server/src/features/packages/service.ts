@@ -54,6 +54,8 @@ export function createPackageQuota(deps: {
   backupState: Pick<BackupStateService, 'setPackageStatus' | 'setMachineStatus'>;
   /** Sends a machine's agent its task list again; offline is fine (it hears it on connecting). */
   syncTasks: (machineId: number) => Promise<void>;
+  /** The package's usage or quota was evaluated: its over and near quota alerts (issue 17). */
+  evaluated?: (packageId: number) => Promise<unknown>;
 }) {
   const { repo } = deps;
 
@@ -67,6 +69,7 @@ export function createPackageQuota(deps: {
   async function evaluatePackageQuota(packageId: number): Promise<boolean> {
     const quota = await repo.quotaOf(packageId);
     const next = quota ? packageQuotaStatus(quota.status, quota.used, quota.quota) : null;
+    if (quota) await deps.evaluated?.(packageId);
     if (next === null || !(await deps.backupState.setPackageStatus(packageId, next))) return false;
     await syncPackage(packageId);
     return true;

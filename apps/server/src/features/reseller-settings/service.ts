@@ -45,6 +45,8 @@ export function createResellerSettingsService(deps: {
   repo: ResellerSettingsRepo;
   secrets: SecretBox;
   smtp: SmtpTrust;
+  /** Told after a save: this instance's cache of brands by host name shows the change at once. */
+  brandChanged?: () => void;
 }) {
   const { repo } = deps;
 
@@ -172,6 +174,7 @@ export function createResellerSettingsService(deps: {
       if (section === 'reselleraccountsettings') await saveAccount(actor, customerId, upload);
       else if (section === 'resellerlookandfeelsettings') await saveLookAndFeel(customerId, current, upload);
       else await saveEmail(customerId, current, upload);
+      deps.brandChanged?.();
       return reread(actor, customerId);
     },
 
