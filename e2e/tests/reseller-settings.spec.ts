@@ -10,8 +10,8 @@ import {
 } from '@portal/domain';
 import { DISGUISED, testIcon, testPicture } from '../../apps/server/src/features/reseller-settings/testing';
 import { startTestSmtpServer, type TestSmtpServer } from '../../apps/server/src/testing/smtp';
-import { E2E_DATA_DIR } from '../playwright.config';
-import { signIn } from './helpers';
+import { E2E_DATA_DIR, NORTHWIND_ORIGIN } from '../playwright.config';
+import { signIn, signOut } from './helpers';
 
 const T = MESSAGES.resellerSettings;
 
@@ -96,6 +96,23 @@ test("a reseller's super admin sets colours, a logo and a favicon, and sees them
   // After a plain reload too.
   await page.reload();
   await expect(page.getByTestId('header').getByRole('img')).toHaveAttribute('src', /logo-[0-9a-f]{32}\.png$/);
+  const uploadedLogo = (await page.getByTestId('header').getByRole('img').getAttribute('src')) ?? '';
+  const uploadedFavicon = (await page.getByTestId('current-favicon').getAttribute('src')) ?? '';
+  await signOut(page);
+
+  // The reseller's customer sees them on its dashboard…
+  await signIn(page, 'super-admin@demo.test');
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expect(page.getByTestId('header').getByRole('img')).toHaveAttribute('src', uploadedLogo);
+  await expect(page.locator('head link[rel="icon"]')).toHaveAttribute('href', uploadedFavicon);
+  expect(await page.getByTestId('header').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+    'rgb(51, 102, 153)',
+  );
+  await signOut(page);
+  // …and on the sign-in page reached through the reseller's own host name.
+  await page.goto(`${NORTHWIND_ORIGIN}/login`);
+  await expect(page.getByTestId('login-wrapper').getByRole('img')).toHaveAttribute('src', uploadedLogo);
+  await expect(page.locator('head link[rel="icon"]')).toHaveAttribute('href', uploadedFavicon);
 });
 
 test.describe('e-mail settings against a real SMTP server', () => {

@@ -277,7 +277,8 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
         keyIds.map((keyId) => presentUnknownAccessKey(name, keyId)),
       );
       const elements = [...rows.map(presentAccessKey), ...foreign];
-      return { elements: elements.sort((a, b) => compareNames(a.keyId, b.keyId)) };
+      // Key ids are codes: plain character order, as the database orders the portal's own.
+      return { elements: elements.sort((a, b) => (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0)) };
     },
 
     /**
