@@ -86,10 +86,14 @@ try {
       `repositories, ${S3 ? 'S3 → S3 (Ceph RGW, bucket → bucket)' : 'LOCAL → LOCAL'}, ${RUNS} runs each, medians (data written in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
 
-  const provider = new TestClient(t.app);
-  await provider.signIn(tenants.providerAdmin.email, FIXTURE_PASSWORD);
+  // A fresh session for each call: a copy at the issue's size outlasts a session's idle time.
+  const asProvider = async () => {
+    const client = new TestClient(t.app);
+    await client.signIn(tenants.providerAdmin.email, FIXTURE_PASSWORD);
+    return client;
+  };
   const ref = { customerId, packageId };
-  const created = await provider.json('POST', ROUTES.migrations.create.build(ref), {
+  const created = await (await asProvider()).json('POST', ROUTES.migrations.create.build(ref), {
     destinationStorageLocationId: destination,
   });
   const migrationId = created.json().result.id as number;
@@ -112,7 +116,7 @@ try {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 50);
     const begun = performance.now();
-    const submitted = await provider.json('PUT', ROUTES.migrations.submit.build(one), {
+    const submitted = await (await asProvider()).json('PUT', ROUTES.migrations.submit.build(one), {
       requestId: `bench-${run}-${Date.now()}`,
       type: 'SYNC',
     });
@@ -120,8 +124,9 @@ try {
     await t.app.migrations.settled();
     const seconds = (performance.now() - begun) / 1000;
     clearInterval(sampler);
-    const state = (await provider.json('GET', ROUTES.migrations.detail.build(one))).json()
-      .result as PackageMigrationDetail;
+    const detail = await (await asProvider()).json('GET', ROUTES.migrations.detail.build(one));
+    const state = detail.json().result as PackageMigrationDetail | null;
+    if (!state) throw new Error(`the migration's detail answered ${detail.statusCode}: ${detail.body}`);
     const last = state.commandSequences.at(-1);
     if (state.status !== 'INITIAL_SYNC_FINISHED_SUCCESS' || last?.exitCode !== 'SUCCESS') {
       throw new Error(`the migration's sync ended ${state.status} / ${last?.exitCode}`);
@@ -136,7 +141,9 @@ try {
   for (let run = 0; run < RUNS; run += 1) {
     console.log(`  (load average ${loadavg()[0]?.toFixed(1)} before run ${run + 1})`);
     bareTimes.push(await bare());
+    console.log(`    bare rclone sync: ${bareTimes.at(-1)?.toFixed(2)} s`);
     portalTimes.push(await portal(run));
+    console.log(`    portal migration: ${portalTimes.at(-1)?.toFixed(2)} s`);
   }
   const rate = (seconds: number) => (MEGABYTES / seconds).toFixed(1);
   const bareTime = median(bareTimes);
