@@ -50,8 +50,9 @@ test("a reseller's super admin sets colours, a logo and a favicon, and sees them
   const files = await fixtures();
   await openReseller(page);
   await expect(page.getByLabel(L.brandName)).toHaveValue('Northwind Cloud Backup');
-  // The custom URL is the provider's to change: not on the reseller's own form.
-  await expect(page.getByLabel(L.customUrl)).toHaveCount(0);
+  // The custom URL is the provider's to change: the reseller sees it, read-only.
+  await expect(page.getByLabel(L.customUrl)).toHaveValue('backup.northwind.test');
+  await expect(page.getByLabel(L.customUrl)).not.toBeEditable();
 
   await page.getByRole('tab', { name: T.lookAndFeelTab }).click();
   const form = page.getByTestId('look-and-feel-form');

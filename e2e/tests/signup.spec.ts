@@ -1,5 +1,5 @@
 import { expect, type Locator, test } from '@playwright/test';
-import { DEFAULT_BRAND_NAME, MESSAGES, NEW_SIGNUP_BADGE, signUpAddressInUseMail } from '@portal/domain';
+import { DEFAULT_BRAND_NAMES, MESSAGES, NEW_SIGNUP_BADGE, signUpAddressInUseMail } from '@portal/domain';
 import { signIn, signOut, signUpCustomer } from './helpers';
 
 /** Sign-up (issue #6): a visitor opens an account, signs in, and the provider sees a new signup. */
@@ -91,6 +91,6 @@ test('a visitor signs up, signs in to the dashboard, and the provider sees the n
 
   // The second sign-up with the address told its owner, by mail.
   await page.goto('/demo/mails');
-  const { subject } = signUpAddressInUseMail(DEFAULT_BRAND_NAME, visitor.firstName);
+  const { subject } = signUpAddressInUseMail(DEFAULT_BRAND_NAMES.provider, visitor.firstName);
   await expect(page.getByRole('row').filter({ hasText: visitor.email }).filter({ hasText: subject })).toHaveCount(1);
 });

@@ -8,6 +8,7 @@ import {
   DEFAULT_BRAND_NAMES,
   DEFAULT_FAVICON,
   loginWrapperClass,
+  readableTextOn,
 } from './branding.js';
 import { DEFAULT_COLOURS } from './layout.js';
 import { testBranding } from './testing/branding.js';
@@ -39,7 +40,15 @@ describe('the colour variables (000 §9, 002 §2.2)', () => {
       '--portal-header-text': DEFAULT_COLOURS.headerText,
       '--portal-bg': DEFAULT_COLOURS.background,
       '--portal-functional-button': DEFAULT_COLOURS.functionalButton,
+      '--portal-functional-button-text': '#212529',
     });
+  });
+
+  it('give the functional button text that reads on it', () => {
+    expect(readableTextOn('#b1b1b1')).toBe('#212529');
+    expect(readableTextOn('#2a7de1')).toBe('#ffffff');
+    expect(readableTextOn('#fff')).toBe('#212529');
+    expect(readableTextOn('#000')).toBe('#ffffff');
   });
 
   it("carry every colour of a reseller's brand, the disabled colour unfaded", () => {
@@ -48,8 +57,8 @@ describe('the colour variables (000 §9, 002 §2.2)', () => {
       '--portal-header-text': '#ffffff',
       '--portal-bg': '#f3f6fa',
       '--portal-functional-button': '#2a7de1',
+      '--portal-functional-button-text': '#ffffff',
       '--portal-functional-bg': '#e8eef5',
-      '--portal-brand-functional-button': '#2a7de1',
       '--portal-button-enabled': '#2a7de1',
       '--portal-button-disabled': '#a7b4c2',
       '--portal-button-disabled-opacity': '1',

@@ -37,9 +37,24 @@ export const isBrandColour = (value: string | null | undefined): value is string
   typeof value === 'string' && HEX_COLOUR.test(value);
 
 /**
+ * The text colour of a button of this hex colour: white while it keeps WCAG's 3:1 for interface components
+ * (as brand buttons usually carry white), else dark.
+ */
+export function readableTextOn(hex: string): '#212529' | '#ffffff' {
+  const full = hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex;
+  const channel = (i: number) => {
+    const v = Number.parseInt(full.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
+  return 1.05 / (luminance + 0.05) >= 3 ? '#ffffff' : '#212529';
+}
+
+/**
  * The CSS custom properties the shell and the sign-in pages set (000 §2, §9; 002 §2.2): the brand's colours
- * over the defaults. The button colours are set only when the brand gives them, so the stylesheet's own
- * defaults (Bootstrap's) apply otherwise; a brand's disabled colour is shown as given, not faded.
+ * over the defaults (the functional button #b1b1b1, with text that reads on it). The primary button colours are
+ * set only when the brand gives them, so Bootstrap's own apply otherwise; a brand's disabled colour is shown as
+ * given, not faded.
  */
 export function brandColourVariables(branding: Branding | null): Record<string, string> {
   const colour = (value: string | null | undefined, fallback: string) => (isBrandColour(value) ? value : fallback);
@@ -47,11 +62,12 @@ export function brandColourVariables(branding: Branding | null): Record<string, 
     '--portal-header-bg': colour(branding?.appHeaderColour, DEFAULT_COLOURS.header),
     '--portal-header-text': colour(branding?.appHeaderTextColour, DEFAULT_COLOURS.headerText),
     '--portal-bg': colour(branding?.appBackgroundColour, DEFAULT_COLOURS.background),
-    '--portal-functional-button': colour(branding?.functionalButtonColour, DEFAULT_COLOURS.functionalButton),
   };
+  const functionalButton = colour(branding?.functionalButtonColour, DEFAULT_COLOURS.functionalButton);
+  variables['--portal-functional-button'] = functionalButton;
+  variables['--portal-functional-button-text'] = readableTextOn(functionalButton);
   const optional = {
     '--portal-functional-bg': branding?.functionalBackgroundColour,
-    '--portal-brand-functional-button': branding?.functionalButtonColour,
     '--portal-button-enabled': branding?.appEnabledButtonColour,
     '--portal-button-disabled': branding?.appDisabledButtonColour,
   };

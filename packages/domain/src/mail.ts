@@ -1,4 +1,3 @@
-import { APP_TITLE } from './layout.js';
 
 /**
  * What a mail says before the brand is applied (issue 17): the server renders it as a plain-text and an HTML
@@ -23,9 +22,6 @@ export interface MailBrand {
   supportEmail: string | null;
   supportPhone: string | null;
 }
-
-/** The provider's own brand name (002 §1: the default brand name of the provider's product). */
-export const DEFAULT_BRAND_NAME = APP_TITLE;
 
 /**
  * The delivery job's rules (ours; issue 17 asks for retries with back-off): a mail is tried `attempts` times,

@@ -283,6 +283,8 @@ export const MESSAGES = {
     emailHostRefused:
       'The email host resolves to an address that is not allowed (loopback, private or link-local network)',
     emailConnectFailed: 'Could not connect to the email host on this port',
+    emailStartTlsMissing:
+      'The email server on this port offers no secure connection (STARTTLS): use a port that offers it, or 465',
     emailTlsFailed:
       'A secure (TLS) connection to the email host failed: its certificate is not trusted or does not name this host',
     emailAuthFailed: 'The email server refused this username and password',

@@ -1,6 +1,6 @@
 import {
   brandLogoUrl,
-  DEFAULT_BRAND_NAME,
+  DEFAULT_BRAND_NAMES,
   DEFAULT_COLOURS,
   FALLBACK_IMAGES,
   type MailBrand,
@@ -40,7 +40,7 @@ export function createMailBrands(deps: { db: Executor; secrets: SecretBox; publi
   const { db } = deps;
   const providerOrigin = new URL(deps.publicUrl).origin;
   const providerBrand: ResolvedMailBrand = {
-    name: DEFAULT_BRAND_NAME,
+    name: DEFAULT_BRAND_NAMES.provider,
     origin: providerOrigin,
     supportEmail: null,
     supportPhone: null,
@@ -73,7 +73,7 @@ export function createMailBrands(deps: { db: Executor; secrets: SecretBox; publi
       const origin = resellerPortalOrigin(settings.customUrl) ?? providerBrand.origin;
       const colour = (value: string | null, fallback: string) => safeColour(value) ?? fallback;
       return {
-        name: settings.brandName?.trim() || DEFAULT_BRAND_NAME,
+        name: settings.brandName?.trim() || DEFAULT_BRAND_NAMES.reseller,
         origin,
         supportEmail: settings.supportEmailAddress || null,
         supportPhone: settings.supportPhoneNumber || null,

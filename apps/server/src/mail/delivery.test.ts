@@ -1,4 +1,5 @@
 import {
+  DEFAULT_BRAND_NAMES,
   MAIL_DELIVERY,
   MAIL_SEND_ERRORS,
   type MailFailureRow,
@@ -169,9 +170,20 @@ describe('branded mails through the right mail server (issue 17)', () => {
       .set({ resellerEnabled: false })
       .where(eq(resellerSettings.customerId, tenants.reseller.customerId));
     expect((await brands.brandFor(tenants.customerA.customerId)).name).toBe('Cloud Portal');
-    await db()
+    // A reseller without a brand name mails under the second default name, as its pages show (002 §1).
+    const [named] = await db()
       .update(resellerSettings)
       .set({ resellerEnabled: true })
+      .where(eq(resellerSettings.customerId, tenants.reseller.customerId))
+      .returning({ brandName: resellerSettings.brandName });
+    await db()
+      .update(resellerSettings)
+      .set({ brandName: null })
+      .where(eq(resellerSettings.customerId, tenants.reseller.customerId));
+    expect((await brands.brandFor(tenants.customerA.customerId)).name).toBe(DEFAULT_BRAND_NAMES.reseller);
+    await db()
+      .update(resellerSettings)
+      .set({ brandName: named?.brandName ?? null })
       .where(eq(resellerSettings.customerId, tenants.reseller.customerId));
   });
 

@@ -31,8 +31,10 @@ function trustedCas(caFile: string | undefined): string[] | undefined {
  * A nodemailer transport to a tenant's mail server, through the one outbound guard: the host is resolved and
  * checked first (loopback, private, link-local and metadata addresses refused unless ALLOW_PRIVATE_ENDPOINTS),
  * and the connection goes to the checked address, so a DNS answer that changes afterwards gains nothing; TLS
- * still verifies the certificate against the host name. Port 465 is TLS from the start; any other port
- * upgrades with STARTTLS whenever the server offers it. Throws the guard's refusal (a StorageError named
+ * still verifies the certificate against the host name. Port 465 is TLS from the start; any other port must
+ * upgrade with STARTTLS (a server that does not offer it, or an attacker who strips the offer, fails: the
+ * password never travels in clear), and the login is always made (a server that offers no AUTH fails, so a
+ * wrong password is never "tested" successfully). Throws the guard's refusal (a StorageError named
  * 'refusedAddress') or the resolver's error before anything is sent.
  */
 export async function openSmtpTransport(settings: SmtpServerSettings, trust: SmtpTrust): Promise<Transporter> {
@@ -44,6 +46,8 @@ export async function openSmtpTransport(settings: SmtpServerSettings, trust: Smt
     host: address,
     port: settings.port,
     secure: settings.port === 465,
+    requireTLS: settings.port !== 465,
+    forceAuth: true,
     auth: { user: settings.username, pass: settings.password },
     name: 'cloud-portal',
     ...TIMEOUTS,

@@ -1,9 +1,9 @@
-import { DEFAULT_BRAND_NAME, type MailBrand } from '@portal/domain';
+import { DEFAULT_BRAND_NAMES, type MailBrand } from '@portal/domain';
 import { type ParsedMail, simpleParser } from 'mailparser';
 
 /** The provider's brand as createTestApp's mails carry it (PUBLIC_URL http://portal.test). */
 export const PROVIDER_BRAND: MailBrand = {
-  name: DEFAULT_BRAND_NAME,
+  name: DEFAULT_BRAND_NAMES.provider,
   origin: 'http://portal.test',
   supportEmail: null,
   supportPhone: null,

@@ -58,6 +58,24 @@ describe('outgoing SMTP to a tenant’s server, against the tests’ SMTP server
     ).rejects.toMatchObject({ kind: 'refusedAddress' });
   });
 
+  it('refuses a server that offers no STARTTLS, or no login, before the password is sent', async () => {
+    for (const options of [
+      { startTls: false, users: { mailer: 'right secret' }, authOnlyAfterTls: false },
+      { offerAuth: false },
+    ]) {
+      const weak = await startTestSmtpServer(options);
+      try {
+        const transport = await openSmtpTransport(
+          { host: 'localhost', port: weak.port, username: 'mailer', password: 'right secret' },
+          trust,
+        );
+        await expect(transport.verify()).rejects.toBeTruthy();
+      } finally {
+        await weak.close();
+      }
+    }
+  });
+
   it('the server refuses AUTH before TLS', async () => {
     const plain = nodemailer.createTransport({
       host: smtp.host,

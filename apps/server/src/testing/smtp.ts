@@ -23,6 +23,8 @@ export interface TestSmtpOptions {
   authOnlyAfterTls?: boolean;
   /** Sender addresses refused at MAIL FROM with 553. */
   refusedSenders?: string[];
+  /** Advertise AUTH at all. Default true; false is a server that takes mail from anyone. */
+  offerAuth?: boolean;
 }
 
 let certificate: { key: Buffer; cert: Buffer; file: string } | null = null;
@@ -88,7 +90,8 @@ export async function startTestSmtpServer(options: TestSmtpOptions = {}) {
   const server = new SMTPServer({
     logger: false,
     size: 10 * 1024 * 1024,
-    ...(tls ? { key: tls.key, cert: tls.cert } : { disabledCommands: ['STARTTLS'] }),
+    ...(tls ? { key: tls.key, cert: tls.cert } : {}),
+    disabledCommands: [...(tls ? [] : ['STARTTLS']), ...(options.offerAuth === false ? ['AUTH'] : [])],
     authMethods: ['PLAIN', 'LOGIN'],
     authOptional: !users,
     allowInsecureAuth: !authOnlyAfterTls,

@@ -122,11 +122,19 @@ export const IMAGE_ACCEPT = {
   favicon: acceptAttribute(IMAGE_KINDS.favicon),
 } as const;
 
-/** Suggested sizes (000 §5): other sizes are resized on upload. */
+/**
+ * Suggested sizes (000 §5 "about 120x560", read as 120 high by 560 wide, a header logo's shape; favicon 32x32):
+ * other sizes are resized on upload (a logo fitted inside, keeping its proportions).
+ */
 export const IMAGE_SUGGESTED_SIZES = {
   logo: { width: 560, height: 120 },
   favicon: { width: 32, height: 32 },
 } as const;
+
+/** The hint under each image input (ours, from the suggested sizes). */
+export const imageSizeHint = (kind: 'logo' | 'favicon') =>
+  `Suggested size about ${IMAGE_SUGGESTED_SIZES[kind].width}x${IMAGE_SUGGESTED_SIZES[kind].height} pixels ` +
+  '(width x height); other sizes are resized on upload.';
 
 /** Ours: the wrong-type messages of the two images. */
 export const IMAGE_TYPE_MESSAGES = {

@@ -69,6 +69,11 @@ describe('templates on offer (001 §2, §3; GET /admin/packagetemplates)', () =>
     const offer = resultOf<TemplatesOnOffer>(await client.json('GET', R.templates.build()));
     expect(offer.boltCustomer).toBe(false);
     expect(offer.mainSiteLink).toBe(MAIN_SITE);
+    // A stored link that is not http(s) never becomes a link.
+    const reseller = eq(resellerSettings.customerId, tenants.reseller.customerId);
+    await t.database.db.update(resellerSettings).set({ mainSiteLink: 'javascript:alert(1)' }).where(reseller);
+    expect(resultOf<TemplatesOnOffer>(await client.json('GET', R.templates.build())).mainSiteLink).toBeNull();
+    await t.database.db.update(resellerSettings).set({ mainSiteLink: MAIN_SITE }).where(reseller);
     expect(offer.elements).toEqual([
       {
         id: resellerLarge,

@@ -1,6 +1,7 @@
 import {
   type Actor,
   canRequestPackageChange,
+  isWebUrl,
   MESSAGES,
   mayChange,
   type OfferedTemplate,
@@ -77,7 +78,9 @@ export function createPurchaseService(deps: {
       return {
         elements,
         boltCustomer: isDirect(customer),
-        mainSiteLink: isDirect(customer) ? null : customer.resellerMainSiteLink,
+        // Only an http(s) address becomes a link (the settings form checks it; older rows may not be).
+        mainSiteLink:
+          isDirect(customer) || !isWebUrl(customer.resellerMainSiteLink ?? '') ? null : customer.resellerMainSiteLink,
       };
     },
 

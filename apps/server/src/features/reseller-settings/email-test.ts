@@ -56,7 +56,8 @@ function isTlsFailure(error: SmtpFailure): boolean {
  * Maps what went wrong to the field to fix. TLS failures go on emailHost: the certificate is checked against
  * the host name, so a certificate that is not trusted or names another host is fixed by the host (the right name,
  * or the mail server's certificate), not by the port; a port that speaks no TLS where TLS is expected shows as a
- * connection that broke off, which is the port's message.
+ * connection that broke off, which is the port's message. A connection refused or timed out after the host
+ * resolved, or a server that cannot upgrade to TLS, is the port's to fix.
  */
 export function explainSmtpFailure(error: unknown, supportEmailAddress: string): EmailTestFailed {
   if (error instanceof StorageError && error.kind === 'refusedAddress')
@@ -64,14 +65,18 @@ export function explainSmtpFailure(error: unknown, supportEmailAddress: string):
   const failure = (error ?? {}) as SmtpFailure;
   const code = failure.code ?? '';
   if (DNS_CODES.has(code)) return new EmailTestFailed(T.emailHostNotFound, 'emailHost');
+  // The transport requires STARTTLS before the login: a server on this port that cannot upgrade.
+  if (code === 'ETLS' && /STARTTLS/i.test(failure.message ?? ''))
+    return new EmailTestFailed(T.emailStartTlsMissing, 'emailPort');
   if (isTlsFailure(failure)) return new EmailTestFailed(T.emailTlsFailed, 'emailHost');
   if (code === 'EAUTH' || code === 'ENOAUTH') return new EmailTestFailed(T.emailAuthFailed, 'emailPassword');
   if (code === 'EENVELOPE' && /^MAIL FROM/i.test(failure.command ?? ''))
     return new EmailTestFailed(T.emailSenderRefused, 'sendFromEmailAddress');
   if (code === 'EENVELOPE' && /^RCPT TO/i.test(failure.command ?? ''))
     return new EmailTestFailed(emailRecipientRefused(supportEmailAddress), '');
+  // The host resolved (DNS failures are above): nothing answering, or not SMTP, on this port.
   if (CONNECTION_CODES.has(code) || code === 'ESOCKET' || code === 'EPROTOCOL' || code === 'EGREETING')
-    return new EmailTestFailed(T.emailConnectFailed, 'emailHost');
+    return new EmailTestFailed(T.emailConnectFailed, 'emailPort');
   return new EmailTestFailed(emailTestFailed(failure.response ?? failure.message ?? code), '');
 }
 

@@ -393,12 +393,24 @@ describe('e-mail settings, tested before they are saved (000 §7, 002 §7.4)', (
     expect(fieldErrors(response)).toEqual({ sendFromEmailAddress: T.emailSenderRefused });
   });
 
-  it('no server listening, or a host that does not resolve: emailHost says so', async () => {
+  it('no server listening on the port, or one without STARTTLS: emailPort; a host that does not resolve: emailHost', async () => {
     const closed = await startTestSmtpServer();
     const port = closed.port;
     await closed.close();
     const response = await putSection(resellerOwner, email, { ...form(), emailPort: String(port) });
-    expect(fieldErrors(response)).toEqual({ emailHost: T.emailConnectFailed });
+    expect(fieldErrors(response)).toEqual({ emailPort: T.emailConnectFailed });
+    const plain = await startTestSmtpServer({
+      startTls: false,
+      users: { mailer: 'right-password' },
+      authOnlyAfterTls: false,
+    });
+    try {
+      const cleartext = await putSection(resellerOwner, email, { ...form(), emailPort: String(plain.port) });
+      expect(fieldErrors(cleartext)).toEqual({ emailPort: T.emailStartTlsMissing });
+      expect(plain.mails()).toEqual([]);
+    } finally {
+      await plain.close();
+    }
     const unknown = await putSection(resellerOwner, email, { ...form(), emailHost: 'no-such-host.invalid' });
     expect(fieldErrors(unknown)).toEqual({ emailHost: T.emailHostNotFound });
   });

@@ -1,6 +1,7 @@
 import {
   type MailFailureRow,
   MESSAGES,
+  mayChange,
   NOTIFICATION_KINDS,
   NOTIFICATION_LABELS,
   NOTIFICATION_LIMITS,
@@ -11,6 +12,7 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import { useSession } from '../../app/session';
 import { type DataTableColumn, Page, PagedTable, SearchBox, Section } from '../../ui';
 import { EditNotificationsDialog } from './EditNotificationsDialog';
 import { NOTIFICATION_CALLS, notificationKeys, useThresholds } from './queries';
@@ -47,9 +49,21 @@ const FAILURE_COLUMNS: Array<DataTableColumn<MailFailureRow>> = [
  */
 export function NotificationSettingsPage() {
   const thresholds = useThresholds();
+  // A read-only super admin looks without changing (the server refuses the changes too).
+  const { actor } = useSession();
+  const mayEdit = actor !== null && mayChange(actor);
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<NotificationUserRow | null>(null);
 
+  const editColumn: DataTableColumn<NotificationUserRow> = {
+    key: 'edit',
+    header: <span className="visually-hidden">{TEXT.edit}</span>,
+    render: (u) => (
+      <Button size="sm" variant="outline-primary" aria-label={TEXT.editLabel(u.name)} onClick={() => setEditing(u)}>
+        {TEXT.edit}
+      </Button>
+    ),
+  };
   const columns: Array<DataTableColumn<NotificationUserRow>> = [
     {
       key: 'user',
@@ -79,15 +93,7 @@ export function NotificationSettingsPage() {
           <span title={u.machines.map((m) => m.name).join(', ')}>{TEXT.chosenCount(u.machines.length)}</span>
         ),
     },
-    {
-      key: 'edit',
-      header: <span className="visually-hidden">{TEXT.edit}</span>,
-      render: (u) => (
-        <Button size="sm" variant="outline-primary" aria-label={TEXT.editLabel(u.name)} onClick={() => setEditing(u)}>
-          {TEXT.edit}
-        </Button>
-      ),
-    },
+    ...(mayEdit ? [editColumn] : []),
   ];
 
   return (
@@ -97,7 +103,7 @@ export function NotificationSettingsPage() {
       breadcrumbs={[{ label: MESSAGES.customer.dashboardCrumb, href: PAGES.dashboard }, { label: TEXT.title }]}
     >
       <Section title={TEXT.customerSection}>
-        {thresholds.data && <ThresholdsForm thresholds={thresholds.data} />}
+        {thresholds.data && <ThresholdsForm thresholds={thresholds.data} readOnly={!mayEdit} />}
       </Section>
       <Section
         title={TEXT.usersSection}

@@ -19,7 +19,7 @@ const TEXT = NOTIFICATION_TEXTS;
 const L = NOTIFICATION_LABELS;
 
 /** The customer's alert thresholds: offline hours and the near-quota share, saved with a toast. */
-export function ThresholdsForm({ thresholds }: { thresholds: NotificationThresholds }) {
+export function ThresholdsForm({ thresholds, readOnly }: { thresholds: NotificationThresholds; readOnly: boolean }) {
   const form = useForm<NotificationThresholds>({
     resolver: zodResolver(notificationThresholdsSchema) as unknown as Resolver<NotificationThresholds>,
     defaultValues: thresholds,
@@ -45,12 +45,14 @@ export function ThresholdsForm({ thresholds }: { thresholds: NotificationThresho
         <Col md={5}>
           <TextField form={form} name="quotaNearPercent" label={L.quotaNearPercent} type="number" />
         </Col>
-        <Col md={2} className="mb-3">
-          <Button type="submit" disabled={submitting} aria-busy={submitting} data-testid="thresholds-save">
-            {submitting && <Spinner as="span" animation="border" size="sm" aria-hidden="true" className="me-2" />}
-            {TEXT.save}
-          </Button>
-        </Col>
+        {!readOnly && (
+          <Col md={2} className="mb-3">
+            <Button type="submit" disabled={submitting} aria-busy={submitting} data-testid="thresholds-save">
+              {submitting && <Spinner as="span" animation="border" size="sm" aria-hidden="true" className="me-2" />}
+              {TEXT.save}
+            </Button>
+          </Col>
+        )}
       </Row>
       <GlobalErrors messages={globalErrors} />
     </Form>

@@ -1,4 +1,4 @@
-import { RESELLER_SETTINGS_LABELS as L, MESSAGES, type ResellerSettingsView } from '@portal/domain';
+import { imageSizeHint, RESELLER_SETTINGS_LABELS as L, MESSAGES, type ResellerSettingsView } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -65,7 +65,8 @@ describe('ResellerSettingsPage (000 §2)', () => {
     expect(await screen.findByLabelText(L.brandName)).toHaveValue('Northwind Cloud Backup');
     expect(screen.getByRole('tab', { name: T.accountTab })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByRole('tab', { name: T.emailTab })).not.toBeDisabled();
-    expect(screen.queryByLabelText(L.customUrl)).toBeNull();
+    // The custom URL is shown to the reseller, not editable.
+    expect(screen.getByLabelText(L.customUrl)).toHaveAttribute('readonly');
     await userEvent.click(screen.getByTestId('save-account-settings'));
     expect(await screen.findByText(T.saved)).toBeInTheDocument();
     const [put] = server.to('PUT', '/admin/account/reselleraccountsettings');
@@ -89,6 +90,7 @@ describe('ResellerSettingsPage (000 §2)', () => {
     const form = await screen.findByTestId('look-and-feel-form');
     expect(screen.getByRole('tab', { name: T.lookAndFeelTab })).toHaveAttribute('aria-selected', 'true');
     expect(within(form).getByRole('textbox', { name: L.appHeaderColour })).toHaveValue('#003366');
+    expect(within(form).getByText(imageSizeHint('logo'))).toBeInTheDocument();
     await userEvent.click(screen.getByTestId('save-look-and-feel'));
     expect(await within(form).findByText('Logo must be a jpeg or png image')).toBeInTheDocument();
   });

@@ -94,11 +94,17 @@ export function AccountSettingsForm({
   });
   return (
     <Form noValidate onSubmit={save} data-testid="account-settings-form">
-      {settings.customUrlEditable && (
+      {settings.customUrlEditable ? (
         <>
           <CheckboxField form={form} name="resellerEnabled" label={L.resellerEnabled} />
           <TextField form={form} name="customUrl" label={L.customUrl} />
         </>
+      ) : (
+        // The reseller sees its own address; only the provider changes it (not part of the form, never sent).
+        <Form.Group className="mb-3" controlId="reseller-custom-url">
+          <Form.Label>{L.customUrl}</Form.Label>
+          <Form.Control plaintext readOnly value={settings.customUrl} />
+        </Form.Group>
       )}
       <TextField form={form} name="brandName" label={L.brandName} />
       <TextField form={form} name="mainSiteLink" label={L.mainSiteLink} type="url" />

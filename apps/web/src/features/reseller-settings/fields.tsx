@@ -1,5 +1,6 @@
 import {
   IMAGE_ACCEPT,
+  imageSizeHint,
   imageUrl,
   MESSAGES,
   type ResellerImageKind,
@@ -115,7 +116,16 @@ export function ImageField({
           </>
         )}
       </div>
-      <Form.Control type="file" accept={IMAGE_ACCEPT[name]} {...form.register(name)} isInvalid={Boolean(error)} />
+      <Form.Control
+        type="file"
+        accept={IMAGE_ACCEPT[name]}
+        {...form.register(name)}
+        isInvalid={Boolean(error)}
+        aria-describedby={`image-${name}-hint`}
+      />
+      <Form.Text id={`image-${name}-hint`} muted>
+        {imageSizeHint(name)}
+      </Form.Text>
       <Form.Control.Feedback type="invalid">{message}</Form.Control.Feedback>
     </Form.Group>
   );
