@@ -1,4 +1,3 @@
-
 /**
  * What a mail says before the brand is applied (issue 17): the server renders it as a plain-text and an HTML
  * part in the brand of the mail's customer, and turns the link's portal path into an absolute address on that
