@@ -337,18 +337,6 @@ export function createMigrationsRepo(db: Db) {
         .orderBy(asc(backupPackages.id));
     },
 
-    /** The customer's first location on the account, if it has one (an account migration moves into it). */
-    async customerLocationOnAccount(customerId: number, storageAccountId: number): Promise<number | null> {
-      const [row] = await db
-        .select({ id: storageLocations.id })
-        .from(storageLocations)
-        .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-        .where(and(eq(storageLocations.customerId, customerId), eq(buckets.storageAccountId, storageAccountId)))
-        .orderBy(asc(storageLocations.id))
-        .limit(1);
-      return row?.id ?? null;
-    },
-
     async accountExists(storageAccountId: number): Promise<boolean> {
       const [row] = await db
         .select({ id: storageAccounts.id })

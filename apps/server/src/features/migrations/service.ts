@@ -594,10 +594,10 @@ export function createMigrationService(deps: {
     },
 
     /**
-     * Storage account migration (001 §2, §7): every package kept on the account moves, by an automatic
-     * migration the job drives through sync, final sync and check to its finalisation, into its customer's
-     * location on the destination account (the first one it has there, else one made for it). Packages with an
-     * open migration already are left, each named in a message; an account without packages is refused.
+     * Storage account migration (001 §2, §7): every package kept on the account gets a location for its
+     * customer on the destination account and an automatic migration, which the job drives through sync,
+     * final sync and check to its finalisation. Packages with an open migration already are left, each
+     * named in a message; an account without packages is refused.
      */
     async migrateAccount(
       storageAccountId: number,
@@ -615,9 +615,7 @@ export function createMigrationService(deps: {
       for (const pkg of packages) {
         let destination = locationOf.get(pkg.customerId);
         if (destination === undefined) {
-          destination =
-            (await repo.customerLocationOnAccount(pkg.customerId, destinationStorageAccountId)) ??
-            (await deps.createLocation(pkg.customerId, destinationStorageAccountId));
+          destination = await deps.createLocation(pkg.customerId, destinationStorageAccountId);
           locationOf.set(pkg.customerId, destination);
         }
         const migration = await repo.insert({
