@@ -31,7 +31,9 @@ export function startMailDelivery(deps: {
     return sent;
   }
 
-  const runOnce = () => {
+  // A pass that starts after the call: one under way may have begun before the mail the caller queued.
+  const runOnce = async (): Promise<number> => {
+    if (running) await running.catch(() => 0);
     running ??= pass().finally(() => {
       running = null;
     });

@@ -25,7 +25,13 @@ import { createMailOutboxRepo, enqueueMails, type MailToQueue } from './outbox.j
 
 const RESELLER_LOGIN = { user: 'mailer@reseller.test', password: 'reseller smtp secret' };
 const RESELLER_FROM = 'backup@reseller.test';
-const SMTP_ENV = { SMTP_CA_FILE: testSmtpCertificate().file, ALLOW_PRIVATE_ENDPOINTS: 'true' };
+const SMTP_ENV = {
+  SMTP_CA_FILE: testSmtpCertificate().file,
+  ALLOW_PRIVATE_ENDPOINTS: 'true',
+  // The tests drive deliveries themselves (runOnce, claims on their own clock): the app's own timer must not
+  // take a mail first (on a slower run it ticked between a test's enqueue and its claim).
+  MAIL_DELIVERY_INTERVAL_MS: '3600000',
+};
 
 let t: TestApp;
 let tenants: Tenants;

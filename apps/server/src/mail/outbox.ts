@@ -58,7 +58,7 @@ export function createMailOutboxRepo(db: Executor) {
           inArray(
             mailOutbox.id,
             sql`(select id from ${mailOutbox}
-                  where status = 'QUEUED' and next_attempt_at <= ${now}
+                  where status = 'QUEUED' and next_attempt_at < ${now}::timestamptz + interval '1 millisecond'
                     and (locked_until is null or locked_until <= ${now})
                   order by next_attempt_at, id limit 1
                   for update skip locked)`,
