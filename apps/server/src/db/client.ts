@@ -68,8 +68,11 @@ export async function openDatabase(options: {
       query_timeout: timeouts.queryTimeoutMs + 1_000,
       keepAlive: true,
     });
-    // Without a listener an idle client's error (PostgreSQL stopped) is an uncaught 'error' event: the process dies.
+    // Without listeners a broken connection (PostgreSQL stopped) is an uncaught 'error' event and the process
+    // dies: the pool's for idle clients, each client's own for one checked out between two statements of a
+    // transaction (its next statement then fails, and the pool discards it on release).
     pool.on('error', (error) => options.onIdleError?.(error));
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db: Db = drizzlePg(pool, { schema });
     return {
       db,
