@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,12 +17,33 @@ import { missingServerBinaries, type OwnPostgres, startOwnPostgres } from '../te
 import { freePort } from '../testing/rgw-global-setup.js';
 
 /**
- * Issue 18, graceful shutdown: the built server (apps/server/dist/main.js) gets SIGTERM while a request is in
+ * Issue 18, graceful shutdown: the server process (apps/server/dist/main.js when built) gets SIGTERM while a request is in
  * flight and an agent is connected through a load balancer (a TCP proxy) that then sends new connections to a
  * second instance on the same database.
  */
-const mainJs = join(dirname(fileURLToPath(import.meta.url)), '../../dist/main.js');
-const missing = missingServerBinaries() ?? (existsSync(mainJs) ? null : `${mainJs} is not built (npm run build)`);
+const serverDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const mainJs = join(serverDir, 'dist/main.js');
+
+/** The newest change of the server's or the domain's source, to tell whether dist/main.js is up to date. */
+function newestSource(): number {
+  let newest = 0;
+  for (const dir of [join(serverDir, 'src'), join(serverDir, '../../packages/domain/src')]) {
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      newest = Math.max(newest, statSync(join(dir, file)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/**
+ * The built bundle when it is current (after `npm run build`); otherwise the same entry point from source, so
+ * the test never proves an old build (the unit pass of `npm test` runs before the build).
+ */
+const serverCommand = (): string[] =>
+  existsSync(mainJs) && statSync(mainJs).mtimeMs >= newestSource()
+    ? [mainJs]
+    : ['--import', 'tsx', join(serverDir, 'src/main.ts')];
+const missing = missingServerBinaries();
 if (missing) console.warn(`graceful shutdown test skipped: ${missing}`);
 
 interface Instance {
@@ -33,7 +54,8 @@ interface Instance {
 
 async function startInstance(databaseUrl: string, dataDir: string): Promise<Instance> {
   const port = await freePort();
-  const child = spawn(process.execPath, [mainJs], {
+  const child = spawn(process.execPath, serverCommand(), {
+    cwd: join(serverDir, '../..'),
     env: {
       ...process.env,
       NODE_ENV: 'production',
