@@ -1,7 +1,8 @@
 /**
  * The agent's end of the live channel (DESIGN §5): STOMP 1.2 over WebSocket to AGENT_CHANNEL.endpoint, with the
  * machine credential as login/passcode. It reconnects for ever with the domain's capped exponential backoff
- * with full jitter (reset after a successful CONNECT); the rest of the agent never waits for it.
+ * with full jitter (reset after a successful CONNECT); the rest of the agent never waits for it. A close with
+ * SERVICE_RESTART_CLOSE (the portal instance shut down) is no failure: it reconnects within the restart jitter.
  *
  * - Incoming bodies are JSON checked with serverToAgentSchema; anything else is logged and ignored.
  * - Outgoing events are checked with agentToServerSchema and sent with a receipt: `send` resolves only when the
@@ -13,6 +14,8 @@ import {
   type AgentToServer,
   agentToServerSchema,
   reconnectDelayMs,
+  restartReconnectDelayMs,
+  SERVICE_RESTART_CLOSE,
   type ServerToAgent,
   serverToAgentSchema,
 } from '@portal/domain';
@@ -38,6 +41,8 @@ export interface ChannelOptions {
   /** Giving up on an attempt that got no CONNECTED frame after this long. */
   connectTimeoutMs?: number;
   reconnectDelay?: (attempt: number) => number;
+  /** The wait after the portal closed with 'service restart' (defaults to the domain's jitter). */
+  restartDelay?: () => number;
 }
 
 /** `https://portal.example.com/x` → `wss://portal.example.com/x/ws/agent/connect`. */
@@ -180,7 +185,7 @@ export class AgentChannel {
       this.client = null;
       void client.deactivate();
       this.markClosed(reason);
-      this.scheduleReconnect();
+      this.scheduleReconnect(event?.code === SERVICE_RESTART_CLOSE.code);
     };
     client.activate();
   }
@@ -207,10 +212,14 @@ export class AgentChannel {
     if (was || !this.stopped) this.options.onDisconnected(reason);
   }
 
-  private scheduleReconnect(): void {
+  private scheduleReconnect(serviceRestart = false): void {
     if (this.stopped || this.timer) return;
-    this.attempt += 1;
-    const delay = (this.options.reconnectDelay ?? reconnectDelayMs)(this.attempt);
+    // A restart is planned: the successor (or another instance) is expected at once, so no failure backoff.
+    if (serviceRestart) this.attempt = 0;
+    else this.attempt += 1;
+    const delay = serviceRestart
+      ? (this.options.restartDelay ?? restartReconnectDelayMs)()
+      : (this.options.reconnectDelay ?? reconnectDelayMs)(this.attempt);
     this.log(`reconnecting in ${(delay / 1000).toFixed(1)} s (attempt ${this.attempt})`);
     this.timer = setTimeout(() => {
       this.timer = null;

@@ -1,15 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import { type AccessLevel, errorMessage, failure, MESSAGES, ok, ROUTES, taskRunChanged } from '@portal/domain';
-import { sql } from 'drizzle-orm';
+import {
+  type AccessLevel,
+  errorMessage,
+  failure,
+  type HealthResult,
+  MESSAGES,
+  ok,
+  ROUTES,
+  taskRunChanged,
+} from '@portal/domain';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createBillingDirectory } from './billing/directory.js';
 import { createBillingRepo } from './billing/repo.js';
 import type { Config } from './config.js';
-import type { Database } from './db/client.js';
+import { type Database, isDatabaseUnavailable } from './db/client.js';
 import { machineVisibilities } from './db/machine-context.js';
+import { createDatabaseProbe } from './db/probe.js';
 import { registerAgentDownloadRoutes } from './features/agent-downloads/routes.js';
 import { createAgentEventsRepo } from './features/agent-events/repo.js';
 import { createAgentEventService } from './features/agent-events/service.js';
@@ -241,6 +250,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
       return reply.code(499).send();
     }
+    if (isDatabaseUnavailable(error)) {
+      // PostgreSQL stopped or unreachable: the request was fine, the client may retry (a transaction it was in
+      // rolled back with the connection).
+      request.log.warn({ reqId: request.id, err: error }, 'database unavailable');
+      return reply.code(503).send(failure('SERVICE_UNAVAILABLE', [errorMessage(MESSAGES.serviceUnavailable)]));
+    }
     request.log.error({ err: error, reqId: request.id }, 'unexpected error');
     return reply
       .code(500)
@@ -250,10 +265,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.code(404).send(failure('NOT_FOUND', [errorMessage('Not found', '', 'NOT_FOUND')])),
   );
 
-  route(app, ROUTES.health.check, async () => {
-    await db.execute(sql`select 1`);
-    const redis = deps.redis ? await deps.redis.ping() : 'not configured';
-    return ok({ database: database.kind, redis, version: config.version, commitId: config.commitId });
+  const databaseProbe = createDatabaseProbe(db, config.databaseTimeouts.connectTimeoutMs);
+  route(app, ROUTES.health.check, async (_request, reply) => {
+    const databaseUp = await databaseProbe();
+    // Redis' own state, no round trip: while it is down every instance still serves its own connections.
+    const redis = !deps.redis ? 'not configured' : deps.redis.status === 'ready' ? 'up' : 'down';
+    const health: HealthResult = {
+      status: !databaseUp ? 'down' : redis === 'down' ? 'degraded' : 'ok',
+      database: databaseUp ? 'up' : 'down',
+      databaseKind: database.kind,
+      redis,
+      version: config.version,
+      commitId: config.commitId,
+    };
+    if (databaseUp) return ok(health);
+    reply.code(503);
+    return { ...failure('SERVICE_UNAVAILABLE', [errorMessage(MESSAGES.databaseDown, 'database')]), result: health };
   });
 
   const machineLinkRepo = createMachineLinkRepo(db);

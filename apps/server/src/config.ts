@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { SESSION_DEFAULTS, SIGN_UP_THROTTLE } from '@portal/domain';
 import { z } from 'zod';
 import { BUILD_INFO } from './build-info.js';
+import { DEFAULT_POOL_TIMEOUTS, type PoolTimeouts } from './db/client.js';
 import { DEFAULT_REALTIME_ALLOW_LIST } from './features/realtime-commands/allow-list.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -81,6 +82,11 @@ const envSchema = z.object({
   /** How often the mail delivery job looks for due mails (issue 17); queuing a mail wakes it at once too. */
   MAIL_DELIVERY_INTERVAL_MS: positiveInt(30_000),
   MIGRATION_LEASE_MS: positiveInt(60_000),
+  /** Resilience: how long a PostgreSQL connection attempt and a query may take before the request fails (503). */
+  DATABASE_CONNECT_TIMEOUT_MS: positiveInt(DEFAULT_POOL_TIMEOUTS.connectTimeoutMs),
+  DATABASE_QUERY_TIMEOUT_MS: positiveInt(DEFAULT_POOL_TIMEOUTS.queryTimeoutMs),
+  /** On SIGTERM the process exits by this deadline even if a request or connection hangs. */
+  SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
 });
 
 function splitList(value: string): string[] {
@@ -137,6 +143,10 @@ export interface Config {
   migrationLeaseMs: number;
   /** How often the mail delivery job runs (issue 17). */
   mailDeliveryIntervalMs: number;
+  /** PostgreSQL pool timeouts (resilience). */
+  databaseTimeouts: PoolTimeouts;
+  /** The hard deadline of a graceful shutdown. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -188,5 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrationJobIntervalMs: e.MIGRATION_JOB_INTERVAL_MS,
     migrationLeaseMs: e.MIGRATION_LEASE_MS,
     mailDeliveryIntervalMs: e.MAIL_DELIVERY_INTERVAL_MS,
+    databaseTimeouts: { connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -54,7 +54,12 @@ async function main(): Promise<void> {
       : { transport: { target: 'pino-pretty', options: { singleLine: true } } }),
   });
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    timeouts: config.databaseTimeouts,
+    onIdleError: (error) => logger.warn({ err: error }, 'a pooled database connection broke; the pool replaces it'),
+  });
   try {
     await database.migrate();
   } catch (error) {
@@ -63,7 +68,13 @@ async function main(): Promise<void> {
       `${target}: cannot open or migrate the database (${error instanceof Error ? error.message : String(error)})`,
     );
   }
-  const redis = config.redisUrl ? await openRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl
+    ? await openRedis(config.redisUrl, (up, error) =>
+        up
+          ? logger.info('Redis is back; instances share the live channel again')
+          : logger.warn({ err: error }, "Redis is down; serving this instance's own live connections until it is back"),
+      )
+    : undefined;
   logger.info({ database: database.kind }, 'database migrated');
 
   let mailSink: MailSink | undefined;
@@ -109,17 +120,34 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 
-  const shutdown = async () => {
-    stopDemoAgents();
-    await app.close();
-    await mailSink?.close();
-    await demoWhmcs?.close();
-    redis?.disconnect();
-    await database.close();
+  // SIGTERM (a deploy, a scale-in): stop accepting, let requests in flight finish, tell live connections to
+  // reconnect elsewhere (close code 1012, in the channel's preClose), then exit 0. A hard deadline exits 1
+  // whatever hangs.
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    try {
+      stopDemoAgents();
+      await app.close();
+      await mailSink?.close();
+      await demoWhmcs?.close();
+      redis?.disconnect();
+      await database.close();
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+    logger.info('shut down');
     process.exit(0);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
 }
 
 main().catch((error: unknown) => {

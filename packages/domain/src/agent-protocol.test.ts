@@ -10,7 +10,9 @@ import {
   machineLinkProof,
   machineLinkRequestSchema,
   reconnectDelayMs,
+  restartReconnectDelayMs,
   runOutcomeOfResticExit,
+  SERVICE_RESTART_CLOSE,
   serverToAgentSchema,
 } from './agent-protocol.js';
 import { MESSAGES } from './messages.js';
@@ -27,6 +29,13 @@ describe('agent channel protocol (DESIGN §5–6)', () => {
         return delay >= 0 && delay <= 60_000;
       }),
     );
+  });
+
+  it('reconnects after a service restart within the restart jitter, not the failure backoff', () => {
+    expect(SERVICE_RESTART_CLOSE.code).toBe(1012);
+    expect(restartReconnectDelayMs(() => 0)).toBe(0);
+    expect(restartReconnectDelayMs(() => 1)).toBe(SERVICE_RESTART_CLOSE.jitterMs);
+    expect(restartReconnectDelayMs(() => 0.5)).toBe(SERVICE_RESTART_CLOSE.jitterMs / 2);
   });
 
   it('maps restic exit codes onto run results (0 success, 3 warnings, others failed, cancel first)', () => {

@@ -228,10 +228,16 @@ const del = routeOf('DELETE');
 
 // --- Answers of calls without a domain module of their own --------------------------------------------
 
-/** GET /health. */
+/** The health of each part: 'down' answers 503; Redis down only degrades (each instance serves its own connections). */
+export const HEALTH_STATUSES = ['ok', 'degraded', 'down'] as const;
+export type HealthStatus = (typeof HEALTH_STATUSES)[number];
+
+/** GET /health: 200 when the database answers (status ok, or degraded while Redis is down), else 503. */
 export interface HealthResult {
-  database: string;
-  redis: string;
+  status: HealthStatus;
+  database: 'up' | 'down';
+  databaseKind: 'postgres' | 'pglite';
+  redis: 'up' | 'down' | 'not configured';
   version: string;
   commitId: string;
 }

@@ -27,6 +27,8 @@ export const RESPONSE_SUMMARY_CODES = [
   'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS',
   'ROUTE_WITHOUT_ACCESS',
   'INTERNAL_ERROR',
+  /** The database cannot be reached (stopped, restarting, unreachable): try again shortly (503). */
+  'SERVICE_UNAVAILABLE',
 ] as const;
 export type ResponseSummaryCode = (typeof RESPONSE_SUMMARY_CODES)[number];
 

@@ -83,6 +83,9 @@ export const MESSAGES = {
   forbidden: 'You do not have access to this.',
   unauthenticated: 'Please sign in.',
   internalError: 'An unexpected error occurred. Please try again later.',
+  serviceUnavailable: 'The service is temporarily unavailable. Please try again in a moment.',
+  /** GET /health when the database does not answer (503). */
+  databaseDown: 'The database is not reachable.',
   tooManyRequests: 'Too many requests. Please slow down.',
 
   /** Row buttons of paged tables (001 §2): disabled when the row is not accessible. */

@@ -40,10 +40,39 @@ export function migrationsFolder(): string {
   return found;
 }
 
+/** How long a PostgreSQL connection may take and a query may run (README: DATABASE_*_TIMEOUT_MS). */
+export interface PoolTimeouts {
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+}
+export const DEFAULT_POOL_TIMEOUTS: PoolTimeouts = { connectTimeoutMs: 3_000, queryTimeoutMs: 60_000 };
+
 /** PostgreSQL when a URL is given, otherwise embedded PGlite under the data directory ('memory://' for tests). */
-export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
+export async function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  timeouts?: PoolTimeouts;
+  /** An idle pooled connection broke (the server stopped or restarted): the pool drops it; this only reports it. */
+  onIdleError?: (error: Error) => void;
+}): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const timeouts = options.timeouts ?? DEFAULT_POOL_TIMEOUTS;
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      // A stopped or unreachable server fails a request within seconds instead of leaving it waiting, also
+      // when every pooled connection is busy.
+      connectionTimeoutMillis: timeouts.connectTimeoutMs,
+      // The server ends a runaway statement; the client gives up too when the server no longer answers at all.
+      statement_timeout: timeouts.queryTimeoutMs,
+      query_timeout: timeouts.queryTimeoutMs + 1_000,
+      keepAlive: true,
+    });
+    // Without listeners a broken connection (PostgreSQL stopped) is an uncaught 'error' event and the process
+    // dies: the pool's for idle clients, each client's own for one checked out between two statements of a
+    // transaction (its next statement then fails, and the pool discards it on release).
+    pool.on('error', (error) => options.onIdleError?.(error));
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db: Db = drizzlePg(pool, { schema });
     return {
       db,
@@ -63,4 +92,40 @@ export async function openDatabase(options: { databaseUrl?: string | undefined; 
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: migrationsFolder() }),
     close: () => client.close(),
   };
+}
+
+/** PostgreSQL error classes and socket codes that mean "no database right now", not "this query is wrong". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown: the server is stopping
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up or shutting down
+]);
+const UNAVAILABLE_TEXTS = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  'Query read timeout',
+  'Cannot use a pool after calling end',
+];
+
+/**
+ * Whether an error (or one it wraps: drizzle wraps the driver's) says the database cannot be reached. The
+ * request's answer is then 503 SERVICE_UNAVAILABLE: the client may retry, nothing is wrong with the request.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = (e as Error).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    // AggregateError: every address of the host refused (IPv4 and IPv6).
+    if (e instanceof AggregateError && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+    if (UNAVAILABLE_TEXTS.some((text) => e.message.includes(text))) return true;
+  }
+  return false;
 }

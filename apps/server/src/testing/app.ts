@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { type AppDeps, buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
@@ -27,7 +28,13 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  extra: { live?: AppDeps['live']; database?: Database; logger?: AppDeps['logger'] } = {},
+  extra: {
+    live?: AppDeps['live'];
+    database?: Database;
+    logger?: AppDeps['logger'];
+    /** A Redis connection of the test's own (closed by the caller) instead of REDIS_URL's. */
+    redis?: Redis;
+  } = {},
 ): Promise<TestApp> {
   const database = extra.database ?? (await openTestDatabase());
   const mails = await startMailSink(0);
@@ -46,7 +53,8 @@ export async function createTestApp(
     },
   };
   const mailer = createMailer({ smtpUrl: mails.url, from: config.mailFrom, logger: pino({ level: 'silent' }) });
-  const redis = process.env.REDIS_URL ? await openRedis(process.env.REDIS_URL) : undefined;
+  const ownRedis = !extra.redis && process.env.REDIS_URL ? await openRedis(process.env.REDIS_URL) : undefined;
+  const redis = extra.redis ?? ownRedis;
   const app = await buildApp({
     config,
     database,
@@ -75,7 +83,7 @@ export async function createTestApp(
     async close() {
       await app.close();
       await mails.close();
-      redis?.disconnect();
+      ownRedis?.disconnect();
       // A database handed in belongs to the caller.
       if (!extra.database) await database.close();
     },

@@ -69,10 +69,24 @@ export const REDIS_CHANNEL = 'portal:live';
  * the bus opens its own subscriber (a duplicate of the app's connection) and publishes on the app's.
  * Pub/sub is fire-and-forget: a message published while an instance is disconnected from Redis is
  * lost for it, which the channel tolerates (agents reconcile on reconnect; browsers reload on reconnect).
+ *
+ * While Redis is down the bus delivers to this instance's own listeners directly, so every instance keeps
+ * serving the connections it holds; what other instances would have received is dropped, never queued
+ * (memory stays flat however long the outage). ioredis reconnects and resubscribes by itself.
  */
 export async function createRedisBus(redis: Redis, onError: (error: unknown) => void = () => {}): Promise<LiveBus> {
-  const subscriber = redis.duplicate();
+  // The subscriber may queue its SUBSCRIBE until connected (the app's connection has no offline queue).
+  const subscriber = redis.duplicate({ enableOfflineQueue: true });
   const listeners: Array<(message: BusMessage) => void> = [];
+  const deliver = (message: BusMessage) => {
+    for (const listener of listeners) {
+      try {
+        listener(message);
+      } catch (error) {
+        onError(error);
+      }
+    }
+  };
   subscriber.on('error', onError);
   subscriber.on('message', (channel: string, raw: string) => {
     if (channel !== REDIS_CHANNEL) return;
@@ -83,19 +97,23 @@ export async function createRedisBus(redis: Redis, onError: (error: unknown) => 
       onError(error);
       return;
     }
-    for (const listener of listeners) {
-      try {
-        listener(message);
-      } catch (error) {
-        onError(error);
-      }
-    }
+    deliver(message);
   });
   await subscriber.subscribe(REDIS_CHANNEL);
   return {
     shared: true,
     async publish(message) {
-      await redis.publish(REDIS_CHANNEL, JSON.stringify(message));
+      if (redis.status === 'ready') {
+        try {
+          await redis.publish(REDIS_CHANNEL, JSON.stringify(message));
+          // Our own copy comes back through the subscriber, unless that connection is the one down.
+          if (subscriber.status !== 'ready') deliver(message);
+          return;
+        } catch (error) {
+          onError(error);
+        }
+      }
+      deliver(message);
     },
     subscribe(listener) {
       listeners.push(listener);

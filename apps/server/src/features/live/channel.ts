@@ -15,6 +15,7 @@ import {
   machineQueue,
   migrationQueue,
   runsQueue,
+  SERVICE_RESTART_CLOSE,
   type ServerToAgent,
 } from '@portal/domain';
 import type { FastifyBaseLogger } from 'fastify';
@@ -503,7 +504,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
   function accept(socket: WebSocket, handler: (connection: StompConnection) => EndpointHandler): void {
     const connection = new StompConnection(socket, options, log);
     if (closing) {
-      connection.terminate();
+      connection.close(SERVICE_RESTART_CLOSE.code, SERVICE_RESTART_CLOSE.reason);
       return;
     }
     all.add(connection);
@@ -581,12 +582,15 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     hasLocalAgent: (machineId: number) => agents.has(machineId),
     localConnectionCount: () => all.size,
 
-    /** Closes every connection and waits for their presence writes (before the database closes). */
+    /**
+     * Closes every connection with 'service restart' (the peers reconnect at once, elsewhere) and waits for
+     * their presence writes (before the database closes).
+     */
     async close(): Promise<void> {
       closing = true;
       if (dashboardTimer) clearTimeout(dashboardTimer);
       const connections = [...all];
-      for (const connection of connections) connection.close();
+      for (const connection of connections) connection.close(SERVICE_RESTART_CLOSE.code, SERVICE_RESTART_CLOSE.reason);
       await Promise.race([
         Promise.all(connections.map((c) => c.closedPromise)),
         new Promise((resolve) => setTimeout(resolve, 3_000).unref()),

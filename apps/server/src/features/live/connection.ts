@@ -150,12 +150,13 @@ export class StompConnection {
     this.close();
   }
 
-  close(): void {
+  /** Closes normally, or with SERVICE_RESTART_CLOSE's code and reason when this instance shuts down. */
+  close(code = 1000, reason?: string): void {
     if (this.state === 'closed' || this.state === 'closing') return;
     this.state = 'closing';
     this.stopTimers();
     try {
-      this.socket.close(1000);
+      this.socket.close(code, reason);
     } catch {
       this.terminate();
       return;

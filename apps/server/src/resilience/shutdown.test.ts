@@ -1,0 +1,201 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { createConnection, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SERVICE_RESTART_CLOSE } from '@portal/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentChannel } from '../../../agent/src/channel.js';
+import { type Database, openDatabase } from '../db/client.js';
+import { eventually } from '../features/live/testing.js';
+import { createMachineCredentials, type MachineCredential } from '../features/machine-auth/credentials.js';
+import { backupFixtures } from '../testing/backup-fixtures.js';
+import { createTenants } from '../testing/fixtures.js';
+import { missingServerBinaries, type OwnPostgres, startOwnPostgres } from '../testing/own-servers.js';
+import { freePort } from '../testing/rgw-global-setup.js';
+
+/**
+ * Issue 18, graceful shutdown: the server process (apps/server/dist/main.js when built) gets SIGTERM while a request is in
+ * flight and an agent is connected through a load balancer (a TCP proxy) that then sends new connections to a
+ * second instance on the same database.
+ */
+const serverDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const mainJs = join(serverDir, 'dist/main.js');
+
+/** The newest change of the server's or the domain's source, to tell whether dist/main.js is up to date. */
+function newestSource(): number {
+  let newest = 0;
+  for (const dir of [join(serverDir, 'src'), join(serverDir, '../../packages/domain/src')]) {
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      newest = Math.max(newest, statSync(join(dir, file)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/**
+ * The built bundle when it is current (after `npm run build`); otherwise the same entry point from source, so
+ * the test never proves an old build (the unit pass of `npm test` runs before the build).
+ */
+const serverCommand = (): string[] =>
+  existsSync(mainJs) && statSync(mainJs).mtimeMs >= newestSource()
+    ? [mainJs]
+    : ['--import', 'tsx', join(serverDir, 'src/main.ts')];
+const missing = missingServerBinaries();
+if (missing) console.warn(`graceful shutdown test skipped: ${missing}`);
+
+interface Instance {
+  child: ChildProcess;
+  port: number;
+  exited: Promise<{ code: number | null; at: number }>;
+}
+
+async function startInstance(databaseUrl: string, dataDir: string): Promise<Instance> {
+  const port = await freePort();
+  const child = spawn(process.execPath, serverCommand(), {
+    cwd: join(serverDir, '../..'),
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: '',
+      DEMO: 'false',
+      MASTER_KEY: 'b'.repeat(64),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, at: Date.now() })),
+  );
+  await eventually(async () => {
+    try {
+      return (await fetch(`http://127.0.0.1:${port}/health`)).status === 200;
+    } catch {
+      return false;
+    }
+  }, 30_000);
+  return { child, port, exited };
+}
+
+/** A load balancer in front of the instances: each new connection goes to the current target. */
+function startProxy(): Promise<{ server: Server; port: number; target: { port: number } }> {
+  const target = { port: 0 };
+  const server = createServer((incoming) => {
+    const outgoing = createConnection({ host: '127.0.0.1', port: target.port });
+    incoming.pipe(outgoing).pipe(incoming);
+    incoming.on('error', () => outgoing.destroy());
+    outgoing.on('error', () => incoming.destroy());
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({ server, port: typeof address === 'object' && address ? address.port : 0, target });
+    }),
+  );
+}
+
+/** Starts a form post whose body arrives only when `finish` is called: a request in flight. */
+function slowRequest(port: number) {
+  const body = 'username=nobody%40example.com&password=wrong';
+  let status: Promise<number>;
+  const req = request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length) },
+  });
+  status = new Promise<number>((resolve, reject) => {
+    req.on('response', (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    req.on('error', reject);
+  });
+  req.write(body.slice(0, 10));
+  return {
+    status: () => status,
+    finish() {
+      req.end(body.slice(10));
+    },
+  };
+}
+
+describe.skipIf(missing)('graceful shutdown (SIGTERM)', () => {
+  let postgres: OwnPostgres;
+  let database: Database;
+  let credential: MachineCredential;
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-shutdown-'));
+  const instances: Instance[] = [];
+
+  beforeAll(async () => {
+    postgres = await startOwnPostgres();
+    database = await openDatabase({ databaseUrl: postgres.url, dataDir: 'memory://' });
+    await database.migrate();
+    const tenants = await createTenants(database.db);
+    const fixtures = backupFixtures(database.db);
+    const machineId = await fixtures.machine(await fixtures.package(tenants.customerA.customerId));
+    const issued = await createMachineCredentials(database.db).issue(machineId);
+    if (!issued) throw new Error('no credential');
+    credential = issued;
+  });
+
+  afterAll(async () => {
+    for (const instance of instances) instance.child.kill('SIGKILL');
+    await database?.close();
+    await postgres?.remove();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finishes the request in flight, sends the agent to the next instance with 1012, and exits 0 within 10 s', async () => {
+    const first = await startInstance(postgres.url, join(dataDir, 'a'));
+    const second = await startInstance(postgres.url, join(dataDir, 'b'));
+    instances.push(first, second);
+    const proxy = await startProxy();
+    proxy.target.port = first.port;
+
+    const disconnects: string[] = [];
+    let connections = 0;
+    const agent = new AgentChannel({
+      server: `http://127.0.0.1:${proxy.port}`,
+      machineId: credential.machineId,
+      token: credential.token,
+      onConnected: () => {
+        connections += 1;
+      },
+      onDisconnected: (reason) => disconnects.push(reason),
+      onMessage: () => {},
+      // A failure backoff this long would outlast the test: only the restart hint can bring the agent back in time.
+      reconnectDelay: () => 60_000,
+    });
+    agent.start();
+    try {
+      await eventually(() => connections === 1, 10_000);
+      const inFlight = slowRequest(first.port);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      const signalledAt = Date.now();
+      proxy.target.port = second.port;
+      first.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      inFlight.finish();
+      expect(await inFlight.status()).toBeLessThan(500);
+
+      await eventually(() => connections === 2, 10_000);
+      expect(disconnects[0]).toContain(String(SERVICE_RESTART_CLOSE.code));
+      const exit = await first.exited;
+      expect(exit.code).toBe(0);
+      expect(exit.at - signalledAt).toBeLessThan(10_000);
+      expect((await fetch(`http://127.0.0.1:${second.port}/health`)).status).toBe(200);
+    } finally {
+      await agent.stop();
+      proxy.server.close();
+    }
+  });
+});
