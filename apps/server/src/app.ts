@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import { type AccessLevel, errorMessage, failure, MESSAGES, ok, ROUTES, taskRunChanged } from '@portal/domain';
+import {
+  type AccessLevel,
+  brandNameOf,
+  errorMessage,
+  failure,
+  MESSAGES,
+  ok,
+  ROUTES,
+  taskRunChanged,
+} from '@portal/domain';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -59,6 +68,10 @@ import { registerMachineRoutes } from './features/machines/routes.js';
 import { createMachineService } from './features/machines/service.js';
 import { createMailFailuresRepo } from './features/mail-failures/repo.js';
 import { registerMailFailureRoutes } from './features/mail-failures/routes.js';
+import { createSecondFactorCheck } from './features/mfa/codes.js';
+import { createMfaRepo } from './features/mfa/repo.js';
+import { registerMfaRoutes } from './features/mfa/routes.js';
+import { createMfaService } from './features/mfa/service.js';
 import { startMigrationJob } from './features/migrations/job.js';
 import { createMigrationsRepo } from './features/migrations/repo.js';
 import { registerMigrationRoutes } from './features/migrations/routes.js';
@@ -209,10 +222,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const db = database.db;
   const audit = createAuditRepo(db);
   const authRepo = createAuthRepo(db);
+  // Two-factor sign-in (issue 18): the keys are sealed with the master key like every other secret.
+  const mfaRepo = createMfaRepo(db);
+  const mfaSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
+  const clockNow = deps.now ?? (() => new Date());
   const auth = createAuthService({
     auth: authRepo,
     audit,
-    policy: { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
+    policy: {
+      idleMinutes: config.sessionIdleMinutes,
+      maxHours: config.sessionMaxHours,
+      mfaRequiredForProviderAdmins: config.mfaRequiredForProviderAdmins,
+    },
+    secondFactor: createSecondFactorCheck({ repo: mfaRepo, secrets: mfaSecrets, now: clockNow }),
     ...(deps.now ? { now: deps.now } : {}),
   });
   const profiles = createProfileRepo(db);
@@ -303,6 +325,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mail: mailDelivery,
     afterAnswer,
     cookies,
+  });
+  registerMfaRoutes(app, {
+    mfa: createMfaService({
+      repo: mfaRepo,
+      secrets: mfaSecrets,
+      auth,
+      audit,
+      issuerFor: async (customerId) => brandNameOf(await shell.brandingFor(customerId)),
+      requiredForProviderAdmins: config.mfaRequiredForProviderAdmins,
+      now: clockNow,
+    }),
   });
   registerProfileRoutes(app, {
     auth,

@@ -81,6 +81,8 @@ const envSchema = z.object({
   /** How often the mail delivery job looks for due mails (issue 17); queuing a mail wakes it at once too. */
   MAIL_DELIVERY_INTERVAL_MS: positiveInt(30_000),
   MIGRATION_LEASE_MS: positiveInt(60_000),
+  /** Provider admins must set up two-factor sign-in before anything else (issue 18); default: on outside demo mode. */
+  MFA_REQUIRED_FOR_PROVIDER_ADMINS: z.enum(['true', 'false', ''], { message: 'must be true or false' }).optional(),
 });
 
 function splitList(value: string): string[] {
@@ -137,6 +139,8 @@ export interface Config {
   migrationLeaseMs: number;
   /** How often the mail delivery job runs (issue 17). */
   mailDeliveryIntervalMs: number;
+  /** Provider admins without two-factor sign-in are sent to set it up before anything else (issue 18). */
+  mfaRequiredForProviderAdmins: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -188,5 +192,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrationJobIntervalMs: e.MIGRATION_JOB_INTERVAL_MS,
     migrationLeaseMs: e.MIGRATION_LEASE_MS,
     mailDeliveryIntervalMs: e.MAIL_DELIVERY_INTERVAL_MS,
+    // The demo's accounts sign in without it, so a newcomer can look around.
+    mfaRequiredForProviderAdmins: e.MFA_REQUIRED_FOR_PROVIDER_ADMINS
+      ? e.MFA_REQUIRED_FOR_PROVIDER_ADMINS === 'true'
+      : !demo,
   };
 }
