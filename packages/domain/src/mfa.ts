@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURRENT_PASSWORD_LABEL } from './account.js';
-import { fieldRequired } from './messages.js';
+import { fieldRequired, someErrorsOccurred, unknownErrorWhile } from './messages.js';
 
 /**
  * Two-factor sign-in (issue 18): time-based one-time codes of RFC 6238 as every authenticator app makes
@@ -55,6 +55,9 @@ export const MFA_TEXTS = {
   continue: 'Continue',
   codeLabel: 'Code',
   passwordLabel: CURRENT_PASSWORD_LABEL,
+  withErrors: someErrorsOccurred('Two-factor sign-in changed'),
+  unknownError: unknownErrorWhile('changing two-factor sign-in'),
+  unknownSignInError: unknownErrorWhile('signing in'),
   // Refusals.
   codeInvalid: 'The code is not valid. Check your authenticator app and try again.',
   passwordWrong: 'The password is not correct.',
