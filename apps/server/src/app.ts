@@ -19,6 +19,7 @@ import { createBillingRepo } from './billing/repo.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { machineVisibilities } from './db/machine-context.js';
+import { DEMO_ACCOUNTS } from './demo/seed.js';
 import { registerAgentDownloadRoutes } from './features/agent-downloads/routes.js';
 import { createAgentEventsRepo } from './features/agent-events/repo.js';
 import { createAgentEventService } from './features/agent-events/service.js';
@@ -226,13 +227,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mfaRepo = createMfaRepo(db);
   const mfaSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
   const clockNow = deps.now ?? (() => new Date());
+  // Provider admins must have it (when configured); the demo's listed logins never, so a newcomer can look around.
+  const demoLogins = new Set(config.demo ? DEMO_ACCOUNTS.map((a) => a.email) : []);
+  const mfaRequired = (user: { role: string; email: string }) =>
+    config.mfaRequiredForProviderAdmins &&
+    user.role === 'ROLE_BOLT_ADMIN_USER' &&
+    !demoLogins.has(user.email.toLowerCase());
   const auth = createAuthService({
     auth: authRepo,
     audit,
     policy: {
       idleMinutes: config.sessionIdleMinutes,
       maxHours: config.sessionMaxHours,
-      mfaRequiredForProviderAdmins: config.mfaRequiredForProviderAdmins,
+      mfaRequired,
     },
     secondFactor: createSecondFactorCheck({ repo: mfaRepo, secrets: mfaSecrets, now: clockNow }),
     ...(deps.now ? { now: deps.now } : {}),
@@ -333,7 +340,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       auth,
       audit,
       issuerFor: async (customerId) => brandNameOf(await shell.brandingFor(customerId)),
-      requiredForProviderAdmins: config.mfaRequiredForProviderAdmins,
+      required: mfaRequired,
       now: clockNow,
     }),
   });

@@ -8,8 +8,8 @@ import { newToken, sha256 } from './tokens.js';
 export interface SessionPolicy {
   idleMinutes: number;
   maxHours: number;
-  /** Provider admins without two-factor sign-in must set it up before anything else (issue 18). */
-  mfaRequiredForProviderAdmins?: boolean;
+  /** Whether the user must have two-factor sign-in (issue 18): without it, they set it up before anything else. */
+  mfaRequired?: (user: Pick<UserWithCustomer, 'role' | 'email'>) => boolean;
 }
 
 export interface ClientInfo {
@@ -132,8 +132,7 @@ export function createAuthService(deps: {
     return false;
   }
 
-  const mfaEnrolmentRequired = (user: UserWithCustomer) =>
-    policy.mfaRequiredForProviderAdmins === true && user.role === 'ROLE_BOLT_ADMIN_USER' && !user.mfaEnabled;
+  const mfaEnrolmentRequired = (user: UserWithCustomer) => !user.mfaEnabled && policy.mfaRequired?.(user) === true;
 
   const signedInAs = (sessionId: string, csrfToken: string, user: UserWithCustomer): SignedIn => ({
     sessionId,

@@ -32,7 +32,8 @@ export function createMfaService(deps: {
   audit: AuditRepo;
   /** The name the authenticator app lists the account under: the user's brand. */
   issuerFor: (customerId: number | null) => Promise<string>;
-  requiredForProviderAdmins: boolean;
+  /** Whether the user must have it (then it cannot be turned off). */
+  required: (user: Pick<SignedIn['user'], 'role' | 'email'>) => boolean;
   now: () => Date;
 }) {
   const { repo, secrets, audit, now } = deps;
@@ -42,8 +43,7 @@ export function createMfaService(deps: {
     email: session.user.email,
     ipAddress: client.ip,
   });
-  const required = (session: SignedIn) =>
-    deps.requiredForProviderAdmins && session.user.role === 'ROLE_BOLT_ADMIN_USER';
+  const required = (session: SignedIn) => deps.required(session.user);
 
   /** New recovery codes replace the old; only their hashes are kept, the codes are answered once. */
   async function freshRecoveryCodes(userId: number): Promise<MfaRecoveryCodes> {
