@@ -3,6 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import {
   type AccessLevel,
+  brandNameOf,
   errorMessage,
   failure,
   type HealthResult,
@@ -19,6 +20,7 @@ import type { Config } from './config.js';
 import { type Database, isDatabaseUnavailable } from './db/client.js';
 import { machineVisibilities } from './db/machine-context.js';
 import { createDatabaseProbe } from './db/probe.js';
+import { DEMO_ACCOUNTS } from './demo/seed.js';
 import { registerAgentDownloadRoutes } from './features/agent-downloads/routes.js';
 import { createAgentEventsRepo } from './features/agent-events/repo.js';
 import { createAgentEventService } from './features/agent-events/service.js';
@@ -68,6 +70,10 @@ import { registerMachineRoutes } from './features/machines/routes.js';
 import { createMachineService } from './features/machines/service.js';
 import { createMailFailuresRepo } from './features/mail-failures/repo.js';
 import { registerMailFailureRoutes } from './features/mail-failures/routes.js';
+import { createSecondFactorCheck } from './features/mfa/codes.js';
+import { createMfaRepo } from './features/mfa/repo.js';
+import { registerMfaRoutes } from './features/mfa/routes.js';
+import { createMfaService } from './features/mfa/service.js';
 import { startMigrationJob } from './features/migrations/job.js';
 import { createMigrationsRepo } from './features/migrations/repo.js';
 import { registerMigrationRoutes } from './features/migrations/routes.js';
@@ -218,10 +224,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const db = database.db;
   const audit = createAuditRepo(db);
   const authRepo = createAuthRepo(db);
+  // Two-factor sign-in (issue 18): the keys are sealed with the master key like every other secret.
+  const mfaRepo = createMfaRepo(db);
+  const mfaSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
+  const clockNow = deps.now ?? (() => new Date());
+  // Provider admins must have it (when configured); the demo's listed logins never, so a newcomer can look around.
+  const demoLogins = new Set(config.demo ? DEMO_ACCOUNTS.map((a) => a.email) : []);
+  const mfaRequired = (user: { role: string; email: string }) =>
+    config.mfaRequiredForProviderAdmins &&
+    user.role === 'ROLE_BOLT_ADMIN_USER' &&
+    !demoLogins.has(user.email.toLowerCase());
   const auth = createAuthService({
     auth: authRepo,
     audit,
-    policy: { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
+    policy: {
+      idleMinutes: config.sessionIdleMinutes,
+      maxHours: config.sessionMaxHours,
+      mfaRequired,
+    },
+    secondFactor: createSecondFactorCheck({ repo: mfaRepo, secrets: mfaSecrets, now: clockNow }),
     ...(deps.now ? { now: deps.now } : {}),
   });
   const profiles = createProfileRepo(db);
@@ -330,6 +351,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mail: mailDelivery,
     afterAnswer,
     cookies,
+  });
+  registerMfaRoutes(app, {
+    mfa: createMfaService({
+      repo: mfaRepo,
+      secrets: mfaSecrets,
+      auth,
+      audit,
+      issuerFor: async (customerId) => brandNameOf(await shell.brandingFor(customerId)),
+      required: mfaRequired,
+      now: clockNow,
+    }),
   });
   registerProfileRoutes(app, {
     auth,

@@ -87,6 +87,8 @@ const envSchema = z.object({
   DATABASE_QUERY_TIMEOUT_MS: positiveInt(DEFAULT_POOL_TIMEOUTS.queryTimeoutMs),
   /** On SIGTERM the process exits by this deadline even if a request or connection hangs. */
   SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /** Provider admins must set up two-factor sign-in before anything else (issue 18); default: on outside demo mode. */
+  MFA_REQUIRED_FOR_PROVIDER_ADMINS: z.enum(['true', 'false', ''], { message: 'must be true or false' }).optional(),
 });
 
 function splitList(value: string): string[] {
@@ -147,6 +149,8 @@ export interface Config {
   databaseTimeouts: PoolTimeouts;
   /** The hard deadline of a graceful shutdown. */
   shutdownTimeoutMs: number;
+  /** Provider admins without two-factor sign-in are sent to set it up before anything else (issue 18). */
+  mfaRequiredForProviderAdmins: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -200,5 +204,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailDeliveryIntervalMs: e.MAIL_DELIVERY_INTERVAL_MS,
     databaseTimeouts: { connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    // The demo's accounts sign in without it, so a newcomer can look around.
+    mfaRequiredForProviderAdmins: e.MFA_REQUIRED_FOR_PROVIDER_ADMINS
+      ? e.MFA_REQUIRED_FOR_PROVIDER_ADMINS === 'true'
+      : !demo,
   };
 }

@@ -65,6 +65,14 @@ import {
 } from './machines.js';
 import type { MailFailureRow } from './mail.js';
 import {
+  type MfaEnrolment,
+  type MfaRecoveryCodes,
+  type MfaSignInResult,
+  type MfaStatus,
+  mfaCodeSchema,
+  mfaPasswordAndCodeSchema,
+} from './mfa.js';
+import {
   type MigrationLocation,
   type PackageMigrationDetail,
   type PackageMigrationRow,
@@ -452,6 +460,26 @@ export const ROUTES = {
     resetPassword: post('/reset-password', 'public', {
       body: resetPasswordSchema,
       response: answer<MessageResult>(),
+    }),
+  },
+  /** Two-factor sign-in (issue 18): the second step of sign-in and the user's own settings. */
+  mfa: {
+    /** The half-signed-in session's code; a right one makes it a whole sign-in. */
+    secondStep: post('/login/mfa', 'mfaPending', { body: mfaCodeSchema, response: answer<MfaSignInResult>() }),
+    status: get('/profile/mfa', 'signedIn', { response: answer<MfaStatus>() }),
+    /** A new key awaiting confirmation (any earlier unconfirmed one is replaced). */
+    start: post('/profile/mfa/enrolment', 'signedIn', { response: answer<MfaEnrolment>() }),
+    confirm: post('/profile/mfa/enrolment/confirm', 'signedIn', {
+      body: mfaCodeSchema,
+      response: answer<MfaRecoveryCodes>(),
+    }),
+    disable: post('/profile/mfa/disable', 'signedIn', {
+      body: mfaPasswordAndCodeSchema,
+      response: answer<MfaStatus>(),
+    }),
+    regenerateRecoveryCodes: post('/profile/mfa/recoverycodes', 'signedIn', {
+      body: mfaPasswordAndCodeSchema,
+      response: answer<MfaRecoveryCodes>(),
     }),
   },
   signUp: {
@@ -1042,6 +1070,17 @@ export const ROUTES = {
 export type CustomerList = keyof typeof ROUTES.customers.lists;
 
 /** Every entry of the table, for the server's start-up check and the route matrix test. */
+/**
+ * What a user who must set up two-factor sign-in before anything else may call (issue 18): the enrolment
+ * and signing out. Public routes answer them as they answer anyone.
+ */
+export const MFA_ENROLMENT_ROUTES: readonly RouteEntry[] = [
+  ROUTES.mfa.status,
+  ROUTES.mfa.start,
+  ROUTES.mfa.confirm,
+  ROUTES.auth.signOut,
+];
+
 export function allRoutes(): RouteEntry[] {
   const out: RouteEntry[] = [];
   const visit = (node: object) => {

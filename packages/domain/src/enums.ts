@@ -161,6 +161,11 @@ export const AUDIT_EVENT_TYPES = [
   'PROFILE_UPDATED',
   'LINKING_CODE_CREATED',
   'LINKING_CODE_USED',
+  'MFA_ENABLED',
+  'MFA_DISABLED',
+  'MFA_CODE_FAILED',
+  'MFA_RECOVERY_CODE_USED',
+  'MFA_RECOVERY_CODES_REGENERATED',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -176,6 +181,11 @@ export const AUDIT_EVENT_TEXTS: Record<AuditEventType, string> = {
   PROFILE_UPDATED: 'Profile updated',
   LINKING_CODE_CREATED: 'Machine linking code made',
   LINKING_CODE_USED: 'Machine linked with a linking code',
+  MFA_ENABLED: 'Two-factor sign-in turned on',
+  MFA_DISABLED: 'Two-factor sign-in turned off',
+  MFA_CODE_FAILED: 'Two-factor code refused',
+  MFA_RECOVERY_CODE_USED: 'Signed in with a recovery code',
+  MFA_RECOVERY_CODES_REGENERATED: 'New recovery codes made',
 };
 
 /** Phases of a running action (002 §4.2 'Transfer phases'), in the order a run passes through them. */

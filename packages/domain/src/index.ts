@@ -22,6 +22,7 @@ export * from './mail.js';
 export * from './manual.js';
 export * from './message-routing.js';
 export * from './messages.js';
+export * from './mfa.js';
 export * from './migrations.js';
 export * from './notifications.js';
 export * from './package-requests.js';

@@ -43,6 +43,8 @@ export interface InitialData {
   version: string;
   commitId: string;
   demo: boolean;
+  /** The signed-in user must set up two-factor sign-in before anything else (issue 18). */
+  mfaEnrolmentRequired?: boolean;
 }
 
 export const CSRF_HEADER_NAME = 'X-CSRF-TOKEN';

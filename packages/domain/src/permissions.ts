@@ -46,6 +46,11 @@ export const ACCESS_LEVELS = [
    */
   'anyAdmin',
   'providerAdmin',
+  /**
+   * Only a half-signed-in session (password right, two-factor code not yet given): the second step of
+   * sign-in. No signed-in caller and no visitor gets in.
+   */
+  'mfaPending',
 ] as const;
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 
@@ -71,6 +76,9 @@ export function mayAccess(actor: Actor | null, level: AccessLevel): boolean {
       return actor !== null && (isProviderAdmin(actor) || isCustomerAdmin(actor));
     case 'providerAdmin':
       return actor !== null && isProviderAdmin(actor);
+    case 'mfaPending':
+      // The request context lets a half-signed-in session in; an actor is a whole sign-in.
+      return false;
   }
 }
 

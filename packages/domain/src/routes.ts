@@ -15,6 +15,9 @@ import {
 export const PAGES = {
   dashboard: '/',
   login: '/login',
+  // Two-factor sign-in (issue 18): the second step of sign-in, and the enrolment an account must do first.
+  loginMfa: '/login/mfa',
+  mfaEnrol: '/login/mfa/enrol',
   logout: '/logout',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
@@ -82,6 +85,10 @@ export type PageKey = keyof typeof PAGES;
 export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   dashboard: 'signedIn',
   login: 'public',
+  // The server lets only a half-signed-in session open it (and sends every other page of such a session here).
+  loginMfa: 'public',
+  // Every signed-in user may enrol here; one whose role requires it is sent here before anything else.
+  mfaEnrol: 'signedIn',
   logout: 'public',
   forgotPassword: 'public',
   resetPassword: 'public',

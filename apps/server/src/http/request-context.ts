@@ -1,8 +1,9 @@
 import { type AccessLevel, CSRF_FIELD_NAME, CSRF_HEADER_NAME, errorMessage, MESSAGES, mayAccess } from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthService, SignedIn } from '../features/auth/service.js';
+import type { AuthService, MfaPending, SignedIn } from '../features/auth/service.js';
 import { newToken, sameToken } from '../features/auth/tokens.js';
 import { AppError, forbidden, unauthenticated } from './errors.js';
+import { mfaGate } from './mfa-gate.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,6 +18,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     signedIn: SignedIn | null;
+    /** A half-signed-in session (issue 18): to everything but the second step of sign-in, signed out. */
+    mfaPending: MfaPending | null;
     /** The token a form or call from this visitor must carry. */
     csrfToken: string;
   }
@@ -64,6 +67,7 @@ export function registerRequestContext(
   deps: { auth: AuthService; cookies: CookieOptions },
 ): void {
   app.decorateRequest('signedIn', null);
+  app.decorateRequest('mfaPending', null);
   app.decorateRequest('csrfToken', '');
 
   app.addHook('onRequest', async (request, reply) => {
@@ -71,10 +75,11 @@ export function registerRequestContext(
     if (isStaticAsset(request.url)) return;
     // Machine-authenticated routes (the restic REST backend) neither use nor hand out cookies.
     if (request.routeOptions.config.machineAuth) return;
-    const signedIn = await deps.auth.resolve(request.cookies[SESSION_COOKIE]);
-    request.signedIn = signedIn;
-    if (signedIn) {
-      request.csrfToken = signedIn.csrfToken;
+    const found = await deps.auth.resolveAny(request.cookies[SESSION_COOKIE]);
+    request.signedIn = found?.kind === 'signedIn' ? found.session : null;
+    request.mfaPending = found?.kind === 'mfaPending' ? found.pending : null;
+    if (found) {
+      request.csrfToken = found.kind === 'signedIn' ? found.session.csrfToken : found.pending.csrfToken;
       return;
     }
     if (request.cookies[SESSION_COOKIE]) clearSessionCookie(reply, deps.cookies);
@@ -99,6 +104,7 @@ export function registerRequestContext(
     if (csrfApplies && !sameToken(submittedCsrf(request), request.csrfToken)) {
       throw new AppError(403, 'CSRF_REJECTED', [errorMessage(MESSAGES.csrfRejected, '', 'CSRF_REJECTED')]);
     }
+    if (mfaGate(request, access) === 'allowed') return;
     const actor = request.signedIn?.actor ?? null;
     if (!mayAccess(actor, access)) throw actor ? forbidden() : unauthenticated();
   });
@@ -108,6 +114,12 @@ export function registerRequestContext(
 export function requireSignedIn(request: FastifyRequest): SignedIn {
   if (!request.signedIn) throw unauthenticated();
   return request.signedIn;
+}
+
+/** The half-signed-in session; only for routes of the 'mfaPending' audience. */
+export function requireMfaPending(request: FastifyRequest): MfaPending {
+  if (!request.mfaPending) throw unauthenticated();
+  return request.mfaPending;
 }
 
 export function clientInfo(request: FastifyRequest) {

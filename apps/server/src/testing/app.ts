@@ -44,6 +44,8 @@ export async function createTestApp(
     DATA_DIR: '/tmp/portal-test',
     PUBLIC_URL: 'http://portal.test',
     SMTP_URL: mails.url,
+    // Off unless a test turns it on: most tests sign provider admins in with the password alone.
+    MFA_REQUIRED_FOR_PROVIDER_ADMINS: 'false',
     ...env,
   });
   const clock = {

@@ -11,6 +11,8 @@ import {
   isProviderAdmin,
   matchPage,
   mayOpenPage,
+  PAGES,
+  type PageKey,
   PUBLIC_PAGES,
   ROUTES,
 } from '@portal/domain';
@@ -45,6 +47,19 @@ export interface SpaOptions {
   providerSiteUrl: string | null;
   /** The signed-in customer's unpaid invoice count, refreshed from billing now and then (002 §2.2). */
   unpaidInvoices?: (customerId: number, stored: number) => Promise<number>;
+}
+
+/**
+ * Where two-factor sign-in (issue 18) sends a navigation, if anywhere: a half-signed-in session to the
+ * second step from every page that is not public; a user who must enrol to the enrolment page from every
+ * other page that is not public; the second step's page to sign-in without a half-signed-in session.
+ */
+function mfaRedirect(request: FastifyRequest, page: PageKey | null): string | null {
+  if (page === 'loginMfa') return request.mfaPending ? null : request.signedIn ? PAGES.dashboard : PAGES.login;
+  const isPublic = page !== null && PUBLIC_PAGES.includes(page);
+  if (request.mfaPending && !isPublic) return PAGES.loginMfa;
+  if (request.signedIn?.mfaEnrolmentRequired && !isPublic && page !== 'mfaEnrol') return PAGES.mfaEnrol;
+  return null;
 }
 
 /**
@@ -101,6 +116,7 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
       version: options.version,
       commitId: options.commitId,
       demo: options.demo,
+      ...(request.signedIn?.mfaEnrolmentRequired ? { mfaEnrolmentRequired: true } : {}),
     };
     const head = [
       `<meta name="_csrf" content="${attr(request.csrfToken)}">`,
@@ -126,6 +142,8 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
     if (isStaticAsset(path)) return;
     const page = matchPage(path);
     const signedIn = request.signedIn !== null;
+    const mfaStep = mfaRedirect(request, page);
+    if (mfaStep) return reply.redirect(mfaStep);
     if (page === 'demoMails' && !options.demo) return sendPage(request, reply, 404);
     if (page === 'login' && signedIn) return reply.redirect('/');
     if (page && !PUBLIC_PAGES.includes(page) && !signedIn) return reply.redirect('/login');

@@ -16,6 +16,9 @@ const ForgotPasswordPage = lazy(() =>
 const ResetPasswordPage = lazy(() =>
   import('../features/auth/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })),
 );
+// Two-factor sign-in (issue 18): the second step of sign-in and the enrolment a user may be sent to first.
+const MfaSignInPage = lazy(() => import('../features/mfa/MfaPages').then((m) => ({ default: m.MfaSignInPage })));
+const MfaEnrolPage = lazy(() => import('../features/mfa/MfaPages').then((m) => ({ default: m.MfaEnrolPage })));
 const SignUpPage = lazy(() => import('../features/signup/SignUpPage').then((m) => ({ default: m.SignUpPage })));
 const StorageLocationPage = lazy(() =>
   import('../features/storage-locations/StorageLocationPage').then((m) => ({ default: m.StorageLocationPage })),
@@ -97,6 +100,8 @@ interface Screen {
 /** Every page of the domain's PAGES has its screen and layout; a missing one is a compile error. */
 const SCREENS: Record<PageKey, Screen> = {
   login: { layout: 'public', element: <LoginPage /> },
+  loginMfa: { layout: 'public', element: <MfaSignInPage /> },
+  mfaEnrol: { layout: 'public', element: <MfaEnrolPage /> },
   logout: { layout: 'public', element: <LogoutPage /> },
   forgotPassword: { layout: 'public', element: <ForgotPasswordPage /> },
   resetPassword: { layout: 'public', element: <ResetPasswordPage /> },
@@ -157,7 +162,7 @@ export function AppRoutes() {
   const { actor } = useSession();
   return (
     <Routes>
-      {routesFor('public')}
+      {routesFor('public', actor)}
       {actor ? (
         <>
           {isProviderAdmin(actor) && (

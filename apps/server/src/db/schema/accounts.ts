@@ -186,6 +186,8 @@ export const sessions = pgTable(
     expiresAt: ts('expires_at').notNull(),
     ipAddress: varchar('ip_address', { length: 64 }),
     userAgent: varchar('user_agent', { length: 255 }),
+    /** Half signed in (issue 18): the password was right, the two-factor code is still to come. */
+    mfaPending: boolean('mfa_pending').notNull().default(false),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );

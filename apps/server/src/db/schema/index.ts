@@ -2,6 +2,7 @@ export * from './accounts.js';
 export * from './backup.js';
 export * from './images.js';
 export * from './mail.js';
+export * from './mfa.js';
 export * from './notifications.js';
 export * from './storage.js';
 export * from './task-overview.js';

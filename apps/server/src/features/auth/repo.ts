@@ -6,6 +6,7 @@ import {
   resellerSettings,
   sessions,
   signInFailures,
+  userMfa,
   users,
 } from '../../db/schema/index.js';
 
@@ -27,6 +28,8 @@ export interface UserWithCustomer {
   parentResellerCustomerId: number | null;
   unpaidInvoices: number | null;
   resellerEnabled: boolean | null;
+  /** Two-factor sign-in is on (a confirmed key). */
+  mfaEnabled: boolean;
 }
 
 /**
@@ -67,6 +70,7 @@ export function createAuthRepo(db: Executor) {
     parentResellerCustomerId: customers.parentResellerCustomerId,
     unpaidInvoices: customers.unpaidInvoices,
     resellerEnabled: resellerSettings.resellerEnabled,
+    mfaEnabled: sql<boolean>`${userMfa.enabledAt} is not null`,
   };
   // Prepared: every signed-in request runs it, so neither drizzle nor PostgreSQL builds and plans it each time.
   const sessionWithUser = db
@@ -75,6 +79,7 @@ export function createAuthRepo(db: Executor) {
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(customers, eq(customers.id, users.customerId))
     .leftJoin(resellerSettings, eq(resellerSettings.customerId, users.customerId))
+    .leftJoin(userMfa, eq(userMfa.userId, users.id))
     .where(eq(sessions.id, sql.placeholder('id')))
     .prepare('auth_session_with_user');
   const selectUserWithCustomer = () =>
@@ -82,7 +87,8 @@ export function createAuthRepo(db: Executor) {
       .select(userWithCustomerFields)
       .from(users)
       .leftJoin(customers, eq(customers.id, users.customerId))
-      .leftJoin(resellerSettings, eq(resellerSettings.customerId, users.customerId));
+      .leftJoin(resellerSettings, eq(resellerSettings.customerId, users.customerId))
+      .leftJoin(userMfa, eq(userMfa.userId, users.id));
 
   return {
     async findUserByEmail(email: string): Promise<UserWithCustomer | null> {

@@ -6,11 +6,13 @@ import {
   type CookieOptions,
   clearSessionCookie,
   clientInfo,
+  requireMfaPending,
   requireSignedIn,
   setSessionCookie,
 } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import type { MailDelivery } from '../../mail/delivery.js';
+import { codeRefused } from '../mfa/service.js';
 import type { AuthService } from './service.js';
 
 /** A browser form post gets redirects; a scripted call (the SPA's fetch) gets the envelope. */
@@ -31,6 +33,9 @@ export function registerAuthRoutes(
       case 'signedIn':
         setSessionCookie(reply, outcome.token, cookies);
         return reply.redirect('/');
+      case 'mfaPending':
+        setSessionCookie(reply, outcome.token, cookies);
+        return reply.redirect(PAGES.loginMfa);
       case 'throttled':
         return reply.redirect(`/login?error=throttled&wait=${outcome.waitSeconds}`);
       case 'suspended':
@@ -42,9 +47,26 @@ export function registerAuthRoutes(
 
   route(app, r.signOut, async (request, reply) => {
     if (request.signedIn) await auth.signOut(requireSignedIn(request), clientInfo(request));
+    if (request.mfaPending) await auth.dropPending(request.mfaPending);
     clearSessionCookie(reply, cookies);
     if (wantsJson(request.headers.accept)) return ok({ redirect: AFTER_LOGOUT_URL });
     return reply.redirect(AFTER_LOGOUT_URL);
+  });
+
+  // The second step of a two-factor sign-in (issue 18): answered to the SPA's call, which then goes to '/'.
+  route(app, ROUTES.mfa.secondStep, async (request, reply) => {
+    const { code } = parseWith(ROUTES.mfa.secondStep.body, request.body);
+    const outcome = await auth.completeSignIn(requireMfaPending(request), code, clientInfo(request));
+    switch (outcome.kind) {
+      case 'signedIn':
+        setSessionCookie(reply, outcome.token, cookies);
+        return ok({ redirect: PAGES.dashboard });
+      case 'throttled':
+      case 'failed':
+        throw codeRefused(outcome);
+      default:
+        throw codeRefused({ kind: 'failed' });
+    }
   });
 
   route(app, r.forgotPassword, async (request, reply) => {

@@ -1,5 +1,6 @@
-import { type Actor, SESSION_DEFAULTS, THROTTLE, throttleDelaySeconds } from '@portal/domain';
+import { type Actor, MFA_PENDING_MINUTES, SESSION_DEFAULTS, THROTTLE, throttleDelaySeconds } from '@portal/domain';
 import type { AuditRepo } from '../audit/repo.js';
+import type { SecondFactor, SecondFactorCheck } from '../mfa/codes.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { AuthRepo, UserWithCustomer } from './repo.js';
 import { newToken, sha256 } from './tokens.js';
@@ -7,6 +8,8 @@ import { newToken, sha256 } from './tokens.js';
 export interface SessionPolicy {
   idleMinutes: number;
   maxHours: number;
+  /** Whether the user must have two-factor sign-in (issue 18): without it, they set it up before anything else. */
+  mfaRequired?: (user: Pick<UserWithCustomer, 'role' | 'email'>) => boolean;
 }
 
 export interface ClientInfo {
@@ -19,7 +22,23 @@ export interface SignedIn {
   csrfToken: string;
   user: UserWithCustomer;
   actor: Actor;
+  /** The user must set up two-factor sign-in before anything else: only the enrolment answers. */
+  mfaEnrolmentRequired: boolean;
 }
+
+/** A half-signed-in session (issue 18): the password was right, the two-factor code is still to come. */
+export interface MfaPending {
+  sessionId: string;
+  csrfToken: string;
+  user: UserWithCustomer;
+}
+
+export type ResolvedSession = { kind: 'signedIn'; session: SignedIn } | { kind: 'mfaPending'; pending: MfaPending };
+
+export type SecondFactorOutcome =
+  | { kind: 'verified'; factor: SecondFactor }
+  | { kind: 'failed' }
+  | { kind: 'throttled'; waitSeconds: number };
 
 export type CredentialsOutcome =
   | { kind: 'verified'; user: UserWithCustomer }
@@ -29,6 +48,7 @@ export type CredentialsOutcome =
 
 export type SignInOutcome =
   | { kind: 'signedIn'; token: string; session: SignedIn }
+  | { kind: 'mfaPending'; token: string }
   | { kind: 'failed' }
   | { kind: 'throttled'; waitSeconds: number }
   | { kind: 'suspended' };
@@ -54,8 +74,17 @@ function accountOpen(user: UserWithCustomer): boolean {
 
 const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
 const addressKey = (ip: string) => `address:${ip}`;
+/** Two-factor failures count per user, apart from the password's key, which a right password clears. */
+const mfaKey = (userId: number) => `mfa:${userId}`;
 
-export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; policy: SessionPolicy; now?: () => Date }) {
+export function createAuthService(deps: {
+  auth: AuthRepo;
+  audit: AuditRepo;
+  policy: SessionPolicy;
+  /** Checks and uses up a two-factor code (features/mfa). */
+  secondFactor: SecondFactorCheck;
+  now?: () => Date;
+}) {
   const { auth, audit, policy } = deps;
   const now = deps.now ?? (() => new Date());
   // Writing last-seen on every request would make each page view a write; a minute's slack is
@@ -67,7 +96,7 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
     let wait = 0;
     for (const row of rows) {
       if (at.getTime() - row.lastFailureAt.getTime() > THROTTLE.windowSeconds * 1000) continue;
-      const free = row.key.startsWith('account:') ? THROTTLE.freeAttemptsPerAccount : THROTTLE.freeAttemptsPerAddress;
+      const free = row.key.startsWith('address:') ? THROTTLE.freeAttemptsPerAddress : THROTTLE.freeAttemptsPerAccount;
       const delayMs = throttleDelaySeconds(row.failures, free) * 1000;
       const remaining = row.lastFailureAt.getTime() + delayMs - at.getTime();
       wait = Math.max(wait, Math.ceil(remaining / 1000));
@@ -103,31 +132,56 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
     return false;
   }
 
+  const mfaEnrolmentRequired = (user: UserWithCustomer) => !user.mfaEnabled && policy.mfaRequired?.(user) === true;
+
+  const signedInAs = (sessionId: string, csrfToken: string, user: UserWithCustomer): SignedIn => ({
+    sessionId,
+    csrfToken,
+    user,
+    actor: actorOf(user),
+    mfaEnrolmentRequired: mfaEnrolmentRequired(user),
+  });
+
+  /** A new session; `mfaPending` makes it the short-lived half of a two-factor sign-in. */
   async function startSession(
     user: UserWithCustomer,
     client: ClientInfo,
-  ): Promise<{ token: string; session: SignedIn }> {
+    mfaPending = false,
+  ): Promise<{ token: string; sessionId: string; csrfToken: string }> {
     const token = newToken();
     const at = now();
     const sessionId = sha256(token);
     const csrfToken = newToken();
+    const lifetimeMs = mfaPending ? MFA_PENDING_MINUTES * 60_000 : policy.maxHours * 3_600_000;
     await auth.insertSession({
       id: sessionId,
       userId: user.id,
       csrfToken,
       createdAt: at,
       lastSeenAt: at,
-      expiresAt: new Date(at.getTime() + policy.maxHours * 3_600_000),
+      expiresAt: new Date(at.getTime() + lifetimeMs),
       ipAddress: client.ip,
       userAgent: client.userAgent?.slice(0, 255) ?? null,
+      mfaPending,
     });
-    return { token, session: { sessionId, csrfToken, user, actor: actorOf(user) } };
+    return { token, sessionId, csrfToken };
   }
+
+  const auditSignIn = (user: UserWithCustomer, client: ClientInfo, email = user.email) =>
+    audit.record({
+      type: 'SIGN_IN_SUCCEEDED',
+      userId: user.id,
+      customerId: user.customerId,
+      email,
+      ipAddress: client.ip,
+    });
 
   const service = {
     /**
      * Checks an e-mail and password with the sign-in throttle and audit trail, without starting a
-     * session: sign-in and machine linking (the agent signs in as its user) both go through here.
+     * session: sign-in and machine linking (the agent signs in as its user) both go through here. A user
+     * with two-factor sign-in is not signed in yet: the caller asks for the code (user.mfaEnabled), and
+     * the sign-in is audited once the code is right.
      */
     async verifyCredentials(email: string, password: string, client: ClientInfo): Promise<CredentialsOutcome> {
       const at = now();
@@ -149,13 +203,7 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
       }
       await auth.clearFailures(accountKey(email));
       if (!(await openAccount(user, client, email))) return { kind: 'suspended' };
-      await audit.record({
-        type: 'SIGN_IN_SUCCEEDED',
-        userId: user.id,
-        customerId: user.customerId,
-        email,
-        ipAddress: client.ip,
-      });
+      if (!user.mfaEnabled) await auditSignIn(user, client, email);
       return { kind: 'verified', user };
     },
 
@@ -184,7 +232,53 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
     async signIn(email: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
       const outcome = await service.verifyCredentials(email, password, client);
       if (outcome.kind !== 'verified') return outcome;
-      return { kind: 'signedIn', ...(await startSession(outcome.user, client)) };
+      const { user } = outcome;
+      if (user.mfaEnabled) return { kind: 'mfaPending', token: (await startSession(user, client, true)).token };
+      const started = await startSession(user, client);
+      return {
+        kind: 'signedIn',
+        token: started.token,
+        session: signedInAs(started.sessionId, started.csrfToken, user),
+      };
+    },
+
+    /**
+     * Checks a two-factor code of a user with the sign-in throttle (its own key per user, and the
+     * caller's address) and audit trail, and uses it up: the second step of sign-in, and what turning
+     * two-factor sign-in off or making new recovery codes asks for.
+     */
+    async verifySecondFactor(user: UserWithCustomer, code: string, client: ClientInfo): Promise<SecondFactorOutcome> {
+      const at = now();
+      const keys = [mfaKey(user.id), addressKey(client.ip)];
+      const wait = await throttledFor(keys, at, client, user.email);
+      if (wait > 0) return { kind: 'throttled', waitSeconds: wait };
+      const factor = await deps.secondFactor(user.id, code);
+      const who = { userId: user.id, customerId: user.customerId, email: user.email, ipAddress: client.ip };
+      if (factor === null) {
+        await recordFailures(keys, at);
+        await audit.record({ type: 'MFA_CODE_FAILED', ...who });
+        return { kind: 'failed' };
+      }
+      await auth.clearFailures(mfaKey(user.id));
+      if (factor === 'recovery') await audit.record({ type: 'MFA_RECOVERY_CODE_USED', ...who });
+      return { kind: 'verified', factor };
+    },
+
+    /**
+     * The second step of a two-factor sign-in: a right code replaces the half-signed-in session with a
+     * whole one under a new token (the half one's token is never a signed-in session's).
+     */
+    async completeSignIn(pending: MfaPending, code: string, client: ClientInfo): Promise<SignInOutcome> {
+      const outcome = await service.verifySecondFactor(pending.user, code, client);
+      if (outcome.kind !== 'verified') return outcome;
+      await auth.deleteSession(pending.sessionId);
+      await auditSignIn(pending.user, client);
+      const started = await startSession(pending.user, client);
+      return {
+        kind: 'signedIn',
+        token: started.token,
+        session: signedInAs(started.sessionId, started.csrfToken, pending.user),
+      };
     },
 
     /**
@@ -192,6 +286,12 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
      * `touch: false` checks without counting as activity (the live channel's periodic checks).
      */
     async resolve(token: string | undefined, options: { touch?: boolean } = {}): Promise<SignedIn | null> {
+      const found = await service.resolveAny(token, options);
+      return found?.kind === 'signedIn' ? found.session : null;
+    },
+
+    /** Like resolve, and a half-signed-in session (issue 18) is answered as such rather than as none. */
+    async resolveAny(token: string | undefined, options: { touch?: boolean } = {}): Promise<ResolvedSession | null> {
       if (!token || token.length > 100) return null;
       const id = sha256(token);
       const found = await auth.findSessionWithUser(id);
@@ -210,7 +310,14 @@ export function createAuthService(deps: { auth: AuthRepo; audit: AuditRepo; poli
       if (options.touch !== false && at.getTime() - session.lastSeenAt.getTime() > touchSlackMs) {
         await auth.touchSession(id, at);
       }
-      return { sessionId: id, csrfToken: session.csrfToken, user, actor: actorOf(user) };
+      if (session.mfaPending)
+        return { kind: 'mfaPending', pending: { sessionId: id, csrfToken: session.csrfToken, user } };
+      return { kind: 'signedIn', session: signedInAs(id, session.csrfToken, user) };
+    },
+
+    /** Drops a half-signed-in session (signing out of the second step). */
+    async dropPending(pending: MfaPending): Promise<void> {
+      await auth.deleteSession(pending.sessionId);
     },
 
     async signOut(session: SignedIn, client: ClientInfo): Promise<void> {

@@ -9,6 +9,7 @@ import {
   type MachineLinkRequest,
   type MachineLinkResult,
   MESSAGES,
+  MFA_TEXTS,
   machineLinkProof,
   mayLinkMachines,
   type ResponseSummaryCode,
@@ -110,6 +111,19 @@ export function createMachineLinkService(deps: {
       if (outcome.kind === 'throttled') throw refuse(429, 'THROTTLED', TEXT.throttled);
       if (outcome.kind === 'suspended') throw refuse(403, 'FORBIDDEN', TEXT.accountSuspended);
       const user = outcome.user;
+      // A password alone does not sign a two-factor user in, nor link their machine (issue 18): a linking
+      // code, made in a signed-in session, does.
+      if (proof.kind === 'password' && user.mfaEnabled) {
+        await deps.audit.record({
+          type: 'SIGN_IN_FAILED',
+          userId: user.id,
+          customerId: user.customerId,
+          email: user.email,
+          ipAddress: client.ip,
+          detail: { reason: 'two-factor code needed' },
+        });
+        throw refuse(401, 'UNAUTHENTICATED', MFA_TEXTS.agentLinkNeedsCode, 'password');
+      }
       if (user.customerId === null) throw refuse(403, 'FORBIDDEN', TEXT.notACustomerUser, 'email');
       // Read-only users look but do not change: neither their password nor a code they made before they
       // became read-only links a machine.

@@ -1,7 +1,16 @@
-import { type ActivityRow, AUDIT_EVENT_TEXTS, type AuditEventType, MESSAGES, PAGES, ROUTES } from '@portal/domain';
+import {
+  type ActivityRow,
+  AUDIT_EVENT_TEXTS,
+  type AuditEventType,
+  MESSAGES,
+  MFA_TEXTS,
+  PAGES,
+  ROUTES,
+} from '@portal/domain';
 import { Card, Col, Row, Spinner } from 'react-bootstrap';
 import { routeCall } from '../../app/api';
 import { DataTable, Page, usePagedQuery, useTableState } from '../../ui';
+import { MfaSection } from '../mfa/MfaSection';
 import { PasswordChangeForm } from './PasswordChangeForm';
 import { ProfileDetailsForm } from './ProfileDetailsForm';
 import { profileKeys, useProfile } from './queries';
@@ -62,6 +71,16 @@ export function ProfilePage() {
               </Card.Header>
               <Card.Body>
                 <PasswordChangeForm />
+              </Card.Body>
+            </Card>
+          </Col>
+          <Col lg={6}>
+            <Card>
+              <Card.Header as="h2" className="h6 mb-0">
+                {MFA_TEXTS.sectionTitle}
+              </Card.Header>
+              <Card.Body>
+                <MfaSection />
               </Card.Body>
             </Card>
           </Col>

@@ -1,0 +1,98 @@
+import { fieldRequired, MFA_TEXTS, type MfaStatus } from '@portal/domain';
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderSignedIn, renderSignedOut } from '../../app/testing';
+import { fakeServer, message, ok, reply } from '../users/testing';
+import { MfaSignInPage } from './MfaPages';
+import { MfaSection } from './MfaSection';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const OFF: MfaStatus = { enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false };
+const ON: MfaStatus = { enabled: true, enabledAt: '2026-11-27T10:00:00Z', recoveryCodesLeft: 10, required: false };
+const CODES = Array.from({ length: 10 }, (_, i) => `AAAA${i}-BBBB${i}`);
+
+describe('two-factor section of the profile (issue 18)', () => {
+  it('enrols: shows the QR code and key, puts a refused code on its field, then shows the recovery codes once', async () => {
+    let confirmations = 0;
+    const server = fakeServer(({ method, url }) => {
+      if (url.pathname === '/profile/mfa') return ok(OFF);
+      if (method === 'POST' && url.pathname === '/profile/mfa/enrolment') {
+        return ok({ secret: 'JBSWY3DPEHPK3PXP', otpauthUri: 'otpauth://totp/x', qrSvg: '<svg></svg>' });
+      }
+      if (url.pathname === '/profile/mfa/enrolment/confirm') {
+        confirmations++;
+        return confirmations === 1
+          ? reply(400, { messages: [message('code', MFA_TEXTS.codeInvalid)] })
+          : ok({ recoveryCodes: CODES });
+      }
+      return undefined;
+    });
+    const user = renderSignedIn(<MfaSection />);
+    await user.click(await screen.findByRole('button', { name: MFA_TEXTS.start }));
+    expect(await screen.findByTestId('mfa-secret')).toHaveTextContent('JBSWY3DPEHPK3PXP');
+    expect(screen.getByRole('img', { name: /QR code/ })).toHaveAttribute('src', expect.stringContaining('svg'));
+
+    // The schema's own check: nothing is sent without a code.
+    await user.click(screen.getByRole('button', { name: MFA_TEXTS.confirm }));
+    expect(await screen.findByText(fieldRequired(MFA_TEXTS.codeLabel))).toBeInTheDocument();
+    expect(server.to('POST', '/profile/mfa/enrolment/confirm')).toEqual([]);
+
+    const code = screen.getByLabelText(MFA_TEXTS.codeLabel);
+    await user.type(code, '111111');
+    await user.click(screen.getByRole('button', { name: MFA_TEXTS.confirm }));
+    await waitFor(() => expect(code).toHaveClass('is-invalid'));
+    expect(code.closest('.mb-3')).toHaveTextContent(MFA_TEXTS.codeInvalid);
+
+    await user.clear(code);
+    await user.type(code, '222222');
+    await user.click(screen.getByRole('button', { name: MFA_TEXTS.confirm }));
+    const list = await screen.findByTestId('recovery-codes');
+    expect(list.querySelectorAll('li')).toHaveLength(10);
+    expect(list).toHaveTextContent('AAAA0-BBBB0');
+    expect(server.to('POST', '/profile/mfa/enrolment/confirm')[1]?.body).toEqual({ code: '222222' });
+    expect(screen.getByRole('button', { name: MFA_TEXTS.copy })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: MFA_TEXTS.download })).toBeInTheDocument();
+  }, 20_000);
+
+  it('turning off sends the password and code; a wrong password shows on its field', async () => {
+    const server = fakeServer(({ url }) => {
+      if (url.pathname === '/profile/mfa') return ok(ON);
+      if (url.pathname === '/profile/mfa/disable') {
+        return reply(400, { messages: [message('password', MFA_TEXTS.passwordWrong)] });
+      }
+      return undefined;
+    });
+    const user = renderSignedIn(<MfaSection />);
+    expect(await screen.findByTestId('mfa-status')).toHaveTextContent(MFA_TEXTS.recoveryCodesLeft(10));
+    await user.type(screen.getByLabelText(MFA_TEXTS.passwordLabel), 'guess');
+    await user.type(screen.getByLabelText(MFA_TEXTS.codeLabel), '123456');
+    await user.click(screen.getByRole('button', { name: MFA_TEXTS.disable }));
+    const password = screen.getByLabelText(MFA_TEXTS.passwordLabel);
+    await waitFor(() => expect(password).toHaveClass('is-invalid'));
+    expect(password.closest('.mb-3')).toHaveTextContent(MFA_TEXTS.passwordWrong);
+    expect(server.to('POST', '/profile/mfa/disable')[0]?.body).toEqual({ password: 'guess', code: '123456' });
+  }, 20_000);
+
+  it('offers no Turn off while the account must use it', async () => {
+    fakeServer(({ url }) => (url.pathname === '/profile/mfa' ? ok({ ...ON, required: true }) : undefined));
+    renderSignedIn(<MfaSection />, { role: 'ROLE_BOLT_ADMIN_USER', customerId: null });
+    expect(await screen.findByRole('button', { name: MFA_TEXTS.regenerate })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: MFA_TEXTS.disable })).toBeNull();
+  }, 20_000);
+});
+
+describe('second step of sign-in (issue 18)', () => {
+  it('sends the code and shows a refusal on the field', async () => {
+    const server = fakeServer(({ url }) =>
+      url.pathname === '/login/mfa' ? reply(400, { messages: [message('code', MFA_TEXTS.codeInvalid)] }) : undefined,
+    );
+    const user = renderSignedOut(<MfaSignInPage />);
+    const code = screen.getByLabelText(MFA_TEXTS.codeLabel);
+    await user.type(code, 'abcde-fghij');
+    await user.click(screen.getByRole('button', { name: MFA_TEXTS.verify }));
+    await waitFor(() => expect(code).toHaveClass('is-invalid'));
+    expect(code.closest('.mb-3')).toHaveTextContent(MFA_TEXTS.codeInvalid);
+    expect(server.to('POST', '/login/mfa')[0]?.body).toEqual({ code: 'abcde-fghij' });
+  }, 20_000);
+});
