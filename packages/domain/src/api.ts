@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ActivityRow, Profile } from './account.js';
 import { forgotPasswordSchema, passwordChangeSchema, resetPasswordSchema, signInFormSchema } from './account.js';
+import { type AuditRow, auditFilterSchema, auditQuerySchema } from './audit.js';
 import { AGENT_DOWNLOADS, agentInstallerQuerySchema } from './agent-install.js';
 import {
   AGENT_CHANNEL,
@@ -556,6 +557,28 @@ export const ROUTES = {
    * Mail delivery (issue 17, ours): the caller's customer's mails that failed or are being retried, newest first,
    * for its super admin (shown on the notification settings screen).
    */
+  /**
+   * The audit trail (issue 18): the provider's every tenant, a customer super admin's own tenant; the exports
+   * take the same filters and answer every matching record as CSV.
+   */
+  audit: {
+    provider: get('/boltadmin/auditevents', 'providerAdmin', {
+      query: auditQuerySchema,
+      response: answer<Paged<AuditRow>>(),
+    }),
+    providerExport: get('/boltadmin/auditevents/export', 'providerAdmin', {
+      query: auditFilterSchema,
+      response: notAnEnvelope(),
+    }),
+    account: get('/admin/account/auditevents', 'customerSuperAdmin', {
+      query: auditQuerySchema,
+      response: answer<Paged<AuditRow>>(),
+    }),
+    accountExport: get('/admin/account/auditevents/export', 'customerSuperAdmin', {
+      query: auditFilterSchema,
+      response: notAnEnvelope(),
+    }),
+  },
   mail: {
     failures: get('/admin/mailfailures', 'customerSuperAdmin', {
       query: pagingQuerySchema,
@@ -1035,15 +1058,20 @@ export const ROUTES = {
 /** The paged customer lists' names (ROUTES.customers.lists). */
 export type CustomerList = keyof typeof ROUTES.customers.lists;
 
-/** Every entry of the table, for the server's start-up check and the route matrix test. */
-export function allRoutes(): RouteEntry[] {
-  const out: RouteEntry[] = [];
-  const visit = (node: object) => {
-    for (const value of Object.values(node)) {
-      if (value && typeof value === 'object' && 'method' in value && 'build' in value) out.push(value as RouteEntry);
-      else if (value && typeof value === 'object' && !(value instanceof z.ZodType)) visit(value);
+/** Every entry of the table with its key there (`customers.provider.remove`), in the table's order. */
+export function keyedRoutes(): Array<{ key: string; entry: RouteEntry }> {
+  const out: Array<{ key: string; entry: RouteEntry }> = [];
+  const visit = (node: object, prefix: string) => {
+    for (const [name, value] of Object.entries(node)) {
+      const key = prefix ? `${prefix}.${name}` : name;
+      if (value && typeof value === 'object' && 'method' in value && 'build' in value)
+        out.push({ key, entry: value as RouteEntry });
+      else if (value && typeof value === 'object' && !(value instanceof z.ZodType)) visit(value, key);
     }
   };
-  visit(ROUTES);
+  visit(ROUTES, '');
   return out;
 }
+
+/** Every entry of the table, for the server's start-up check and the route matrix test. */
+export const allRoutes = (): RouteEntry[] => keyedRoutes().map(({ entry }) => entry);

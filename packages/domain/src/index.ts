@@ -2,6 +2,8 @@ export * from './account.js';
 export * from './actions.js';
 export * from './agent-install.js';
 export * from './agent-protocol.js';
+export * from './audit.js';
+export * from './audit-kinds.js';
 export * from './api.js';
 export * from './billing.js';
 export * from './branding.js';

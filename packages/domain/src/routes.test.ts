@@ -104,6 +104,7 @@ describe('admin area entries (002 §2.2)', () => {
       '/boltadmin/backuppackagetemplates',
       '/boltadmin/backuptasks/statusoverview',
       '/boltadmin/infrastructure',
+      '/boltadmin/audit',
       '/logout',
     ]);
     expect(entries[0]?.label).toBe('Leave Admin Area');
