@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { ActivityRow, Profile } from './account.js';
 import { forgotPasswordSchema, passwordChangeSchema, resetPasswordSchema, signInFormSchema } from './account.js';
-import { type AuditRow, auditFilterSchema, auditQuerySchema } from './audit.js';
 import { AGENT_DOWNLOADS, agentInstallerQuerySchema } from './agent-install.js';
 import {
   AGENT_CHANNEL,
@@ -9,6 +8,7 @@ import {
   type MachineLinkResult,
   machineLinkRequestSchema,
 } from './agent-protocol.js';
+import { type AuditRow, auditFilterSchema, auditQuerySchema } from './audit.js';
 import type { CustomerAccount, CustomerDetail, CustomerPackageRow, CustomerRow } from './customers.js';
 import { customerSearchQuerySchema, customerStatusChangeQuerySchema } from './customers.js';
 import type {

@@ -1,5 +1,5 @@
-import { AUDIT_EVENT_TYPES } from './enums.js';
 import { keyedRoutes } from './api.js';
+import { AUDIT_EVENT_TYPES } from './enums.js';
 import { MACHINE_CHANNEL_COMMANDS } from './urls.js';
 
 /**
@@ -41,4 +41,3 @@ export function auditKinds(): string[] {
   const live = MACHINE_CHANNEL_COMMANDS.filter((command) => command !== 'localtreeitems').map(liveCommandKind);
   return [...AUDIT_EVENT_TYPES, ...[...new Set(auditedRouteKinds().values()), ...live].sort()];
 }
-

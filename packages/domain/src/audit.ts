@@ -155,3 +155,38 @@ export const AUDIT_SUBJECT_TYPES = [
   'whmcsServer',
   'migration',
 ] as const;
+
+/** The audit pages' texts. */
+export const AUDIT_TEXTS = {
+  providerTitle: 'Audit Trail',
+  accountTitle: 'Audit Trail',
+  accountSubtitle: "Every security and administrative event of your account, whoever's it was",
+  empty: 'No audit records match.',
+  apply: 'Filter',
+  clear: 'Clear',
+  exportCsv: 'Export CSV',
+  anyKind: 'Any kind',
+  anySubject: 'Any subject',
+  anyOutcome: 'Any outcome',
+  countLimited: `Counted up to ${AUDIT_COUNT_LIMIT.toLocaleString('en')} records; narrow the filter or export for all.`,
+  labels: {
+    from: 'From',
+    to: 'To',
+    email: 'Person (e-mail)',
+    kind: 'Kind',
+    subjectType: 'Subject',
+    subjectId: 'Subject id',
+    outcome: 'Outcome',
+    customerId: 'Tenant (customer id)',
+  },
+  columns: {
+    at: 'Time',
+    kind: 'Event',
+    who: 'Who',
+    tenant: 'Tenant',
+    subject: 'Subject',
+    outcome: 'Outcome',
+    ipAddress: 'Address',
+  },
+  outcomes: { succeeded: 'Succeeded', refused: 'Refused', failed: 'Failed' } satisfies Record<AuditOutcome, string>,
+} as const;

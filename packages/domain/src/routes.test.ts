@@ -200,6 +200,7 @@ describe('who may open a page (issue #6)', () => {
         'customerPackages',
         'customerPackage',
         'notificationSettings',
+        'accountAudit',
       ].sort(),
     );
   });
@@ -228,6 +229,7 @@ describe('who may open a page (issue #6)', () => {
         'providerStorageAccount',
         'providerStorageLocation',
         'providerResellerSettings',
+        'providerAudit',
       ].sort(),
     );
   });

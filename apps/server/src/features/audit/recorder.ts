@@ -102,7 +102,9 @@ export function registerAuditRecorder(
 
   const pending = createPending();
   function track(work: Promise<void>, request: FastifyRequest, kind: string): void {
-    pending.track(work, (error) => request.log.error({ err: error, reqId: request.id }, `audit record failed: ${kind}`));
+    pending.track(work, (error) =>
+      request.log.error({ err: error, reqId: request.id }, `audit record failed: ${kind}`),
+    );
   }
   app.decorate('auditSettled', () => pending.settled());
   app.addHook('onClose', async () => pending.settled());
@@ -151,7 +153,9 @@ export function createLiveCommandAudit(deps: {
   }
   return {
     record(event: LiveCommandAudit): void {
-      pending.track(write(event), (error) => deps.log.error({ err: error }, `audit record failed: live.${event.command}`));
+      pending.track(write(event), (error) =>
+        deps.log.error({ err: error }, `audit record failed: live.${event.command}`),
+      );
     },
     settled: () => pending.settled(),
   };

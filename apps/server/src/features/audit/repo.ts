@@ -61,7 +61,9 @@ export function createAuditRepo(db: Executor) {
       const userId = event.userId ?? null;
       const name =
         event.name ??
-        (userId === null ? null : sql`(select ${users.firstName} || ' ' || ${users.surname} from ${users} where ${users.id} = ${userId})`);
+        (userId === null
+          ? null
+          : sql`(select ${users.firstName} || ' ' || ${users.surname} from ${users} where ${users.id} = ${userId})`);
       await db.insert(auditEvents).values({
         type: event.type,
         userId,
@@ -97,12 +99,7 @@ export function createAuditRepo(db: Executor) {
     /** One page, newest first, and the number of matching records up to AUDIT_COUNT_LIMIT. */
     async page(scope: AuditScope, filter: AuditFilter, paging: { page: number; size: number }) {
       const where = matching(scope, filter);
-      const capped = db
-        .select({ one: sql`1` })
-        .from(auditEvents)
-        .where(where)
-        .limit(AUDIT_COUNT_LIMIT)
-        .as('capped');
+      const capped = db.select({ one: sql`1` }).from(auditEvents).where(where).limit(AUDIT_COUNT_LIMIT).as('capped');
       const [rows, total] = await Promise.all([
         db
           .select()
@@ -157,11 +154,7 @@ export async function pruneAuditEvents(db: Db, before: Date, batchSize = 5000): 
         .where(
           inArray(
             auditEvents.id,
-            tx
-              .select({ id: auditEvents.id })
-              .from(auditEvents)
-              .where(lt(auditEvents.at, before))
-              .limit(batchSize),
+            tx.select({ id: auditEvents.id }).from(auditEvents).where(lt(auditEvents.at, before)).limit(batchSize),
           ),
         )
         .returning({ id: auditEvents.id });

@@ -384,7 +384,13 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         // Task commands are audited where they are accepted or refused (issue 18); the tree listing only reads.
         const audited = (accepted: boolean) => {
           if (!READ_ONLY_COMMANDS.has(target.command))
-            deps.commandAudited?.({ signedIn, machineId: target.machineId, command: target.command, accepted, ipAddress });
+            deps.commandAudited?.({
+              signedIn,
+              machineId: target.machineId,
+              command: target.command,
+              accepted,
+              ipAddress,
+            });
         };
         try {
           await authoriseMachine(actor, target.machineId);
