@@ -42,7 +42,7 @@ const defaultOutcome = (type: string): AuditOutcome =>
   /_(FAILED|THROTTLED|REFUSED)$/.test(type) ? 'refused' : 'succeeded';
 
 export function createAuditRepo(db: Executor) {
-  const matching = (scope: AuditScope, filter: AuditFilter): SQL | undefined => {
+  const matching = (scope: AuditScope, filter: Partial<AuditFilter>): SQL | undefined => {
     const tenant = 'all' in scope ? filter.customerId : scope.customerId;
     return and(
       tenant === undefined ? undefined : eq(auditEvents.customerId, tenant),
@@ -97,7 +97,7 @@ export function createAuditRepo(db: Executor) {
     },
 
     /** One page, newest first, and the number of matching records up to AUDIT_COUNT_LIMIT. */
-    async page(scope: AuditScope, filter: AuditFilter, paging: { page: number; size: number }) {
+    async page(scope: AuditScope, filter: Partial<AuditFilter>, paging: { page: number; size: number }) {
       const where = matching(scope, filter);
       const capped = db.select({ one: sql`1` }).from(auditEvents).where(where).limit(AUDIT_COUNT_LIMIT).as('capped');
       const [rows, total] = await Promise.all([
@@ -117,7 +117,7 @@ export function createAuditRepo(db: Executor) {
      * Every matching record, newest first, in batches walked by (at, id): no offset grows with the export. The
      * cursor keeps `at` as the database's text, since a JavaScript date drops its microseconds.
      */
-    async *all(scope: AuditScope, filter: AuditFilter, batchSize = 1000) {
+    async *all(scope: AuditScope, filter: Partial<AuditFilter>, batchSize = 1000) {
       let cursor: { at: string; id: number } | null = null;
       for (;;) {
         const after: SQL | undefined = cursor
