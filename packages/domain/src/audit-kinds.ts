@@ -22,6 +22,16 @@ const NOT_AUDITED = new Set([
 export const liveCommandKind = (command: string) => `live.${command}`;
 
 let byRoute: ReadonlyMap<string, string> | null = null;
+let everyRoute: ReadonlyMap<string, string> | null = null;
+
+/**
+ * `METHOD path` of every entry → its key: a read refused to a signed-in caller (403, the access check's or a
+ * service's) is a permission denial worth a record too, named like the calls that change things.
+ */
+export function routeKinds(): ReadonlyMap<string, string> {
+  everyRoute ??= new Map(keyedRoutes().map(({ key, entry }) => [`${entry.method} ${entry.path}`, key]));
+  return everyRoute;
+}
 
 /** `METHOD path` of every state-changing, audited entry → its key in ROUTES, walked once. */
 export function auditedRouteKinds(): ReadonlyMap<string, string> {

@@ -77,6 +77,16 @@ describe('the audit trail records (issue 18)', () => {
     });
   });
 
+  it('records a read refused to a signed-in caller as a permission denial, and no other read', async () => {
+    const user = await signedIn(tenants.customerA.user.email);
+    expect((await user.json('GET', ROUTES.customers.lists.customers.path)).statusCode).toBe(403);
+    expect((await user.json('GET', ROUTES.profile.get.path)).statusCode).toBe(200);
+    const mine = (await records()).filter((r) => r.userId === tenants.customerA.user.id && r.type.includes('.'));
+    expect(mine.map((r) => [r.type, r.outcome, r.httpStatus, r.customerId])).toEqual([
+      ['customers.lists.customers', 'refused', 403, tenants.customerA.customerId],
+    ]);
+  });
+
   it('keeps no secret: neither the password of a new user nor the one signed in with', async () => {
     const superAdmin = await signedIn(tenants.customerA.superAdmin.email);
     const response = await superAdmin.json('POST', ROUTES.users.add.path, {

@@ -1,4 +1,4 @@
-import { type AuditOutcome, auditedRouteKinds, liveCommandKind, outcomeOfStatus } from '@portal/domain';
+import { type AuditOutcome, auditedRouteKinds, liveCommandKind, outcomeOfStatus, routeKinds } from '@portal/domain';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { LiveCommandAudit } from '../live/channel.js';
 import type { AuditKind, AuditRepo } from './repo.js';
@@ -21,7 +21,7 @@ const positiveId = (value: unknown): number | null => {
  * and the text path parameters that pick a section; the subject is the route's most specific id
  * (`…/backupmachines/:machineId` → machine 12).
  */
-export function callFacts(pattern: string, params: unknown, query: unknown) {
+function callFacts(pattern: string, params: unknown, query: unknown) {
   const p = (params ?? {}) as Record<string, unknown>;
   const q = (query ?? {}) as Record<string, unknown>;
   const ids: Record<string, number> = {};
@@ -50,7 +50,7 @@ export function callFacts(pattern: string, params: unknown, query: unknown) {
   return { ids, subject, detail: { ...ids, ...detail } };
 }
 
-export interface CallRecord {
+interface CallRecord {
   kind: AuditKind;
   request: FastifyRequest;
   pattern: string;
@@ -59,15 +59,17 @@ export interface CallRecord {
 
 /**
  * The central recorder (issue 18): every call of a state-changing route of ROUTES, named by its key there, once
- * its answer has gone out, so a record never slows or fails an answer (a failed insert is logged, not thrown). Denials (401,
- * 403, 404) are recorded as refused, with the caller's own customer as the tenant: an attempt on another tenant's
- * data is the caller's tenant's business, and the other tenant learns nothing about it.
+ * its answer has gone out, so a record never slows or fails an answer (a failed insert is logged, not thrown).
+ * Denials (401, 403, 404) are recorded as refused, with the caller's own customer as the tenant: an attempt on
+ * another tenant's data is the caller's tenant's business, and the other tenant learns nothing about it. A read
+ * refused with 403 to a signed-in caller is recorded too (a permission denial); other reads are not.
  */
 export function registerAuditRecorder(
   app: FastifyInstance,
   deps: { audit: Pick<AuditRepo, 'record'>; tenants: TenantLookup },
 ): void {
   const kinds = auditedRouteKinds();
+  const reads = routeKinds();
 
   async function recordCall({ kind, request, pattern, status }: CallRecord): Promise<void> {
     const outcome: AuditOutcome = outcomeOfStatus(status);
@@ -94,7 +96,9 @@ export function registerAuditRecorder(
   app.addHook('onResponse', async (request, reply) => {
     const pattern = request.routeOptions.url;
     if (!pattern || request.routeOptions.config.machineAuth) return;
-    const kind = kinds.get(`${request.method} ${pattern}`) as AuditKind | undefined;
+    const key = `${request.method} ${pattern}`;
+    const denied = reply.statusCode === 403 && request.signedIn !== null;
+    const kind = (kinds.get(key) ?? (denied ? reads.get(key) : undefined)) as AuditKind | undefined;
     if (!kind) return;
     // onResponse runs once the answer is out: the record is written after it, and not awaited by the hook.
     track(recordCall({ kind, request, pattern, status: reply.statusCode }), request, kind);
