@@ -24,7 +24,10 @@ import { DEMO_ACCOUNTS } from './demo/seed.js';
 import { registerAgentDownloadRoutes } from './features/agent-downloads/routes.js';
 import { createAgentEventsRepo } from './features/agent-events/repo.js';
 import { createAgentEventService } from './features/agent-events/service.js';
-import { createAuditRepo } from './features/audit/repo.js';
+import { createLiveCommandAudit, registerAuditRecorder } from './features/audit/recorder.js';
+import { createAuditRepo, pruneAuditEvents } from './features/audit/repo.js';
+import { registerAuditRoutes } from './features/audit/routes.js';
+import { createTenantLookup } from './features/audit/tenants.js';
 import { generatedPasswordHash, hashPassword } from './features/auth/passwords.js';
 import { createAuthRepo } from './features/auth/repo.js';
 import { registerAuthRoutes } from './features/auth/routes.js';
@@ -146,6 +149,7 @@ import { AppError, isClientAbort } from './http/errors.js';
 import { registerRequestContext } from './http/request-context.js';
 import { route } from './http/route.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { startAuditPrune } from './jobs/audit-prune.js';
 import { startBillingSync } from './jobs/billing-sync.js';
 import { startCustomerDeletion } from './jobs/customer-deletion.js';
 import { startDeletionJob } from './jobs/deletion-job.js';
@@ -183,6 +187,8 @@ declare module 'fastify' {
     mailDelivery: { runOnce(): Promise<number> };
     /** Package migrations (issue 16), for tests that wait for a sequence or run the job's steps. */
     migrations: MigrationService;
+    /** The audit retention job (issue 18): a pass of it now (tests). */
+    auditPrune: { runOnce(): Promise<number> };
   }
 }
 
@@ -252,6 +258,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   registerSecurityHeaders(app, { https: config.secureCookies });
   registerRequestContext(app, { auth, cookies });
+  // The audit trail (issue 18): every state-changing call recorded after its answer; the pages; the retention job.
+  registerAuditRecorder(app, { audit, tenants: createTenantLookup(db) });
+  registerAuditRoutes(app, { audit });
+  const commandAudit = createLiveCommandAudit({ audit, tenants: createTenantLookup(db), log: app.log });
+  app.addHook('onClose', async () => commandAudit.settled());
+  let auditPrune: ReturnType<typeof startAuditPrune> | undefined;
+  app.decorate('auditPrune', { runOnce: () => auditPrune?.runOnce() ?? Promise.resolve(0) });
+  app.addHook('onReady', async () => {
+    auditPrune = startAuditPrune({
+      prune: (before) => pruneAuditEvents(db, before),
+      retentionDays: config.auditRetentionDays,
+      logger: app.log,
+      ...(deps.now ? { now: deps.now } : {}),
+    });
+  });
+  app.addHook('onClose', async () => auditPrune?.stop());
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
@@ -537,6 +559,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     options: deps.live?.options,
     log: app.log,
     ...(deps.now ? { now: deps.now } : {}),
+    commandAudited: (event) => commandAudit.record(event),
   });
   channel = live;
   app.decorate('live', live);

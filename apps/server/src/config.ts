@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { SESSION_DEFAULTS, SIGN_UP_THROTTLE } from '@portal/domain';
+import { AUDIT_RETENTION_DAYS_DEFAULT, SESSION_DEFAULTS, SIGN_UP_THROTTLE } from '@portal/domain';
 import { z } from 'zod';
 import { BUILD_INFO } from './build-info.js';
 import { DEFAULT_POOL_TIMEOUTS, type PoolTimeouts } from './db/client.js';
@@ -52,6 +52,7 @@ const envSchema = z.object({
   SESSION_IDLE_MINUTES: positiveInt(SESSION_DEFAULTS.idleTimeoutMinutes),
   SESSION_MAX_HOURS: positiveInt(SESSION_DEFAULTS.absoluteLifetimeHours),
   SIGNUP_LIMIT_PER_ADDRESS: positiveInt(SIGN_UP_THROTTLE.perAddress),
+  AUDIT_RETENTION_DAYS: positiveInt(AUDIT_RETENTION_DAYS_DEFAULT),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().trim().min(3).default('Cloud Portal <no-reply@localhost>'),
   DEMO: z.enum(['true', 'false', '1', '0', '']).optional(),
@@ -119,6 +120,8 @@ export interface Config {
   sessionMaxHours: number;
   /** Sign-ups a client address may make in an hour (SIGN_UP_THROTTLE). */
   signUpLimitPerAddress: number;
+  /** Audit records older than this many days are pruned (issue 18). */
+  auditRetentionDays: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   demo: boolean;
@@ -185,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     signUpLimitPerAddress: e.SIGNUP_LIMIT_PER_ADDRESS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     demo,

@@ -8,6 +8,7 @@ import {
   type MachineLinkResult,
   machineLinkRequestSchema,
 } from './agent-protocol.js';
+import { type AuditRow, auditFilterSchema, auditQuerySchema } from './audit.js';
 import type { CustomerAccount, CustomerDetail, CustomerPackageRow, CustomerRow } from './customers.js';
 import { customerSearchQuerySchema, customerStatusChangeQuerySchema } from './customers.js';
 import type {
@@ -590,6 +591,28 @@ export const ROUTES = {
    * Mail delivery (issue 17, ours): the caller's customer's mails that failed or are being retried, newest first,
    * for its super admin (shown on the notification settings screen).
    */
+  /**
+   * The audit trail (issue 18): the provider's every tenant, a customer super admin's own tenant; the exports
+   * take the same filters and answer every matching record as CSV.
+   */
+  audit: {
+    provider: get('/boltadmin/auditevents', 'providerAdmin', {
+      query: auditQuerySchema,
+      response: answer<Paged<AuditRow>>(),
+    }),
+    providerExport: get('/boltadmin/auditevents/export', 'providerAdmin', {
+      query: auditFilterSchema,
+      response: notAnEnvelope(),
+    }),
+    account: get('/admin/account/auditevents', 'customerSuperAdmin', {
+      query: auditQuerySchema,
+      response: answer<Paged<AuditRow>>(),
+    }),
+    accountExport: get('/admin/account/auditevents/export', 'customerSuperAdmin', {
+      query: auditFilterSchema,
+      response: notAnEnvelope(),
+    }),
+  },
   mail: {
     failures: get('/admin/mailfailures', 'customerSuperAdmin', {
       query: pagingQuerySchema,
@@ -1069,7 +1092,6 @@ export const ROUTES = {
 /** The paged customer lists' names (ROUTES.customers.lists). */
 export type CustomerList = keyof typeof ROUTES.customers.lists;
 
-/** Every entry of the table, for the server's start-up check and the route matrix test. */
 /**
  * What a user who must set up two-factor sign-in before anything else may call (issue 18): the enrolment
  * and signing out. Public routes answer them as they answer anyone.
@@ -1081,14 +1103,20 @@ export const MFA_ENROLMENT_ROUTES: readonly RouteEntry[] = [
   ROUTES.auth.signOut,
 ];
 
-export function allRoutes(): RouteEntry[] {
-  const out: RouteEntry[] = [];
-  const visit = (node: object) => {
-    for (const value of Object.values(node)) {
-      if (value && typeof value === 'object' && 'method' in value && 'build' in value) out.push(value as RouteEntry);
-      else if (value && typeof value === 'object' && !(value instanceof z.ZodType)) visit(value);
+/** Every entry of the table with its key there (`customers.provider.remove`), in the table's order. */
+export function keyedRoutes(): Array<{ key: string; entry: RouteEntry }> {
+  const out: Array<{ key: string; entry: RouteEntry }> = [];
+  const visit = (node: object, prefix: string) => {
+    for (const [name, value] of Object.entries(node)) {
+      const key = prefix ? `${prefix}.${name}` : name;
+      if (value && typeof value === 'object' && 'method' in value && 'build' in value)
+        out.push({ key, entry: value as RouteEntry });
+      else if (value && typeof value === 'object' && !(value instanceof z.ZodType)) visit(value, key);
     }
   };
-  visit(ROUTES);
+  visit(ROUTES, '');
   return out;
 }
+
+/** Every entry of the table, for the server's start-up check and the route matrix test. */
+export const allRoutes = (): RouteEntry[] => keyedRoutes().map(({ entry }) => entry);

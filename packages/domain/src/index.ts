@@ -3,6 +3,8 @@ export * from './actions.js';
 export * from './agent-install.js';
 export * from './agent-protocol.js';
 export * from './api.js';
+export * from './audit.js';
+export * from './audit-kinds.js';
 export * from './billing.js';
 export * from './branding.js';
 export * from './command-responses.js';

@@ -104,6 +104,7 @@ describe('admin area entries (002 §2.2)', () => {
       '/boltadmin/backuppackagetemplates',
       '/boltadmin/backuptasks/statusoverview',
       '/boltadmin/infrastructure',
+      '/boltadmin/audit',
       '/logout',
     ]);
     expect(entries[0]?.label).toBe('Leave Admin Area');
@@ -199,6 +200,7 @@ describe('who may open a page (issue #6)', () => {
         'customerPackages',
         'customerPackage',
         'notificationSettings',
+        'accountAudit',
       ].sort(),
     );
   });
@@ -227,6 +229,7 @@ describe('who may open a page (issue #6)', () => {
         'providerStorageAccount',
         'providerStorageLocation',
         'providerResellerSettings',
+        'providerAudit',
       ].sort(),
     );
   });

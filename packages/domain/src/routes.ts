@@ -75,6 +75,9 @@ export const PAGES = {
   // Reseller settings (000 §2; issue 17): the reseller's own and the provider's view of a customer's.
   resellerSettings: '/admin/reselleradmin',
   providerResellerSettings: '/boltadmin/customers/{customerId}/resellersettings',
+  // The audit trail (issue 18): the provider's of every tenant, a customer super admin's of its own.
+  providerAudit: '/boltadmin/audit',
+  accountAudit: '/admin/account/audit',
 } as const;
 export type PageKey = keyof typeof PAGES;
 
@@ -131,6 +134,8 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   providerStorageLocation: 'providerAdmin',
   resellerSettings: 'resellerSuperAdmin',
   providerResellerSettings: 'providerAdmin',
+  providerAudit: 'providerAdmin',
+  accountAudit: 'customerSuperAdmin',
 };
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */
@@ -205,6 +210,7 @@ export function adminAreaEntries(actor: Actor | null): NavEntry[] {
     { label: 'Package Templates', href: '/boltadmin/backuppackagetemplates' },
     { label: 'Task Status Overview', href: '/boltadmin/backuptasks/statusoverview' },
     { label: 'Infrastructure', href: '/boltadmin/infrastructure' },
+    { label: 'Audit Trail', href: PAGES.providerAudit },
     { label: 'Sign out', href: PAGES.logout },
   ];
 }

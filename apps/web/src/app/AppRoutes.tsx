@@ -87,6 +87,7 @@ const ProviderResellerSettingsPage = lazy(() =>
     default: m.ProviderResellerSettingsPage,
   })),
 );
+const AuditPage = lazy(() => import('../features/audit/AuditPage').then((m) => ({ default: m.AuditPage })));
 
 /** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
 type Layout = 'public' | 'shell' | 'admin';
@@ -145,6 +146,8 @@ const SCREENS: Record<PageKey, Screen> = {
   providerStorageLocation: { layout: 'admin', element: <StorageLocationPage /> },
   resellerSettings: { layout: 'shell', element: <ResellerSettingsPage /> },
   providerResellerSettings: { layout: 'admin', element: <ProviderResellerSettingsPage /> },
+  providerAudit: { layout: 'admin', element: <AuditPage audience="provider" /> },
+  accountAudit: { layout: 'shell', element: <AuditPage audience="account" /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */

@@ -5,7 +5,7 @@ export interface TextFieldProps<F extends FieldValues> {
   form: UseFormReturn<F>;
   name: Path<F>;
   label: string;
-  type?: 'text' | 'email' | 'password' | 'tel' | 'number' | 'url';
+  type?: 'text' | 'email' | 'password' | 'tel' | 'number' | 'url' | 'datetime-local';
   autoComplete?: string;
   placeholder?: string;
   /** Id prefix, so two forms on one page can share field names. */

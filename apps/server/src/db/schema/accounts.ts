@@ -1,6 +1,6 @@
 import {
   AGGREGATE_TASK_STATUSES,
-  AUDIT_EVENT_TYPES,
+  type AuditOutcome,
   CUSTOMER_STATUSES,
   PAYMENT_METHODS,
   ROLES,
@@ -17,6 +17,7 @@ import {
   pgEnum,
   pgTable,
   serial,
+  smallint,
   text,
   uniqueIndex,
   varchar,
@@ -27,7 +28,6 @@ export const roleEnum = pgEnum('role', ROLES);
 export const userStatusEnum = pgEnum('user_status', USER_STATUSES);
 export const customerStatusEnum = pgEnum('customer_status', CUSTOMER_STATUSES);
 export const paymentMethodEnum = pgEnum('payment_method', PAYMENT_METHODS);
-export const auditEventTypeEnum = pgEnum('audit_event_type', AUDIT_EVENT_TYPES);
 export const aggregateTaskStatusEnum = pgEnum('aggregate_task_status', AGGREGATE_TASK_STATUSES);
 
 /** Billing (WHMCS) host servers of 001 §2; secrets are stored encrypted with MASTER_KEY. */
@@ -214,17 +214,39 @@ export const signInFailures = pgTable('sign_in_failures', {
   lastFailureAt: ts('last_failure_at').notNull().defaultNow(),
 });
 
+/**
+ * The audit trail (issue 18). Who acted is copied into the row (id, e-mail, name) and the ids carry no foreign
+ * key, so deleting a user or customer changes no record; a database trigger (migration audit_immutable) refuses
+ * every UPDATE and every DELETE but the retention job's. `type` is text: the domain's AUDIT_EVENT_TYPES and the
+ * audited route keys (audit-kinds.ts) are its one set of names.
+ */
 export const auditEvents = pgTable(
   'audit_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     at: ts('at').notNull().defaultNow(),
-    type: auditEventTypeEnum('type').notNull(),
-    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
-    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    type: varchar('type', { length: 100 }).notNull(),
+    userId: integer('user_id'),
+    /** The customer whose data it is (the tenant); null for the provider's own. */
+    customerId: integer('customer_id'),
+    /** The actor's own customer; null for a provider admin or a visitor. */
+    actorCustomerId: integer('actor_customer_id'),
     email: varchar('email', { length: 100 }),
+    name: varchar('name', { length: 201 }),
     ipAddress: varchar('ip_address', { length: 64 }),
+    subjectType: varchar('subject_type', { length: 40 }),
+    subjectId: integer('subject_id'),
+    outcome: varchar('outcome', { length: 10 }).$type<AuditOutcome>(),
+    httpStatus: smallint('http_status'),
     detail: jsonb('detail').$type<Record<string, unknown>>(),
   },
-  (t) => [index('audit_events_user_idx').on(t.userId, t.at), index('audit_events_customer_idx').on(t.customerId, t.at)],
+  // Each filter of the audit pages walks one of these newest first; the tenant's serves the account page.
+  (t) => [
+    index('audit_events_at_idx').on(t.at, t.id),
+    index('audit_events_user_idx').on(t.userId, t.at),
+    index('audit_events_customer_idx').on(t.customerId, t.at, t.id),
+    index('audit_events_email_idx').on(sql`lower(${t.email})`, t.at),
+    index('audit_events_type_idx').on(t.type, t.at),
+    index('audit_events_subject_idx').on(t.subjectType, t.subjectId, t.at),
+  ],
 );

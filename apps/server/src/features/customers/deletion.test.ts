@@ -308,11 +308,12 @@ describe('delete customer: the data really goes', () => {
         .from(accessKeys)
         .where(eq(accessKeys.keyId, `key-${c.customerId}`)),
     ).toEqual([]);
+    // The audit trail outlives its tenant (issue 18): its records keep the customer's id.
     const audit = await db()
       .select({ n: sql<number>`count(*)::int` })
       .from(auditEvents)
       .where(eq(auditEvents.customerId, c.customerId));
-    expect(audit[0]?.n).toBe(0);
+    expect(audit[0]?.n).toBeGreaterThan(0);
 
     const signIn = await new TestClient(t.app).signIn(c.admin.email, FIXTURE_PASSWORD);
     expect(signIn.headers.location).not.toBe('/');

@@ -101,6 +101,16 @@ export interface LiveChannelDeps {
   options?: Partial<LiveChannelOptions> | undefined;
   log: FastifyBaseLogger;
   now?: () => Date;
+  /** A browser's task command accepted or refused (the audit trail); called, not awaited. */
+  commandAudited?: ((event: LiveCommandAudit) => void) | undefined;
+}
+
+export interface LiveCommandAudit {
+  signedIn: SignedIn;
+  machineId: number;
+  command: MachineChannelCommand;
+  accepted: boolean;
+  ipAddress: string | null;
 }
 
 export interface LiveChannelOptions extends ConnectionOptions {
@@ -281,7 +291,12 @@ export function createLiveChannel(deps: LiveChannelDeps) {
 
   // --- Browsers ---------------------------------------------------------------------------------------
 
-  function browserHandler(connection: StompConnection, side: Side, sessionToken: string): EndpointHandler {
+  function browserHandler(
+    connection: StompConnection,
+    side: Side,
+    sessionToken: string,
+    ipAddress: string | null,
+  ): EndpointHandler {
     /**
      * The session and each machine's authorisation are looked up when first needed, then trusted while
      * they are re-checked in the background: a command never waits for the database. The session is
@@ -363,12 +378,29 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         // open to every signed-in user of the side: each message is filtered per user (deliverDashboardChange).
       },
       async send(destination, body) {
-        const { actor } = await currentUser();
+        const signedIn = await currentUser();
+        const { actor } = signedIn;
         const target = readSend(side, destination);
         if (!target) throw new StompRefusal('Not authorised for this destination');
-        await authoriseMachine(actor, target.machineId);
-        if (actor.readOnly && !READ_ONLY_COMMANDS.has(target.command)) {
-          throw new StompRefusal('Read-only users cannot send commands');
+        // Task commands are audited where they are accepted or refused (issue 18); the tree listing only reads.
+        const audited = (accepted: boolean) => {
+          if (!READ_ONLY_COMMANDS.has(target.command))
+            deps.commandAudited?.({
+              signedIn,
+              machineId: target.machineId,
+              command: target.command,
+              accepted,
+              ipAddress,
+            });
+        };
+        try {
+          await authoriseMachine(actor, target.machineId);
+          if (actor.readOnly && !READ_ONLY_COMMANDS.has(target.command)) {
+            throw new StompRefusal('Read-only users cannot send commands');
+          }
+        } catch (error) {
+          if (error instanceof StompRefusal) audited(false);
+          throw error;
         }
         let parsed: unknown;
         try {
@@ -376,6 +408,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         } catch {
           throw new StompRefusal('Body is not JSON');
         }
+        audited(true);
         const user = { userId: actor.userId, actor };
         await handlers.onBrowserCommand(user, target.machineId, target.command, parsed, {
           side,
@@ -514,8 +547,8 @@ export function createLiveChannel(deps: LiveChannelDeps) {
   return {
     options,
 
-    acceptBrowser(socket: WebSocket, side: Side, sessionToken: string): void {
-      accept(socket, (connection) => browserHandler(connection, side, sessionToken));
+    acceptBrowser(socket: WebSocket, side: Side, sessionToken: string, ipAddress: string | null = null): void {
+      accept(socket, (connection) => browserHandler(connection, side, sessionToken, ipAddress));
     },
 
     acceptAgent(socket: WebSocket): void {

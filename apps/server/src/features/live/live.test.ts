@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { AGENT_CHANNEL, type AgentToServer, machineQueue, ROUTES } from '@portal/domain';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { backupMachines } from '../../db/schema/index.js';
+import { auditEvents, backupMachines } from '../../db/schema/index.js';
 import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
@@ -53,6 +53,17 @@ async function raw(path: string, headers: Record<string, string> = {}) {
   const socket = await rawSocket(`${base}${path}`, headers);
   raws.push(socket);
   return socket;
+}
+
+/** The audit record of a user's live command, once written (after the command is handled). */
+async function commandRecord(userId: number) {
+  const find = () =>
+    t.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.userId, userId), eq(auditEvents.type, 'live.starttask')));
+  await eventually(async () => (await find()).length > 0);
+  return (await find())[0];
 }
 
 const online = async (machineId: number) => {
@@ -208,6 +219,15 @@ describe('browser endpoints', () => {
     expect(body.requestId).toBe('abc');
     expect(JSON.parse(body.responsePayloadJson).success).toBe(false);
     expect(theirs.messages).toHaveLength(0);
+    // The audit trail (issue 18) records the accepted command with its machine and tenant.
+    const record = await commandRecord(tenants.customerA.admin.id);
+    expect(record).toMatchObject({
+      type: 'live.starttask',
+      outcome: 'succeeded',
+      customerId: tenants.customerA.customerId,
+      subjectType: 'machine',
+      subjectId: machines.assigned,
+    });
   });
 
   it('refuses a command to a machine the user may not see', async () => {
@@ -220,6 +240,11 @@ describe('browser endpoints', () => {
     );
     expect(sent).toBe(false);
     expect(client.errors[0]?.headers.message).toBe('Not authorised for this destination');
+    expect(await commandRecord(tenants.customerA.user.id)).toMatchObject({
+      type: 'live.starttask',
+      outcome: 'refused',
+      subjectId: machines.unassigned,
+    });
   });
 });
 

@@ -66,12 +66,12 @@ export async function registerLiveRoutes(
   const { customer, provider, agent } = ROUTES.live;
   app.get(customer.path, { websocket: true, ...accessOf(customer), preHandler: checkOrigin }, (socket, request) =>
     acceptReleasing(socket, request, () =>
-      channel.acceptBrowser(socket, 'customer', request.cookies[SESSION_COOKIE] ?? ''),
+      channel.acceptBrowser(socket, 'customer', request.cookies[SESSION_COOKIE] ?? '', request.ip),
     ),
   );
   app.get(provider.path, { websocket: true, ...accessOf(provider), preHandler: checkOrigin }, (socket, request) =>
     acceptReleasing(socket, request, () =>
-      channel.acceptBrowser(socket, 'provider', request.cookies[SESSION_COOKIE] ?? ''),
+      channel.acceptBrowser(socket, 'provider', request.cookies[SESSION_COOKIE] ?? '', request.ip),
     ),
   );
   app.get(agent.path, { websocket: true, ...accessOf(agent) }, (socket, request) =>

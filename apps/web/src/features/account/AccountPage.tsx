@@ -1,6 +1,8 @@
 import {
+  AUDIT_TEXTS,
   type CustomerAccount,
   customerStatusBadge,
+  isCustomerSuperAdmin,
   MESSAGES,
   mayChange,
   PAGES,
@@ -12,6 +14,7 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
+import { Link } from 'react-router';
 import { routeCall } from '../../app/api';
 import { useSession } from '../../app/session';
 import { DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
@@ -80,6 +83,14 @@ export function AccountPage() {
     <Page
       title={TEXT.title}
       breadcrumbs={[{ label: MESSAGES.customer.dashboardCrumb, href: PAGES.dashboard }, { label: TEXT.title }]}
+      actions={
+        // The account's audit trail (issue 18) is its super admin's.
+        actor && isCustomerSuperAdmin(actor) ? (
+          <Link className="btn btn-sm btn-outline-secondary" to={PAGES.accountAudit} data-testid="account-audit-link">
+            {AUDIT_TEXTS.accountTitle}
+          </Link>
+        ) : undefined
+      }
     >
       <Row className="g-4 mb-4">
         <Col lg={8}>

@@ -1,0 +1,284 @@
+import { type AuditRow, type Envelope, type Paged, ROUTES, withQuery } from '@portal/domain';
+import { eq, sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents, users } from '../../db/schema/index.js';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { TestClient } from '../../testing/client.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { createAuditRepo } from './repo.js';
+
+let t: TestApp;
+let tenants: Tenants;
+let packageOfB: number;
+
+const signedIn = async (email: string) => {
+  const client = new TestClient(t.app);
+  const response = await client.signIn(email, FIXTURE_PASSWORD);
+  expect(response.headers.location, `sign-in of ${email}`).toBe('/');
+  return client;
+};
+
+function pageOf(response: LightMyRequestResponse): Paged<AuditRow> {
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as Envelope<Paged<AuditRow>>).result as Paged<AuditRow>;
+}
+
+const records = async () => {
+  await t.app.auditSettled();
+  return t.database.db.select().from(auditEvents);
+};
+
+const NEW_USER_PASSWORD = 'secret new user pass 42';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tenants = await createTenants(t.database.db);
+  packageOfB = await backupFixtures(t.database.db).package(tenants.customerB.customerId);
+});
+afterAll(async () => t.close());
+
+describe('the audit trail records (issue 18)', () => {
+  it("records a provider admin's change to a customer with tenant, subject and outcome", async () => {
+    const provider = await signedIn(tenants.providerAdmin.email);
+    const url = withQuery(ROUTES.packages.providerAction.build({ packageId: packageOfB }), { status: 'SUSPENDED' });
+    expect((await provider.json('PUT', url)).statusCode).toBe(200);
+    const row = (await records()).find((r) => r.type === 'packages.providerAction');
+    expect(row).toMatchObject({
+      userId: tenants.providerAdmin.id,
+      email: tenants.providerAdmin.email,
+      customerId: tenants.customerB.customerId,
+      actorCustomerId: null,
+      subjectType: 'package',
+      subjectId: packageOfB,
+      outcome: 'succeeded',
+      httpStatus: 200,
+      detail: { packageId: packageOfB, status: 'SUSPENDED' },
+    });
+    expect(row?.name).toMatch(/Tester$/);
+    expect(row?.ipAddress).toBeTruthy();
+  });
+
+  it("records a call on another tenant's data as refused, under the caller's own tenant", async () => {
+    const admin = await signedIn(tenants.customerA.admin.email);
+    const response = await admin.json('PUT', withQuery(ROUTES.packages.edit.build({ packageId: packageOfB }), {}), {
+      name: 'Taken over',
+    });
+    expect([403, 404]).toContain(response.statusCode);
+    const row = (await records()).find((r) => r.type === 'packages.edit' && r.userId === tenants.customerA.admin.id);
+    expect(row).toMatchObject({
+      outcome: 'refused',
+      httpStatus: response.statusCode,
+      customerId: tenants.customerA.customerId,
+      actorCustomerId: tenants.customerA.customerId,
+      subjectType: 'package',
+      subjectId: packageOfB,
+    });
+  });
+
+  it('records a read refused to a signed-in caller as a permission denial, and no other read', async () => {
+    const user = await signedIn(tenants.customerA.user.email);
+    expect((await user.json('GET', ROUTES.customers.lists.customers.path)).statusCode).toBe(403);
+    expect((await user.json('GET', ROUTES.profile.get.path)).statusCode).toBe(200);
+    const mine = (await records()).filter((r) => r.userId === tenants.customerA.user.id && r.type.includes('.'));
+    expect(mine.map((r) => [r.type, r.outcome, r.httpStatus, r.customerId])).toEqual([
+      ['customers.lists.customers', 'refused', 403, tenants.customerA.customerId],
+    ]);
+  });
+
+  it('keeps no secret: neither the password of a new user nor the one signed in with', async () => {
+    const superAdmin = await signedIn(tenants.customerA.superAdmin.email);
+    const response = await superAdmin.json('POST', ROUTES.users.add.path, {
+      firstName: 'Audited',
+      surname: 'Person',
+      email: 'audited.person@alpha.test',
+      contactNumber: '+44 20 7946 0000',
+      password: NEW_USER_PASSWORD,
+      confirmPassword: NEW_USER_PASSWORD,
+      readOnly: false,
+      role: 'ROLE_CUSTOMER_USER',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const rows = await records();
+    expect(rows.find((r) => r.type === 'users.add')).toMatchObject({
+      customerId: tenants.customerA.customerId,
+      outcome: 'succeeded',
+    });
+    const everything = JSON.stringify(rows);
+    expect(everything).not.toContain(NEW_USER_PASSWORD);
+    expect(everything).not.toContain(FIXTURE_PASSWORD);
+    expect(everything).not.toContain(superAdmin.csrf);
+    expect(everything).not.toContain(superAdmin.cookie('portal_session'));
+  });
+
+  it('keeps the explicit sign-in events with their outcome, and keeps records of a deleted user', async () => {
+    const failed = await new TestClient(t.app).signIn(tenants.customerB.user.email, 'a wrong password');
+    expect(failed.headers.location).not.toBe('/');
+    const rows = await records();
+    expect(rows.find((r) => r.type === 'SIGN_IN_FAILED' && r.email === tenants.customerB.user.email)?.outcome).toBe(
+      'refused',
+    );
+    const signIn = rows.find((r) => r.type === 'SIGN_IN_SUCCEEDED' && r.userId === tenants.customerA.superAdmin.id);
+    expect(signIn).toMatchObject({ outcome: 'succeeded', customerId: tenants.customerA.customerId });
+    expect(signIn?.name).toMatch(/Tester$/);
+
+    const before = rows.filter((r) => r.userId === tenants.customerB.user.id).length;
+    await t.database.db.delete(users).where(eq(users.id, tenants.customerB.user.id));
+    const after = (await records()).filter((r) => r.userId === tenants.customerB.user.id);
+    expect(after.length).toBe(before);
+  });
+
+  it('refuses to change or delete a record in the database itself', async () => {
+    const db = t.database.db;
+    await expect(db.update(auditEvents).set({ email: 'someone.else@example.test' })).rejects.toThrow();
+    await expect(db.delete(auditEvents)).rejects.toThrow();
+    expect((await records()).some((r) => r.email === 'someone.else@example.test')).toBe(false);
+  });
+});
+
+describe('the audit pages', () => {
+  it("shows a customer super admin its own tenant's records only, never another tenant's", async () => {
+    const superAdmin = await signedIn(tenants.customerB.superAdmin.email);
+    const { elements } = pageOf(
+      await superAdmin.json(
+        'GET',
+        withQuery(ROUTES.audit.account.path, { size: 100, customerId: tenants.customerA.customerId }),
+      ),
+    );
+    expect(elements.length).toBeGreaterThan(0);
+    expect(elements.every((row) => row.customerId === tenants.customerB.customerId)).toBe(true);
+    // The provider's suspension of B's package is B's business.
+    expect(elements.some((row) => row.kind === 'packages.providerAction')).toBe(true);
+    // A's admin's refused attempt on B's package stays A's.
+    expect(elements.some((row) => row.userId === tenants.customerA.admin.id)).toBe(false);
+    const csv = await superAdmin.request({ method: 'GET', url: ROUTES.audit.accountExport.path });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).not.toContain(tenants.customerA.superAdmin.email);
+  });
+
+  it('refuses the account view to admins and users who are not super admins, and the provider view to customers', async () => {
+    for (const email of [tenants.customerA.admin.email, tenants.customerA.user.email]) {
+      const client = await signedIn(email);
+      expect((await client.json('GET', ROUTES.audit.account.path)).statusCode).toBe(403);
+      expect((await client.json('GET', ROUTES.audit.accountExport.path)).statusCode).toBe(403);
+    }
+    const superAdmin = await signedIn(tenants.customerA.superAdmin.email);
+    expect((await superAdmin.json('GET', ROUTES.audit.provider.path)).statusCode).toBe(403);
+    expect((await superAdmin.json('GET', ROUTES.audit.providerExport.path)).statusCode).toBe(403);
+  });
+
+  it('filters by time, person, kind, subject and outcome, and pages in the database, newest first', async () => {
+    const repo = createAuditRepo(t.database.db);
+    for (let i = 1; i <= 23; i++) {
+      await repo.record({
+        type: 'machines.edit',
+        userId: 9_000,
+        customerId: tenants.customerB.customerId,
+        email: 'Pager.Person@example.test',
+        name: 'Pager Person',
+        subjectType: 'machine',
+        subjectId: i % 2 === 0 ? 77 : 78,
+        outcome: i === 5 ? 'failed' : 'succeeded',
+        httpStatus: i === 5 ? 400 : 200,
+        detail: { machineId: i },
+      });
+    }
+    const provider = await signedIn(tenants.providerAdmin.email);
+    const list = (query: Record<string, string | number>) =>
+      provider.json('GET', withQuery(ROUTES.audit.provider.path, query)).then(pageOf);
+
+    const first = await list({ email: 'pager.person@example.test', size: 10 });
+    expect(first.totalElements).toBe(23);
+    expect(first.totalPages).toBe(3);
+    expect(first.elements.map((r) => r.detail?.machineId)).toEqual([23, 22, 21, 20, 19, 18, 17, 16, 15, 14]);
+    const third = await list({ email: 'pager.person@example.test', size: 10, page: 2 });
+    expect(third.elements.map((r) => r.detail?.machineId)).toEqual([3, 2, 1]);
+
+    expect(
+      (await list({ email: 'pager.person@example.test', subjectType: 'machine', subjectId: 77 })).totalElements,
+    ).toBe(11);
+    expect((await list({ email: 'pager.person@example.test', outcome: 'failed' })).elements[0]?.httpStatus).toBe(400);
+    expect((await list({ kind: 'packages.providerAction' })).elements.map((r) => r.kind)).toEqual([
+      'packages.providerAction',
+    ]);
+    expect((await list({ customerId: tenants.customerA.customerId, kind: 'machines.edit' })).totalElements).toBe(0);
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await list({ from: future })).totalElements).toBe(0);
+    expect((await list({ to: future, email: 'pager.person@example.test' })).totalElements).toBe(23);
+
+    const bad = await provider.json('GET', withQuery(ROUTES.audit.provider.path, { from: 'yesterday' }));
+    expect(bad.statusCode).toBe(400);
+    expect((bad.json() as Envelope<null>).messages[0]?.fieldName).toBe('from');
+    const reversed = await provider.json(
+      'GET',
+      withQuery(ROUTES.audit.provider.path, { from: future, to: '2020-01-01' }),
+    );
+    expect((reversed.json() as Envelope<null>).messages[0]?.fieldName).toBe('to');
+  });
+
+  it('exports every matching record as RFC 4180 CSV, safe from formulas', async () => {
+    const repo = createAuditRepo(t.database.db);
+    await repo.record({
+      type: 'customers.provider.changeStatus',
+      email: '=cmd@evil.test',
+      name: 'Smith, "Bob"',
+      customerId: tenants.customerB.customerId,
+      detail: { customerId: tenants.customerB.customerId },
+    });
+    const provider = await signedIn(tenants.providerAdmin.email);
+    const response = await provider.request({
+      method: 'GET',
+      url: withQuery(ROUTES.audit.providerExport.path, { kind: 'customers.provider.changeStatus' }),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/csv/);
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="audit-/);
+    const lines = response.body.split('\r\n');
+    expect(lines[0]).toBe(
+      'Id,Time,Kind,Event,Outcome,HTTP status,User id,E-mail,Name,Actor customer,Tenant,Subject,IP address,Detail',
+    );
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(',\'=cmd@evil.test,"Smith, ""Bob""",');
+    expect(lines[1]).toContain(`"{""customerId"":${tenants.customerB.customerId}}"`);
+    expect(lines[2]).toBe('');
+
+    // Past one batch: every matching record, none twice.
+    const all = await provider.request({
+      method: 'GET',
+      url: withQuery(ROUTES.audit.providerExport.path, { email: 'pager.person@example.test' }),
+    });
+    const ids = all.body
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(',')[0]);
+    expect(ids).toHaveLength(23);
+    expect(new Set(ids).size).toBe(23);
+  });
+
+  it('streams an export across batches in order (the repository walks by time and id)', async () => {
+    const repo = createAuditRepo(t.database.db);
+    const seen: number[] = [];
+    for await (const row of repo.all({ all: true }, { email: 'pager.person@example.test' }, 4)) seen.push(row.id);
+    expect(seen).toHaveLength(23);
+    expect([...seen].sort((a, b) => b - a)).toEqual(seen);
+  });
+});
+
+describe('retention', () => {
+  it('prunes the records past AUDIT_RETENTION_DAYS and keeps the rest: the only delete', async () => {
+    const db = t.database.db;
+    const day = 86_400_000;
+    await db.insert(auditEvents).values([
+      { type: 'SIGNED_OUT', email: 'old@example.test', at: new Date(t.clock.now.getTime() - 400 * day) },
+      { type: 'SIGNED_OUT', email: 'recent@example.test', at: new Date(t.clock.now.getTime() - 300 * day) },
+    ]);
+    expect(await t.app.auditPrune.runOnce()).toBeGreaterThanOrEqual(1);
+    const emails = (await db.select({ email: auditEvents.email }).from(auditEvents)).map((r) => r.email);
+    expect(emails).not.toContain('old@example.test');
+    expect(emails).toContain('recent@example.test');
+    const [left] = await db.select({ n: sql<number>`count(*)::int` }).from(auditEvents);
+    expect(left?.n).toBeGreaterThan(20);
+  });
+});

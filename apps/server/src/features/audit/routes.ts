@@ -1,0 +1,58 @@
+import { Readable } from 'node:stream';
+import { type AuditFilter, ok, pageOf, ROUTES } from '@portal/domain';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { forbidden, parseWith } from '../../http/errors.js';
+import { requireSignedIn } from '../../http/request-context.js';
+import { route } from '../../http/route.js';
+import { csvLine } from './csv.js';
+import { AUDIT_CSV_HEADER, auditCsvCells, presentAuditRow } from './present.js';
+import type { AuditRepo, AuditScope } from './repo.js';
+
+/**
+ * The audit pages' calls (issue 18): the provider admins' over every tenant, a customer super admin's over its
+ * own tenant only (a reseller's too: its customers' records are theirs). Read only: no route changes or deletes a
+ * record.
+ */
+export function registerAuditRoutes(app: FastifyInstance, deps: { audit: AuditRepo }): void {
+  const r = ROUTES.audit;
+
+  const ownTenant = (request: Parameters<typeof requireSignedIn>[0]): AuditScope => {
+    const { customerId } = requireSignedIn(request).actor;
+    if (customerId === null) throw forbidden();
+    return { customerId };
+  };
+
+  function exportCsv(reply: FastifyReply, scope: AuditScope, filter: AuditFilter) {
+    const audit = deps.audit;
+    async function* lines() {
+      yield csvLine(AUDIT_CSV_HEADER);
+      for await (const row of audit.all(scope, filter)) yield csvLine(auditCsvCells(presentAuditRow(row)));
+    }
+    const stamp = new Date().toISOString().slice(0, 10);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="audit-${stamp}.csv"`)
+      .header('Cache-Control', 'no-store')
+      .send(Readable.from(lines()));
+  }
+
+  route(app, r.provider, async (request) => {
+    const { page, size, ...filter } = parseWith(r.provider.query, request.query);
+    const { rows, total } = await deps.audit.page({ all: true }, filter, { page, size });
+    return ok(pageOf(rows.map(presentAuditRow), total, size));
+  });
+  route(app, r.providerExport, async (request, reply) =>
+    exportCsv(reply, { all: true }, parseWith(r.providerExport.query, request.query)),
+  );
+  route(app, r.account, async (request) => {
+    const scope = ownTenant(request);
+    // The scope is the caller's own tenant whatever the query's customerId says (repo: matching).
+    const { page, size, ...filter } = parseWith(r.account.query, request.query);
+    const { rows, total } = await deps.audit.page(scope, filter, { page, size });
+    return ok(pageOf(rows.map(presentAuditRow), total, size));
+  });
+  route(app, r.accountExport, async (request, reply) => {
+    const scope = ownTenant(request);
+    return exportCsv(reply, scope, parseWith(r.accountExport.query, request.query));
+  });
+}

@@ -1,0 +1,117 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  AUDIT_OUTCOMES,
+  AUDIT_SUBJECT_TYPES,
+  AUDIT_TEXTS,
+  type AuditFilter,
+  type AuditFilterFields,
+  auditFilterSchema,
+  auditKindName,
+  auditKinds,
+  EMPTY_AUDIT_FILTER,
+} from '@portal/domain';
+import { useMemo } from 'react';
+import { Button, Col, Form, Row } from 'react-bootstrap';
+import { type Resolver, useForm } from 'react-hook-form';
+import { SelectField, TextField } from '../../ui';
+
+const L = AUDIT_TEXTS.labels;
+
+/** The query a filter sends: times as ISO (the browser's local time the person typed), empty fields left out. */
+export type AuditFilterQuery = Record<string, string | number | undefined>;
+
+export function auditFilterQuery(filter: AuditFilter): AuditFilterQuery {
+  return {
+    from: filter.from?.toISOString(),
+    to: filter.to?.toISOString(),
+    email: filter.email,
+    kind: filter.kind,
+    subjectType: filter.subjectType,
+    subjectId: filter.subjectId,
+    outcome: filter.outcome,
+    customerId: filter.customerId,
+  };
+}
+
+export interface AuditFilterFormProps {
+  /** The provider's page filters by tenant too. */
+  withTenant: boolean;
+  onApply: (query: AuditFilterQuery) => void;
+}
+
+/** The audit pages' filter: time range, person, kind, subject, outcome; checked with the server's own schema. */
+export function AuditFilterForm({ withTenant, onApply }: AuditFilterFormProps) {
+  const form = useForm<AuditFilterFields>({
+    // The schema's output (dates, ids) is what the submit handler gets; the fields hold the typed text.
+    resolver: zodResolver(auditFilterSchema) as unknown as Resolver<AuditFilterFields>,
+    defaultValues: EMPTY_AUDIT_FILTER,
+  });
+  const kindOptions = useMemo(
+    () => [
+      { value: '', label: AUDIT_TEXTS.anyKind },
+      ...auditKinds().map((k) => ({ value: k, label: auditKindName(k) })),
+    ],
+    [],
+  );
+  const submit = form.handleSubmit((values) => onApply(auditFilterQuery(values as unknown as AuditFilter)));
+  const clear = () => {
+    form.reset(EMPTY_AUDIT_FILTER);
+    onApply({});
+  };
+  return (
+    <Form noValidate onSubmit={submit} data-testid="audit-filter" aria-label="Audit filter">
+      <Row className="g-2">
+        <Col md={3}>
+          <TextField form={form} name="from" label={L.from} type="datetime-local" />
+        </Col>
+        <Col md={3}>
+          <TextField form={form} name="to" label={L.to} type="datetime-local" />
+        </Col>
+        <Col md={3}>
+          <TextField form={form} name="email" label={L.email} type="email" />
+        </Col>
+        <Col md={3}>
+          <SelectField form={form} name="kind" label={L.kind} options={kindOptions} />
+        </Col>
+        <Col md={3}>
+          <SelectField
+            form={form}
+            name="subjectType"
+            label={L.subjectType}
+            options={[
+              { value: '', label: AUDIT_TEXTS.anySubject },
+              ...AUDIT_SUBJECT_TYPES.map((s) => ({ value: s, label: s })),
+            ]}
+          />
+        </Col>
+        <Col md={2}>
+          <TextField form={form} name="subjectId" label={L.subjectId} />
+        </Col>
+        <Col md={2}>
+          <SelectField
+            form={form}
+            name="outcome"
+            label={L.outcome}
+            options={[
+              { value: '', label: AUDIT_TEXTS.anyOutcome },
+              ...AUDIT_OUTCOMES.map((o) => ({ value: o, label: AUDIT_TEXTS.outcomes[o] })),
+            ]}
+          />
+        </Col>
+        {withTenant && (
+          <Col md={2}>
+            <TextField form={form} name="customerId" label={L.customerId} />
+          </Col>
+        )}
+        <Col md="auto" className="d-flex align-items-center gap-2">
+          <Button type="submit" data-testid="audit-apply">
+            {AUDIT_TEXTS.apply}
+          </Button>
+          <Button variant="outline-secondary" onClick={clear} data-testid="audit-clear">
+            {AUDIT_TEXTS.clear}
+          </Button>
+        </Col>
+      </Row>
+    </Form>
+  );
+}

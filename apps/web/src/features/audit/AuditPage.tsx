@@ -1,0 +1,92 @@
+import {
+  AUDIT_COUNT_LIMIT,
+  AUDIT_PAGE_SIZE,
+  AUDIT_TEXTS,
+  type AuditRow,
+  auditSubjectText,
+  ROUTES,
+  withQuery,
+} from '@portal/domain';
+import { useState } from 'react';
+import { routeCall } from '../../app/api';
+import { DataTable, Page, StatusBadge, usePagedQuery, useTableState } from '../../ui';
+import { AuditFilterForm, type AuditFilterQuery } from './AuditFilterForm';
+
+const C = AUDIT_TEXTS.columns;
+const OUTCOME_VARIANT = { succeeded: 'success', refused: 'warning', failed: 'danger' } as const;
+
+export interface AuditPageProps {
+  /** provider: every tenant (/boltadmin/audit); account: the super admin's own tenant (/admin/account/audit). */
+  audience: 'provider' | 'account';
+}
+
+/** The audit trail (issue 18): filtered, paged by the server, newest first, exported as CSV with the same filter. */
+export function AuditPage({ audience }: AuditPageProps) {
+  const provider = audience === 'provider';
+  const list = provider ? ROUTES.audit.provider : ROUTES.audit.account;
+  const exportRoute = provider ? ROUTES.audit.providerExport : ROUTES.audit.accountExport;
+  const table = useTableState<AuditFilterQuery>({ size: AUDIT_PAGE_SIZE });
+  const rows = usePagedQuery(['audit', audience], routeCall(list, {}), table.params);
+  const [query, setQuery] = useState<AuditFilterQuery>({});
+  const apply = (next: AuditFilterQuery) => {
+    setQuery(next);
+    table.setFilters(next);
+  };
+  return (
+    <Page
+      title={provider ? AUDIT_TEXTS.providerTitle : AUDIT_TEXTS.accountTitle}
+      subtitle={provider ? undefined : AUDIT_TEXTS.accountSubtitle}
+      actions={
+        <a
+          className="btn btn-outline-primary"
+          href={withQuery(exportRoute.path, query)}
+          download
+          data-testid="audit-export"
+        >
+          {AUDIT_TEXTS.exportCsv}
+        </a>
+      }
+    >
+      <AuditFilterForm withTenant={provider} onApply={apply} />
+      <DataTable<AuditRow>
+        aria-label={AUDIT_TEXTS.providerTitle}
+        data-testid="audit-table"
+        columns={[
+          { key: 'at', header: C.at, render: (r) => new Date(r.at).toLocaleString() },
+          { key: 'kind', header: C.kind, render: (r) => <span title={r.kind}>{r.kindName}</span> },
+          {
+            key: 'who',
+            header: C.who,
+            render: (r) => (r.email ? `${r.name ?? ''} <${r.email}>`.trim() : '—'),
+          },
+          ...(provider ? [{ key: 'tenant', header: C.tenant, render: (r: AuditRow) => r.customerId ?? '—' }] : []),
+          { key: 'subject', header: C.subject, render: (r) => auditSubjectText(r) || '—' },
+          {
+            key: 'outcome',
+            header: C.outcome,
+            render: (r) =>
+              r.outcome ? (
+                <StatusBadge
+                  status={r.outcome}
+                  label={`${AUDIT_TEXTS.outcomes[r.outcome]}${r.httpStatus ? ` (${r.httpStatus})` : ''}`}
+                  variant={OUTCOME_VARIANT[r.outcome]}
+                />
+              ) : (
+                '—'
+              ),
+          },
+          { key: 'ipAddress', header: C.ipAddress, render: (r) => r.ipAddress ?? '—' },
+        ]}
+        rows={rows.rows}
+        rowKey={(r) => r.id}
+        totalElements={rows.totalElements}
+        page={table.page}
+        size={table.size}
+        onPageChange={table.setPage}
+        loading={rows.loading}
+        emptyText={AUDIT_TEXTS.empty}
+        caption={rows.totalElements >= AUDIT_COUNT_LIMIT ? AUDIT_TEXTS.countLimited : undefined}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { AUDIT_TEXTS, CSRF_HEADER_NAME, type CustomerRow, type Paged, ROUTES, withQuery } from '@portal/domain';
+import { jsonResult, signIn } from './helpers';
+
+/**
+ * The audit trail (issue 18): a provider admin's change to a customer is on /boltadmin/audit, found by kind and
+ * person and exported as CSV; the customer's super admin sees it, and its own sign-in, on its account's trail.
+ */
+
+const PROVIDER = 'provider-admin@demo.test';
+const SUPER_ADMIN = 'super-admin@demo.test';
+const KIND = 'customers.plugins';
+const L = AUDIT_TEXTS.labels;
+
+/** Saves the customer's cPanel plugin setting unchanged: a recorded change that leaves the demo as it was. */
+async function saveCustomerPlugins(page: Page): Promise<number> {
+  const list = await jsonResult<Paged<CustomerRow>>(
+    page,
+    withQuery(ROUTES.customers.lists.customers.path, { search: SUPER_ADMIN, page: 0, size: 10 }),
+  );
+  const customer = list.elements[0];
+  if (!customer) throw new Error(`no customer of ${SUPER_ADMIN}`);
+  const csrf = (await page.locator('meta[name="_csrf"]').getAttribute('content')) ?? '';
+  const answer = await page.request.put(ROUTES.customers.plugins.build({ customerId: customer.id }), {
+    headers: { [CSRF_HEADER_NAME]: csrf, accept: 'application/json' },
+    data: { cpanelPluginEnabled: customer.cpanelPluginEnabled },
+  });
+  expect(answer.status()).toBe(200);
+  return customer.id;
+}
+
+/** Parses RFC 4180 lines without quoted line breaks (the records have none). */
+function csvRows(text: string): string[][] {
+  return text
+    .split('\r\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const cells: string[] = [];
+      for (const match of line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g))
+        cells.push(match[1] !== undefined ? match[1].replaceAll('""', '"') : (match[2] ?? ''));
+      return cells;
+    });
+}
+
+test('a provider admin finds its change on the audit trail and exports it; the customer super admin sees it too', async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, PROVIDER);
+  await page.goto('/boltadmin/customers');
+  const customerId = await saveCustomerPlugins(page);
+
+  await page.getByRole('navigation', { name: 'Admin area menu' }).getByRole('link', { name: 'Audit Trail' }).click();
+  await expect(page).toHaveURL(/\/boltadmin\/audit$/);
+  await expect(page.getByRole('heading', { level: 1, name: AUDIT_TEXTS.providerTitle })).toBeVisible();
+
+  const filter = page.getByTestId('audit-filter');
+  await filter.getByLabel(L.kind).selectOption(KIND);
+  await filter.getByLabel(L.email).fill(PROVIDER);
+  await filter.getByRole('button', { name: AUDIT_TEXTS.apply }).click();
+  const table = page.getByTestId('audit-table');
+  const rows = table.locator('tbody tr');
+  await expect(rows.first()).toContainText(KIND);
+  await expect(rows.first()).toContainText(PROVIDER);
+  await expect(rows.first()).toContainText(`customer ${customerId}`);
+  await expect(rows.first()).toContainText('Succeeded (200)');
+  // Every row shown is of the kind and person filtered.
+  for (const text of await rows.allTextContents()) {
+    expect(text).toContain(KIND);
+    expect(text).toContain(PROVIDER);
+  }
+
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId('audit-export').click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = csvRows(readFileSync((await download.path()) ?? '', 'utf8'));
+  const header = csv[0] ?? [];
+  expect(header.slice(0, 5)).toEqual(['Id', 'Time', 'Kind', 'Event', 'Outcome']);
+  const records = csv.slice(1);
+  expect(records.length).toBeGreaterThan(0);
+  const column = (name: string) => header.indexOf(name);
+  for (const record of records) {
+    expect(record[column('Kind')]).toBe(KIND);
+    expect(record[column('E-mail')]).toBe(PROVIDER);
+  }
+  expect(records[0]?.[column('Tenant')]).toBe(String(customerId));
+  expect(records[0]?.[column('Outcome')]).toBe('succeeded');
+  expect(records[0]?.[column('Subject')]).toBe(`customer ${customerId}`);
+
+  // The customer's super admin: its account's trail, the provider's change to it and its own sign-in.
+  const context = await browser.newContext();
+  const customerPage = await context.newPage();
+  await signIn(customerPage, SUPER_ADMIN);
+  await customerPage
+    .getByRole('navigation', { name: 'Main menu' })
+    .getByRole('link', { name: 'Account Settings' })
+    .click();
+  await customerPage.getByTestId('account-audit-link').click();
+  await expect(customerPage).toHaveURL(/\/admin\/account\/audit$/);
+  await expect(customerPage.getByRole('heading', { level: 1, name: AUDIT_TEXTS.accountTitle })).toBeVisible();
+  const own = customerPage.getByTestId('audit-table').locator('tbody tr');
+  await expect(own.filter({ hasText: 'Signed in' }).filter({ hasText: SUPER_ADMIN }).first()).toBeVisible();
+  const accountFilter = customerPage.getByTestId('audit-filter');
+  await expect(accountFilter.getByLabel(L.customerId)).toHaveCount(0);
+  await accountFilter.getByLabel(L.kind).selectOption(KIND);
+  await accountFilter.getByRole('button', { name: AUDIT_TEXTS.apply }).click();
+  await expect(own.first()).toContainText(PROVIDER);
+  await context.close();
+});

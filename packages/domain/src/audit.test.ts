@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { auditFilterSchema, auditKindName, outcomeOfStatus } from './audit.js';
+import { auditedRouteKinds, auditKinds } from './audit-kinds.js';
+import { AUDIT_EVENT_TYPES } from './enums.js';
+
+describe('audit kinds (issue 18)', () => {
+  it('names every state-changing route by its key in ROUTES, and no read, sign-in page or agent call', () => {
+    const kinds = auditedRouteKinds();
+    expect(kinds.get('DELETE /boltadmin/customers/:customerId')).toBe('customers.provider.remove');
+    expect(kinds.get('PUT /boltadmin/customers/:customerId/plugins')).toBe('customers.plugins');
+    expect(kinds.get('POST /admin/account/users')).toBe('users.add');
+    expect(
+      kinds.get(
+        'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/realtimecommands',
+      ),
+    ).toBe('realtimeCommands.submit');
+    for (const key of kinds.keys()) expect(key.startsWith('GET ')).toBe(false);
+    const values = [...kinds.values()];
+    expect(values.some((k) => k.startsWith('auth.') || k.startsWith('restic.'))).toBe(false);
+    expect(values).not.toContain('treeItems.list');
+    expect(values).not.toContain('machineLink.agentLink');
+  });
+
+  it('offers the security events, the route kinds and the live commands, once each', () => {
+    const kinds = auditKinds();
+    expect(kinds.slice(0, AUDIT_EVENT_TYPES.length)).toEqual([...AUDIT_EVENT_TYPES]);
+    expect(kinds).toContain('live.starttask');
+    expect(kinds).not.toContain('live.localtreeitems');
+    expect(new Set(kinds).size).toBe(kinds.length);
+  });
+
+  it('names a kind by its event text, else by the key', () => {
+    expect(auditKindName('SIGN_IN_FAILED')).toBe('Sign-in failed');
+    expect(auditKindName('customers.plugins')).toBe('customers.plugins');
+  });
+});
+
+describe('outcomeOfStatus', () => {
+  it('is refused for a denial, failed for any other error, succeeded otherwise', () => {
+    expect([200, 204, 302].map(outcomeOfStatus)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect([401, 403, 404].map(outcomeOfStatus)).toEqual(['refused', 'refused', 'refused']);
+    expect([400, 409, 500, 503].map(outcomeOfStatus)).toEqual(['failed', 'failed', 'failed', 'failed']);
+  });
+});
+
+describe('auditFilterSchema', () => {
+  it('reads empty fields as no filter and typed ones as dates and ids', () => {
+    expect(auditFilterSchema.parse({ email: '', subjectId: '', outcome: '', customerId: '' })).toEqual({
+      from: undefined,
+      to: undefined,
+      email: undefined,
+      kind: undefined,
+      subjectType: undefined,
+      subjectId: undefined,
+      outcome: undefined,
+      customerId: undefined,
+    });
+    const parsed = auditFilterSchema.parse({ from: '2026-01-02T03:04:05Z', subjectId: '12', outcome: 'refused' });
+    expect(parsed.from?.toISOString()).toBe('2026-01-02T03:04:05.000Z');
+    expect(parsed.subjectId).toBe(12);
+  });
+
+  it('refuses a bad date, a bad outcome and a range that ends before it starts, on their fields', () => {
+    const fields = (input: Record<string, string>) =>
+      auditFilterSchema.safeParse(input).error?.issues.map((issue) => issue.path.join('.'));
+    expect(fields({ from: 'yesterday' })).toEqual(['from']);
+    expect(fields({ outcome: 'maybe' })).toEqual(['outcome']);
+    expect(fields({ from: '2026-02-01', to: '2026-01-01' })).toEqual(['to']);
+  });
+});

@@ -1,0 +1,192 @@
+import { z } from 'zod';
+import { AUDIT_EVENT_TEXTS, AUDIT_EVENT_TYPES, type AuditEventType } from './enums.js';
+import { pagingQuerySchema } from './envelope.js';
+import { idParam } from './ids.js';
+
+/**
+ * The audit trail (issue 18): every security and administrative event, kept with who, on behalf of which
+ * tenant, what, when, from where and how it ended. The explicit security events are AUDIT_EVENT_TYPES; every
+ * other kind is the key of a state-changing route in ROUTES (`customers.provider.remove`), see audit-kinds.ts.
+ */
+
+export const AUDIT_OUTCOMES = ['succeeded', 'refused', 'failed'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** How a call ended, by its HTTP status: a denial (no session, no right, not yours: 401/403/404) is refused. */
+export function outcomeOfStatus(status: number): AuditOutcome {
+  if (status < 400) return 'succeeded';
+  if (status === 401 || status === 403 || status === 404) return 'refused';
+  return 'failed';
+}
+
+/** How long records are kept unless AUDIT_RETENTION_DAYS says otherwise. */
+export const AUDIT_RETENTION_DAYS_DEFAULT = 365;
+/**
+ * The table counts matching records up to this many: counting millions of rows for a pager nobody pages to the
+ * end of costs more than the page itself; a filter narrows the list, the CSV export has every row.
+ */
+export const AUDIT_COUNT_LIMIT = 10_000;
+export const AUDIT_PAGE_SIZE = 25;
+
+/** A record as the audit pages and the CSV show it: ids, names and statuses only, never a body or a secret. */
+export interface AuditRow {
+  id: number;
+  /** ISO time. */
+  at: string;
+  kind: string;
+  kindName: string;
+  outcome: AuditOutcome | null;
+  httpStatus: number | null;
+  userId: number | null;
+  email: string | null;
+  name: string | null;
+  /** The actor's own customer (null: a provider admin or a visitor). */
+  actorCustomerId: number | null;
+  /** The customer whose data it is (null: the provider's own, or none). */
+  customerId: number | null;
+  subjectType: string | null;
+  subjectId: number | null;
+  ipAddress: string | null;
+  detail: Record<string, unknown> | null;
+}
+
+/** 'machine 12', or '' without a subject. */
+export const auditSubjectText = (row: Pick<AuditRow, 'subjectType' | 'subjectId'>) =>
+  row.subjectType ? `${row.subjectType}${row.subjectId === null ? '' : ` ${row.subjectId}`}` : '';
+
+const isEventType = (kind: string): kind is AuditEventType => (AUDIT_EVENT_TYPES as readonly string[]).includes(kind);
+
+/** The text of a kind: the security events' own, else the route key itself (it names the feature and the act). */
+export const auditKindName = (kind: string) => (isEventType(kind) ? AUDIT_EVENT_TEXTS[kind] : kind);
+
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} is too long`)
+    .optional()
+    .transform((value) => (value ? value : undefined));
+
+const optionalTime = (label: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (!value) return undefined;
+      const at = new Date(value);
+      if (Number.isNaN(at.getTime())) {
+        ctx.addIssue({ code: 'custom', message: `${label} is not a valid date and time` });
+        return z.NEVER;
+      }
+      return at;
+    });
+
+/** The filters of the audit pages and the CSV export (the form's fields, by the same names). */
+export const auditFilterSchema = z
+  .object({
+    from: optionalTime('From'),
+    to: optionalTime('To'),
+    email: optionalText(100, 'E-mail'),
+    kind: optionalText(100, 'Kind'),
+    subjectType: optionalText(40, 'Subject'),
+    subjectId: z
+      .union([z.literal(''), idParam])
+      .optional()
+      .transform((value) => (value === '' ? undefined : value)),
+    outcome: z
+      .union([z.literal(''), z.enum(AUDIT_OUTCOMES, { error: 'Outcome is not valid' })])
+      .optional()
+      .transform((value) => (value === '' ? undefined : value)),
+    /** The provider's page only: one tenant. */
+    customerId: z
+      .union([z.literal(''), idParam])
+      .optional()
+      .transform((value) => (value === '' ? undefined : value)),
+  })
+  .refine((f) => !f.from || !f.to || f.from.getTime() <= f.to.getTime(), {
+    message: 'From must be before To',
+    path: ['to'],
+  });
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+export const auditQuerySchema = z.intersection(
+  pagingQuerySchema.extend({ size: z.coerce.number().int().min(1).max(100).default(AUDIT_PAGE_SIZE) }),
+  auditFilterSchema,
+);
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+/** The filter form's fields as typed (strings); the form validates them with auditFilterSchema. */
+export interface AuditFilterFields {
+  from: string;
+  to: string;
+  email: string;
+  kind: string;
+  subjectType: string;
+  subjectId: string;
+  outcome: string;
+  customerId: string;
+}
+export const EMPTY_AUDIT_FILTER: AuditFilterFields = {
+  from: '',
+  to: '',
+  email: '',
+  kind: '',
+  subjectType: '',
+  subjectId: '',
+  outcome: '',
+  customerId: '',
+};
+
+/** The subject kinds a record may name: a route's most specific id parameter without its `Id`. */
+export const AUDIT_SUBJECT_TYPES = [
+  'customer',
+  'user',
+  'package',
+  'machine',
+  'task',
+  'action',
+  'snapshot',
+  'run',
+  'template',
+  'request',
+  'storageAccount',
+  'storageLocation',
+  'whmcsServer',
+  'migration',
+] as const;
+
+/** The audit pages' texts. */
+export const AUDIT_TEXTS = {
+  providerTitle: 'Audit Trail',
+  accountTitle: 'Audit Trail',
+  accountSubtitle: "Every security and administrative event of your account, whoever's it was",
+  empty: 'No audit records match.',
+  apply: 'Filter',
+  clear: 'Clear',
+  exportCsv: 'Export CSV',
+  anyKind: 'Any kind',
+  anySubject: 'Any subject',
+  anyOutcome: 'Any outcome',
+  countLimited: `Counted up to ${AUDIT_COUNT_LIMIT.toLocaleString('en')} records; narrow the filter or export for all.`,
+  labels: {
+    from: 'From',
+    to: 'To',
+    email: 'Person (e-mail)',
+    kind: 'Kind',
+    subjectType: 'Subject',
+    subjectId: 'Subject id',
+    outcome: 'Outcome',
+    customerId: 'Tenant (customer id)',
+  },
+  columns: {
+    at: 'Time',
+    kind: 'Event',
+    who: 'Who',
+    tenant: 'Tenant',
+    subject: 'Subject',
+    outcome: 'Outcome',
+    ipAddress: 'Address',
+  },
+  outcomes: { succeeded: 'Succeeded', refused: 'Refused', failed: 'Failed' } satisfies Record<AuditOutcome, string>,
+} as const;
