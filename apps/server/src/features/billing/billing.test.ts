@@ -27,6 +27,7 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
 import { resultOf } from '../../testing/envelope.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { loopbackGuard } from '../../testing/rgw.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../../testing/whmcs.js';
 import { createBillingService } from './service.js';
 
@@ -86,7 +87,7 @@ beforeAll(async () => {
       done();
     },
   });
-  t = await createTestApp({ MASTER_KEY }, { logger: pino({ level: 'debug' }, sink) });
+  t = await createTestApp({ MASTER_KEY, ALLOW_PRIVATE_ENDPOINTS: 'true' }, { logger: pino({ level: 'debug' }, sink) });
   tenants = await createTenants(t.database.db);
   const box = createSecretBox(MASTER_KEY);
   const [server] = await t.database.db
@@ -338,7 +339,11 @@ describe('Invoices due (002 §2.2)', () => {
 describe('billing sync job', () => {
   it('sets every billed customer’s count from WHMCS, and leaves it when WHMCS fails', async () => {
     const service = createBillingService({
-      directory: createBillingDirectory({ db: t.database.db, secrets: createSecretBox(MASTER_KEY) }),
+      directory: createBillingDirectory({
+        db: t.database.db,
+        secrets: createSecretBox(MASTER_KEY),
+        client: { guard: loopbackGuard() },
+      }),
       repo: createBillingRepo(t.database.db),
       logger: pino({ level: 'silent' }),
     });
