@@ -57,6 +57,10 @@ const MACHINE_ADDING = [
   // Notification settings (issue 17): subscribes a demo user to failed runs of one machine.
   '**/notification-settings.spec.ts',
 ];
+const LOG_CHECK = ['**/secrets-in-log.spec.ts'];
+/** The server's output, its debug log lines included, for the log check (tests/secrets.ts reads it). */
+const SERVER_LOG = join(E2E_DATA_DIR, 'server.log');
+
 /**
  * The reseller settings journey's SMTP server (started in the journey) has a self-signed certificate: made here,
  * before the server starts, and trusted by it through SMTP_CA_FILE; loopback mail servers are allowed.
@@ -74,8 +78,10 @@ export default defineConfig({
   reporter: [['list']],
   // Journeys that add machines (real agents, linking) run after those that check the seeded demo data.
   projects: [
-    { name: 'demo data', testIgnore: MACHINE_ADDING },
+    { name: 'demo data', testIgnore: [...MACHINE_ADDING, ...LOG_CHECK] },
     { name: 'machines added', testMatch: MACHINE_ADDING, dependencies: ['demo data'] },
+    // Last: the server's debug log searched for every secret the journeys used.
+    { name: 'log check', testMatch: LOG_CHECK, dependencies: ['machines added'] },
   ],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
@@ -98,7 +104,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node ../apps/server/dist/main.js',
+    // exec: the server itself receives Playwright's stop signal, with its output (the log at debug level) in a file.
+    command: `exec node ../apps/server/dist/main.js >> '${SERVER_LOG}' 2>&1`,
     url: `http://127.0.0.1:${port}/health`,
     timeout: 120_000,
     reuseExistingServer: false,
@@ -117,7 +124,8 @@ export default defineConfig({
       SIGNUP_LIMIT_PER_ADDRESS: '100',
       SMTP_CA_FILE,
       ALLOW_PRIVATE_ENDPOINTS: 'true',
-      LOG_LEVEL: 'warn',
+      // Debug: the log check looks for secrets in everything the server can log.
+      LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
     },
   },
