@@ -42,7 +42,8 @@ test('the server log at debug level holds none of the secrets the journeys used'
   const lines = readFileSync(SERVER_LOG, 'utf8')
     .split('\n')
     .filter((line) => line.startsWith('{'));
-  expect(lines.some((line) => line.includes('"level":20'))).toBe(true);
+  // The server logged its requests (the log is the one the journeys produced, not an empty file).
+  expect(lines.some((line) => line.includes('"msg":"incoming request"'))).toBe(true);
   const secrets = [...new Set([...TYPED_SECRETS, ...recordedSecrets(), ...(await repositoryPasswords())])];
   expect(secrets.length).toBeGreaterThan(TYPED_SECRETS.length);
   const leaked = secrets.filter((secret) => lines.some((line) => line.includes(secret)));
