@@ -59,6 +59,10 @@ const MACHINE_ADDING = [
   // Two-factor sign-in (issue 18): signs a customer up and turns it on; a seeded provider admin enrols.
   '**/mfa.spec.ts',
 ];
+const LOG_CHECK = ['**/secrets-in-log.spec.ts'];
+/** The server's output, its debug log lines included, for the log check (tests/secrets.ts reads it). */
+const SERVER_LOG = join(E2E_DATA_DIR, 'server.log');
+
 /**
  * The reseller settings journey's SMTP server (started in the journey) has a self-signed certificate: made here,
  * before the server starts, and trusted by it through SMTP_CA_FILE; loopback mail servers are allowed.
@@ -76,8 +80,10 @@ export default defineConfig({
   reporter: [['list']],
   // Journeys that add machines (real agents, linking) run after those that check the seeded demo data.
   projects: [
-    { name: 'demo data', testIgnore: MACHINE_ADDING },
+    { name: 'demo data', testIgnore: [...MACHINE_ADDING, ...LOG_CHECK] },
     { name: 'machines added', testMatch: MACHINE_ADDING, dependencies: ['demo data'] },
+    // Last: the server's debug log searched for every secret the journeys used.
+    { name: 'log check', testMatch: LOG_CHECK, dependencies: ['machines added'] },
   ],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
@@ -100,7 +106,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node ../apps/server/dist/main.js',
+    // exec: the server itself receives Playwright's stop signal, with its output (the log at debug level) in a file.
+    command: `exec node ../apps/server/dist/main.js >> '${SERVER_LOG}' 2>&1`,
     url: `http://127.0.0.1:${port}/health`,
     timeout: 120_000,
     reuseExistingServer: false,
@@ -122,7 +129,8 @@ export default defineConfig({
       // Provider admins must set up two-factor sign-in; the demo's listed logins are spared, so the journeys
       // signing in as provider-admin@demo.test are not asked, and the MFA journey's other provider admin is.
       MFA_REQUIRED_FOR_PROVIDER_ADMINS: 'true',
-      LOG_LEVEL: 'warn',
+      // Debug: the log check looks for secrets in everything the server can log.
+      LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
     },
   },

@@ -18,6 +18,8 @@ const databaseTiersOnly = process.argv.includes('--database-tiers');
 if (!databaseTiersOnly) {
   await mustRun('lint', 'npm', ['run', 'lint']);
   await mustRun('typecheck', 'npm', ['run', 'typecheck']);
+  // Pinned versions, lockfile in step, every install script reviewed (scripts/check-supply.mjs).
+  await mustRun('supply chain', 'npm', ['run', 'check:supply']);
 }
 
 // The S3 proofs on Ceph RGW test the storage service's side (policies, keys, restic and rclone on buckets); the

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { CURRENT_PASSWORD_LABEL, fieldRequired, MESSAGES } from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
 import { signIn, signOut } from './helpers';
+import { recordSecret } from './secrets';
 
 test('a user edits their profile, sees field errors, and the change stays after reload', async ({ page }) => {
   await signIn(page, 'customer-admin@demo.test');
@@ -70,6 +71,7 @@ test('a forgotten password is reset through the mailed link, once', async ({ pag
   expect(href).toContain('/reset-password?token=');
   await signOut(page);
   const resetUrl = new URL(href ?? '', page.url());
+  recordSecret(resetUrl.searchParams.get('token') ?? '');
   await page.goto(resetUrl.pathname + resetUrl.search);
 
   await page.getByLabel('New password').fill(newPassword);

@@ -1,12 +1,17 @@
 import { expect, type Page } from '@playwright/test';
 import { type Envelope, MESSAGES } from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
+import { recordSecret } from './secrets';
 
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  recordSecret(password);
+  // The session cookie the sign-in set, once the page it lands on has it.
+  await page.waitForLoadState();
+  for (const cookie of await page.context().cookies()) recordSecret(cookie.value);
 }
 
 export async function signOut(page: Page): Promise<void> {

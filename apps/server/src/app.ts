@@ -464,7 +464,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // --- Storage (issue 16): the providers; each location's and each S3 machine's own storage user and key ---
   const storageSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
-  // Every S3 endpoint a provider admin sets is checked against loopback, private and metadata addresses.
+  // Every S3 endpoint, mail server and billing server a tenant sets is checked against loopback, private and
+  // metadata addresses (the WHMCS clients below use it too).
   const outboundGuard = createOutboundGuard({ allowPrivate: config.allowPrivateEndpoints });
   const storageProviders = createStorageProviders({
     db,
@@ -615,6 +616,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     providers: storageProviders,
     secrets: storageSecrets,
     dataDir: config.dataDir,
+    guard: outboundGuard,
   });
   // --- Retention on the portal (issue 16): forget --prune with the location's key, one machine at a time ---
   const retention = createRetentionService({
@@ -718,7 +720,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // --- Billing (issue 15): WHMCS host servers, the billing redirect, unpaid invoices, billing server change ---
   const billingSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
   // Which WHMCS serves a customer, and its client there: purchases and upgrades use it too.
-  const billingDirectory = createBillingDirectory({ db, secrets: billingSecrets });
+  const billingDirectory = createBillingDirectory({ db, secrets: billingSecrets, client: { guard: outboundGuard } });
   const billing = createBillingService({
     directory: billingDirectory,
     repo: createBillingRepo(db),
@@ -726,7 +728,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.now ? { now: deps.now } : {}),
   });
   registerBillingRoutes(app, { billing });
-  registerBillingServerRoutes(app, { servers: createBillingServerService({ db, secrets: billingSecrets }) });
+  registerBillingServerRoutes(app, {
+    servers: createBillingServerService({ db, secrets: billingSecrets, client: { guard: outboundGuard } }),
+  });
   let billingSync: ReturnType<typeof startBillingSync> | undefined;
   app.addHook('onReady', async () => {
     billingSync = startBillingSync({ syncAll: () => billing.syncAll(), logger: app.log });

@@ -88,4 +88,8 @@ describe('ALLOW_PRIVATE_ENDPOINTS (issue 16)', () => {
       /^Configuration error: ALLOW_PRIVATE_ENDPOINTS /,
     );
   });
+  it('is on by default in demo mode, whose billing server listens on loopback (issue 18), unless set to false', () => {
+    expect(loadConfig({ ...base, DEMO: 'true' }).allowPrivateEndpoints).toBe(true);
+    expect(loadConfig({ ...base, DEMO: 'true', ALLOW_PRIVATE_ENDPOINTS: 'false' }).allowPrivateEndpoints).toBe(false);
+  });
 });

@@ -74,7 +74,7 @@ const envSchema = z.object({
   ALLOW_PRIVATE_ENDPOINTS: z
     .enum(['true', 'false', ''], { message: 'must be true or false' })
     .optional()
-    .transform((v) => v === 'true'),
+    .transform((v) => (v === undefined || v === '' ? undefined : v === 'true')),
   /** Package migrations (issue 16): the rclone binary, how often the migration job runs, the sync lease. */
   RCLONE_PATH: z.string().optional(),
   /** Extra certificate authorities (a PEM file) trusted for outgoing SMTP with TLS: a provider's own CA, or the tests'. */
@@ -200,7 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: e.WEB_DIST_DIR,
     agentDistDir: e.AGENT_DIST_DIR,
     realtimeCommandAllowList: e.REALTIME_COMMAND_ALLOW_LIST,
-    allowPrivateEndpoints: e.ALLOW_PRIVATE_ENDPOINTS,
+    // The demo's own billing server listens on loopback; outside demo mode private addresses are refused.
+    allowPrivateEndpoints: e.ALLOW_PRIVATE_ENDPOINTS ?? demo,
     rclonePath: e.RCLONE_PATH ?? 'rclone',
     smtpCaFile: e.SMTP_CA_FILE,
     migrationJobIntervalMs: e.MIGRATION_JOB_INTERVAL_MS,

@@ -10,6 +10,7 @@ import { DEMO_ACCOUNTS, seedDemo } from './demo/seed.js';
 import { createDemoBuckets } from './demo/storage.js';
 import { startDemoWhmcs } from './demo/whmcs.js';
 import { createAdminInputFromArgs, createProviderAdmin } from './features/operator/create-admin.js';
+import { serverLoggerOptions } from './logging.js';
 import { createMailer } from './mail/mailer.js';
 import { type MailSink, startMailSink } from './mail/sink.js';
 import { openRedis } from './redis.js';
@@ -47,8 +48,7 @@ async function main(): Promise<void> {
   config.masterKey ??= demoMasterKey(config.dataDir);
 
   const logger = pino({
-    level: config.logLevel,
-    redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrf-token"]'],
+    ...serverLoggerOptions(config.logLevel),
     ...(process.env.NODE_ENV === 'production'
       ? {}
       : { transport: { target: 'pino-pretty', options: { singleLine: true } } }),

@@ -1083,6 +1083,10 @@ export const MESSAGES = {
     timeout: 'The billing system did not answer in time',
     unreachable: 'The billing system could not be reached',
     malformed: 'The billing system gave an answer the portal does not understand',
+    refusedAddress:
+      'The billing system address resolves to an address the portal may not connect to (loopback, private, link-local or cloud metadata)',
+    redirected:
+      'The billing system redirected the portal too often or to another address: enter the address its API answers at',
     /** Shown where a customer has no billing system: resellers' customers, or none chosen. */
     noBilling: 'Billing is not available for this customer',
     redirecting: 'Opening the billing system...',

@@ -28,7 +28,7 @@ export function connectionOf(
 }
 
 /** Which billing system serves a customer, and the customer's client id there. */
-export function createBillingDirectory(deps: { db: Db; secrets: SecretBox; client?: WhmcsClientOptions }) {
+export function createBillingDirectory(deps: { db: Db; secrets: SecretBox; client: WhmcsClientOptions }) {
   const repo = createBillingRepo(deps.db);
   const clientFor = (server: BillingServerRecord) => createWhmcsClient(connectionOf(server, deps.secrets), deps.client);
 

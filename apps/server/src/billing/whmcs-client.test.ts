@@ -1,9 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { billingRefused, MESSAGES, WHMCS_PAGES, whmcsPageUrl } from '@portal/domain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_REDIRECTS } from '../net/guarded-http.js';
+import { createOutboundGuard } from '../net/outbound-guard.js';
+import { loopbackGuard } from '../testing/rgw.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../testing/whmcs.js';
 import { BillingError, createWhmcsClient, type WhmcsClient } from './whmcs-client.js';
 import { startWhmcsSimulator } from './whmcs-simulator/server.js';
@@ -29,7 +33,7 @@ beforeAll(async () => {
       },
     ],
   });
-  client = createWhmcsClient(whmcs.connection, { timeoutMs: 500 });
+  client = createWhmcsClient(whmcs.connection, { guard: loopbackGuard(), timeoutMs: 500 });
 });
 afterAll(() => whmcs.close());
 afterEach(() => whmcs.simulator.setFaults({}));
@@ -131,7 +135,7 @@ describe('WHMCS client against the WHMCS-compatible server over HTTP', () => {
   });
 
   it('refuses wrong credentials without repeating the secret', async () => {
-    const wrong = createWhmcsClient({ ...whmcs.connection, secret: 'not-the-secret' });
+    const wrong = createWhmcsClient({ ...whmcs.connection, secret: 'not-the-secret' }, { guard: loopbackGuard() });
     const error = await failure(wrong.ping());
     expect(error.kind).toBe('refused');
     expect(error.message).toBe(billingRefused('Authentication Failed'));
@@ -159,10 +163,10 @@ describe('WHMCS client against the WHMCS-compatible server over HTTP', () => {
   });
 
   it('reports a closed port as unreachable', async () => {
-    const down = createWhmcsClient({
-      ...whmcs.connection,
-      address: { whmcsHost: '127.0.0.1', whmcsPort: await closedPort(), whmcsPath: '/' },
-    });
+    const down = createWhmcsClient(
+      { ...whmcs.connection, address: { whmcsHost: '127.0.0.1', whmcsPort: await closedPort(), whmcsPath: '/' } },
+      { guard: loopbackGuard() },
+    );
     const error = await failure(down.ping());
     expect(error.kind).toBe('unreachable');
     expect(error.message).toBe(MESSAGES.billing.unreachable);
@@ -180,7 +184,10 @@ describe('WHMCS-compatible server', () => {
       });
     try {
       const first = await start();
-      const clientId = await createWhmcsClient({ ...whmcs.connection, address: first.address }).addClient({
+      const clientId = await createWhmcsClient(
+        { ...whmcs.connection, address: first.address },
+        { guard: loopbackGuard() },
+      ).addClient({
         firstName: 'Kept',
         lastName: 'Across',
         email: 'kept@restart.test',
@@ -188,7 +195,7 @@ describe('WHMCS-compatible server', () => {
       });
       await first.close();
       const second = await start();
-      const again = createWhmcsClient({ ...whmcs.connection, address: second.address });
+      const again = createWhmcsClient({ ...whmcs.connection, address: second.address }, { guard: loopbackGuard() });
       expect(await again.unpaidInvoiceCount(clientId)).toBe(0);
       expect(second.state().clients.map((c) => c.email)).toEqual(['kept@restart.test']);
       expect(await again.getProducts()).toEqual([{ pid: 1, name: 'Only', price: 3, currency: 'EUR' }]);
@@ -196,5 +203,93 @@ describe('WHMCS-compatible server', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('WHMCS client through the outbound guard', () => {
+  it('refuses a billing server on a loopback address unless private endpoints are allowed, sending nothing', async () => {
+    const before = whmcs.simulator.state().clients.length;
+    const refused = createWhmcsClient(whmcs.connection, { guard: createOutboundGuard({ allowPrivate: false }) });
+    const error = await failure(
+      refused.addClient({ firstName: 'No', lastName: 'Body', email: 'nobody@guard.test', companyName: '' }),
+    );
+    expect(error.kind).toBe('refusedAddress');
+    expect(error.message).toBe(MESSAGES.billing.refusedAddress);
+    expect(whmcs.simulator.state().clients).toHaveLength(before);
+    const allowed = createWhmcsClient(whmcs.connection, { guard: createOutboundGuard({ allowPrivate: true }) });
+    expect(await allowed.ping()).toMatch(/^\d+\.\d+/);
+  });
+
+  describe('redirects', () => {
+    // A WHMCS stand-in that answers the API at /includes/api.php and redirects from the other paths.
+    let server: Server;
+    let port = 0;
+    const seen: string[] = [];
+    beforeAll(async () => {
+      server = createHttpServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk) => {
+          body += chunk;
+        });
+        req.on('end', () => {
+          seen.push(`${req.method} ${req.url} ${body.includes(TEST_WHMCS_CREDENTIALS.secret) ? 'secret' : ''}`);
+          const redirect = (status: number, location: string) => res.writeHead(status, { location }).end();
+          if (req.url === '/moved/includes/api.php') return redirect(307, '/includes/api.php');
+          if (req.url === '/found/includes/api.php') return redirect(302, '/includes/api.php');
+          if (req.url === '/metadata/includes/api.php') return redirect(307, 'http://169.254.169.254/latest/');
+          if (req.url === '/octal/includes/api.php') return redirect(302, 'http://0251.0376.0251.0376/latest/');
+          if (req.url === '/loop/includes/api.php') return redirect(307, '/loop/includes/api.php');
+          if (req.url === '/away/includes/api.php') return redirect(307, `http://localhost:${port}/includes/api.php`);
+          const signedIn = body.includes(TEST_WHMCS_CREDENTIALS.secret);
+          res.setHeader('content-type', 'application/json');
+          res.end(
+            JSON.stringify(
+              signedIn
+                ? { result: 'success', whmcs: { version: '8.13.1' } }
+                : { result: 'error', message: 'Authentication Failed' },
+            ),
+          );
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as AddressInfo).port;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    const via = (path: string) =>
+      createWhmcsClient(
+        { ...whmcs.connection, address: { whmcsHost: '127.0.0.1', whmcsPort: port, whmcsPath: path } },
+        { guard: loopbackGuard(), timeoutMs: 2000 },
+      );
+
+    it('follows a redirect on the same origin with the request as it was', async () => {
+      expect(await via('/moved').ping()).toBe('8.13.1');
+      expect(seen.at(-1)).toBe('POST /includes/api.php secret');
+    });
+
+    it('turns a 302 into a GET without the credentials, as browsers do', async () => {
+      const error = await failure(via('/found').ping());
+      expect(error.kind).toBe('refused');
+      expect(seen.at(-1)).toBe('GET /includes/api.php ');
+    });
+
+    it('checks every hop: a redirect to a metadata address is refused, written in any form', async () => {
+      for (const path of ['/metadata', '/octal']) {
+        const error = await failure(via(path).ping());
+        expect(error.kind, path).toBe('refusedAddress');
+        expect(error.message).toBe(MESSAGES.billing.refusedAddress);
+      }
+    });
+
+    it('does not carry the credentials to another origin, and stops after a few hops', async () => {
+      seen.length = 0;
+      expect((await failure(via('/away').ping())).kind).toBe('redirected');
+      expect(seen).toEqual(['POST /away/includes/api.php secret']);
+      seen.length = 0;
+      const loop = await failure(via('/loop').ping());
+      expect(loop.kind).toBe('redirected');
+      expect(loop.message).toBe(MESSAGES.billing.redirected);
+      expect(seen).toHaveLength(MAX_REDIRECTS + 1);
+    });
   });
 });

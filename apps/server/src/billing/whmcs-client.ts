@@ -1,5 +1,8 @@
 import { type BillingServerAddress, billingRefused, MESSAGES, WHMCS_PAGES, whmcsPageUrl } from '@portal/domain';
 import { z } from 'zod';
+import { guardedRequest, RedirectRefused } from '../net/guarded-http.js';
+import type { OutboundGuard } from '../net/outbound-guard.js';
+import { StorageError } from '../storage/provider.js';
 
 /** How the portal signs in to a WHMCS installation's API (001 §3: identifier, secret, API access key). */
 export interface WhmcsConnection {
@@ -11,11 +14,12 @@ export interface WhmcsConnection {
 }
 
 export interface WhmcsClientOptions {
+  /** The one outbound guard: a billing server's address is a tenant-set address like any other. */
+  guard: OutboundGuard;
   timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
-export type BillingErrorKind = 'timeout' | 'unreachable' | 'refused' | 'malformed';
+export type BillingErrorKind = 'timeout' | 'unreachable' | 'refused' | 'malformed' | 'refusedAddress' | 'redirected';
 
 /** Every failure of a billing call; `message` is safe to show and to log (it never carries a secret). */
 export class BillingError extends Error {
@@ -123,10 +127,9 @@ function splitIds(value: string | number | undefined): number[] {
  * A client of WHMCS's documented HTTP API (`includes/api.php`, form-encoded POST, JSON answers in the
  * `result`/`message` envelope). Each method is one API action; every failure is a BillingError.
  */
-export function createWhmcsClient(connection: WhmcsConnection, options: WhmcsClientOptions = {}) {
+export function createWhmcsClient(connection: WhmcsConnection, options: WhmcsClientOptions) {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const doFetch = options.fetch ?? fetch;
-  const endpoint = whmcsPageUrl(connection.address, WHMCS_PAGES.api);
+  const endpoint = new URL(whmcsPageUrl(connection.address, WHMCS_PAGES.api));
   const secrets = [connection.secret, connection.accessKey ?? ''].filter((s) => s.length > 0);
   // WHMCS's own error texts are passed on; a secret it might echo back is blanked first.
   const scrub = (text: string) => secrets.reduce((out, s) => out.split(s).join('***'), text);
@@ -143,16 +146,19 @@ export function createWhmcsClient(connection: WhmcsConnection, options: WhmcsCli
     let text: string;
     let status: number;
     try {
-      const response = await doFetch(endpoint, {
+      // Redirects are followed by hand, each hop checked; the credentials in the body stay on this origin.
+      const answer = await guardedRequest(options.guard, endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: 'error',
+        body: body.toString(),
+        timeoutMs,
       });
-      status = response.status;
-      text = await response.text();
+      status = answer.status;
+      text = answer.body;
     } catch (error) {
+      if (error instanceof StorageError && error.kind === 'refusedAddress')
+        throw new BillingError('refusedAddress', MESSAGES.billing.refusedAddress);
+      if (error instanceof RedirectRefused) throw new BillingError('redirected', MESSAGES.billing.redirected);
       const name = error instanceof Error ? error.name : '';
       if (name === 'TimeoutError' || name === 'AbortError') throw new BillingError('timeout', MESSAGES.billing.timeout);
       throw new BillingError('unreachable', MESSAGES.billing.unreachable);

@@ -26,6 +26,13 @@ describe('addressRefusal', () => {
     ['169.254.169.254', 'metadata'],
     ['fd00:ec2::254', 'metadata'],
     ['::ffff:169.254.169.254', 'metadata'],
+    ['::ffff:a9fe:a9fe', 'metadata'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['0:0:0:0:0:ffff:127.0.0.1', 'loopback'],
+    ['::127.0.0.1', 'loopback'],
+    ['64:ff9b::a00:1', 'private'],
+    ['::ffff:0.0.0.0', 'unspecified'],
+    ['FE80::1', 'linkLocal'],
     ['224.0.0.1', 'multicast'],
     ['255.255.255.255', 'multicast'],
     ['not an address', 'unspecified'],
@@ -71,6 +78,34 @@ describe('the outbound guard', () => {
     await expect(guard.check('ok.example.com')).resolves.toEqual(['93.184.216.34']);
     // A host that resolves to nothing is not let through either.
     await expect(guard.check('nothing.example.com')).rejects.toBeInstanceOf(StorageError);
+  });
+
+  it('reads IPv4 literals in decimal, octal and hex as the address they are, without asking DNS', async () => {
+    const asked: string[] = [];
+    const guard = createOutboundGuard({
+      allowPrivate: false,
+      resolve: async (host) => {
+        asked.push(host);
+        return [{ address: '93.184.216.34', family: 4 }];
+      },
+    });
+    for (const host of ['2130706433', '0177.0.0.1', '0x7f.0.0.1', '0x7f000001', '127.1', '[::ffff:7f00:1]', '0'])
+      await expect(guard.check(host), host).rejects.toMatchObject({ kind: 'refusedAddress' });
+    for (const host of ['2852039166', '0xa9.0xfe.0xa9.0xfe'])
+      await expect(createOutboundGuard({ allowPrivate: true }).check(host), host).rejects.toMatchObject({
+        kind: 'refusedAddress',
+      });
+    expect(asked).toEqual([]);
+    await expect(guard.check('1572395042')).resolves.toEqual(['93.184.216.34']);
+  });
+
+  it('refuses metadata service names before resolving them, even with private endpoints allowed', async () => {
+    const guard = createOutboundGuard({
+      allowPrivate: true,
+      resolve: async () => [{ address: '93.184.216.34', family: 4 }],
+    });
+    for (const host of ['metadata.google.internal', 'METADATA.google.internal.', 'metadata', 'instance-data'])
+      await expect(guard.check(host), host).rejects.toMatchObject({ kind: 'refusedAddress' });
   });
 
   it('resolves through the system: localhost and a bracketed IPv6 literal are loopback', async () => {

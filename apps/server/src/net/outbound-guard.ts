@@ -6,8 +6,8 @@ import { STORAGE_SERVICE_TEXTS } from '@portal/domain';
 import { StorageError } from '../storage/provider.js';
 
 /**
- * The one check for every outbound address a tenant or admin can set (S3 endpoints now; SMTP and billing
- * servers too): the portal must not be turned into a way to reach its own host, the provider's internal
+ * The one check for every outbound address a tenant or admin can set (S3 and IAM endpoints, resellers' SMTP
+ * servers, WHMCS billing servers, the endpoints rclone is given for a migration): the portal must not be turned into a way to reach its own host, the provider's internal
  * network or a cloud's metadata service. The host is resolved and every address checked; the agents
  * below check again at connect time, on the address actually connected to, so a DNS answer that changes
  * between the check and the connection (rebinding) gains nothing.
@@ -23,6 +23,7 @@ export type AddressRefusal =
   | 'multicast';
 
 /** Cloud metadata services: never reachable, whatever the configuration says (they hand out credentials). */
+const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata', 'metadata.azure.internal', 'instance-data']);
 const METADATA = new BlockList();
 METADATA.addAddress('169.254.169.254', 'ipv4');
 METADATA.addAddress('fd00:ec2::254', 'ipv6');
@@ -63,12 +64,40 @@ export function addressRefusal(address: string, allowPrivate: boolean): AddressR
   return null;
 }
 
-/** An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is checked as the IPv4 address it is. */
+/**
+ * An IPv4 address inside an IPv6 one (mapped `::ffff:127.0.0.1` or `::ffff:7f00:1`, the old compatible form
+ * `::127.0.0.1`, NAT64 `64:ff9b::7f00:1`) reaches that IPv4 address, so it is checked as the IPv4 address.
+ */
 function normalise(address: string): { ip: string; family: 'ipv4' | 'ipv6' | null } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  const ip = mapped?.[1] ?? address;
-  const version = isIP(ip);
-  return { ip, family: version === 4 ? 'ipv4' : version === 6 ? 'ipv6' : null };
+  const version = isIP(address);
+  if (version === 4) return { ip: address, family: 'ipv4' };
+  if (version !== 6) return { ip: address, family: null };
+  // The URL parser writes every IPv6 form one way: lower case, `::` compressed, an embedded IPv4 in hex.
+  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  const embedded = /^(?:::ffff:|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+  if (!embedded) return { ip: canonical, family: 'ipv6' };
+  const high = Number.parseInt(embedded[1] ?? '0', 16);
+  const low = Number.parseInt(embedded[2] ?? '0', 16);
+  return { ip: [high >> 8, high & 255, low >> 8, low & 255].join('.'), family: 'ipv4' };
+}
+
+/**
+ * A host as a connection would use it: brackets off an IPv6 literal, and an IPv4 address in decimal, octal or
+ * hex (`2130706433`, `0177.0.0.1`, `0x7f.1`) in its dotted form, as the URL parser and the system resolver
+ * read them; lower case, no trailing dot. Null when it names a metadata service.
+ */
+function hostOf(host: string): string | null {
+  const bare = host
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
+  if (METADATA_NAMES.has(bare)) return null;
+  if (isIP(bare) !== 0) return bare;
+  try {
+    return new URL(`http://${bare}/`).hostname;
+  } catch {
+    return bare;
+  }
 }
 
 export const refusedAddressError = () =>
@@ -96,15 +125,22 @@ export function createOutboundGuard(options: { allowPrivate: boolean; resolve?: 
   const refused = (addresses: LookupAddress[]) =>
     addresses.length === 0 || addresses.some((a) => addressRefusal(a.address, options.allowPrivate) !== null);
 
+  /** An address literal is its own answer; a name is resolved (every address). */
+  async function addressesOf(host: string): Promise<LookupAddress[]> {
+    const name = hostOf(host);
+    if (name === null) throw refusedAddressError();
+    const version = isIP(name);
+    return version === 0 ? resolve(name) : [{ address: name, family: version }];
+  }
+
   async function check(host: string): Promise<string[]> {
-    // URL hosts keep IPv6 literals in brackets.
-    const addresses = await resolve(host.replace(/^\[|\]$/g, ''));
+    const addresses = await addressesOf(host);
     if (refused(addresses)) throw refusedAddressError();
     return addresses.map((a) => a.address);
   }
 
   const lookup = ((hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback) => {
-    resolve(hostname).then(
+    addressesOf(hostname).then(
       (addresses) => {
         if (refused(addresses)) return callback(refusedAddressError());
         if (lookupOptions.all) return callback(null, addresses);

@@ -9,6 +9,7 @@ import type { Database } from '../db/client.js';
 import { backupPackages, buckets, storageLocations } from '../db/schema/index.js';
 import { createRepositoryRemoval } from '../features/local-storage/removal.js';
 import { createRepository } from '../features/local-storage/store.js';
+import { createOutboundGuard } from '../net/outbound-guard.js';
 import { backupFixtures } from '../testing/backup-fixtures.js';
 import { openTestDatabase } from '../testing/database.js';
 import { createTenants, type Tenants } from '../testing/fixtures.js';
@@ -112,6 +113,10 @@ describe('an S3 location (Ceph RGW)', () => {
     const access = storageAccessFor(db, dataDir, masterKey);
     const place = await access.locationAccess(location?.id ?? 0);
     await place.provider.createBucket(bucketName);
+    // restic and rclone get the endpoint only after the guard checked it: loopback is refused without the setting.
+    const guarded = storageAccessFor(db, dataDir, masterKey, createOutboundGuard({ allowPrivate: false }));
+    await expect(guarded.locationAccess(location?.id ?? 0)).rejects.toMatchObject({ kind: 'refusedAddress' });
+    await expect(guarded.machineRepositoryAccess(doomed)).rejects.toMatchObject({ kind: 'refusedAddress' });
 
     // Both machines' repositories in the bucket, made with restic as the portal reaches them.
     const folders = [];

@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import { DEFAULT_FOLDER, locationDir, repositoryDir } from '../features/local-storage/paths.js';
 import { removeRepository, repositoryExists } from '../features/local-storage/store.js';
 import { runRestic } from '../features/seeding/restic.js';
+import type { OutboundGuard } from '../net/outbound-guard.js';
 import type { SecretBox } from '../secrets.js';
 import type { LocationRow, StorageAccessRepo } from './access-repo.js';
 import {
@@ -42,6 +43,7 @@ export function createStorageAccess(deps: {
   providers: Pick<StorageProviders, 'forAccount' | 'forConnection'>;
   secrets: SecretBox;
   dataDir: string;
+  guard: OutboundGuard;
 }): StorageAccess {
   /** The folder `prefix` of the location's bucket; on the embedded storage the folder `onDisk` names. */
   async function at(location: LocationRow, prefix: string, onDisk: () => string): Promise<FolderAt> {
@@ -56,6 +58,10 @@ export function createStorageAccess(deps: {
           secret: deps.secrets.decrypt(key.secretEncrypted),
         })
       : provider.folderAccess(location.bucket, prefix);
+    // restic and rclone, run by the server on this folder, resolve the endpoint themselves: it is checked
+    // here, just before they are given it (they cannot be held to the checked address as our own sockets are).
+    const endpoint = access.env.RCLONE_S3_ENDPOINT;
+    if (endpoint) await deps.guard.check(new URL(endpoint).hostname);
     return { provider, bucket: location.bucket, prefix, access };
   }
 

@@ -1,7 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { type Agent, request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { sendOnce } from '../net/guarded-http.js';
 import type { OutboundGuard } from '../net/outbound-guard.js';
 
 /**
@@ -40,13 +39,14 @@ export async function signedRequest(input: {
   const search = Object.entries(input.query)
     .map(([k, v]) => `${encodeRfc3986(k)}=${encodeRfc3986(v)}`)
     .join('&');
-  return sendRaw(base, {
+  const answer = await sendOnce(base, {
     method: input.method,
     path: `${signed.path}?${search}`,
     headers: signed.headers,
     agent: base.protocol === 'https:' ? input.guard.httpsAgent : input.guard.httpAgent,
     timeoutMs: input.timeoutMs,
   });
+  return { status: answer.status, body: answer.body };
 }
 
 const encodeRfc3986 = (value: string) =>
@@ -76,34 +76,3 @@ class NodeSha256 {
 
 const bytesOf = (data: ArrayBuffer | ArrayBufferView) =>
   ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
-
-function sendRaw(
-  base: URL,
-  request: { method: string; path: string; headers: Record<string, string>; agent: Agent; timeoutMs: number },
-): Promise<{ status: number; body: string }> {
-  const send = base.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = send(
-      {
-        protocol: base.protocol,
-        hostname: base.hostname.replace(/^\[|\]$/g, ''),
-        port: base.port || undefined,
-        method: request.method,
-        path: request.path,
-        headers: request.headers,
-        agent: request.agent,
-        timeout: request.timeoutMs,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    // The socket idles longer than allowed: the request fails as a timeout.
-    req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { name: 'TimeoutError' })));
-    req.on('error', reject);
-    req.end();
-  });
-}

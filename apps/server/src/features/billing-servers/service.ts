@@ -17,7 +17,7 @@ import { presentBillingServer } from './present.js';
 import { type BillingServerRecord, type BillingServerValues, createBillingServersRepo } from './repo.js';
 
 /** The provider's billing host servers: add, edit, delete, test connection (001 §2). Secrets sealed with MASTER_KEY. */
-export function createBillingServerService(deps: { db: Db; secrets: SecretBox; client?: WhmcsClientOptions }) {
+export function createBillingServerService(deps: { db: Db; secrets: SecretBox; client: WhmcsClientOptions }) {
   const repo = createBillingServersRepo(deps.db);
   const { secrets } = deps;
 

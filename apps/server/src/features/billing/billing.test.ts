@@ -22,11 +22,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBillingDirectory } from '../../billing/directory.js';
 import { createBillingRepo } from '../../billing/repo.js';
 import { billingServers, customers } from '../../db/schema/index.js';
+import { serverLoggerOptions } from '../../logging.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
 import { resultOf } from '../../testing/envelope.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { loopbackGuard } from '../../testing/rgw.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../../testing/whmcs.js';
 import { createBillingService } from './service.js';
 
@@ -86,7 +88,10 @@ beforeAll(async () => {
       done();
     },
   });
-  t = await createTestApp({ MASTER_KEY }, { logger: pino({ level: 'debug' }, sink) });
+  t = await createTestApp(
+    { MASTER_KEY, ALLOW_PRIVATE_ENDPOINTS: 'true' },
+    { logger: pino(serverLoggerOptions('debug'), sink) },
+  );
   tenants = await createTenants(t.database.db);
   const box = createSecretBox(MASTER_KEY);
   const [server] = await t.database.db
@@ -203,9 +208,16 @@ describe('billing host servers (001 §2)', () => {
     expect(wrong.statusCode).toBe(502);
     expect(firstMessage(wrong)).toBe(billingRefused('Authentication Failed'));
     expect(wrong.body).not.toContain('wrong-secret');
+    // A WHMCS that repeats the secret in its error: blanked in the answer, and nothing of it in the debug log.
+    whmcs.simulator.setFaults({ errorMessage: `Bad login ${TEST_WHMCS_CREDENTIALS.secret}` });
+    const echoed = await provider.json('POST', r.testServer.build({ whmcsServerId: serverId }));
+    expect(echoed.statusCode).toBe(502);
+    expect(echoed.body).not.toContain(TEST_WHMCS_CREDENTIALS.secret);
     whmcs.simulator.setFaults({ malformed: true });
     const malformed = await provider.json('POST', r.testServer.build({ whmcsServerId: serverId }));
     expect(firstMessage(malformed)).toBe(MESSAGES.billing.malformed);
+    expect(logs).not.toContain('wrong-secret');
+    expect(logs).not.toContain(TEST_WHMCS_CREDENTIALS.secret);
   });
 
   it('lets no one but provider admins near them', async () => {
@@ -338,7 +350,11 @@ describe('Invoices due (002 §2.2)', () => {
 describe('billing sync job', () => {
   it('sets every billed customer’s count from WHMCS, and leaves it when WHMCS fails', async () => {
     const service = createBillingService({
-      directory: createBillingDirectory({ db: t.database.db, secrets: createSecretBox(MASTER_KEY) }),
+      directory: createBillingDirectory({
+        db: t.database.db,
+        secrets: createSecretBox(MASTER_KEY),
+        client: { guard: loopbackGuard() },
+      }),
       repo: createBillingRepo(t.database.db),
       logger: pino({ level: 'silent' }),
     });

@@ -21,6 +21,7 @@ import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { resultOf } from '../../testing/envelope.js';
+import { loopbackGuard } from '../../testing/rgw.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../../testing/whmcs.js';
 import { addCustomer, signedIn, type TestCustomer } from '../customers/testing.js';
 import { createPaidInvoiceCheck } from './paid-invoices.js';
@@ -78,7 +79,11 @@ const rowsOf = async (customerId: number) => ({
 const billingOf = () =>
   createWhmcsPurchaseBilling({
     repo: createPurchaseRepo(t.database.db),
-    directory: createBillingDirectory({ db: t.database.db, secrets: createSecretBox(MASTER_KEY) }),
+    directory: createBillingDirectory({
+      db: t.database.db,
+      secrets: createSecretBox(MASTER_KEY),
+      client: { guard: loopbackGuard() },
+    }),
   });
 
 /** The paid-invoice check as app.ts builds it, with the test's approval in place of the requests feature's. */
@@ -108,7 +113,7 @@ beforeAll(async () => {
       { name: 'Business', pricing: { USD: 49 } },
     ],
   });
-  t = await createTestApp({ MASTER_KEY });
+  t = await createTestApp({ MASTER_KEY, ALLOW_PRIVATE_ENDPOINTS: 'true' });
   const eu = await billingServer('EU', whmcs.simulator.port);
   // A port nothing listens on: a billing system that is down.
   const down = await startTestWhmcs();

@@ -15,6 +15,7 @@ import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import type { TestClient } from '../../testing/client.js';
 import { FIXTURE_PASSWORD } from '../../testing/fixtures.js';
+import { capturedDebugLog } from '../../testing/log.js';
 import { startTestSmtpServer, type TestSmtpServer, testSmtpCertificate } from '../../testing/smtp.js';
 import { hashPassword } from '../auth/passwords.js';
 import { addCustomer, signedIn, type TestCustomer } from '../customers/testing.js';
@@ -26,6 +27,8 @@ const provider = (section: Parameters<typeof resellerSettingsPath>[0], customerI
   resellerSettingsPath(section, customerId);
 
 let t: TestApp;
+// Debug logging of the app, read for the mail server passwords the e-mail settings tests type.
+const log = capturedDebugLog();
 let reseller: TestCustomer;
 let otherReseller: TestCustomer;
 let disabledReseller: TestCustomer;
@@ -43,7 +46,10 @@ const ACCOUNT = {
 };
 
 beforeAll(async () => {
-  t = await createTestApp({ ALLOW_PRIVATE_ENDPOINTS: 'true', SMTP_CA_FILE: testSmtpCertificate().file });
+  t = await createTestApp(
+    { ALLOW_PRIVATE_ENDPOINTS: 'true', SMTP_CA_FILE: testSmtpCertificate().file },
+    { logger: log.logger },
+  );
   const db = t.database.db;
   reseller = await addCustomer(db, { reseller: { enabled: true, brandName: 'Northwind' } });
   otherReseller = await addCustomer(db, { reseller: { enabled: true, brandName: 'Other' } });
@@ -378,11 +384,16 @@ describe('e-mail settings, tested before they are saved (000 §7, 002 §7.4)', (
     const response = await putSection(resellerOwner, email, {
       ...form(),
       emailUsername: 'other',
-      emailPassword: 'wrong',
+      emailPassword: 'wrong-password-7c2e',
     });
     expect(response.statusCode).toBe(400);
     expect(fieldErrors(response)).toEqual({ emailPassword: T.emailAuthFailed });
     expect(await stored(reseller.customerId)).toEqual(before);
+    expect(response.body).not.toContain('wrong-password-7c2e');
+    // A refused login at debug level: neither password, nor the AUTH exchange that carries it, is logged.
+    expect(
+      log.leaked(['right-password', 'wrong-password-7c2e', Buffer.from('wrong-password-7c2e').toString('base64')]),
+    ).toEqual([]);
   });
 
   it('a refused sender: sendFromEmailAddress says so', async () => {

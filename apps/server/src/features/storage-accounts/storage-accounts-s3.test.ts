@@ -15,6 +15,7 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import type { TestClient } from '../../testing/client.js';
 import { messagesOf, resultOf, signedInAs } from '../../testing/envelope.js';
 import { createTenants } from '../../testing/fixtures.js';
+import { capturedDebugLog } from '../../testing/log.js';
 import { loopbackGuard, type Rgw, startedRgw } from '../../testing/rgw.js';
 
 const S = ROUTES.storageAccounts;
@@ -23,11 +24,13 @@ const unique = (what: string) => `${what}-${randomBytes(4).toString('hex')}`;
 let t: TestApp;
 let rgw: Rgw;
 let provider: TestClient;
+// Debug logging of the app, read for the keys these tests give the service (a wrong one and the right one).
+const log = capturedDebugLog();
 
 beforeAll(async () => {
   rgw = await startedRgw();
   // The RGW of the tests listens on loopback, which a real deployment refuses.
-  t = await createTestApp({ ALLOW_PRIVATE_ENDPOINTS: 'true' });
+  t = await createTestApp({ ALLOW_PRIVATE_ENDPOINTS: 'true' }, { logger: log.logger });
   const tenants = await createTenants(t.database.db);
   provider = await signedInAs(t.app, tenants.providerAdmin.email);
 }, 120_000);
@@ -45,7 +48,7 @@ describe('an S3 storage account on Ceph RGW (issue 16)', () => {
       forcePathStyle: true,
       userApi: 'RGW_ADMIN',
       accessKeyId: rgw.adminAccessKey,
-      secretAccessKey: 'not the secret',
+      secretAccessKey: 'not-the-secret-5d1b',
     };
     const refused = await provider.json('POST', S.add.build(), form);
     expect(refused.statusCode).toBe(400);
@@ -57,6 +60,9 @@ describe('an S3 storage account on Ceph RGW (issue 16)', () => {
     expect(account).toMatchObject({ type: 'S3', endpoint: rgw.endpoint, secretSet: true });
     const answered = JSON.stringify(account);
     expect(answered).not.toContain(rgw.adminSecretKey);
+    expect(refused.body).not.toContain('not-the-secret-5d1b');
+    // The refused key and the accepted one, at debug level: neither is logged.
+    expect(log.leaked(['not-the-secret-5d1b', rgw.adminSecretKey])).toEqual([]);
 
     // Someone made a bucket and a user at the service, and let the user read the bucket.
     const service = createStorageProviders({
