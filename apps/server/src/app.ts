@@ -13,6 +13,9 @@ import { machineVisibilities } from './db/machine-context.js';
 import { registerAgentDownloadRoutes } from './features/agent-downloads/routes.js';
 import { createAgentEventsRepo } from './features/agent-events/repo.js';
 import { createAgentEventService } from './features/agent-events/service.js';
+import { createApiTokenRepo } from './features/api-tokens/repo.js';
+import { registerApiTokenRoutes } from './features/api-tokens/routes.js';
+import { createApiTokenService } from './features/api-tokens/service.js';
 import { createAuditRepo } from './features/audit/repo.js';
 import { generatedPasswordHash, hashPassword } from './features/auth/passwords.js';
 import { createAuthRepo } from './features/auth/repo.js';
@@ -66,6 +69,7 @@ import { createMigrationService, type MigrationService } from './features/migrat
 import { createNotificationsRepo } from './features/notifications/repo.js';
 import { registerNotificationSettingsRoutes } from './features/notifications/routes.js';
 import { createNotificationEvents, createNotificationSettingsService } from './features/notifications/service.js';
+import { registerOpenApiRoutes } from './features/openapi/routes.js';
 import { createPackageRequestsRepo } from './features/package-requests/repo.js';
 import { registerPackageRequestRoutes } from './features/package-requests/routes.js';
 import { createPackageRequestService } from './features/package-requests/service.js';
@@ -216,12 +220,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.now ? { now: deps.now } : {}),
   });
   const profiles = createProfileRepo(db);
+  const apiTokens = createApiTokenService({
+    repo: createApiTokenRepo(db),
+    auth: authRepo,
+    audit,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
   const shell = createShellService(createShellRepo(db));
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   registerSecurityHeaders(app, { https: config.secureCookies });
-  registerRequestContext(app, { auth, cookies });
+  registerRequestContext(app, { auth, apiTokens, cookies });
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
@@ -313,6 +323,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     afterAnswer,
     ...(deps.now ? { now: deps.now } : {}),
   });
+  registerApiTokenRoutes(app, { tokens: apiTokens });
+  registerOpenApiRoutes(app);
   // A customer's users: the customer's own admins manage them; the customer pages show them (userViews).
   const usersRepo = createUsersRepo(db);
   const userViews = createUserViews(usersRepo);

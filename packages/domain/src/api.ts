@@ -8,6 +8,7 @@ import {
   type MachineLinkResult,
   machineLinkRequestSchema,
 } from './agent-protocol.js';
+import { type ApiTokenCreated, type ApiTokenRow, apiTokenCreateSchema } from './api-tokens.js';
 import type { CustomerAccount, CustomerDetail, CustomerPackageRow, CustomerRow } from './customers.js';
 import { customerSearchQuerySchema, customerStatusChangeQuerySchema } from './customers.js';
 import type {
@@ -142,10 +143,14 @@ export interface Answer<T> {
   readonly [answerType]?: T;
 }
 const ANSWER: Answer<never> = Object.freeze({});
+/** The marker of a route that answers no envelope, told apart at runtime (the OpenAPI document needs to). */
+const NOT_AN_ENVELOPE: Answer<never> = Object.freeze({});
 /** Names the answer type of an entry: `response: answer<UserRow>()`. */
 const answer = <T>(): Answer<T> => ANSWER;
 /** What a route that does not answer with an envelope (a redirect, a file, a WebSocket, restic's REST) names. */
-const notAnEnvelope = (): Answer<never> => ANSWER;
+const notAnEnvelope = (): Answer<never> => NOT_AN_ENVELOPE;
+/** Whether the entry answers with the JSON envelope (every route but redirects, files, WebSockets, restic's REST). */
+export const answersEnvelope = (entry: { response: Answer<unknown> }) => entry.response !== NOT_AN_ENVELOPE;
 
 type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
   ? Name | ParamNames<`/${Rest}`>
@@ -465,6 +470,25 @@ export const ROUTES = {
       query: pagingQuerySchema,
       response: answer<Paged<ActivityRow>>(),
     }),
+  },
+  /**
+   * Ours (issue 18): the caller's personal API tokens. Managing them needs a session: a request with a token is
+   * refused here, so a leaked token cannot mint itself successors.
+   */
+  apiTokens: {
+    list: get('/profile/apitokens', 'signedIn', { response: answer<Elements<ApiTokenRow>>() }),
+    create: post('/profile/apitokens', 'signedIn', {
+      body: apiTokenCreateSchema,
+      response: answer<ApiTokenCreated>(),
+    }),
+    revoke: del('/profile/apitokens/:tokenId', 'signedIn', { response: answer<null>() }),
+  },
+  /**
+   * Ours (issue 18): the OpenAPI 3.1 document of this table. Public, like the web app's script that carries
+   * the same table: it names routes and fields, never data.
+   */
+  openApi: {
+    document: get('/api/openapi.json', 'public', { response: notAnEnvelope() }),
   },
   /** The customer-side users calls of 002 §7.1 and 001 §7, plus ours: roles, one user, linkable packages. */
   users: {
@@ -1035,15 +1059,20 @@ export const ROUTES = {
 /** The paged customer lists' names (ROUTES.customers.lists). */
 export type CustomerList = keyof typeof ROUTES.customers.lists;
 
-/** Every entry of the table, for the server's start-up check and the route matrix test. */
-export function allRoutes(): RouteEntry[] {
-  const out: RouteEntry[] = [];
-  const visit = (node: object) => {
-    for (const value of Object.values(node)) {
-      if (value && typeof value === 'object' && 'method' in value && 'build' in value) out.push(value as RouteEntry);
-      else if (value && typeof value === 'object' && !(value instanceof z.ZodType)) visit(value);
+/** Every entry of the table with its name in it (`profile.get`), in the table's order. */
+export function namedRoutes(): { name: string; entry: RouteEntry }[] {
+  const out: { name: string; entry: RouteEntry }[] = [];
+  const visit = (node: object, prefix: string) => {
+    for (const [key, value] of Object.entries(node)) {
+      const name = prefix ? `${prefix}.${key}` : key;
+      if (value && typeof value === 'object' && 'method' in value && 'build' in value) {
+        out.push({ name, entry: value as RouteEntry });
+      } else if (value && typeof value === 'object' && !(value instanceof z.ZodType)) visit(value, name);
     }
   };
-  visit(ROUTES);
+  visit(ROUTES, '');
   return out;
 }
+
+/** Every entry of the table, for the server's start-up check and the route matrix test. */
+export const allRoutes = (): RouteEntry[] => namedRoutes().map(({ entry }) => entry);

@@ -161,6 +161,8 @@ export const AUDIT_EVENT_TYPES = [
   'PROFILE_UPDATED',
   'LINKING_CODE_CREATED',
   'LINKING_CODE_USED',
+  'API_TOKEN_CREATED',
+  'API_TOKEN_REVOKED',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -176,6 +178,8 @@ export const AUDIT_EVENT_TEXTS: Record<AuditEventType, string> = {
   PROFILE_UPDATED: 'Profile updated',
   LINKING_CODE_CREATED: 'Machine linking code made',
   LINKING_CODE_USED: 'Machine linked with a linking code',
+  API_TOKEN_CREATED: 'API token created',
+  API_TOKEN_REVOKED: 'API token revoked',
 };
 
 /** Phases of a running action (002 §4.2 'Transfer phases'), in the order a run passes through them. */

@@ -21,6 +21,11 @@ const EXPECTED: Record<string, AccessLevel> = {
   'PUT /profile': 'signedIn',
   'PUT /profile/password': 'signedIn',
   'GET /profile/activity': 'signedIn',
+  // Personal API tokens and the OpenAPI document (issue 18).
+  'GET /profile/apitokens': 'signedIn',
+  'POST /profile/apitokens': 'signedIn',
+  'DELETE /profile/apitokens/:tokenId': 'signedIn',
+  'GET /api/openapi.json': 'public',
   'GET /admin/users': 'customerAdmin',
   'GET /admin/account/users/roles': 'customerAdmin',
   'GET /admin/account/users/:userId': 'customerAdmin',

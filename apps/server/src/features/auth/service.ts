@@ -46,7 +46,7 @@ export function actorOf(user: UserWithCustomer): Actor {
 }
 
 /** Whether the user's account lets them in at all (inactive users and shut customers do not). */
-function accountOpen(user: UserWithCustomer): boolean {
+export function accountOpen(user: UserWithCustomer): boolean {
   if (user.status !== 'ACTIVE') return false;
   if (user.customerId === null) return user.role === 'ROLE_BOLT_ADMIN_USER';
   return !user.customerBeingDeleted && user.customerStatus !== 'SUSPENDED' && user.customerStatus !== 'BLOCKED';
