@@ -3,7 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import { type AccessLevel, errorMessage, failure, MESSAGES, ok, ROUTES, taskRunChanged } from '@portal/domain';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createBillingDirectory } from './billing/directory.js';
 import { createBillingRepo } from './billing/repo.js';
@@ -196,6 +196,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     trustProxy: Boolean(config.publicUrl),
     bodyLimit: 1024 * 1024,
+    // A path the router cannot decode (bytes that are no UTF-8) answers the envelope like any other refusal.
+    frameworkErrors: (error, _request, reply) => {
+      // Fastify types this reply with the route's generics, which a request matching no route has none of.
+      (reply as unknown as FastifyReply)
+        .code(400)
+        .send(failure('BAD_REQUEST', [errorMessage(error.message, '', 'BAD_REQUEST')]));
+    },
   });
 
   // Every route with its declared audience, for the route-matrix test and the startup check.

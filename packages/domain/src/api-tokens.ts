@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText } from './forms/fields.js';
 
 /**
  * Personal API tokens (issue 18): a user's own credential for automation, sent as `Authorization: Bearer
@@ -25,8 +26,6 @@ export const API_TOKEN_LIMITS = {
 } as const;
 
 export const API_TOKEN_MESSAGES = {
-  nameRequired: 'Name is required',
-  nameTooLong: `Name must be at most ${API_TOKEN_LIMITS.nameMaxLength} characters`,
   scopeRequired: 'Choose what the token may do',
   expiryRequired: 'Choose when the token expires',
   tooMany: `You can have at most ${API_TOKEN_LIMITS.maxPerUser} API tokens. Revoke one you no longer use first.`,
@@ -36,21 +35,38 @@ export const API_TOKEN_MESSAGES = {
   notFound: 'API token not found',
   created: 'API token created. Copy it now: it is not shown again.',
   revoked: 'API token revoked',
+  unknownWhileCreating: 'An unknown error occurred while creating the API token.',
+  unknownWhileRevoking: 'An unknown error occurred while revoking the API token.',
+  partial: 'API token changed but some errors occurred.',
+  confirmRevoke: (name: string) =>
+    `Revoke the API token "${name}"? Scripts that use it are refused from now on. This cannot be undone.`,
+  copied: 'Copied',
+  none: 'No API tokens yet',
+  intro:
+    'Personal API tokens let your own scripts call the portal’s API with your rights: send one as "Authorization: Bearer <token>".',
 } as const;
 
+export const API_TOKEN_FORM_LABELS = { name: 'Name', scope: 'Access', expiresInDays: 'Expires in' } as const;
+
+/** The expiry choices as the create dialog offers them. */
+export const API_TOKEN_EXPIRY_OPTIONS = API_TOKEN_LIMITS.expiryDays.map((days) => ({
+  value: days,
+  label: days === 365 ? '1 year' : `${days} days`,
+}));
+
 export const apiTokenCreateSchema = z.object({
-  name: z
-    .string({ error: API_TOKEN_MESSAGES.nameRequired })
-    .trim()
-    .min(1, API_TOKEN_MESSAGES.nameRequired)
-    .max(API_TOKEN_LIMITS.nameMaxLength, API_TOKEN_MESSAGES.nameTooLong),
+  name: requiredText(API_TOKEN_FORM_LABELS.name, API_TOKEN_LIMITS.nameMaxLength),
   scope: z.enum(API_TOKEN_SCOPES, { error: API_TOKEN_MESSAGES.scopeRequired }),
-  expiresInDays: z.union(
-    API_TOKEN_LIMITS.expiryDays.map((days) => z.literal(days)),
-    { error: API_TOKEN_MESSAGES.expiryRequired },
-  ),
+  // A number, also as the text a select gives; only one of the offered lifetimes.
+  expiresInDays: z.coerce
+    .number({ error: API_TOKEN_MESSAGES.expiryRequired })
+    .refine(
+      (days) => (API_TOKEN_LIMITS.expiryDays as readonly number[]).includes(days),
+      API_TOKEN_MESSAGES.expiryRequired,
+    ),
 });
-export type ApiTokenCreate = z.infer<typeof apiTokenCreateSchema>;
+export type ApiTokenCreate = z.output<typeof apiTokenCreateSchema>;
+export type ApiTokenCreateInput = z.input<typeof apiTokenCreateSchema>;
 
 /** A token as the profile's table lists it; the secret itself is never listed. */
 export interface ApiTokenRow {

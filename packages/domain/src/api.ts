@@ -92,7 +92,7 @@ import {
   packageActionQuerySchema,
   packageEditQuerySchema,
 } from './packages.js';
-import { idSegment, textSegment } from './paths.js';
+import { ID_MAX, idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
 import type { PurchaseResult, TemplatesOnOffer } from './purchase.js';
 import type { ResellerSettingsView } from './reseller-settings.js';
@@ -300,7 +300,10 @@ const dashboardCustomerParams = z.object({
   customerId: z.coerce
     .number()
     .int()
-    .refine((id) => id === ALL_CUSTOMERS_ID || id > 0, 'Customer id must be a positive whole number or -1'),
+    .refine(
+      (id) => id === ALL_CUSTOMERS_ID || (id > 0 && id <= ID_MAX),
+      'Customer id must be a positive whole number or -1',
+    ),
 });
 const customerOrAll = (customerId: number) =>
   customerId === ALL_CUSTOMERS_ID ? String(ALL_CUSTOMERS_ID) : idSegment(customerId, 'customerId');

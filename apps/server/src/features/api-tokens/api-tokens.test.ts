@@ -4,6 +4,7 @@ import {
   type ApiTokenCreated,
   type ApiTokenRow,
   type ApiTokenScope,
+  fieldRequired,
   ROUTES,
 } from '@portal/domain';
 import { and, eq } from 'drizzle-orm';
@@ -75,7 +76,7 @@ describe('personal API tokens (issue 18)', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(messagesOf(response)).toEqual([
-      { fieldName: 'name', message: API_TOKEN_MESSAGES.nameRequired },
+      { fieldName: 'name', message: fieldRequired('Name') },
       { fieldName: 'scope', message: API_TOKEN_MESSAGES.scopeRequired },
       { fieldName: 'expiresInDays', message: API_TOKEN_MESSAGES.expiryRequired },
     ]);

@@ -31,9 +31,7 @@ export function registerApiTokenRoutes(app: FastifyInstance, deps: { tokens: Api
     const input = parseWith(r.create.body, request.body);
     const created = await deps.tokens.create(session, input, clientInfo(request));
     if (created === 'tooMany') throw conflict(API_TOKEN_MESSAGES.tooMany);
-    return ok({ row: presentApiToken(created.record), token: created.token }, [
-      { type: 'INFO', fieldName: '', message: API_TOKEN_MESSAGES.created, responseCode: 'OK' },
-    ]);
+    return ok({ row: presentApiToken(created.record), token: created.token });
   });
 
   route(app, r.revoke, async (request) => {

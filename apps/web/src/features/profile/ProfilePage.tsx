@@ -2,6 +2,7 @@ import { type ActivityRow, AUDIT_EVENT_TEXTS, type AuditEventType, MESSAGES, PAG
 import { Card, Col, Row, Spinner } from 'react-bootstrap';
 import { routeCall } from '../../app/api';
 import { DataTable, Page, usePagedQuery, useTableState } from '../../ui';
+import { ApiTokensSection } from './ApiTokensSection';
 import { PasswordChangeForm } from './PasswordChangeForm';
 import { ProfileDetailsForm } from './ProfileDetailsForm';
 import { profileKeys, useProfile } from './queries';
@@ -62,6 +63,16 @@ export function ProfilePage() {
               </Card.Header>
               <Card.Body>
                 <PasswordChangeForm />
+              </Card.Body>
+            </Card>
+          </Col>
+          <Col xs={12}>
+            <Card>
+              <Card.Header as="h2" className="h6 mb-0">
+                API tokens
+              </Card.Header>
+              <Card.Body>
+                <ApiTokensSection />
               </Card.Body>
             </Card>
           </Col>
