@@ -136,7 +136,7 @@ describe('page matching', () => {
 
 describe('who may open a page (issue #6)', () => {
   const openable = (a: Actor | null) => (Object.keys(PAGES) as PageKey[]).filter((page) => mayOpenPage(a, page)).sort();
-  const everyone = ['login', 'logout', 'forgotPassword', 'resetPassword', 'signup', 'manual'];
+  const everyone = ['login', 'logout', 'forgotPassword', 'resetPassword', 'signup', 'manual', 'apiReference'];
   const ownMachinePages = ['ownMachines', 'customerMachine', 'customerTask'];
   // Every member of a customer goes to billing through the redirect page (002 §7.2; the server says who has billing).
   const memberPages = [...ownMachinePages, 'billingRedirect'];
