@@ -7,6 +7,7 @@ import {
   ROUTES,
   type Role as UserRole,
 } from '@portal/domain';
+import { createRandom, type Random } from '@portal/domain/testing/random-tree';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,25 +35,6 @@ const CASES_DENIED = 1;
 
 /** Tables that a refused request may write to by design: session activity, the throttle and the audit trail. */
 const TABLES_WRITTEN_BY_REFUSALS = new Set(['sessions', 'sign_in_failures', 'audit_events', 'api_tokens']);
-
-/** A small seeded generator (mulberry32): the same cases on every run. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  return {
-    next,
-    pick<T>(values: readonly T[]): T {
-      return values[Math.floor(next() * values.length)] as T;
-    },
-  };
-}
-type Random = ReturnType<typeof generator>;
 
 const NASTY_STRINGS = [
   '',
@@ -256,7 +238,7 @@ describe('API fuzzing from the OpenAPI document (issue 18)', () => {
   });
 
   it('answers every generated request of every operation and role below 500, as an envelope, and a refusal changes nothing', async () => {
-    const random = generator(SEED);
+    const random = createRandom(SEED);
     const real = realIds(tenants);
     const failures: string[] = [];
     let requests = 0;
