@@ -12,7 +12,7 @@ import {
   ROUTES,
   taskRunChanged,
 } from '@portal/domain';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createBillingDirectory } from './billing/directory.js';
 import { createBillingRepo } from './billing/repo.js';
@@ -24,6 +24,9 @@ import { DEMO_ACCOUNTS } from './demo/seed.js';
 import { registerAgentDownloadRoutes } from './features/agent-downloads/routes.js';
 import { createAgentEventsRepo } from './features/agent-events/repo.js';
 import { createAgentEventService } from './features/agent-events/service.js';
+import { createApiTokenRepo } from './features/api-tokens/repo.js';
+import { registerApiTokenRoutes } from './features/api-tokens/routes.js';
+import { createApiTokenService } from './features/api-tokens/service.js';
 import { createLiveCommandAudit, registerAuditRecorder } from './features/audit/recorder.js';
 import { createAuditRepo, pruneAuditEvents } from './features/audit/repo.js';
 import { registerAuditRoutes } from './features/audit/routes.js';
@@ -84,6 +87,7 @@ import { createMigrationService, type MigrationService } from './features/migrat
 import { createNotificationsRepo } from './features/notifications/repo.js';
 import { registerNotificationSettingsRoutes } from './features/notifications/routes.js';
 import { createNotificationEvents, createNotificationSettingsService } from './features/notifications/service.js';
+import { registerOpenApiRoutes } from './features/openapi/routes.js';
 import { createPackageRequestsRepo } from './features/package-requests/repo.js';
 import { registerPackageRequestRoutes } from './features/package-requests/routes.js';
 import { createPackageRequestService } from './features/package-requests/service.js';
@@ -213,6 +217,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     trustProxy: Boolean(config.publicUrl),
     bodyLimit: 1024 * 1024,
+    // A path the router cannot decode (bytes that are no UTF-8) answers the envelope like any other refusal.
+    frameworkErrors: (error, _request, reply) => {
+      // Fastify types this reply with the route's generics, which a request matching no route has none of.
+      (reply as unknown as FastifyReply)
+        .code(400)
+        .send(failure('BAD_REQUEST', [errorMessage(error.message, '', 'BAD_REQUEST')]));
+    },
   });
 
   // Every route with its declared audience, for the route-matrix test and the startup check.
@@ -252,12 +263,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.now ? { now: deps.now } : {}),
   });
   const profiles = createProfileRepo(db);
+  const apiTokens = createApiTokenService({
+    repo: createApiTokenRepo(db),
+    auth: authRepo,
+    callerOf: auth.tokenCaller,
+    audit,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
   const shell = createShellService(createShellRepo(db));
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   registerSecurityHeaders(app, { https: config.secureCookies });
-  registerRequestContext(app, { auth, cookies });
+  registerRequestContext(app, { auth, apiTokens, cookies });
   // The audit trail (issue 18): every state-changing call recorded after its answer; the pages; the retention job.
   registerAuditRecorder(app, { audit, tenants: createTenantLookup(db) });
   registerAuditRoutes(app, { audit });
@@ -394,6 +412,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     afterAnswer,
     ...(deps.now ? { now: deps.now } : {}),
   });
+  registerApiTokenRoutes(app, { tokens: apiTokens });
+  registerOpenApiRoutes(app);
   // A customer's users: the customer's own admins manage them; the customer pages show them (userViews).
   const usersRepo = createUsersRepo(db);
   const userViews = createUserViews(usersRepo);

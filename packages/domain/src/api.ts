@@ -8,6 +8,7 @@ import {
   type MachineLinkResult,
   machineLinkRequestSchema,
 } from './agent-protocol.js';
+import { type ApiTokenCreated, type ApiTokenRow, apiTokenCreateSchema } from './api-tokens.js';
 import { type AuditRow, auditFilterSchema, auditQuerySchema } from './audit.js';
 import type { CustomerAccount, CustomerDetail, CustomerPackageRow, CustomerRow } from './customers.js';
 import { customerSearchQuerySchema, customerStatusChangeQuerySchema } from './customers.js';
@@ -100,7 +101,7 @@ import {
   packageActionQuerySchema,
   packageEditQuerySchema,
 } from './packages.js';
-import { idSegment, textSegment } from './paths.js';
+import { ID_MAX, idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
 import type { PurchaseResult, TemplatesOnOffer } from './purchase.js';
 import type { ResellerSettingsView } from './reseller-settings.js';
@@ -151,10 +152,14 @@ export interface Answer<T> {
   readonly [answerType]?: T;
 }
 const ANSWER: Answer<never> = Object.freeze({});
+/** The marker of a route that answers no envelope, told apart at runtime (the OpenAPI document needs to). */
+const NOT_AN_ENVELOPE: Answer<never> = Object.freeze({});
 /** Names the answer type of an entry: `response: answer<UserRow>()`. */
 const answer = <T>(): Answer<T> => ANSWER;
 /** What a route that does not answer with an envelope (a redirect, a file, a WebSocket, restic's REST) names. */
-const notAnEnvelope = (): Answer<never> => ANSWER;
+const notAnEnvelope = (): Answer<never> => NOT_AN_ENVELOPE;
+/** Whether the entry answers with the JSON envelope (every route but redirects, files, WebSockets, restic's REST). */
+export const answersEnvelope = (entry: { response: Answer<unknown> }) => entry.response !== NOT_AN_ENVELOPE;
 
 type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
   ? Name | ParamNames<`/${Rest}`>
@@ -310,7 +315,10 @@ const dashboardCustomerParams = z.object({
   customerId: z.coerce
     .number()
     .int()
-    .refine((id) => id === ALL_CUSTOMERS_ID || id > 0, 'Customer id must be a positive whole number or -1'),
+    .refine(
+      (id) => id === ALL_CUSTOMERS_ID || (id > 0 && id <= ID_MAX),
+      'Customer id must be a positive whole number or -1',
+    ),
 });
 const customerOrAll = (customerId: number) =>
   customerId === ALL_CUSTOMERS_ID ? String(ALL_CUSTOMERS_ID) : idSegment(customerId, 'customerId');
@@ -500,6 +508,25 @@ export const ROUTES = {
       query: pagingQuerySchema,
       response: answer<Paged<ActivityRow>>(),
     }),
+  },
+  /**
+   * Ours (issue 18): the caller's personal API tokens. Managing them needs a session: a request with a token is
+   * refused here, so a leaked token cannot mint itself successors.
+   */
+  apiTokens: {
+    list: get('/profile/apitokens', 'signedIn', { response: answer<Elements<ApiTokenRow>>() }),
+    create: post('/profile/apitokens', 'signedIn', {
+      body: apiTokenCreateSchema,
+      response: answer<ApiTokenCreated>(),
+    }),
+    revoke: del('/profile/apitokens/:tokenId', 'signedIn', { response: answer<null>() }),
+  },
+  /**
+   * Ours (issue 18): the OpenAPI 3.1 document of this table. Public, like the web app's script that carries
+   * the same table: it names routes and fields, never data.
+   */
+  openApi: {
+    document: get('/api/openapi.json', 'public', { response: notAnEnvelope() }),
   },
   /** The customer-side users calls of 002 §7.1 and 001 §7, plus ours: roles, one user, linkable packages. */
   users: {

@@ -166,6 +166,8 @@ export const AUDIT_EVENT_TYPES = [
   'MFA_CODE_FAILED',
   'MFA_RECOVERY_CODE_USED',
   'MFA_RECOVERY_CODES_REGENERATED',
+  'API_TOKEN_CREATED',
+  'API_TOKEN_REVOKED',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -186,6 +188,8 @@ export const AUDIT_EVENT_TEXTS: Record<AuditEventType, string> = {
   MFA_CODE_FAILED: 'Two-factor code refused',
   MFA_RECOVERY_CODE_USED: 'Signed in with a recovery code',
   MFA_RECOVERY_CODES_REGENERATED: 'New recovery codes made',
+  API_TOKEN_CREATED: 'API token created',
+  API_TOKEN_REVOKED: 'API token revoked',
 };
 
 /** Phases of a running action (002 §4.2 'Transfer phases'), in the order a run passes through them. */

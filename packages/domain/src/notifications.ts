@@ -3,8 +3,9 @@ import type { Role } from './enums.js';
 import { pagingQuerySchema } from './envelope.js';
 import { checkbox, choice, integerField } from './forms/fields.js';
 import { ACCOUNT_MAIL_KIND_NAMES } from './mail.js';
-import { fieldTooLong, someErrorsOccurred, unknownErrorWhile } from './messages.js';
+import { fieldNotValid, fieldTooLong, someErrorsOccurred, unknownErrorWhile } from './messages.js';
 import { formatBytes } from './sizes.js';
+import { hasControlCharacter } from './text.js';
 
 /**
  * Notification settings and backup alerts (issue 17): which users of a customer get which e-mails, for all
@@ -201,6 +202,8 @@ export const notificationSearchQuerySchema = pagingQuerySchema.extend({
     .string()
     .trim()
     .max(NOTIFICATION_LIMITS.searchMax, fieldTooLong('Search', NOTIFICATION_LIMITS.searchMax))
+    // A NUL cannot go into a PostgreSQL query's text; no search needs any control character.
+    .refine((value) => !hasControlCharacter(value), fieldNotValid('Search'))
     .optional()
     .transform((v) => (v === '' ? undefined : v)),
 });

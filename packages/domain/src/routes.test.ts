@@ -137,7 +137,16 @@ describe('page matching', () => {
 
 describe('who may open a page (issue #6)', () => {
   const openable = (a: Actor | null) => (Object.keys(PAGES) as PageKey[]).filter((page) => mayOpenPage(a, page)).sort();
-  const everyone = ['login', 'logout', 'forgotPassword', 'resetPassword', 'signup', 'manual'];
+  const everyone = [
+    'login',
+    'logout',
+    'forgotPassword',
+    'resetPassword',
+    'signup',
+    'manual',
+    'apiReference',
+    'loginMfa',
+  ];
   const ownMachinePages = ['ownMachines', 'customerMachine', 'customerTask'];
   // Every member of a customer goes to billing through the redirect page (002 §7.2; the server says who has billing).
   const memberPages = [...ownMachinePages, 'billingRedirect'];
@@ -148,7 +157,7 @@ describe('who may open a page (issue #6)', () => {
   });
 
   it('customer user: dashboard, profile and the own machine pages', () => {
-    expect(openable(actor({}))).toEqual([...everyone, 'dashboard', 'profile', ...memberPages].sort());
+    expect(openable(actor({}))).toEqual([...everyone, 'dashboard', 'profile', 'mfaEnrol', ...memberPages].sort());
   });
 
   it("customer admin: the account and its users; a reseller's admin also its customers", () => {
@@ -158,6 +167,7 @@ describe('who may open a page (issue #6)', () => {
         ...everyone,
         'dashboard',
         'profile',
+        'mfaEnrol',
         ...memberPages,
         'account',
         'accountUser',
@@ -170,6 +180,7 @@ describe('who may open a page (issue #6)', () => {
         ...everyone,
         'dashboard',
         'profile',
+        'mfaEnrol',
         'resellerCustomers',
         'resellerCustomer',
         'resellerCustomerUser',
@@ -194,6 +205,7 @@ describe('who may open a page (issue #6)', () => {
         ...everyone,
         'dashboard',
         'profile',
+        'mfaEnrol',
         ...memberPages,
         'account',
         'accountUser',
@@ -212,6 +224,7 @@ describe('who may open a page (issue #6)', () => {
         ...everyone,
         'dashboard',
         'profile',
+        'mfaEnrol',
         'providerCustomers',
         'providerResellers',
         'providerCustomer',

@@ -51,6 +51,8 @@ export const PAGES = {
   providerTaskOverview: '/boltadmin/backuptasks/statusoverview',
   // The desktop-app user manual (000 §1): how to install, link and use the agent.
   manual: '/manual',
+  // The API reference (issue 18): the operations of the OpenAPI document.
+  apiReference: '/api/reference',
   // Package templates and package requests (000 §2): the provider's in the admin area, a reseller's own.
   providerPackageTemplates: '/boltadmin/backuppackagetemplates',
   resellerPackageTemplates: '/admin/mypackagetemplates',
@@ -118,6 +120,8 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   providerTask: 'providerAdmin',
   providerTaskOverview: 'providerAdmin',
   manual: 'public',
+  // Like the document it lists: routes and fields, no data.
+  apiReference: 'public',
   providerPackageTemplates: 'providerAdmin',
   resellerPackageTemplates: 'resellerAdmin',
   providerPackageRequests: 'providerAdmin',

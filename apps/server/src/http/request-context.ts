@@ -1,7 +1,9 @@
 import { type AccessLevel, CSRF_FIELD_NAME, CSRF_HEADER_NAME, errorMessage, MESSAGES, mayAccess } from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiTokenService } from '../features/api-tokens/service.js';
 import type { AuthService, MfaPending, SignedIn } from '../features/auth/service.js';
 import { newToken, sameToken } from '../features/auth/tokens.js';
+import { authenticateBearer, refuseReadOnlyWrite } from './bearer.js';
 import { AppError, forbidden, unauthenticated } from './errors.js';
 import { mfaGate } from './mfa-gate.js';
 
@@ -64,17 +66,19 @@ function submittedCsrf(request: FastifyRequest): string | undefined {
  */
 export function registerRequestContext(
   app: FastifyInstance,
-  deps: { auth: AuthService; cookies: CookieOptions },
+  deps: { auth: AuthService; apiTokens: Pick<ApiTokenService, 'resolve'>; cookies: CookieOptions },
 ): void {
   app.decorateRequest('signedIn', null);
   app.decorateRequest('mfaPending', null);
   app.decorateRequest('csrfToken', '');
+  app.decorateRequest('apiToken', null);
 
   app.addHook('onRequest', async (request, reply) => {
     // Built assets are public and cached; looking up the session for each would cost a query apiece.
     if (isStaticAsset(request.url)) return;
     // Machine-authenticated routes (the restic REST backend) neither use nor hand out cookies.
     if (request.routeOptions.config.machineAuth) return;
+    if (await authenticateBearer(request, deps.apiTokens)) return;
     const found = await deps.auth.resolveAny(request.cookies[SESSION_COOKIE]);
     request.signedIn = found?.kind === 'signedIn' ? found.session : null;
     request.mfaPending = found?.kind === 'mfaPending' ? found.pending : null;
@@ -100,10 +104,13 @@ export function registerRequestContext(
     if (request.is404) return;
     const access = request.routeOptions.config.access;
     if (!access) throw new AppError(500, 'ROUTE_WITHOUT_ACCESS', [errorMessage(MESSAGES.internalError)]);
-    const csrfApplies = !SAFE_METHODS.has(request.method) && !request.routeOptions.config.machineAuth;
+    // A bearer token is not sent by a browser on its own, so a forged cross-site request cannot carry one.
+    const csrfApplies =
+      !SAFE_METHODS.has(request.method) && !request.routeOptions.config.machineAuth && !request.apiToken;
     if (csrfApplies && !sameToken(submittedCsrf(request), request.csrfToken)) {
       throw new AppError(403, 'CSRF_REJECTED', [errorMessage(MESSAGES.csrfRejected, '', 'CSRF_REJECTED')]);
     }
+    refuseReadOnlyWrite(request);
     if (mfaGate(request, access) === 'allowed') return;
     const actor = request.signedIn?.actor ?? null;
     if (!mayAccess(actor, access)) throw actor ? forbidden() : unauthenticated();

@@ -28,6 +28,11 @@ const EXPECTED: Record<string, AccessLevel> = {
   'POST /profile/mfa/enrolment/confirm': 'signedIn',
   'POST /profile/mfa/disable': 'signedIn',
   'POST /profile/mfa/recoverycodes': 'signedIn',
+  // Personal API tokens and the OpenAPI document (issue 18).
+  'GET /profile/apitokens': 'signedIn',
+  'POST /profile/apitokens': 'signedIn',
+  'DELETE /profile/apitokens/:tokenId': 'signedIn',
+  'GET /api/openapi.json': 'public',
   'GET /admin/users': 'customerAdmin',
   'GET /admin/account/users/roles': 'customerAdmin',
   'GET /admin/account/users/:userId': 'customerAdmin',

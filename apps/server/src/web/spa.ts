@@ -139,7 +139,8 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
   app.addHook('onRequest', async (request, reply) => {
     if (!isNavigation(request)) return;
     const path = request.url.split('?')[0] ?? '/';
-    if (isStaticAsset(path)) return;
+    // The OpenAPI document opens as JSON in a browser too (the reference page links to it).
+    if (isStaticAsset(path) || path === ROUTES.openApi.document.path) return;
     const page = matchPage(path);
     const signedIn = request.signedIn !== null;
     const mfaStep = mfaRedirect(request, page);

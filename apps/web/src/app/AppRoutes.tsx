@@ -63,6 +63,9 @@ const PackagePage = lazy(() => import('../features/packages/PackagePage').then((
 const MigrationPage = lazy(() =>
   import('../features/migrations/MigrationPage').then((m) => ({ default: m.MigrationPage })),
 );
+const ApiReferencePage = lazy(() =>
+  import('../features/api-reference/ApiReferencePage').then((m) => ({ default: m.ApiReferencePage })),
+);
 const ManualPage = lazy(() => import('../features/manual/ManualPage').then((m) => ({ default: m.ManualPage })));
 // Billing (issue 15).
 const BillingRedirectPage = lazy(() =>
@@ -129,6 +132,7 @@ const SCREENS: Record<PageKey, Screen> = {
   providerTask: { layout: 'admin', element: <TaskPage audience="provider" /> },
   providerTaskOverview: { layout: 'admin', element: <TaskStatusOverviewPage /> },
   manual: { layout: 'public', element: <ManualPage /> },
+  apiReference: { layout: 'public', element: <ApiReferencePage /> },
   providerPackageTemplates: { layout: 'admin', element: <PackageTemplatesPage audience="provider" /> },
   resellerPackageTemplates: { layout: 'shell', element: <PackageTemplatesPage audience="reseller" /> },
   providerPackageRequests: { layout: 'admin', element: <PackageRequestsPage audience="provider" /> },

@@ -9,6 +9,7 @@ import {
   fieldTooShort,
   fieldWholeNumber,
 } from '../messages.js';
+import { ID_MAX } from '../paths.js';
 import { hasControlCharacter } from '../text.js';
 
 /**
@@ -94,6 +95,9 @@ export function integerField(
   });
 }
 
+/** A positive whole number a database id column can hold (a larger one would make the query fail, not miss). */
+const isStoredId = (n: number) => Number.isSafeInteger(n) && n > 0 && n <= ID_MAX;
+
 /**
  * A chosen id: a positive whole number. The forms use -1 or 0 for "nothing chosen" (001 §9), so any
  * value that is not a positive whole number gets `message` (e.g. 'Must choose a storage account').
@@ -101,7 +105,7 @@ export function integerField(
 export const chosenId = (message: string) =>
   numberInput.transform((value, ctx) => {
     const n = toNumber(value);
-    if (Number.isSafeInteger(n) && n > 0) return n;
+    if (isStoredId(n)) return n;
     ctx.issues.push({ code: 'custom', message, input: value });
     return z.NEVER;
   });
@@ -111,7 +115,7 @@ export const optionalId = (label: string) =>
   numberInput.transform((value, ctx) => {
     if (isBlankNumber(value)) return null;
     const n = toNumber(value);
-    if (Number.isSafeInteger(n) && n > 0) return n;
+    if (isStoredId(n)) return n;
     ctx.issues.push({ code: 'custom', message: fieldNotValid(label), input: value });
     return z.NEVER;
   });
@@ -216,10 +220,14 @@ export const optionalUploadField = (label: string, kind: FileKind, wrongKindMess
 
 /**
  * Options for an object-level rule (superRefine) that reads only `fields`: it runs when those fields
- * parsed without issues, even if other fields failed, so a form shows all its errors at once.
+ * parsed without issues, even if other fields failed, so a form shows all its errors at once; never when the
+ * input is not an object at all (an array or a number sent as the body), which the rule could not read.
  */
 export const whenFieldsValid = (...fields: string[]) => ({
-  when: (payload: { issues: ReadonlyArray<{ path?: ReadonlyArray<PropertyKey> | undefined }> }) =>
+  when: (payload: { value: unknown; issues: ReadonlyArray<{ path?: ReadonlyArray<PropertyKey> | undefined }> }) =>
+    typeof payload.value === 'object' &&
+    payload.value !== null &&
+    !Array.isArray(payload.value) &&
     !payload.issues.some((issue) => fields.includes(String(issue.path?.[0]))),
 });
 

@@ -1,4 +1,5 @@
 export * from './accounts.js';
+export * from './api-tokens.js';
 export * from './backup.js';
 export * from './images.js';
 export * from './mail.js';

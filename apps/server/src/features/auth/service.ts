@@ -66,7 +66,7 @@ export function actorOf(user: UserWithCustomer): Actor {
 }
 
 /** Whether the user's account lets them in at all (inactive users and shut customers do not). */
-function accountOpen(user: UserWithCustomer): boolean {
+export function accountOpen(user: UserWithCustomer): boolean {
   if (user.status !== 'ACTIVE') return false;
   if (user.customerId === null) return user.role === 'ROLE_BOLT_ADMIN_USER';
   return !user.customerBeingDeleted && user.customerStatus !== 'SUSPENDED' && user.customerStatus !== 'BLOCKED';
@@ -177,6 +177,12 @@ export function createAuthService(deps: {
     });
 
   const service = {
+    /**
+     * The caller a personal API token stands for (issue 18): its owner, with no session and no CSRF token, and
+     * held to the same two-factor enrolment requirement as a session would be.
+     */
+    tokenCaller: (user: UserWithCustomer): SignedIn => signedInAs('', '', user),
+
     /**
      * Checks an e-mail and password with the sign-in throttle and audit trail, without starting a
      * session: sign-in and machine linking (the agent signs in as its user) both go through here. A user

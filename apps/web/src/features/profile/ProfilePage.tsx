@@ -11,6 +11,7 @@ import { Card, Col, Row, Spinner } from 'react-bootstrap';
 import { routeCall } from '../../app/api';
 import { DataTable, Page, usePagedQuery, useTableState } from '../../ui';
 import { MfaSection } from '../mfa/MfaSection';
+import { ApiTokensSection } from './ApiTokensSection';
 import { PasswordChangeForm } from './PasswordChangeForm';
 import { ProfileDetailsForm } from './ProfileDetailsForm';
 import { profileKeys, useProfile } from './queries';
@@ -81,6 +82,16 @@ export function ProfilePage() {
               </Card.Header>
               <Card.Body>
                 <MfaSection />
+              </Card.Body>
+            </Card>
+          </Col>
+          <Col xs={12}>
+            <Card>
+              <Card.Header as="h2" className="h6 mb-0">
+                API tokens
+              </Card.Header>
+              <Card.Body>
+                <ApiTokensSection />
               </Card.Body>
             </Card>
           </Col>

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { answersEnvelope, buildOpenApiDocument, keyedRoutes, operationsOf, ROUTES } from '@portal/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/app.js';
+
+const COMMITTED = new URL('../../../../../docs/openapi.json', import.meta.url);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('OpenAPI document (issue 18)', () => {
+  it('is committed as generated: run `npm run openapi` after changing a route', () => {
+    const committed = JSON.parse(readFileSync(COMMITTED, 'utf8'));
+    expect(committed).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+  });
+
+  it('is served publicly at /api/openapi.json, the same document', async () => {
+    const response = await t.app.inject({ method: 'GET', url: ROUTES.openApi.document.build() });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.json()).toEqual(JSON.parse(readFileSync(COMMITTED, 'utf8')));
+  });
+
+  it('has every JSON route as an operation with its audience, and every other route named with a reason', () => {
+    const document = buildOpenApiDocument();
+    const operations = operationsOf(document);
+    const named = keyedRoutes();
+    const json = named.filter(({ entry }) => answersEnvelope(entry));
+    expect(operations.map((o) => o.operationId).sort()).toEqual(json.map(({ key }) => key).sort());
+    for (const { key: name, entry } of json) {
+      const operation = operations.find((o) => o.operationId === name);
+      expect(operation, name).toMatchObject({ method: entry.method, access: entry.access });
+      // Every {name} of the path is a required path parameter.
+      const inPath = [...(operation?.path ?? '').matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]);
+      const declared = operation?.parameters.filter((p) => p.in === 'path' && p.required).map((p) => p.name);
+      expect(declared?.sort(), name).toEqual(inPath.sort());
+      expect(operation?.hasBody, name).toBe(entry.body !== undefined);
+    }
+    const notJson = (document['x-not-json'] as { method: string; path: string; reason: string }[]).map(
+      (r) => `${r.method} ${r.path}`,
+    );
+    expect(notJson.sort()).toEqual(
+      named
+        .filter(({ entry }) => !answersEnvelope(entry))
+        .map(({ entry }) => `${entry.method} ${entry.path}`)
+        .sort(),
+    );
+  });
+
+  it('describes the envelope, the error envelope and both ways to authenticate', () => {
+    const document = buildOpenApiDocument() as {
+      openapi: string;
+      components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+      paths: Record<string, Record<string, { security: Record<string, string[]>[] }>>;
+    };
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
+      'bearerToken',
+      'csrfHeader',
+      'sessionCookie',
+    ]);
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(['Envelope', 'ErrorEnvelope', 'ServerMessage']),
+    );
+    expect(document.paths['/profile']?.put?.security).toEqual([
+      { bearerToken: [] },
+      { sessionCookie: [], csrfHeader: [] },
+    ]);
+    // Tokens are managed with a session only.
+    expect(document.paths['/profile/apitokens']?.post?.security).toEqual([{ sessionCookie: [], csrfHeader: [] }]);
+  });
+});
