@@ -1,7 +1,7 @@
-import { allRoutes, MFA_ENROLMENT_ROUTES, MFA_TEXTS, THROTTLE } from '@portal/domain';
+import { API_TOKEN_LIMITS, allRoutes, MFA_ENROLMENT_ROUTES, MFA_TEXTS, ROUTES, THROTTLE } from '@portal/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { auditEvents, mfaRecoveryCodes, sessions, signInFailures, userMfa } from '../../db/schema/index.js';
+import { apiTokens, auditEvents, mfaRecoveryCodes, sessions, signInFailures, userMfa } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
@@ -301,6 +301,26 @@ describe('turning off and new recovery codes (issue 18)', () => {
 });
 
 describe('provider admins must enrol first (issue 18, MFA_REQUIRED_FOR_PROVIDER_ADMINS)', () => {
+  it('a personal API token of an admin who must enrol reaches no more than a session would', async () => {
+    // A token made before the requirement was turned on: it must not be a way around the enrolment.
+    const token = `${API_TOKEN_LIMITS.prefix}${'t'.repeat(43)}`;
+    await t.database.db.insert(apiTokens).values({
+      userId: tenants.providerAdmin.id,
+      name: 'older script',
+      scope: 'READ_WRITE',
+      tokenHash: sha256(token),
+      hint: token.slice(0, 8),
+      expiresAt: new Date(t.clock.now.getTime() + 86_400_000),
+    });
+    const answer = await t.app.inject({
+      method: 'GET',
+      url: ROUTES.customers.lists.customers.build(),
+      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+    });
+    expect(answer.statusCode).toBe(403);
+    expect(answer.json().messages[0].responseCode).toBe('MFA_ENROLMENT_REQUIRED');
+  });
+
   it('reach only the enrolment, sign-out and public routes until enrolled; cannot turn it off', async () => {
     const admin = await signedIn(tenants.providerAdmin.email);
     expect((await admin.open('/')).headers.location).toBe('/login/mfa/enrol');
