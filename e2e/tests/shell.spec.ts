@@ -101,6 +101,7 @@ test('the provider admin reaches the admin area shell with its links, version an
     'Package Templates',
     'Task Status Overview',
     'Infrastructure',
+    'Audit Trail',
     'Sign out',
   ]);
   await expect(page.getByTestId('version')).toContainText(/Version \S+ \(\S+\)/);

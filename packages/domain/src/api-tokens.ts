@@ -30,7 +30,8 @@ export const API_TOKEN_MESSAGES = {
   expiryRequired: 'Choose when the token expires',
   tooMany: `You can have at most ${API_TOKEN_LIMITS.maxPerUser} API tokens. Revoke one you no longer use first.`,
   readOnlyToken: 'This API token is read-only: it cannot change anything.',
-  sessionRequired: 'API tokens are managed when signed in to the portal, not with an API token.',
+  sessionRequired:
+    'This needs you signed in to the portal: an API token cannot manage API tokens or two-factor sign-in.',
   bothCredentials: 'Send either an API token or a session cookie, not both.',
   notFound: 'API token not found',
   created: 'API token created. Copy it now: it is not shown again.',
@@ -86,9 +87,6 @@ export interface ApiTokenCreated {
   token: string;
 }
 
-/** Whether a method changes state (what a read-only token may not do). */
-export const isWriteMethod = (method: string) => method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
-
 /**
  * The token of `Authorization: Bearer <token>`: null when the header is absent or names another scheme, and
  * '' for a Bearer header without a usable token (still a token attempt, refused as unknown).
@@ -99,3 +97,6 @@ export function bearerToken(header: string | undefined): string | null {
   const token = (match[1] ?? '').trim();
   return /^\S+$/.test(token) ? token : '';
 }
+
+/** The route groups an API token may not call (the server's requireSession): tokens and two-factor sign-in. */
+export const SESSION_ONLY_ROUTE_GROUPS = ['apiTokens', 'mfa'] as const;

@@ -1147,3 +1147,21 @@ export function keyedRoutes(): Array<{ key: string; entry: RouteEntry }> {
 
 /** Every entry of the table, for the server's start-up check and the route matrix test. */
 export const allRoutes = (): RouteEntry[] => keyedRoutes().map(({ entry }) => entry);
+
+/**
+ * The specification's routes whose method does not say whether they change state: the GET that sets the default
+ * storage account (001 §2), and the PUT of a machine's message log and the POST of the file tree, which only read.
+ */
+const STATE_CHANGING_READS = new Set([`GET ${ROUTES.storageAccounts.setDefault.path}`]);
+const READING_WRITES = new Set([`PUT ${ROUTES.machines.messages.path}`, `POST ${ROUTES.treeItems.list.path}`]);
+
+/**
+ * Whether a call changes state, by its method and its route's path pattern: what needs the CSRF token, what a
+ * read-only API token may not call, and what the audit trail records.
+ */
+export function changesState(method: string, pathPattern: string): boolean {
+  const key = `${method} ${pathPattern}`;
+  if (STATE_CHANGING_READS.has(key)) return true;
+  if (READING_WRITES.has(key)) return false;
+  return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+}

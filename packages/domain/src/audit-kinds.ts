@@ -1,19 +1,14 @@
-import { keyedRoutes } from './api.js';
+import { changesState, keyedRoutes } from './api.js';
 import { AUDIT_EVENT_TYPES } from './enums.js';
 import { MACHINE_CHANNEL_COMMANDS } from './urls.js';
 
 /**
  * Routes whose calls are not audited by route: the sign-in pages (the auth service records their explicit
  * events, failures included), the agents' machine-authenticated calls (restic's REST backend writes objects by
- * the thousand; linking records LINKING_CODE_USED) and the POST that only reads (the file tree).
+ * the thousand; linking records LINKING_CODE_USED) (calls that only read are never recorded: changesState).
  */
 const NOT_AUDITED_PREFIXES = ['auth.', 'restic.'];
-const NOT_AUDITED = new Set([
-  'treeItems.list',
-  'machineLink.agentLink',
-  'machineLink.agentUnlink',
-  'machineCommands.agentLogUpload',
-]);
+const NOT_AUDITED = new Set(['machineLink.agentLink', 'machineLink.agentUnlink', 'machineCommands.agentLogUpload']);
 
 /**
  * The WebSocket task commands (002 §7.8) are recorded as `live.<command>` when the channel accepts or refuses
@@ -38,7 +33,7 @@ export function auditedRouteKinds(): ReadonlyMap<string, string> {
   if (byRoute) return byRoute;
   const found = new Map<string, string>();
   for (const { key, entry } of keyedRoutes()) {
-    if (entry.method === 'GET') continue;
+    if (!changesState(entry.method, entry.path)) continue;
     if (NOT_AUDITED.has(key) || NOT_AUDITED_PREFIXES.some((p) => key.startsWith(p))) continue;
     found.set(`${entry.method} ${entry.path}`, key);
   }

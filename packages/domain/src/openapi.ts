@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { answersEnvelope, type HttpMethod, keyedRoutes, type RouteEntry } from './api.js';
-import { API_TOKEN_LIMITS } from './api-tokens.js';
+import { answersEnvelope, changesState, type HttpMethod, keyedRoutes, type RouteEntry } from './api.js';
+import { API_TOKEN_LIMITS, SESSION_ONLY_ROUTE_GROUPS } from './api-tokens.js';
 import { RESPONSE_SUMMARY_CODES, SERVER_MESSAGE_TYPES } from './envelope.js';
 import { CSRF_HEADER_NAME } from './initial-data.js';
 import type { AccessLevel } from './permissions.js';
@@ -77,10 +77,11 @@ const ref = (name: string) => ({ $ref: `#/components/${name}` });
 
 /** Who may call, by the route's audience and method: a write with a session needs the CSRF header as well. */
 function securityOf(name: string, entry: RouteEntry): Record<string, string[]>[] {
-  const write = entry.method !== 'GET';
+  const write = changesState(entry.method, entry.path);
   const session: Record<string, string[]> = write ? { sessionCookie: [], csrfHeader: [] } : { sessionCookie: [] };
-  // Managing tokens needs a session (api.ts): a token cannot make or revoke tokens.
-  const schemes = name.startsWith('apiTokens.') ? [session] : [{ bearerToken: [] }, session];
+  // Managing tokens and two-factor sign-in needs a session: a token cannot make tokens or enrol an authenticator.
+  const sessionOnly = SESSION_ONLY_ROUTE_GROUPS.some((group) => name.startsWith(`${group}.`));
+  const schemes = sessionOnly ? [session] : [{ bearerToken: [] }, session];
   return entry.access === 'public' ? [{}, ...schemes] : schemes;
 }
 

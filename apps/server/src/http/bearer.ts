@@ -1,7 +1,9 @@
-import { API_TOKEN_MESSAGES, bearerToken, errorMessage, isWriteMethod } from '@portal/domain';
+import { API_TOKEN_MESSAGES, bearerToken, changesState, errorMessage } from '@portal/domain';
 import type { FastifyRequest } from 'fastify';
 import type { ApiTokenService, ApiTokenUse } from '../features/api-tokens/service.js';
+import type { SignedIn } from '../features/auth/service.js';
 import { AppError, unauthenticated } from './errors.js';
+import { requireSignedIn } from './request-context.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,7 +34,19 @@ export async function authenticateBearer(
 
 /** A read-only token reads: every POST, PUT and DELETE with one is refused before its handler. */
 export function refuseReadOnlyWrite(request: FastifyRequest): void {
-  if (request.apiToken?.scope === 'READ_ONLY' && isWriteMethod(request.method)) {
+  if (request.apiToken?.scope === 'READ_ONLY' && changesState(request.method, request.routeOptions.url ?? '')) {
     throw new AppError(403, 'FORBIDDEN', [errorMessage(API_TOKEN_MESSAGES.readOnlyToken, '', 'FORBIDDEN')]);
   }
+}
+
+/**
+ * What only a person at a session may do: manage tokens (a leaked token cannot give itself successors or hide by
+ * revoking its siblings) and two-factor sign-in (a leaked token cannot enrol its holder's authenticator, lock the
+ * owner out with the recovery codes, or satisfy a required enrolment on the owner's behalf).
+ */
+export function requireSession(request: FastifyRequest): SignedIn {
+  if (request.apiToken) {
+    throw new AppError(403, 'FORBIDDEN', [errorMessage(API_TOKEN_MESSAGES.sessionRequired, '', 'FORBIDDEN')]);
+  }
+  return requireSignedIn(request);
 }

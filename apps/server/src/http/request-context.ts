@@ -1,4 +1,12 @@
-import { type AccessLevel, CSRF_FIELD_NAME, CSRF_HEADER_NAME, errorMessage, MESSAGES, mayAccess } from '@portal/domain';
+import {
+  type AccessLevel,
+  CSRF_FIELD_NAME,
+  CSRF_HEADER_NAME,
+  changesState,
+  errorMessage,
+  MESSAGES,
+  mayAccess,
+} from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiTokenService } from '../features/api-tokens/service.js';
 import type { AuthService, MfaPending, SignedIn } from '../features/auth/service.js';
@@ -105,8 +113,9 @@ export function registerRequestContext(
     const access = request.routeOptions.config.access;
     if (!access) throw new AppError(500, 'ROUTE_WITHOUT_ACCESS', [errorMessage(MESSAGES.internalError)]);
     // A bearer token is not sent by a browser on its own, so a forged cross-site request cannot carry one.
-    const csrfApplies =
-      !SAFE_METHODS.has(request.method) && !request.routeOptions.config.machineAuth && !request.apiToken;
+    // Every unsafe method, and a GET that changes state (the specification's set-default link).
+    const unsafe = !SAFE_METHODS.has(request.method) || changesState(request.method, request.routeOptions.url ?? '');
+    const csrfApplies = unsafe && !request.routeOptions.config.machineAuth && !request.apiToken;
     if (csrfApplies && !sameToken(submittedCsrf(request), request.csrfToken)) {
       throw new AppError(403, 'CSRF_REJECTED', [errorMessage(MESSAGES.csrfRejected, '', 'CSRF_REJECTED')]);
     }

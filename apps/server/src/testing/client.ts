@@ -55,7 +55,7 @@ export class TestClient {
 
   json(method: InjectOptions['method'], url: string, payload?: unknown): Promise<LightMyRequestResponse> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (method !== 'GET') headers['x-csrf-token'] = this.csrf;
+    headers['x-csrf-token'] = this.csrf;
     return this.request({
       method,
       url,

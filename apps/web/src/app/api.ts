@@ -29,11 +29,10 @@ export interface ApiResult<T> {
  * request goes through a route-table entry.
  */
 async function send<T>(method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (method !== 'GET' && method !== 'HEAD') {
-    const { header, token } = csrfToken();
-    headers[header] = token;
-  }
+  // Every call carries the CSRF token: the server asks for it on each call that changes state, a GET among them
+  // (setting the default storage account).
+  const { header, token } = csrfToken();
+  const headers: Record<string, string> = { Accept: 'application/json', [header]: token };
   let init: RequestInit = { method, headers, credentials: 'same-origin' };
   if (body instanceof FormData) {
     init = { ...init, body };

@@ -6,11 +6,12 @@ import {
   type ApiTokenScope,
   fieldRequired,
   ROUTES,
+  withQuery,
 } from '@portal/domain';
 import { and, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiTokens, auditEvents, users } from '../../db/schema/index.js';
+import { apiTokens, auditEvents, userMfa, users } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import type { TestClient } from '../../testing/client.js';
 import { messagesOf, resultOf, signedInAs } from '../../testing/envelope.js';
@@ -126,6 +127,18 @@ describe('personal API tokens (issue 18)', () => {
     expect(member).toBeDefined();
   });
 
+  it('refuses a read-only token on a GET that changes state (setting the default storage account)', async () => {
+    const client = await signedInAs(t.app, tenants.providerAdmin.email);
+    const { token } = await createToken(client, 'READ_ONLY');
+    const answer = await withToken(
+      token,
+      'GET',
+      withQuery(ROUTES.storageAccounts.setDefault.build(), { storageAccountId: 1 }),
+    );
+    expect(answer.statusCode).toBe(403);
+    expect(messagesOf(answer)).toEqual([{ fieldName: '', message: API_TOKEN_MESSAGES.readOnlyToken }]);
+  });
+
   it('gives exactly the owner’s rights: a customer user’s token reaches no admin route and no other tenant', async () => {
     const client = await signedInAs(t.app, tenants.customerA.user.email);
     const { token } = await createToken(client);
@@ -173,6 +186,15 @@ describe('personal API tokens (issue 18)', () => {
       expect(response.statusCode, `${method} ${url}`).toBe(403);
       expect(messagesOf(response)).toEqual([{ fieldName: '', message: API_TOKEN_MESSAGES.sessionRequired }]);
     }
+    // Nor two-factor sign-in: a leaked token must not enrol its holder's authenticator or take the recovery codes.
+    for (const entry of [ROUTES.mfa.status, ROUTES.mfa.start, ROUTES.mfa.confirm, ROUTES.mfa.disable]) {
+      const response = await withToken(token, entry.method, entry.build(), entry.method === 'GET' ? undefined : {});
+      expect(response.statusCode, `${entry.method} ${entry.path}`).toBe(403);
+      expect(messagesOf(response)).toEqual([{ fieldName: '', message: API_TOKEN_MESSAGES.sessionRequired }]);
+    }
+    expect(await t.database.db.select().from(userMfa).where(eq(userMfa.userId, tenants.customerB.admin.id))).toEqual(
+      [],
+    );
     expect(
       await t.database.db.select().from(apiTokens).where(eq(apiTokens.userId, tenants.customerB.admin.id)),
     ).toHaveLength(1);

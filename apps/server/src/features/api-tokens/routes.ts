@@ -1,21 +1,11 @@
-import { API_TOKEN_MESSAGES, errorMessage, ok, ROUTES } from '@portal/domain';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, conflict, notFound, parseWith } from '../../http/errors.js';
-import { clientInfo, requireSignedIn } from '../../http/request-context.js';
+import { API_TOKEN_MESSAGES, ok, ROUTES } from '@portal/domain';
+import type { FastifyInstance } from 'fastify';
+import { requireSession } from '../../http/bearer.js';
+import { conflict, notFound, parseWith } from '../../http/errors.js';
+import { clientInfo } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import { presentApiToken } from './present.js';
 import type { ApiTokenService } from './service.js';
-
-/**
- * Tokens are managed with a session only: a token cannot list, make or revoke tokens, so a leaked one cannot
- * give itself successors or hide by revoking its siblings.
- */
-function requireSession(request: FastifyRequest) {
-  if (request.apiToken) {
-    throw new AppError(403, 'FORBIDDEN', [errorMessage(API_TOKEN_MESSAGES.sessionRequired, '', 'FORBIDDEN')]);
-  }
-  return requireSignedIn(request);
-}
 
 export function registerApiTokenRoutes(app: FastifyInstance, deps: { tokens: ApiTokenService }): void {
   const r = ROUTES.apiTokens;

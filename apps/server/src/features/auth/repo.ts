@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import {
+  apiTokens,
   customers,
   passwordResetTokens,
   resellerSettings,
@@ -112,6 +113,11 @@ export function createAuthRepo(db: Executor) {
     },
     async deleteSession(id: string): Promise<void> {
       await db.delete(sessions).where(eq(sessions.id, id));
+    },
+    /** Every personal API token of the user (a password reset ends them with the sessions); how many there were. */
+    async deleteApiTokensOfUser(userId: number): Promise<number> {
+      const removed = await db.delete(apiTokens).where(eq(apiTokens.userId, userId)).returning({ id: apiTokens.id });
+      return removed.length;
     },
     async deleteSessionsOfUser(userId: number, exceptSessionId?: string): Promise<void> {
       await db

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@portal/domain';
+import { MESSAGES, ROUTES } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
@@ -28,6 +28,31 @@ async function requestLink(client: TestClient, email: string): Promise<string> {
 }
 
 describe('password reset by e-mail (issue #2)', () => {
+  it('ends the personal API tokens too: a reset is how a taken-over account is won back (issue 18)', async () => {
+    const email = tenants.customerB.admin.email;
+    const owner = new TestClient(t.app);
+    await owner.signIn(email, FIXTURE_PASSWORD);
+    const created = await owner.json('POST', ROUTES.apiTokens.create.build(), {
+      name: 'taker',
+      scope: 'READ_WRITE',
+      expiresInDays: 7,
+    });
+    const apiToken = created.json().result.token as string;
+    const withToken = () =>
+      t.app.inject({
+        method: 'GET',
+        url: ROUTES.profile.get.build(),
+        headers: { accept: 'application/json', authorization: `Bearer ${apiToken}` },
+      });
+    expect((await withToken()).statusCode).toBe(200);
+    const visitor = new TestClient(t.app);
+    const token = await requestLink(visitor, email);
+    const password = 'won back secret';
+    const reset = await visitor.json('POST', '/reset-password', { token, password, confirmPassword: password });
+    expect(reset.statusCode).toBe(200);
+    expect((await withToken()).statusCode).toBe(401);
+  });
+
   it('mails a link over SMTP that sets a new password once and ends existing sessions', async () => {
     const email = tenants.customerA.user.email;
     const signedIn = new TestClient(t.app);

@@ -396,6 +396,8 @@ export function createAuthService(deps: {
       if (!user) return false;
       await auth.updatePassword(userId, await hashPassword(password), now());
       await auth.deleteSessionsOfUser(userId);
+      // A reset is how a taken-over account is won back: a token the taker made must stop working too.
+      const tokensRevoked = await auth.deleteApiTokensOfUser(userId);
       await auth.clearFailures(accountKey(user.email));
       await audit.record({
         type: 'PASSWORD_RESET',
@@ -403,6 +405,7 @@ export function createAuthService(deps: {
         customerId: user.customerId,
         email: user.email,
         ipAddress: client.ip,
+        ...(tokensRevoked > 0 ? { detail: { apiTokensRevoked: tokensRevoked } } : {}),
       });
       return true;
     },

@@ -1,7 +1,8 @@
 import { ok, ROUTES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
+import { requireSession } from '../../http/bearer.js';
 import { parseWith } from '../../http/errors.js';
-import { clientInfo, requireSignedIn } from '../../http/request-context.js';
+import { clientInfo } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import type { MfaService } from './service.js';
 
@@ -10,22 +11,25 @@ export function registerMfaRoutes(app: FastifyInstance, deps: { mfa: MfaService 
   const { mfa } = deps;
   const r = ROUTES.mfa;
 
-  route(app, r.status, async (request) => ok(await mfa.status(requireSignedIn(request))));
+  route(app, r.status, async (request) => ok(await mfa.status(requireSession(request))));
 
-  route(app, r.start, async (request) => ok(await mfa.start(requireSignedIn(request))));
+  route(app, r.start, async (request) => ok(await mfa.start(requireSession(request))));
 
   route(app, r.confirm, async (request) => {
+    const session = requireSession(request);
     const { code } = parseWith(r.confirm.body, request.body);
-    return ok(await mfa.confirm(requireSignedIn(request), code, clientInfo(request)));
+    return ok(await mfa.confirm(session, code, clientInfo(request)));
   });
 
   route(app, r.disable, async (request) => {
+    const session = requireSession(request);
     const input = parseWith(r.disable.body, request.body);
-    return ok(await mfa.disable(requireSignedIn(request), input, clientInfo(request)));
+    return ok(await mfa.disable(session, input, clientInfo(request)));
   });
 
   route(app, r.regenerateRecoveryCodes, async (request) => {
+    const session = requireSession(request);
     const input = parseWith(r.regenerateRecoveryCodes.body, request.body);
-    return ok(await mfa.regenerateRecoveryCodes(requireSignedIn(request), input, clientInfo(request)));
+    return ok(await mfa.regenerateRecoveryCodes(session, input, clientInfo(request)));
   });
 }

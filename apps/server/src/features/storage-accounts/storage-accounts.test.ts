@@ -237,6 +237,15 @@ describe('storage accounts (001 §2, §7)', () => {
     const unknown = await provider.json('GET', withQuery(S.setDefault.build(), { storageAccountId: 9999 }));
     expect(unknown.statusCode).toBe(404);
     expect(await defaults()).toEqual([localId]);
+    // A GET that changes state needs the CSRF token like a PUT: a link on another site cannot set the default.
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: withQuery(S.setDefault.build(), { storageAccountId: s3Id }),
+      headers: { accept: 'application/json', cookie: `portal_session=${provider.cookie('portal_session')}` },
+    });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json().responseSummaryCode).toBe('CSRF_REJECTED');
+    expect(await defaults()).toEqual([localId]);
   });
 
   it('answers 404 for an account that does not exist', async () => {
