@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { API_TOKEN_FORM_LABELS, API_TOKEN_MESSAGES, type Envelope, type Profile, ROUTES } from '@portal/domain';
 import { signIn } from './helpers';
+import { recordSecret } from './secrets';
 
 test('a user creates an API token in the profile, calls the API with it, revokes it, and it is refused', async ({
   page,
@@ -22,6 +23,7 @@ test('a user creates an API token in the profile, calls the API with it, revokes
   await expect(created).toContainText(API_TOKEN_MESSAGES.created);
   const token = await created.getByLabel('New API token').inputValue();
   expect(token).toMatch(/^cpt_/);
+  recordSecret(token);
   const row = section.getByRole('row').filter({ hasText: name });
   await expect(row).toContainText('Never');
 

@@ -3,6 +3,7 @@ import { MFA_TEXTS } from '@portal/domain';
 import { totpAt } from '../../apps/server/src/features/mfa/totp';
 import { DEMO_PASSWORD } from '../playwright.config';
 import { signIn, signUpCustomer } from './helpers';
+import { recordSecret } from './secrets';
 
 const STEP_MS = 30_000;
 /** The code an authenticator app with this key shows `steps` time steps from now. */
@@ -14,6 +15,7 @@ async function enrol(page: Page): Promise<{ secret: string; recoveryCodes: strin
   await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
   const secret = (await page.getByTestId('mfa-secret').textContent())?.trim() ?? '';
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  recordSecret(secret);
   await page.getByLabel(MFA_TEXTS.codeLabel).fill('000000' === codeAt(secret) ? '111111' : '000000');
   await page.getByRole('button', { name: MFA_TEXTS.confirm }).click();
   await expect(page.getByText(MFA_TEXTS.codeInvalid)).toBeVisible();
@@ -22,6 +24,7 @@ async function enrol(page: Page): Promise<{ secret: string; recoveryCodes: strin
   const list = page.getByTestId('recovery-codes');
   await expect(list.locator('li')).toHaveCount(10);
   const recoveryCodes = (await list.locator('li').allTextContents()).map((c) => c.trim());
+  for (const code of recoveryCodes) recordSecret(code);
   await page.getByRole('button', { name: MFA_TEXTS.done }).click();
   return { secret, recoveryCodes };
 }

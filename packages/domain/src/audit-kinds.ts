@@ -5,10 +5,16 @@ import { MACHINE_CHANNEL_COMMANDS } from './urls.js';
 /**
  * Routes whose calls are not audited by route: the sign-in pages (the auth service records their explicit
  * events, failures included), the agents' machine-authenticated calls (restic's REST backend writes objects by
- * the thousand; linking records LINKING_CODE_USED) (calls that only read are never recorded: changesState).
+ * the thousand; linking records LINKING_CODE_USED), the second step of sign-in (its service records the code
+ * refused, MFA_CODE_FAILED, or the sign-in it completes); calls that only read are never recorded (changesState).
  */
 const NOT_AUDITED_PREFIXES = ['auth.', 'restic.'];
-const NOT_AUDITED = new Set(['machineLink.agentLink', 'machineLink.agentUnlink', 'machineCommands.agentLogUpload']);
+const NOT_AUDITED = new Set([
+  'mfa.secondStep',
+  'machineLink.agentLink',
+  'machineLink.agentUnlink',
+  'machineCommands.agentLogUpload',
+]);
 
 /**
  * The WebSocket task commands (002 §7.8) are recorded as `live.<command>` when the channel accepts or refuses

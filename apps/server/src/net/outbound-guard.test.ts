@@ -56,6 +56,11 @@ describe('addressRefusal', () => {
       expect(addressRefusal(address, true)).toBeNull();
     expect(addressRefusal('169.254.169.254', true)).toBe('metadata');
     expect(addressRefusal('fd00:ec2::254', true)).toBe('metadata');
+    // Other clouds' metadata and credential services, inside ranges private endpoints would otherwise open.
+    for (const address of ['169.254.170.2', '100.100.100.200', '192.0.0.192']) {
+      expect(addressRefusal(address, true), address).toBe('metadata');
+    }
+    expect(addressRefusal('192.0.0.8', false)).toBe('private');
   });
 });
 

@@ -26,6 +26,9 @@ export type AddressRefusal =
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata', 'metadata.azure.internal', 'instance-data']);
 const METADATA = new BlockList();
 METADATA.addAddress('169.254.169.254', 'ipv4');
+METADATA.addAddress('169.254.170.2', 'ipv4'); // AWS ECS task credentials
+METADATA.addAddress('100.100.100.200', 'ipv4'); // Alibaba Cloud
+METADATA.addAddress('192.0.0.192', 'ipv4'); // Oracle Cloud
 METADATA.addAddress('fd00:ec2::254', 'ipv6');
 
 const RANGES: Array<[AddressRefusal, string, number, 'ipv4' | 'ipv6']> = [
@@ -35,6 +38,7 @@ const RANGES: Array<[AddressRefusal, string, number, 'ipv4' | 'ipv6']> = [
   ['loopback', '127.0.0.0', 8, 'ipv4'],
   ['linkLocal', '169.254.0.0', 16, 'ipv4'],
   ['private', '172.16.0.0', 12, 'ipv4'],
+  ['private', '192.0.0.0', 24, 'ipv4'], // IETF protocol assignments (Oracle's metadata service among them)
   ['private', '192.168.0.0', 16, 'ipv4'],
   ['multicast', '224.0.0.0', 4, 'ipv4'],
   ['multicast', '240.0.0.0', 4, 'ipv4'], // reserved, broadcast included

@@ -96,6 +96,12 @@ describe('personal API tokens (issue 18)', () => {
     expect(put.statusCode, put.body).toBe(200);
     const [user] = await t.database.db.select().from(users).where(eq(users.id, tenants.customerA.admin.id));
     expect(user?.firstName).toBe('Scripted');
+    await t.app.auditSettled();
+    const recorded = await t.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.type, 'profile.update'), eq(auditEvents.userId, tenants.customerA.admin.id)));
+    expect(recorded.map((r) => r.detail)).toEqual([expect.objectContaining({ apiTokenId: row.id })]);
 
     const lastUsed = async () =>
       (await t.database.db.select().from(apiTokens).where(eq(apiTokens.id, row.id)))[0]?.lastUsedAt?.getTime();

@@ -89,7 +89,8 @@ export function registerAuditRecorder(
       subjectId: subject?.id ?? null,
       outcome,
       httpStatus: status,
-      detail,
+      // A call made with a personal API token says which: a leaked token's doings are told from its owner's.
+      detail: request.apiToken ? { ...detail, apiTokenId: request.apiToken.id } : detail,
     });
   }
 

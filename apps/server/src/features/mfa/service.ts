@@ -89,10 +89,11 @@ export function createMfaService(deps: {
       if (row.enabledAt) throw conflict(MFA_TEXTS.alreadyEnabled);
       const at = now();
       const step = matchingStep(secrets.decrypt(row.secretSealed), normalizeMfaCode(code), at);
-      if (step === null || !(await repo.takeStep(session.user.id, step, at, true))) {
-        throw badRequest(MFA_TEXTS.codeInvalid, 'code');
-      }
+      if (step === null) throw badRequest(MFA_TEXTS.codeInvalid, 'code');
+      // The recovery codes are stored before two-factor sign-in is turned on: should the database fail between the
+      // two, it is still off (confirming again makes new codes), never on without codes the user has seen.
       const codes = await freshRecoveryCodes(session.user.id);
+      if (!(await repo.takeStep(session.user.id, step, at, true))) throw badRequest(MFA_TEXTS.codeInvalid, 'code');
       await audit.record({ type: 'MFA_ENABLED', ...who(session, client) });
       return codes;
     },

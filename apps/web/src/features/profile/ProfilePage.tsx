@@ -7,6 +7,7 @@ import {
   PAGES,
   ROUTES,
 } from '@portal/domain';
+import type { ReactNode } from 'react';
 import { Card, Col, Row, Spinner } from 'react-bootstrap';
 import { routeCall } from '../../app/api';
 import { DataTable, Page, usePagedQuery, useTableState } from '../../ui';
@@ -55,60 +56,39 @@ export function ProfilePage() {
         <Spinner animation="border" role="status" />
       ) : profile.data ? (
         <Row className="g-4">
-          <Col lg={6}>
-            <Card>
-              <Card.Header as="h2" className="h6 mb-0">
-                Details
-              </Card.Header>
-              <Card.Body>
-                <ProfileDetailsForm profile={profile.data} />
-              </Card.Body>
-            </Card>
-          </Col>
-          <Col lg={6}>
-            <Card>
-              <Card.Header as="h2" className="h6 mb-0">
-                Password
-              </Card.Header>
-              <Card.Body>
-                <PasswordChangeForm />
-              </Card.Body>
-            </Card>
-          </Col>
-          <Col lg={6}>
-            <Card>
-              <Card.Header as="h2" className="h6 mb-0">
-                {MFA_TEXTS.sectionTitle}
-              </Card.Header>
-              <Card.Body>
-                <MfaSection />
-              </Card.Body>
-            </Card>
-          </Col>
-          <Col xs={12}>
-            <Card>
-              <Card.Header as="h2" className="h6 mb-0">
-                API tokens
-              </Card.Header>
-              <Card.Body>
-                <ApiTokensSection />
-              </Card.Body>
-            </Card>
-          </Col>
-          <Col xs={12}>
-            <Card>
-              <Card.Header as="h2" className="h6 mb-0">
-                Account activity
-              </Card.Header>
-              <Card.Body>
-                <ActivityTable />
-              </Card.Body>
-            </Card>
-          </Col>
+          <ProfileSection title="Details" width="half">
+            <ProfileDetailsForm profile={profile.data} />
+          </ProfileSection>
+          <ProfileSection title="Password" width="half">
+            <PasswordChangeForm />
+          </ProfileSection>
+          <ProfileSection title={MFA_TEXTS.sectionTitle} width="half">
+            <MfaSection />
+          </ProfileSection>
+          <ProfileSection title="API tokens" width="full">
+            <ApiTokensSection />
+          </ProfileSection>
+          <ProfileSection title="Account activity" width="full">
+            <ActivityTable />
+          </ProfileSection>
         </Row>
       ) : (
         <p className="text-danger">{MESSAGES.communicationError}</p>
       )}
     </Page>
+  );
+}
+
+/** One card of the profile page: half the width on large screens, or the whole. */
+function ProfileSection({ title, width, children }: { title: string; width: 'half' | 'full'; children: ReactNode }) {
+  return (
+    <Col {...(width === 'half' ? { lg: 6 } : { xs: 12 })}>
+      <Card>
+        <Card.Header as="h2" className="h6 mb-0">
+          {title}
+        </Card.Header>
+        <Card.Body>{children}</Card.Body>
+      </Card>
+    </Col>
   );
 }
