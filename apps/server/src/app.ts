@@ -215,7 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     genReqId: () => randomUUID(),
-    trustProxy: Boolean(config.publicUrl),
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // A path the router cannot decode (bytes that are no UTF-8) answers the envelope like any other refusal.
     frameworkErrors: (error, _request, reply) => {

@@ -51,6 +51,19 @@ describe('configuration (issue #2)', () => {
   it('sets secure cookies behind an https public URL', () => {
     expect(loadConfig({ ...base, PUBLIC_URL: 'https://backup.example.com' }).secureCookies).toBe(true);
   });
+
+  it('believes X-Forwarded-For from private proxies only behind a public URL, or from whom TRUST_PROXY names', () => {
+    expect(loadConfig(base).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, PUBLIC_URL: 'https://backup.example.com' }).trustProxy).toBe(
+      'loopback,linklocal,uniquelocal',
+    );
+    expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.5, 192.168.0.0/16, ::1' }).trustProxy).toBe(
+      '10.0.0.5,192.168.0.0/16,::1',
+    );
+    expect(loadConfig({ ...base, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(errorOf({ ...base, TRUST_PROXY: 'proxy.example.com' })).toMatch(/TRUST_PROXY/);
+    expect(errorOf({ ...base, TRUST_PROXY: '10.0.0.0/40' })).toMatch(/TRUST_PROXY/);
+  });
 });
 
 describe('REALTIME_COMMAND_ALLOW_LIST (issue #5)', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { AUDIT_RETENTION_DAYS_DEFAULT, SESSION_DEFAULTS, SIGN_UP_THROTTLE } from '@portal/domain';
 import { z } from 'zod';
@@ -25,6 +26,23 @@ function isUrlWith(value: string, protocols: string[]): boolean {
   }
 }
 
+const PRIVATE_PROXIES = 'loopback,linklocal,uniquelocal';
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY as Fastify takes it, or null when it is not valid. */
+function trustProxyValue(value: string): boolean | string | null {
+  if (value === 'true' || value === 'false') return value === 'true';
+  const parts = value.split(',').map((part) => part.trim());
+  const valid = parts.every((part) => {
+    if (PROXY_NAMES.has(part)) return true;
+    const [address, bits, ...rest] = part.split('/');
+    const kind = isIP(address ?? '');
+    if (kind === 0 || rest.length > 0) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128));
+  });
+  return valid ? parts.join(',') : null;
+}
+
 const positiveInt = (fallback: number) =>
   z
     .string()
@@ -47,6 +65,18 @@ const envSchema = z.object({
       message: 'must be 64 hexadecimal characters (32 bytes)',
     }),
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
+  /**
+   * Whose X-Forwarded-For to believe (the client address of the audit trail and the sign-in throttle): 'false',
+   * 'true' (anyone: only behind a proxy that overwrites the header), or addresses, CIDR ranges and
+   * the names loopback, linklocal, uniquelocal, comma-separated.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || v === '' || trustProxyValue(v) !== null, {
+      message: 'must be true, false, or addresses and ranges separated by commas',
+    }),
   PROVIDER_SITE_URL: optionalUrl(['http:', 'https:']),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   SESSION_IDLE_MINUTES: positiveInt(SESSION_DEFAULTS.idleTimeoutMinutes),
@@ -112,6 +142,8 @@ export interface Config {
   /** 32-byte key for secrets at rest; demo mode derives one from the data directory when unset. */
   masterKey: string | undefined;
   publicUrl: string | undefined;
+  /** Fastify's trustProxy: whose X-Forwarded-For gives the client's address. */
+  trustProxy: boolean | string;
   /** The provider's public site: the pricing link of direct customers (000 §6, §9). */
   providerSiteUrl: string | undefined;
   secureCookies: boolean;
@@ -184,6 +216,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL,
     providerSiteUrl: e.PROVIDER_SITE_URL,
     secureCookies: e.PUBLIC_URL?.startsWith('https:') ?? false,
+    // Behind a public URL the proxy is usually on this host or its private network: those are believed, no one else.
+    trustProxy: e.TRUST_PROXY ? (trustProxyValue(e.TRUST_PROXY) ?? false) : e.PUBLIC_URL ? PRIVATE_PROXIES : false,
     logLevel: e.LOG_LEVEL,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,

@@ -1,5 +1,7 @@
 import { MESSAGES } from '@portal/domain';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents, signInFailures } from '../db/schema/index.js';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { TestClient } from '../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../testing/fixtures.js';
@@ -18,6 +20,37 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('answers (issue #2)', () => {
+  it("takes the client's address from X-Forwarded-For only when a private proxy sent it (audit, throttle)", async () => {
+    const email = tenants.customerA.user.email;
+    const failFrom = async (remoteAddress: string) => {
+      const client = new TestClient(t.app);
+      await client.open('/login');
+      await client.request({
+        method: 'POST',
+        url: '/login',
+        remoteAddress,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'text/html',
+          'x-forwarded-for': '198.51.100.7',
+        },
+        payload: new URLSearchParams({ username: email, password: 'not it at all', _csrf: client.csrf }).toString(),
+      });
+      const rows = await t.database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.email, email), eq(auditEvents.type, 'SIGN_IN_FAILED')))
+        .orderBy(desc(auditEvents.id))
+        .limit(1);
+      return rows[0]?.ipAddress;
+    };
+    // A client on the internet cannot choose the address it is recorded and throttled under.
+    expect(await failFrom('203.0.113.9')).toBe('203.0.113.9');
+    // The proxy on this host (loopback) or the private network tells who its client was.
+    expect(await failFrom('127.0.0.1')).toBe('198.51.100.7');
+    await t.database.db.delete(signInFailures);
+  });
+
   it('reports the database and Redis it runs on', async () => {
     const health = (await t.app.inject({ method: 'GET', url: '/health' })).json().result;
     expect(health).toMatchObject({ status: 'ok', database: 'up' });
