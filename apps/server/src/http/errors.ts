@@ -1,4 +1,4 @@
-import { errorMessage, MESSAGES, type ResponseSummaryCode, type ServerMessage } from '@portal/domain';
+import { errorMessage, MESSAGES, type ResponseSummaryCode, type ServerMessage, SIGN_IN_TEXTS } from '@portal/domain';
 import type { FastifyRequest } from 'fastify';
 import type { ZodError, ZodType, z } from 'zod';
 
@@ -22,6 +22,10 @@ export const conflict = (message: string, fieldName = '') =>
   new AppError(409, 'CONFLICT', [errorMessage(message, fieldName, 'CONFLICT')]);
 export const badRequest = (message: string, fieldName = '') =>
   new AppError(400, 'VALIDATION_FAILED', [errorMessage(message, fieldName, 'VALIDATION_FAILED')]);
+
+/** A password or code not checked while the sign-in throttle waits, on its field. */
+export const throttledOn = (waitSeconds: number, fieldName: string) =>
+  new AppError(429, 'THROTTLED', [errorMessage(SIGN_IN_TEXTS.throttled(waitSeconds), fieldName)]);
 
 /** Codes of a read or a write that broke off with the connection. */
 const BROKEN_CONNECTION_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);

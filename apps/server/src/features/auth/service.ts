@@ -5,6 +5,9 @@ import { hashPassword, verifyPassword } from './passwords.js';
 import type { AuthRepo, UserWithCustomer } from './repo.js';
 import { newToken, sha256 } from './tokens.js';
 
+/** A signed-in user's current password checked: right, wrong, or not checked while the throttle waits. */
+export type PasswordCheck = { kind: 'right' } | { kind: 'wrong' } | { kind: 'throttled'; waitSeconds: number };
+
 export interface SessionPolicy {
   idleMinutes: number;
   maxHours: number;
@@ -338,18 +341,32 @@ export function createAuthService(deps: {
     },
 
     /** Whether `password` is the user's current one (what changing the password or the sign-in e-mail needs). */
-    async isCurrentPassword(userId: number, password: string): Promise<boolean> {
+    /**
+     * Whether `password` is the signed-in user's current one (changing the password or the sign-in e-mail, turning
+     * two-factor sign-in off), under the sign-in throttle of their account and address: a session, or a stolen one,
+     * guesses no faster than the sign-in form allows.
+     */
+    async checkCurrentPassword(userId: number, password: string, client: ClientInfo): Promise<PasswordCheck> {
       const user = await auth.findUserById(userId);
-      return user !== null && (await verifyPassword(user.passwordHash, password));
+      if (!user) return { kind: 'wrong' };
+      const at = now();
+      const keys = [accountKey(user.email), addressKey(client.ip)];
+      const wait = await throttledFor(keys, at, client, user.email);
+      if (wait > 0) return { kind: 'throttled', waitSeconds: wait };
+      if (await verifyPassword(user.passwordHash, password)) return { kind: 'right' };
+      await recordFailures(keys, at);
+      return { kind: 'wrong' };
     },
 
     async changePassword(
       session: SignedIn,
       input: { currentPassword: string; password: string },
       client: ClientInfo,
-    ): Promise<'changed' | 'wrongCurrent'> {
+    ): Promise<'changed' | Exclude<PasswordCheck, { kind: 'right' }>> {
+      const check = await service.checkCurrentPassword(session.user.id, input.currentPassword, client);
+      if (check.kind !== 'right') return check;
       const user = await auth.findUserById(session.user.id);
-      if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) return 'wrongCurrent';
+      if (!user) return { kind: 'wrong' };
       await auth.updatePassword(user.id, await hashPassword(input.password), now());
       await auth.deleteSessionsOfUser(user.id, session.sessionId);
       await audit.record({

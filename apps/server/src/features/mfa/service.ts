@@ -1,5 +1,4 @@
 import {
-  errorMessage,
   MFA_TEXTS,
   type MfaEnrolment,
   type MfaPasswordAndCodeInput,
@@ -7,10 +6,9 @@ import {
   type MfaStatus,
   normalizeMfaCode,
   otpauthUri,
-  SIGN_IN_TEXTS,
 } from '@portal/domain';
 import { renderSVG } from 'uqr';
-import { AppError, badRequest, conflict } from '../../http/errors.js';
+import { badRequest, conflict, throttledOn } from '../../http/errors.js';
 import type { SecretBox } from '../../secrets.js';
 import type { AuditRepo } from '../audit/repo.js';
 import type { AuthService, ClientInfo, SignedIn } from '../auth/service.js';
@@ -20,15 +18,13 @@ import { matchingStep, newRecoveryCodes, newTotpSecret } from './totp.js';
 
 /** A refused code: its field carries the message; the throttle's wait says how long. */
 export const codeRefused = (outcome: { kind: 'failed' } | { kind: 'throttled'; waitSeconds: number }) =>
-  outcome.kind === 'throttled'
-    ? new AppError(429, 'THROTTLED', [errorMessage(SIGN_IN_TEXTS.throttled(outcome.waitSeconds), 'code')])
-    : badRequest(MFA_TEXTS.codeInvalid, 'code');
+  outcome.kind === 'throttled' ? throttledOn(outcome.waitSeconds, 'code') : badRequest(MFA_TEXTS.codeInvalid, 'code');
 
 /** The user's own two-factor settings (issue 18): enrolment, recovery codes, turning it off. */
 export function createMfaService(deps: {
   repo: MfaRepo;
   secrets: SecretBox;
-  auth: Pick<AuthService, 'verifySecondFactor' | 'isCurrentPassword'>;
+  auth: Pick<AuthService, 'verifySecondFactor' | 'checkCurrentPassword'>;
   audit: AuditRepo;
   /** The name the authenticator app lists the account under: the user's brand. */
   issuerFor: (customerId: number | null) => Promise<string>;
@@ -55,9 +51,9 @@ export function createMfaService(deps: {
   /** The password and a code (app or recovery), checked with the sign-in throttle. */
   async function proveItIsYou(session: SignedIn, input: MfaPasswordAndCodeInput, client: ClientInfo): Promise<void> {
     if (!session.user.mfaEnabled) throw conflict(MFA_TEXTS.notEnabled);
-    if (!(await deps.auth.isCurrentPassword(session.user.id, input.password))) {
-      throw badRequest(MFA_TEXTS.passwordWrong, 'password');
-    }
+    const check = await deps.auth.checkCurrentPassword(session.user.id, input.password, client);
+    if (check.kind === 'throttled') throw throttledOn(check.waitSeconds, 'password');
+    if (check.kind === 'wrong') throw badRequest(MFA_TEXTS.passwordWrong, 'password');
     const outcome = await deps.auth.verifySecondFactor(session.user, input.code, client);
     if (outcome.kind !== 'verified') throw codeRefused(outcome);
   }

@@ -1,5 +1,6 @@
-import { MESSAGES, mailTextPart, signInEmailChangedMail } from '@portal/domain';
+import { MESSAGES, mailTextPart, signInEmailChangedMail, THROTTLE } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInFailures } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
@@ -124,6 +125,25 @@ describe('profile (issue #2)', () => {
     // Back to the old address, so the other tests find the user as they left it.
     const back = await client.json('PUT', '/profile', { ...profileOf(old), currentPassword: FIXTURE_PASSWORD });
     expect(back.statusCode).toBe(200);
+  });
+
+  it('checks the current password under the sign-in throttle: a session guesses no faster than the sign-in form', async () => {
+    const client = new TestClient(t.app);
+    await client.signIn(tenants.customerA.superAdmin.email, FIXTURE_PASSWORD);
+    const change = (currentPassword: string) =>
+      client.json('PUT', '/profile/password', {
+        currentPassword,
+        password: 'throttled 1',
+        confirmPassword: 'throttled 1',
+      });
+    for (let i = 0; i < THROTTLE.freeAttemptsPerAccount; i++) expect((await change(`guess ${i}`)).statusCode).toBe(400);
+    const throttled = await change(FIXTURE_PASSWORD);
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.json().messages[0]).toMatchObject({ fieldName: 'currentPassword' });
+    t.clock.advanceMinutes(60);
+    await client.signIn(tenants.customerA.superAdmin.email, FIXTURE_PASSWORD);
+    expect((await change(FIXTURE_PASSWORD)).statusCode).toBe(200);
+    await t.database.db.delete(signInFailures);
   });
 
   it('changes the password only with the current one, and ends the other sessions', async () => {

@@ -11,15 +11,23 @@ import {
 } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AfterAnswer } from '../../http/after-answer.js';
-import { AppError, conflict, parseWith } from '../../http/errors.js';
+import { AppError, conflict, parseWith, throttledOn } from '../../http/errors.js';
 import { clientInfo, requireSignedIn } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import type { MailDelivery } from '../../mail/delivery.js';
 import type { AuditRepo } from '../audit/repo.js';
 import type { AuthRepo } from '../auth/repo.js';
-import type { AuthService } from '../auth/service.js';
+import type { AuthService, PasswordCheck } from '../auth/service.js';
 import { presentActivity, presentProfile } from './present.js';
 import type { ProfileRepo } from './repo.js';
+
+/** The current password a change needs: wrong on its field, or throttled like sign-in. */
+function refuseUnlessRight(check: PasswordCheck): void {
+  if (check.kind === 'throttled') throw throttledOn(check.waitSeconds, 'currentPassword');
+  if (check.kind === 'wrong') {
+    throw new AppError(400, 'VALIDATION_FAILED', [errorMessage(MESSAGES.currentPasswordWrong, 'currentPassword')]);
+  }
+}
 
 export function registerProfileRoutes(
   app: FastifyInstance,
@@ -45,9 +53,8 @@ export function registerProfileRoutes(
     const session = requireSignedIn(request);
     const { currentPassword, ...fields } = parseWith(profileSchema(session.user.email), request.body);
     const emailChanges = changesSignInEmail(session.user.email, fields.email);
-    if (emailChanges && !(await deps.auth.isCurrentPassword(session.user.id, currentPassword))) {
-      throw new AppError(400, 'VALIDATION_FAILED', [errorMessage(MESSAGES.currentPasswordWrong, 'currentPassword')]);
-    }
+    if (emailChanges)
+      refuseUnlessRight(await deps.auth.checkCurrentPassword(session.user.id, currentPassword, clientInfo(request)));
     if (!(await deps.profiles.update(session.user.id, fields))) throw conflict(MESSAGES.emailTaken, 'email');
     if (emailChanges) {
       // The old address learns of the change, so a taken-over account does not go unnoticed.
@@ -80,9 +87,7 @@ export function registerProfileRoutes(
     const session = requireSignedIn(request);
     const input = parseWith(r.changePassword.body, request.body);
     const outcome = await deps.auth.changePassword(session, input, clientInfo(request));
-    if (outcome === 'wrongCurrent') {
-      throw new AppError(400, 'VALIDATION_FAILED', [errorMessage(MESSAGES.currentPasswordWrong, 'currentPassword')]);
-    }
+    if (outcome !== 'changed') refuseUnlessRight(outcome);
     return ok({ message: MESSAGES.passwordChanged });
   });
 
