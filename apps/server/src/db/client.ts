@@ -66,7 +66,9 @@ export async function openDatabase(options: {
       // The server ends a runaway statement; the client gives up too when the server no longer answers at all.
       statement_timeout: timeouts.queryTimeoutMs,
       query_timeout: timeouts.queryTimeoutMs + 1_000,
+      // A host that froze or a network that dropped shows within seconds on an idle connection, not the OS's hours.
       keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     // Without listeners a broken connection (PostgreSQL stopped) is an uncaught 'error' event and the process
     // dies: the pool's for idle clients, each client's own for one checked out between two statements of a
