@@ -49,6 +49,9 @@ export const API_TOKEN_MESSAGES = {
 
 export const API_TOKEN_FORM_LABELS = { name: 'Name', scope: 'Access', expiresInDays: 'Expires in' } as const;
 
+/** The profile page's card of personal API tokens. */
+export const API_TOKEN_SECTION_TITLE = 'API tokens';
+
 /** The expiry choices as the create dialog offers them. */
 export const API_TOKEN_EXPIRY_OPTIONS = API_TOKEN_LIMITS.expiryDays.map((days) => ({
   value: days,

@@ -5,6 +5,7 @@ import {
   API_TOKEN_MESSAGES,
   API_TOKEN_SCOPE_TEXTS,
   API_TOKEN_SCOPES,
+  API_TOKEN_SECTION_TITLE,
   type ApiTokenCreateInput,
   type ApiTokenRow,
   apiTokenCreateSchema,
@@ -138,7 +139,7 @@ export function ApiTokensSection() {
         Create API token
       </Button>
       <BrowserPagedTable<ApiTokenRow>
-        aria-label="API tokens"
+        aria-label={API_TOKEN_SECTION_TITLE}
         columns={[
           { key: 'name', header: 'Name', render: (row) => row.name },
           { key: 'scope', header: 'Access', render: (row) => API_TOKEN_SCOPE_TEXTS[row.scope] },

@@ -1,5 +1,6 @@
 import {
   type ActivityRow,
+  API_TOKEN_SECTION_TITLE,
   AUDIT_EVENT_TEXTS,
   type AuditEventType,
   MESSAGES,
@@ -65,7 +66,7 @@ export function ProfilePage() {
           <ProfileSection title={MFA_TEXTS.sectionTitle} width="half">
             <MfaSection />
           </ProfileSection>
-          <ProfileSection title="API tokens" width="full">
+          <ProfileSection title={API_TOKEN_SECTION_TITLE} width="full">
             <ApiTokensSection />
           </ProfileSection>
           <ProfileSection title="Account activity" width="full">
