@@ -153,6 +153,7 @@ import { AppError, isClientAbort } from './http/errors.js';
 import { registerRequestContext } from './http/request-context.js';
 import { route } from './http/route.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerWellFormedText } from './http/well-formed-text.js';
 import { startAuditPrune } from './jobs/audit-prune.js';
 import { startBillingSync } from './jobs/billing-sync.js';
 import { startCustomerDeletion } from './jobs/customer-deletion.js';
@@ -276,6 +277,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   registerSecurityHeaders(app, { https: config.secureCookies });
   registerRequestContext(app, { auth, apiTokens, cookies });
+  registerWellFormedText(app);
   // The audit trail (issue 18): every state-changing call recorded after its answer; the pages; the retention job.
   registerAuditRecorder(app, { audit, tenants: createTenantLookup(db) });
   registerAuditRoutes(app, { audit });

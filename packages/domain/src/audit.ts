@@ -98,7 +98,7 @@ export const auditFilterSchema = z
       .union([z.literal(''), z.enum(AUDIT_OUTCOMES, { error: 'Outcome is not valid' })])
       .optional()
       .transform((value) => (value === '' ? undefined : value)),
-    /** The provider's page only: one tenant. */
+    /** One tenant: on the provider's page any, on a reseller's account page one of its customers (or itself). */
     customerId: z
       .union([z.literal(''), idParam])
       .optional()
@@ -161,6 +161,8 @@ export const AUDIT_TEXTS = {
   providerTitle: 'Audit Trail',
   accountTitle: 'Audit Trail',
   accountSubtitle: "Every security and administrative event of your account, whoever's it was",
+  resellerSubtitle:
+    "Every security and administrative event of your account and your customers' accounts, whoever's it was",
   empty: 'No audit records match.',
   apply: 'Filter',
   clear: 'Clear',

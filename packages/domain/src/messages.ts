@@ -87,6 +87,8 @@ export const MESSAGES = {
   /** GET /health when the database does not answer (503). */
   databaseDown: 'The database is not reachable.',
   tooManyRequests: 'Too many requests. Please slow down.',
+  /** A JSON text with a lone surrogate (`"\ud800"`): refused rather than stored as U+FFFD (issue 18). */
+  textNotWellFormed: 'Contains a character that is not valid text. Please type it again.',
 
   /** Row buttons of paged tables (001 §2): disabled when the row is not accessible. */
   notAccessible: 'Not accessible',

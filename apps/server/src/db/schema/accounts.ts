@@ -231,6 +231,11 @@ export const auditEvents = pgTable(
     customerId: integer('customer_id'),
     /** The actor's own customer; null for a provider admin or a visitor. */
     actorCustomerId: integer('actor_customer_id'),
+    /**
+     * Whose account page shows the record besides the tenant's own: the tenant's reseller, else the tenant. Kept
+     * at recording time, so a reseller still sees what happened to a customer it has since removed.
+     */
+    accountCustomerId: integer('account_customer_id'),
     email: varchar('email', { length: 100 }),
     name: varchar('name', { length: 201 }),
     ipAddress: varchar('ip_address', { length: 64 }),
@@ -240,11 +245,13 @@ export const auditEvents = pgTable(
     httpStatus: smallint('http_status'),
     detail: jsonb('detail').$type<Record<string, unknown>>(),
   },
-  // Each filter of the audit pages walks one of these newest first; the tenant's serves the account page.
+  // Each filter of the audit pages walks one of these newest first; the account's serves a reseller's or a direct
+  // customer's account page, the tenant's a reseller's customer's.
   (t) => [
     index('audit_events_at_idx').on(t.at, t.id),
     index('audit_events_user_idx').on(t.userId, t.at),
     index('audit_events_customer_idx').on(t.customerId, t.at, t.id),
+    index('audit_events_account_idx').on(t.accountCustomerId, t.at, t.id),
     index('audit_events_email_idx').on(sql`lower(${t.email})`, t.at),
     index('audit_events_type_idx').on(t.type, t.at),
     index('audit_events_subject_idx').on(t.subjectType, t.subjectId, t.at),

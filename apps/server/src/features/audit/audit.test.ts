@@ -140,13 +140,14 @@ describe('the audit trail records (issue 18)', () => {
 describe('the audit pages', () => {
   it("shows a customer super admin its own tenant's records only, never another tenant's", async () => {
     const superAdmin = await signedIn(tenants.customerB.superAdmin.email);
-    const { elements } = pageOf(
-      await superAdmin.json(
-        'GET',
-        withQuery(ROUTES.audit.account.path, { size: 100, customerId: tenants.customerA.customerId }),
-      ),
-    );
+    const { elements } = pageOf(await superAdmin.json('GET', withQuery(ROUTES.audit.account.path, { size: 100 })));
     expect(elements.length).toBeGreaterThan(0);
+    // Another tenant's id in the filter narrows to nothing: it never widens the scope.
+    const asked = await superAdmin.json(
+      'GET',
+      withQuery(ROUTES.audit.account.path, { customerId: tenants.customerA.customerId }),
+    );
+    expect(pageOf(asked).totalElements).toBe(0);
     expect(elements.every((row) => row.customerId === tenants.customerB.customerId)).toBe(true);
     // The provider's suspension of B's package is B's business.
     expect(elements.some((row) => row.kind === 'packages.providerAction')).toBe(true);
@@ -155,6 +156,32 @@ describe('the audit pages', () => {
     const csv = await superAdmin.request({ method: 'GET', url: ROUTES.audit.accountExport.path });
     expect(csv.statusCode).toBe(200);
     expect(csv.body).not.toContain(tenants.customerA.superAdmin.email);
+  });
+
+  it("shows a reseller's super admin its own account and its customers', and a customer of it nothing of the reseller's", async () => {
+    const reseller = await signedIn(tenants.reseller.superAdmin.email);
+    const list = (query: Record<string, string | number>) =>
+      reseller.json('GET', withQuery(ROUTES.audit.account.path, { size: 100, ...query })).then(pageOf);
+    const { elements } = await list({});
+    const tenantsSeen = new Set(elements.map((row) => row.customerId));
+    expect(tenantsSeen).toEqual(new Set([tenants.reseller.customerId, tenants.customerA.customerId]));
+    // What A's own people did (a user added, a refused attempt on B's package) is the reseller's to see.
+    expect(elements.some((row) => row.kind === 'users.add')).toBe(true);
+    expect(elements.some((row) => row.userId === tenants.customerA.admin.id && row.outcome === 'refused')).toBe(true);
+    // Narrowed to one of its customers; another's id narrows to nothing rather than widening the scope.
+    const onlyA = await list({ customerId: tenants.customerA.customerId });
+    expect(onlyA.totalElements).toBeGreaterThan(0);
+    expect(onlyA.elements.every((row) => row.customerId === tenants.customerA.customerId)).toBe(true);
+    expect((await list({ customerId: tenants.customerB.customerId })).totalElements).toBe(0);
+    const csv = await reseller.request({ method: 'GET', url: ROUTES.audit.accountExport.path });
+    expect(csv.body).toContain(tenants.customerA.superAdmin.email);
+    expect(csv.body).not.toContain(tenants.customerB.superAdmin.email);
+
+    const customerOfReseller = await signedIn(tenants.customerA.superAdmin.email);
+    const own = pageOf(await customerOfReseller.json('GET', withQuery(ROUTES.audit.account.path, { size: 100 })));
+    expect(own.elements.length).toBeGreaterThan(0);
+    expect(own.elements.every((row) => row.customerId === tenants.customerA.customerId)).toBe(true);
+    expect(own.elements.some((row) => row.userId === tenants.reseller.superAdmin.id)).toBe(false);
   });
 
   it('refuses the account view to admins and users who are not super admins, and the provider view to customers', async () => {

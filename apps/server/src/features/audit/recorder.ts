@@ -2,7 +2,7 @@ import { type AuditOutcome, auditedRouteKinds, liveCommandKind, outcomeOfStatus,
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { LiveCommandAudit } from '../live/channel.js';
 import type { AuditKind, AuditRepo } from './repo.js';
-import type { TenantLookup } from './tenants.js';
+import { type AuditTenant, ownTenant, type TenantLookup } from './tenants.js';
 
 /** Query parameters a record keeps (the act's options: ?status=, ?delete=true, ?link=true); any `…Id` too. */
 const KEPT_QUERY = new Set(['status', 'delete', 'refresh', 'initialize', 'archivedelete', 'type', 'link', 'unlink']);
@@ -59,7 +59,8 @@ interface CallRecord {
 
 /**
  * The central recorder (issue 18): every call of a state-changing route of ROUTES, named by its key there, once
- * its answer has gone out, so a record never slows or fails an answer (a failed insert is logged, not thrown).
+ * its answer has gone out, so a record never fails an answer (a failed insert is logged, not thrown). Its tenant
+ * is read before the handler runs (one small query), while the row the call may remove still exists.
  * Denials (401, 403, 404) are recorded as refused, with the caller's own customer as the tenant: an attempt on
  * another tenant's data is the caller's tenant's business, and the other tenant learns nothing about it. A read
  * refused with 403 to a signed-in caller is recorded too (a permission denial); other reads are not.
@@ -71,17 +72,31 @@ export function registerAuditRecorder(
   const kinds = auditedRouteKinds();
   const reads = routeKinds();
 
+  /** The tenant a call touches, read before its handler runs; a failed lookup leaves it to the record. */
+  async function tenantBefore(request: FastifyRequest): Promise<void> {
+    const pattern = request.routeOptions.url;
+    if (!pattern || !request.signedIn || !kinds.has(`${request.method} ${pattern}`)) return;
+    const { ids } = callFacts(pattern, request.params, request.query);
+    try {
+      request.auditTenant = await deps.tenants.of(ids, ownTenant(request.signedIn.user));
+    } catch (error) {
+      request.log.warn({ err: error, reqId: request.id }, 'audit tenant lookup failed');
+    }
+  }
+
   async function recordCall({ kind, request, pattern, status }: CallRecord): Promise<void> {
     const outcome: AuditOutcome = outcomeOfStatus(status);
     const user = request.signedIn?.user ?? null;
-    const own = user?.customerId ?? null;
+    const own = ownTenant(user);
     const { ids, subject, detail } = callFacts(pattern, request.params, request.query);
-    const tenant = outcome === 'refused' ? own : await deps.tenants.of(ids, own);
+    const tenant: AuditTenant =
+      outcome === 'refused' ? own : (request.auditTenant ?? (await deps.tenants.of(ids, own)));
     await deps.audit.record({
       type: kind,
       userId: user?.id ?? null,
-      customerId: tenant,
-      actorCustomerId: own,
+      customerId: tenant.customerId,
+      accountCustomerId: tenant.accountCustomerId,
+      actorCustomerId: own.customerId,
       email: user?.email ?? null,
       name: user ? `${user.firstName} ${user.surname}` : null,
       ipAddress: request.ip,
@@ -94,6 +109,9 @@ export function registerAuditRecorder(
     });
   }
 
+  app.decorateRequest('auditTenant', null);
+  // Registered after the request context: runs only for a call its access check let through.
+  app.addHook('preHandler', tenantBefore);
   app.addHook('onResponse', async (request, reply) => {
     const pattern = request.routeOptions.url;
     if (!pattern || request.routeOptions.config.machineAuth) return;
@@ -141,12 +159,14 @@ export function createLiveCommandAudit(deps: {
   const pending = createPending();
   async function write(event: LiveCommandAudit): Promise<void> {
     const { user } = event.signedIn;
-    const own = user.customerId;
+    const own = ownTenant(user);
+    const tenant = event.accepted ? await deps.tenants.of({ machineId: event.machineId }, own) : own;
     await deps.audit.record({
       type: liveCommandKind(event.command) as AuditKind,
       userId: user.id,
-      customerId: event.accepted ? await deps.tenants.of({ machineId: event.machineId }, own) : own,
-      actorCustomerId: own,
+      customerId: tenant.customerId,
+      accountCustomerId: tenant.accountCustomerId,
+      actorCustomerId: own.customerId,
       email: user.email,
       name: `${user.firstName} ${user.surname}`,
       ipAddress: event.ipAddress,
@@ -167,6 +187,10 @@ export function createLiveCommandAudit(deps: {
 }
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tenant of an audited call, read before its handler (null: not audited, or the lookup failed). */
+    auditTenant: AuditTenant | null;
+  }
   interface FastifyInstance {
     /** Resolves when every call record under way is written (tests; closing the app waits for them). */
     auditSettled(): Promise<void>;

@@ -7,7 +7,7 @@ import {
 } from '@portal/domain';
 import { and, count, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
-import { auditEvents, users } from '../../db/schema/index.js';
+import { auditEvents, customers, users } from '../../db/schema/index.js';
 
 /** An explicit security event (AUDIT_EVENT_TYPES) or the key of an audited route (`customers.provider.remove`). */
 export type AuditKind = AuditEventType | `${string}.${string}`;
@@ -28,6 +28,8 @@ export interface AuditEventInput {
   name?: string | null;
   /** The actor's own customer; the tenant when left out (an event of one's own account). */
   actorCustomerId?: number | null;
+  /** The tenant's reseller, else the tenant; read from the tenant's row in the same insert when left out. */
+  accountCustomerId?: number | null;
   subjectType?: string | null;
   subjectId?: number | null;
   /** By default a `…_FAILED`, `…_THROTTLED` or `…_REFUSED` event is refused, any other succeeded. */
@@ -35,17 +37,24 @@ export interface AuditEventInput {
   httpStatus?: number | null;
 }
 
-/** Which records a reader sees: every tenant's (the provider's page) or one tenant's (the account page). */
-export type AuditScope = { all: true } | { customerId: number };
+/**
+ * Which records a reader sees: every tenant's (the provider's page), an account's (a direct customer's or a
+ * reseller's account page: its own and, for a reseller, its customers'), or one tenant's (a reseller's customer).
+ */
+export type AuditScope = { all: true } | { accountCustomerId: number } | { customerId: number };
 
 const defaultOutcome = (type: string): AuditOutcome =>
   /_(FAILED|THROTTLED|REFUSED)$/.test(type) ? 'refused' : 'succeeded';
 
 export function createAuditRepo(db: Executor) {
   const matching = (scope: AuditScope, filter: Partial<AuditFilter>): SQL | undefined => {
-    const tenant = 'all' in scope ? filter.customerId : scope.customerId;
     return and(
-      tenant === undefined ? undefined : eq(auditEvents.customerId, tenant),
+      'accountCustomerId' in scope ? eq(auditEvents.accountCustomerId, scope.accountCustomerId) : undefined,
+      'customerId' in scope ? eq(auditEvents.customerId, scope.customerId) : undefined,
+      // Within an account, the filter narrows to one of its tenants; a single tenant's scope is not widened.
+      filter.customerId !== undefined && !('customerId' in scope)
+        ? eq(auditEvents.customerId, filter.customerId)
+        : undefined,
       filter.from ? gte(auditEvents.at, filter.from) : undefined,
       filter.to ? lte(auditEvents.at, filter.to) : undefined,
       filter.email ? eq(sql`lower(${auditEvents.email})`, filter.email.toLowerCase()) : undefined,
@@ -64,10 +73,16 @@ export function createAuditRepo(db: Executor) {
         (userId === null
           ? null
           : sql`(select ${users.firstName} || ' ' || ${users.surname} from ${users} where ${users.id} = ${userId})`);
+      const customerId = event.customerId ?? null;
+      const accountCustomerId =
+        event.accountCustomerId !== undefined || customerId === null
+          ? (event.accountCustomerId ?? null)
+          : sql`coalesce((select ${customers.parentResellerCustomerId} from ${customers} where ${customers.id} = ${customerId}), ${customerId}::int)`;
       await db.insert(auditEvents).values({
         type: event.type,
         userId,
-        customerId: event.customerId ?? null,
+        customerId,
+        accountCustomerId,
         actorCustomerId: event.actorCustomerId === undefined ? (event.customerId ?? null) : event.actorCustomerId,
         email: event.email ?? null,
         name,

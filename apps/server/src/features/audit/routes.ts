@@ -10,16 +10,17 @@ import type { AuditRepo, AuditScope } from './repo.js';
 
 /**
  * The audit pages' calls (issue 18): the provider admins' over every tenant, a customer super admin's over its
- * own tenant only (a reseller's too: its customers' records are theirs). Read only: no route changes or deletes a
- * record.
+ * own account: its tenant, and for a reseller also the customers it manages (what its staff and theirs did
+ * there), never its reseller's or a sibling's. Read only: no route changes or deletes a record.
  */
 export function registerAuditRoutes(app: FastifyInstance, deps: { audit: AuditRepo }): void {
   const r = ROUTES.audit;
 
-  const ownTenant = (request: Parameters<typeof requireSignedIn>[0]): AuditScope => {
-    const { customerId } = requireSignedIn(request).actor;
+  const ownAccount = (request: Parameters<typeof requireSignedIn>[0]): AuditScope => {
+    const { customerId, parentResellerCustomerId } = requireSignedIn(request).user;
     if (customerId === null) throw forbidden();
-    return { customerId };
+    // A reseller's customer sees its own tenant; a reseller or a direct customer its account (repo: matching).
+    return parentResellerCustomerId === null ? { accountCustomerId: customerId } : { customerId };
   };
 
   function exportCsv(reply: FastifyReply, scope: AuditScope, filter: AuditFilter) {
@@ -45,14 +46,14 @@ export function registerAuditRoutes(app: FastifyInstance, deps: { audit: AuditRe
     exportCsv(reply, { all: true }, parseWith(r.providerExport.query, request.query)),
   );
   route(app, r.account, async (request) => {
-    const scope = ownTenant(request);
-    // The scope is the caller's own tenant whatever the query's customerId says (repo: matching).
+    const scope = ownAccount(request);
+    // The scope is the caller's own account whatever the query's customerId says (repo: matching).
     const { page, size, ...filter } = parseWith(r.account.query, request.query);
     const { rows, total } = await deps.audit.page(scope, filter, { page, size });
     return ok(pageOf(rows.map(presentAuditRow), total, size));
   });
   route(app, r.accountExport, async (request, reply) => {
-    const scope = ownTenant(request);
+    const scope = ownAccount(request);
     return exportCsv(reply, scope, parseWith(r.accountExport.query, request.query));
   });
 }

@@ -20,6 +20,7 @@ import {
 } from '@portal/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
+import { malformedTextAt } from '../../http/well-formed-text.js';
 import type { AuthService, SignedIn } from '../auth/service.js';
 import type { AuthenticatedMachine, MachineCredentials } from '../machine-auth/credentials.js';
 import { parseMachineCredential } from '../machine-auth/credentials.js';
@@ -408,6 +409,8 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         } catch {
           throw new StompRefusal('Body is not JSON');
         }
+        // As on the HTTP side (http/well-formed-text.ts): a lone surrogate would be stored as U+FFFD.
+        if (malformedTextAt(parsed) !== null) throw new StompRefusal(MESSAGES.textNotWellFormed);
         audited(true);
         const user = { userId: actor.userId, actor };
         await handlers.onBrowserCommand(user, target.machineId, target.command, parsed, {

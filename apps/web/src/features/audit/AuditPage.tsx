@@ -9,6 +9,7 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import { routeCall } from '../../app/api';
+import { useSession } from '../../app/session';
 import { DataTable, Page, StatusBadge, usePagedQuery, useTableState } from '../../ui';
 import { AuditFilterForm, type AuditFilterQuery } from './AuditFilterForm';
 
@@ -16,13 +17,19 @@ const C = AUDIT_TEXTS.columns;
 const OUTCOME_VARIANT = { succeeded: 'success', refused: 'warning', failed: 'danger' } as const;
 
 export interface AuditPageProps {
-  /** provider: every tenant (/boltadmin/audit); account: the super admin's own tenant (/admin/account/audit). */
+  /**
+   * provider: every tenant (/boltadmin/audit); account: the super admin's own account (/admin/account/audit), for
+   * a reseller its customers' too.
+   */
   audience: 'provider' | 'account';
 }
 
 /** The audit trail (issue 18): filtered, paged by the server, newest first, exported as CSV with the same filter. */
 export function AuditPage({ audience }: AuditPageProps) {
   const provider = audience === 'provider';
+  const { actor } = useSession();
+  const reseller = !provider && actor?.resellerEnabled === true;
+  const manyTenants = provider || reseller;
   const list = provider ? ROUTES.audit.provider : ROUTES.audit.account;
   const exportRoute = provider ? ROUTES.audit.providerExport : ROUTES.audit.accountExport;
   const table = useTableState<AuditFilterQuery>({ size: AUDIT_PAGE_SIZE });
@@ -35,7 +42,7 @@ export function AuditPage({ audience }: AuditPageProps) {
   return (
     <Page
       title={provider ? AUDIT_TEXTS.providerTitle : AUDIT_TEXTS.accountTitle}
-      subtitle={provider ? undefined : AUDIT_TEXTS.accountSubtitle}
+      subtitle={provider ? undefined : reseller ? AUDIT_TEXTS.resellerSubtitle : AUDIT_TEXTS.accountSubtitle}
       actions={
         <a
           className="btn btn-outline-primary"
@@ -47,7 +54,7 @@ export function AuditPage({ audience }: AuditPageProps) {
         </a>
       }
     >
-      <AuditFilterForm withTenant={provider} onApply={apply} />
+      <AuditFilterForm withTenant={manyTenants} onApply={apply} />
       <DataTable<AuditRow>
         aria-label={AUDIT_TEXTS.providerTitle}
         data-testid="audit-table"
@@ -59,7 +66,7 @@ export function AuditPage({ audience }: AuditPageProps) {
             header: C.who,
             render: (r) => (r.email ? `${r.name ?? ''} <${r.email}>`.trim() : '—'),
           },
-          ...(provider ? [{ key: 'tenant', header: C.tenant, render: (r: AuditRow) => r.customerId ?? '—' }] : []),
+          ...(manyTenants ? [{ key: 'tenant', header: C.tenant, render: (r: AuditRow) => r.customerId ?? '—' }] : []),
           { key: 'subject', header: C.subject, render: (r) => auditSubjectText(r) || '—' },
           {
             key: 'outcome',
