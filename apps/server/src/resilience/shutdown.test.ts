@@ -5,14 +5,16 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVICE_RESTART_CLOSE } from '@portal/domain';
+import { ROUTES, SERVICE_RESTART_CLOSE } from '@portal/domain';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentChannel } from '../../../agent/src/channel.js';
 import { type Database, openDatabase } from '../db/client.js';
+import { auditEvents } from '../db/schema/index.js';
 import { eventually } from '../features/live/testing.js';
 import { createMachineCredentials, type MachineCredential } from '../features/machine-auth/credentials.js';
 import { backupFixtures } from '../testing/backup-fixtures.js';
-import { createTenants } from '../testing/fixtures.js';
+import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../testing/fixtures.js';
 import { missingServerBinaries, type OwnPostgres, startOwnPostgres } from '../testing/own-servers.js';
 import { freePort } from '../testing/rgw-global-setup.js';
 
@@ -52,7 +54,11 @@ interface Instance {
   exited: Promise<{ code: number | null; at: number }>;
 }
 
-async function startInstance(databaseUrl: string, dataDir: string): Promise<Instance> {
+async function startInstance(
+  databaseUrl: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<Instance> {
   const port = await freePort();
   const child = spawn(process.execPath, serverCommand(), {
     cwd: join(serverDir, '../..'),
@@ -67,6 +73,7 @@ async function startInstance(databaseUrl: string, dataDir: string): Promise<Inst
       DEMO: 'false',
       MASTER_KEY: 'b'.repeat(64),
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -127,10 +134,41 @@ function slowRequest(port: number) {
   };
 }
 
+/** A browser's session over real HTTP: the session cookie and the CSRF token of the page served after sign-in. */
+async function signIn(port: number, email: string): Promise<{ cookie: string; csrf: string }> {
+  const base = `http://127.0.0.1:${port}`;
+  const cookies = new Map<string, string>();
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+  };
+  const cookie = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const page = async (path: string) => {
+    const response = await fetch(base + path, { headers: { accept: 'text/html', cookie: cookie() } });
+    keep(response);
+    return /<meta name="_csrf" content="([^"]*)"/.exec(await response.text())?.[1] ?? '';
+  };
+  const csrf = await page('/login');
+  const signedIn = await fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', cookie: cookie() },
+    body: new URLSearchParams({ username: email, password: FIXTURE_PASSWORD, _csrf: csrf }),
+  });
+  keep(signedIn);
+  expect(signedIn.headers.get('location'), `sign-in of ${email}`).toBe('/');
+  return { csrf: await page('/'), cookie: cookie() };
+}
+
 describe.skipIf(missing)('graceful shutdown (SIGTERM)', () => {
   let postgres: OwnPostgres;
   let database: Database;
   let credential: MachineCredential;
+  let tenants: Tenants;
+  let machineId: number;
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-shutdown-'));
   const instances: Instance[] = [];
 
@@ -138,9 +176,11 @@ describe.skipIf(missing)('graceful shutdown (SIGTERM)', () => {
     postgres = await startOwnPostgres();
     database = await openDatabase({ databaseUrl: postgres.url, dataDir: 'memory://' });
     await database.migrate();
-    const tenants = await createTenants(database.db);
+    tenants = await createTenants(database.db);
     const fixtures = backupFixtures(database.db);
-    const machineId = await fixtures.machine(await fixtures.package(tenants.customerA.customerId));
+    machineId = await fixtures.machine(await fixtures.package(tenants.customerA.customerId), {
+      assignedUserId: tenants.customerA.superAdmin.id,
+    });
     const issued = await createMachineCredentials(database.db).issue(machineId);
     if (!issued) throw new Error('no credential');
     credential = issued;
@@ -197,5 +237,71 @@ describe.skipIf(missing)('graceful shutdown (SIGTERM)', () => {
       await agent.stop();
       proxy.server.close();
     }
+  });
+
+  it('writes the audit record of a change answered just before SIGTERM before the process exits', async () => {
+    const instance = await startInstance(postgres.url, join(dataDir, 'c'));
+    instances.push(instance);
+    const owner = tenants.customerA.superAdmin;
+    const session = await signIn(instance.port, owner.email);
+    const recordOf = () =>
+      database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.type, 'machines.edit'), eq(auditEvents.subjectId, machineId)));
+
+    // The test holds the audit table, so the record (written after the answer) is still being written while the
+    // process shuts down: a slow database, made certain.
+    let release = () => {};
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const lock = database.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table audit_events in share mode`);
+      locked();
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    await isLocked;
+    try {
+      const answer = await fetch(`http://127.0.0.1:${instance.port}${ROUTES.machines.edit.build({ machineId })}`, {
+        method: 'PUT',
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          cookie: session.cookie,
+          'x-csrf-token': session.csrf,
+        },
+        body: JSON.stringify({ name: 'Renamed before the restart', description: 'Office PC', userId: owner.id }),
+      });
+      expect(answer.status, await answer.clone().text()).toBe(200);
+      instance.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await recordOf()).toEqual([]);
+    } finally {
+      release();
+      await lock;
+    }
+    expect((await instance.exited).code).toBe(0);
+    expect(await recordOf()).toMatchObject([{ outcome: 'succeeded', httpStatus: 200, userId: owner.id }]);
+  });
+
+  it('exits with code 1 at SHUTDOWN_TIMEOUT_MS when a request in flight never finishes', async () => {
+    const deadlineMs = 1_500;
+    const instance = await startInstance(postgres.url, join(dataDir, 'd'), { SHUTDOWN_TIMEOUT_MS: String(deadlineMs) });
+    instances.push(instance);
+    // A form post whose body never arrives: the server can neither answer it nor drop it without breaking it.
+    const stuck = slowRequest(instance.port);
+    stuck.status().catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const signalledAt = Date.now();
+    instance.child.kill('SIGTERM');
+    const exit = await instance.exited;
+    expect(exit.code).toBe(1);
+    expect(exit.at - signalledAt).toBeGreaterThanOrEqual(deadlineMs - 50);
+    expect(exit.at - signalledAt).toBeLessThan(deadlineMs + 1_500);
   });
 });

@@ -1,8 +1,11 @@
+import { SERVICE_RESTART_CLOSE } from '@portal/domain';
 import { waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLiveChannelClient } from './live';
 
 afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
   vi.unstubAllGlobals();
 });
 
@@ -42,8 +45,13 @@ class StompServerSocket {
   }
 
   close() {
+    this.drop(1000);
+  }
+
+  /** The server ends the connection with a close code. */
+  drop(code: number) {
     this.readyState = StompServerSocket.CLOSED;
-    this.onclose?.({ code: 1000, reason: '', wasClean: true });
+    this.onclose?.({ code, reason: '', wasClean: true });
   }
 }
 
@@ -81,5 +89,32 @@ describe('createLiveChannelClient', () => {
     client.close();
     expect(onFailure).toHaveBeenCalledTimes(calls);
     expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('reconnects within the restart jitter after a service restart close (1012), and after 5 s after another drop', async () => {
+    vi.stubGlobal('WebSocket', StompServerSocket);
+    // The longest wait the jitter can give.
+    vi.spyOn(Math, 'random').mockReturnValue(0.9999);
+    const sockets = StompServerSocket.opened.length + 1;
+    const client = createLiveChannelClient('provider', { protocol: 'http:', host: 'portal.test' });
+    const listener = vi.fn();
+    client.subscribe('/ws/queue/boltadmin/backupmachines/9', listener);
+    await waitFor(() => expect(StompServerSocket.opened[sockets - 1]?.receipts).toHaveLength(1));
+    vi.useFakeTimers();
+
+    StompServerSocket.opened.at(-1)?.drop(SERVICE_RESTART_CLOSE.code);
+    await vi.advanceTimersByTimeAsync(SERVICE_RESTART_CLOSE.jitterMs);
+    expect(StompServerSocket.opened).toHaveLength(sockets + 1);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(StompServerSocket.opened.at(-1)?.receipts).toHaveLength(1);
+    expect(listener).toHaveBeenCalledWith(null);
+
+    // A drop that is no planned restart keeps the failure wait.
+    StompServerSocket.opened.at(-1)?.drop(1006);
+    await vi.advanceTimersByTimeAsync(4_900);
+    expect(StompServerSocket.opened).toHaveLength(sockets + 1);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(StompServerSocket.opened).toHaveLength(sockets + 2);
+    client.close();
   });
 });

@@ -1,4 +1,4 @@
-import { type Actor, isProviderAdmin } from '@portal/domain';
+import { type Actor, isProviderAdmin, restartReconnectDelayMs, SERVICE_RESTART_CLOSE } from '@portal/domain';
 import type { Client, StompSubscription } from '@stomp/stompjs';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { useSession } from './session';
@@ -32,8 +32,9 @@ export interface LiveChannelClient {
 /**
  * One STOMP connection per page (DESIGN §5), opened on the first subscription (stompjs and the route table
  * load then, with ./live-socket, so the first page carries neither); the session cookie authenticates it.
- * stompjs reconnects after a drop, and each listener hears of the reconnection, so a screen can reload what
- * it may have missed.
+ * stompjs reconnects after a drop (live-socket's fixed wait); after a server instance's planned restart
+ * (SERVICE_RESTART_CLOSE) the page reconnects within the restart jitter instead, as the agent does. Each listener
+ * hears of the reconnection, so a screen can reload what it may have missed.
  */
 export function createLiveChannelClient(
   side: LiveSide,
@@ -52,6 +53,7 @@ export function createLiveChannelClient(
   let starting = false;
   let closed = false;
   let connectedBefore = false;
+  let restartTimer: ReturnType<typeof setTimeout> | undefined;
   const outbox: Array<{ destination: string; body: string }> = [];
 
   function listen(destination: string): void {
@@ -91,6 +93,15 @@ export function createLiveChannelClient(
     };
     created.onWebSocketError = failed;
     created.onStompError = failed;
+    created.onWebSocketClose = (event: CloseEvent) => {
+      if (event.code !== SERVICE_RESTART_CLOSE.code || closed) return;
+      // Called before stompjs schedules its own reconnection: deactivating here cancels that wait.
+      void created.deactivate();
+      restartTimer = setTimeout(() => {
+        restartTimer = undefined;
+        if (!closed) created.activate();
+      }, restartReconnectDelayMs());
+    };
     created.activate();
     client = created;
   }
@@ -137,6 +148,7 @@ export function createLiveChannelClient(
     },
     close() {
       closed = true;
+      clearTimeout(restartTimer);
       void client?.deactivate();
       client = null;
       subscriptions.clear();
