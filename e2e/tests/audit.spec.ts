@@ -5,7 +5,8 @@ import { jsonResult, signIn } from './helpers';
 
 /**
  * The audit trail (issue 18): a provider admin's change to a customer is on /boltadmin/audit, found by kind and
- * person and exported as CSV; the customer's super admin sees it, and its own sign-in, on its account's trail.
+ * person and exported as CSV; the customer's super admin sees it, and its own sign-in, on its account's trail;
+ * the customer's reseller sees that sign-in on its own account's trail, narrowed to the customer.
  */
 
 const PROVIDER = 'provider-admin@demo.test';
@@ -108,4 +109,22 @@ test('a provider admin finds its change on the audit trail and exports it; the c
   await accountFilter.getByRole('button', { name: AUDIT_TEXTS.apply }).click();
   await expect(own.first()).toContainText(PROVIDER);
   await context.close();
+
+  // Northwind, the reseller of Contoso: its account's trail holds its customers' records too, told apart by tenant.
+  const resellerContext = await browser.newContext();
+  const resellerPage = await resellerContext.newPage();
+  await signIn(resellerPage, 'reseller-admin@demo.test');
+  await resellerPage.goto('/admin/account/audit');
+  await expect(resellerPage.getByText(AUDIT_TEXTS.resellerSubtitle)).toBeVisible();
+  const resellerFilter = resellerPage.getByTestId('audit-filter');
+  await resellerFilter.getByLabel(L.customerId).fill(String(customerId));
+  await resellerFilter.getByLabel(L.email).fill(SUPER_ADMIN);
+  await resellerFilter.getByRole('button', { name: AUDIT_TEXTS.apply }).click();
+  const resellerRows = resellerPage.getByTestId('audit-table').locator('tbody tr');
+  await expect(resellerRows.filter({ hasText: 'Signed in' }).first()).toBeVisible();
+  for (const text of await resellerRows.allTextContents()) expect(text).toContain(SUPER_ADMIN);
+  await expect(
+    resellerPage.getByTestId('audit-table').getByRole('columnheader', { name: AUDIT_TEXTS.columns.tenant }),
+  ).toBeVisible();
+  await resellerContext.close();
 });
