@@ -21,8 +21,15 @@ describe('customer list query', () => {
     expect(customerSearchQuerySchema.parse({ search: '   ' }).search).toBeUndefined();
   });
 
-  it('refuses a negative page, a size out of range and a search over 100 characters', () => {
-    for (const query of [{ page: '-1' }, { size: '0' }, { size: '201' }, { search: 'x'.repeat(101) }]) {
+  it('refuses a negative page, a size out of range, a search over 100 characters or with a control character', () => {
+    const queries = [
+      { page: '-1' },
+      { size: '0' },
+      { size: '201' },
+      { search: 'x'.repeat(101) },
+      { search: 'a\u0000b' },
+    ];
+    for (const query of queries) {
       expect(customerSearchQuerySchema.safeParse(query).success, JSON.stringify(query)).toBe(false);
     }
     const long = customerSearchQuerySchema.safeParse({ search: 'x'.repeat(101) });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CUSTOMER_STATUSES, type CustomerStatus, type PackageStatus, type StorageAccountType } from './enums.js';
 import { pagingQuerySchema } from './envelope.js';
 import { fieldNotValid, fieldTooLong } from './messages.js';
+import { hasControlCharacter } from './text.js';
 import { canDeleteCustomer } from './transitions.js';
 
 /**
@@ -27,6 +28,8 @@ export const customerSearchQuerySchema = pagingQuerySchema.extend({
     .string()
     .trim()
     .max(CUSTOMER_SEARCH_MAX, fieldTooLong('Search', CUSTOMER_SEARCH_MAX))
+    // A NUL cannot go into a PostgreSQL query's text; no search needs any control character.
+    .refine((value) => !hasControlCharacter(value), fieldNotValid('Search'))
     .optional()
     .transform((v) => (v === '' ? undefined : v)),
 });

@@ -251,6 +251,19 @@ describe('search and paging (10 per page)', () => {
     expect(response.json().messages).toEqual([expect.objectContaining({ fieldName: 'search' })]);
   });
 
+  it('refuses a search with a control character on its field, in every customer list (a NUL is no PostgreSQL text)', async () => {
+    for (const [role, path] of [
+      ['provider', '/boltadmin/customerspaginated'],
+      ['provider', '/boltadmin/customerstomakeresellerspaginated'],
+      ['provider', '/boltadmin/resellerspaginated'],
+      ['reseller', '/admin/mycustomerspaginated'],
+    ] as const) {
+      const response = await as(role).json('GET', `${path}?search=a%00b`);
+      expect(response.statusCode, `${path}: ${response.body}`).toBe(400);
+      expect(response.json().messages).toEqual([expect.objectContaining({ fieldName: 'search' })]);
+    }
+  });
+
   it('leaves customers being deleted out of every list and answers 404 for them', async () => {
     const doomed = await addCustomer(t.database.db, { companyName: 'Zephyr doomed', status: 'SUSPENDED' });
     await t.database.db.update(customers).set({ beingDeleted: true }).where(eq(customers.id, doomed.customerId));
