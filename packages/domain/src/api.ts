@@ -173,6 +173,9 @@ export type PathParams<P extends string> = { [K in ParamNames<P>]: K extends `${
 /** The builder's arguments: none for a path without parameters. */
 type BuildArgs<P extends string> = [ParamNames<P>] extends [never] ? [] : [params: PathParams<P>];
 
+/** How a route's caller proves itself when it is a machine (RouteDefinition.machineAuth). */
+export type MachineAuth = 'credential' | 'link';
+
 interface RouteDefinition {
   readonly method: HttpMethod;
   readonly path: string;
@@ -184,6 +187,12 @@ interface RouteDefinition {
   readonly body?: z.ZodType;
   /** How a parameter becomes a segment, where an id is not the usual positive whole number. */
   readonly segments?: Readonly<Record<string, (value: number) => string>>;
+  /**
+   * The caller proves itself, never by cookie or API token: 'credential', the machine's own credential as basic
+   * auth (the agent, restic); 'link', `agent link`'s e-mail and password or linking code in the body. No session
+   * is looked up and CSRF does not apply, since a browser's cookies give such a request nothing.
+   */
+  readonly machineAuth?: MachineAuth;
 }
 
 type DefaultParams<P extends string> = z.ZodType<PathParams<P>>;
@@ -197,6 +206,7 @@ export interface RouteEntry {
   readonly params: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
+  readonly machineAuth?: MachineAuth;
   readonly build: (...args: never[]) => string;
 }
 
@@ -713,9 +723,16 @@ export const ROUTES = {
   /** Linking machines (DESIGN §6, issue #5). */
   machineLink: {
     /** `agent link`: public, the agent proves itself in the body (e-mail and password, or a linking code). */
-    agentLink: post('/agent/link', 'public', { body: machineLinkRequestSchema, response: answer<MachineLinkResult>() }),
+    agentLink: post('/agent/link', 'public', {
+      body: machineLinkRequestSchema,
+      response: answer<MachineLinkResult>(),
+      machineAuth: 'link',
+    }),
     /** `agent unlink`: the agent gives up its own credential, with that credential as basic auth. */
-    agentUnlink: del('/agent/machines/:machineId/credential', 'public', { response: answer<null>() }),
+    agentUnlink: del('/agent/machines/:machineId/credential', 'public', {
+      response: answer<null>(),
+      machineAuth: 'credential',
+    }),
     linkingCodes: post('/backupmachines/linkingcodes', 'customerMember', { response: answer<LinkingCodeResult>() }),
   },
   /**
@@ -771,6 +788,7 @@ export const ROUTES = {
     agentLogUpload: put('/agent/machines/:machineId/logfiles', 'public', {
       query: logFileUploadQuerySchema,
       response: answer<null>(),
+      machineAuth: 'credential',
     }),
   },
   /** Realtime restic commands (001 §7): provider admins only. */
@@ -834,14 +852,23 @@ export const ROUTES = {
   },
   /** The embedded storage's restic REST backend (DESIGN §7): each request with its machine's credential. */
   restic: {
-    create: post('/restic/:machineId/', 'public', { response: notAnEnvelope() }),
-    readConfig: get('/restic/:machineId/config', 'public', { response: notAnEnvelope() }),
-    saveConfig: post('/restic/:machineId/config', 'public', { response: notAnEnvelope() }),
-    deleteConfig: del('/restic/:machineId/config', 'public', { response: notAnEnvelope() }),
-    list: get('/restic/:machineId/:type/', 'public', { response: notAnEnvelope() }),
-    readObject: get('/restic/:machineId/:type/:name', 'public', { response: notAnEnvelope() }),
-    saveObject: post('/restic/:machineId/:type/:name', 'public', { response: notAnEnvelope() }),
-    deleteObject: del('/restic/:machineId/:type/:name', 'public', { response: notAnEnvelope() }),
+    create: post('/restic/:machineId/', 'public', { response: notAnEnvelope(), machineAuth: 'credential' }),
+    readConfig: get('/restic/:machineId/config', 'public', { response: notAnEnvelope(), machineAuth: 'credential' }),
+    saveConfig: post('/restic/:machineId/config', 'public', { response: notAnEnvelope(), machineAuth: 'credential' }),
+    deleteConfig: del('/restic/:machineId/config', 'public', { response: notAnEnvelope(), machineAuth: 'credential' }),
+    list: get('/restic/:machineId/:type/', 'public', { response: notAnEnvelope(), machineAuth: 'credential' }),
+    readObject: get('/restic/:machineId/:type/:name', 'public', {
+      response: notAnEnvelope(),
+      machineAuth: 'credential',
+    }),
+    saveObject: post('/restic/:machineId/:type/:name', 'public', {
+      response: notAnEnvelope(),
+      machineAuth: 'credential',
+    }),
+    deleteObject: del('/restic/:machineId/:type/:name', 'public', {
+      response: notAnEnvelope(),
+      machineAuth: 'credential',
+    }),
   },
   /**
    * A run's backed-up data (002 §7.5, §7.6; issue 14): its snapshot's tree, downloads, restores to the machine and

@@ -75,8 +75,14 @@ function parametersOf(entry: RouteEntry): JsonSchema[] {
 
 const ref = (name: string) => ({ $ref: `#/components/${name}` });
 
-/** Who may call, by the route's audience and method: a write with a session needs the CSRF header as well. */
+/**
+ * Who may call, by the route's audience and method: a write with a session needs the CSRF header as well; an
+ * agent's route its machine credential.
+ */
 function securityOf(name: string, entry: RouteEntry): Record<string, string[]>[] {
+  // A machine's calls take neither a token nor a session: its credential, or (agent link) the proof in the body.
+  if (entry.machineAuth === 'credential') return [{ machineCredential: [] }];
+  if (entry.machineAuth === 'link') return [{}];
   const write = changesState(entry.method, entry.path);
   const session: Record<string, string[]> = write ? { sessionCookie: [], csrfHeader: [] } : { sessionCookie: [] };
   // Managing tokens and two-factor sign-in needs a session: a token cannot make tokens or enrol an authenticator.
@@ -99,6 +105,7 @@ function operationOf(name: string, entry: RouteEntry): JsonSchema {
     summary: `${entry.method} ${entry.path}`,
     description: `Who may call: ${ACCESS_LEVEL_TEXTS[entry.access]}`,
     'x-access': entry.access,
+    ...(entry.machineAuth ? { 'x-machine-auth': entry.machineAuth } : {}),
     security: securityOf(name, entry),
     parameters: parametersOf(entry),
     responses: { '200': ref('responses/Ok'), ...errors, default: ref('responses/Error') },
@@ -165,6 +172,12 @@ export function buildOpenApiDocument(): JsonSchema {
           description: `A personal API token (${API_TOKEN_LIMITS.prefix}…); read-only tokens only read.`,
         },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'portal_session', description: 'A signed-in session.' },
+        machineCredential: {
+          type: 'http',
+          scheme: 'basic',
+          description:
+            "A machine's own credential (its id and the secret issued when it was linked): the agent and restic.",
+        },
         csrfHeader: {
           type: 'apiKey',
           in: 'header',
@@ -210,6 +223,8 @@ export interface OpenApiOperationSummary {
   method: string;
   path: string;
   access: string;
+  /** The route's caller is a machine (RouteDefinition.machineAuth): no session, no API token. */
+  machineAuth: boolean;
   description: string;
   parameters: { name: string; in: string; required: boolean }[];
   hasBody: boolean;
@@ -226,6 +241,7 @@ export function operationsOf(document: unknown): OpenApiOperationSummary[] {
         method: method.toUpperCase(),
         path,
         access: String(operation['x-access'] ?? ''),
+        machineAuth: operation['x-machine-auth'] !== undefined,
         description: String(operation.description ?? ''),
         parameters: ((operation.parameters ?? []) as { name: string; in: string; required?: boolean }[]).map((p) => ({
           name: p.name,

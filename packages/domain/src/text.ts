@@ -8,6 +8,14 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/u;
 
 export const hasControlCharacter = (value: string) => CONTROL_CHARACTER.test(value);
 
+/**
+ * An unpaired UTF-16 surrogate: JSON can spell one (`"\ud800"`), UTF-8 cannot hold it, so stored it would turn
+ * into U+FFFD. Not a rule of any one field: the server refuses it in any text of a request (well-formed-text.ts).
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const hasLoneSurrogate = (value: string) => LONE_SURROGATE.test(value);
+
 /** A person's full name as every screen shows it: first name and surname (confirmations type exactly this). */
 export const fullName = (person: { firstName: string; surname: string }) =>
   `${person.firstName} ${person.surname}`.trim();

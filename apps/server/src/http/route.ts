@@ -13,8 +13,9 @@ export interface RouteOptions extends RouteShorthandOptions {
 }
 
 /**
- * Registers an entry of the domain's route table: the method, the path and the access level come from
- * the entry, so neither is written in a feature's routes, and the handler must answer the entry's type.
+ * Registers an entry of the domain's route table: the method, the path, the access level and whether the caller
+ * proves itself (machineAuth) come from the entry, so none is written in a feature's routes, and the handler must
+ * answer the entry's type.
  */
 export function route<R extends RouteEntry>(
   app: FastifyInstance,
@@ -27,7 +28,7 @@ export function route<R extends RouteEntry>(
     ...rest,
     method: head ? [entry.method, 'HEAD'] : entry.method,
     url: entry.path,
-    config: { ...config, access: entry.access },
+    config: { ...config, access: entry.access, ...(entry.machineAuth ? { machineAuth: true } : {}) },
     handler,
   });
 }

@@ -1,9 +1,6 @@
-import { errorMessage, MESSAGES } from '@portal/domain';
+import { errorMessage, hasLoneSurrogate, MESSAGES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from './errors.js';
-
-/** An unpaired UTF-16 surrogate: JSON may spell one (`"\ud800"`), UTF-8 cannot store it. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** An array or a plain object, as JSON and form parsing make them: never a Buffer or stream of a binary body. */
 const isParsedJson = (value: unknown): value is object => {
@@ -21,12 +18,12 @@ export function malformedTextAt(body: unknown): string | null {
   for (let next = stack.pop(); next; next = stack.pop()) {
     const { value, path } = next;
     if (typeof value === 'string') {
-      if (LONE_SURROGATE.test(value)) return path;
+      if (hasLoneSurrogate(value)) return path;
     } else if (isParsedJson(value)) {
       const entries = Array.isArray(value)
         ? value.map((item, index) => [String(index), item] as const)
         : Object.entries(value);
-      if (entries.some(([key]) => LONE_SURROGATE.test(key))) return path;
+      if (entries.some(([key]) => hasLoneSurrogate(key))) return path;
       // Pushed last first, so the fields are looked at in their order and the first bad one is named.
       for (const [key, item] of entries.reverse()) stack.push({ value: item, path: path ? `${path}.${key}` : key });
     }

@@ -29,8 +29,7 @@ export interface LocalStorageDeps {
 
 const V2 = 'application/vnd.x.restic.rest.v2';
 const V1 = 'application/vnd.x.restic.rest.v1';
-const machineAuth = { config: { machineAuth: true } };
-const withHead = { ...machineAuth, head: true };
+const withHead = { head: true };
 const r = ROUTES.restic;
 
 /**
@@ -124,17 +123,12 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         request.body instanceof Readable ? request.body : Readable.from([]);
 
       // POST /?create=true: the repository's folders (idempotent).
-      route(
-        scope,
-        r.create,
-        async (request, reply) => {
-          const { create } = request.query as { create?: string };
-          if (create !== 'true') return plain(reply, 400, 'Bad Request');
-          await createRepository(dirOf(request));
-          return plain(reply, 200, 'OK');
-        },
-        machineAuth,
-      );
+      route(scope, r.create, async (request, reply) => {
+        const { create } = request.query as { create?: string };
+        if (create !== 'true') return plain(reply, 400, 'Bad Request');
+        await createRepository(dirOf(request));
+        return plain(reply, 200, 'OK');
+      });
 
       route(
         scope,
@@ -143,43 +137,28 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         withHead,
       );
 
-      route(
-        scope,
-        r.saveConfig,
-        async (request, reply) => {
-          const result = await saveFile(dirOf(request), 'config', bodyOf(request));
-          if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
-          if (result === 'exists') return plain(reply, 403, 'The config file exists and is never replaced');
-          return plain(reply, 200, 'OK');
-        },
-        machineAuth,
-      );
+      route(scope, r.saveConfig, async (request, reply) => {
+        const result = await saveFile(dirOf(request), 'config', bodyOf(request));
+        if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
+        if (result === 'exists') return plain(reply, 403, 'The config file exists and is never replaced');
+        return plain(reply, 200, 'OK');
+      });
 
-      route(
-        scope,
-        r.deleteConfig,
-        async (_request, reply) => plain(reply, 403, 'The config file is never deleted'),
-        machineAuth,
-      );
+      route(scope, r.deleteConfig, async (_request, reply) => plain(reply, 403, 'The config file is never deleted'));
 
-      route(
-        scope,
-        r.list,
-        async (request, reply) => {
-          const { type } = request.params as { type: string };
-          if (!isObjectType(type)) return plain(reply, 400, 'Bad Request');
-          const dir = dirOf(request);
-          if (!(await repositoryExists(dir))) return plain(reply, 404, 'Repository not found');
-          const objects = await listObjects(dir, type);
-          const accept = request.headers.accept ?? '';
-          if (accept.includes(V2)) return reply.code(200).type(V2).send(JSON.stringify(objects));
-          return reply
-            .code(200)
-            .type(V1)
-            .send(JSON.stringify(objects.map((o) => o.name)));
-        },
-        machineAuth,
-      );
+      route(scope, r.list, async (request, reply) => {
+        const { type } = request.params as { type: string };
+        if (!isObjectType(type)) return plain(reply, 400, 'Bad Request');
+        const dir = dirOf(request);
+        if (!(await repositoryExists(dir))) return plain(reply, 404, 'Repository not found');
+        const objects = await listObjects(dir, type);
+        const accept = request.headers.accept ?? '';
+        if (accept.includes(V2)) return reply.code(200).type(V2).send(JSON.stringify(objects));
+        return reply
+          .code(200)
+          .type(V1)
+          .send(JSON.stringify(objects.map((o) => o.name)));
+      });
 
       const objectParams = (request: FastifyRequest) => {
         const { type, name } = request.params as { type: string; name: string };
@@ -197,36 +176,26 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         withHead,
       );
 
-      route(
-        scope,
-        r.saveObject,
-        async (request, reply) => {
-          const object = objectParams(request);
-          if (!object) return plain(reply, 400, 'Bad Request');
-          const result = await saveFile(dirOf(request), object, bodyOf(request));
-          if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
-          if (result === 'hashMismatch') return plain(reply, 400, 'The content does not match its name');
-          return plain(reply, 200, 'OK');
-        },
-        machineAuth,
-      );
+      route(scope, r.saveObject, async (request, reply) => {
+        const object = objectParams(request);
+        if (!object) return plain(reply, 400, 'Bad Request');
+        const result = await saveFile(dirOf(request), object, bodyOf(request));
+        if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
+        if (result === 'hashMismatch') return plain(reply, 400, 'The content does not match its name');
+        return plain(reply, 200, 'OK');
+      });
 
-      route(
-        scope,
-        r.deleteObject,
-        async (request, reply) => {
-          const object = objectParams(request);
-          if (!object) return plain(reply, 400, 'Bad Request');
-          // Ransomware on the machine must not destroy its backups (issue 16): only restic's own lock files
-          // go; retention and every other deletion run on the portal, on the folder itself.
-          if (!(MACHINE_DELETABLE_OBJECT_TYPES as readonly string[]).includes(object.type)) {
-            return plain(reply, 403, RETENTION_MESSAGES.deleteRefused(object.type));
-          }
-          const deleted = await deleteFile(objectPath(dirOf(request), object.type, object.name));
-          return deleted ? plain(reply, 200, 'OK') : plain(reply, 404, 'Not Found');
-        },
-        machineAuth,
-      );
+      route(scope, r.deleteObject, async (request, reply) => {
+        const object = objectParams(request);
+        if (!object) return plain(reply, 400, 'Bad Request');
+        // Ransomware on the machine must not destroy its backups (issue 16): only restic's own lock files
+        // go; retention and every other deletion run on the portal, on the folder itself.
+        if (!(MACHINE_DELETABLE_OBJECT_TYPES as readonly string[]).includes(object.type)) {
+          return plain(reply, 403, RETENTION_MESSAGES.deleteRefused(object.type));
+        }
+        const deleted = await deleteFile(objectPath(dirOf(request), object.type, object.name));
+        return deleted ? plain(reply, 200, 'OK') : plain(reply, 404, 'Not Found');
+      });
     },
     // restic makes many small requests per backup: only problems are worth a log line.
     { logLevel: 'warn' },

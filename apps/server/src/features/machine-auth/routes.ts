@@ -17,20 +17,15 @@ export function registerMachineAuthRoutes(
     now?: () => Date;
   },
 ): void {
-  route(
-    app,
-    ROUTES.machineLink.agentUnlink,
-    async (request, reply) => {
-      const machine = await deps.credentials.verifyAuthorization(request.headers.authorization);
-      if (!machine) {
-        reply.header('WWW-Authenticate', 'Basic realm="portal-agent", charset="UTF-8"');
-        throw unauthenticated();
-      }
-      if (String(machine.id) !== (request.params as { machineId?: string }).machineId) throw forbidden();
-      await deps.credentials.revoke(machine.id, deps.now?.() ?? new Date());
-      await deps.disconnectMachine(machine.id);
-      return ok(null);
-    },
-    { config: { machineAuth: true } },
-  );
+  route(app, ROUTES.machineLink.agentUnlink, async (request, reply) => {
+    const machine = await deps.credentials.verifyAuthorization(request.headers.authorization);
+    if (!machine) {
+      reply.header('WWW-Authenticate', 'Basic realm="portal-agent", charset="UTF-8"');
+      throw unauthenticated();
+    }
+    if (String(machine.id) !== (request.params as { machineId?: string }).machineId) throw forbidden();
+    await deps.credentials.revoke(machine.id, deps.now?.() ?? new Date());
+    await deps.disconnectMachine(machine.id);
+    return ok(null);
+  });
 }

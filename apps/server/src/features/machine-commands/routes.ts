@@ -50,7 +50,6 @@ export function registerMachineCommandRoutes(app: FastifyInstance, deps: { comma
       return ok(null);
     },
     {
-      config: { machineAuth: true },
       bodyLimit: LOG_FILES.maxBytes,
       // Who is uploading, before any of the body is read: this machine's own credential only.
       onRequest: async (request, reply) => {

@@ -214,8 +214,8 @@ const patternOf = (operation: OpenApiOperationSummary) => operation.path.replace
 /** What a token may not call whatever its scope (requireSession): managing tokens and two-factor sign-in. */
 const sessionOnly = (operation: OpenApiOperationSummary) =>
   SESSION_ONLY_ROUTE_GROUPS.some((group) => operation.operationId.startsWith(`${group}.`));
-/** The agent's routes: Authorization there is the machine's own credential, so a token calls them as a visitor. */
-const forMachines = (operation: OpenApiOperationSummary) => operation.path.startsWith('/agent/');
+/** The machines' routes: Authorization there is the machine's own credential, so a token calls them as a visitor. */
+const forMachines = (operation: OpenApiOperationSummary) => operation.machineAuth;
 const ENROLMENT_ROUTES = new Set(MFA_ENROLMENT_ROUTES.map(keyOf));
 
 /**

@@ -50,7 +50,7 @@ describe('OpenAPI document (issue 18)', () => {
     );
   });
 
-  it('describes the envelope, the error envelope and both ways to authenticate', () => {
+  it("describes the envelope, the error envelope, both ways a person authenticates and a machine's", () => {
     const document = buildOpenApiDocument() as {
       openapi: string;
       components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
@@ -60,6 +60,7 @@ describe('OpenAPI document (issue 18)', () => {
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
       'bearerToken',
       'csrfHeader',
+      'machineCredential',
       'sessionCookie',
     ]);
     expect(Object.keys(document.components.schemas)).toEqual(
@@ -71,5 +72,12 @@ describe('OpenAPI document (issue 18)', () => {
     ]);
     // Tokens are managed with a session only.
     expect(document.paths['/profile/apitokens']?.post?.security).toEqual([{ sessionCookie: [], csrfHeader: [] }]);
+    // The agent's calls take its machine credential, never a token or a session; `agent link` proves itself in
+    // its body.
+    expect(document.paths['/agent/machines/{machineId}/logfiles']?.put?.security).toEqual([{ machineCredential: [] }]);
+    expect(document.paths['/agent/machines/{machineId}/credential']?.delete?.security).toEqual([
+      { machineCredential: [] },
+    ]);
+    expect(document.paths['/agent/link']?.post?.security).toEqual([{}]);
   });
 });
