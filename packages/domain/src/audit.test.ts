@@ -71,4 +71,12 @@ describe('auditFilterSchema', () => {
     expect(fields({ outcome: 'maybe' })).toEqual(['outcome']);
     expect(fields({ from: '2026-02-01', to: '2026-01-01' })).toEqual(['to']);
   });
+
+  it('refuses a control character in a text filter (a NUL cannot reach a PostgreSQL query), on its field', () => {
+    const fields = (input: Record<string, string>) =>
+      auditFilterSchema.safeParse(input).error?.issues.map((issue) => issue.path.join('.'));
+    expect(fields({ email: 'a\u0000b' })).toEqual(['email']);
+    expect(fields({ kind: 'users.add\u001b' })).toEqual(['kind']);
+    expect(fields({ subjectType: '\u0007' })).toEqual(['subjectType']);
+  });
 });

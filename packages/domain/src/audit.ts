@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { AUDIT_EVENT_TEXTS, AUDIT_EVENT_TYPES, type AuditEventType } from './enums.js';
 import { pagingQuerySchema } from './envelope.js';
 import { idParam } from './ids.js';
+import { fieldNotValid } from './messages.js';
+import { hasControlCharacter } from './text.js';
 
 /**
  * The audit trail (issue 18): every security and administrative event, kept with who, on behalf of which
@@ -64,6 +66,8 @@ const optionalText = (max: number, label: string) =>
     .string()
     .trim()
     .max(max, `${label} is too long`)
+    // A NUL cannot go into a PostgreSQL query's text; no filter needs any control character.
+    .refine((value) => !hasControlCharacter(value), fieldNotValid(label))
     .optional()
     .transform((value) => (value ? value : undefined));
 
