@@ -103,7 +103,8 @@ function operationOf(name: string, entry: RouteEntry): JsonSchema {
     operationId: name,
     tags: [name.split('.')[0]],
     summary: `${entry.method} ${entry.path}`,
-    description: `Who may call: ${ACCESS_LEVEL_TEXTS[entry.access]}`,
+    // The demo's calls exist only on a portal started in demo mode (DEMO=true); elsewhere they answer 404.
+    description: `Who may call: ${ACCESS_LEVEL_TEXTS[entry.access]}${name.startsWith('demo.') ? ' Demo mode only: elsewhere it answers 404.' : ''}`,
     'x-access': entry.access,
     ...(entry.machineAuth ? { 'x-machine-auth': entry.machineAuth } : {}),
     security: securityOf(name, entry),
