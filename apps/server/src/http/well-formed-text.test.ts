@@ -57,6 +57,30 @@ describe('a lone surrogate in a request body (issue 18)', () => {
     expect(user?.firstName).not.toMatch(/^Bad/);
   });
 
+  it('takes an escaped surrogate pair (an emoji spelled \\ud83d\\ude00) as the character it is', async () => {
+    const client = await signedInAs(t.app, tenants.customerA.admin.email);
+    const payload = `{"firstName":"Smile \\ud83d\\ude00","surname":"Tester","email":"${tenants.customerA.admin.email}","contactNumber":"1"}`;
+    const response = await client.request({
+      method: 'PUT',
+      url: ROUTES.profile.update.build(),
+      headers: { 'content-type': 'application/json', 'x-csrf-token': client.csrf, accept: 'application/json' },
+      payload,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const [user] = await t.database.db.select().from(users).where(eq(users.id, tenants.customerA.admin.id));
+    expect(user?.firstName).toBe('Smile 😀');
+  });
+
+  it("keeps Fastify's JSON checks: a prototype-poisoning body is refused, broken JSON is a 400", async () => {
+    const client = await signedInAs(t.app, tenants.customerA.admin.email);
+    const headers = { 'content-type': 'application/json', 'x-csrf-token': client.csrf, accept: 'application/json' };
+    const url = ROUTES.profile.update.build();
+    const poisoned = await client.request({ method: 'PUT', url, headers, payload: '{"__proto__":{"admin":true}}' });
+    expect(poisoned.statusCode).toBe(400);
+    const broken = await client.request({ method: 'PUT', url, headers, payload: '{"firstName":' });
+    expect(broken.statusCode).toBe(400);
+  });
+
   it('is checked after the access checks: a visitor is refused, not told about the field', async () => {
     const response = await new TestClient(t.app).json('PUT', ROUTES.profile.update.build(), { firstName: '\uD800' });
     expect([401, 403]).toContain(response.statusCode);

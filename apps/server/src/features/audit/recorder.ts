@@ -57,13 +57,18 @@ interface CallRecord {
   status: number;
 }
 
+/** Whether a caller of this own tenant may act for that one: a provider admin for any, else its own or its customers'. */
+const mayActFor = (own: AuditTenant, tenant: AuditTenant) =>
+  own.customerId === null || tenant.customerId === own.customerId || tenant.accountCustomerId === own.customerId;
+
 /**
  * The central recorder (issue 18): every call of a state-changing route of ROUTES, named by its key there, once
  * its answer has gone out, so a record never fails an answer (a failed insert is logged, not thrown). Its tenant
  * is read before the handler runs (one small query), while the row the call may remove still exists.
- * Denials (401, 403, 404) are recorded as refused, with the caller's own customer as the tenant: an attempt on
- * another tenant's data is the caller's tenant's business, and the other tenant learns nothing about it. A read
- * refused with 403 to a signed-in caller is recorded too (a permission denial); other reads are not.
+ * Denials (401, 403, 404), and any call on a tenant the caller may not act for, are recorded with the caller's own
+ * customer as the tenant: an attempt on another tenant's data is the caller's tenant's business, and the other
+ * tenant learns nothing about it. A read refused with 403 to a signed-in caller is recorded too (a permission
+ * denial); other reads are not.
  */
 export function registerAuditRecorder(
   app: FastifyInstance,
@@ -89,8 +94,11 @@ export function registerAuditRecorder(
     const user = request.signedIn?.user ?? null;
     const own = ownTenant(user);
     const { ids, subject, detail } = callFacts(pattern, request.params, request.query);
-    const tenant: AuditTenant =
+    const touched: AuditTenant =
       outcome === 'refused' ? own : (request.auditTenant ?? (await deps.tenants.of(ids, own)));
+    // A call answered before its handler checked whose the id is (a 400 on the body) may name another tenant's row:
+    // only a tenant the caller may act for gets the record, else another tenant's trail could be written into.
+    const tenant = user !== null && mayActFor(own, touched) ? touched : own;
     await deps.audit.record({
       type: kind,
       userId: user?.id ?? null,

@@ -17,10 +17,11 @@ export function registerAuditRoutes(app: FastifyInstance, deps: { audit: AuditRe
   const r = ROUTES.audit;
 
   const ownAccount = (request: Parameters<typeof requireSignedIn>[0]): AuditScope => {
-    const { customerId, parentResellerCustomerId } = requireSignedIn(request).user;
+    const { customerId, resellerEnabled } = requireSignedIn(request).user;
     if (customerId === null) throw forbidden();
-    // A reseller's customer sees its own tenant; a reseller or a direct customer its account (repo: matching).
-    return parentResellerCustomerId === null ? { accountCustomerId: customerId } : { customerId };
+    // A reseller (as the web app tells one: reseller settings on) sees its account, its customers' records with its
+    // own; any other customer its own tenant (repo: matching).
+    return resellerEnabled === true ? { accountCustomerId: customerId } : { customerId };
   };
 
   function exportCsv(reply: FastifyReply, scope: AuditScope, filter: AuditFilter) {

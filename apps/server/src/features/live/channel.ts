@@ -20,7 +20,7 @@ import {
 } from '@portal/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import { malformedTextAt } from '../../http/well-formed-text.js';
+import { malformedTextAt, SURROGATE_ESCAPE } from '../../http/well-formed-text.js';
 import type { AuthService, SignedIn } from '../auth/service.js';
 import type { AuthenticatedMachine, MachineCredentials } from '../machine-auth/credentials.js';
 import { parseMachineCredential } from '../machine-auth/credentials.js';
@@ -404,13 +404,16 @@ export function createLiveChannel(deps: LiveChannelDeps) {
           throw error;
         }
         let parsed: unknown;
+        const text = body.toString('utf8');
         try {
-          parsed = JSON.parse(body.toString('utf8'));
+          parsed = JSON.parse(text);
         } catch {
           throw new StompRefusal('Body is not JSON');
         }
         // As on the HTTP side (http/well-formed-text.ts): a lone surrogate would be stored as U+FFFD.
-        if (malformedTextAt(parsed) !== null) throw new StompRefusal(MESSAGES.textNotWellFormed);
+        if (SURROGATE_ESCAPE.test(text) && malformedTextAt(parsed) !== null) {
+          throw new StompRefusal(MESSAGES.textNotWellFormed);
+        }
         audited(true);
         const user = { userId: actor.userId, actor };
         await handlers.onBrowserCommand(user, target.machineId, target.command, parsed, {
