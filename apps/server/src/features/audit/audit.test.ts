@@ -187,6 +187,10 @@ describe('the audit pages', () => {
     // What A's own people did (a user added, a refused attempt on B's package) is the reseller's to see.
     expect(elements.some((row) => row.kind === 'users.add')).toBe(true);
     expect(elements.some((row) => row.userId === tenants.customerA.admin.id && row.outcome === 'refused')).toBe(true);
+    // The auth service's own events (account filled in by the record's insert) reach it too.
+    expect(
+      elements.some((row) => row.kind === 'SIGN_IN_SUCCEEDED' && row.userId === tenants.customerA.superAdmin.id),
+    ).toBe(true);
     // Narrowed to one of its customers; another's id narrows to nothing rather than widening the scope.
     const onlyA = await list({ customerId: tenants.customerA.customerId });
     expect(onlyA.totalElements).toBeGreaterThan(0);
