@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { AUDIT_TEXTS, CSRF_HEADER_NAME, type CustomerRow, type Paged, ROUTES, withQuery } from '@portal/domain';
+import {
+  AUDIT_TEXTS,
+  auditKindName,
+  CSRF_HEADER_NAME,
+  type CustomerRow,
+  type Paged,
+  ROUTES,
+  withQuery,
+} from '@portal/domain';
 import { jsonResult, signIn } from './helpers';
 
 /**
@@ -63,9 +71,9 @@ test('a provider admin finds its change on the audit trail and exports it; the c
   const table = page.getByTestId('audit-table');
   const rows = table.locator('tbody tr');
   // Every row shown is of the kind and person filtered (retried: the previous page stays up while the next loads).
-  await expect(rows.filter({ hasNotText: KIND })).toHaveCount(0);
+  await expect(rows.filter({ hasNotText: auditKindName(KIND) })).toHaveCount(0);
   await expect(rows.filter({ hasNotText: PROVIDER })).toHaveCount(0);
-  await expect(rows.first()).toContainText(KIND);
+  await expect(rows.first()).toContainText(auditKindName(KIND));
   await expect(rows.first()).toContainText(PROVIDER);
   await expect(rows.first()).toContainText(`customer ${customerId}`);
   await expect(rows.first()).toContainText('Succeeded (200)');

@@ -67,7 +67,9 @@ export const apiTokenCreateSchema = z.object({
     .refine(
       (days) => (API_TOKEN_LIMITS.expiryDays as readonly number[]).includes(days),
       API_TOKEN_MESSAGES.expiryRequired,
-    ),
+    )
+    // The refinement has no JSON Schema: the OpenAPI document names the lifetimes it allows this way.
+    .meta({ enum: [...API_TOKEN_LIMITS.expiryDays], description: 'Days until the token expires' }),
 });
 export type ApiTokenCreate = z.output<typeof apiTokenCreateSchema>;
 export type ApiTokenCreateInput = z.input<typeof apiTokenCreateSchema>;

@@ -34,21 +34,28 @@ export function routeKinds(): ReadonlyMap<string, string> {
   return everyRoute;
 }
 
+const notAudited = (key: string) => NOT_AUDITED.has(key) || NOT_AUDITED_PREFIXES.some((p) => key.startsWith(p));
+
 /** `METHOD path` of every state-changing, audited entry → its key in ROUTES, walked once. */
 export function auditedRouteKinds(): ReadonlyMap<string, string> {
   if (byRoute) return byRoute;
   const found = new Map<string, string>();
   for (const { key, entry } of keyedRoutes()) {
-    if (!changesState(entry.method, entry.path)) continue;
-    if (NOT_AUDITED.has(key) || NOT_AUDITED_PREFIXES.some((p) => key.startsWith(p))) continue;
+    if (!changesState(entry.method, entry.path) || notAudited(key)) continue;
     found.set(`${entry.method} ${entry.path}`, key);
   }
   byRoute = found;
   return found;
 }
 
-/** Every kind a record may have, for the kind filter: the security events, then the route keys (sorted). */
+/**
+ * Every kind a record may have, for the kind filter: the security events, then the route keys, reads included
+ * (a read refused with 403 is recorded by its key), and the live commands, sorted.
+ */
 export function auditKinds(): string[] {
   const live = MACHINE_CHANNEL_COMMANDS.filter((command) => command !== 'localtreeitems').map(liveCommandKind);
-  return [...AUDIT_EVENT_TYPES, ...[...new Set(auditedRouteKinds().values()), ...live].sort()];
+  const routes = keyedRoutes()
+    .map(({ key }) => key)
+    .filter((key) => !notAudited(key));
+  return [...AUDIT_EVENT_TYPES, ...[...new Set([...routes, ...live])].sort()];
 }

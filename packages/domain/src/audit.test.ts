@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from './api.js';
-import { auditFilterSchema, auditKindName, outcomeOfStatus } from './audit.js';
+import { auditFilterSchema, auditKindName, auditQuerySchema, outcomeOfStatus } from './audit.js';
 import { auditedRouteKinds, auditKinds } from './audit-kinds.js';
 import { AUDIT_EVENT_TYPES } from './enums.js';
 
@@ -30,12 +30,19 @@ describe('audit kinds (issue 18)', () => {
     expect(kinds.slice(0, AUDIT_EVENT_TYPES.length)).toEqual([...AUDIT_EVENT_TYPES]);
     expect(kinds).toContain('live.starttask');
     expect(kinds).not.toContain('live.localtreeitems');
+    // Reads too: a read refused with 403 is recorded by its key.
+    expect(kinds).toEqual(expect.arrayContaining(['apiTokens.list', 'audit.provider', 'mfa.status']));
+    expect(kinds).not.toContain('auth.signIn');
     expect(new Set(kinds).size).toBe(kinds.length);
   });
 
   it('names a kind by its event text, else by the key', () => {
     expect(auditKindName('SIGN_IN_FAILED')).toBe('Sign-in failed');
-    expect(auditKindName('customers.plugins')).toBe('customers.plugins');
+    expect(auditKindName('customers.plugins')).toBe('Customers: plugins');
+    expect(auditKindName('customers.provider.changeStatus')).toBe('Customers: provider change status');
+    expect(auditKindName('apiTokens.create')).toBe('API tokens: create');
+    expect(auditKindName('mfa.disable')).toBe('Two-factor sign-in: disable');
+    expect(auditKindName('live.starttask')).toBe('Live command: starttask');
   });
 });
 
@@ -70,6 +77,19 @@ describe('auditFilterSchema', () => {
     expect(fields({ from: 'yesterday' })).toEqual(['from']);
     expect(fields({ outcome: 'maybe' })).toEqual(['outcome']);
     expect(fields({ from: '2026-02-01', to: '2026-01-01' })).toEqual(['to']);
+  });
+
+  it('says what an id filter and the paging take, whatever was typed', () => {
+    const messages = (input: Record<string, string>) =>
+      auditQuerySchema.safeParse(input).error?.issues.map((issue) => [issue.path.join('.'), issue.message]);
+    for (const typed of ['abc', '-5', '1.5']) {
+      expect(messages({ subjectId: typed })).toEqual([['subjectId', 'Subject id must be a whole number above 0']]);
+    }
+    expect(messages({ customerId: 'x' })).toEqual([
+      ['customerId', 'Tenant must be a customer id, a whole number above 0'],
+    ]);
+    expect(messages({ size: '100000' })).toEqual([['size', 'Size must be a whole number from 1 to 100']]);
+    expect(messages({ page: '-1' })).toEqual([['page', 'Page must be a whole number, 0 or more']]);
   });
 
   it('refuses a control character in a text filter (a NUL cannot reach a PostgreSQL query), on its field', () => {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { AUDIT_EVENT_TEXTS, AUDIT_EVENT_TYPES, type AuditEventType } from './enums.js';
-import { pagingQuerySchema } from './envelope.js';
-import { idParam } from './ids.js';
+import { pageSizeParam, pagingQuerySchema } from './envelope.js';
 import { fieldNotValid } from './messages.js';
+import { ID_MAX } from './paths.js';
 import { hasControlCharacter } from './text.js';
 
 /**
@@ -58,8 +58,36 @@ export const auditSubjectText = (row: Pick<AuditRow, 'subjectType' | 'subjectId'
 
 const isEventType = (kind: string): kind is AuditEventType => (AUDIT_EVENT_TYPES as readonly string[]).includes(kind);
 
-/** The text of a kind: the security events' own, else the route key itself (it names the feature and the act). */
-export const auditKindName = (kind: string) => (isEventType(kind) ? AUDIT_EVENT_TEXTS[kind] : kind);
+/** Areas of the route table whose key does not read as words. */
+const AREA_NAMES: Record<string, string> = {
+  apiTokens: 'API tokens',
+  mfa: 'Two-factor sign-in',
+  live: 'Live command',
+  whmcs: 'WHMCS',
+  openApi: 'OpenAPI',
+};
+const WORDS: Record<string, string> = { api: 'API', whmcs: 'WHMCS', csv: 'CSV', mfa: 'two-factor', smtp: 'SMTP' };
+const wordsOf = (segment: string) =>
+  segment
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(' ')
+    .map((word) => WORDS[word] ?? word)
+    .join(' ');
+
+/**
+ * The text of a kind: the security events' own; a route key read as words, area first
+ * (`customers.provider.changeStatus` → 'Customers: provider change status'); a live command keeps its name
+ * as the channel spells it. The key itself stays in the record and the export.
+ */
+export function auditKindName(kind: string): string {
+  if (isEventType(kind)) return AUDIT_EVENT_TEXTS[kind];
+  const [area = '', ...rest] = kind.split('.');
+  const head = AREA_NAMES[area] ?? wordsOf(area);
+  const title = head.charAt(0).toUpperCase() + head.slice(1);
+  if (rest.length === 0) return title;
+  return `${title}: ${area === 'live' ? rest.join('.') : rest.map(wordsOf).join(' ')}`;
+}
 
 const optionalText = (max: number, label: string) =>
   z
@@ -70,6 +98,15 @@ const optionalText = (max: number, label: string) =>
     .refine((value) => !hasControlCharacter(value), fieldNotValid(label))
     .optional()
     .transform((value) => (value ? value : undefined));
+
+/** An id typed into a filter, or nothing: every way of getting it wrong answers the one message. */
+const optionalId = (message: string) =>
+  z
+    .union([z.literal(''), z.coerce.number({ error: message }).int(message).positive(message).max(ID_MAX, message)], {
+      error: message,
+    })
+    .optional()
+    .transform((value) => (value === '' ? undefined : value));
 
 const optionalTime = (label: string) =>
   z
@@ -94,19 +131,13 @@ export const auditFilterSchema = z
     email: optionalText(100, 'E-mail'),
     kind: optionalText(100, 'Kind'),
     subjectType: optionalText(40, 'Subject'),
-    subjectId: z
-      .union([z.literal(''), idParam])
-      .optional()
-      .transform((value) => (value === '' ? undefined : value)),
+    subjectId: optionalId('Subject id must be a whole number above 0'),
     outcome: z
       .union([z.literal(''), z.enum(AUDIT_OUTCOMES, { error: 'Outcome is not valid' })])
       .optional()
       .transform((value) => (value === '' ? undefined : value)),
     /** One tenant: on the provider's page any, on a reseller's account page one of its customers (or itself). */
-    customerId: z
-      .union([z.literal(''), idParam])
-      .optional()
-      .transform((value) => (value === '' ? undefined : value)),
+    customerId: optionalId('Tenant must be a customer id, a whole number above 0'),
   })
   .refine((f) => !f.from || !f.to || f.from.getTime() <= f.to.getTime(), {
     message: 'From must be before To',
@@ -115,7 +146,7 @@ export const auditFilterSchema = z
 export type AuditFilter = z.infer<typeof auditFilterSchema>;
 
 export const auditQuerySchema = z.intersection(
-  pagingQuerySchema.extend({ size: z.coerce.number().int().min(1).max(100).default(AUDIT_PAGE_SIZE) }),
+  pagingQuerySchema.extend({ size: pageSizeParam(100, AUDIT_PAGE_SIZE) }),
   auditFilterSchema,
 );
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
@@ -164,9 +195,9 @@ export const AUDIT_SUBJECT_TYPES = [
 export const AUDIT_TEXTS = {
   providerTitle: 'Audit Trail',
   accountTitle: 'Audit Trail',
-  accountSubtitle: "Every security and administrative event of your account, whoever's it was",
+  accountSubtitle: 'Every security and administrative event of your account, by whoever made it',
   resellerSubtitle:
-    "Every security and administrative event of your account and your customers' accounts, whoever's it was",
+    "Every security and administrative event of your account and your customers' accounts, by whoever made it",
   empty: 'No audit records match.',
   apply: 'Filter',
   clear: 'Clear',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CUSTOMER_STATUSES, type CustomerStatus, type PackageStatus, type StorageAccountType } from './enums.js';
-import { pagingQuerySchema } from './envelope.js';
+import { pageSizeParam, pagingQuerySchema } from './envelope.js';
 import { fieldNotValid, fieldTooLong } from './messages.js';
 import { hasControlCharacter } from './text.js';
 import { canDeleteCustomer } from './transitions.js';
@@ -23,7 +23,7 @@ export const CUSTOMER_SEARCH_MAX = 100;
  * name and e-mail; blank means no filter.
  */
 export const customerSearchQuerySchema = pagingQuerySchema.extend({
-  size: z.coerce.number().int().min(1).max(200).default(CUSTOMERS_PAGE_SIZE),
+  size: pageSizeParam(200, CUSTOMERS_PAGE_SIZE),
   search: z
     .string()
     .trim()

@@ -15,6 +15,7 @@ import {
   type TaskDisplayStatus,
   type TaskStatus,
 } from './enums.js';
+import { pageSizeParam } from './envelope.js';
 import { customerMachinesTitle, MESSAGES } from './messages.js';
 
 /** 000 §9: page size 12 for the customers, machines and tasks tables. */
@@ -78,7 +79,7 @@ const isDirection = (value: string): value is SortDirection => (SORT_DIRECTIONS 
 
 const paging = {
   page: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  size: z.coerce.number().int().min(1).max(100).default(DASHBOARD_PAGE_SIZE),
+  size: pageSizeParam(100, DASHBOARD_PAGE_SIZE),
 };
 
 /** The customers table: filter by the customer task status pie or the customer status pie (one at a time). */

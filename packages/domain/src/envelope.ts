@@ -55,9 +55,22 @@ export interface Paged<T> {
   totalPages: number;
 }
 
+/** A page's size in a paged call's query: a whole number from 1 to `max`, with a message that says so. */
+export const pageSizeParam = (max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `Size must be a whole number from 1 to ${max}` })
+    .int(`Size must be a whole number from 1 to ${max}`)
+    .min(1, `Size must be a whole number from 1 to ${max}`)
+    .max(max, `Size must be a whole number from 1 to ${max}`)
+    .default(fallback);
+
 export const pagingQuerySchema = z.object({
-  page: z.coerce.number().int().min(0).default(0),
-  size: z.coerce.number().int().min(1).max(200).default(10),
+  page: z.coerce
+    .number({ error: 'Page must be a whole number, 0 or more' })
+    .int('Page must be a whole number, 0 or more')
+    .min(0, 'Page must be a whole number, 0 or more')
+    .default(0),
+  size: pageSizeParam(200, 10),
 });
 export type PagingQuery = z.infer<typeof pagingQuerySchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Role } from './enums.js';
-import { pagingQuerySchema } from './envelope.js';
+import { pageSizeParam, pagingQuerySchema } from './envelope.js';
 import { checkbox, choice, integerField } from './forms/fields.js';
 import { ACCOUNT_MAIL_KIND_NAMES } from './mail.js';
 import { fieldNotValid, fieldTooLong, someErrorsOccurred, unknownErrorWhile } from './messages.js';
@@ -197,7 +197,7 @@ export type NotificationUserSettingsPayload = z.output<typeof notificationUserSe
 
 /** The users table and the machine chooser: paged, with a "contains" search. */
 export const notificationSearchQuerySchema = pagingQuerySchema.extend({
-  size: z.coerce.number().int().min(1).max(200).default(NOTIFICATION_LIMITS.pageSize),
+  size: pageSizeParam(200, NOTIFICATION_LIMITS.pageSize),
   search: z
     .string()
     .trim()

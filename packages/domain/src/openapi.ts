@@ -158,7 +158,7 @@ export function buildOpenApiDocument(): JsonSchema {
         'a refusal answers it with status ERROR and messages naming the fields at fault.',
         `Automation authenticates with a personal API token (made in the profile page, ${API_TOKEN_LIMITS.prefix}…)`,
         'as Authorization: Bearer, with exactly its owner\u2019s rights; a read-only token is refused on POST, PUT',
-        'and DELETE. A request with a token needs no CSRF header and must carry no session cookie.',
+        'and DELETE. A request with a token needs no CSRF header, and a session cookie sent with it is ignored.',
         'The web app itself uses the session cookie, with the CSRF header on every change.',
       ].join(' '),
     },

@@ -6,7 +6,7 @@ import type {
   StorageItemType,
   StorageQuotaUnit,
 } from './enums.js';
-import { pagingQuerySchema } from './envelope.js';
+import { pageSizeParam, pagingQuerySchema } from './envelope.js';
 import { packageQuotaInMb } from './forms/package.js';
 import { quotaToBytesExact } from './sizes.js';
 
@@ -20,7 +20,7 @@ export const PACKAGE_TABLES_PAGE_SIZE = 5;
 
 /** ?page (zero-based) &size (default 5) of the template and request tables (000 §7). */
 export const packageTablePagingSchema = pagingQuerySchema.extend({
-  size: z.coerce.number().int().min(1).max(200).default(PACKAGE_TABLES_PAGE_SIZE),
+  size: pageSizeParam(200, PACKAGE_TABLES_PAGE_SIZE),
 });
 
 /** A package template as its table shows it (000 §3; storageQuotaInBytes is ours, for the human form). */

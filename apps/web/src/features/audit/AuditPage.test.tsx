@@ -12,7 +12,7 @@ const row = (id: number, customerId: number): AuditRow => ({
   id,
   at: '2026-11-27T10:00:00.000Z',
   kind: 'users.add',
-  kindName: 'users.add',
+  kindName: 'Users: add',
   outcome: 'succeeded',
   httpStatus: 200,
   userId: 5,
