@@ -9,7 +9,7 @@ const STEP_MS = 30_000;
 /** The code an authenticator app with this key shows `steps` time steps from now. */
 const codeAt = (secret: string, steps = 0) => totpAt(secret, new Date(Date.now() + steps * STEP_MS));
 
-/** Turns two-factor sign-in on from where the enrolment shows: reads the key off the page, confirms, keeps the codes. */
+/** Turns two-factor sign-in on from where the enrolment shows: reads the key off the page, confirms, keeps the codes (still shown). */
 async function enrol(page: Page): Promise<{ secret: string; recoveryCodes: string[] }> {
   await page.getByRole('button', { name: MFA_TEXTS.start }).click();
   await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
@@ -25,7 +25,6 @@ async function enrol(page: Page): Promise<{ secret: string; recoveryCodes: strin
   await expect(list.locator('li')).toHaveCount(10);
   const recoveryCodes = (await list.locator('li').allTextContents()).map((c) => c.trim());
   for (const code of recoveryCodes) recordSecret(code);
-  await page.getByRole('button', { name: MFA_TEXTS.done }).click();
   return { secret, recoveryCodes };
 }
 
@@ -57,7 +56,10 @@ test('a user turns on two-factor sign-in, then signs in with a code and with a r
   await expect(page.getByRole('heading', { name: MFA_TEXTS.sectionTitle })).toBeVisible();
   await expect(page.getByText(MFA_TEXTS.off)).toBeVisible();
   const { secret, recoveryCodes } = await enrol(page);
-  await expect(page.getByTestId('mfa-status')).toContainText(MFA_TEXTS.recoveryCodesLeft(10));
+  // Said at once, while the codes still show: no reload.
+  await expect(page.getByTestId('mfa-status')).toContainText(`${MFA_TEXTS.on} ${MFA_TEXTS.recoveryCodesLeft(10)}`);
+  await page.getByRole('button', { name: MFA_TEXTS.done }).click();
+  await expect(page.getByTestId('recovery-codes')).toHaveCount(0);
   await signOutFromHeader(page);
 
   // The password alone leaves the session at the second step: no other page opens.
@@ -94,6 +96,7 @@ test('a provider admin without two-factor sign-in is sent to set it up before an
   await page.goto('/boltadmin/customers');
   await expect(page).toHaveURL(/\/login\/mfa\/enrol$/);
   await enrol(page);
+  await page.getByRole('button', { name: MFA_TEXTS.done }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/boltadmin/customers');
   await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible();

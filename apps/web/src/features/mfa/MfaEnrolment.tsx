@@ -5,17 +5,16 @@ import { Button, Form } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
 import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
 import { useConfirmMfa, useStartMfa } from './api';
-import { RecoveryCodes } from './RecoveryCodes';
 
 const SUBMIT_TEXTS = { partialText: MFA_TEXTS.withErrors, unknownErrorText: MFA_TEXTS.unknownError };
 
 /**
- * Turning two-factor sign-in on: a new key as a QR code and typed key, the first code from the app to
- * confirm it, then the recovery codes once. `onDone` runs when the codes have been put away.
+ * Turning two-factor sign-in on: a new key as a QR code and typed key, then the first code from the app to
+ * confirm it. `onConfirmed` gets the recovery codes to show once; the caller shows them, as this form goes
+ * away when the status it reads says the sign-in is on.
  */
-export function MfaEnrolment({ onDone }: { onDone: () => void }) {
+export function MfaEnrolment({ onConfirmed }: { onConfirmed: (recoveryCodes: string[]) => void }) {
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
-  const [codes, setCodes] = useState<string[] | null>(null);
   const form = useForm<MfaCodeInput>({ resolver: zodResolver(mfaCodeSchema), defaultValues: { code: '' } });
   const start = useDialogSubmit({ mutation: useStartMfa(), ...SUBMIT_TEXTS });
   const confirm = useDialogSubmit({
@@ -24,7 +23,6 @@ export function MfaEnrolment({ onDone }: { onDone: () => void }) {
     form: { setError: form.setError, fieldNames: ['code'] },
   });
 
-  if (codes) return <RecoveryCodes codes={codes} onDone={onDone} />;
   if (!enrolment) {
     return (
       <>
@@ -43,7 +41,7 @@ export function MfaEnrolment({ onDone }: { onDone: () => void }) {
   }
   const submit = form.handleSubmit(async (values) => {
     const outcome = await confirm.submit(values);
-    if (outcome.applied && outcome.result) setCodes(outcome.result.recoveryCodes);
+    if (outcome.applied && outcome.result) onConfirmed(outcome.result.recoveryCodes);
   });
   return (
     <Form noValidate onSubmit={submit} aria-label={MFA_TEXTS.enrolTitle}>

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MFA_TEXTS, type MfaCodeInput, mfaCodeSchema, PAGES } from '@portal/domain';
+import { useState } from 'react';
 import { Alert, Button, Form } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
 import { SignOutButton } from '../../app/SignOutButton';
@@ -8,6 +9,7 @@ import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
 import { PublicLayout } from '../auth/PublicLayout';
 import { useMfaSecondStep } from './api';
 import { MfaEnrolment } from './MfaEnrolment';
+import { RecoveryCodes } from './RecoveryCodes';
 
 /** /login/mfa: the second step of sign-in, for the code from the app or a recovery code. */
 export function MfaSignInPage() {
@@ -43,10 +45,15 @@ export function MfaSignInPage() {
 /** /login/mfa/enrol: setting up two-factor sign-in, where a user who must have it is sent first. */
 export function MfaEnrolPage() {
   const { data } = useSession();
+  const [codes, setCodes] = useState<string[] | null>(null);
   return (
     <PublicLayout title={MFA_TEXTS.enrolTitle}>
       {data.mfaEnrolmentRequired && <Alert variant="info">{MFA_TEXTS.enrolRequired}</Alert>}
-      <MfaEnrolment onDone={() => window.location.assign(PAGES.dashboard)} />
+      {codes ? (
+        <RecoveryCodes codes={codes} onDone={() => window.location.assign(PAGES.dashboard)} />
+      ) : (
+        <MfaEnrolment onConfirmed={setCodes} />
+      )}
       <div className="mt-3 small text-center">
         <SignOutButton className="p-0 small" />
       </div>

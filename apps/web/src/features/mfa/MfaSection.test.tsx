@@ -15,20 +15,22 @@ const CODES = Array.from({ length: 10 }, (_, i) => `AAAA${i}-BBBB${i}`);
 describe('two-factor section of the profile (issue 18)', () => {
   it('enrols: shows the QR code and key, puts a refused code on its field, then shows the recovery codes once', async () => {
     let confirmations = 0;
+    let status = OFF;
     const server = fakeServer(({ method, url }) => {
-      if (url.pathname === '/profile/mfa') return ok(OFF);
+      if (url.pathname === '/profile/mfa') return ok(status);
       if (method === 'POST' && url.pathname === '/profile/mfa/enrolment') {
         return ok({ secret: 'JBSWY3DPEHPK3PXP', otpauthUri: 'otpauth://totp/x', qrSvg: '<svg></svg>' });
       }
       if (url.pathname === '/profile/mfa/enrolment/confirm') {
         confirmations++;
-        return confirmations === 1
-          ? reply(400, { messages: [message('code', MFA_TEXTS.codeInvalid)] })
-          : ok({ recoveryCodes: CODES });
+        if (confirmations === 1) return reply(400, { messages: [message('code', MFA_TEXTS.codeInvalid)] });
+        status = ON;
+        return ok({ recoveryCodes: CODES });
       }
       return undefined;
     });
     const user = renderSignedIn(<MfaSection />);
+    expect(await screen.findByText(MFA_TEXTS.off)).toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: MFA_TEXTS.start }));
     expect(await screen.findByTestId('mfa-secret')).toHaveTextContent('JBSWY3DPEHPK3PXP');
     expect(screen.getByRole('img', { name: /QR code/ })).toHaveAttribute('src', expect.stringContaining('svg'));
@@ -53,6 +55,57 @@ describe('two-factor section of the profile (issue 18)', () => {
     expect(server.to('POST', '/profile/mfa/enrolment/confirm')[1]?.body).toEqual({ code: '222222' });
     expect(screen.getByRole('button', { name: MFA_TEXTS.copy })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: MFA_TEXTS.download })).toBeInTheDocument();
+    // The status says it is on while the codes still show, without a reload.
+    await waitFor(() =>
+      expect(screen.getByTestId('mfa-status')).toHaveTextContent(`${MFA_TEXTS.on} ${MFA_TEXTS.recoveryCodesLeft(10)}`),
+    );
+    expect(screen.getByTestId('recovery-codes')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: MFA_TEXTS.done }));
+    expect(screen.queryByTestId('recovery-codes')).toBeNull();
+    expect(screen.getByRole('button', { name: MFA_TEXTS.disable })).toBeInTheDocument();
+  }, 20_000);
+
+  it('new recovery codes: the status counts the new ones at once, while they show', async () => {
+    let status: MfaStatus = { ...ON, recoveryCodesLeft: 3 };
+    const server = fakeServer(({ url }) => {
+      if (url.pathname === '/profile/mfa') return ok(status);
+      if (url.pathname === '/profile/mfa/recoverycodes') {
+        status = ON;
+        return ok({ recoveryCodes: CODES });
+      }
+      return undefined;
+    });
+    const user = renderSignedIn(<MfaSection />);
+    expect(await screen.findByTestId('mfa-status')).toHaveTextContent(MFA_TEXTS.recoveryCodesLeft(3));
+    await user.type(screen.getByLabelText(MFA_TEXTS.passwordLabel), 'secret password');
+    await user.type(screen.getByLabelText(MFA_TEXTS.codeLabel), '123456');
+    await user.click(screen.getByRole('button', { name: MFA_TEXTS.regenerate }));
+    expect((await screen.findByTestId('recovery-codes')).querySelectorAll('li')).toHaveLength(10);
+    await waitFor(() => expect(screen.getByTestId('mfa-status')).toHaveTextContent(MFA_TEXTS.recoveryCodesLeft(10)));
+    expect(server.to('POST', '/profile/mfa/recoverycodes')[0]?.body).toEqual({
+      password: 'secret password',
+      code: '123456',
+    });
+  }, 20_000);
+
+  it('turning off says so at once and offers to turn it on again', async () => {
+    let status = ON;
+    fakeServer(({ url }) => {
+      if (url.pathname === '/profile/mfa') return ok(status);
+      if (url.pathname === '/profile/mfa/disable') {
+        status = OFF;
+        return ok(OFF);
+      }
+      return undefined;
+    });
+    const user = renderSignedIn(<MfaSection />);
+    expect(await screen.findByTestId('mfa-status')).toHaveTextContent(MFA_TEXTS.on);
+    await user.type(screen.getByLabelText(MFA_TEXTS.passwordLabel), 'secret password');
+    await user.type(screen.getByLabelText(MFA_TEXTS.codeLabel), '123456');
+    await user.click(screen.getByRole('button', { name: MFA_TEXTS.disable }));
+    expect(await screen.findByText(MFA_TEXTS.off)).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: MFA_TEXTS.start })).toBeInTheDocument();
   }, 20_000);
 
   it('turning off sends the password and code; a wrong password shows on its field', async () => {

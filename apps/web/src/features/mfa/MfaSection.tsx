@@ -1,11 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MFA_TEXTS, type MfaPasswordAndCodeInput, mfaPasswordAndCodeSchema } from '@portal/domain';
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Button, Form, Spinner } from 'react-bootstrap';
 import { useForm } from 'react-hook-form';
-import { GlobalErrors, refreshQueries, TextField, useDialogSubmit } from '../../ui';
-import { MFA_REFRESH, useDisableMfa, useMfaStatus, useRegenerateRecoveryCodes } from './api';
+import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
+import { useDisableMfa, useMfaStatus, useRegenerateRecoveryCodes } from './api';
 import { MfaEnrolment } from './MfaEnrolment';
 import { RecoveryCodes } from './RecoveryCodes';
 
@@ -67,39 +66,26 @@ function ManageMfa({ required, onCodes }: { required: boolean; onCodes: (codes: 
   );
 }
 
-/** The profile page's two-factor sign-in section (issue 18). */
+/**
+ * The profile page's two-factor sign-in section (issue 18). The status line reads the status query, which
+ * each change refreshes at once, so it says the sign-in is on while the new recovery codes still show.
+ */
 export function MfaSection() {
   const status = useMfaStatus();
-  const client = useQueryClient();
   const [codes, setCodes] = useState<string[] | null>(null);
-  const refresh = () => refreshQueries(client, MFA_REFRESH);
   if (status.isPending) return <Spinner animation="border" role="status" size="sm" />;
   if (!status.data) return null;
-  if (codes) {
-    return (
-      <RecoveryCodes
-        codes={codes}
-        onDone={() => {
-          setCodes(null);
-          refresh();
-        }}
-      />
-    );
-  }
-  if (!status.data.enabled) {
-    return (
-      <>
-        <p>{MFA_TEXTS.off}</p>
-        <MfaEnrolment onDone={refresh} />
-      </>
-    );
-  }
+  const { enabled, recoveryCodesLeft, required } = status.data;
+  let body: ReactNode;
+  if (codes) body = <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />;
+  else if (enabled) body = <ManageMfa required={required} onCodes={setCodes} />;
+  else body = <MfaEnrolment onConfirmed={setCodes} />;
   return (
     <>
       <p data-testid="mfa-status">
-        {MFA_TEXTS.on} {MFA_TEXTS.recoveryCodesLeft(status.data.recoveryCodesLeft)}
+        {enabled ? `${MFA_TEXTS.on} ${MFA_TEXTS.recoveryCodesLeft(recoveryCodesLeft)}` : MFA_TEXTS.off}
       </p>
-      <ManageMfa required={status.data.required} onCodes={setCodes} />
+      {body}
     </>
   );
 }

@@ -14,9 +14,8 @@ export const useMfaStatus = () =>
 
 export const useStartMfa = () => useApiMutation({ request: () => call(ROUTES.mfa.start, {}, {}), refreshes: () => [] });
 
-/** The status refreshes when the recovery codes have been put away (Done), not while they show. */
 export const useConfirmMfa = () =>
-  useApiMutation({ request: (values: MfaCodeInput) => call(ROUTES.mfa.confirm, {}, values), refreshes: () => [] });
+  useApiMutation({ request: (values: MfaCodeInput) => call(ROUTES.mfa.confirm, {}, values), refreshes: () => REFRESH });
 
 export const useDisableMfa = () =>
   useApiMutation({
@@ -27,10 +26,8 @@ export const useDisableMfa = () =>
 export const useRegenerateRecoveryCodes = () =>
   useApiMutation({
     request: (values: MfaPasswordAndCodeInput) => call(ROUTES.mfa.regenerateRecoveryCodes, {}, values),
-    refreshes: () => [],
+    refreshes: () => REFRESH,
   });
 
 export const useMfaSecondStep = () =>
   useApiMutation({ request: (values: MfaCodeInput) => call(ROUTES.mfa.secondStep, {}, values), refreshes: () => [] });
-
-export { REFRESH as MFA_REFRESH };
