@@ -10,12 +10,11 @@ import {
   machineLinkProof,
   machineLinkRequestSchema,
   reconnectDelayMs,
-  restartReconnectDelayMs,
   runOutcomeOfResticExit,
-  SERVICE_RESTART_CLOSE,
   serverToAgentSchema,
 } from './agent-protocol.js';
 import { MESSAGES } from './messages.js';
+import { restartReconnectDelayMs, SERVICE_RESTART_CLOSE } from './service-restart.js';
 
 describe('agent channel protocol (DESIGN §5–6)', () => {
   it('waits longer after each failed attempt, never more than a minute, with full jitter', () => {

@@ -41,18 +41,6 @@ export const AGENT_CHANNEL = {
   heartBeatMs: 10_000,
 } as const;
 
-/**
- * The WebSocket close code a server instance ends every live connection with when it shuts down (RFC 6455
- * 1012 "service restart"): the peer reconnects at once, to this instance's successor or another one behind
- * the load balancer, after a short random wait so a fleet does not arrive in the same instant.
- */
-export const SERVICE_RESTART_CLOSE = { code: 1012, reason: 'service restart', jitterMs: 2_000 } as const;
-
-/** The wait before reconnecting after a SERVICE_RESTART_CLOSE: uniformly spread over its jitter. */
-export function restartReconnectDelayMs(random: () => number = Math.random): number {
-  return Math.round(SERVICE_RESTART_CLOSE.jitterMs * random());
-}
-
 /** Reconnect with capped exponential backoff and full jitter: the wait before attempt n (1-based). */
 export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
   const cap = 60_000;

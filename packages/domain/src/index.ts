@@ -40,6 +40,7 @@ export * from './retention.js';
 export * from './routes.js';
 export * from './schedule.js';
 export * from './seeding.js';
+export * from './service-restart.js';
 export * from './signup.js';
 export * from './sizes.js';
 export * from './statuses.js';
