@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { AUDIT_EVENT_TEXTS, AUDIT_EVENT_TYPES, type AuditEventType } from './enums.js';
 import { pageSizeParam, pagingQuerySchema } from './envelope.js';
-import { fieldNotValid } from './messages.js';
+import { filterText } from './forms/fields.js';
 import { ID_MAX } from './paths.js';
-import { hasControlCharacter } from './text.js';
 
 /**
  * The audit trail (issue 18): every security and administrative event, kept with who, on behalf of which
@@ -89,16 +88,6 @@ export function auditKindName(kind: string): string {
   return `${title}: ${area === 'live' ? rest.join('.') : rest.map(wordsOf).join(' ')}`;
 }
 
-const optionalText = (max: number, label: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, `${label} is too long`)
-    // A NUL cannot go into a PostgreSQL query's text; no filter needs any control character.
-    .refine((value) => !hasControlCharacter(value), fieldNotValid(label))
-    .optional()
-    .transform((value) => (value ? value : undefined));
-
 /** An id typed into a filter, or nothing: every way of getting it wrong answers the one message. */
 const optionalId = (message: string) =>
   z
@@ -128,9 +117,9 @@ export const auditFilterSchema = z
   .object({
     from: optionalTime('From'),
     to: optionalTime('To'),
-    email: optionalText(100, 'E-mail'),
-    kind: optionalText(100, 'Kind'),
-    subjectType: optionalText(40, 'Subject'),
+    email: filterText('E-mail', 100),
+    kind: filterText('Kind', 100),
+    subjectType: filterText('Subject', 40),
     subjectId: optionalId('Subject id must be a whole number above 0'),
     outcome: z
       .union([z.literal(''), z.enum(AUDIT_OUTCOMES, { error: 'Outcome is not valid' })])

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { CUSTOMER_STATUSES, type CustomerStatus, type PackageStatus, type StorageAccountType } from './enums.js';
 import { pageSizeParam, pagingQuerySchema } from './envelope.js';
-import { fieldNotValid, fieldTooLong } from './messages.js';
-import { hasControlCharacter } from './text.js';
+import { filterText } from './forms/fields.js';
+import { fieldNotValid } from './messages.js';
 import { canDeleteCustomer } from './transitions.js';
 
 /**
@@ -24,14 +24,7 @@ export const CUSTOMER_SEARCH_MAX = 100;
  */
 export const customerSearchQuerySchema = pagingQuerySchema.extend({
   size: pageSizeParam(200, CUSTOMERS_PAGE_SIZE),
-  search: z
-    .string()
-    .trim()
-    .max(CUSTOMER_SEARCH_MAX, fieldTooLong('Search', CUSTOMER_SEARCH_MAX))
-    // A NUL cannot go into a PostgreSQL query's text; no search needs any control character.
-    .refine((value) => !hasControlCharacter(value), fieldNotValid('Search'))
-    .optional()
-    .transform((v) => (v === '' ? undefined : v)),
+  search: filterText('Search', CUSTOMER_SEARCH_MAX),
 });
 export type CustomerSearchQuery = z.output<typeof customerSearchQuerySchema>;
 

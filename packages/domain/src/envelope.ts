@@ -56,20 +56,15 @@ export interface Paged<T> {
 }
 
 /** A page's size in a paged call's query: a whole number from 1 to `max`, with a message that says so. */
-export const pageSizeParam = (max: number, fallback: number) =>
-  z.coerce
-    .number({ error: `Size must be a whole number from 1 to ${max}` })
-    .int(`Size must be a whole number from 1 to ${max}`)
-    .min(1, `Size must be a whole number from 1 to ${max}`)
-    .max(max, `Size must be a whole number from 1 to ${max}`)
-    .default(fallback);
+export const pageSizeParam = (max: number, fallback: number) => {
+  const message = `Size must be a whole number from 1 to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(1, message).max(max, message).default(fallback);
+};
+
+const PAGE_MESSAGE = 'Page must be a whole number, 0 or more';
 
 export const pagingQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: 'Page must be a whole number, 0 or more' })
-    .int('Page must be a whole number, 0 or more')
-    .min(0, 'Page must be a whole number, 0 or more')
-    .default(0),
+  page: z.coerce.number({ error: PAGE_MESSAGE }).int(PAGE_MESSAGE).min(0, PAGE_MESSAGE).default(0),
   size: pageSizeParam(200, 10),
 });
 export type PagingQuery = z.infer<typeof pagingQuerySchema>;

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { Role } from './enums.js';
 import { pageSizeParam, pagingQuerySchema } from './envelope.js';
-import { checkbox, choice, integerField } from './forms/fields.js';
+import { checkbox, choice, filterText, integerField } from './forms/fields.js';
 import { ACCOUNT_MAIL_KIND_NAMES } from './mail.js';
-import { fieldNotValid, fieldTooLong, someErrorsOccurred, unknownErrorWhile } from './messages.js';
+import { someErrorsOccurred, unknownErrorWhile } from './messages.js';
 import { formatBytes } from './sizes.js';
-import { hasControlCharacter } from './text.js';
 
 /**
  * Notification settings and backup alerts (issue 17): which users of a customer get which e-mails, for all
@@ -198,14 +197,7 @@ export type NotificationUserSettingsPayload = z.output<typeof notificationUserSe
 /** The users table and the machine chooser: paged, with a "contains" search. */
 export const notificationSearchQuerySchema = pagingQuerySchema.extend({
   size: pageSizeParam(200, NOTIFICATION_LIMITS.pageSize),
-  search: z
-    .string()
-    .trim()
-    .max(NOTIFICATION_LIMITS.searchMax, fieldTooLong('Search', NOTIFICATION_LIMITS.searchMax))
-    // A NUL cannot go into a PostgreSQL query's text; no search needs any control character.
-    .refine((value) => !hasControlCharacter(value), fieldNotValid('Search'))
-    .optional()
-    .transform((v) => (v === '' ? undefined : v)),
+  search: filterText('Search', NOTIFICATION_LIMITS.searchMax),
 });
 
 // --- Wire shapes ----------------------------------------------------------------------------------------

@@ -36,15 +36,28 @@ const withoutControlCharacters = (label: string) =>
 export const requiredText = (label: string, max: number, min = 1) =>
   trimmedText(label, max, min).pipe(withoutControlCharacters(label));
 
-/** An optional text, trimmed, without control characters; absent or null becomes ''. */
-export const optionalText = (label: string, max: number) =>
+/** Trimmed, at most `max`, without control characters; a value of another type is '{label} is not valid'. */
+const plainText = (label: string, max: number) =>
   z
     .string({ error: fieldNotValid(label) })
     .trim()
     .max(max, fieldTooLong(label, max))
-    .pipe(withoutControlCharacters(label))
+    .pipe(withoutControlCharacters(label));
+
+/** An optional text, trimmed, without control characters; absent or null becomes ''. */
+export const optionalText = (label: string, max: number) =>
+  plainText(label, max)
     .nullish()
     .transform((v) => v ?? '');
+
+/**
+ * A search's or a filter's text in a query: optional, trimmed, at most `max`, without control characters (a NUL
+ * cannot even reach a PostgreSQL query); blank is no filter (undefined).
+ */
+export const filterText = (label: string, max: number) =>
+  plainText(label, max)
+    .optional()
+    .transform((v) => (v === '' ? undefined : v));
 
 /** A required e-mail address with '{label} must be a valid email' (which refuses control characters too). */
 export const requiredEmail = (label: string, max: number) =>

@@ -7,7 +7,8 @@ import {
 } from '@portal/domain';
 import { and, count, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
-import { auditEvents, customers, users } from '../../db/schema/index.js';
+import { auditEvents, users } from '../../db/schema/index.js';
+import { accountOf } from './tenants.js';
 
 /** An explicit security event (AUDIT_EVENT_TYPES) or the key of an audited route (`customers.provider.remove`). */
 export type AuditKind = AuditEventType | `${string}.${string}`;
@@ -77,7 +78,7 @@ export function createAuditRepo(db: Executor) {
       const accountCustomerId =
         event.accountCustomerId !== undefined || customerId === null
           ? (event.accountCustomerId ?? null)
-          : sql`coalesce((select ${customers.parentResellerCustomerId} from ${customers} where ${customers.id} = ${customerId}), ${customerId}::int)`;
+          : accountOf(sql`${customerId}::int`);
       await db.insert(auditEvents).values({
         type: event.type,
         userId,

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.js';
 
 /** The tenant of a record, and whose account page shows it besides the tenant's own (its reseller, else itself). */
@@ -27,16 +27,17 @@ export function ownTenant(user: { customerId: number | null; parentResellerCusto
   return { customerId, accountCustomerId: user?.parentResellerCustomerId ?? customerId };
 }
 
+/** A record's account in SQL, from its tenant (a column or a value): the tenant's reseller, else the tenant. */
+export const accountOf = (customer: SQL) =>
+  sql`coalesce((select parent_reseller_customer_id from customers where id = ${customer}), ${customer})`;
+
 export function createTenantLookup(db: Executor) {
-  async function first(query: ReturnType<typeof sql>): Promise<AuditTenant | undefined> {
+  async function first(query: SQL): Promise<AuditTenant | undefined> {
     return rowsOf<{ c: number | null; a: number | null }>(await db.execute(query)).map((row) => ({
       customerId: row.c,
       accountCustomerId: row.a,
     }))[0];
   }
-  const accountOf = (customer: ReturnType<typeof sql>) =>
-    sql`coalesce((select parent_reseller_customer_id from customers where id = ${customer}), ${customer})`;
-
   return {
     /**
      * The customer whose data a call touches: the path's customer, else the owner of its most specific id, else

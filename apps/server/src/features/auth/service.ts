@@ -340,7 +340,6 @@ export function createAuthService(deps: {
       });
     },
 
-    /** Whether `password` is the user's current one (what changing the password or the sign-in e-mail needs). */
     /**
      * Whether `password` is the signed-in user's current one (changing the password or the sign-in e-mail, turning
      * two-factor sign-in off), under the sign-in throttle of their account and address: a session, or a stolen one,
@@ -365,8 +364,7 @@ export function createAuthService(deps: {
     ): Promise<'changed' | Exclude<PasswordCheck, { kind: 'right' }>> {
       const check = await service.checkCurrentPassword(session.user.id, input.currentPassword, client);
       if (check.kind !== 'right') return check;
-      const user = await auth.findUserById(session.user.id);
-      if (!user) return { kind: 'wrong' };
+      const { user } = session;
       await auth.updatePassword(user.id, await hashPassword(input.password), now());
       await auth.deleteSessionsOfUser(user.id, session.sessionId);
       await audit.record({

@@ -358,19 +358,23 @@ function actor(role: UserRole, customerId: number | null, resellerEnabled: boole
 /** Routes whose accepted call would end the caller's session for the rest of the run. */
 const SKIPPED = new Set(['auth.signOut']);
 
+const fuzzedOperations = () => operationsOf(document).filter((operation) => !SKIPPED.has(operation.operationId));
+
+/** A pass's seeded generator, the fixtures' ids and its list of failures, with the change log emptied first. */
+async function startPass(seed: number) {
+  await takeChanges();
+  return { random: createRandom(seed), real: realIds(tenants), failures: [] as string[] };
+}
+
 describe('API fuzzing from the OpenAPI document (issue 18)', () => {
   it('lists the operations it fuzzes', () => {
     expect(operationsOf(document).length).toBeGreaterThan(150);
   });
 
   it('answers every generated request of every operation and caller below 500, as an envelope; refuses a caller it is not for; a refusal changes nothing', async () => {
-    const random = createRandom(SEED);
-    const real = realIds(tenants);
-    const failures: string[] = [];
+    const { random, real, failures } = await startPass(SEED);
     let requests = 0;
-    await takeChanges();
-    for (const operation of operationsOf(document)) {
-      if (SKIPPED.has(operation.operationId)) continue;
+    for (const operation of fuzzedOperations()) {
       const isWrite = operation.method !== 'GET';
       const bodySchema = bodySchemaOf(document, operation);
       for (const [role, client] of clients) {
@@ -399,13 +403,9 @@ describe('API fuzzing from the OpenAPI document (issue 18)', () => {
   }, 600_000);
 
   it('answers a NUL, a control character and a lone surrogate in every query parameter and top-level body text of every operation, for a caller it lets in, below 500; a refusal changes nothing', async () => {
-    const random = createRandom(SEED + 1);
-    const real = realIds(tenants);
-    const failures: string[] = [];
+    const { random, real, failures } = await startPass(SEED + 1);
     let requests = 0;
-    await takeChanges();
-    for (const operation of operationsOf(document)) {
-      if (SKIPPED.has(operation.operationId)) continue;
+    for (const operation of fuzzedOperations()) {
       const caller = [...clients].find(([role]) => allowed(operation, role));
       if (!caller) continue;
       const [role, client] = caller;
