@@ -21,7 +21,7 @@ import { Agent, withMachineCredential } from './agent.js';
 import { AgentChannel, channelUrl } from './channel.js';
 import { readConnectionState, readStoredTasks } from './config.js';
 import { AGENT_LOG_FILE, LogFile, logDirOf, uploadLogFiles } from './logs.js';
-import { makeTask } from './testing.js';
+import { leaveStaleCheckLock, makeTask } from './testing.js';
 
 let t: TestApp;
 let base: string;
@@ -225,6 +225,51 @@ describe('agent run against the live channel', () => {
     ) as Array<{ tags: string[] }>;
     expect(snapshots.map((s) => s.tags)).toEqual([['task-8', 'account-ana']]);
   }, 90_000);
+
+  it('measures the repository past a stale lock, and writes why a measurement failed to the message log', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'agent-usage-'));
+    dirs.push(root);
+    const repo = join(root, 'repo');
+    const env = { ...process.env, RESTIC_REPOSITORY: repo, RESTIC_PASSWORD: 'usage-password' };
+    execFileSync('restic', ['--no-cache', 'init'], { env, stdio: 'ignore' });
+    execFileSync('restic', ['--no-cache', 'backup', import.meta.dirname], { env, stdio: 'ignore' });
+    // A check killed while it held its exclusive lock: a refresh must not wait for or fail on it.
+    await leaveStaleCheckLock(repo, 'usage-password');
+    const { agent } = newAgent();
+    agent.start();
+    await eventually(() => events.find((e) => e.type === 'hello'));
+    await send({ type: 'repository', settings: { repository: repo, password: 'usage-password' } });
+    await send({ type: 'refreshStorage', requestId: 'usage-1' });
+    const measured = await eventually(() => repliesTo('usage-1'), 30_000);
+    expect(measured.messages).toEqual([]);
+    const stats = JSON.parse(
+      execFileSync('restic', ['--no-cache', '--no-lock', 'stats', '--json', '--mode', 'raw-data'], {
+        env,
+        encoding: 'utf8',
+      }),
+    ) as { total_size: number };
+    expect(stats.total_size).toBeGreaterThan(0);
+    expect(measured).toMatchObject({ success: true, payload: { usedSpaceBytes: stats.total_size } });
+    expect(events.find((e) => e.type === 'usage')).toEqual({ type: 'usage', usedSpaceBytes: stats.total_size });
+
+    // The wrong password: the reply says why, and so does an ERROR in the machine's message log.
+    await send({ type: 'repository', settings: { repository: repo, password: 'not-the-password' } });
+    await send({ type: 'refreshStorage', requestId: 'usage-2' });
+    const failed = await eventually(() => repliesTo('usage-2'), 30_000);
+    expect(failed).toMatchObject({
+      success: false,
+      messages: [expect.stringMatching(/^The storage usage could not be read: .*password/)],
+    });
+    expect(events.filter((e) => e.type === 'messages')).toEqual([
+      {
+        type: 'messages',
+        runKey: null,
+        taskId: null,
+        messages: [{ type: 'ERROR', text: failed.messages[0], time: expect.any(String) }],
+      },
+    ]);
+    expect(events.filter((e) => e.type === 'usage')).toHaveLength(1);
+  }, 60_000);
 
   it('reconnects after the server closes, delivering what was queued offline in order after hello', async () => {
     const delays: number[] = [];

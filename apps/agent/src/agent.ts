@@ -441,7 +441,7 @@ export class Agent {
   private startRealtimeCommand(message: Extract<ServerToAgent, { type: 'realtimeCommand' }>): void {
     const runner = this.runner;
     if (!runner) {
-      this.reply(message.requestId, false, ['The repository settings have not arrived from the portal yet.']);
+      this.reply(message.requestId, false, [NO_REPOSITORY]);
       return;
     }
     if (this.realtimeCommands.has(message.commandId)) {
@@ -465,13 +465,15 @@ export class Agent {
   private async refreshStorage(requestId: string): Promise<void> {
     const runner = this.runner;
     if (!runner) {
-      this.reply(requestId, false, ['The repository settings have not arrived from the portal yet.']);
+      this.reply(requestId, false, [NO_REPOSITORY]);
       return;
     }
     const out: string[] = [];
     const err: string[] = [];
+    // A measurement only reads the index: without a lock it neither waits for nor fails on a running backup's
+    // or check's lock (a check's is exclusive), and writes nothing to the repository.
     const exit = await runner.call({
-      args: ['stats', '--json', '--mode', 'raw-data'],
+      args: ['stats', '--no-lock', '--json', '--mode', 'raw-data'],
       onStdoutLine: (line) => out.push(line),
       onStderrLine: (line) => err.push(line),
     });
@@ -491,7 +493,15 @@ export class Agent {
           .slice(-3)
           .join(' ') || `exit code ${exit.code}`,
       );
-      this.reply(requestId, false, [`The storage usage could not be read: ${why}`.slice(0, 4000)]);
+      const text = `The storage usage could not be read: ${why}`.slice(0, 4000);
+      this.reply(requestId, false, [text]);
+      // The portal answered the refresh at once, so the machine's message log is where its admin reads why.
+      this.emit({
+        type: 'messages',
+        runKey: null,
+        taskId: null,
+        messages: [{ type: 'ERROR', text, time: new Date().toISOString() }],
+      });
       return;
     }
     this.reply(requestId, true, [], { usedSpaceBytes: used });

@@ -1,6 +1,6 @@
 /** Realtime restic commands against the real restic (/usr/bin/restic) and a local repository (issue #5). */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentToServerSchema } from '@portal/domain';
@@ -13,6 +13,7 @@ import {
   runRealtimeCommand,
 } from './realtime.js';
 import { ResticRunner } from './restic.js';
+import { leaveStaleCheckLock } from './testing.js';
 
 const PASSWORD = 'realtime-secret-password';
 let base = '';
@@ -90,6 +91,22 @@ describe('realtime restic commands (issue #5)', () => {
     stop.abort();
     const finished = await pending;
     expect(finished.exitCodeResult).toBe('CANCELLATION_REQUESTED');
+  });
+
+  it('a stopped command leaves no stale lock behind, so the next command that locks runs', async () => {
+    // The lock of a restic killed after the grace period; the stopped command's own lock-free reading runs past it.
+    await leaveStaleCheckLock(repo, PASSWORD);
+    const stop = new AbortController();
+    const pending = runRealtimeCommand(
+      runner(),
+      { commandId: 10, baseCommand: 'check', commandArguments: [], commandFlags: ['--no-lock', '--read-data'] },
+      () => {},
+      { signal: stop.signal },
+    );
+    stop.abort();
+    expect((await pending).exitCodeResult).toBe('CANCELLATION_REQUESTED');
+    expect(readdirSync(join(repo, 'locks'))).toEqual([]);
+    expect((await run({ baseCommand: 'check' })).finished.exitCodeResult).toBe('SUCCESS');
   });
 
   it('a missing restic is a FATAL finish with a clear line', async () => {

@@ -113,7 +113,8 @@ export interface RealtimeCommand {
 
 /**
  * Runs one realtime command to its end; never rejects. `emit` receives the output batches and, last, the
- * finish. Aborting `signal` stops restic (SIGINT, then SIGTERM) and finishes as CANCELLATION_REQUESTED.
+ * finish. Aborting `signal` stops restic (SIGINT, then SIGTERM), clears a stale lock it left and finishes as
+ * CANCELLATION_REQUESTED.
  */
 export async function runRealtimeCommand(
   runner: ResticRunner,
@@ -134,6 +135,10 @@ export async function runRealtimeCommand(
     onStderrLine: onLine,
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  // A stopped restic should remove its own lock, but one killed after the grace period (or whose removal did not
+  // reach the repository) leaves it behind, and a `check`'s lock is exclusive: every later command would fail.
+  // `unlock` removes only stale locks (this host's, of a process that is gone), so a running backup keeps its.
+  if (exit.cancelled) await runner.call({ args: ['unlock'] });
   if (exit.spawnError) {
     const why =
       exit.spawnError.code === 'ENOENT'

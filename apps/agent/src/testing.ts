@@ -1,5 +1,6 @@
 /** Helpers shared by the agent's tests (not bundled: nothing in main.ts imports it). */
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Runs `portal-agent ARGS` from source (tsx) with `input` on standard input; resolves with its exit and output. */
@@ -35,3 +36,26 @@ export const fileItem = (path: string) => ({
   type: 'FILE' as const,
   missing: false,
 });
+
+/**
+ * Leaves the stale exclusive lock of a killed `restic check` in a local repository (what a restic killed after
+ * the cancel grace period leaves behind): every later command that locks fails until `restic unlock`.
+ */
+export async function leaveStaleCheckLock(repository: string, password: string): Promise<void> {
+  const locks = join(repository, 'locks');
+  const check = spawn('restic', ['--no-cache', 'check', '--read-data'], {
+    env: { ...process.env, RESTIC_REPOSITORY: repository, RESTIC_PASSWORD: password },
+    stdio: 'ignore',
+  });
+  const exited = new Promise((resolve) => check.on('exit', resolve));
+  const until = Date.now() + 10_000;
+  // The local backend writes a `…-tmp-…` file and renames it: only the renamed one is a lock.
+  const written = () => readdirSync(locks).filter((name) => !name.includes('-tmp-'));
+  while (written().length === 0) {
+    if (Date.now() > until) throw new Error('restic check took no lock');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  check.kill('SIGKILL');
+  await exited;
+  if (written().length === 0) throw new Error('the killed check left no lock');
+}
