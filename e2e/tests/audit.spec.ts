@@ -77,6 +77,13 @@ test('a provider admin finds its change on the audit trail and exports it; the c
   await expect(rows.first()).toContainText(PROVIDER);
   await expect(rows.first()).toContainText(`customer ${customerId}`);
   await expect(rows.first()).toContainText('Succeeded (200)');
+  // The filter is in the address: a reload (or a shared link) shows the same filtered trail; Back the whole trail.
+  await expect(page).toHaveURL(/\/boltadmin\/audit\?.*kind=/);
+  await page.reload();
+  await expect(filter.getByLabel(L.email)).toHaveValue(PROVIDER);
+  await expect(filter.getByLabel(L.kind)).toHaveValue(KIND);
+  await expect(rows.first()).toContainText(auditKindName(KIND));
+  await expect(rows.filter({ hasNotText: PROVIDER })).toHaveCount(0);
 
   const downloading = page.waitForEvent('download');
   await page.getByTestId('audit-export').click();

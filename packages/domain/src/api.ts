@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { ActivityRow, Profile } from './account.js';
-import { forgotPasswordSchema, passwordChangeSchema, resetPasswordSchema, signInFormSchema } from './account.js';
+import {
+  forgotPasswordSchema,
+  passwordChangeSchema,
+  profileSchema,
+  resetPasswordSchema,
+  signInFormSchema,
+} from './account.js';
 import { AGENT_DOWNLOADS, agentInstallerQuerySchema } from './agent-install.js';
 import {
   AGENT_CHANNEL,
@@ -39,10 +45,11 @@ import {
   volumeSnapshotsBodySchema,
 } from './forms/customer.js';
 import { logUploadSchema, machineEditSchema, messageLogRequestSchema } from './forms/machine.js';
-import { packagePurchaseSchema, packageUpgradeSchema } from './forms/package.js';
+import { packageEditSchema, packagePurchaseSchema, packageUpgradeSchema } from './forms/package.js';
 import { packageTemplateAddSchema, packageTemplateEditSchema } from './forms/package-template.js';
 import { resticCommandSchema } from './forms/restic.js';
 import { restoreRequestSchema } from './forms/restore.js';
+import { signUpSchema } from './forms/signup.js';
 import {
   bucketPolicyPrincipalDeleteSchema,
   migrationCreateSchema,
@@ -55,7 +62,7 @@ import {
   storageUserDeleteSchema,
 } from './forms/storage.js';
 import { downloadRequestSchema, type TaskDefinition } from './forms/task.js';
-import { userAddSchema } from './forms/user.js';
+import { userAddSchema, userEditSchema, userLinkSchema } from './forms/user.js';
 import { idParam } from './ids.js';
 import { type LogFileEntry, logFileUploadQuerySchema } from './log-files.js';
 import {
@@ -100,6 +107,7 @@ import {
   type PackageStorageDetails,
   packageActionQuerySchema,
   packageEditQuerySchema,
+  packageInitializeSchema,
 } from './packages.js';
 import { ID_MAX, idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
@@ -176,6 +184,12 @@ type BuildArgs<P extends string> = [ParamNames<P>] extends [never] ? [] : [param
 /** How a route's caller proves itself when it is a machine (RouteDefinition.machineAuth). */
 export type MachineAuth = 'credential' | 'link';
 
+/** One body a route takes, where the server picks or builds its schema per call (RouteDefinition.bodyShapes). */
+export interface BodyShape {
+  readonly schema: z.ZodType;
+  readonly when?: string;
+}
+
 interface RouteDefinition {
   readonly method: HttpMethod;
   readonly path: string;
@@ -185,6 +199,13 @@ interface RouteDefinition {
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
+  /**
+   * Where the server builds the body's schema per call (from a query flag, or from what is stored: the caller's
+   * sign-in e-mail, the package's quota, the templates on offer), the shapes it accepts, for the OpenAPI
+   * document and its fuzzing only; the limits that depend on stored data are not in them. `when` says which
+   * call takes a shape, where there are several.
+   */
+  readonly bodyShapes?: readonly BodyShape[];
   /** How a parameter becomes a segment, where an id is not the usual positive whole number. */
   readonly segments?: Readonly<Record<string, (value: number) => string>>;
   /**
@@ -206,6 +227,7 @@ export interface RouteEntry {
   readonly params: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
+  readonly bodyShapes?: readonly BodyShape[];
   readonly machineAuth?: MachineAuth;
   readonly build: (...args: never[]) => string;
 }
@@ -504,12 +526,15 @@ export const ROUTES = {
   signUp: {
     options: get('/signup/options', 'public', { response: answer<SignUpOptions>() }),
     /** The body is signUpSchema(the templates on offer). */
-    submit: post('/signup', 'public', { response: answer<SignUpResult>() }),
+    submit: post('/signup', 'public', { bodyShapes: [{ schema: signUpSchema([]) }], response: answer<SignUpResult>() }),
   },
   profile: {
     get: get('/profile', 'signedIn', { response: answer<Profile>() }),
     /** The body is profileSchema(the caller's current sign-in e-mail). */
-    update: put('/profile', 'signedIn', { response: answer<Profile | null>() }),
+    update: put('/profile', 'signedIn', {
+      bodyShapes: [{ schema: profileSchema('') }],
+      response: answer<Profile | null>(),
+    }),
     changePassword: put('/profile/password', 'signedIn', {
       body: passwordChangeSchema,
       response: answer<MessageResult>(),
@@ -547,6 +572,10 @@ export const ROUTES = {
     /** Edit (body userEditSchema) and, with ?link=true, link to a package (body userLinkSchema): one path, two payloads. */
     edit: put('/admin/account/users/:userId', 'customerAdmin', {
       query: z.object({ link: flag }),
+      bodyShapes: [
+        { schema: userEditSchema, when: 'Without ?link=true: the edit.' },
+        { schema: userLinkSchema, when: 'With ?link=true: the package to link the user to.' },
+      ],
       response: answer<UserRow>(),
     }),
     linkablePackages: get('/admin/account/users/:userId/linkablebackuppackages', 'customerAdmin', {
@@ -934,6 +963,13 @@ export const ROUTES = {
     /** Edit (body packageEditSchema of the package's quota); ?initialize=true names an APPROVED package. */
     edit: put('/admin/backuppackages/:packageId', 'customerAdmin', {
       query: packageEditQuerySchema,
+      bodyShapes: [
+        {
+          schema: packageEditSchema(Number.MAX_SAFE_INTEGER),
+          when: "Without ?initialize=true: the edit (the per-machine limit at most the package's quota).",
+        },
+        { schema: packageInitializeSchema, when: 'With ?initialize=true: the name of an APPROVED package.' },
+      ],
       response: answer<PackageRow>(),
     }),
     resellerDetail: get('/admin/mycustomers/:customerId/backuppackages/:packageId', 'resellerAdmin', {

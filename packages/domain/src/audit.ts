@@ -194,6 +194,8 @@ export const AUDIT_TEXTS = {
   anyKind: 'Any kind',
   anySubject: 'Any subject',
   anyOutcome: 'Any outcome',
+  /** A customer that is not a reseller asked its trail for another tenant's records (the API; the page has no field). */
+  tenantFilterRefused: 'Tenant (customer id) is for reseller accounts: this trail holds your own records only',
   countLimited: `Counted up to ${AUDIT_COUNT_LIMIT.toLocaleString('en')} records; narrow the filter or export for all.`,
   labels: {
     from: 'From',

@@ -111,10 +111,16 @@ function operationOf(name: string, entry: RouteEntry): JsonSchema {
     parameters: parametersOf(entry),
     responses: { '200': ref('responses/Ok'), ...errors, default: ref('responses/Error') },
   };
-  if (entry.body) {
+  const shapes = entry.body ? [{ schema: entry.body }] : (entry.bodyShapes ?? []);
+  const bodies = shapes.map(({ schema, when }) => ({
+    ...(when ? { description: when } : {}),
+    ...jsonSchemaOf(schema),
+  }));
+  const [only] = bodies;
+  if (only) {
     operation.requestBody = {
       required: true,
-      content: { 'application/json': { schema: jsonSchemaOf(entry.body) } },
+      content: { 'application/json': { schema: bodies.length === 1 ? only : { oneOf: bodies } } },
     };
   }
   return operation;

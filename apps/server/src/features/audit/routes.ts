@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { type AuditFilter, ok, pageOf, ROUTES } from '@portal/domain';
+import { AUDIT_TEXTS, type AuditFilter, ok, pageOf, ROUTES } from '@portal/domain';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { forbidden, parseWith } from '../../http/errors.js';
+import { badRequest, forbidden, parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import { csvLine } from './csv.js';
@@ -22,6 +22,14 @@ export function registerAuditRoutes(app: FastifyInstance, deps: { audit: AuditRe
     // A reseller (as the web app tells one: reseller settings on) sees its account, its customers' records with its
     // own; any other customer its own tenant (repo: matching).
     return resellerEnabled === true ? { accountCustomerId: customerId } : { customerId };
+  };
+
+  /** A filter of the account's trail: another tenant is refused where the account has none (a reseller's is its). */
+  const accountFilter = <F extends Partial<AuditFilter>>(scope: AuditScope, filter: F): F => {
+    if ('customerId' in scope && filter.customerId !== undefined && filter.customerId !== scope.customerId) {
+      throw badRequest(AUDIT_TEXTS.tenantFilterRefused, 'customerId');
+    }
+    return filter;
   };
 
   function exportCsv(reply: FastifyReply, scope: AuditScope, filter: AuditFilter) {
@@ -48,13 +56,12 @@ export function registerAuditRoutes(app: FastifyInstance, deps: { audit: AuditRe
   );
   route(app, r.account, async (request) => {
     const scope = ownAccount(request);
-    // The scope is the caller's own account whatever the query's customerId says (repo: matching).
-    const { page, size, ...filter } = parseWith(r.account.query, request.query);
+    const { page, size, ...filter } = accountFilter(scope, parseWith(r.account.query, request.query));
     const { rows, total } = await deps.audit.page(scope, filter, { page, size });
     return ok(pageOf(rows.map(presentAuditRow), total, size));
   });
   route(app, r.accountExport, async (request, reply) => {
     const scope = ownAccount(request);
-    return exportCsv(reply, scope, parseWith(r.accountExport.query, request.query));
+    return exportCsv(reply, scope, accountFilter(scope, parseWith(r.accountExport.query, request.query)));
   });
 }

@@ -37,7 +37,7 @@ describe('OpenAPI document (issue 18)', () => {
       const inPath = [...(operation?.path ?? '').matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]);
       const declared = operation?.parameters.filter((p) => p.in === 'path' && p.required).map((p) => p.name);
       expect(declared?.sort(), name).toEqual(inPath.sort());
-      expect(operation?.hasBody, name).toBe(entry.body !== undefined);
+      expect(operation?.hasBody, name).toBe(entry.body !== undefined || entry.bodyShapes !== undefined);
     }
     const notJson = (document['x-not-json'] as { method: string; path: string; reason: string }[]).map(
       (r) => `${r.method} ${r.path}`,
@@ -79,5 +79,32 @@ describe('OpenAPI document (issue 18)', () => {
       { machineCredential: [] },
     ]);
     expect(document.paths['/agent/link']?.post?.security).toEqual([{}]);
+  });
+
+  it('describes the bodies the server builds per call, each shape saying which call takes it', () => {
+    const paths = buildOpenApiDocument().paths as Record<string, Record<string, { requestBody?: unknown }>>;
+    const bodyOf = (path: string, method: string) =>
+      (paths[path]?.[method]?.requestBody as { content: { 'application/json': { schema: Record<string, unknown> } } })
+        ?.content['application/json'].schema;
+    const fields = (schema: unknown) => Object.keys((schema as { properties: object }).properties).sort();
+    expect(fields(bodyOf('/profile', 'put'))).toEqual([
+      'contactNumber',
+      'currentPassword',
+      'email',
+      'firstName',
+      'surname',
+    ]);
+    expect(fields(bodyOf('/signup', 'post'))).toContain('templateId');
+    const userEdit = bodyOf('/admin/account/users/{userId}', 'put')?.oneOf as Record<string, unknown>[];
+    expect(userEdit.map((shape) => shape.description)).toEqual([
+      'Without ?link=true: the edit.',
+      'With ?link=true: the package to link the user to.',
+    ]);
+    expect(fields(userEdit[1])).toEqual(['backupPackageId']);
+    const packageEdit = bodyOf('/admin/backuppackages/{packageId}', 'put')?.oneOf as Record<string, unknown>[];
+    expect(packageEdit.map(fields)).toEqual([
+      ['limitBackupSizePerMachine', 'maxBackupSizePerMachine', 'name'],
+      ['name'],
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { AUDIT_TEXTS } from '@portal/domain';
+import { AUDIT_TEXTS, EMPTY_AUDIT_FILTER } from '@portal/domain';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -9,7 +9,7 @@ const L = AUDIT_TEXTS.labels;
 describe('AuditFilterForm', () => {
   it('sends the filter with times as ISO and empty fields left out', async () => {
     const onApply = vi.fn();
-    render(<AuditFilterForm withTenant onApply={onApply} />);
+    render(<AuditFilterForm withTenant initial={EMPTY_AUDIT_FILTER} onApply={onApply} />);
     const user = userEvent.setup();
     await user.type(screen.getByLabelText(L.from), '2026-01-02T03:04');
     await user.type(screen.getByLabelText(L.email), 'ann@x.test');
@@ -34,7 +34,7 @@ describe('AuditFilterForm', () => {
 
   it("shows the server schema's messages on their fields and sends nothing", async () => {
     const onApply = vi.fn();
-    render(<AuditFilterForm withTenant={false} onApply={onApply} />);
+    render(<AuditFilterForm withTenant={false} initial={EMPTY_AUDIT_FILTER} onApply={onApply} />);
     const user = userEvent.setup();
     expect(screen.queryByLabelText(L.customerId)).toBeNull();
     await user.type(screen.getByLabelText(L.subjectId), 'twelve');
@@ -50,7 +50,7 @@ describe('AuditFilterForm', () => {
 
   it('clears every field and the filter', async () => {
     const onApply = vi.fn();
-    render(<AuditFilterForm withTenant={false} onApply={onApply} />);
+    render(<AuditFilterForm withTenant={false} initial={EMPTY_AUDIT_FILTER} onApply={onApply} />);
     const user = userEvent.setup();
     await user.type(screen.getByLabelText(L.email), 'ann@x.test');
     await user.click(screen.getByTestId('audit-clear'));

@@ -10,7 +10,7 @@ import {
   auditKinds,
   EMPTY_AUDIT_FILTER,
 } from '@portal/domain';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Button, Col, Form, Row } from 'react-bootstrap';
 import { type Resolver, useForm } from 'react-hook-form';
 import { SelectField, TextField } from '../../ui';
@@ -33,19 +33,48 @@ export function auditFilterQuery(filter: AuditFilter): AuditFilterQuery {
   };
 }
 
+/** A time of the query as the datetime-local field shows it: the browser's local time, to the second. */
+function localFieldOf(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return '';
+  const local = new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString();
+  return local.endsWith(':00.000Z') ? local.slice(0, 16) : local.slice(0, 19);
+}
+
+/**
+ * The filter a page address holds (its query, as `auditFilterQuery` wrote it): the fields to show, and the query
+ * to send, nothing if the address holds a filter the schema refuses.
+ */
+export function auditFilterOfAddress(params: URLSearchParams): { fields: AuditFilterFields; query: AuditFilterQuery } {
+  const fields = { ...EMPTY_AUDIT_FILTER };
+  for (const name of Object.keys(fields) as (keyof AuditFilterFields)[]) {
+    const value = params.get(name) ?? '';
+    fields[name] = name === 'from' || name === 'to' ? localFieldOf(value) : value;
+  }
+  const parsed = auditFilterSchema.safeParse(fields);
+  return { fields, query: parsed.success ? auditFilterQuery(parsed.data) : {} };
+}
+
 export interface AuditFilterFormProps {
   /** The provider's page filters by tenant too. */
   withTenant: boolean;
+  /** What the fields show first (the page's address). */
+  initial: AuditFilterFields;
   onApply: (query: AuditFilterQuery) => void;
 }
 
 /** The audit pages' filter: time range, person, kind, subject, outcome; checked with the server's own schema. */
-export function AuditFilterForm({ withTenant, onApply }: AuditFilterFormProps) {
+export function AuditFilterForm({ withTenant, initial, onApply }: AuditFilterFormProps) {
   const form = useForm<AuditFilterFields>({
     // The schema's output (dates, ids) is what the submit handler gets; the fields hold the typed text.
     resolver: zodResolver(auditFilterSchema) as unknown as Resolver<AuditFilterFields>,
-    defaultValues: EMPTY_AUDIT_FILTER,
+    defaultValues: initial,
   });
+  // A filter from the address that the schema refuses is not applied: its messages say what to correct.
+  const { trigger } = form;
+  useEffect(() => {
+    if (Object.values(initial).some((value) => value !== '')) void trigger();
+  }, [initial, trigger]);
   const kindOptions = useMemo(
     () => [
       { value: '', label: AUDIT_TEXTS.anyKind },

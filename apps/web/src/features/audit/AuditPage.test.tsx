@@ -1,6 +1,7 @@
 import { AUDIT_TEXTS, type AuditRow, ROUTES } from '@portal/domain';
-import { screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn, type TestUser } from '../../app/testing';
 import { fakeServer, ok, paged } from '../users/testing';
@@ -26,13 +27,18 @@ const row = (id: number, customerId: number): AuditRow => ({
   detail: null,
 });
 
-function renderAccountPage(user: Partial<TestUser>) {
+function Address() {
+  return <p data-testid="address">{useLocation().search}</p>;
+}
+
+function renderAccountPage(user: Partial<TestUser>, address = '/admin/account/audit') {
   const server = fakeServer(({ url }) =>
     url.pathname === ROUTES.audit.account.path ? ok(paged([row(1, 3), row(2, 12)], url, 25)) : undefined,
   );
   renderSignedIn(
-    <MemoryRouter>
+    <MemoryRouter initialEntries={[address]}>
       <AuditPage audience="account" />
+      <Address />
     </MemoryRouter>,
     { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 3, ...user },
   );
@@ -56,5 +62,41 @@ describe("the account's audit page", () => {
     await within(table).findAllByText('owner@reseller.test', { exact: false });
     expect(within(table).queryByRole('columnheader', { name: AUDIT_TEXTS.columns.tenant })).toBeNull();
     expect(screen.queryByLabelText(AUDIT_TEXTS.labels.customerId)).toBeNull();
+  });
+
+  it('keeps its filter in the address: opened from one, it asks for it and shows it; a new filter is a new address', async () => {
+    const from = new Date('2026-03-04T05:06').toISOString();
+    const server = renderAccountPage(
+      { resellerEnabled: true },
+      `/admin/account/audit?from=${encodeURIComponent(from)}&email=owner%40reseller.test&outcome=refused&customerId=12`,
+    );
+    await waitFor(() => expect(server.to('GET', ROUTES.audit.account.path)).toHaveLength(1));
+    const asked = server.to('GET', ROUTES.audit.account.path)[0]?.url.searchParams;
+    expect(asked?.get('from')).toBe(from);
+    expect(asked?.get('email')).toBe('owner@reseller.test');
+    expect(asked?.get('outcome')).toBe('refused');
+    expect(asked?.get('customerId')).toBe('12');
+    expect(screen.getByLabelText(AUDIT_TEXTS.labels.from)).toHaveValue('2026-03-04T05:06');
+    expect(screen.getByLabelText(AUDIT_TEXTS.labels.email)).toHaveValue('owner@reseller.test');
+    expect(screen.getByTestId('audit-export').getAttribute('href')).toContain('email=owner%40reseller.test');
+
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('audit-clear'));
+    await waitFor(() => expect(screen.getByTestId('address')).toHaveTextContent(/^$/));
+    expect(screen.getByLabelText(AUDIT_TEXTS.labels.email)).toHaveValue('');
+    await user.type(screen.getByLabelText(AUDIT_TEXTS.labels.subjectId), '7');
+    await user.click(screen.getByTestId('audit-apply'));
+    await waitFor(() => expect(screen.getByTestId('address')).toHaveTextContent('?subjectId=7'));
+    await waitFor(() =>
+      expect(server.to('GET', ROUTES.audit.account.path).at(-1)?.url.searchParams.get('subjectId')).toBe('7'),
+    );
+  });
+
+  it('asks for no filter when its address holds one the schema refuses, and shows it to be corrected', async () => {
+    const server = renderAccountPage({ resellerEnabled: false }, '/admin/account/audit?subjectId=twelve');
+    await waitFor(() => expect(server.to('GET', ROUTES.audit.account.path)).toHaveLength(1));
+    expect(server.to('GET', ROUTES.audit.account.path)[0]?.url.searchParams.has('subjectId')).toBe(false);
+    expect(screen.getByLabelText(AUDIT_TEXTS.labels.subjectId)).toHaveValue('twelve');
+    await waitFor(() => expect(screen.getByLabelText(AUDIT_TEXTS.labels.subjectId)).toHaveClass('is-invalid'));
   });
 });

@@ -7,11 +7,12 @@ import {
   ROUTES,
   withQuery,
 } from '@portal/domain';
-import { useState } from 'react';
+import { useEffect, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
 import { routeCall } from '../../app/api';
 import { useSession } from '../../app/session';
 import { DataTable, Page, StatusBadge, usePagedQuery, useTableState } from '../../ui';
-import { AuditFilterForm, type AuditFilterQuery } from './AuditFilterForm';
+import { AuditFilterForm, type AuditFilterQuery, auditFilterOfAddress } from './AuditFilterForm';
 
 const C = AUDIT_TEXTS.columns;
 const OUTCOME_VARIANT = { succeeded: 'success', refused: 'warning', failed: 'danger' } as const;
@@ -32,13 +33,19 @@ export function AuditPage({ audience }: AuditPageProps) {
   const manyTenants = provider || reseller;
   const list = provider ? ROUTES.audit.provider : ROUTES.audit.account;
   const exportRoute = provider ? ROUTES.audit.providerExport : ROUTES.audit.accountExport;
-  const table = useTableState<AuditFilterQuery>({ size: AUDIT_PAGE_SIZE });
+  // The filter lives in the page's address, so a filtered trail can be bookmarked, shared and gone back to.
+  const [address, setAddress] = useSearchParams();
+  const { fields, query } = useMemo(() => auditFilterOfAddress(address), [address]);
+  const table = useTableState<AuditFilterQuery>({ size: AUDIT_PAGE_SIZE, filters: query });
+  const { setFilters } = table;
+  useEffect(() => setFilters(query), [query, setFilters]);
   const rows = usePagedQuery(['audit', audience], routeCall(list, {}), table.params);
-  const [query, setQuery] = useState<AuditFilterQuery>({});
-  const apply = (next: AuditFilterQuery) => {
-    setQuery(next);
-    table.setFilters(next);
-  };
+  const apply = (next: AuditFilterQuery) =>
+    setAddress(
+      Object.entries(next).flatMap(([name, value]): [string, string][] =>
+        value === undefined ? [] : [[name, String(value)]],
+      ),
+    );
   return (
     <Page
       title={provider ? AUDIT_TEXTS.providerTitle : AUDIT_TEXTS.accountTitle}
@@ -54,7 +61,8 @@ export function AuditPage({ audience }: AuditPageProps) {
         </a>
       }
     >
-      <AuditFilterForm withTenant={manyTenants} onApply={apply} />
+      {/* A new address (back, forward, a link) shows its own filter in fresh fields. */}
+      <AuditFilterForm key={address.toString()} withTenant={manyTenants} initial={fields} onApply={apply} />
       <DataTable<AuditRow>
         aria-label={AUDIT_TEXTS.providerTitle}
         data-testid="audit-table"
