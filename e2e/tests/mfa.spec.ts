@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { MFA_TEXTS } from '@portal/domain';
+import { MESSAGES, MFA_TEXTS, USER_FORM_LABELS } from '@portal/domain';
 import { totpAt } from '../../apps/server/src/features/mfa/totp';
 import { DEMO_PASSWORD } from '../playwright.config';
 import { signIn, signUpCustomer } from './helpers';
@@ -33,6 +33,14 @@ async function secondStep(page: Page, code: string) {
   await expect(page.getByRole('heading', { name: MFA_TEXTS.secondStepTitle })).toBeVisible();
   await page.getByLabel(MFA_TEXTS.codeLabel).fill(code);
   await page.getByRole('button', { name: MFA_TEXTS.verify }).click();
+}
+
+const accountLink = (page: Page) =>
+  page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Account Settings' });
+
+async function openAccount(page: Page) {
+  await accountLink(page).click();
+  await expect(page.getByRole('heading', { level: 1, name: MESSAGES.account.title })).toBeVisible();
 }
 
 async function signOutFromHeader(page: Page) {
@@ -86,6 +94,79 @@ test('a user turns on two-factor sign-in, then signs in with a code and with a r
   await secondStep(page, recovery);
   await expect(page.getByText(MFA_TEXTS.codeInvalid)).toBeVisible();
   await expect(page).toHaveURL(/\/login\/mfa$/);
+});
+
+test("a customer's super admin requires two-factor sign-in: an admin signed in at the time is sent to set it up", async ({
+  page,
+  browser,
+}) => {
+  const P = MFA_TEXTS.policy;
+  const id = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+  const owner = { email: `mfa-owner-${id}@example.test`, password: 'journey password' };
+  const admin = { email: `mfa-admin-${id}@example.test`, password: 'journey password 2' };
+  await signUpCustomer(page, {
+    companyName: `MFA Policy ${id}`,
+    firstName: 'Olga',
+    surname: 'Owner',
+    email: owner.email,
+    password: owner.password,
+  });
+  await signIn(page, owner.email, owner.password);
+  await openAccount(page);
+  const policy = page.getByTestId('account-mfa-policy');
+  await expect(policy).toHaveText(P.notRequired);
+
+  // An admin of the account, who signs in (without two-factor sign-in) in a browser of their own.
+  await page.getByRole('button', { name: MESSAGES.user.addButton }).click();
+  const add = page.getByRole('dialog', { name: MESSAGES.user.addDialogTitle });
+  await add.getByLabel(USER_FORM_LABELS.firstName).fill('Adam');
+  await add.getByLabel(USER_FORM_LABELS.surname).fill('Admin');
+  await add.getByLabel(USER_FORM_LABELS.email).fill(admin.email);
+  await add.getByLabel(USER_FORM_LABELS.contactNumber).fill('021 555 0101');
+  await add.getByLabel(USER_FORM_LABELS.password, { exact: true }).fill(admin.password);
+  await add.getByLabel(USER_FORM_LABELS.confirmPassword).fill(admin.password);
+  await add.getByLabel(USER_FORM_LABELS.role).selectOption('ROLE_CUSTOMER_ADMIN_USER');
+  await add.getByRole('button', { name: MESSAGES.user.addSubmit }).click();
+  await expect(page.getByText(MESSAGES.user.added)).toBeVisible();
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  await signIn(adminPage, admin.email, admin.password);
+  await expect(adminPage).toHaveURL(/\/$/);
+
+  // Not before the owner uses it: the refusal shows in the dialog and nothing changes.
+  await page.getByRole('button', { name: P.requireButton }).click();
+  let dialog = page.getByRole('dialog', { name: P.requireTitle });
+  await expect(dialog).toContainText(P.requireQuestion(`MFA Policy ${id}`));
+  await dialog.getByRole('button', { name: P.requireSubmit }).click();
+  await expect(dialog.getByText(P.enableYourselfFirst)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(policy).toHaveText(P.notRequired);
+
+  await page.goto('/profile');
+  await enrol(page);
+  await page.getByRole('button', { name: MFA_TEXTS.done }).click();
+  await openAccount(page);
+  await page.getByRole('button', { name: P.requireButton }).click();
+  dialog = page.getByRole('dialog', { name: P.requireTitle });
+  await dialog.getByRole('button', { name: P.requireSubmit }).click();
+  await expect(page.getByText(P.requiredNow)).toBeVisible();
+  await expect(policy).toHaveText(P.required);
+
+  // The admin's open session: the next screen they open sends them to set two-factor sign-in up.
+  await accountLink(adminPage).click();
+  await expect(adminPage).toHaveURL(/\/login\/mfa\/enrol$/);
+  await expect(adminPage.getByText(MFA_TEXTS.enrolRequired)).toBeVisible();
+
+  // No longer required: the admin goes on without it.
+  await page.getByRole('button', { name: P.stopButton }).click();
+  dialog = page.getByRole('dialog', { name: P.stopTitle });
+  await dialog.getByRole('button', { name: P.stopSubmit }).click();
+  await expect(policy).toHaveText(P.notRequired);
+  await adminPage.goto('/');
+  await expect(adminPage).toHaveURL(/\/$/);
+  await openAccount(adminPage);
+  await expect(adminPage.getByTestId('account-mfa-policy')).toHaveText(P.notRequired);
+  await adminContext.close();
 });
 
 test('a provider admin without two-factor sign-in is sent to set it up before anything else', async ({ page }) => {

@@ -32,7 +32,7 @@ import { createAuditRepo, pruneAuditEvents } from './features/audit/repo.js';
 import { registerAuditRoutes } from './features/audit/routes.js';
 import { createTenantLookup } from './features/audit/tenants.js';
 import { generatedPasswordHash, hashPassword } from './features/auth/passwords.js';
-import { createAuthRepo } from './features/auth/repo.js';
+import { createAuthRepo, type MfaPolicySubject } from './features/auth/repo.js';
 import { registerAuthRoutes } from './features/auth/routes.js';
 import { createAuthService } from './features/auth/service.js';
 import { createBackupStateService } from './features/backup-state/service.js';
@@ -246,11 +246,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mfaRepo = createMfaRepo(db);
   const mfaSecrets = createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir));
   const clockNow = deps.now ?? (() => new Date());
-  // Provider admins must have it (when configured); the demo's listed logins never, so a newcomer can look around.
+  // Provider admins must have it (when configured), and the users of a customer that requires it; the demo's listed
+  // logins never, so a newcomer can look around.
   const demoLogins = new Set(config.demo ? DEMO_ACCOUNTS.map((a) => a.email) : []);
-  const mfaRequired = (user: { role: string; email: string }) =>
-    config.mfaRequiredForProviderAdmins &&
-    user.role === 'ROLE_BOLT_ADMIN_USER' &&
+  const mfaRequired = (user: MfaPolicySubject) =>
+    ((config.mfaRequiredForProviderAdmins && user.role === 'ROLE_BOLT_ADMIN_USER') ||
+      user.customerRequiresMfa === true) &&
     !demoLogins.has(user.email.toLowerCase());
   const auth = createAuthService({
     auth: authRepo,

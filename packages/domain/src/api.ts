@@ -14,7 +14,12 @@ import {
   type MachineLinkResult,
   machineLinkRequestSchema,
 } from './agent-protocol.js';
-import { type ApiTokenCreated, type ApiTokenRow, apiTokenCreateSchema } from './api-tokens.js';
+import {
+  type ApiTokenCreated,
+  type ApiTokenRow,
+  apiTokenCreateSchema,
+  SESSION_ONLY_ROUTE_GROUPS,
+} from './api-tokens.js';
 import { type AuditRow, auditFilterSchema, auditQuerySchema } from './audit.js';
 import type { CustomerAccount, CustomerDetail, CustomerPackageRow, CustomerRow } from './customers.js';
 import { customerSearchQuerySchema, customerStatusChangeQuerySchema } from './customers.js';
@@ -74,6 +79,7 @@ import {
 } from './machines.js';
 import type { MailFailureRow } from './mail.js';
 import {
+  accountMfaPolicySchema,
   type MfaEnrolment,
   type MfaRecoveryCodes,
   type MfaSignInResult,
@@ -652,6 +658,11 @@ export const ROUTES = {
       body: customerAccountEditSchema,
       response: answer<CustomerAccount>(),
     }),
+    /** Ours (issue 18): the super admin requires two-factor sign-in of every user of the account, or stops. */
+    mfaPolicy: put('/admin/account/mfa/policy', 'customerSuperAdmin', {
+      body: accountMfaPolicySchema,
+      response: answer<CustomerAccount>(),
+    }),
   },
   /**
    * Mail delivery (issue 17, ours): the caller's customer's mails that failed or are being retried, newest first,
@@ -1210,6 +1221,18 @@ export function keyedRoutes(): Array<{ key: string; entry: RouteEntry }> {
 
 /** Every entry of the table, for the server's start-up check and the route matrix test. */
 export const allRoutes = (): RouteEntry[] => keyedRoutes().map(({ entry }) => entry);
+
+/** The route of this key is for a person at a session only (SESSION_ONLY_ROUTE_GROUPS): no API token calls it. */
+export const isSessionOnlyRoute = (key: string): boolean =>
+  SESSION_ONLY_ROUTE_GROUPS.some((group) => key.startsWith(`${group}.`));
+
+let sessionOnlyEntries: ReadonlySet<RouteEntry> | null = null;
+
+/** Whether an entry is session-only, for the server's check before the handler (and a look at its body). */
+export function sessionOnlyEntry(entry: RouteEntry): boolean {
+  sessionOnlyEntries ??= new Set(keyedRoutes().flatMap(({ key, entry }) => (isSessionOnlyRoute(key) ? [entry] : [])));
+  return sessionOnlyEntries.has(entry);
+}
 
 /**
  * The specification's routes whose method does not say whether they change state: the GET that sets the default

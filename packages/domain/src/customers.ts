@@ -160,6 +160,8 @@ export interface CustomerAccount {
   logo: string;
   /** Ours: the caller may edit the account (its super admin, not read-only). */
   editable: boolean;
+  /** Ours (issue 18): every user of the account must use two-factor sign-in; its super admin decides. */
+  requireMfa: boolean;
   /** Ours: the choices of userIdToBeAdmin. */
   adminCandidates: AdminCandidate[];
 }

@@ -47,5 +47,11 @@ export interface InitialData {
   mfaEnrolmentRequired?: boolean;
 }
 
+/**
+ * The response code of a call refused because the user must set up two-factor sign-in first (a requirement that
+ * began during their session): the web app then opens the enrolment page.
+ */
+export const MFA_ENROLMENT_REQUIRED_CODE = 'MFA_ENROLMENT_REQUIRED';
+
 export const CSRF_HEADER_NAME = 'X-CSRF-TOKEN';
 export const CSRF_FIELD_NAME = '_csrf';

@@ -70,7 +70,36 @@ export const MFA_TEXTS = {
   /** What `agent link` with e-mail and password answers to a user with two-factor sign-in. */
   agentLinkNeedsCode:
     'This account uses two-factor sign-in: link the machine with a linking code made in the portal (Add machine) instead of the password.',
+  /** The account page's policy (ours): its super admin requires two-factor sign-in of every user of the account. */
+  policy: {
+    row: 'Two-factor sign-in',
+    required: 'Every user of this account must use two-factor sign-in.',
+    notRequired: 'Each user of this account decides whether to use two-factor sign-in.',
+    requireButton: 'Require two-factor sign-in',
+    stopButton: 'Stop requiring two-factor sign-in',
+    requireTitle: 'Require two-factor sign-in',
+    stopTitle: 'Stop requiring two-factor sign-in',
+    requireQuestion: (companyName: string) =>
+      `Require two-factor sign-in of every user of ${companyName}? Users without it are sent to set it up before anything else, and no one can turn it off.`,
+    stopQuestion: (companyName: string) =>
+      `Stop requiring two-factor sign-in of the users of ${companyName}? Each user then decides whether to use it.`,
+    requireSubmit: 'Require',
+    stopSubmit: 'Stop requiring',
+    requiredNow: 'Two-factor sign-in is now required of every user of this account.',
+    notRequiredNow: 'Two-factor sign-in is no longer required of the users of this account.',
+    withErrors: someErrorsOccurred('The two-factor sign-in requirement changed'),
+    unknownError: unknownErrorWhile('changing the two-factor sign-in requirement'),
+    enableYourselfFirst:
+      'Turn on two-factor sign-in for yourself first (in your profile): requiring it of everyone would send you to set it up before anything else.',
+    requireMfaInvalid: 'Require two-factor sign-in must be true or false',
+  },
 } as const;
+
+/** The account's two-factor sign-in requirement (PUT /admin/account/mfa/policy). */
+export const accountMfaPolicySchema = z.object({
+  requireMfa: z.boolean({ error: MFA_TEXTS.policy.requireMfaInvalid }),
+});
+export type AccountMfaPolicy = z.infer<typeof accountMfaPolicySchema>;
 
 /** A six-digit code from the app or a recovery code; spaces and dashes are ignored. */
 const codeField = z
@@ -94,7 +123,7 @@ export interface MfaStatus {
   enabled: boolean;
   enabledAt: string | null;
   recoveryCodesLeft: number;
-  /** The account may not turn it off (provider admins while it is required). */
+  /** The account may not turn it off (provider admins while configured, the users of an account requiring it). */
   required: boolean;
 }
 

@@ -1,6 +1,13 @@
 import { z } from 'zod';
-import { answersEnvelope, changesState, type HttpMethod, keyedRoutes, type RouteEntry } from './api.js';
-import { API_TOKEN_LIMITS, SESSION_ONLY_ROUTE_GROUPS } from './api-tokens.js';
+import {
+  answersEnvelope,
+  changesState,
+  type HttpMethod,
+  isSessionOnlyRoute,
+  keyedRoutes,
+  type RouteEntry,
+} from './api.js';
+import { API_TOKEN_LIMITS } from './api-tokens.js';
 import { RESPONSE_SUMMARY_CODES, SERVER_MESSAGE_TYPES } from './envelope.js';
 import { CSRF_HEADER_NAME } from './initial-data.js';
 import type { AccessLevel } from './permissions.js';
@@ -86,8 +93,7 @@ function securityOf(name: string, entry: RouteEntry): Record<string, string[]>[]
   const write = changesState(entry.method, entry.path);
   const session: Record<string, string[]> = write ? { sessionCookie: [], csrfHeader: [] } : { sessionCookie: [] };
   // Managing tokens and two-factor sign-in needs a session: a token cannot make tokens or enrol an authenticator.
-  const sessionOnly = SESSION_ONLY_ROUTE_GROUPS.some((group) => name.startsWith(`${group}.`));
-  const schemes = sessionOnly ? [session] : [{ bearerToken: [] }, session];
+  const schemes = isSessionOnlyRoute(name) ? [session] : [{ bearerToken: [] }, session];
   return entry.access === 'public' ? [{}, ...schemes] : schemes;
 }
 

@@ -45,8 +45,13 @@ export function refuseReadOnlyWrite(request: FastifyRequest): void {
  * owner out with the recovery codes, or satisfy a required enrolment on the owner's behalf).
  */
 export function requireSession(request: FastifyRequest): SignedIn {
+  refuseApiToken(request);
+  return requireSignedIn(request);
+}
+
+/** A session-only route called with an API token (the route's `sessionOnly`, checked before its handler). */
+export function refuseApiToken(request: FastifyRequest): void {
   if (request.apiToken) {
     throw new AppError(403, 'FORBIDDEN', [errorMessage(API_TOKEN_MESSAGES.sessionRequired, '', 'FORBIDDEN')]);
   }
-  return requireSignedIn(request);
 }

@@ -1,4 +1,10 @@
-import { type AccessLevel, errorMessage, MFA_ENROLMENT_ROUTES, MFA_TEXTS } from '@portal/domain';
+import {
+  type AccessLevel,
+  errorMessage,
+  MFA_ENROLMENT_REQUIRED_CODE,
+  MFA_ENROLMENT_ROUTES,
+  MFA_TEXTS,
+} from '@portal/domain';
 import type { FastifyRequest } from 'fastify';
 import { AppError, unauthenticated } from './errors.js';
 
@@ -17,7 +23,9 @@ export function mfaGate(request: FastifyRequest, access: AccessLevel): 'allowed'
   }
   if (request.signedIn?.mfaEnrolmentRequired && access !== 'public') {
     if (!ENROLMENT_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) {
-      throw new AppError(403, 'FORBIDDEN', [errorMessage(MFA_TEXTS.enrolmentRequired, '', 'MFA_ENROLMENT_REQUIRED')]);
+      throw new AppError(403, 'FORBIDDEN', [
+        errorMessage(MFA_TEXTS.enrolmentRequired, '', MFA_ENROLMENT_REQUIRED_CODE),
+      ]);
     }
   }
   return 'continue';

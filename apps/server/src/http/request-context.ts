@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiTokenService } from '../features/api-tokens/service.js';
 import type { AuthService, MfaPending, SignedIn } from '../features/auth/service.js';
 import { newToken, sameToken } from '../features/auth/tokens.js';
-import { authenticateBearer, refuseReadOnlyWrite } from './bearer.js';
+import { authenticateBearer, refuseApiToken, refuseReadOnlyWrite } from './bearer.js';
 import { AppError, forbidden, unauthenticated } from './errors.js';
 import { mfaGate } from './mfa-gate.js';
 
@@ -25,6 +25,8 @@ declare module 'fastify' {
      * up, and the CSRF check does not apply, since a browser's cookies give such a request nothing.
      */
     machineAuth?: boolean;
+    /** Only a person at a session calls the route (tokens, two-factor sign-in): an API token is refused. */
+    sessionOnly?: boolean;
   }
   interface FastifyRequest {
     signedIn: SignedIn | null;
@@ -120,6 +122,8 @@ export function registerRequestContext(
       throw new AppError(403, 'CSRF_REJECTED', [errorMessage(MESSAGES.csrfRejected, '', 'CSRF_REJECTED')]);
     }
     refuseReadOnlyWrite(request);
+    // Before the handler and any other look at the body: a token is refused here whatever it sent.
+    if (request.routeOptions.config.sessionOnly) refuseApiToken(request);
     if (mfaGate(request, access) === 'allowed') return;
     const actor = request.signedIn?.actor ?? null;
     if (!mayAccess(actor, access)) throw actor ? forbidden() : unauthenticated();

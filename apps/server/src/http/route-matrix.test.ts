@@ -80,6 +80,7 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /admin/mycustomers/:customerId/users/:userId/backupmachines': 'resellerAdmin',
   'GET /admin/account': 'customerAdmin',
   'PUT /admin/account': 'customerAdmin',
+  'PUT /admin/account/mfa/policy': 'customerSuperAdmin',
   'GET /demo/mails': 'providerAdmin',
   'GET /admin/mailfailures': 'customerSuperAdmin',
   'GET /boltadmin/auditevents': 'providerAdmin',

@@ -1,4 +1,4 @@
-import type { Envelope, ResponseOf, RouteEntry } from '@portal/domain';
+import { type Envelope, type ResponseOf, type RouteEntry, sessionOnlyEntry } from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 
 /** A handler answers the entry's envelope, or sends something else itself (a redirect, a file, restic's REST). */
@@ -13,8 +13,8 @@ export interface RouteOptions extends RouteShorthandOptions {
 }
 
 /**
- * Registers an entry of the domain's route table: the method, the path, the access level and whether the caller
- * proves itself (machineAuth) come from the entry, so none is written in a feature's routes, and the handler must
+ * Registers an entry of the domain's route table: the method, the path, the access level, whether the caller
+ * proves itself (machineAuth) and whether only a session may call it (sessionOnly) come from the entry, so none is written in a feature's routes, and the handler must
  * answer the entry's type.
  */
 export function route<R extends RouteEntry>(
@@ -28,7 +28,12 @@ export function route<R extends RouteEntry>(
     ...rest,
     method: head ? [entry.method, 'HEAD'] : entry.method,
     url: entry.path,
-    config: { ...config, access: entry.access, ...(entry.machineAuth ? { machineAuth: true } : {}) },
+    config: {
+      ...config,
+      access: entry.access,
+      ...(entry.machineAuth ? { machineAuth: true } : {}),
+      ...(sessionOnlyEntry(entry) ? { sessionOnly: true } : {}),
+    },
     handler,
   });
 }

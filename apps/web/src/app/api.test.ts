@@ -1,4 +1,11 @@
-import { type CustomerAccount, ROUTES, type UserRow } from '@portal/domain';
+import {
+  type CustomerAccount,
+  MFA_ENROLMENT_REQUIRED_CODE,
+  MFA_TEXTS,
+  PAGES,
+  ROUTES,
+  type UserRow,
+} from '@portal/domain';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { fakeServer, ok, reply, userRow } from '../features/users/testing';
 import { CommunicationError, call, getResult, routeCall } from './api';
@@ -38,5 +45,17 @@ describe('calls through the route table', () => {
     await expect(getResult(routeCall(ROUTES.users.list, {}), 'page=0&size=10')).rejects.toBeInstanceOf(
       CommunicationError,
     );
+  });
+
+  it('opens the enrolment page when two-factor sign-in became required during the session, and not for other 403s', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    const refusal = (responseCode: string) =>
+      reply(403, { messages: [{ type: 'ERROR', fieldName: '', message: MFA_TEXTS.enrolmentRequired, responseCode }] });
+    fakeServer(({ url }) => refusal(url.pathname === '/admin/account' ? MFA_ENROLMENT_REQUIRED_CODE : 'FORBIDDEN'));
+    expect((await call(ROUTES.users.list, {})).ok).toBe(false);
+    expect(assign).not.toHaveBeenCalled();
+    expect((await call(ROUTES.account.get, {})).ok).toBe(false);
+    expect(assign).toHaveBeenCalledWith(PAGES.mfaEnrol);
   });
 });

@@ -1,6 +1,8 @@
 import {
   type Envelope,
   MESSAGES,
+  MFA_ENROLMENT_REQUIRED_CODE,
+  PAGES,
   type Paged,
   type ResponseOf,
   type RouteEntry,
@@ -56,6 +58,10 @@ async function send<T>(method: string, path: string, body?: unknown): Promise<Ap
     throw new CommunicationError();
   }
   if (!envelope || typeof envelope !== 'object' || !('status' in envelope)) throw new CommunicationError();
+  // Two-factor sign-in became required during the session (the account's super admin turned it on): set it up.
+  if (response.status === 403 && envelope.messages?.some((m) => m.responseCode === MFA_ENROLMENT_REQUIRED_CODE)) {
+    window.location.assign(PAGES.mfaEnrol);
+  }
   return { ok: envelope.status === 'OK', httpStatus: response.status, envelope };
 }
 

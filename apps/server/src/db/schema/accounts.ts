@@ -65,6 +65,8 @@ export const customers = pgTable(
     paymentMethod: paymentMethodEnum('payment_method').notNull().default('banktransfer'),
     cpanelPluginEnabled: boolean('cpanel_plugin_enabled').notNull().default(false),
     allowProviderMachineControl: boolean('allow_provider_machine_control').notNull().default(false),
+    /** Ours (issue 18): every user of the account must use two-factor sign-in; its super admin decides. */
+    requireMfa: boolean('require_mfa').notNull().default(false),
     firstPaymentRequired: boolean('first_payment_required').notNull().default(true),
     unpaidInvoices: integer('unpaid_invoices').notNull().default(0),
     beingDeleted: boolean('being_deleted').notNull().default(false),

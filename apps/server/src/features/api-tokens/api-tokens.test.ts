@@ -198,6 +198,13 @@ describe('personal API tokens (issue 18)', () => {
       expect(response.statusCode, `${entry.method} ${entry.path}`).toBe(403);
       expect(messagesOf(response)).toEqual([{ fieldName: '', message: API_TOKEN_MESSAGES.sessionRequired }]);
     }
+    // Refused before its body is looked at: a body the server would refuse anyway (a lone surrogate, spelt as JSON
+    // escapes) still gets the token's refusal, not the body's.
+    const broken = await withToken(token, 'POST', ROUTES.apiTokens.create.build(), '{"name":"\\ud800"}', {
+      'content-type': 'application/json',
+    });
+    expect(broken.statusCode).toBe(403);
+    expect(messagesOf(broken)).toEqual([{ fieldName: '', message: API_TOKEN_MESSAGES.sessionRequired }]);
     expect(await t.database.db.select().from(userMfa).where(eq(userMfa.userId, tenants.customerB.admin.id))).toEqual(
       [],
     );

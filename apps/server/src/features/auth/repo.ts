@@ -12,6 +12,9 @@ import {
 } from '../../db/schema/index.js';
 
 /** The signed-in user with what the permission rules need to know about their customer. */
+/** What decides whether a user must use two-factor sign-in (the app's policy: role, account, demo login). */
+export type MfaPolicySubject = Pick<UserWithCustomer, 'role' | 'email' | 'customerRequiresMfa'>;
+
 export interface UserWithCustomer {
   id: number;
   email: string;
@@ -31,6 +34,8 @@ export interface UserWithCustomer {
   resellerEnabled: boolean | null;
   /** Two-factor sign-in is on (a confirmed key). */
   mfaEnabled: boolean;
+  /** The user's customer requires two-factor sign-in of every user (its super admin's choice); null without one. */
+  customerRequiresMfa: boolean | null;
 }
 
 /**
@@ -72,6 +77,7 @@ export function createAuthRepo(db: Executor) {
     unpaidInvoices: customers.unpaidInvoices,
     resellerEnabled: resellerSettings.resellerEnabled,
     mfaEnabled: sql<boolean>`${userMfa.enabledAt} is not null`,
+    customerRequiresMfa: customers.requireMfa,
   };
   // Prepared: every signed-in request runs it, so neither drizzle nor PostgreSQL builds and plans it each time.
   const sessionWithUser = db

@@ -2,7 +2,7 @@ import { type Actor, MFA_PENDING_MINUTES, SESSION_DEFAULTS, THROTTLE, throttleDe
 import type { AuditRepo } from '../audit/repo.js';
 import type { SecondFactor, SecondFactorCheck } from '../mfa/codes.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import type { AuthRepo, UserWithCustomer } from './repo.js';
+import type { AuthRepo, MfaPolicySubject, UserWithCustomer } from './repo.js';
 import { newToken, sha256 } from './tokens.js';
 
 /** A signed-in user's current password checked: right, wrong, or not checked while the throttle waits. */
@@ -12,7 +12,7 @@ export interface SessionPolicy {
   idleMinutes: number;
   maxHours: number;
   /** Whether the user must have two-factor sign-in (issue 18): without it, they set it up before anything else. */
-  mfaRequired?: (user: Pick<UserWithCustomer, 'role' | 'email'>) => boolean;
+  mfaRequired?: (user: MfaPolicySubject) => boolean;
 }
 
 export interface ClientInfo {
@@ -185,6 +185,9 @@ export function createAuthService(deps: {
      * held to the same two-factor enrolment requirement as a session would be.
      */
     tokenCaller: (user: UserWithCustomer): SignedIn => signedInAs('', '', user),
+
+    /** The user signs in with a second factor: they have it on, or must set it up before anything else. */
+    needsSecondFactor: (user: UserWithCustomer): boolean => user.mfaEnabled || mfaEnrolmentRequired(user),
 
     /**
      * Checks an e-mail and password with the sign-in throttle and audit trail, without starting a

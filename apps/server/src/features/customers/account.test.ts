@@ -67,6 +67,7 @@ describe('GET /admin/account', () => {
       boltCustomer: false,
       logo: FALLBACK_IMAGES.generic,
       editable: true,
+      requireMfa: false,
       adminCandidates: [
         { id: c.admin.id, fullName: expect.stringMatching(/^Ada Admin/), email: c.admin.email },
         { id: c.superAdmin.id, fullName: c.superAdmin.fullName, email: c.superAdmin.email },

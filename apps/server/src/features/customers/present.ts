@@ -123,6 +123,7 @@ export function presentAccount(
     boltCustomer: row.parentResellerCustomerId === null,
     logo: extra.logo,
     editable: extra.editable,
+    requireMfa: row.requireMfa,
     adminCandidates,
   };
 }

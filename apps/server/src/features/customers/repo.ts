@@ -208,6 +208,16 @@ export function createCustomersRepo(db: Executor) {
       return rows.map((r) => r.id);
     },
 
+    /** Whether every user of the customer must use two-factor sign-in; false for a customer being deleted. */
+    async setRequireMfa(customerId: number, requireMfa: boolean): Promise<boolean> {
+      const changed = await db
+        .update(customers)
+        .set({ requireMfa })
+        .where(and(eq(customers.id, customerId), eq(customers.beingDeleted, false)))
+        .returning({ id: customers.id });
+      return changed.length > 0;
+    },
+
     async setPlugins(customerId: number, cpanelPluginEnabled: boolean): Promise<void> {
       await db.update(customers).set({ cpanelPluginEnabled }).where(eq(customers.id, customerId));
     },
@@ -271,6 +281,7 @@ export function createCustomersRepo(db: Executor) {
           cpanelPluginEnabled: customers.cpanelPluginEnabled,
           allowProviderMachineControl: customers.allowProviderMachineControl,
           parentResellerCustomerId: customers.parentResellerCustomerId,
+          requireMfa: customers.requireMfa,
         })
         .from(customers)
         .where(and(eq(customers.id, customerId), eq(customers.beingDeleted, false)));

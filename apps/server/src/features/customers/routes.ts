@@ -134,4 +134,10 @@ export function registerCustomerRoutes(
     const payload = parseWith(account.edit.body, request.body);
     return ok(await customers.editAccount(actorOf(request), payload));
   });
+
+  route(app, account.mfaPolicy, async (request) => {
+    const { requireMfa } = parseWith(account.mfaPolicy.body, request.body);
+    const { actor, user } = requireSignedIn(request);
+    return ok(await customers.setMfaPolicy(actor, user.mfaEnabled, requireMfa));
+  });
 }

@@ -15,6 +15,7 @@ import {
   isCustomerSuperAdmin,
   type ManagedCustomers,
   MESSAGES,
+  MFA_TEXTS,
   managedCustomers,
   mayBecomeReseller,
   mayChange,
@@ -183,6 +184,7 @@ export function createCustomerService(deps: {
     // --- The caller's own account (001 §2, §5, §7) ---------------------------------------------------
 
     account: (actor: Actor) => account(actor),
+    setMfaPolicy,
 
     /**
      * Edit account details (001 §5, §7): the super admin only. userIdToBeAdmin must be one of the
@@ -207,6 +209,18 @@ export function createCustomerService(deps: {
       return account(stillSuperAdmin ? actor : { ...actor, role: 'ROLE_CUSTOMER_ADMIN_USER' });
     },
   };
+
+  /**
+   * The account's two-factor sign-in requirement (ours, issue 18): its super admin's, like the account's edit. A
+   * super admin without two-factor sign-in cannot require it (they would be sent to set it up before anything
+   * else); it applies to every user of the account from their next request (the session reads it each time).
+   */
+  async function setMfaPolicy(actor: Actor, callerHasMfa: boolean, requireMfa: boolean): Promise<CustomerAccount> {
+    if (actor.customerId === null || !isCustomerSuperAdmin(actor) || !mayChange(actor)) throw forbidden();
+    if (requireMfa && !callerHasMfa) throw badRequest(MFA_TEXTS.policy.enableYourselfFirst, 'requireMfa');
+    if (!(await repo.setRequireMfa(actor.customerId, requireMfa))) throw notFound();
+    return account(actor);
+  }
 
   async function account(actor: Actor): Promise<CustomerAccount> {
     if (actor.customerId === null) throw forbidden();

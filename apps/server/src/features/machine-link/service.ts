@@ -43,7 +43,7 @@ export function newLinkingCode(): string {
  */
 export function createMachineLinkService(deps: {
   db: Db;
-  auth: Pick<AuthService, 'verifyCredentials' | 'verifyOneTimeCode'>;
+  auth: Pick<AuthService, 'verifyCredentials' | 'verifyOneTimeCode' | 'needsSecondFactor'>;
   repo: MachineLinkRepo;
   credentials: MachineCredentials;
   audit: Pick<AuditRepo, 'record'>;
@@ -111,9 +111,9 @@ export function createMachineLinkService(deps: {
       if (outcome.kind === 'throttled') throw refuse(429, 'THROTTLED', TEXT.throttled);
       if (outcome.kind === 'suspended') throw refuse(403, 'FORBIDDEN', TEXT.accountSuspended);
       const user = outcome.user;
-      // A password alone does not sign a two-factor user in, nor link their machine (issue 18): a linking
-      // code, made in a signed-in session, does.
-      if (proof.kind === 'password' && user.mfaEnabled) {
+      // A password alone does not sign a two-factor user in, nor link their machine (issue 18), nor that of a
+      // user who must set it up first: a linking code, made in a signed-in session, does.
+      if (proof.kind === 'password' && deps.auth.needsSecondFactor(user)) {
         await deps.audit.record({
           type: 'SIGN_IN_FAILED',
           userId: user.id,

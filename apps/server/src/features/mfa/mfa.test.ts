@@ -7,6 +7,7 @@ import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { enrolMfa, secondStep } from '../../testing/mfa.js';
 import { sha256 } from '../auth/tokens.js';
+import { addCustomer } from '../customers/testing.js';
 import { totpAt } from './totp.js';
 
 let t: TestApp;
@@ -39,6 +40,23 @@ async function signedIn(email: string): Promise<TestClient> {
   expect(response.headers.location).toBe('/');
   return client;
 }
+
+/** `agent link` with the user's e-mail and password, as the agent's CLI sends it. */
+const linkWithPassword = (email: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: ROUTES.machineLink.agentLink.path,
+    payload: {
+      email,
+      password: FIXTURE_PASSWORD,
+      name: 'laptop',
+      osFamily: 'LINUX',
+      operatingSystem: 'Debian',
+      clientVersion: '1.0.0',
+      fingerprint: `fingerprint-of-${email}`,
+      timeZone: 'UTC',
+    },
+  });
 
 /** Signs in with the password only: the client is left half signed in, with the second step's page open. */
 async function halfSignedIn(email: string): Promise<TestClient> {
@@ -225,20 +243,7 @@ describe('sign-in with two-factor (issue 18)', () => {
   });
 
   it('the agent cannot link with the password alone: the refusal says to use a linking code', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/agent/link',
-      payload: {
-        email: user().email,
-        password: FIXTURE_PASSWORD,
-        name: 'laptop',
-        osFamily: 'LINUX',
-        operatingSystem: 'Debian',
-        clientVersion: '1.0.0',
-        fingerprint: 'fingerprint-of-laptop',
-        timeZone: 'UTC',
-      },
-    });
+    const response = await linkWithPassword(user().email);
     expect(response.statusCode).toBe(401);
     expect(response.json().messages[0].message).toBe(MFA_TEXTS.agentLinkNeedsCode);
   });
@@ -356,5 +361,63 @@ describe('provider admins must enrol first (issue 18, MFA_REQUIRED_FOR_PROVIDER_
     const client = await signedIn(tenants.customerB.superAdmin.email);
     expect((await client.open('/')).statusCode).toBe(200);
     expect((await client.json('GET', '/profile/mfa')).json().result.required).toBe(false);
+  });
+});
+
+describe("a customer's super admin requires two-factor sign-in of the account's users (ours, issue 18)", () => {
+  const policy = ROUTES.account.mfaPolicy.path;
+
+  it('needs it on for themself first; then every user of the account must enrol, until it is no longer required', async () => {
+    // A customer of its own: nobody in it has two-factor sign-in from the tests above.
+    const a = await addCustomer(t.database.db);
+    const superAdmin = await signedIn(a.superAdmin.email);
+    const admin = await signedIn(a.admin.email);
+    const otherTenant = await signedIn(tenants.customerB.admin.email);
+
+    const early = await superAdmin.json('PUT', policy, { requireMfa: true });
+    expect(early.statusCode).toBe(400);
+    expect(early.json().messages).toEqual([
+      expect.objectContaining({ fieldName: 'requireMfa', message: MFA_TEXTS.policy.enableYourselfFirst }),
+    ]);
+    const wrong = await superAdmin.json('PUT', policy, { requireMfa: 'yes' });
+    expect(wrong.json().messages).toEqual([
+      expect.objectContaining({ fieldName: 'requireMfa', message: MFA_TEXTS.policy.requireMfaInvalid }),
+    ]);
+    // Only the super admin decides; an admin of the account gets 403.
+    expect((await admin.json('PUT', policy, { requireMfa: true })).statusCode).toBe(403);
+
+    const { secret } = await enrolMfa(superAdmin, at());
+    nextStep();
+    const on = await superAdmin.json('PUT', policy, { requireMfa: true });
+    expect(on.statusCode).toBe(200);
+    expect(on.json().result).toMatchObject({ id: a.customerId, requireMfa: true });
+    expect((await superAdmin.json('GET', ROUTES.account.get.path)).json().result.requireMfa).toBe(true);
+    expect(await auditOf(a.superAdmin.email)).toContain('account.mfaPolicy');
+
+    // The admin's session, signed in before, is held to it from its next request; the other tenant is not.
+    const refused = await admin.json('GET', ROUTES.account.get.path);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().messages[0].responseCode).toBe('MFA_ENROLMENT_REQUIRED');
+    expect((await admin.open('/')).headers.location).toBe('/login/mfa/enrol');
+    expect((await admin.json('GET', '/profile/mfa')).json().result.required).toBe(true);
+    expect((await otherTenant.open('/')).statusCode).toBe(200);
+    // Nor does the agent link a machine with that admin's password alone.
+    const link = await linkWithPassword(a.admin.email);
+    expect(link.statusCode).toBe(401);
+    expect(link.json().messages[0].message).toBe(MFA_TEXTS.agentLinkNeedsCode);
+    // The super admin keeps signing in as before and cannot turn it off for themself.
+    expect((await superAdmin.open('/')).statusCode).toBe(200);
+    const off = await superAdmin.json('POST', '/profile/mfa/disable', {
+      password: FIXTURE_PASSWORD,
+      code: totpAt(secret, at()),
+    });
+    expect(off.statusCode).toBe(409);
+    expect(off.json().messages[0].message).toBe(MFA_TEXTS.requiredForRole);
+
+    nextStep();
+    const stopped = await superAdmin.json('PUT', policy, { requireMfa: false });
+    expect(stopped.json().result.requireMfa).toBe(false);
+    expect((await admin.json('GET', ROUTES.account.get.path)).statusCode).toBe(200);
+    expect((await admin.open('/')).statusCode).toBe(200);
   });
 });

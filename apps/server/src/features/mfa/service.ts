@@ -11,6 +11,7 @@ import { renderSVG } from 'uqr';
 import { badRequest, conflict, throttledOn } from '../../http/errors.js';
 import type { SecretBox } from '../../secrets.js';
 import type { AuditRepo } from '../audit/repo.js';
+import type { MfaPolicySubject } from '../auth/repo.js';
 import type { AuthService, ClientInfo, SignedIn } from '../auth/service.js';
 import { recoveryCodeHash } from './codes.js';
 import type { MfaRepo } from './repo.js';
@@ -29,7 +30,7 @@ export function createMfaService(deps: {
   /** The name the authenticator app lists the account under: the user's brand. */
   issuerFor: (customerId: number | null) => Promise<string>;
   /** Whether the user must have it (then it cannot be turned off). */
-  required: (user: Pick<SignedIn['user'], 'role' | 'email'>) => boolean;
+  required: (user: MfaPolicySubject) => boolean;
   now: () => Date;
 }) {
   const { repo, secrets, audit, now } = deps;

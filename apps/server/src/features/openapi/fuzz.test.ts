@@ -5,13 +5,13 @@ import {
   type ApiTokenCreated,
   type ApiTokenScope,
   changesState,
+  isSessionOnlyRoute,
   MFA_ENROLMENT_ROUTES,
   mayAccess,
   type OpenApiOperationSummary,
   operationsOf,
   ROUTES,
   type RouteEntry,
-  SESSION_ONLY_ROUTE_GROUPS,
   type Role as UserRole,
 } from '@portal/domain';
 import { createRandom, type Random } from '@portal/domain/testing/random-tree';
@@ -214,8 +214,7 @@ const keyOf = (entry: Pick<RouteEntry, 'method' | 'path'>) => `${entry.method} $
 /** The route table's pattern of an operation (`:id`, not the document's `{id}`). */
 const patternOf = (operation: OpenApiOperationSummary) => operation.path.replace(/\{([A-Za-z]+)\}/g, ':$1');
 /** What a token may not call whatever its scope (requireSession): managing tokens and two-factor sign-in. */
-const sessionOnly = (operation: OpenApiOperationSummary) =>
-  SESSION_ONLY_ROUTE_GROUPS.some((group) => operation.operationId.startsWith(`${group}.`));
+const sessionOnly = (operation: OpenApiOperationSummary) => isSessionOnlyRoute(operation.operationId);
 /** The machines' routes: Authorization there is the machine's own credential, so a token calls them as a visitor. */
 const forMachines = (operation: OpenApiOperationSummary) => operation.machineAuth;
 const ENROLMENT_ROUTES = new Set(MFA_ENROLMENT_ROUTES.map(keyOf));

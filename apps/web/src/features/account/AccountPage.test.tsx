@@ -1,4 +1,4 @@
-import type { CustomerAccount } from '@portal/domain';
+import { type CustomerAccount, MFA_TEXTS } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -22,6 +22,7 @@ const account = (overrides: Partial<CustomerAccount> = {}): CustomerAccount => (
   boltCustomer: false,
   logo: '/public/downloads/img/contoso.png',
   editable: true,
+  requireMfa: false,
   adminCandidates: [
     { id: 1, fullName: 'Alex Wilber', email: 'alex@example.test' },
     { id: 2, fullName: 'Megan Bowen', email: 'megan@example.test' },
@@ -29,10 +30,15 @@ const account = (overrides: Partial<CustomerAccount> = {}): CustomerAccount => (
   ...overrides,
 });
 
-function serve(current: CustomerAccount, edit: (body: unknown) => Response = () => ok(current)) {
+function serve(
+  current: CustomerAccount,
+  edit: (body: unknown) => Response = () => ok(current),
+  policy: (body: unknown) => Response = () => ok(current),
+) {
   return fakeServer(({ method, url, body }) => {
     if (url.pathname === '/admin/account' && method === 'GET') return ok(current);
     if (url.pathname === '/admin/account' && method === 'PUT') return edit(body);
+    if (url.pathname === '/admin/account/mfa/policy' && method === 'PUT') return policy(body);
     if (url.pathname === '/admin/users') return ok(paged([userRow({ firstName: 'Megan' })], url));
     if (url.pathname === '/admin/account/users/roles') {
       return ok({ elements: [{ role: 'ROLE_CUSTOMER_USER', roleName: 'User' }] });
@@ -102,6 +108,43 @@ describe('AccountPage', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await events.click(screen.getByRole('button', { name: 'Bulk import users' }));
     expect(await screen.findByRole('dialog', { name: 'Bulk import users' })).toBeInTheDocument();
+  });
+});
+
+describe('the two-factor sign-in requirement (ours, issue 18)', () => {
+  const P = MFA_TEXTS.policy;
+
+  it('the super admin requires it after confirming; the page shows the answer', async () => {
+    const server = serve(account(), undefined, (body) =>
+      ok(account({ requireMfa: (body as { requireMfa: boolean }).requireMfa })),
+    );
+    const events = renderPage();
+    expect(await screen.findByTestId('account-mfa-policy')).toHaveTextContent(P.notRequired);
+    await events.click(screen.getByRole('button', { name: P.requireButton }));
+    const dialog = await screen.findByRole('dialog', { name: P.requireTitle });
+    expect(dialog).toHaveTextContent(P.requireQuestion('Contoso Ltd'));
+    await events.click(within(dialog).getByRole('button', { name: P.requireSubmit }));
+    await waitFor(() => expect(screen.getByTestId('account-mfa-policy')).toHaveTextContent(P.required));
+    expect(server.to('PUT', '/admin/account/mfa/policy').map((r) => r.body)).toEqual([{ requireMfa: true }]);
+    expect(await screen.findByText(P.requiredNow)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: P.stopButton })).toBeInTheDocument();
+  });
+
+  it("shows the server's refusal in the dialog and changes nothing", async () => {
+    serve(account(), undefined, () => reply(400, { messages: [message('requireMfa', P.enableYourselfFirst)] }));
+    const events = renderPage();
+    await events.click(await screen.findByRole('button', { name: P.requireButton }));
+    const dialog = await screen.findByRole('dialog', { name: P.requireTitle });
+    await events.click(within(dialog).getByRole('button', { name: P.requireSubmit }));
+    expect(await within(dialog).findByText(P.enableYourselfFirst)).toBeInTheDocument();
+    expect(screen.getByTestId('account-mfa-policy')).toHaveTextContent(P.notRequired);
+  });
+
+  it('is shown, not offered, to an admin', async () => {
+    serve(account({ editable: false, requireMfa: true }));
+    renderPage({ role: 'ROLE_CUSTOMER_ADMIN_USER' });
+    expect(await screen.findByTestId('account-mfa-policy')).toHaveTextContent(P.required);
+    expect(screen.queryByRole('button', { name: P.stopButton })).not.toBeInTheDocument();
   });
 });
 

@@ -4,6 +4,7 @@ import {
   customerStatusBadge,
   isCustomerSuperAdmin,
   MESSAGES,
+  MFA_TEXTS,
   mayChange,
   PAGES,
   ROUTES,
@@ -23,6 +24,7 @@ import { userKeys } from '../users/queries';
 import { UserFormDialog } from '../users/UserFormDialog';
 import { UsersTable } from '../users/UsersTable';
 import { EditAccountDialog } from './EditAccountDialog';
+import { MfaPolicyDialog } from './MfaPolicyDialog';
 import { useAccount } from './queries';
 
 const TEXT = MESSAGES.account;
@@ -51,7 +53,7 @@ export function AccountDetails({ account }: { account: CustomerAccount }) {
   );
 }
 
-type Dialog = 'editAccount' | 'addUser' | 'importUsers' | null;
+type Dialog = 'editAccount' | 'mfaPolicy' | 'addUser' | 'importUsers' | null;
 
 /**
  * The customer account page (001 §2): the account's details with 'Edit account details' for its super
@@ -122,10 +124,30 @@ export function AccountPage() {
           </Section>
         </Col>
       </Row>
+      {/* Ours (issue 18): whether every user of the account must use two-factor sign-in; its super admin decides. */}
+      <Section
+        title={MFA_TEXTS.policy.row}
+        actions={
+          data.editable && (
+            <Button size="sm" variant="outline-secondary" onClick={() => setDialog('mfaPolicy')}>
+              {data.requireMfa ? MFA_TEXTS.policy.stopButton : MFA_TEXTS.policy.requireButton}
+            </Button>
+          )
+        }
+      >
+        <p className="mb-0" data-testid="account-mfa-policy">
+          {data.requireMfa ? MFA_TEXTS.policy.required : MFA_TEXTS.policy.notRequired}
+        </p>
+      </Section>
       <Section title={TEXT.usersTitle}>
         <UsersTable call={routeCall(ROUTES.users.list, {})} queryKey={userKeys.list()} toolbar={toolbar} />
       </Section>
-      {data.editable && <EditAccountDialog show={dialog === 'editAccount'} account={data} onHide={closeDialog} />}
+      {data.editable && (
+        <>
+          <EditAccountDialog show={dialog === 'editAccount'} account={data} onHide={closeDialog} />
+          <MfaPolicyDialog show={dialog === 'mfaPolicy'} account={data} onHide={closeDialog} />
+        </>
+      )}
       {maySubmit && (
         <>
           <UserFormDialog show={dialog === 'addUser'} mode="add" onHide={closeDialog} />

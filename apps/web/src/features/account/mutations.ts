@@ -1,4 +1,4 @@
-import { type CustomerAccountEditPayload, ROUTES } from '@portal/domain';
+import { type AccountMfaPolicy, type CustomerAccountEditPayload, ROUTES } from '@portal/domain';
 import { call } from '../../app/api';
 import { useApiMutation } from '../../ui';
 import { USERS_LIST_REFRESH } from '../users/mutations';
@@ -19,4 +19,14 @@ export const useEditAccount = () =>
       ...(envelope.result ? [] : [{ queryKey: accountKeys.details(), afterMs: 0 }]),
       USERS_LIST_REFRESH,
     ],
+  });
+
+/** PUT /admin/account/mfa/policy (ours, issue 18): the page shows the account the server answered with. */
+export const useSetMfaPolicy = () =>
+  useApiMutation({
+    request: (payload: AccountMfaPolicy) => call(ROUTES.account.mfaPolicy, {}, payload),
+    onApplied: ({ envelope }, _payload, client) => {
+      if (envelope.result) client.setQueryData(accountKeys.details(), envelope.result);
+    },
+    refreshes: (_payload, { envelope }) => (envelope.result ? [] : [{ queryKey: accountKeys.details(), afterMs: 0 }]),
   });

@@ -1,0 +1,1 @@
+ALTER TABLE "customers" ADD COLUMN "require_mfa" boolean DEFAULT false NOT NULL;
