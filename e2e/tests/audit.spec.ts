@@ -84,6 +84,12 @@ test('a provider admin finds its change on the audit trail and exports it; the c
   await expect(filter.getByLabel(L.kind)).toHaveValue(KIND);
   await expect(rows.first()).toContainText(auditKindName(KIND));
   await expect(rows.filter({ hasNotText: PROVIDER })).toHaveCount(0);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/boltadmin\/audit$/);
+  await expect(filter.getByLabel(L.email)).toHaveValue('');
+  await page.goForward();
+  await expect(filter.getByLabel(L.email)).toHaveValue(PROVIDER);
+  await expect(rows.filter({ hasNotText: PROVIDER })).toHaveCount(0);
 
   const downloading = page.waitForEvent('download');
   await page.getByTestId('audit-export').click();

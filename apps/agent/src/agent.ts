@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import {
   type ActionType,
   AGENT_CHANNEL,
+  AGENT_MESSAGES,
   type AgentTask,
   type AgentToServer,
   agentToServerSchema,
@@ -50,7 +51,7 @@ import { createSeed, SeedLog, seedRepositoryPath } from './seed.js';
 import { listTree } from './tree.js';
 
 export const NOT_SUPPORTED = 'not supported by this agent yet';
-const NO_REPOSITORY = 'The repository settings have not arrived from the portal yet.';
+const NO_REPOSITORY = AGENT_MESSAGES.noRepository;
 
 /** `rest:http(s)://host/…` with `{machineId}:{token}@` inserted; other repository strings are left alone. */
 export function withMachineCredential(repository: string, machineId: number, token: string): string {
@@ -493,7 +494,7 @@ export class Agent {
           .slice(-3)
           .join(' ') || `exit code ${exit.code}`,
       );
-      const text = `The storage usage could not be read: ${why}`.slice(0, 4000);
+      const text = AGENT_MESSAGES.storageUnreadable(why).slice(0, 4000);
       this.reply(requestId, false, [text]);
       // The portal answered the refresh at once, so the machine's message log is where its admin reads why.
       this.emit({

@@ -135,10 +135,7 @@ export async function runRealtimeCommand(
     onStderrLine: onLine,
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  // A stopped restic should remove its own lock, but one killed after the grace period (or whose removal did not
-  // reach the repository) leaves it behind, and a `check`'s lock is exclusive: every later command would fail.
-  // `unlock` removes only stale locks (this host's, of a process that is gone), so a running backup keeps its.
-  if (exit.cancelled) await runner.call({ args: ['unlock'] });
+  if (exit.cancelled) await runner.clearStaleLocks();
   if (exit.spawnError) {
     const why =
       exit.spawnError.code === 'ENOENT'

@@ -9,7 +9,7 @@
  * - Exit codes map through the domain's runOutcomeOfResticExit; restic missing or not executable is a FAILED
  *   run with a clear failure message, never an exception.
  * - Cancel: SIGINT (restic removes its locks and exits), SIGTERM after a grace period, then `restic unlock`
- *   to clear a stale lock a killed restic may have left.
+ *   (clearStaleLocks) to clear a lock a killed restic may have left.
  * - Nothing else is ever deleted: the machine's key may delete only lock files (issue 16); retention and
  *   pruning run on the portal.
  */
@@ -240,6 +240,9 @@ export function classifyStderr(line: string): MessageType {
   return 'WARNING';
 }
 
+/** How long clearing stale locks after a cancel may take (SIGINT, then SIGTERM after the grace period). */
+const UNLOCK_TIMEOUT_MS = 30_000;
+
 const REPOSITORY_MISSING = /unable to open config file|Is there a repository at the following location/i;
 
 /** Runs restic for the machine's repository; one instance per repository. */
@@ -294,6 +297,17 @@ export class ResticRunner {
     if (cacheDir === null) return ['--no-cache'];
     if (cacheDir !== undefined) return ['--cache-dir', cacheDir];
     return [];
+  }
+
+  /**
+   * After a cancelled command: a stopped restic should remove its own lock, but one killed after the grace
+   * period (or whose removal did not reach the repository) leaves it behind, and some locks are exclusive (a
+   * `check`'s): every later command would fail. `unlock` removes stale locks only: this host's whose process is
+   * gone, and any not refreshed for 30 minutes (restic refreshes a live one every 5), so a running backup keeps
+   * its. Bounded, since a repository that hangs is often why the command was stopped.
+   */
+  async clearStaleLocks(): Promise<void> {
+    await this.call({ args: ['unlock'], signal: AbortSignal.timeout(UNLOCK_TIMEOUT_MS) });
   }
 
   /** Runs one restic command; never rejects. Lines are passed on as they arrive. */
@@ -490,7 +504,7 @@ export class ResticRunner {
     }
     if (exit.cancelled) {
       progress.stop();
-      if (exit.signal === 'SIGTERM' || exit.signal === 'SIGKILL') await this.call({ args: ['unlock'] });
+      await this.clearStaleLocks();
       return cancelledRun();
     }
     const outcome = runOutcomeOfResticExit(exit.code, false);

@@ -768,6 +768,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       brandingFor: (customerId) => shell.brandingFor(customerId),
       syncTasks: (machineId) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId),
       deletionRequested: () => customerDeletionJob?.kick(),
+      audit,
     }),
     userViews,
   });

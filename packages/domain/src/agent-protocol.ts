@@ -41,6 +41,12 @@ export const AGENT_CHANNEL = {
   heartBeatMs: 10_000,
 } as const;
 
+/** What the agent tells the portal about itself: replies to its commands and the machine's message log. */
+export const AGENT_MESSAGES = {
+  noRepository: 'The repository settings have not arrived from the portal yet.',
+  storageUnreadable: (why: string) => `The storage usage could not be read: ${why}`,
+} as const;
+
 /** Reconnect with capped exponential backoff and full jitter: the wait before attempt n (1-based). */
 export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
   const cap = 60_000;

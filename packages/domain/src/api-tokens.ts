@@ -103,5 +103,8 @@ export function bearerToken(header: string | undefined): string | null {
   return /^\S+$/.test(token) ? token : '';
 }
 
-/** The route groups an API token may not call (the server's requireSession): tokens and two-factor sign-in. */
-export const SESSION_ONLY_ROUTE_GROUPS = ['apiTokens', 'mfa'] as const;
+/**
+ * The route groups and routes an API token may not call, only a person at a session: tokens, two-factor sign-in,
+ * and an account's requirement of it (a leaked token must not turn that off).
+ */
+export const SESSION_ONLY_ROUTES = ['apiTokens', 'mfa', 'account.mfaPolicy'] as const;

@@ -14,12 +14,7 @@ import {
   type MachineLinkResult,
   machineLinkRequestSchema,
 } from './agent-protocol.js';
-import {
-  type ApiTokenCreated,
-  type ApiTokenRow,
-  apiTokenCreateSchema,
-  SESSION_ONLY_ROUTE_GROUPS,
-} from './api-tokens.js';
+import { type ApiTokenCreated, type ApiTokenRow, apiTokenCreateSchema, SESSION_ONLY_ROUTES } from './api-tokens.js';
 import { type AuditRow, auditFilterSchema, auditQuerySchema } from './audit.js';
 import type { CustomerAccount, CustomerDetail, CustomerPackageRow, CustomerRow } from './customers.js';
 import { customerSearchQuerySchema, customerStatusChangeQuerySchema } from './customers.js';
@@ -1222,9 +1217,9 @@ export function keyedRoutes(): Array<{ key: string; entry: RouteEntry }> {
 /** Every entry of the table, for the server's start-up check and the route matrix test. */
 export const allRoutes = (): RouteEntry[] => keyedRoutes().map(({ entry }) => entry);
 
-/** The route of this key is for a person at a session only (SESSION_ONLY_ROUTE_GROUPS): no API token calls it. */
+/** The route of this key is for a person at a session only (SESSION_ONLY_ROUTES): no API token calls it. */
 export const isSessionOnlyRoute = (key: string): boolean =>
-  SESSION_ONLY_ROUTE_GROUPS.some((group) => key.startsWith(`${group}.`));
+  SESSION_ONLY_ROUTES.some((name) => key === name || key.startsWith(`${name}.`));
 
 let sessionOnlyEntries: ReadonlySet<RouteEntry> | null = null;
 

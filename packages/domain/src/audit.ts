@@ -188,6 +188,7 @@ export const AUDIT_TEXTS = {
   resellerSubtitle:
     "Every security and administrative event of your account and your customers' accounts, by whoever made it",
   empty: 'No audit records match.',
+  addressFilterInvalid: "The filter in this page's address is not valid: correct it and filter again.",
   apply: 'Filter',
   clear: 'Clear',
   exportCsv: 'Export CSV',

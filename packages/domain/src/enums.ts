@@ -168,6 +168,8 @@ export const AUDIT_EVENT_TYPES = [
   'MFA_RECOVERY_CODES_REGENERATED',
   'API_TOKEN_CREATED',
   'API_TOKEN_REVOKED',
+  'ACCOUNT_MFA_REQUIRED',
+  'ACCOUNT_MFA_NOT_REQUIRED',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -190,6 +192,8 @@ export const AUDIT_EVENT_TEXTS: Record<AuditEventType, string> = {
   MFA_RECOVERY_CODES_REGENERATED: 'New recovery codes made',
   API_TOKEN_CREATED: 'API token created',
   API_TOKEN_REVOKED: 'API token revoked',
+  ACCOUNT_MFA_REQUIRED: "Two-factor sign-in required of the account's users",
+  ACCOUNT_MFA_NOT_REQUIRED: "Two-factor sign-in no longer required of the account's users",
 };
 
 /** Phases of a running action (002 §4.2 'Transfer phases'), in the order a run passes through them. */

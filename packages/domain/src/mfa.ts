@@ -70,6 +70,9 @@ export const MFA_TEXTS = {
   /** What `agent link` with e-mail and password answers to a user with two-factor sign-in. */
   agentLinkNeedsCode:
     'This account uses two-factor sign-in: link the machine with a linking code made in the portal (Add machine) instead of the password.',
+  /** What `agent link` with e-mail and password answers to a user who must set two-factor sign-in up first. */
+  agentLinkMustEnrol:
+    'This account must set up two-factor sign-in first: sign in to the portal, set it up, then link the machine with a linking code (Add machine).',
   /** The account page's policy (ours): its super admin requires two-factor sign-in of every user of the account. */
   policy: {
     row: 'Two-factor sign-in',

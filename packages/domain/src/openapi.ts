@@ -126,7 +126,7 @@ function operationOf(name: string, entry: RouteEntry): JsonSchema {
   if (only) {
     operation.requestBody = {
       required: true,
-      content: { 'application/json': { schema: bodies.length === 1 ? only : { oneOf: bodies } } },
+      content: { 'application/json': { schema: bodies.length === 1 ? only : { anyOf: bodies } } },
     };
   }
   return operation;

@@ -14,8 +14,8 @@ export interface RouteOptions extends RouteShorthandOptions {
 
 /**
  * Registers an entry of the domain's route table: the method, the path, the access level, whether the caller
- * proves itself (machineAuth) and whether only a session may call it (sessionOnly) come from the entry, so none is written in a feature's routes, and the handler must
- * answer the entry's type.
+ * proves itself (machineAuth) and whether only a session may call it (sessionOnly) come from the entry, so none
+ * is written in a feature's routes, and the handler must answer the entry's type.
  */
 export function route<R extends RouteEntry>(
   app: FastifyInstance,

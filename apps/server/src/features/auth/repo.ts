@@ -11,10 +11,10 @@ import {
   users,
 } from '../../db/schema/index.js';
 
-/** The signed-in user with what the permission rules need to know about their customer. */
 /** What decides whether a user must use two-factor sign-in (the app's policy: role, account, demo login). */
 export type MfaPolicySubject = Pick<UserWithCustomer, 'role' | 'email' | 'customerRequiresMfa'>;
 
+/** The signed-in user with what the permission rules need to know about their customer. */
 export interface UserWithCustomer {
   id: number;
   email: string;

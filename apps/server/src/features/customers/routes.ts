@@ -8,8 +8,9 @@ import {
   ROUTES,
 } from '@portal/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requireSession } from '../../http/bearer.js';
 import { parseWith } from '../../http/errors.js';
-import { requireSignedIn } from '../../http/request-context.js';
+import { clientInfo, requireSignedIn } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import type { UserViews } from '../users/service.js';
 import { adminView, type CustomerService, type ListName } from './service.js';
@@ -137,7 +138,6 @@ export function registerCustomerRoutes(
 
   route(app, account.mfaPolicy, async (request) => {
     const { requireMfa } = parseWith(account.mfaPolicy.body, request.body);
-    const { actor, user } = requireSignedIn(request);
-    return ok(await customers.setMfaPolicy(actor, user.mfaEnabled, requireMfa));
+    return ok(await customers.setMfaPolicy(requireSession(request), clientInfo(request), requireMfa));
   });
 }

@@ -25,6 +25,8 @@ import {
   type UserViewer,
 } from '@portal/domain';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import type { AuditRepo } from '../audit/repo.js';
+import type { ClientInfo, SignedIn } from '../auth/service.js';
 import type { BackupStateService } from '../backup-state/service.js';
 import { presentAccount, presentCustomerDetail, presentCustomerPackageRow, presentCustomerRow } from './present.js';
 import type { CustomerList, CustomersRepo } from './repo.js';
@@ -71,6 +73,7 @@ export function createCustomerService(deps: {
   syncTasks: (machineId: number) => Promise<void>;
   /** Tells the deletion job there is work (it also sweeps on its own, so a lost kick only delays). */
   deletionRequested: () => void;
+  audit: Pick<AuditRepo, 'record'>;
 }) {
   const { repo } = deps;
 
@@ -215,10 +218,19 @@ export function createCustomerService(deps: {
    * super admin without two-factor sign-in cannot require it (they would be sent to set it up before anything
    * else); it applies to every user of the account from their next request (the session reads it each time).
    */
-  async function setMfaPolicy(actor: Actor, callerHasMfa: boolean, requireMfa: boolean): Promise<CustomerAccount> {
+  async function setMfaPolicy(session: SignedIn, client: ClientInfo, requireMfa: boolean): Promise<CustomerAccount> {
+    const { actor, user } = session;
     if (actor.customerId === null || !isCustomerSuperAdmin(actor) || !mayChange(actor)) throw forbidden();
-    if (requireMfa && !callerHasMfa) throw badRequest(MFA_TEXTS.policy.enableYourselfFirst, 'requireMfa');
+    if (requireMfa && !user.mfaEnabled) throw badRequest(MFA_TEXTS.policy.enableYourselfFirst, 'requireMfa');
     if (!(await repo.setRequireMfa(actor.customerId, requireMfa))) throw notFound();
+    // The route's record says the policy changed; this one says which way.
+    await deps.audit.record({
+      type: requireMfa ? 'ACCOUNT_MFA_REQUIRED' : 'ACCOUNT_MFA_NOT_REQUIRED',
+      userId: user.id,
+      customerId: actor.customerId,
+      email: user.email,
+      ipAddress: client.ip,
+    });
     return account(actor);
   }
 

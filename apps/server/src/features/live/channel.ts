@@ -11,6 +11,7 @@ import {
   isProviderAdmin,
   type MachineChannelCommand,
   MESSAGES,
+  MFA_TEXTS,
   machineAudience,
   machineQueue,
   migrationQueue,
@@ -318,6 +319,8 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     async function lookUpUser(touch = true): Promise<SignedIn> {
       const signedIn = await deps.auth.resolve(sessionToken, { touch });
       if (!signedIn) throw new StompRefusal('Session expired');
+      // Two-factor sign-in became required (the account's super admin turned it on): nothing until it is set up.
+      if (signedIn.mfaEnrolmentRequired) throw new StompRefusal(MFA_TEXTS.enrolmentRequired);
       if (side === 'provider' && !isProviderAdmin(signedIn.actor)) throw new StompRefusal('Forbidden');
       if (side === 'customer' && (isProviderAdmin(signedIn.actor) || signedIn.actor.customerId === null)) {
         throw new StompRefusal('Forbidden');

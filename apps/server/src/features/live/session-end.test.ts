@@ -1,5 +1,7 @@
-import { DASHBOARD_TOPICS, machineQueue, ROUTES } from '@portal/domain';
+import { DASHBOARD_TOPICS, MFA_TEXTS, machineQueue, ROUTES } from '@portal/domain';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { customers } from '../../db/schema/index.js';
 import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
@@ -104,6 +106,19 @@ describe('a listening browser whose session ends', () => {
     expect(suspended.statusCode, suspended.body).toBe(200);
     await eventually(admin.isClosed, 3_000);
     expect(admin.client.errors[0]?.headers.message).toBe('Session expired');
+  });
+
+  it('is cut off within seconds when its account begins to require two-factor sign-in it has not set up', async () => {
+    const admin = await listener(await signedIn(tenants.customerA.admin.email), DASHBOARD_TOPICS.customer);
+    const requireMfa = (value: boolean) =>
+      t.database.db.update(customers).set({ requireMfa: value }).where(eq(customers.id, tenants.customerA.customerId));
+    await requireMfa(true);
+    try {
+      await eventually(admin.isClosed, 3_000);
+      expect(admin.client.errors[0]?.headers.message).toBe(MFA_TEXTS.enrolmentRequired);
+    } finally {
+      await requireMfa(false);
+    }
   });
 
   it('is not kept alive by listening: the session still ends after the idle time without requests', async () => {

@@ -120,9 +120,10 @@ export function createMachineLinkService(deps: {
           customerId: user.customerId,
           email: user.email,
           ipAddress: client.ip,
-          detail: { reason: 'two-factor code needed' },
+          detail: { reason: user.mfaEnabled ? 'two-factor code needed' : 'two-factor sign-in to be set up' },
         });
-        throw refuse(401, 'UNAUTHENTICATED', MFA_TEXTS.agentLinkNeedsCode, 'password');
+        const why = user.mfaEnabled ? MFA_TEXTS.agentLinkNeedsCode : MFA_TEXTS.agentLinkMustEnrol;
+        throw refuse(401, 'UNAUTHENTICATED', why, 'password');
       }
       if (user.customerId === null) throw refuse(403, 'FORBIDDEN', TEXT.notACustomerUser, 'email');
       // Read-only users look but do not change: neither their password nor a code they made before they

@@ -1,7 +1,24 @@
-import { API_TOKEN_LIMITS, allRoutes, MFA_ENROLMENT_ROUTES, MFA_TEXTS, ROUTES, THROTTLE } from '@portal/domain';
+import {
+  API_TOKEN_LIMITS,
+  API_TOKEN_MESSAGES,
+  allRoutes,
+  MFA_ENROLMENT_ROUTES,
+  MFA_TEXTS,
+  ROUTES,
+  THROTTLE,
+} from '@portal/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiTokens, auditEvents, mfaRecoveryCodes, sessions, signInFailures, userMfa } from '../../db/schema/index.js';
+import {
+  apiTokens,
+  auditEvents,
+  customers,
+  mfaRecoveryCodes,
+  sessions,
+  signInFailures,
+  userMfa,
+  users,
+} from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
@@ -385,6 +402,24 @@ describe("a customer's super admin requires two-factor sign-in of the account's 
     ]);
     // Only the super admin decides; an admin of the account gets 403.
     expect((await admin.json('PUT', policy, { requireMfa: true })).statusCode).toBe(403);
+    // Tokens made before the requirement: the admin's is held to it, and the super admin's cannot change it.
+    const tokenOf = async (client: TestClient) =>
+      (
+        await client.json('POST', ROUTES.apiTokens.create.path, {
+          name: 'script',
+          scope: 'READ_WRITE',
+          expiresInDays: 7,
+        })
+      ).json().result.token as string;
+    const withToken = (token: string, method: 'GET' | 'PUT', url: string, payload?: object) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+        ...(payload ? { payload } : {}),
+      });
+    const adminToken = await tokenOf(admin);
+    const superAdminToken = await tokenOf(superAdmin);
 
     const { secret } = await enrolMfa(superAdmin, at());
     nextStep();
@@ -392,7 +427,9 @@ describe("a customer's super admin requires two-factor sign-in of the account's 
     expect(on.statusCode).toBe(200);
     expect(on.json().result).toMatchObject({ id: a.customerId, requireMfa: true });
     expect((await superAdmin.json('GET', ROUTES.account.get.path)).json().result.requireMfa).toBe(true);
-    expect(await auditOf(a.superAdmin.email)).toContain('account.mfaPolicy');
+    expect(await auditOf(a.superAdmin.email)).toEqual(
+      expect.arrayContaining(['account.mfaPolicy', 'ACCOUNT_MFA_REQUIRED']),
+    );
 
     // The admin's session, signed in before, is held to it from its next request; the other tenant is not.
     const refused = await admin.json('GET', ROUTES.account.get.path);
@@ -401,10 +438,16 @@ describe("a customer's super admin requires two-factor sign-in of the account's 
     expect((await admin.open('/')).headers.location).toBe('/login/mfa/enrol');
     expect((await admin.json('GET', '/profile/mfa')).json().result.required).toBe(true);
     expect((await otherTenant.open('/')).statusCode).toBe(200);
+    const byToken = await withToken(adminToken, 'GET', ROUTES.account.get.path);
+    expect(byToken.statusCode).toBe(403);
+    expect(byToken.json().messages[0].responseCode).toBe('MFA_ENROLMENT_REQUIRED');
+    const offByToken = await withToken(superAdminToken, 'PUT', policy, { requireMfa: false });
+    expect(offByToken.statusCode).toBe(403);
+    expect(offByToken.json().messages[0].message).toBe(API_TOKEN_MESSAGES.sessionRequired);
     // Nor does the agent link a machine with that admin's password alone.
     const link = await linkWithPassword(a.admin.email);
     expect(link.statusCode).toBe(401);
-    expect(link.json().messages[0].message).toBe(MFA_TEXTS.agentLinkNeedsCode);
+    expect(link.json().messages[0].message).toBe(MFA_TEXTS.agentLinkMustEnrol);
     // The super admin keeps signing in as before and cannot turn it off for themself.
     expect((await superAdmin.open('/')).statusCode).toBe(200);
     const off = await superAdmin.json('POST', '/profile/mfa/disable', {
@@ -414,10 +457,26 @@ describe("a customer's super admin requires two-factor sign-in of the account's 
     expect(off.statusCode).toBe(409);
     expect(off.json().messages[0].message).toBe(MFA_TEXTS.requiredForRole);
 
+    // A read-only super admin looks, and does not change it.
+    const readOnly = (value: boolean) =>
+      t.database.db.update(users).set({ readOnly: value }).where(eq(users.id, a.superAdmin.id));
+    await readOnly(true);
+    expect((await superAdmin.json('PUT', policy, { requireMfa: false })).statusCode).toBe(403);
+    await readOnly(false);
+
     nextStep();
     const stopped = await superAdmin.json('PUT', policy, { requireMfa: false });
     expect(stopped.json().result.requireMfa).toBe(false);
+    expect(await auditOf(a.superAdmin.email)).toContain('ACCOUNT_MFA_NOT_REQUIRED');
     expect((await admin.json('GET', ROUTES.account.get.path)).statusCode).toBe(200);
     expect((await admin.open('/')).statusCode).toBe(200);
+  });
+
+  it("a reseller's requirement is for its own users, not its customers' users", async () => {
+    const reseller = await addCustomer(t.database.db, { reseller: { enabled: true } });
+    const client = await addCustomer(t.database.db, { parentResellerCustomerId: reseller.customerId });
+    await t.database.db.update(customers).set({ requireMfa: true }).where(eq(customers.id, reseller.customerId));
+    expect((await (await signedIn(reseller.admin.email)).open('/')).headers.location).toBe('/login/mfa/enrol');
+    expect((await (await signedIn(client.admin.email)).open('/')).statusCode).toBe(200);
   });
 });

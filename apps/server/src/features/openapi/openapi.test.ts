@@ -95,13 +95,13 @@ describe('OpenAPI document (issue 18)', () => {
       'surname',
     ]);
     expect(fields(bodyOf('/signup', 'post'))).toContain('templateId');
-    const userEdit = bodyOf('/admin/account/users/{userId}', 'put')?.oneOf as Record<string, unknown>[];
+    const userEdit = bodyOf('/admin/account/users/{userId}', 'put')?.anyOf as Record<string, unknown>[];
     expect(userEdit.map((shape) => shape.description)).toEqual([
       'Without ?link=true: the edit.',
       'With ?link=true: the package to link the user to.',
     ]);
     expect(fields(userEdit[1])).toEqual(['backupPackageId']);
-    const packageEdit = bodyOf('/admin/backuppackages/{packageId}', 'put')?.oneOf as Record<string, unknown>[];
+    const packageEdit = bodyOf('/admin/backuppackages/{packageId}', 'put')?.anyOf as Record<string, unknown>[];
     expect(packageEdit.map(fields)).toEqual([
       ['limitBackupSizePerMachine', 'maxBackupSizePerMachine', 'name'],
       ['name'],

@@ -43,16 +43,21 @@ function localFieldOf(iso: string): string {
 
 /**
  * The filter a page address holds (its query, as `auditFilterQuery` wrote it): the fields to show, and the query
- * to send, nothing if the address holds a filter the schema refuses.
+ * to send, null if the address holds a filter the schema refuses (a time that is no time stays as written, so
+ * the schema says so). The tenant is read only where the page filters by it.
  */
-export function auditFilterOfAddress(params: URLSearchParams): { fields: AuditFilterFields; query: AuditFilterQuery } {
+export function auditFilterOfAddress(
+  params: URLSearchParams,
+  withTenant: boolean,
+): { fields: AuditFilterFields; query: AuditFilterQuery | null } {
   const fields = { ...EMPTY_AUDIT_FILTER };
   for (const name of Object.keys(fields) as (keyof AuditFilterFields)[]) {
     const value = params.get(name) ?? '';
-    fields[name] = name === 'from' || name === 'to' ? localFieldOf(value) : value;
+    if (name === 'customerId' && !withTenant) continue;
+    fields[name] = name === 'from' || name === 'to' ? localFieldOf(value) || value : value;
   }
   const parsed = auditFilterSchema.safeParse(fields);
-  return { fields, query: parsed.success ? auditFilterQuery(parsed.data) : {} };
+  return { fields, query: parsed.success ? auditFilterQuery(parsed.data) : null };
 }
 
 export interface AuditFilterFormProps {

@@ -92,11 +92,24 @@ describe("the account's audit page", () => {
     );
   });
 
-  it('asks for no filter when its address holds one the schema refuses, and shows it to be corrected', async () => {
-    const server = renderAccountPage({ resellerEnabled: false }, '/admin/account/audit?subjectId=twelve');
-    await waitFor(() => expect(server.to('GET', ROUTES.audit.account.path)).toHaveLength(1));
-    expect(server.to('GET', ROUTES.audit.account.path)[0]?.url.searchParams.has('subjectId')).toBe(false);
+  it('asks for nothing while its address holds a filter the schema refuses, and shows what to correct', async () => {
+    const server = renderAccountPage(
+      { resellerEnabled: false },
+      '/admin/account/audit?subjectId=twelve&from=yesterday',
+    );
+    expect(await screen.findByText(AUDIT_TEXTS.addressFilterInvalid)).toBeInTheDocument();
     expect(screen.getByLabelText(AUDIT_TEXTS.labels.subjectId)).toHaveValue('twelve');
     await waitFor(() => expect(screen.getByLabelText(AUDIT_TEXTS.labels.subjectId)).toHaveClass('is-invalid'));
+    expect(screen.getByText('From is not a valid date and time')).toBeInTheDocument();
+    expect(screen.getByTestId('audit-export')).toBeDisabled();
+    expect(server.to('GET', ROUTES.audit.account.path)).toHaveLength(0);
+  });
+
+  it('ignores a tenant in the address of a page that has no tenant filter', async () => {
+    const server = renderAccountPage({ resellerEnabled: false }, '/admin/account/audit?customerId=12&outcome=refused');
+    await waitFor(() => expect(server.to('GET', ROUTES.audit.account.path)).toHaveLength(1));
+    const asked = server.to('GET', ROUTES.audit.account.path)[0]?.url.searchParams;
+    expect(asked?.get('outcome')).toBe('refused');
+    expect(asked?.has('customerId')).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import {
   withQuery,
 } from '@portal/domain';
 import { useEffect, useMemo } from 'react';
+import Button from 'react-bootstrap/Button';
 import { useSearchParams } from 'react-router';
 import { routeCall } from '../../app/api';
 import { useSession } from '../../app/session';
@@ -35,11 +36,15 @@ export function AuditPage({ audience }: AuditPageProps) {
   const exportRoute = provider ? ROUTES.audit.providerExport : ROUTES.audit.accountExport;
   // The filter lives in the page's address, so a filtered trail can be bookmarked, shared and gone back to.
   const [address, setAddress] = useSearchParams();
-  const { fields, query } = useMemo(() => auditFilterOfAddress(address), [address]);
-  const table = useTableState<AuditFilterQuery>({ size: AUDIT_PAGE_SIZE, filters: query });
+  const { fields, query } = useMemo(() => auditFilterOfAddress(address, manyTenants), [address, manyTenants]);
+  // A filter the schema refuses asks for nothing: its fields say what to correct.
+  const valid = query !== null;
+  const table = useTableState<AuditFilterQuery>({ size: AUDIT_PAGE_SIZE, filters: query ?? {} });
   const { setFilters } = table;
-  useEffect(() => setFilters(query), [query, setFilters]);
-  const rows = usePagedQuery(['audit', audience], routeCall(list, {}), table.params);
+  useEffect(() => {
+    if (query) setFilters(query);
+  }, [query, setFilters]);
+  const rows = usePagedQuery(['audit', audience], routeCall(list, {}), table.params, { enabled: valid });
   const apply = (next: AuditFilterQuery) =>
     setAddress(
       Object.entries(next).flatMap(([name, value]): [string, string][] =>
@@ -51,14 +56,20 @@ export function AuditPage({ audience }: AuditPageProps) {
       title={provider ? AUDIT_TEXTS.providerTitle : AUDIT_TEXTS.accountTitle}
       subtitle={provider ? undefined : reseller ? AUDIT_TEXTS.resellerSubtitle : AUDIT_TEXTS.accountSubtitle}
       actions={
-        <a
-          className="btn btn-outline-primary"
-          href={withQuery(exportRoute.path, query)}
-          download
-          data-testid="audit-export"
-        >
-          {AUDIT_TEXTS.exportCsv}
-        </a>
+        query ? (
+          <a
+            className="btn btn-outline-primary"
+            href={withQuery(exportRoute.path, query)}
+            download
+            data-testid="audit-export"
+          >
+            {AUDIT_TEXTS.exportCsv}
+          </a>
+        ) : (
+          <Button variant="outline-primary" disabled data-testid="audit-export">
+            {AUDIT_TEXTS.exportCsv}
+          </Button>
+        )
       }
     >
       {/* A new address (back, forward, a link) shows its own filter in fresh fields. */}
@@ -92,14 +103,14 @@ export function AuditPage({ audience }: AuditPageProps) {
           },
           { key: 'ipAddress', header: C.ipAddress, render: (r) => r.ipAddress ?? '—' },
         ]}
-        rows={rows.rows}
+        rows={valid ? rows.rows : []}
         rowKey={(r) => r.id}
-        totalElements={rows.totalElements}
+        totalElements={valid ? rows.totalElements : 0}
         page={table.page}
         size={table.size}
         onPageChange={table.setPage}
         loading={rows.loading}
-        emptyText={AUDIT_TEXTS.empty}
+        emptyText={valid ? AUDIT_TEXTS.empty : AUDIT_TEXTS.addressFilterInvalid}
         caption={rows.totalElements >= AUDIT_COUNT_LIMIT ? AUDIT_TEXTS.countLimited : undefined}
       />
     </Page>
