@@ -133,16 +133,14 @@ test("a customer's super admin requires two-factor sign-in: an admin signed in a
   await signIn(adminPage, admin.email, admin.password);
   await expect(adminPage).toHaveURL(/\/$/);
 
-  // Not before the owner uses it: the refusal shows in the dialog and nothing changes.
+  // Not before the owner uses it: the dialog says so and leads to the profile, where they set it up.
   await page.getByRole('button', { name: P.requireButton }).click();
   let dialog = page.getByRole('dialog', { name: P.requireTitle });
   await expect(dialog).toContainText(P.requireQuestion(`MFA Policy ${id}`));
-  await dialog.getByRole('button', { name: P.requireSubmit }).click();
-  await expect(dialog.getByText(P.enableYourselfFirst)).toBeVisible();
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await expect(policy).toHaveText(P.notRequired);
-
-  await page.goto('/profile');
+  await expect(dialog.getByTestId('mfa-policy-own-off')).toContainText(P.enableYourselfFirst);
+  await expect(dialog.getByRole('button', { name: P.requireSubmit })).toBeDisabled();
+  await dialog.getByRole('link', { name: P.openProfile }).click();
+  await expect(page).toHaveURL(/\/profile$/);
   await enrol(page);
   await page.getByRole('button', { name: MFA_TEXTS.done }).click();
   await openAccount(page);

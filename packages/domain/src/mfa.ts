@@ -95,6 +95,7 @@ export const MFA_TEXTS = {
     enableYourselfFirst:
       'Turn on two-factor sign-in for yourself first (in your profile): requiring it of everyone would send you to set it up before anything else.',
     requireMfaInvalid: 'Require two-factor sign-in must be true or false',
+    openProfile: 'Open your profile',
   },
 } as const;
 

@@ -20,6 +20,8 @@ export interface ConfirmDialogProps {
   /** The question. */
   children: ReactNode;
   confirmLabel: ReactNode;
+  /** The action cannot be confirmed now (the question says why). */
+  confirmDisabled?: boolean;
   variant?: ButtonProps['variant'];
   /**
    * Runs the action; the dialog stays open and undismissable until it settles. The caller closes the
@@ -41,6 +43,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  confirmDisabled = false,
   variant = 'danger',
   onConfirm,
   submission,
@@ -66,6 +69,7 @@ export function ConfirmDialog({
       }}
       submitting={submitting}
       submitLabel={confirmLabel}
+      submitDisabled={confirmDisabled}
       submitVariant={variant}
       onExited={() => {
         submission?.clearErrors();

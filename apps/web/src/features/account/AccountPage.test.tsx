@@ -34,11 +34,16 @@ function serve(
   current: CustomerAccount,
   edit: (body: unknown) => Response = () => ok(current),
   policy: (body: unknown) => Response = () => ok(current),
+  /** Whether the signed-in super admin uses two-factor sign-in (GET /profile/mfa); not answered when left out. */
+  ownMfa?: boolean,
 ) {
   return fakeServer(({ method, url, body }) => {
     if (url.pathname === '/admin/account' && method === 'GET') return ok(current);
     if (url.pathname === '/admin/account' && method === 'PUT') return edit(body);
     if (url.pathname === '/admin/account/mfa/policy' && method === 'PUT') return policy(body);
+    if (url.pathname === '/profile/mfa' && ownMfa !== undefined) {
+      return ok({ enabled: ownMfa, enabledAt: null, recoveryCodesLeft: 0, required: false });
+    }
     if (url.pathname === '/admin/users') return ok(paged([userRow({ firstName: 'Megan' })], url));
     if (url.pathname === '/admin/account/users/roles') {
       return ok({ elements: [{ role: 'ROLE_CUSTOMER_USER', roleName: 'User' }] });
@@ -138,6 +143,16 @@ describe('the two-factor sign-in requirement (ours, issue 18)', () => {
     await events.click(within(dialog).getByRole('button', { name: P.requireSubmit }));
     expect(await within(dialog).findByText(P.enableYourselfFirst)).toBeInTheDocument();
     expect(screen.getByTestId('account-mfa-policy')).toHaveTextContent(P.notRequired);
+  });
+
+  it('says before asking that the super admin must use it first, with the way to their profile', async () => {
+    serve(account(), undefined, undefined, false);
+    const events = renderPage();
+    await events.click(await screen.findByRole('button', { name: P.requireButton }));
+    const dialog = await screen.findByRole('dialog', { name: P.requireTitle });
+    expect(await within(dialog).findByTestId('mfa-policy-own-off')).toHaveTextContent(P.enableYourselfFirst);
+    expect(within(dialog).getByRole('link', { name: P.openProfile })).toHaveAttribute('href', '/profile');
+    expect(within(dialog).getByRole('button', { name: P.requireSubmit })).toBeDisabled();
   });
 
   it('is shown, not offered, to an admin', async () => {

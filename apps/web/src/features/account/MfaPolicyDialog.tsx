@@ -1,5 +1,7 @@
-import { type CustomerAccount, MFA_TEXTS } from '@portal/domain';
+import { type CustomerAccount, MFA_TEXTS, PAGES } from '@portal/domain';
+import { Link } from 'react-router';
 import { ConfirmDialog, useDialogSubmit } from '../../ui';
+import { useMfaStatus } from '../mfa/api';
 import { useSetMfaPolicy } from './mutations';
 
 const TEXT = MFA_TEXTS.policy;
@@ -17,6 +19,9 @@ export interface MfaPolicyDialogProps {
  */
 export function MfaPolicyDialog({ show, account, onHide, animation }: MfaPolicyDialogProps) {
   const requireMfa = !account.requireMfa;
+  // Requiring it of everyone starts with the super admin's own: said before asking, not only when refused.
+  const ownStatus = useMfaStatus();
+  const ownOff = requireMfa && ownStatus.data?.enabled === false;
   const submission = useDialogSubmit({
     mutation: useSetMfaPolicy(),
     successText: requireMfa ? TEXT.requiredNow : TEXT.notRequiredNow,
@@ -30,6 +35,7 @@ export function MfaPolicyDialog({ show, account, onHide, animation }: MfaPolicyD
       submission={submission}
       title={requireMfa ? TEXT.requireTitle : TEXT.stopTitle}
       confirmLabel={requireMfa ? TEXT.requireSubmit : TEXT.stopSubmit}
+      confirmDisabled={ownOff}
       variant={requireMfa ? 'primary' : 'danger'}
       onConfirm={async () => {
         const outcome = await submission.submit({ requireMfa });
@@ -41,6 +47,11 @@ export function MfaPolicyDialog({ show, account, onHide, animation }: MfaPolicyD
       <p className="mb-0">
         {requireMfa ? TEXT.requireQuestion(account.companyName) : TEXT.stopQuestion(account.companyName)}
       </p>
+      {ownOff && (
+        <p className="mt-3 mb-0 text-danger" data-testid="mfa-policy-own-off">
+          {TEXT.enableYourselfFirst} <Link to={PAGES.profile}>{TEXT.openProfile}</Link>
+        </p>
+      )}
     </ConfirmDialog>
   );
 }
