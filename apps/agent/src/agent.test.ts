@@ -250,7 +250,11 @@ describe('agent run against the live channel', () => {
     ) as { total_size: number };
     expect(stats.total_size).toBeGreaterThan(0);
     expect(measured).toMatchObject({ success: true, payload: { usedSpaceBytes: stats.total_size } });
-    expect(events.find((e) => e.type === 'usage')).toEqual({ type: 'usage', usedSpaceBytes: stats.total_size });
+    // The usage event follows the reply as its own frame: waited for, not assumed to have come with it.
+    expect(await eventually(() => events.find((e) => e.type === 'usage'))).toEqual({
+      type: 'usage',
+      usedSpaceBytes: stats.total_size,
+    });
 
     // The wrong password: the reply says why, and so does an ERROR in the machine's message log.
     await send({ type: 'repository', settings: { repository: repo, password: 'not-the-password' } });
@@ -260,6 +264,7 @@ describe('agent run against the live channel', () => {
       success: false,
       messages: [expect.stringMatching(/^The storage usage could not be read: .*password/)],
     });
+    await eventually(() => events.some((e) => e.type === 'messages'));
     expect(events.filter((e) => e.type === 'messages')).toEqual([
       {
         type: 'messages',
