@@ -90,13 +90,14 @@ export const resticCommandFormSchema = resticCommandFields.superRefine(checkReal
  * free text split on single spaces into lists, empty meaning an empty list. requestId is the generated
  * unique id of the submission.
  */
-export const resticCommandSchema = resticCommandFields
-  .extend({
+export const resticCommandSchema = z
+  .object({
     requestId: z
       .string({ error: fieldRequired('Request id') })
       .trim()
       .min(1, fieldRequired('Request id'))
       .max(RESTIC_COMMAND_LIMITS.requestIdMax, fieldTooLong('Request id', RESTIC_COMMAND_LIMITS.requestIdMax)),
+    ...resticCommandFields.shape,
   })
   .superRefine(checkRealtimeCommand);
 export type ResticCommandForm = z.input<typeof resticCommandSchema>;
