@@ -15,7 +15,7 @@ import { REALTIME_COMMAND_TEXTS, resticCommandNotAllowedText } from './messages.
 
 const T = REALTIME_COMMAND_TEXTS;
 
-/** How a flag's value is checked; null: the flag is a switch and takes none. */
+/** How a flag's value is checked ('verbosity': a counter's level after `=`); null: the flag is a switch. */
 export type RealtimeFlagValue =
   | 'count'
   | 'verbosity'
