@@ -12,6 +12,7 @@ import {
   machineUrl,
   newTaskForm,
   type Paged,
+  REALTIME_COMMAND_TEXTS,
   ROUTES,
 } from '@portal/domain';
 import { apiResult, expectOnline, linkAgent, ownMachine, runAgent, taskCommand } from './agent';
@@ -139,6 +140,17 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
     timeout: 30_000,
   });
   await expect(shown.getByTestId('exit-code')).toHaveText(MESSAGES.exitCodes.SUCCESS);
+
+  // The issue 29 command (-vr is -v -r: another repository, then an sftp.command): refused on its field, not sent.
+  await submitButton.click();
+  const refusedForm = page.getByTestId('submit-restic-command-dialog');
+  await refusedForm.getByLabel('base command').fill('snapshots');
+  await refusedForm.getByLabel('Flags').fill('-vr sftp:x@127.0.0.1:/x -vo sftp.command=/bin/sh');
+  await refusedForm.getByRole('button', { name: 'Submit' }).click();
+  await expect(refusedForm.getByText(REALTIME_COMMAND_TEXTS.flagNotAllowed('-r', 'snapshots', '-vr'))).toBeVisible();
+  await refusedForm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(refusedForm).toBeHidden();
+  await expect(dialog.getByRole('tab')).toHaveText(['snapshots']);
 
   // A long one: Submit waits while it runs; Stop ends it as cancelled.
   await submit('check', '--read-data --limit-download 1');

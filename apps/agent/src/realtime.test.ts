@@ -1,9 +1,9 @@
 /** Realtime restic commands against the real restic (/usr/bin/restic) and a local repository (issue #5). */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentToServerSchema } from '@portal/domain';
+import { agentToServerSchema, REALTIME_CAT_OBJECT_TYPES, REALTIME_COMMAND_TEXTS } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   LineBatcher,
@@ -73,7 +73,7 @@ describe('realtime restic commands (issue #5)', () => {
   });
 
   it('reports a failing command as FATAL with restic’s error text', async () => {
-    const { finished, lines } = await run({ baseCommand: 'cat', commandArguments: ['no-such-thing'] });
+    const { finished, lines } = await run({ baseCommand: 'cat', commandArguments: ['snapshot', 'deadbeef'] });
     expect(finished.exitCodeResult).toBe('FATAL');
     expect(lines.length).toBeGreaterThan(0);
   });
@@ -129,15 +129,14 @@ describe('realtime restic commands (issue #5)', () => {
   });
 });
 
-describe('realtime command checks', () => {
-  it('refuses flags that run programs or swap the repository', () => {
+describe('realtime command checks (issue 29)', () => {
+  it('refuses with the domain’s reason, naming the offending part', () => {
     const cmd = (commandFlags: string[]) => ({ baseCommand: 'snapshots', commandArguments: [], commandFlags });
     expect(refusedRealtimeCommand(cmd(['--json']))).toBeNull();
-    expect(refusedRealtimeCommand(cmd(['--password-command=sh -c x']))).toMatch(/--password-command/);
-    expect(refusedRealtimeCommand(cmd(['-o', 'sftp.command=sh']))).toMatch(/-o/);
-    expect(refusedRealtimeCommand(cmd(['-osftp.command=sh']))).toMatch(/-o/);
-    expect(refusedRealtimeCommand(cmd(['--repo', '/tmp/x']))).toMatch(/--repo/);
-    expect(refusedRealtimeCommand({ ...cmd([]), baseCommand: 'snap shots' })).toMatch(/not a restic command/);
+    expect(refusedRealtimeCommand(cmd(['-vr', '/tmp/x']))).toBe(
+      REALTIME_COMMAND_TEXTS.flagNotAllowed('-r', 'snapshots', '-vr'),
+    );
+    expect(refusedRealtimeCommand({ ...cmd([]), baseCommand: 'forget' })).toMatch(/'forget' is not allowed/);
   });
 
   it('maps exit codes', () => {
@@ -162,5 +161,81 @@ describe('realtime command checks', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('realtime commands against real restic: the allow-list (issue 29)', () => {
+  /** The file a program started through restic would create: its absence proves nothing ran. */
+  const proof = () => join(base, 'proof');
+  const touch = () => `/usr/bin/touch ${proof()}`;
+
+  it('the issue’s forms would start a program without the allow-list: restic itself runs them', () => {
+    // The control: restic 0.14 given `-v -r sftp:… -v -o sftp.command=…` does start the program.
+    spawnSync('restic', ['snapshots', '-vr', 'sftp:x@127.0.0.1:/x', '-vo', `sftp.command=${touch()}`], {
+      env: { ...process.env, RESTIC_PASSWORD: PASSWORD },
+      stdio: 'ignore',
+    });
+    expect(existsSync(proof())).toBe(true);
+    rmSync(proof());
+  });
+
+  it.each([
+    [['-vr', 'sftp:x@127.0.0.1:/x', '-vo', 'sftp.command=PROGRAM'], [], '-r'],
+    [['-vo', 'sftp.command=PROGRAM', '-vr', 'sftp:x@127.0.0.1:/x'], [], '-o'],
+    [['-qvr', 'rclone:x:y', '-o', 'rclone.program=PROGRAM'], [], '-r'],
+    [['--option=sftp.command=PROGRAM', '--repo=sftp:x@127.0.0.1:/x'], [], '--option'],
+    [['-osftp.command=PROGRAM'], [], '-o'],
+    [['--password-command', 'PROGRAM'], [], '--password-command'],
+    [['-vp', '/etc/hostname'], [], '-p'],
+    [['--repo=/tmp'], [], '--repo'],
+    [['--cache-dir', '/tmp'], [], '--cache-dir'],
+    [[], ['--password-command=PROGRAM'], "The argument '--password-command="],
+  ])('refuses flags %j arguments %j, naming %s: FATAL with the reason, nothing runs', async (flags, args, named) => {
+    const fill = (parts: string[]) => parts.map((p) => p.replace('PROGRAM', touch()));
+    const command = { baseCommand: 'snapshots', commandFlags: fill(flags), commandArguments: fill(args) };
+    const { finished, lines } = await run(command);
+    expect(finished.exitCodeResult).toBe('FATAL');
+    expect(lines).toEqual([refusedRealtimeCommand(command)]);
+    expect(lines[0]).toContain(named);
+    expect(existsSync(proof())).toBe(false);
+  });
+
+  it('runs cat snapshot, index and blob by id to SUCCESS', async () => {
+    const snapshots = await run({ baseCommand: 'snapshots', commandFlags: ['--json'] });
+    const [snapshot] = JSON.parse(snapshots.lines.join('\n')) as Array<{ id: string; tree: string }>;
+    if (!snapshot) throw new Error('no snapshot');
+    const index = (await run({ baseCommand: 'list', commandArguments: ['index'] })).lines[0] ?? '';
+    for (const commandArguments of [
+      ['snapshot', snapshot.id],
+      ['index', index],
+      ['blob', snapshot.tree],
+    ]) {
+      const { finished, lines } = await run({ baseCommand: 'cat', commandArguments });
+      expect(finished.exitCodeResult, lines.join('\n')).toBe('SUCCESS');
+    }
+  });
+
+  it.each(['masterkey', 'key'])('refuses cat %s: no key material is shown', async (type) => {
+    const { finished, lines } = await run({ baseCommand: 'cat', commandArguments: [type, 'abc'] });
+    expect(finished.exitCodeResult).toBe('FATAL');
+    expect(lines).toEqual([REALTIME_COMMAND_TEXTS.catObjectType(type, REALTIME_CAT_OBJECT_TYPES)]);
+  });
+
+  it.each([
+    ['snapshots', ['--json'], []],
+    ['ls', ['--long'], ['latest']],
+    ['ls', ['-l', '--recursive', '-q'], ['latest']],
+    ['cat', [], ['config']],
+    ['find', [], ['somename']],
+    ['find', ['-il', '--host=test-machine'], ['realtime.test.ts']],
+    ['stats', ['--mode', 'raw-data'], []],
+    ['check', ['--read-data-subset', '1/10'], []],
+    ['snapshots', ['-vv', '--no-lock', '-cH', 'test-machine', '--limit-download', '1000'], []],
+    ['list', [], ['keys']],
+    ['unlock', [], []],
+    ['version', [], []],
+  ])('runs restic %s %j -- %j to SUCCESS', async (baseCommand, commandFlags, commandArguments) => {
+    const { finished, lines } = await run({ baseCommand, commandFlags, commandArguments });
+    expect(finished.exitCodeResult, lines.join('\n')).toBe('SUCCESS');
   });
 });

@@ -2,8 +2,8 @@
  * Realtime restic commands (001 §3, §7; issue #5): a provider admin runs `restic {base command} {arguments}
  * {flags}` against the machine's repository and watches the output live.
  *
- * - The server checks the base command against its allow-list; the agent still refuses flags that would run
- *   another program or change where the repository or its password come from (defence in depth).
+ * - The server and the agent both apply the domain's allow-list (sub-commands, their flags and values, `cat`
+ *   objects); restic runs as `restic {base command} {flags} -- {arguments}`, so no argument is read as a flag.
  * - restic is spawned through the {@link ResticRunner} (no shell; repository and password in the environment
  *   only) and every line passes through its redactor.
  * - Output lines go out in batches: at most {@link REALTIME_BATCH_LINES} lines per event, at least every
@@ -11,7 +11,12 @@
  * - The finish carries the result name: 0 SUCCESS, 3 SOME_FILES_NOT_ACCESSIBLE, stopped CANCELLATION_REQUESTED,
  *   anything else FATAL.
  */
-import type { AgentToServer, CommandResultCode } from '@portal/domain';
+import {
+  type AgentToServer,
+  type CommandResultCode,
+  realtimeCommandArgv,
+  realtimeCommandRefusal,
+} from '@portal/domain';
 import type { ResticRunner } from './restic.js';
 
 export type RealtimeOutputEvent = Extract<AgentToServer, { type: 'realtimeOutput' }>;
@@ -24,49 +29,16 @@ export const REALTIME_FLUSH_MS = 250;
 const MAX_LINE = 8000;
 
 /**
- * Flags refused on the agent whatever the server allows: they run other programs (`--password-command`,
- * `-o`/`--option` can set `sftp.command` or `rclone.program`), or point restic at other repositories,
- * passwords or key material.
+ * Why the agent will not run the command, or null when it may: the domain's allow-list (issue 29), applied
+ * here again whatever the portal checked, so a portal that lets a command through still cannot make restic
+ * start another program, read another repository or password, or show key material.
  */
-const DANGEROUS_FLAGS = [
-  '--password-command',
-  '--password-file',
-  '-p',
-  '-o',
-  '--option',
-  '-r',
-  '--repo',
-  '--repository-file',
-  '--from-repo',
-  '--from-repository-file',
-  '--from-password-command',
-  '--from-password-file',
-  '--tls-client-cert',
-  '--key-hint',
-  '--cacert',
-];
-
-/** The flag a part names, e.g. `--password-command=x` → `--password-command`, `-ofoo` → `-o`. */
-function flagName(part: string): string | null {
-  if (part.startsWith('--')) return part.split('=')[0] as string;
-  if (part.startsWith('-') && part.length >= 2) return part.slice(0, 2);
-  return null;
-}
-
-/** Why the agent will not run the command, or null when it may. */
 export function refusedRealtimeCommand(command: {
   baseCommand: string;
   commandArguments: readonly string[];
   commandFlags: readonly string[];
 }): string | null {
-  if (!/^[a-z][a-z-]*$/.test(command.baseCommand)) return `'${command.baseCommand}' is not a restic command.`;
-  for (const part of [...command.commandArguments, ...command.commandFlags]) {
-    const name = flagName(part);
-    if (name !== null && DANGEROUS_FLAGS.includes(name)) {
-      return `The flag ${name} is not allowed in a realtime command.`;
-    }
-  }
-  return null;
+  return realtimeCommandRefusal(command)?.message ?? null;
 }
 
 /** restic's exit code → the realtime command's result (issue #5). */
@@ -129,8 +101,25 @@ export async function runRealtimeCommand(
     options.flushMs,
   );
   const onLine = (line: string) => batcher.add(runner.redact(line));
+  const finish = (exitCodeResult: CommandResultCode): RealtimeFinishedEvent => {
+    batcher.flush();
+    const finished: RealtimeFinishedEvent = {
+      type: 'realtimeFinished',
+      commandId: command.commandId,
+      exitCodeResult,
+      finishedAt: now().toISOString(),
+    };
+    emit(finished);
+    return finished;
+  };
+  // Whoever calls, a refused command never reaches restic: it finishes FATAL with the reason.
+  const refused = refusedRealtimeCommand(command);
+  if (refused) {
+    batcher.add(refused);
+    return finish('FATAL');
+  }
   const exit = await runner.call({
-    args: [command.baseCommand, ...command.commandArguments, ...command.commandFlags],
+    args: realtimeCommandArgv(command),
     onStdoutLine: onLine,
     onStderrLine: onLine,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -143,13 +132,5 @@ export async function runRealtimeCommand(
         : runner.redact(exit.spawnError.message);
     batcher.add(`restic could not be started: ${why}`);
   }
-  batcher.flush();
-  const finished: RealtimeFinishedEvent = {
-    type: 'realtimeFinished',
-    commandId: command.commandId,
-    exitCodeResult: exit.spawnError ? 'FATAL' : realtimeExitCodeResult(exit.code, exit.cancelled),
-    finishedAt: now().toISOString(),
-  };
-  emit(finished);
-  return finished;
+  return finish(exit.spawnError ? 'FATAL' : realtimeExitCodeResult(exit.code, exit.cancelled));
 }

@@ -80,6 +80,12 @@ describe('REALTIME_COMMAND_ALLOW_LIST (issue #5)', () => {
       /REALTIME_COMMAND_ALLOW_LIST/,
     );
   });
+
+  it('refuses a sub-command the domain does not allow: the list narrows the domain’s, never widens it (issue 29)', () => {
+    expect(errorOf({ ...base, REALTIME_COMMAND_ALLOW_LIST: 'snapshots,forget' })).toMatch(
+      /REALTIME_COMMAND_ALLOW_LIST/,
+    );
+  });
 });
 
 describe('SIGNUP_LIMIT_PER_ADDRESS (issue #6)', () => {

@@ -1,10 +1,15 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { AUDIT_RETENTION_DAYS_DEFAULT, SESSION_DEFAULTS, SIGN_UP_THROTTLE } from '@portal/domain';
+import {
+  AUDIT_RETENTION_DAYS_DEFAULT,
+  DEFAULT_REALTIME_ALLOW_LIST,
+  isRealtimeCommandName,
+  SESSION_DEFAULTS,
+  SIGN_UP_THROTTLE,
+} from '@portal/domain';
 import { z } from 'zod';
 import { BUILD_INFO } from './build-info.js';
 import { DEFAULT_POOL_TIMEOUTS, type PoolTimeouts } from './db/client.js';
-import { DEFAULT_REALTIME_ALLOW_LIST } from './features/realtime-commands/allow-list.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -98,8 +103,9 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v === undefined || v.trim() === '' ? [...DEFAULT_REALTIME_ALLOW_LIST] : splitList(v)))
-    .refine((list) => list.every((c) => /^[a-z][a-z-]*$/.test(c)), {
-      message: 'must be restic sub-commands separated by commas (lower-case letters and dashes)',
+    // A narrowing of the domain's list: the agent refuses every other sub-command whatever this says.
+    .refine((list) => list.every(isRealtimeCommandName), {
+      message: `must be restic sub-commands separated by commas, among ${DEFAULT_REALTIME_ALLOW_LIST.join(', ')}`,
     }),
   ALLOW_PRIVATE_ENDPOINTS: z
     .enum(['true', 'false', ''], { message: 'must be true or false' })

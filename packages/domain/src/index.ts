@@ -34,6 +34,7 @@ export * from './packages.js';
 export * from './panels.js';
 export * from './permissions.js';
 export * from './purchase.js';
+export * from './realtime-commands.js';
 export * from './reseller-settings.js';
 export * from './restore.js';
 export * from './retention.js';

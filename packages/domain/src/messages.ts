@@ -1321,6 +1321,27 @@ export const deleteCommandQuestion = (commandLine: string) => `Delete the comman
 export const resticCommandNotAllowedText = (base: string, allowed: readonly string[]) =>
   `The restic command '${base}' is not allowed here. Allowed commands: ${allowed.join(', ')}.`;
 
+/**
+ * Why a realtime command's flags or arguments are refused (ours, issue 29): each names the offending part.
+ * `part` is the flag as restic reads it; `written` the text it came from when that differs (a group).
+ */
+export const REALTIME_COMMAND_TEXTS = {
+  flagNotAllowed: (part: string, base: string, written?: string) =>
+    `The flag ${part}${written && written !== part ? ` (in ${written})` : ''} is not allowed for restic ${base}.`,
+  notAFlag: (part: string) => `'${part}' is not a flag: flags start with '-', arguments go in Arguments.`,
+  separatorInFlags: "Leave out '--': the portal puts it before the arguments itself.",
+  needsValue: (flag: string) => `The flag ${flag} needs a value.`,
+  takesNoValue: (flag: string) => `The flag ${flag} takes no value.`,
+  valueNotValid: (flag: string, value: string, expected: string) =>
+    `'${value}' is not a valid value for ${flag}: expected ${expected}.`,
+  argumentIsFlag: (part: string) => `The argument '${part}' starts with '-': arguments may not, flags go in Flags.`,
+  controlCharacter: (part: string) => `'${part}' contains a control character.`,
+  catObjectType: (given: string | undefined, allowed: readonly string[]) =>
+    given === undefined
+      ? `restic cat needs the object type first: one of ${allowed.join(', ')}.`
+      : `restic cat may show only ${allowed.join(', ')}, not '${given}'.`,
+} as const;
+
 export function liveChannelConnectionFailedText(queue: WebsocketQueueType): string {
   return queue === 'CUSTOMER_MACHINE'
     ? MESSAGES.liveChannel.remoteMachineConnectionFailed

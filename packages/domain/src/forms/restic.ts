@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fieldNotValid, fieldRequired, fieldSingleSpaces, fieldTooLong } from '../messages.js';
+import { isRealtimeCommandName, realtimeCommandRefusal } from '../realtime-commands.js';
 
 /** Limits of the restic command form (ours: the specification gives none). */
 export const RESTIC_COMMAND_LIMITS = {
@@ -55,18 +56,7 @@ const commandParts = (label: string) =>
     .transform((v) => (typeof v === 'string' ? splitCommandParts(v) : (v ?? [])))
     .refine((parts) => parts.every((p) => p !== ''), { error: fieldSingleSpaces(label) });
 
-/**
- * Submit a realtime restic command (001 §3, §5, §7: body requestId, baseCommand, commandArguments,
- * commandFlags). The base command is required (label 'base command'); arguments and flags are optional
- * free text split on single spaces into lists, empty meaning an empty list. requestId is the generated
- * unique id of the submission.
- */
-export const resticCommandSchema = z.object({
-  requestId: z
-    .string({ error: fieldRequired('Request id') })
-    .trim()
-    .min(1, fieldRequired('Request id'))
-    .max(RESTIC_COMMAND_LIMITS.requestIdMax, fieldTooLong('Request id', RESTIC_COMMAND_LIMITS.requestIdMax)),
+const resticCommandFields = z.object({
   baseCommand: z
     .string({ error: fieldRequired(L.baseCommand) })
     .trim()
@@ -76,6 +66,40 @@ export const resticCommandSchema = z.object({
   commandArguments: commandParts(L.commandArguments),
   commandFlags: commandParts(L.commandFlags),
 });
+
+/**
+ * The realtime command rule (issue 29) on the field it names: only allow-listed flags with valid values, no
+ * argument that starts with '-', only the `cat` objects a diagnosis needs. A base command this portal does
+ * not know is left to the server, whose REALTIME_COMMAND_ALLOW_LIST answers it with the allowed ones.
+ */
+function checkRealtimeCommand(
+  command: { baseCommand: string; commandArguments: string[]; commandFlags: string[] },
+  ctx: z.RefinementCtx,
+) {
+  if (!isRealtimeCommandName(command.baseCommand)) return;
+  const refusal = realtimeCommandRefusal(command);
+  if (refusal) ctx.addIssue({ code: 'custom', path: [refusal.field], message: refusal.message });
+}
+
+/** The submit form's fields (the web's dialog): the submission without its generated request id. */
+export const resticCommandFormSchema = resticCommandFields.superRefine(checkRealtimeCommand);
+
+/**
+ * Submit a realtime restic command (001 §3, §5, §7: body requestId, baseCommand, commandArguments,
+ * commandFlags). The base command is required (label 'base command'); arguments and flags are optional
+ * free text split on single spaces into lists, empty meaning an empty list. requestId is the generated
+ * unique id of the submission.
+ */
+export const resticCommandSchema = z
+  .object({
+    requestId: z
+      .string({ error: fieldRequired('Request id') })
+      .trim()
+      .min(1, fieldRequired('Request id'))
+      .max(RESTIC_COMMAND_LIMITS.requestIdMax, fieldTooLong('Request id', RESTIC_COMMAND_LIMITS.requestIdMax)),
+    ...resticCommandFields.shape,
+  })
+  .superRefine(checkRealtimeCommand);
 export type ResticCommandForm = z.input<typeof resticCommandSchema>;
 export type ResticCommandPayload = z.output<typeof resticCommandSchema>;
 

@@ -5,12 +5,16 @@ import {
   type AgentToServer,
   COMMAND_RESPONSE_TYPES,
   machineQueue,
+  REALTIME_CAT_OBJECT_TYPES,
+  REALTIME_COMMAND_TEXTS,
   ROUTES,
   readCommandResponse,
   resticCommandNotAllowedText,
   type ServerToAgent,
 } from '@portal/domain';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { customers, realtimeCommands } from '../../db/schema/index.js';
 import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
@@ -31,8 +35,9 @@ let credential: MachineCredential;
 const started: TestStomp[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({ REALTIME_COMMAND_ALLOW_LIST: 'snapshots, version,check' });
+  t = await createTestApp({ REALTIME_COMMAND_ALLOW_LIST: 'snapshots, version,check,cat' });
   tenants = await createTenants(t.database.db);
+  await allowProviderControl(true);
   const fixtures = backupFixtures(t.database.db);
   const packageId = await fixtures.package(tenants.customerB.customerId);
   const machineId = await fixtures.machine(packageId);
@@ -87,6 +92,18 @@ async function providerQueue() {
   return queue;
 }
 
+/** Beta Inc's 'Allow provider machine control', which realtime commands need (issue 29). */
+async function allowProviderControl(allowed: boolean) {
+  await t.database.db
+    .update(customers)
+    .set({ allowProviderMachineControl: allowed })
+    .where(eq(customers.id, tenants.customerB.customerId));
+}
+
+/** Those of these commands that are stored, whatever the routes say. */
+const storedCommands = (commandIds: string[]) =>
+  t.database.db.select().from(realtimeCommands).where(inArray(realtimeCommands.commandId, commandIds));
+
 const submit = (body: unknown, at = ref) => provider.json('PUT', ROUTES.realtimeCommands.list.build(at), body);
 const list = async () => {
   const response = await provider.json('GET', ROUTES.realtimeCommands.list.build(ref));
@@ -134,7 +151,7 @@ describe('realtime commands routes (issue #5)', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().messages[0]).toMatchObject({
       fieldName: 'baseCommand',
-      message: resticCommandNotAllowedText('forget', ['snapshots', 'version', 'check']),
+      message: resticCommandNotAllowedText('forget', ['snapshots', 'version', 'check', 'cat']),
     });
   });
 
@@ -356,5 +373,92 @@ describe('realtime commands routes (issue #5)', () => {
       (await provider.json('PUT', ROUTES.realtimeCommands.stop.build(ref), { commandId: 'nope' })).statusCode,
     ).toBe(404);
     expect((await provider.json('PUT', ROUTES.realtimeCommands.stop.build(ref), {})).statusCode).toBe(400);
+  });
+});
+
+describe('realtime commands: the allow-list and provider machine control (issue 29)', () => {
+  it('answers the issue’s command 400 on commandFlags, naming -r; nothing is stored or sent', async () => {
+    const agent = await connectAgent();
+    const response = await submit({
+      requestId: 'rce-1',
+      baseCommand: 'snapshots',
+      commandArguments: [],
+      commandFlags: ['-vr', 'sftp:x@127.0.0.1:/x', '-vo', 'sftp.command=/bin/sh -c id>proof'],
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().messages).toEqual([
+      expect.objectContaining({
+        fieldName: 'commandFlags',
+        message: REALTIME_COMMAND_TEXTS.flagNotAllowed('-r', 'snapshots', '-vr'),
+      }),
+    ]);
+    for (const [body, field] of [
+      [{ commandFlags: ['-vp', '/etc/passwd'] }, 'commandFlags'],
+      [{ commandFlags: ['--option=rclone.program=/bin/sh'] }, 'commandFlags'],
+      [{ commandFlags: ['--cache-dir', '/tmp'] }, 'commandFlags'],
+      [{ commandArguments: ['--password-command=sh'] }, 'commandArguments'],
+    ] as const) {
+      const refused = await submit({ requestId: 'rce-2', baseCommand: 'snapshots', ...body });
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json().messages[0]).toMatchObject({ fieldName: field });
+    }
+    // The sync frame proves the channel is up: had a command been sent, it would be there by now.
+    await agent.send({ type: 'reply', requestId: 'sync-2', success: true, messages: [] });
+    expect(agent.commands()).toEqual([]);
+    expect(await storedCommands(['rce-1', 'rce-2'])).toEqual([]);
+  });
+
+  it('refuses cat masterkey and cat key with 400 on commandArguments', async () => {
+    for (const type of ['masterkey', 'key']) {
+      const response = await submit({ requestId: `cat-${type}`, baseCommand: 'cat', commandArguments: [type, 'abc'] });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().messages[0]).toEqual(
+        expect.objectContaining({
+          fieldName: 'commandArguments',
+          message: REALTIME_COMMAND_TEXTS.catObjectType(type, REALTIME_CAT_OBJECT_TYPES),
+        }),
+      );
+    }
+    expect(await storedCommands(['cat-masterkey', 'cat-key'])).toEqual([]);
+  });
+
+  it('without provider machine control: submit, list, stop and delete are 403 and nothing is stored or sent', async () => {
+    const agent = await connectAgent();
+    // One command run while control was allowed, to stop and delete once it is not.
+    expect((await submit({ requestId: 'ctl-1', baseCommand: 'check' })).statusCode).toBe(200);
+    await eventually(() => agent.commands().some((c) => c.type === 'realtimeCommand'));
+    await allowProviderControl(false);
+    try {
+      const refused = await submit({ requestId: 'ctl-2', baseCommand: 'snapshots' });
+      expect(refused.statusCode).toBe(403);
+      expect((await provider.json('GET', ROUTES.realtimeCommands.list.build(ref))).statusCode).toBe(403);
+      for (const action of [ROUTES.realtimeCommands.stop, ROUTES.realtimeCommands.remove]) {
+        const response = await provider.json('PUT', action.build(ref), { commandId: 'ctl-1' });
+        expect(response.statusCode).toBe(403);
+      }
+      await agent.send({ type: 'reply', requestId: 'sync-3', success: true, messages: [] });
+      expect(agent.commands().map((c) => c.type)).toEqual(['realtimeCommand']);
+      expect((await storedCommands(['ctl-1', 'ctl-2'])).map((c) => [c.commandId, c.resultCode])).toEqual([
+        ['ctl-1', null],
+      ]);
+    } finally {
+      await allowProviderControl(true);
+    }
+    // Allowed again: stop reaches the agent, and the finished command can be deleted.
+    const stopped = await provider.json('PUT', ROUTES.realtimeCommands.stop.build(ref), { commandId: 'ctl-1' });
+    expect(stopped.statusCode).toBe(200);
+    await eventually(() => agent.commands().some((c) => c.type === 'stopRealtimeCommand'));
+    const sent = agent.commands().find((c) => c.type === 'realtimeCommand');
+    if (sent?.type !== 'realtimeCommand') throw new Error('no command');
+    await agent.send({
+      type: 'realtimeFinished',
+      commandId: sent.commandId,
+      exitCodeResult: 'CANCELLATION_REQUESTED',
+      finishedAt: new Date().toISOString(),
+    });
+    await eventually(async () => (await list()).some((c) => c.commandId === 'ctl-1' && c.exitCode !== null));
+    const removed = await provider.json('PUT', ROUTES.realtimeCommands.remove.build(ref), { commandId: 'ctl-1' });
+    expect(removed.statusCode).toBe(200);
+    expect(await storedCommands(['ctl-1'])).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { backupMachines, realtimeCommandOutput, realtimeCommands } from '../../db/schema/index.js';
+import { backupMachines, customers, realtimeCommandOutput, realtimeCommands } from '../../db/schema/index.js';
 
 export interface RealtimeCommandRow {
   /** The row id: the agent protocol's commandId. */
@@ -51,11 +51,22 @@ export async function outputLinesOf(db: Executor, commandIds: number[]): Promise
 /** The queries behind realtime restic commands (001 §3, §7; issue #5). */
 export function createRealtimeCommandsRepo(db: Executor) {
   return {
-    /** The machine when it belongs to the package of the customer (the path's scope). */
+    /**
+     * The machine when it belongs to the package of the customer (the path's scope), with what deciding who
+     * may command it needs (its customer's 'Allow provider machine control').
+     */
     async machineIn(customerId: number, packageId: number, machineId: number) {
       const [row] = await db
-        .select({ id: backupMachines.id, name: backupMachines.name })
+        .select({
+          id: backupMachines.id,
+          name: backupMachines.name,
+          customerId: backupMachines.customerId,
+          assignedUserId: backupMachines.assignedUserId,
+          parentResellerCustomerId: customers.parentResellerCustomerId,
+          allowProviderMachineControl: customers.allowProviderMachineControl,
+        })
         .from(backupMachines)
+        .innerJoin(customers, eq(customers.id, backupMachines.customerId))
         .where(
           and(
             eq(backupMachines.id, machineId),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type Actor,
   type AgentToServer,
   COMMAND_RESULT_TEXTS,
   commandFinishedMessage,
@@ -7,16 +8,15 @@ import {
   errorMessage,
   isCommandResultCode,
   MESSAGES,
+  mayCommandMachine,
   type RealtimeCommandView,
   type ResticCommandPayload,
-  resticCommandNotAllowedText,
+  realtimeCommandRefusal,
   type ServerToAgent,
 } from '@portal/domain';
-import { AppError, badRequest, notFound } from '../../http/errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../../http/errors.js';
 import { presentCommand } from './present.js';
 import type { RealtimeCommandRow, RealtimeCommandsRepo } from './repo.js';
-
-export { DEFAULT_REALTIME_ALLOW_LIST } from './allow-list.js';
 
 /** What the service needs of the live channel. */
 export interface RealtimeChannel {
@@ -55,9 +55,15 @@ export function createRealtimeCommandService(deps: {
   const { repo } = deps;
   const now = deps.now ?? (() => new Date());
 
-  async function machineOf(path: MachinePath) {
+  /**
+   * The path's machine, when the caller may command it: a provider admin only with the customer's 'Allow
+   * provider machine control' (issue 29), for reading earlier output too, since it holds what restic read
+   * from the machine (file names, and with `cat blob` file contents).
+   */
+  async function machineOf(actor: Actor, path: MachinePath) {
     const machine = await repo.machineIn(path.customerId, path.packageId, path.machineId);
     if (!machine) throw notFound(MESSAGES.backupMachine.notFound);
+    if (!mayCommandMachine(actor, machine)) throw forbidden();
     return machine;
   }
 
@@ -102,11 +108,11 @@ export function createRealtimeCommandService(deps: {
   return {
     allowList: deps.allowList,
 
-    async submit(path: MachinePath, command: ResticCommandPayload): Promise<RealtimeCommandView> {
-      const machine = await machineOf(path);
-      if (!deps.allowList.includes(command.baseCommand)) {
-        throw badRequest(resticCommandNotAllowedText(command.baseCommand, deps.allowList), 'baseCommand');
-      }
+    async submit(actor: Actor, path: MachinePath, command: ResticCommandPayload): Promise<RealtimeCommandView> {
+      const machine = await machineOf(actor, path);
+      // The domain's rule (issue 29), with this portal's allow-list; the agent applies it again before it runs.
+      const refusal = realtimeCommandRefusal(command, deps.allowList);
+      if (refusal) throw badRequest(refusal.message, refusal.field);
       if (await repo.byCommandId(machine.id, command.requestId)) {
         throw new AppError(409, 'CANCELLABLE_COMMAND_ID_ALREADY_EXISTS', [
           errorMessage(
@@ -150,13 +156,13 @@ export function createRealtimeCommandService(deps: {
       return presentCommand({ ...row, output: [] });
     },
 
-    async list(path: MachinePath): Promise<RealtimeCommandView[]> {
-      const machine = await machineOf(path);
+    async list(actor: Actor, path: MachinePath): Promise<RealtimeCommandView[]> {
+      const machine = await machineOf(actor, path);
       return (await repo.list(machine.id)).map(presentCommand);
     },
 
-    async stop(path: MachinePath, commandId: string): Promise<void> {
-      const machine = await machineOf(path);
+    async stop(actor: Actor, path: MachinePath, commandId: string): Promise<void> {
+      const machine = await machineOf(actor, path);
       const row = await repo.byCommandId(machine.id, commandId);
       if (!row) throw notFound(TEXT.commandNotFound);
       if (row.resultCode !== null) throw badRequest(TEXT.alreadyFinished, 'commandId');
@@ -168,8 +174,8 @@ export function createRealtimeCommandService(deps: {
       if (!sent) throw offline();
     },
 
-    async remove(path: MachinePath, commandId: string): Promise<void> {
-      const machine = await machineOf(path);
+    async remove(actor: Actor, path: MachinePath, commandId: string): Promise<void> {
+      const machine = await machineOf(actor, path);
       const row = await repo.byCommandId(machine.id, commandId);
       if (!row) throw notFound(TEXT.commandNotFound);
       if (row.resultCode === null) throw badRequest(TEXT.stillRunning, 'commandId');

@@ -5,6 +5,7 @@ import {
   deleteCommandQuestion,
   MESSAGES,
   machineQueue,
+  REALTIME_COMMAND_TEXTS,
   type RealtimeCommandView,
   stopCommandQuestion,
   WEB_UI_COMMAND_RESPONSE,
@@ -316,6 +317,26 @@ describe('Submit restic command dialog (001 §5, §8)', () => {
     await events.click(dialog.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('Command submitted but some errors occurred.')).toBeInTheDocument();
     expect(dialog.getByTestId('global-errors')).toHaveTextContent('The agent is busy');
+  });
+
+  it('refuses a flag outside the allow-list on the Flags field before sending, and shows the server’s (issue 29)', async () => {
+    const refused = () => reply(400, { messages: [message('commandFlags', 'Not on this portal')] });
+    const server = serve([], (method, path) => (method === 'PUT' && path === BASE ? refused() : undefined));
+    const { events } = open();
+    await events.click(await screen.findByRole('button', { name: LABELS.submitButton }));
+    const dialog = within(await screen.findByTestId('submit-restic-command-dialog'));
+    await events.type(dialog.getByLabelText('base command'), 'snapshots');
+    await events.type(dialog.getByLabelText('Flags'), '-vr sftp:x@127.0.0.1:/x');
+    await events.click(dialog.getByRole('button', { name: 'Submit' }));
+    expect(await dialog.findByText(REALTIME_COMMAND_TEXTS.flagNotAllowed('-r', 'snapshots', '-vr'))).toHaveClass(
+      'invalid-feedback',
+    );
+    expect(server.to('PUT', BASE)).toHaveLength(0);
+
+    await events.clear(dialog.getByLabelText('Flags'));
+    await events.type(dialog.getByLabelText('Flags'), '--json');
+    await events.click(dialog.getByRole('button', { name: 'Submit' }));
+    expect(await dialog.findByText('Not on this portal')).toHaveClass('invalid-feedback');
   });
 
   it('toasts "Error in communicating with server." when no answer comes', async () => {

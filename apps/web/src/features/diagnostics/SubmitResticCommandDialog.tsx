@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGE_ROUTING, MESSAGES, RESTIC_COMMAND_LABELS, resticCommandSchema } from '@portal/domain';
+import { MESSAGE_ROUTING, MESSAGES, RESTIC_COMMAND_LABELS, resticCommandFormSchema } from '@portal/domain';
 import { type Resolver, useForm } from 'react-hook-form';
 import { newRequestId } from '../../app/requestId';
 import { FormModal, GlobalErrors, TextField, useDialogSubmit } from '../../ui';
@@ -17,8 +17,11 @@ interface CommandFormValues {
 
 const EMPTY: CommandFormValues = { baseCommand: '', commandArguments: '', commandFlags: '' };
 
-/** The form is the domain's schema without the request id, which each submission generates. */
-const formSchema = resticCommandSchema.omit({ requestId: true });
+/**
+ * The domain's form schema: the submission without the request id, which each submission generates, with the
+ * same allow-list of flags and arguments the server and the agent apply (issue 29).
+ */
+const formSchema = resticCommandFormSchema;
 
 export interface SubmitResticCommandDialogProps {
   show: boolean;
