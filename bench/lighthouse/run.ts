@@ -156,6 +156,25 @@ async function measure(url: string, formFactor: 'mobile' | 'desktop', session: s
   }
 }
 
+/**
+ * On a loaded machine Lighthouse now and then loses the trace of a page load (NO_NAVSTART, NO_FCP): such a run
+ * is made again, at most twice, and said so; its figures never count.
+ */
+async function measureWithRetries(
+  url: string,
+  formFactor: 'mobile' | 'desktop',
+  session: string | null,
+): Promise<Measurement> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(url, formFactor, session);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      console.log(`run again after: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
@@ -194,7 +213,7 @@ try {
     for (const formFactor of ['mobile', 'desktop'] as const) {
       const before = load();
       const runs: Measurement[] = [];
-      for (let i = 0; i < RUNS; i++) runs.push(await measure(target.url, formFactor, target.session));
+      for (let i = 0; i < RUNS; i++) runs.push(await measureWithRetries(target.url, formFactor, target.session));
       const pick = (f: (m: Measurement) => number) => median(runs.map(f));
       rows.push([
         target.name,
