@@ -11,7 +11,8 @@ import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const SERVER_ENTRY = join(ROOT, 'apps/server/dist/main.js');
+/** The server build to run: BENCH_SERVER_ENTRY names another (e.g. of another commit, for a before and after). */
+const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY || join(ROOT, 'apps/server/dist/main.js');
 const PORT = Number(process.env.BENCH_LIGHTHOUSE_PORT ?? 18600);
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
