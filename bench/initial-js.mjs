@@ -2,13 +2,15 @@
 // modulepreload that the built index.html names, as the browser fetches them before the page runs, with
 // raw and gzip (level 6, zlib) sizes, then what they hold (from the build's source maps). Exits 1 when the
 // total passes the budget, 200 KB gzip, or when a part that only later screens need is among them (KEPT_OFF:
-// each would cost the first page kilobytes long before the budget noticed), so `npm test` fails then.
+// each would cost the first page kilobytes long before the budget noticed), so `npm test` fails then. It also
+// checks that the build compressed each of them (issue 29): a .br and a .gz beside it that decompress to it,
+// which the server sends instead by the request's Accept-Encoding; a missing or wrong one exits 1 too.
 //
 //   npm run build -w apps/web && node bench/initial-js.mjs [dist directory, default apps/web/dist]
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 
 const BUDGET_BYTES = 200 * 1024;
 const LARGEST_SHOWN = 12;
@@ -99,24 +101,59 @@ function sourceGroup(path) {
   return scope.startsWith('@') ? `${scope}/${name}` : scope;
 }
 
+/**
+ * The size of the build's compressed copy of a file (`.br` or `.gz` beside it), or null when it is missing or
+ * does not decompress to the file.
+ * @param {string} file
+ * @param {Buffer} body
+ * @param {'br' | 'gz'} extension
+ */
+function builtCopySize(file, body, extension) {
+  const copyFile = `${file}.${extension}`;
+  if (!existsSync(copyFile)) return null;
+  const copy = readFileSync(copyFile);
+  const decoded = extension === 'br' ? brotliDecompressSync(copy) : gunzipSync(copy);
+  return decoded.equals(body) ? copy.length : null;
+}
+
 const rows = initialScripts(readFileSync(indexHtml, 'utf8')).map((src) => {
-  const body = readFileSync(join(dist, src));
-  return { src, raw: body.length, gzip: gzipSync(body, { level: 6 }).length };
+  const file = join(dist, src);
+  const body = readFileSync(file);
+  return {
+    src,
+    raw: body.length,
+    gzip: gzipSync(body, { level: 6 }).length,
+    builtBr: builtCopySize(file, body, 'br'),
+    builtGz: builtCopySize(file, body, 'gz'),
+  };
 });
 if (rows.length === 0) {
   console.error(`${indexHtml} names no script`);
   process.exit(1);
 }
-const total = { src: 'total', raw: 0, gzip: 0 };
+const total = {
+  src: 'total',
+  raw: 0,
+  gzip: 0,
+  builtBr: /** @type {number | null} */ (0),
+  builtGz: /** @type {number | null} */ (0),
+};
 for (const r of rows) {
   total.raw += r.raw;
   total.gzip += r.gzip;
+  total.builtBr = total.builtBr === null || r.builtBr === null ? null : total.builtBr + r.builtBr;
+  total.builtGz = total.builtGz === null || r.builtGz === null ? null : total.builtGz + r.builtGz;
 }
 const kib = (/** @type {number} */ bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 const width = Math.max(...rows.map((r) => r.src.length));
-console.log('Initial JavaScript (the scripts and modulepreloads index.html names; raw and gzip -6 bytes):');
+const built = (/** @type {number | null} */ bytes) => (bytes === null ? 'MISSING' : String(bytes)).padStart(7);
+console.log(
+  'Initial JavaScript (the scripts and modulepreloads index.html names; raw and gzip -6 bytes; the .br and .gz the build made, as served):',
+);
 for (const r of [...rows, total]) {
-  console.log(`${r.src.padEnd(width)}  ${String(r.raw).padStart(7)}  ${String(r.gzip).padStart(6)}  ${kib(r.gzip)}`);
+  console.log(
+    `${r.src.padEnd(width)}  ${String(r.raw).padStart(7)}  ${String(r.gzip).padStart(6)}  ${kib(r.gzip)}  br ${built(r.builtBr)}  gz ${built(r.builtGz)}`,
+  );
 }
 
 /** @type {Map<string, number>} */
@@ -145,4 +182,10 @@ if (groups.size === 0) console.log('no source maps: the parts kept off the first
 else if (broughtIn.length > 0) {
   console.log(`NOT KEPT OFF: the first page now loads ${broughtIn.join(', ')} (see the largest parts above)`);
 }
-process.exit(withinBudget && broughtIn.length === 0 ? 0 : 1);
+const uncompressed = rows.filter((r) => r.builtBr === null || r.builtGz === null).map((r) => r.src);
+if (uncompressed.length > 0) {
+  console.log(
+    `NOT PRECOMPRESSED: no .br or .gz that decompresses to ${uncompressed.join(', ')} (apps/web/vite.config.ts)`,
+  );
+} else console.log(`ok: every initial script also as .br (${kib(total.builtBr ?? 0)} in all) and .gz, as served`);
+process.exit(withinBudget && broughtIn.length === 0 && uncompressed.length === 0 ? 0 : 1);

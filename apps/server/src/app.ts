@@ -149,6 +149,7 @@ import { createUsersRepo } from './features/users/repo.js';
 import { registerUserRoutes } from './features/users/routes.js';
 import { createUserService, createUserViews } from './features/users/service.js';
 import { createAfterAnswer } from './http/after-answer.js';
+import { registerCompression } from './http/compression.js';
 import { AppError, isClientAbort } from './http/errors.js';
 import { registerRequestContext } from './http/request-context.js';
 import { route } from './http/route.js';
@@ -274,6 +275,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const shell = createShellService(createShellRepo(db));
 
+  // Before any route: the compression hooks attach to each route as it is added.
+  await registerCompression(app);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   registerSecurityHeaders(app, { https: config.secureCookies });

@@ -1,11 +1,16 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.js';
 
 let t: TestApp;
 let dist: string;
+/** A built script as the build leaves it: the file, and beside it its .br and .gz (apps/web/vite.config.ts). */
+const script = Buffer.from(
+  Array.from({ length: 200 }, (_, i) => `export const line${i} = "console.log(${i})";`).join('\n'),
+);
 
 beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), 'portal-dist-'));
@@ -13,9 +18,12 @@ beforeAll(async () => {
   mkdirSync(join(dist, 'img'));
   writeFileSync(
     join(dist, 'index.html'),
-    '<!doctype html><html><head><title>Cloud Portal</title><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>',
+    `<!doctype html><html><head><title>Cloud Portal</title><script type="module" src="/assets/app.js"></script>${'<link rel="modulepreload" href="/assets/big.js">'.repeat(40)}</head><body><div id="root"></div></body></html>`,
   );
   writeFileSync(join(dist, 'assets/app.js'), 'console.log("app")');
+  writeFileSync(join(dist, 'assets/big.js'), script);
+  writeFileSync(join(dist, 'assets/big.js.br'), brotliCompressSync(script));
+  writeFileSync(join(dist, 'assets/big.js.gz'), gzipSync(script));
   writeFileSync(join(dist, 'img/logo.png'), 'png');
   t = await createTestApp({ WEB_DIST_DIR: dist });
 });
@@ -51,5 +59,67 @@ describe('serving the built web app (issue #2)', () => {
     expect(page.body).toContain('<script type="module" src="/assets/app.js"></script>');
     expect(page.body).toMatch(/<meta name="_csrf" content="[A-Za-z0-9_-]+">/);
     expect(page.body).toContain('<script type="application/json" id="initial-data">{"user":null');
+  });
+});
+
+describe('serving the built web app compressed (issue 29)', () => {
+  const asset = (acceptEncoding?: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: '/assets/big.js',
+      headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+    });
+
+  it('sends the brotli file to a browser that accepts brotli, with the asset headers of the file itself', async () => {
+    const response = await asset('gzip, deflate, br, zstd');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers.vary).toBe('Accept-Encoding');
+    expect(response.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(Number(response.headers['content-length'])).toBe(response.rawPayload.length);
+    expect(response.rawPayload.length).toBeLessThan(script.length / 4);
+    expect(brotliDecompressSync(response.rawPayload).equals(script)).toBe(true);
+  });
+
+  it('sends the gzip file when only gzip is accepted', async () => {
+    for (const acceptEncoding of ['gzip', 'gzip, deflate', 'br;q=0, gzip']) {
+      const response = await asset(acceptEncoding);
+      expect(response.headers['content-encoding'], acceptEncoding).toBe('gzip');
+      expect(response.headers.vary).toBe('Accept-Encoding');
+      expect(response.headers['content-type']).toBe('application/javascript; charset=utf-8');
+      expect(gunzipSync(response.rawPayload).equals(script)).toBe(true);
+    }
+  });
+
+  it('sends the file as it is when no compression is accepted, still saying that the answer varies', async () => {
+    for (const acceptEncoding of [undefined, 'identity', 'deflate']) {
+      const response = await asset(acceptEncoding);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding'], acceptEncoding).toBeUndefined();
+      expect(response.headers.vary).toBe('Accept-Encoding');
+      expect(response.headers['cache-control']).toContain('immutable');
+      expect(response.rawPayload.equals(script)).toBe(true);
+    }
+  });
+
+  it('sends a file the build did not compress as it is', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/assets/app.js', headers: { 'accept-encoding': 'br' } });
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.body).toBe('console.log("app")');
+  });
+
+  it("never compresses the page, which carries the CSRF token, not even on an API route's address", async () => {
+    for (const url of ['/login', '/health']) {
+      const page = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { accept: 'text/html', 'accept-encoding': 'gzip, br' },
+      });
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['content-encoding'], url).toBeUndefined();
+      expect(page.rawPayload.length, url).toBeGreaterThan(1024);
+      expect(page.body).toMatch(/<meta name="_csrf" content="[A-Za-z0-9_-]+">/);
+    }
   });
 });

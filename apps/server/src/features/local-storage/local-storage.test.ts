@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { RETENTION_MESSAGES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -310,6 +311,30 @@ describe('restic against the embedded REST backend', () => {
     const middle = await raw('GET', `/restic/${machineA}/data/${pack.name}`, { ...auth, range: 'bytes=100-199' });
     expect(middle.status).toBe(206);
     expect(middle.body.equals(packBytes.subarray(100, 200))).toBe(true);
+  });
+
+  it('sends and stores every byte as it is, whatever Accept-Encoding and Content-Encoding say (issue 29)', async () => {
+    // restic's Go HTTP client asks for gzip on every request.
+    const auth = { authorization: basic(credA), 'accept-encoding': 'gzip, br' };
+    const repoDir = join(dataDir, 'storage', bucketName, String(machineA));
+    const v2 = await raw('GET', `/restic/${machineA}/data/`, { ...auth, accept: 'application/vnd.x.restic.rest.v2' });
+    expect(v2.headers['content-encoding']).toBeUndefined();
+    const pack = (JSON.parse(v2.body.toString()) as { name: string; size: number }[])[0];
+    if (!pack) throw new Error('no pack');
+    const read = await raw('GET', `/restic/${machineA}/data/${pack.name}`, auth);
+    expect(read.headers['content-encoding']).toBeUndefined();
+    expect(read.headers['content-length']).toBe(String(pack.size));
+    expect(read.body.equals(await readFile(join(repoDir, 'data', pack.name.slice(0, 2), pack.name)))).toBe(true);
+
+    // A body that says it is gzip is stored as sent, never inflated: its name is the hash of the bytes sent.
+    const sent = gzipSync(Buffer.from('a'.repeat(64 * 1024)));
+    const url = `/restic/${machineA}/locks/${sha(sent)}`;
+    const upload = { ...auth, 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' };
+    expect((await raw('POST', url, upload, sent)).status).toBe(200);
+    const back = await raw('GET', url, auth);
+    expect(back.headers['content-encoding']).toBeUndefined();
+    expect(back.body.equals(sent)).toBe(true);
+    expect((await raw('DELETE', url, auth)).status).toBe(200);
   });
 
   it('checks uploads: content must match its name, existing objects and config are never replaced', async () => {

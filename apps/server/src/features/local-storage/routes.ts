@@ -30,6 +30,9 @@ export interface LocalStorageDeps {
 const V2 = 'application/vnd.x.restic.rest.v2';
 const V1 = 'application/vnd.x.restic.rest.v1';
 const withHead = { head: true };
+/** restic's objects go out and come in byte for byte as stored: never compressed on the fly, nor inflated. */
+const storageRoute: typeof route = (app, entry, handler, options = {}) =>
+  route(app, entry, handler, { ...options, compress: false, decompress: false });
 const r = ROUTES.restic;
 
 /**
@@ -123,30 +126,32 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         request.body instanceof Readable ? request.body : Readable.from([]);
 
       // POST /?create=true: the repository's folders (idempotent).
-      route(scope, r.create, async (request, reply) => {
+      storageRoute(scope, r.create, async (request, reply) => {
         const { create } = request.query as { create?: string };
         if (create !== 'true') return plain(reply, 400, 'Bad Request');
         await createRepository(dirOf(request));
         return plain(reply, 200, 'OK');
       });
 
-      route(
+      storageRoute(
         scope,
         r.readConfig,
         async (request, reply) => sendFile(request, reply, join(dirOf(request), 'config')),
         withHead,
       );
 
-      route(scope, r.saveConfig, async (request, reply) => {
+      storageRoute(scope, r.saveConfig, async (request, reply) => {
         const result = await saveFile(dirOf(request), 'config', bodyOf(request));
         if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
         if (result === 'exists') return plain(reply, 403, 'The config file exists and is never replaced');
         return plain(reply, 200, 'OK');
       });
 
-      route(scope, r.deleteConfig, async (_request, reply) => plain(reply, 403, 'The config file is never deleted'));
+      storageRoute(scope, r.deleteConfig, async (_request, reply) =>
+        plain(reply, 403, 'The config file is never deleted'),
+      );
 
-      route(scope, r.list, async (request, reply) => {
+      storageRoute(scope, r.list, async (request, reply) => {
         const { type } = request.params as { type: string };
         if (!isObjectType(type)) return plain(reply, 400, 'Bad Request');
         const dir = dirOf(request);
@@ -165,7 +170,7 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         return isObjectType(type) && isObjectName(name) ? { type, name } : null;
       };
 
-      route(
+      storageRoute(
         scope,
         r.readObject,
         async (request, reply) => {
@@ -176,7 +181,7 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         withHead,
       );
 
-      route(scope, r.saveObject, async (request, reply) => {
+      storageRoute(scope, r.saveObject, async (request, reply) => {
         const object = objectParams(request);
         if (!object) return plain(reply, 400, 'Bad Request');
         const result = await saveFile(dirOf(request), object, bodyOf(request));
@@ -185,7 +190,7 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         return plain(reply, 200, 'OK');
       });
 
-      route(scope, r.deleteObject, async (request, reply) => {
+      storageRoute(scope, r.deleteObject, async (request, reply) => {
         const object = objectParams(request);
         if (!object) return plain(reply, 400, 'Bad Request');
         // Ransomware on the machine must not destroy its backups (issue 16): only restic's own lock files

@@ -1,0 +1,240 @@
+// Lighthouse performance scores (issue 29 item 14) of the sign-in page and the provider admin's dashboard,
+// mobile and desktop, on the built server in demo mode: each measurement runs BENCH_LIGHTHOUSE_RUNS times (3)
+// in a fresh Chromium (empty cache) and the median is reported, with the load average beside it, since the
+// machine is shared and Lighthouse's CPU timings follow what else runs.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The server build to run: BENCH_SERVER_ENTRY names another (e.g. of another commit, for a before and after). */
+const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY || join(ROOT, 'apps/server/dist/main.js');
+const PORT = Number(process.env.BENCH_LIGHTHOUSE_PORT ?? 18600);
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
+const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
+const SIGNED_IN_AS = 'provider-admin@demo.test';
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The demo server as the journeys start it (e2e/playwright.config.ts): fresh data folder, no live agents. */
+async function startDemoServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} missing: run npm run build`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-lighthouse-'));
+  const child: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DEMO: 'true',
+      DEMO_AGENTS: '0',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO_PASSWORD: PASSWORD,
+      DEMO_SMTP_PORT: String(PORT + 1),
+      DEMO_WHMCS_PORT: String(PORT + 2),
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  let exited: number | null = null;
+  child.on('exit', (code) => {
+    exited = code ?? 1;
+  });
+  const url = `http://127.0.0.1:${PORT}`;
+  const deadline = Date.now() + 120_000;
+  while (
+    (await fetch(`${url}/health`).then(
+      (r) => r.status,
+      () => 0,
+    )) !== 200
+  ) {
+    if (exited !== null) throw new Error(`the server exited with code ${exited} while starting`);
+    if (Date.now() > deadline) throw new Error('the server did not answer /health within 120 s');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return {
+    url,
+    stop: async () => {
+      if (exited === null) {
+        const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGTERM');
+        await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
+        if (exited === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const cookieOf = (response: Response, name: string) =>
+  response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0] ?? '')
+    .find((pair) => pair.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
+
+/** Signs in as the login form does: the anonymous CSRF cookie and the page's token, then POST /login. */
+async function signIn(url: string, email: string): Promise<string> {
+  const page = await fetch(`${url}/login`, { headers: { accept: 'text/html' } });
+  const csrf = cookieOf(page, 'portal_csrf');
+  const token = /<meta name="_csrf" content="([^"]+)">/.exec(await page.text())?.[1];
+  if (!csrf || !token) throw new Error(`GET /login gave no CSRF cookie or token (status ${page.status})`);
+  const answer = await fetch(`${url}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: `portal_csrf=${csrf}`,
+      accept: 'text/html',
+    },
+    body: new URLSearchParams({ username: email, password: PASSWORD, _csrf: token }).toString(),
+  });
+  const session = cookieOf(answer, 'portal_session');
+  if (!session) throw new Error(`sign-in of ${email} failed (status ${answer.status})`);
+  return session;
+}
+
+interface Measurement {
+  score: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  /** Bytes on the wire of every request, and of the scripts alone. */
+  totalBytes: number;
+  scriptBytes: number;
+  /** Lighthouse's "Enable text compression" audit passed. */
+  textCompression: boolean;
+}
+
+function measurementOf(result: Result): Measurement {
+  const numeric = (id: string) => result.audits[id]?.numericValue ?? Number.NaN;
+  const resources = result.audits['resource-summary']?.details;
+  const items =
+    resources && 'items' in resources ? (resources.items as { resourceType: string; transferSize: number }[]) : [];
+  return {
+    score: Math.round((result.categories.performance?.score ?? 0) * 100),
+    fcpMs: numeric('first-contentful-paint'),
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    totalBytes: numeric('total-byte-weight'),
+    scriptBytes: items.find((i) => i.resourceType === 'script')?.transferSize ?? Number.NaN,
+    textCompression: (result.audits['uses-text-compression']?.score ?? 0) >= 0.9,
+  };
+}
+
+/** One Lighthouse navigation in a fresh browser (empty cache), with the session cookie when given. */
+async function measure(url: string, formFactor: 'mobile' | 'desktop', session: string | null): Promise<Measurement> {
+  const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  try {
+    const page = await browser.newPage();
+    if (session) {
+      await browser.setCookie({ name: 'portal_session', value: session, domain: '127.0.0.1', path: '/' });
+    }
+    const flags: Flags = { output: 'json', logLevel: 'error', onlyCategories: ['performance'] };
+    const runner = await lighthouse(url, flags, formFactor === 'desktop' ? desktopConfig : undefined, page);
+    if (!runner) throw new Error(`Lighthouse gave no result for ${url}`);
+    const { lhr } = runner;
+    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    if (session && new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
+      throw new Error(`signed in, ${url} ended at ${lhr.finalDisplayedUrl}`);
+    }
+    return measurementOf(lhr);
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * On a loaded machine Lighthouse now and then loses the trace of a page load (NO_NAVSTART, NO_FCP): such a run
+ * is made again, at most twice, and said so; its figures never count.
+ */
+async function measureWithRetries(
+  url: string,
+  formFactor: 'mobile' | 'desktop',
+  session: string | null,
+): Promise<Measurement> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(url, formFactor, session);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      console.log(`run again after: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+
+const server = process.env.BENCH_LIGHTHOUSE_URL ? null : await startDemoServer();
+const base = process.env.BENCH_LIGHTHOUSE_URL ?? server?.url ?? '';
+try {
+  const session = await signIn(base, SIGNED_IN_AS);
+  const pages = [
+    { name: 'sign-in (/login)', url: `${base}/login`, session: null },
+    { name: `dashboard (/, ${SIGNED_IN_AS})`, url: `${base}/`, session },
+  ];
+  console.log(`Lighthouse ${RUNS} runs each, median; ${base}; load average before each set (1, 5, 15 min)`);
+  const header = [
+    'page',
+    'form factor',
+    'score',
+    'runs',
+    'FCP ms',
+    'LCP ms',
+    'TBT ms',
+    'bytes',
+    'JS bytes',
+    'text compression',
+    'load before',
+    'load after',
+  ];
+  const rows: string[][] = [];
+  for (const target of pages) {
+    for (const formFactor of ['mobile', 'desktop'] as const) {
+      const before = load();
+      const runs: Measurement[] = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await measureWithRetries(target.url, formFactor, target.session));
+      const pick = (f: (m: Measurement) => number) => median(runs.map(f));
+      rows.push([
+        target.name,
+        formFactor,
+        String(pick((m) => m.score)),
+        runs.map((m) => m.score).join(' '),
+        pick((m) => m.fcpMs).toFixed(0),
+        pick((m) => m.lcpMs).toFixed(0),
+        pick((m) => m.tbtMs).toFixed(0),
+        kib(pick((m) => m.totalBytes)),
+        kib(pick((m) => m.scriptBytes)),
+        runs.every((m) => m.textCompression) ? 'passed' : 'failed',
+        before,
+        load(),
+      ]);
+      console.log(`| ${rows.at(-1)?.join(' | ')} |`);
+    }
+  }
+  console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+} finally {
+  await server?.stop();
+}
