@@ -23,7 +23,7 @@ const KIND = 'customers.plugins';
 const L = AUDIT_TEXTS.labels;
 
 /** Saves the customer's cPanel plugin setting unchanged: a recorded change that leaves the demo as it was. */
-async function saveCustomerPlugins(page: Page): Promise<number> {
+async function saveCustomerPlugins(page: Page): Promise<{ id: number; name: string }> {
   const list = await jsonResult<Paged<CustomerRow>>(
     page,
     withQuery(ROUTES.customers.lists.customers.path, { search: SUPER_ADMIN, page: 0, size: 10 }),
@@ -36,7 +36,7 @@ async function saveCustomerPlugins(page: Page): Promise<number> {
     data: { cpanelPluginEnabled: customer.cpanelPluginEnabled },
   });
   expect(answer.status()).toBe(200);
-  return customer.id;
+  return { id: customer.id, name: customer.displayName };
 }
 
 /** Parses RFC 4180 lines without quoted line breaks (the records have none). */
@@ -58,31 +58,47 @@ test('a provider admin finds its change on the audit trail and exports it; the c
 }) => {
   await signIn(page, PROVIDER);
   await page.goto('/boltadmin/customers');
-  const customerId = await saveCustomerPlugins(page);
+  const customer = await saveCustomerPlugins(page);
+  const customerId = customer.id;
+  // How the trail names the customer and the kind: by name and id, by the kind's label (never a route key).
+  const tenantText = `${customer.name} (id ${customerId})`;
+  const subjectText = `Customer: ${tenantText}`;
+  const kindLabel = auditKindName(KIND);
+  expect(kindLabel).toBe('Customer plugin settings changed');
 
   await page.getByRole('navigation', { name: 'Admin area menu' }).getByRole('link', { name: 'Audit Trail' }).click();
   await expect(page).toHaveURL(/\/boltadmin\/audit$/);
   await expect(page.getByRole('heading', { level: 1, name: AUDIT_TEXTS.providerTitle })).toBeVisible();
 
   const filter = page.getByTestId('audit-filter');
-  await filter.getByLabel(L.kind).selectOption(KIND);
+  // The kinds come grouped by area, each under its heading.
+  const kinds = filter.getByLabel(L.kind);
+  await expect(kinds.locator('optgroup[label="Customers and resellers"] > option', { hasText: kindLabel })).toHaveCount(
+    1,
+  );
+  await expect(kinds.locator('optgroup[label="Billing"] > option', { hasText: 'Billing server changed' })).toHaveCount(
+    1,
+  );
+  await kinds.selectOption({ label: kindLabel });
   await filter.getByLabel(L.email).fill(PROVIDER);
   await filter.getByRole('button', { name: AUDIT_TEXTS.apply }).click();
   const table = page.getByTestId('audit-table');
   const rows = table.locator('tbody tr');
   // Every row shown is of the kind and person filtered (retried: the previous page stays up while the next loads).
-  await expect(rows.filter({ hasNotText: auditKindName(KIND) })).toHaveCount(0);
+  await expect(rows.filter({ hasNotText: kindLabel })).toHaveCount(0);
   await expect(rows.filter({ hasNotText: PROVIDER })).toHaveCount(0);
-  await expect(rows.first()).toContainText(auditKindName(KIND));
+  await expect(rows.first()).toContainText(kindLabel);
   await expect(rows.first()).toContainText(PROVIDER);
-  await expect(rows.first()).toContainText(`customer ${customerId}`);
+  await expect(rows.first().getByRole('cell', { name: subjectText, exact: true })).toBeVisible();
+  await expect(rows.first().getByRole('cell', { name: tenantText, exact: true })).toBeVisible();
+  await expect(rows.first()).not.toContainText(KIND);
   await expect(rows.first()).toContainText('Succeeded (200)');
   // The filter is in the address: a reload (or a shared link) shows the same filtered trail; Back the whole trail.
   await expect(page).toHaveURL(/\/boltadmin\/audit\?.*kind=/);
   await page.reload();
   await expect(filter.getByLabel(L.email)).toHaveValue(PROVIDER);
   await expect(filter.getByLabel(L.kind)).toHaveValue(KIND);
-  await expect(rows.first()).toContainText(auditKindName(KIND));
+  await expect(rows.first()).toContainText(kindLabel);
   await expect(rows.filter({ hasNotText: PROVIDER })).toHaveCount(0);
   await page.goBack();
   await expect(page).toHaveURL(/\/boltadmin\/audit$/);
@@ -97,17 +113,17 @@ test('a provider admin finds its change on the audit trail and exports it; the c
   expect(download.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = csvRows(readFileSync((await download.path()) ?? '', 'utf8'));
   const header = csv[0] ?? [];
-  expect(header.slice(0, 5)).toEqual(['Id', 'Time', 'Kind', 'Event', 'Outcome']);
+  expect(header.slice(0, 4)).toEqual(['Id', 'Time', 'Event', 'Outcome']);
   const records = csv.slice(1);
   expect(records.length).toBeGreaterThan(0);
   const column = (name: string) => header.indexOf(name);
   for (const record of records) {
-    expect(record[column('Kind')]).toBe(KIND);
+    expect(record[column('Event')]).toBe(kindLabel);
     expect(record[column('E-mail')]).toBe(PROVIDER);
   }
-  expect(records[0]?.[column('Tenant')]).toBe(String(customerId));
-  expect(records[0]?.[column('Outcome')]).toBe('succeeded');
-  expect(records[0]?.[column('Subject')]).toBe(`customer ${customerId}`);
+  expect(records[0]?.[column('Tenant')]).toBe(tenantText);
+  expect(records[0]?.[column('Outcome')]).toBe('Succeeded');
+  expect(records[0]?.[column('Subject')]).toBe(subjectText);
 
   // The customer's super admin: its account's trail, the provider's change to it and its own sign-in.
   const context = await browser.newContext();
@@ -124,9 +140,15 @@ test('a provider admin finds its change on the audit trail and exports it; the c
   await expect(own.filter({ hasText: 'Signed in' }).filter({ hasText: SUPER_ADMIN }).first()).toBeVisible();
   const accountFilter = customerPage.getByTestId('audit-filter');
   await expect(accountFilter.getByLabel(L.customerId)).toHaveCount(0);
-  await accountFilter.getByLabel(L.kind).selectOption(KIND);
+  // Its kinds: what its trail can hold, grouped; none of the provider's own (its billing servers, say).
+  const accountKinds = accountFilter.getByLabel(L.kind);
+  await expect(accountKinds.locator('optgroup[label="Users"] > option', { hasText: 'User added' })).toHaveCount(1);
+  await expect(accountKinds.getByRole('option', { name: 'Billing server changed', exact: true })).toHaveCount(0);
+  await expect(accountKinds.getByRole('option', { name: 'Storage account added', exact: true })).toHaveCount(0);
+  await accountKinds.selectOption({ label: kindLabel });
   await accountFilter.getByRole('button', { name: AUDIT_TEXTS.apply }).click();
   await expect(own.first()).toContainText(PROVIDER);
+  await expect(own.first().getByRole('cell', { name: subjectText, exact: true })).toBeVisible();
   await context.close();
 
   // Northwind, the reseller of Contoso: its account's trail holds its customers' records too, told apart by tenant.

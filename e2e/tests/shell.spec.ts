@@ -82,6 +82,10 @@ test('a wrong password is refused with a message and no session', async ({ page 
   await signIn(page, 'user@demo.test', 'not the password');
   await expect(page).toHaveURL(/\/login\?error$/);
   await expect(page.getByTestId('login-notice')).toHaveText('Invalid e-mail address or password.');
+  // The e-mail stays for the next try; the password is cleared and has the focus.
+  await expect(page.getByLabel('Email')).toHaveValue('user@demo.test');
+  await expect(page.getByLabel('Password')).toHaveValue('');
+  await expect(page.getByLabel('Password')).toBeFocused();
   await page.goto('/');
   await expect(page).toHaveURL(/\/login$/);
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Role } from './enums.js';
-import { requiredEmail, requiredText, whenFieldsValid } from './forms/fields.js';
+import { displayText, requiredEmail, whenFieldsValid } from './forms/fields.js';
 import { fieldRequired, fieldTooLong, fieldTooShort, MESSAGES } from './messages.js';
 import { hasControlCharacter } from './text.js';
 
@@ -47,10 +47,10 @@ export const changesSignInEmail = (currentEmail: string, email: string) =>
 export function profileSchema(currentEmail: string) {
   return z
     .object({
-      firstName: requiredText('First name', USER_LIMITS.nameMax),
-      surname: requiredText('Surname', USER_LIMITS.nameMax),
+      firstName: displayText('First name', USER_LIMITS.nameMax),
+      surname: displayText('Surname', USER_LIMITS.nameMax),
       email: emailField(),
-      contactNumber: requiredText('Contact number', USER_LIMITS.contactNumberMax),
+      contactNumber: displayText('Contact number', USER_LIMITS.contactNumberMax),
       currentPassword: z
         .string()
         .max(200)

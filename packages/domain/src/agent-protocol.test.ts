@@ -86,6 +86,17 @@ describe('linking a machine (issue #5: password or one-time linking code)', () =
     return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   };
 
+  it('refuses a machine name the machine form refuses: blank, too long, invisible characters (issue 29)', () => {
+    expect(fieldsOf({ linkingCode: 'abcd-efgh-jk23', name: 'alex\u200b-laptop' })).toEqual([
+      'name: Name cannot contain invisible or direction-changing characters',
+    ]);
+    expect(fieldsOf({ linkingCode: 'abcd-efgh-jk23', name: '  ' })).toEqual(['name: Name is required']);
+    expect(fieldsOf({ linkingCode: 'abcd-efgh-jk23', name: 'x'.repeat(51) })).toEqual([
+      'name: Name must be at most 50 characters',
+    ]);
+    expect(fieldsOf({ linkingCode: 'abcd-efgh-jk23', name: ' alex-laptop ' })).toEqual([]);
+  });
+
   it('uses an alphabet of 32 characters that cannot be read two ways', () => {
     expect(new Set(LINKING_CODE.alphabet).size).toBe(32);
     for (const ambiguous of '01IO') expect(LINKING_CODE.alphabet).not.toContain(ambiguous);

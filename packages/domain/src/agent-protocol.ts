@@ -10,6 +10,7 @@ import {
   TASK_STATUSES,
   TRANSFER_PHASES,
 } from './enums.js';
+import { machineEditSchema } from './forms/machine.js';
 import { RESTORE_FOLDER_MAX } from './forms/restore.js';
 import { backupItemSchema } from './forms/task.js';
 import { idSchema } from './ids.js';
@@ -127,7 +128,8 @@ export const machineLinkRequestSchema = z
       .optional(),
     /** Needed only when the user may use more than one active package. */
     backupPackageId: idSchema.optional(),
-    name: z.string().trim().min(1).max(50),
+    /** The machine's name as people see it (`--name`, else the host name): the machine form's rule. */
+    name: machineEditSchema.shape.name,
     osFamily: z.enum(OS_FAMILIES),
     operatingSystem: z.string().max(100),
     clientVersion: z.string().max(50),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from './forms/fields.js';
+import { displayText } from './forms/fields.js';
 
 /**
  * Personal API tokens (issue 18): a user's own credential for automation, sent as `Authorization: Bearer
@@ -59,7 +59,7 @@ export const API_TOKEN_EXPIRY_OPTIONS = API_TOKEN_LIMITS.expiryDays.map((days) =
 }));
 
 export const apiTokenCreateSchema = z.object({
-  name: requiredText(API_TOKEN_FORM_LABELS.name, API_TOKEN_LIMITS.nameMaxLength),
+  name: displayText(API_TOKEN_FORM_LABELS.name, API_TOKEN_LIMITS.nameMaxLength),
   scope: z.enum(API_TOKEN_SCOPES, { error: API_TOKEN_MESSAGES.scopeRequired }),
   // A number, also as the text a select gives; only one of the offered lifetimes.
   expiresInDays: z.coerce

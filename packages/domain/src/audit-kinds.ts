@@ -1,4 +1,5 @@
 import { changesState, keyedRoutes } from './api.js';
+import { AUDIT_KIND_GROUPS, type AuditKindGroup, auditKindGroup, auditKindName } from './audit-kind-labels.js';
 import { AUDIT_EVENT_TYPES } from './enums.js';
 import { MACHINE_CHANNEL_COMMANDS } from './urls.js';
 
@@ -58,4 +59,48 @@ export function auditKinds(): string[] {
     .map(({ key }) => key)
     .filter((key) => !notAudited(key));
   return [...AUDIT_EVENT_TYPES, ...[...new Set([...routes, ...live])].sort()];
+}
+
+/** Who reads a trail: the provider's admins (every tenant), a reseller's super admin, another customer's. */
+export type AuditViewer = 'provider' | 'reseller' | 'customer';
+
+/** Audiences whose calls only the provider's admins can make, and those a reseller's staff make too. */
+const PROVIDER_AUDIENCES = new Set(['providerAdmin']);
+const RESELLER_AUDIENCES = new Set(['resellerAdmin', 'resellerSuperAdmin', 'customerManager']);
+/**
+ * Path ids whose rows belong to a customer: a call naming one is recorded in that customer's trail (tenants.ts),
+ * so its kind can be in a customer's trail even when only the provider or a reseller makes the call.
+ */
+const CUSTOMER_OWNED_IDS = /:(customerId|userId|packageId|machineId|taskId|storageLocationId|requestId)\b/;
+
+function mayHave(viewer: AuditViewer, access: string, path: string): boolean {
+  if (viewer === 'provider') return true;
+  if (CUSTOMER_OWNED_IDS.test(path)) return true;
+  if (PROVIDER_AUDIENCES.has(access)) return false;
+  return viewer === 'reseller' || !RESELLER_AUDIENCES.has(access);
+}
+
+export interface AuditKindOption {
+  kind: string;
+  label: string;
+}
+
+/**
+ * The kinds a viewer's trail can hold, grouped by area (AUDIT_KIND_GROUPS' order), labels sorted: the provider
+ * all; a customer's super admin not the provider's own infrastructure (billing servers, storage accounts, the
+ * provider's templates and lists), nor, unless a reseller, the reseller's own calls.
+ */
+export function auditKindsFor(viewer: AuditViewer): Array<{ group: AuditKindGroup; kinds: AuditKindOption[] }> {
+  const access = new Map(keyedRoutes().map(({ key, entry }) => [key, entry] as const));
+  const offered = auditKinds().filter((kind) => {
+    const entry = access.get(kind);
+    return entry === undefined || mayHave(viewer, entry.access, entry.path);
+  });
+  return AUDIT_KIND_GROUPS.map((group) => ({
+    group,
+    kinds: offered
+      .filter((kind) => auditKindGroup(kind) === group)
+      .map((kind) => ({ kind, label: auditKindName(kind) }))
+      .sort((a, b) => a.label.localeCompare(b.label, 'en')),
+  })).filter((entry) => entry.kinds.length > 0);
 }

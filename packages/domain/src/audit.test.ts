@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from './api.js';
-import { auditFilterSchema, auditKindName, auditQuerySchema, outcomeOfStatus } from './audit.js';
-import { auditedRouteKinds, auditKinds } from './audit-kinds.js';
+import { keyedRoutes, ROUTES } from './api.js';
+import {
+  AUDIT_SUBJECT_TYPES,
+  auditFilterSchema,
+  auditQuerySchema,
+  auditSubjectLabel,
+  auditSubjectText,
+  outcomeOfStatus,
+} from './audit.js';
+import {
+  AUDIT_KIND_GROUPS,
+  AUDIT_ROUTE_KIND_LABELS,
+  auditKindGroup,
+  auditKindName,
+  hasAuditKindLabel,
+} from './audit-kind-labels.js';
+import { auditedRouteKinds, auditKinds, auditKindsFor } from './audit-kinds.js';
 import { AUDIT_EVENT_TYPES } from './enums.js';
 
 describe('audit kinds (issue 18)', () => {
@@ -36,13 +50,97 @@ describe('audit kinds (issue 18)', () => {
     expect(new Set(kinds).size).toBe(kinds.length);
   });
 
-  it('names a kind by its event text, else by the key', () => {
+  it('names a kind by its event text or its own label', () => {
     expect(auditKindName('SIGN_IN_FAILED')).toBe('Sign-in failed');
-    expect(auditKindName('customers.plugins')).toBe('Customers: plugins');
-    expect(auditKindName('customers.provider.changeStatus')).toBe('Customers: provider change status');
-    expect(auditKindName('apiTokens.create')).toBe('API tokens: create');
-    expect(auditKindName('mfa.disable')).toBe('Two-factor sign-in: disable');
-    expect(auditKindName('live.starttask')).toBe('Live command: starttask');
+    expect(auditKindName('customers.plugins')).toBe('Customer plugin settings changed');
+    expect(auditKindName('apiTokens.create')).toBe('API token creation requested');
+    expect(auditKindName('live.udpatetaskstatus')).toBe('Task paused or resumed');
+    expect(auditKindName('billing.editServer')).toBe('Billing server changed');
+  });
+});
+
+describe('audit kind labels (issue 29)', () => {
+  const everyKind = auditKinds();
+  const looksLikeKey = (label: string) => /[a-z][A-Z]|\.\w|_/.test(label);
+
+  it('gives every kind of the route table, every live command and every security event a label of its own', () => {
+    for (const { key } of keyedRoutes()) {
+      if (!everyKind.includes(key)) continue;
+      expect(hasAuditKindLabel(key), key).toBe(true);
+    }
+    for (const kind of [...AUDIT_EVENT_TYPES, ...everyKind]) {
+      expect(hasAuditKindLabel(kind), kind).toBe(true);
+      const label = auditKindName(kind);
+      expect(label, kind).not.toBe(kind);
+      expect(looksLikeKey(label), `${kind}: ${label}`).toBe(false);
+    }
+    // No two kinds read the same, so the filter and the table never leave one to guess.
+    const labels = everyKind.map(auditKindName);
+    expect(labels.filter((label, i) => labels.indexOf(label) !== i)).toEqual([]);
+  });
+
+  it('has no label left for a kind that no longer exists', () => {
+    expect(Object.keys(AUDIT_ROUTE_KIND_LABELS).filter((kind) => !everyKind.includes(kind))).toEqual([]);
+  });
+
+  it('puts every kind in a group, security events under sign-in and security', () => {
+    expect(auditKindGroup('SIGN_IN_FAILED')).toBe('Sign-in and security');
+    expect(auditKindGroup('users.add')).toBe('Users');
+    expect(auditKindGroup('live.starttask')).toBe('Tasks and restores');
+    expect(auditKindGroup('billing.addServer')).toBe('Billing');
+    expect(auditKindGroup('storageLocations.create')).toBe('Storage');
+    // Only the portal's own pages and documents are other.
+    const other = everyKind.filter((kind) => auditKindGroup(kind) === 'Other').map((kind) => kind.split('.')[0]);
+    expect([...new Set(other)].sort()).toEqual(['demo', 'health', 'openApi', 'web']);
+  });
+
+  it('offers the provider every kind, grouped in the groups order', () => {
+    const groups = auditKindsFor('provider');
+    expect(groups.flatMap((g) => g.kinds.map((k) => k.kind)).sort()).toEqual([...everyKind].sort());
+    const order = groups.map((g) => g.group);
+    expect(order).toEqual(AUDIT_KIND_GROUPS.filter((group) => order.includes(group)));
+    expect(groups.find((g) => g.group === 'Billing')?.kinds).toContainEqual({
+      kind: 'billing.editServer',
+      label: 'Billing server changed',
+    });
+  });
+
+  it("never offers a customer the provider's own kinds, nor a reseller's to a customer that is not one", () => {
+    const customer = auditKindsFor('customer').flatMap((g) => g.kinds.map((k) => k.kind));
+    const reseller = auditKindsFor('reseller').flatMap((g) => g.kinds.map((k) => k.kind));
+    for (const providerOnly of [
+      'billing.addServer',
+      'billing.editServer',
+      'billing.deleteServer',
+      'billing.testForm',
+      'storageAccounts.add',
+      'storageAccounts.setDefault',
+      'packageTemplates.provider.add',
+      'customers.lists.customers',
+      'taskOverview.running',
+      'live.provider',
+      'demo.mails',
+    ]) {
+      expect(customer, providerOnly).not.toContain(providerOnly);
+      expect(reseller, providerOnly).not.toContain(providerOnly);
+    }
+    expect(customer).not.toContain('packageTemplates.reseller.add');
+    expect(reseller).toContain('packageTemplates.reseller.add');
+    // What happens to a customer's own data is its business, whoever did it.
+    for (const own of ['users.add', 'SIGN_IN_FAILED', 'live.udpatetaskstatus', 'customers.provider.changeStatus']) {
+      expect(customer, own).toContain(own);
+    }
+  });
+
+  it('names a subject by its name and id, or by its kind and id when the name is not known', () => {
+    expect(auditSubjectText({ subjectType: 'package', subjectId: 14, subjectName: 'Gold' })).toBe(
+      'Package: Gold (id 14)',
+    );
+    expect(auditSubjectText({ subjectType: 'whmcsServer', subjectId: 1, subjectName: null })).toBe(
+      'Billing server id 1',
+    );
+    expect(auditSubjectText({ subjectType: null, subjectId: null, subjectName: null })).toBe('');
+    for (const type of AUDIT_SUBJECT_TYPES) expect(looksLikeKey(auditSubjectLabel(type)), type).toBe(false);
   });
 });
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { AUDIT_EVENT_TEXTS, AUDIT_EVENT_TYPES, type AuditEventType } from './enums.js';
 import { pageSizeParam, pagingQuerySchema } from './envelope.js';
 import { filterText } from './forms/fields.js';
 import { ID_MAX } from './paths.js';
@@ -45,47 +44,29 @@ export interface AuditRow {
   actorCustomerId: number | null;
   /** The customer whose data it is (null: the provider's own, or none). */
   customerId: number | null;
+  /** The tenant's name as it is now (null: no tenant, or it is gone). */
+  customerName: string | null;
   subjectType: string | null;
   subjectId: number | null;
+  /** The subject's name as it is now, else as it was when recorded (null: none known, or not the viewer's to see). */
+  subjectName: string | null;
   ipAddress: string | null;
   detail: Record<string, unknown> | null;
 }
 
-/** 'machine 12', or '' without a subject. */
-export const auditSubjectText = (row: Pick<AuditRow, 'subjectType' | 'subjectId'>) =>
-  row.subjectType ? `${row.subjectType}${row.subjectId === null ? '' : ` ${row.subjectId}`}` : '';
+/** 'Machine: web-01 (id 12)', 'Machine id 12' when its name is not known, or '' without a subject. */
+export function auditSubjectText(row: Pick<AuditRow, 'subjectType' | 'subjectId' | 'subjectName'>): string {
+  if (!row.subjectType) return '';
+  const type = auditSubjectLabel(row.subjectType);
+  const id = row.subjectId === null ? '' : `id ${row.subjectId}`;
+  if (row.subjectName) return `${type}: ${row.subjectName}${id ? ` (${id})` : ''}`;
+  return id ? `${type} ${id}` : type;
+}
 
-const isEventType = (kind: string): kind is AuditEventType => (AUDIT_EVENT_TYPES as readonly string[]).includes(kind);
-
-/** Areas of the route table whose key does not read as words. */
-const AREA_NAMES: Record<string, string> = {
-  apiTokens: 'API tokens',
-  mfa: 'Two-factor sign-in',
-  live: 'Live command',
-  whmcs: 'WHMCS',
-  openApi: 'OpenAPI',
-};
-const WORDS: Record<string, string> = { api: 'API', whmcs: 'WHMCS', csv: 'CSV', mfa: 'two-factor', smtp: 'SMTP' };
-const wordsOf = (segment: string) =>
-  segment
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(' ')
-    .map((word) => WORDS[word] ?? word)
-    .join(' ');
-
-/**
- * The text of a kind: the security events' own; a route key read as words, area first
- * (`customers.provider.changeStatus` → 'Customers: provider change status'); a live command keeps its name
- * as the channel spells it. The key itself stays in the record and the export.
- */
-export function auditKindName(kind: string): string {
-  if (isEventType(kind)) return AUDIT_EVENT_TEXTS[kind];
-  const [area = '', ...rest] = kind.split('.');
-  const head = AREA_NAMES[area] ?? wordsOf(area);
-  const title = head.charAt(0).toUpperCase() + head.slice(1);
-  if (rest.length === 0) return title;
-  return `${title}: ${area === 'live' ? rest.join('.') : rest.map(wordsOf).join(' ')}`;
+/** 'Contoso Ltd (id 10)', 'Customer id 10' when its name is not known, or '' without a tenant. */
+export function auditTenantText(row: Pick<AuditRow, 'customerId' | 'customerName'>): string {
+  if (row.customerId === null) return '';
+  return row.customerName ? `${row.customerName} (id ${row.customerId})` : `Customer id ${row.customerId}`;
 }
 
 /** An id typed into a filter, or nothing: every way of getting it wrong answers the one message. */
@@ -178,7 +159,36 @@ export const AUDIT_SUBJECT_TYPES = [
   'storageLocation',
   'whmcsServer',
   'migration',
+  'token',
 ] as const;
+export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number];
+
+/** How the trail names each subject kind. */
+export const AUDIT_SUBJECT_LABELS: Record<AuditSubjectType, string> = {
+  customer: 'Customer',
+  user: 'User',
+  package: 'Package',
+  machine: 'Machine',
+  task: 'Task',
+  action: 'Run in progress',
+  snapshot: 'Snapshot',
+  run: 'Run',
+  template: 'Package template',
+  request: 'Package request',
+  storageAccount: 'Storage account',
+  storageLocation: 'Storage location',
+  whmcsServer: 'Billing server',
+  migration: 'Package migration',
+  token: 'API token',
+};
+
+/** A subject kind's label; one recorded before this list knew it reads as words ('someThing' → 'Some thing'). */
+export function auditSubjectLabel(type: string): string {
+  const known = (AUDIT_SUBJECT_LABELS as Record<string, string>)[type];
+  if (known) return known;
+  const words = type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 /** The audit pages' texts. */
 export const AUDIT_TEXTS = {

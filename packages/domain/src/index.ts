@@ -5,6 +5,7 @@ export * from './agent-protocol.js';
 export * from './api.js';
 export * from './api-tokens.js';
 export * from './audit.js';
+export * from './audit-kind-labels.js';
 export * from './audit-kinds.js';
 export * from './billing.js';
 export * from './branding.js';

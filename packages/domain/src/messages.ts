@@ -1200,6 +1200,9 @@ export function formatLimit(value: number): string {
 export const fieldRequired = (label: string) => `${label} is required`;
 export const fieldMustBeEmail = (label: string) => `${label} must be a valid email`;
 export const fieldNotValid = (label: string) => `${label} is not valid`;
+/** Ours: a name or other display text with a format character (Cf: invisible or direction-changing). */
+export const fieldInvisibleCharacters = (label: string) =>
+  `${label} cannot contain invisible or direction-changing characters`;
 /** Ours: length and range messages in the same '{field} ...' form. */
 export const fieldTooLong = (label: string, max: number) => `${label} must be at most ${max} characters`;
 export const fieldTooShort = (label: string, min: number) => `${label} must be at least ${min} characters`;

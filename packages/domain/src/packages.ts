@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PACKAGE_STATUSES, type PackageStatus } from './enums.js';
-import { requiredText } from './forms/fields.js';
+import { displayText } from './forms/fields.js';
 import { PACKAGE_LABELS, PACKAGE_LIMITS } from './forms/package.js';
 import { fieldNotValid, MESSAGES } from './messages.js';
 import type { Audience } from './paths.js';
@@ -109,7 +109,7 @@ export const packageEditQuerySchema = z.strictObject({
 
 /** Initialize an APPROVED package (000 §4): its owner names it; the name follows the edit form's rule. */
 export const packageInitializeSchema = z.object({
-  name: requiredText(PACKAGE_LABELS.name, PACKAGE_LIMITS.nameMax),
+  name: displayText(PACKAGE_LABELS.name, PACKAGE_LIMITS.nameMax),
 });
 export type PackageInitializePayload = z.output<typeof packageInitializeSchema>;
 

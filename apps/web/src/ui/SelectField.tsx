@@ -6,15 +6,28 @@ export interface SelectOption {
   label: string;
 }
 
+/** Options shown under a heading of their own (an <optgroup>). */
+export interface SelectOptionGroup {
+  group: string;
+  options: readonly SelectOption[];
+}
+
 export interface SelectFieldProps<F extends FieldValues> {
   form: UseFormReturn<F>;
   name: Path<F>;
   label: string;
-  options: readonly SelectOption[];
+  /** Options, and groups of options under their heading, in the order shown. */
+  options: ReadonlyArray<SelectOption | SelectOptionGroup>;
   disabled?: boolean;
   /** Id prefix, so two forms on one page can share field names. */
   idPrefix?: string;
 }
+
+const optionOf = (option: SelectOption) => (
+  <option key={option.value} value={option.value}>
+    {option.label}
+  </option>
+);
 
 /** A labelled select bound to react-hook-form, with its message (client or server) under it. */
 export function SelectField<F extends FieldValues>({
@@ -31,11 +44,15 @@ export function SelectField<F extends FieldValues>({
     <Form.Group className="mb-3" controlId={`${idPrefix}${name}`}>
       <Form.Label>{label}</Form.Label>
       <Form.Select {...form.register(name)} disabled={disabled} isInvalid={Boolean(error)}>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+        {options.map((entry) =>
+          'group' in entry ? (
+            <optgroup key={`group:${entry.group}`} label={entry.group}>
+              {entry.options.map(optionOf)}
+            </optgroup>
+          ) : (
+            optionOf(entry)
+          ),
+        )}
       </Form.Select>
       <Form.Control.Feedback type="invalid">{message}</Form.Control.Feedback>
     </Form.Group>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldNotValid, fieldRequired } from '../messages.js';
-import { integerField, isHostname, optionalText, requiredText } from './fields.js';
+import { displayText, integerField, isHostname, optionalText, requiredText } from './fields.js';
 
 /** Limits of the billing host server form (the columns of billing_servers). */
 export const BILLING_SERVER_LIMITS = {
@@ -45,8 +45,8 @@ const PATH = /^\/?([A-Za-z0-9._~-]+\/?)*$/;
  */
 export function billingServerSchema(editing: boolean) {
   return z.object({
-    description: requiredText(L.description, M.descriptionMax),
-    region: requiredText(L.region, M.regionMax),
+    description: displayText(L.description, M.descriptionMax),
+    region: displayText(L.region, M.regionMax),
     whmcsHost: requiredText(L.whmcsHost, M.hostMax).refine(isBillingHost, fieldNotValid(L.whmcsHost)),
     whmcsPort: integerField(L.whmcsPort, { min: 1, max: 65_535 }),
     whmcsPath: optionalText(L.whmcsPath, M.pathMax)

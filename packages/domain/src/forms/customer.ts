@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { customerStatusChangeQuerySchema } from '../customers.js';
 import { type OsFamily, PAYMENT_METHODS, type PaymentMethod } from '../enums.js';
 import { fieldRequired, MESSAGES } from '../messages.js';
-import { checkbox, choice, chosenId, optionalText, whenFieldsValid } from './fields.js';
+import { checkbox, choice, chosenId, optionalDisplayText, whenFieldsValid } from './fields.js';
 
 /** Limits of the customer forms (001 §5, §9). */
 export const CUSTOMER_LIMITS = {
@@ -31,7 +31,7 @@ const L = CUSTOMER_FORM_LABELS;
  * absent means unchanged.
  */
 export const customerAccountEditSchema = z.object({
-  companyName: optionalText(L.companyName, CUSTOMER_LIMITS.companyNameMax),
+  companyName: optionalDisplayText(L.companyName, CUSTOMER_LIMITS.companyNameMax),
   userIdToBeAdmin: chosenId(fieldRequired(L.userIdToBeAdmin)),
   cpanelPluginEnabled: checkbox.default(false),
   allowProviderMachineControl: checkbox.optional(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   fieldAtLeast,
   fieldAtMost,
+  fieldInvisibleCharacters,
   fieldMustBeEmail,
   fieldNotValid,
   fieldRequired,
@@ -10,7 +11,7 @@ import {
   fieldWholeNumber,
 } from '../messages.js';
 import { ID_MAX } from '../paths.js';
-import { hasControlCharacter } from '../text.js';
+import { hasControlCharacter, hasFormatCharacter } from '../text.js';
 
 /**
  * Field builders shared by the form schemas. Every form schema is used twice: by the web app
@@ -49,6 +50,23 @@ export const optionalText = (label: string, max: number) =>
   plainText(label, max)
     .nullish()
     .transform((v) => v ?? '');
+
+/**
+ * What people read as a name or label (a person's names, company, package, template, machine, task, account and
+ * brand names, descriptions shown in lists): no invisible or direction-changing character (Unicode Cf), so one
+ * name cannot pass for another in lists, mails and the audit trail. Refused, not stripped: the user sees what
+ * was wrong. Only whitespace is trimmed, so a value of nothing but such characters is refused too.
+ */
+const withoutFormatCharacters = (label: string) =>
+  z.string().refine((v) => !hasFormatCharacter(v), fieldInvisibleCharacters(label));
+
+/** A required display text: requiredText's rules, and no invisible or direction-changing character. */
+export const displayText = (label: string, max: number, min = 1) =>
+  requiredText(label, max, min).pipe(withoutFormatCharacters(label));
+
+/** An optional display text: optionalText's rules, and no invisible or direction-changing character. */
+export const optionalDisplayText = (label: string, max: number) =>
+  optionalText(label, max).pipe(withoutFormatCharacters(label));
 
 /**
  * A search's or a filter's text in a query: optional, trimmed, at most `max`, without control characters (a NUL

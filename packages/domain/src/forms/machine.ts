@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACTION_TYPES, MESSAGE_TYPES, type MessageType } from '../enums.js';
 import { fieldNotValid, fieldRequired } from '../messages.js';
-import { checkbox, chosenId, optionalId, requiredText } from './fields.js';
+import { checkbox, chosenId, displayText, optionalId } from './fields.js';
 
 /** Limits of the machine form (001 §5, §9). */
 export const MACHINE_LIMITS = {
@@ -26,8 +26,8 @@ const L = MACHINE_FORM_LABELS;
  * dialog, so the current user is sent).
  */
 export const machineEditSchema = z.object({
-  name: requiredText(L.name, MACHINE_LIMITS.nameMax),
-  description: requiredText(L.description, MACHINE_LIMITS.descriptionMax),
+  name: displayText(L.name, MACHINE_LIMITS.nameMax),
+  description: displayText(L.description, MACHINE_LIMITS.descriptionMax),
   userId: chosenId(fieldRequired(L.userId)),
 });
 export type MachineEditForm = z.input<typeof machineEditSchema>;

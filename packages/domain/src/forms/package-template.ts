@@ -3,11 +3,11 @@ import { STORAGE_QUOTA_UNITS } from '../enums.js';
 import {
   checkbox,
   choice,
+  displayText,
   integerField,
   type NumberInput,
   numberInput,
   reportOn,
-  requiredText,
   toNumber,
   whenFieldsValid,
 } from './fields.js';
@@ -37,7 +37,7 @@ export const PACKAGE_TEMPLATE_LABELS = {
   storageQuotaPlaceholder: 'Storage quota in MBs',
 } as const;
 
-const nameField = requiredText(PACKAGE_TEMPLATE_LABELS.name, PACKAGE_TEMPLATE_LIMITS.nameMax);
+const nameField = displayText(PACKAGE_TEMPLATE_LABELS.name, PACKAGE_TEMPLATE_LIMITS.nameMax);
 
 const machinesLimitField = integerField(PACKAGE_TEMPLATE_LABELS.noOfMachinesLimit, {
   min: PACKAGE_TEMPLATE_LIMITS.machinesMin,

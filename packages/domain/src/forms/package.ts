@@ -5,10 +5,10 @@ import { BYTES_PER_MB } from '../sizes.js';
 import {
   checkbox,
   chosenId,
+  displayText,
   integerField,
   numberInput,
   reportOn,
-  requiredText,
   toNumber,
   whenFieldsValid,
 } from './fields.js';
@@ -46,7 +46,7 @@ export function packageEditSchema(packageQuotaMb: number) {
   });
   return z
     .object({
-      name: requiredText(PACKAGE_LABELS.name, PACKAGE_LIMITS.nameMax),
+      name: displayText(PACKAGE_LABELS.name, PACKAGE_LIMITS.nameMax),
       limitBackupSizePerMachine: checkbox.optional(),
       maxBackupSizePerMachine: numberInput,
     })

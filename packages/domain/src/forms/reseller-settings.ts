@@ -5,6 +5,7 @@ import { fieldNotValid, fieldRequired, fieldTooLong, imageTooLarge } from '../me
 import {
   acceptAttribute,
   checkbox,
+  displayText,
   type FileKind,
   fileIsOfKind,
   integerField,
@@ -66,11 +67,11 @@ const customUrlField = requiredText(L.customUrl, M.accountTextMax).refine((v) =>
 });
 
 const accountFields = {
-  brandName: requiredText(L.brandName, M.accountTextMax),
+  brandName: displayText(L.brandName, M.accountTextMax),
   mainSiteLink: webLink(L.mainSiteLink),
   termsAndConditionsLink: webLink(L.termsAndConditionsLink),
   supportEmailAddress: requiredEmail(L.supportEmailAddress, M.supportEmailMax),
-  supportPhoneNumber: requiredText(L.supportPhoneNumber, M.supportPhoneMax),
+  supportPhoneNumber: displayText(L.supportPhoneNumber, M.supportPhoneMax),
 };
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fieldNotValid, MESSAGES } from '../messages.js';
 import { CUSTOMER_FORM_LABELS, CUSTOMER_LIMITS } from './customer.js';
-import { numberInput, optionalText, toNumber, whenFieldsValid } from './fields.js';
+import { numberInput, optionalDisplayText, toNumber, whenFieldsValid } from './fields.js';
 import { newUserForm, passwordRules, USER_FORM_LABELS, userAddSchema } from './user.js';
 
 /** Field labels of the sign-up form: the user form's and the customer form's, and the package choice (ours). */
@@ -44,7 +44,7 @@ const { firstName, surname, email, contactNumber, password, confirmPassword } = 
 export function signUpSchema(templateIds: readonly number[]) {
   return z
     .object({
-      companyName: optionalText(SIGN_UP_FORM_LABELS.companyName, CUSTOMER_LIMITS.companyNameMax),
+      companyName: optionalDisplayText(SIGN_UP_FORM_LABELS.companyName, CUSTOMER_LIMITS.companyNameMax),
       firstName,
       surname,
       email,

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { STORAGE_ACCOUNT_TYPES, STORAGE_USER_APIS, type StorageUserApi } from '../enums.js';
 import { fieldNotValid, fieldRequired, MESSAGES } from '../messages.js';
-import { checkbox, choice, chosenId, isWebUrl, optionalText, requiredText, whenFieldsValid } from './fields.js';
+import {
+  checkbox,
+  choice,
+  chosenId,
+  displayText,
+  isWebUrl,
+  optionalText,
+  requiredText,
+  whenFieldsValid,
+} from './fields.js';
 
 /** The "nothing chosen" values of the storage selects (001 §9): storageAccountId -1, destination ids 0. */
 export const STORAGE_FORM_DEFAULTS = {
@@ -93,7 +102,7 @@ const SAL = STORAGE_ACCOUNT_LIMITS;
 export function storageAccountSchema(editing: boolean) {
   return z
     .object({
-      name: requiredText(SA.name, SAL.nameMax),
+      name: displayText(SA.name, SAL.nameMax),
       type: choice(SA.type, STORAGE_ACCOUNT_TYPES),
       endpoint: optionalText(SA.endpoint, SAL.endpointMax),
       iamEndpoint: optionalText(SA.iamEndpoint, SAL.endpointMax),

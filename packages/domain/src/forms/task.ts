@@ -17,11 +17,11 @@ import { sameSchedule } from '../schedule/syntax.js';
 import {
   checkbox,
   choice,
+  displayText,
   isBlankNumber,
   type NumberInput,
   numberInput,
   optionalId,
-  requiredText,
   toNumber,
   whenFieldsValid,
 } from './fields.js';
@@ -185,7 +185,7 @@ export function createTaskFormSchema(validators: TaskFieldValidators) {
         .min(1, fieldRequired(L.requestId))
         .max(T.requestIdMax, fieldTooLong(L.requestId, T.requestIdMax)),
       id: optionalId(L.id),
-      name: requiredText(L.name, T.nameMax, T.nameMin),
+      name: displayText(L.name, T.nameMax, T.nameMin),
       type: choice(L.type, BACKUP_TYPES),
       snapshotsEnabled: checkbox,
       snapshotsUnlimited: checkbox.optional(),

@@ -6,9 +6,9 @@ import {
   checkbox,
   choice,
   chosenId,
+  displayText,
   type FileKind,
   requiredEmail,
-  requiredText,
   uploadField,
   whenFieldsValid,
 } from './fields.js';
@@ -46,10 +46,10 @@ const password = (label: string) =>
 
 /** The person's details of the user forms (002 §5.1), also what each row of a bulk import gives. */
 export const userDetailFields = {
-  firstName: requiredText(L.firstName, USER_LIMITS.nameMax),
-  surname: requiredText(L.surname, USER_LIMITS.nameMax),
+  firstName: displayText(L.firstName, USER_LIMITS.nameMax),
+  surname: displayText(L.surname, USER_LIMITS.nameMax),
   email: requiredEmail(L.email, USER_LIMITS.emailMax),
-  contactNumber: requiredText(L.contactNumber, USER_LIMITS.contactNumberMax),
+  contactNumber: displayText(L.contactNumber, USER_LIMITS.contactNumberMax),
 };
 
 const commonFields = {

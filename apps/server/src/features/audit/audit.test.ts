@@ -1,8 +1,17 @@
-import { AUDIT_TEXTS, type AuditRow, type Envelope, type Paged, ROUTES, withQuery } from '@portal/domain';
+import {
+  AUDIT_TEXTS,
+  type AuditRow,
+  auditSubjectText,
+  auditTenantText,
+  type Envelope,
+  type Paged,
+  ROUTES,
+  withQuery,
+} from '@portal/domain';
 import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, users } from '../../db/schema/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { auditEvents, backupPackages, users } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
@@ -293,7 +302,7 @@ describe('the audit pages', () => {
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="audit-/);
     const lines = response.body.split('\r\n');
     expect(lines[0]).toBe(
-      'Id,Time,Kind,Event,Outcome,HTTP status,User id,E-mail,Name,Actor customer,Tenant,Subject,IP address,Detail',
+      'Id,Time,Event,Outcome,HTTP status,User id,E-mail,Name,Actor customer,Tenant,Subject,IP address,Detail',
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(',\'=cmd@evil.test,"Smith, ""Bob""",');
@@ -320,6 +329,97 @@ describe('the audit pages', () => {
     for await (const row of repo.all({ all: true }, { email: 'pager.person@example.test' }, 4)) seen.push(row.id);
     expect(seen).toHaveLength(23);
     expect([...seen].sort((a, b) => b - a)).toEqual(seen);
+  });
+});
+
+describe('the audit trail names its subjects and tenants (issue 29)', () => {
+  const editPackage = (client: TestClient, packageId: number, name: string) =>
+    client.json('PUT', ROUTES.packages.edit.build({ packageId }), { name, limitBackupSizePerMachine: false });
+  const listed = async (client: TestClient, route: 'provider' | 'account', query: Record<string, string | number>) => {
+    await t.app.auditSettled();
+    return pageOf(await client.json('GET', withQuery(ROUTES.audit[route].path, query))).elements;
+  };
+
+  it("names a package change's subject by the package's current name, after a rename too, and its tenant by name", async () => {
+    const packageId = await backupFixtures(t.database.db).package(tenants.customerB.customerId, { name: 'Nightly' });
+    const owner = await signedIn(tenants.customerB.superAdmin.email);
+    expect((await editPackage(owner, packageId, 'Nightly copies')).statusCode).toBe(200);
+    // Renamed afterwards: the record names the package as it is called now.
+    expect((await editPackage(owner, packageId, 'Weekly copies')).statusCode).toBe(200);
+
+    const query = { kind: 'packages.edit', subjectType: 'package', subjectId: packageId };
+    const mine = await listed(owner, 'account', query);
+    expect(mine).toHaveLength(2);
+    for (const row of mine) {
+      expect(row).toMatchObject({
+        subjectName: 'Weekly copies',
+        customerName: 'Beta Inc',
+        kindName: 'Package changed',
+      });
+      expect(auditSubjectText(row)).toBe(`Package: Weekly copies (id ${packageId})`);
+      expect(auditTenantText(row)).toBe(`Beta Inc (id ${tenants.customerB.customerId})`);
+      expect(row.detail).not.toHaveProperty('subjectName');
+    }
+    const provider = await signedIn(tenants.providerAdmin.email);
+    expect((await listed(provider, 'provider', query)).map((row) => row.subjectName)).toEqual([
+      'Weekly copies',
+      'Weekly copies',
+    ]);
+
+    // The CSV says the same.
+    const csv = await provider.request({ method: 'GET', url: withQuery(ROUTES.audit.providerExport.path, query) });
+    expect(csv.body).toContain(`,Package changed,Succeeded,200,`);
+    expect(csv.body).toContain(
+      `,Beta Inc (id ${tenants.customerB.customerId}),Package: Weekly copies (id ${packageId}),`,
+    );
+    expect(csv.body).not.toContain('packages.edit');
+  });
+
+  it('keeps the name a subject had when recorded once the subject is gone', async () => {
+    const packageId = await backupFixtures(t.database.db).package(tenants.customerB.customerId, { name: 'Old one' });
+    const owner = await signedIn(tenants.customerB.superAdmin.email);
+    expect((await editPackage(owner, packageId, 'Soon gone')).statusCode).toBe(200);
+    await t.app.auditSettled();
+    await t.database.db.delete(backupPackages).where(eq(backupPackages.id, packageId));
+    const [row] = await listed(owner, 'account', { subjectType: 'package', subjectId: packageId });
+    // Kept before the call ran: the name it had then.
+    expect(row?.subjectName).toBe('Old one');
+    expect(row && auditSubjectText(row)).toBe(`Package: Old one (id ${packageId})`);
+  });
+
+  it("never names another tenant's subject that a refused call named, now or as kept", async () => {
+    const admin = await signedIn(tenants.customerA.admin.email);
+    expect([403, 404]).toContain((await editPackage(admin, packageOfB, 'Taken over')).statusCode);
+    const superAdmin = await signedIn(tenants.customerA.superAdmin.email);
+    const rows = await listed(superAdmin, 'account', { subjectType: 'package', subjectId: packageOfB });
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.subjectName).toBeNull();
+      expect(auditSubjectText(row)).toBe(`Package id ${packageOfB}`);
+    }
+    const kept = (await records()).filter(
+      (r) => r.subjectId === packageOfB && r.customerId === tenants.customerA.customerId,
+    );
+    for (const record of kept) expect(record.detail).not.toHaveProperty('subjectName');
+  });
+
+  it('looks names up per subject kind for a whole page, not per record', async () => {
+    const repo = createAuditRepo(t.database.db);
+    const statements: string[] = [];
+    const execute = t.database.db.execute.bind(t.database.db);
+    const spy = vi.spyOn(t.database.db, 'execute').mockImplementation((query) => {
+      statements.push('x');
+      return execute(query);
+    });
+    try {
+      const { rows } = await repo.page({ all: true }, {}, { page: 0, size: 50 });
+      const kinds = new Set(rows.flatMap((row) => (row.subjectType ? [row.subjectType] : [])));
+      // One lookup per subject kind present, and one for the tenants' names.
+      expect(statements.length).toBeLessThanOrEqual(kinds.size + 1);
+      expect(rows.length).toBeGreaterThan(kinds.size + 1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

@@ -1,8 +1,12 @@
-import { type AuditRow, auditKindName, auditSubjectText } from '@portal/domain';
-import type { AuditRecord } from './repo.js';
+import { AUDIT_TEXTS, type AuditRow, auditKindName, auditSubjectText, auditTenantText } from '@portal/domain';
+import type { NamedAuditRecord } from './repo.js';
 
-/** The wire fields of a record: every column is already whitelisted when written, so this only shapes them. */
-export function presentAuditRow(row: AuditRecord): AuditRow {
+/**
+ * The wire fields of a record: every column is already whitelisted when written, so this only shapes them; the
+ * names are those the repository resolved for the reader. The subject's kept name travels as subjectName only.
+ */
+export function presentAuditRow(row: NamedAuditRecord): AuditRow {
+  const { subjectName: _kept, ...detail } = row.detail ?? {};
   return {
     id: row.id,
     at: row.at.toISOString(),
@@ -15,17 +19,18 @@ export function presentAuditRow(row: AuditRecord): AuditRow {
     name: row.name,
     actorCustomerId: row.actorCustomerId,
     customerId: row.customerId,
+    customerName: row.customerName,
     subjectType: row.subjectType,
     subjectId: row.subjectId,
+    subjectName: row.subjectName,
     ipAddress: row.ipAddress,
-    detail: row.detail,
+    detail: row.detail ? detail : null,
   };
 }
 
 export const AUDIT_CSV_HEADER = [
   'Id',
   'Time',
-  'Kind',
   'Event',
   'Outcome',
   'HTTP status',
@@ -43,15 +48,14 @@ export function auditCsvCells(row: AuditRow): Array<string | number | null> {
   return [
     row.id,
     row.at,
-    row.kind,
     row.kindName,
-    row.outcome,
+    row.outcome ? AUDIT_TEXTS.outcomes[row.outcome] : null,
     row.httpStatus,
     row.userId,
     row.email,
     row.name,
     row.actorCustomerId,
-    row.customerId,
+    auditTenantText(row),
     auditSubjectText(row),
     row.ipAddress,
     row.detail ? JSON.stringify(row.detail) : null,

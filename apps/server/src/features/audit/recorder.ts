@@ -1,7 +1,7 @@
 import { type AuditOutcome, auditedRouteKinds, liveCommandKind, outcomeOfStatus, routeKinds } from '@portal/domain';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { LiveCommandAudit } from '../live/channel.js';
-import type { AuditKind, AuditRepo } from './repo.js';
+import type { AuditKind, AuditRepo, SubjectName } from './repo.js';
 import { type AuditTenant, ownTenant, type TenantLookup } from './tenants.js';
 
 /** Query parameters a record keeps (the act's options: ?status=, ?delete=true, ?link=true); any `…Id` too. */
@@ -72,7 +72,7 @@ const mayActFor = (own: AuditTenant, tenant: AuditTenant) =>
  */
 export function registerAuditRecorder(
   app: FastifyInstance,
-  deps: { audit: Pick<AuditRepo, 'record'>; tenants: TenantLookup },
+  deps: { audit: Pick<AuditRepo, 'record' | 'subjectName'>; tenants: TenantLookup },
 ): void {
   const kinds = auditedRouteKinds();
   const reads = routeKinds();
@@ -81,9 +81,14 @@ export function registerAuditRecorder(
   async function tenantBefore(request: FastifyRequest): Promise<void> {
     const pattern = request.routeOptions.url;
     if (!pattern || !request.signedIn || !kinds.has(`${request.method} ${pattern}`)) return;
-    const { ids } = callFacts(pattern, request.params, request.query);
+    const { ids, subject } = callFacts(pattern, request.params, request.query);
     try {
-      request.auditTenant = await deps.tenants.of(ids, ownTenant(request.signedIn.user));
+      const [tenant, subjectName] = await Promise.all([
+        deps.tenants.of(ids, ownTenant(request.signedIn.user)),
+        subject ? deps.audit.subjectName(subject.type, subject.id) : null,
+      ]);
+      request.auditTenant = tenant;
+      request.auditSubject = subjectName;
     } catch (error) {
       request.log.warn({ err: error, reqId: request.id }, 'audit tenant lookup failed');
     }
@@ -99,6 +104,10 @@ export function registerAuditRecorder(
     // A call answered before its handler checked whose the id is (a 400 on the body) may name another tenant's row:
     // only a tenant the caller may act for gets the record, else another tenant's trail could be written into.
     const tenant = user !== null && mayActFor(own, touched) ? touched : own;
+    // The subject's name as it was before the call (a delete leaves none to read later), kept only where the
+    // subject is the record's tenant's: a call naming another tenant's row must not write its name here.
+    const subjectName =
+      outcome !== 'refused' && request.auditSubject?.owner === tenant.customerId ? request.auditSubject.name : null;
     await deps.audit.record({
       type: kind,
       userId: user?.id ?? null,
@@ -113,11 +122,16 @@ export function registerAuditRecorder(
       outcome,
       httpStatus: status,
       // A call made with a personal API token says which: a leaked token's doings are told from its owner's.
-      detail: request.apiToken ? { ...detail, apiTokenId: request.apiToken.id } : detail,
+      detail: {
+        ...detail,
+        ...(request.apiToken ? { apiTokenId: request.apiToken.id } : {}),
+        ...(subjectName === null ? {} : { subjectName }),
+      },
     });
   }
 
   app.decorateRequest('auditTenant', null);
+  app.decorateRequest('auditSubject', null);
   // Registered after the request context: runs only for a call its access check let through.
   app.addHook('preHandler', tenantBefore);
   app.addHook('onResponse', async (request, reply) => {
@@ -160,7 +174,7 @@ function createPending() {
  * channel accepts or refuses them, with the machine as subject; the tenant is the machine's customer when accepted.
  */
 export function createLiveCommandAudit(deps: {
-  audit: Pick<AuditRepo, 'record'>;
+  audit: Pick<AuditRepo, 'record' | 'subjectName'>;
   tenants: TenantLookup;
   log: FastifyBaseLogger;
 }) {
@@ -168,7 +182,13 @@ export function createLiveCommandAudit(deps: {
   async function write(event: LiveCommandAudit): Promise<void> {
     const { user } = event.signedIn;
     const own = ownTenant(user);
-    const tenant = event.accepted ? await deps.tenants.of({ machineId: event.machineId }, own) : own;
+    const [tenant, machine] = event.accepted
+      ? await Promise.all([
+          deps.tenants.of({ machineId: event.machineId }, own),
+          deps.audit.subjectName('machine', event.machineId),
+        ])
+      : [own, null];
+    const subjectName = machine !== null && machine.owner === tenant.customerId ? machine.name : null;
     await deps.audit.record({
       type: liveCommandKind(event.command) as AuditKind,
       userId: user.id,
@@ -181,7 +201,7 @@ export function createLiveCommandAudit(deps: {
       subjectType: 'machine',
       subjectId: event.machineId,
       outcome: event.accepted ? 'succeeded' : 'refused',
-      detail: { machineId: event.machineId },
+      detail: { machineId: event.machineId, ...(subjectName === null ? {} : { subjectName }) },
     });
   }
   return {
@@ -198,6 +218,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The tenant of an audited call, read before its handler (null: not audited, or the lookup failed). */
     auditTenant: AuditTenant | null;
+    /** The subject of an audited call as it was before its handler (null: none, or no name to read). */
+    auditSubject: SubjectName | null;
   }
   interface FastifyInstance {
     /** Resolves when every call record under way is written (tests; closing the app waits for them). */

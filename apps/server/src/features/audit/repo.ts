@@ -6,7 +6,7 @@ import {
   type AuditOutcome,
 } from '@portal/domain';
 import { and, count, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/client.js';
+import { type Db, type Executor, rowsOf } from '../../db/client.js';
 import { auditEvents, users } from '../../db/schema/index.js';
 import { accountOf } from './tenants.js';
 
@@ -44,6 +44,52 @@ export interface AuditEventInput {
  */
 export type AuditScope = { all: true } | { accountCustomerId: number } | { customerId: number };
 
+/**
+ * Where each subject kind's name is now, and whose the row is: one query per kind present in a page, by its ids
+ * (never one per record). A kind without a name of its own (a run, a snapshot) is named by its id.
+ */
+const SUBJECT_NAMES: Record<string, (ids: SQL) => SQL> = {
+  customer: (ids) => sql`select id, display_name as name, id as owner from customers where id in (${ids})`,
+  user: (ids) =>
+    sql`select id, first_name || ' ' || surname as name, customer_id as owner from users where id in (${ids})`,
+  package: (ids) => sql`select id, name, customer_id as owner from backup_packages where id in (${ids})`,
+  machine: (ids) => sql`select id, name, customer_id as owner from backup_machines where id in (${ids})`,
+  task: (ids) => sql`select id, name, customer_id as owner from backup_tasks where id in (${ids})`,
+  template: (ids) => sql`select id, name, owner_customer_id as owner from package_templates where id in (${ids})`,
+  request: (ids) =>
+    sql`select r.id, coalesce(p.name, t.name) as name, r.customer_id as owner from package_requests r
+        left join backup_packages p on p.id = r.backup_package_id
+        left join package_templates t on t.id = r.requested_template_id where r.id in (${ids})`,
+  storageAccount: (ids) => sql`select id, name, null::int as owner from storage_accounts where id in (${ids})`,
+  storageLocation: (ids) =>
+    sql`select l.id, b.name || coalesce('/' || nullif(l.subfolder, ''), '') as name, l.customer_id as owner
+        from storage_locations l join buckets b on b.id = l.bucket_id where l.id in (${ids})`,
+  whmcsServer: (ids) =>
+    sql`select id, description as name, null::int as owner from billing_servers where id in (${ids})`,
+  token: (ids) =>
+    sql`select k.id, k.name, u.customer_id as owner from api_tokens k join users u on u.id = k.user_id
+        where k.id in (${ids})`,
+};
+
+/** A subject's name and whose row it is (null: the provider's own). */
+export interface SubjectName {
+  name: string;
+  owner: number | null;
+}
+
+/** A record with the names the pages show: its tenant's and its subject's, as they are now. */
+export type NamedAuditRecord = AuditRecord & { customerName: string | null; subjectName: string | null };
+
+/** The name a record kept of its subject when written (detail.subjectName), the fallback once the subject is gone. */
+const storedSubjectName = (row: AuditRecord): string | null =>
+  typeof row.detail?.subjectName === 'string' ? row.detail.subjectName : null;
+
+const idList = (ids: Iterable<number>) =>
+  sql.join(
+    [...ids].map((id) => sql`${id}::int`),
+    sql`, `,
+  );
+
 const defaultOutcome = (type: string): AuditOutcome =>
   /_(FAILED|THROTTLED|REFUSED)$/.test(type) ? 'refused' : 'succeeded';
 
@@ -66,7 +112,68 @@ export function createAuditRepo(db: Executor) {
     );
   };
 
+  /** The current names of the subjects of these records, by `type:id`: one query per subject kind present. */
+  async function subjectNames(refs: ReadonlyArray<{ type: string; id: number }>): Promise<Map<string, SubjectName>> {
+    const byType = new Map<string, Set<number>>();
+    for (const { type, id } of refs) {
+      if (!SUBJECT_NAMES[type]) continue;
+      const ids = byType.get(type) ?? new Set<number>();
+      ids.add(id);
+      byType.set(type, ids);
+    }
+    const found = new Map<string, SubjectName>();
+    await Promise.all(
+      [...byType].map(async ([type, ids]) => {
+        const query = SUBJECT_NAMES[type];
+        if (!query) return;
+        const rows = rowsOf<{ id: number; name: string | null; owner: number | null }>(
+          await db.execute(query(idList(ids))),
+        );
+        for (const row of rows) {
+          if (row.name) found.set(`${type}:${row.id}`, { name: row.name, owner: row.owner });
+        }
+      }),
+    );
+    return found;
+  }
+
+  /**
+   * The records with their tenant's and subject's names as they are now (a page's worth: a query per kind, not per
+   * record). A subject's name is shown only where the subject is the record's tenant's (or to the provider, who
+   * sees every tenant): a refused call may name another tenant's row, whose name is not the reader's to learn.
+   * A subject gone since keeps the name it had when recorded, which was kept under the same rule.
+   */
+  async function named(scope: AuditScope, rows: AuditRecord[]): Promise<NamedAuditRecord[]> {
+    const refs = rows.flatMap((row) =>
+      row.subjectType && row.subjectId !== null ? [{ type: row.subjectType, id: row.subjectId }] : [],
+    );
+    const tenantIds = new Set(rows.flatMap((row) => (row.customerId === null ? [] : [row.customerId])));
+    const [subjects, tenants] = await Promise.all([
+      subjectNames(refs),
+      tenantIds.size === 0
+        ? []
+        : rowsOf<{ id: number; name: string }>(
+            await db.execute(sql`select id, display_name as name from customers where id in (${idList(tenantIds)})`),
+          ),
+    ]);
+    const tenantNames = new Map(tenants.map((row) => [row.id, row.name || null]));
+    return rows.map((row) => {
+      const subject = subjects.get(`${row.subjectType}:${row.subjectId}`);
+      const visible = subject !== undefined && ('all' in scope || subject.owner === row.customerId);
+      return {
+        ...row,
+        customerName: row.customerId === null ? null : (tenantNames.get(row.customerId) ?? null),
+        subjectName: visible ? subject.name : storedSubjectName(row),
+      };
+    });
+  }
+
   return {
+    /** A subject's current name and owner (what a record keeps of it when written), or null. */
+    async subjectName(type: string, id: number): Promise<SubjectName | null> {
+      return (await subjectNames([{ type, id }])).get(`${type}:${id}`) ?? null;
+    },
+
     async record(event: AuditEventInput): Promise<void> {
       const userId = event.userId ?? null;
       const name =
@@ -126,7 +233,7 @@ export function createAuditRepo(db: Executor) {
           .offset(paging.page * paging.size),
         db.select({ n: count() }).from(capped),
       ]);
-      return { rows, total: total[0]?.n ?? 0 };
+      return { rows: await named(scope, rows), total: total[0]?.n ?? 0 };
     },
 
     /**
@@ -145,7 +252,11 @@ export function createAuditRepo(db: Executor) {
           .where(and(matching(scope, filter), after))
           .orderBy(desc(auditEvents.at), desc(auditEvents.id))
           .limit(batchSize);
-        for (const { row } of rows) yield row;
+        for (const row of await named(
+          scope,
+          rows.map((found) => found.row),
+        ))
+          yield row;
         const last = rows.at(-1);
         if (!last || rows.length < batchSize) return;
         cursor = { at: last.atText, id: last.row.id };

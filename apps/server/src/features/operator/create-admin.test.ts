@@ -50,4 +50,21 @@ describe('create-admin command (production first account)', () => {
       }),
     ).toEqual({ ok: false, errors: ['email: This e-mail address is already in use'] });
   });
+
+  it('refuses names the user form refuses: an invisible or direction-changing character (issue 29)', async () => {
+    expect(
+      await createProviderAdmin(t.database.db, {
+        email: 'ops2@example.com',
+        firstName: '\u200b',
+        surname: 'Ops\u202e',
+        password: 'another password',
+      }),
+    ).toEqual({
+      ok: false,
+      errors: [
+        'firstName: First name cannot contain invisible or direction-changing characters',
+        'surname: Surname cannot contain invisible or direction-changing characters',
+      ],
+    });
+  });
 });

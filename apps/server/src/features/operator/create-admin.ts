@@ -1,4 +1,4 @@
-import { emailField, fieldRequired, MESSAGES, newPasswordField, USER_LIMITS } from '@portal/domain';
+import { emailField, MESSAGES, newPasswordField, userDetailFields } from '@portal/domain';
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -7,16 +7,9 @@ import { hashPassword } from '../auth/passwords.js';
 
 export const createAdminSchema = z.object({
   email: emailField(),
-  firstName: z
-    .string({ error: fieldRequired('First name') })
-    .trim()
-    .min(1, fieldRequired('First name'))
-    .max(USER_LIMITS.nameMax),
-  surname: z
-    .string({ error: fieldRequired('Surname') })
-    .trim()
-    .min(1, fieldRequired('Surname'))
-    .max(USER_LIMITS.nameMax),
+  // The user form's name rules: required, at most 50, no control or invisible characters.
+  firstName: userDetailFields.firstName,
+  surname: userDetailFields.surname,
   password: newPasswordField(),
 });
 

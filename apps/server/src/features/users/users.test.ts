@@ -373,6 +373,26 @@ describe('adding a user (002 §5.1, POST /admin/account/users)', () => {
     expect((await t.database.db.select({ id: users.id }).from(users)).length).toBe(before);
   });
 
+  it('refuses invisible and direction-changing characters in names, on their fields (issue 29)', async () => {
+    const client = await signedIn(tenants.customerA.superAdmin.email);
+    const before = (await t.database.db.select({ id: users.id }).from(users)).length;
+    const response = await client.json(
+      'POST',
+      '/admin/account/users',
+      newUserForm({ firstName: '\u200b', surname: 'Smith\u202eA', contactNumber: '+44\u2066 20' }),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(messagesOf(response)).toEqual([
+      { fieldName: 'firstName', message: 'First name cannot contain invisible or direction-changing characters' },
+      { fieldName: 'surname', message: 'Surname cannot contain invisible or direction-changing characters' },
+      {
+        fieldName: 'contactNumber',
+        message: 'Contact number cannot contain invisible or direction-changing characters',
+      },
+    ]);
+    expect((await t.database.db.select({ id: users.id }).from(users)).length).toBe(before);
+  });
+
   it('refuses an admin giving the admin role, on the role field', async () => {
     const admin = await signedIn(tenants.customerA.admin.email);
     const response = await admin.json(

@@ -1,13 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   AUDIT_OUTCOMES,
+  AUDIT_SUBJECT_LABELS,
   AUDIT_SUBJECT_TYPES,
   AUDIT_TEXTS,
   type AuditFilter,
   type AuditFilterFields,
+  type AuditViewer,
   auditFilterSchema,
-  auditKindName,
-  auditKinds,
+  auditKindsFor,
   EMPTY_AUDIT_FILTER,
 } from '@portal/domain';
 import { useEffect, useMemo } from 'react';
@@ -63,13 +64,15 @@ export function auditFilterOfAddress(
 export interface AuditFilterFormProps {
   /** The provider's page filters by tenant too. */
   withTenant: boolean;
+  /** Whose trail it is: the kind filter offers the kinds it can hold. */
+  viewer: AuditViewer;
   /** What the fields show first (the page's address). */
   initial: AuditFilterFields;
   onApply: (query: AuditFilterQuery) => void;
 }
 
 /** The audit pages' filter: time range, person, kind, subject, outcome; checked with the server's own schema. */
-export function AuditFilterForm({ withTenant, initial, onApply }: AuditFilterFormProps) {
+export function AuditFilterForm({ withTenant, viewer, initial, onApply }: AuditFilterFormProps) {
   const form = useForm<AuditFilterFields>({
     // The schema's output (dates, ids) is what the submit handler gets; the fields hold the typed text.
     resolver: zodResolver(auditFilterSchema) as unknown as Resolver<AuditFilterFields>,
@@ -83,9 +86,12 @@ export function AuditFilterForm({ withTenant, initial, onApply }: AuditFilterFor
   const kindOptions = useMemo(
     () => [
       { value: '', label: AUDIT_TEXTS.anyKind },
-      ...auditKinds().map((k) => ({ value: k, label: auditKindName(k) })),
+      ...auditKindsFor(viewer).map(({ group, kinds }) => ({
+        group,
+        options: kinds.map(({ kind, label }) => ({ value: kind, label })),
+      })),
     ],
-    [],
+    [viewer],
   );
   const submit = form.handleSubmit((values) => onApply(auditFilterQuery(values as unknown as AuditFilter)));
   const clear = () => {
@@ -114,7 +120,7 @@ export function AuditFilterForm({ withTenant, initial, onApply }: AuditFilterFor
             label={L.subjectType}
             options={[
               { value: '', label: AUDIT_TEXTS.anySubject },
-              ...AUDIT_SUBJECT_TYPES.map((s) => ({ value: s, label: s })),
+              ...AUDIT_SUBJECT_TYPES.map((s) => ({ value: s, label: AUDIT_SUBJECT_LABELS[s] })),
             ]}
           />
         </Col>

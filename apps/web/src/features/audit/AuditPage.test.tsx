@@ -13,7 +13,7 @@ const row = (id: number, customerId: number): AuditRow => ({
   id,
   at: '2026-11-27T10:00:00.000Z',
   kind: 'users.add',
-  kindName: 'Users: add',
+  kindName: 'User added',
   outcome: 'succeeded',
   httpStatus: 200,
   userId: 5,
@@ -21,8 +21,10 @@ const row = (id: number, customerId: number): AuditRow => ({
   name: 'Owner Person',
   actorCustomerId: 3,
   customerId,
+  customerName: customerId === 12 ? 'Alpha Ltd' : 'Reseller Co',
   subjectType: 'user',
   subjectId: 40 + id,
+  subjectName: `Person ${id}`,
   ipAddress: '10.0.0.1',
   detail: null,
 });
@@ -51,7 +53,11 @@ describe("the account's audit page", () => {
     expect(await screen.findByText(AUDIT_TEXTS.resellerSubtitle)).toBeTruthy();
     const table = await screen.findByTestId('audit-table');
     expect(within(table).getByRole('columnheader', { name: AUDIT_TEXTS.columns.tenant })).toBeTruthy();
-    expect(await within(table).findByRole('cell', { name: '12' })).toBeTruthy();
+    // Tenants and subjects by name (and id), kinds by their label: never a bare id or a route key.
+    expect(await within(table).findByRole('cell', { name: 'Alpha Ltd (id 12)' })).toBeTruthy();
+    expect(within(table).getByRole('cell', { name: 'User: Person 2 (id 42)' })).toBeTruthy();
+    expect(within(table).getAllByRole('cell', { name: 'User added' })).toHaveLength(2);
+    expect(within(table).queryByText('users.add')).toBeNull();
     expect(screen.getByLabelText(AUDIT_TEXTS.labels.customerId)).toBeTruthy();
   });
 

@@ -4,6 +4,7 @@ import {
   AUDIT_TEXTS,
   type AuditRow,
   auditSubjectText,
+  auditTenantText,
   ROUTES,
   withQuery,
 } from '@portal/domain';
@@ -73,19 +74,27 @@ export function AuditPage({ audience }: AuditPageProps) {
       }
     >
       {/* A new address (back, forward, a link) shows its own filter in fresh fields. */}
-      <AuditFilterForm key={address.toString()} withTenant={manyTenants} initial={fields} onApply={apply} />
+      <AuditFilterForm
+        key={address.toString()}
+        withTenant={manyTenants}
+        viewer={provider ? 'provider' : reseller ? 'reseller' : 'customer'}
+        initial={fields}
+        onApply={apply}
+      />
       <DataTable<AuditRow>
         aria-label={AUDIT_TEXTS.providerTitle}
         data-testid="audit-table"
         columns={[
           { key: 'at', header: C.at, render: (r) => new Date(r.at).toLocaleString() },
-          { key: 'kind', header: C.kind, render: (r) => <span title={r.kind}>{r.kindName}</span> },
+          { key: 'kind', header: C.kind, render: (r) => r.kindName },
           {
             key: 'who',
             header: C.who,
             render: (r) => (r.email ? `${r.name ?? ''} <${r.email}>`.trim() : '—'),
           },
-          ...(manyTenants ? [{ key: 'tenant', header: C.tenant, render: (r: AuditRow) => r.customerId ?? '—' }] : []),
+          ...(manyTenants
+            ? [{ key: 'tenant', header: C.tenant, render: (r: AuditRow) => auditTenantText(r) || '—' }]
+            : []),
           { key: 'subject', header: C.subject, render: (r) => auditSubjectText(r) || '—' },
           {
             key: 'outcome',

@@ -1,4 +1,5 @@
 import { CSRF_FIELD_NAME, PAGES, SIGN_IN_TEXTS } from '@portal/domain';
+import { useState } from 'react';
 import { Alert, Button, Form } from 'react-bootstrap';
 import { Link, useSearchParams } from 'react-router';
 import { csrfToken } from '../../app/initial-data';
@@ -21,10 +22,37 @@ export function loginNotice(
   return null;
 }
 
+/**
+ * The e-mail of the last sign-in attempt in this tab. The form posts to the server, which redirects back to
+ * /login?error without it; keeping it in the tab's session storage (not the address) spares retyping it and
+ * keeps the address out of URLs and logs.
+ */
+const ATTEMPTED_EMAIL_KEY = 'portal.signIn.email';
+
+function attemptedEmail(failed: boolean): string {
+  try {
+    if (failed) return sessionStorage.getItem(ATTEMPTED_EMAIL_KEY) ?? '';
+    sessionStorage.removeItem(ATTEMPTED_EMAIL_KEY);
+  } catch {
+    // Storage may be off (private modes); the field then starts empty as it would without scripts.
+  }
+  return '';
+}
+
+function rememberEmail(email: string): void {
+  try {
+    sessionStorage.setItem(ATTEMPTED_EMAIL_KEY, email);
+  } catch {
+    // As above: without storage the e-mail is simply not kept.
+  }
+}
+
 /** A plain form post to /login (username = e-mail, password, _csrf), so sign-in works without scripts too. */
 export function LoginPage() {
   const [params] = useSearchParams();
   const notice = loginNotice(params);
+  // After a refused attempt the e-mail stays and the password (never kept) takes the focus.
+  const [email] = useState(() => attemptedEmail(params.has('error')));
   return (
     <PublicLayout title="Sign in">
       {notice && (
@@ -32,15 +60,32 @@ export function LoginPage() {
           {notice.text}
         </Alert>
       )}
-      <Form method="post" action="/login">
+      <Form
+        method="post"
+        action="/login"
+        onSubmit={(event) => rememberEmail(new FormData(event.currentTarget).get('username')?.toString() ?? '')}
+      >
         <input type="hidden" name={CSRF_FIELD_NAME} value={csrfToken().token} />
         <Form.Group className="mb-3" controlId="username">
           <Form.Label>Email</Form.Label>
-          <Form.Control name="username" type="email" autoComplete="username" required autoFocus />
+          <Form.Control
+            name="username"
+            type="email"
+            autoComplete="username"
+            required
+            autoFocus={email === ''}
+            defaultValue={email}
+          />
         </Form.Group>
         <Form.Group className="mb-3" controlId="password">
           <Form.Label>Password</Form.Label>
-          <Form.Control name="password" type="password" autoComplete="current-password" required />
+          <Form.Control
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            autoFocus={email !== ''}
+          />
         </Form.Group>
         <Button type="submit" className="w-100">
           Sign in

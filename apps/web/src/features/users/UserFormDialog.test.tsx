@@ -76,6 +76,19 @@ describe('UserFormDialog (add)', () => {
     expect(server.to('POST', '/admin/account/users')).toHaveLength(0);
   });
 
+  it('shows on its field that a name cannot hold invisible characters, sending nothing', async () => {
+    const server = serve();
+    const { events } = open('add');
+    await fillNewUser(events);
+    // A zero-width space after the name: it looks the same, so the field says why it is refused.
+    await events.type(screen.getByLabelText('First name'), '\u200b');
+    await events.click(screen.getByRole('button', { name: 'Add' }));
+    const shown = await screen.findByText('First name cannot contain invisible or direction-changing characters');
+    expect(shown).toHaveClass('invalid-feedback');
+    expect(screen.getByLabelText('First name')).toHaveClass('is-invalid');
+    expect(server.to('POST', '/admin/account/users')).toHaveLength(0);
+  });
+
   it('posts the form, toasts success, refreshes the users list and closes', async () => {
     const server = serve();
     const { events, onHide, refreshed } = open('add');
