@@ -1101,7 +1101,7 @@ export const MESSAGES = {
     testConnection: 'Test connection',
     configured: 'configured',
     notConfigured: 'not set',
-    secretKeptHint: 'Leave empty to keep the stored value',
+    secretKeptHint: 'Leave empty to keep the stored value (same address only)',
     serverAdded: 'Billing server has been added',
     serverAddedWithErrors: someErrorsOccurred('Billing server has been added'),
     serverUpdated: 'Billing server has been updated',
@@ -1149,7 +1149,7 @@ export const MESSAGES = {
     testConnection: 'Test connection',
     connectionSucceeded: 'Connection succeeded',
     unknownWhileTestingConnection: unknownErrorWhile('testing storage account connection'),
-    secretKeptHint: 'Leave empty to keep the stored value',
+    secretKeptHint: 'Leave empty to keep the stored value (same address only)',
     secretSet: 'set',
     nameTaken: 'A storage account with this name already exists',
     localExists: 'There is already an embedded (LOCAL) storage account',
@@ -1200,6 +1200,9 @@ export function formatLimit(value: number): string {
 export const fieldRequired = (label: string) => `${label} is required`;
 export const fieldMustBeEmail = (label: string) => `${label} must be a valid email`;
 export const fieldNotValid = (label: string) => `${label} is not valid`;
+/** Ours: a stored secret goes only to the address it was saved for (DESIGN §8a); another address needs it again. */
+export const secretForNewAddress = (label: string) =>
+  `${label} is required for a new address: the stored one is only sent to the address it was saved for`;
 /** Ours: length and range messages in the same '{field} ...' form. */
 export const fieldTooLong = (label: string, max: number) => `${label} must be at most ${max} characters`;
 export const fieldTooShort = (label: string, min: number) => `${label} must be at least ${min} characters`;
