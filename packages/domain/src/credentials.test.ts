@@ -38,7 +38,12 @@ describe('where a stored secret may go (DESIGN §8a)', () => {
 
   it('reads a WHMCS server’s address as its base URL: port 443 is https, a scheme in the host wins', () => {
     const server = { whmcsHost: 'Billing.Example.test', whmcsPort: 443, whmcsPath: '/whmcs/' };
-    expect(whmcsDestination(server)).toEqual({ scheme: 'https', host: 'billing.example.test', port: 443, path: '/whmcs' });
+    expect(whmcsDestination(server)).toEqual({
+      scheme: 'https',
+      host: 'billing.example.test',
+      port: 443,
+      path: '/whmcs',
+    });
     const elsewhere = [
       { ...server, whmcsHost: 'attacker.test' },
       { ...server, whmcsPort: 8443 },

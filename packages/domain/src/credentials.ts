@@ -93,7 +93,11 @@ export function sameOptionalDestination(a: CredentialDestination | null, b: Cred
  */
 export type SecretSource = 'given' | 'stored' | 'retype' | 'none';
 
-export function secretSource(given: string | null | undefined, hasStored: boolean, sameAsStored: boolean): SecretSource {
+export function secretSource(
+  given: string | null | undefined,
+  hasStored: boolean,
+  sameAsStored: boolean,
+): SecretSource {
   if (given) return 'given';
   if (!hasStored) return 'none';
   return sameAsStored ? 'stored' : 'retype';
@@ -105,4 +109,3 @@ export function secretFieldMessage(source: SecretSource, label: string, required
   if (source === 'none' && required) return fieldRequired(label);
   return null;
 }
-

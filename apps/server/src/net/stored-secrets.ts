@@ -29,7 +29,8 @@ export function secretsFor<K extends string, S>(
     const source = secretSource(field.given, field.stored !== null, sameAsStored);
     const message = secretFieldMessage(source, field.label, field.required);
     if (message !== null) refused.push(errorMessage(message, fieldName, 'VALIDATION_FAILED'));
-    chosen[fieldName] = source === 'given' && field.given ? seal(field.given) : source === 'stored' ? field.stored : null;
+    chosen[fieldName] =
+      source === 'given' && field.given ? seal(field.given) : source === 'stored' ? field.stored : null;
   }
   if (refused.length > 0) throw new AppError(400, 'VALIDATION_FAILED', refused);
   return chosen;
