@@ -87,6 +87,12 @@ export const MESSAGES = {
   /** GET /health when the database does not answer (503). */
   databaseDown: 'The database is not reachable.',
   tooManyRequests: 'Too many requests. Please slow down.',
+  /** A request line or headers over the server's limit (431), answered before any route is found (issue 29). */
+  requestHeadersTooLarge: 'The request address or headers are too long.',
+  /** A request the HTTP parser could not read at all (400). */
+  requestUnreadable: 'The request could not be read.',
+  /** A request whose headers did not arrive in time (408). */
+  requestTimedOut: 'The request took too long to arrive.',
   /** A JSON text with a lone surrogate (`"\ud800"`): refused rather than stored as U+FFFD (issue 18). */
   textNotWellFormed: 'Contains a character that is not valid text. Please type it again.',
 
