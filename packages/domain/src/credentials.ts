@@ -5,7 +5,8 @@ import { fieldRequired, secretForNewAddress } from './messages.js';
  * never show a stored secret (a WHMCS secret or API access key, an S3 secret access key), so an edit or a
  * connection test may leave it empty to mean "the stored one"; that holds only while the form still points
  * where the secret was saved for. A form that points elsewhere must carry the secret again, or a form that
- * names a saved server and a host of one's own would hand the stored secret to that host.
+ * names a saved server and a host of one's own would hand the stored secret to that host. (A reseller's SMTP
+ * password is never taken from storage for a form at all: 000 §5 requires it on every save.)
  */
 export interface CredentialDestination {
   scheme: string;
@@ -15,7 +16,7 @@ export interface CredentialDestination {
   path: string;
 }
 
-const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443, smtp: 25 };
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443 };
 
 /**
  * A host as a connection uses it: lower case, no trailing dot, no IPv6 brackets, and an IPv4 address or an
@@ -45,7 +46,7 @@ function canonicalPath(path: string): string {
 
 /**
  * The destination in one form, so that what means the same place compares equal: scheme and host in lower case,
- * the default port written out (http 80, https 443, smtp 25), trailing slashes of the path dropped. The path keeps
+ * the default port written out (http 80, https 443), trailing slashes of the path dropped. The path keeps
  * its case (servers tell `/WHMCS` from `/whmcs`).
  */
 export function canonicalDestination(destination: CredentialDestination): CredentialDestination {
