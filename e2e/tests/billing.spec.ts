@@ -1,5 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { BILLING_SERVER_LABELS, billingConnectionSucceeded, INVOICES_DUE_LABEL, MESSAGES } from '@portal/domain';
+import {
+  BILLING_SERVER_LABELS,
+  billingConnectionSucceeded,
+  INVOICES_DUE_LABEL,
+  MESSAGES,
+  secretForNewAddress,
+} from '@portal/domain';
 import { DEMO_WHMCS_PORT } from '../playwright.config';
 import { signIn } from './helpers';
 
@@ -34,6 +40,13 @@ test('the provider adds a billing server for the running WHMCS, tests its connec
   const edit = page.getByRole('dialog', { name: TEXT.editServer });
   // The stored secret is never shown; left empty it is kept.
   await expect(edit.getByLabel(L.whmcsSecret, { exact: true })).toHaveValue('');
+  // Pointed at another host, the stored secret stays home: the secret field asks for it (issue 29).
+  await edit.getByLabel(L.whmcsHost).fill('localhost');
+  await edit.getByRole('button', { name: TEXT.testConnection }).click();
+  const secretField = edit.getByLabel(L.whmcsSecret, { exact: true });
+  await expect(secretField).toHaveClass(/is-invalid/);
+  await expect(edit.getByText(secretForNewAddress(L.whmcsSecret))).toBeVisible();
+  await edit.getByLabel(L.whmcsHost).fill('127.0.0.1');
   await edit.getByLabel(L.description).fill(`${description} edited`);
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText(TEXT.serverUpdated)).toBeVisible();

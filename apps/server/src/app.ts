@@ -149,6 +149,7 @@ import { createUsersRepo } from './features/users/repo.js';
 import { registerUserRoutes } from './features/users/routes.js';
 import { createUserService, createUserViews } from './features/users/service.js';
 import { createAfterAnswer } from './http/after-answer.js';
+import { answerClientError } from './http/client-error.js';
 import { registerCompression } from './http/compression.js';
 import { AppError, isClientAbort } from './http/errors.js';
 import { registerRequestContext } from './http/request-context.js';
@@ -219,6 +220,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A request line or headers too long, or no HTTP at all: answered with the envelope too (issue 29).
+    clientErrorHandler: answerClientError,
     // A path the router cannot decode (bytes that are no UTF-8) answers the envelope like any other refusal.
     frameworkErrors: (error, _request, reply) => {
       // Fastify types this reply with the route's generics, which a request matching no route has none of.

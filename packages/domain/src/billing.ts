@@ -1,3 +1,5 @@
+import { type CredentialDestination, destinationOfUrl } from './credentials.js';
+
 /**
  * Addresses of a WHMCS installation (the billing system of 000 §1, 002 §7.2): its pages and its API sit
  * under one base, `{scheme}://{host}:{port}{path}`, as a billing host server (001 §3) names it. Port 443
@@ -18,6 +20,11 @@ export function whmcsBaseUrl(server: BillingServerAddress): string {
   const port = server.whmcsPort === defaultPort ? '' : `:${server.whmcsPort}`;
   const path = `/${server.whmcsPath.replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
   return `${scheme}://${host}${port}${path}`;
+}
+
+/** Where the installation's stored secret and access key go: its base address (DESIGN §8a). */
+export function whmcsDestination(server: BillingServerAddress): CredentialDestination | null {
+  return destinationOfUrl(whmcsBaseUrl(server));
 }
 
 /** A page of the installation, e.g. `whmcsPageUrl(s, 'viewinvoice.php', { id: 12 })`. */

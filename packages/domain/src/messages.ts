@@ -87,6 +87,12 @@ export const MESSAGES = {
   /** GET /health when the database does not answer (503). */
   databaseDown: 'The database is not reachable.',
   tooManyRequests: 'Too many requests. Please slow down.',
+  /** A request line or headers over the server's limit (431), answered before any route is found (issue 29). */
+  requestHeadersTooLarge: 'The request address or headers are too long.',
+  /** A request the HTTP parser could not read at all (400). */
+  requestUnreadable: 'The request could not be read.',
+  /** A request whose headers did not arrive in time (408). */
+  requestTimedOut: 'The request took too long to arrive.',
   /** A JSON text with a lone surrogate (`"\ud800"`): refused rather than stored as U+FFFD (issue 18). */
   textNotWellFormed: 'Contains a character that is not valid text. Please type it again.',
 
@@ -1101,7 +1107,7 @@ export const MESSAGES = {
     testConnection: 'Test connection',
     configured: 'configured',
     notConfigured: 'not set',
-    secretKeptHint: 'Leave empty to keep the stored value',
+    secretKeptHint: 'Leave empty to keep the stored value (same address only)',
     serverAdded: 'Billing server has been added',
     serverAddedWithErrors: someErrorsOccurred('Billing server has been added'),
     serverUpdated: 'Billing server has been updated',
@@ -1149,7 +1155,7 @@ export const MESSAGES = {
     testConnection: 'Test connection',
     connectionSucceeded: 'Connection succeeded',
     unknownWhileTestingConnection: unknownErrorWhile('testing storage account connection'),
-    secretKeptHint: 'Leave empty to keep the stored value',
+    secretKeptHint: 'Leave empty to keep the stored value (same address only)',
     secretSet: 'set',
     nameTaken: 'A storage account with this name already exists',
     localExists: 'There is already an embedded (LOCAL) storage account',
@@ -1203,6 +1209,9 @@ export const fieldNotValid = (label: string) => `${label} is not valid`;
 /** Ours: a name or other display text with a format character (Cf: invisible or direction-changing). */
 export const fieldInvisibleCharacters = (label: string) =>
   `${label} cannot contain invisible or direction-changing characters`;
+/** Ours: a stored secret goes only to the address it was saved for (DESIGN §8a); another address needs it again. */
+export const secretForNewAddress = (label: string) =>
+  `${label} is required for a new address: the stored one is only sent to the address it was saved for`;
 /** Ours: length and range messages in the same '{field} ...' form. */
 export const fieldTooLong = (label: string, max: number) => `${label} must be at most ${max} characters`;
 export const fieldTooShort = (label: string, min: number) => `${label} must be at least ${min} characters`;

@@ -103,6 +103,7 @@ function operationOf(name: string, entry: RouteEntry): JsonSchema {
     '403': ref('responses/Forbidden'),
     '404': ref('responses/NotFound'),
     '409': ref('responses/Conflict'),
+    '431': ref('responses/HeadersTooLarge'),
   };
   if (entry.access !== 'public') errors['401'] = ref('responses/Unauthenticated');
   const operation: JsonSchema = {
@@ -171,7 +172,9 @@ export function buildOpenApiDocument(): JsonSchema {
         `Automation authenticates with a personal API token (made in the profile page, ${API_TOKEN_LIMITS.prefix}…)`,
         'as Authorization: Bearer, with exactly its owner\u2019s rights; a read-only token is refused on POST, PUT',
         'and DELETE. A request with a token needs no CSRF header, and a session cookie sent with it is ignored.',
-        'The web app itself uses the session cookie, with the CSRF header on every change.',
+        'The web app itself uses the session cookie, with the CSRF header on every change. A call that needs a',
+        'session, sent with no session and no token, is answered 401 before any CSRF check. A request line or headers',
+        'too long for the server are answered 431 with the same envelope, and the connection is closed.',
       ].join(' '),
     },
     servers: [{ url: '/' }],
@@ -220,9 +223,12 @@ export function buildOpenApiDocument(): JsonSchema {
         },
         BadRequest: errorResponse('The input is not valid; messages name the fields.'),
         Unauthenticated: errorResponse('Not signed in, or the API token is unknown, expired or revoked.'),
-        Forbidden: errorResponse('Not allowed: another audience, a read-only token writing, or a missing CSRF token.'),
+        Forbidden: errorResponse(
+          'Not allowed: another audience, a read-only token writing, or a session whose CSRF token is missing.',
+        ),
         NotFound: errorResponse('Nothing of that id the caller may see.'),
         Conflict: errorResponse('The change conflicts with what is stored.'),
+        HeadersTooLarge: errorResponse('The request line or headers are too long; the connection is closed.'),
         Error: errorResponse('Any other refusal (throttled, a machine offline, ...).'),
       },
     },

@@ -114,6 +114,10 @@ export function registerRequestContext(
     if (request.is404) return;
     const access = request.routeOptions.config.access;
     if (!access) throw new AppError(500, 'ROUTE_WITHOUT_ACCESS', [errorMessage(MESSAGES.internalError)]);
+    // No session and no token on a route that needs one: the caller is told to sign in (401), not that a form
+    // expired (the CSRF check protects a session's cookies, and there is none). Public routes keep the check.
+    const nobody = !request.signedIn && !request.mfaPending && !request.apiToken;
+    if (nobody && !request.routeOptions.config.machineAuth && !mayAccess(null, access)) throw unauthenticated();
     // A bearer token is not sent by a browser on its own, so a forged cross-site request cannot carry one.
     // Every unsafe method, and a GET that changes state (the specification's set-default link).
     const unsafe = !SAFE_METHODS.has(request.method) || changesState(request.method, request.routeOptions.url ?? '');

@@ -1,4 +1,4 @@
-import { type AccessLevel, allRoutes, ROUTES } from '@portal/domain';
+import { type AccessLevel, allRoutes, changesState, ROUTES } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { TestClient } from '../testing/client.js';
@@ -368,7 +368,28 @@ describe('route matrix (issue #2)', () => {
         });
         expect(response.statusCode).toBeLessThan(500);
         if (denied) expect(response.json().status).toBe('ERROR');
+        // Without a session the answer is 'sign in', never 'forbidden' (issue 29).
+        if (denied && caller === 'anonymous') expect(response.statusCode).toBe(401);
       }
     });
+
+    // A script with no cookie, no CSRF token and no API token (issue 29): a route that needs a session says so
+    // (401) before the CSRF check, which guards a session's cookies; a public route that changes state keeps it.
+    const entry = allRoutes().find((r) => r.method === method && r.path === url);
+    const unsafe = method !== 'GET' || changesState(method, url);
+    if (unsafe && !entry?.machineAuth) {
+      const expected = ALLOWED[level].includes('anonymous')
+        ? { status: 403, code: 'CSRF_REJECTED' }
+        : { status: 401, code: 'UNAUTHENTICATED' };
+      it(`${key} answers a caller with no session, token or CSRF token ${expected.status}`, async () => {
+        const response = await t.app.inject({
+          method: method as 'POST',
+          url,
+          headers: { accept: 'application/json', 'content-type': 'application/json' },
+          payload: '{}',
+        });
+        expect({ status: response.statusCode, code: response.json().responseSummaryCode }).toEqual(expected);
+      });
+    }
   }
 });

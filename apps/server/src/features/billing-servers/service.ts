@@ -4,14 +4,16 @@ import {
   type BillingServerPayload,
   type BillingServerRow,
   billingServerInUse,
-  fieldRequired,
   MESSAGES,
+  sameDestination,
+  whmcsDestination,
 } from '@portal/domain';
 import { connectionOf } from '../../billing/directory.js';
 import { billingFailure } from '../../billing/errors.js';
 import { createWhmcsClient, type WhmcsClientOptions } from '../../billing/whmcs-client.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { secretsFor } from '../../net/stored-secrets.js';
 import type { SecretBox } from '../../secrets.js';
 import { presentBillingServer } from './present.js';
 import { type BillingServerRecord, type BillingServerValues, createBillingServersRepo } from './repo.js';
@@ -27,8 +29,36 @@ export function createBillingServerService(deps: { db: Db; secrets: SecretBox; c
     return record;
   }
 
-  /** The stored values of a form; an empty secret or access key keeps what `current` has. */
+  /** Whether a form still goes where the server's stored secret and access key were saved for. */
+  function sameAddress(form: BillingServerPayload, current: BillingServerRecord | null): boolean {
+    const asked = whmcsDestination(form);
+    const stored = current && whmcsDestination(current);
+    return asked !== null && stored !== null && sameDestination(asked, stored);
+  }
+
+  /**
+   * The stored values of a form; an empty secret or access key keeps what `current` has, but only while the
+   * form keeps the address they were saved for (else a 400 on the field asks for them again).
+   */
   function valuesOf(form: BillingServerPayload, current: BillingServerRecord | null): BillingServerValues {
+    const sealed = secretsFor(
+      sameAddress(form, current),
+      {
+        whmcsSecret: {
+          label: BILLING_SERVER_LABELS.whmcsSecret,
+          given: form.whmcsSecret,
+          stored: current?.whmcsSecretEncrypted || null,
+          required: true,
+        },
+        whmcsApiAccessKey: {
+          label: BILLING_SERVER_LABELS.whmcsApiAccessKey,
+          given: form.whmcsApiAccessKey,
+          stored: current?.whmcsApiAccessKeyEncrypted ?? null,
+          required: false,
+        },
+      },
+      (plain) => secrets.encrypt(plain),
+    );
     return {
       description: form.description,
       region: form.region,
@@ -36,12 +66,8 @@ export function createBillingServerService(deps: { db: Db; secrets: SecretBox; c
       whmcsPort: form.whmcsPort,
       whmcsPath: form.whmcsPath,
       whmcsIdentifier: form.whmcsIdentifier,
-      whmcsSecretEncrypted: form.whmcsSecret
-        ? secrets.encrypt(form.whmcsSecret)
-        : (current?.whmcsSecretEncrypted ?? ''),
-      whmcsApiAccessKeyEncrypted: form.whmcsApiAccessKey
-        ? secrets.encrypt(form.whmcsApiAccessKey)
-        : (current?.whmcsApiAccessKeyEncrypted ?? null),
+      whmcsSecretEncrypted: sealed.whmcsSecret ?? '',
+      whmcsApiAccessKeyEncrypted: sealed.whmcsApiAccessKey,
     };
   }
 
@@ -74,13 +100,10 @@ export function createBillingServerService(deps: { db: Db; secrets: SecretBox; c
     async testSaved(id: number): Promise<BillingConnectionResult> {
       return ping(await found(id));
     },
-    /** Tests the form as it stands; when it edits a saved server, empty secrets are the stored ones. */
+    /** Tests the form as it stands; when it edits a saved server at its saved address, empty secrets are the stored ones. */
     async testForm(form: BillingServerPayload, savedId: number | null): Promise<BillingConnectionResult> {
       const current = savedId === null ? null : await found(savedId);
-      const values = valuesOf(form, current);
-      if (!values.whmcsSecretEncrypted)
-        throw badRequest(fieldRequired(BILLING_SERVER_LABELS.whmcsSecret), 'whmcsSecret');
-      return ping(values);
+      return ping(valuesOf(form, current));
     },
   };
 }

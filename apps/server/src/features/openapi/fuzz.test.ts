@@ -30,7 +30,7 @@ import { createProviderAdmin } from '../operator/create-admin.js';
  * API fuzzing from the OpenAPI document (issue 18): every operation the served document lists, called by every
  * kind of caller with generated requests (wrong types, missing required fields, huge strings and numbers, unicode
  * with RTL marks, emoji, NUL and lone surrogates, arrays where objects go, path ids out of range). The callers:
- * a session of each role and a visitor; a read-only and a read-write personal API token (Bearer, no cookie); a
+ * a session of each role, a visitor, and a script with no cookie or token at all; a read-only and a read-write personal API token (Bearer, no cookie); a
  * half-signed-in session (password right, two-factor code pending); a provider admin who must still enrol in
  * two-factor sign-in. Every answer must be below 500, carry no stack trace or server path, and be the envelope;
  * a caller the operation is not for must be refused as such (401 or 403), a read-only token on every call that
@@ -192,6 +192,7 @@ type Role =
   | 'customerSuperAdmin'
   | 'customerUser'
   | 'signedOut'
+  | 'script'
   | 'otherTenant'
   | 'readOnlyToken'
   | 'readWriteToken'
@@ -207,8 +208,11 @@ let document: unknown;
 const clients = new Map<Role, Client>();
 /** Which callers an operation lets in: these get the full number of cases, the others must be refused. */
 let allowed: (operation: OpenApiOperationSummary, role: Role) => boolean;
-/** The statuses that refuse a caller an operation is not for: 401 or 403, or 404 for a route not served. */
-let refusals: (operation: OpenApiOperationSummary, url: string) => number[];
+/**
+ * The statuses that refuse a caller an operation is not for: 401 or 403, or 404 for a route not served. A caller
+ * with no session and no token is told to sign in (401), whatever it did or did not send as CSRF token (issue 29).
+ */
+let refusals: (operation: OpenApiOperationSummary, url: string, role: Role) => number[];
 
 const keyOf = (entry: Pick<RouteEntry, 'method' | 'path'>) => `${entry.method} ${entry.path}`;
 /** The route table's pattern of an operation (`:id`, not the document's `{id}`). */
@@ -293,6 +297,8 @@ beforeAll(async () => {
   const signedOut = new TestClient(t.app);
   await signedOut.open('/login');
   clients.set('signedOut', signedOut);
+  // A script with no cookie, no CSRF token and no API token, as an outside scanner calls the API.
+  clients.set('script', { csrf: '', request: (options) => t.app.inject(options) });
   clients.set('readOnlyToken', await createToken(providerAdmin, 'READ_ONLY'));
   clients.set('readWriteToken', await createToken(clients.get('customerSuperAdmin') as TestClient, 'READ_WRITE'));
   await enrolMfa(await signedInAs(t.app, tenants.customerA.admin.email), t.clock.now);
@@ -318,6 +324,7 @@ beforeAll(async () => {
     customerUser: actor('ROLE_CUSTOMER_USER', tenants.customerA.customerId, false),
     otherTenant: actor('ROLE_CUSTOMER_ADMIN_USER', tenants.customerB.customerId, false),
     signedOut: null,
+    script: null,
     readOnlyToken: provider,
     readWriteToken: customerSuperAdmin,
   };
@@ -342,9 +349,10 @@ beforeAll(async () => {
         return mayAccess(actors[role], access);
     }
   };
-  refusals = (operation, url) => {
+  refusals = (operation, url, role) => {
     if (!served.has(`${operation.method} ${patternOf(operation)}`)) return [404];
-    return url.split('?')[0]?.includes(NOT_UTF8) ? [400, 401, 403] : [401, 403];
+    const refused = role === 'signedOut' || role === 'script' ? [401] : [401, 403];
+    return url.split('?')[0]?.includes(NOT_UTF8) ? [400, ...refused] : refused;
   };
   await recordChanges();
 });
@@ -396,6 +404,7 @@ describe('API fuzzing from the OpenAPI document (issue 18)', () => {
         status,
       );
     await profileStatus('mfaPending', 401);
+    await profileStatus('script', 401);
     await profileStatus('mfaEnrolment', 403);
     await profileStatus('readOnlyToken', 200);
     await profileStatus('readWriteToken', 200);
@@ -456,7 +465,7 @@ async function send(
   const response = await client.request(options);
   try {
     checkAnswer(label, response);
-    if (!letIn) expect(refusals(operation, url), `${label} is let in`).toContain(response.statusCode);
+    if (!letIn) expect(refusals(operation, url, role), `${label} is let in`).toContain(response.statusCode);
   } catch (error) {
     failures.push((error as Error).message.split('\n')[0] ?? label);
   }

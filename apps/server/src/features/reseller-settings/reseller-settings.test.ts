@@ -1,9 +1,11 @@
 import {
+  fieldRequired,
   IMAGE_TYPE_MESSAGES,
   IMAGE_UPLOAD_LIMITS,
   imageTooLargeMessage,
   imageUrl,
   MESSAGES,
+  RESELLER_SETTINGS_LABELS,
   ROUTES,
   resellerSettingsPath,
 } from '@portal/domain';
@@ -14,7 +16,9 @@ import { resellerSettings, users } from '../../db/schema/index.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import type { TestClient } from '../../testing/client.js';
+import { resultOf } from '../../testing/envelope.js';
 import { FIXTURE_PASSWORD } from '../../testing/fixtures.js';
+import { startRecordingListener } from '../../testing/listener.js';
 import { capturedDebugLog } from '../../testing/log.js';
 import { startTestSmtpServer, type TestSmtpServer, testSmtpCertificate } from '../../testing/smtp.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -394,6 +398,40 @@ describe('e-mail settings, tested before they are saved (000 §7, 002 §7.4)', (
     expect(
       log.leaked(['right-password', 'wrong-password-7c2e', Buffer.from('wrong-password-7c2e').toString('base64')]),
     ).toEqual([]);
+  });
+
+  it('the stored password is sent nowhere new: a save must carry it, so another host or port gets nothing (issue 29)', async () => {
+    resultOf(await putSection(resellerOwner, email, form()));
+    const before = await stored(reseller.customerId);
+    const stranger = await startRecordingListener();
+    const moved = await startTestSmtpServer({ users: { mailer: 'moved-password' } });
+    try {
+      const required = { emailPassword: fieldRequired(RESELLER_SETTINGS_LABELS.emailPassword) };
+      // 000 §5: the password is required on every save, at the saved server as anywhere else.
+      for (const elsewhere of [{ emailPort: String(stranger.port) }, { emailHost: 'localhost' }, {}]) {
+        const response = await putSection(resellerOwner, email, { ...form(), ...elsewhere, emailPassword: '' });
+        expect(response.statusCode).toBe(400);
+        expect(fieldErrors(response)).toEqual(required);
+      }
+      expect(stranger.connections).toBe(0);
+      expect(await stored(reseller.customerId)).toEqual(before);
+
+      // Another reseller's super admin cannot point this reseller's mail anywhere.
+      const other = await signedIn(t.app, otherReseller.superAdmin.email);
+      const foreign = { ...form(), emailPort: String(stranger.port), emailPassword: 'x' };
+      const viaProvider = await putSection(other, provider('reselleremailsettings', reseller.customerId), foreign);
+      expect(viaProvider.statusCode).toBe(403);
+      expect(stranger.connections).toBe(0);
+      expect(await stored(reseller.customerId)).toEqual(before);
+
+      // A new server with its password typed: tested there, then saved.
+      const typed = { ...form(), emailPort: String(moved.port), emailPassword: 'moved-password' };
+      resultOf(await putSection(resellerOwner, email, typed));
+      await moved.waitFor((m) => m.to.includes(ACCOUNT.supportEmailAddress));
+      expect((await stored(reseller.customerId))?.emailPort).toBe(moved.port);
+    } finally {
+      await Promise.all([stranger.close(), moved.close()]);
+    }
   });
 
   it('a refused sender: sendFromEmailAddress says so', async () => {

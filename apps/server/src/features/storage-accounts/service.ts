@@ -3,8 +3,8 @@ import {
   bucketNotFound,
   bucketPolicyUnreadable,
   compareNames,
+  destinationOfUrl,
   type Elements,
-  fieldRequired,
   MESSAGES,
   type Paged,
   type PagingQuery,
@@ -16,10 +16,13 @@ import {
   type StorageAccountPayload,
   type StorageAccountRow,
   type StorageAccountUserRow,
+  sameDestination,
+  sameOptionalDestination,
   storageUserNotFound,
 } from '@portal/domain';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { secretsFor } from '../../net/stored-secrets.js';
 import type { SecretBox } from '../../secrets.js';
 import { bucketPolicyFor, policyDifferences, policyPrincipals } from '../../storage/policy.js';
 import {
@@ -104,12 +107,40 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
     }));
   }
 
-  /** The stored values of a form; an empty secret keeps what `current` has. LOCAL needs none of them. */
+  /** Whether an S3 form still signs its requests for the endpoints the stored secret was saved for. */
+  function sameEndpoints(form: StorageAccountPayload, current: StorageAccountRecord | null): boolean {
+    if (current === null) return false;
+    const asked = destinationOfUrl(form.endpoint);
+    const stored = current.endpoint === null ? null : destinationOfUrl(current.endpoint);
+    const optional = (url: string | null) => (url ? destinationOfUrl(url) : null);
+    return (
+      asked !== null &&
+      stored !== null &&
+      sameDestination(asked, stored) &&
+      sameOptionalDestination(optional(form.iamEndpoint), optional(current.iamEndpoint))
+    );
+  }
+
+  /**
+   * The stored values of a form. An S3 form's empty secret keeps the stored one only while the endpoint and IAM
+   * endpoint are those it was saved for (else a 400 asks for it again); LOCAL needs none of them.
+   */
   function valuesOf(form: StorageAccountPayload, current: StorageAccountRecord | null): StorageAccountValues {
     const s3 = form.type === 'S3';
-    const secret = form.secretAccessKey
-      ? secrets.encrypt(form.secretAccessKey)
-      : (current?.secretAccessKeyEncrypted ?? null);
+    const secret = s3
+      ? secretsFor(
+          sameEndpoints(form, current),
+          {
+            secretAccessKey: {
+              label: STORAGE_ACCOUNT_FORM_LABELS.secretAccessKey,
+              given: form.secretAccessKey,
+              stored: current?.secretAccessKeyEncrypted ?? null,
+              required: true,
+            },
+          },
+          (plain) => secrets.encrypt(plain),
+        ).secretAccessKey
+      : null;
     return {
       name: form.name,
       type: form.type,
@@ -118,7 +149,7 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
       region: s3 && form.region ? form.region : null,
       forcePathStyle: s3 && form.forcePathStyle,
       accessKeyId: s3 ? form.accessKeyId : null,
-      secretAccessKeyEncrypted: s3 ? secret : null,
+      secretAccessKeyEncrypted: secret,
       userApi: s3 ? form.userApi : null,
       requireObjectLock: form.requireObjectLock,
     };
@@ -141,9 +172,6 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
 
   /** Proves the connection works; a failure is a message on the form field it concerns. */
   async function testValues(id: number, values: StorageAccountValues): Promise<void> {
-    if (values.type === 'S3' && !values.secretAccessKeyEncrypted) {
-      throw badRequest(fieldRequired(STORAGE_ACCOUNT_FORM_LABELS.secretAccessKey), 'secretAccessKey');
-    }
     try {
       await withinTime(providers.forConnection(connectionOf(id, values)).testConnection(), timeoutMs);
     } catch (error) {
@@ -217,7 +245,7 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
       providers.forget(id);
     },
 
-    /** Tests the form as it stands; when it edits a saved account, an empty secret is the stored one. */
+    /** Tests the form as it stands; when it edits a saved account at its saved endpoints, an empty secret is the stored one. */
     async testConnection(form: StorageAccountPayload, savedId: number | null): Promise<void> {
       const current = savedId === null ? null : await found(savedId);
       await testValues(savedId ?? 0, valuesOf(form, current));

@@ -9,10 +9,12 @@ import {
   type Paged,
   POLICY_DIFFERENCE_TEXTS,
   ROUTES,
+  STORAGE_ACCOUNT_FORM_LABELS,
   type StorageAccessKeyRow,
   type StorageAccountDetail,
   type StorageAccountRow,
   type StorageAccountUserRow,
+  secretForNewAddress,
   storageUserNotFound,
   withQuery,
 } from '@portal/domain';
@@ -209,11 +211,17 @@ describe('storage accounts (001 §2, §7)', () => {
     );
     expect(edited).toMatchObject({ name: 'Embedded', type: 'LOCAL', defaultStorageAccount: true });
 
-    const s3 = await provider.json(
+    // The stored secret is Wasabi's: another endpoint gets it only typed again (DESIGN §8a).
+    const edit = { name: 'Wasabi EU', userApi: 'IAM', accessKeyId: 'WASABIKEY' };
+    const untyped = await provider.json(
       'PUT',
       S.edit.build({ storageAccountId: s3Id }),
-      s3Form({ name: 'Wasabi EU', userApi: 'IAM', accessKeyId: 'WASABIKEY', secretAccessKey: '' }),
+      s3Form({ ...edit, secretAccessKey: '' }),
     );
+    expect(messagesOf(untyped)).toEqual([
+      { fieldName: 'secretAccessKey', message: secretForNewAddress(STORAGE_ACCOUNT_FORM_LABELS.secretAccessKey) },
+    ]);
+    const s3 = await provider.json('PUT', S.edit.build({ storageAccountId: s3Id }), s3Form(edit));
     expect(s3.statusCode).toBe(400);
     expect(messagesOf(s3)[0]?.fieldName).toBe('endpoint');
     const typeChange = await provider.json('PUT', S.edit.build({ storageAccountId: s3Id }), {
@@ -222,7 +230,7 @@ describe('storage accounts (001 §2, §7)', () => {
     });
     expect(messagesOf(typeChange)).toEqual([{ fieldName: 'type', message: TEXT.typeUnchangeable }]);
     const [stored] = await db().select().from(storageAccounts).where(eq(storageAccounts.id, s3Id));
-    // An empty secret on edit keeps the stored one.
+    // A refused edit leaves the stored secret as it was.
     expect(stored).toMatchObject({ name: 'Wasabi', type: 'S3', secretAccessKeyEncrypted: sealedSecret });
   });
 

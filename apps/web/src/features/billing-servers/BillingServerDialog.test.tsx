@@ -3,6 +3,8 @@ import {
   billingRefused,
   billingServerDeleteQuestion,
   billingServerInUse,
+  MESSAGES,
+  secretForNewAddress,
 } from '@portal/domain';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -102,7 +104,7 @@ describe('BillingServerDialog', () => {
       PROVIDER,
     );
     expect(screen.getByLabelText('API secret')).toHaveValue('');
-    expect(screen.getByLabelText('API secret')).toHaveAttribute('placeholder', 'Leave empty to keep the stored value');
+    expect(screen.getByLabelText('API secret')).toHaveAttribute('placeholder', MESSAGES.billing.secretKeptHint);
     await events.clear(screen.getByLabelText('Description'));
     await events.type(screen.getByLabelText('Description'), 'Billing renamed');
     await events.click(screen.getByRole('button', { name: 'Save' }));
@@ -113,6 +115,39 @@ describe('BillingServerDialog', () => {
       whmcsSecret: '',
       whmcsApiAccessKey: '',
     });
+  });
+
+  it('shows under the secret field that a new address needs the secret again, from a test and from a save', async () => {
+    const refused = () => reply(400, { messages: [message('whmcsSecret', secretForNewAddress('API secret'))] });
+    const server = fakeServer(({ method, url }) =>
+      (method === 'POST' && url.pathname === '/boltadmin/whmcsservers/testconnection') ||
+      (method === 'PUT' && url.pathname === '/boltadmin/whmcsservers/4')
+        ? refused()
+        : undefined,
+    );
+    const events = renderSignedIn(
+      <>
+        <BillingServerDialog show server={billingServerRow()} onHide={vi.fn()} animation={false} />
+        <ToastHost />
+      </>,
+      PROVIDER,
+    );
+    await events.clear(screen.getByLabelText('Host'));
+    await events.type(screen.getByLabelText('Host'), 'elsewhere.test');
+    await events.click(screen.getByRole('button', { name: 'Test connection' }));
+    const shown = await screen.findByText(secretForNewAddress('API secret'));
+    expect(shown).toHaveClass('invalid-feedback');
+    const secret = screen.getByLabelText('API secret');
+    expect(secret).toHaveClass('is-invalid');
+    expect(shown.parentElement).toContainElement(secret);
+    expect(server.to('POST', '/boltadmin/whmcsservers/testconnection')[0]?.body).toMatchObject({
+      id: 4,
+      whmcsHost: 'elsewhere.test',
+      whmcsSecret: '',
+    });
+    await events.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.to('PUT', '/boltadmin/whmcsservers/4')).toHaveLength(1));
+    expect(await screen.findByText(secretForNewAddress('API secret'))).toHaveClass('invalid-feedback');
   });
 });
 

@@ -13,7 +13,16 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { type Path, type Resolver, useForm } from 'react-hook-form';
-import { FormModal, GlobalErrors, TextField, toast, useDialogSubmit, useOnOpen } from '../../ui';
+import {
+  applyServerMessages,
+  type FieldRouting,
+  FormModal,
+  GlobalErrors,
+  TextField,
+  toast,
+  useDialogSubmit,
+  useOnOpen,
+} from '../../ui';
 import { useSaveBillingServer, useTestBillingServer } from './mutations';
 
 const TEXT = MESSAGES.billing;
@@ -65,12 +74,13 @@ export function BillingServerDialog({ show, server, onHide, animation }: Billing
     defaultValues: defaultsOf(server),
   });
   useOnOpen(show, () => form.reset(defaultsOf(server)));
+  const routing: FieldRouting<BillingServerForm> = { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) };
   const { submit, globalErrors, clearErrors } = useDialogSubmit({
     mutation: useSaveBillingServer(),
     successText: editing ? TEXT.serverUpdated : TEXT.serverAdded,
     partialText: editing ? TEXT.serverUpdatedWithErrors : TEXT.serverAddedWithErrors,
     unknownErrorText: editing ? TEXT.unknownWhileUpdatingServer : TEXT.unknownWhileAddingServer,
-    form: { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
+    form: routing,
   });
   const save = form.handleSubmit(async (values) => {
     const payload = schema.parse(values);
@@ -85,11 +95,11 @@ export function BillingServerDialog({ show, server, onHide, animation }: Billing
   const test = form.handleSubmit(async (values) => {
     setTesting(true);
     try {
-      await testConnection(tester.mutateAsync, {
-        kind: 'form',
-        payload: billingServerEditSchema.parse(values),
-        savedId: server?.id ?? null,
-      });
+      await testConnection(
+        tester.mutateAsync,
+        { kind: 'form', payload: billingServerEditSchema.parse(values), savedId: server?.id ?? null },
+        routing,
+      );
     } finally {
       setTesting(false);
     }
@@ -134,15 +144,24 @@ export function BillingServerDialog({ show, server, onHide, animation }: Billing
   );
 }
 
-/** Runs a connection test and says how it went in a toast: the WHMCS version, or why it failed. */
+/**
+ * Runs a connection test and says how it went in a toast: the WHMCS version, or why it failed. With a form's
+ * routing, a message naming a field of the form (a secret to enter again, say) goes on that field instead.
+ */
 export async function testConnection(
   run: ReturnType<typeof useTestBillingServer>['mutateAsync'],
   test: Parameters<ReturnType<typeof useTestBillingServer>['mutateAsync']>[0],
+  routing?: FieldRouting<BillingServerForm>,
 ): Promise<void> {
   try {
     const { ok, envelope } = await run(test);
-    if (ok && envelope.result) toast.success(billingConnectionSucceeded(envelope.result.version));
-    else toast.error(envelope.messages[0]?.message ?? TEXT.unknownWhileTestingConnection);
+    if (ok && envelope.result) {
+      toast.success(billingConnectionSucceeded(envelope.result.version));
+      return;
+    }
+    const global = routing ? applyServerMessages(envelope, routing) : envelope.messages;
+    if (envelope.messages.length === 0) toast.error(TEXT.unknownWhileTestingConnection);
+    else if (global[0]) toast.error(global[0].message);
   } catch (error) {
     toast.error(error instanceof Error ? error.message : TEXT.unknownWhileTestingConnection);
   }
