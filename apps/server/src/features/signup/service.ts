@@ -58,13 +58,12 @@ export function createSignUpService(deps: {
         return await db.transaction(async (tx) => {
           const signUps = createSignUpRepo(tx);
           if ((await signUps.countSignUp(key, at, windowStart)) > limitPerAddress) throw new NoSignUpLeft();
-          if (form.templateId !== null && !(await signUps.holdTemplate(form.templateId))) {
-            return { kind: 'templateGone' } as const;
-          }
+          const template = form.templateId === null ? null : await signUps.holdTemplate(form.templateId);
+          if (form.templateId !== null && !template) return { kind: 'templateGone' } as const;
           try {
             // A savepoint: a taken e-mail address undoes the sign-up's rows but keeps the count.
             const created = await tx.transaction((inner) =>
-              createSignUpRepo(inner).insertSignUp({ ...form, passwordHash, at }),
+              createSignUpRepo(inner).insertSignUp({ ...form, template, passwordHash, at }),
             );
             return { kind: 'signedUp', ...created } as const;
           } catch (error) {
