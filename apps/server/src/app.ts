@@ -16,7 +16,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Redis } from 'ioredis';
 import { createBillingDirectory } from './billing/directory.js';
 import { createBillingRepo } from './billing/repo.js';
-import type { Config } from './config.js';
+import { type Config, portalAddress } from './config.js';
 import { type Database, isDatabaseUnavailable } from './db/client.js';
 import { machineVisibilities } from './db/machine-context.js';
 import { createDatabaseProbe } from './db/probe.js';
@@ -361,7 +361,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => stopHousekeeping?.());
 
-  const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+  const publicUrl = portalAddress(config);
   // --- Mail delivery (issue 17): every mail in its customer's brand, through its reseller's SMTP server or ours ---
   let mailJob: ReturnType<typeof startMailDelivery> | undefined;
   const mailDelivery = createMailDelivery({
@@ -520,7 +520,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const repositories = createRepositorySettings({
     db,
     secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
-    publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+    publicBase: portalAddress(config),
     s3Access: (machineId) => machineStorageKeys.repositoryAccess(machineId),
   });
   // Backup packages (issue 15): the quota rule, evaluated on usage reports, machine removal and quota changes.
