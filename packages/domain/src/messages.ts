@@ -1092,6 +1092,8 @@ export const MESSAGES = {
     /** Shown where a customer has no billing system: resellers' customers, or none chosen. */
     noBilling: 'Billing is not available for this customer',
     redirecting: 'Opening the billing system...',
+    /** 000 §2, §7: the billing system's page for paying all outstanding invoices at once. */
+    payNow: 'Pay now',
     /** The provider's billing host servers (001 §2); texts ours. */
     serversTitle: 'Billing host servers',
     serversEmpty: 'There are no billing host servers',

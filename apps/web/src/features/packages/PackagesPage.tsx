@@ -1,6 +1,7 @@
 import { MESSAGES, type PackageRow, TIMINGS } from '@portal/domain';
 import { useState } from 'react';
 import { Page } from '../../ui';
+import { PayNowButton } from '../billing/PayNowButton';
 import { MyPackageRequestsTable } from '../package-requests/MyPackageRequestsTable';
 import { requestKeys } from '../package-requests/queries';
 import { PackageTemplatesTable } from '../purchase/PackageTemplatesTable';
@@ -19,13 +20,22 @@ const PURCHASE_REFRESHES = [
 
 /**
  * /admin/backuppackages (000 §2, §6): the customer admins' packages with Edit, Initialize and (super admin)
- * Upgrade and Purchase package, the customer's own requests, and the templates on offer with their prices.
+ * Upgrade and Purchase package, Pay now while invoices are due, the customer's own requests, and the templates on
+ * offer with their prices.
  */
 export function PackagesPage() {
   const [dialog, setDialog] = useState<{ kind: 'edit' | 'initialize'; pkg: PackageRow } | null>(null);
   const close = () => setDialog(null);
   return (
-    <Page title={MESSAGES.packagePages.title} actions={<PurchasePackageButton refreshes={PURCHASE_REFRESHES} />}>
+    <Page
+      title={MESSAGES.packagePages.title}
+      actions={
+        <div className="d-flex gap-2">
+          <PayNowButton />
+          <PurchasePackageButton refreshes={PURCHASE_REFRESHES} />
+        </div>
+      }
+    >
       <PackagesTable
         onEdit={(pkg) => setDialog({ kind: 'edit', pkg })}
         onInitialize={(pkg) => setDialog({ kind: 'initialize', pkg })}
