@@ -59,6 +59,18 @@ test("a direct customer's super admin pays the invoices due with Pay now and com
 
   // 'Pay now' on the Backup Packages page (000 §2, §7) goes to the billing system's mass payment page.
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Backup Packages' }).click();
+  // Each table under its heading; the templates on offer by plain name and price, nothing 'Not available'.
+  for (const heading of [
+    MESSAGES.packagePages.myPackagesTitle,
+    MESSAGES.packageRequest.myTableLabel,
+    MESSAGES.purchase.templatesTitle,
+  ]) {
+    await expect(page.getByRole('heading', { name: heading, level: 2 })).toBeVisible();
+  }
+  const onOffer = page.getByTestId('package-templates-on-offer');
+  await expect(onOffer.getByRole('row').nth(1)).toContainText('USD');
+  await expect(onOffer).not.toContainText('default:');
+  await expect(onOffer).not.toContainText('Not available');
   await page.getByRole('link', { name: TEXT.payNow }).click();
 
   // Signed in to the billing system by single sign-on, on its mass-pay page.

@@ -100,6 +100,7 @@ import { registerPackageRoutes } from './features/packages/routes.js';
 import { createPackageQuota, createPackageService } from './features/packages/service.js';
 import { createProfileRepo } from './features/profile/repo.js';
 import { registerProfileRoutes } from './features/profile/routes.js';
+import { createTemplateOffer } from './features/purchase/offer.js';
 import { createPaidInvoiceCheck } from './features/purchase/paid-invoices.js';
 import { createPurchaseRepo } from './features/purchase/repo.js';
 import { registerPurchaseRoutes } from './features/purchase/routes.js';
@@ -431,17 +432,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...(deps.now ? { now: deps.now } : {}),
     }),
     imports: createUserImportService({ repo: usersRepo, newPasswordHash: generatedPasswordHash }),
-  });
-  registerSignUpRoutes(app, {
-    signUp: createSignUpService({
-      db,
-      repo: createSignUpRepo(db),
-      throttle: authRepo,
-      limitPerAddress: config.signUpLimitPerAddress,
-      ...(deps.now ? { now: deps.now } : {}),
-    }),
-    mail: mailDelivery,
-    afterAnswer,
   });
   const dashboardRepo = createDashboardRepo(db);
   registerDashboardRoutes(app, { dashboard: createDashboardService(dashboardRepo) });
@@ -860,6 +850,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const purchaseBilling = createWhmcsPurchaseBilling({
     repo: purchaseRepo,
     directory: billingDirectory,
+  });
+  registerSignUpRoutes(app, {
+    signUp: createSignUpService({
+      db,
+      repo: createSignUpRepo(db),
+      throttle: authRepo,
+      limitPerAddress: config.signUpLimitPerAddress,
+      // The public sign-up is offered what a direct customer may buy (issue 29).
+      offer: createTemplateOffer({ repo: purchaseRepo, billing: purchaseBilling }),
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+    mail: mailDelivery,
+    afterAnswer,
   });
   registerPurchaseRoutes(app, {
     purchases: createPurchaseService({

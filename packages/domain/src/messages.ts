@@ -1004,6 +1004,8 @@ export const MESSAGES = {
   /** The backup package pages and their dialogs (000 §2, §4, §5; ours where the spec quotes no text). */
   packagePages: {
     title: 'Backup Packages',
+    /** The Backup Packages page's headings (ours): its packages, its requests, the templates on offer. */
+    myPackagesTitle: 'My backup packages',
     notFound: 'Backup package not found',
     notEditable: 'Only an active or over quota backup package can be edited',
     notInitializable: 'Only an approved backup package can be initialized',
@@ -1067,9 +1069,6 @@ export const MESSAGES = {
       maxMachines: 'Max number of machines',
       pricing: 'Pricing',
     },
-    region: 'Region',
-    inBilling: 'Available',
-    notInBilling: 'Not available',
     noPrice: 'No price',
     pricingLink: 'See prices on our main site',
     // The server's refusals.

@@ -1,5 +1,5 @@
 import { packageFromTemplate } from '@portal/domain';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { backupPackages, customers, packageRequests, packageTemplates, users } from '../../db/schema/index.js';
 import { countThrottledEvent } from '../auth/repo.js';
@@ -23,20 +23,6 @@ export interface NewSignUp {
 /** The queries of sign-up. */
 export function createSignUpRepo(db: Executor) {
   return {
-    async templatesOnOffer() {
-      return db
-        .select({
-          id: packageTemplates.id,
-          name: packageTemplates.name,
-          storageQuota: packageTemplates.storageQuota,
-          storageQuotaUnit: packageTemplates.storageQuotaUnit,
-          noOfMachinesLimit: packageTemplates.noOfMachinesLimit,
-        })
-        .from(packageTemplates)
-        .where(providerTemplate)
-        .orderBy(asc(packageTemplates.name), asc(packageTemplates.id));
-    },
-
     /** Who holds an e-mail address (as sign-in compares it: whatever its case), or null. */
     async accountHolder(
       email: string,

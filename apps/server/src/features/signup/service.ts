@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { AuthRepo } from '../auth/repo.js';
 import type { ClientInfo } from '../auth/service.js';
+import type { TemplateOffer } from '../purchase/offer.js';
 import { createSignUpRepo, type SignUpRepo } from './repo.js';
 
 export type SignUpOutcome =
@@ -27,6 +28,8 @@ export function createSignUpService(deps: {
   repo: SignUpRepo;
   throttle: Pick<AuthRepo, 'failuresFor'>;
   limitPerAddress: number;
+  /** What is on offer (the one rule of buying; the sign-up is offered the provider's templates as a direct customer). */
+  offer: TemplateOffer;
   now?: () => Date;
 }) {
   const { db, repo, limitPerAddress } = deps;
@@ -38,7 +41,7 @@ export function createSignUpService(deps: {
   }
 
   return {
-    templatesOnOffer: () => repo.templatesOnOffer(),
+    templatesOnOffer: () => deps.offer(null),
     accountHolder: (email: string) => repo.accountHolder(email),
 
     /**

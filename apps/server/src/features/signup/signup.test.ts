@@ -337,6 +337,8 @@ describe('sign-up (issue #6)', () => {
       repo: createSignUpRepo(t.database.db),
       throttle: createAuthRepo(t.database.db),
       limitPerAddress: SIGN_UP_THROTTLE.perAddress,
+      // Not asked: the form was checked against the offer before this service's call.
+      offer: async () => [],
     });
     const payload = signUpSchema([templates.basic]).parse(form({ companyName: 'Withdrawn Ltd' }));
     const outcome = await service.signUp(

@@ -193,3 +193,15 @@ describe("PackagesPage: 'Pay now' (000 §2, §7)", () => {
     expect(screen.queryByRole('link', { name: MESSAGES.billing.payNow })).toBeNull();
   });
 });
+
+describe('PackagesPage: headings (issue 29)', () => {
+  it('puts each table under its own heading', async () => {
+    open(undefined, () => ok(storageOf(1)));
+    await rowOf('Office');
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      TEXT.myPackagesTitle,
+      MESSAGES.packageRequest.myTableLabel,
+      MESSAGES.purchase.templatesTitle,
+    ]);
+  });
+});
