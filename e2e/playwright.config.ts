@@ -118,6 +118,9 @@ export default defineConfig({
       DEMO_AGENTS: '0',
       PORT: String(port),
       HOST: '127.0.0.1',
+      // The address the journeys reach the server at: links made for people (the billing system's 'Back to the
+      // portal', mails) come back to this host, where the browser's session cookie is.
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: E2E_DATA_DIR,
       DEMO_PASSWORD,
       DEMO_SMTP_PORT: String(port + 1),

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import {
   BILLING_SERVER_LABELS,
   billingConnectionSucceeded,
+  billingRedirectHref,
   INVOICES_DUE_LABEL,
   MESSAGES,
   secretForNewAddress,
@@ -55,21 +56,43 @@ test('the provider adds a billing server for the running WHMCS, tests its connec
   await expect(page.getByText(billingConnectionSucceeded('8.13.1')).first()).toBeVisible();
 });
 
-test("a direct customer's super admin pays the invoices due and the badge goes", async ({ page }) => {
+test("a direct customer's super admin pays the invoices due with Pay now and comes back signed in", async ({
+  page,
+}) => {
   await signIn(page, 'direct-admin@demo.test');
   const badge = page.getByTestId('invoices-due');
   await expect(badge).toContainText(INVOICES_DUE_LABEL);
   await expect(badge).toContainText('1');
-  await badge.click();
+  await expect(badge).toHaveAttribute('href', billingRedirectHref('masspay'));
+
+  // 'Pay now' on the Backup Packages page (000 §2, §7) goes to the billing system's mass payment page.
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Backup Packages' }).click();
+  // Each table under its heading; the templates on offer by plain name and price, nothing 'Not available'.
+  for (const heading of [
+    MESSAGES.packagePages.myPackagesTitle,
+    MESSAGES.packageRequest.myTableLabel,
+    MESSAGES.purchase.templatesTitle,
+  ]) {
+    await expect(page.getByRole('heading', { name: heading, level: 2 })).toBeVisible();
+  }
+  const onOffer = page.getByTestId('package-templates-on-offer');
+  await expect(onOffer.getByRole('row').nth(1)).toContainText('USD');
+  await expect(onOffer).not.toContainText('default:');
+  await expect(onOffer).not.toContainText('Not available');
+  await page.getByRole('link', { name: TEXT.payNow }).click();
 
   // Signed in to the billing system by single sign-on, on its mass-pay page.
   await expect(page).toHaveURL(new RegExp(`127\\.0\\.0\\.1:${DEMO_WHMCS_PORT}/clientarea\\.php\\?action=masspay`));
   await expect(page.getByRole('heading', { name: 'Mass payment' })).toBeVisible();
   await page.getByRole('button', { name: 'Pay all' }).click();
   await expect(page.getByText('All invoices are paid.')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Back to the portal' })).toBeVisible();
 
-  await page.goto('/');
+  // The way back lands in the portal with the session kept (PUBLIC_URL is the host the browser signed in on).
+  await page.getByRole('link', { name: 'Back to the portal' }).click();
+  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   await expect(page.getByTestId('user-full-name')).toBeVisible();
   await expect(page.getByTestId('invoices-due')).toHaveCount(0);
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Backup Packages' }).click();
+  await expect(page.getByTestId('packages-table')).toBeVisible();
+  await expect(page.getByRole('link', { name: TEXT.payNow })).toHaveCount(0);
 });

@@ -68,4 +68,11 @@ test('the provider approves a sign-up with a storage account and the customer be
     .click();
   const packages = page.getByRole('table', { name: MESSAGES.user.packagesTitle });
   await expect(packages.getByRole('row').nth(1)).toContainText(PACKAGE_STATUS_TEXTS.APPROVED);
+
+  // The approval turned the sign-up's requested package into the approved one: one package, no stuck 'Requested'.
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Backup Packages' }).click();
+  const own = page.getByTestId('packages-table');
+  await expect(own.getByRole('row')).toHaveCount(2);
+  await expect(own.getByRole('row').nth(1)).toContainText(PACKAGE_STATUS_TEXTS.APPROVED);
+  await expect(own).not.toContainText(PACKAGE_STATUS_TEXTS.REQUESTED);
 });

@@ -16,7 +16,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Redis } from 'ioredis';
 import { createBillingDirectory } from './billing/directory.js';
 import { createBillingRepo } from './billing/repo.js';
-import type { Config } from './config.js';
+import { type Config, portalAddress } from './config.js';
 import { type Database, isDatabaseUnavailable } from './db/client.js';
 import { machineVisibilities } from './db/machine-context.js';
 import { createDatabaseProbe } from './db/probe.js';
@@ -100,6 +100,7 @@ import { registerPackageRoutes } from './features/packages/routes.js';
 import { createPackageQuota, createPackageService } from './features/packages/service.js';
 import { createProfileRepo } from './features/profile/repo.js';
 import { registerProfileRoutes } from './features/profile/routes.js';
+import { createTemplateOffer } from './features/purchase/offer.js';
 import { createPaidInvoiceCheck } from './features/purchase/paid-invoices.js';
 import { createPurchaseRepo } from './features/purchase/repo.js';
 import { registerPurchaseRoutes } from './features/purchase/routes.js';
@@ -367,7 +368,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => stopHousekeeping?.());
 
-  const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+  const publicUrl = portalAddress(config);
   // --- Mail delivery (issue 17): every mail in its customer's brand, through its reseller's SMTP server or ours ---
   let mailJob: ReturnType<typeof startMailDelivery> | undefined;
   const mailDelivery = createMailDelivery({
@@ -437,17 +438,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...(deps.now ? { now: deps.now } : {}),
     }),
     imports: createUserImportService({ repo: usersRepo, newPasswordHash: generatedPasswordHash }),
-  });
-  registerSignUpRoutes(app, {
-    signUp: createSignUpService({
-      db,
-      repo: createSignUpRepo(db),
-      throttle: authRepo,
-      limitPerAddress: config.signUpLimitPerAddress,
-      ...(deps.now ? { now: deps.now } : {}),
-    }),
-    mail: mailDelivery,
-    afterAnswer,
   });
   const dashboardRepo = createDashboardRepo(db);
   registerDashboardRoutes(app, { dashboard: createDashboardService(dashboardRepo) });
@@ -526,7 +516,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const repositories = createRepositorySettings({
     db,
     secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
-    publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+    publicBase: portalAddress(config),
     s3Access: (machineId) => machineStorageKeys.repositoryAccess(machineId),
   });
   // Backup packages (issue 15): the quota rule, evaluated on usage reports, machine removal and quota changes.
@@ -866,6 +856,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const purchaseBilling = createWhmcsPurchaseBilling({
     repo: purchaseRepo,
     directory: billingDirectory,
+  });
+  registerSignUpRoutes(app, {
+    signUp: createSignUpService({
+      db,
+      repo: createSignUpRepo(db),
+      throttle: authRepo,
+      limitPerAddress: config.signUpLimitPerAddress,
+      // The public sign-up is offered what a direct customer may buy (issue 29).
+      offer: createTemplateOffer({ repo: purchaseRepo, billing: purchaseBilling }),
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+    mail: mailDelivery,
+    afterAnswer,
   });
   registerPurchaseRoutes(app, {
     purchases: createPurchaseService({

@@ -1,6 +1,6 @@
 import { SIGN_UP_THROTTLE } from '@portal/domain';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, portalAddress } from './config.js';
 
 const base = { MASTER_KEY: 'b'.repeat(64) };
 
@@ -46,6 +46,11 @@ describe('configuration (issue #2)', () => {
   it('needs a master key outside demo mode', () => {
     expect(errorOf({})).toMatch(/^Configuration error: MASTER_KEY /);
     expect(loadConfig({ DEMO: 'true' }).masterKey).toBeUndefined();
+  });
+
+  it('links people to PUBLIC_URL, else to the address npm start prints (http://localhost:PORT)', () => {
+    expect(portalAddress(loadConfig({ ...base, PUBLIC_URL: 'http://127.0.0.1:18080' }))).toBe('http://127.0.0.1:18080');
+    expect(portalAddress(loadConfig({ ...base, PORT: '9090' }))).toBe('http://localhost:9090');
   });
 
   it('sets secure cookies behind an https public URL', () => {

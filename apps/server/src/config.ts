@@ -139,6 +139,15 @@ function splitList(value: string): string[] {
   ];
 }
 
+/**
+ * The address users reach the portal at: PUBLIC_URL, else http://localhost:PORT (what `npm start` prints). Every
+ * link made for people outside a request (mails, the billing system's way back, agents' repositories) uses it,
+ * so a link lands on the host the user's session cookie belongs to.
+ */
+export function portalAddress(config: Pick<Config, 'publicUrl' | 'port'>): string {
+  return config.publicUrl ?? `http://localhost:${config.port}`;
+}
+
 export interface Config {
   port: number;
   host: string;

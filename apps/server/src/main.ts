@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { buildApp } from './app.js';
 import type { WhmcsSimulator } from './billing/whmcs-simulator/server.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, portalAddress } from './config.js';
 import { openDatabase } from './db/client.js';
 import { startDemoAgents } from './demo/agents.js';
 import { DEMO_ACCOUNTS, seedDemo } from './demo/seed.js';
@@ -92,14 +92,14 @@ async function main(): Promise<void> {
       secrets: createSecretBox(config.masterKey),
       dataDir: config.dataDir,
       port: config.demoWhmcsPort,
-      portalUrl: config.publicUrl ?? `http://localhost:${config.port}/`,
+      portal: config,
     });
   }
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
   const app = await buildApp({ config, database, mailer, mailSink, redis, logger });
   await app.listen({ port: config.port, host: config.host });
 
-  const url = config.publicUrl ?? `http://localhost:${config.port}`;
+  const url = portalAddress(config);
   // Demo mode runs real agents on this machine for the demo customer's machines (DEMO_AGENTS=0: none).
   const stopDemoAgents =
     config.demo && process.env.DEMO_AGENTS !== '0'

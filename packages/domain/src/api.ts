@@ -387,7 +387,7 @@ function customerAdminRoutes<const B extends string, Q extends z.ZodType>(
     }),
     remove: del(`${base}/:customerId` as const, access, { response: answer<null>() }),
     packages: get(`${base}/:customerId/backuppackages` as const, access, {
-      query: pagingQuerySchema,
+      query: packageTablePagingSchema,
       response: answer<Paged<CustomerPackageRow>>(),
     }),
     users: get(`${base}/:customerId/users` as const, access, {
@@ -956,7 +956,7 @@ export const ROUTES = {
    */
   packages: {
     list: get('/admin/backuppackages', 'customerAdmin', {
-      query: pagingQuerySchema,
+      query: packageTablePagingSchema,
       response: answer<Paged<PackageRow>>(),
     }),
     storage: get('/backuppackages/:packageId/storage', 'signedIn', { response: answer<PackageStorageDetails>() }),

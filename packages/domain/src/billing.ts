@@ -1,4 +1,5 @@
 import { type CredentialDestination, destinationOfUrl } from './credentials.js';
+import { type Actor, isProviderAdmin } from './permissions.js';
 
 /**
  * Addresses of a WHMCS installation (the billing system of 000 §1, 002 §7.2): its pages and its API sit
@@ -47,3 +48,27 @@ export const WHMCS_PAGES = {
   /** The product page of a package's billing service (002 §2.4). */
   productDetails: 'clientarea.php?action=productdetails',
 } as const;
+
+/**
+ * Whether 'Pay now' (000 §2, §7: the billing system's page for paying all outstanding invoices) is offered: to a
+ * direct customer's users (000 §6: only they pay through the billing system) while invoices are due.
+ */
+export function offersPayNow(actor: Actor, unpaidInvoices: number): boolean {
+  return actor.boltCustomer && !isProviderAdmin(actor) && unpaidInvoices > 0;
+}
+
+/**
+ * The billing product page of a package's service (002 §2.3: the package row's button; 000 §3 paymentUrl): known
+ * when the customer has a billing server and the package a service there; null otherwise (the button disabled).
+ */
+export function billingProductUrl(
+  server: { whmcsHost: string | null; whmcsPort: number | null; whmcsPath: string | null } | null,
+  whmcsServiceId: number | null,
+): string | null {
+  if (server === null || server.whmcsHost === null || whmcsServiceId === null) return null;
+  return whmcsPageUrl(
+    { whmcsHost: server.whmcsHost, whmcsPort: server.whmcsPort ?? 443, whmcsPath: server.whmcsPath ?? '/' },
+    WHMCS_PAGES.productDetails,
+    { id: whmcsServiceId },
+  );
+}

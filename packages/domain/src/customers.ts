@@ -134,6 +134,8 @@ export interface CustomerPackageRow {
   numberOfChildCustomerPackages: number;
   storageAccount: { id: number; name: string } | null;
   backupPackageUrl: string;
+  /** The billing product page of the package's service (002 §2.3's button); null without one (disabled). */
+  paymentUrl: string | null;
 }
 
 /** An ACTIVE super admin or admin of the customer: a possible userIdToBeAdmin (ours). */

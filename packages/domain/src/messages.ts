@@ -1010,6 +1010,8 @@ export const MESSAGES = {
   /** The backup package pages and their dialogs (000 §2, §4, §5; ours where the spec quotes no text). */
   packagePages: {
     title: 'Backup Packages',
+    /** The Backup Packages page's headings (ours): its packages, its requests, the templates on offer. */
+    myPackagesTitle: 'My backup packages',
     notFound: 'Backup package not found',
     notEditable: 'Only an active or over quota backup package can be edited',
     notInitializable: 'Only an approved backup package can be initialized',
@@ -1073,9 +1075,6 @@ export const MESSAGES = {
       maxMachines: 'Max number of machines',
       pricing: 'Pricing',
     },
-    region: 'Region',
-    inBilling: 'Available',
-    notInBilling: 'Not available',
     noPrice: 'No price',
     pricingLink: 'See prices on our main site',
     // The server's refusals.
@@ -1098,6 +1097,8 @@ export const MESSAGES = {
     /** Shown where a customer has no billing system: resellers' customers, or none chosen. */
     noBilling: 'Billing is not available for this customer',
     redirecting: 'Opening the billing system...',
+    /** 000 §2, §7: the billing system's page for paying all outstanding invoices at once. */
+    payNow: 'Pay now',
     /** The provider's billing host servers (001 §2); texts ours. */
     serversTitle: 'Billing host servers',
     serversEmpty: 'There are no billing host servers',

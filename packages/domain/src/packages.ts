@@ -3,12 +3,13 @@ import { PACKAGE_STATUSES, type PackageStatus } from './enums.js';
 import { displayText } from './forms/fields.js';
 import { PACKAGE_LABELS, PACKAGE_LIMITS } from './forms/package.js';
 import { fieldNotValid, MESSAGES } from './messages.js';
+import { PACKAGE_TABLES_PAGE_SIZE } from './package-requests.js';
 import type { Audience } from './paths.js';
 import { type Actor, isCustomerSuperAdmin, isProviderAdmin, isResellerAdmin } from './permissions.js';
 import { machineLimitText } from './sizes.js';
 
-/** The customer's backup packages table (000 §2: 5 rows per page, as the other package tables). */
-export const PACKAGES_PAGE_SIZE = 5;
+/** Every backup packages table, the customer's and those under a customer (000 §9: 5 rows per page). */
+export const PACKAGES_PAGE_SIZE = PACKAGE_TABLES_PAGE_SIZE;
 
 /** 000 §3 'Backup package' with 001 §3's customer side (accessibleByLoggedInUser). */
 export interface PackageRow {

@@ -1,7 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { billingInfoQuerySchema } from './forms/billing-server.js';
 import { PACKAGE_TEMPLATE_LIMITS } from './forms/package-template.js';
-import { invoiceGoToUrl, packageFromTemplate, templateQuotaInMb } from './purchase.js';
+import {
+  type BillingRegionCatalogue,
+  invoiceGoToUrl,
+  packageFromTemplate,
+  templateQuotaInMb,
+  templatesOnOffer,
+} from './purchase.js';
 
 describe('the package a purchase makes (000 §6)', () => {
   it('takes the template name (cut to 50), its quota exactly, the whole quota per machine and the machine limit', () => {
@@ -46,5 +53,63 @@ describe('paying an invoice (000 §7, 002 §7.2)', () => {
     expect(invoiceGoToUrl(42)).toBe('viewinvoice.php?id=42');
     expect(billingInfoQuerySchema.safeParse({ goToUrl: invoiceGoToUrl(42) }).success).toBe(true);
     expect(() => invoiceGoToUrl(0)).toThrow(RangeError);
+  });
+});
+
+describe('templates on offer (issue 29: only what may be bought)', () => {
+  const t = (name: string) => ({ name });
+  const region = (name: string, sold: Record<string, string | null> | null): BillingRegionCatalogue => ({
+    region: name,
+    prices: sold === null ? null : new Map(Object.entries(sold)),
+  });
+
+  it('offers a buyer the billing system does not serve every template, unpriced', () => {
+    expect(templatesOnOffer([t('Mini'), t('Pro')], null)).toEqual([
+      { name: 'Mini', whmcsPackagePricingDtos: [] },
+      { name: 'Pro', whmcsPackagePricingDtos: [] },
+    ]);
+  });
+
+  it('leaves out what no answering region sells, and lists only the regions that sell the rest', () => {
+    const catalogue = [region('EU', { Basic: '9.50 USD', 'Reseller 20 TB': null }), region('US', null)];
+    expect(templatesOnOffer([t('Basic'), t('Unsold'), t(' Reseller 20 TB ')], catalogue)).toEqual([
+      { name: 'Basic', whmcsPackagePricingDtos: [{ region: 'EU', matchedInWhmcs: true, priceInWhmcs: '9.50 USD' }] },
+      {
+        name: ' Reseller 20 TB ',
+        whmcsPackagePricingDtos: [{ region: 'EU', matchedInWhmcs: true, priceInWhmcs: null }],
+      },
+    ]);
+  });
+
+  it('keeps every template when no region answered (none configured, or all down)', () => {
+    expect(templatesOnOffer([t('Basic')], [])).toEqual([{ name: 'Basic', whmcsPackagePricingDtos: [] }]);
+    expect(templatesOnOffer([t('Basic')], [region('EU', null)])).toEqual([
+      { name: 'Basic', whmcsPackagePricingDtos: [] },
+    ]);
+  });
+
+  it('never offers an unsold template nor shows a region as not available (property)', () => {
+    const names = fc.constantFrom<string>('Basic', 'Pro', 'Unsold', 'Mini');
+    const catalogue = fc.array(
+      fc.record({
+        region: fc.constantFrom('EU', 'US', 'default'),
+        prices: fc.option(
+          fc.uniqueArray(names).map((sold) => new Map<string, string | null>(sold.map((n) => [n, '1.00 USD']))),
+        ),
+      }),
+      { maxLength: 3 },
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(names), catalogue, (templateNames, regions) => {
+        const offered = templatesOnOffer(templateNames.map(t), regions);
+        const answered = regions.filter((r) => r.prices !== null);
+        for (const template of offered) {
+          expect(template.whmcsPackagePricingDtos.every((p) => p.matchedInWhmcs)).toBe(true);
+          if (answered.length > 0) expect(answered.some((r) => r.prices?.has(template.name))).toBe(true);
+        }
+        const sold = templateNames.filter((n) => answered.length === 0 || answered.some((r) => r.prices?.has(n)));
+        expect(offered.map((o) => o.name)).toEqual(sold);
+      }),
+    );
   });
 });

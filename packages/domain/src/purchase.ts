@@ -19,6 +19,40 @@ export interface WhmcsPackagePricing {
   priceInWhmcs: string | null;
 }
 
+/** One billing region as the template table reads it: its products' prices by name, or null when it did not answer. */
+export interface BillingRegionCatalogue {
+  region: string;
+  prices: ReadonlyMap<string, string | null> | null;
+}
+
+/**
+ * Which templates a buyer is offered, with the billing regions that sell each (ours where the spec is silent;
+ * 000 §6, 001 §2). The caller has chosen the seller's templates: a reseller's customer its reseller's own, a direct
+ * customer and the public sign-up the provider's. `catalogue` is null for a buyer the billing system does not serve
+ * (a reseller's customer, who is offered every template of its reseller and finds the prices on its main site).
+ * For the others a template is on offer only where the billing system sells it: a template that no answering region
+ * has a product for ('Not available') is not offered, and each offered template lists the regions that sell it.
+ * When no region answered (none configured, or all down) nothing is known to be unsold and every template stays.
+ */
+export function templatesOnOffer<T extends { name: string }>(
+  templates: readonly T[],
+  catalogue: readonly BillingRegionCatalogue[] | null,
+): Array<T & { whmcsPackagePricingDtos: WhmcsPackagePricing[] }> {
+  if (catalogue === null) return templates.map((t) => ({ ...t, whmcsPackagePricingDtos: [] }));
+  const answered = catalogue.filter((region) => region.prices !== null);
+  return templates.flatMap((template) => {
+    const name = template.name.trim();
+    const selling = answered.filter((region) => region.prices?.has(name));
+    if (answered.length > 0 && selling.length === 0) return [];
+    const whmcsPackagePricingDtos = selling.map(({ region, prices }) => ({
+      region,
+      matchedInWhmcs: true,
+      priceInWhmcs: prices?.get(name) ?? null,
+    }));
+    return [{ ...template, whmcsPackagePricingDtos }];
+  });
+}
+
 /** A template on offer to the caller's customer (001 §3 'Backup package template'). */
 export interface OfferedTemplate {
   id: number;

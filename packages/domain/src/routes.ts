@@ -219,13 +219,13 @@ export function adminAreaEntries(actor: Actor | null): NavEntry[] {
   ];
 }
 
-/** Billing and support open the billing system through the server's redirect call (002 §7.2). */
-export function billingRedirectHref(target: 'billing' | 'support'): string {
-  return `/billing/redirect?target=${target}`;
-}
-
-/** Where /billing/redirect?target= goes: billing and support (002 §7.2), mass payment ('Invoices due', 002 §2.2). */
+/** Where /billing/redirect?target= goes: billing and support (002 §7.2), mass payment ('Invoices due', 002 §2.2; 'Pay now', 000 §2). */
 export const BILLING_REDIRECT_TARGETS = ['billing', 'support', 'masspay'] as const;
 export type BillingRedirectTarget = (typeof BILLING_REDIRECT_TARGETS)[number];
+
+/** Billing, support and mass payment open the billing system through the server's redirect call (002 §7.2). */
+export function billingRedirectHref(target: BillingRedirectTarget): string {
+  return `/billing/redirect?target=${target}`;
+}
 
 export const isAdminAreaPath = (pathname: string) => pathname === '/boltadmin' || pathname.startsWith('/boltadmin/');

@@ -29,9 +29,10 @@ beforeAll(async () => {
         lastname: 'Lovelace',
         email: 'ada@direct.test',
         companyname: 'Analytical',
-        unpaidInvoices: 2,
       },
     ],
+    // Two monthly bills of its Starter service are due.
+    services: [{ id: 9001, clientId: 1001, product: 'Starter 50 GB', unpaidInvoices: 2 }],
   });
   client = createWhmcsClient(whmcs.connection, { guard: loopbackGuard(), timeoutMs: 500 });
 });

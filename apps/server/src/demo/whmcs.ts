@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { startWhmcsSimulator } from '../billing/whmcs-simulator/server.js';
 import type { SimSeed } from '../billing/whmcs-simulator/state.js';
+import { type Config, portalAddress } from '../config.js';
 import type { Db, Executor } from '../db/client.js';
 import { backupPackages, billingServers, customers, packageTemplates, users } from '../db/schema/index.js';
 import type { SecretBox } from '../secrets.js';
@@ -52,13 +53,20 @@ async function demoSeed(db: Db): Promise<SimSeed> {
     .innerJoin(packageTemplates, eq(packageTemplates.id, backupPackages.templateId))
     .where(and(isNotNull(backupPackages.whmcsServiceId), isNotNull(customers.whmcsClientId)))
     .orderBy(backupPackages.whmcsServiceId);
+  // A client's invoices due are its first service's monthly bills, at the price of that package's template.
+  const owing = new Map(clients.map((c) => [c.id ?? 0, c.unpaidInvoices]));
   return {
     products: TEMPLATES.filter((t) => t.owner === 'provider').map((t) => ({
       name: t.name,
       pricing: { USD: MONTHLY_PRICES[t.name] ?? 9.99 },
     })),
-    clients: clients.map((c) => ({ ...c, id: c.id ?? 0 })),
-    services: services.map((s) => ({ id: s.id ?? 0, clientId: s.clientId ?? 0, product: s.product })),
+    clients: clients.map(({ unpaidInvoices: _, ...c }) => ({ ...c, id: c.id ?? 0 })),
+    services: services.map((s) => {
+      const clientId = s.clientId ?? 0;
+      const unpaidInvoices = owing.get(clientId) ?? 0;
+      owing.delete(clientId);
+      return { id: s.id ?? 0, clientId, product: s.product, unpaidInvoices };
+    }),
   };
 }
 
@@ -71,14 +79,15 @@ export async function startDemoWhmcs(deps: {
   secrets: SecretBox;
   dataDir: string;
   port: number;
-  portalUrl: string;
+  /** Where the billing pages' 'Back to the portal' goes: PUBLIC_URL, so the user comes back to their session. */
+  portal: Pick<Config, 'publicUrl' | 'port'>;
 }) {
   const simulator = await startWhmcsSimulator({
     dataDir: deps.dataDir,
     port: deps.port,
     identifier: DEMO_WHMCS.identifier,
     secret: DEMO_WHMCS.secret,
-    portalUrl: deps.portalUrl,
+    portalUrl: portalAddress(deps.portal),
     seed: await demoSeed(deps.db),
   });
   await deps.db

@@ -1,11 +1,8 @@
-import { brandLogoUrl, brandNameOf, INVOICES_DUE_LABEL } from '@portal/domain';
+import { billingRedirectHref, brandLogoUrl, brandNameOf, INVOICES_DUE_LABEL } from '@portal/domain';
 import { Badge } from 'react-bootstrap';
 import { Link } from 'react-router';
 import { SignOutButton } from './SignOutButton';
 import { useSession } from './session';
-
-/** Billing's mass-pay page is reached through the billing redirect (002 §7.2), built with billing. */
-const MASS_PAY_HREF = '/billing/redirect?target=masspay';
 
 export function Header({ admin = false }: { admin?: boolean }) {
   const { data, fullName } = useSession();
@@ -26,7 +23,7 @@ export function Header({ admin = false }: { admin?: boolean }) {
       )}
       <div className="ms-auto d-flex align-items-center gap-3">
         {unpaid > 0 && (
-          <a href={MASS_PAY_HREF} className="text-decoration-none" data-testid="invoices-due">
+          <a href={billingRedirectHref('masspay')} className="text-decoration-none" data-testid="invoices-due">
             <Badge bg="danger">
               {INVOICES_DUE_LABEL} <span className="ms-1">{unpaid}</span>
             </Badge>

@@ -1,4 +1,4 @@
-import type { SimInvoice, SimService, SimState } from './state.js';
+import { monthlyPrice, type SimInvoice, type SimService, type SimState } from './state.js';
 
 /** The payment gateways the simulated installation has enabled (the portal's payment methods, 002 §7.3). */
 export const SIM_PAYMENT_METHODS = ['banktransfer', 'payfast', 'stripe'] as const;
@@ -98,8 +98,6 @@ function placeOrder(
   return { order, invoice };
 }
 
-const firstPrice = (pricing: Record<string, number>) => Object.values(pricing)[0] ?? 0;
-
 /**
  * One API action as WHMCS answers it (field names and the `result`/`message` envelope of its API
  * reference). The caller has checked the credentials; `changed` tells it to persist the state.
@@ -172,7 +170,7 @@ export function runAction(
       };
       state.services.push(service);
       const { order, invoice } = placeOrder(state, service, {
-        amount: firstPrice(bought.pricing),
+        amount: monthlyPrice(bought),
         description: `${bought.name} (monthly)`,
         paymentMethod: method,
         effect: { kind: 'activate', serviceId: service.id },
@@ -196,7 +194,7 @@ export function runAction(
       const target = product('newproductid');
       const method = paymentMethod(params);
       const current = state.products.find((p) => p.pid === service.pid);
-      const difference = firstPrice(target.pricing) - (current ? firstPrice(current.pricing) : 0);
+      const difference = monthlyPrice(target) - (current ? monthlyPrice(current) : 0);
       const oldPid = service.pid;
       const { order, invoice } = placeOrder(state, service, {
         amount: difference,

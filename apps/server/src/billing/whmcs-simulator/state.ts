@@ -54,25 +54,33 @@ export interface SimState {
 /** What a fresh installation starts with; ids given here are kept (the demo seeds its customers' client ids). */
 export interface SimSeed {
   products?: readonly { name: string; pricing: Record<string, number> }[];
-  clients?: readonly (SimClient & { unpaidInvoices?: number })[];
-  /** Active services (a package's billing product); `product` names a seeded product. */
-  services?: readonly { id: number; clientId: number; product: string }[];
+  clients?: readonly SimClient[];
+  /**
+   * Active services (a package's billing product); `product` names a seeded product. `unpaidInvoices`: how many
+   * monthly invoices of the service are due, each at its product's price, as WHMCS bills a product.
+   */
+  services?: readonly { id: number; clientId: number; product: string; unpaidInvoices?: number }[];
 }
 
 const nextAfter = (ids: readonly number[], floor: number) => Math.max(floor, ...ids.map((id) => id + 1));
 
+/** A product's price as its invoices carry it: the first currency's monthly price (as AddOrder bills). */
+export const monthlyPrice = (product: Pick<SimProduct, 'pricing'>) => Object.values(product.pricing)[0] ?? 0;
+
 export function seededState(seed: SimSeed = {}, today = new Date().toISOString().slice(0, 10)): SimState {
   const products = (seed.products ?? []).map((p, i) => ({ pid: i + 1, name: p.name, pricing: { ...p.pricing } }));
-  const clients = (seed.clients ?? []).map(({ unpaidInvoices: _, ...c }) => c);
+  const clients = (seed.clients ?? []).map((c) => ({ ...c }));
   const invoices: SimInvoice[] = [];
-  for (const client of seed.clients ?? []) {
-    for (let n = 0; n < (client.unpaidInvoices ?? 0); n++) {
+  for (const service of seed.services ?? []) {
+    const product = products.find((p) => p.name === service.product);
+    if (!product) continue;
+    for (let n = 0; n < (service.unpaidInvoices ?? 0); n++) {
       invoices.push({
         id: invoices.length + 1,
-        userId: client.id,
+        userId: service.clientId,
         status: 'Unpaid',
-        total: 10,
-        description: 'Backup service (monthly)',
+        total: monthlyPrice(product),
+        description: `${product.name} (monthly)`,
         date: today,
         datePaid: null,
         paymentMethod: 'banktransfer',

@@ -78,9 +78,10 @@ beforeAll(async () => {
         lastname: 'Owner',
         email: 'owner@beta.test',
         companyname: 'Beta Inc',
-        unpaidInvoices: 2,
       },
     ],
+    // Two monthly bills of its Starter service are due.
+    services: [{ id: 9001, clientId: 1001, product: 'Starter 50 GB', unpaidInvoices: 2 }],
   });
   const sink = new Writable({
     write(chunk, _encoding, done) {

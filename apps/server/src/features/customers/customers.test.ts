@@ -20,6 +20,7 @@ import {
   backupMachines,
   backupPackages,
   backupTasks,
+  billingServers,
   customers,
   resellerSettings,
   users,
@@ -381,6 +382,7 @@ describe('customer page (002 §3)', () => {
           numberOfChildCustomerPackages: 1,
           storageAccount: { id: expect.any(Number), name: expect.any(String) },
           backupPackageUrl: `/boltadmin/customers/${c.customerId}/backuppackages/${big}`,
+          paymentUrl: null,
         },
         {
           id: small,
@@ -393,6 +395,7 @@ describe('customer page (002 §3)', () => {
           numberOfChildCustomerPackages: 0,
           storageAccount: null,
           backupPackageUrl: `/boltadmin/customers/${c.customerId}/backuppackages/${small}`,
+          paymentUrl: null,
         },
       ],
       totalElements: 2,
@@ -413,6 +416,43 @@ describe('customer page (002 §3)', () => {
       `/admin/mycustomers/${tenants.customerB.customerId}/backuppackages`,
     );
     expect(foreign.statusCode).toBe(404);
+  });
+});
+
+describe("a customer's packages table on the provider's and reseller's customer page (002 §2.3, 000 §9)", () => {
+  it('gives each package its billing product page when the customer is billed, and pages 5 by default', async () => {
+    const db = t.database.db;
+    const c = await addCustomer(db, { companyName: 'Billed Packages Co', parentResellerCustomerId: null });
+    const [server] = await db
+      .insert(billingServers)
+      .values({
+        description: 'Billing',
+        whmcsHost: 'billing.example.com',
+        whmcsPort: 443,
+        whmcsPath: '/whmcs/',
+        whmcsIdentifier: 'id',
+        whmcsSecretEncrypted: 'sealed',
+      })
+      .returning({ id: billingServers.id });
+    await db
+      .update(customers)
+      .set({ whmcsServerId: server?.id ?? 0 })
+      .where(eq(customers.id, c.customerId));
+    const billed = await fixtures.package(c.customerId, { name: 'A billed' });
+    await db.update(backupPackages).set({ whmcsServiceId: 5001 }).where(eq(backupPackages.id, billed));
+    for (let i = 0; i < 5; i++) await fixtures.package(c.customerId, { name: `B unbilled ${i}` });
+
+    const page = await getPage<CustomerPackageRow>(
+      as('provider'),
+      `/boltadmin/customers/${c.customerId}/backuppackages`,
+    );
+    expect(page).toMatchObject({ totalElements: 6, totalPages: 2 });
+    expect(page.elements).toHaveLength(5);
+    expect(page.elements[0]).toMatchObject({
+      name: 'A billed',
+      paymentUrl: 'https://billing.example.com/whmcs/clientarea.php?action=productdetails&id=5001',
+    });
+    expect(page.elements[1]?.paymentUrl).toBeNull();
   });
 });
 

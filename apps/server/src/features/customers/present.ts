@@ -1,6 +1,7 @@
 import {
   type AdminAudience,
   type AdminCandidate,
+  billingProductUrl,
   type CustomerAccount,
   type CustomerDetail,
   type CustomerPackageRow,
@@ -93,6 +94,7 @@ export function presentCustomerPackageRow(row: CustomerPackageData, audience: Ad
         ? null
         : { id: row.storageAccountId, name: row.storageAccountName },
     backupPackageUrl: packageUrl(audience, { customerId: row.customerId, packageId: row.id }),
+    paymentUrl: billingProductUrl(row.billingServer, row.whmcsServiceId),
   };
 }
 

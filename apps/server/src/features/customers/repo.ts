@@ -186,8 +186,16 @@ export function createCustomersRepo(db: Executor) {
           numberOfChildCustomerPackages: sql<number>`(select count(*)::int from ${backupPackages} as child where child.parent_reseller_package_id = ${backupPackages.id})`,
           storageAccountId: storageAccounts.id,
           storageAccountName: storageAccounts.name,
+          whmcsServiceId: backupPackages.whmcsServiceId,
+          billingServer: {
+            whmcsHost: billingServers.whmcsHost,
+            whmcsPort: billingServers.whmcsPort,
+            whmcsPath: billingServers.whmcsPath,
+          },
         })
         .from(backupPackages)
+        .innerJoin(customers, eq(customers.id, backupPackages.customerId))
+        .leftJoin(billingServers, eq(billingServers.id, customers.whmcsServerId))
         .leftJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
         .leftJoin(buckets, eq(buckets.id, storageLocations.bucketId))
         .leftJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))

@@ -19,7 +19,7 @@ import {
 } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
-import type { TestClient } from '../../testing/client.js';
+import { TestClient } from '../../testing/client.js';
 import { messagesOf, resultOf, signedInAs } from '../../testing/envelope.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
 import { createBackupStateService } from '../backup-state/service.js';
@@ -298,7 +298,7 @@ describe('approving (000 §4, §5, §7)', () => {
       await provider.json('PUT', P.approve.build({ requestId }), { storageItemId: accountId }),
       await provider.json('PUT', P.decline.build({ requestId })),
     ]) {
-      expect(again.statusCode).toBe(400);
+      expect(again.statusCode).toBe(409);
       expect(messagesOf(again)).toEqual([{ fieldName: '', message: MESSAGES.packageRequest.notPending }]);
     }
     expect(await db().select().from(backupPackages).where(eq(backupPackages.customerId, customerId))).toHaveLength(1);
@@ -489,5 +489,64 @@ describe('approvePaid (billing)', () => {
     const { requestId } = await signUp(null, small);
     expect(await service().approvePaid(requestId)).toBe(false);
     expect((await requestRow(requestId))?.status).toBe('PENDING');
+  });
+});
+
+describe('a sign-up approved once (issue 29 item 7)', () => {
+  const packagesOf = (customerId: number) =>
+    db()
+      .select({ name: backupPackages.name, status: backupPackages.status, location: backupPackages.storageLocationId })
+      .from(backupPackages)
+      .where(eq(backupPackages.customerId, customerId));
+
+  it("turns the sign-up's REQUESTED package into the APPROVED one; a second approval is a 409 that changes nothing", async () => {
+    const visitor = new TestClient(t.app);
+    await visitor.open(ROUTES.signUp.submit.build());
+    const email = 'once@approved.test';
+    resultOf(
+      await visitor.json('POST', ROUTES.signUp.submit.build(), {
+        companyName: 'Approved Once',
+        firstName: 'Ada',
+        surname: 'Once',
+        email,
+        contactNumber: '021 555 0199',
+        password: 'long enough',
+        confirmPassword: 'long enough',
+        templateId: small,
+      }),
+    );
+    const [customer] = await db().select().from(customers).where(eq(customers.companyName, 'Approved Once'));
+    const customerId = customer?.id ?? 0;
+    expect(await packagesOf(customerId)).toEqual([{ name: 'Small', status: 'REQUESTED', location: null }]);
+    const row = (await pendingOf(provider, P.list)).find((r) => r.customerUsername === email);
+    expect(row?.requestType).toBe('NEW_SIGNUP');
+    const requestId = row?.id ?? 0;
+
+    resultOf(await provider.json('PUT', P.approve.build({ requestId }), { storageItemId: accountId }));
+    const approved = await packagesOf(customerId);
+    expect(approved).toEqual([{ name: 'Small', status: 'APPROVED', location: expect.any(Number) }]);
+
+    const again = await provider.json('PUT', P.approve.build({ requestId }), { storageItemId: accountId });
+    expect(again.statusCode).toBe(409);
+    expect(messagesOf(again)).toEqual([{ fieldName: '', message: MESSAGES.packageRequest.notPending }]);
+    expect(await packagesOf(customerId)).toEqual(approved);
+  });
+
+  it('turns a sign-up recorded with its REQUESTED package (as the demo seeds them) into one APPROVED package', async () => {
+    const { customerId, requestId } = await signUp(null, large);
+    const packageId = await fixtures.package(customerId, { name: 'Large', status: 'REQUESTED' });
+    await db().update(packageRequests).set({ backupPackageId: packageId }).where(eq(packageRequests.id, requestId));
+    resultOf(await provider.json('PUT', P.approve.build({ requestId }), { storageItemId: accountId }));
+    expect(await packagesOf(customerId)).toEqual([{ name: 'Large', status: 'APPROVED', location: expect.any(Number) }]);
+    expect((await customerRow(customerId))?.status).toBe('ACTIVE');
+  });
+
+  it("removes a declined sign-up's REQUESTED package with the decision", async () => {
+    const { customerId, requestId } = await signUp(null, small);
+    const packageId = await fixtures.package(customerId, { name: 'Small', status: 'REQUESTED' });
+    await db().update(packageRequests).set({ backupPackageId: packageId }).where(eq(packageRequests.id, requestId));
+    resultOf(await provider.json('PUT', P.decline.build({ requestId })));
+    expect(await packagesOf(customerId)).toEqual([]);
+    expect((await requestRow(requestId))?.status).toBe('DECLINED');
   });
 });

@@ -17,7 +17,7 @@ import {
   type StorageItemType,
 } from '@portal/domain';
 import type { Db, Executor } from '../../db/client.js';
-import { badRequest, forbidden, notFound, parseWith } from '../../http/errors.js';
+import { badRequest, conflict, forbidden, notFound, parseWith } from '../../http/errors.js';
 import type { MailDelivery } from '../../mail/delivery.js';
 import type { BackupStateService } from '../backup-state/service.js';
 import type { PreparedLocation, StorageLocationService } from '../storage-locations/service.js';
@@ -183,7 +183,13 @@ export function createPackageRequestService(deps: {
     switch (request.requestType) {
       case 'NEW_SIGNUP': {
         const place = await placeOf();
-        if (template) {
+        if (request.backupPackageId !== null) {
+          // The sign-up's REQUESTED package becomes the approved one: one package, never a second beside it.
+          if (await requests.placePackage(request.backupPackageId, place)) {
+            await state.setPackageStatus(request.backupPackageId, 'APPROVED');
+          }
+        } else if (template) {
+          // A sign-up recorded without its package (made before sign-ups made one) gets it now.
           await requests.insertPackage({
             customerId: request.customerId,
             name: template.name.slice(0, PACKAGE_NAME_MAX),
@@ -229,7 +235,8 @@ export function createPackageRequestService(deps: {
   async function pending(tx: Executor, scope: RequestScope | 'system', requestId: number) {
     const request = await createPackageRequestsRepo(tx).lock(scope, requestId);
     if (!request) throw notFound();
-    if (request.status !== 'PENDING') throw badRequest(MESSAGES.packageRequest.notPending);
+    // Decided already (a second click, another admin): a conflict with the request's state, nothing changes.
+    if (request.status !== 'PENDING') throw conflict(MESSAGES.packageRequest.notPending);
     return request;
   }
 
@@ -240,7 +247,7 @@ export function createPackageRequestService(deps: {
     linked: { type: StorageItemType; id: number } | null,
   ) {
     if (!(await createPackageRequestsRepo(tx).decide(request.id, status, now(), linked))) {
-      throw badRequest(MESSAGES.packageRequest.notPending);
+      throw conflict(MESSAGES.packageRequest.notPending);
     }
   }
 
@@ -295,7 +302,7 @@ export function createPackageRequestService(deps: {
     },
 
     /**
-     * PUT {declineUrl}: the request is DECLINED, an additional package's REQUESTED package removed, a change
+     * PUT {declineUrl}: the request is DECLINED, a sign-up's or additional package's REQUESTED package removed, a change
      * request's flags cleared; the customer's super admin is told by mail.
      */
     async decline(actor: Actor, requestId: number): Promise<void> {
@@ -304,7 +311,7 @@ export function createPackageRequestService(deps: {
         const found = await pending(tx, scope, requestId);
         const requests = createPackageRequestsRepo(tx);
         await decided(tx, found, 'DECLINED', null);
-        if (found.backupPackageId !== null && found.requestType === 'ADDITIONAL_PACKAGE') {
+        if (found.backupPackageId !== null && found.requestType !== 'CHANGE_PACKAGE') {
           await requests.detachPackage(found.id);
           await deps.backupStateOn(tx).deletePackage(found.backupPackageId);
         }

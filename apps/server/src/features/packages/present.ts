@@ -1,6 +1,7 @@
 import {
   type Actor,
   type Audience,
+  billingProductUrl,
   canDeletePackage,
   isPackageInitializable,
   mayChange,
@@ -9,21 +10,8 @@ import {
   packageAccessibleTo,
   packageStatusOptions,
   packageUrl,
-  WHMCS_PAGES,
-  whmcsPageUrl,
 } from '@portal/domain';
 import type { PackageRecord } from './repo.js';
-
-/** The billing product page of the package's service (002 §2.4), when both its server and service are known. */
-function paymentUrl(pkg: PackageRecord): string | null {
-  const server = pkg.billingServer;
-  if (server === null || server.whmcsHost === null || pkg.whmcsServiceId === null) return null;
-  return whmcsPageUrl(
-    { whmcsHost: server.whmcsHost, whmcsPort: server.whmcsPort ?? 443, whmcsPath: server.whmcsPath ?? '/' },
-    WHMCS_PAGES.productDetails,
-    { id: pkg.whmcsServiceId },
-  );
-}
 
 /** A package row (000 §3, 001 §3) as the caller, who sees it as `audience`, may use it. */
 export function presentPackageRow(pkg: PackageRecord, actor: Actor, audience: Audience): PackageRow {
@@ -45,7 +33,7 @@ export function presentPackageRow(pkg: PackageRecord, actor: Actor, audience: Au
     manageable: accessible && mayChange(actor),
     accessibleByLoggedInUser: accessible,
     backupPackageUrl: audience === 'customer' ? packageUrl('customer', ref) : packageUrl(audience, ref),
-    paymentUrl: paymentUrl(pkg),
+    paymentUrl: billingProductUrl(pkg.billingServer, pkg.whmcsServiceId),
     storageLocation:
       pkg.bucketId !== null && pkg.bucketName !== null
         ? { bucketId: pkg.bucketId, bucketName: pkg.bucketName, subfolder: pkg.subfolder ?? '' }

@@ -4,8 +4,8 @@
  * side, because the service calls these before it writes.
  */
 export interface PurchaseBilling {
-  /** Each billing host server's region with its products' prices by name; null where the server fails. */
-  catalogue(): Promise<Array<{ region: string; prices: ReadonlyMap<string, string | null> | null }>>;
+  /** Each billing host server (its id and region) with its products' prices by name; null where the server fails. */
+  catalogue(): Promise<Array<{ serverId: number; region: string; prices: ReadonlyMap<string, string | null> | null }>>;
   /**
    * Orders the product named like the template for the customer: null when the customer is not billed
    * (a reseller's customer, or no billing server).

@@ -1,5 +1,4 @@
 import {
-  billingProductMissing,
   billingRefused,
   type Envelope,
   MESSAGES,
@@ -8,6 +7,7 @@ import {
   type Paged,
   type PurchaseResult,
   ROUTES,
+  type SignUpOptions,
   type TemplatesOnOffer,
 } from '@portal/domain';
 import { eq } from 'drizzle-orm';
@@ -20,6 +20,7 @@ import { startPaidInvoiceJob } from '../../jobs/paid-invoices.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { TestClient } from '../../testing/client.js';
 import { resultOf } from '../../testing/envelope.js';
 import { loopbackGuard } from '../../testing/rgw.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../../testing/whmcs.js';
@@ -36,6 +37,7 @@ let whmcs: TestWhmcs;
 /** A direct customer billed by the simulator (region EU), and one whose billing server is down. */
 let billed: TestCustomer;
 let stranded: TestCustomer;
+let reseller: TestCustomer;
 let basic: number;
 let business: number;
 let unsold: number;
@@ -120,10 +122,17 @@ beforeAll(async () => {
   const downPort = down.simulator.port;
   await down.close();
   const us = await billingServer('US', downPort);
+  // A second region the same billing system answers for: a customer billed in EU is priced in EU only.
+  await billingServer('APAC', whmcs.simulator.port);
   billed = await addCustomer(t.database.db, { companyName: 'Billed Ltd' });
   stranded = await addCustomer(t.database.db, { companyName: 'Stranded Ltd' });
   await t.database.db.update(customers).set({ whmcsServerId: eu }).where(eq(customers.id, billed.customerId));
   await t.database.db.update(customers).set({ whmcsServerId: us }).where(eq(customers.id, stranded.customerId));
+  reseller = await addCustomer(t.database.db, { companyName: 'Reseller Ltd', reseller: { enabled: true } });
+  // The reseller's own template: for its customers, never for the provider's.
+  await t.database.db
+    .insert(packageTemplates)
+    .values({ name: 'Reseller only', storageQuota: 20, storageQuotaUnit: 'GB', ownerCustomerId: reseller.customerId });
   basic = await template('Basic', 100);
   business = await template('Business', 1000);
   unsold = await template('Unsold', 5);
@@ -134,18 +143,50 @@ afterAll(async () => {
 });
 
 describe('templates on offer to a direct customer (001 §2, §3)', () => {
-  it('carry one price entry per billing server: matched by name, and not matched where the server is down', async () => {
+  it("carry the price of the customer's own billing region, not of the others", async () => {
     const client = await signedIn(t.app, billed.admin.email);
     const offer = resultOf<TemplatesOnOffer>(await client.json('GET', R.templates.build()));
     const pricing = Object.fromEntries(offer.elements.map((e) => [e.name, e.whmcsPackagePricingDtos]));
-    expect(pricing.Basic).toEqual([
-      { region: 'EU', matchedInWhmcs: true, priceInWhmcs: '9.50 USD' },
-      { region: 'US', matchedInWhmcs: false, priceInWhmcs: null },
-    ]);
-    expect(pricing.Unsold).toEqual([
-      { region: 'EU', matchedInWhmcs: false, priceInWhmcs: null },
-      { region: 'US', matchedInWhmcs: false, priceInWhmcs: null },
-    ]);
+    expect(pricing.Basic).toEqual([{ region: 'EU', matchedInWhmcs: true, priceInWhmcs: '9.50 USD' }]);
+  });
+});
+
+describe('only what may be bought is offered (issue 29 item 12)', () => {
+  it("offers a direct customer neither a template the billing system does not sell nor a reseller's own", async () => {
+    const client = await signedIn(t.app, billed.admin.email);
+    const offer = resultOf<TemplatesOnOffer>(await client.json('GET', R.templates.build()));
+    expect(offer.elements.map((e) => e.name)).toEqual(['Basic', 'Business']);
+    expect(offer.elements.flatMap((e) => e.whmcsPackagePricingDtos).every((p) => p.matchedInWhmcs)).toBe(true);
+  });
+
+  it('offers the public sign-up the same, and refuses a template not on offer on its field', async () => {
+    const visitor = new TestClient(t.app);
+    const options = resultOf<SignUpOptions>(await visitor.json('GET', ROUTES.signUp.options.build()));
+    expect(options.templates.map((o) => o.name)).toEqual(['Basic', 'Business']);
+    await visitor.open(ROUTES.signUp.submit.build());
+    const refused = await visitor.json('POST', ROUTES.signUp.submit.build(), {
+      companyName: 'Unsold Seeker',
+      firstName: 'Uma',
+      surname: 'Seeker',
+      email: 'uma@unsold.test',
+      contactNumber: '021 555 0101',
+      password: 'long enough',
+      confirmPassword: 'long enough',
+      templateId: unsold,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect((refused.json() as Envelope<unknown>).messages.map((m) => m.fieldName)).toEqual(['templateId']);
+  });
+
+  it("offers a reseller's customer its reseller's own templates, without billing", async () => {
+    const child = await addCustomer(t.database.db, {
+      companyName: 'Reseller Child Ltd',
+      parentResellerCustomerId: reseller.customerId,
+    });
+    const client = await signedIn(t.app, child.admin.email);
+    const offer = resultOf<TemplatesOnOffer>(await client.json('GET', R.templates.build()));
+    expect(offer.elements.map((e) => [e.name, e.whmcsPackagePricingDtos])).toEqual([['Reseller only', []]]);
+    expect(offer.boltCustomer).toBe(false);
   });
 });
 
@@ -185,8 +226,8 @@ describe('purchase by a billed customer (000 §7)', () => {
     const client = await signedIn(t.app, billed.superAdmin.email);
     const before = await rowsOf(billed.customerId);
     const response = await client.json('POST', R.purchase.build(), { packageTemplateId: unsold });
-    expect(response.statusCode).toBe(409);
-    expect(messagesOf(response)).toEqual([billingProductMissing('Unsold')]);
+    expect(response.statusCode).toBe(400);
+    expect(messagesOf(response)).toEqual([MESSAGES.purchase.notOnOffer]);
     expect(await rowsOf(billed.customerId)).toEqual(before);
   });
 

@@ -14,6 +14,8 @@ import {
 export interface BuyingCustomer {
   id: number;
   parentResellerCustomerId: number | null;
+  /** The billing host server the customer buys through; null when it has none. */
+  whmcsServerId: number | null;
   /** The parent reseller's main site link (000 §6 pricing of a reseller's customer). */
   resellerMainSiteLink: string | null;
 }
@@ -108,6 +110,7 @@ export function createPurchaseRepo(db: Executor) {
         .select({
           id: customers.id,
           parentResellerCustomerId: customers.parentResellerCustomerId,
+          whmcsServerId: customers.whmcsServerId,
           resellerMainSiteLink: resellerSettings.mainSiteLink,
         })
         .from(customers)

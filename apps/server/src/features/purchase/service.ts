@@ -16,6 +16,7 @@ import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { PurchaseBilling } from './billing.js';
+import { createTemplateOffer } from './offer.js';
 import { type BuyingCustomer, createPurchaseRepo, type PurchaseRepo } from './repo.js';
 
 const T = MESSAGES.purchase;
@@ -43,6 +44,7 @@ export function createPurchaseService(deps: {
 }) {
   const { db, repo, billing } = deps;
   const now = deps.now ?? (() => new Date());
+  const offer = createTemplateOffer({ repo, billing });
 
   async function buyingCustomer(actor: Actor): Promise<BuyingCustomer> {
     const customer = await repo.customer(ownCustomerId(actor));
@@ -59,20 +61,14 @@ export function createPurchaseService(deps: {
   return {
     async templates(actor: Actor): Promise<TemplatesOnOffer> {
       const customer = await buyingCustomer(actor);
-      const templates = await repo.templatesOf(sellerOf(customer));
-      const catalogue = isDirect(customer) && templates.length > 0 ? await billing.catalogue() : [];
-      const elements = templates.map(
+      const elements = (await offer(sellerOf(customer), customer.whmcsServerId)).map(
         (template): OfferedTemplate => ({
           id: template.id,
           name: template.name,
           storageQuota: templateQuotaInMb(template),
           storageQuotaUnit: template.storageQuotaUnit,
           noOfMachinesLimit: template.noOfMachinesLimit,
-          whmcsPackagePricingDtos: catalogue.map(({ region, prices }) => ({
-            region,
-            matchedInWhmcs: prices?.has(template.name) ?? false,
-            priceInWhmcs: prices?.get(template.name) ?? null,
-          })),
+          whmcsPackagePricingDtos: template.whmcsPackagePricingDtos,
         }),
       );
       return {
@@ -91,7 +87,7 @@ export function createPurchaseService(deps: {
     async purchase(actor: Actor, payload: PackagePurchasePayload): Promise<PurchaseResult> {
       const customer = await buyer(actor);
       const seller = sellerOf(customer);
-      const offered = (await repo.templatesOf(seller)).find((t) => t.id === payload.packageTemplateId);
+      const offered = (await offer(seller, customer.whmcsServerId)).find((t) => t.id === payload.packageTemplateId);
       if (!offered) throw badRequest(T.notOnOffer, 'packageTemplateId');
       const order = isDirect(customer) ? await billing.order(customer.id, offered.name) : null;
       await db.transaction(async (tx) => {
@@ -123,7 +119,7 @@ export function createPurchaseService(deps: {
       if (!canRequestPackageChange(pkg)) throw badRequest(T.changeNotAllowed);
       const templateId = payload.newPackageTemplateId;
       if (pkg.templateId === templateId) throw badRequest(T.currentTemplate, 'newPackageTemplateId');
-      const offered = (await repo.templatesOf(seller)).find((t) => t.id === templateId);
+      const offered = (await offer(seller, customer.whmcsServerId)).find((t) => t.id === templateId);
       if (!offered) throw badRequest(T.notOnOffer, 'newPackageTemplateId');
       const order =
         isDirect(customer) && pkg.whmcsServiceId !== null

@@ -61,10 +61,11 @@ export function createWhmcsPurchaseBilling(deps: {
         servers.map(async (server) => {
           try {
             const list = await productsOf(server.id, deps.directory.clientFor(server));
-            return { region: server.region, prices: new Map(list.map((p) => [p.name.trim(), priceText(p)])) };
+            const prices = new Map(list.map((p) => [p.name.trim(), priceText(p)]));
+            return { serverId: server.id, region: server.region, prices };
           } catch {
-            // A billing system that is down shows as 'not available', not as an error page.
-            return { region: server.region, prices: null };
+            // A billing system that is down is one that did not answer, not an error page.
+            return { serverId: server.id, region: server.region, prices: null };
           }
         }),
       );

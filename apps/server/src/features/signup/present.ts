@@ -1,10 +1,8 @@
 import { quotaToBytes, type SignUpOptions } from '@portal/domain';
-import type { SignUpRepo } from './repo.js';
+import type { TemplateRecord } from '../purchase/repo.js';
 
-type TemplateRow = Awaited<ReturnType<SignUpRepo['templatesOnOffer']>>[number];
-
-/** The sign-up form's choices: each template with its quota in bytes. */
-export function presentSignUpOptions(templates: TemplateRow[]): SignUpOptions {
+/** The sign-up form's choices: each template on offer by its plain name, with its quota in bytes. */
+export function presentSignUpOptions(templates: readonly TemplateRecord[]): SignUpOptions {
   return {
     templates: templates.map((template) => ({
       id: template.id,

@@ -1,7 +1,9 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { packageFromTemplate } from '@portal/domain';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { customers, packageRequests, packageTemplates, users } from '../../db/schema/index.js';
+import { backupPackages, customers, packageRequests, packageTemplates, users } from '../../db/schema/index.js';
 import { countThrottledEvent } from '../auth/repo.js';
+import { type TemplateRecord, templateFields } from '../package-templates/repo.js';
 
 /** The templates a new customer may ask for: the provider's own (a reseller's are for its customers). */
 const providerTemplate = isNull(packageTemplates.ownerCustomerId);
@@ -13,27 +15,14 @@ export interface NewSignUp {
   email: string;
   contactNumber: string;
   passwordHash: string;
-  templateId: number | null;
+  /** The template chosen (held by `holdTemplate`), or null when the visitor chose none. */
+  template: TemplateRecord | null;
   at: Date;
 }
 
 /** The queries of sign-up. */
 export function createSignUpRepo(db: Executor) {
   return {
-    async templatesOnOffer() {
-      return db
-        .select({
-          id: packageTemplates.id,
-          name: packageTemplates.name,
-          storageQuota: packageTemplates.storageQuota,
-          storageQuotaUnit: packageTemplates.storageQuotaUnit,
-          noOfMachinesLimit: packageTemplates.noOfMachinesLimit,
-        })
-        .from(packageTemplates)
-        .where(providerTemplate)
-        .orderBy(asc(packageTemplates.name), asc(packageTemplates.id));
-    },
-
     /** Who holds an e-mail address (as sign-in compares it: whatever its case), or null. */
     async accountHolder(
       email: string,
@@ -48,19 +37,21 @@ export function createSignUpRepo(db: Executor) {
     /** Counts a sign-up of a throttle key and answers the key's count (the row stays locked until commit). */
     countSignUp: (key: string, at: Date, windowStart: Date) => countThrottledEvent(db, key, at, windowStart),
 
-    /** Whether the template is still on offer, holding it so it cannot be deleted before the request refers to it. */
-    async holdTemplate(templateId: number): Promise<boolean> {
-      const rows = await db
-        .select({ id: packageTemplates.id })
+    /** The template if still on offer, held so it cannot be deleted before the request refers to it; else null. */
+    async holdTemplate(templateId: number): Promise<TemplateRecord | null> {
+      const [row] = await db
+        .select(templateFields)
         .from(packageTemplates)
         .where(and(eq(packageTemplates.id, templateId), providerTemplate))
         .for('share');
-      return rows.length > 0;
+      return row ?? null;
     },
 
     /**
-     * The customer (SIGNUP_REQUESTED, a customer of the provider), its super admin (ACTIVE) and its
-     * pending NEW_SIGNUP request. An e-mail address in use fails the users insert with a unique violation.
+     * The customer (SIGNUP_REQUESTED, a customer of the provider), its super admin (ACTIVE), the REQUESTED
+     * package of the chosen template (as a purchase makes one: the approval turns this package into the
+     * approved one) and the pending NEW_SIGNUP request for it. An e-mail address in use fails the users
+     * insert with a unique violation.
      */
     async insertSignUp(signUp: NewSignUp) {
       const [customer] = await db
@@ -89,13 +80,29 @@ export function createSignUpRepo(db: Executor) {
         .returning({ id: users.id });
       if (!user) throw new Error('user not inserted');
       await db.update(customers).set({ superAdminUserId: user.id }).where(eq(customers.id, customer.id));
+      let backupPackageId: number | null = null;
+      if (signUp.template) {
+        const [requested] = await db
+          .insert(backupPackages)
+          .values({
+            customerId: customer.id,
+            ...packageFromTemplate(signUp.template),
+            status: 'REQUESTED',
+            templateId: signUp.template.id,
+            createdAt: signUp.at,
+          })
+          .returning({ id: backupPackages.id });
+        if (!requested) throw new Error('package not inserted');
+        backupPackageId = requested.id;
+      }
       const [request] = await db
         .insert(packageRequests)
         .values({
           customerId: customer.id,
           requestType: 'NEW_SIGNUP',
           status: 'PENDING',
-          requestedTemplateId: signUp.templateId,
+          requestedTemplateId: signUp.template?.id ?? null,
+          backupPackageId,
           requestedByUserId: user.id,
           firstApprovalRequest: true,
           createdAt: signUp.at,

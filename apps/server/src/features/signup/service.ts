@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { AuthRepo } from '../auth/repo.js';
 import type { ClientInfo } from '../auth/service.js';
+import type { TemplateOffer } from '../purchase/offer.js';
 import { createSignUpRepo, type SignUpRepo } from './repo.js';
 
 export type SignUpOutcome =
@@ -27,6 +28,8 @@ export function createSignUpService(deps: {
   repo: SignUpRepo;
   throttle: Pick<AuthRepo, 'failuresFor'>;
   limitPerAddress: number;
+  /** What is on offer (the one rule of buying; the sign-up is offered the provider's templates as a direct customer). */
+  offer: TemplateOffer;
   now?: () => Date;
 }) {
   const { db, repo, limitPerAddress } = deps;
@@ -38,7 +41,7 @@ export function createSignUpService(deps: {
   }
 
   return {
-    templatesOnOffer: () => repo.templatesOnOffer(),
+    templatesOnOffer: () => deps.offer(null),
     accountHolder: (email: string) => repo.accountHolder(email),
 
     /**
@@ -58,13 +61,12 @@ export function createSignUpService(deps: {
         return await db.transaction(async (tx) => {
           const signUps = createSignUpRepo(tx);
           if ((await signUps.countSignUp(key, at, windowStart)) > limitPerAddress) throw new NoSignUpLeft();
-          if (form.templateId !== null && !(await signUps.holdTemplate(form.templateId))) {
-            return { kind: 'templateGone' } as const;
-          }
+          const template = form.templateId === null ? null : await signUps.holdTemplate(form.templateId);
+          if (form.templateId !== null && !template) return { kind: 'templateGone' } as const;
           try {
             // A savepoint: a taken e-mail address undoes the sign-up's rows but keeps the count.
             const created = await tx.transaction((inner) =>
-              createSignUpRepo(inner).insertSignUp({ ...form, passwordHash, at }),
+              createSignUpRepo(inner).insertSignUp({ ...form, template, passwordHash, at }),
             );
             return { kind: 'signedUp', ...created } as const;
           } catch (error) {

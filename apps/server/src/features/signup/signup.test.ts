@@ -15,7 +15,14 @@ import {
 import { count, eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { customers, packageRequests, packageTemplates, signInFailures, users } from '../../db/schema/index.js';
+import {
+  backupPackages,
+  customers,
+  packageRequests,
+  packageTemplates,
+  signInFailures,
+  users,
+} from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
@@ -154,10 +161,16 @@ describe('sign-up (issue #6)', () => {
         firstApprovalRequest: true,
         requestedTemplateId: templates.basic,
         requestedByUserId: user?.id,
-        backupPackageId: null,
+        backupPackageId: expect.any(Number),
         decidedAt: null,
       }),
     ]);
+    // The package asked for waits as REQUESTED; its approval turns it into the APPROVED one (issue 29).
+    const packages = await t.database.db
+      .select({ id: backupPackages.id, name: backupPackages.name, status: backupPackages.status })
+      .from(backupPackages)
+      .where(eq(backupPackages.customerId, customer?.id ?? 0));
+    expect(packages).toEqual([{ id: requests[0]?.backupPackageId, name: 'Basic', status: 'REQUESTED' }]);
   });
 
   it('lets the new super admin sign in to their dashboard', async () => {
@@ -324,6 +337,8 @@ describe('sign-up (issue #6)', () => {
       repo: createSignUpRepo(t.database.db),
       throttle: createAuthRepo(t.database.db),
       limitPerAddress: SIGN_UP_THROTTLE.perAddress,
+      // Not asked: the form was checked against the offer before this service's call.
+      offer: async () => [],
     });
     const payload = signUpSchema([templates.basic]).parse(form({ companyName: 'Withdrawn Ltd' }));
     const outcome = await service.signUp(

@@ -1,14 +1,15 @@
 import {
   type AdminAudience,
-  CUSTOMERS_PAGE_SIZE,
   type CustomerPackageRow,
   MESSAGES,
+  PACKAGES_PAGE_SIZE,
   packageStatusBadge,
   ROUTES,
   storageFigures,
 } from '@portal/domain';
 import { routeCall } from '../../app/api';
 import { type DataTableColumn, PagedTable, RowLink, StatusBadge, UsageBar } from '../../ui';
+import { BillingProductButton } from '../packages/BillingProductButton';
 import { customerKeys } from './queries';
 
 const TEXT = MESSAGES.customer;
@@ -38,20 +39,26 @@ const COLUMNS: Array<DataTableColumn<CustomerPackageRow>> = [
     key: 'actions',
     header: C.actions,
     className: 'text-end',
-    render: (p) => <RowLink to={p.backupPackageUrl} label={TEXT.manage} name={p.name} />,
+    render: (p) => (
+      <div className="d-flex flex-wrap gap-1 justify-content-end">
+        <RowLink to={p.backupPackageUrl} label={TEXT.manage} name={p.name} />
+        <BillingProductButton pkg={p} />
+      </div>
+    ),
   },
 ];
 
 /**
- * The packages of one customer (002 §3 'Backup package (as listed under a customer)'), paged on the
- * server with the 10 rows of the customer tables (002 §9; the spec gives this table no size of its own).
+ * The packages of one customer (002 §3 'Backup package (as listed under a customer)') on the provider's and
+ * reseller's customer page, each row with Manage and the billing product button (002 §2.3), paged on the server
+ * 5 rows a page like every packages table (000 §9).
  */
 export function CustomerPackagesTable({ audience, customerId }: { audience: AdminAudience; customerId: number }) {
   return (
     <PagedTable
       queryKey={customerKeys.packages(audience, customerId)}
       call={routeCall(ROUTES.customers[audience].packages, { customerId })}
-      size={CUSTOMERS_PAGE_SIZE}
+      size={PACKAGES_PAGE_SIZE}
       aria-label={TEXT.packagesTitle}
       data-testid="customer-packages-table"
       columns={COLUMNS}

@@ -1,8 +1,10 @@
 import {
   type CustomerDetail,
+  type CustomerPackageRow,
   MESSAGES,
   madeReseller,
   madeResellerWithErrors,
+  PACKAGES_PAGE_SIZE,
   STORAGE_LOCATION_TEXTS,
   type StorageLocationRow,
   unknownWhileMakingReseller,
@@ -27,6 +29,8 @@ interface Setup {
   user?: Partial<TestUser>;
   /** The answer to the change calls (PUT, DELETE); by default OK with the changed customer. */
   change?: (request: { method: string; url: URL; body: unknown }) => Response | Promise<Response>;
+  /** The customer's packages; by default one, 'Head office'. */
+  packages?: CustomerPackageRow[];
 }
 
 /** The customer's one location, its default, in the provider's storage locations table. */
@@ -44,7 +48,13 @@ const LOCATION: StorageLocationRow = {
   storageLocationUrl: '/boltadmin/customers/7/storagelocations/5',
 };
 
-function setup({ customer = customerDetail({ id: 7 }), audience = 'provider', user, change }: Setup = {}) {
+function setup({
+  customer = customerDetail({ id: 7 }),
+  audience = 'provider',
+  user,
+  change,
+  packages = [packageRow({ id: 21, name: 'Head office' })],
+}: Setup = {}) {
   const base = `${BASE[audience]}/7`;
   let current = customer;
   const server = fakeServer((request) => {
@@ -64,7 +74,7 @@ function setup({ customer = customerDetail({ id: 7 }), audience = 'provider', us
     if (url.pathname === base) return ok(current);
     if (url.pathname === `${base}/users`)
       return ok(paged([userRow({ firstName: 'Megan', manageableByLoggedInUser: false })], url));
-    if (url.pathname === `${base}/backuppackages`) return ok(paged([packageRow({ id: 21, name: 'Head office' })], url));
+    if (url.pathname === `${base}/backuppackages`) return ok(paged(packages, url, PACKAGES_PAGE_SIZE));
     if (url.pathname === `${base}/storagelocations`) return ok({ elements: [LOCATION] });
     return undefined;
   });
@@ -466,5 +476,33 @@ describe.each(CASES)('$name dialog: message paths of 002 §8.1', (c) => {
     const dialog = await submitWith(() => Promise.reject(new TypeError('Failed to fetch')));
     expect(await screen.findByText(MESSAGES.communicationError)).toBeInTheDocument();
     expect(dialog).toBeInTheDocument();
+  });
+});
+
+describe("the customer's packages table (002 §2.3, 000 §9)", () => {
+  it.each([
+    'provider',
+    'reseller',
+  ] as const)("gives the %s admin each package's billing product button and pages 5 rows", async (audience) => {
+    const opened = vi.spyOn(window, 'open').mockReturnValue(null);
+    const productUrl = 'http://billing.test/clientarea.php?action=productdetails&id=5001';
+    const packages = [
+      packageRow({ id: 21, name: 'Billed', paymentUrl: productUrl }),
+      packageRow({ id: 22, name: 'Unbilled', paymentUrl: null }),
+      ...Array.from({ length: 5 }, (_, i) => packageRow({ id: 30 + i, name: `More ${i}` })),
+    ];
+    const { server, user, base } = setup({ audience, packages });
+    const table = await screen.findByRole('table', { name: TEXT.packagesTitle });
+    const billed = (await within(table).findByText('Billed')).closest('tr') as HTMLElement;
+    const unbilled = within(table).getByText('Unbilled').closest('tr') as HTMLElement;
+    const label = MESSAGES.packagePages.billingProduct;
+    expect(within(unbilled).getByRole('button', { name: `${label} Unbilled` })).toBeDisabled();
+    await user.click(within(billed).getByRole('button', { name: `${label} Billed` }));
+    expect(opened).toHaveBeenCalledWith(productUrl, '_blank', 'noopener');
+    // Five rows a page: the sixth and seventh are on the next one.
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + 5);
+    const asked = server.to('GET', `${base}/backuppackages`)[0]?.url;
+    expect(asked?.searchParams.get('size')).toBe('5');
+    opened.mockRestore();
   });
 });

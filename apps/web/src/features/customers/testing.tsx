@@ -59,6 +59,7 @@ export function packageRow(overrides: Partial<CustomerPackageRow> = {}): Custome
     numberOfChildCustomerPackages: 0,
     storageAccount: { id: 4, name: 'Local storage' },
     backupPackageUrl: `/boltadmin/customers/7/backuppackages/${id}`,
+    paymentUrl: null,
     ...overrides,
   };
 }

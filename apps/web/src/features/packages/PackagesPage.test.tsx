@@ -1,8 +1,8 @@
-import { MESSAGES, packageEditSchema, STORAGE_TEXTS } from '@portal/domain';
+import { billingRedirectHref, MESSAGES, packageEditSchema, STORAGE_TEXTS } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn } from '../../app/testing';
+import { renderSignedIn, type TestUser } from '../../app/testing';
 import { ToastHost } from '../../ui';
 import { fakeServer, message, ok, paged, reply } from '../users/testing';
 import { PackagesPage } from './PackagesPage';
@@ -15,7 +15,11 @@ afterEach(() => {
 
 const TEXT = MESSAGES.packagePages;
 
-function open(rows = [packageRow({ id: 1, name: 'Office' })], storage: (id: number) => Response | Promise<Response>) {
+function open(
+  rows = [packageRow({ id: 1, name: 'Office' })],
+  storage: (id: number) => Response | Promise<Response>,
+  user: Partial<TestUser> = {},
+) {
   const server = fakeServer(({ method, url }) => {
     if (url.pathname === '/admin/backuppackages') return ok(paged(rows, url, 5));
     const m = /^\/backuppackages\/(\d+)\/storage$/.exec(url.pathname);
@@ -28,7 +32,7 @@ function open(rows = [packageRow({ id: 1, name: 'Office' })], storage: (id: numb
       <PackagesPage />
       <ToastHost />
     </MemoryRouter>,
-    { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
+    { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', ...user },
   );
   return { server, events };
 }
@@ -170,5 +174,34 @@ describe('PackagesPage: the edit dialog (000 §5)', () => {
     const put = server.to('PUT', '/admin/backuppackages/1')[0];
     expect(put?.url.search).toBe('?initialize=true');
     expect(put?.body).toEqual({ name: 'Office' });
+  });
+});
+
+describe("PackagesPage: 'Pay now' (000 §2, §7)", () => {
+  it("offers a direct customer with invoices due the billing system's mass payment page", async () => {
+    open(undefined, () => ok(storageOf(1)), { boltCustomer: true, unpaidInvoices: 2 });
+    const payNow = await screen.findByRole('link', { name: MESSAGES.billing.payNow });
+    expect(payNow).toHaveAttribute('href', billingRedirectHref('masspay'));
+  });
+
+  it.each([
+    ['a direct customer with nothing due', { boltCustomer: true, unpaidInvoices: 0 }],
+    ["a reseller's customer", { boltCustomer: false, unpaidInvoices: 2 }],
+  ] as const)('offers %s none', async (_, user) => {
+    open(undefined, () => ok(storageOf(1)), user);
+    await rowOf('Office');
+    expect(screen.queryByRole('link', { name: MESSAGES.billing.payNow })).toBeNull();
+  });
+});
+
+describe('PackagesPage: headings (issue 29)', () => {
+  it('puts each table under its own heading', async () => {
+    open(undefined, () => ok(storageOf(1)));
+    await rowOf('Office');
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      TEXT.myPackagesTitle,
+      MESSAGES.packageRequest.myTableLabel,
+      MESSAGES.purchase.templatesTitle,
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { MESSAGES, type PackageRow, TIMINGS } from '@portal/domain';
 import { useState } from 'react';
-import { Page } from '../../ui';
+import { Page, Section } from '../../ui';
+import { PayNowButton } from '../billing/PayNowButton';
 import { MyPackageRequestsTable } from '../package-requests/MyPackageRequestsTable';
 import { requestKeys } from '../package-requests/queries';
 import { PackageTemplatesTable } from '../purchase/PackageTemplatesTable';
@@ -18,21 +19,36 @@ const PURCHASE_REFRESHES = [
 ] as const;
 
 /**
- * /admin/backuppackages (000 §2, §6): the customer admins' packages with Edit, Initialize and (super admin)
- * Upgrade and Purchase package, the customer's own requests, and the templates on offer with their prices.
+ * /admin/backuppackages (000 §2, §6), each table under its heading: the customer admins' packages with Edit,
+ * Initialize and (super admin) Upgrade and Purchase package, Pay now while invoices are due, the customer's own
+ * requests, and the templates on offer with their prices.
  */
 export function PackagesPage() {
   const [dialog, setDialog] = useState<{ kind: 'edit' | 'initialize'; pkg: PackageRow } | null>(null);
   const close = () => setDialog(null);
   return (
-    <Page title={MESSAGES.packagePages.title} actions={<PurchasePackageButton refreshes={PURCHASE_REFRESHES} />}>
-      <PackagesTable
-        onEdit={(pkg) => setDialog({ kind: 'edit', pkg })}
-        onInitialize={(pkg) => setDialog({ kind: 'initialize', pkg })}
-        rowActions={(pkg) => <UpgradePackageButton pkg={pkg} refreshes={PURCHASE_REFRESHES} />}
-      />
-      <MyPackageRequestsTable />
-      <PackageTemplatesTable />
+    <Page
+      title={MESSAGES.packagePages.title}
+      actions={
+        <div className="d-flex gap-2">
+          <PayNowButton />
+          <PurchasePackageButton refreshes={PURCHASE_REFRESHES} />
+        </div>
+      }
+    >
+      <Section title={MESSAGES.packagePages.myPackagesTitle}>
+        <PackagesTable
+          onEdit={(pkg) => setDialog({ kind: 'edit', pkg })}
+          onInitialize={(pkg) => setDialog({ kind: 'initialize', pkg })}
+          rowActions={(pkg) => <UpgradePackageButton pkg={pkg} refreshes={PURCHASE_REFRESHES} />}
+        />
+      </Section>
+      <Section title={MESSAGES.packageRequest.myTableLabel}>
+        <MyPackageRequestsTable />
+      </Section>
+      <Section title={MESSAGES.purchase.templatesTitle}>
+        <PackageTemplatesTable />
+      </Section>
       {dialog && (
         <>
           <EditPackageDialog show={dialog.kind === 'edit'} onHide={close} pkg={dialog.pkg} />

@@ -12,6 +12,7 @@ import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { routeCall } from '../../app/api';
 import { type DataTableColumn, PagedTable, RowLink, StatusBadge } from '../../ui';
+import { BillingProductButton } from './BillingProductButton';
 import { PackageStorageBar } from './PackageStorageBar';
 import { packageKeys } from './queries';
 
@@ -35,15 +36,7 @@ function Actions({ pkg, onEdit, onInitialize, rowActions }: PackagesTableProps &
         name={pkg.name}
         {...(notAccessible ? { disabledLabel: notAccessible } : {})}
       />
-      <Button
-        size="sm"
-        variant="outline-secondary"
-        disabled={pkg.paymentUrl === null}
-        aria-label={`${TEXT.billingProduct} ${pkg.name}`}
-        onClick={() => pkg.paymentUrl && window.open(pkg.paymentUrl, '_blank', 'noopener')}
-      >
-        {TEXT.billingProduct}
-      </Button>
+      <BillingProductButton pkg={pkg} />
       {pkg.manageable && isPackageEditable(pkg.status) && (
         <Button size="sm" variant="outline-primary" aria-label={`${TEXT.edit} ${pkg.name}`} onClick={() => onEdit(pkg)}>
           {TEXT.edit}

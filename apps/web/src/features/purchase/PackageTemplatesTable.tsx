@@ -11,22 +11,24 @@ import { useTemplatesOnOffer } from './queries';
 const T = MESSAGES.purchase;
 const C = T.columns;
 
-/** One billing region's line: region, whether the billing system has the product, its price (001 §2). */
-function RegionPricing({ pricing }: { pricing: WhmcsPackagePricing }) {
+/**
+ * A template's price in one billing region (001 §2). The server offers a direct customer only templates the billing
+ * system sells, with the regions that sell them, so the line is the price; the region names it only when there are
+ * several to tell apart.
+ */
+function RegionPricing({ pricing, named }: { pricing: WhmcsPackagePricing; named: boolean }) {
   return (
     <div data-testid="region-pricing">
-      <span className="fw-semibold">{pricing.region}</span>
-      {': '}
-      {pricing.matchedInWhmcs ? T.inBilling : T.notInBilling}
-      {pricing.matchedInWhmcs && <span className="ms-2">{pricing.priceInWhmcs ?? T.noPrice}</span>}
+      {named && <span className="fw-semibold">{`${pricing.region}: `}</span>}
+      {pricing.priceInWhmcs ?? T.noPrice}
     </div>
   );
 }
 
 /**
- * The templates the customer may buy (001 §2): Name, Storage quota in human form, Max number of machines
- * ('Unlimited' for 0) and per billing region its availability and price; a reseller's customer gets the
- * reseller's main site link for pricing instead (000 §6). For the customer packages page.
+ * The templates the customer may buy (001 §2; the server offers only those): Name, Storage quota in human form,
+ * Max number of machines ('Unlimited' for 0) and its price in each billing region that sells it; a reseller's
+ * customer gets the reseller's main site link for pricing instead (000 §6). For the customer packages page.
  */
 export function PackageTemplatesTable() {
   const query = useTemplatesOnOffer();
@@ -34,7 +36,9 @@ export function PackageTemplatesTable() {
   const rows = offer?.elements ?? [];
   const pricing = (template: OfferedTemplate) =>
     offer?.boltCustomer
-      ? template.whmcsPackagePricingDtos.map((p) => <RegionPricing key={p.region} pricing={p} />)
+      ? template.whmcsPackagePricingDtos.map((p, _, all) => (
+          <RegionPricing key={p.region} pricing={p} named={all.length > 1} />
+        ))
       : offer?.mainSiteLink && (
           <a href={offer.mainSiteLink} target="_blank" rel="noreferrer">
             {T.pricingLink}

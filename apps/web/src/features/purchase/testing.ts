@@ -20,10 +20,7 @@ export const DIRECT_OFFER: TemplatesOnOffer = {
   mainSiteLink: null,
   elements: [
     offered({
-      whmcsPackagePricingDtos: [
-        { region: 'EU', matchedInWhmcs: true, priceInWhmcs: '9.50 EUR' },
-        { region: 'US', matchedInWhmcs: false, priceInWhmcs: null },
-      ],
+      whmcsPackagePricingDtos: [{ region: 'EU', matchedInWhmcs: true, priceInWhmcs: '9.50 EUR' }],
     }),
     offered({
       id: 12,

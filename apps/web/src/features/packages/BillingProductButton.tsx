@@ -1,0 +1,20 @@
+import { MESSAGES } from '@portal/domain';
+import Button from 'react-bootstrap/Button';
+
+/**
+ * A package row's billing product button (002 §2.3): opens the package's product page in the billing system in a
+ * new tab; disabled when the package has no product URL (no billing server, or no service there).
+ */
+export function BillingProductButton({ pkg }: { pkg: { name: string; paymentUrl: string | null } }) {
+  return (
+    <Button
+      size="sm"
+      variant="outline-secondary"
+      disabled={pkg.paymentUrl === null}
+      aria-label={`${MESSAGES.packagePages.billingProduct} ${pkg.name}`}
+      onClick={() => pkg.paymentUrl && window.open(pkg.paymentUrl, '_blank', 'noopener')}
+    >
+      {MESSAGES.packagePages.billingProduct}
+    </Button>
+  );
+}
