@@ -243,9 +243,19 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   await deleteDialog.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(deleteDialog).toContainText(MESSAGES.confirmByName.taskDeletion);
   await deleteDialog.getByRole('textbox').fill(TASK_NAME);
+  // Once deleted, nothing asks for the task again (issue 29: five 404s in the console were the page polling it).
+  const taskPath = new URL(page.url()).pathname;
+  const notFound: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() === 404 && new URL(response.url()).pathname.startsWith(taskPath))
+      notFound.push(response.url());
+  });
   await deleteDialog.getByRole('button', { name: 'Delete', exact: true }).click();
-  await expect(page.getByText(TEXT.beingDeleted)).toBeVisible();
+  await expect(page.getByTestId('task-deleted')).toHaveText(TEXT.beingDeleted);
   await expect(page).toHaveURL(new RegExp(`${machineUrl('customer', { machineId })}$`), { timeout: 20_000 });
+  // The machine's page lists the task no more; its deletion answered no request of the page with a 404.
+  await expect(page.getByTestId('tasks-table')).not.toContainText(TASK_NAME, { timeout: 20_000 });
+  expect(notFound).toEqual([]);
 
   // Another tenant's machine and one of its tasks, found by the provider admin: their addresses are not found.
   const provider = await browser.newPage();

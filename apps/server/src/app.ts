@@ -118,6 +118,7 @@ import { createRestoreService } from './features/restore/service.js';
 import { createMachineRestoreService } from './features/restore/to-machine.js';
 import { createRetentionRepo } from './features/retention/repo.js';
 import { createRetentionService } from './features/retention/service.js';
+import { createRunStallService } from './features/run-stalls/service.js';
 import { createSeedingRepo } from './features/seeding/repo.js';
 import { registerSeedingRoutes } from './features/seeding/routes.js';
 import { createSeedingService } from './features/seeding/service.js';
@@ -167,6 +168,7 @@ import { startMissedRunDetection } from './jobs/missed-runs.js';
 import { startNotificationJob } from './jobs/notifications.js';
 import { startPaidInvoiceJob } from './jobs/paid-invoices.js';
 import { startRetention } from './jobs/retention.js';
+import { startRunStallDetection } from './jobs/run-stalls.js';
 import { startStalePresenceSweep } from './jobs/stale-presence.js';
 import { createMailBrands } from './mail/brand.js';
 import { createMailDelivery } from './mail/delivery.js';
@@ -197,6 +199,8 @@ declare module 'fastify' {
     migrations: MigrationService;
     /** The audit retention job (issue 18): a pass of it now (tests). */
     auditPrune: { runOnce(): Promise<number> };
+    /** Stalled-run detection (issue 29): a pass of it now (tests; the job runs every minute otherwise). */
+    runStalls: { runOnce(): Promise<number> };
   }
 }
 
@@ -798,10 +802,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   });
   app.addHook('onClose', async () => packageDeletionJob?.stop());
+  // Stalled runs (issue 29): marked and alerted like failed runs; the task pages watching them read them again.
+  const runStalls = createRunStallService({
+    db,
+    stallMinutes: config.runStallMinutes,
+    runStalled: notificationEvents.runStalled,
+    onStalled: (run) => void channel?.publishToRunsQueue(run.machineId, taskRunChanged(run.taskId, run.id)),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  app.decorate('runStalls', { runOnce: () => runStalls.pass() });
   let jobs: Array<{ stop: () => void }> = [];
   app.addHook('onReady', async () => {
     jobs = [
       startMissedRunDetection({ backupState, logger: app.log }),
+      startRunStallDetection({ stalls: runStalls, logger: app.log }),
       startNotificationJob({ events: notificationEvents, logger: app.log }),
       startStalePresenceSweep({
         presence,

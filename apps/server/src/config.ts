@@ -4,6 +4,8 @@ import {
   AUDIT_RETENTION_DAYS_DEFAULT,
   DEFAULT_REALTIME_ALLOW_LIST,
   isRealtimeCommandName,
+  RUN_STALL_DEFAULT_MINUTES,
+  RUN_STALL_MINUTES_MAX,
   SESSION_DEFAULTS,
   SIGN_UP_THROTTLE,
 } from '@portal/domain';
@@ -124,6 +126,10 @@ const envSchema = z.object({
   DATABASE_QUERY_TIMEOUT_MS: positiveInt(DEFAULT_POOL_TIMEOUTS.queryTimeoutMs),
   /** On SIGTERM the process exits by this deadline even if a request or connection hangs. */
   SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /** Minutes without a progress report after which a busy run is stalled (issue 29). */
+  RUN_STALL_MINUTES: positiveInt(RUN_STALL_DEFAULT_MINUTES).refine((v) => v <= RUN_STALL_MINUTES_MAX, {
+    message: `must be at most ${RUN_STALL_MINUTES_MAX} (a week)`,
+  }),
   /** Provider admins must set up two-factor sign-in before anything else (issue 18); default: on outside demo mode. */
   MFA_REQUIRED_FOR_PROVIDER_ADMINS: z.enum(['true', 'false', ''], { message: 'must be true or false' }).optional(),
 });
@@ -199,6 +205,8 @@ export interface Config {
   databaseTimeouts: PoolTimeouts;
   /** The hard deadline of a graceful shutdown. */
   shutdownTimeoutMs: number;
+  /** Minutes without progress after which a busy run is stalled (issue 29). */
+  runStallMinutes: number;
   /** Provider admins without two-factor sign-in are sent to set it up before anything else (issue 18). */
   mfaRequiredForProviderAdmins: boolean;
 }
@@ -258,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailDeliveryIntervalMs: e.MAIL_DELIVERY_INTERVAL_MS,
     databaseTimeouts: { connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    runStallMinutes: e.RUN_STALL_MINUTES,
     // The demo's accounts sign in without it, so a newcomer can look around.
     mfaRequiredForProviderAdmins: e.MFA_REQUIRED_FOR_PROVIDER_ADMINS
       ? e.MFA_REQUIRED_FOR_PROVIDER_ADMINS === 'true'

@@ -113,6 +113,7 @@ import {
 import { ID_MAX, idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
 import type { PurchaseResult, TemplatesOnOffer } from './purchase.js';
+import { remoteManagementSchema } from './remote-management.js';
 import type { ResellerSettingsView } from './reseller-settings.js';
 import {
   archiveDeleteQuerySchema,
@@ -781,6 +782,14 @@ export const ROUTES = {
     detail: get('/backupmachines/:machineId', 'signedIn', { response: answer<MachineDetail>() }),
     edit: put('/backupmachines/:machineId', 'signedIn', { body: machineEditSchema, response: answer<MachineDetail>() }),
     storage: get('/backupmachines/:machineId/storage', 'signedIn', { response: answer<MachineStorage>() }),
+    /**
+     * The remote-management button (002 §4.2, §6; ours: the spec shows no call): the customer's own users switch
+     * it (remote-management.ts); the answer is the machine's page again.
+     */
+    remoteManagement: put('/backupmachines/:machineId/remotemanagement', 'customerMember', {
+      body: remoteManagementSchema,
+      response: answer<MachineDetail>(),
+    }),
     /** PUT with the filter as body and ?size=&page= (001 §7). */
     messages: put('/backupmachines/:machineId/messages', 'signedIn', {
       query: pagingQuerySchema,

@@ -8,7 +8,7 @@ import {
 } from './customers.js';
 import { CUSTOMER_STATUSES } from './enums.js';
 import { customerStatusChangeRefused } from './messages.js';
-import { brandLogoUrl } from './paths.js';
+import { accountLogoUrl, brandLogoUrl } from './paths.js';
 
 describe('customer list query', () => {
   it('pages 10 at a time from page 0 and treats a blank search as none', () => {
@@ -66,6 +66,10 @@ describe('customer rules', () => {
     expect(brandLogoUrl({ logo: 'my logo.png' })).toBe('/public/downloads/img/my%20logo.png');
     expect(brandLogoUrl({ logo: null })).toBe('/img/logo-generic.png');
     expect(brandLogoUrl(null)).toBe('/img/logo.png');
+    // The account page's logo display (001 §2): the rounded main logo for the main brand's customers.
+    expect(accountLogoUrl(null)).toBe('/img/bolt_round.png');
+    expect(accountLogoUrl({ logo: null })).toBe('/img/logo-generic.png');
+    expect(accountLogoUrl({ logo: 'r.png' })).toBe('/public/downloads/img/r.png');
   });
 
   it('names both statuses of a refused change', () => {

@@ -44,6 +44,13 @@ export interface MachineDetail extends MachineRow {
    * location, where each machine has a storage user and key of its own.
    */
   storageKeyRotatable: boolean;
+  /** The remote-management button (002 §4.2, §6): whether it is on, and whether the caller may switch it. */
+  remoteManagementEnabled: boolean;
+  remoteManagementSwitchable: boolean;
+  /** What the button's tooltip says: what a click does, or why the caller may not switch it. */
+  remoteManagementTooltip: string;
+  /** Why the add-task button is disabled (remote-management.ts), null when a task may be added. */
+  addTaskBlockedReason: string | null;
 }
 
 /** GET /backupmachines/{id}/storage (001 §3). A negative maximum means unlimited. */

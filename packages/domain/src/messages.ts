@@ -899,7 +899,31 @@ export const MESSAGES = {
   /** Ours: the task page's answers the specification leaves open (002 §7.5). */
   taskPage: {
     actionNotBusy: 'Only an initiated or running action can be cancelled.',
-    machineOfflineNote: 'The backup machine is offline: commands are answered at once with an error.',
+  },
+
+  /**
+   * Ours (issue 29): the machine's remote-management button (002 §4.2, §6) and why a task control is unavailable,
+   * shown on the button (a tooltip) and on a line under it before anyone fills a form. The read-only, offline and
+   * remote-management-off reasons are the live channel's answers above, so the page says what the server would.
+   */
+  remoteManagement: {
+    label: 'Remote management',
+    on: 'On',
+    off: 'Off',
+    turnOn: 'Turn remote management on',
+    turnOff: 'Turn remote management off',
+    turnedOn: 'Remote management turned on',
+    turnedOff: 'Remote management turned off',
+    turnedOnWithErrors: someErrorsOccurred('Remote management turned on'),
+    turnedOffWithErrors: someErrorsOccurred('Remote management turned off'),
+    unknownWhileSwitching: unknownErrorWhile('switching remote management'),
+    /** Why the caller may not switch it. */
+    customerOnly: "Only the customer's own users may switch remote management.",
+    /** Why a task control is unavailable (the other reasons are liveChannel's readOnlyUser, remoteManagementDisabled, machineOffline). */
+    providerControlOff: 'The customer does not allow provider machine control.',
+    taskAwaitingSeed: 'The backup task awaits its seed.',
+    taskBeingDeleted: 'The backup task is being deleted.',
+    taskDeletionFailed: 'The deletion of the backup task failed; it can only be deleted again.',
   },
 
   /** The schedule picker and the task form's schedule (000 §5, 002 §5.6), declared in schedule.ts. */
@@ -1325,7 +1349,6 @@ export function unknownWhileMakingReseller(companyName: string): string {
 }
 const named = (companyName: string) => (companyName.trim() === '' ? '' : `${companyName.trim()} `);
 
-/** 001 §8: the customer's machine queue names the remote machine; the admin queues name the connection. */
 /** Ours: the questions of the restic diagnostics' Cancel command and Delete command dialogs (001 §2). */
 export const stopCommandQuestion = (commandLine: string) => `Stop the running command '${commandLine}'?`;
 export const deleteCommandQuestion = (commandLine: string) => `Delete the command '${commandLine}' and its output?`;
@@ -1355,6 +1378,7 @@ export const REALTIME_COMMAND_TEXTS = {
       : `restic cat may show only ${allowed.join(', ')}, not '${given}'.`,
 } as const;
 
+/** 001 §8: the customer's machine queue names the remote machine; the admin queues name the connection. */
 export function liveChannelConnectionFailedText(queue: WebsocketQueueType): string {
   return queue === 'CUSTOMER_MACHINE'
     ? MESSAGES.liveChannel.remoteMachineConnectionFailed

@@ -106,6 +106,8 @@ export const NOTIFICATION_TEXTS = {
 export const NOTIFICATION_MAIL_KINDS = {
   RUN_FAILED: 'Run failed',
   RUN_WARNINGS: 'Run finished with warnings',
+  /** Ours (issue 29): sent to those who get failed-run alerts. */
+  RUN_STALLED: 'Run stalled',
   RUN_MISSED: 'Scheduled run missed',
   MACHINE_OFFLINE: 'Machine offline',
   QUOTA_OVER: 'Package over quota',
@@ -267,6 +269,26 @@ export const NOTIFICATION_MAILS = {
           ? `The backup task ${run.taskName} on the machine ${run.machineName} failed at ${run.finishedAt.toISOString()}.`
           : `The backup task ${run.taskName} on the machine ${run.machineName} finished with warnings at ${run.finishedAt.toISOString()}: some files could not be read.`,
         ...(run.failureMessage ? [`Reason: ${run.failureMessage}`] : []),
+        '',
+        SETTINGS_HINT,
+      ],
+      link: { label: 'Open the task', path: run.taskPath },
+    };
+  },
+
+  /** Issue 29: a busy run reported no progress for the stall limit; alerted like a failed run. */
+  runStalled(run: {
+    taskName: string;
+    machineName: string;
+    lastProgressAt: Date;
+    stallMinutes: number;
+    taskPath: string;
+  }): NotificationMail {
+    return {
+      subject: `Backup stalled: ${run.taskName} on ${run.machineName}`,
+      lines: [
+        `The backup task ${run.taskName} on the machine ${run.machineName} has reported no progress since ${run.lastProgressAt.toISOString()} (more than ${run.stallMinutes} minutes).`,
+        'Check the machine and its backup agent; you can cancel the run on the task page.',
         '',
         SETTINGS_HINT,
       ],

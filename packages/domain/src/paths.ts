@@ -82,3 +82,12 @@ export function brandLogoUrl(branding: { logo: string | null } | null): string {
   if (!branding) return FALLBACK_IMAGES.main;
   return branding.logo ? imageUrl(branding.logo) : FALLBACK_IMAGES.generic;
 }
+
+/**
+ * The logo display of the customer account page (001 §2: a reseller logo, a generic logo, the main logo and a
+ * rounded main logo): a reseller's customers see their reseller's logo or the generic one, as in the header; a
+ * customer of the main brand sees the rounded main logo, the round badge of the brand the header shows in full.
+ */
+export function accountLogoUrl(branding: { logo: string | null } | null): string {
+  return branding ? brandLogoUrl(branding) : FALLBACK_IMAGES.roundMain;
+}

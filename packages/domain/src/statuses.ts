@@ -477,10 +477,12 @@ export const userStatusBadge = (s: UserStatus): StatusBadge => ({
   text: USER_STATUS_TEXTS[s],
   variant: USER_STATUS_VARIANTS[s],
 });
-export const runStatusBadge = (s: RunStatus): StatusBadge => ({
-  text: RUN_STATUS_TEXTS[s],
-  variant: RUN_STATUS_VARIANTS[s],
-});
+/** Ours (issue 29): the badge of a busy run that has reported no progress for the stall limit (runs.ts). */
+export const STALLED_RUN_BADGE: StatusBadge = { text: 'Stalled', variant: 'danger' };
+
+/** A run's status badge; a busy run that is stalled shows 'Stalled' instead of its status. */
+export const runStatusBadge = (s: RunStatus, stalled = false): StatusBadge =>
+  stalled && isBusyRunStatus(s) ? STALLED_RUN_BADGE : { text: RUN_STATUS_TEXTS[s], variant: RUN_STATUS_VARIANTS[s] };
 
 // --- Dashboard pies (000 §2) -------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ import {
 } from './enums.js';
 import { pagingQuerySchema } from './envelope.js';
 import { type Actor, isProviderAdmin, isResellerAdmin, machineAudience, mayChange } from './permissions.js';
+import type { TaskControlReasons } from './remote-management.js';
 import { machineQueue } from './urls.js';
 
 /**
@@ -93,6 +94,8 @@ export interface TaskAbilities {
   restore: boolean;
   /** 002 §4.2: download and restore disabled while an action runs or the task is being deleted. */
   downloadDisabled: boolean;
+  /** Why run now, pause, edit and delete are unavailable (issue 29; remote-management.ts), shown on the buttons. */
+  reasons: TaskControlReasons;
 }
 
 /** The task page: the display record plus the machine's facts and the caller's abilities. */
@@ -118,6 +121,8 @@ export interface TaskActionRow {
   phase: TransferPhase | null;
   failureMessage: string | null;
   snapshotsAvailable: boolean;
+  /** Busy but without progress for the stall limit (issue 29, runs.ts): shown with the 'Stalled' badge. */
+  stalled: boolean;
   cancellable: boolean;
 }
 

@@ -15,7 +15,9 @@ export class AppError extends Error {
 
 export const notFound = (message = 'Not found') =>
   new AppError(404, 'NOT_FOUND', [errorMessage(message, '', 'NOT_FOUND')]);
-export const forbidden = () => new AppError(403, 'FORBIDDEN', [errorMessage(MESSAGES.forbidden, '', 'FORBIDDEN')]);
+/** 403; the message says why when the rule has a reason the page shows too (remote-management.ts). */
+export const forbidden = (message: string = MESSAGES.forbidden) =>
+  new AppError(403, 'FORBIDDEN', [errorMessage(message, '', 'FORBIDDEN')]);
 export const unauthenticated = () =>
   new AppError(401, 'UNAUTHENTICATED', [errorMessage(MESSAGES.unauthenticated, '', 'UNAUTHENTICATED')]);
 export const conflict = (message: string, fieldName = '') =>

@@ -149,6 +149,7 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /backupmachines': 'customerMember',
   'GET /backupmachines/:machineId': 'signedIn',
   'PUT /backupmachines/:machineId': 'signedIn',
+  'PUT /backupmachines/:machineId/remotemanagement': 'customerMember',
   'GET /backupmachines/:machineId/storage': 'signedIn',
   'PUT /backupmachines/:machineId/messages': 'signedIn',
   // The add/edit task dialog (issue 14, task-form).

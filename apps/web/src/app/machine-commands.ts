@@ -1,5 +1,7 @@
 import {
+  liveChannelConnectionFailedText,
   type MachineChannelCommand,
+  MESSAGES,
   machineChannelDestination,
   machineQueue,
   type ServerMessage,
@@ -11,6 +13,24 @@ import type { LiveChannelClient, LiveSide } from './live';
 
 /** No reply to a machine command within 002 §9's time-out: 'Error in communicating with backup machine.' */
 export class MachineCommandTimeout extends CommunicationError {}
+
+/**
+ * The live channel to the machine's queue could not be established (001 §8): 'Could not establish connection to
+ * remote machine.' on the customer's queue, 'Could not establish websocket connection' on the provider's.
+ */
+export class MachineConnectionFailed extends CommunicationError {
+  readonly text: string;
+  constructor(side: LiveSide) {
+    super();
+    this.text = liveChannelConnectionFailedText(
+      side === 'customer' ? 'CUSTOMER_MACHINE' : 'BOLT_ADMIN_CUSTOMER_MACHINE',
+    );
+  }
+}
+
+/** What a task command's dialog says when no answer came: the connection's failure, else 002 §8.3's time-out text. */
+export const machineCommandFailureText = (error: CommunicationError): string =>
+  error instanceof MachineConnectionFailed ? error.text : MESSAGES.liveChannel.backupMachineCommunicationError;
 
 interface CommandReply {
   requestId?: unknown;
@@ -61,19 +81,30 @@ export function sendMachineCommand(
       stop();
       reject(new MachineCommandTimeout());
     }, timeoutMs);
-    stop = client.subscribe(machineQueue(side, machineId), (message) => {
-      if (message === null) return;
-      const reply = readReply(message, requestId);
-      if (!reply) return;
-      clearTimeout(timer);
-      stop();
-      const code = reply.success ? 'OK' : 'ERROR';
-      resolve({
-        ok: reply.success,
-        httpStatus: 200,
-        envelope: { status: code, messages: reply.messages, responseSummaryCode: code, result: null },
-      });
-    });
+    stop = client.subscribe(
+      machineQueue(side, machineId),
+      (message) => {
+        if (message === null) return;
+        const reply = readReply(message, requestId);
+        if (!reply) return;
+        clearTimeout(timer);
+        stop();
+        const code = reply.success ? 'OK' : 'ERROR';
+        resolve({
+          ok: reply.success,
+          httpStatus: 200,
+          envelope: { status: code, messages: reply.messages, responseSummaryCode: code, result: null },
+        });
+      },
+      {
+        // The queue cannot be reached: no reply can come, so say so now rather than after the time-out.
+        onFailure: () => {
+          clearTimeout(timer);
+          stop();
+          reject(new MachineConnectionFailed(side));
+        },
+      },
+    );
     client.publish(`${WS_SEND_PREFIXES[side]}${machineChannelDestination(machineId, command)}`, body);
   });
 }

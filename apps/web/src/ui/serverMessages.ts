@@ -78,7 +78,7 @@ export interface SubmitTexts<T = unknown> {
    * Shown instead of the 'Error in communicating with server.' toast when no answer came back (e.g. the
    * import's file message on its field, 002 §8.2).
    */
-  onCommunicationError?: () => void;
+  onCommunicationError?: (error: CommunicationError) => void;
 }
 
 export interface SubmitResultOptions<F extends FieldValues, T = unknown> extends SubmitTexts<T> {
@@ -104,7 +104,7 @@ export async function handleSubmitResult<T, F extends FieldValues = FieldValues>
     answer = await submission;
   } catch (error) {
     if (!(error instanceof CommunicationError)) throw error;
-    if (options.onCommunicationError) options.onCommunicationError();
+    if (options.onCommunicationError) options.onCommunicationError(error);
     else toast.error(MESSAGES.communicationError);
     return { kind: 'communicationError', close: false, applied: false, globalErrors: [] };
   }

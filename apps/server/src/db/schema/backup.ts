@@ -379,6 +379,10 @@ export const taskActions = pgTable(
     snapshotsAvailable: boolean('snapshots_available').notNull().default(false),
     /** The agent's own id of a run it started, so a start reported twice is recorded once. */
     runKey: varchar('run_key', { length: 100 }),
+    /** When the run last moved: its start, then each progress report (issue 29: the stall job reads it). */
+    lastProgressAt: ts('last_progress_at').notNull().defaultNow(),
+    /** Set when a busy run reported no progress for the stall limit; its next progress report clears it. */
+    stalledAt: ts('stalled_at'),
   },
   (t) => [
     uniqueIndex('task_actions_run_key_uq').on(t.backupMachineId, t.runKey),
@@ -393,6 +397,14 @@ export const taskActions = pgTable(
     index('task_actions_machine_idx').on(t.backupMachineId),
     // The 'currently running tasks' dashboard and the cancel checks look only at busy actions.
     index('task_actions_busy_idx').on(t.backupMachineId).where(sql`${t.status} in ('INITIATED', 'IN_PROGRESS')`),
+    // The stall job reads only busy runs not yet stalled, longest without progress first.
+    index('task_actions_stall_idx')
+      .on(t.lastProgressAt)
+      .where(sql`${t.status} in ('INITIATED', 'IN_PROGRESS') and ${t.stalledAt} is null`),
+    // 'Currently running tasks' (002 §2.6): busy runs that are not stalled, newest first.
+    index('task_actions_running_idx')
+      .on(t.timeStarted.desc(), t.id.desc())
+      .where(sql`${t.status} in ('INITIATED', 'IN_PROGRESS') and ${t.stalledAt} is null`),
   ],
 );
 

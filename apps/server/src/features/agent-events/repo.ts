@@ -169,6 +169,8 @@ export function createAgentEventsRepo(db: Executor) {
       runKey: string,
       startedAt: Date,
       type: ActionType = 'BACKUP_RUN',
+      /** The server's time of the report: stalls are measured on the server's clock, not the agent's. */
+      reportedAt: Date = new Date(),
     ): Promise<{ id: number; created: boolean }> {
       const inserted = await db
         .insert(taskActions)
@@ -179,6 +181,7 @@ export function createAgentEventsRepo(db: Executor) {
           type,
           status: 'IN_PROGRESS',
           timeStarted: startedAt,
+          lastProgressAt: reportedAt,
           phase: 'PREPARING_FILES_TO_TRANSFER',
         })
         .onConflictDoNothing({ target: [taskActions.backupMachineId, taskActions.runKey] })
@@ -193,10 +196,14 @@ export function createAgentEventsRepo(db: Executor) {
       machineId: number,
       runKey: string,
       progress: { phase: TransferPhase; percentage: number; currentItem: number; totalItems: number },
+      reportedAt: Date,
     ): Promise<boolean> {
       const rows = await db
         .update(taskActions)
         .set({
+          // A run that moves again is no longer stalled (issue 29).
+          lastProgressAt: reportedAt,
+          stalledAt: null,
           phase: progress.phase,
           transferProgressPercentage: progress.percentage,
           currentTransfer: progress.currentItem,

@@ -143,7 +143,14 @@ export function createAgentEventService(deps: {
           let runId = 0;
           const type = event.actionType ?? 'BACKUP_RUN';
           await recordRun(type, event.taskId, 'started', async (events) => {
-            const run = await events.insertRun(machine.id, event.taskId, event.runKey, new Date(event.startedAt), type);
+            const run = await events.insertRun(
+              machine.id,
+              event.taskId,
+              event.runKey,
+              new Date(event.startedAt),
+              type,
+              now(),
+            );
             runId = run.id;
             return run.created;
           });
@@ -153,7 +160,7 @@ export function createAgentEventService(deps: {
 
         case 'runProgress': {
           const run = await repo.runOf(machine.id, event.runKey);
-          if (run && (await repo.recordProgress(machine.id, event.runKey, event))) {
+          if (run && (await repo.recordProgress(machine.id, event.runKey, event, now()))) {
             notify(machine.id, { kind: 'run', taskId: run.taskId, runId: run.id });
           }
           return [];

@@ -76,20 +76,20 @@ describe('GET /admin/account', () => {
     expect((await accountOf(c.admin.email)).editable).toBe(false);
   });
 
-  it("shows the reseller's logo, the generic one without it, and the default one for the provider's customers", async () => {
+  it("shows the reseller's logo, the generic one without it, and the rounded main logo for the provider's customers (001 §2)", async () => {
     const brand = await addCustomer(t.database.db, { reseller: { enabled: true, logo: 'brand logo.png' } });
     const client = await addCustomer(t.database.db, { parentResellerCustomerId: brand.customerId });
     expect((await accountOf(client.admin.email)).logo).toBe('/public/downloads/img/brand%20logo.png');
     expect((await accountOf(brand.admin.email)).logo).toBe('/public/downloads/img/brand%20logo.png');
     expect((await accountOf(reseller.superAdmin.email)).logo).toBe(FALLBACK_IMAGES.generic);
     const own = await accountOf(tenants.customerB.admin.email);
-    expect(own).toMatchObject({ logo: FALLBACK_IMAGES.main, boltCustomer: true });
+    expect(own).toMatchObject({ logo: FALLBACK_IMAGES.roundMain, boltCustomer: true });
     // Settings that are not enabled brand nobody.
     await t.database.db
       .update(resellerSettings)
       .set({ resellerEnabled: false })
       .where(eq(resellerSettings.customerId, brand.customerId));
-    expect((await accountOf(client.admin.email)).logo).toBe(FALLBACK_IMAGES.main);
+    expect((await accountOf(client.admin.email)).logo).toBe(FALLBACK_IMAGES.roundMain);
   });
 
   it('is for customer admins only', async () => {

@@ -1,8 +1,8 @@
 import {
   type Actor,
   type AdminAudience,
+  accountLogoUrl,
   type Branding,
-  brandLogoUrl,
   type CustomerAccount,
   type CustomerAccountEditPayload,
   type CustomerDetail,
@@ -243,7 +243,7 @@ export function createCustomerService(deps: {
     ]);
     if (!row) throw notFound();
     return presentAccount(row, {
-      logo: brandLogoUrl(branding),
+      logo: accountLogoUrl(branding),
       editable: isCustomerSuperAdmin(actor) && mayChange(actor),
       candidates,
     });

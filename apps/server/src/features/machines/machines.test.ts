@@ -11,21 +11,31 @@ import {
   type MachineDetail,
   type MachineRow,
   MESSAGES,
+  machineQueue,
   type Paged,
   ROUTES,
   type ServerToAgent,
+  WS_SEND_PREFIXES,
   withQuery,
 } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { backupMachines, backupPackages, backupTasks, machineMessages, users } from '../../db/schema/index.js';
+import {
+  auditEvents,
+  backupMachines,
+  backupPackages,
+  backupTasks,
+  machineMessages,
+  users,
+} from '../../db/schema/index.js';
+import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
 import { createBackupStateService } from '../backup-state/service.js';
-import { connectTestAgent, eventually, listenOnLoopback, type TestStomp } from '../live/testing.js';
+import { connectTestAgent, eventually, listenOnLoopback, stompClient, type TestStomp } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
 import { createRepositoryRemoval } from '../local-storage/removal.js';
 import { createRepository } from '../local-storage/store.js';
@@ -246,6 +256,97 @@ describe('edit (PUT /backupmachines/{id})', () => {
     expect((await edit('adminB', userMachine, body)).statusCode).toBe(404);
     expect((await edit('userA', otherMachine, { ...body, userId: tenants.customerA.admin.id })).statusCode).toBe(404);
     expect((await machineRow(userMachine))?.name).toBe('Alpha');
+  });
+});
+
+describe('remote management (PUT /backupmachines/{id}/remotemanagement; 002 §4.2, §6, issue 29)', () => {
+  const R = MESSAGES.remoteManagement;
+  const switchTo = (key: string, machineId: number, remoteManagementEnabled: unknown) =>
+    as(key).json('PUT', ROUTES.machines.remoteManagement.build({ machineId }), { remoteManagementEnabled });
+
+  it("is switched by the customer's own users; provider, reseller and read-only callers are refused with the reason", async () => {
+    const off = await switchTo('superA', userMachine, false);
+    expect(off.statusCode).toBe(200);
+    expect(off.json().result).toMatchObject({
+      remoteManagementEnabled: false,
+      remoteManagementSwitchable: true,
+      remoteManagementTooltip: R.turnOn,
+      addTaskBlockedReason: MESSAGES.liveChannel.remoteManagementDisabled,
+    });
+    expect((await machineRow(userMachine))?.remoteManagementEnabled).toBe(false);
+    // The user the machine is assigned to switches it back.
+    expect((await switchTo('userA', userMachine, true)).json().result.remoteManagementEnabled).toBe(true);
+    expect((await machineRow(userMachine))?.remoteManagementEnabled).toBe(true);
+
+    const reseller = await switchTo('reseller', userMachine, false);
+    expect(reseller.statusCode).toBe(403);
+    expect(reseller.json().messages[0].message).toBe(R.customerOnly);
+    expect((await switchTo('provider', userMachine, false)).statusCode).toBe(403);
+    await whileReadOnly([tenants.customerA.superAdmin.id], async () => {
+      const refused = await switchTo('superA', userMachine, false);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().messages[0].message).toBe(MESSAGES.liveChannel.readOnlyUser);
+    });
+    expect((await machineRow(userMachine))?.remoteManagementEnabled).toBe(true);
+    // The detail says so before anyone clicks.
+    expect((await detailOf('reseller', userMachine)).json().result).toMatchObject({
+      remoteManagementSwitchable: false,
+      remoteManagementTooltip: R.customerOnly,
+    });
+  });
+
+  it("gives another tenant's admin nothing and a colleague's user nothing, and checks the body", async () => {
+    expect((await switchTo('adminB', userMachine, false)).statusCode).toBe(404);
+    expect((await switchTo('userA', otherMachine, false)).statusCode).toBe(404);
+    expect((await switchTo('adminA', machineB, false)).statusCode).toBe(404);
+    const bad = await switchTo('adminA', userMachine, 'no');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().messages[0].fieldName).toBe('remoteManagementEnabled');
+    expect((await machineRow(userMachine))?.remoteManagementEnabled).toBe(true);
+    expect((await machineRow(machineB))?.remoteManagementEnabled).toBe(true);
+  });
+
+  it('is audited', async () => {
+    await switchTo('adminA', otherMachine, false);
+    await switchTo('adminA', otherMachine, true);
+    await eventually(async () => {
+      const rows = await t.database.db
+        .select()
+        .from(auditEvents)
+        .where(eq(auditEvents.type, 'machines.remoteManagement'));
+      return rows.filter((r) => r.userId === tenants.customerA.admin.id && r.outcome === 'succeeded').length >= 2;
+    });
+  });
+
+  it('with it off, task commands over the live channel are refused as 002 §6 says; on again, they pass that check', async () => {
+    const issued = await createMachineCredentials(t.database.db).issue(userMachine);
+    if (!issued) throw new Error('no credential');
+    const agent = await connectTestAgent(t.app, base, issued);
+    const browser = stompClient(`${base}${ROUTES.live.customer.build()}`, {
+      headers: { cookie: `${SESSION_COOKIE}=${as('userA').cookie(SESSION_COOKIE)}`, origin: 'http://portal.test' },
+    });
+    started.push(agent.client, browser);
+    expect(await browser.connected).toBe('connected');
+    const queue = browser.subscribe(machineQueue('customer', userMachine));
+    const send = async (requestId: string) => {
+      const reply = queue.next();
+      const destination = `${WS_SEND_PREFIXES.customer}/backupmachines/${userMachine}/starttask`;
+      expect(
+        await browser.sendWithReceipt('SEND', destination, JSON.stringify({ requestId, backupTaskId: 999999 })),
+      ).toBe(true);
+      return JSON.parse(JSON.parse((await reply).body).responsePayloadJson);
+    };
+    expect((await switchTo('userA', userMachine, false)).statusCode).toBe(200);
+    expect(await send('while-off')).toMatchObject({
+      success: false,
+      messages: [{ message: MESSAGES.liveChannel.remoteManagementDisabled }],
+    });
+    expect((await switchTo('userA', userMachine, true)).statusCode).toBe(200);
+    // On again, the command reaches the task check (this task id is no task of the machine).
+    expect(await send('while-on')).toMatchObject({
+      success: false,
+      messages: [{ message: MESSAGES.liveChannel.taskNotFound }],
+    });
   });
 });
 

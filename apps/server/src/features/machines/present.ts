@@ -1,6 +1,7 @@
 import {
   type Actor,
   type Audience,
+  addTaskBlockedReason,
   canDeleteMachine,
   isCustomerUser,
   isProviderAdmin,
@@ -8,11 +9,13 @@ import {
   type MachineMessageRow,
   type MachineRow,
   type MachineStorage,
+  MESSAGES,
   machineStatusOptions,
   machineUrl,
   mayAdministerMachine,
   mayManageMachine,
   megabytesToBytes,
+  remoteManagementSwitchBlockedReason,
   storageFigures,
   userUrl,
 } from '@portal/domain';
@@ -59,6 +62,8 @@ export function presentMachineDetail(
   onS3 = false,
 ): MachineDetail {
   const administrable = mayAdministerMachine(actor, machine);
+  const switchRefused = remoteManagementSwitchBlockedReason(actor, machine);
+  const R = MESSAGES.remoteManagement;
   return {
     ...presentMachineRow(machine, actor, audience),
     osFamily: machine.osFamily,
@@ -69,6 +74,10 @@ export function presentMachineDetail(
     deleteable: administrable && canDeleteMachine(machine.status),
     administrable,
     storageKeyRotatable: isProviderAdmin(actor) && onS3 && !machine.beingDeleted,
+    remoteManagementEnabled: machine.remoteManagementEnabled,
+    remoteManagementSwitchable: switchRefused === null,
+    remoteManagementTooltip: switchRefused ?? (machine.remoteManagementEnabled ? R.turnOff : R.turnOn),
+    addTaskBlockedReason: addTaskBlockedReason(actor, machine),
   };
 }
 

@@ -36,6 +36,8 @@ export interface MachineRecord {
   desktopClientVersion: string;
   online: boolean;
   lastSeenAt: Date | null;
+  /** The remote-management button (002 §4.2, §6): task commands need it on. */
+  remoteManagementEnabled: boolean;
   usedSpaceBytes: number;
   maxBackupSizePerMachineInMbs: number;
   beingDeleted: boolean;
@@ -65,6 +67,7 @@ const fields = {
   desktopClientVersion: backupMachines.desktopClientVersion,
   online: backupMachines.online,
   lastSeenAt: backupMachines.lastSeenAt,
+  remoteManagementEnabled: backupMachines.remoteManagementEnabled,
   usedSpaceBytes: backupMachines.usedSpaceBytes,
   maxBackupSizePerMachineInMbs: backupPackages.maxBackupSizePerMachineInMbs,
   beingDeleted: backupMachines.beingDeleted,
@@ -140,6 +143,16 @@ export function createMachinesRepo(db: Executor) {
       const rows = await db
         .update(backupMachines)
         .set(change)
+        .where(and(eq(backupMachines.id, machineId), liveMachine))
+        .returning({ id: backupMachines.id });
+      return rows.length > 0;
+    },
+
+    /** Switches the machine's remote management; false when it is gone or being deleted. */
+    async setRemoteManagement(machineId: number, enabled: boolean): Promise<boolean> {
+      const rows = await db
+        .update(backupMachines)
+        .set({ remoteManagementEnabled: enabled })
         .where(and(eq(backupMachines.id, machineId), liveMachine))
         .returning({ id: backupMachines.id });
       return rows.length > 0;

@@ -7,7 +7,8 @@ import type { MachineCommandService } from '../machine-commands/service.js';
 import type { MachineService } from './service.js';
 
 /**
- * The machine pages' calls (001 §7): the caller's machines, one machine, edit, storage, message log, and
+ * The machine pages' calls (001 §7): the caller's machines, one machine, edit, the remote-management button, storage,
+ * message log, and
  * the admin action path (?delete=true, ?status=, ?refresh=true; the refresh is a command to the agent).
  */
 export function registerMachineRoutes(
@@ -32,6 +33,12 @@ export function registerMachineRoutes(
     const { machineId } = parseWith(r.edit.params, request.params);
     const payload = parseWith(r.edit.body, request.body);
     return ok(await machines.edit(actorOf(request), machineId, payload));
+  });
+
+  route(app, r.remoteManagement, async (request) => {
+    const { machineId } = parseWith(r.remoteManagement.params, request.params);
+    const payload = parseWith(r.remoteManagement.body, request.body);
+    return ok(await machines.setRemoteManagement(actorOf(request), machineId, payload));
   });
 
   route(app, r.storage, async (request) => {

@@ -17,6 +17,8 @@ import {
   mayManageMachine,
   type Paged,
   pageOf,
+  type RemoteManagementPayload,
+  remoteManagementSwitchBlockedReason,
 } from '@portal/domain';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { presentMachineDetail, presentMachineMessage, presentMachineRow, presentMachineStorage } from './present.js';
@@ -97,6 +99,22 @@ export function createMachineService(deps: {
       if (payload.userId !== machine.assignedUserId) throw badRequest(TEXT.assignedUserFixed, 'userId');
       if (!(await repo.edit(machine.id, { name: payload.name, description: payload.description })))
         throw notFound(TEXT.notFound);
+      return detail(actor, machineId);
+    },
+
+    /**
+     * The remote-management button (002 §4.2, §6; remote-management.ts): the customer's own users who may change
+     * things switch it; anyone else who sees the machine is refused (403). Setting the state it has is a no-op.
+     */
+    async setRemoteManagement(
+      actor: Actor,
+      machineId: number,
+      payload: RemoteManagementPayload,
+    ): Promise<MachineDetail> {
+      const { machine } = await visible(actor, machineId);
+      const refused = remoteManagementSwitchBlockedReason(actor, machine);
+      if (refused !== null) throw forbidden(refused);
+      if (!(await repo.setRemoteManagement(machine.id, payload.remoteManagementEnabled))) throw notFound(TEXT.notFound);
       return detail(actor, machineId);
     },
 

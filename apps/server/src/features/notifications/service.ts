@@ -155,6 +155,29 @@ export function createNotificationEvents(deps: { db: Db; now?: () => Date }) {
       );
     },
 
+    /**
+     * A busy run was marked stalled (issue 29), alerted like a failed run: to those who get failed-run mails.
+     * `tx` is the transaction that marked it; each stall of a run (by its last progress) is one event.
+     */
+    async runStalled(
+      tx: Executor,
+      run: { actionId: number; taskId: number; lastProgressAt: Date; stallMinutes: number },
+    ): Promise<number> {
+      const repo = createNotificationsRepo(tx);
+      const context = await repo.taskContext(run.taskId);
+      if (!context) return 0;
+      const message = NOTIFICATION_MAILS.runStalled({
+        taskName: context.taskName,
+        machineName: context.machine.name,
+        lastProgressAt: run.lastProgressAt,
+        stallMinutes: run.stallMinutes,
+        taskPath: taskUrl('customer', { machineId: context.machine.id, taskId: run.taskId }),
+      });
+      const recipients = await repo.machineRecipients('runFailed', context.machine);
+      const event = `run-stalled:${run.actionId}:${run.lastProgressAt.toISOString()}`;
+      return enqueueMails(tx, mailsFor(recipients, event, context.machine.customerId, 'RUN_STALLED', message));
+    },
+
     /** A scheduled run expected at `expectedAt` was marked missed; `tx` is the transaction that marked it. */
     async taskMissed(tx: Executor, missed: { taskId: number; expectedAt: Date }): Promise<number> {
       const repo = createNotificationsRepo(tx);

@@ -32,8 +32,11 @@ export type RunningTaskRecord = Awaited<ReturnType<TaskOverviewRepo['running']>>
 
 const offsetOf = (page: Page) => page.page * page.size;
 
-/** Busy actions, written as the partial index task_actions_busy_idx states it so the planner uses it. */
-const BUSY_ACTION = sql`${taskActions.status} in ('INITIATED', 'IN_PROGRESS')`;
+/**
+ * Running actions: busy and not stalled (issue 29: a run without progress for the stall limit is not running),
+ * written as the partial index task_actions_running_idx states it so the planner uses it.
+ */
+const RUNNING_ACTION = sql`${taskActions.status} in ('INITIATED', 'IN_PROGRESS') and ${taskActions.stalledAt} is null`;
 /** Active tasks, as the partial index backup_tasks_next_period_idx states it. */
 const ACTIVE = sql`${backupTasks.status} = 'ACTIVE'`;
 /** Tasks being deleted, as the partial index backup_tasks_being_deleted_idx states it. */
@@ -56,7 +59,7 @@ export function createTaskOverviewRepo(db: Executor) {
     );
 
   return {
-    /** One row per busy action (a task may restore while it backs up), newest first. */
+    /** One row per running action (a task may restore while it backs up), newest first. */
     async running(page: Page) {
       return pageWithTotal(
         joinMachineOwners(
@@ -72,11 +75,11 @@ export function createTaskOverviewRepo(db: Executor) {
             .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
             .$dynamic(),
         )
-          .where(BUSY_ACTION)
+          .where(RUNNING_ACTION)
           .orderBy(desc(taskActions.timeStarted), desc(taskActions.id))
           .limit(page.size)
           .offset(offsetOf(page)),
-        db.select({ total: count() }).from(taskActions).where(BUSY_ACTION),
+        db.select({ total: count() }).from(taskActions).where(RUNNING_ACTION),
         page,
       );
     },

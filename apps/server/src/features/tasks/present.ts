@@ -2,6 +2,7 @@ import {
   type Audience,
   isActionCancellable,
   isArchiveDeletable,
+  isBusyRunStatus,
   isDownloadDisabled,
   megabytesToBytes,
   type StorageDetails,
@@ -84,6 +85,7 @@ export function presentAction(action: ActionRecord, mayCancel: boolean): TaskAct
     phase: action.phase,
     failureMessage: action.failureMessage,
     snapshotsAvailable: action.snapshotsAvailable,
+    stalled: action.stalledAt !== null && isBusyRunStatus(action.status),
     cancellable: isActionCancellable(mayCancel, action.status),
   };
 }

@@ -78,6 +78,7 @@ const actionColumns = {
   phase: taskActions.phase,
   failureMessage: taskActions.failureMessage,
   snapshotsAvailable: taskActions.snapshotsAvailable,
+  stalledAt: taskActions.stalledAt,
 };
 
 /** The machine with who may see and command it, and what the task page's header shows. */

@@ -2,22 +2,19 @@ import {
   type ActionType,
   type Actor,
   type Audience,
-  canDeleteTask,
-  canEditTask,
-  canRunTaskNow,
-  canTogglePause,
   isTaskRunAction,
   MESSAGES,
   machineAudience,
+  machineCommandBlockedReason,
   mayCancelActions,
   mayChange,
-  mayCommandMachine,
   mayHandleBackupData,
   type PagingQuery,
   pageOf,
   pauseToggleTarget,
   resultCodeText,
   type TaskAbilities,
+  taskControlReasons,
 } from '@portal/domain';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
 import type { BackupStateService } from '../backup-state/service.js';
@@ -91,14 +88,15 @@ export function createTaskService(deps: {
 
     async detail(actor: Actor, path: MachinePath, taskId: number) {
       const { machine, task } = await taskFor(actor, path, taskId);
-      const commanding = mayChange(actor) && mayCommandMachine(actor, machine) && !machine.beingDeleted;
-      const controls = { ...task, ...machine };
+      // A control is offered exactly when it has no reason against it (remote-management.ts), the reason shown.
+      const reasons = taskControlReasons(machineCommandBlockedReason(actor, machine), { ...task, ...machine });
       const abilities: Omit<TaskAbilities, 'downloadDisabled'> = {
-        runNow: commanding && canRunTaskNow(controls),
+        runNow: reasons.runNow === null,
         pauseToggleTarget: pauseToggleTarget(task.status),
-        togglePause: commanding && canTogglePause(controls),
-        edit: commanding && canEditTask(controls),
-        delete: commanding && canDeleteTask(controls),
+        togglePause: reasons.togglePause === null,
+        edit: reasons.edit === null,
+        delete: reasons.delete === null,
+        reasons,
         cancelActions: mayCancelActions(actor, machine),
         manageSnapshots: mayManageSnapshots(actor),
         restore: !machine.beingDeleted && mayHandleBackupData(actor, machine, 'change'),
@@ -153,9 +151,12 @@ export function createTaskService(deps: {
         throw conflict(MESSAGES.taskPage.actionNotBusy);
       }
       const outcome = await deps.cancelRun(machine.id, task.id, action.id);
-      if (outcome === 'offline') throw conflict(MESSAGES.liveChannel.machineOffline);
-      if (outcome === 'timeout') throw conflict(MESSAGES.liveChannel.backupMachineCommunicationError);
-      if (outcome === 'notRunning') {
+      // A stalled run (issue 29) is ended here when its agent is offline or does not answer: nothing is moving it,
+      // and its agent's late report of the run is ignored then (a finish only while busy).
+      const endHere = outcome === 'notRunning' || (action.stalledAt !== null && outcome !== 'cancelled');
+      if (!endHere && outcome === 'offline') throw conflict(MESSAGES.liveChannel.machineOffline);
+      if (!endHere && outcome === 'timeout') throw conflict(MESSAGES.liveChannel.backupMachineCommunicationError);
+      if (endHere) {
         const finishCancelled = (tasks: TasksRepo) =>
           tasks.finishCancelled(action.id, now(), resultCodeText('CANCELLATION_REQUESTED'));
         let finished = false;

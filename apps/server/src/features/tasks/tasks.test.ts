@@ -1,5 +1,6 @@
 import {
   type Envelope,
+  MESSAGES,
   type Paged,
   ROUTES,
   runsQueue,
@@ -196,6 +197,17 @@ describe('002 §7.7: task lists per audience', () => {
 
 describe('the task page', () => {
   it("answers the task with the machine's OS family and the caller's abilities", async () => {
+    // Offline, no task command can be sent: each control says so before anyone fills a form (issue 29).
+    const offline = await get<TaskDetail>('userA', ROUTES.tasks.customer.detail.build(customerTask()));
+    const offlineReason = MESSAGES.liveChannel.machineOffline;
+    expect(offline.body.result.abilities).toMatchObject({
+      runNow: false,
+      togglePause: false,
+      edit: false,
+      delete: false,
+      reasons: { runNow: offlineReason, togglePause: offlineReason, edit: offlineReason, delete: offlineReason },
+    });
+    await t.database.db.update(backupMachines).set({ online: true }).where(eq(backupMachines.id, ids.machineA));
     const { status, body } = await get<TaskDetail>('userA', ROUTES.tasks.customer.detail.build(customerTask()));
     expect(status).toBe(200);
     expect(body.result).toMatchObject({
@@ -221,7 +233,12 @@ describe('the task page', () => {
     const reseller = await get<TaskDetail>('reseller', ROUTES.tasks.reseller.detail.build(adminTask()));
     expect(reseller.body.result.abilities.cancelActions).toBe(false);
     const provider = await get<TaskDetail>('provider', ROUTES.tasks.provider.detail.build(adminTask()));
-    expect(provider.body.result.abilities).toMatchObject({ cancelActions: true, runNow: false, edit: false });
+    expect(provider.body.result.abilities).toMatchObject({
+      cancelActions: true,
+      runNow: false,
+      edit: false,
+      reasons: { runNow: MESSAGES.remoteManagement.providerControlOff },
+    });
     await t.database.db
       .update(customers)
       .set({ allowProviderMachineControl: true })

@@ -62,6 +62,53 @@ function setup({
 // The first render loads the page's code and data on a shared CPU: wait for it, not for a fixed time.
 const heading = () => screen.findByRole('heading', { name: 'Alpha' }, { timeout: 10_000 });
 
+describe('MachinePage: remote management and the add-task button (002 §4.2, §6; issue 29)', () => {
+  const R = MESSAGES.remoteManagement;
+
+  it('switches remote management off; the add-task button is then disabled with its reason and opens no form', async () => {
+    const { server, events } = setup({
+      machine: machineDetail({ id: 5, name: 'Alpha' }),
+      change: ({ method, url, body }) => {
+        if (method !== 'PUT' || url.pathname !== '/backupmachines/5/remotemanagement') return undefined;
+        const on = (body as { remoteManagementEnabled: boolean }).remoteManagementEnabled;
+        return ok(
+          machineDetail({
+            id: 5,
+            name: 'Alpha',
+            remoteManagementEnabled: on,
+            remoteManagementTooltip: on ? R.turnOff : R.turnOn,
+            addTaskBlockedReason: on ? null : MESSAGES.liveChannel.remoteManagementDisabled,
+          }),
+        );
+      },
+    });
+    await heading();
+    expect(screen.getByRole('button', { name: 'Add backup task' })).toBeEnabled();
+    await events.click(screen.getByRole('button', { name: R.turnOff }));
+    expect(await screen.findByText(R.turnedOff)).toBeInTheDocument();
+    expect(server.to('PUT', '/backupmachines/5/remotemanagement')[0]?.body).toEqual({ remoteManagementEnabled: false });
+  });
+
+  it('says why before anyone fills a form, and keeps the dialog shut', async () => {
+    setup({
+      machine: machineDetail({
+        id: 5,
+        name: 'Alpha',
+        remoteManagementEnabled: false,
+        remoteManagementSwitchable: false,
+        remoteManagementTooltip: MESSAGES.liveChannel.readOnlyUser,
+        addTaskBlockedReason: MESSAGES.liveChannel.remoteManagementDisabled,
+      }),
+    });
+    await heading();
+    expect(screen.getByTestId('add-task-reason')).toHaveTextContent(MESSAGES.liveChannel.remoteManagementDisabled);
+    expect(screen.getByRole('button', { name: 'Add backup task' })).toBeDisabled();
+    expect(screen.getByTestId('remote-management-reason')).toHaveTextContent(MESSAGES.liveChannel.readOnlyUser);
+    expect(screen.getByRole('button', { name: R.turnOn })).toBeDisabled();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
 describe('MachinePage', () => {
   it('shows the detail header with the storage widget, the assigned user link and presence', async () => {
     setup();

@@ -15,7 +15,16 @@ import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate, useParams } from 'react-router';
 import { liveSideOf, useLiveTopic } from '../../app/live';
 import { useSession } from '../../app/session';
-import { type Crumb, DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
+import {
+  type Crumb,
+  DetailTable,
+  NotFound,
+  Page,
+  Section,
+  StatusBadge,
+  TooltipButton,
+  useDialogSubmit,
+} from '../../ui';
 import { ResticDiagnosticsButton } from '../diagnostics/ResticDiagnosticsButton';
 import { AddTaskButton } from '../tasks/form/TaskFormDialog';
 import { TasksTable } from '../tasks/TasksTable';
@@ -26,12 +35,14 @@ import { LogFilesDialog } from './LogFilesDialog';
 import { LogUploadDialog } from './LogUploadDialog';
 import { MachineStorageBar } from './MachineStorageBar';
 import { MessageLogDialog } from './MessageLogDialog';
+import { useSetRemoteManagement } from './mutations';
 import { machineKeys, machineTasksKey, useMachine } from './queries';
 import { RefreshStorageDialog } from './RefreshStorageDialog';
 import { RotateStorageKeyDialog } from './RotateStorageKeyDialog';
 
 const TEXT = MESSAGES.backupMachine;
 const C = TEXT.columns;
+const R = MESSAGES.remoteManagement;
 
 type DialogKey = 'edit' | 'status' | 'delete' | 'refresh' | 'messages' | 'logUpload' | 'logFiles' | 'rotateKey';
 
@@ -63,6 +74,7 @@ function MachineDetails({ machine }: { machine: MachineDetail }) {
             machine.assignedUser
           ),
         },
+        { label: R.label, value: <RemoteManagementSwitch machine={machine} /> },
         {
           label: C.online,
           value: (
@@ -78,6 +90,40 @@ function MachineDetails({ machine }: { machine: MachineDetail }) {
         },
       ]}
     />
+  );
+}
+
+/**
+ * The remote-management button (002 §4.2, §6; issue 29): its state, and the switch the server says the caller may
+ * use, whose tooltip says what a click does or why it is disabled.
+ */
+function RemoteManagementSwitch({ machine }: { machine: MachineDetail }) {
+  const on = machine.remoteManagementEnabled;
+  const submission = useDialogSubmit({
+    mutation: useSetRemoteManagement(),
+    successText: on ? R.turnedOff : R.turnedOn,
+    partialText: on ? R.turnedOffWithErrors : R.turnedOnWithErrors,
+    unknownErrorText: R.unknownWhileSwitching,
+  });
+  return (
+    <span className="d-inline-flex align-items-center gap-2" data-testid="remote-management">
+      <StatusBadge status={on ? 'ON' : 'OFF'} label={on ? R.on : R.off} variant={on ? 'success' : 'secondary'} />
+      <TooltipButton
+        size="sm"
+        variant="outline-secondary"
+        tooltip={machine.remoteManagementTooltip}
+        disabled={!machine.remoteManagementSwitchable || submission.submitting}
+        onClick={() => void submission.submit({ machineId: machine.id, enabled: !on })}
+        data-testid="remote-management-switch"
+      >
+        {on ? R.turnOff : R.turnOn}
+      </TooltipButton>
+      {!machine.remoteManagementSwitchable && (
+        <span className="small text-muted" data-testid="remote-management-reason">
+          {machine.remoteManagementTooltip}
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -165,6 +211,7 @@ function MachineScreen({ audience, machineId }: { audience: Audience; machineId:
             <AddTaskButton
               machineId={machine.id}
               osFamily={machine.osFamily}
+              blockedReason={machine.addTaskBlockedReason}
               onSaved={() => void queryClient.invalidateQueries({ queryKey: machineTasksKey(machine.id) })}
             />
             <TasksTable

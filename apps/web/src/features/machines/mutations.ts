@@ -72,3 +72,18 @@ export const useRequestLogUpload = () =>
       }),
     refreshes: ({ machineId }) => [{ queryKey: machineKeys.logFiles(machineId), afterMs: TIMINGS.tableRefreshMs }],
   });
+
+/**
+ * The remote-management button (002 §4.2, §6; issue 29): PUT /backupmachines/{id}/remotemanagement. The page at
+ * once, then its tasks (their controls follow the switch) and any open task page of the machine.
+ */
+export const useSetRemoteManagement = () =>
+  useApiMutation({
+    request: ({ machineId, enabled }: { machineId: number; enabled: boolean }) =>
+      call(ROUTES.machines.remoteManagement, { machineId }, { remoteManagementEnabled: enabled }),
+    refreshes: ({ machineId }) => [
+      { queryKey: machineKeys.detail(machineId), afterMs: 0 },
+      { queryKey: ['machineTasks', machineId], afterMs: TIMINGS.tableRefreshMs },
+      { queryKey: ['task', machineId], afterMs: 0 },
+    ],
+  });

@@ -34,6 +34,10 @@ export function machineDetail(overrides: Partial<MachineDetail> = {}): MachineDe
     deleteable: false,
     administrable: true,
     storageKeyRotatable: false,
+    remoteManagementEnabled: true,
+    remoteManagementSwitchable: true,
+    remoteManagementTooltip: 'Turn remote management off',
+    addTaskBlockedReason: null,
     ...overrides,
   };
 }

@@ -1,11 +1,13 @@
 import { MESSAGES, pauseDialogTitle } from '@portal/domain';
+import type { CommunicationError } from '../../app/api';
+import { machineCommandFailureText } from '../../app/machine-commands';
 import { ConfirmByNameDialog, ConfirmDialog, toast, useDialogSubmit } from '../../ui';
 import { useTaskCommand } from './mutations';
 import type { TaskRef } from './queries';
 
 const TEXT = MESSAGES.task;
-/** 002 §8.3: no reply within 20 s, including delete. */
-const onTimeout = () => toast.error(MESSAGES.liveChannel.backupMachineCommunicationError);
+/** 002 §8.3: no reply within 20 s, including delete; 001 §8: no connection to the machine's queue at all. */
+const onTimeout = (error: CommunicationError) => toast.error(machineCommandFailureText(error));
 
 interface CommandDialogProps {
   show: boolean;

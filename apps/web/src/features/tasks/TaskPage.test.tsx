@@ -1,5 +1,8 @@
 import {
   MESSAGES,
+  machineQueue,
+  runsQueue,
+  STALLED_RUN_BADGE,
   TASK_COMMAND_TIMINGS,
   type TaskActionRow,
   type TaskDetail,
@@ -10,7 +13,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type LiveChannelClient, LiveChannelContext } from '../../app/live';
 import { MachineCommandTimeout, sendMachineCommand } from '../../app/machine-commands';
-import { renderSignedIn } from '../../app/testing';
+import { refreshesDue, renderSignedIn } from '../../app/testing';
 import { fakeLiveChannel } from '../../testing/liveChannel';
 import { ToastHost } from '../../ui';
 import { fakeServer, ok, paged } from '../users/testing';
@@ -61,6 +64,7 @@ const task = (overrides: Partial<TaskDetail> = {}): TaskDetail => ({
     manageSnapshots: true,
     restore: true,
     downloadDisabled: false,
+    reasons: { runNow: null, togglePause: null, edit: null, delete: null },
   },
   ...overrides,
 });
@@ -77,6 +81,7 @@ const run = (overrides: Partial<TaskActionRow> = {}): TaskActionRow => ({
   phase: 'FINALIZED',
   failureMessage: null,
   snapshotsAvailable: true,
+  stalled: false,
   cancellable: false,
   ...overrides,
 });
@@ -268,8 +273,8 @@ describe('task page', () => {
     expect(live.sent[0]?.body).toMatchObject({ status: 'PAUSED', backupTaskId: 4 });
   });
 
-  it('deletes only with the exact task name, then toasts', async () => {
-    serve(task(), []);
+  it('deletes only with the exact task name, then toasts, and asks nothing more of the deleted task', async () => {
+    const server = serve(task(), []);
     const live = fakeLiveChannel({ answer: () => ({ success: true }) });
     const user = renderPage(live.client);
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
@@ -281,12 +286,63 @@ describe('task page', () => {
     await user.clear(within(dialog).getByRole('textbox'));
     await user.type(within(dialog).getByRole('textbox'), 'Documents');
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByText(MESSAGES.task.beingDeleted)).toBeInTheDocument();
+    expect(await screen.findByTestId('task-deleted')).toHaveTextContent(MESSAGES.task.beingDeleted);
     expect(live.sent[0]?.destination).toBe('/ws/inbound/backupmachines/3/deletetask');
+    // The task is going: a run change on the machine's queue no longer reads it (no 404s, issue 29).
+    const reads = server.requests.length;
+    live.deliver(runsQueue('customer', 3), { type: 'taskRunChanged', taskId: 4, runId: 1 });
+    await refreshesDue();
+    expect(server.requests).toHaveLength(reads);
+    expect(live.subscribed(runsQueue('customer', 3))).toBe(false);
+  });
+
+  it('says why each control is unavailable before any dialog opens (issue 29)', async () => {
+    const reason = MESSAGES.liveChannel.remoteManagementDisabled;
+    serve(
+      task({
+        abilities: {
+          ...task().abilities,
+          runNow: false,
+          togglePause: false,
+          edit: false,
+          delete: false,
+          reasons: { runNow: reason, togglePause: reason, edit: reason, delete: reason },
+        },
+      }),
+      [],
+    );
+    const user = renderPage();
+    expect(await screen.findByTestId('task-controls-reason')).toHaveTextContent(reason);
+    for (const name of ['Run now', 'Pause', 'Edit', 'Delete']) {
+      expect(screen.getByRole('button', { name })).toBeDisabled();
+    }
+    await user.hover(screen.getAllByTestId('tooltip-button')[0] as HTMLElement);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(reason);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it("shows a stalled run with the 'Stalled' badge (issue 29)", async () => {
+    serve(task(), [run({ id: 52, status: 'IN_PROGRESS', timeFinished: null, stalled: true, cancellable: true })]);
+    renderPage();
+    const table = await screen.findByTestId('runs-table');
+    expect(await within(table).findByText(STALLED_RUN_BADGE.text)).toBeInTheDocument();
+    expect(within(table).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
   });
 });
 
 describe('machine commands over the live channel (002 §8.3)', () => {
+  it("says 'Could not establish connection to remote machine.' when the customer's machine queue cannot be reached (001 §8)", async () => {
+    serve(task(), []);
+    const live = fakeLiveChannel();
+    const user = renderPage(live.client);
+    await user.click(await screen.findByRole('button', { name: 'Run now' }));
+    const dialog = await screen.findByTestId('run-task-dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Run now' }));
+    live.fail(machineQueue('customer', 3));
+    expect(await screen.findByText(MESSAGES.liveChannel.remoteMachineConnectionFailed)).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.liveChannel.backupMachineCommunicationError)).not.toBeInTheDocument();
+  });
+
   it('gives up after the reply time-out', async () => {
     vi.useFakeTimers();
     const live = fakeLiveChannel();

@@ -32,7 +32,7 @@ import {
   warningNote,
 } from '@portal/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
@@ -48,6 +48,7 @@ import {
   PagedTable,
   Section,
   StatusBadge,
+  TooltipButton,
   UsageBar,
   useDialogSubmit,
 } from '../../ui';
@@ -89,15 +90,18 @@ export function TaskPage({ audience }: { audience: Audience }) {
 type Dialog = 'run' | 'pause' | 'delete' | null;
 
 function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: TaskRef }) {
-  const detail = useTaskDetail(audience, taskRef);
+  /** The task's name once it was deleted here: the page stops reading it (it is going) until it leaves. */
+  const [deletedName, setDeletedName] = useState<string | null>(null);
+  const detail = useTaskDetail(audience, taskRef, deletedName === null);
   const client = useQueryClient();
   const navigate = useNavigate();
   const { actor } = useSession();
   const [dialog, setDialog] = useState<Dialog>(null);
-  const refresh = () => void client.invalidateQueries({ queryKey: taskKeys.task(taskRef.machineId, taskRef.taskId) });
+  const taskKey = taskKeys.task(taskRef.machineId, taskRef.taskId);
+  const refresh = () => void client.invalidateQueries({ queryKey: taskKey });
 
   // Runs move live (issue 14): the machine's runs queue says which run of which task changed.
-  useLiveTopic(actor ? runsQueue(liveSideOf(actor), taskRef.machineId) : null, (body) => {
+  useLiveTopic(actor && deletedName === null ? runsQueue(liveSideOf(actor), taskRef.machineId) : null, (body) => {
     if (body === null) return refresh();
     try {
       const change = taskRunChangedSchema.safeParse(JSON.parse(body));
@@ -107,27 +111,47 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
     }
   });
 
+  const machinePage = audience === 'customer' ? machineUrl('customer', taskRef) : machineUrl(audience, taskRef);
+  if (deletedName !== null) {
+    return (
+      <Page title={deletedName}>
+        <p data-testid="task-deleted">{TEXT.beingDeleted}</p>
+      </Page>
+    );
+  }
   if (detail.isPending) return <Spinner animation="border" role="status" />;
   if (!detail.data) return <NotFound />;
   const task = detail.data;
-  const machinePage = audience === 'customer' ? machineUrl('customer', taskRef) : machineUrl(audience, taskRef);
+  // 002 §9: the page leaves 8 s after a delete; meanwhile it asks nothing more of the task (no 404s).
+  const deleted = () => {
+    setDeletedName(task.name);
+    void client.cancelQueries({ queryKey: taskKey });
+    client.removeQueries({ queryKey: taskKey });
+    window.setTimeout(() => navigate(machinePage), TASK_COMMAND_TIMINGS.deleteWaitMs);
+  };
   const target = task.abilities.pauseToggleTarget;
 
+  const { reasons } = task.abilities;
   const actions = (
     <div className="d-flex gap-2 flex-wrap">
-      <Button variant="primary" disabled={!task.abilities.runNow} onClick={() => setDialog('run')}>
+      <ControlButton variant="primary" reason={reasons.runNow} onClick={() => setDialog('run')} testId="run-now">
         Run now
-      </Button>
+      </ControlButton>
       {target && (
-        <Button variant="outline-secondary" disabled={!task.abilities.togglePause} onClick={() => setDialog('pause')}>
+        <ControlButton
+          variant="outline-secondary"
+          reason={reasons.togglePause}
+          onClick={() => setDialog('pause')}
+          testId="pause-toggle"
+        >
           {target === 'PAUSED' ? 'Pause' : 'Unpause'}
-        </Button>
+        </ControlButton>
       )}
       <EditTaskButton
         machineId={taskRef.machineId}
         taskId={taskRef.taskId}
         osFamily={task.osFamily}
-        disabled={!task.abilities.edit}
+        blockedReason={reasons.edit}
         onSaved={refresh}
       />
       {audience === 'provider' && (
@@ -141,11 +165,20 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
           onSaved={refresh}
         />
       )}
-      <Button variant="outline-danger" disabled={!task.abilities.delete} onClick={() => setDialog('delete')}>
+      <ControlButton
+        variant="outline-danger"
+        reason={reasons.delete}
+        onClick={() => setDialog('delete')}
+        testId="delete-task"
+      >
         Delete
-      </Button>
+      </ControlButton>
     </div>
   );
+  // The reason every control shares (the machine's: read-only, remote management off, offline, ...) goes under them.
+  const sharedReason = [reasons.runNow, reasons.edit, reasons.delete].every((r) => r !== null && r === reasons.runNow)
+    ? reasons.runNow
+    : null;
 
   return (
     <Page
@@ -154,7 +187,11 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
       breadcrumbs={[{ label: task.backupMachineName, href: machinePage }, { label: task.name }]}
       actions={actions}
     >
-      {!task.machineOnline && <p className="text-muted small">{MESSAGES.taskPage.machineOfflineNote}</p>}
+      {sharedReason && (
+        <p className="text-muted small" data-testid="task-controls-reason">
+          {sharedReason}
+        </p>
+      )}
       <Section title="Summary">
         <TaskSummary task={task} />
       </Section>
@@ -182,9 +219,37 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
         onHide={() => setDialog(null)}
         taskRef={taskRef}
         taskName={task.name}
-        onDeleted={() => window.setTimeout(() => navigate(machinePage), TASK_COMMAND_TIMINGS.deleteWaitMs)}
+        onDeleted={deleted}
       />
     </Page>
+  );
+}
+
+/** A task control: enabled when the server gives no reason against it, else disabled with the reason as its tooltip. */
+function ControlButton({
+  reason,
+  variant,
+  onClick,
+  testId,
+  children,
+}: {
+  reason: string | null;
+  variant: string;
+  onClick: () => void;
+  testId: string;
+  children: ReactNode;
+}) {
+  if (reason === null) {
+    return (
+      <Button variant={variant} onClick={onClick} data-testid={testId}>
+        {children}
+      </Button>
+    );
+  }
+  return (
+    <TooltipButton variant={variant} tooltip={reason} disabled data-testid={testId}>
+      {children}
+    </TooltipButton>
   );
 }
 
@@ -319,7 +384,7 @@ function RunsTable({ audience, taskRef, task }: { audience: Audience; taskRef: T
           {
             key: 'status',
             header: 'Status',
-            render: (run) => <StatusBadge status={run.status} badge={runStatusBadge(run.status)} />,
+            render: (run) => <StatusBadge status={run.status} badge={runStatusBadge(run.status, run.stalled)} />,
           },
           {
             key: 'actions',

@@ -42,11 +42,13 @@ export function actionsCall(audience: Audience, ref: TaskRef) {
   return routeCall(taskRoutes(audience).actions, ref);
 }
 
-export const useTaskDetail = (audience: Audience, ref: TaskRef) =>
+/** The task page's task; `enabled` false once the task was deleted from the page (no 404s while it goes). */
+export const useTaskDetail = (audience: Audience, ref: TaskRef, enabled = true) =>
   useQuery({
     queryKey: [...taskKeys.task(ref.machineId, ref.taskId), 'detail', audience],
     queryFn: () => getResult(taskPageCalls(audience, ref).detail),
     retry: false,
+    enabled,
   });
 
 export const useTaskStorage = (audience: Audience, ref: TaskRef) =>

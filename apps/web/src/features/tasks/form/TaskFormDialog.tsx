@@ -44,8 +44,18 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import { machineCommandFailureText } from '../../../app/machine-commands';
 import { newRequestId } from '../../../app/requestId';
-import { ConfirmDialog, FormModal, GlobalErrors, TextField, toast, useDialogSubmit, useOnOpen } from '../../../ui';
+import {
+  ConfirmDialog,
+  FormModal,
+  GlobalErrors,
+  TextField,
+  TooltipButton,
+  toast,
+  useDialogSubmit,
+  useOnOpen,
+} from '../../../ui';
 import { SchedulePicker } from '../../../ui/SchedulePicker';
 import { TreePicker } from '../../../ui/TreePicker';
 import { ExclusionsEditor } from './ExclusionsEditor';
@@ -60,24 +70,45 @@ const L = TASK_FORM_LABELS;
 export interface TaskFormButtonProps {
   machineId: number;
   osFamily: OsFamily;
-  /** Remote management off, task awaiting its seed or being deleted (002 §4.2). */
-  disabled?: boolean;
+  /**
+   * Why the button is disabled, from the server (issue 29: remote management off, the machine offline, the task
+   * awaiting its seed or being deleted, 002 §4.2); null when it may be used. The form never opens while it is set.
+   */
+  blockedReason?: string | null;
   /** After a save the live channel confirmed: the caller refreshes its lists. */
   onSaved: () => void;
   /** Turned off in tests that do not want to wait for the fade. */
   animation?: boolean;
 }
 
-/** The machine page's 'Add backup task' button and its dialog (002 §2.6, §4.3). */
-export function AddTaskButton({ machineId, osFamily, disabled, onSaved, animation }: TaskFormButtonProps) {
+/**
+ * The machine page's 'Add backup task' button and its dialog (002 §2.6, §4.3). A machine that cannot accept a task
+ * (issue 29: the server's reason, e.g. remote management off or the machine offline) disables the button, says why
+ * on it and under it, and never opens the form.
+ */
+export function AddTaskButton({ machineId, osFamily, blockedReason = null, onSaved, animation }: TaskFormButtonProps) {
   const [show, setShow] = useState(false);
+  const blocked = blockedReason !== null;
   return (
     <>
-      <Button className="mb-2" disabled={disabled} onClick={() => setShow(true)} data-testid="add-task">
-        {TEXT.addButton}
-      </Button>
+      <div className="mb-2">
+        {blocked ? (
+          <TooltipButton tooltip={blockedReason} disabled data-testid="add-task">
+            {TEXT.addButton}
+          </TooltipButton>
+        ) : (
+          <Button onClick={() => setShow(true)} data-testid="add-task">
+            {TEXT.addButton}
+          </Button>
+        )}
+        {blocked && (
+          <div className="small text-muted mt-1" data-testid="add-task-reason">
+            {blockedReason}
+          </div>
+        )}
+      </div>
       <TaskFormDialog
-        show={show}
+        show={show && !blocked}
         onHide={() => setShow(false)}
         machineId={machineId}
         osFamily={osFamily}
@@ -95,19 +126,26 @@ export function EditTaskButton({
   machineId,
   taskId,
   osFamily,
-  disabled,
+  blockedReason = null,
   onSaved,
   animation,
 }: TaskFormButtonProps & { taskId: number }) {
   const [show, setShow] = useState(false);
-  const definition = useTaskDefinition(machineId, taskId, show);
+  const blocked = blockedReason !== null;
+  const definition = useTaskDefinition(machineId, taskId, show && !blocked);
   return (
     <>
-      <Button variant="outline-primary" disabled={disabled} onClick={() => setShow(true)} data-testid="edit-task">
-        {TEXT.editButton}
-      </Button>
+      {blocked ? (
+        <TooltipButton variant="outline-primary" tooltip={blockedReason} disabled data-testid="edit-task">
+          {TEXT.editButton}
+        </TooltipButton>
+      ) : (
+        <Button variant="outline-primary" onClick={() => setShow(true)} data-testid="edit-task">
+          {TEXT.editButton}
+        </Button>
+      )}
       <TaskFormDialog
-        show={show}
+        show={show && !blocked}
         onHide={() => setShow(false)}
         machineId={machineId}
         osFamily={osFamily}
@@ -185,7 +223,7 @@ export function TaskFormDialog({
     successText: MESSAGES.task.saved,
     partialText: MESSAGES.task.savedWithErrors,
     unknownErrorText: MESSAGES.responseError,
-    onCommunicationError: () => toast.error(MESSAGES.liveChannel.backupMachineCommunicationError),
+    onCommunicationError: (error) => toast.error(machineCommandFailureText(error)),
   });
 
   // Each opening starts from the defaults (adding) or from the stored task (editing, once it has come).

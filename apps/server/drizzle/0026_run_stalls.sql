@@ -1,0 +1,4 @@
+ALTER TABLE "task_actions" ADD COLUMN "last_progress_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
+ALTER TABLE "task_actions" ADD COLUMN "stalled_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "task_actions_stall_idx" ON "task_actions" USING btree ("last_progress_at") WHERE "task_actions"."status" in ('INITIATED', 'IN_PROGRESS') and "task_actions"."stalled_at" is null;--> statement-breakpoint
+CREATE INDEX "task_actions_running_idx" ON "task_actions" USING btree ("time_started" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "task_actions"."status" in ('INITIATED', 'IN_PROGRESS') and "task_actions"."stalled_at" is null;
