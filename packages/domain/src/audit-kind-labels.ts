@@ -161,6 +161,7 @@ export const AUDIT_ROUTE_KIND_LABELS: Record<string, string> = {
   'machines.storage': "Machine's storage viewed",
   'machines.messages': "Machine's message log viewed",
   'machines.action': 'Machine status changed, deleted or storage refreshed',
+  'machines.remoteManagement': 'Machine remote management switched',
   'agentDownloads.bundle': 'Agent downloaded',
   'agentDownloads.linuxExecutable': 'Agent for Linux downloaded',
   'agentDownloads.unixInstaller': 'Agent installer for Linux and Unix downloaded',
