@@ -51,6 +51,8 @@ export interface MachineDetail extends MachineRow {
   remoteManagementTooltip: string;
   /** Why the add-task button is disabled (remote-management.ts), null when a task may be added. */
   addTaskBlockedReason: string | null;
+  /** Why the provider's restic diagnostics button is disabled (remote-management.ts), null when it is not. */
+  diagnosticsBlockedReason: string | null;
 }
 
 /** GET /backupmachines/{id}/storage (001 §3). A negative maximum means unlimited. */

@@ -61,6 +61,15 @@ export function machineCommandBlockedReason(actor: Actor, machine: MachineContro
   return null;
 }
 
+/**
+ * Why the provider's restic diagnostics (realtime commands, 001 §3) are unavailable, or null when they are: like
+ * every machine command they need the customer's 'Allow provider machine control' (issue 29); earlier output is
+ * refused with it too, since it holds what restic read from the machine.
+ */
+export function diagnosticsBlockedReason(actor: Actor, machine: MachineControlFacts): string | null {
+  return mayCommandMachine(actor, machine) ? null : MESSAGES.remoteManagement.providerControlOff;
+}
+
 /** The add-task button (002 §6): the machine's reason alone. */
 export const addTaskBlockedReason = machineCommandBlockedReason;
 

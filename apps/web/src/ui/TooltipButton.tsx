@@ -26,3 +26,23 @@ export function TooltipButton({ tooltip, disabled, children, style, ...buttonPro
     </OverlayTrigger>
   );
 }
+
+export interface ReasonButtonProps extends Omit<ButtonProps, 'children' | 'disabled'> {
+  /** Why the action is unavailable (the server's text), or null when it is available. */
+  reason: string | null;
+  children: ReactNode;
+}
+
+/**
+ * An action the server may have ruled out (issue 29): enabled when it gives no reason, else disabled with the
+ * reason as its tooltip, so the user learns why before filling any form.
+ */
+export function ReasonButton({ reason, children, ...buttonProps }: ReasonButtonProps) {
+  if (reason === null) return <Button {...buttonProps}>{children}</Button>;
+  const { onClick: _ignored, ...rest } = buttonProps;
+  return (
+    <TooltipButton {...rest} tooltip={reason} disabled>
+      {children}
+    </TooltipButton>
+  );
+}

@@ -201,6 +201,11 @@ describe('one machine (GET /backupmachines/{id})', () => {
     // The fixture customers do not allow provider machine control by default.
     const provider = (await detailOf('provider', machineB)).json().result as MachineDetail;
     expect(provider.manageable).toBe(false);
+    // Restic diagnostics are a machine command too (issue 29): the button says why before it is pressed.
+    expect(provider.diagnosticsBlockedReason).toBe(MESSAGES.remoteManagement.providerControlOff);
+    expect(
+      ((await detailOf('adminA', userMachine)).json().result as MachineDetail).diagnosticsBlockedReason,
+    ).toBeNull();
     await whileReadOnly([tenants.customerA.admin.id], async () => {
       const admin = (await detailOf('adminA', userMachine)).json().result as MachineDetail;
       expect(admin).toMatchObject({ manageable: false, administrable: false, statusOptions: [], deleteable: false });

@@ -3,6 +3,7 @@ import {
   type Audience,
   addTaskBlockedReason,
   canDeleteMachine,
+  diagnosticsBlockedReason,
   isCustomerUser,
   isProviderAdmin,
   type MachineDetail,
@@ -78,6 +79,7 @@ export function presentMachineDetail(
     remoteManagementSwitchable: switchRefused === null,
     remoteManagementTooltip: switchRefused ?? (machine.remoteManagementEnabled ? R.turnOff : R.turnOn),
     addTaskBlockedReason: addTaskBlockedReason(actor, machine),
+    diagnosticsBlockedReason: diagnosticsBlockedReason(actor, machine),
   };
 }
 

@@ -1,20 +1,34 @@
 import { MESSAGES } from '@portal/domain';
 import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
+import { ReasonButton } from '../../ui';
 import type { DiagnosticsMachine } from './queries';
 import { ResticDiagnosticsDialog } from './ResticDiagnosticsDialog';
 
 export type { DiagnosticsMachine } from './queries';
 
-/** Opens the restic diagnostics dialog of a machine (001 §2, §4; provider admins). */
-export function ResticDiagnosticsButton({ machine }: { machine: DiagnosticsMachine }) {
+/**
+ * Opens the restic diagnostics dialog of a machine (001 §2, §4; provider admins); disabled with the server's reason
+ * when the customer does not allow provider machine control (issue 29).
+ */
+export function ResticDiagnosticsButton({
+  machine,
+  blockedReason = null,
+}: {
+  machine: DiagnosticsMachine;
+  blockedReason?: string | null;
+}) {
   const [show, setShow] = useState(false);
   return (
     <>
-      <Button variant="outline-secondary" onClick={() => setShow(true)}>
+      <ReasonButton
+        variant="outline-secondary"
+        reason={blockedReason}
+        onClick={() => setShow(true)}
+        data-testid="restic-diagnostics"
+      >
         {MESSAGES.resticDiagnostics.openButton}
-      </Button>
-      <ResticDiagnosticsDialog show={show} machine={machine} onHide={() => setShow(false)} />
+      </ReasonButton>
+      <ResticDiagnosticsDialog show={show && blockedReason === null} machine={machine} onHide={() => setShow(false)} />
     </>
   );
 }

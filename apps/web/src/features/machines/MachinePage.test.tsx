@@ -107,6 +107,26 @@ describe('MachinePage: remote management and the add-task button (002 §4.2, §6
     expect(screen.getByRole('button', { name: R.turnOn })).toBeDisabled();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
+
+  it("disables the provider's restic diagnostics with the reason when the customer does not allow machine control", async () => {
+    const base = '/boltadmin/customers/7/backuppackages/21/backupmachines/5';
+    const { events } = setup({
+      provider: true,
+      user: PROVIDER,
+      machine: machineDetail({
+        id: 5,
+        name: 'Alpha',
+        backupMachineUrl: base,
+        diagnosticsBlockedReason: R.providerControlOff,
+      }),
+    });
+    await heading();
+    const button = screen.getByRole('button', { name: MESSAGES.resticDiagnostics.openButton });
+    expect(button).toBeDisabled();
+    await events.hover(button.parentElement as HTMLElement);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(R.providerControlOff);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
 });
 
 describe('MachinePage', () => {

@@ -158,6 +158,7 @@ function MachineActions({
             customerId: machine.customerId,
             backupPackageId: machine.backupPackageId,
           }}
+          blockedReason={machine.diagnosticsBlockedReason}
         />
       )}
       {machine.deleteable && button('delete', TEXT.deleteButton, 'outline-danger')}

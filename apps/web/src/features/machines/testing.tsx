@@ -38,6 +38,7 @@ export function machineDetail(overrides: Partial<MachineDetail> = {}): MachineDe
     remoteManagementSwitchable: true,
     remoteManagementTooltip: 'Turn remote management off',
     addTaskBlockedReason: null,
+    diagnosticsBlockedReason: null,
     ...overrides,
   };
 }

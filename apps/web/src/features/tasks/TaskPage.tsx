@@ -32,7 +32,7 @@ import {
   warningNote,
 } from '@portal/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
@@ -46,9 +46,9 @@ import {
   NotFound,
   Page,
   PagedTable,
+  ReasonButton,
   Section,
   StatusBadge,
-  TooltipButton,
   UsageBar,
   useDialogSubmit,
 } from '../../ui';
@@ -134,18 +134,18 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
   const { reasons } = task.abilities;
   const actions = (
     <div className="d-flex gap-2 flex-wrap">
-      <ControlButton variant="primary" reason={reasons.runNow} onClick={() => setDialog('run')} testId="run-now">
+      <ReasonButton variant="primary" reason={reasons.runNow} onClick={() => setDialog('run')} data-testid="run-now">
         Run now
-      </ControlButton>
+      </ReasonButton>
       {target && (
-        <ControlButton
+        <ReasonButton
           variant="outline-secondary"
           reason={reasons.togglePause}
           onClick={() => setDialog('pause')}
-          testId="pause-toggle"
+          data-testid="pause-toggle"
         >
           {target === 'PAUSED' ? 'Pause' : 'Unpause'}
-        </ControlButton>
+        </ReasonButton>
       )}
       <EditTaskButton
         machineId={taskRef.machineId}
@@ -165,14 +165,14 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
           onSaved={refresh}
         />
       )}
-      <ControlButton
+      <ReasonButton
         variant="outline-danger"
         reason={reasons.delete}
         onClick={() => setDialog('delete')}
-        testId="delete-task"
+        data-testid="delete-task"
       >
         Delete
-      </ControlButton>
+      </ReasonButton>
     </div>
   );
   // The reason every control shares (the machine's: read-only, remote management off, offline, ...) goes under them.
@@ -222,34 +222,6 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
         onDeleted={deleted}
       />
     </Page>
-  );
-}
-
-/** A task control: enabled when the server gives no reason against it, else disabled with the reason as its tooltip. */
-function ControlButton({
-  reason,
-  variant,
-  onClick,
-  testId,
-  children,
-}: {
-  reason: string | null;
-  variant: string;
-  onClick: () => void;
-  testId: string;
-  children: ReactNode;
-}) {
-  if (reason === null) {
-    return (
-      <Button variant={variant} onClick={onClick} data-testid={testId}>
-        {children}
-      </Button>
-    );
-  }
-  return (
-    <TooltipButton variant={variant} tooltip={reason} disabled data-testid={testId}>
-      {children}
-    </TooltipButton>
   );
 }
 

@@ -50,8 +50,8 @@ import {
   ConfirmDialog,
   FormModal,
   GlobalErrors,
+  ReasonButton,
   TextField,
-  TooltipButton,
   toast,
   useDialogSubmit,
   useOnOpen,
@@ -92,15 +92,9 @@ export function AddTaskButton({ machineId, osFamily, blockedReason = null, onSav
   return (
     <>
       <div className="mb-2">
-        {blocked ? (
-          <TooltipButton tooltip={blockedReason} disabled data-testid="add-task">
-            {TEXT.addButton}
-          </TooltipButton>
-        ) : (
-          <Button onClick={() => setShow(true)} data-testid="add-task">
-            {TEXT.addButton}
-          </Button>
-        )}
+        <ReasonButton reason={blockedReason} onClick={() => setShow(true)} data-testid="add-task">
+          {TEXT.addButton}
+        </ReasonButton>
         {blocked && (
           <div className="small text-muted mt-1" data-testid="add-task-reason">
             {blockedReason}
@@ -135,15 +129,14 @@ export function EditTaskButton({
   const definition = useTaskDefinition(machineId, taskId, show && !blocked);
   return (
     <>
-      {blocked ? (
-        <TooltipButton variant="outline-primary" tooltip={blockedReason} disabled data-testid="edit-task">
-          {TEXT.editButton}
-        </TooltipButton>
-      ) : (
-        <Button variant="outline-primary" onClick={() => setShow(true)} data-testid="edit-task">
-          {TEXT.editButton}
-        </Button>
-      )}
+      <ReasonButton
+        variant="outline-primary"
+        reason={blockedReason}
+        onClick={() => setShow(true)}
+        data-testid="edit-task"
+      >
+        {TEXT.editButton}
+      </ReasonButton>
       <TaskFormDialog
         show={show && !blocked}
         onHide={() => setShow(false)}
