@@ -1,4 +1,11 @@
-import { type Actor, newTaskForm, type ServerToAgent, serverToAgentSchema, type TaskForm } from '@portal/domain';
+import {
+  type Actor,
+  MESSAGES,
+  newTaskForm,
+  type ServerToAgent,
+  serverToAgentSchema,
+  type TaskForm,
+} from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
@@ -211,6 +218,52 @@ describe('task commands over the live channel (002 §7.8)', () => {
     expect((await commands.handle(adminA, machineId, 'newtask', form('req-rm')))?.reply.messages).toEqual([
       'Remote management is disabled for this backup machine.',
     ]);
+  });
+});
+
+describe('the server refuses what the task page says is unavailable (issue 29)', () => {
+  it("refuses pause, edit and delete of a task in a state that rules them out, with the page's reason", async () => {
+    await database.db
+      .update(backupMachines)
+      .set({ remoteManagementEnabled: true })
+      .where(eq(backupMachines.id, machineId));
+    const created = await commands.handle(adminA, machineId, 'newtask', form('req-states', { name: 'States' }));
+    expect(created?.reply.success).toBe(true);
+    const task = (await tasksOf(machineId)).find((row) => row.name === 'States');
+    if (!task) throw new Error('no task');
+    const R = MESSAGES.remoteManagement;
+    const setStatus = (status: 'AWAITING_SEED' | 'BEING_DELETED') =>
+      database.db.update(backupTasks).set({ status }).where(eq(backupTasks.id, task.id));
+
+    await setStatus('AWAITING_SEED');
+    const pause = await commands.handle(adminA, machineId, 'udpatetaskstatus', {
+      requestId: 'req-states-pause',
+      backupTaskId: task.id,
+      status: 'PAUSED',
+    });
+    expect(pause?.reply).toEqual({ success: false, messages: [R.taskAwaitingSeed] });
+    const edit = await commands.handle(adminA, machineId, 'edittask', form('req-states-edit', { id: task.id }));
+    expect(edit?.reply).toEqual({ success: false, messages: [R.taskAwaitingSeed] });
+
+    await setStatus('BEING_DELETED');
+    const remove = await commands.handle(adminA, machineId, 'deletetask', {
+      requestId: 'req-states-delete',
+      backupTaskId: task.id,
+    });
+    expect(remove?.reply).toEqual({ success: false, messages: [R.taskBeingDeleted] });
+    expect((await tasksOf(machineId)).find((row) => row.id === task.id)).toMatchObject({
+      status: 'BEING_DELETED',
+      name: 'States',
+    });
+
+    // A machine being deleted says so, as its page does, not 'remote management is disabled'.
+    await database.db.update(backupMachines).set({ beingDeleted: true }).where(eq(backupMachines.id, machineId));
+    try {
+      const refused = await commands.handle(adminA, machineId, 'newtask', form('req-states-gone'));
+      expect(refused?.reply).toEqual({ success: false, messages: [MESSAGES.backupMachine.beingDeleted] });
+    } finally {
+      await database.db.update(backupMachines).set({ beingDeleted: false }).where(eq(backupMachines.id, machineId));
+    }
   });
 });
 

@@ -8,10 +8,11 @@ import {
   isTaskRunnable,
   type MachineChannelCommand,
   MESSAGES,
-  mayChange,
+  machineCommandBlockedReason,
   mayCommandMachine,
   type ServerToAgent,
   type TaskPayload,
+  taskControlReasons,
   taskFormSchemaFor,
 } from '@portal/domain';
 import { z } from 'zod';
@@ -110,6 +111,8 @@ export function createTaskCommandService(deps: {
         } else {
           const task = payload.id ? await repo.task(machine.id, payload.id) : null;
           if (!task) return refused(TEXT.taskNotFound);
+          const why = taskControlReasons(null, { ...machine, ...task }).edit;
+          if (why !== null) return refused(why);
           const definition = definitionOf(payload);
           await repo.updateTaskDefinition(task.id, {
             ...definition,
@@ -145,6 +148,8 @@ export function createTaskCommandService(deps: {
         if (!parsed.success) return refused(...zodMessages(parsed.error).map((m) => m.message));
         const task = await repo.task(machine.id, parsed.data.backupTaskId);
         if (!task) return refused(TEXT.taskNotFound);
+        const why = taskControlReasons(null, { ...machine, ...task }).togglePause;
+        if (why !== null) return refused(why);
         await deps.backupState.updateTask(task.id, { status: parsed.data.status });
         await deps.agents.syncTasks(machine.id);
         return ok(parsed.data.status === 'PAUSED' ? TEXT.taskPaused : TEXT.taskResumed);
@@ -155,6 +160,8 @@ export function createTaskCommandService(deps: {
         if (!parsed.success) return refused(...zodMessages(parsed.error).map((m) => m.message));
         const task = await repo.task(machine.id, parsed.data.backupTaskId);
         if (!task) return refused(TEXT.taskNotFound);
+        const why = taskControlReasons(null, { ...machine, ...task }).delete;
+        if (why !== null) return refused(why);
         await deps.backupState.deleteTask(task.id);
         await deps.agents.syncTasks(machine.id);
         return ok(TEXT.taskDeleted);
@@ -182,10 +189,10 @@ export function createTaskCommandService(deps: {
       const requestId = requestIdOf(command, body);
       const answer = (reply: CommandReply): AnsweredCommand => ({ requestId, reply });
       if (requestId === null) return answer(refused(MESSAGES.liveChannel.invalidMessage));
-      if (!mayChange(actor)) return answer(refused(TEXT.readOnlyUser));
-      if (!machine.remoteManagementEnabled || machine.beingDeleted)
-        return answer(refused(TEXT.remoteManagementDisabled));
-      if (!(await deps.agents.isOnline(machine.id))) return answer(refused(TEXT.machineOffline));
+      // The reasons the machine page shows (remote-management.ts), in the same order.
+      const online = await deps.agents.isOnline(machine.id);
+      const blocked = machineCommandBlockedReason(actor, { ...machine, online });
+      if (blocked !== null) return answer(refused(blocked));
 
       const claim = await repo.claim(machine.id, requestId, actor.userId, command);
       if (!claim.claimed) return answer(claim.reply ?? refused(TEXT.backupMachineCommunicationError));
