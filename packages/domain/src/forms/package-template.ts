@@ -120,4 +120,5 @@ export function onLimitMachinesToggled<F extends PackageTemplateAddForm>(form: F
  * audience switch; absent keeps the template's audience, so a caller sending only the name never widens it.
  */
 export const packageTemplateEditSchema = z.object({ name: nameField, resellersOnly: resellersOnlyField });
+export type PackageTemplateEditForm = z.input<typeof packageTemplateEditSchema>;
 export type PackageTemplateEditPayload = z.output<typeof packageTemplateEditSchema>;
