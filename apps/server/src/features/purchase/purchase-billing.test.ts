@@ -320,13 +320,24 @@ describe('purchase by a billed customer (000 §7)', () => {
 describe('up/downgrade of a billed package (000 §4, §7)', () => {
   it('changes the billed service first and answers its invoice, stored on the change request', async () => {
     const client = await signedIn(t.app, billed.superAdmin.email);
-    const [pkg] = (await rowsOf(billed.customerId)).packages;
+    const pkg = (await rowsOf(billed.customerId)).packages.find((p) => p.templateId === basic);
     if (!pkg) throw new Error('no package');
     await t.database.db.update(backupPackages).set({ status: 'ACTIVE' }).where(eq(backupPackages.id, pkg.id));
     await t.database.db
       .update(packageRequests)
       .set({ status: 'APPROVED' })
       .where(eq(packageRequests.backupPackageId, pkg.id));
+
+    // A template for resellers only is not on offer to a direct customer's upgrade either (issue 29 item 12).
+    const invoices = whmcs.simulator.state().invoices.length;
+    const refused = await client.json('PUT', R.upgrade.build({ packageId: pkg.id }), {
+      newPackageTemplateId: forResellers,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect((refused.json() as Envelope<unknown>).messages).toEqual([
+      expect.objectContaining({ message: MESSAGES.purchase.notOnOffer, fieldName: 'newPackageTemplateId' }),
+    ]);
+    expect(whmcs.simulator.state().invoices).toHaveLength(invoices);
 
     const result = resultOf<PurchaseResult>(
       await client.json('PUT', R.upgrade.build({ packageId: pkg.id }), { newPackageTemplateId: business }),
