@@ -261,7 +261,20 @@ export const MESSAGES = {
     deleteSubmit: 'Delete',
     edit: 'Edit',
     delete: 'Delete',
-    columns: { name: 'Name', storageQuota: 'Storage quota', machines: 'Max number of machines', actions: 'Actions' },
+    columns: {
+      name: 'Name',
+      storageQuota: 'Storage quota',
+      machines: 'Max number of machines',
+      /** Ours: who a provider's template is offered to (issue 29). */
+      audience: 'Offered to',
+      actions: 'Actions',
+    },
+    /** Ours: a provider's template's audience, in its table and under the form's switch. */
+    audience: {
+      resellersOnly: 'Resellers only',
+      everyone: 'Every customer',
+      hint: 'Offered to resellers only: direct customers and the public sign-up do not see it.',
+    },
   },
 
   /** Reseller settings tabs (000 §2, §8; 002 §8.1, §8.4). */

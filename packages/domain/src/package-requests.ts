@@ -30,6 +30,8 @@ export interface PackageTemplateRow {
   storageQuotaUnit: StorageQuotaUnit;
   noOfMachinesLimit: number;
   storageQuotaInBytes: number;
+  /** Ours: a provider's template offered to resellers only (a reseller's own templates: always false). */
+  resellersOnly: boolean;
 }
 
 /** A storage item an approval may link (000 §3); capacityInBytes -1 means unlimited. */

@@ -26,21 +26,47 @@ export interface BillingRegionCatalogue {
 }
 
 /**
+ * Who buys, as the offer reads it (ours; the spec is silent). A provider's template may be meant for resellers
+ * only: it is offered to a customer that is a reseller (its reseller settings enabled) and to nobody else, neither
+ * a direct customer nor the public sign-up; a reseller's customer is offered its reseller's own templates, which
+ * are never reseller-only.
+ */
+export interface TemplateBuyer {
+  reseller: boolean;
+}
+
+/** The public sign-up buys as a newcomer, never as a reseller. */
+export const SIGN_UP_BUYER: TemplateBuyer = { reseller: false };
+
+/** A customer buys as a reseller when it is the provider's own customer with its reseller settings enabled. */
+export const templateBuyerOf = (customer: {
+  parentResellerCustomerId: number | null;
+  resellerEnabled: boolean;
+}): TemplateBuyer => ({ reseller: customer.parentResellerCustomerId === null && customer.resellerEnabled });
+
+/** A template's audience: every customer, or (resellersOnly) resellers only. */
+export const isTemplateForBuyer = (template: { resellersOnly: boolean }, buyer: TemplateBuyer): boolean =>
+  !template.resellersOnly || buyer.reseller;
+
+/**
  * Which templates a buyer is offered, with the billing regions that sell each (ours where the spec is silent;
  * 000 §6, 001 §2). The caller has chosen the seller's templates: a reseller's customer its reseller's own, a direct
- * customer and the public sign-up the provider's. `catalogue` is null for a buyer the billing system does not serve
+ * customer and the public sign-up the provider's. A template meant for resellers only is offered only to a
+ * reseller (`isTemplateForBuyer`). `catalogue` is null for a buyer the billing system does not serve
  * (a reseller's customer, who is offered every template of its reseller and finds the prices on its main site).
  * For the others a template is on offer only where the billing system sells it: a template that no answering region
  * has a product for ('Not available') is not offered, and each offered template lists the regions that sell it.
  * When no region answered (none configured, or all down) nothing is known to be unsold and every template stays.
  */
-export function templatesOnOffer<T extends { name: string }>(
+export function templatesOnOffer<T extends { name: string; resellersOnly: boolean }>(
   templates: readonly T[],
   catalogue: readonly BillingRegionCatalogue[] | null,
+  buyer: TemplateBuyer,
 ): Array<T & { whmcsPackagePricingDtos: WhmcsPackagePricing[] }> {
-  if (catalogue === null) return templates.map((t) => ({ ...t, whmcsPackagePricingDtos: [] }));
+  const forBuyer = templates.filter((template) => isTemplateForBuyer(template, buyer));
+  if (catalogue === null) return forBuyer.map((t) => ({ ...t, whmcsPackagePricingDtos: [] }));
   const answered = catalogue.filter((region) => region.prices !== null);
-  return templates.flatMap((template) => {
+  return forBuyer.flatMap((template) => {
     const name = template.name.trim();
     const selling = answered.filter((region) => region.prices?.has(name));
     if (answered.length > 0 && selling.length === 0) return [];

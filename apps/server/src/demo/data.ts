@@ -223,6 +223,8 @@ export interface TemplateSeed {
   storageQuota: number;
   storageQuotaUnit: StorageQuotaUnit;
   noOfMachinesLimit: number;
+  /** A provider's template offered to resellers only. */
+  resellersOnly?: boolean;
 }
 
 export const TEMPLATES: readonly TemplateSeed[] = [
@@ -231,7 +233,14 @@ export const TEMPLATES: readonly TemplateSeed[] = [
   { owner: 'provider', name: 'Business 500 GB', storageQuota: 500, storageQuotaUnit: 'GB', noOfMachinesLimit: 10 },
   { owner: 'provider', name: 'Professional 2 TB', storageQuota: 2, storageQuotaUnit: 'TB', noOfMachinesLimit: 25 },
   { owner: 'provider', name: 'Enterprise 10 TB', storageQuota: 10, storageQuotaUnit: 'TB', noOfMachinesLimit: 0 },
-  { owner: 'provider', name: 'Reseller 20 TB', storageQuota: 20, storageQuotaUnit: 'TB', noOfMachinesLimit: 0 },
+  {
+    owner: 'provider',
+    name: 'Reseller 20 TB',
+    storageQuota: 20,
+    storageQuotaUnit: 'TB',
+    noOfMachinesLimit: 0,
+    resellersOnly: true,
+  },
   {
     owner: 'northwind',
     name: 'Northwind Mini 500 MB',

@@ -48,6 +48,7 @@ export async function insertTemplates(ctx: SeedContext, customers: readonly Cust
         storageQuota: t.storageQuota,
         storageQuotaUnit: t.storageQuotaUnit,
         noOfMachinesLimit: t.noOfMachinesLimit,
+        resellersOnly: t.resellersOnly ?? false,
         createdAt: ctx.ago(1100 * DAY_MS),
       })),
     )

@@ -18,12 +18,29 @@ describe('add package template (000 §5)', () => {
       storageQuotaUnit: 'GB',
       limitNumberOfMachines: true,
       noOfMachinesLimit: 10,
+      resellersOnly: false,
     });
     expect(packageTemplateAddSchema.parse({ ...PACKAGE_TEMPLATE_DEFAULTS, name: 'Gold' })).toEqual({
       name: 'Gold',
       storageQuota: 10,
       storageQuotaUnit: 'GB',
       noOfMachinesLimit: 10,
+      resellersOnly: false,
+    });
+  });
+
+  it("'For resellers only' (ours): optional, absent for every customer, ticked or 'true' for resellers only", () => {
+    const { resellersOnly: _absent, ...withoutAudience } = PACKAGE_TEMPLATE_DEFAULTS;
+    const add = (input: Record<string, unknown>) => packageTemplateAddSchema.parse({ ...input, name: 'Gold' });
+    expect(add(withoutAudience).resellersOnly).toBe(false);
+    expect(add({ ...withoutAudience, resellersOnly: true }).resellersOnly).toBe(true);
+    expect(add({ ...withoutAudience, resellersOnly: 'true' }).resellersOnly).toBe(true);
+    expect(errors({ ...withoutAudience, name: 'Gold', resellersOnly: 'yes' })).toHaveProperty('resellersOnly');
+    // An edit without it keeps the template's audience.
+    expect(packageTemplateEditSchema.parse({ name: 'Gold' })).toEqual({ name: 'Gold' });
+    expect(packageTemplateEditSchema.parse({ name: 'Gold', resellersOnly: true })).toEqual({
+      name: 'Gold',
+      resellersOnly: true,
     });
   });
 

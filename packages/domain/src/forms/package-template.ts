@@ -35,7 +35,15 @@ export const PACKAGE_TEMPLATE_LABELS = {
   storageQuotaUnit: 'Storage quota unit',
   noOfMachinesLimit: 'Number of machines',
   storageQuotaPlaceholder: 'Storage quota in MBs',
+  /** Ours (the spec is silent): a provider's template meant for resellers only. */
+  resellersOnly: 'For resellers only',
 } as const;
+
+/**
+ * A provider's template for resellers only (ours): offered to resellers, never to direct customers or the public
+ * sign-up (the domain's `templatesOnOffer`). Optional on the wire, so a caller that does not know it keeps working.
+ */
+const resellersOnlyField = checkbox.optional();
 
 const nameField = displayText(PACKAGE_TEMPLATE_LABELS.name, PACKAGE_TEMPLATE_LIMITS.nameMax);
 
@@ -53,6 +61,7 @@ const machinesLimited = (form: { limitNumberOfMachines?: boolean | undefined; no
  * noOfMachinesLimit). The form adds the 'Limit number of machines?' checkbox `limitNumberOfMachines`:
  * unticked sends 0 (unlimited) whatever the number field holds; ticked requires 1 to 100,000. The
  * server parses the payload without the checkbox: 0 is unlimited, 1 to 100,000 a limit.
+ * `resellersOnly` (ours) is the provider's audience switch; absent means for every customer.
  * The quota must be a whole number from 1 (ours: the specification gives only the maximum).
  */
 export const packageTemplateAddSchema = z
@@ -65,6 +74,7 @@ export const packageTemplateAddSchema = z
     storageQuotaUnit: choice(PACKAGE_TEMPLATE_LABELS.storageQuotaUnit, STORAGE_QUOTA_UNITS),
     limitNumberOfMachines: checkbox.optional(),
     noOfMachinesLimit: numberInput,
+    resellersOnly: resellersOnlyField,
   })
   .superRefine(
     (form, ctx) => {
@@ -81,6 +91,7 @@ export const packageTemplateAddSchema = z
     noOfMachinesLimit: machinesLimited(form)
       ? toNumber(form.noOfMachinesLimit)
       : PACKAGE_TEMPLATE_LIMITS.unlimitedMachines,
+    resellersOnly: form.resellersOnly ?? false,
   }));
 export type PackageTemplateAddForm = z.input<typeof packageTemplateAddSchema>;
 export type PackageTemplateAddPayload = z.output<typeof packageTemplateAddSchema>;
@@ -92,6 +103,7 @@ export const PACKAGE_TEMPLATE_DEFAULTS = {
   storageQuotaUnit: 'GB',
   limitNumberOfMachines: true,
   noOfMachinesLimit: PACKAGE_TEMPLATE_LIMITS.machinesWhenTicked,
+  resellersOnly: false,
 } as const satisfies PackageTemplateAddForm;
 
 /** Ticking 'Limit number of machines?' sets 10, unticking sets 0 (000 §5). */
@@ -103,6 +115,10 @@ export function onLimitMachinesToggled<F extends PackageTemplateAddForm>(form: F
   };
 }
 
-/** Edit package template: only the name, required, max 100 (000 §5; payload of 000 §7: name). */
-export const packageTemplateEditSchema = z.object({ name: nameField });
+/**
+ * Edit package template: the name, required, max 100 (000 §5; payload of 000 §7: name), and (ours) the provider's
+ * audience switch; absent keeps the template's audience, so a caller sending only the name never widens it.
+ */
+export const packageTemplateEditSchema = z.object({ name: nameField, resellersOnly: resellersOnlyField });
+export type PackageTemplateEditForm = z.input<typeof packageTemplateEditSchema>;
 export type PackageTemplateEditPayload = z.output<typeof packageTemplateEditSchema>;

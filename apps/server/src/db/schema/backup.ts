@@ -79,6 +79,8 @@ export const packageTemplates = pgTable(
     storageQuotaUnit: storageQuotaUnitEnum('storage_quota_unit').notNull().default('GB'),
     /** 0 means unlimited. */
     noOfMachinesLimit: integer('no_of_machines_limit').notNull().default(0),
+    /** Ours: a provider's template offered to resellers only; a reseller's own templates keep false. */
+    resellersOnly: boolean('resellers_only').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('package_templates_owner_idx').on(t.ownerCustomerId, t.name)],

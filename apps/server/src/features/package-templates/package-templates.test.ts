@@ -56,6 +56,7 @@ describe('package templates (000 §2, §5, §7)', () => {
       storageQuotaUnit: 'GB',
       noOfMachinesLimit: 10,
       storageQuotaInBytes: 10 * 1024 ** 3,
+      resellersOnly: false,
     });
     for (let i = 0; i < 5; i++)
       await provider.json('POST', P.add.build(), form({ name: `Bulk ${i}`, noOfMachinesLimit: 0 }));
@@ -102,6 +103,44 @@ describe('package templates (000 §2, §5, §7)', () => {
     const blank = await provider.json('PUT', P.edit.build({ templateId: added.id }), { name: ' ' });
     expect(blank.statusCode).toBe(400);
     expect(messagesOf(blank)[0]?.fieldName).toBe('name');
+  });
+
+  it("saves and edits the provider's 'For resellers only'; an edit without it keeps it (issue 29 item 12)", async () => {
+    const audienceOf = async (id: number) =>
+      (await t.database.db.select().from(packageTemplates).where(eq(packageTemplates.id, id)))[0]?.resellersOnly;
+    const added = resultOf<PackageTemplateRow>(
+      await provider.json('POST', P.add.build(), form({ name: 'Wholesale 20 TB', resellersOnly: true })),
+    );
+    expect(added.resellersOnly).toBe(true);
+    expect(await audienceOf(added.id)).toBe(true);
+    const listed = resultOf<Paged<PackageTemplateRow>>(await provider.json('GET', `${P.list.build()}?size=50`));
+    expect(listed.elements.find((e) => e.id === added.id)?.resellersOnly).toBe(true);
+
+    const renamed = await provider.json('PUT', P.edit.build({ templateId: added.id }), { name: 'Wholesale' });
+    expect(resultOf<PackageTemplateRow>(renamed)).toMatchObject({ name: 'Wholesale', resellersOnly: true });
+    const opened = await provider.json('PUT', P.edit.build({ templateId: added.id }), {
+      name: 'Wholesale',
+      resellersOnly: false,
+    });
+    expect(resultOf<PackageTemplateRow>(opened).resellersOnly).toBe(false);
+    expect(await audienceOf(added.id)).toBe(false);
+    const bad = await provider.json('PUT', P.edit.build({ templateId: added.id }), { name: 'W', resellersOnly: 'x' });
+    expect(bad.statusCode).toBe(400);
+    expect(messagesOf(bad)[0]?.fieldName).toBe('resellersOnly');
+  });
+
+  it("ignores 'For resellers only' on a reseller's own template: its templates are for its customers", async () => {
+    const own = resultOf<PackageTemplateRow>(
+      await reseller.json('POST', R.add.build(), form({ name: 'Reseller wholesale', resellersOnly: true })),
+    );
+    expect(own.resellersOnly).toBe(false);
+    const edited = await reseller.json('PUT', R.edit.build({ templateId: own.id }), {
+      name: 'Reseller wholesale',
+      resellersOnly: true,
+    });
+    expect(resultOf<PackageTemplateRow>(edited).resellersOnly).toBe(false);
+    const [row] = await t.database.db.select().from(packageTemplates).where(eq(packageTemplates.id, own.id));
+    expect(row?.resellersOnly).toBe(false);
   });
 
   it("keeps another tenant's template out of reach (404) and unchanged", async () => {

@@ -10,5 +10,6 @@ export function presentTemplate(template: TemplateRecord): PackageTemplateRow {
     storageQuotaUnit: template.storageQuotaUnit,
     noOfMachinesLimit: template.noOfMachinesLimit,
     storageQuotaInBytes: quotaToBytes(template.storageQuota, template.storageQuotaUnit),
+    resellersOnly: template.resellersOnly,
   };
 }

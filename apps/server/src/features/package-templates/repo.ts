@@ -1,4 +1,4 @@
-import type { PackageTemplateAddPayload } from '@portal/domain';
+import type { PackageTemplateAddPayload, PackageTemplateEditPayload } from '@portal/domain';
 import { and, asc, count, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { backupPackages, packageRequests, packageTemplates } from '../../db/schema/index.js';
@@ -21,6 +21,7 @@ export const templateFields = {
   storageQuota: packageTemplates.storageQuota,
   storageQuotaUnit: packageTemplates.storageQuotaUnit,
   noOfMachinesLimit: packageTemplates.noOfMachinesLimit,
+  resellersOnly: packageTemplates.resellersOnly,
 };
 export type TemplateRecord = { [K in keyof typeof templateFields]: (typeof packageTemplates.$inferSelect)[K] };
 
@@ -61,10 +62,15 @@ export function createPackageTemplatesRepo(db: Executor) {
       return row;
     },
 
-    async rename(owner: TemplateOwner, templateId: number, name: string): Promise<TemplateRecord | null> {
+    /** Renames the template and, when the edit carries it, sets its audience. */
+    async edit(
+      owner: TemplateOwner,
+      templateId: number,
+      edit: PackageTemplateEditPayload,
+    ): Promise<TemplateRecord | null> {
       const [row] = await db
         .update(packageTemplates)
-        .set({ name })
+        .set({ name: edit.name, ...(edit.resellersOnly === undefined ? {} : { resellersOnly: edit.resellersOnly }) })
         .where(and(ownedBy(owner), eq(packageTemplates.id, templateId)))
         .returning(templateFields);
       return row ?? null;

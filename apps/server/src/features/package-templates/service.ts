@@ -21,7 +21,14 @@ export function templateOwnerOf(actor: Actor): TemplateOwner {
 }
 
 /**
- * Package templates of the provider and of each reseller (000 §2, §5, §7): list, add, rename, delete.
+ * The audience switch is the provider's: a reseller's own templates are for its customers, so a reseller's
+ * `resellersOnly` is ignored (stored false on add, left as it is on edit).
+ */
+const audienceFor = (owner: TemplateOwner, resellersOnly: boolean | undefined) =>
+  owner === null ? resellersOnly : undefined;
+
+/**
+ * Package templates of the provider and of each reseller (000 §2, §5, §7): list, add, edit, delete.
  * The route's audience decides who calls; the owner comes from the caller, never from the path.
  */
 export function createPackageTemplateService(deps: { repo: PackageTemplatesRepo }) {
@@ -39,11 +46,15 @@ export function createPackageTemplateService(deps: { repo: PackageTemplatesRepo 
     },
 
     async add(actor: Actor, payload: PackageTemplateAddPayload): Promise<PackageTemplateRow> {
-      return presentTemplate(await repo.insert(owner(actor, true), payload));
+      const templateOwner = owner(actor, true);
+      const resellersOnly = audienceFor(templateOwner, payload.resellersOnly) ?? false;
+      return presentTemplate(await repo.insert(templateOwner, { ...payload, resellersOnly }));
     },
 
     async rename(actor: Actor, templateId: number, payload: PackageTemplateEditPayload): Promise<PackageTemplateRow> {
-      const row = await repo.rename(owner(actor, true), templateId, payload.name);
+      const templateOwner = owner(actor, true);
+      const resellersOnly = audienceFor(templateOwner, payload.resellersOnly);
+      const row = await repo.edit(templateOwner, templateId, { name: payload.name, resellersOnly });
       if (!row) throw notFound();
       return presentTemplate(row);
     },

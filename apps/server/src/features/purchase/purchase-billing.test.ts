@@ -41,6 +41,7 @@ let reseller: TestCustomer;
 let basic: number;
 let business: number;
 let unsold: number;
+let forResellers: number;
 
 const messagesOf = (response: LightMyRequestResponse) =>
   (response.json() as Envelope<unknown>).messages.map((m) => m.message);
@@ -113,6 +114,7 @@ beforeAll(async () => {
     products: [
       { name: 'Basic', pricing: { USD: 9.5 } },
       { name: 'Business', pricing: { USD: 49 } },
+      { name: 'Reseller 20 TB', pricing: { USD: 299.99 } },
     ],
   });
   t = await createTestApp({ MASTER_KEY, ALLOW_PRIVATE_ENDPOINTS: 'true' });
@@ -136,6 +138,12 @@ beforeAll(async () => {
   basic = await template('Basic', 100);
   business = await template('Business', 1000);
   unsold = await template('Unsold', 5);
+  forResellers = await template('Reseller 20 TB', 20_000);
+  await t.database.db
+    .update(packageTemplates)
+    .set({ resellersOnly: true })
+    .where(eq(packageTemplates.id, forResellers));
+  await t.database.db.update(customers).set({ whmcsServerId: eu }).where(eq(customers.id, reseller.customerId));
 });
 afterAll(async () => {
   await t.close();
@@ -187,6 +195,56 @@ describe('only what may be bought is offered (issue 29 item 12)', () => {
     const offer = resultOf<TemplatesOnOffer>(await client.json('GET', R.templates.build()));
     expect(offer.elements.map((e) => [e.name, e.whmcsPackagePricingDtos])).toEqual([['Reseller only', []]]);
     expect(offer.boltCustomer).toBe(false);
+  });
+});
+
+describe("a provider's template for resellers only (issue 29 item 12)", () => {
+  it('is offered to a reseller, priced, but neither to a direct customer nor to the public sign-up', async () => {
+    const direct = await signedIn(t.app, billed.admin.email);
+    const directOffer = resultOf<TemplatesOnOffer>(await direct.json('GET', R.templates.build()));
+    expect(directOffer.elements.map((e) => e.name)).not.toContain('Reseller 20 TB');
+
+    const visitor = new TestClient(t.app);
+    const options = resultOf<SignUpOptions>(await visitor.json('GET', ROUTES.signUp.options.build()));
+    expect(options.templates.map((o) => o.name)).not.toContain('Reseller 20 TB');
+
+    const asReseller = await signedIn(t.app, reseller.admin.email);
+    const resellerOffer = resultOf<TemplatesOnOffer>(await asReseller.json('GET', R.templates.build()));
+    expect(resellerOffer.elements.map((e) => [e.name, e.whmcsPackagePricingDtos])).toEqual([
+      ['Basic', [{ region: 'EU', matchedInWhmcs: true, priceInWhmcs: '9.50 USD' }]],
+      ['Business', [{ region: 'EU', matchedInWhmcs: true, priceInWhmcs: '49.00 USD' }]],
+      ['Reseller 20 TB', [{ region: 'EU', matchedInWhmcs: true, priceInWhmcs: '299.99 USD' }]],
+    ]);
+  });
+
+  it("refuses a direct customer's purchase of it as not on offer, on its field, and writes nothing", async () => {
+    const client = await signedIn(t.app, billed.superAdmin.email);
+    const before = await rowsOf(billed.customerId);
+    const orders = whmcs.simulator.state().orders.length;
+    const response = await client.json('POST', R.purchase.build(), { packageTemplateId: forResellers });
+    expect(response.statusCode).toBe(400);
+    expect((response.json() as Envelope<unknown>).messages).toEqual([
+      expect.objectContaining({ message: MESSAGES.purchase.notOnOffer, fieldName: 'packageTemplateId' }),
+    ]);
+    expect(await rowsOf(billed.customerId)).toEqual(before);
+    expect(whmcs.simulator.state().orders).toHaveLength(orders);
+  });
+
+  it('refuses it to the public sign-up on its field', async () => {
+    const visitor = new TestClient(t.app);
+    await visitor.open(ROUTES.signUp.submit.build());
+    const refused = await visitor.json('POST', ROUTES.signUp.submit.build(), {
+      companyName: 'Wholesale Seeker',
+      firstName: 'Wes',
+      surname: 'Seeker',
+      email: 'wes@wholesale.test',
+      contactNumber: '021 555 0102',
+      password: 'long enough',
+      confirmPassword: 'long enough',
+      templateId: forResellers,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect((refused.json() as Envelope<unknown>).messages.map((m) => m.fieldName)).toEqual(['templateId']);
   });
 });
 
@@ -262,13 +320,24 @@ describe('purchase by a billed customer (000 §7)', () => {
 describe('up/downgrade of a billed package (000 §4, §7)', () => {
   it('changes the billed service first and answers its invoice, stored on the change request', async () => {
     const client = await signedIn(t.app, billed.superAdmin.email);
-    const [pkg] = (await rowsOf(billed.customerId)).packages;
+    const pkg = (await rowsOf(billed.customerId)).packages.find((p) => p.templateId === basic);
     if (!pkg) throw new Error('no package');
     await t.database.db.update(backupPackages).set({ status: 'ACTIVE' }).where(eq(backupPackages.id, pkg.id));
     await t.database.db
       .update(packageRequests)
       .set({ status: 'APPROVED' })
       .where(eq(packageRequests.backupPackageId, pkg.id));
+
+    // A template for resellers only is not on offer to a direct customer's upgrade either (issue 29 item 12).
+    const invoices = whmcs.simulator.state().invoices.length;
+    const refused = await client.json('PUT', R.upgrade.build({ packageId: pkg.id }), {
+      newPackageTemplateId: forResellers,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect((refused.json() as Envelope<unknown>).messages).toEqual([
+      expect.objectContaining({ message: MESSAGES.purchase.notOnOffer, fieldName: 'newPackageTemplateId' }),
+    ]);
+    expect(whmcs.simulator.state().invoices).toHaveLength(invoices);
 
     const result = resultOf<PurchaseResult>(
       await client.json('PUT', R.upgrade.build({ packageId: pkg.id }), { newPackageTemplateId: business }),

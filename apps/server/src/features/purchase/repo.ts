@@ -1,5 +1,6 @@
 import type { PackageStatus, StorageQuotaUnit } from '@portal/domain';
 import { and, asc, eq, gt, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import {
   backupPackages,
@@ -18,6 +19,8 @@ export interface BuyingCustomer {
   whmcsServerId: number | null;
   /** The parent reseller's main site link (000 §6 pricing of a reseller's customer). */
   resellerMainSiteLink: string | null;
+  /** The customer's own reseller settings say reseller is enabled (it may buy templates for resellers only). */
+  resellerEnabled: boolean;
 }
 
 export interface TemplateRecord {
@@ -26,6 +29,7 @@ export interface TemplateRecord {
   storageQuota: number;
   storageQuotaUnit: StorageQuotaUnit;
   noOfMachinesLimit: number;
+  resellersOnly: boolean;
 }
 
 /** A customer's package as a change request reads it. */
@@ -71,7 +75,11 @@ const templateColumns = {
   storageQuota: packageTemplates.storageQuota,
   storageQuotaUnit: packageTemplates.storageQuotaUnit,
   noOfMachinesLimit: packageTemplates.noOfMachinesLimit,
+  resellersOnly: packageTemplates.resellersOnly,
 };
+
+/** The buying customer's own reseller settings, beside its parent reseller's. */
+const ownResellerSettings = alias(resellerSettings, 'own_reseller_settings');
 
 const unpaid = and(
   eq(packageRequests.status, 'PENDING'),
@@ -112,11 +120,13 @@ export function createPurchaseRepo(db: Executor) {
           parentResellerCustomerId: customers.parentResellerCustomerId,
           whmcsServerId: customers.whmcsServerId,
           resellerMainSiteLink: resellerSettings.mainSiteLink,
+          resellerEnabled: ownResellerSettings.resellerEnabled,
         })
         .from(customers)
         .leftJoin(resellerSettings, eq(resellerSettings.customerId, customers.parentResellerCustomerId))
+        .leftJoin(ownResellerSettings, eq(ownResellerSettings.customerId, customers.id))
         .where(eq(customers.id, customerId));
-      return row ?? null;
+      return row ? { ...row, resellerEnabled: row.resellerEnabled ?? false } : null;
     },
 
     /** The templates of an owner (null: the provider's), by name. */

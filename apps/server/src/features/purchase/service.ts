@@ -10,6 +10,7 @@ import {
   type PurchaseResult,
   packageFromTemplate,
   type TemplatesOnOffer,
+  templateBuyerOf,
   templateQuotaInMb,
 } from '@portal/domain';
 import type { Db } from '../../db/client.js';
@@ -61,7 +62,7 @@ export function createPurchaseService(deps: {
   return {
     async templates(actor: Actor): Promise<TemplatesOnOffer> {
       const customer = await buyingCustomer(actor);
-      const elements = (await offer(sellerOf(customer), customer.whmcsServerId)).map(
+      const elements = (await offer(sellerOf(customer), templateBuyerOf(customer), customer.whmcsServerId)).map(
         (template): OfferedTemplate => ({
           id: template.id,
           name: template.name,
@@ -87,7 +88,9 @@ export function createPurchaseService(deps: {
     async purchase(actor: Actor, payload: PackagePurchasePayload): Promise<PurchaseResult> {
       const customer = await buyer(actor);
       const seller = sellerOf(customer);
-      const offered = (await offer(seller, customer.whmcsServerId)).find((t) => t.id === payload.packageTemplateId);
+      const offered = (await offer(seller, templateBuyerOf(customer), customer.whmcsServerId)).find(
+        (t) => t.id === payload.packageTemplateId,
+      );
       if (!offered) throw badRequest(T.notOnOffer, 'packageTemplateId');
       const order = isDirect(customer) ? await billing.order(customer.id, offered.name) : null;
       await db.transaction(async (tx) => {
@@ -119,7 +122,9 @@ export function createPurchaseService(deps: {
       if (!canRequestPackageChange(pkg)) throw badRequest(T.changeNotAllowed);
       const templateId = payload.newPackageTemplateId;
       if (pkg.templateId === templateId) throw badRequest(T.currentTemplate, 'newPackageTemplateId');
-      const offered = (await offer(seller, customer.whmcsServerId)).find((t) => t.id === templateId);
+      const offered = (await offer(seller, templateBuyerOf(customer), customer.whmcsServerId)).find(
+        (t) => t.id === templateId,
+      );
       if (!offered) throw badRequest(T.notOnOffer, 'newPackageTemplateId');
       const order =
         isDirect(customer) && pkg.whmcsServiceId !== null

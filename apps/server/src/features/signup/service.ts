@@ -1,4 +1,4 @@
-import { SIGN_UP_THROTTLE, type SignUpPayload, signUpWaitSeconds } from '@portal/domain';
+import { SIGN_UP_BUYER, SIGN_UP_THROTTLE, type SignUpPayload, signUpWaitSeconds } from '@portal/domain';
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -41,7 +41,7 @@ export function createSignUpService(deps: {
   }
 
   return {
-    templatesOnOffer: () => deps.offer(null),
+    templatesOnOffer: () => deps.offer(null, SIGN_UP_BUYER),
     accountHolder: (email: string) => repo.accountHolder(email),
 
     /**

@@ -11,8 +11,8 @@ import {
   STORAGE_QUOTA_UNITS,
 } from '@portal/domain';
 import Form from 'react-bootstrap/Form';
-import { type Resolver, useForm } from 'react-hook-form';
-import { FormModal, GlobalErrors, SelectField, TextField, useDialogSubmit, useOnOpen } from '../../ui';
+import { type Path, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
+import { CheckboxField, FormModal, GlobalErrors, SelectField, TextField, useDialogSubmit, useOnOpen } from '../../ui';
 import { useAddTemplate } from './mutations';
 
 const TEXT = MESSAGES.packageTemplate;
@@ -27,7 +27,9 @@ export interface AddTemplateDialogProps {
 
 /**
  * Add package template (000 §5): name, storage quota (placeholder in MBs) and unit, and 'Limit number of
- * machines?' (ticked sets 10, unticked 0 and hides the number). Not dismissable while submitting.
+ * machines?' (ticked sets 10, unticked 0 and hides the number). The provider also chooses 'For resellers only'
+ * (ours); a reseller's own templates are for its customers, so its form has no such switch.
+ * Not dismissable while submitting.
  */
 export function AddTemplateDialog({ show, audience, onHide, animation }: AddTemplateDialogProps) {
   const form = useForm<PackageTemplateAddForm>({
@@ -45,7 +47,7 @@ export function AddTemplateDialog({ show, audience, onHide, animation }: AddTemp
     unknownErrorText: TEXT.createFailed,
     form: {
       setError: form.setError,
-      fieldNames: ['name', 'storageQuota', 'storageQuotaUnit', 'noOfMachinesLimit'],
+      fieldNames: ['name', 'storageQuota', 'storageQuotaUnit', 'noOfMachinesLimit', 'resellersOnly'],
       globalFieldNames: MESSAGE_ROUTING.packageTemplateAdd.globalFieldNames,
     },
   });
@@ -100,7 +102,26 @@ export function AddTemplateDialog({ show, audience, onHide, animation }: AddTemp
           type="number"
         />
       )}
+      {audience === 'provider' && <ResellersOnlyField form={form} idPrefix="template-" />}
       <GlobalErrors messages={globalErrors} />
     </FormModal>
+  );
+}
+
+/** The provider's audience switch of a template (ours), with what it means under it. */
+export function ResellersOnlyField<F extends { resellersOnly?: boolean | 'true' | 'false' | undefined }>({
+  form,
+  idPrefix,
+}: {
+  form: UseFormReturn<F>;
+  idPrefix: string;
+}) {
+  return (
+    <>
+      <CheckboxField form={form} idPrefix={idPrefix} name={'resellersOnly' as Path<F>} label={L.resellersOnly} />
+      <Form.Text as="p" className="mt-n2" muted>
+        {TEXT.audience.hint}
+      </Form.Text>
+    </>
   );
 }

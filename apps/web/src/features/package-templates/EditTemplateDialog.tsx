@@ -4,12 +4,13 @@ import {
   MESSAGE_ROUTING,
   MESSAGES,
   PACKAGE_TEMPLATE_LABELS,
-  type PackageTemplateEditPayload,
+  type PackageTemplateEditForm,
   type PackageTemplateRow,
   packageTemplateEditSchema,
 } from '@portal/domain';
-import { useForm } from 'react-hook-form';
+import { type Resolver, useForm } from 'react-hook-form';
 import { FormModal, GlobalErrors, TextField, useDialogSubmit, useOnOpen } from '../../ui';
+import { ResellersOnlyField } from './AddTemplateDialog';
 import { useRenameTemplate } from './mutations';
 
 const TEXT = MESSAGES.packageTemplate;
@@ -22,14 +23,19 @@ export interface EditTemplateDialogProps {
   animation?: boolean;
 }
 
-/** Edit package template: the name only (000 §5). Not dismissable while submitting. */
+/**
+ * Edit package template: the name (000 §5) and, for the provider's, 'For resellers only' (ours; a reseller's form
+ * sends only the name). Not dismissable while submitting.
+ */
 export function EditTemplateDialog({ show, audience, template, onHide, animation }: EditTemplateDialogProps) {
-  const form = useForm<PackageTemplateEditPayload>({
-    resolver: zodResolver(packageTemplateEditSchema),
-    defaultValues: { name: template.name },
+  const values = (): PackageTemplateEditForm =>
+    audience === 'provider' ? { name: template.name, resellersOnly: template.resellersOnly } : { name: template.name };
+  const form = useForm<PackageTemplateEditForm>({
+    resolver: zodResolver(packageTemplateEditSchema) as unknown as Resolver<PackageTemplateEditForm>,
+    defaultValues: values(),
   });
   const { isSubmitting } = form.formState;
-  useOnOpen(show, () => form.reset({ name: template.name }));
+  useOnOpen(show, () => form.reset(values()));
   const { submit, globalErrors, clearErrors } = useDialogSubmit({
     mutation: useRenameTemplate(audience),
     successText: TEXT.updated,
@@ -37,12 +43,12 @@ export function EditTemplateDialog({ show, audience, template, onHide, animation
     unknownErrorText: TEXT.unknownWhileEditing,
     form: {
       setError: form.setError,
-      fieldNames: ['name'],
+      fieldNames: ['name', 'resellersOnly'],
       globalFieldNames: MESSAGE_ROUTING.packageTemplateEdit.globalFieldNames,
     },
   });
-  const save = form.handleSubmit(async (payload) => {
-    const outcome = await submit({ templateId: template.id, payload });
+  const save = form.handleSubmit(async (edited) => {
+    const outcome = await submit({ templateId: template.id, payload: packageTemplateEditSchema.parse(edited) });
     if (outcome.close) onHide();
   });
   return (
@@ -64,6 +70,7 @@ export function EditTemplateDialog({ show, audience, template, onHide, animation
         label={PACKAGE_TEMPLATE_LABELS.name}
         autoComplete="off"
       />
+      {audience === 'provider' && <ResellersOnlyField form={form} idPrefix="edit-template-" />}
       <GlobalErrors messages={globalErrors} />
     </FormModal>
   );

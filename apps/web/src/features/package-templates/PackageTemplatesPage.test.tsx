@@ -1,5 +1,5 @@
 import { type PackageTemplateRow, TIMINGS } from '@portal/domain';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { refreshesDue, renderSignedIn, watchRefreshes } from '../../app/testing';
 import { ToastHost } from '../../ui';
@@ -22,6 +22,7 @@ const template = (overrides: Partial<PackageTemplateRow> = {}): PackageTemplateR
   storageQuotaUnit: 'GB',
   noOfMachinesLimit: 0,
   storageQuotaInBytes: 10 * 1024 ** 3,
+  resellersOnly: false,
   ...overrides,
 });
 
@@ -39,6 +40,24 @@ describe('PackageTemplatesPage', () => {
     expect(within(table).getByText('T1').closest('tr')).toHaveTextContent('10 GBUnlimited');
     expect(within(table).getByText('T2').closest('tr')).toHaveTextContent('10 GB1');
     expect(server.requests[0]?.url.search).toBe('?page=0&size=5');
+  });
+
+  it("shows who each of the provider's templates is offered to; a reseller's table has no such column", async () => {
+    const rows = [template({ id: 1, name: 'Basic' }), template({ id: 2, name: 'Reseller 20 TB', resellersOnly: true })];
+    fakeServer(({ url }) => (url.pathname.endsWith('paginated') ? ok(paged(rows, url, 5)) : undefined));
+    renderSignedIn(<PackageTemplatesPage audience="provider" />, provider);
+    const table = await screen.findByRole('table', { name: 'Package templates' });
+    expect(within(table).getByRole('columnheader', { name: 'Offered to' })).toBeInTheDocument();
+    await waitFor(() => expect(within(table).getByText('Reseller 20 TB')).toBeInTheDocument());
+    expect(
+      within(within(table).getByText('Reseller 20 TB').closest('tr') as HTMLElement).getByTestId('status-badge'),
+    ).toHaveTextContent('Resellers only');
+    expect(within(table).getByText('Basic').closest('tr')).toHaveTextContent('Every customer');
+    cleanup();
+
+    renderSignedIn(<PackageTemplatesPage audience="reseller" />, { resellerEnabled: true });
+    const own = await screen.findByRole('table', { name: 'Package templates' });
+    expect(within(own).queryByRole('columnheader', { name: 'Offered to' })).not.toBeInTheDocument();
   });
 
   it("says 'There are no package templates' when there are none", async () => {
@@ -82,6 +101,7 @@ describe('AddTemplateDialog', () => {
       storageQuota: 10,
       storageQuotaUnit: 'GB',
       noOfMachinesLimit: 0,
+      resellersOnly: false,
     });
     expect(onHide).toHaveBeenCalled();
     // The list refreshes 2 s after the change (000 §2), not at once.
@@ -92,6 +112,30 @@ describe('AddTemplateDialog', () => {
     // Ticking again sets 10.
     await events.click(screen.getByLabelText('Limit number of machines?'));
     expect(screen.getByLabelText('Number of machines')).toHaveValue(10);
+  });
+
+  it("sends 'For resellers only' ticked by the provider; a reseller's form has no such switch", async () => {
+    const server = fakeServer(({ method }) => (method === 'POST' ? ok(template()) : undefined));
+    const { events } = open();
+    const audience = screen.getByRole('checkbox', { name: 'For resellers only' });
+    expect(audience).not.toBeChecked();
+    expect(screen.getByText(/direct customers and the public sign-up do not see it/)).toBeInTheDocument();
+    await events.type(screen.getByLabelText('package template name'), 'Reseller 20 TB');
+    await events.click(audience);
+    await events.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(server.to('POST', '/boltadmin/backuppackagetemplates')).toHaveLength(1));
+    expect(server.to('POST', '/boltadmin/backuppackagetemplates')[0]?.body).toMatchObject({
+      name: 'Reseller 20 TB',
+      resellersOnly: true,
+    });
+  });
+
+  it("shows no 'For resellers only' to a reseller", () => {
+    renderSignedIn(<AddTemplateDialog show audience="reseller" onHide={vi.fn()} animation={false} />, {
+      resellerEnabled: true,
+    });
+    expect(screen.getByLabelText('package template name')).toBeInTheDocument();
+    expect(screen.queryByLabelText('For resellers only')).not.toBeInTheDocument();
   });
 
   it('checks the fields before sending, and shows the server field and unknown error texts', async () => {
@@ -132,6 +176,29 @@ describe('EditTemplateDialog and DeleteTemplateDialog', () => {
     expect(await screen.findByText('Package template updated!')).toBeInTheDocument();
     expect(server.to('PUT', '/admin/mypackagetemplates/4')[0]?.body).toEqual({ name: 'Bigger' });
     expect(onHide).toHaveBeenCalled();
+  });
+
+  it("lets the provider change 'For resellers only' with the name", async () => {
+    const server = fakeServer(({ method }) => (method === 'PUT' ? ok(template()) : undefined));
+    const events = renderSignedIn(
+      <EditTemplateDialog
+        show
+        audience="provider"
+        template={template({ resellersOnly: true })}
+        onHide={vi.fn()}
+        animation={false}
+      />,
+      provider,
+    );
+    const audience = screen.getByRole('checkbox', { name: 'For resellers only' });
+    expect(audience).toBeChecked();
+    await events.click(audience);
+    await events.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.to('PUT', '/boltadmin/backuppackagetemplates/4')).toHaveLength(1));
+    expect(server.to('PUT', '/boltadmin/backuppackagetemplates/4')[0]?.body).toEqual({
+      name: 'Small',
+      resellersOnly: false,
+    });
   });
 
   it('asks before deleting and shows why a used template stays', async () => {

@@ -9,7 +9,7 @@ import {
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { routeCall } from '../../app/api';
-import { type DataTableColumn, Page, PagedTable } from '../../ui';
+import { type DataTableColumn, Page, PagedTable, StatusBadge } from '../../ui';
 import { AddTemplateDialog } from './AddTemplateDialog';
 import { DeleteTemplateDialog } from './DeleteTemplateDialog';
 import { EditTemplateDialog } from './EditTemplateDialog';
@@ -20,9 +20,18 @@ const C = TEXT.columns;
 
 type Open = { kind: 'add' } | { kind: 'edit' | 'delete'; template: PackageTemplateRow } | null;
 
+/** Who a provider's template is offered to (ours): a badge for resellers only, plain text for every customer. */
+const audienceCell = (t: PackageTemplateRow) =>
+  t.resellersOnly ? (
+    <StatusBadge status="RESELLERS_ONLY" label={TEXT.audience.resellersOnly} variant="info" />
+  ) : (
+    TEXT.audience.everyone
+  );
+
 /**
  * Package templates (000 §2): the provider's in the admin area, a reseller's own under /admin. An Add
- * modal, the paged table (5 per page) and per-row Edit and Delete.
+ * modal, the paged table (5 per page) and per-row Edit and Delete. The provider's table also shows who each
+ * template is offered to; a reseller's templates are all for its customers.
  */
 export function PackageTemplatesPage({ audience }: { audience: AdminAudience }) {
   const [open, setOpen] = useState<Open>(null);
@@ -31,6 +40,7 @@ export function PackageTemplatesPage({ audience }: { audience: AdminAudience }) 
     { key: 'name', header: C.name, render: (t) => t.name },
     { key: 'storageQuota', header: C.storageQuota, render: (t) => formatBytes(t.storageQuotaInBytes) },
     { key: 'machines', header: C.machines, render: (t) => machineLimitText(t.noOfMachinesLimit) },
+    ...(audience === 'provider' ? [{ key: 'audience', header: C.audience, render: audienceCell }] : []),
     {
       key: 'actions',
       header: C.actions,

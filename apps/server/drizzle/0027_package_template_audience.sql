@@ -1,0 +1,1 @@
+ALTER TABLE "package_templates" ADD COLUMN "resellers_only" boolean DEFAULT false NOT NULL;
