@@ -381,7 +381,12 @@ export const taskActions = pgTable(
     snapshotsAvailable: boolean('snapshots_available').notNull().default(false),
     /** The agent's own id of a run it started, so a start reported twice is recorded once. */
     runKey: varchar('run_key', { length: 100 }),
-    /** When the run last moved: its start, then each progress report (issue 29: the stall job reads it). */
+    /** Bytes the run's last progress report had done: with phase and counts, whether a report moved. */
+    progressBytesDone: bigint('progress_bytes_done', { mode: 'number' }).notNull().default(0),
+    /**
+     * When the run last moved: its start, then each progress report that differs from the one before (issue 29:
+     * the stall job reads it; restic repeats an unchanged status every second while it hangs).
+     */
     lastProgressAt: ts('last_progress_at').notNull().defaultNow(),
     /** Set when a busy run reported no progress for the stall limit; its next progress report clears it. */
     stalledAt: ts('stalled_at'),

@@ -195,19 +195,32 @@ export function createAgentEventsRepo(db: Executor) {
     async recordProgress(
       machineId: number,
       runKey: string,
-      progress: { phase: TransferPhase; percentage: number; currentItem: number; totalItems: number },
+      progress: {
+        phase: TransferPhase;
+        percentage: number;
+        currentItem: number;
+        totalItems: number;
+        bytesDone: number;
+      },
       reportedAt: Date,
     ): Promise<boolean> {
+      // A report that repeats the last one is not progress (issue 29): restic prints its status every second even
+      // while it hangs, so only a change moves the run's clock, and a run that moves again is no longer stalled.
+      // (SET expressions read the row as it was.)
+      const moved = sql`(${taskActions.phase}, ${taskActions.transferProgressPercentage}, ${taskActions.currentTransfer},
+        ${taskActions.totalTransfers}, ${taskActions.progressBytesDone}) is distinct from (${progress.phase}::text,
+        ${progress.percentage}::integer, ${progress.currentItem}::integer, ${progress.totalItems}::integer,
+        ${progress.bytesDone}::bigint)`;
       const rows = await db
         .update(taskActions)
         .set({
-          // A run that moves again is no longer stalled (issue 29).
-          lastProgressAt: reportedAt,
-          stalledAt: null,
+          lastProgressAt: sql`case when ${moved} then ${reportedAt.toISOString()}::timestamptz else ${taskActions.lastProgressAt} end`,
+          stalledAt: sql`case when ${moved} then null else ${taskActions.stalledAt} end`,
           phase: progress.phase,
           transferProgressPercentage: progress.percentage,
           currentTransfer: progress.currentItem,
           totalTransfers: progress.totalItems,
+          progressBytesDone: progress.bytesDone,
         })
         .where(and(actionOf(machineId, runKey), inArray(taskActions.status, BUSY)))
         .returning({ id: taskActions.id });

@@ -15,6 +15,7 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { createAgentEventsRepo } from '../agent-events/repo.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { connectTestAgent, eventually, listenOnLoopback } from '../live/testing.js';
 import { createMachineCredentials } from '../machine-auth/credentials.js';
@@ -127,11 +128,21 @@ describe('stalled runs (issue 29)', () => {
       expect(await runningList()).not.toContain(runId);
 
       // Progress again: running again, listed again.
-      await agent.send(progress);
+      const moved = { ...progress, percentage: 26, bytesDone: 11 };
+      await agent.send(moved);
       await eventually(async () => (await runOf('stall-1')).stalledAt === null);
       expect(await runningList()).toContain(runId);
-      t.clock.advanceMinutes(31);
+
+      // restic repeats an unchanged status every second while it hangs: a repeated report is no progress, so the
+      // run stalls however often it comes, and a repeat does not clear the stall either.
+      const events = createAgentEventsRepo(t.database.db);
+      for (let minute = 0; minute < 40; minute += 10) {
+        t.clock.advanceMinutes(10);
+        expect(await events.recordProgress(ids.machineA, 'stall-1', moved, t.clock.now)).toBe(true);
+      }
       expect(await t.app.runStalls.runOnce()).toBe(1);
+      expect(await events.recordProgress(ids.machineA, 'stall-1', moved, t.clock.now)).toBe(true);
+      expect((await runOf('stall-1')).stalledAt).not.toBeNull();
     } finally {
       await agent.client.stop();
     }

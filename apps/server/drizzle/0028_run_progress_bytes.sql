@@ -1,0 +1,1 @@
+ALTER TABLE "task_actions" ADD COLUMN "progress_bytes_done" bigint DEFAULT 0 NOT NULL;
