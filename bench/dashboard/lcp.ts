@@ -8,23 +8,13 @@
 // last context (scripts cached, as after the login page loaded them).
 import { gzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '../chromium.js';
 import { BENCH_ACCOUNTS, SETTINGS, summarise, table } from './common.js';
 import { readMarker } from './seed.js';
 import { buildIfWanted, get, type Session, signIn, startServer } from './server.js';
 
 const LCP_TARGET_MS = 1500;
 const JS_TARGET_BYTES = 200 * 1024;
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Collects largest-contentful-paint entries from the very start of the page. */
 const OBSERVER = `
@@ -132,7 +122,7 @@ async function main(): Promise<void> {
   try {
     const session = await signIn(server.url, BENCH_ACCOUNTS.providerAdmin(1));
     const files = await initialJavaScript(server.url, session);
-    browser = await chromium.launch({ executablePath: SETTINGS.chromium, headless: true, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: SETTINGS.chromium, headless: true, args: CHROMIUM_FLAGS });
     const newContext = async () => {
       const context = await (browser as Browser).newContext({ viewport: { width: 1366, height: 900 } });
       await context.addInitScript(OBSERVER);

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
+import { CHROMIUM_FLAGS } from '../chromium.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The server build to run: BENCH_SERVER_ENTRY names another (e.g. of another commit, for a before and after). */
@@ -18,16 +19,6 @@ const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
 const SIGNED_IN_AS = 'provider-admin@demo.test';
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** The demo server as the journeys start it (e2e/playwright.config.ts): fresh data folder, no live agents. */
 async function startDemoServer(): Promise<{ url: string; stop: () => Promise<void> }> {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} missing: run npm run build`);
