@@ -165,6 +165,32 @@ function valueRefusal(flag: RealtimeFlag, shown: string, value: string): Realtim
 }
 
 /**
+ * One allowed flag with its value: `inline` is what stood after `=` (or the rest of a short group), `next` the part
+ * after it. A switch takes no value, but a counter takes a level inline; a flag with a value takes `next` when
+ * nothing stood inline.
+ */
+function readFlag(
+  flag: RealtimeFlag,
+  shown: string,
+  inline: string | null,
+  next: string | undefined,
+): { flag: ReadFlag; tookNext: boolean } | RealtimeCommandRefusal {
+  if (flag.value === null) {
+    if (inline === null) return { flag: { long: flag.long, value: null }, tookNext: false };
+    if (!flag.counter) return refuse('commandFlags', T.takesNoValue(shown));
+    if (!VALUE_RULES.verbosity.valid(inline)) {
+      return refuse('commandFlags', T.valueNotValid(shown, inline, VALUE_RULES.verbosity.expected));
+    }
+    return { flag: { long: flag.long, value: inline }, tookNext: false };
+  }
+  const value = inline ?? next;
+  if (value === undefined) return refuse('commandFlags', T.needsValue(shown));
+  const bad = valueRefusal(flag, shown, value);
+  if (bad) return bad;
+  return { flag: { long: flag.long, value }, tookNext: inline === null };
+}
+
+/**
  * Reads the flags as restic would, keeping only allow-listed flags with valid values: the flags read, or the
  * first reason to refuse them.
  */
@@ -183,29 +209,10 @@ export function readRealtimeFlags(
       const name = eq === -1 ? part.slice(2) : part.slice(2, eq);
       const flag = allowed.find((f) => f.long === name);
       if (!flag) return refuse('commandFlags', T.flagNotAllowed(`--${name}`, base));
-      const shown = `--${name}`;
-      if (flag.value === null) {
-        if (eq === -1) flags.push({ long: flag.long, value: null });
-        else if (flag.counter) {
-          const level = part.slice(eq + 1);
-          if (!VALUE_RULES.verbosity.valid(level)) {
-            return refuse('commandFlags', T.valueNotValid(shown, level, VALUE_RULES.verbosity.expected));
-          }
-          flags.push({ long: flag.long, value: level });
-        } else return refuse('commandFlags', T.takesNoValue(shown));
-        continue;
-      }
-      let value: string;
-      if (eq !== -1) value = part.slice(eq + 1);
-      else {
-        const next = parts[i + 1];
-        if (next === undefined) return refuse('commandFlags', T.needsValue(shown));
-        value = next;
-        i += 1;
-      }
-      const bad = valueRefusal(flag, shown, value);
-      if (bad) return bad;
-      flags.push({ long: flag.long, value });
+      const read = readFlag(flag, `--${name}`, eq === -1 ? null : part.slice(eq + 1), parts[i + 1]);
+      if ('message' in read) return read;
+      flags.push(read.flag);
+      if (read.tookNext) i += 1;
       continue;
     }
     if (!part.startsWith('-') || part === '-') return refuse('commandFlags', T.notAFlag(part));
@@ -213,35 +220,19 @@ export function readRealtimeFlags(
     const letters = part.slice(1);
     for (let j = 0; j < letters.length; j += 1) {
       const letter = letters[j] as string;
-      const shown = `-${letter}`;
       const flag = allowed.find((f) => f.short === letter);
-      if (!flag) return refuse('commandFlags', T.flagNotAllowed(shown, base, part));
+      if (!flag) return refuse('commandFlags', T.flagNotAllowed(`-${letter}`, base, part));
       const rest = letters.slice(j + 1);
-      if (flag.value === null) {
-        if (!rest.startsWith('=')) {
-          flags.push({ long: flag.long, value: null });
-          continue;
-        }
-        // `-v=2` sets a counter's level; `=` after any other switch is a value it does not take.
-        const level = rest.slice(1);
-        if (!flag.counter) return refuse('commandFlags', T.takesNoValue(shown));
-        if (!VALUE_RULES.verbosity.valid(level)) {
-          return refuse('commandFlags', T.valueNotValid(shown, level, VALUE_RULES.verbosity.expected));
-        }
-        flags.push({ long: flag.long, value: level });
-        break;
+      if (flag.value === null && !rest.startsWith('=')) {
+        flags.push({ long: flag.long, value: null });
+        continue;
       }
-      let value: string;
-      if (rest !== '') value = rest.startsWith('=') ? rest.slice(1) : rest;
-      else {
-        const next = parts[i + 1];
-        if (next === undefined) return refuse('commandFlags', T.needsValue(shown));
-        value = next;
-        i += 1;
-      }
-      const bad = valueRefusal(flag, shown, value);
-      if (bad) return bad;
-      flags.push({ long: flag.long, value });
+      // The rest of the group is the value (`-Hhost`, `-H=host`, a counter's `-v=2`), else the next part is.
+      const inline = rest === '' ? null : rest.startsWith('=') ? rest.slice(1) : rest;
+      const read = readFlag(flag, `-${letter}`, inline, parts[i + 1]);
+      if ('message' in read) return read;
+      flags.push(read.flag);
+      if (read.tookNext) i += 1;
       break;
     }
   }
