@@ -1,4 +1,4 @@
-import type { PackageStatus, StorageQuotaUnit } from '@portal/domain';
+import type { PackageStatus } from '@portal/domain';
 import { and, asc, eq, gt, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
@@ -10,6 +10,7 @@ import {
   packageTemplates,
   resellerSettings,
 } from '../../db/schema/index.js';
+import { type TemplateRecord, templateFields } from '../package-templates/repo.js';
 
 /** Who sells to a customer: its parent reseller's templates, or the provider's own (owner null). */
 export interface BuyingCustomer {
@@ -23,14 +24,7 @@ export interface BuyingCustomer {
   resellerEnabled: boolean;
 }
 
-export interface TemplateRecord {
-  id: number;
-  name: string;
-  storageQuota: number;
-  storageQuotaUnit: StorageQuotaUnit;
-  noOfMachinesLimit: number;
-  resellersOnly: boolean;
-}
+export type { TemplateRecord };
 
 /** A customer's package as a change request reads it. */
 export interface ChangeablePackage {
@@ -68,15 +62,6 @@ const ownedBy = (ownerCustomerId: number | null): SQL =>
   ownerCustomerId === null
     ? isNull(packageTemplates.ownerCustomerId)
     : eq(packageTemplates.ownerCustomerId, ownerCustomerId);
-
-const templateColumns = {
-  id: packageTemplates.id,
-  name: packageTemplates.name,
-  storageQuota: packageTemplates.storageQuota,
-  storageQuotaUnit: packageTemplates.storageQuotaUnit,
-  noOfMachinesLimit: packageTemplates.noOfMachinesLimit,
-  resellersOnly: packageTemplates.resellersOnly,
-};
 
 /** The buying customer's own reseller settings, beside its parent reseller's. */
 const ownResellerSettings = alias(resellerSettings, 'own_reseller_settings');
@@ -132,7 +117,7 @@ export function createPurchaseRepo(db: Executor) {
     /** The templates of an owner (null: the provider's), by name. */
     templatesOf(ownerCustomerId: number | null): Promise<TemplateRecord[]> {
       return db
-        .select(templateColumns)
+        .select(templateFields)
         .from(packageTemplates)
         .where(ownedBy(ownerCustomerId))
         .orderBy(asc(packageTemplates.name), asc(packageTemplates.id));
@@ -144,7 +129,7 @@ export function createPurchaseRepo(db: Executor) {
      */
     async holdTemplate(ownerCustomerId: number | null, templateId: number): Promise<TemplateRecord | null> {
       const [row] = await db
-        .select(templateColumns)
+        .select(templateFields)
         .from(packageTemplates)
         .where(and(eq(packageTemplates.id, templateId), ownedBy(ownerCustomerId)))
         .for('share');
