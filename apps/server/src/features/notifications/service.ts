@@ -115,6 +115,30 @@ function mailsFor(
   return recipients.map((r) => ({ eventKey: `${event}:${r.userId}`, customerId, kind, recipient: r.email, message }));
 }
 
+/** What a task's mails read of it: its name and machine (NotificationsRepo.taskContext). */
+type TaskContext = NonNullable<Awaited<ReturnType<NotificationsRepo['taskContext']>>>;
+
+/**
+ * Queues a mail about one task to the machine's subscribers of `subscription`, inside `tx`; nothing when the task
+ * is gone. `event` keys the mail per recipient, so a repeated event is queued once.
+ */
+async function queueTaskMails(
+  tx: Executor,
+  taskId: number,
+  mail: { subscription: NotificationKind; event: string; kind: NotificationMailKind },
+  message: (context: TaskContext, taskPath: string) => MailToQueue['message'],
+): Promise<number> {
+  const repo = createNotificationsRepo(tx);
+  const context = await repo.taskContext(taskId);
+  if (!context) return 0;
+  const taskPath = taskUrl('customer', { machineId: context.machine.id, taskId });
+  const recipients = await repo.machineRecipients(mail.subscription, context.machine);
+  return enqueueMails(
+    tx,
+    mailsFor(recipients, mail.event, context.machine.customerId, mail.kind, message(context, taskPath)),
+  );
+}
+
 const BATCH = 200;
 
 /**
@@ -133,25 +157,23 @@ export function createNotificationEvents(deps: { db: Db; now?: () => Date }) {
       tx: Executor,
       run: { actionId: number; taskId: number; status: string; finishedAt: Date; failureMessage: string | null },
     ): Promise<number> {
-      if (run.status !== 'FAILED' && run.status !== 'FINISHED_WARNINGS') return 0;
-      const repo = createNotificationsRepo(tx);
-      const context = await repo.taskContext(run.taskId);
-      if (!context) return 0;
-      const failed = run.status === 'FAILED';
-      const kind: NotificationKind = failed ? 'runFailed' : 'runWarnings';
-      const message = NOTIFICATION_MAILS.runEnded({
-        status: run.status,
-        taskName: context.taskName,
-        machineName: context.machine.name,
-        finishedAt: run.finishedAt,
-        failureMessage: run.failureMessage,
-        taskPath: taskUrl('customer', { machineId: context.machine.id, taskId: run.taskId }),
-      });
-      const recipients = await repo.machineRecipients(kind, context.machine);
-      const event = `${failed ? 'run-failed' : 'run-warnings'}:${run.actionId}`;
-      return enqueueMails(
-        tx,
-        mailsFor(recipients, event, context.machine.customerId, failed ? 'RUN_FAILED' : 'RUN_WARNINGS', message),
+      const { status } = run;
+      if (status !== 'FAILED' && status !== 'FINISHED_WARNINGS') return 0;
+      const failed = status === 'FAILED';
+      const mail = {
+        subscription: failed ? ('runFailed' as const) : ('runWarnings' as const),
+        event: `${failed ? 'run-failed' : 'run-warnings'}:${run.actionId}`,
+        kind: failed ? ('RUN_FAILED' as const) : ('RUN_WARNINGS' as const),
+      };
+      return queueTaskMails(tx, run.taskId, mail, (context, taskPath) =>
+        NOTIFICATION_MAILS.runEnded({
+          status,
+          taskName: context.taskName,
+          machineName: context.machine.name,
+          finishedAt: run.finishedAt,
+          failureMessage: run.failureMessage,
+          taskPath,
+        }),
       );
     },
 
@@ -163,35 +185,37 @@ export function createNotificationEvents(deps: { db: Db; now?: () => Date }) {
       tx: Executor,
       run: { actionId: number; taskId: number; lastProgressAt: Date; stallMinutes: number },
     ): Promise<number> {
-      const repo = createNotificationsRepo(tx);
-      const context = await repo.taskContext(run.taskId);
-      if (!context) return 0;
-      const message = NOTIFICATION_MAILS.runStalled({
-        taskName: context.taskName,
-        machineName: context.machine.name,
-        lastProgressAt: run.lastProgressAt,
-        stallMinutes: run.stallMinutes,
-        taskPath: taskUrl('customer', { machineId: context.machine.id, taskId: run.taskId }),
-      });
-      const recipients = await repo.machineRecipients('runFailed', context.machine);
-      const event = `run-stalled:${run.actionId}:${run.lastProgressAt.toISOString()}`;
-      return enqueueMails(tx, mailsFor(recipients, event, context.machine.customerId, 'RUN_STALLED', message));
+      const mail = {
+        subscription: 'runFailed' as const,
+        event: `run-stalled:${run.actionId}:${run.lastProgressAt.toISOString()}`,
+        kind: 'RUN_STALLED' as const,
+      };
+      return queueTaskMails(tx, run.taskId, mail, (context, taskPath) =>
+        NOTIFICATION_MAILS.runStalled({
+          taskName: context.taskName,
+          machineName: context.machine.name,
+          lastProgressAt: run.lastProgressAt,
+          stallMinutes: run.stallMinutes,
+          taskPath,
+        }),
+      );
     },
 
     /** A scheduled run expected at `expectedAt` was marked missed; `tx` is the transaction that marked it. */
     async taskMissed(tx: Executor, missed: { taskId: number; expectedAt: Date }): Promise<number> {
-      const repo = createNotificationsRepo(tx);
-      const context = await repo.taskContext(missed.taskId);
-      if (!context) return 0;
-      const message = NOTIFICATION_MAILS.runMissed({
-        taskName: context.taskName,
-        machineName: context.machine.name,
-        expectedAt: missed.expectedAt,
-        taskPath: taskUrl('customer', { machineId: context.machine.id, taskId: missed.taskId }),
-      });
-      const recipients = await repo.machineRecipients('runMissed', context.machine);
-      const event = `missed:${missed.taskId}:${missed.expectedAt.toISOString()}`;
-      return enqueueMails(tx, mailsFor(recipients, event, context.machine.customerId, 'RUN_MISSED', message));
+      const mail = {
+        subscription: 'runMissed' as const,
+        event: `missed:${missed.taskId}:${missed.expectedAt.toISOString()}`,
+        kind: 'RUN_MISSED' as const,
+      };
+      return queueTaskMails(tx, missed.taskId, mail, (context, taskPath) =>
+        NOTIFICATION_MAILS.runMissed({
+          taskName: context.taskName,
+          machineName: context.machine.name,
+          expectedAt: missed.expectedAt,
+          taskPath,
+        }),
+      );
     },
 
     /**
