@@ -22,6 +22,7 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { resultOf } from '../../testing/envelope.js';
+import { startRecordingListener } from '../../testing/listener.js';
 import { loopbackGuard } from '../../testing/rgw.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../../testing/whmcs.js';
 import { addCustomer, signedIn, type TestCustomer } from '../customers/testing.js';
@@ -434,6 +435,38 @@ describe('paid invoices approve their requests', () => {
 });
 
 describe('prices', () => {
+  it('of a billing server that failed are not asked for again for a short while (a visitor does not wait it out)', async () => {
+    const failing = await startRecordingListener(
+      'HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+    );
+    const serverId = await billingServer('Failing', failing.port);
+    let clock = 1_000_000;
+    const billing = createWhmcsPurchaseBilling({
+      repo: createPurchaseRepo(t.database.db),
+      directory: createBillingDirectory({
+        db: t.database.db,
+        secrets: createSecretBox(MASTER_KEY),
+        client: { guard: loopbackGuard() },
+      }),
+      now: () => clock,
+    });
+    const pricesOfFailing = async () =>
+      (await billing.catalogue()).find((region) => region.serverId === serverId)?.prices;
+    try {
+      expect(await pricesOfFailing()).toBeNull();
+      expect(failing.connections).toBe(1);
+      clock += 10_000;
+      expect(await pricesOfFailing()).toBeNull();
+      expect(failing.connections).toBe(1);
+      clock += 10_000;
+      expect(await pricesOfFailing()).toBeNull();
+      expect(failing.connections).toBe(2);
+    } finally {
+      await t.database.db.delete(billingServers).where(eq(billingServers.id, serverId));
+      await failing.close();
+    }
+  });
+
   it('are read from the billing system once a minute at most', async () => {
     const client = await signedIn(t.app, billed.admin.email);
     const before = resultOf<TemplatesOnOffer>(await client.json('GET', R.templates.build()));

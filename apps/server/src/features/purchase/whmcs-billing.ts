@@ -11,6 +11,11 @@ type BillingClient = Pick<WhmcsClient, 'getProducts' | 'addOrder' | 'upgradeProd
 
 /** How long a billing server's product list is reused: prices change rarely, the table is read often. */
 const PRODUCTS_CACHE_MS = 60_000;
+/**
+ * How long a failed product list is answered again before the billing server is asked anew: the public sign-up
+ * reads prices, so while a billing server is down each visitor would otherwise wait out its timeout.
+ */
+const FAILED_PRODUCTS_CACHE_MS = 15_000;
 
 /** A WHMCS product's price as the template table shows it. */
 const priceText = (product: WhmcsProduct) =>
@@ -27,15 +32,19 @@ export function createWhmcsPurchaseBilling(deps: {
   now?: () => number;
 }): PurchaseBilling {
   const now = deps.now ?? Date.now;
-  const products = new Map<number, { at: number; list: Promise<WhmcsProduct[]> }>();
+  const products = new Map<number, { until: number; list: Promise<WhmcsProduct[]> }>();
 
   function productsOf(serverId: number, client: BillingClient): Promise<WhmcsProduct[]> {
     const cached = products.get(serverId);
-    if (cached && now() - cached.at < PRODUCTS_CACHE_MS) return cached.list;
+    if (cached && now() < cached.until) return cached.list;
     const list = client.getProducts();
-    products.set(serverId, { at: now(), list });
-    // A failed list is not kept: the next call asks again.
-    list.catch(() => products.delete(serverId));
+    products.set(serverId, { until: now() + PRODUCTS_CACHE_MS, list });
+    // A failed list is kept for a short while only.
+    list.catch(() => {
+      if (products.get(serverId)?.list === list) {
+        products.set(serverId, { until: now() + FAILED_PRODUCTS_CACHE_MS, list });
+      }
+    });
     return list;
   }
 
