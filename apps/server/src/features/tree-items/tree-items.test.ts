@@ -148,11 +148,11 @@ describe('POST /backupmachines/{id}/treeitems', () => {
     expect(refused.statusCode).toBe(404);
     expect(JSON.stringify(refused.json())).not.toContain('/a');
     expect(requests).toHaveLength(2);
-    // Without a session there is no CSRF token either: refused before anything else.
+    // Without a session (nor a CSRF token): 401, before anything else (issue 29).
     const anonymous = new TestClient(t.app);
     expect(
       (await anonymous.json('POST', ROUTES.treeItems.list.build({ machineId: machines.assigned }), body)).statusCode,
-    ).toBe(403);
+    ).toBe(401);
     expect(requests).toHaveLength(2);
   });
 
