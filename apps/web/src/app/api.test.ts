@@ -9,6 +9,7 @@ import {
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { fakeServer, ok, reply, userRow } from '../features/users/testing';
 import { CommunicationError, call, getResult, routeCall } from './api';
+import { signOut } from './sign-out';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -57,5 +58,19 @@ describe('calls through the route table', () => {
     expect(assign).not.toHaveBeenCalled();
     expect((await call(ROUTES.account.get, {})).ok).toBe(false);
     expect(assign).toHaveBeenCalledWith(PAGES.mfaEnrol);
+  });
+
+  it("sends a 401 to 'session expired', but not once the user has asked to sign out", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    fakeServer(() => reply(401, { messages: [] }));
+    expect((await call(ROUTES.users.list, {})).ok).toBe(false);
+    expect(assign).toHaveBeenLastCalledWith('/login?expired');
+    assign.mockClear();
+    // A request still under way when the sign-out ends the session: the signed-out page wins.
+    await signOut();
+    expect((await call(ROUTES.users.list, {})).ok).toBe(false);
+    expect(assign).toHaveBeenCalledTimes(1);
+    expect(assign).not.toHaveBeenCalledWith('/login?expired');
   });
 });

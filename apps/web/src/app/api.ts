@@ -11,6 +11,7 @@ import {
 } from '@portal/domain';
 import type { z } from 'zod';
 import { csrfToken } from './initial-data';
+import { isSigningOut } from './signing-out';
 
 /** A call that did not produce an envelope (network failure, non-JSON answer). */
 export class CommunicationError extends Error {
@@ -48,7 +49,7 @@ async function send<T>(method: string, path: string, body?: unknown): Promise<Ap
   } catch {
     throw new CommunicationError();
   }
-  if (response.status === 401 && !path.startsWith('/login')) {
+  if (response.status === 401 && !path.startsWith('/login') && !isSigningOut()) {
     window.location.assign('/login?expired');
   }
   let envelope: Envelope<T>;

@@ -1,5 +1,6 @@
 import { AFTER_LOGOUT_FAILURE_URL, AFTER_LOGOUT_URL, CSRF_FIELD_NAME, ROUTES } from '@portal/domain';
 import { csrfToken } from './initial-data';
+import { markSigningOut } from './signing-out';
 
 /**
  * Sign-out posts the CSRF field and header (001 §7), then goes to /login?logout, or /login?error on failure.
@@ -7,6 +8,7 @@ import { csrfToken } from './initial-data';
  */
 export async function signOut(): Promise<void> {
   const { header, token } = csrfToken();
+  markSigningOut();
   try {
     const response = await fetch(ROUTES.auth.signOut.build(), {
       method: 'POST',
