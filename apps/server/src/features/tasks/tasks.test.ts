@@ -207,8 +207,10 @@ describe('the task page', () => {
       delete: false,
       reasons: { runNow: offlineReason, togglePause: offlineReason, edit: offlineReason, delete: offlineReason },
     });
+    // Online only for this request: with Redis, a later command to an 'online' machine waits for its agent.
     await t.database.db.update(backupMachines).set({ online: true }).where(eq(backupMachines.id, ids.machineA));
     const { status, body } = await get<TaskDetail>('userA', ROUTES.tasks.customer.detail.build(customerTask()));
+    await t.database.db.update(backupMachines).set({ online: false }).where(eq(backupMachines.id, ids.machineA));
     expect(status).toBe(200);
     expect(body.result).toMatchObject({
       name: 'Documents',
