@@ -1,7 +1,11 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // One worker per core, not vitest's cores − 1: most test files wait on databases, restic and browsers, and
+    // on CI's 2-core machine the default left every file in line behind one worker.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         test: {

@@ -1,4 +1,4 @@
-// npm run openapi: writes docs/openapi.json from the route table. The server test openapi.test.ts fails while
+// npm run openapi: writes docs/openapi.json from the route table. The server test openapi.db.test.ts fails while
 // the committed file and the code disagree, so run this after changing a route and commit the result.
 import { writeFileSync } from 'node:fs';
 import { buildOpenApiDocument } from '@portal/domain';

@@ -1,25 +1,64 @@
-// npm test: every tier (lint, types, unit/integration/component with coverage, the first page's JavaScript
-// budget, browser journeys), then one closing line 'N passed, N failed' that CI reads.
-// `npm test -- --database-tiers` runs only the server and agent tests, whose outcome depends on the database
-// and Redis the environment points at: CI's second pass on PostgreSQL and Redis. Lint, types, domain rules and
-// web components would only repeat the first pass; the journeys drive the same server code through the
-// browser and run once, on the embedded database, to keep CI inside its 45 minutes.
+// npm test: every tier (lint, types, build, unit/integration/component, the first page's JavaScript budget, browser
+// journeys), then each phase's wall time, the 15 slowest test files and one closing line 'N passed, N failed' that
+// CI reads.
+// `npm test -- --database-tiers` runs only the test files whose outcome depends on the database and Redis the
+// environment points at (named `*.db.test.ts`; testing/database.ts refuses to open a database for any other):
+// CI's second pass on PostgreSQL and Redis. Everything else would only repeat the first pass.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ensureDependencies, mustRun, root, run } from './lib.mjs';
+import { join, relative } from 'node:path';
+import { ensureDependencies, root, run } from './lib.mjs';
 
 await ensureDependencies();
 const reports = mkdtempSync(join(tmpdir(), 'portal-test-'));
 const tally = { passed: 0, failed: 0, skipped: 0 };
+/** Each phase's wall time, printed at the end beside its allowance (seconds on CI's 2-core machine). */
+const phases = [];
+/** Every test file's duration, for the slowest 15. */
+const files = [];
 let exitCode = 0;
 
-const databaseTiersOnly = process.argv.includes('--database-tiers');
-if (!databaseTiersOnly) {
-  await mustRun('lint', 'npm', ['run', 'lint']);
-  await mustRun('typecheck', 'npm', ['run', 'typecheck']);
-  // Pinned versions, lockfile in step, every install script reviewed (scripts/check-supply.mjs).
-  await mustRun('supply chain', 'npm', ['run', 'check:supply']);
+/**
+ * Runs one phase, timed. `must`: a failure stops npm test at once (nothing after it would mean anything).
+ * A phase that passes its allowance is named in a warning: CI's budget is 25 minutes for both passes.
+ */
+async function phase(label, allowanceSeconds, command, args, { must = false, ...options } = {}) {
+  const started = Date.now();
+  const code = await run(command, args, options);
+  phases.push({ label, seconds: (Date.now() - started) / 1000, allowanceSeconds, code });
+  if (code !== 0 && must) {
+    console.error(`\n${label} failed (exit code ${code}).`);
+    report();
+    process.exit(code);
+  }
+  return code;
+}
+
+function failWith(code) {
+  if (code !== 0 && exitCode === 0) exitCode = code;
+}
+
+/** Runs vitest with a JSON report, and counts its tests and file durations. */
+async function vitest(label, allowanceSeconds, args) {
+  const output = join(reports, `vitest-${phases.length}.json`);
+  const code = await phase(label, allowanceSeconds, 'npx', [
+    'vitest',
+    'run',
+    ...args,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${output}`,
+  ]);
+  if (existsSync(output)) {
+    const result = JSON.parse(readFileSync(output, 'utf8'));
+    tally.passed += result.numPassedTests;
+    tally.failed += result.numFailedTests;
+    tally.skipped += result.numPendingTests + result.numTodoTests;
+    for (const file of result.testResults) {
+      files.push({ name: relative(root, file.name), seconds: (file.endTime - file.startTime) / 1000 });
+    }
+  }
+  failWith(code);
 }
 
 // Run once, in the first pass. The S3 proofs on Ceph RGW test the storage service's side (policies, keys, restic
@@ -28,52 +67,91 @@ if (!databaseTiersOnly) {
 // pass would only repeat them.
 const FIRST_PASS_ONLY = [
   '**/*-s3*.test.ts',
-  '**/storage/s3.test.ts',
-  '**/storage-locations/machine-keys.test.ts',
-  '**/resilience/outage.test.ts',
-  '**/resilience/shutdown.test.ts',
+  '**/storage-locations/machine-keys.db.test.ts',
+  '**/resilience/outage.db.test.ts',
+  '**/resilience/shutdown.db.test.ts',
 ].flatMap((pattern) => ['--exclude', pattern]);
-const vitestReport = join(reports, 'vitest.json');
-const unit = await run('npx', [
-  'vitest',
-  'run',
-  ...(databaseTiersOnly ? ['--project', 'server', '--project', 'agent', ...FIRST_PASS_ONLY] : ['--coverage']),
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${vitestReport}`,
-]);
-if (existsSync(vitestReport)) {
-  const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
-  tally.passed += report.numPassedTests;
-  tally.failed += report.numFailedTests;
-  tally.skipped += report.numPendingTests + report.numTodoTests;
-}
-if (unit !== 0) exitCode = unit;
 
-if (databaseTiersOnly) finish();
-await mustRun('build', 'npm', ['run', 'build']);
-// The first page's JavaScript against its budget: a size of the build just made, not a timing.
-const initialJs = await run('node', ['bench/initial-js.mjs']);
-if (initialJs === 0) tally.passed += 1;
-else {
-  tally.failed += 1;
-  if (exitCode === 0) exitCode = initialJs;
+if (process.argv.includes('--database-tiers')) {
+  await vitest('database tests (server, agent)', 600, [
+    '--project',
+    'server',
+    '--project',
+    'agent',
+    ...FIRST_PASS_ONLY,
+    '.db.test.ts',
+  ]);
+  finish();
 }
+
+await phase('lint', 60, 'npm', ['run', 'lint'], { must: true });
+await phase('typecheck', 150, 'npm', ['run', 'typecheck'], { must: true });
+// Pinned versions, lockfile in step, every install script reviewed (scripts/check-supply.mjs).
+await phase('supply chain', 30, 'npm', ['run', 'check:supply'], { must: true });
+// Built before the tests: the tests that need the agent's build use this one (apps/agent/src/built-agent.ts).
+await phase('build', 180, 'npm', ['run', 'build'], { must: true });
+// Coverage is measured for the domain only (it holds every rule; 95 % of its lines at least): the other projects
+// run without the instrumentation.
+await vitest('domain (with coverage)', 60, ['--project', 'domain', '--coverage']);
+await vitest('server, agent, web', 780, ['--project', 'server', '--project', 'agent', '--project', 'web']);
+// The first page's JavaScript against its budget: a size of the build just made, not a timing.
+const initialJs = await phase('first page budget', 15, 'node', ['bench/initial-js.mjs']);
+if (initialJs === 0) tally.passed += 1;
+else tally.failed += 1;
+failWith(initialJs);
+
 const e2eReport = join(reports, 'playwright.json');
-const e2e = await run('npx', ['playwright', 'test', '--reporter=list,json'], {
+const e2e = await phase('journeys', 540, 'npx', ['playwright', 'test', '--reporter=list,json'], {
   cwd: join(root, 'e2e'),
   env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
 });
 if (existsSync(e2eReport)) {
-  const stats = JSON.parse(readFileSync(e2eReport, 'utf8')).stats;
-  tally.passed += stats.expected + stats.flaky;
-  tally.failed += stats.unexpected;
-  tally.skipped += stats.skipped;
+  const result = JSON.parse(readFileSync(e2eReport, 'utf8'));
+  tally.passed += result.stats.expected + result.stats.flaky;
+  tally.failed += result.stats.unexpected;
+  tally.skipped += result.stats.skipped;
+  for (const spec of journeyFiles(result.suites)) files.push(spec);
 }
-if (e2e !== 0 && exitCode === 0) exitCode = e2e;
+failWith(e2e);
 finish();
 
+/** A journey file's time: the sum of its tests' runs (they run one after another in one worker). */
+function journeyFiles(suites) {
+  const byFile = new Map();
+  const visit = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      const seconds = spec.tests.flatMap((test) => test.results).reduce((sum, r) => sum + r.duration / 1000, 0);
+      const name = `e2e/tests/${spec.file}`;
+      byFile.set(name, (byFile.get(name) ?? 0) + seconds);
+    }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of suites ?? []) visit(suite);
+  return [...byFile].map(([name, seconds]) => ({ name, seconds }));
+}
+
+function report() {
+  const pad = Math.max(...phases.map((p) => p.label.length));
+  console.log('\nPhase timings (wall time / allowance):');
+  for (const p of phases) {
+    const over = p.seconds > p.allowanceSeconds ? '  ⚠ over its allowance' : '';
+    console.log(`  ${p.label.padEnd(pad)}  ${p.seconds.toFixed(0).padStart(5)} s / ${p.allowanceSeconds} s${over}`);
+  }
+  const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+  console.log(`  ${'total'.padEnd(pad)}  ${total.toFixed(0).padStart(5)} s`);
+  if (files.length > 0) {
+    console.log('\nSlowest test files:');
+    for (const file of files.sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
+      console.log(`  ${file.seconds.toFixed(1).padStart(6)} s  ${file.name}`);
+    }
+  }
+  for (const p of phases.filter((p) => p.seconds > p.allowanceSeconds)) {
+    console.warn(`warning: ${p.label} took ${p.seconds.toFixed(0)} s, over its allowance of ${p.allowanceSeconds} s`);
+  }
+}
+
 function finish() {
+  report();
   if (exitCode !== 0 && tally.failed === 0) tally.failed = 1;
   console.log(`\n${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
   process.exit(exitCode);

@@ -10,6 +10,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { agentSourceHash } from './source-hash.mjs';
 
 const started = Date.now();
 const here = dirname(fileURLToPath(import.meta.url));
@@ -68,4 +69,6 @@ if (process.platform === 'linux' && process.arch === 'x64') {
 } else {
   console.log(`agent: no single executable on ${process.platform}-${process.arch} (built on Linux x64 only)`);
 }
+// Last: a build stopped half-way has no hash, so the tests never take it for a finished one.
+writeFileSync(join(out, 'source-hash'), agentSourceHash());
 console.log(`agent built in ${((Date.now() - started) / 1000).toFixed(1)} s: ${out}`);

@@ -4,18 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { builtAgent } from './built-agent.js';
 import { AGENT_USAGE } from './cli.js';
 import { CLIENT_VERSION } from './config.js';
 
 const run = promisify(execFile);
-const out = mkdtempSync(join(tmpdir(), 'portal-agent-build-'));
+const out = mkdtempSync(join(tmpdir(), 'portal-agent-run-'));
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe.skipIf(process.platform !== 'linux' || process.arch !== 'x64')('the Linux x64 single executable', () => {
   it('runs with no Node.js on PATH and nothing in its environment', async () => {
-    await run(process.execPath, [join(import.meta.dirname, '../build.mjs'), out]);
-    const executable = join(out, 'portal-agent-linux-x64');
+    const executable = join(await builtAgent(), 'portal-agent-linux-x64');
     // An empty folder as PATH: no node to be found, as on a machine without Node.js.
     const env = { PATH: mkdtempSync(join(out, 'empty-path-')) };
     const version = await run(executable, ['--version'], { env, cwd: out });

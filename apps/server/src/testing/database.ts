@@ -7,6 +7,7 @@ import { type Database, openDatabase } from '../db/client.js';
  * (dropped again by close), otherwise an in-memory PGlite.
  */
 export async function openTestDatabase(): Promise<Database> {
+  await refuseUnnamedDatabaseTest();
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) {
     const database = await openDatabase({ dataDir: 'memory://' });
@@ -41,4 +42,17 @@ export async function openTestDatabase(): Promise<Database> {
       await cleanup.end();
     },
   };
+}
+
+/**
+ * CI's PostgreSQL and Redis pass runs the test files named `*.db.test.ts` only (scripts/test.mjs), so a test file
+ * that opens a database under another name would never meet PostgreSQL: it fails here instead.
+ */
+async function refuseUnnamedDatabaseTest(): Promise<void> {
+  if (!process.env.VITEST) return;
+  const { expect } = await import('vitest');
+  const file = expect.getState().testPath ?? '';
+  if (!/\.db\.test\.tsx?$/.test(file)) {
+    throw new Error(`${file} opens a database: name it *.db.test.ts so that CI runs it on PostgreSQL too`);
+  }
 }

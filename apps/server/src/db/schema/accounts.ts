@@ -81,7 +81,7 @@ export const customers = pgTable(
     storageLocationCount: integer('storage_location_count').notNull().default(0),
     /**
      * The domain's customerDisplayStatus (000 §4) as a generated column, so no write can leave it stale;
-     * read-model.test.ts checks it against the domain rule for every status.
+     * read-model.db.test.ts checks it against the domain rule for every status.
      */
     displayStatus: customerStatusEnum('display_status')
       .notNull()

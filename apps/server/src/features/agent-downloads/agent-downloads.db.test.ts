@@ -16,12 +16,12 @@ import { promisify } from 'node:util';
 import { type LinkingCodeResult, MESSAGES, RESTIC_INSTALL_HINTS, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtAgent } from '../../../../agent/src/built-agent.js';
 import { backupMachines } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
 import { FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { linkFixtures } from '../machine-link/testing.js';
-import { buildAgent } from './testing.js';
 
 const run = promisify(execFile);
 const TEXT = MESSAGES.agentInstall;
@@ -46,7 +46,7 @@ function freePort(): Promise<number> {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'portal-agent-install-'));
-  dist = await buildAgent(join(work, 'dist'));
+  dist = await builtAgent();
   const port = await freePort();
   server = `http://127.0.0.1:${port}`;
   t = await createTestApp({ PUBLIC_URL: server, AGENT_DIST_DIR: dist });
