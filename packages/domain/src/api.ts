@@ -113,6 +113,7 @@ import {
 import { ID_MAX, idSegment, textSegment } from './paths.js';
 import type { AccessLevel } from './permissions.js';
 import type { PurchaseResult, TemplatesOnOffer } from './purchase.js';
+import type { RealtimeCommandView } from './realtime-commands.js';
 import { remoteManagementSchema } from './remote-management.js';
 import type { ResellerSettingsView } from './reseller-settings.js';
 import {
@@ -320,21 +321,6 @@ export interface TreeItemsResult {
 /** The log file upload the machine was asked for. */
 export interface LogUploadRequested {
   requestId: string;
-}
-
-/**
- * A command as GET .../realtimecommands lists it (001 §3): commandId is the browser's requestId; exitCode is
- * the result name (SUCCESS, SOME_FILES_NOT_ACCESSIBLE, FATAL, ...), null while the command runs.
- */
-export interface RealtimeCommandView {
-  commandId: string;
-  baseCommand: string;
-  commandArguments: string[];
-  commandFlags: string[];
-  commandOutput: string[];
-  timeStarted: string;
-  timeFinished: string | null;
-  exitCode: string | null;
 }
 
 /** A list answered as `{ elements }` without paging. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { RealtimeCommandView } from './api.js';
 import { type MigrationStatus, type StorageAccountType, SYNC_TYPES, type SyncType } from './enums.js';
 import { RESTIC_COMMAND_LIMITS } from './forms/restic.js';
 import { fieldRequired, fieldTooLong, someErrorsOccurred, unknownErrorWhile } from './messages.js';
+import type { RealtimeCommandView } from './realtime-commands.js';
 
 /**
  * Package migrations (001 §2, §3, §4; DESIGN §7): which action each state allows, the sync command

@@ -1,5 +1,5 @@
 import type { Role } from './enums.js';
-import type { Audience } from './urls.js';
+import type { Audience } from './paths.js';
 
 /** Who is calling: derived by the server from the session, never from the client. */
 export interface Actor {

@@ -15,6 +15,21 @@ import { REALTIME_COMMAND_TEXTS, resticCommandNotAllowedText } from './messages.
 
 const T = REALTIME_COMMAND_TEXTS;
 
+/**
+ * A command as GET .../realtimecommands lists it (001 §3): commandId is the browser's requestId; exitCode is
+ * the result name (SUCCESS, SOME_FILES_NOT_ACCESSIBLE, FATAL, ...), null while the command runs.
+ */
+export interface RealtimeCommandView {
+  commandId: string;
+  baseCommand: string;
+  commandArguments: string[];
+  commandFlags: string[];
+  commandOutput: string[];
+  timeStarted: string;
+  timeFinished: string | null;
+  exitCode: string | null;
+}
+
 /** How a flag's value is checked ('verbosity': a counter's level after `=`); null: the flag is a switch. */
 export type RealtimeFlagValue =
   | 'count'

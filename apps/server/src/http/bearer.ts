@@ -1,9 +1,7 @@
 import { API_TOKEN_MESSAGES, bearerToken, changesState, errorMessage } from '@portal/domain';
 import type { FastifyRequest } from 'fastify';
 import type { ApiTokenService, ApiTokenUse } from '../features/api-tokens/service.js';
-import type { SignedIn } from '../features/auth/service.js';
 import { AppError, unauthenticated } from './errors.js';
-import { requireSignedIn } from './request-context.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,16 +35,6 @@ export function refuseReadOnlyWrite(request: FastifyRequest): void {
   if (request.apiToken?.scope === 'READ_ONLY' && changesState(request.method, request.routeOptions.url ?? '')) {
     throw new AppError(403, 'FORBIDDEN', [errorMessage(API_TOKEN_MESSAGES.readOnlyToken, '', 'FORBIDDEN')]);
   }
-}
-
-/**
- * What only a person at a session may do: manage tokens (a leaked token cannot give itself successors or hide by
- * revoking its siblings) and two-factor sign-in (a leaked token cannot enrol its holder's authenticator, lock the
- * owner out with the recovery codes, or satisfy a required enrolment on the owner's behalf).
- */
-export function requireSession(request: FastifyRequest): SignedIn {
-  refuseApiToken(request);
-  return requireSignedIn(request);
 }
 
 /** A session-only route called with an API token (the route's `sessionOnly`, checked before its handler). */

@@ -140,6 +140,16 @@ export function requireSignedIn(request: FastifyRequest): SignedIn {
   return request.signedIn;
 }
 
+/**
+ * What only a person at a session may do: manage tokens (a leaked token cannot give itself successors or hide by
+ * revoking its siblings) and two-factor sign-in (a leaked token cannot enrol its holder's authenticator, lock the
+ * owner out with the recovery codes, or satisfy a required enrolment on the owner's behalf).
+ */
+export function requireSession(request: FastifyRequest): SignedIn {
+  refuseApiToken(request);
+  return requireSignedIn(request);
+}
+
 /** The half-signed-in session; only for routes of the 'mfaPending' audience. */
 export function requireMfaPending(request: FastifyRequest): MfaPending {
   if (!request.mfaPending) throw unauthenticated();

@@ -1,9 +1,15 @@
 import { AGENT_CHANNEL, ROUTES } from '@portal/domain';
 import { Client } from '@stomp/stompjs';
-import type { LiveSide } from './live';
 
-/** The STOMP client of a side's endpoint; live.tsx loads this module with the first subscription. */
-export function createStompClient(side: LiveSide, location: Pick<Location, 'protocol' | 'host'>): Client {
+/**
+ * The STOMP client of a side's endpoint. live.tsx loads this module with the first subscription, which keeps STOMP
+ * and the route table off the first page; the side is typed from the route table, not as live.tsx's LiveSide, so
+ * this module imports nothing of live.tsx.
+ */
+export function createStompClient(
+  side: Exclude<keyof typeof ROUTES.live, 'agent'>,
+  location: Pick<Location, 'protocol' | 'host'>,
+): Client {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return new Client({
     brokerURL: `${scheme}://${location.host}${ROUTES.live[side].build()}`,

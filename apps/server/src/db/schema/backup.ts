@@ -37,9 +37,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { aggregateTaskStatusEnum, customers, users } from './accounts.js';
 import { createdAt, taskCounterColumns, ts } from './columns.js';
-import { storageLocations } from './storage.js';
-
-// storage.ts imports this file too: references to its tables are lazy `(): AnyPgColumn => ...` callbacks.
+import { storageLocations } from './storage-accounts.js';
 
 export const storageQuotaUnitEnum = pgEnum('storage_quota_unit', STORAGE_QUOTA_UNITS);
 export const packageStatusEnum = pgEnum('package_status', PACKAGE_STATUSES);

@@ -6,4 +6,5 @@ export * from './mail.js';
 export * from './mfa.js';
 export * from './notifications.js';
 export * from './storage.js';
+export * from './storage-accounts.js';
 export * from './task-overview.js';

@@ -1,8 +1,7 @@
 import { API_TOKEN_MESSAGES, ok, ROUTES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
-import { requireSession } from '../../http/bearer.js';
 import { conflict, notFound, parseWith } from '../../http/errors.js';
-import { clientInfo } from '../../http/request-context.js';
+import { clientInfo, requireSession } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import { presentApiToken } from './present.js';
 import type { ApiTokenService } from './service.js';

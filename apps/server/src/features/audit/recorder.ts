@@ -1,6 +1,12 @@
-import { type AuditOutcome, auditedRouteKinds, liveCommandKind, outcomeOfStatus, routeKinds } from '@portal/domain';
+import {
+  type AuditOutcome,
+  auditedRouteKinds,
+  liveCommandKind,
+  type MachineChannelCommand,
+  outcomeOfStatus,
+  routeKinds,
+} from '@portal/domain';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import type { LiveCommandAudit } from '../live/channel.js';
 import type { AuditKind, AuditRepo, SubjectName } from './repo.js';
 import { type AuditTenant, ownTenant, type TenantLookup } from './tenants.js';
 
@@ -167,6 +173,18 @@ function createPending() {
       while (running.size > 0) await Promise.all(running);
     },
   };
+}
+
+/**
+ * A browser's task command as the live channel reports it, accepted or refused. Declared here, below the channel,
+ * so the trail needs nothing of it; the session is the one a request carries.
+ */
+export interface LiveCommandAudit {
+  signedIn: NonNullable<FastifyRequest['signedIn']>;
+  machineId: number;
+  command: MachineChannelCommand;
+  accepted: boolean;
+  ipAddress: string | null;
 }
 
 /**

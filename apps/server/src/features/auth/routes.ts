@@ -12,8 +12,7 @@ import {
 } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import type { MailDelivery } from '../../mail/delivery.js';
-import { codeRefused } from '../mfa/service.js';
-import type { AuthService } from './service.js';
+import { type AuthService, codeRefused } from './service.js';
 
 /** A browser form post gets redirects; a scripted call (the SPA's fetch) gets the envelope. */
 const wantsJson = (accept: string | undefined) => (accept ?? '').includes('application/json');

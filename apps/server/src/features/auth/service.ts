@@ -1,6 +1,13 @@
-import { type Actor, MFA_PENDING_MINUTES, SESSION_DEFAULTS, THROTTLE, throttleDelaySeconds } from '@portal/domain';
+import {
+  type Actor,
+  MFA_PENDING_MINUTES,
+  MFA_TEXTS,
+  SESSION_DEFAULTS,
+  THROTTLE,
+  throttleDelaySeconds,
+} from '@portal/domain';
+import { badRequest, throttledOn } from '../../http/errors.js';
 import type { AuditRepo } from '../audit/repo.js';
-import type { SecondFactor, SecondFactorCheck } from '../mfa/codes.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { AuthRepo, MfaPolicySubject, UserWithCustomer } from './repo.js';
 import { newToken, sha256 } from './tokens.js';
@@ -38,10 +45,20 @@ export interface MfaPending {
 
 export type ResolvedSession = { kind: 'signedIn'; session: SignedIn } | { kind: 'mfaPending'; pending: MfaPending };
 
+/** How a two-factor code was accepted. */
+export type SecondFactor = 'totp' | 'recovery';
+
+/** Checks a user's two-factor code and uses it up; null when refused (features/mfa makes it). */
+export type SecondFactorCheck = (userId: number, code: string) => Promise<SecondFactor | null>;
+
 export type SecondFactorOutcome =
   | { kind: 'verified'; factor: SecondFactor }
   | { kind: 'failed' }
   | { kind: 'throttled'; waitSeconds: number };
+
+/** A refused code: its field carries the message; the throttle's wait says how long. */
+export const codeRefused = (outcome: { kind: 'failed' } | { kind: 'throttled'; waitSeconds: number }) =>
+  outcome.kind === 'throttled' ? throttledOn(outcome.waitSeconds, 'code') : badRequest(MFA_TEXTS.codeInvalid, 'code');
 
 export type CredentialsOutcome =
   | { kind: 'verified'; user: UserWithCustomer }

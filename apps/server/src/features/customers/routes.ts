@@ -8,9 +8,8 @@ import {
   ROUTES,
 } from '@portal/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireSession } from '../../http/bearer.js';
 import { parseWith } from '../../http/errors.js';
-import { clientInfo, requireSignedIn } from '../../http/request-context.js';
+import { clientInfo, requireSession, requireSignedIn } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import type { UserViews } from '../users/service.js';
 import { adminView, type CustomerService, type ListName } from './service.js';

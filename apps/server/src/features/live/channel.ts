@@ -22,6 +22,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import { malformedTextAt, SURROGATE_ESCAPE } from '../../http/well-formed-text.js';
+import type { LiveCommandAudit } from '../audit/recorder.js';
 import type { AuthService, SignedIn } from '../auth/service.js';
 import type { AuthenticatedMachine, MachineCredentials } from '../machine-auth/credentials.js';
 import { parseMachineCredential } from '../machine-auth/credentials.js';
@@ -105,14 +106,6 @@ export interface LiveChannelDeps {
   now?: () => Date;
   /** A browser's task command accepted or refused (the audit trail); called, not awaited. */
   commandAudited?: ((event: LiveCommandAudit) => void) | undefined;
-}
-
-export interface LiveCommandAudit {
-  signedIn: SignedIn;
-  machineId: number;
-  command: MachineChannelCommand;
-  accepted: boolean;
-  ipAddress: string | null;
 }
 
 export interface LiveChannelOptions extends ConnectionOptions {

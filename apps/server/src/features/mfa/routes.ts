@@ -1,8 +1,7 @@
 import { ok, ROUTES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
-import { requireSession } from '../../http/bearer.js';
 import { parseWith } from '../../http/errors.js';
-import { clientInfo } from '../../http/request-context.js';
+import { clientInfo, requireSession } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import type { MfaService } from './service.js';
 

@@ -12,14 +12,10 @@ import { badRequest, conflict, throttledOn } from '../../http/errors.js';
 import type { SecretBox } from '../../secrets.js';
 import type { AuditRepo } from '../audit/repo.js';
 import type { MfaPolicySubject } from '../auth/repo.js';
-import type { AuthService, ClientInfo, SignedIn } from '../auth/service.js';
+import { type AuthService, type ClientInfo, codeRefused, type SignedIn } from '../auth/service.js';
 import { recoveryCodeHash } from './codes.js';
 import type { MfaRepo } from './repo.js';
 import { matchingStep, newRecoveryCodes, newTotpSecret } from './totp.js';
-
-/** A refused code: its field carries the message; the throttle's wait says how long. */
-export const codeRefused = (outcome: { kind: 'failed' } | { kind: 'throttled'; waitSeconds: number }) =>
-  outcome.kind === 'throttled' ? throttledOn(outcome.waitSeconds, 'code') : badRequest(MFA_TEXTS.codeInvalid, 'code');
 
 /** The user's own two-factor settings (issue 18): enrolment, recovery codes, turning it off. */
 export function createMfaService(deps: {
