@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersEnvelope, keyedRoutes } from './api.js';
+import { answersEnvelope, type HttpMethod, keyedRoutes } from './api.js';
 import { ACCESS_LEVEL_TEXTS, buildOpenApiDocument, nonJsonReason, OPENAPI_VERSION, operationsOf } from './openapi.js';
 import { RUN_STALL_DEFAULT_MINUTES, stallCutoff } from './runs.js';
 
@@ -7,7 +7,7 @@ const document = buildOpenApiDocument() as {
   openapi: string;
   info: { version: string };
   paths: Record<string, Record<string, { security: Record<string, string[]>[]; requestBody?: unknown }>>;
-  'x-not-json': { method: string; path: string; reason: string }[];
+  'x-not-json': { method: HttpMethod; path: string; reason: string }[];
 };
 const operations = operationsOf(document);
 const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
