@@ -1,6 +1,6 @@
 import { errorMessage } from '@portal/domain';
 import { AppError } from '../http/errors.js';
-import { BillingError } from './whmcs-client.js';
+import { BillingError } from '../platform/whmcs.js';
 
 /**
  * A billing call's failure as the portal answers it: 502 with the BillingError's message (safe to show;

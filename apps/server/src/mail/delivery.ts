@@ -9,11 +9,11 @@ import {
 } from '@portal/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/client.js';
+import { openSmtpTransport, type SmtpTrust } from '../platform/smtp.js';
 import type { MailBrands, ResolvedMailBrand } from './brand.js';
 import type { Mailer, OutgoingMail } from './mailer.js';
 import { createMailOutboxRepo, enqueueMails } from './outbox.js';
 import { renderMail } from './render.js';
-import { openSmtpTransport, type SmtpTrust } from './transport.js';
 
 /** How many mails one pass sends at most; the next tick goes on. */
 const PASS_LIMIT = 500;

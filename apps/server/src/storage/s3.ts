@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { STORAGE_SERVICE_TEXTS } from '@portal/domain';
 import type { OutboundGuard } from '../net/outbound-guard.js';
+import { signedRequest } from '../platform/signed-request.js';
 import { serviceError, storageErrorOf } from './errors.js';
 import {
   type CreatedAccessKey,
@@ -21,7 +22,6 @@ import {
   StorageError,
   type StorageProvider,
 } from './provider.js';
-import { signedRequest } from './signed-request.js';
 import { iamUsers, noUsers, rgwAdminUsers, type SignedCall, type UserManagement } from './user-apis.js';
 
 /**

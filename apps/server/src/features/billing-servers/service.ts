@@ -10,10 +10,10 @@ import {
 } from '@portal/domain';
 import { connectionOf } from '../../billing/directory.js';
 import { billingFailure } from '../../billing/errors.js';
-import { createWhmcsClient, type WhmcsClientOptions } from '../../billing/whmcs-client.js';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { secretsFor } from '../../net/stored-secrets.js';
+import { createWhmcsClient, type WhmcsClientOptions } from '../../platform/whmcs.js';
 import type { SecretBox } from '../../secrets.js';
 import { presentBillingServer } from './present.js';
 import { type BillingServerRecord, type BillingServerValues, createBillingServersRepo } from './repo.js';

@@ -5,7 +5,7 @@ import {
   type ResellerEmailSettingsPayload,
   testMailText,
 } from '@portal/domain';
-import { openSmtpTransport, type SmtpTrust } from '../../mail/transport.js';
+import { openSmtpTransport, type SmtpTrust } from '../../platform/smtp.js';
 import { StorageError } from '../../storage/provider.js';
 
 /** What failed in the e-mail test, on the form field to fix ('' for a general message). */

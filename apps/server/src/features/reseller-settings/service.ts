@@ -18,7 +18,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError, badRequest, conflict, notFound, parseWith } from '../../http/errors.js';
-import type { SmtpTrust } from '../../mail/transport.js';
+import type { SmtpTrust } from '../../platform/smtp.js';
 import type { SecretBox } from '../../secrets.js';
 import { EmailTestFailed, testEmailSettings } from './email-test.js';
 import { ImageRejected, type PreparedImage, prepareImage } from './images.js';
