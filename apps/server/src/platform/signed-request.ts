@@ -17,7 +17,8 @@ export async function signedRequest(input: {
   path: string;
   query: Record<string, string>;
   guard: OutboundGuard;
-  timeoutMs: number;
+  /** The request's deadline (AbortSignal.timeout). */
+  signal: AbortSignal;
 }): Promise<{ status: number; body: string }> {
   const { base } = input;
   const signer = new SignatureV4({
@@ -44,7 +45,7 @@ export async function signedRequest(input: {
     path: `${signed.path}?${search}`,
     headers: signed.headers,
     agent: base.protocol === 'https:' ? input.guard.httpsAgent : input.guard.httpAgent,
-    timeoutMs: input.timeoutMs,
+    signal: input.signal,
   });
   return { status: answer.status, body: answer.body };
 }

@@ -115,7 +115,7 @@ export function createS3Provider(connection: StorageAccountConnection, options: 
         path,
         query,
         guard: options.guard,
-        timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
       });
     };
     return iam ? iamUsers(signed) : rgwAdminUsers(signed);

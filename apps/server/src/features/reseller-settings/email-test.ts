@@ -5,8 +5,8 @@ import {
   type ResellerEmailSettingsPayload,
   testMailText,
 } from '@portal/domain';
+import { AddressRefusedError } from '../../platform/errors.js';
 import { openSmtpTransport, type SmtpTrust } from '../../platform/smtp.js';
-import { StorageError } from '../../storage/provider.js';
 
 /** What failed in the e-mail test, on the form field to fix ('' for a general message). */
 export class EmailTestFailed extends Error {
@@ -60,8 +60,7 @@ function isTlsFailure(error: SmtpFailure): boolean {
  * resolved, or a server that cannot upgrade to TLS, is the port's to fix.
  */
 export function explainSmtpFailure(error: unknown, supportEmailAddress: string): EmailTestFailed {
-  if (error instanceof StorageError && error.kind === 'refusedAddress')
-    return new EmailTestFailed(T.emailHostRefused, 'emailHost');
+  if (error instanceof AddressRefusedError) return new EmailTestFailed(T.emailHostRefused, 'emailHost');
   const failure = (error ?? {}) as SmtpFailure;
   const code = failure.code ?? '';
   if (DNS_CODES.has(code)) return new EmailTestFailed(T.emailHostNotFound, 'emailHost');
