@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { type PackageMigrationDetail, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { backupPackages, buckets, storageLocations } from '../../apps/server/src/db/schema/index.js';
-import { machineFilters, rcloneRemotes } from '../../apps/server/src/features/migrations/rclone.js';
+import { machineFilters, rcloneRemotes } from '../../apps/server/src/platform/rclone.js';
 import type { FolderAccess } from '../../apps/server/src/storage/provider.js';
 import { createTestApp } from '../../apps/server/src/testing/app.js';
 import { backupFixtures } from '../../apps/server/src/testing/backup-fixtures.js';

@@ -1,8 +1,13 @@
 import type { PaymentMethod } from '@portal/domain';
 import type { Db } from '../db/client.js';
+import {
+  createWhmcsClient,
+  type WhmcsClient,
+  type WhmcsClientOptions,
+  type WhmcsConnection,
+} from '../platform/whmcs.js';
 import type { SecretBox } from '../secrets.js';
 import { type BillingServerRecord, createBillingRepo } from './repo.js';
-import { createWhmcsClient, type WhmcsClient, type WhmcsClientOptions, type WhmcsConnection } from './whmcs-client.js';
 
 export interface CustomerBilling {
   client: WhmcsClient;

@@ -9,8 +9,8 @@ import {
 import { and, eq, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { customers, resellerSettings } from '../db/schema/index.js';
+import type { SmtpServerSettings } from '../platform/smtp.js';
 import type { SecretBox } from '../secrets.js';
-import type { SmtpServerSettings } from './transport.js';
 
 /** A brand as a mail is rendered and sent with: its texts, images, colours and mail server. */
 export interface ResolvedMailBrand extends MailBrand {

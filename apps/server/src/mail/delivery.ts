@@ -9,11 +9,12 @@ import {
 } from '@portal/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/client.js';
+import { AddressRefusedError } from '../platform/errors.js';
+import { openSmtpTransport, type SmtpTrust } from '../platform/smtp.js';
 import type { MailBrands, ResolvedMailBrand } from './brand.js';
 import type { Mailer, OutgoingMail } from './mailer.js';
 import { createMailOutboxRepo, enqueueMails } from './outbox.js';
 import { renderMail } from './render.js';
-import { openSmtpTransport, type SmtpTrust } from './transport.js';
 
 /** How many mails one pass sends at most; the next tick goes on. */
 const PASS_LIMIT = 500;
@@ -31,7 +32,7 @@ export function describeSendError(error: unknown): string {
     message?: string;
   };
   let kind: MailSendErrorKind = 'other';
-  if (e.kind === 'refusedAddress') kind = 'refusedAddress';
+  if (error instanceof AddressRefusedError) kind = 'refusedAddress';
   else if (e.kind === 'passwordUnreadable') kind = 'passwordUnreadable';
   else if (e.code === 'EAUTH') kind = 'authentication';
   else if (e.code === 'ETLS' || /certificate|ssl|tls/i.test(e.message ?? '')) kind = 'tls';

@@ -11,7 +11,10 @@ export interface HttpAnswer {
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-/** One HTTP(S) request to `base` (its protocol, host and port) through `agent`; no redirect is followed. */
+/**
+ * One HTTP(S) request to `base` (its protocol, host and port) through `agent`; no redirect is followed. It ends
+ * when `signal` aborts (the one timeout idiom of outside services: a deadline as an AbortSignal.timeout).
+ */
 export function sendOnce(
   base: URL,
   request: {
@@ -20,8 +23,7 @@ export function sendOnce(
     headers: Record<string, string>;
     body?: string;
     agent: Agent;
-    timeoutMs: number;
-    signal?: AbortSignal;
+    signal: AbortSignal;
   },
 ): Promise<HttpAnswer> {
   const send = base.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -35,7 +37,6 @@ export function sendOnce(
         path: request.path,
         headers: request.headers,
         agent: request.agent,
-        timeout: request.timeoutMs,
         signal: request.signal,
       },
       (res) => {
@@ -52,8 +53,6 @@ export function sendOnce(
         res.on('error', reject);
       },
     );
-    // The socket idles longer than allowed: the request fails as a timeout.
-    req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { name: 'TimeoutError' })));
     req.on('error', reject);
     req.end(request.body);
   });
@@ -80,9 +79,8 @@ export const MAX_REDIRECTS = 3;
 export async function guardedRequest(
   guard: OutboundGuard,
   url: URL,
-  init: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number },
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
 ): Promise<HttpAnswer> {
-  const signal = AbortSignal.timeout(init.timeoutMs);
   let target = url;
   let method = init.method;
   let body = init.body;
@@ -95,8 +93,7 @@ export async function guardedRequest(
       headers,
       body,
       agent: target.protocol === 'https:' ? guard.httpsAgent : guard.httpAgent,
-      timeoutMs: init.timeoutMs,
-      signal,
+      signal: init.signal,
     });
     const location = answer.headers.location;
     if (!REDIRECTS.has(answer.status) || location === undefined) return answer;

@@ -2,7 +2,7 @@ import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { STORAGE_SERVICE_TEXTS } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StorageError } from '../storage/provider.js';
+import { AddressRefusedError } from '../platform/errors.js';
 import { addressRefusal, createOutboundGuard } from './outbound-guard.js';
 
 describe('addressRefusal', () => {
@@ -74,7 +74,7 @@ describe('the outbound guard', () => {
       resolve: resolveTo({ 's3.example.com': ['93.184.216.34', '10.0.0.5'], 'ok.example.com': ['93.184.216.34'] }),
     });
     const refusal = await guard.check('s3.example.com').catch((e: unknown) => e);
-    expect(refusal).toBeInstanceOf(StorageError);
+    expect(refusal).toBeInstanceOf(AddressRefusedError);
     expect(refusal).toMatchObject({
       kind: 'refusedAddress',
       message: STORAGE_SERVICE_TEXTS.refusedAddress,
@@ -82,7 +82,7 @@ describe('the outbound guard', () => {
     });
     await expect(guard.check('ok.example.com')).resolves.toEqual(['93.184.216.34']);
     // A host that resolves to nothing is not let through either.
-    await expect(guard.check('nothing.example.com')).rejects.toBeInstanceOf(StorageError);
+    await expect(guard.check('nothing.example.com')).rejects.toBeInstanceOf(AddressRefusedError);
   });
 
   it('reads IPv4 literals in decimal, octal and hex as the address they are, without asking DNS', async () => {

@@ -2,8 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { STORAGE_SERVICE_TEXTS } from '@portal/domain';
-import { StorageError } from '../storage/provider.js';
+import { AddressRefusedError } from '../platform/errors.js';
 
 /**
  * The one check for every outbound address a tenant or admin can set (S3 and IAM endpoints, resellers' SMTP
@@ -104,9 +103,6 @@ function hostOf(host: string): string | null {
   }
 }
 
-export const refusedAddressError = () =>
-  new StorageError('refusedAddress', STORAGE_SERVICE_TEXTS.refusedAddress, 'endpoint');
-
 export interface OutboundGuard {
   /** Resolves a host (every address) and refuses it when any address is refused; answers the addresses. */
   check(host: string): Promise<string[]>;
@@ -132,21 +128,21 @@ export function createOutboundGuard(options: { allowPrivate: boolean; resolve?: 
   /** An address literal is its own answer; a name is resolved (every address). */
   async function addressesOf(host: string): Promise<LookupAddress[]> {
     const name = hostOf(host);
-    if (name === null) throw refusedAddressError();
+    if (name === null) throw new AddressRefusedError();
     const version = isIP(name);
     return version === 0 ? resolve(name) : [{ address: name, family: version }];
   }
 
   async function check(host: string): Promise<string[]> {
     const addresses = await addressesOf(host);
-    if (refused(addresses)) throw refusedAddressError();
+    if (refused(addresses)) throw new AddressRefusedError();
     return addresses.map((a) => a.address);
   }
 
   const lookup = ((hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback) => {
     addressesOf(hostname).then(
       (addresses) => {
-        if (refused(addresses)) return callback(refusedAddressError());
+        if (refused(addresses)) return callback(new AddressRefusedError());
         if (lookupOptions.all) return callback(null, addresses);
         const [first] = addresses as [LookupAddress];
         return callback(null, first.address, first.family);

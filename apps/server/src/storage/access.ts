@@ -1,8 +1,8 @@
 import { isAbsolute } from 'node:path';
 import { DEFAULT_FOLDER, locationDir, repositoryDir } from '../features/local-storage/paths.js';
 import { removeRepository, repositoryExists } from '../features/local-storage/store.js';
-import { runRestic } from '../features/seeding/restic.js';
 import type { OutboundGuard } from '../net/outbound-guard.js';
+import { runRestic } from '../platform/restic.js';
 import type { SecretBox } from '../secrets.js';
 import type { LocationRow, StorageAccessRepo } from './access-repo.js';
 import {

@@ -1,5 +1,6 @@
 import type { S3ServiceException } from '@aws-sdk/client-s3';
 import { bucketNotFound, STORAGE_SERVICE_TEXTS } from '@portal/domain';
+import { findAddressRefusal } from '../platform/errors.js';
 import { StorageError } from './provider.js';
 
 /** Error codes S3, RGW and IAM answer, and failures of the connection, as StorageErrors safe to show. */
@@ -25,6 +26,8 @@ export function serviceError(code: string, status: number, context: { bucket?: s
 export function storageErrorOf(error: unknown, context: { bucket?: string }): StorageError {
   const found = findStorageError(error);
   if (found) return found;
+  if (findAddressRefusal(error))
+    return new StorageError('refusedAddress', STORAGE_SERVICE_TEXTS.refusedAddress, 'endpoint');
   const e = error as Partial<S3ServiceException> & { code?: string; cause?: unknown };
   const name = e.name ?? '';
   const status = e.$metadata?.httpStatusCode ?? 0;
@@ -57,7 +60,7 @@ export function storageErrorOf(error: unknown, context: { bucket?: string }): St
     case 'TimeoutError':
     case 'AbortError':
     case 'RequestTimeout':
-      return new StorageError('unreachable', STORAGE_SERVICE_TEXTS.timedOut, 'endpoint');
+      return new StorageError('unreachable', STORAGE_SERVICE_TEXTS.timedOut, 'endpoint', 'timedOut');
   }
   if (UNREACHABLE_CODES.has(code))
     return new StorageError('unreachable', STORAGE_SERVICE_TEXTS.unreachable, 'endpoint');
@@ -72,7 +75,7 @@ export function storageErrorOf(error: unknown, context: { bucket?: string }): St
   return new StorageError('malformed', STORAGE_SERVICE_TEXTS.failed);
 }
 
-/** The guard's refusal may come back wrapped by the SDK's handler. */
+/** A StorageError of our own (a user API's answer) may come back wrapped by the SDK's handler. */
 function findStorageError(error: unknown): StorageError | null {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
     if (current instanceof StorageError) return current;

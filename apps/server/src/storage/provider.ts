@@ -1,4 +1,5 @@
 import type { StorageAccountType, StorageUserApi } from '@portal/domain';
+import { OutsideServiceError, type OutsideServiceFailure } from '../platform/errors.js';
 
 /**
  * The object storage services behind storage accounts (DESIGN §7). One StorageProvider per storage
@@ -35,14 +36,27 @@ export type StorageErrorKind =
   | 'unsupported' // the service lacks the feature (Object Lock, IAM)
   | 'malformed'; // the service answered something we cannot read
 
-export class StorageError extends Error {
+/** The outside-service failure each kind is (platform/errors.ts). */
+const FAILURE_OF_KIND: Readonly<Record<StorageErrorKind, OutsideServiceFailure>> = {
+  unreachable: 'unreachable',
+  refusedAddress: 'refusedAddress',
+  credentials: 'refusedCredentials',
+  denied: 'refusedCredentials',
+  notFound: 'badAnswer',
+  conflict: 'badAnswer',
+  unsupported: 'badAnswer',
+  malformed: 'badAnswer',
+};
+
+export class StorageError extends OutsideServiceError {
   constructor(
     readonly kind: StorageErrorKind,
     message: string,
-    /** The form field the message belongs on (endpoint, accessKeyId, ...), when there is one. */
-    readonly fieldName = '',
+    fieldName = '',
+    /** `timedOut` for an `unreachable` service that did not answer in time. */
+    failure: OutsideServiceFailure = FAILURE_OF_KIND[kind],
   ) {
-    super(message);
+    super(failure, message, `STORAGE_${kind.toUpperCase()}`, fieldName);
     this.name = 'StorageError';
   }
 }

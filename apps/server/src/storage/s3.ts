@@ -9,10 +9,12 @@ import {
   ListObjectsV2Command,
   ListObjectVersionsCommand,
   PutBucketPolicyCommand,
-  S3Client,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import { STORAGE_SERVICE_TEXTS } from '@portal/domain';
 import type { OutboundGuard } from '../net/outbound-guard.js';
+import { createS3Client } from '../platform/s3-client.js';
+import { signedRequest } from '../platform/signed-request.js';
 import { serviceError, storageErrorOf } from './errors.js';
 import {
   type CreatedAccessKey,
@@ -21,7 +23,6 @@ import {
   StorageError,
   type StorageProvider,
 } from './provider.js';
-import { signedRequest } from './signed-request.js';
 import { iamUsers, noUsers, rgwAdminUsers, type SignedCall, type UserManagement } from './user-apis.js';
 
 /**
@@ -65,21 +66,13 @@ export function createS3Provider(connection: StorageAccountConnection, options: 
   }
 
   function s3(): S3Client {
-    client ??= new S3Client({
-      endpoint: endpoint().toString(),
+    client ??= createS3Client({
+      endpoint: endpoint(),
       region,
       forcePathStyle: connection.forcePathStyle,
       credentials: credentials(),
-      // Ceph RGW (and most S3 services but AWS) refuse the SDK's default checksums on streamed bodies.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      maxAttempts: 2,
-      requestHandler: {
-        connectionTimeout: Math.min(timeoutMs, 10_000),
-        requestTimeout: timeoutMs,
-        httpAgent: options.guard.httpAgent,
-        httpsAgent: options.guard.httpsAgent,
-      },
+      guard: options.guard,
+      timeoutMs,
     });
     return client;
   }
@@ -115,7 +108,7 @@ export function createS3Provider(connection: StorageAccountConnection, options: 
         path,
         query,
         guard: options.guard,
-        timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
       });
     };
     return iam ? iamUsers(signed) : rgwAdminUsers(signed);

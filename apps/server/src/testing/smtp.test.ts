@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSmtpTransport } from '../mail/transport.js';
 import { createOutboundGuard } from '../net/outbound-guard.js';
+import { openSmtpTransport } from '../platform/smtp.js';
 import { startTestSmtpServer, type TestSmtpServer, testSmtpCertificate } from './smtp.js';
 
 let smtp: TestSmtpServer;

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { WhmcsConnection } from '../billing/whmcs-client.js';
 import { startWhmcsSimulator } from '../billing/whmcs-simulator/server.js';
 import type { SimSeed } from '../billing/whmcs-simulator/state.js';
+import type { WhmcsConnection } from '../platform/whmcs.js';
 
 export const TEST_WHMCS_CREDENTIALS = { identifier: 'test-api-identifier', secret: 'test-api-secret-7f3a' } as const;
 

@@ -9,11 +9,11 @@ import {
   whmcsDestination,
 } from '@portal/domain';
 import { connectionOf } from '../../billing/directory.js';
-import { billingFailure } from '../../billing/errors.js';
-import { createWhmcsClient, type WhmcsClientOptions } from '../../billing/whmcs-client.js';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { secretsFor } from '../../net/stored-secrets.js';
+import { outsideServiceAnswer } from '../../platform/errors.js';
+import { createWhmcsClient, type WhmcsClientOptions } from '../../platform/whmcs.js';
 import type { SecretBox } from '../../secrets.js';
 import { presentBillingServer } from './present.js';
 import { type BillingServerRecord, type BillingServerValues, createBillingServersRepo } from './repo.js';
@@ -75,7 +75,7 @@ export function createBillingServerService(deps: { db: Db; secrets: SecretBox; c
     try {
       return { version: await createWhmcsClient(connectionOf(record, secrets), deps.client).ping() };
     } catch (error) {
-      throw billingFailure(error);
+      throw outsideServiceAnswer(error);
     }
   }
 

@@ -9,9 +9,9 @@ import {
 } from '@portal/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BillingDirectory } from '../../billing/directory.js';
-import { billingFailure } from '../../billing/errors.js';
 import type { BillingRepo } from '../../billing/repo.js';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.js';
+import { outsideServiceAnswer } from '../../platform/errors.js';
 
 /** A fresh unpaid count is fetched for a customer at most this often when a page is served (002 §2.2). */
 export const UNPAID_REFRESH_MS = 30_000;
@@ -54,7 +54,7 @@ export function createBillingService(deps: {
         refreshedAt.delete(actor.customerId);
         return { whmcsRedirectUrl };
       } catch (error) {
-        throw billingFailure(error);
+        throw outsideServiceAnswer(error);
       }
     },
 

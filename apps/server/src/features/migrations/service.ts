@@ -23,10 +23,10 @@ import {
   type TransferResultCode,
 } from '@portal/domain';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { machineFilters, RCLONE_FLAGS, rcloneRemotes, runRclone } from '../../platform/rclone.js';
 import { machinePrefix, type StorageAccess } from '../../storage/provider.js';
 import { createOutputRecorder } from './output.js';
 import { presentMigrationDetail, presentMigrationRow } from './present.js';
-import { machineFilters, RCLONE_FLAGS, rcloneRemotes, runRclone } from './rclone.js';
 import type { MigrationCommandRow, MigrationRecord, MigrationsRepo } from './repo.js';
 
 const TEXT = MIGRATION_TEXTS;

@@ -1,8 +1,8 @@
 import { billingProductMissing } from '@portal/domain';
 import type { BillingDirectory } from '../../billing/directory.js';
-import { billingFailure } from '../../billing/errors.js';
-import type { WhmcsClient, WhmcsProduct } from '../../billing/whmcs-client.js';
 import { conflict } from '../../http/errors.js';
+import { outsideServiceAnswer } from '../../platform/errors.js';
+import type { WhmcsClient, WhmcsProduct } from '../../platform/whmcs.js';
 import type { BillingOrder, PurchaseBilling } from './billing.js';
 import type { PurchaseRepo } from './repo.js';
 
@@ -59,7 +59,7 @@ export function createWhmcsPurchaseBilling(deps: {
     try {
       return await call();
     } catch (error) {
-      throw billingFailure(error);
+      throw outsideServiceAnswer(error);
     }
   }
 

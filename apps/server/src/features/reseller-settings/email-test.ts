@@ -5,16 +5,14 @@ import {
   type ResellerEmailSettingsPayload,
   testMailText,
 } from '@portal/domain';
-import { openSmtpTransport, type SmtpTrust } from '../../mail/transport.js';
-import { StorageError } from '../../storage/provider.js';
+import { AddressRefusedError, OutsideServiceError, type OutsideServiceFailure } from '../../platform/errors.js';
+import { openSmtpTransport, type SmtpTrust } from '../../platform/smtp.js';
 
 /** What failed in the e-mail test, on the form field to fix ('' for a general message). */
-export class EmailTestFailed extends Error {
-  constructor(
-    message: string,
-    readonly fieldName: keyof ResellerEmailSettingsPayload | '',
-  ) {
-    super(message);
+export class EmailTestFailed extends OutsideServiceError {
+  constructor(failure: OutsideServiceFailure, message: string, fieldName: keyof ResellerEmailSettingsPayload | '') {
+    super(failure, message, 'VALIDATION_FAILED', fieldName);
+    this.name = 'EmailTestFailed';
   }
 }
 
@@ -60,24 +58,25 @@ function isTlsFailure(error: SmtpFailure): boolean {
  * resolved, or a server that cannot upgrade to TLS, is the port's to fix.
  */
 export function explainSmtpFailure(error: unknown, supportEmailAddress: string): EmailTestFailed {
-  if (error instanceof StorageError && error.kind === 'refusedAddress')
-    return new EmailTestFailed(T.emailHostRefused, 'emailHost');
+  if (error instanceof AddressRefusedError)
+    return new EmailTestFailed('refusedAddress', T.emailHostRefused, 'emailHost');
   const failure = (error ?? {}) as SmtpFailure;
   const code = failure.code ?? '';
-  if (DNS_CODES.has(code)) return new EmailTestFailed(T.emailHostNotFound, 'emailHost');
+  if (DNS_CODES.has(code)) return new EmailTestFailed('unreachable', T.emailHostNotFound, 'emailHost');
   // The transport requires STARTTLS before the login: a server on this port that cannot upgrade.
   if (code === 'ETLS' && /STARTTLS/i.test(failure.message ?? ''))
-    return new EmailTestFailed(T.emailStartTlsMissing, 'emailPort');
-  if (isTlsFailure(failure)) return new EmailTestFailed(T.emailTlsFailed, 'emailHost');
-  if (code === 'EAUTH' || code === 'ENOAUTH') return new EmailTestFailed(T.emailAuthFailed, 'emailPassword');
+    return new EmailTestFailed('badAnswer', T.emailStartTlsMissing, 'emailPort');
+  if (isTlsFailure(failure)) return new EmailTestFailed('badAnswer', T.emailTlsFailed, 'emailHost');
+  if (code === 'EAUTH' || code === 'ENOAUTH')
+    return new EmailTestFailed('refusedCredentials', T.emailAuthFailed, 'emailPassword');
   if (code === 'EENVELOPE' && /^MAIL FROM/i.test(failure.command ?? ''))
-    return new EmailTestFailed(T.emailSenderRefused, 'sendFromEmailAddress');
+    return new EmailTestFailed('badAnswer', T.emailSenderRefused, 'sendFromEmailAddress');
   if (code === 'EENVELOPE' && /^RCPT TO/i.test(failure.command ?? ''))
-    return new EmailTestFailed(emailRecipientRefused(supportEmailAddress), '');
+    return new EmailTestFailed('badAnswer', emailRecipientRefused(supportEmailAddress), '');
   // The host resolved (DNS failures are above): nothing answering, or not SMTP, on this port.
   if (CONNECTION_CODES.has(code) || code === 'ESOCKET' || code === 'EPROTOCOL' || code === 'EGREETING')
-    return new EmailTestFailed(T.emailConnectFailed, 'emailPort');
-  return new EmailTestFailed(emailTestFailed(failure.response ?? failure.message ?? code), '');
+    return new EmailTestFailed('unreachable', T.emailConnectFailed, 'emailPort');
+  return new EmailTestFailed('badAnswer', emailTestFailed(failure.response ?? failure.message ?? code), '');
 }
 
 /**

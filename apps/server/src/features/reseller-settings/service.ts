@@ -18,9 +18,10 @@ import {
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError, badRequest, conflict, notFound, parseWith } from '../../http/errors.js';
-import type { SmtpTrust } from '../../mail/transport.js';
+import { outsideServiceAnswer } from '../../platform/errors.js';
+import type { SmtpTrust } from '../../platform/smtp.js';
 import type { SecretBox } from '../../secrets.js';
-import { EmailTestFailed, testEmailSettings } from './email-test.js';
+import { testEmailSettings } from './email-test.js';
 import { ImageRejected, type PreparedImage, prepareImage } from './images.js';
 import { presentResellerSettings } from './present.js';
 import { createResellerSettingsRepo, type ResellerSettingsRepo, type ResellerSettingsRow } from './repo.js';
@@ -147,8 +148,8 @@ export function createResellerSettingsService(deps: {
         deps.smtp,
       );
     } catch (error) {
-      if (error instanceof EmailTestFailed) throw badRequest(error.message, error.fieldName);
-      throw error;
+      // The form's own test of its settings: the answer names the field to fix.
+      throw outsideServiceAnswer(error, { onField: (failure) => failure.fieldName });
     }
     await repo.update(customerId, {
       emailHost: payload.emailHost,

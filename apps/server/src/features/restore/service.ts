@@ -18,10 +18,10 @@ import {
   zipEntryName,
 } from '@portal/domain';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { resticFailure, runRestic, streamRestic } from '../../platform/restic.js';
 import { repositoryPresent, resticEnvOf } from '../../storage/access.js';
 import type { StorageAccess } from '../../storage/provider.js';
 import { sha256 } from '../auth/tokens.js';
-import { resticFailure, runRestic, streamRestic } from '../seeding/restic.js';
 import { accountFolders, accountPathOf, type DumpItem, dumpItems } from './accounts.js';
 import type { RestoreRepo } from './repo.js';
 import { writerOf, ZipWriter } from './zip.js';

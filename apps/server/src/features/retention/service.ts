@@ -11,10 +11,10 @@ import {
   retentionRetryDelayMs,
   taskHasRetention,
 } from '@portal/domain';
+import { resticFailure, runRestic } from '../../platform/restic.js';
 import { repositoryPresent, resticEnvOf } from '../../storage/access.js';
 import type { StorageAccess } from '../../storage/provider.js';
 import type { AgentEventsRepo } from '../agent-events/repo.js';
-import { resticFailure, runRestic } from '../seeding/restic.js';
 import type { DueTask, RetentionRepo } from './repo.js';
 
 /** How long an instance holds a machine's retention before another may take it over (a crash, a huge prune). */

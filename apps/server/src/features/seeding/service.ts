@@ -12,6 +12,7 @@ import {
   seedRepositoryName,
 } from '@portal/domain';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { type ResticOutcome, resticFailure, runRestic } from '../../platform/restic.js';
 import { isOnDisk, repositoryPresent, resticEnvOf } from '../../storage/access.js';
 import type { FolderAccess, StorageAccess } from '../../storage/provider.js';
 import type { AgentEventsRepo } from '../agent-events/repo.js';
@@ -19,7 +20,6 @@ import type { BackupStateService } from '../backup-state/service.js';
 import { repositoryExists } from '../local-storage/store.js';
 import type { TaskCommandsRepo } from '../task-commands/repo.js';
 import { createSeedingRepo, type SeedingRepo } from './repo.js';
-import { type ResticOutcome, resticFailure, runRestic } from './restic.js';
 
 const TEXT = MESSAGES.seeding;
 

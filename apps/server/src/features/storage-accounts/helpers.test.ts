@@ -1,9 +1,10 @@
 import { STORAGE_SERVICE_TEXTS } from '@portal/domain';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/errors.js';
+import { outsideServiceAnswer } from '../../platform/errors.js';
 import { StorageError } from '../../storage/provider.js';
 import { policyWithoutPrincipal } from './principal.js';
-import { connectionRefused, mapWithLimit, storageFailure, withinTime } from './storage-errors.js';
+import { connectionRefused, mapWithLimit, withinTime } from './storage-errors.js';
 
 const policy = JSON.stringify({
   Version: '2012-10-17',
@@ -81,10 +82,10 @@ describe('calls to the storage service', () => {
     });
     const named = connectionRefused(new StorageError('unsupported', 'No Object Lock', 'requireObjectLock'));
     expect((named as AppError).messages[0]?.fieldName).toBe('requireObjectLock');
-    const failed = storageFailure(new StorageError('unreachable', 'Connection refused'));
+    const failed = outsideServiceAnswer(new StorageError('unreachable', 'Connection refused'));
     expect((failed as AppError).httpStatus).toBe(502);
     const other = new Error('bug');
-    expect(storageFailure(other)).toBe(other);
+    expect(outsideServiceAnswer(other)).toBe(other);
     expect(connectionRefused(other)).toBe(other);
   });
 });

@@ -23,6 +23,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { secretsFor } from '../../net/stored-secrets.js';
+import { outsideServiceAnswer } from '../../platform/errors.js';
 import type { SecretBox } from '../../secrets.js';
 import { bucketPolicyFor, policyDifferences, policyPrincipals } from '../../storage/policy.js';
 import {
@@ -51,7 +52,7 @@ import {
   type StorageAccountsRepo,
   type StorageAccountValues,
 } from './repo.js';
-import { connectionRefused, mapWithLimit, storageFailure, withinTime } from './storage-errors.js';
+import { connectionRefused, mapWithLimit, withinTime } from './storage-errors.js';
 
 const TEXT = MESSAGES.storageAccountPages;
 
@@ -91,7 +92,7 @@ export function createStorageAccountService(deps: StorageAccountServiceDeps) {
         timeoutMs,
       );
     } catch (error) {
-      throw storageFailure(error);
+      throw outsideServiceAnswer(error);
     }
   }
 

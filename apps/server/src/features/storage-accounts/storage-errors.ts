@@ -1,5 +1,5 @@
-import { errorMessage, STORAGE_SERVICE_TEXTS, type StorageAccountPayload } from '@portal/domain';
-import { AppError } from '../../http/errors.js';
+import { STORAGE_SERVICE_TEXTS, type StorageAccountPayload } from '@portal/domain';
+import { outsideServiceAnswer } from '../../platform/errors.js';
 import { StorageError, type StorageErrorKind } from '../../storage/provider.js';
 
 /** The form field a failure of the service belongs on when the provider named none. */
@@ -14,34 +14,27 @@ const FIELD_OF_KIND: Readonly<Record<StorageErrorKind, keyof StorageAccountPaylo
   conflict: '',
 };
 
-const codeOf = (error: StorageError) => `STORAGE_${error.kind.toUpperCase()}`;
-
 /** A failed connection test of the account form: 400 with the message on its field, nothing saved. */
-export function connectionRefused(error: unknown): unknown {
-  if (!(error instanceof StorageError)) return error;
-  const field = error.fieldName || FIELD_OF_KIND[error.kind];
-  return new AppError(400, 'VALIDATION_FAILED', [errorMessage(error.message, field, codeOf(error))]);
-}
+export const connectionRefused = (error: unknown): unknown =>
+  outsideServiceAnswer(error, {
+    onField: (failure) => failure.fieldName || (failure instanceof StorageError ? FIELD_OF_KIND[failure.kind] : ''),
+  });
 
 /**
- * A storage call's failure as the portal answers it: 502 with the StorageError's message (safe to show;
- * it carries no secret). Anything else is not the service's answer and is passed on as it is.
+ * A call to the service that gives up after `ms` (the one timeout idiom: a deadline as an AbortSignal): a slow
+ * service must not hang a page.
  */
-export function storageFailure(error: unknown): unknown {
-  if (!(error instanceof StorageError)) return error;
-  return new AppError(502, 'PROCESSING_FAILED', [errorMessage(error.message, '', codeOf(error))]);
-}
-
-/** A call to the service that gives up after `ms`: a slow service must not hang a page. */
 export async function withinTime<T>(call: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+  const deadline = AbortSignal.timeout(ms);
+  let onTimeout = () => {};
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StorageError('unreachable', STORAGE_SERVICE_TEXTS.timedOut)), ms);
+    onTimeout = () => reject(new StorageError('unreachable', STORAGE_SERVICE_TEXTS.timedOut, '', 'timedOut'));
+    deadline.addEventListener('abort', onTimeout, { once: true });
   });
   try {
     return await Promise.race([call, late]);
   } finally {
-    clearTimeout(timer);
+    deadline.removeEventListener('abort', onTimeout);
   }
 }
 

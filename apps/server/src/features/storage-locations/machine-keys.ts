@@ -1,6 +1,7 @@
 import { machineStorageUserName, STORAGE_LOCATION_TEXTS } from '@portal/domain';
 import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import { outsideServiceAnswer } from '../../platform/errors.js';
 import type { SecretBox } from '../../secrets.js';
 import { bucketPolicyFor } from '../../storage/policy.js';
 import {
@@ -14,7 +15,6 @@ import {
 } from '../../storage/provider.js';
 import { grantsOfBucket } from '../../storage/repo.js';
 import { createMachineKeysRepo, createStorageLocationsRepo } from './repo.js';
-import { storageServiceFailure } from './service.js';
 
 type MachinePlace = NonNullable<Awaited<ReturnType<ReturnType<typeof createMachineKeysRepo>['machinePlace']>>>;
 
@@ -105,7 +105,8 @@ export function createMachineStorageKeys(deps: {
   }
 
   const asServiceFailure = (error: unknown) => {
-    if (error instanceof StorageError) return storageServiceFailure(error);
+    if (error instanceof StorageError)
+      return outsideServiceAnswer(error, { say: STORAGE_LOCATION_TEXTS.notCreatedAtService });
     return error;
   };
 

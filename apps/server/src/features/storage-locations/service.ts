@@ -11,7 +11,8 @@ import {
   storageLocationName,
 } from '@portal/domain';
 import type { Db, Executor } from '../../db/client.js';
-import { AppError, badRequest, notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { outsideServiceAnswer } from '../../platform/errors.js';
 import type { SecretBox } from '../../secrets.js';
 import { bucketPolicyFor } from '../../storage/policy.js';
 import { StorageError, type StorageProvider, type StorageProviders } from '../../storage/provider.js';
@@ -24,10 +25,6 @@ const T = STORAGE_LOCATION_TEXTS;
 
 /** How many names a new bucket tries before giving up: `c{id}-{company}`, then with -2 ... -20. */
 const BUCKET_NAME_TRIES = 20;
-
-/** A failure at the storage service, in words the provider admin can act on (never a secret). */
-export const storageServiceFailure = (error: StorageError) =>
-  new AppError(502, 'PROCESSING_FAILED', [errorMessage(T.notCreatedAtService(error.message))]);
 
 /**
  * A location made at the storage service first (bucket, the location's user and key) whose rows are not
@@ -72,7 +69,7 @@ export function createStorageLocationService(deps: {
     try {
       return await providers.forAccount(storageAccountId);
     } catch (error) {
-      if (error instanceof StorageError) throw storageServiceFailure(error);
+      if (error instanceof StorageError) throw outsideServiceAnswer(error, { say: T.notCreatedAtService });
       throw error;
     }
   }
@@ -82,7 +79,7 @@ export function createStorageLocationService(deps: {
     try {
       return await call();
     } catch (error) {
-      if (error instanceof StorageError) throw storageServiceFailure(error);
+      if (error instanceof StorageError) throw outsideServiceAnswer(error, { say: T.notCreatedAtService });
       throw error;
     }
   }
@@ -102,11 +99,11 @@ export function createStorageLocationService(deps: {
       } catch (error) {
         // Someone else's bucket of that name (S3 bucket names are global at some services): the next name.
         if (error instanceof StorageError && error.kind === 'conflict') continue;
-        if (error instanceof StorageError) throw storageServiceFailure(error);
+        if (error instanceof StorageError) throw outsideServiceAnswer(error, { say: T.notCreatedAtService });
         throw error;
       }
     }
-    throw storageServiceFailure(new StorageError('conflict', 'no free bucket name'));
+    throw outsideServiceAnswer(new StorageError('conflict', 'no free bucket name'), { say: T.notCreatedAtService });
   }
 
   /** Best effort: what a failed creation made at the service is removed; what cannot be is logged. */
@@ -235,7 +232,7 @@ export function createStorageLocationService(deps: {
         if (location && !('bucketId' in place)) await rows.deleteBucket(location.bucketId);
       });
       await prepared.abandon();
-      throw storageServiceFailure(failed);
+      throw outsideServiceAnswer(failed, { say: T.notCreatedAtService });
     }
     return locationId;
   }

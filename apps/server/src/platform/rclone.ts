@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { FolderAccess } from '../../storage/provider.js';
+import type { FolderAccess } from '../storage/provider.js';
 
 /**
  * rclone as the migrations run it (DESIGN §7): a child process of the server, its log lines streamed one

@@ -2,7 +2,7 @@ import { type BillingServerAddress, billingRefused, MESSAGES, WHMCS_PAGES, whmcs
 import { z } from 'zod';
 import { guardedRequest, RedirectRefused } from '../net/guarded-http.js';
 import type { OutboundGuard } from '../net/outbound-guard.js';
-import { StorageError } from '../storage/provider.js';
+import { AddressRefusedError, OutsideServiceError, type OutsideServiceFailure } from './errors.js';
 
 /** How the portal signs in to a WHMCS installation's API (001 §3: identifier, secret, API access key). */
 export interface WhmcsConnection {
@@ -21,13 +21,23 @@ export interface WhmcsClientOptions {
 
 export type BillingErrorKind = 'timeout' | 'unreachable' | 'refused' | 'malformed' | 'refusedAddress' | 'redirected';
 
+/** The outside-service failure each kind is (platform/errors.ts). */
+const FAILURE_OF_KIND: Readonly<Record<BillingErrorKind, OutsideServiceFailure>> = {
+  timeout: 'timedOut',
+  unreachable: 'unreachable',
+  refusedAddress: 'refusedAddress',
+  refused: 'badAnswer',
+  malformed: 'badAnswer',
+  redirected: 'badAnswer',
+};
+
 /** Every failure of a billing call; `message` is safe to show and to log (it never carries a secret). */
-export class BillingError extends Error {
+export class BillingError extends OutsideServiceError {
   constructor(
     readonly kind: BillingErrorKind,
     message: string,
   ) {
-    super(message);
+    super(FAILURE_OF_KIND[kind], message, `BILLING_${kind.toUpperCase()}`);
     this.name = 'BillingError';
   }
 }
@@ -151,12 +161,12 @@ export function createWhmcsClient(connection: WhmcsConnection, options: WhmcsCli
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: body.toString(),
-        timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
       });
       status = answer.status;
       text = answer.body;
     } catch (error) {
-      if (error instanceof StorageError && error.kind === 'refusedAddress')
+      if (error instanceof AddressRefusedError)
         throw new BillingError('refusedAddress', MESSAGES.billing.refusedAddress);
       if (error instanceof RedirectRefused) throw new BillingError('redirected', MESSAGES.billing.redirected);
       const name = error instanceof Error ? error.name : '';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FolderAccess } from '../../storage/provider.js';
+import type { FolderAccess } from '../storage/provider.js';
 import { RCLONE_FLAGS, rcloneRemotes } from './rclone.js';
 
 const s3 = (place: string, key: string): FolderAccess => ({

@@ -34,8 +34,7 @@ function trustedCas(caFile: string | undefined): string[] | undefined {
  * still verifies the certificate against the host name. Port 465 is TLS from the start; any other port must
  * upgrade with STARTTLS (a server that does not offer it, or an attacker who strips the offer, fails: the
  * password never travels in clear), and the login is always made (a server that offers no AUTH fails, so a
- * wrong password is never "tested" successfully). Throws the guard's refusal (a StorageError named
- * 'refusedAddress') or the resolver's error before anything is sent.
+ * wrong password is never "tested" successfully). Throws the guard's refusal (an AddressRefusedError) or the resolver's error before anything is sent.
  */
 export async function openSmtpTransport(settings: SmtpServerSettings, trust: SmtpTrust): Promise<Transporter> {
   const addresses = await trust.guard.check(settings.host);

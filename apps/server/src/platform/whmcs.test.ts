@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { billingRefused, MESSAGES, WHMCS_PAGES, whmcsPageUrl } from '@portal/domain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startWhmcsSimulator } from '../billing/whmcs-simulator/server.js';
 import { MAX_REDIRECTS } from '../net/guarded-http.js';
 import { createOutboundGuard } from '../net/outbound-guard.js';
 import { loopbackGuard } from '../testing/rgw.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../testing/whmcs.js';
-import { BillingError, createWhmcsClient, type WhmcsClient } from './whmcs-client.js';
-import { startWhmcsSimulator } from './whmcs-simulator/server.js';
+import { BillingError, createWhmcsClient, type WhmcsClient } from './whmcs.js';
 
 let whmcs: TestWhmcs;
 let client: WhmcsClient;

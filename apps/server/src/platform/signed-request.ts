@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { sendOnce } from '../net/guarded-http.js';
 import type { OutboundGuard } from '../net/outbound-guard.js';
@@ -17,14 +17,15 @@ export async function signedRequest(input: {
   path: string;
   query: Record<string, string>;
   guard: OutboundGuard;
-  timeoutMs: number;
+  /** The request's deadline (AbortSignal.timeout). */
+  signal: AbortSignal;
 }): Promise<{ status: number; body: string }> {
   const { base } = input;
   const signer = new SignatureV4({
     credentials: input.credentials,
     region: input.region,
     service: input.service,
-    sha256: NodeSha256,
+    sha256: Sha256,
   });
   const signed = await signer.sign({
     method: input.method,
@@ -44,35 +45,10 @@ export async function signedRequest(input: {
     path: `${signed.path}?${search}`,
     headers: signed.headers,
     agent: base.protocol === 'https:' ? input.guard.httpsAgent : input.guard.httpAgent,
-    timeoutMs: input.timeoutMs,
+    signal: input.signal,
   });
   return { status: answer.status, body: answer.body };
 }
 
 const encodeRfc3986 = (value: string) =>
   encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
-/** SHA-256 (and HMAC-SHA-256) from node:crypto in the shape the SDK's signer takes. */
-class NodeSha256 {
-  private hash;
-  private readonly secret: string | Uint8Array | undefined;
-  constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
-    this.secret = secret === undefined || typeof secret === 'string' ? secret : bytesOf(secret);
-    this.hash = this.fresh();
-  }
-  private fresh() {
-    return this.secret === undefined ? createHash('sha256') : createHmac('sha256', this.secret);
-  }
-  update(data: string | ArrayBuffer | ArrayBufferView): void {
-    this.hash.update(typeof data === 'string' ? data : bytesOf(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return new Uint8Array(this.hash.digest());
-  }
-  reset(): void {
-    this.hash = this.fresh();
-  }
-}
-
-const bytesOf = (data: ArrayBuffer | ArrayBufferView) =>
-  ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
