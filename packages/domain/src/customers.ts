@@ -95,7 +95,7 @@ export interface CustomerRow {
   /** Ours: the status changes offered (002 §4.1), from the stored status. */
   statusOptions: CustomerStatus[];
   /** Ours: delete is offered (isCustomerDeletable). */
-  deletable: boolean;
+  deleteable: boolean;
   /** Ours. */
   numberOfChildCustomers: number;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Role } from './enums.js';
 import { pageSizeParam, pagingQuerySchema } from './envelope.js';
 import { checkbox, choice, filterText, integerField } from './forms/fields.js';
+import { idParam } from './ids.js';
 import { ACCOUNT_MAIL_KIND_NAMES } from './mail.js';
 import { someErrorsOccurred, unknownErrorWhile } from './messages.js';
 import { formatBytes } from './sizes.js';
@@ -169,8 +170,6 @@ export const notificationThresholdsSchema = z.object({
 });
 export type NotificationThresholdsPayload = z.output<typeof notificationThresholdsSchema>;
 
-const machineId = z.coerce.number().int().positive();
-
 /** PUT /admin/notificationsettings/users/{userId}: the user's alerts and machines. */
 export const notificationUserSettingsSchema = z
   .object({
@@ -181,7 +180,7 @@ export const notificationUserSettingsSchema = z
     quota: checkbox,
     summary: choice(L.summary, SUMMARY_FREQUENCIES),
     allMachines: checkbox,
-    machineIds: z.array(machineId).default([]),
+    machineIds: z.array(idParam).default([]),
   })
   .superRefine((value, ctx) => {
     if (value.allMachines) return;

@@ -43,7 +43,7 @@ export interface PackageDetail extends PackageRow {
   /** Provider and reseller admins change the status and delete (000 §4). */
   administrable: boolean;
   /** Whether a deletion may be asked for now (SUSPENDED). */
-  deletable: boolean;
+  deleteable: boolean;
   statusOptions: readonly PackageStatus[];
 }
 

@@ -82,7 +82,7 @@ export interface TaskAbilities {
   pauseToggleTarget: 'PAUSED' | 'ACTIVE' | null;
   togglePause: boolean;
   edit: boolean;
-  delete: boolean;
+  deleteable: boolean;
   /** 002 §6: cancel runs and actions (each row still needs a busy action). */
   cancelActions: boolean;
   /** 002 §6: delete snapshot archives and download (each row has its own rule too). */
@@ -98,14 +98,13 @@ export interface TaskAbilities {
   reasons: TaskControlReasons;
 }
 
-/** The task page: the display record plus the machine's facts and the caller's abilities. */
-export interface TaskDetail extends TaskRow {
+/** The task page: the display record plus the machine's facts and the caller's abilities, flat as on every row. */
+export interface TaskDetail extends TaskRow, TaskAbilities {
   customerId: number;
   backupPackageId: number;
   osFamily: OsFamily;
   machineOnline: boolean;
   remoteManagementEnabled: boolean;
-  abilities: TaskAbilities;
 }
 
 /** 002 §3 'Action / run', plus whether the caller may cancel it (002 §4.2, §6). */

@@ -64,7 +64,9 @@ describe('agent downloads (issue 14)', () => {
     const response = await t.app.inject({ method: 'GET', url: ROUTES.agentDownloads.bundle.build() });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/javascript; charset=utf-8');
-    expect(response.headers['content-disposition']).toBe('attachment; filename="portal-agent.cjs"');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="portal-agent.cjs"; filename*=UTF-8''portal-agent.cjs`,
+    );
     const file = join(work, 'downloaded.cjs');
     writeFileSync(file, response.rawPayload);
     const help = await run(process.execPath, [file, '--help']);

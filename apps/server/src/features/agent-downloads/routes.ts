@@ -11,6 +11,7 @@ import {
   ROUTES,
 } from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { asDownload } from '../../http/download.js';
 import { badRequest, notFound, parseWith } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 
@@ -74,11 +75,7 @@ async function sendBuilt(reply: FastifyReply, file: string, type: string) {
   );
   if (size === null) throw notFound(MESSAGES.agentInstall.notBuilt);
   const name = file.split('/').pop() ?? file;
-  return reply
-    .type(type)
-    .header('Content-Length', size)
-    .header('Content-Disposition', `attachment; filename="${name}"`)
-    .send(createReadStream(file));
+  return asDownload(reply, type, name).header('Content-Length', size).send(createReadStream(file));
 }
 
 /**

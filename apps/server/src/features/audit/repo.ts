@@ -4,9 +4,11 @@ import {
   type AuditEventType,
   type AuditFilter,
   type AuditOutcome,
+  type Paging,
 } from '@portal/domain';
 import { and, count, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { type Db, type Executor, rowsOf } from '../../db/client.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import { auditEvents, users } from '../../db/schema/index.js';
 import { accountOf } from './tenants.js';
 
@@ -204,36 +206,38 @@ export function createAuditRepo(db: Executor) {
     },
 
     /** A user's own security events (the profile's activity list). */
-    async pageForUser(userId: number, page: number, size: number) {
+    async pageForUser(userId: number, paging: Paging) {
       const own = and(eq(auditEvents.userId, userId), inArray(auditEvents.type, [...AUDIT_EVENT_TYPES]));
-      const [rows, total] = await Promise.all([
+      return pageWithTotal(
         db
           .select()
           .from(auditEvents)
           .where(own)
           .orderBy(desc(auditEvents.at), desc(auditEvents.id))
-          .limit(size)
-          .offset(page * size),
-        db.select({ n: count() }).from(auditEvents).where(own),
-      ]);
-      return { rows, total: total[0]?.n ?? 0 };
+          .limit(paging.size)
+          .offset(offsetOf(paging)),
+        () => db.select({ total: count() }).from(auditEvents).where(own),
+        paging,
+      );
     },
 
     /** One page, newest first, and the number of matching records up to AUDIT_COUNT_LIMIT. */
-    async page(scope: AuditScope, filter: Partial<AuditFilter>, paging: { page: number; size: number }) {
+    async page(scope: AuditScope, filter: Partial<AuditFilter>, paging: Paging) {
       const where = matching(scope, filter);
       const capped = db.select({ one: sql`1` }).from(auditEvents).where(where).limit(AUDIT_COUNT_LIMIT).as('capped');
-      const [rows, total] = await Promise.all([
+      const { rows, total } = await pageWithTotal(
         db
           .select()
           .from(auditEvents)
           .where(where)
           .orderBy(desc(auditEvents.at), desc(auditEvents.id))
           .limit(paging.size)
-          .offset(paging.page * paging.size),
-        db.select({ n: count() }).from(capped),
-      ]);
-      return { rows: await named(scope, rows), total: total[0]?.n ?? 0 };
+          .offset(offsetOf(paging)),
+        () => db.select({ total: count() }).from(capped),
+        paging,
+      );
+      // A short page past the cap tells more than the capped count would.
+      return { rows: await named(scope, rows), total: Math.min(total, AUDIT_COUNT_LIMIT) };
     },
 
     /**

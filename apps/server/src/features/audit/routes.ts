@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { AUDIT_TEXTS, type AuditFilter, ok, pageOf, ROUTES } from '@portal/domain';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { asDownload } from '../../http/download.js';
 import { badRequest, forbidden, parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
@@ -39,9 +40,7 @@ export function registerAuditRoutes(app: FastifyInstance, deps: { audit: AuditRe
       for await (const row of audit.all(scope, filter)) yield csvLine(auditCsvCells(presentAuditRow(row)));
     }
     const stamp = new Date().toISOString().slice(0, 10);
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="audit-${stamp}.csv"`)
+    return asDownload(reply, 'text/csv; charset=utf-8', `audit-${stamp}.csv`)
       .header('Cache-Control', 'no-store')
       .send(Readable.from(lines()));
   }

@@ -110,7 +110,7 @@ describe('customer lists (002 §2.5)', () => {
       allowProviderMachineControl: false,
       customerUrl: `/boltadmin/customers/${a.customerId}`,
       statusOptions: ['SUSPENDED'],
-      deletable: false,
+      deleteable: false,
       numberOfChildCustomers: 0,
     } satisfies CustomerRow);
     expect(page.elements.map((r) => r.id)).toEqual(
@@ -524,7 +524,7 @@ describe('status change (002 §4.1)', () => {
     const own = await addCustomer(t.database.db, { parentResellerCustomerId: tenants.reseller.customerId });
     const suspended = await as('reseller').json('PUT', `/admin/mycustomers/${own.customerId}?status=SUSPENDED`);
     expect(suspended.statusCode).toBe(200);
-    expect(suspended.json().result).toMatchObject({ status: 'SUSPENDED', statusOptions: ['ACTIVE'], deletable: true });
+    expect(suspended.json().result).toMatchObject({ status: 'SUSPENDED', statusOptions: ['ACTIVE'], deleteable: true });
 
     const b = tenants.customerB.customerId;
     expect((await as('reseller').json('PUT', `/admin/mycustomers/${b}?status=SUSPENDED`)).statusCode).toBe(404);

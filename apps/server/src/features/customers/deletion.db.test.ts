@@ -109,7 +109,7 @@ describe('delete customer: refusals', () => {
     ]);
     const listed = (await provider.json('GET', `/boltadmin/customers/${parent.customerId}`)).json()
       .result as CustomerRow;
-    expect(listed).toMatchObject({ deletable: false, numberOfChildCustomers: 1 });
+    expect(listed).toMatchObject({ deleteable: false, numberOfChildCustomers: 1 });
     expect((await customerRow(parent.customerId))?.beingDeleted).toBe(false);
   });
 

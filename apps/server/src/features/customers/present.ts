@@ -45,7 +45,7 @@ export function presentCustomerRow(row: CustomerRowData, audience: AdminAudience
     allowProviderMachineControl: row.allowProviderMachineControl,
     customerUrl: url,
     statusOptions: [...customerStatusOptions(row.status)],
-    deletable: isCustomerDeletable(row),
+    deleteable: isCustomerDeletable(row),
     numberOfChildCustomers: row.numberOfChildCustomers,
   };
 }

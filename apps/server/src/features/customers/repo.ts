@@ -1,7 +1,8 @@
-import type { CustomerAccountEditPayload, ManagedCustomers, Role } from '@portal/domain';
+import type { CustomerAccountEditPayload, ManagedCustomers, Paging, Role } from '@portal/domain';
 import { and, asc, count, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, rowsOf } from '../../db/client.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -27,11 +28,6 @@ export type CustomerList =
   | { kind: 'toMakeResellers' }
   | { kind: 'resellers' }
   | { kind: 'childrenOf'; resellerCustomerId: number };
-
-export interface Page {
-  page: number;
-  size: number;
-}
 
 const parent = alias(customers, 'parent_reseller');
 
@@ -110,28 +106,32 @@ export function createCustomersRepo(db: Executor) {
 
   return {
     /** A page of a list, ordered as the dashboard's name column (lower(display name), id; indexed). */
-    async customerPage(list: CustomerList, search: string | undefined, page: Page) {
+    async customerPage(list: CustomerList, search: string | undefined, page: Paging) {
       const where = listWhere(list, search);
       // The page's ids first, from the index alone; the per-row counts then run for those ten only
       // (in one query, the rows an OFFSET skips would have had theirs computed too).
-      const ids = await db
-        .select({ id: customers.id })
-        .from(customers)
-        .leftJoin(resellerSettings, eq(resellerSettings.customerId, customers.id))
-        .where(where)
-        .orderBy(asc(sql`lower(${customers.displayName})`), asc(customers.id))
-        .limit(page.size)
-        .offset(page.page * page.size);
+      const { rows: ids, total } = await pageWithTotal(
+        db
+          .select({ id: customers.id })
+          .from(customers)
+          .leftJoin(resellerSettings, eq(resellerSettings.customerId, customers.id))
+          .where(where)
+          .orderBy(asc(sql`lower(${customers.displayName})`), asc(customers.id))
+          .limit(page.size)
+          .offset(offsetOf(page)),
+        () =>
+          db
+            .select({ total: count() })
+            .from(customers)
+            .leftJoin(resellerSettings, eq(resellerSettings.customerId, customers.id))
+            .where(where),
+        page,
+      );
       const pageIds = ids.map((r) => r.id);
       const found = pageIds.length === 0 ? [] : await selectRows().where(inArray(customers.id, pageIds));
       const byId = new Map(found.map((row) => [row.id, row]));
       const rows = pageIds.flatMap((id) => byId.get(id) ?? []);
-      const [counted] = await db
-        .select({ total: count() })
-        .from(customers)
-        .leftJoin(resellerSettings, eq(resellerSettings.customerId, customers.id))
-        .where(where);
-      return { rows, total: counted?.total ?? 0 };
+      return { rows, total };
     },
 
     /** One customer within the scope; customers being deleted only when asked for (repeated deletes). */
@@ -169,7 +169,7 @@ export function createCustomersRepo(db: Executor) {
         .orderBy(asc(storageLocations.id)),
 
     /** A page of the customer's packages (002 §3 'as listed under a customer'), by name on its index. */
-    async packagePage(customerId: number, page: Page) {
+    async packagePage(customerId: number, page: Paging) {
       const rows = await db
         .select({
           id: backupPackages.id,
@@ -202,9 +202,12 @@ export function createCustomersRepo(db: Executor) {
         .where(livePackagesOf(customerId))
         .orderBy(asc(backupPackages.name), asc(backupPackages.id))
         .limit(page.size)
-        .offset(page.page * page.size);
-      const [counted] = await db.select({ total: count() }).from(backupPackages).where(livePackagesOf(customerId));
-      return { rows, total: counted?.total ?? 0 };
+        .offset(offsetOf(page));
+      return pageWithTotal(
+        rows,
+        () => db.select({ total: count() }).from(backupPackages).where(livePackagesOf(customerId)),
+        page,
+      );
     },
 
     /** The customer's machines connected now: those whose agents must hear of a change to their tasks. */

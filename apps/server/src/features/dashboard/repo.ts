@@ -5,6 +5,7 @@ import type {
   MachineSortColumn,
   MachineStatus,
   ManagedCustomers,
+  Paging,
   Sort,
   TaskDisplayStatus,
   TaskSortColumn,
@@ -13,6 +14,7 @@ import { and, asc, count, desc, eq, exists, inArray, isNotNull, type SQL, sql } 
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import { backupMachines, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
 import { managedCustomersCondition } from '../../db/scope.js';
 
@@ -20,11 +22,6 @@ import { managedCustomersCondition } from '../../db/scope.js';
 export interface MachineListScope {
   customerId: number | null;
   assignedUserId: number | null;
-}
-
-export interface Page {
-  page: number;
-  size: number;
 }
 
 /** Every sort is by its column, then by id in the same direction, so pages never overlap (indexes match). */
@@ -80,25 +77,6 @@ const machineScopeWhere = (scope: MachineListScope): SQL | undefined =>
     scope.assignedUserId === null ? undefined : eq(backupMachines.assignedUserId, scope.assignedUserId),
   );
 
-const offsetOf = (page: Page) => page.page * page.size;
-
-/**
- * A page and the total it belongs to. A short page already tells the total, so the count runs only
- * when the page is full or empty past the first (most customers' tabs fit on one page).
- */
-export async function pageWithTotal<R>(
-  rowsQuery: PromiseLike<R[]>,
-  countQuery: PromiseLike<{ total: number }[]>,
-  page: Page,
-): Promise<{ rows: R[]; total: number }> {
-  const rows = await rowsQuery;
-  if (rows.length < page.size && (rows.length > 0 || page.page === 0)) {
-    return { rows, total: offsetOf(page) + rows.length };
-  }
-  const [counted] = await countQuery;
-  return { rows, total: counted?.total ?? 0 };
-}
-
 /** The dashboard's reads: every one is a page of an index-ordered scan or a grouped count (DESIGN §9). */
 export function createDashboardRepo(db: Executor) {
   return {
@@ -106,7 +84,7 @@ export function createDashboardRepo(db: Executor) {
       scope: ManagedCustomers,
       filter: { taskStatus?: AggregateTaskStatus; displayStatuses?: readonly CustomerStatus[] },
       sort: Sort<CustomerSortColumn>,
-      page: Page,
+      page: Paging,
     ) {
       const where = and(
         managedCustomersCondition(scope),
@@ -131,7 +109,7 @@ export function createDashboardRepo(db: Executor) {
           .orderBy(...orderBy(customerSortExpression(sort.column), customers.id, sort.direction))
           .limit(page.size)
           .offset(offsetOf(page)),
-        db.select({ total: count() }).from(customers).where(where),
+        () => db.select({ total: count() }).from(customers).where(where),
         page,
       );
     },
@@ -149,7 +127,7 @@ export function createDashboardRepo(db: Executor) {
       scope: MachineListScope,
       filter: { taskStatus?: AggregateTaskStatus; status?: MachineStatus },
       sort: Sort<MachineSortColumn>,
-      page: Page,
+      page: Paging,
     ) {
       const where = and(
         machineScopeWhere(scope),
@@ -177,7 +155,7 @@ export function createDashboardRepo(db: Executor) {
           .orderBy(...orderBy(machineSortExpression(sort.column), backupMachines.id, sort.direction))
           .limit(page.size)
           .offset(offsetOf(page)),
-        db.select({ total: count() }).from(backupMachines).where(where),
+        () => db.select({ total: count() }).from(backupMachines).where(where),
         page,
       );
     },
@@ -210,7 +188,7 @@ export function createDashboardRepo(db: Executor) {
       machineId: number,
       filter: { taskStatus?: TaskDisplayStatus },
       sort: Sort<TaskSortColumn>,
-      page: Page,
+      page: Paging,
     ) {
       const where = and(
         eq(backupTasks.backupMachineId, machineId),
@@ -233,7 +211,7 @@ export function createDashboardRepo(db: Executor) {
           .orderBy(...orderBy(taskSortExpression(sort.column), backupTasks.id, sort.direction))
           .limit(page.size)
           .offset(offsetOf(page)),
-        db.select({ total: count() }).from(backupTasks).where(where),
+        () => db.select({ total: count() }).from(backupTasks).where(where),
         page,
       );
     },

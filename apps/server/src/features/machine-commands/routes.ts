@@ -1,10 +1,10 @@
 import { LOG_FILES, logFileNameSchema, MESSAGES, ok, ROUTES } from '@portal/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { asDownload } from '../../http/download.js';
 import { badRequest, forbidden, parseWith, unauthenticated } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
-import { attachmentDisposition } from './present.js';
 import type { MachineCommandService } from './service.js';
 
 const logFileQuery = z.object({ filename: logFileNameSchema.optional() });
@@ -30,9 +30,7 @@ export function registerMachineCommandRoutes(app: FastifyInstance, deps: { comma
     const { filename } = parseWith(logFileQuery, request.query);
     if (filename === undefined) return ok(await commands.logFiles(path));
     const file = await commands.logFile(path, filename);
-    return reply
-      .type('text/plain; charset=utf-8')
-      .header('Content-Disposition', attachmentDisposition(file.fileName))
+    return asDownload(reply, 'text/plain; charset=utf-8', file.fileName)
       .header('Cache-Control', 'no-store')
       .send(file.content);
   });

@@ -1,7 +1,8 @@
-import type { MachineStatus, MessageType, OsFamily } from '@portal/domain';
+import type { MachineStatus, MessageType, OsFamily, Paging } from '@portal/domain';
 import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { joinMachineOwners } from '../../db/machine-statuses.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -13,11 +14,6 @@ import {
   storageLocations,
 } from '../../db/schema/index.js';
 import { machinePlacesWhere } from '../local-storage/repo.js';
-
-export interface Paging {
-  page: number;
-  size: number;
-}
 
 /** A machine with what its page, its row and every decision about it read. */
 export interface MachineRecord {
@@ -124,18 +120,19 @@ export function createMachinesRepo(db: Executor) {
       if (scope.assignedUserId !== null) conditions.push(eq(backupMachines.assignedUserId, scope.assignedUserId));
       if (scope.packageId !== undefined) conditions.push(eq(backupMachines.backupPackageId, scope.packageId));
       const where = and(...conditions);
-      const [rows, [total]] = await Promise.all([
+      const { rows, total } = await pageWithTotal(
         select()
           .where(where)
           .orderBy(sql`lower(${backupMachines.name})`, asc(backupMachines.id))
           .limit(paging.size)
-          .offset(paging.page * paging.size),
-        db.select({ n: count() }).from(backupMachines).where(where),
-      ]);
+          .offset(offsetOf(paging)),
+        () => db.select({ total: count() }).from(backupMachines).where(where),
+        paging,
+      );
       const tasks = await taskCounts(rows.map((r) => r.id));
       return {
         rows: rows.map((r) => ({ ...r, numberOfBackupTasks: tasks.get(r.id) ?? 0 })),
-        total: Number(total?.n ?? 0),
+        total,
       };
     },
 
@@ -167,7 +164,7 @@ export function createMachinesRepo(db: Executor) {
       if (filter.backupTaskId !== null) conditions.push(eq(machineMessages.backupTaskId, filter.backupTaskId));
       if (filter.backupActionId !== null) conditions.push(eq(machineMessages.taskActionId, filter.backupActionId));
       const where = and(...conditions);
-      const [rows, [total]] = await Promise.all([
+      return pageWithTotal(
         db
           .select({
             id: machineMessages.id,
@@ -181,10 +178,10 @@ export function createMachinesRepo(db: Executor) {
           .where(where)
           .orderBy(desc(machineMessages.time), desc(machineMessages.id))
           .limit(paging.size)
-          .offset(paging.page * paging.size),
-        db.select({ n: count() }).from(machineMessages).where(where),
-      ]);
-      return { rows, total: Number(total?.n ?? 0) };
+          .offset(offsetOf(paging)),
+        () => db.select({ total: count() }).from(machineMessages).where(where),
+        paging,
+      );
     },
 
     /**

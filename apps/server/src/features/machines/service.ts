@@ -16,13 +16,14 @@ import {
   mayAdministerMachine,
   mayManageMachine,
   type Paged,
+  type Paging,
   pageOf,
   type RemoteManagementPayload,
   remoteManagementSwitchBlockedReason,
 } from '@portal/domain';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { presentMachineDetail, presentMachineMessage, presentMachineRow, presentMachineStorage } from './present.js';
-import type { MachineRecord, MachinesRepo, Paging } from './repo.js';
+import type { MachineRecord, MachinesRepo } from './repo.js';
 
 const TEXT = MESSAGES.backupMachine;
 

@@ -1,6 +1,7 @@
-import type { PagingQuery } from '@portal/domain';
+import type { Paging } from '@portal/domain';
 import { and, count, desc, eq, isNotNull, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import { mailOutbox } from '../../db/schema/index.js';
 
 /** A customer's mails that were given up, or failed and wait for their next attempt. */
@@ -11,8 +12,8 @@ export function createMailFailuresRepo(db: Executor) {
       or(eq(mailOutbox.status, 'FAILED'), and(eq(mailOutbox.status, 'QUEUED'), isNotNull(mailOutbox.lastError))),
     );
   return {
-    async page(customerId: number, paging: PagingQuery) {
-      const [rows, [total]] = await Promise.all([
+    async page(customerId: number, paging: Paging) {
+      return pageWithTotal(
         db
           .select({
             id: mailOutbox.id,
@@ -29,10 +30,10 @@ export function createMailFailuresRepo(db: Executor) {
           .where(failedOf(customerId))
           .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
           .limit(paging.size)
-          .offset(paging.page * paging.size),
-        db.select({ n: count() }).from(mailOutbox).where(failedOf(customerId)),
-      ]);
-      return { rows, total: total?.n ?? 0 };
+          .offset(offsetOf(paging)),
+        () => db.select({ total: count() }).from(mailOutbox).where(failedOf(customerId)),
+        paging,
+      );
     },
   };
 }

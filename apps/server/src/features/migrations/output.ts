@@ -1,4 +1,5 @@
 import { MIGRATION_OUTPUT_LIMITS, omittedLinesText } from '@portal/domain';
+import { writeOutput } from '../realtime-commands/output.js';
 
 /** Lines gathered before one insert, and how long a line waits at most before it is stored and sent. */
 const BATCH_LINES = 100;
@@ -34,8 +35,7 @@ export function createOutputRecorder(deps: {
     if (lines.length > 0) {
       chain = chain.then(async () => {
         try {
-          const first = await deps.append(lines);
-          for (const [i, line] of lines.entries()) await deps.publish(line, first + i);
+          await writeOutput(deps.append, lines, deps.publish);
         } catch (error) {
           deps.onError(error);
         }

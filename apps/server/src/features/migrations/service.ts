@@ -25,6 +25,7 @@ import {
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { machineFilters, RCLONE_FLAGS, rcloneRemotes, runRclone } from '../../platform/rclone.js';
 import { machinePrefix, type StorageAccess } from '../../storage/provider.js';
+import { writeOutput } from '../realtime-commands/output.js';
 import { createOutputRecorder } from './output.js';
 import { presentMigrationDetail, presentMigrationRow } from './present.js';
 import type { MigrationCommandRow, MigrationRecord, MigrationsRepo } from './repo.js';
@@ -209,8 +210,11 @@ export function createMigrationService(deps: {
   ) {
     const time = now();
     if (await deps.output.finish(command.id, resultCode, time)) {
-      const first = await deps.output.appendOutput(command.id, [reason]);
-      await publishLine(migration.id, command.commandId, reason, first);
+      await writeOutput(
+        (lines) => deps.output.appendOutput(command.id, lines),
+        [reason],
+        (line, lineNumber) => publishLine(migration.id, command.commandId, line, lineNumber),
+      );
       await deps.publish(migration.id, commandFinishedMessage(command.commandId, time, resultCode));
     }
     const failed = command.syncType === 'MISCELLANEOUS' ? migration.status : SYNC_STATUSES[command.syncType].failed;

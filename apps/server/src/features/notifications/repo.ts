@@ -5,12 +5,14 @@ import {
   type NotificationKind,
   type NotificationMachineOption,
   type NotificationThresholds,
+  type Paging,
   ROLES,
   type Role,
   type SummaryFrequency,
 } from '@portal/domain';
 import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -21,11 +23,6 @@ import {
   userNotificationSettings,
   users,
 } from '../../db/schema/index.js';
-
-export interface Paging {
-  page: number;
-  size: number;
-}
 
 /** A user of the customer with their stored choices (null: never saved, the role's defaults apply). */
 export interface NotificationUserRecord {
@@ -115,7 +112,7 @@ export function createNotificationsRepo(db: Executor) {
         paging.userId === undefined ? undefined : eq(users.id, paging.userId),
         likeAny(paging.search, users.firstName, users.surname, users.email),
       );
-      const [rows, [total]] = await Promise.all([
+      const { rows, total } = await pageWithTotal(
         db
           .select({
             userId: users.id,
@@ -130,9 +127,10 @@ export function createNotificationsRepo(db: Executor) {
           .where(where)
           .orderBy(asc(users.surname), asc(users.firstName), asc(users.id))
           .limit(paging.size)
-          .offset(paging.page * paging.size),
-        db.select({ n: count() }).from(users).where(where),
-      ]);
+          .offset(offsetOf(paging)),
+        () => db.select({ total: count() }).from(users).where(where),
+        paging,
+      );
       return {
         rows: rows.map(({ settings, ...user }) => ({
           ...user,
@@ -146,7 +144,7 @@ export function createNotificationsRepo(db: Executor) {
             allMachines: settings.allMachines,
           },
         })),
-        total: Number(total?.n ?? 0),
+        total,
       };
     },
 
@@ -208,7 +206,7 @@ export function createNotificationsRepo(db: Executor) {
         eq(backupMachines.beingDeleted, false),
         likeAny(paging.search, backupMachines.name, backupPackages.name),
       );
-      const [rows, [total]] = await Promise.all([
+      return pageWithTotal(
         db
           .select({ id: backupMachines.id, name: backupMachines.name, packageName: backupPackages.name })
           .from(backupMachines)
@@ -216,14 +214,15 @@ export function createNotificationsRepo(db: Executor) {
           .where(where)
           .orderBy(asc(backupMachines.name), asc(backupMachines.id))
           .limit(paging.size)
-          .offset(paging.page * paging.size),
-        db
-          .select({ n: count() })
-          .from(backupMachines)
-          .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-          .where(where),
-      ]);
-      return { rows, total: Number(total?.n ?? 0) };
+          .offset(offsetOf(paging)),
+        () =>
+          db
+            .select({ total: count() })
+            .from(backupMachines)
+            .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
+            .where(where),
+        paging,
+      );
     },
 
     // --- Events ---------------------------------------------------------------------------------------

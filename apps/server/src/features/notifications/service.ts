@@ -14,6 +14,7 @@ import {
   type NotificationUserRow,
   type NotificationUserSettingsPayload,
   type Paged,
+  type Paging,
   packageUrl,
   pageOf,
   ROLE_NAMES,
@@ -25,7 +26,7 @@ import type { Db, Executor } from '../../db/client.js';
 import type { QuotaAlertLevel } from '../../db/schema/index.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { enqueueMails, type MailToQueue } from '../../mail/outbox.js';
-import { createNotificationsRepo, type NotificationsRepo, type Paging, type Recipient } from './repo.js';
+import { createNotificationsRepo, type NotificationsRepo, type Recipient } from './repo.js';
 
 type Search = Paging & { search?: string | undefined };
 

@@ -1,6 +1,7 @@
-import type { PackageRequestStatus, PackageRequestType, StorageItem, StorageItemType } from '@portal/domain';
+import type { PackageRequestStatus, PackageRequestType, Paging, StorageItem, StorageItemType } from '@portal/domain';
 import { aliasedTable, and, asc, count, desc, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import {
   backupPackages,
   buckets,
@@ -15,11 +16,6 @@ import { type TemplateRecord, templateFields } from '../package-templates/repo.j
 
 /** Whose requests: the provider's direct customers (null) or a reseller's children (its customer id). */
 export type RequestScope = number | null;
-
-export interface Paging {
-  page: number;
-  size: number;
-}
 
 const inScope = (scope: RequestScope): SQL =>
   scope === null ? isNull(customers.parentResellerCustomerId) : eq(customers.parentResellerCustomerId, scope);
@@ -86,25 +82,26 @@ export function createPackageRequestsRepo(db: Executor) {
   return {
     async pendingPage(scope: RequestScope, paging: Paging): Promise<{ rows: RequestRecord[]; total: number }> {
       const where = and(eq(packageRequests.status, 'PENDING'), inScope(scope), eq(customers.beingDeleted, false));
-      const [rows, [totals]] = await Promise.all([
+      return pageWithTotal(
         selectRequests(db)
           .where(where)
           .orderBy(asc(packageRequests.createdAt), asc(packageRequests.id))
           .limit(paging.size)
-          .offset(paging.page * paging.size),
-        db
-          .select({ n: count() })
-          .from(packageRequests)
-          .innerJoin(customers, eq(customers.id, packageRequests.customerId))
-          .where(where),
-      ]);
-      return { rows, total: Number(totals?.n ?? 0) };
+          .offset(offsetOf(paging)),
+        () =>
+          db
+            .select({ total: count() })
+            .from(packageRequests)
+            .innerJoin(customers, eq(customers.id, packageRequests.customerId))
+            .where(where),
+        paging,
+      );
     },
 
     /** A customer's own requests, pending first, then the newest. */
     async ofCustomer(customerId: number, paging: Paging): Promise<{ rows: RequestRecord[]; total: number }> {
       const where = eq(packageRequests.customerId, customerId);
-      const [rows, [totals]] = await Promise.all([
+      return pageWithTotal(
         selectRequests(db)
           .where(where)
           .orderBy(
@@ -113,10 +110,10 @@ export function createPackageRequestsRepo(db: Executor) {
             desc(packageRequests.id),
           )
           .limit(paging.size)
-          .offset(paging.page * paging.size),
-        db.select({ n: count() }).from(packageRequests).where(where),
-      ]);
-      return { rows, total: Number(totals?.n ?? 0) };
+          .offset(offsetOf(paging)),
+        () => db.select({ total: count() }).from(packageRequests).where(where),
+        paging,
+      );
     },
 
     /** The request, its row locked until the transaction ends; null outside the scope ('system': any). */

@@ -9,6 +9,7 @@ import {
   PACKAGE_REQUEST_TYPE_TEXTS,
   type PackageRequestRow,
   type Paged,
+  type Paging,
   packageQuotaInMb,
   packageRequestDeclinedMail,
   packageSizesFromTemplate,
@@ -26,7 +27,6 @@ import {
   createPackageRequestsRepo,
   type HostPackage,
   type PackageRequestsRepo,
-  type Paging,
   type RequestRecord,
   type RequestScope,
 } from './repo.js';

@@ -1,15 +1,11 @@
-import type { PackageTemplateAddPayload, PackageTemplateEditPayload } from '@portal/domain';
+import type { PackageTemplateAddPayload, PackageTemplateEditPayload, Paging } from '@portal/domain';
 import { and, asc, count, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import { backupPackages, packageRequests, packageTemplates } from '../../db/schema/index.js';
 
 /** Whose templates: the provider's (null) or a reseller's (its customer id). */
 export type TemplateOwner = number | null;
-
-export interface Paging {
-  page: number;
-  size: number;
-}
 
 export const ownedBy = (owner: TemplateOwner): SQL =>
   owner === null ? isNull(packageTemplates.ownerCustomerId) : eq(packageTemplates.ownerCustomerId, owner);
@@ -32,17 +28,17 @@ export type TemplateRecord = { [K in keyof typeof templateFields]: (typeof packa
 export function createPackageTemplatesRepo(db: Executor) {
   return {
     async page(owner: TemplateOwner, paging: Paging): Promise<{ rows: TemplateRecord[]; total: number }> {
-      const [rows, [totals]] = await Promise.all([
+      return pageWithTotal(
         db
           .select(templateFields)
           .from(packageTemplates)
           .where(ownedBy(owner))
           .orderBy(asc(packageTemplates.name), asc(packageTemplates.id))
           .limit(paging.size)
-          .offset(paging.page * paging.size),
-        db.select({ n: count() }).from(packageTemplates).where(ownedBy(owner)),
-      ]);
-      return { rows, total: Number(totals?.n ?? 0) };
+          .offset(offsetOf(paging)),
+        () => db.select({ total: count() }).from(packageTemplates).where(ownedBy(owner)),
+        paging,
+      );
     },
 
     async find(owner: TemplateOwner, templateId: number): Promise<TemplateRecord | null> {

@@ -7,11 +7,12 @@ import {
   type PackageTemplateEditPayload,
   type PackageTemplateRow,
   type Paged,
+  type Paging,
   pageOf,
 } from '@portal/domain';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { presentTemplate } from './present.js';
-import type { PackageTemplatesRepo, Paging, TemplateOwner } from './repo.js';
+import type { PackageTemplatesRepo, TemplateOwner } from './repo.js';
 
 /** The provider's templates have no owner; a reseller admin's are its own customer's (000 §6). */
 export function templateOwnerOf(actor: Actor): TemplateOwner {

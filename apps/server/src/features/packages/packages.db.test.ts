@@ -214,7 +214,7 @@ describe('the package page and its storage (000 §2, §3)', () => {
     );
     expect(asReseller).toMatchObject({
       administrable: true,
-      deletable: false,
+      deleteable: false,
       statusOptions: packageStatusOptions('ACTIVE'),
       backupPackageUrl: resellerPath(tenants.customerA.customerId, pkg),
     });

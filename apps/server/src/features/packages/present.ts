@@ -53,7 +53,7 @@ export function presentPackageDetail(pkg: PackageRecord, actor: Actor, audience:
     customerName: pkg.customerName,
     usedSpaceInBytes: pkg.usedSpaceInBytes,
     administrable,
-    deletable: administrable && canDeletePackage(pkg.status),
+    deleteable: administrable && canDeletePackage(pkg.status),
     statusOptions: administrable ? packageStatusOptions(pkg.status) : [],
   };
 }

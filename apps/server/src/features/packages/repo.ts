@@ -1,7 +1,8 @@
-import type { MachineStatus, PackageStatus } from '@portal/domain';
+import type { MachineStatus, PackageStatus, Paging } from '@portal/domain';
 import { and, asc, count, eq, exists, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, rowsOf } from '../../db/client.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -14,11 +15,6 @@ import {
   userBackupPackages,
 } from '../../db/schema/index.js';
 import { machinePlacesWhere } from '../local-storage/repo.js';
-
-export interface Paging {
-  page: number;
-  size: number;
-}
 
 const requestedTemplate = alias(packageTemplates, 'requested_template');
 
@@ -107,15 +103,15 @@ export function createPackagesRepo(db: Executor) {
       const conditions: SQL[] = [eq(backupPackages.customerId, scope.customerId), livePackage];
       if (scope.onlyLinked && scope.linkedUserId !== null) conditions.push(linkedTo(scope.linkedUserId));
       const where = and(...conditions);
-      const [rows, [total]] = await Promise.all([
+      return pageWithTotal(
         select(scope.linkedUserId)
           .where(where)
           .orderBy(sql`lower(${backupPackages.name})`, asc(backupPackages.id))
           .limit(paging.size)
-          .offset(paging.page * paging.size),
-        db.select({ n: count() }).from(backupPackages).where(where),
-      ]);
-      return { rows, total: Number(total?.n ?? 0) };
+          .offset(offsetOf(paging)),
+        () => db.select({ total: count() }).from(backupPackages).where(where),
+        paging,
+      );
     },
 
     /** Renames a live ACTIVE or OVER_QUOTA package and sets its per-machine limit (checked in the statement). */

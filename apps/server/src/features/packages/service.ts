@@ -18,6 +18,7 @@ import {
   type PackageStatus,
   type PackageStorageDetails,
   type Paged,
+  type Paging,
   packageAudience,
   packageEditSchema,
   packageInitializeSchema,
@@ -31,7 +32,7 @@ import type { BackupStateService } from '../backup-state/service.js';
 import { presentMachineRow } from '../machines/present.js';
 import type { MachinesRepo } from '../machines/repo.js';
 import { presentPackageDetail, presentPackageRow } from './present.js';
-import type { PackageRecord, PackagesRepo, Paging } from './repo.js';
+import type { PackageRecord, PackagesRepo } from './repo.js';
 
 const TEXT = MESSAGES.packagePages;
 

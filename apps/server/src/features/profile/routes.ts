@@ -93,8 +93,8 @@ export function registerProfileRoutes(
 
   route(app, r.activity, async (request) => {
     const session = requireSignedIn(request);
-    const { page, size } = parseWith(r.activity.query, request.query);
-    const { rows, total } = await deps.audit.pageForUser(session.user.id, page, size);
-    return ok(pageOf(rows.map(presentActivity), total, size));
+    const paging = parseWith(r.activity.query, request.query);
+    const { rows, total } = await deps.audit.pageForUser(session.user.id, paging);
+    return ok(pageOf(rows.map(presentActivity), total, paging.size));
   });
 }

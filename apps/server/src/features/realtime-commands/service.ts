@@ -15,6 +15,7 @@ import {
   type ServerToAgent,
 } from '@portal/domain';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.js';
+import { writeOutput } from './output.js';
 import { presentCommand } from './present.js';
 import type { RealtimeCommandRow, RealtimeCommandsRepo } from './repo.js';
 
@@ -77,22 +78,19 @@ export function createRealtimeCommandService(deps: {
       );
   }
 
-  /**
-   * Stores the lines, then sends them (001 §3: one message per line, in order, on the provider's machine
-   * queue) with the numbers they were stored under: a browser that loaded the output and hears a line
-   * knows whether it already has it, or missed one before it.
-   */
+  /** Stores the lines and sends them on the provider's machine queue. */
   async function appendLines(row: RealtimeCommandRow, lines: readonly string[]) {
-    if (lines.length === 0) return;
-    const first = await repo.appendOutput(row.id, lines);
     const channel = deps.channel();
-    for (const [i, line] of lines.entries()) {
-      await channel.publishToMachineQueue(
-        row.backupMachineId,
-        'provider',
-        commandOutputLineMessage(row.commandId, line, first + i),
-      );
-    }
+    await writeOutput(
+      (stored) => repo.appendOutput(row.id, stored),
+      lines,
+      (line, lineNumber) =>
+        channel.publishToMachineQueue(
+          row.backupMachineId,
+          'provider',
+          commandOutputLineMessage(row.commandId, line, lineNumber),
+        ),
+    );
   }
 
   /** Finishes a command the agent never ran (it refused it, or could not be reached) with its reason. */

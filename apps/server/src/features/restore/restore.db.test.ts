@@ -231,7 +231,7 @@ describe('downloads (002 §7.6)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/zip');
     expect(response.headers.get('content-disposition')).toMatch(
-      /^attachment; filename="Documents_more-\d{4}-.*\.zip"$/,
+      /^attachment; filename="Documents_more-\d{4}-.*\.zip"; filename\*=UTF-8''Documents_more-\d{4}-.*\.zip$/,
     );
     const file = join(mkdtempSync(join(tmp, 'all-')), 'all.zip');
     if (!response.body) throw new Error('no body');

@@ -1,5 +1,6 @@
 import { MESSAGES, ok, ROUTES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
+import { asDownload } from '../../http/download.js';
 import { parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
@@ -50,11 +51,7 @@ export function registerRestoreRoutes(
       if (!reply.raw.writableFinished) gone.abort();
     });
     const stream = await restore.openDownload(actor, path, downloadId, gone.signal);
-    return reply
-      .header('content-type', 'application/zip')
-      .header('content-disposition', `attachment; filename="${stream.fileName}"`)
-      .header('cache-control', 'no-store')
-      .send(stream.body);
+    return asDownload(reply, 'application/zip', stream.fileName).header('Cache-Control', 'no-store').send(stream.body);
   });
 
   route(app, deleteArchive, async (request) => {

@@ -219,13 +219,13 @@ describe('restore to the machine', () => {
       ROUTES.tasks.customer.detail.build({ machineId: run.machineId, taskId: run.taskId }),
     );
     const busyTask = detail.json().result as TaskDetail;
-    expect(busyTask.abilities.restore).toBe(true);
+    expect(busyTask.restore).toBe(true);
     // The task page shows the restore as the task's busy action, so its Download and Restore wait for it.
     expect(busyTask).toMatchObject({
       actionInProgress: true,
       inProgressActionType: 'BACKUP_RESTORE',
       inProgressActionProgress: 40,
-      abilities: { downloadDisabled: true },
+      downloadDisabled: true,
     });
 
     await agentSays({
@@ -314,7 +314,7 @@ describe('restore to the machine', () => {
       'GET',
       ROUTES.tasks.customer.detail.build({ machineId: run.machineId, taskId: run.taskId }),
     );
-    expect((detail.json().result as TaskDetail).abilities.restore).toBe(false);
+    expect((detail.json().result as TaskDetail).restore).toBe(false);
     expect(restores()).toHaveLength(count);
   });
 });

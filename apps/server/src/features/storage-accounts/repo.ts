@@ -1,5 +1,7 @@
+import type { Paging } from '@portal/domain';
 import { and, asc, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import {
   accessKeys,
   buckets,
@@ -116,17 +118,17 @@ export function createStorageAccountsRepo(db: Executor) {
   }
 
   return {
-    async page(paging: { page: number; size: number }): Promise<{ rows: StorageAccountRecord[]; total: number }> {
-      const [rows, [totals]] = await Promise.all([
+    async page(paging: Paging): Promise<{ rows: StorageAccountRecord[]; total: number }> {
+      return pageWithTotal(
         db
           .select()
           .from(storageAccounts)
           .orderBy(asc(sql`lower(${storageAccounts.name})`), asc(storageAccounts.id))
           .limit(paging.size)
-          .offset(paging.page * paging.size),
-        db.select({ n: count() }).from(storageAccounts),
-      ]);
-      return { rows, total: Number(totals?.n ?? 0) };
+          .offset(offsetOf(paging)),
+        () => db.select({ total: count() }).from(storageAccounts),
+        paging,
+      );
     },
 
     async byId(id: number): Promise<StorageAccountRecord | null> {

@@ -1,11 +1,11 @@
-import type { ActionType } from '@portal/domain';
+import type { ActionType, Paging } from '@portal/domain';
 import { and, asc, count, desc, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { joinMachineOwners } from '../../db/machine-statuses.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import { backupMachines, backupPackages, backupTasks, customers, taskActions } from '../../db/schema/index.js';
 import { taskStatusCounts } from '../../db/schema/task-overview.js';
-import { type Page, pageWithTotal } from '../dashboard/repo.js';
 
 /** What every dashboard row reads: the task, its machine, package and customer (one join each, by key). */
 const taskColumns = {
@@ -29,8 +29,6 @@ const taskColumns = {
 
 export type TaskOverviewRecord = Awaited<ReturnType<TaskOverviewRepo['beingDeleted']>>['rows'][number];
 export type RunningTaskRecord = Awaited<ReturnType<TaskOverviewRepo['running']>>['rows'][number];
-
-const offsetOf = (page: Page) => page.page * page.size;
 
 /**
  * Running actions: busy and not stalled (issue 29: a run without progress for the stall limit is not running),
@@ -60,7 +58,7 @@ export function createTaskOverviewRepo(db: Executor) {
 
   return {
     /** One row per running action (a task may restore while it backs up), newest first. */
-    async running(page: Page) {
+    async running(page: Paging) {
       return pageWithTotal(
         joinMachineOwners(
           db
@@ -79,13 +77,13 @@ export function createTaskOverviewRepo(db: Executor) {
           .orderBy(desc(taskActions.timeStarted), desc(taskActions.id))
           .limit(page.size)
           .offset(offsetOf(page)),
-        db.select({ total: count() }).from(taskActions).where(RUNNING_ACTION),
+        () => db.select({ total: count() }).from(taskActions).where(RUNNING_ACTION),
         page,
       );
     },
 
     /** Tasks that may run whose next expected run falls in [from, until), soonest first (next-period index). */
-    async nextPeriod(from: Date, until: Date, page: Page) {
+    async nextPeriod(from: Date, until: Date, page: Paging) {
       const where: SQL | undefined = and(
         gte(backupTasks.nextRunAt, from),
         lt(backupTasks.nextRunAt, until),
@@ -98,15 +96,15 @@ export function createTaskOverviewRepo(db: Executor) {
           .orderBy(asc(backupTasks.nextRunAt), asc(backupTasks.id))
           .limit(page.size)
           .offset(offsetOf(page)),
-        db.select({ total: count() }).from(backupTasks).where(where),
+        () => db.select({ total: count() }).from(backupTasks).where(where),
         page,
       );
     },
 
-    async beingDeleted(page: Page) {
+    async beingDeleted(page: Paging) {
       return pageWithTotal(
         tasksWithOwners().where(BEING_DELETED).orderBy(asc(backupTasks.id)).limit(page.size).offset(offsetOf(page)),
-        db.select({ total: count() }).from(backupTasks).where(BEING_DELETED),
+        () => db.select({ total: count() }).from(backupTasks).where(BEING_DELETED),
         page,
       );
     },

@@ -68,7 +68,8 @@ export function presentTaskDetail(
     osFamily: machine.osFamily,
     machineOnline: machine.online,
     remoteManagementEnabled: machine.remoteManagementEnabled,
-    abilities: { ...abilities, downloadDisabled: isDownloadDisabled(task) },
+    ...abilities,
+    downloadDisabled: isDownloadDisabled(task),
   };
 }
 

@@ -1,8 +1,9 @@
-import type { ActionType, PagingQuery } from '@portal/domain';
+import type { ActionType, Paging } from '@portal/domain';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -13,22 +14,6 @@ import {
 } from '../../db/schema/index.js';
 
 const BUSY = ['INITIATED', 'IN_PROGRESS'] as const;
-const offsetOf = (page: PagingQuery) => page.page * page.size;
-
-/** A page and its total; a short page tells the total itself, so the count runs only when needed. */
-async function pageWithTotal<R>(
-  rowsQuery: R[] | PromiseLike<R[]>,
-  countQuery: () => PromiseLike<{ total: number }[]>,
-  page: PagingQuery,
-): Promise<{ rows: R[]; total: number }> {
-  const rows = await rowsQuery;
-  if (rows.length < page.size && (rows.length > 0 || page.page === 0)) {
-    return { rows, total: offsetOf(page) + rows.length };
-  }
-  const [counted] = await countQuery();
-  return { rows, total: counted?.total ?? 0 };
-}
-
 /*
  * The subqueries below name their tables in full: drizzle leaves columns unqualified in a one-table select,
  * where an unqualified "id" inside the subquery would mean the action's own id.
@@ -120,7 +105,7 @@ const pagedTaskColumns = { id: backupTasks.id, numberOfBackupRuns: backupTasks.n
 
 /** A page's place in a prepared statement (placeholders `size` and `offset`) and its values there. */
 const PAGE = { size: sql.placeholder('size'), offset: sql.placeholder('offset') };
-const pageValues = (page: PagingQuery) => ({ size: page.size, offset: offsetOf(page) });
+const pageValues = (page: Paging) => ({ size: page.size, offset: offsetOf(page) });
 
 /** The fields of a subquery as its outer query selects them, under the names `fields` gave them inside. */
 const outerFields = <F extends Record<string, unknown>, S extends Record<keyof F, unknown>>(subquery: S, fields: F) =>
@@ -228,7 +213,7 @@ export function createTasksRepo(db: Executor) {
     },
 
     /** A page of the machine's tasks by name (002 §7.7). */
-    taskPage(machineId: number, page: PagingQuery) {
+    taskPage(machineId: number, page: Paging) {
       const where = eq(backupTasks.backupMachineId, machineId);
       return pageWithTotal(
         db
@@ -247,7 +232,7 @@ export function createTasksRepo(db: Executor) {
      * The machine, its task and a page of the task's actions of one type, newest first. The backup runs' total is
      * the task's kept count; other totals are counted when the page does not tell them.
      */
-    async machineTaskActions(machineId: number, taskId: number, type: ActionType, page: PagingQuery) {
+    async machineTaskActions(machineId: number, taskId: number, type: ActionType, page: Paging) {
       const found = await actionPageQuery.execute({ machineId, taskId, type, ...pageValues(page) });
       const [first] = found;
       if (!first) return null;
@@ -264,7 +249,7 @@ export function createTasksRepo(db: Executor) {
     },
 
     /** The machine, its task and a page of the task's snapshot archives, newest first, with their run's status. */
-    async machineTaskSnapshots(machineId: number, taskId: number, page: PagingQuery) {
+    async machineTaskSnapshots(machineId: number, taskId: number, page: Paging) {
       const found = await snapshotPageQuery.execute({ machineId, taskId, ...pageValues(page) });
       const [first] = found;
       if (!first) return null;

@@ -95,7 +95,7 @@ export function createTaskService(deps: {
         pauseToggleTarget: pauseToggleTarget(task.status),
         togglePause: reasons.togglePause === null,
         edit: reasons.edit === null,
-        delete: reasons.delete === null,
+        deleteable: reasons.delete === null,
         reasons,
         cancelActions: mayCancelActions(actor, machine),
         manageSnapshots: mayManageSnapshots(actor),

@@ -200,11 +200,11 @@ describe('the task page', () => {
     // Offline, no task command can be sent: each control says so before anyone fills a form (issue 29).
     const offline = await get<TaskDetail>('userA', ROUTES.tasks.customer.detail.build(customerTask()));
     const offlineReason = MESSAGES.liveChannel.machineOffline;
-    expect(offline.body.result.abilities).toMatchObject({
+    expect(offline.body.result).toMatchObject({
       runNow: false,
       togglePause: false,
       edit: false,
-      delete: false,
+      deleteable: false,
       reasons: { runNow: offlineReason, togglePause: offlineReason, edit: offlineReason, delete: offlineReason },
     });
     // Online only for this request: with Redis, a later command to an 'online' machine waits for its agent.
@@ -217,25 +217,23 @@ describe('the task page', () => {
       osFamily: 'WINDOWS',
       customerId: tenants.customerA.customerId,
       backupPackageId: ids.packageA,
-      abilities: {
-        runNow: true,
-        pauseToggleTarget: 'PAUSED',
-        togglePause: true,
-        edit: true,
-        delete: true,
-        cancelActions: true,
-        manageSnapshots: true,
-        restore: true,
-        downloadDisabled: true,
-      },
+      runNow: true,
+      pauseToggleTarget: 'PAUSED',
+      togglePause: true,
+      edit: true,
+      deleteable: true,
+      cancelActions: true,
+      manageSnapshots: true,
+      restore: true,
+      downloadDisabled: true,
     });
   });
 
   it('lets the reseller cancel only when the customer allows provider machine control; the provider never commands without it', async () => {
     const reseller = await get<TaskDetail>('reseller', ROUTES.tasks.reseller.detail.build(adminTask()));
-    expect(reseller.body.result.abilities.cancelActions).toBe(false);
+    expect(reseller.body.result.cancelActions).toBe(false);
     const provider = await get<TaskDetail>('provider', ROUTES.tasks.provider.detail.build(adminTask()));
-    expect(provider.body.result.abilities).toMatchObject({
+    expect(provider.body.result).toMatchObject({
       cancelActions: true,
       runNow: false,
       edit: false,
@@ -246,7 +244,7 @@ describe('the task page', () => {
       .set({ allowProviderMachineControl: true })
       .where(eq(customers.id, tenants.customerA.customerId));
     const allowed = await get<TaskDetail>('reseller', ROUTES.tasks.reseller.detail.build(adminTask()));
-    expect(allowed.body.result.abilities.cancelActions).toBe(true);
+    expect(allowed.body.result.cancelActions).toBe(true);
   });
 
   it('finds no task of another machine or tenant', async () => {

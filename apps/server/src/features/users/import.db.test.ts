@@ -126,7 +126,9 @@ describe('the example file (002 §2.4, §5.3)', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe(XLSX_KIND.mimeTypes[0]);
-    expect(response.headers['content-disposition']).toBe('attachment; filename="BulkUserImport.xlsx"');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="BulkUserImport.xlsx"; filename*=UTF-8''BulkUserImport.xlsx`,
+    );
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(response.rawPayload as unknown as ExcelJS.Buffer);
     expect(workbook.worksheets.map((s) => s.name)).toEqual([USER_IMPORT_SHEETS.users, USER_IMPORT_SHEETS.instructions]);

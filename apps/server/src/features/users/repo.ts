@@ -1,7 +1,8 @@
-import { hasEveryPackage, type UserImportUser, type UserRow } from '@portal/domain';
+import { hasEveryPackage, type Paging, type UserImportUser, type UserRow } from '@portal/domain';
 import { and, asc, count, eq, inArray, ne, notExists, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { offsetOf, pageWithTotal } from '../../db/paging.js';
 import { backupMachines, backupPackages, backupTasks, userBackupPackages, users } from '../../db/schema/index.js';
 
 /** A user of a customer with the counts its row shows (002 §3 'User display'), before the viewer's abilities. */
@@ -44,11 +45,6 @@ export interface Page<T> {
   total: number;
 }
 
-export interface Paging {
-  page: number;
-  size: number;
-}
-
 /** A user to add: the form's or an import row's fields, with the customer and the password's hash. */
 export type NewUser = Omit<UserImportUser, 'rowNumber'> & { customerId: number; passwordHash: string };
 
@@ -83,8 +79,6 @@ const linkedTo = (userId: number | null, packageId: SQL | typeof backupPackages.
 
 const countsBy = (rows: Array<{ key: number | null; n: number }>) =>
   new Map(rows.flatMap((r) => (r.key === null ? [] : [[r.key, Number(r.n)] as const])));
-
-const offsetOf = (paging: Paging) => paging.page * paging.size;
 
 /**
  * The queries of a customer's users (002 §2.4, 001 §2 customer-side user tables). Every lookup takes the
@@ -141,7 +135,7 @@ export function createUsersRepo(db: Executor) {
   return {
     /** A page of the customer's users, ordered by surname, first name and id (the users table, 002 §2.4). */
     async pageOfCustomer(customerId: number, paging: Paging): Promise<Page<UserRecord>> {
-      const [rows, [total]] = await Promise.all([
+      const { rows, total } = await pageWithTotal(
         db
           .select(userFields)
           .from(users)
@@ -149,9 +143,10 @@ export function createUsersRepo(db: Executor) {
           .orderBy(asc(users.surname), asc(users.firstName), asc(users.id))
           .limit(paging.size)
           .offset(offsetOf(paging)),
-        db.select({ n: count() }).from(users).where(ofCustomer(customerId)),
-      ]);
-      return { rows: await withCounts(customerId, rows), total: total?.n ?? 0 };
+        () => db.select({ total: count() }).from(users).where(ofCustomer(customerId)),
+        paging,
+      );
+      return { rows: await withCounts(customerId, rows), total };
     },
 
     /** One user of the customer, or null (another customer's user is not found). */
@@ -167,7 +162,7 @@ export function createUsersRepo(db: Executor) {
     /** A page of the user's packages, by name; viewerUserId marks those linked to the caller. */
     async packagesOfUser(user: UserRef, viewerUserId: number | null, paging: Paging): Promise<Page<UserPackageRecord>> {
       const where = userPackagesCondition(user);
-      const [rows, [total]] = await Promise.all([
+      const { rows, total } = await pageWithTotal(
         db
           .select({
             id: backupPackages.id,
@@ -183,8 +178,9 @@ export function createUsersRepo(db: Executor) {
           .orderBy(sql`lower(${backupPackages.name})`, asc(backupPackages.id))
           .limit(paging.size)
           .offset(offsetOf(paging)),
-        db.select({ n: count() }).from(backupPackages).where(where),
-      ]);
+        () => db.select({ total: count() }).from(backupPackages).where(where),
+        paging,
+      );
       const ids = rows.map((r) => r.id);
       const machineCounts =
         ids.length === 0
@@ -197,7 +193,7 @@ export function createUsersRepo(db: Executor) {
       const machinesOf = countsBy(machineCounts);
       return {
         rows: rows.map((r) => ({ ...r, numberOfBackupMachines: machinesOf.get(r.id) ?? 0 })),
-        total: total?.n ?? 0,
+        total,
       };
     },
 
@@ -208,7 +204,7 @@ export function createUsersRepo(db: Executor) {
         eq(backupMachines.assignedUserId, user.id),
         liveMachine,
       );
-      const [rows, [total]] = await Promise.all([
+      const { rows, total } = await pageWithTotal(
         db
           .select({
             id: backupMachines.id,
@@ -226,8 +222,9 @@ export function createUsersRepo(db: Executor) {
           .orderBy(sql`lower(${backupMachines.name})`, asc(backupMachines.id))
           .limit(paging.size)
           .offset(offsetOf(paging)),
-        db.select({ n: count() }).from(backupMachines).where(where),
-      ]);
+        () => db.select({ total: count() }).from(backupMachines).where(where),
+        paging,
+      );
       const ids = rows.map((r) => r.id);
       const taskCounts =
         ids.length === 0
@@ -240,7 +237,7 @@ export function createUsersRepo(db: Executor) {
       const tasksOf = countsBy(taskCounts);
       return {
         rows: rows.map((r) => ({ ...r, numberOfBackupTasks: tasksOf.get(r.id) ?? 0 })),
-        total: total?.n ?? 0,
+        total,
       };
     },
 

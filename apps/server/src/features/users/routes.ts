@@ -14,6 +14,7 @@ import {
   userLinkSchema,
 } from '@portal/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { asDownload } from '../../http/download.js';
 import { AppError, badRequest, parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
@@ -167,9 +168,6 @@ async function registerImportRoutes(app: FastifyInstance, imports: UserImportSer
   let example: Promise<Buffer> | undefined;
   route(app, ROUTES.users.importExample, async (_request, reply) => {
     example ??= buildUserImportExample();
-    return reply
-      .type(USER_IMPORT_EXAMPLE.mimeType)
-      .header('Content-Disposition', `attachment; filename="${USER_IMPORT_EXAMPLE.fileName}"`)
-      .send(await example);
+    return asDownload(reply, USER_IMPORT_EXAMPLE.mimeType, USER_IMPORT_EXAMPLE.fileName).send(await example);
   });
 }

@@ -8,6 +8,7 @@ import {
   mayLinkUser,
   mayManageUser,
   type Paged,
+  type Paging,
   packageAccessibleTo,
   pageOf,
   roleOptions,
@@ -24,7 +25,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { presentUserMachineRow, presentUserPackageRow, presentUserRow } from './present.js';
-import { createUsersRepo, type Paging, type UsersRepo } from './repo.js';
+import { createUsersRepo, type UsersRepo } from './repo.js';
 
 /** The caller's package links count for accessibility only when they look at their own customer. */
 const viewerLinkId = (viewer: UserViewer) => (viewer.audience === 'customer' ? viewer.actor.userId : null);

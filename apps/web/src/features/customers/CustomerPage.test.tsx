@@ -187,7 +187,7 @@ describe('customer page (002 §2.5)', () => {
   });
 
   it("offers each action by the customer's abilities", async () => {
-    setup({ customer: customerDetail({ id: 7, deletable: false, makeResellerAllowed: false }) });
+    setup({ customer: customerDetail({ id: 7, deleteable: false, makeResellerAllowed: false }) });
     await details();
     expect(button(TEXT.changeStatusButton)).toBeInTheDocument();
     expect(button(TEXT.pluginSettingsButton)).toBeInTheDocument();
@@ -201,7 +201,7 @@ describe('customer page (002 §2.5)', () => {
         id: 7,
         status: 'SUSPENDED',
         statusOptions: ['ACTIVE'],
-        deletable: true,
+        deleteable: true,
         makeResellerAllowed: true,
       }),
     });
@@ -213,7 +213,7 @@ describe('customer page (002 §2.5)', () => {
   it('gives a reseller admin status change and delete only, and no provider fields', async () => {
     const { server } = setup({
       audience: 'reseller',
-      customer: customerDetail({ id: 7, status: 'SUSPENDED', deletable: true, makeResellerAllowed: true }),
+      customer: customerDetail({ id: 7, status: 'SUSPENDED', deleteable: true, makeResellerAllowed: true }),
     });
     const table = await details();
     expect(button(TEXT.changeStatusButton)).toBeInTheDocument();
@@ -229,7 +229,7 @@ describe('customer page (002 §2.5)', () => {
   });
 
   it('gives a read-only admin no actions', async () => {
-    setup({ user: { ...PROVIDER, readOnly: true }, customer: customerDetail({ id: 7, deletable: true }) });
+    setup({ user: { ...PROVIDER, readOnly: true }, customer: customerDetail({ id: 7, deleteable: true }) });
     await details();
     expect(button(TEXT.changeStatusButton)).toBeNull();
     expect(button(TEXT.deleteButton)).toBeNull();
@@ -316,7 +316,7 @@ describe('delete customer (002 §4.1, §5.4)', () => {
       status: 'SUSPENDED',
       displayStatus: 'SUSPENDED',
       statusOptions: ['ACTIVE'],
-      deletable: true,
+      deleteable: true,
       ...overrides,
     });
 
@@ -419,7 +419,7 @@ const CASES: DialogCase[] = [
   },
   {
     name: 'delete',
-    customer: { status: 'SUSPENDED', deletable: true },
+    customer: { status: 'SUSPENDED', deleteable: true },
     opener: TEXT.deleteButton,
     submit: TEXT.deleteSubmit,
     fill: typeName,

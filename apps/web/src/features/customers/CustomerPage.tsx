@@ -109,7 +109,7 @@ function CustomerActions({
           {TEXT.makeResellerButton}
         </Button>
       )}
-      {customer.deletable && (
+      {customer.deleteable && (
         <Button variant="outline-danger" onClick={() => onOpen('delete')}>
           {TEXT.deleteButton}
         </Button>

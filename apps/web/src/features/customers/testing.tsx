@@ -31,7 +31,7 @@ export function customerRow(overrides: Partial<CustomerRow> = {}): CustomerRow {
     allowProviderMachineControl: false,
     customerUrl: `/boltadmin/customers/${id}`,
     statusOptions: ['SUSPENDED'],
-    deletable: false,
+    deleteable: false,
     numberOfChildCustomers: 0,
     ...overrides,
   };

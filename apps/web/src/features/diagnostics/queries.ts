@@ -1,6 +1,7 @@
-import { type Elements, type ReadCommandResponse, type RealtimeCommandView, ROUTES } from '@portal/domain';
+import { type Elements, type RealtimeCommandView, ROUTES } from '@portal/domain';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getResult, routeCall } from '../../app/api';
+import type { CommandUpdate } from '../../app/useLiveOutput';
 
 /** The machine in the path of the realtime command calls (001 §7). */
 export interface DiagnosticsMachine {
@@ -61,9 +62,6 @@ function keepHeard(loaded: Commands, shown: Commands | undefined): Commands {
     }),
   };
 }
-
-/** A command response that changes a command: an output line or its finish. */
-export type CommandUpdate = Extract<ReadCommandResponse, { kind: 'outputLine' | 'finished' }>;
 
 const lineNumberOf = (update: CommandUpdate) => (update.kind === 'outputLine' ? update.lineNumber : 0);
 

@@ -79,7 +79,7 @@ describe('PackagePage', () => {
   it('deletes a SUSPENDED package on the reseller’s path by its typed name and goes back to the customer', async () => {
     const refreshed = watchRefreshes();
     const { events, server } = setup(
-      packageDetail({ id: 21, name: 'Office', status: 'SUSPENDED', deletable: true, statusOptions: ['ACTIVE'] }),
+      packageDetail({ id: 21, name: 'Office', status: 'SUSPENDED', deleteable: true, statusOptions: ['ACTIVE'] }),
       'reseller',
     );
     await events.click(await screen.findByRole('button', { name: TEXT.delete }));

@@ -108,7 +108,7 @@ function PackageScreen({ target }: { target: PackagePageRef }) {
           <>
             {admin === null && pkg.manageable && isPackageEditable(pkg.status) && button('edit', TEXT.edit)}
             {pkg.statusOptions.length > 0 && button('status', TEXT.changeStatus)}
-            {pkg.deletable && button('delete', TEXT.delete, 'outline-danger')}
+            {pkg.deleteable && button('delete', TEXT.delete, 'outline-danger')}
           </>
         )
       }

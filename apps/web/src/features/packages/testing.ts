@@ -35,7 +35,7 @@ export function packageDetail(overrides: Partial<PackageDetail> = {}): PackageDe
     customerName: 'Contoso Ltd',
     usedSpaceInBytes: 0,
     administrable: true,
-    deletable: false,
+    deleteable: false,
     statusOptions: ['SUSPENDED'],
     ...overrides,
   };

@@ -54,18 +54,16 @@ const task = (overrides: Partial<TaskDetail> = {}): TaskDetail => ({
   osFamily: 'LINUX',
   machineOnline: true,
   remoteManagementEnabled: true,
-  abilities: {
-    runNow: true,
-    pauseToggleTarget: 'PAUSED',
-    togglePause: true,
-    edit: true,
-    delete: true,
-    cancelActions: true,
-    manageSnapshots: true,
-    restore: true,
-    downloadDisabled: false,
-    reasons: { runNow: null, togglePause: null, edit: null, delete: null },
-  },
+  runNow: true,
+  pauseToggleTarget: 'PAUSED',
+  togglePause: true,
+  edit: true,
+  deleteable: true,
+  cancelActions: true,
+  manageSnapshots: true,
+  restore: true,
+  downloadDisabled: false,
+  reasons: { runNow: null, togglePause: null, edit: null, delete: null },
   ...overrides,
 });
 
@@ -300,14 +298,11 @@ describe('task page', () => {
     const reason = MESSAGES.liveChannel.remoteManagementDisabled;
     serve(
       task({
-        abilities: {
-          ...task().abilities,
-          runNow: false,
-          togglePause: false,
-          edit: false,
-          delete: false,
-          reasons: { runNow: reason, togglePause: reason, edit: reason, delete: reason },
-        },
+        runNow: false,
+        togglePause: false,
+        edit: false,
+        deleteable: false,
+        reasons: { runNow: reason, togglePause: reason, edit: reason, delete: reason },
       }),
       [],
     );

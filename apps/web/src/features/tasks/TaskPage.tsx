@@ -129,9 +129,9 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
     client.removeQueries({ queryKey: taskKey });
     window.setTimeout(() => navigate(machinePage), TASK_COMMAND_TIMINGS.deleteWaitMs);
   };
-  const target = task.abilities.pauseToggleTarget;
+  const target = task.pauseToggleTarget;
 
-  const { reasons } = task.abilities;
+  const { reasons } = task;
   const actions = (
     <div className="d-flex gap-2 flex-wrap">
       <ReasonButton variant="primary" reason={reasons.runNow} onClick={() => setDialog('run')} data-testid="run-now">
@@ -374,14 +374,14 @@ function RunsTable({ audience, taskRef, task }: { audience: Audience; taskRef: T
                       machineId={taskRef.machineId}
                       taskId={taskRef.taskId}
                       runId={run.id}
-                      disabled={task.abilities.downloadDisabled}
+                      disabled={task.downloadDisabled}
                     />
-                    {task.abilities.restore && (
+                    {task.restore && (
                       <RestoreButton
                         machineId={taskRef.machineId}
                         taskId={taskRef.taskId}
                         runId={run.id}
-                        disabled={task.abilities.downloadDisabled}
+                        disabled={task.downloadDisabled}
                         osFamily={task.osFamily}
                         onStarted={() => setType('BACKUP_RESTORE')}
                       />
