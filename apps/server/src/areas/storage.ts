@@ -23,7 +23,7 @@ import { createStorageAccountService } from '../features/storage-accounts/servic
 import { createMachineStorageKeys } from '../features/storage-locations/machine-keys.js';
 import { registerStorageLocationRoutes } from '../features/storage-locations/routes.js';
 import { createStorageLocationService } from '../features/storage-locations/service.js';
-import { migrationsJob } from '../jobs/migrations.js';
+import { migrationLeasesJob, migrationsJob } from '../jobs/migrations.js';
 import { restoreDeletionsJob } from '../jobs/restore-deletions.js';
 import { retentionJob } from '../jobs/retention.js';
 import { createStorageAccess } from '../storage/access.js';
@@ -166,6 +166,7 @@ export function wireStorage(
   registerMigrationRoutes(app, { migrations });
   app.decorate('migrations', migrations);
   runner.add(migrationsJob({ migrations, everyMs: config.migrationJobIntervalMs }));
+  runner.add(migrationLeasesJob({ migrations, leaseMs: config.migrationLeaseMs }));
 
   return {
     access,

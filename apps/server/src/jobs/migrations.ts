@@ -22,3 +22,19 @@ export function migrationsJob(deps: {
     },
   };
 }
+
+/**
+ * The leases of the sequences this instance runs, renewed three times per lease: an instance that stops renewing
+ * (it died) has its sequences failed by the sweep above on another instance.
+ */
+export function migrationLeasesJob(deps: {
+  migrations: Pick<MigrationService, 'renewLeases'>;
+  leaseMs: number;
+}): Job<number> {
+  return {
+    name: 'migration-leases',
+    everyMs: Math.max(50, Math.floor(deps.leaseMs / 3)),
+    timeoutMs: deps.leaseMs,
+    run: () => deps.migrations.renewLeases(),
+  };
+}
