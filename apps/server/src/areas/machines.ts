@@ -54,6 +54,7 @@ import { createTaskService } from '../features/tasks/service.js';
 import { registerTreeItemsRoutes } from '../features/tree-items/routes.js';
 import { createTreeItemsService } from '../features/tree-items/service.js';
 import { deletionJob } from '../jobs/deletion-job.js';
+import { liveSessionsJob } from '../jobs/live-sessions.js';
 import { missedRunsJob } from '../jobs/missed-runs.js';
 import { runStallsJob } from '../jobs/run-stalls.js';
 import { stalePresenceJob } from '../jobs/stale-presence.js';
@@ -196,6 +197,7 @@ export async function wireMachines(
   });
   channel = live;
   app.decorate('live', live);
+  runner.add(liveSessionsJob({ live }));
   await registerLiveRoutes(app, { channel: live, publicUrl: config.publicUrl });
   registerRealtimeCommandRoutes(app, { realtime });
   registerMachineAuthRoutes(app, {
