@@ -8,7 +8,8 @@ import { createBackupStateService } from '../features/backup-state/service.js';
 import { backupFixtures } from '../testing/backup-fixtures.js';
 import { openTestDatabase } from '../testing/database.js';
 import { createTenants, type Tenants } from '../testing/fixtures.js';
-import { startMissedRunDetection } from './missed-runs.js';
+import { missedRunsJob } from './missed-runs.js';
+import { createJobRunner } from './runner.js';
 
 let database: Database;
 let tenants: Tenants;
@@ -35,11 +36,8 @@ describe('missed-run detection (DESIGN §8)', () => {
     const paused = (await state.createTask(fixtures.task(machine, { status: 'PAUSED' }))) as number;
     expect((await task(paused))?.nextRunAt).toBeNull();
 
-    const job = startMissedRunDetection({
-      backupState: state,
-      logger: pino({ level: 'silent' }),
-      intervalMs: 3_600_000,
-    });
+    const runner = createJobRunner({ logger: pino({ level: 'silent' }) });
+    const job = runner.add(missedRunsJob({ backupState: state, everyMs: 3_600_000 }));
     try {
       clock.now = new Date('2026-11-24T01:14:00Z'); // within the grace period
       expect(await job.runOnce()).toBe(0);
@@ -54,7 +52,7 @@ describe('missed-run detection (DESIGN §8)', () => {
       expect(await task(id)).toMatchObject({ lastExecutionMissed: false, displayStatus: 'LAST_SUCCEEDED' });
       expect(await readStoredReadModel(db)).toEqual(await computeReadModel(db));
     } finally {
-      job.stop();
+      await runner.stop();
     }
   });
 
@@ -71,8 +69,10 @@ describe('missed-run detection (DESIGN §8)', () => {
 
     clock.now = new Date('2026-11-24T03:00:00Z');
     const logger = pino({ level: 'silent' });
-    const a = startMissedRunDetection({ backupState: state, logger, intervalMs: 3_600_000 });
-    const b = startMissedRunDetection({ backupState: state, logger, intervalMs: 3_600_000 });
+    // Two instances: a runner each, their passes asked for at once.
+    const [runnerA, runnerB] = [createJobRunner({ logger }), createJobRunner({ logger })];
+    const a = runnerA.add(missedRunsJob({ backupState: state, everyMs: 3_600_000 }));
+    const b = runnerB.add(missedRunsJob({ backupState: state, everyMs: 3_600_000 }));
     try {
       const [markedA, markedB] = await Promise.all([a.runOnce(), b.runOnce()]);
       expect(markedA + markedB).toBeGreaterThanOrEqual(5);
@@ -81,8 +81,7 @@ describe('missed-run detection (DESIGN §8)', () => {
       for (const id of tasks) expect((await task(id as number))?.lastExecutionMissed).toBe(true);
       expect(await readStoredReadModel(db)).toEqual(await computeReadModel(db));
     } finally {
-      a.stop();
-      b.stop();
+      await Promise.all([runnerA.stop(), runnerB.stop()]);
     }
   });
 });

@@ -1,23 +1,15 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { PaidInvoiceCheck } from '../features/purchase/paid-invoices.js';
-
-/** How often the billing system is asked about invoices still unpaid. */
-const INTERVAL_MS = 60_000;
+import type { Job } from './runner.js';
 
 /**
- * Approves the requests whose billing invoice has been paid (features/purchase/paid-invoices.ts). Safe on
- * several instances: each request is claimed once in the database before its approval is asked for.
+ * Approves the requests whose billing invoice has been paid (features/purchase/paid-invoices.ts), every minute.
+ * Safe on several instances: each request is claimed once in the database before its approval is asked for.
  */
-export function startPaidInvoiceJob(deps: {
-  check: Pick<PaidInvoiceCheck, 'checkAll'>;
-  logger: FastifyBaseLogger;
-  intervalMs?: number;
-}): { stop: () => void } {
-  const tick = () =>
-    deps.check
-      .checkAll()
-      .catch((error: unknown) => deps.logger.warn({ err: error }, 'paid invoice check failed; will retry'));
-  const timer = setInterval(tick, deps.intervalMs ?? INTERVAL_MS);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+export function paidInvoicesJob(deps: { check: Pick<PaidInvoiceCheck, 'checkAll'>; everyMs?: number }): Job<number> {
+  return {
+    name: 'paid-invoices',
+    everyMs: deps.everyMs ?? 60_000,
+    timeoutMs: 2 * 60_000,
+    run: () => deps.check.checkAll(),
+  };
 }

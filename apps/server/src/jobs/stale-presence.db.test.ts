@@ -7,7 +7,8 @@ import { createPresenceRepo } from '../features/live/repo.js';
 import { backupFixtures } from '../testing/backup-fixtures.js';
 import { openTestDatabase } from '../testing/database.js';
 import { createTenants, type Tenants } from '../testing/fixtures.js';
-import { startStalePresenceSweep } from './stale-presence.js';
+import { createJobRunner } from './runner.js';
+import { stalePresenceJob } from './stale-presence.js';
 
 let database: Database;
 let tenants: Tenants;
@@ -39,14 +40,17 @@ describe('stale presence sweep', () => {
       .where(eq(backupMachines.id, offline));
 
     const told: number[][] = [];
-    const job = startStalePresenceSweep({
-      presence,
-      touchEveryMs: 60_000,
-      machinesChanged: (ids) => told.push(ids),
-      logger: pino({ level: 'silent' }),
-      now: () => now,
-      intervalMs: 3_600_000,
-    });
+    const runner = createJobRunner({ logger: pino({ level: 'silent' }) });
+    const job = runner.add(
+      stalePresenceJob({
+        presence,
+        touchEveryMs: 60_000,
+        machinesChanged: (ids) => told.push(ids),
+        now: () => now,
+        everyMs: 3_600_000,
+      }),
+    );
+    runner.start();
     try {
       expect(await job.runOnce()).toBe(1);
       expect(told).toEqual([[stale]]);
@@ -66,7 +70,7 @@ describe('stale presence sweep', () => {
       expect(await presence.seen(stale, minutesAgo(4), now)).toBe(true);
       expect(await presence.isOnline(stale)).toBe(true);
     } finally {
-      job.stop();
+      await runner.stop();
     }
   });
 });

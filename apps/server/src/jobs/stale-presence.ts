@@ -1,5 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { PresenceRepo } from '../features/live/repo.js';
+import type { Job } from './runner.js';
 
 const BATCH = 1_000;
 
@@ -10,28 +10,26 @@ const BATCH = 1_000;
  * dashboards are told. Idempotent and guarded by the same condition in the update, so several
  * instances may run it at once; a live connection wrongly caught says online again on its next touch.
  */
-export function startStalePresenceSweep(deps: {
+export function stalePresenceJob(deps: {
   presence: Pick<PresenceRepo, 'markStaleOffline'>;
   touchEveryMs: number;
   machinesChanged: (machineIds: number[]) => void;
-  logger: FastifyBaseLogger;
-  now?: () => Date;
-  intervalMs?: number;
-}): { stop: () => void; runOnce: () => Promise<number> } {
-  const now = deps.now ?? (() => new Date());
-  async function runOnce(): Promise<number> {
-    const before = new Date(now().getTime() - 3 * deps.touchEveryMs);
-    let total = 0;
-    for (;;) {
-      const ids = await deps.presence.markStaleOffline(before, BATCH);
-      total += ids.length;
-      if (ids.length > 0) deps.machinesChanged(ids);
-      if (ids.length < BATCH) return total;
-    }
-  }
-  const tick = () =>
-    runOnce().catch((error: unknown) => deps.logger.warn({ err: error }, 'stale presence sweep failed; will retry'));
-  const timer = setInterval(tick, deps.intervalMs ?? deps.touchEveryMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer), runOnce };
+  now: () => Date;
+  everyMs?: number;
+}): Job<number> {
+  return {
+    name: 'stale-presence',
+    everyMs: deps.everyMs ?? deps.touchEveryMs,
+    timeoutMs: 60_000,
+    async run() {
+      const before = new Date(deps.now().getTime() - 3 * deps.touchEveryMs);
+      let total = 0;
+      for (;;) {
+        const ids = await deps.presence.markStaleOffline(before, BATCH);
+        total += ids.length;
+        if (ids.length > 0) deps.machinesChanged(ids);
+        if (ids.length < BATCH) return total;
+      }
+    },
+  };
 }

@@ -72,7 +72,7 @@ export const customers = pgTable(
     beingDeleted: boolean('being_deleted').notNull().default(false),
     /**
      * While a server instance removes a customer marked being_deleted, no other takes it up; an instance
-     * that stops half-way leaves the lease to run out, and another resumes (jobs/customer-deletion.ts).
+     * that stops half-way leaves the lease to run out, and another resumes (jobs/deletion-job.ts).
      */
     deletionLeaseUntil: ts('deletion_lease_until'),
     createdAt: createdAt(),

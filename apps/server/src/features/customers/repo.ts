@@ -364,7 +364,7 @@ export function createCustomersRepo(db: Executor) {
       });
     },
 
-    // --- Deletion (jobs/customer-deletion.ts) --------------------------------------------------------
+    // --- Deletion (jobs/deletion-job.ts) --------------------------------------------------------
 
     /**
      * Takes the next customer marked for deletion whose lease is free, and leases it until `until`. Row

@@ -160,6 +160,8 @@ export function createLiveChannel(deps: LiveChannelDeps) {
   const browsers = new Map<StompConnection, BrowserEntry>();
   const agents = new Map<number, AgentEntry>();
   const all = new Set<StompConnection>();
+  /** Each browser connection's session re-check (recheckSessions). */
+  const sessionChecks = new Map<StompConnection, () => Promise<unknown>>();
   const pending = new Set<Promise<unknown>>();
   let lastStamp = 0;
   let closing = false;
@@ -295,13 +297,13 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     /**
      * The session and each machine's authorisation are looked up when first needed, then trusted while
      * they are re-checked in the background: a command never waits for the database. The session is
-     * re-checked every sessionRecheckMs on a timer, since a browser that only listens sends no frames, so a
+     * re-checked every sessionRecheckMs by the live-sessions job (recheckSessions), since a browser that only
+     * listens sends no frames, so a
      * session that ends (signed out, user deleted, customer suspended) is cut off (ERROR, close) within that
      * time. A machine is re-checked on the frames naming it, at most every MACHINE_RECHECK_MS.
      */
     let user: { signedIn: SignedIn; checkedAt: number } | null = null;
     let userRecheck: Promise<unknown> | null = null;
-    let sessionTimer: NodeJS.Timeout | null = null;
     let ended = false;
     const machinesCheckedAt = new Map<number, number>();
     const machineRechecks = new Set<number>();
@@ -324,18 +326,18 @@ export function createLiveChannel(deps: LiveChannelDeps) {
       return signedIn;
     }
 
-    function recheckUser(touch: boolean): void {
-      if (userRecheck) return;
-      userRecheck = lookUpUser(touch)
+    function recheckUser(touch: boolean): Promise<unknown> {
+      userRecheck ??= lookUpUser(touch)
         .catch(cutOff)
         .finally(() => {
           userRecheck = null;
         });
+      return userRecheck;
     }
 
     async function currentUser(): Promise<SignedIn> {
       if (!user) return lookUpUser();
-      if (Date.now() - user.checkedAt >= options.sessionRecheckMs) recheckUser(true);
+      if (Date.now() - user.checkedAt >= options.sessionRecheckMs) void recheckUser(true);
       return user.signedIn;
     }
 
@@ -363,8 +365,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
       async connect() {
         await currentUser();
         if (ended) return;
-        sessionTimer = setInterval(() => recheckUser(false), options.sessionRecheckMs);
-        sessionTimer.unref();
+        sessionChecks.set(connection, () => recheckUser(false));
       },
       async subscribe(destination) {
         const { actor } = await currentUser();
@@ -426,7 +427,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
       },
       async closed() {
         ended = true;
-        if (sessionTimer) clearInterval(sessionTimer);
+        sessionChecks.delete(connection);
         browsers.delete(connection);
         all.delete(connection);
       },
@@ -611,6 +612,14 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     /** Closes the machine's live connection wherever it is (after its credential is revoked). */
     disconnectMachine(machineId: number): Promise<void> {
       return publish({ kind: 'closeMachine', machineId, keep: null, reason: 'revoked' });
+    },
+
+    /**
+     * Re-checks the session of every browser connected to this instance (jobs/live-sessions.ts, every
+     * sessionRecheckMs): one that ended is cut off.
+     */
+    async recheckSessions(): Promise<void> {
+      await Promise.all([...sessionChecks.values()].map((check) => check()));
     },
 
     /** Whether this instance holds the machine's connection. */

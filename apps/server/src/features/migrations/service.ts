@@ -49,6 +49,8 @@ export interface CommandOutputStore {
 
 /** A sequence this instance runs: its rclone child, and whether a provider admin asked it to stop. */
 interface LocalRun {
+  /** Whose lease this instance renews (renewLeases). */
+  migrationId: number;
   kill(): void;
   stopRequested: boolean;
   finished: Promise<void>;
@@ -241,6 +243,7 @@ export function createMigrationService(deps: {
   ) {
     let child: ReturnType<typeof runRclone> | null = null;
     const local: LocalRun = {
+      migrationId: migration.id,
       stopRequested: false,
       kill: () => child?.kill(),
       finished: Promise.resolve(),
@@ -250,24 +253,6 @@ export function createMigrationService(deps: {
       publish: (line, lineNumber) => publishLine(migration.id, command.commandId, line, lineNumber),
       onError: (error) => deps.log.warn('migration output not stored', { err: error, migrationId: migration.id }),
     });
-    const renew = setInterval(
-      () => {
-        void (async () => {
-          const held = await repo.update(
-            migration.id,
-            { leaseUntil: new Date(now().getTime() + leaseMs) },
-            { leaseHolder: instanceId },
-          );
-          // Stopped from another instance (or swept): the command is finished already; end the child.
-          if (!held || (await repo.commandFinished(command.id))) {
-            local.stopRequested = true;
-            local.kill();
-          }
-        })().catch((error: unknown) => deps.log.warn('migration lease not renewed', { err: error }));
-      },
-      Math.max(50, Math.floor(leaseMs / 3)),
-    );
-
     local.finished = (async () => {
       let result: TransferResultCode = 'SUCCESS';
       let verified = false;
@@ -284,8 +269,6 @@ export function createMigrationService(deps: {
       } catch (error) {
         recorder.line(`The command could not be run: ${(error as Error).message}`);
         result = 'FATAL_ERROR';
-      } finally {
-        clearInterval(renew);
       }
       await recorder.end();
       await finishSequence(migration, command, result, verified);
@@ -692,6 +675,32 @@ export function createMigrationService(deps: {
     },
 
     removeSources,
+
+    /**
+     * Renews the lease of every sequence this instance runs (jobs/migrations.ts, a few times per lease); one stopped
+     * from another instance or swept has finished already: its child is ended.
+     */
+    async renewLeases(): Promise<number> {
+      let renewed = 0;
+      for (const [commandRowId, local] of runs) {
+        try {
+          const held = await repo.update(
+            local.migrationId,
+            { leaseUntil: new Date(now().getTime() + leaseMs) },
+            { leaseHolder: instanceId },
+          );
+          if (held && !(await repo.commandFinished(commandRowId))) {
+            renewed++;
+            continue;
+          }
+          local.stopRequested = true;
+          local.kill();
+        } catch (error) {
+          deps.log.warn('migration lease not renewed', { err: error });
+        }
+      }
+      return renewed;
+    },
 
     /** Resolves once every sequence and removal this instance started has ended (tests, shutdown). */
     async settled(): Promise<void> {

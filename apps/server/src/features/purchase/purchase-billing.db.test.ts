@@ -16,7 +16,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBillingDirectory } from '../../billing/directory.js';
 import { backupPackages, billingServers, customers, packageRequests, packageTemplates } from '../../db/schema/index.js';
-import { startPaidInvoiceJob } from '../../jobs/paid-invoices.js';
+import { paidInvoicesJob } from '../../jobs/paid-invoices.js';
+import { createJobRunner } from '../../jobs/runner.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
@@ -374,13 +375,15 @@ describe('paid invoices approve their requests', () => {
     });
     expect(paid.status).toBe(303);
 
-    const job = startPaidInvoiceJob({ check, logger: pino({ level: 'silent' }), intervalMs: 50 });
+    const runner = createJobRunner({ logger: pino({ level: 'silent' }) });
+    runner.add(paidInvoicesJob({ check, everyMs: 50 }));
+    runner.start();
     try {
       await vi.waitFor(() => expect(approved).toEqual([request?.id]));
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(approved).toEqual([request?.id]);
     } finally {
-      job.stop();
+      await runner.stop();
     }
     const [customer] = await t.database.db.select().from(customers).where(eq(customers.id, billed.customerId));
     expect(customer?.firstPaymentRequired).toBe(false);

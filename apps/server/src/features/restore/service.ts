@@ -42,8 +42,6 @@ const MAX_TREE_CHILDREN = 5000;
  * 64 KiB chunks, so each side waits only when the other is slower (with the default 16 KiB, after every chunk).
  */
 const ZIP_BUFFER_BYTES = 1024 * 1024;
-/** How often the archive deletions still pending are tried again (a locked repository, a restart). */
-const DELETION_RETRY_MS = 60_000;
 
 /** A download ready to stream: the zip's bytes and the file name to offer. */
 export interface DownloadStream {
@@ -98,7 +96,6 @@ export function createRestoreService(deps: {
   const now = deps.now ?? (() => new Date());
   const binary = deps.resticBinary ?? 'restic';
   const deleting = new Map<number, Promise<void>>();
-  let retryTimer: NodeJS.Timeout | undefined;
 
   /**
    * restic's environment for the machine's repository (its place, the location's key, the password); null when
@@ -361,25 +358,12 @@ export function createRestoreService(deps: {
       void startDeletion({ ...snapshot, taskId: task.id, machineId: at.machineId });
     },
 
-    /** Takes up the deletions left pending (a restart, a locked repository), now and every minute. */
-    startDeletionJob(): void {
-      const tick = () =>
-        resumeDeletions().catch((error: unknown) => deps.onError?.(error, 'resuming snapshot archive deletions'));
-      void tick();
-      retryTimer = setInterval(tick, DELETION_RETRY_MS);
-      retryTimer.unref();
-    },
-
     /** Resolves when the deletions this process runs have finished (tests, shutdown). */
     async idle(): Promise<void> {
       while (deleting.size > 0) await Promise.all([...deleting.values()]);
     },
 
-    async stop(): Promise<void> {
-      if (retryTimer) clearInterval(retryTimer);
-      await this.idle();
-    },
-
+    /** Takes up the deletions left pending (a restart, a locked repository): jobs/restore-deletions.ts. */
     resumeDeletions,
   };
 }

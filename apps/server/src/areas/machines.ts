@@ -1,0 +1,314 @@
+import { taskRunChanged } from '@portal/domain';
+import type { Redis } from 'ioredis';
+import { machineVisibilities } from '../db/machine-context.js';
+import { registerAgentDownloadRoutes } from '../features/agent-downloads/routes.js';
+import { createAgentEventsRepo } from '../features/agent-events/repo.js';
+import { createAgentEventService } from '../features/agent-events/service.js';
+import { createLiveCommandAudit } from '../features/audit/recorder.js';
+import { createTenantLookup } from '../features/audit/tenants.js';
+import { createBackupStateService } from '../features/backup-state/service.js';
+import { createDashboardRepo } from '../features/dashboard/repo.js';
+import { registerDashboardRoutes } from '../features/dashboard/routes.js';
+import { createDashboardService } from '../features/dashboard/service.js';
+import { createInProcessBus, createRedisBus, type LiveBus } from '../features/live/bus.js';
+import {
+  createLiveChannel,
+  type LiveChannel,
+  type LiveChannelOptions,
+  type LiveHandlers,
+} from '../features/live/channel.js';
+import { createPresenceRepo } from '../features/live/repo.js';
+import { registerLiveRoutes } from '../features/live/routes.js';
+import type { RepositoryRemoval } from '../features/local-storage/removal.js';
+import type { RepositorySettingsService } from '../features/local-storage/repository-settings.js';
+import { createMachineCredentials } from '../features/machine-auth/credentials.js';
+import { registerMachineAuthRoutes } from '../features/machine-auth/routes.js';
+import { agentLinkOf, type ChannelPort, createMachineChannelHandlers } from '../features/machine-channel/handlers.js';
+import { createMachineCommandsRepo } from '../features/machine-commands/repo.js';
+import { registerMachineCommandRoutes } from '../features/machine-commands/routes.js';
+import { createMachineCommandService } from '../features/machine-commands/service.js';
+import { createMachineLinkRepo } from '../features/machine-link/repo.js';
+import { registerMachineLinkRoutes } from '../features/machine-link/routes.js';
+import { createMachineLinkService } from '../features/machine-link/service.js';
+import { createMachineDeletion } from '../features/machines/deletion.js';
+import { createMachinesRepo } from '../features/machines/repo.js';
+import { registerMachineRoutes } from '../features/machines/routes.js';
+import { createMachineService } from '../features/machines/service.js';
+import type { PackageQuota } from '../features/packages/service.js';
+import { createRealtimeCommandsRepo } from '../features/realtime-commands/repo.js';
+import { registerRealtimeCommandRoutes } from '../features/realtime-commands/routes.js';
+import { createRealtimeCommandService } from '../features/realtime-commands/service.js';
+import type { RetentionService } from '../features/retention/service.js';
+import { createRunStallService } from '../features/run-stalls/service.js';
+import { createTaskCommandsRepo } from '../features/task-commands/repo.js';
+import { createTaskCommandService } from '../features/task-commands/service.js';
+import { createTaskDefinitionRepo } from '../features/task-definition/repo.js';
+import { registerTaskDefinitionRoutes } from '../features/task-definition/routes.js';
+import { createTaskDefinitionService } from '../features/task-definition/service.js';
+import { createTaskOverviewRepo } from '../features/task-overview/repo.js';
+import { registerTaskOverviewRoutes } from '../features/task-overview/routes.js';
+import { createTaskOverviewService } from '../features/task-overview/service.js';
+import { createTasksRepo } from '../features/tasks/repo.js';
+import { registerTaskRoutes } from '../features/tasks/routes.js';
+import { createTaskService } from '../features/tasks/service.js';
+import { registerTreeItemsRoutes } from '../features/tree-items/routes.js';
+import { createTreeItemsService } from '../features/tree-items/service.js';
+import { deletionJob } from '../jobs/deletion-job.js';
+import { liveSessionsJob } from '../jobs/live-sessions.js';
+import { missedRunsJob } from '../jobs/missed-runs.js';
+import { runStallsJob } from '../jobs/run-stalls.js';
+import { stalePresenceJob } from '../jobs/stale-presence.js';
+import type { Accounts } from './accounts.js';
+import type { AreaContext } from './context.js';
+import type { MailArea } from './mail.js';
+
+/**
+ * What machines use of the areas wired after them (storage, commerce): reached through these only once those
+ * exist, from callbacks, never while wiring.
+ */
+export interface MachinesLater {
+  retention: () => Pick<RetentionService, 'runFinished'> & { wake: () => void };
+  repositories: () => Pick<RepositorySettingsService, 'repositorySettingsFor'>;
+  removal: () => Pick<RepositoryRemoval, 'removeWith'>;
+  packageQuota: () => Pick<PackageQuota, 'evaluateForMachine' | 'removingMachine'>;
+}
+
+/** Live channel settings (tests use short heart-beats), handlers and bus; defaults otherwise. */
+export interface LiveOverrides {
+  options?: Partial<LiveChannelOptions>;
+  handlers?: LiveHandlers;
+  bus?: LiveBus;
+}
+
+/**
+ * Machines and tasks: the live channel to the agents and the pages, machine sign-in, linking, commands and deletion,
+ * tasks and their runs' state, the dashboards, the agent download; the missed-run, stalled-run and stale-presence
+ * jobs.
+ */
+export async function wireMachines(
+  ctx: AreaContext,
+  deps: {
+    accounts: Accounts;
+    mail: MailArea;
+    later: MachinesLater;
+    redis?: Redis | undefined;
+    live?: LiveOverrides | undefined;
+  },
+) {
+  const { app, config, db, now, runner } = ctx;
+  const { auth, audit } = deps.accounts;
+  const { notificationEvents } = deps.mail;
+  const { later } = deps;
+  const dashboardRepo = createDashboardRepo(db);
+  registerDashboardRoutes(app, { dashboard: createDashboardService(dashboardRepo) });
+
+  // The live channel's bus: Redis pub/sub when REDIS_URL is set (several instances), else in-process.
+  const bus =
+    deps.live?.bus ??
+    (deps.redis
+      ? await createRedisBus(deps.redis, (error) => ctx.log.error({ err: error }, 'live channel bus error'))
+      : createInProcessBus());
+  const credentials = createMachineCredentials(db);
+  // The channel and the services refer to each other: changes reach the dashboards once it exists.
+  let channel: LiveChannel | undefined;
+  const backupState = createBackupStateService({
+    db,
+    now,
+    onMachinesChanged: (machineIds) => channel?.machinesChanged(machineIds),
+    taskMissed: notificationEvents.taskMissed,
+  });
+  const agentEventsRepo = createAgentEventsRepo(db);
+  const agentEvents = createAgentEventService({
+    repo: agentEventsRepo,
+    backupState,
+    // An open task page follows its runs: a run started, moved or finished (issue 14, task page).
+    onUpdate: (machineId, update) => {
+      if (update.kind === 'run')
+        void channel?.publishToRunsQueue(machineId, taskRunChanged(update.taskId, update.runId));
+    },
+    // Backup packages (issue 15): a machine's reported usage moves its package over or back under its quota.
+    usageChanged: (machineId) => later.packageQuota().evaluateForMachine(machineId),
+    // Retention on the portal (issue 16): a finished run marks its task due and wakes the job.
+    backupRunFinished: async (taskId, run) => {
+      const retention = later.retention();
+      await retention.runFinished(taskId, run);
+      retention.wake();
+    },
+    runEnded: notificationEvents.runEnded,
+    now,
+  });
+  const taskCommandsRepo = createTaskCommandsRepo(db);
+  const presence = createPresenceRepo(db);
+  const channelPort = (): ChannelPort => {
+    if (!channel) throw new Error('live channel not ready');
+    const live = channel;
+    return {
+      sendToMachine: (machineId, message) => live.sendToMachine(machineId, message),
+      publishToUser: (userId, machineId, side, body) => live.publishToUser(userId, machineId, side, body),
+      isOnline: async (machineId) => live.hasLocalAgent(machineId) || (await presence.isOnline(machineId)),
+    };
+  };
+  /** Sends a machine's agent its task list (task-commands' AgentLink). */
+  const syncTasks = (machineId: number) => agentLinkOf(channelPort, agentEvents).syncTasks(machineId);
+  const realtime = createRealtimeCommandService({
+    repo: createRealtimeCommandsRepo(db),
+    allowList: config.realtimeCommandAllowList,
+    channel: () => {
+      const port = channelPort();
+      return {
+        sendToMachine: port.sendToMachine,
+        isOnline: port.isOnline,
+        publishToMachineQueue: (machineId, side, body) => app.live.publishToMachineQueue(machineId, side, body),
+      };
+    },
+    now,
+  });
+  const handlers =
+    deps.live?.handlers ??
+    createMachineChannelHandlers({
+      agentEvents,
+      taskCommands: createTaskCommandService({
+        repo: taskCommandsRepo,
+        backupState,
+        agents: agentLinkOf(channelPort, agentEvents),
+        now,
+      }),
+      async repositoryOf(machineId) {
+        const settings = await later.repositories().repositorySettingsFor(machineId);
+        return settings ? { type: 'repository', settings } : null;
+      },
+      machine: (machineId) => dashboardRepo.machine(machineId),
+      channel: channelPort,
+      realtime,
+    });
+  const commandAudit = createLiveCommandAudit({ audit, tenants: createTenantLookup(db), log: ctx.log });
+  const live = createLiveChannel({
+    auth,
+    credentials,
+    presence,
+    machine: (machineId) => dashboardRepo.machine(machineId),
+    machineVisibilities: (machineIds) => machineVisibilities(db, machineIds),
+    bus,
+    handlers,
+    options: deps.live?.options,
+    log: ctx.log,
+    now,
+    commandAudited: (event) => commandAudit.record(event),
+  });
+  channel = live;
+  app.decorate('live', live);
+  runner.add(liveSessionsJob({ live }));
+  await registerLiveRoutes(app, { channel: live, publicUrl: config.publicUrl });
+  registerRealtimeCommandRoutes(app, { realtime });
+  registerMachineAuthRoutes(app, {
+    credentials,
+    disconnectMachine: (machineId) => live.disconnectMachine(machineId),
+    now,
+  });
+  registerTreeItemsRoutes(app, {
+    treeItems: createTreeItemsService({
+      machine: (machineId) => dashboardRepo.machine(machineId),
+      live: () => live,
+    }),
+  });
+  // Task lists, the task page's reads and cancel (issue 14, task page).
+  registerTaskRoutes(app, {
+    tasks: createTaskService({
+      repo: createTasksRepo(db),
+      backupState,
+      async cancelRun(machineId, taskId, runId) {
+        const reply = await live.ask(machineId, (requestId) => ({ type: 'cancelRun', requestId, taskId, runId }));
+        if (reply === 'offline' || reply === 'timeout') return reply;
+        return reply.success ? 'cancelled' : 'notRunning';
+      },
+      onRunChanged: (machineId, taskId, runId) =>
+        void live.publishToRunsQueue(machineId, taskRunChanged(taskId, runId)),
+      now,
+    }),
+  });
+  // The add/edit task dialog (issue 14): the stored definition Edit starts from.
+  registerTaskDefinitionRoutes(app, {
+    taskDefinition: createTaskDefinitionService({
+      repo: createTaskDefinitionRepo(db),
+      machine: (machineId) => dashboardRepo.machine(machineId),
+    }),
+  });
+  // The provider's task dashboards and the volume snapshots setting of a task (002 §2.5, §2.6, §7.3).
+  registerTaskOverviewRoutes(app, {
+    taskOverview: createTaskOverviewService({ repo: createTaskOverviewRepo(db), syncTasks, now }),
+  });
+  const machineCommands = createMachineCommandService({
+    repo: createMachineCommandsRepo(db),
+    channel: channelPort,
+    credentials,
+    now,
+  });
+  registerMachineCommandRoutes(app, { commands: machineCommands });
+  // The machine pages (issue #14): a deletion is marked by the request and finished by its job.
+  const machinesRepo = createMachinesRepo(db);
+  const machineDeletion = createMachineDeletion({
+    repo: machinesRepo,
+    removal: { removeWith: (places, deleteRows) => later.removal().removeWith(places, deleteRows) },
+    deleteRows: (machineId) =>
+      later.packageQuota().removingMachine(machineId, () => backupState.deleteMachine(machineId)),
+  });
+  const machineDeletionJob = runner.add(
+    deletionJob({ what: 'machine', runPending: () => machineDeletion.runPending() }),
+  );
+  registerMachineRoutes(app, {
+    machines: createMachineService({
+      repo: machinesRepo,
+      setMachineStatus: (machineId, status) => backupState.setMachineStatus(machineId, status),
+      syncTasks,
+      deletionRequested: () => machineDeletionJob.kick(),
+    }),
+    commands: machineCommands,
+  });
+  const machineLinkRepo = createMachineLinkRepo(db);
+  registerMachineLinkRoutes(app, {
+    machineLink: createMachineLinkService({ db, auth, repo: machineLinkRepo, credentials, audit, now }),
+  });
+  // Getting the agent (issue 14): its build and the installers, for download.
+  registerAgentDownloadRoutes(app, {
+    distDir: config.agentDistDir ?? 'apps/agent/dist',
+    publicUrl: config.publicUrl,
+  });
+
+  // Stalled runs (issue 29): marked and alerted like failed runs; the task pages watching them read them again.
+  const runStalls = createRunStallService({
+    db,
+    stallMinutes: config.runStallMinutes,
+    runStalled: notificationEvents.runStalled,
+    onStalled: (run) => void live.publishToRunsQueue(run.machineId, taskRunChanged(run.taskId, run.id)),
+    now,
+  });
+  const runStallJob = runner.add(runStallsJob({ stalls: runStalls }));
+  app.decorate('runStalls', { runOnce: () => runStallJob.runOnce() });
+  runner.add(missedRunsJob({ backupState }));
+  runner.add(
+    stalePresenceJob({
+      presence,
+      touchEveryMs: live.options.touchEveryMs,
+      machinesChanged: live.machinesChanged,
+      now,
+    }),
+  );
+
+  return {
+    backupState,
+    agentEventsRepo,
+    taskCommandsRepo,
+    machinesRepo,
+    machineLinkRepo,
+    credentials,
+    live,
+    syncTasks,
+    /** Live command audits in flight, then the bus: the end of the close sequence. */
+    async close() {
+      await commandAudit.settled();
+      await bus.close();
+    },
+  };
+}
+
+export type MachinesArea = Awaited<ReturnType<typeof wireMachines>>;

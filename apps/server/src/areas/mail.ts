@@ -1,0 +1,47 @@
+import { portalAddress } from '../config.js';
+import { registerDemoMailRoutes } from '../features/demo/routes.js';
+import { createMailFailuresRepo } from '../features/mail-failures/repo.js';
+import { registerMailFailureRoutes } from '../features/mail-failures/routes.js';
+import { createNotificationsRepo } from '../features/notifications/repo.js';
+import { registerNotificationSettingsRoutes } from '../features/notifications/routes.js';
+import { createNotificationEvents, createNotificationSettingsService } from '../features/notifications/service.js';
+import { mailDeliveryJob, sentMailCleanupJob } from '../jobs/mail-delivery.js';
+import { notificationsJob } from '../jobs/notifications.js';
+import { createMailBrands } from '../mail/brand.js';
+import { createMailDelivery } from '../mail/delivery.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { MailSink } from '../mail/sink.js';
+import type { AreaContext } from './context.js';
+
+/**
+ * Mail and alerts (issue 17): every mail in its customer's brand, through its reseller's SMTP server or ours, by the
+ * delivery job; the failed mails' page; backup alerts and their settings; the demo's mail box.
+ */
+export function wireMail(ctx: AreaContext, deps: { mailer: Mailer; mailSink?: MailSink | undefined }) {
+  const { app, config, db } = ctx;
+  const delivery = createMailDelivery({
+    db,
+    brands: createMailBrands({ db, secrets: ctx.secrets, publicUrl: portalAddress(config) }),
+    providerMailer: deps.mailer,
+    trust: { guard: ctx.guard, caFile: config.smtpCaFile },
+    logger: ctx.log,
+    providerTransportOnly: config.demo && deps.mailSink !== undefined,
+    queued: () => deliveryJob.kick(),
+  });
+  const deliveryJob = ctx.runner.add(mailDeliveryJob({ delivery, everyMs: config.mailDeliveryIntervalMs }));
+  ctx.runner.add(sentMailCleanupJob({ delivery }));
+  app.decorate('mailDelivery', { runOnce: () => deliveryJob.runOnce() });
+  registerMailFailureRoutes(app, { repo: createMailFailuresRepo(db) });
+  if (config.demo && deps.mailSink) registerDemoMailRoutes(app, deps.mailSink);
+
+  // Backup alerts: run, missed-run and quota mails queued with the events that cause them; the rest by the job.
+  const notificationEvents = createNotificationEvents({ db, now: ctx.now });
+  registerNotificationSettingsRoutes(app, {
+    settings: createNotificationSettingsService({ db, repo: createNotificationsRepo(db) }),
+  });
+  ctx.runner.add(notificationsJob({ events: notificationEvents }));
+
+  return { delivery, notificationEvents };
+}
+
+export type MailArea = ReturnType<typeof wireMail>;
