@@ -80,7 +80,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const bin = ensureNodeRuntime();
   if (bin) console.log(bin);
   else if (!process.version.startsWith('v24.')) {
-    console.error(`Node.js 24 is needed (this is ${process.version}); no build is pinned for ${process.platform}-${process.arch}`);
+    console.error(
+      `Node.js 24 is needed (this is ${process.version}); no build is pinned for ${process.platform}-${process.arch}`,
+    );
     process.exit(1);
   }
 }
