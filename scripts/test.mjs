@@ -8,7 +8,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { ensureDependencies, root, run } from './lib.mjs';
+import { onPinnedNode } from './node-runtime.mjs';
 
+await onPinnedNode();
 await ensureDependencies();
 const reports = mkdtempSync(join(tmpdir(), 'portal-test-'));
 const tally = { passed: 0, failed: 0, skipped: 0 };

@@ -1,7 +1,7 @@
 // Builds the agent three ways (README "Builds"):
 // - dist/agent.mjs: ESM with its npm packages external, run from this repository (demo agents, journeys);
 // - dist/portal-agent.cjs: one CommonJS file with everything in it, the download for any machine with Node 20;
-// - dist/portal-agent-linux-x64: that file inside a copy of this Node binary (a single executable
+// - dist/portal-agent-linux-x64: that file inside a copy of the project's pinned Node 24 (a single executable
 //   application), the download for Linux x64 machines without Node. Only built on Linux x64;
 // - dist/install.sh, dist/install.ps1: the installers, templates the portal fills in when it serves them.
 // `node build.mjs [OUT_DIR]` builds into another folder (the tests do, leaving dist/ alone).
@@ -10,6 +10,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { ensureNodeRuntime } from '../../scripts/node-runtime.mjs';
 import { agentSourceHash } from './source-hash.mjs';
 
 const started = Date.now();
@@ -52,13 +53,15 @@ for (const installer of ['install.sh', 'install.ps1'])
   copyFileSync(join(here, 'install', installer), join(out, installer));
 
 if (process.platform === 'linux' && process.arch === 'x64') {
-  // Node 20's single executable applications: a blob of the CommonJS bundle injected into a copy of node.
+  // A single executable application: a blob of the CommonJS bundle injected into a copy of the project's pinned
+  // Node (24 LTS, scripts/node-runtime.mjs), whichever node runs this build; the same node makes the blob.
+  const node = join(ensureNodeRuntime(), 'node');
   const seaConfig = join(out, 'sea-config.json');
   const blob = join(out, 'sea-prep.blob');
   writeFileSync(seaConfig, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true }));
-  execFileSync(process.execPath, ['--experimental-sea-config', seaConfig], { stdio: 'ignore' });
+  execFileSync(node, ['--experimental-sea-config', seaConfig], { stdio: 'ignore' });
   const executable = join(out, 'portal-agent-linux-x64');
-  copyFileSync(process.execPath, executable);
+  copyFileSync(node, executable);
   chmodSync(executable, 0o755);
   const { inject } = await import('postject');
   await inject(executable, 'NODE_SEA_BLOB', readFileSync(blob), {
