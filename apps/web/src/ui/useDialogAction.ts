@@ -3,8 +3,11 @@ import type { SubmitOutcome } from './serverMessages';
 import { type DialogSubmitOptions, useDialogSubmit } from './useDialogSubmit';
 
 export interface DialogActionOptions<A extends unknown[], V, T> extends DialogSubmitOptions<V, T, FieldValues> {
-  /** The mutation's variables from what the dialog confirms (nothing, or e.g. the chosen status). */
-  variables: (...confirmed: A) => V;
+  /**
+   * The mutation's variables from what the dialog confirms (nothing, or e.g. the chosen status); null
+   * when there is nothing to send (the dialog's subject is gone while it fades out).
+   */
+  variables: (...confirmed: A) => V | null;
   /** Closes the dialog; called after a clean success unless `onOutcome` is given. */
   onHide: () => void;
   /** What follows the answer instead of closing on success (e.g. leave the page once the change was applied). */
@@ -23,7 +26,9 @@ export function useDialogAction<A extends unknown[], V, T>({
 }: DialogActionOptions<A, V, T>) {
   const submission = useDialogSubmit(options);
   const onConfirm = async (...confirmed: A) => {
-    const outcome = await submission.submit(variables(...confirmed));
+    const sent = variables(...confirmed);
+    if (sent === null) return;
+    const outcome = await submission.submit(sent);
     if (onOutcome) onOutcome(outcome);
     else if (outcome.close) onHide();
   };

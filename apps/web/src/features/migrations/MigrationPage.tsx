@@ -1,6 +1,5 @@
 import {
   customerUrl,
-  deleteCommandQuestion,
   IN_USE_BADGE,
   MESSAGES,
   MIGRATION_TEXTS,
@@ -14,7 +13,6 @@ import {
   rcloneCommandLine,
   SYNC_TYPE_TEXTS,
   type SyncType,
-  stopCommandQuestion,
   syncTypeBadge,
 } from '@portal/domain';
 import { useState } from 'react';
@@ -30,6 +28,7 @@ import {
   Section,
   StatusBadge,
   type SubmitTexts,
+  useDialogAction,
   useDialogSubmit,
 } from '../../ui';
 import { CommandConfirmation } from '../diagnostics/CommandDialogs';
@@ -293,18 +292,20 @@ function ActionDialog({
   target: MigrationRef;
 }) {
   const { title, question, variant, texts } = ACTIONS[action];
-  const submission = useDialogSubmit({ mutation: useMigrationAction(target, action), ...texts });
+  const confirm = useDialogAction({
+    ...texts,
+    mutation: useMigrationAction(target, action),
+    variables: () => undefined,
+    onHide,
+  });
   return (
     <ConfirmDialog
       show={show}
       onHide={onHide}
+      {...confirm}
       title={title}
       confirmLabel={title}
       variant={variant}
-      submission={submission}
-      onConfirm={async () => {
-        if ((await submission.submit(undefined)).close) onHide();
-      }}
       data-testid={`${action}-migration-dialog`}
     >
       <p>{question}</p>
@@ -324,42 +325,23 @@ function SequenceCommandDialogs({
   target: MigrationRef;
   onHide: () => void;
 }) {
-  const R = MESSAGES.resticCommand;
-  const stop = useDialogSubmit({
-    mutation: useStopSequence(target),
-    successText: R.cancellationSubmitted,
-    partialText: R.cancellationSubmittedWithErrors,
-    unknownErrorText: R.unknownWhileCancelling,
-  });
-  const remove = useDialogSubmit({
-    mutation: useDeleteSequence(target),
-    successText: R.deleted,
-    partialText: R.deletedWithErrors,
-    unknownErrorText: R.unknownWhileDeleting,
-  });
   return (
     <>
       <CommandConfirmation
+        kind="stop"
         show={dialog?.kind === 'stop'}
         command={last?.kind === 'stop' ? last.command : null}
         onHide={onHide}
-        submission={stop}
-        title={MESSAGES.resticDiagnostics.stopDialogTitle}
-        confirmLabel={R.stopButton}
-        question={stopCommandQuestion}
+        mutation={useStopSequence(target)}
         commandLine={rcloneCommandLine}
-        data-testid="stop-command-dialog"
       />
       <CommandConfirmation
+        kind="delete"
         show={dialog?.kind === 'delete'}
         command={last?.kind === 'delete' ? last.command : null}
         onHide={onHide}
-        submission={remove}
-        title={MESSAGES.resticDiagnostics.deleteDialogTitle}
-        confirmLabel={MESSAGES.resticDiagnostics.deleteButton}
-        question={deleteCommandQuestion}
+        mutation={useDeleteSequence(target)}
         commandLine={rcloneCommandLine}
-        data-testid="delete-command-dialog"
       />
     </>
   );
