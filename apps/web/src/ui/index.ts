@@ -5,6 +5,7 @@ export * from './ConfirmByNameDialog';
 export * from './ConfirmDialog';
 export * from './DataTable';
 export * from './DetailTable';
+export * from './FormActionButton';
 export * from './FormDialog';
 export * from './FormModal';
 export * from './GlobalErrors';

@@ -10,6 +10,8 @@ export interface DialogActionOptions<A extends unknown[], V, T> extends DialogSu
   variables: (...confirmed: A) => V | null;
   /** Closes the dialog; called after a clean success unless `onOutcome` is given. */
   onHide: () => void;
+  /** Runs once the dialog closed on a clean success, e.g. to leave the page of what was deleted. */
+  afterClose?: () => void;
   /** What follows the answer instead of closing on success (e.g. leave the page once the change was applied). */
   onOutcome?: (outcome: SubmitOutcome<T>) => void;
 }
@@ -21,6 +23,7 @@ export interface DialogActionOptions<A extends unknown[], V, T> extends DialogSu
 export function useDialogAction<A extends unknown[], V, T>({
   variables,
   onHide,
+  afterClose,
   onOutcome,
   ...options
 }: DialogActionOptions<A, V, T>) {
@@ -30,7 +33,10 @@ export function useDialogAction<A extends unknown[], V, T>({
     if (sent === null) return;
     const outcome = await submission.submit(sent);
     if (onOutcome) onOutcome(outcome);
-    else if (outcome.close) onHide();
+    else if (outcome.close) {
+      onHide();
+      afterClose?.();
+    }
   };
   return { onConfirm, submission };
 }

@@ -8,11 +8,16 @@ import {
   billingServerEditSchema,
   MESSAGES,
 } from '@portal/domain';
-import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import type { Path } from 'react-hook-form';
-import { applyServerMessages, type FieldRouting, FormDialog, TextField, toast, useFormDialog } from '../../ui';
+import {
+  applyServerMessages,
+  type FieldRouting,
+  FormActionButton,
+  FormDialog,
+  TextField,
+  toast,
+  useFormDialog,
+} from '../../ui';
 import { useSaveBillingServer, useTestBillingServer } from './mutations';
 
 const TEXT = MESSAGES.billing;
@@ -73,19 +78,13 @@ export function BillingServerDialog({ server, ...shown }: BillingServerDialogPro
   });
 
   const tester = useTestBillingServer();
-  const [testing, setTesting] = useState(false);
-  const test = form.handleSubmit(async (values) => {
-    setTesting(true);
-    try {
-      await testConnection(
-        tester.mutateAsync,
-        { kind: 'form', payload: billingServerEditSchema.parse(values), savedId: server?.id ?? null },
-        { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
-      );
-    } finally {
-      setTesting(false);
-    }
-  });
+  const test = form.handleSubmit((values) =>
+    testConnection(
+      tester.mutateAsync,
+      { kind: 'form', payload: billingServerEditSchema.parse(values), savedId: server?.id ?? null },
+      { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
+    ),
+  );
 
   return (
     <FormDialog
@@ -105,16 +104,9 @@ export function BillingServerDialog({ server, ...shown }: BillingServerDialogPro
           placeholder={editing && SECRET_FIELDS.includes(entry.name) ? TEXT.secretKeptHint : undefined}
         />
       ))}
-      <Form.Group className="mb-3">
-        <Button
-          variant="outline-secondary"
-          onClick={() => void test()}
-          disabled={testing}
-          data-testid="billing-server-test"
-        >
-          {TEXT.testConnection}
-        </Button>
-      </Form.Group>
+      <FormActionButton run={test} data-testid="billing-server-test">
+        {TEXT.testConnection}
+      </FormActionButton>
     </FormDialog>
   );
 }

@@ -18,11 +18,7 @@ export function DeleteCustomerDialog({ audience, customer, ...dialog }: Customer
     mutation: useDeleteCustomer(audience),
     variables: () => ({ customerId: customer.id }),
     onHide: dialog.onHide,
-    onOutcome: (outcome) => {
-      if (!outcome.close) return;
-      dialog.onHide();
-      navigate(customerPagesOf(audience).listHref);
-    },
+    afterClose: () => navigate(customerPagesOf(audience).listHref),
     successText: TEXT.beingDeleted,
     partialText: TEXT.beingDeletedWithErrors,
     unknownErrorText: TEXT.unknownWhileDeleting,

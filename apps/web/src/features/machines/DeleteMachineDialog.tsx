@@ -15,11 +15,7 @@ export function DeleteMachineDialog({ machine, onDeleted, ...dialog }: MachineDi
     mutation: useDeleteMachine(),
     variables: () => ({ machineId: machine.id, packageId: machine.backupPackageId }),
     onHide: dialog.onHide,
-    onOutcome: (outcome) => {
-      if (!outcome.close) return;
-      dialog.onHide();
-      onDeleted();
-    },
+    afterClose: onDeleted,
     successText: TEXT.beingDeleted,
     partialText: TEXT.beingDeletedWithErrors,
     unknownErrorText: TEXT.unknownWhileDeleting,

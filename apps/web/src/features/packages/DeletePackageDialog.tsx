@@ -20,11 +20,7 @@ export function DeletePackageDialog({
     mutation: useDeletePackage(),
     variables: () => target,
     onHide: dialog.onHide,
-    onOutcome: (outcome) => {
-      if (!outcome.close) return;
-      dialog.onHide();
-      onDeleted();
-    },
+    afterClose: onDeleted,
     successText: MESSAGES.backupPackage.beingDeleted,
     partialText: MESSAGES.backupPackage.beingDeletedWithErrors,
     unknownErrorText: MESSAGES.backupPackage.unknownWhileDeleting,
