@@ -13,7 +13,7 @@ export interface DialogActionOptions<A extends unknown[], V, T> extends DialogSu
   /** Runs once the dialog closed on a clean success, e.g. to leave the page of what was deleted. */
   afterClose?: () => void;
   /** What follows the answer instead of closing on success (e.g. leave the page once the change was applied). */
-  onOutcome?: (outcome: SubmitOutcome<T>) => void;
+  onOutcome?: (outcome: SubmitOutcome<T>, sent: V) => void;
 }
 
 /**
@@ -32,7 +32,7 @@ export function useDialogAction<A extends unknown[], V, T>({
     const sent = variables(...confirmed);
     if (sent === null) return;
     const outcome = await submission.submit(sent);
-    if (onOutcome) onOutcome(outcome);
+    if (onOutcome) onOutcome(outcome, sent);
     else if (outcome.close) {
       onHide();
       afterClose?.();

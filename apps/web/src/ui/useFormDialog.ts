@@ -25,8 +25,8 @@ export interface FormDialogOptions<F extends FieldValues, S extends z.ZodType, V
   routing?: { globalFieldNames: readonly string[] };
   /** Id prefix of the fields, so two forms on one page can share field names. */
   idPrefix?: string;
-  /** What follows the answer instead of closing on success. */
-  onOutcome?: (outcome: SubmitOutcome<T>) => void;
+  /** What follows the answer (given what was sent) instead of closing on success. */
+  onOutcome?: (outcome: SubmitOutcome<T>, sent: V) => void;
 }
 
 /** What FormDialog shows: the modal's state and the submission's global errors. */
@@ -72,8 +72,9 @@ export function useFormDialog<F extends FieldValues, S extends z.ZodType, V, T>(
   });
   // The resolver has checked the values; parsing again gives the payload's type.
   const onSubmit = form.handleSubmit(async (values) => {
-    const outcome = await submit(variables(schema.parse(values), values));
-    if (onOutcome) onOutcome(outcome);
+    const sent = variables(schema.parse(values), values);
+    const outcome = await submit(sent);
+    if (onOutcome) onOutcome(outcome, sent);
     else if (outcome.close) onHide();
   });
   const dialog: FormDialogState = {

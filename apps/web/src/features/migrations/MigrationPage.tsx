@@ -29,7 +29,6 @@ import {
   StatusBadge,
   type SubmitTexts,
   useDialogAction,
-  useDialogSubmit,
 } from '../../ui';
 import { CommandConfirmation } from '../diagnostics/CommandDialogs';
 import { CommandTabs } from '../diagnostics/CommandTabs';
@@ -210,8 +209,15 @@ function SequenceDialog({
   onHide: () => void;
   onSubmitted: (commandId: string) => void;
 }) {
-  const submission = useDialogSubmit({
+  const confirm = useDialogAction({
     mutation: useSubmitSequence(target),
+    variables: () => ({ requestId: newRequestId(), type }),
+    onHide,
+    onOutcome: (outcome, { requestId }) => {
+      if (!outcome.close) return;
+      onSubmitted(requestId);
+      onHide();
+    },
     successText: MESSAGES.resticCommand.submitted,
     partialText: MESSAGES.migration.performedWithErrors,
     unknownErrorText: MESSAGES.migration.unknownWhilePerforming,
@@ -220,18 +226,10 @@ function SequenceDialog({
     <ConfirmDialog
       show={show}
       onHide={onHide}
+      {...confirm}
       title={SYNC_TYPE_TEXTS[type]}
       confirmLabel={SYNC_TYPE_TEXTS[type]}
       variant={syncTypeBadge(type).variant}
-      submission={submission}
-      onConfirm={async () => {
-        const requestId = newRequestId();
-        const outcome = await submission.submit({ requestId, type });
-        if (outcome.close) {
-          onSubmitted(requestId);
-          onHide();
-        }
-      }}
       data-testid="sequence-dialog"
     >
       <p>{TEXT.syncDialogQuestion(SYNC_TYPE_TEXTS[type])}</p>
