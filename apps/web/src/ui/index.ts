@@ -34,4 +34,3 @@ export * from './useFormDialog';
 export * from './useLingeringFlag';
 export * from './useOnOpen';
 export * from './usePagedQuery';
-export * from './ViewDialog';

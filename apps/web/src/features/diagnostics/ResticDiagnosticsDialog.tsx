@@ -1,8 +1,9 @@
 import { isRealtimeCommandInProgress, MESSAGES, type RealtimeCommandView, resticCommandLine } from '@portal/domain';
 import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
-import { toast, ViewDialog } from '../../ui';
+import { toast } from '../../ui';
 import { DeleteCommandDialog, StopCommandDialog } from './CommandDialogs';
 import { CommandTabs } from './CommandTabs';
 import type { DiagnosticsMachine } from './queries';
@@ -53,40 +54,47 @@ export function ResticDiagnosticsDialog({ show, machine, onHide, animation = tru
 
   return (
     <>
-      <ViewDialog
+      <Modal
         show={show}
         onHide={onHide}
         onExited={() => setChosen(null)}
-        title={machine.name}
-        closeLabel={LABELS.closeButton}
-        actions={
-          <Button variant="primary" disabled={running || !commands.isSuccess} onClick={() => open({ kind: 'submit' })}>
-            {LABELS.submitButton}
-          </Button>
-        }
         size="xl"
         scrollable
         animation={animation}
+        aria-labelledby="restic-diagnostics-title"
         data-testid="restic-diagnostics-dialog"
       >
-        {commands.isPending ? (
-          <Spinner animation="border" size="sm" role="status" aria-label="Loading" />
-        ) : list.length === 0 ? (
-          <p className="text-muted mb-0" data-testid="no-commands">
-            {TEXT.noCommands}
-          </p>
-        ) : (
-          <CommandTabs
-            commands={list}
-            active={active}
-            onSelect={setChosen}
-            onStop={(command) => open({ kind: 'stop', command })}
-            onDelete={(command) => open({ kind: 'delete', command })}
-            commandLine={resticCommandLine}
-            tabLabel={(command) => command.baseCommand}
-          />
-        )}
-      </ViewDialog>
+        <Modal.Header closeButton>
+          <Modal.Title id="restic-diagnostics-title">{machine.name}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          {commands.isPending ? (
+            <Spinner animation="border" size="sm" role="status" aria-label="Loading" />
+          ) : list.length === 0 ? (
+            <p className="text-muted mb-0" data-testid="no-commands">
+              {TEXT.noCommands}
+            </p>
+          ) : (
+            <CommandTabs
+              commands={list}
+              active={active}
+              onSelect={setChosen}
+              onStop={(command) => open({ kind: 'stop', command })}
+              onDelete={(command) => open({ kind: 'delete', command })}
+              commandLine={resticCommandLine}
+              tabLabel={(command) => command.baseCommand}
+            />
+          )}
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={onHide}>
+            {LABELS.closeButton}
+          </Button>
+          <Button variant="primary" disabled={running || !commands.isSuccess} onClick={() => open({ kind: 'submit' })}>
+            {LABELS.submitButton}
+          </Button>
+        </Modal.Footer>
+      </Modal>
       <SubmitResticCommandDialog
         show={action?.kind === 'submit'}
         machine={machine}

@@ -9,9 +9,10 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { ConfirmDialog, DataTable, type DataTableColumn, StatusBadge, useDialogAction, ViewDialog } from '../../ui';
+import { ConfirmDialog, DataTable, type DataTableColumn, StatusBadge, useDialogAction } from '../../ui';
 import { credentialTypeText, yesNo } from './credentials';
 import { useDeletePolicyPrincipal } from './mutations';
 
@@ -79,46 +80,51 @@ export function ManagePolicyDialog({ storageAccountId, bucket, onHide }: ManageP
   ];
   return (
     <>
-      <ViewDialog
+      <Modal
         show={bucket !== null && deleting === null}
         onHide={onHide}
-        title={bucket?.bucket.name}
         size="xl"
         scrollable
         data-testid="manage-policy-dialog"
+        aria-labelledby="manage-policy-title"
       >
-        <Tabs defaultActiveKey="principals" id="manage-policy-tabs" className="mb-3" mountOnEnter>
-          <Tab eventKey="principals" title={TEXT.managePrincipalsTab}>
-            <DataTable<PolicyPrincipal>
-              aria-label={TEXT.managePrincipalsTab}
-              data-testid="policy-principals"
-              columns={columns}
-              rows={principals}
-              rowKey={(p) => p.name}
-              totalElements={principals.length}
-              page={0}
-              size={Math.max(principals.length, 1)}
-              onPageChange={() => {}}
-              emptyText={TEXT.noPrincipals}
-            />
-          </Tab>
-          <Tab eventKey="raw" title={TEXT.rawPolicyTab}>
-            <pre className="bg-light border rounded p-2 small" data-testid="raw-policy">
-              {prettyPolicy(bucket?.bucketPolicy ?? null)}
-            </pre>
-            {bucket && bucket.policyDifferences.length > 0 && (
-              <div data-testid="policy-differences">
-                <h3 className="h6">{PAGE.differencesTitle}</h3>
-                <ul className="small mb-0">
-                  {bucket.policyDifferences.map((difference) => (
-                    <li key={difference}>{difference}</li>
-                  ))}
-                </ul>
-              </div>
-            )}
-          </Tab>
-        </Tabs>
-      </ViewDialog>
+        <Modal.Header closeButton>
+          <Modal.Title id="manage-policy-title">{bucket?.bucket.name}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <Tabs defaultActiveKey="principals" id="manage-policy-tabs" className="mb-3" mountOnEnter>
+            <Tab eventKey="principals" title={TEXT.managePrincipalsTab}>
+              <DataTable<PolicyPrincipal>
+                aria-label={TEXT.managePrincipalsTab}
+                data-testid="policy-principals"
+                columns={columns}
+                rows={principals}
+                rowKey={(p) => p.name}
+                totalElements={principals.length}
+                page={0}
+                size={Math.max(principals.length, 1)}
+                onPageChange={() => {}}
+                emptyText={TEXT.noPrincipals}
+              />
+            </Tab>
+            <Tab eventKey="raw" title={TEXT.rawPolicyTab}>
+              <pre className="bg-light border rounded p-2 small" data-testid="raw-policy">
+                {prettyPolicy(bucket?.bucketPolicy ?? null)}
+              </pre>
+              {bucket && bucket.policyDifferences.length > 0 && (
+                <div data-testid="policy-differences">
+                  <h3 className="h6">{PAGE.differencesTitle}</h3>
+                  <ul className="small mb-0">
+                    {bucket.policyDifferences.map((difference) => (
+                      <li key={difference}>{difference}</li>
+                    ))}
+                  </ul>
+                </div>
+              )}
+            </Tab>
+          </Tabs>
+        </Modal.Body>
+      </Modal>
       <ConfirmDialog
         show={deleting !== null}
         onHide={() => setDeleting(null)}
