@@ -1,6 +1,6 @@
 import { type CustomerAccount, MFA_TEXTS, PAGES } from '@portal/domain';
 import { Link } from 'react-router';
-import { ConfirmDialog, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, useDialogAction } from '../../ui';
 import { useMfaStatus } from '../mfa/api';
 import { useSetMfaPolicy } from './mutations';
 
@@ -17,31 +17,27 @@ export interface MfaPolicyDialogProps {
  * Requiring two-factor sign-in of every user of the account, or no longer (ours, issue 18): its super admin's
  * choice, confirmed first. The server refuses to require it of a super admin who has not turned it on.
  */
-export function MfaPolicyDialog({ show, account, onHide, animation }: MfaPolicyDialogProps) {
+export function MfaPolicyDialog({ account, ...dialog }: MfaPolicyDialogProps) {
   const requireMfa = !account.requireMfa;
   // Requiring it of everyone starts with the super admin's own: said before asking, not only when refused.
   const ownStatus = useMfaStatus();
   const ownOff = requireMfa && ownStatus.data?.enabled === false;
-  const submission = useDialogSubmit({
+  const action = useDialogAction({
     mutation: useSetMfaPolicy(),
+    variables: () => ({ requireMfa }),
+    onHide: dialog.onHide,
     successText: requireMfa ? TEXT.requiredNow : TEXT.notRequiredNow,
     partialText: TEXT.withErrors,
     unknownErrorText: TEXT.unknownError,
   });
   return (
     <ConfirmDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title={requireMfa ? TEXT.requireTitle : TEXT.stopTitle}
       confirmLabel={requireMfa ? TEXT.requireSubmit : TEXT.stopSubmit}
       confirmDisabled={ownOff}
       variant={requireMfa ? 'primary' : 'danger'}
-      onConfirm={async () => {
-        const outcome = await submission.submit({ requireMfa });
-        if (outcome.close) onHide();
-      }}
-      animation={animation}
       data-testid="mfa-policy-dialog"
     >
       <p className="mb-0">

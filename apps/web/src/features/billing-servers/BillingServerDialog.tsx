@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   BILLING_SERVER_DEFAULTS,
   BILLING_SERVER_LABELS,
@@ -9,19 +8,15 @@ import {
   billingServerEditSchema,
   MESSAGES,
 } from '@portal/domain';
-import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
-import { type Path, type Resolver, useForm } from 'react-hook-form';
+import type { Path } from 'react-hook-form';
 import {
   applyServerMessages,
   type FieldRouting,
-  FormModal,
-  GlobalErrors,
+  FormActionButton,
+  FormDialog,
   TextField,
   toast,
-  useDialogSubmit,
-  useOnOpen,
+  useFormDialog,
 } from '../../ui';
 import { useSaveBillingServer, useTestBillingServer } from './mutations';
 
@@ -66,81 +61,53 @@ const defaultsOf = (server: BillingServerRow | undefined): BillingServerForm =>
  * Add or edit a billing host server (001 §2, §3), with Test connection for the form as it stands. The
  * secrets are never shown: when editing, an empty secret field keeps the stored value.
  */
-export function BillingServerDialog({ show, server, onHide, animation }: BillingServerDialogProps) {
+export function BillingServerDialog({ server, ...shown }: BillingServerDialogProps) {
   const editing = server !== undefined;
-  const schema = editing ? billingServerEditSchema : billingServerAddSchema;
-  const form = useForm<BillingServerForm>({
-    resolver: zodResolver(schema) as unknown as Resolver<BillingServerForm>,
-    defaultValues: defaultsOf(server),
-  });
-  useOnOpen(show, () => form.reset(defaultsOf(server)));
-  const routing: FieldRouting<BillingServerForm> = { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) };
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const { form, field, dialog } = useFormDialog({
+    ...shown,
+    schema: editing ? billingServerEditSchema : billingServerAddSchema,
+    defaults: () => defaultsOf(server),
     mutation: useSaveBillingServer(),
+    variables: (payload) =>
+      server ? { mode: 'edit' as const, whmcsServerId: server.id, payload } : { mode: 'add' as const, payload },
+    fieldNames: FIELDS.map((f) => f.name),
+    idPrefix: 'billing-server-',
     successText: editing ? TEXT.serverUpdated : TEXT.serverAdded,
     partialText: editing ? TEXT.serverUpdatedWithErrors : TEXT.serverAddedWithErrors,
     unknownErrorText: editing ? TEXT.unknownWhileUpdatingServer : TEXT.unknownWhileAddingServer,
-    form: routing,
-  });
-  const save = form.handleSubmit(async (values) => {
-    const payload = schema.parse(values);
-    const outcome = await submit(
-      server ? { mode: 'edit', whmcsServerId: server.id, payload } : { mode: 'add', payload },
-    );
-    if (outcome.close) onHide();
   });
 
   const tester = useTestBillingServer();
-  const [testing, setTesting] = useState(false);
-  const test = form.handleSubmit(async (values) => {
-    setTesting(true);
-    try {
-      await testConnection(
-        tester.mutateAsync,
-        { kind: 'form', payload: billingServerEditSchema.parse(values), savedId: server?.id ?? null },
-        routing,
-      );
-    } finally {
-      setTesting(false);
-    }
-  });
+  const test = form.handleSubmit((values) =>
+    testConnection(
+      tester.mutateAsync,
+      { kind: 'form', payload: billingServerEditSchema.parse(values), savedId: server?.id ?? null },
+      { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
+    ),
+  );
 
   return (
-    <FormModal
-      show={show}
+    <FormDialog
+      dialog={dialog}
       title={editing ? TEXT.editServer : TEXT.addServer}
-      onHide={onHide}
-      onSubmit={save}
-      submitting={form.formState.isSubmitting}
       submitLabel={editing ? 'Save' : 'Add'}
-      onExited={clearErrors}
-      animation={animation}
       data-testid="billing-server-dialog"
     >
-      {FIELDS.map((field) => (
+      {FIELDS.map((entry) => (
         <TextField
-          key={field.name}
-          form={form}
-          idPrefix="billing-server-"
-          name={field.name}
-          label={L[field.name as keyof typeof L]}
-          type={field.type}
-          autoComplete={field.type === 'password' ? 'new-password' : 'off'}
-          placeholder={editing && SECRET_FIELDS.includes(field.name) ? TEXT.secretKeptHint : undefined}
+          key={entry.name}
+          {...field}
+          name={entry.name}
+          label={L[entry.name as keyof typeof L]}
+          type={entry.type}
+          autoComplete={entry.type === 'password' ? 'new-password' : 'off'}
+          placeholder={editing && SECRET_FIELDS.includes(entry.name) ? TEXT.secretKeptHint : undefined}
         />
       ))}
-      <Form.Group className="mb-3">
-        <Button
-          variant="outline-secondary"
-          onClick={() => void test()}
-          disabled={testing}
-          data-testid="billing-server-test"
-        >
-          {TEXT.testConnection}
-        </Button>
-      </Form.Group>
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
+      <FormActionButton run={test} data-testid="billing-server-test">
+        {TEXT.testConnection}
+      </FormActionButton>
+    </FormDialog>
   );
 }
 

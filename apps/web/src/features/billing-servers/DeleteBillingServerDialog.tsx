@@ -1,5 +1,5 @@
 import { type BillingServerRow, billingServerDeleteQuestion, MESSAGES } from '@portal/domain';
-import { ConfirmDialog, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, useDialogAction } from '../../ui';
 import { useDeleteBillingServer } from './mutations';
 
 const TEXT = MESSAGES.billing;
@@ -12,25 +12,21 @@ export interface DeleteBillingServerDialogProps {
 }
 
 /** Delete a billing host server after a confirmation; the server refuses while customers use it. */
-export function DeleteBillingServerDialog({ show, server, onHide, animation }: DeleteBillingServerDialogProps) {
-  const submission = useDialogSubmit({
+export function DeleteBillingServerDialog({ server, ...dialog }: DeleteBillingServerDialogProps) {
+  const action = useDialogAction({
     mutation: useDeleteBillingServer(),
+    variables: () => server.id,
+    onHide: dialog.onHide,
     successText: TEXT.serverDeleted,
     partialText: TEXT.serverDeletedWithErrors,
     unknownErrorText: TEXT.unknownWhileDeletingServer,
   });
   return (
     <ConfirmDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title={TEXT.deleteServer}
       confirmLabel="Delete"
-      onConfirm={async () => {
-        const outcome = await submission.submit(server.id);
-        if (outcome.close) onHide();
-      }}
-      animation={animation}
       data-testid="delete-billing-server-dialog"
     >
       <p className="mb-0">{billingServerDeleteQuestion(server.description)}</p>

@@ -7,7 +7,7 @@ import {
   MESSAGES,
   typeCustomerAdminName,
 } from '@portal/domain';
-import { ChangeStatusDialog, useDialogSubmit } from '../../ui';
+import { ChangeStatusDialog, useDialogAction } from '../../ui';
 import { useChangeCustomerStatus } from './mutations';
 
 const TEXT = MESSAGES.customer;
@@ -24,18 +24,19 @@ export interface CustomerDialogProps {
  * 'Change status of customer' (002 §4.1, §5.4): the statuses the transition table offers from the
  * stored status, the first preselected, confirmed by typing the customer admin's full name.
  */
-export function ChangeCustomerStatusDialog({ show, onHide, audience, customer, animation }: CustomerDialogProps) {
-  const submission = useDialogSubmit({
+export function ChangeCustomerStatusDialog({ audience, customer, ...dialog }: CustomerDialogProps) {
+  const action = useDialogAction({
     mutation: useChangeCustomerStatus(audience),
+    variables: (status: (typeof customer.statusOptions)[number]) => ({ customerId: customer.id, status }),
+    onHide: dialog.onHide,
     successText: TEXT.statusUpdated,
     partialText: TEXT.statusUpdatedWithErrors,
     unknownErrorText: TEXT.unknownWhileChangingStatus,
   });
   return (
     <ChangeStatusDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title={TEXT.changeStatusTitle}
       intro={<p>{confirmCustomerStatusChange(customer.displayName)}</p>}
       statusOptions={customer.statusOptions}
@@ -45,11 +46,6 @@ export function ChangeCustomerStatusDialog({ show, onHide, audience, customer, a
       expectedName={customerAdminConfirmName(customer.superAdminFullName)}
       mismatchMessage={MESSAGES.confirmByName.customerStatusChange}
       confirmLabel={TEXT.changeStatusSubmit}
-      onConfirm={async (status) => {
-        const outcome = await submission.submit({ customerId: customer.id, status });
-        if (outcome.close) onHide();
-      }}
-      animation={animation}
       data-testid="change-customer-status-dialog"
     />
   );

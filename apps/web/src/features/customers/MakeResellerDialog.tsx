@@ -6,7 +6,7 @@ import {
   madeResellerWithErrors,
   unknownWhileMakingReseller,
 } from '@portal/domain';
-import { ConfirmDialog, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, useDialogAction } from '../../ui';
 import { useMakeReseller } from './mutations';
 
 const TEXT = MESSAGES.customer;
@@ -30,24 +30,21 @@ export interface MakeResellerDialogProps {
 export function MakeResellerDialog({ show, customer, onHide, onMade, animation }: MakeResellerDialogProps) {
   // The texts name the company; without a customer the dialog is not shown and nothing is sent.
   const companyName = customer?.companyName ?? '';
-  const submission = useDialogSubmit({
+  const action = useDialogAction({
     mutation: useMakeReseller(),
+    variables: () => (customer ? { customerId: customer.id } : null),
+    onHide,
+    onOutcome: (outcome) => outcome.close && onMade(),
     successText: madeReseller(companyName),
     partialText: madeResellerWithErrors(companyName),
     unknownErrorText: unknownWhileMakingReseller(companyName),
   });
-  const confirm = async () => {
-    if (!customer) return;
-    const outcome = await submission.submit({ customerId: customer.id });
-    if (outcome.close) onMade();
-  };
   return (
     <ConfirmDialog
       show={show && customer !== null}
       title={TEXT.makeResellerTitle}
       onHide={onHide}
-      submission={submission}
-      onConfirm={confirm}
+      {...action}
       confirmLabel={TEXT.makeResellerSubmit}
       variant="primary"
       animation={animation}

@@ -5,7 +5,7 @@ import {
   resticCommandLine,
   stopCommandQuestion,
 } from '@portal/domain';
-import { ConfirmDialog, type DialogSubmission, useDialogSubmit } from '../../ui';
+import { type ApiMutation, ConfirmDialog, useDialogAction } from '../../ui';
 import { useDeleteResticCommand, useStopResticCommand } from './mutations';
 import type { DiagnosticsMachine } from './queries';
 
@@ -21,84 +21,72 @@ export interface CommandDialogProps {
   animation?: boolean;
 }
 
+/** Stop a running command, delete a finished one: their words and the catalogue's toasts (001 §8). */
+const CONFIRMATIONS = {
+  stop: {
+    title: LABELS.stopDialogTitle,
+    confirmLabel: TEXT.stopButton,
+    question: stopCommandQuestion,
+    texts: {
+      successText: TEXT.cancellationSubmitted,
+      partialText: TEXT.cancellationSubmittedWithErrors,
+      unknownErrorText: TEXT.unknownWhileCancelling,
+    },
+  },
+  delete: {
+    title: LABELS.deleteDialogTitle,
+    confirmLabel: LABELS.deleteButton,
+    question: deleteCommandQuestion,
+    texts: {
+      successText: TEXT.deleted,
+      partialText: TEXT.deletedWithErrors,
+      unknownErrorText: TEXT.unknownWhileDeleting,
+    },
+  },
+} as const;
+
 /**
  * Cancel command (001 §2, button 'Stop'): asks the agent to stop a running command. Its finish arrives
  * over the live channel; asking twice is harmless (a finished command answers 'already finished').
  */
 export function StopCommandDialog({ machine, ...dialog }: CommandDialogProps) {
-  const submission = useDialogSubmit({
-    mutation: useStopResticCommand(machine),
-    successText: TEXT.cancellationSubmitted,
-    partialText: TEXT.cancellationSubmittedWithErrors,
-    unknownErrorText: TEXT.unknownWhileCancelling,
-  });
-  return (
-    <CommandConfirmation
-      {...dialog}
-      submission={submission}
-      title={LABELS.stopDialogTitle}
-      confirmLabel={TEXT.stopButton}
-      question={stopCommandQuestion}
-      data-testid="stop-command-dialog"
-    />
-  );
+  return <CommandConfirmation {...dialog} kind="stop" mutation={useStopResticCommand(machine)} />;
 }
 
 /** Delete command (001 §2): removes a finished command and its output. */
 export function DeleteCommandDialog({ machine, ...dialog }: CommandDialogProps) {
-  const submission = useDialogSubmit({
-    mutation: useDeleteResticCommand(machine),
-    successText: TEXT.deleted,
-    partialText: TEXT.deletedWithErrors,
-    unknownErrorText: TEXT.unknownWhileDeleting,
-  });
-  return (
-    <CommandConfirmation
-      {...dialog}
-      submission={submission}
-      title={LABELS.deleteDialogTitle}
-      confirmLabel={LABELS.deleteButton}
-      question={deleteCommandQuestion}
-      data-testid="delete-command-dialog"
-    />
-  );
+  return <CommandConfirmation {...dialog} kind="delete" mutation={useDeleteResticCommand(machine)} />;
 }
 
 /**
- * Asks `question` about the command's line; on confirmation submits its commandId, closing on success.
- * Migration command sequences use it too, with their rclone command line.
+ * Asks about the command's line; on confirmation submits its commandId, closing on success. Migration
+ * command sequences use it too, with their rclone command line.
  */
 export function CommandConfirmation({
-  show,
+  kind,
   command,
-  onHide,
-  animation,
-  submission,
-  title,
-  confirmLabel,
-  question,
+  mutation,
   commandLine = resticCommandLine,
-  'data-testid': testId,
+  ...dialog
 }: Omit<CommandDialogProps, 'machine'> & {
-  submission: DialogSubmission & { submit: (commandId: string) => Promise<{ close: boolean }> };
-  title: string;
-  confirmLabel: string;
-  question: (commandLine: string) => string;
+  kind: keyof typeof CONFIRMATIONS;
+  mutation: ApiMutation<string, unknown>;
   commandLine?: (command: RealtimeCommandView) => string;
-  'data-testid': string;
 }) {
+  const { title, confirmLabel, question, texts } = CONFIRMATIONS[kind];
+  const action = useDialogAction({
+    ...texts,
+    mutation,
+    variables: () => command?.commandId ?? null,
+    onHide: dialog.onHide,
+  });
   return (
     <ConfirmDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title={title}
       confirmLabel={confirmLabel}
-      onConfirm={async () => {
-        if (command && (await submission.submit(command.commandId)).close) onHide();
-      }}
-      animation={animation}
-      data-testid={testId}
+      data-testid={`${kind}-command-dialog`}
     >
       {command && <p>{question(commandLine(command))}</p>}
     </ConfirmDialog>

@@ -1,8 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { MESSAGE_ROUTING, MESSAGES, RESTIC_COMMAND_LABELS, resticCommandFormSchema } from '@portal/domain';
-import { type Resolver, useForm } from 'react-hook-form';
 import { newRequestId } from '../../app/requestId';
-import { FormModal, GlobalErrors, TextField, useDialogSubmit } from '../../ui';
+import { FormDialog, TextField, useFormDialog } from '../../ui';
 import { useSubmitResticCommand } from './mutations';
 import type { DiagnosticsMachine } from './queries';
 
@@ -36,61 +34,35 @@ export interface SubmitResticCommandDialogProps {
  * Submit restic command (001 §2, §5): base command required (label 'base command'); arguments and flags
  * free text split on single spaces; the request id is a generated unique id (001 §9).
  */
-export function SubmitResticCommandDialog({
-  show,
-  machine,
-  onHide,
-  onSubmitted,
-  animation,
-}: SubmitResticCommandDialogProps) {
-  const form = useForm<CommandFormValues>({
+export function SubmitResticCommandDialog({ machine, onSubmitted, ...shown }: SubmitResticCommandDialogProps) {
+  const { field, dialog } = useFormDialog({
+    ...shown,
     // The schema turns the free text into the payload's lists.
-    resolver: zodResolver(formSchema) as unknown as Resolver<CommandFormValues>,
-    defaultValues: EMPTY,
-  });
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    schema: formSchema,
+    defaults: () => EMPTY,
     mutation: useSubmitResticCommand(machine),
+    variables: (payload) => ({ requestId: newRequestId(), ...payload }),
+    onOutcome: (outcome, { requestId }) => {
+      if (outcome.applied) onSubmitted(requestId);
+      if (outcome.close) shown.onHide();
+    },
+    fieldNames: ['baseCommand', 'commandArguments', 'commandFlags'],
+    routing: MESSAGE_ROUTING.resticCommandSubmit,
+    idPrefix: 'restic-',
     successText: TEXT.submitted,
     partialText: TEXT.submittedWithErrors,
     unknownErrorText: TEXT.unknownWhileSubmitting,
-    form: {
-      setError: form.setError,
-      fieldNames: ['baseCommand', 'commandArguments', 'commandFlags'],
-      globalFieldNames: MESSAGE_ROUTING.resticCommandSubmit.globalFieldNames,
-    },
   });
-
-  const send = form.handleSubmit(async (values) => {
-    const requestId = newRequestId();
-    const outcome = await submit({ requestId, ...formSchema.parse(values) });
-    if (outcome.applied) onSubmitted(requestId);
-    if (outcome.close) onHide();
-  });
-
   return (
-    <FormModal
-      show={show}
+    <FormDialog
+      dialog={dialog}
       title={LABELS.submitDialogTitle}
-      onHide={onHide}
-      onSubmit={send}
-      submitting={form.formState.isSubmitting}
       submitLabel={LABELS.submitDialogSubmit}
-      onExited={() => {
-        form.reset(EMPTY);
-        clearErrors();
-      }}
-      animation={animation}
       data-testid="submit-restic-command-dialog"
     >
-      <TextField form={form} idPrefix="restic-" name="baseCommand" label={RESTIC_COMMAND_LABELS.baseCommand} />
-      <TextField
-        form={form}
-        idPrefix="restic-"
-        name="commandArguments"
-        label={RESTIC_COMMAND_LABELS.commandArguments}
-      />
-      <TextField form={form} idPrefix="restic-" name="commandFlags" label={RESTIC_COMMAND_LABELS.commandFlags} />
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
+      <TextField {...field} name="baseCommand" label={RESTIC_COMMAND_LABELS.baseCommand} />
+      <TextField {...field} name="commandArguments" label={RESTIC_COMMAND_LABELS.commandArguments} />
+      <TextField {...field} name="commandFlags" label={RESTIC_COMMAND_LABELS.commandFlags} />
+    </FormDialog>
   );
 }

@@ -1,5 +1,5 @@
 import { MACHINE_STATUS_TEXTS, MESSAGES } from '@portal/domain';
-import { ChangeStatusDialog, useDialogSubmit } from '../../ui';
+import { ChangeStatusDialog, useDialogAction } from '../../ui';
 import type { MachineDialogProps } from './dialogs';
 import { useChangeMachineStatus } from './mutations';
 
@@ -9,18 +9,23 @@ const TEXT = MESSAGES.backupMachine;
  * Change status (001 §4, §5): only the changes the transition table allows from the current status, the
  * first preselected, confirmed by typing the machine's exact name.
  */
-export function ChangeMachineStatusDialog({ show, onHide, machine, animation }: MachineDialogProps) {
-  const submission = useDialogSubmit({
+export function ChangeMachineStatusDialog({ machine, ...dialog }: MachineDialogProps) {
+  const action = useDialogAction({
     mutation: useChangeMachineStatus(),
+    variables: (status: (typeof machine.statusOptions)[number]) => ({
+      machineId: machine.id,
+      packageId: machine.backupPackageId,
+      status,
+    }),
+    onHide: dialog.onHide,
     successText: TEXT.statusUpdated,
     partialText: TEXT.statusUpdatedWithErrors,
     unknownErrorText: TEXT.unknownWhileChangingStatus,
   });
   return (
     <ChangeStatusDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title={TEXT.changeStatusTitle}
       statusOptions={machine.statusOptions}
       statusTexts={MACHINE_STATUS_TEXTS}
@@ -29,11 +34,6 @@ export function ChangeMachineStatusDialog({ show, onHide, machine, animation }: 
       expectedName={machine.name}
       mismatchMessage={MESSAGES.confirmByName.machineStatusChange}
       confirmLabel={TEXT.changeStatusSubmit}
-      onConfirm={async (status) => {
-        const outcome = await submission.submit({ machineId: machine.id, packageId: machine.backupPackageId, status });
-        if (outcome.close) onHide();
-      }}
-      animation={animation}
       data-testid="change-machine-status-dialog"
     />
   );

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@portal/domain';
-import { ConfirmByNameDialog, useDialogSubmit } from '../../ui';
+import { ConfirmByNameDialog, useDialogAction } from '../../ui';
 import type { MachineDialogProps } from './dialogs';
 import { useDeleteMachine } from './mutations';
 
@@ -10,40 +10,27 @@ const TEXT = MESSAGES.backupMachine;
  * name. The deletion goes on in the background ('Backup machine is being deleted'); `onDeleted` leaves
  * the page.
  */
-export function DeleteMachineDialog({
-  show,
-  onHide,
-  machine,
-  animation,
-  onDeleted,
-}: MachineDialogProps & { onDeleted: () => void }) {
-  const submission = useDialogSubmit({
+export function DeleteMachineDialog({ machine, onDeleted, ...dialog }: MachineDialogProps & { onDeleted: () => void }) {
+  const action = useDialogAction({
     mutation: useDeleteMachine(),
+    variables: () => ({ machineId: machine.id, packageId: machine.backupPackageId }),
+    onHide: dialog.onHide,
+    afterClose: onDeleted,
     successText: TEXT.beingDeleted,
     partialText: TEXT.beingDeletedWithErrors,
     unknownErrorText: TEXT.unknownWhileDeleting,
   });
-  const confirm = async () => {
-    const outcome = await submission.submit({ machineId: machine.id, packageId: machine.backupPackageId });
-    if (outcome.close) {
-      onHide();
-      onDeleted();
-    }
-  };
   return (
     <ConfirmByNameDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title={TEXT.deleteTitle}
       before={<p>{TEXT.deleteWarning}</p>}
       prompt={TEXT.typeNameToDelete}
       expectedName={machine.name}
       mismatchMessage={MESSAGES.confirmByName.machineDeletion}
       confirmLabel={TEXT.deleteSubmit}
-      onConfirm={confirm}
-      animation={animation}
       data-testid="delete-machine-dialog"
-    ></ConfirmByNameDialog>
+    />
   );
 }

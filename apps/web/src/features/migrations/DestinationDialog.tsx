@@ -1,15 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { MIGRATION_TEXTS, STORAGE_FORM_DEFAULTS, STORAGE_LOCATION_TEXTS } from '@portal/domain';
-import { type Resolver, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   type ApiMutation,
-  FormModal,
-  GlobalErrors,
+  FormDialog,
   SelectField,
   type SelectOption,
   type SubmitTexts,
-  useDialogSubmit,
+  useFormDialog,
 } from '../../ui';
 
 /** The one field of a destination form: a location (package migration) or an account (account migration). */
@@ -47,62 +44,40 @@ export interface DestinationDialogProps<P> {
 
 /**
  * Choose where something migrates to (001 §2, §5): one select validated by the domain's schema on both
- * sides, its message on the field; closes on success, resets when closed.
+ * sides, its message on the field; closes on success, starts afresh at each opening.
  */
 export function DestinationDialog<P>({
-  show,
-  onHide,
   title,
   submitLabel,
-  field,
+  field: name,
   label,
   options,
   schema,
-  mutation,
   texts,
   globalFieldNames,
-  animation,
   'data-testid': testId,
+  ...shown
 }: DestinationDialogProps<P>) {
-  const none = String(NOTHING_CHOSEN[field]);
-  const empty = { [field]: none } as DestinationForm;
-  const form = useForm<DestinationForm>({
-    // The select holds ids as text; the schema turns them into the payload's number.
-    resolver: zodResolver(schema as z.ZodType<unknown, DestinationForm>) as unknown as Resolver<DestinationForm>,
-    defaultValues: empty,
-  });
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
-    mutation,
+  const none = String(NOTHING_CHOSEN[name]);
+  const { field, dialog } = useFormDialog({
+    ...shown,
     ...texts,
-    form: { setError: form.setError, fieldNames: [field], globalFieldNames },
-  });
-  const send = form.handleSubmit(async (values) => {
-    const outcome = await submit(schema.parse(values));
-    if (outcome.close) onHide();
+    // The select holds ids as text; the schema turns them into the payload's number.
+    schema: schema as z.ZodType<P, DestinationForm>,
+    defaults: () => ({ [name]: none }) as DestinationForm,
+    variables: (payload) => payload,
+    fieldNames: [name],
+    routing: { globalFieldNames },
+    idPrefix: `${name}-`,
   });
   return (
-    <FormModal
-      show={show}
-      title={title}
-      onHide={onHide}
-      onSubmit={send}
-      submitting={form.formState.isSubmitting}
-      submitLabel={submitLabel}
-      onExited={() => {
-        form.reset(empty);
-        clearErrors();
-      }}
-      animation={animation}
-      data-testid={testId}
-    >
+    <FormDialog dialog={dialog} title={title} submitLabel={submitLabel} data-testid={testId}>
       <SelectField
-        form={form}
-        idPrefix={`${field}-`}
-        name={field}
+        {...field}
+        name={name}
         label={label}
-        options={[{ value: none, label: NOTHING_CHOSEN_LABEL[field] }, ...options]}
+        options={[{ value: none, label: NOTHING_CHOSEN_LABEL[name] }, ...options]}
       />
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
+    </FormDialog>
   );
 }

@@ -1,6 +1,5 @@
 import {
   customerUrl,
-  deleteCommandQuestion,
   IN_USE_BADGE,
   MESSAGES,
   MIGRATION_TEXTS,
@@ -14,7 +13,6 @@ import {
   rcloneCommandLine,
   SYNC_TYPE_TEXTS,
   type SyncType,
-  stopCommandQuestion,
   syncTypeBadge,
 } from '@portal/domain';
 import { useState } from 'react';
@@ -30,7 +28,7 @@ import {
   Section,
   StatusBadge,
   type SubmitTexts,
-  useDialogSubmit,
+  useDialogAction,
 } from '../../ui';
 import { CommandConfirmation } from '../diagnostics/CommandDialogs';
 import { CommandTabs } from '../diagnostics/CommandTabs';
@@ -211,8 +209,15 @@ function SequenceDialog({
   onHide: () => void;
   onSubmitted: (commandId: string) => void;
 }) {
-  const submission = useDialogSubmit({
+  const confirm = useDialogAction({
     mutation: useSubmitSequence(target),
+    variables: () => ({ requestId: newRequestId(), type }),
+    onHide,
+    onOutcome: (outcome, { requestId }) => {
+      if (!outcome.close) return;
+      onSubmitted(requestId);
+      onHide();
+    },
     successText: MESSAGES.resticCommand.submitted,
     partialText: MESSAGES.migration.performedWithErrors,
     unknownErrorText: MESSAGES.migration.unknownWhilePerforming,
@@ -221,18 +226,10 @@ function SequenceDialog({
     <ConfirmDialog
       show={show}
       onHide={onHide}
+      {...confirm}
       title={SYNC_TYPE_TEXTS[type]}
       confirmLabel={SYNC_TYPE_TEXTS[type]}
       variant={syncTypeBadge(type).variant}
-      submission={submission}
-      onConfirm={async () => {
-        const requestId = newRequestId();
-        const outcome = await submission.submit({ requestId, type });
-        if (outcome.close) {
-          onSubmitted(requestId);
-          onHide();
-        }
-      }}
       data-testid="sequence-dialog"
     >
       <p>{TEXT.syncDialogQuestion(SYNC_TYPE_TEXTS[type])}</p>
@@ -293,18 +290,20 @@ function ActionDialog({
   target: MigrationRef;
 }) {
   const { title, question, variant, texts } = ACTIONS[action];
-  const submission = useDialogSubmit({ mutation: useMigrationAction(target, action), ...texts });
+  const confirm = useDialogAction({
+    ...texts,
+    mutation: useMigrationAction(target, action),
+    variables: () => undefined,
+    onHide,
+  });
   return (
     <ConfirmDialog
       show={show}
       onHide={onHide}
+      {...confirm}
       title={title}
       confirmLabel={title}
       variant={variant}
-      submission={submission}
-      onConfirm={async () => {
-        if ((await submission.submit(undefined)).close) onHide();
-      }}
       data-testid={`${action}-migration-dialog`}
     >
       <p>{question}</p>
@@ -324,42 +323,23 @@ function SequenceCommandDialogs({
   target: MigrationRef;
   onHide: () => void;
 }) {
-  const R = MESSAGES.resticCommand;
-  const stop = useDialogSubmit({
-    mutation: useStopSequence(target),
-    successText: R.cancellationSubmitted,
-    partialText: R.cancellationSubmittedWithErrors,
-    unknownErrorText: R.unknownWhileCancelling,
-  });
-  const remove = useDialogSubmit({
-    mutation: useDeleteSequence(target),
-    successText: R.deleted,
-    partialText: R.deletedWithErrors,
-    unknownErrorText: R.unknownWhileDeleting,
-  });
   return (
     <>
       <CommandConfirmation
+        kind="stop"
         show={dialog?.kind === 'stop'}
         command={last?.kind === 'stop' ? last.command : null}
         onHide={onHide}
-        submission={stop}
-        title={MESSAGES.resticDiagnostics.stopDialogTitle}
-        confirmLabel={R.stopButton}
-        question={stopCommandQuestion}
+        mutation={useStopSequence(target)}
         commandLine={rcloneCommandLine}
-        data-testid="stop-command-dialog"
       />
       <CommandConfirmation
+        kind="delete"
         show={dialog?.kind === 'delete'}
         command={last?.kind === 'delete' ? last.command : null}
         onHide={onHide}
-        submission={remove}
-        title={MESSAGES.resticDiagnostics.deleteDialogTitle}
-        confirmLabel={MESSAGES.resticDiagnostics.deleteButton}
-        question={deleteCommandQuestion}
+        mutation={useDeleteSequence(target)}
         commandLine={rcloneCommandLine}
-        data-testid="delete-command-dialog"
       />
     </>
   );

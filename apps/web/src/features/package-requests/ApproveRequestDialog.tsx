@@ -11,8 +11,7 @@ import {
   type StorageItem,
   UNLIMITED_TEXT,
 } from '@portal/domain';
-import { useForm } from 'react-hook-form';
-import { FormModal, GlobalErrors, SelectField, useDialogSubmit, useOnOpen } from '../../ui';
+import { FormDialog, SelectField, useFormDialog } from '../../ui';
 import { useApproveRequest } from './mutations';
 
 const TEXT = MESSAGES.packageRequest;
@@ -36,43 +35,28 @@ const capacityText = (item: StorageItem) =>
  * Approve a package request (000 §5, §7): a new signup or additional package needs the storage item to
  * link (with its capacity, or 'Unlimited'); a change request is approved as it is.
  */
-export function ApproveRequestDialog({ show, audience, request, onHide, animation }: ApproveRequestDialogProps) {
+export function ApproveRequestDialog({ audience, request, ...shown }: ApproveRequestDialogProps) {
   const needsItem = requestNeedsStorageItem(request.requestType);
   const items = request.availableStorageItemsToLink?.storageItems ?? [];
-  const first = items[0] ? String(items[0].id) : '';
-  const form = useForm<ApproveFormValues>({ defaultValues: { storageItemId: first } });
-  const { isSubmitting } = form.formState;
-  useOnOpen(show, () => form.reset({ storageItemId: first }));
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const { field, dialog } = useFormDialog({
+    ...shown,
+    // A change request is approved as it is: its schema sends no storage item.
+    schema: requestApprovalSchema(request.requestType),
+    defaults: (): ApproveFormValues => ({ storageItemId: items[0] ? String(items[0].id) : '' }),
     mutation: useApproveRequest(audience),
+    variables: (payload) => ({ requestId: request.id, payload }),
+    fieldNames: ['storageItemId'],
+    routing: MESSAGE_ROUTING.packageRequestApprove,
+    idPrefix: 'approve-',
     successText: TEXT.approved,
     partialText: TEXT.approvedWithErrors,
     unknownErrorText: TEXT.unknownWhileApproving,
-    form: {
-      setError: form.setError,
-      fieldNames: ['storageItemId'],
-      globalFieldNames: MESSAGE_ROUTING.packageRequestApprove.globalFieldNames,
-    },
-  });
-  const approve = form.handleSubmit(async (values) => {
-    const parsed = requestApprovalSchema(request.requestType).safeParse(needsItem ? values : {});
-    if (!parsed.success) {
-      form.setError('storageItemId', { message: parsed.error.issues[0]?.message ?? '' });
-      return;
-    }
-    const outcome = await submit({ requestId: request.id, payload: parsed.data });
-    if (outcome.close) onHide();
   });
   return (
-    <FormModal
-      show={show}
+    <FormDialog
+      dialog={dialog}
       title={TEXT.approveTitle}
-      onHide={onHide}
-      onSubmit={approve}
-      submitting={isSubmitting}
       submitLabel={TEXT.approve}
-      onExited={clearErrors}
-      animation={animation}
       data-testid="approve-request-dialog"
     >
       <p>
@@ -80,8 +64,7 @@ export function ApproveRequestDialog({ show, audience, request, onHide, animatio
       </p>
       {needsItem && (
         <SelectField
-          form={form}
-          idPrefix="approve-"
+          {...field}
           name="storageItemId"
           label={PACKAGE_LABELS.storageItemId}
           options={[
@@ -90,7 +73,6 @@ export function ApproveRequestDialog({ show, audience, request, onHide, animatio
           ]}
         />
       )}
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
+    </FormDialog>
   );
 }

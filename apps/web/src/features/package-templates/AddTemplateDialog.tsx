@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type AdminAudience,
   MESSAGE_ROUTING,
@@ -11,8 +10,8 @@ import {
   STORAGE_QUOTA_UNITS,
 } from '@portal/domain';
 import Form from 'react-bootstrap/Form';
-import { type Path, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
-import { CheckboxField, FormModal, GlobalErrors, SelectField, TextField, useDialogSubmit, useOnOpen } from '../../ui';
+import type { Path, UseFormReturn } from 'react-hook-form';
+import { CheckboxField, FormDialog, SelectField, TextField, useFormDialog } from '../../ui';
 import { useAddTemplate } from './mutations';
 
 const TEXT = MESSAGES.packageTemplate;
@@ -31,56 +30,34 @@ export interface AddTemplateDialogProps {
  * (ours); a reseller's own templates are for its customers, so its form has no such switch.
  * Not dismissable while submitting.
  */
-export function AddTemplateDialog({ show, audience, onHide, animation }: AddTemplateDialogProps) {
-  const form = useForm<PackageTemplateAddForm>({
-    resolver: zodResolver(packageTemplateAddSchema) as unknown as Resolver<PackageTemplateAddForm>,
-    defaultValues: PACKAGE_TEMPLATE_DEFAULTS,
-  });
-  const { isSubmitting } = form.formState;
-  useOnOpen(show, () => form.reset(PACKAGE_TEMPLATE_DEFAULTS));
-  const limited = form.watch('limitNumberOfMachines') !== false;
-
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+export function AddTemplateDialog({ audience, ...shown }: AddTemplateDialogProps) {
+  const { form, field, dialog } = useFormDialog({
+    ...shown,
+    schema: packageTemplateAddSchema,
+    defaults: (): PackageTemplateAddForm => PACKAGE_TEMPLATE_DEFAULTS,
     mutation: useAddTemplate(audience),
+    variables: (payload) => payload,
+    fieldNames: ['name', 'storageQuota', 'storageQuotaUnit', 'noOfMachinesLimit', 'resellersOnly'],
+    routing: MESSAGE_ROUTING.packageTemplateAdd,
+    idPrefix: 'template-',
     successText: TEXT.created,
     partialText: TEXT.createdWithErrors,
     unknownErrorText: TEXT.createFailed,
-    form: {
-      setError: form.setError,
-      fieldNames: ['name', 'storageQuota', 'storageQuotaUnit', 'noOfMachinesLimit', 'resellersOnly'],
-      globalFieldNames: MESSAGE_ROUTING.packageTemplateAdd.globalFieldNames,
-    },
   });
-  const save = form.handleSubmit(async (values) => {
-    const outcome = await submit(packageTemplateAddSchema.parse(values));
-    if (outcome.close) onHide();
-  });
-
+  const limited = form.watch('limitNumberOfMachines') !== false;
   const limitToggle = form.register('limitNumberOfMachines');
   return (
-    <FormModal
-      show={show}
-      title={TEXT.addTitle}
-      onHide={onHide}
-      onSubmit={save}
-      submitting={isSubmitting}
-      submitLabel={TEXT.addSubmit}
-      onExited={clearErrors}
-      animation={animation}
-      data-testid="add-template-dialog"
-    >
-      <TextField form={form} idPrefix="template-" name="name" label={L.name} autoComplete="off" />
+    <FormDialog dialog={dialog} title={TEXT.addTitle} submitLabel={TEXT.addSubmit} data-testid="add-template-dialog">
+      <TextField {...field} name="name" label={L.name} autoComplete="off" />
       <TextField
-        form={form}
-        idPrefix="template-"
+        {...field}
         name="storageQuota"
         label={L.storageQuota}
         type="number"
         placeholder={L.storageQuotaPlaceholder}
       />
       <SelectField
-        form={form}
-        idPrefix="template-"
+        {...field}
         name="storageQuotaUnit"
         label={L.storageQuotaUnit}
         options={STORAGE_QUOTA_UNITS.map((unit) => ({ value: unit, label: unit }))}
@@ -93,18 +70,9 @@ export function AddTemplateDialog({ show, audience, onHide, animation }: AddTemp
           onChange={(event) => form.reset(onLimitMachinesToggled(form.getValues(), event.target.checked))}
         />
       </Form.Group>
-      {limited && (
-        <TextField
-          form={form}
-          idPrefix="template-"
-          name="noOfMachinesLimit"
-          label={L.noOfMachinesLimit}
-          type="number"
-        />
-      )}
-      {audience === 'provider' && <ResellersOnlyField form={form} idPrefix="template-" />}
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
+      {limited && <TextField {...field} name="noOfMachinesLimit" label={L.noOfMachinesLimit} type="number" />}
+      {audience === 'provider' && <ResellersOnlyField {...field} />}
+    </FormDialog>
   );
 }
 

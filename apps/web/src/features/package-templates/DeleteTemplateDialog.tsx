@@ -1,5 +1,5 @@
 import { type AdminAudience, confirmDeletePackageTemplate, MESSAGES, type PackageTemplateRow } from '@portal/domain';
-import { ConfirmDialog, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, useDialogAction } from '../../ui';
 import { useDeleteTemplate } from './mutations';
 
 const TEXT = MESSAGES.packageTemplate;
@@ -13,26 +13,21 @@ export interface DeleteTemplateDialogProps {
 }
 
 /** Delete package template after the question of 000 §8; a template in use stays, with the server's message. */
-export function DeleteTemplateDialog({ show, audience, template, onHide, animation }: DeleteTemplateDialogProps) {
-  const submission = useDialogSubmit({
+export function DeleteTemplateDialog({ audience, template, ...dialog }: DeleteTemplateDialogProps) {
+  const action = useDialogAction({
     mutation: useDeleteTemplate(audience),
+    variables: () => template.id,
+    onHide: dialog.onHide,
     successText: TEXT.deleted,
     partialText: TEXT.deletedWithErrors,
     unknownErrorText: TEXT.unknownWhileDeleting,
   });
   return (
     <ConfirmDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title={TEXT.deleteTitle}
       confirmLabel={TEXT.deleteSubmit}
-      variant="danger"
-      onConfirm={async () => {
-        const outcome = await submission.submit(template.id);
-        if (outcome.close) onHide();
-      }}
-      animation={animation}
       data-testid="delete-template-dialog"
     >
       <p className="mb-0">{confirmDeletePackageTemplate(template.name)}</p>

@@ -1,5 +1,5 @@
 import { MESSAGES, PACKAGE_STATUS_TEXTS, type PackageDetail, packageStatusChangeWarning } from '@portal/domain';
-import { ChangeStatusDialog, useDialogSubmit } from '../../ui';
+import { ChangeStatusDialog, useDialogAction } from '../../ui';
 import { type AdminPackageRef, useChangePackageStatus } from './mutations';
 
 const TEXT = MESSAGES.packagePages;
@@ -16,18 +16,19 @@ export interface AdminPackageDialogProps {
  * Change backup package status (000 §4, §5): only the transitions offered from the current status, the
  * suspension warning when SUSPENDED is chosen, confirmed by typing the package's exact name.
  */
-export function ChangePackageStatusDialog({ show, onHide, pkg, target, animation }: AdminPackageDialogProps) {
-  const submission = useDialogSubmit({
+export function ChangePackageStatusDialog({ pkg, target, ...dialog }: AdminPackageDialogProps) {
+  const action = useDialogAction({
     mutation: useChangePackageStatus(),
+    variables: (status: (typeof pkg.statusOptions)[number]) => ({ ...target, status }),
+    onHide: dialog.onHide,
     successText: MESSAGES.backupPackage.statusUpdated,
     partialText: MESSAGES.backupPackage.statusUpdatedWithErrors,
     unknownErrorText: MESSAGES.backupPackage.unknownWhileChangingStatus,
   });
   return (
     <ChangeStatusDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title={TEXT.changeStatusTitle}
       statusOptions={pkg.statusOptions}
       statusTexts={PACKAGE_STATUS_TEXTS}
@@ -37,11 +38,6 @@ export function ChangePackageStatusDialog({ show, onHide, pkg, target, animation
       expectedName={pkg.name}
       mismatchMessage={MESSAGES.confirmByName.packageStatusChange}
       confirmLabel={TEXT.changeStatus}
-      onConfirm={async (status) => {
-        const outcome = await submission.submit({ ...target, status });
-        if (outcome.close) onHide();
-      }}
-      animation={animation}
       data-testid="change-package-status-dialog"
     />
   );

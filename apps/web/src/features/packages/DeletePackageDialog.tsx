@@ -1,5 +1,5 @@
 import { MESSAGES } from '@portal/domain';
-import { ConfirmByNameDialog, useDialogSubmit } from '../../ui';
+import { ConfirmByNameDialog, useDialogAction } from '../../ui';
 import type { AdminPackageDialogProps } from './ChangePackageStatusDialog';
 import { useDeletePackage } from './mutations';
 
@@ -11,39 +11,30 @@ const TEXT = MESSAGES.packagePages;
  * leaves the page.
  */
 export function DeletePackageDialog({
-  show,
-  onHide,
   pkg,
   target,
-  animation,
   onDeleted,
+  ...dialog
 }: AdminPackageDialogProps & { onDeleted: () => void }) {
-  const submission = useDialogSubmit({
+  const action = useDialogAction({
     mutation: useDeletePackage(),
+    variables: () => target,
+    onHide: dialog.onHide,
+    afterClose: onDeleted,
     successText: MESSAGES.backupPackage.beingDeleted,
     partialText: MESSAGES.backupPackage.beingDeletedWithErrors,
     unknownErrorText: MESSAGES.backupPackage.unknownWhileDeleting,
   });
-  const confirm = async () => {
-    const outcome = await submission.submit(target);
-    if (outcome.close) {
-      onHide();
-      onDeleted();
-    }
-  };
   return (
     <ConfirmByNameDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title={TEXT.deleteTitle}
       before={<p>{TEXT.deleteWarning}</p>}
       prompt={TEXT.typeNameToConfirm}
       expectedName={pkg.name}
       mismatchMessage={MESSAGES.confirmByName.packageDeletion}
       confirmLabel={TEXT.delete}
-      onConfirm={confirm}
-      animation={animation}
       data-testid="delete-package-dialog"
     />
   );

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   MESSAGE_ROUTING,
   MESSAGES,
@@ -11,8 +10,7 @@ import {
   packageQuotaInMb,
 } from '@portal/domain';
 import Form from 'react-bootstrap/Form';
-import { type Resolver, useForm } from 'react-hook-form';
-import { FormModal, GlobalErrors, TextField, useDialogSubmit, useOnOpen } from '../../ui';
+import { FormDialog, TextField, useFormDialog } from '../../ui';
 import { useEditPackage } from './mutations';
 
 const TEXT = MESSAGES.packagePages;
@@ -28,45 +26,24 @@ export interface PackageDialogProps {
  * Edit backup package (000 §5): the name, and 'Limit backup size per machine?': on, the limit (MB, at least
  * 10 and at most the quota) is required; off, the quota is sent. Turning it on starts from 10 MB.
  */
-export function EditPackageDialog({ show, onHide, pkg, animation }: PackageDialogProps) {
-  const schema = packageEditSchema(packageQuotaInMb(pkg.packageQuotaSizeInBytes));
-  const form = useForm<PackageEditForm>({
-    resolver: zodResolver(schema) as unknown as Resolver<PackageEditForm>,
-    defaultValues: packageEditForm(pkg),
-  });
-  useOnOpen(show, () => form.reset(packageEditForm(pkg)));
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+export function EditPackageDialog({ pkg, ...shown }: PackageDialogProps) {
+  const { form, field, dialog } = useFormDialog({
+    ...shown,
+    schema: packageEditSchema(packageQuotaInMb(pkg.packageQuotaSizeInBytes)),
+    defaults: (): PackageEditForm => packageEditForm(pkg),
     mutation: useEditPackage(),
+    variables: (payload) => ({ packageId: pkg.id, payload }),
+    fieldNames: ['name', 'maxBackupSizePerMachine'],
+    routing: MESSAGE_ROUTING.packageEdit,
+    idPrefix: 'package-',
     successText: MESSAGES.backupPackage.edited,
     partialText: MESSAGES.backupPackage.editedWithErrors,
     unknownErrorText: MESSAGES.backupPackage.unknownWhileEditing,
-    form: {
-      setError: form.setError,
-      fieldNames: ['name', 'maxBackupSizePerMachine'],
-      globalFieldNames: MESSAGE_ROUTING.packageEdit.globalFieldNames,
-    },
-  });
-  const save = form.handleSubmit(async (values) => {
-    const outcome = await submit({ packageId: pkg.id, payload: schema.parse(values) });
-    if (outcome.close) onHide();
   });
   const limited = form.watch('limitBackupSizePerMachine') !== false;
   return (
-    <FormModal
-      show={show}
-      title={TEXT.editTitle}
-      onHide={onHide}
-      onSubmit={save}
-      submitting={form.formState.isSubmitting}
-      submitLabel={TEXT.save}
-      onExited={() => {
-        form.reset(packageEditForm(pkg));
-        clearErrors();
-      }}
-      animation={animation}
-      data-testid="edit-package-dialog"
-    >
-      <TextField form={form} idPrefix="package-" name="name" label={PACKAGE_LABELS.name} />
+    <FormDialog dialog={dialog} title={TEXT.editTitle} submitLabel={TEXT.save} data-testid="edit-package-dialog">
+      <TextField {...field} name="name" label={PACKAGE_LABELS.name} />
       <Form.Group className="mb-3" controlId="package-limitBackupSizePerMachine">
         <Form.Check
           type="checkbox"
@@ -77,14 +54,12 @@ export function EditPackageDialog({ show, onHide, pkg, animation }: PackageDialo
       </Form.Group>
       {limited && (
         <TextField
-          form={form}
-          idPrefix="package-"
+          {...field}
           name="maxBackupSizePerMachine"
           type="number"
           label={`${PACKAGE_LABELS.maxBackupSizePerMachine} (MB)`}
         />
       )}
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
+    </FormDialog>
   );
 }

@@ -20,6 +20,7 @@ import {
   GlobalErrors,
   SelectField,
   TextField,
+  useDialogAction,
   useDialogSubmit,
   useOnOpen,
 } from '../../ui';
@@ -99,8 +100,11 @@ function NewToken({ token, onDone }: { token: string; onDone: () => void }) {
 }
 
 function RevokeDialog({ token, onHide }: { token: ApiTokenRow | null; onHide: () => void }) {
-  const submission = useDialogSubmit({
+  const action = useDialogAction({
     mutation: useRevokeApiToken(),
+    variables: () => token?.id ?? null,
+    onHide,
+    onOutcome: (outcome) => outcome.applied && onHide(),
     successText: TEXT.revoked,
     partialText: TEXT.partial,
     unknownErrorText: TEXT.unknownWhileRevoking,
@@ -109,15 +113,10 @@ function RevokeDialog({ token, onHide }: { token: ApiTokenRow | null; onHide: ()
     <ConfirmDialog
       show={token !== null}
       onHide={onHide}
-      submission={submission}
+      {...action}
       title="Revoke API token"
       confirmLabel="Revoke"
       variant="danger"
-      onConfirm={async () => {
-        if (!token) return;
-        const outcome = await submission.submit(token.id);
-        if (outcome.applied) onHide();
-      }}
       data-testid="api-token-revoke-dialog"
     >
       <p className="mb-0">{token ? TEXT.confirmRevoke(token.name) : ''}</p>

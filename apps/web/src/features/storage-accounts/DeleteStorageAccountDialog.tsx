@@ -1,5 +1,5 @@
 import { confirmDeleteStorageAccount, MESSAGES, type StorageAccountDetail } from '@portal/domain';
-import { ConfirmDialog, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, useDialogAction } from '../../ui';
 import { useDeleteStorageAccount } from './mutations';
 
 const PAGE = MESSAGES.storageAccountPages;
@@ -13,24 +13,22 @@ export interface DeleteStorageAccountDialogProps {
 }
 
 /** Delete a storage account (ours): the server refuses the default and one still holding backups. */
-export function DeleteStorageAccountDialog({ show, account, onHide, onDeleted }: DeleteStorageAccountDialogProps) {
-  const submission = useDialogSubmit({
+export function DeleteStorageAccountDialog({ account, onDeleted, ...dialog }: DeleteStorageAccountDialogProps) {
+  const action = useDialogAction({
     mutation: useDeleteStorageAccount(),
+    variables: () => account.id,
+    onHide: dialog.onHide,
+    onOutcome: (outcome) => outcome.applied && onDeleted(),
     successText: PAGE.removed,
     partialText: PAGE.removedWithErrors,
     unknownErrorText: PAGE.unknownWhileRemoving,
   });
   return (
     <ConfirmDialog
-      show={show}
-      onHide={onHide}
+      {...dialog}
+      {...action}
       title={PAGE.remove}
       confirmLabel={PAGE.remove}
-      submission={submission}
-      onConfirm={async () => {
-        const outcome = await submission.submit(account.id);
-        if (outcome.applied) onDeleted();
-      }}
       data-testid="delete-storage-account-dialog"
     >
       <p className="mb-0">{confirmDeleteStorageAccount(account.name)}</p>

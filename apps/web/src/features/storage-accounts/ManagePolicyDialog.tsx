@@ -12,7 +12,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { ConfirmDialog, DataTable, type DataTableColumn, StatusBadge, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, DataTable, type DataTableColumn, StatusBadge, useDialogAction } from '../../ui';
 import { credentialTypeText, yesNo } from './credentials';
 import { useDeletePolicyPrincipal } from './mutations';
 
@@ -48,8 +48,10 @@ export interface ManagePolicyDialogProps {
  */
 export function ManagePolicyDialog({ storageAccountId, bucket, onHide }: ManagePolicyDialogProps) {
   const [deleting, setDeleting] = useState<PolicyPrincipal | null>(null);
-  const submission = useDialogSubmit({
+  const action = useDialogAction({
     mutation: useDeletePolicyPrincipal(storageAccountId),
+    variables: () => (deleting && bucket ? { bucketName: bucket.bucket.name, principalName: deleting.name } : null),
+    onHide: () => setDeleting(null),
     successText: TEXT.principalDeleted,
     successToast: 'warning',
     partialText: TEXT.principalDeletedWithErrors,
@@ -128,12 +130,7 @@ export function ManagePolicyDialog({ storageAccountId, bucket, onHide }: ManageP
         onHide={() => setDeleting(null)}
         title={PAGE.deletePrincipalTitle}
         confirmLabel={PAGE.deletePrincipal}
-        submission={submission}
-        onConfirm={async () => {
-          if (!deleting || !bucket) return;
-          const outcome = await submission.submit({ bucketName: bucket.bucket.name, principalName: deleting.name });
-          if (outcome.close) setDeleting(null);
-        }}
+        {...action}
         data-testid="delete-principal-dialog"
       >
         <p className="mb-0">{deleting && bucket && confirmDeletePolicyPrincipal(deleting.name, bucket.bucket.name)}</p>

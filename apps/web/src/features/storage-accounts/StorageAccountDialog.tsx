@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   MESSAGES,
   STORAGE_ACCOUNT_DEFAULTS,
@@ -12,20 +11,16 @@ import {
   storageAccountAddSchema,
   storageAccountEditSchema,
 } from '@portal/domain';
-import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
-import { type Path, type Resolver, useForm } from 'react-hook-form';
+import type { Path } from 'react-hook-form';
 import {
   applyServerMessages,
   CheckboxField,
-  FormModal,
-  GlobalErrors,
+  FormActionButton,
+  FormDialog,
   SelectField,
   TextField,
   toast,
-  useDialogSubmit,
-  useOnOpen,
+  useFormDialog,
 } from '../../ui';
 import { useSaveStorageAccount, useTestStorageAccount } from './mutations';
 
@@ -77,35 +72,25 @@ const defaultsOf = (account: StorageAccountDetail | undefined): StorageAccountFo
  * S3 fields show for an S3 account only; the secret is never shown, and left empty on edit it is kept.
  * The server tests an S3 account's connection before saving it: a failure lands on the field it concerns.
  */
-export function StorageAccountDialog({ show, account, onHide, animation }: StorageAccountDialogProps) {
+export function StorageAccountDialog({ account, ...shown }: StorageAccountDialogProps) {
   const editing = account !== undefined;
-  const schema = editing ? storageAccountEditSchema : storageAccountAddSchema;
-  const form = useForm<StorageAccountForm>({
-    resolver: zodResolver(schema) as unknown as Resolver<StorageAccountForm>,
-    defaultValues: defaultsOf(account),
-  });
-  useOnOpen(show, () => form.reset(defaultsOf(account)));
-  const s3 = form.watch('type') === 'S3';
-  const routing = { setError: form.setError, fieldNames: FIELDS };
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const { form, field, dialog } = useFormDialog({
+    ...shown,
+    schema: editing ? storageAccountEditSchema : storageAccountAddSchema,
+    defaults: () => defaultsOf(account),
     mutation: useSaveStorageAccount(),
+    variables: (payload) =>
+      account ? { mode: 'edit' as const, storageAccountId: account.id, payload } : { mode: 'add' as const, payload },
+    fieldNames: FIELDS,
+    idPrefix: 'storage-account-',
     successText: editing ? TEXT.updated : TEXT.added,
     partialText: editing ? TEXT.updatedWithErrors : TEXT.addedWithErrors,
     unknownErrorText: editing ? TEXT.unknownWhileUpdating : TEXT.unknownWhileAdding,
-    form: routing,
   });
-  const save = form.handleSubmit(async (values) => {
-    const payload = schema.parse(values);
-    const outcome = await submit(
-      account ? { mode: 'edit', storageAccountId: account.id, payload } : { mode: 'add', payload },
-    );
-    if (outcome.close) onHide();
-  });
+  const s3 = form.watch('type') === 'S3';
 
   const tester = useTestStorageAccount();
-  const [testing, setTesting] = useState(false);
   const test = form.handleSubmit(async (values) => {
-    setTesting(true);
     try {
       const { ok, envelope } = await tester.mutateAsync({
         payload: storageAccountEditSchema.parse(values),
@@ -116,20 +101,17 @@ export function StorageAccountDialog({ show, account, onHide, animation }: Stora
         return;
       }
       // Why it failed goes on its field, as when saving; a failure without a field is a toast.
-      const global = applyServerMessages(envelope, routing);
+      const global = applyServerMessages(envelope, { setError: form.setError, fieldNames: FIELDS });
       if (envelope.messages.length === 0) toast.error(TEXT.unknownWhileTestingConnection);
       else if (global[0]) toast.error(global[0].message);
     } catch {
       toast.error(MESSAGES.communicationError);
-    } finally {
-      setTesting(false);
     }
   });
 
   const text = (name: Path<StorageAccountForm>, type: 'text' | 'password' = 'text', placeholder?: string) => (
     <TextField
-      form={form}
-      idPrefix="storage-account-"
+      {...field}
       name={name}
       label={L[name as keyof typeof L]}
       type={type}
@@ -138,56 +120,30 @@ export function StorageAccountDialog({ show, account, onHide, animation }: Stora
     />
   );
   return (
-    <FormModal
-      show={show}
+    <FormDialog
+      dialog={dialog}
       title={editing ? TEXT.edit : TEXT.add}
-      onHide={onHide}
-      onSubmit={save}
-      submitting={form.formState.isSubmitting}
       submitLabel={editing ? 'Save' : 'Add'}
-      onExited={clearErrors}
-      animation={animation}
       size="lg"
       data-testid="storage-account-dialog"
     >
       {text('name')}
-      <SelectField
-        form={form}
-        idPrefix="storage-account-"
-        name="type"
-        label={L.type}
-        options={TYPE_OPTIONS}
-        disabled={editing}
-      />
+      <SelectField {...field} name="type" label={L.type} options={TYPE_OPTIONS} disabled={editing} />
       {s3 && (
         <>
           {text('endpoint', 'text', 'https://s3.example.com')}
           {text('region')}
-          <CheckboxField form={form} idPrefix="storage-account-" name="forcePathStyle" label={L.forcePathStyle} />
-          <SelectField
-            form={form}
-            idPrefix="storage-account-"
-            name="userApi"
-            label={L.userApi}
-            options={USER_API_OPTIONS}
-          />
+          <CheckboxField {...field} name="forcePathStyle" label={L.forcePathStyle} />
+          <SelectField {...field} name="userApi" label={L.userApi} options={USER_API_OPTIONS} />
           {form.watch('userApi') === 'IAM' && text('iamEndpoint')}
           {text('accessKeyId')}
           {text('secretAccessKey', 'password', editing ? TEXT.secretKeptHint : undefined)}
         </>
       )}
-      <CheckboxField form={form} idPrefix="storage-account-" name="requireObjectLock" label={L.requireObjectLock} />
-      <Form.Group className="mb-3">
-        <Button
-          variant="outline-secondary"
-          onClick={() => void test()}
-          disabled={testing}
-          data-testid="storage-account-test"
-        >
-          {TEXT.testConnection}
-        </Button>
-      </Form.Group>
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
+      <CheckboxField {...field} name="requireObjectLock" label={L.requireObjectLock} />
+      <FormActionButton run={test} data-testid="storage-account-test">
+        {TEXT.testConnection}
+      </FormActionButton>
+    </FormDialog>
   );
 }

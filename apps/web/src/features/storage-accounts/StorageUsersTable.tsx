@@ -6,7 +6,7 @@ import {
   type StorageAccountUserRow,
 } from '@portal/domain';
 import { useState } from 'react';
-import { BrowserPagedTable, ConfirmDialog, type DataTableColumn, TooltipButton, useDialogSubmit } from '../../ui';
+import { BrowserPagedTable, ConfirmDialog, type DataTableColumn, TooltipButton, useDialogAction } from '../../ui';
 import { CredentialsCell, credentialTypeText, LocationLink, yesNo } from './credentials';
 import { useDeleteStorageUser } from './mutations';
 import { useStorageUsers } from './queries';
@@ -19,8 +19,10 @@ const L = STORAGE_ACCOUNT_LABELS;
 export function StorageUsersTable({ storageAccountId }: { storageAccountId: number }) {
   const users = useStorageUsers(storageAccountId);
   const [deleting, setDeleting] = useState<StorageAccountUserRow | null>(null);
-  const submission = useDialogSubmit({
+  const action = useDialogAction({
     mutation: useDeleteStorageUser(storageAccountId),
+    variables: () => deleting?.name ?? null,
+    onHide: () => setDeleting(null),
     successText: TEXT.userDeleted,
     successToast: 'warning',
     partialText: TEXT.userDeletedWithErrors,
@@ -76,12 +78,7 @@ export function StorageUsersTable({ storageAccountId }: { storageAccountId: numb
         onHide={() => setDeleting(null)}
         title={PAGE.deleteUserTitle}
         confirmLabel={PAGE.deleteUser}
-        submission={submission}
-        onConfirm={async () => {
-          if (!deleting) return;
-          const outcome = await submission.submit(deleting.name);
-          if (outcome.close) setDeleting(null);
-        }}
+        {...action}
         data-testid="delete-storage-user-dialog"
       >
         <p className="mb-0">{deleting && confirmDeleteStorageUser(deleting.name)}</p>

@@ -1,15 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   MESSAGE_ROUTING,
   MESSAGES,
   STORAGE_FORM_DEFAULTS,
   STORAGE_LOCATION_TEXTS,
-  type StorageLocationCreatePayload,
   storageLocationCreateSchema,
 } from '@portal/domain';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { FormModal, GlobalErrors, SelectField, useDialogSubmit, useOnOpen } from '../../ui';
+import { FormDialog, SelectField, useFormDialog } from '../../ui';
 import { useCreateStorageLocation } from './mutations';
 import { useStorageAccountChoices } from './queries';
 
@@ -30,47 +27,31 @@ export interface CreateStorageLocationDialogProps {
  * first: 'Must choose a storage account'), then POST storagelocations {storageAccountId}; 'Storage location
  * created.', its warning variant, or the messages in the dialog.
  */
-export function CreateStorageLocationDialog({ show, onHide, customerId, animation }: CreateStorageLocationDialogProps) {
-  const accounts = useStorageAccountChoices(customerId, show);
+export function CreateStorageLocationDialog({ customerId, ...shown }: CreateStorageLocationDialogProps) {
+  const accounts = useStorageAccountChoices(customerId, shown.show);
   const defaults = STORAGE_FORM_DEFAULTS.storageLocationCreate;
-  const form = useForm<CreateForm, unknown, StorageLocationCreatePayload>({
-    resolver: zodResolver(storageLocationCreateSchema),
-    defaultValues: defaults,
-  });
-  useOnOpen(show, () => form.reset(defaults));
-
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const { field, dialog } = useFormDialog({
+    ...shown,
+    schema: storageLocationCreateSchema,
+    defaults: (): CreateForm => defaults,
     mutation: useCreateStorageLocation(),
+    variables: ({ storageAccountId }) => ({ customerId, storageAccountId }),
+    fieldNames: ['storageAccountId'],
+    routing: MESSAGE_ROUTING.storageLocationCreate,
+    idPrefix: 'create-location-',
     successText: M.created,
     partialText: M.createdWithErrors,
     unknownErrorText: M.unknownWhileCreating,
-    form: {
-      setError: form.setError,
-      fieldNames: ['storageAccountId'],
-      globalFieldNames: MESSAGE_ROUTING.storageLocationCreate.globalFieldNames,
-    },
   });
-
-  const create = form.handleSubmit(async ({ storageAccountId }) => {
-    const outcome = await submit({ customerId, storageAccountId });
-    if (outcome.close) onHide();
-  });
-
   return (
-    <FormModal
-      show={show}
+    <FormDialog
+      dialog={dialog}
       title={T.createTitle}
-      onHide={onHide}
-      onSubmit={create}
-      submitting={form.formState.isSubmitting}
       submitLabel={T.createSubmit}
-      onExited={clearErrors}
-      animation={animation}
       data-testid="create-storage-location-dialog"
     >
       <SelectField
-        form={form}
-        idPrefix="create-location-"
+        {...field}
         name="storageAccountId"
         label={T.storageAccountLabel}
         options={[
@@ -78,7 +59,6 @@ export function CreateStorageLocationDialog({ show, onHide, customerId, animatio
           ...(accounts.data?.elements ?? []).map((a) => ({ value: a.id, label: a.name })),
         ]}
       />
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
+    </FormDialog>
   );
 }

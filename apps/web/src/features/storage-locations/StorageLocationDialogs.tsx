@@ -7,7 +7,7 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import type { ButtonProps } from 'react-bootstrap/Button';
-import { ConfirmByNameDialog, useDialogSubmit } from '../../ui';
+import { type ApiMutation, ConfirmByNameDialog, type SubmitTexts, useDialogAction } from '../../ui';
 import { useDeleteStorageLocation, useMakeDefaultStorageLocation } from './mutations';
 
 const T = STORAGE_LOCATION_TEXTS;
@@ -23,7 +23,7 @@ export interface StorageLocationDialogProps {
   animation?: boolean;
 }
 
-interface ConfirmTexts {
+interface ConfirmTexts extends SubmitTexts {
   title: string;
   confirmLabel: string;
   mismatchMessage: string;
@@ -41,25 +41,29 @@ function LocationConfirmDialog({
   location,
   onDone,
   animation,
-  texts,
-  submission,
+  texts: { title, confirmLabel, mismatchMessage, variant, testId, ...texts },
+  mutation,
 }: StorageLocationDialogProps & {
   texts: ConfirmTexts;
-  submission: ReturnType<typeof useDialogSubmit<{ customerId: number; storageLocationId: number }, unknown>>;
+  mutation: ApiMutation<{ customerId: number; storageLocationId: number }, unknown>;
 }) {
   // Done with messages (001 §8: '… but some errors occurred.'): the dialog stays to show them, and the
   // caller hears of it once the dialog is closed.
   const [doneWithMessages, setDoneWithMessages] = useState(false);
-  const confirm = async () => {
-    if (!location) return;
-    const outcome = await submission.submit({ customerId: location.customerId, storageLocationId: location.id });
-    if (outcome.close) {
-      onHide();
-      onDone?.();
-    } else if (outcome.applied) {
-      setDoneWithMessages(true);
-    }
-  };
+  const action = useDialogAction({
+    ...texts,
+    mutation,
+    variables: () => (location ? { customerId: location.customerId, storageLocationId: location.id } : null),
+    onHide,
+    onOutcome: (outcome) => {
+      if (outcome.close) {
+        onHide();
+        onDone?.();
+      } else if (outcome.applied) {
+        setDoneWithMessages(true);
+      }
+    },
+  });
   const hide = () => {
     onHide();
     if (doneWithMessages) {
@@ -71,38 +75,34 @@ function LocationConfirmDialog({
     <ConfirmByNameDialog
       show={show && location !== null}
       onHide={hide}
-      submission={submission}
-      title={texts.title}
+      {...action}
+      title={title}
       prompt={location ? typeStorageLocationName(location) : ''}
       expectedName={location ? storageLocationName(location) : ''}
-      mismatchMessage={texts.mismatchMessage}
-      confirmLabel={texts.confirmLabel}
-      variant={texts.variant}
-      onConfirm={confirm}
+      mismatchMessage={mismatchMessage}
+      confirmLabel={confirmLabel}
+      variant={variant}
       animation={animation}
-      data-testid={texts.testId}
+      data-testid={testId}
     />
   );
 }
 
 /** 'Delete storage location' (001 §2, §5, §6, §8): 'Storage location has been deleted'. */
 export function DeleteStorageLocationDialog(props: StorageLocationDialogProps) {
-  const submission = useDialogSubmit({
-    mutation: useDeleteStorageLocation(),
-    successText: M.deleted,
-    partialText: M.deletedWithErrors,
-    unknownErrorText: M.unknownWhileDeleting,
-  });
   return (
     <LocationConfirmDialog
       {...props}
-      submission={submission}
+      mutation={useDeleteStorageLocation()}
       texts={{
         title: T.deleteTitle,
         confirmLabel: T.deleteSubmit,
         mismatchMessage: MESSAGES.confirmByName.storageLocationDeletion,
         variant: 'danger',
         testId: 'delete-storage-location-dialog',
+        successText: M.deleted,
+        partialText: M.deletedWithErrors,
+        unknownErrorText: M.unknownWhileDeleting,
       }}
     />
   );
@@ -110,22 +110,19 @@ export function DeleteStorageLocationDialog(props: StorageLocationDialogProps) {
 
 /** 'Make default storage location' (001 §2, §4, §5, §8): 'Storage location is now the default for this customer'. */
 export function MakeDefaultStorageLocationDialog(props: StorageLocationDialogProps) {
-  const submission = useDialogSubmit({
-    mutation: useMakeDefaultStorageLocation(),
-    successText: M.madeDefault,
-    partialText: M.madeDefaultWithErrors,
-    unknownErrorText: M.unknownWhileMakingDefault,
-  });
   return (
     <LocationConfirmDialog
       {...props}
-      submission={submission}
+      mutation={useMakeDefaultStorageLocation()}
       texts={{
         title: T.makeDefaultTitle,
         confirmLabel: T.makeDefaultSubmit,
         mismatchMessage: MESSAGES.confirmByName.storageLocationMakeDefault,
         variant: 'primary',
         testId: 'make-default-storage-location-dialog',
+        successText: M.madeDefault,
+        partialText: M.madeDefaultWithErrors,
+        unknownErrorText: M.unknownWhileMakingDefault,
       }}
     />
   );

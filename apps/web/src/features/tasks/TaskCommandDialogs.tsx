@@ -1,13 +1,21 @@
 import { MESSAGES, pauseDialogTitle } from '@portal/domain';
 import type { CommunicationError } from '../../app/api';
 import { machineCommandFailureText } from '../../app/machine-commands';
-import { ConfirmByNameDialog, ConfirmDialog, toast, useDialogSubmit } from '../../ui';
+import { ConfirmByNameDialog, ConfirmDialog, toast, useDialogAction } from '../../ui';
 import { useTaskCommand } from './mutations';
 import type { TaskRef } from './queries';
 
 const TEXT = MESSAGES.task;
 /** 002 §8.3: no reply within 20 s, including delete; 001 §8: no connection to the machine's queue at all. */
 const onTimeout = (error: CommunicationError) => toast.error(machineCommandFailureText(error));
+
+/** A task command's texts: its success and warning toasts; no answer is the machine's to explain. */
+const commandTexts = (successText: string, partialText: string) => ({
+  successText,
+  partialText,
+  unknownErrorText: MESSAGES.liveChannel.backupMachineCommunicationError,
+  onCommunicationError: onTimeout,
+});
 
 interface CommandDialogProps {
   show: boolean;
@@ -18,27 +26,20 @@ interface CommandDialogProps {
 }
 
 /** 'Execute backup task' (002 §2.6, §7.8 starttask): the page refreshes 10 s after a start (002 §9). */
-export function RunTaskDialog({ show, onHide, taskRef, taskName, animation }: CommandDialogProps) {
-  const submission = useDialogSubmit({
+export function RunTaskDialog({ taskRef, taskName, ...dialog }: CommandDialogProps) {
+  const action = useDialogAction({
+    ...commandTexts(TEXT.beingStarted, TEXT.beingStartedWithErrors),
     mutation: useTaskCommand(taskRef),
-    successText: TEXT.beingStarted,
-    partialText: TEXT.beingStartedWithErrors,
-    unknownErrorText: MESSAGES.liveChannel.backupMachineCommunicationError,
-    onCommunicationError: onTimeout,
+    variables: () => ({ command: 'starttask' as const }),
+    onHide: dialog.onHide,
   });
   return (
     <ConfirmDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title={TEXT.runDialogTitle}
       confirmLabel="Run now"
       variant="primary"
-      onConfirm={async () => {
-        const outcome = await submission.submit({ command: 'starttask' });
-        if (outcome.close) onHide();
-      }}
-      animation={animation}
       data-testid="run-task-dialog"
     >
       <p>
@@ -50,34 +51,27 @@ export function RunTaskDialog({ show, onHide, taskRef, taskName, animation }: Co
 
 /** 'Pause/Unpause backup task' (002 §7.8 udpatetaskstatus): the page refreshes 8 s after (002 §9). */
 export function PauseTaskDialog({
-  show,
-  onHide,
   taskRef,
   taskName,
   target,
-  animation,
+  ...dialog
 }: CommandDialogProps & { target: 'PAUSED' | 'ACTIVE' }) {
   const pausing = target === 'PAUSED';
-  const submission = useDialogSubmit({
+  const action = useDialogAction({
+    ...(pausing
+      ? commandTexts(TEXT.paused, TEXT.pausedWithErrors)
+      : commandTexts(TEXT.unpaused, TEXT.unpausedWithErrors)),
     mutation: useTaskCommand(taskRef),
-    successText: pausing ? TEXT.paused : TEXT.unpaused,
-    partialText: pausing ? TEXT.pausedWithErrors : TEXT.unpausedWithErrors,
-    unknownErrorText: MESSAGES.liveChannel.backupMachineCommunicationError,
-    onCommunicationError: onTimeout,
+    variables: () => ({ command: 'udpatetaskstatus' as const, status: target }),
+    onHide: dialog.onHide,
   });
   return (
     <ConfirmDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title={pauseDialogTitle(target)}
       confirmLabel={pausing ? 'Pause' : 'Unpause'}
       variant={pausing ? 'warning' : 'primary'}
-      onConfirm={async () => {
-        const outcome = await submission.submit({ command: 'udpatetaskstatus', status: target });
-        if (outcome.close) onHide();
-      }}
-      animation={animation}
       data-testid="pause-task-dialog"
     >
       <p>
@@ -92,25 +86,26 @@ export function PauseTaskDialog({
 
 /** Delete task (002 §5.8, §7.8 deletetask): the exact task name typed; the parent hears of it 8 s after. */
 export function DeleteTaskDialog({
-  show,
-  onHide,
   taskRef,
   taskName,
   onDeleted,
-  animation,
+  ...dialog
 }: CommandDialogProps & { onDeleted: () => void }) {
-  const submission = useDialogSubmit({
+  const action = useDialogAction({
+    ...commandTexts(TEXT.beingDeleted, TEXT.beingDeletedWithErrors),
     mutation: useTaskCommand(taskRef),
-    successText: TEXT.beingDeleted,
-    partialText: TEXT.beingDeletedWithErrors,
-    unknownErrorText: MESSAGES.liveChannel.backupMachineCommunicationError,
-    onCommunicationError: onTimeout,
+    variables: () => ({ command: 'deletetask' as const }),
+    onHide: dialog.onHide,
+    onOutcome: (outcome) => {
+      if (!outcome.applied) return;
+      dialog.onHide();
+      onDeleted();
+    },
   });
   return (
     <ConfirmByNameDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title="Delete backup task"
       prompt={
         <>
@@ -120,14 +115,7 @@ export function DeleteTaskDialog({
       expectedName={taskName}
       mismatchMessage={MESSAGES.confirmByName.taskDeletion}
       confirmLabel="Delete"
-      onConfirm={async () => {
-        const outcome = await submission.submit({ command: 'deletetask' });
-        if (!outcome.applied) return;
-        onHide();
-        onDeleted();
-      }}
-      animation={animation}
       data-testid="delete-task-dialog"
-    ></ConfirmByNameDialog>
+    />
   );
 }

@@ -50,7 +50,7 @@ import {
   Section,
   StatusBadge,
   UsageBar,
-  useDialogSubmit,
+  useDialogAction,
 } from '../../ui';
 import { MessageLogDialog } from '../machines/MessageLogDialog';
 import { EditTaskButton } from './form/TaskFormDialog';
@@ -425,8 +425,10 @@ export function CancelActionDialog({
   animation?: boolean;
 }) {
   const type = action?.type ?? 'BACKUP_RUN';
-  const submission = useDialogSubmit({
+  const confirm = useDialogAction({
     mutation: useCancelAction(taskRef, audience),
+    variables: () => (action ? { id: action.id, type: action.type } : null),
+    onHide,
     successText: actionCancelledText(type),
     partialText: actionCancelledText(type),
     unknownErrorText: unknownErrorWhile('cancelling the action'),
@@ -435,14 +437,9 @@ export function CancelActionDialog({
     <ConfirmDialog
       show={action !== null}
       onHide={onHide}
-      submission={submission}
+      {...confirm}
       title="Cancel action"
       confirmLabel="Cancel action"
-      onConfirm={async () => {
-        if (!action) return;
-        const outcome = await submission.submit({ id: action.id, type: action.type });
-        if (outcome.close) onHide();
-      }}
       animation={animation}
       data-testid="cancel-action-dialog"
     >

@@ -1,5 +1,5 @@
 import { confirmDeleteUser, fullName, MESSAGES, type UserRow } from '@portal/domain';
-import { ConfirmDialog, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, useDialogAction } from '../../ui';
 import { useDeleteUser } from './mutations';
 
 const TEXT = MESSAGES.user;
@@ -14,25 +14,22 @@ export interface DeleteUserDialogProps {
 }
 
 /** The delete user dialog (001 §2, 002 §2.4): DELETE /admin/account/users/{id} after a confirmation. */
-export function DeleteUserDialog({ show, user, onHide, onDeleted, animation }: DeleteUserDialogProps) {
-  const submission = useDialogSubmit({
+export function DeleteUserDialog({ user, onDeleted, ...dialog }: DeleteUserDialogProps) {
+  const action = useDialogAction({
     mutation: useDeleteUser(),
+    variables: () => user.id,
+    onHide: dialog.onHide,
+    onOutcome: (outcome) => outcome.applied && onDeleted(),
     successText: TEXT.deleted,
     partialText: TEXT.deletedWithErrors,
     unknownErrorText: TEXT.unknownWhileDeleting,
   });
   return (
     <ConfirmDialog
-      show={show}
-      onHide={onHide}
-      submission={submission}
+      {...dialog}
+      {...action}
       title={TEXT.deleteDialogTitle}
       confirmLabel={TEXT.deleteSubmit}
-      onConfirm={async () => {
-        const outcome = await submission.submit(user.id);
-        if (outcome.applied) onDeleted();
-      }}
-      animation={animation}
       data-testid="delete-user-dialog"
     >
       <p className="mb-0">{confirmDeleteUser(fullName(user))}</p>

@@ -1,8 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { MESSAGE_ROUTING, MESSAGES, USER_FORM_LABELS, type UserRow, userLinkSchema } from '@portal/domain';
 import { useEffect } from 'react';
-import { type Resolver, useForm } from 'react-hook-form';
-import { FormModal, GlobalErrors, SelectField, useDialogSubmit } from '../../ui';
+import { FormDialog, SelectField, useFormDialog } from '../../ui';
 import { useLinkPackage } from './mutations';
 import { useLinkablePackages } from './queries';
 
@@ -23,15 +21,23 @@ export interface LinkPackageDialogProps {
  * Link user to backup package (002 §5.2): the customer's packages the user is not linked to yet, the
  * first preselected; Link is disabled, with the tooltip 'No packages to link to', when there are none.
  */
-export function LinkPackageDialog({ show, user, onHide, animation }: LinkPackageDialogProps) {
-  const linkable = useLinkablePackages(user.id, show);
+export function LinkPackageDialog({ user, ...shown }: LinkPackageDialogProps) {
+  const linkable = useLinkablePackages(user.id, shown.show);
   const packages = linkable.data?.elements ?? [];
-  const form = useForm<LinkFormValues>({
+  const { form, field, dialog } = useFormDialog({
+    ...shown,
     // The select holds ids as text; the schema turns them into the payload's number.
-    resolver: zodResolver(userLinkSchema) as unknown as Resolver<LinkFormValues>,
-    defaultValues: { backupPackageId: '' },
+    schema: userLinkSchema,
+    defaults: (): LinkFormValues => ({ backupPackageId: '' }),
+    mutation: useLinkPackage(),
+    variables: (payload) => ({ userId: user.id, payload }),
+    fieldNames: ['backupPackageId'],
+    routing: MESSAGE_ROUTING.userLink,
+    idPrefix: 'link-',
+    successText: TEXT.linked,
+    partialText: TEXT.linkedWithErrors,
+    unknownErrorText: TEXT.unknownWhileLinking,
   });
-  const { isSubmitting } = form.formState;
 
   const first = packages[0]?.id;
   useEffect(() => {
@@ -39,50 +45,23 @@ export function LinkPackageDialog({ show, user, onHide, animation }: LinkPackage
       form.setValue('backupPackageId', String(first));
   }, [first, form]);
 
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
-    mutation: useLinkPackage(),
-    successText: TEXT.linked,
-    partialText: TEXT.linkedWithErrors,
-    unknownErrorText: TEXT.unknownWhileLinking,
-    form: {
-      setError: form.setError,
-      fieldNames: ['backupPackageId'],
-      globalFieldNames: MESSAGE_ROUTING.userLink.globalFieldNames,
-    },
-  });
-
-  const link = form.handleSubmit(async (values) => {
-    const outcome = await submit({ userId: user.id, payload: userLinkSchema.parse(values) });
-    if (outcome.close) onHide();
-  });
-
   const nothingToLink = linkable.isSuccess && packages.length === 0;
   return (
-    <FormModal
-      show={show}
+    <FormDialog
+      dialog={dialog}
       title={TEXT.linkDialogTitle}
-      onHide={onHide}
-      onSubmit={link}
-      submitting={isSubmitting}
       submitLabel={TEXT.linkSubmit}
       submitDisabled={packages.length === 0}
       submitTooltip={nothingToLink ? TEXT.noPackagesToLink : undefined}
-      onExited={() => {
-        form.reset({ backupPackageId: '' });
-        clearErrors();
-      }}
-      animation={animation}
       data-testid="link-package-dialog"
     >
       <SelectField
-        form={form}
-        idPrefix="link-"
+        {...field}
         name="backupPackageId"
         label={USER_FORM_LABELS.backupPackageId}
         options={packages.map((p) => ({ value: p.id, label: p.name }))}
         disabled={packages.length === 0}
       />
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
+    </FormDialog>
   );
 }

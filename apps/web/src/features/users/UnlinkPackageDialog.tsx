@@ -1,6 +1,6 @@
 import { confirmUnlinkUser, fullName, MESSAGES, type UserPackageRow, type UserRow } from '@portal/domain';
 import { useRef } from 'react';
-import { ConfirmDialog, useDialogSubmit } from '../../ui';
+import { ConfirmDialog, useDialogAction } from '../../ui';
 import { useUnlinkPackage } from './mutations';
 
 const TEXT = MESSAGES.user;
@@ -15,8 +15,10 @@ export interface UnlinkPackageDialogProps {
 
 /** The unlink user from backup package dialog (001 §2): PUT .../backuppackages/{id}?unlink=true after a confirmation. */
 export function UnlinkPackageDialog({ user, pkg, onHide, animation }: UnlinkPackageDialogProps) {
-  const submission = useDialogSubmit({
+  const action = useDialogAction({
     mutation: useUnlinkPackage(),
+    variables: () => (pkg ? { userId: user.id, packageId: pkg.id } : null),
+    onHide,
     successText: TEXT.unlinked,
     partialText: TEXT.unlinkedWithErrors,
     unknownErrorText: TEXT.unknownWhileUnlinking,
@@ -28,14 +30,9 @@ export function UnlinkPackageDialog({ user, pkg, onHide, animation }: UnlinkPack
     <ConfirmDialog
       show={pkg !== null}
       onHide={onHide}
-      submission={submission}
+      {...action}
       title={TEXT.unlinkDialogTitle}
       confirmLabel={TEXT.unlinkSubmit}
-      onConfirm={async () => {
-        if (!pkg) return;
-        const outcome = await submission.submit({ userId: user.id, packageId: pkg.id });
-        if (outcome.close) onHide();
-      }}
       animation={animation}
       data-testid="unlink-package-dialog"
     >

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { UserRow } from '@portal/domain';
 import {
   fieldRequired,
@@ -13,8 +12,8 @@ import {
   userFormSchema,
 } from '@portal/domain';
 import { useEffect } from 'react';
-import { type Path, type Resolver, useForm } from 'react-hook-form';
-import { CheckboxField, FormModal, GlobalErrors, SelectField, TextField, useDialogSubmit, useOnOpen } from '../../ui';
+import type { Path } from 'react-hook-form';
+import { CheckboxField, FormDialog, SelectField, TextField, useFormDialog } from '../../ui';
 import { useSaveUser } from './mutations';
 import { useUserRoles } from './queries';
 
@@ -87,82 +86,66 @@ const placeholderOf = (mode: UserFormMode, name: Path<UserFormValues>, label: st
  * when adding (blank keeps it when editing); read only and role only when adding, the role defaulting
  * to the first assignable one. It cannot be closed while submitting (002 §4.1).
  */
-export function UserFormDialog({ show, mode, user, onHide, animation }: UserFormDialogProps) {
-  const roles = useUserRoles(show && mode === 'add');
+export function UserFormDialog({ mode, user, ...shown }: UserFormDialogProps) {
+  const roles = useUserRoles(shown.show && mode === 'add');
   const roleOptions = roles.data?.elements ?? [];
-  const form = useForm<UserFormValues>({
+  const firstRole = roleOptions[0]?.role;
+  const texts = OUTCOME_TEXTS[mode];
+  const { form, field, dialog } = useFormDialog({
+    ...shown,
     // One form for both modes: the edit schema reads the same fields less readOnly and role, and its
     // payload (UserEditPayload) is what is sent when editing.
-    resolver: zodResolver(userFormSchema(mode)) as unknown as Resolver<UserFormValues>,
-    defaultValues: defaultsOf(mode, user, []),
+    schema: userFormSchema(mode),
+    // Each opening starts afresh: an empty form, or the user as it is now.
+    defaults: () => defaultsOf(mode, user, firstRole === undefined ? [] : [firstRole]),
+    mutation: useSaveUser(),
+    // Parsing again gives the payload type (edit drops readOnly and role).
+    variables: (_payload, values) =>
+      mode === 'add' || !user
+        ? { mode: 'add' as const, payload: userAddSchema.parse(values) }
+        : { mode: 'edit' as const, userId: user.id, payload: userEditSchema.parse(values) },
+    fieldNames: [...TEXT_FIELDS.map((f) => f.name), ...(mode === 'add' ? ADD_ONLY_FIELDS : [])],
+    routing: texts.routing,
+    idPrefix: 'user-',
+    successText: texts.successText,
+    partialText: texts.partialText,
+    unknownErrorText: texts.unknownErrorText,
   });
-  const { isSubmitting } = form.formState;
 
   // The roles arrive after the dialog opens; preselect the first unless one is chosen already.
-  const firstRole = roleOptions[0]?.role;
   useEffect(() => {
     if (mode === 'add' && firstRole !== undefined && form.getValues('role') === '') form.setValue('role', firstRole);
   }, [mode, firstRole, form]);
 
-  // Each opening starts afresh: an empty form, or the user as it is now.
-  useOnOpen(show, () => form.reset(defaultsOf(mode, user, firstRole === undefined ? [] : [firstRole])));
-
-  const texts = OUTCOME_TEXTS[mode];
-  const fieldNames = [...TEXT_FIELDS.map((f) => f.name), ...(mode === 'add' ? ADD_ONLY_FIELDS : [])];
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
-    mutation: useSaveUser(),
-    successText: texts.successText,
-    partialText: texts.partialText,
-    unknownErrorText: texts.unknownErrorText,
-    form: { setError: form.setError, fieldNames, globalFieldNames: texts.routing.globalFieldNames },
-  });
-  // The resolver has checked the values; parsing again gives the payload type (edit drops readOnly and role).
-  const save = form.handleSubmit(async (values) => {
-    const outcome = await submit(
-      mode === 'add' || !user
-        ? { mode: 'add', payload: userAddSchema.parse(values) }
-        : { mode: 'edit', userId: user.id, payload: userEditSchema.parse(values) },
-    );
-    if (outcome.close) onHide();
-  });
-
   return (
-    <FormModal
-      show={show}
+    <FormDialog
+      dialog={dialog}
       title={mode === 'add' ? TEXT.addDialogTitle : TEXT.editDialogTitle}
-      onHide={onHide}
-      onSubmit={save}
-      submitting={isSubmitting}
       submitLabel={mode === 'add' ? TEXT.addSubmit : TEXT.editSubmit}
-      onExited={clearErrors}
-      animation={animation}
       data-testid="user-form-dialog"
     >
-      {TEXT_FIELDS.map((field) => (
+      {TEXT_FIELDS.map((entry) => (
         <TextField
-          key={field.name}
-          form={form}
-          idPrefix="user-"
-          name={field.name}
-          label={L[field.name as keyof typeof L]}
-          type={field.type}
-          autoComplete={field.autoComplete}
-          placeholder={placeholderOf(mode, field.name, L[field.name as keyof typeof L])}
+          key={entry.name}
+          {...field}
+          name={entry.name}
+          label={L[entry.name as keyof typeof L]}
+          type={entry.type}
+          autoComplete={entry.autoComplete}
+          placeholder={placeholderOf(mode, entry.name, L[entry.name as keyof typeof L])}
         />
       ))}
       {mode === 'add' && (
         <>
           <SelectField
-            form={form}
-            idPrefix="user-"
+            {...field}
             name="role"
             label={L.role}
             options={roleOptions.map((r) => ({ value: r.role, label: r.roleName }))}
           />
-          <CheckboxField form={form} idPrefix="user-" name="readOnly" label={L.readOnly} />
+          <CheckboxField {...field} name="readOnly" label={L.readOnly} />
         </>
       )}
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
+    </FormDialog>
   );
 }

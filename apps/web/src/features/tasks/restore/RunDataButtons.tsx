@@ -1,7 +1,7 @@
 import { MESSAGES, type OsFamily } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { ConfirmByNameDialog, useDialogSubmit } from '../../../ui';
+import { ConfirmByNameDialog, useDialogAction } from '../../../ui';
 import { DownloadDialog } from './DownloadDialog';
 import { useDeleteArchive } from './mutations';
 import { RestoreDialog } from './RestoreDialog';
@@ -75,8 +75,15 @@ export function DeleteArchiveButton({
   onDeleted: () => void;
 }) {
   const [open, setOpen] = useState(false);
-  const submission = useDialogSubmit({
+  const action = useDialogAction({
     mutation: useDeleteArchive(),
+    variables: () => ({ machineId, taskId, snapshotId }),
+    onHide: () => setOpen(false),
+    onOutcome: (outcome) => {
+      if (!outcome.applied) return;
+      setOpen(false);
+      onDeleted();
+    },
     successText: MESSAGES.task.archiveBeingDeleted,
     successToast: 'warning',
     partialText: MESSAGES.task.archiveBeingDeleted,
@@ -90,18 +97,12 @@ export function DeleteArchiveButton({
       <ConfirmByNameDialog
         show={open}
         onHide={() => setOpen(false)}
-        submission={submission}
+        {...action}
         title={TEXT.deleteArchiveTitle}
         prompt={TEXT.deleteArchivePrompt}
         expectedName={taskName}
         mismatchMessage={MESSAGES.confirmByName.archiveDeletion}
         confirmLabel={TEXT.deleteArchiveButton}
-        onConfirm={async () => {
-          const outcome = await submission.submit({ machineId, taskId, snapshotId });
-          if (!outcome.applied) return;
-          setOpen(false);
-          onDeleted();
-        }}
         data-testid="delete-archive-dialog"
       />
     </>

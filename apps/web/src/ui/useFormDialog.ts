@@ -1,0 +1,90 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { FieldValues, Path, Resolver, UseFormReturn } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import type { ApiMutation } from './mutation';
+import type { SubmitOutcome, SubmitTexts } from './serverMessages';
+import { useDialogSubmit } from './useDialogSubmit';
+import { useOnOpen } from './useOnOpen';
+
+export interface FormDialogOptions<F extends FieldValues, S extends z.ZodType, V, T> extends SubmitTexts<T> {
+  show: boolean;
+  /** Closes the dialog; called after a clean success unless `onOutcome` is given. */
+  onHide: () => void;
+  animation?: boolean;
+  /** The domain's form schema: checks the fields in the browser and gives the payload. */
+  schema: S;
+  /** The values each opening starts from (an empty form, or the record as it is now). */
+  defaults: () => F;
+  /** The feature's mutation, called with `variables` of the checked payload. */
+  mutation: ApiMutation<V, T>;
+  variables: (payload: z.output<S>, values: F) => V;
+  /** The form's fields: a server message naming one lands on it. */
+  fieldNames: ReadonlyArray<Path<F>>;
+  /** The domain's routing of this form's messages (MESSAGE_ROUTING.…): names that stay global. */
+  routing?: { globalFieldNames: readonly string[] };
+  /** Id prefix of the fields, so two forms on one page can share field names. */
+  idPrefix?: string;
+  /** What follows the answer (given what was sent) instead of closing on success. */
+  onOutcome?: (outcome: SubmitOutcome<T>, sent: V) => void;
+}
+
+/** What FormDialog shows: the modal's state and the submission's global errors. */
+export interface FormDialogState {
+  show: boolean;
+  onHide: () => void;
+  animation?: boolean;
+  onSubmit: ReturnType<UseFormReturn<FieldValues>['handleSubmit']>;
+  submitting: boolean;
+  onExited: () => void;
+  globalErrors: ReturnType<typeof useDialogSubmit>['globalErrors'];
+}
+
+/**
+ * One form dialog (001 §4, §5, §8): the zod form with the domain's schema, reset at each opening; the
+ * submission through useDialogSubmit with the server's messages on their fields; closed on a clean
+ * success. Hand `dialog` to FormDialog and `field` to each TextField/SelectField/CheckboxField.
+ */
+export function useFormDialog<F extends FieldValues, S extends z.ZodType, V, T>({
+  show,
+  onHide,
+  animation,
+  schema,
+  defaults,
+  mutation,
+  variables,
+  fieldNames,
+  routing,
+  idPrefix = '',
+  onOutcome,
+  ...texts
+}: FormDialogOptions<F, S, V, T>) {
+  const form = useForm<F>({
+    // The form holds the fields as the inputs give them; the schema turns them into the payload.
+    resolver: zodResolver(schema as never) as unknown as Resolver<F>,
+    defaultValues: defaults() as never,
+  });
+  useOnOpen(show, () => form.reset(defaults()));
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    ...texts,
+    mutation,
+    form: { setError: form.setError, fieldNames, globalFieldNames: routing?.globalFieldNames },
+  });
+  // The resolver has checked the values; parsing again gives the payload's type.
+  const onSubmit = form.handleSubmit(async (values) => {
+    const sent = variables(schema.parse(values), values);
+    const outcome = await submit(sent);
+    if (onOutcome) onOutcome(outcome, sent);
+    else if (outcome.close) onHide();
+  });
+  const dialog: FormDialogState = {
+    show,
+    onHide,
+    animation,
+    onSubmit,
+    submitting: form.formState.isSubmitting,
+    onExited: clearErrors,
+    globalErrors,
+  };
+  return { form, field: { form, idPrefix }, dialog };
+}
