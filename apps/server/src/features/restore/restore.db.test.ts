@@ -466,6 +466,14 @@ describe('snapshot archive deletion (002 §4.2, §7.5)', () => {
     );
   const row = async () =>
     (await t.database.db.select().from(backupSnapshots).where(eq(backupSnapshots.id, snapshotRowId)))[0];
+  /** The restore service of a server started later, on the same database and storage. */
+  const restartedRestoreService = (onError?: (error: unknown) => void) =>
+    createRestoreService({
+      repo: createRestoreRepo(t.database.db),
+      storage: storageAccessFor(t.database.db, t.config.dataDir, t.config.masterKey ?? ''),
+      repositoryPassword: (machineId) => repositoryPasswordOf(t, machineId),
+      onError,
+    });
 
   it('is not found for another tenant and needs ?archivedelete=true', async () => {
     expect((await otherTenant.json('PUT', path())).statusCode).toBe(404);
@@ -502,12 +510,7 @@ describe('snapshot archive deletion (002 §4.2, §7.5)', () => {
         storageStatus: 'BEING_DELETED',
       })
       .returning({ id: backupSnapshots.id });
-    const masterKey = t.config.masterKey ?? '';
-    const restarted = createRestoreService({
-      repo: createRestoreRepo(t.database.db),
-      storage: storageAccessFor(t.database.db, t.config.dataDir, masterKey),
-      repositoryPassword: (machineId) => repositoryPasswordOf(t, machineId),
-    });
+    const restarted = restartedRestoreService();
     await restarted.resumeDeletions();
     await restarted.idle();
     const [after] = await t.database.db
@@ -532,14 +535,8 @@ describe('snapshot archive deletion (002 §4.2, §7.5)', () => {
         storageStatus: 'BEING_DELETED',
       })
       .returning({ id: backupSnapshots.id });
-    const masterKey = t.config.masterKey ?? '';
     const errors: unknown[] = [];
-    const restarted = createRestoreService({
-      repo: createRestoreRepo(t.database.db),
-      storage: storageAccessFor(t.database.db, t.config.dataDir, masterKey),
-      repositoryPassword: (id) => repositoryPasswordOf(t, id),
-      onError: (error) => errors.push(error),
-    });
+    const restarted = restartedRestoreService((error) => errors.push(error));
     await restarted.resumeDeletions();
     await restarted.idle();
     const [after] = await t.database.db
