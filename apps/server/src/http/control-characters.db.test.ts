@@ -5,23 +5,16 @@
 import { fieldNotValid } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { customers, users } from '../db/schema/index.js';
-import { createTestApp, type TestApp } from '../testing/app.js';
 import { TestClient } from '../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../testing/fixtures.js';
+import { FIXTURE_PASSWORD } from '../testing/fixtures.js';
+import { useTestAppWithTenants } from '../testing/suite.js';
 
-let t: TestApp;
-let tenants: Tenants;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  tenants = await createTenants(t.database.db);
-});
-afterAll(() => t.close());
+const ctx = useTestAppWithTenants();
 
 async function signedIn(email: string): Promise<TestClient> {
-  const client = new TestClient(t.app);
+  const client = new TestClient(ctx.t.app);
   expect((await client.signIn(email, FIXTURE_PASSWORD)).headers.location).toBe('/');
   return client;
 }
@@ -37,7 +30,7 @@ const CONTROL_CHARACTERS = ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085'];
 
 describe('control characters in text fields', () => {
   it('the profile answers a field error on the field and keeps the stored name', async () => {
-    const { email } = tenants.customerA.user;
+    const { email } = ctx.tenants.customerA.user;
     const client = await signedIn(email);
     for (const control of CONTROL_CHARACTERS) {
       const response = await client.json('PUT', '/profile', {
@@ -51,12 +44,12 @@ describe('control characters in text fields', () => {
         contactNumber: fieldNotValid('Contact number'),
       });
     }
-    const [row] = await t.database.db.select().from(users).where(eq(users.id, tenants.customerA.user.id));
+    const [row] = await ctx.t.database.db.select().from(users).where(eq(users.id, ctx.tenants.customerA.user.id));
     expect(row?.firstName).not.toContain('Ana');
   });
 
   it('adding a user answers a field error on each field and adds nobody', async () => {
-    const client = await signedIn(tenants.customerA.superAdmin.email);
+    const client = await signedIn(ctx.tenants.customerA.superAdmin.email);
     const response = await client.json('POST', '/admin/account/users', {
       firstName: 'Nul\u0000',
       surname: 'Byte\u0000',
@@ -73,27 +66,30 @@ describe('control characters in text fields', () => {
       email: 'Email must be a valid email',
       contactNumber: fieldNotValid('Contact number'),
     });
-    expect(await t.database.db.select().from(users).where(eq(users.surname, 'Byte'))).toEqual([]);
+    expect(await ctx.t.database.db.select().from(users).where(eq(users.surname, 'Byte'))).toEqual([]);
   });
 
   it('the account page answers a field error on the company name and keeps it', async () => {
-    const client = await signedIn(tenants.customerA.superAdmin.email);
+    const client = await signedIn(ctx.tenants.customerA.superAdmin.email);
     const response = await client.json('PUT', '/admin/account', {
       companyName: 'Contoso\u0000',
-      userIdToBeAdmin: tenants.customerA.superAdmin.id,
+      userIdToBeAdmin: ctx.tenants.customerA.superAdmin.id,
       cpanelPluginEnabled: false,
     });
     expect(fieldErrors(response)).toEqual({ companyName: fieldNotValid('Company name') });
-    const [row] = await t.database.db.select().from(customers).where(eq(customers.id, tenants.customerA.customerId));
+    const [row] = await ctx.t.database.db
+      .select()
+      .from(customers)
+      .where(eq(customers.id, ctx.tenants.customerA.customerId));
     expect(row?.companyName).not.toContain('\u0000');
   });
 
   it('sign-in answers as for any invalid form: back to the sign-in page with an error', async () => {
-    const client = new TestClient(t.app);
+    const client = new TestClient(ctx.t.app);
     await client.open('/login');
     for (const [username, password] of [
-      [`${tenants.customerA.user.email}\u0000`, FIXTURE_PASSWORD],
-      [tenants.customerA.user.email, `${FIXTURE_PASSWORD}\u0000`],
+      [`${ctx.tenants.customerA.user.email}\u0000`, FIXTURE_PASSWORD],
+      [ctx.tenants.customerA.user.email, `${FIXTURE_PASSWORD}\u0000`],
     ] as const) {
       const response = await client.request({
         method: 'POST',

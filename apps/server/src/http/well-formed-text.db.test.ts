@@ -1,11 +1,10 @@
 import { MESSAGES, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.js';
-import { createTestApp, type TestApp } from '../testing/app.js';
 import { TestClient } from '../testing/client.js';
 import { messagesOf, signedInAs } from '../testing/envelope.js';
-import { createTenants, type Tenants } from '../testing/fixtures.js';
+import { useTestAppWithTenants } from '../testing/suite.js';
 import { malformedTextAt } from './well-formed-text.js';
 
 describe('malformedTextAt', () => {
@@ -33,33 +32,27 @@ describe('malformedTextAt', () => {
 });
 
 describe('a lone surrogate in a request body (issue 18)', () => {
-  let t: TestApp;
-  let tenants: Tenants;
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenants = await createTenants(t.database.db);
-  });
-  afterAll(async () => t.close());
+  const ctx = useTestAppWithTenants();
 
   it('is refused with a 400 on its field and changes nothing, where it would have been stored as U+FFFD', async () => {
-    const client = await signedInAs(t.app, tenants.customerA.admin.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerA.admin.email);
     const body = {
       firstName: 'Bad\uD800',
       surname: 'Tester',
-      email: tenants.customerA.admin.email,
+      email: ctx.tenants.customerA.admin.email,
       contactNumber: '1',
     };
     const response = await client.json('PUT', ROUTES.profile.update.build(), body);
     expect(response.statusCode).toBe(400);
     expect(messagesOf(response)).toEqual([{ fieldName: 'firstName', message: MESSAGES.textNotWellFormed }]);
-    const [user] = await t.database.db.select().from(users).where(eq(users.id, tenants.customerA.admin.id));
+    const [user] = await ctx.t.database.db.select().from(users).where(eq(users.id, ctx.tenants.customerA.admin.id));
     expect(user?.firstName).not.toContain('\uFFFD');
     expect(user?.firstName).not.toMatch(/^Bad/);
   });
 
   it('takes an escaped surrogate pair (an emoji spelled \\ud83d\\ude00) as the character it is', async () => {
-    const client = await signedInAs(t.app, tenants.customerA.admin.email);
-    const payload = `{"firstName":"Smile \\ud83d\\ude00","surname":"Tester","email":"${tenants.customerA.admin.email}","contactNumber":"1"}`;
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerA.admin.email);
+    const payload = `{"firstName":"Smile \\ud83d\\ude00","surname":"Tester","email":"${ctx.tenants.customerA.admin.email}","contactNumber":"1"}`;
     const response = await client.request({
       method: 'PUT',
       url: ROUTES.profile.update.build(),
@@ -67,12 +60,12 @@ describe('a lone surrogate in a request body (issue 18)', () => {
       payload,
     });
     expect(response.statusCode, response.body).toBe(200);
-    const [user] = await t.database.db.select().from(users).where(eq(users.id, tenants.customerA.admin.id));
+    const [user] = await ctx.t.database.db.select().from(users).where(eq(users.id, ctx.tenants.customerA.admin.id));
     expect(user?.firstName).toBe('Smile 😀');
   });
 
   it("keeps Fastify's JSON checks: a prototype-poisoning body is refused, broken JSON is a 400", async () => {
-    const client = await signedInAs(t.app, tenants.customerA.admin.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerA.admin.email);
     const headers = { 'content-type': 'application/json', 'x-csrf-token': client.csrf, accept: 'application/json' };
     const url = ROUTES.profile.update.build();
     const poisoned = await client.request({ method: 'PUT', url, headers, payload: '{"__proto__":{"admin":true}}' });
@@ -82,7 +75,9 @@ describe('a lone surrogate in a request body (issue 18)', () => {
   });
 
   it('is checked after the access checks: a visitor is refused, not told about the field', async () => {
-    const response = await new TestClient(t.app).json('PUT', ROUTES.profile.update.build(), { firstName: '\uD800' });
+    const response = await new TestClient(ctx.t.app).json('PUT', ROUTES.profile.update.build(), {
+      firstName: '\uD800',
+    });
     expect([401, 403]).toContain(response.statusCode);
     expect(messagesOf(response).map((m) => m.fieldName)).toEqual(['']);
   });

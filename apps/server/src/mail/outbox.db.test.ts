@@ -1,31 +1,27 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mailOutbox } from '../db/schema/index.js';
-import { createTestApp, type TestApp } from '../testing/app.js';
-import { createTenants, type Tenants } from '../testing/fixtures.js';
+import { useTestAppWithTenants } from '../testing/suite.js';
 import { enqueueMails } from './outbox.js';
 
-let t: TestApp;
-let tenants: Tenants;
-beforeAll(async () => {
-  t = await createTestApp();
-  tenants = await createTenants(t.database.db);
-});
-afterAll(() => t.close());
+const ctx = useTestAppWithTenants();
 
 describe('mail outbox', () => {
   it('queues a mail once per event key, however often (and by whom) it is queued', async () => {
     const mail = {
       eventKey: 'test-event:1',
-      customerId: tenants.customerA.customerId,
+      customerId: ctx.tenants.customerA.customerId,
       kind: 'TEST',
       recipient: 'someone@example.com',
       message: { subject: 'Subject', lines: ['Line'], link: { label: 'Open', path: '/backupmachines/1' } },
     };
-    const counts = await Promise.all([enqueueMails(t.database.db, [mail]), enqueueMails(t.database.db, [mail])]);
+    const counts = await Promise.all([
+      enqueueMails(ctx.t.database.db, [mail]),
+      enqueueMails(ctx.t.database.db, [mail]),
+    ]);
     expect(counts.sort()).toEqual([0, 1]);
-    expect(await enqueueMails(t.database.db, [mail, { ...mail, eventKey: 'test-event:2' }])).toBe(1);
-    const rows = await t.database.db
+    expect(await enqueueMails(ctx.t.database.db, [mail, { ...mail, eventKey: 'test-event:2' }])).toBe(1);
+    const rows = await ctx.t.database.db
       .select()
       .from(mailOutbox)
       .where(eq(mailOutbox.kind, 'TEST'))

@@ -4,9 +4,11 @@ import pino from 'pino';
 import { type AppDeps, buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Database } from '../db/client.js';
+import { createRepositorySettings } from '../features/local-storage/repository-settings.js';
 import { createMailer } from '../mail/mailer.js';
 import { type MailSink, startMailSink } from '../mail/sink.js';
 import { openRedis } from '../redis.js';
+import { createSecretBox } from '../secrets.js';
 import { openTestDatabase } from './database.js';
 
 export interface TestApp {
@@ -90,4 +92,15 @@ export async function createTestApp(
       if (!extra.database) await database.close();
     },
   };
+}
+
+/** A machine's restic repository password as the app keeps it, sealed with the test app's master key. */
+export function repositoryPasswordOf(t: TestApp, machineId: number): Promise<string | null> {
+  const masterKey = t.config.masterKey;
+  if (!masterKey) throw new Error('no master key');
+  return createRepositorySettings({
+    db: t.database.db,
+    secrets: createSecretBox(masterKey),
+    publicBase: 'http://portal.test',
+  }).repositoryPassword(machineId);
 }

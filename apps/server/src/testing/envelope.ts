@@ -12,6 +12,16 @@ export async function signedInAs(app: FastifyInstance, email: string, password =
   return client;
 }
 
+/** One signed-in client per key, e.g. `{ provider: email, adminA: email }`, each checked as `signedInAs` does. */
+export async function signedInClients<K extends string>(
+  app: FastifyInstance,
+  emails: Record<K, string>,
+): Promise<Record<K, TestClient>> {
+  const clients = {} as Record<K, TestClient>;
+  for (const [key, email] of Object.entries(emails) as Array<[K, string]>) clients[key] = await signedInAs(app, email);
+  return clients;
+}
+
 /** The answer's result, after checking its HTTP status. */
 export function resultOf<T>(response: LightMyRequestResponse, status = 200): T {
   expect(response.statusCode, response.body).toBe(status);

@@ -10,21 +10,13 @@ import {
 } from '@portal/domain';
 import { and, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiTokens, auditEvents, userMfa, users } from '../../db/schema/index.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
 import type { TestClient } from '../../testing/client.js';
 import { messagesOf, resultOf, signedInAs } from '../../testing/envelope.js';
-import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { useTestAppWithTenants } from '../../testing/suite.js';
 
-let t: TestApp;
-let tenants: Tenants;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  tenants = await createTenants(t.database.db);
-});
-afterAll(() => t.close());
+const ctx = useTestAppWithTenants();
 
 async function createToken(client: TestClient, scope: ApiTokenScope = 'READ_WRITE', name = 'script') {
   const response = await client.json('POST', ROUTES.apiTokens.create.build(), { name, scope, expiresInDays: 7 });
@@ -33,7 +25,7 @@ async function createToken(client: TestClient, scope: ApiTokenScope = 'READ_WRIT
 
 /** A call with only the token: no cookie, no CSRF header. */
 function withToken(token: string, method: InjectOptions['method'], url: string, payload?: unknown, extra = {}) {
-  return t.app.inject({
+  return ctx.t.app.inject({
     method,
     url,
     headers: { accept: 'application/json', authorization: `Bearer ${token}`, ...extra },
@@ -45,7 +37,7 @@ const profileBody = (email: string, firstName: string) => ({ firstName, surname:
 
 describe('personal API tokens (issue 18)', () => {
   it('creates a token shown once, stores only its hash, lists it without the secret, and audits it', async () => {
-    const client = await signedInAs(t.app, tenants.customerA.user.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerA.user.email);
     const created = await createToken(client, 'READ_ONLY', 'nightly report');
     expect(created.token).toMatch(/^cpt_[A-Za-z0-9_-]{43}$/);
     expect(created.row).toMatchObject({ name: 'nightly report', scope: 'READ_ONLY', lastUsedAt: null });
@@ -57,19 +49,19 @@ describe('personal API tokens (issue 18)', () => {
     expect(listed.elements.map((row) => row.id)).toContain(created.row.id);
     expect(JSON.stringify(listed)).not.toContain(created.token);
 
-    const [stored] = await t.database.db.select().from(apiTokens).where(eq(apiTokens.id, created.row.id));
+    const [stored] = await ctx.t.database.db.select().from(apiTokens).where(eq(apiTokens.id, created.row.id));
     expect(stored?.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(created.token);
-    const audited = await t.database.db
+    const audited = await ctx.t.database.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.type, 'API_TOKEN_CREATED'), eq(auditEvents.userId, tenants.customerA.user.id)));
+      .where(and(eq(auditEvents.type, 'API_TOKEN_CREATED'), eq(auditEvents.userId, ctx.tenants.customerA.user.id)));
     expect(audited).toHaveLength(1);
     expect(JSON.stringify(audited)).not.toContain(created.token);
   });
 
   it('refuses a name, scope or expiry that is not valid, on its field', async () => {
-    const client = await signedInAs(t.app, tenants.customerA.user.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerA.user.email);
     const response = await client.json('POST', ROUTES.apiTokens.create.build(), {
       name: ' ',
       scope: 'ADMIN',
@@ -84,57 +76,60 @@ describe('personal API tokens (issue 18)', () => {
   });
 
   it('works on GET and PUT with the owner’s rights, without CSRF, and records the last use at most once a minute', async () => {
-    const client = await signedInAs(t.app, tenants.customerA.admin.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerA.admin.email);
     const { token, row } = await createToken(client);
     const profile = await withToken(token, 'GET', ROUTES.profile.get.build());
-    expect(resultOf<{ email: string }>(profile).email).toBe(tenants.customerA.admin.email);
+    expect(resultOf<{ email: string }>(profile).email).toBe(ctx.tenants.customerA.admin.email);
     expect(profile.headers['set-cookie']).toBeUndefined();
 
     const put = await withToken(token, 'PUT', ROUTES.profile.update.build(), {
-      ...profileBody(tenants.customerA.admin.email, 'Scripted'),
+      ...profileBody(ctx.tenants.customerA.admin.email, 'Scripted'),
     });
     expect(put.statusCode, put.body).toBe(200);
-    const [user] = await t.database.db.select().from(users).where(eq(users.id, tenants.customerA.admin.id));
+    const [user] = await ctx.t.database.db.select().from(users).where(eq(users.id, ctx.tenants.customerA.admin.id));
     expect(user?.firstName).toBe('Scripted');
-    await t.app.auditSettled();
-    const recorded = await t.database.db
+    await ctx.t.app.auditSettled();
+    const recorded = await ctx.t.database.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.type, 'profile.update'), eq(auditEvents.userId, tenants.customerA.admin.id)));
+      .where(and(eq(auditEvents.type, 'profile.update'), eq(auditEvents.userId, ctx.tenants.customerA.admin.id)));
     expect(recorded.map((r) => r.detail)).toEqual([expect.objectContaining({ apiTokenId: row.id })]);
 
     const lastUsed = async () =>
-      (await t.database.db.select().from(apiTokens).where(eq(apiTokens.id, row.id)))[0]?.lastUsedAt?.getTime();
+      (await ctx.t.database.db.select().from(apiTokens).where(eq(apiTokens.id, row.id)))[0]?.lastUsedAt?.getTime();
     const first = await lastUsed();
     expect(first).toBeDefined();
-    t.clock.advanceMinutes(0.5);
+    ctx.t.clock.advanceMinutes(0.5);
     await withToken(token, 'GET', ROUTES.profile.get.build());
     expect(await lastUsed()).toBe(first);
-    t.clock.advanceMinutes(1);
+    ctx.t.clock.advanceMinutes(1);
     await withToken(token, 'GET', ROUTES.profile.get.build());
     expect(await lastUsed()).toBeGreaterThan(first ?? 0);
   });
 
   it('refuses a read-only token on POST, PUT and DELETE with a clear 403, and changes nothing', async () => {
-    const client = await signedInAs(t.app, tenants.customerA.superAdmin.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerA.superAdmin.email);
     const { token } = await createToken(client, 'READ_ONLY');
     expect((await withToken(token, 'GET', ROUTES.users.list.build())).statusCode).toBe(200);
     const put = await withToken(token, 'PUT', ROUTES.profile.update.build(), {
-      ...profileBody(tenants.customerA.superAdmin.email, 'Changed'),
+      ...profileBody(ctx.tenants.customerA.superAdmin.email, 'Changed'),
     });
     expect(put.statusCode).toBe(403);
     expect(put.json()).toMatchObject({ status: 'ERROR', responseSummaryCode: 'FORBIDDEN', result: null });
     expect(messagesOf(put)).toEqual([{ fieldName: '', message: API_TOKEN_MESSAGES.readOnlyToken }]);
-    const del = await withToken(token, 'DELETE', ROUTES.users.remove.build({ userId: tenants.customerA.user.id }));
+    const del = await withToken(token, 'DELETE', ROUTES.users.remove.build({ userId: ctx.tenants.customerA.user.id }));
     expect(del.statusCode).toBe(403);
-    const [user] = await t.database.db.select().from(users).where(eq(users.id, tenants.customerA.superAdmin.id));
+    const [user] = await ctx.t.database.db
+      .select()
+      .from(users)
+      .where(eq(users.id, ctx.tenants.customerA.superAdmin.id));
     expect(user?.firstName).not.toBe('Changed');
-    const [member] = await t.database.db.select().from(users).where(eq(users.id, tenants.customerA.user.id));
+    const [member] = await ctx.t.database.db.select().from(users).where(eq(users.id, ctx.tenants.customerA.user.id));
     expect(member).toBeDefined();
   });
 
   it('refuses a read-only token on a GET that changes state (setting the default storage account)', async () => {
-    const client = await signedInAs(t.app, tenants.providerAdmin.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.providerAdmin.email);
     const { token } = await createToken(client, 'READ_ONLY');
     const answer = await withToken(
       token,
@@ -146,42 +141,42 @@ describe('personal API tokens (issue 18)', () => {
   });
 
   it('gives exactly the owner’s rights: a customer user’s token reaches no admin route and no other tenant', async () => {
-    const client = await signedInAs(t.app, tenants.customerA.user.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerA.user.email);
     const { token } = await createToken(client);
     expect((await withToken(token, 'GET', ROUTES.users.list.build())).statusCode).toBe(403);
     expect((await withToken(token, 'GET', ROUTES.customers.lists.customers.build())).statusCode).toBe(403);
-    const other = await withToken(token, 'GET', ROUTES.users.detail.build({ userId: tenants.customerB.user.id }));
+    const other = await withToken(token, 'GET', ROUTES.users.detail.build({ userId: ctx.tenants.customerB.user.id }));
     expect(other.statusCode).toBe(403);
 
-    const reseller = await signedInAs(t.app, tenants.reseller.superAdmin.email);
+    const reseller = await signedInAs(ctx.t.app, ctx.tenants.reseller.superAdmin.email);
     const resellerToken = (await createToken(reseller, 'READ_ONLY')).token;
-    const own = ROUTES.customers.reseller.detail.build({ customerId: tenants.customerA.customerId });
+    const own = ROUTES.customers.reseller.detail.build({ customerId: ctx.tenants.customerA.customerId });
     expect((await withToken(resellerToken, 'GET', own)).statusCode).toBe(200);
-    const notOwn = ROUTES.customers.reseller.detail.build({ customerId: tenants.customerB.customerId });
+    const notOwn = ROUTES.customers.reseller.detail.build({ customerId: ctx.tenants.customerB.customerId });
     expect([403, 404]).toContain((await withToken(resellerToken, 'GET', notOwn)).statusCode);
   });
 
   it('ignores a session cookie sent with a token: the token alone decides', async () => {
-    const provider = await signedInAs(t.app, tenants.providerAdmin.email);
-    const userClient = await signedInAs(t.app, tenants.customerA.user.email);
+    const provider = await signedInAs(ctx.t.app, ctx.tenants.providerAdmin.email);
+    const userClient = await signedInAs(ctx.t.app, ctx.tenants.customerA.user.email);
     const { token } = await createToken(userClient, 'READ_ONLY');
     const headers = { cookie: provider.cookieHeader(), 'x-csrf-token': provider.csrf };
     const admin = await withToken(token, 'GET', ROUTES.customers.lists.customers.build(), undefined, headers);
     expect(admin.statusCode).toBe(403);
     const who = await withToken(token, 'GET', ROUTES.profile.get.build(), undefined, headers);
-    expect(resultOf<{ email: string }>(who).email).toBe(tenants.customerA.user.email);
+    expect(resultOf<{ email: string }>(who).email).toBe(ctx.tenants.customerA.user.email);
     const write = await withToken(
       token,
       'PUT',
       ROUTES.profile.update.build(),
-      profileBody(tenants.customerA.user.email, 'Cookie'),
+      profileBody(ctx.tenants.customerA.user.email, 'Cookie'),
       headers,
     );
     expect(write.statusCode).toBe(403);
   });
 
   it('cannot list, make or revoke tokens: that needs a session', async () => {
-    const client = await signedInAs(t.app, tenants.customerB.admin.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerB.admin.email);
     const { token, row } = await createToken(client);
     for (const [method, url] of [
       ['GET', ROUTES.apiTokens.list.build()],
@@ -205,17 +200,17 @@ describe('personal API tokens (issue 18)', () => {
     });
     expect(broken.statusCode).toBe(403);
     expect(messagesOf(broken)).toEqual([{ fieldName: '', message: API_TOKEN_MESSAGES.sessionRequired }]);
-    expect(await t.database.db.select().from(userMfa).where(eq(userMfa.userId, tenants.customerB.admin.id))).toEqual(
-      [],
-    );
     expect(
-      await t.database.db.select().from(apiTokens).where(eq(apiTokens.userId, tenants.customerB.admin.id)),
+      await ctx.t.database.db.select().from(userMfa).where(eq(userMfa.userId, ctx.tenants.customerB.admin.id)),
+    ).toEqual([]);
+    expect(
+      await ctx.t.database.db.select().from(apiTokens).where(eq(apiTokens.userId, ctx.tenants.customerB.admin.id)),
     ).toHaveLength(1);
   });
 
   it('refuses unknown and malformed tokens with 401, and a token on the live channel', async () => {
     for (const header of ['Bearer cpt_unknown', 'Bearer', 'Bearer a b', `Bearer ${'x'.repeat(500)}`]) {
-      const response = await t.app.inject({
+      const response = await ctx.t.app.inject({
         method: 'GET',
         url: ROUTES.profile.get.build(),
         headers: { accept: 'application/json', authorization: header },
@@ -223,14 +218,14 @@ describe('personal API tokens (issue 18)', () => {
       expect(response.statusCode, header).toBe(401);
       expect(response.json()).toMatchObject({ status: 'ERROR', responseSummaryCode: 'UNAUTHENTICATED' });
     }
-    const client = await signedInAs(t.app, tenants.customerB.user.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerB.user.email);
     const { token } = await createToken(client);
     expect((await withToken(token, 'GET', ROUTES.live.customer.build())).statusCode).toBe(401);
   });
 
   it('revokes the own token only (another user’s answers 404 and keeps working), and a revoked token is refused', async () => {
-    const owner = await signedInAs(t.app, tenants.customerB.superAdmin.email);
-    const other = await signedInAs(t.app, tenants.customerA.superAdmin.email);
+    const owner = await signedInAs(ctx.t.app, ctx.tenants.customerB.superAdmin.email);
+    const other = await signedInAs(ctx.t.app, ctx.tenants.customerA.superAdmin.email);
     const { token, row } = await createToken(owner);
     const foreign = await other.json('DELETE', ROUTES.apiTokens.revoke.build({ tokenId: row.id }));
     expect(foreign.statusCode).toBe(404);
@@ -238,26 +233,34 @@ describe('personal API tokens (issue 18)', () => {
 
     expect((await owner.json('DELETE', ROUTES.apiTokens.revoke.build({ tokenId: row.id }))).statusCode).toBe(200);
     expect((await withToken(token, 'GET', ROUTES.profile.get.build())).statusCode).toBe(401);
-    const audited = await t.database.db
+    const audited = await ctx.t.database.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.type, 'API_TOKEN_REVOKED'), eq(auditEvents.userId, tenants.customerB.superAdmin.id)));
+      .where(
+        and(eq(auditEvents.type, 'API_TOKEN_REVOKED'), eq(auditEvents.userId, ctx.tenants.customerB.superAdmin.id)),
+      );
     expect(audited).toHaveLength(1);
   });
 
   it('refuses a token whose owner may no longer sign in', async () => {
-    const client = await signedInAs(t.app, tenants.customerB.user.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerB.user.email);
     const { token } = await createToken(client);
-    await t.database.db.update(users).set({ status: 'INACTIVE' }).where(eq(users.id, tenants.customerB.user.id));
+    await ctx.t.database.db
+      .update(users)
+      .set({ status: 'INACTIVE' })
+      .where(eq(users.id, ctx.tenants.customerB.user.id));
     try {
       expect((await withToken(token, 'GET', ROUTES.profile.get.build())).statusCode).toBe(401);
     } finally {
-      await t.database.db.update(users).set({ status: 'ACTIVE' }).where(eq(users.id, tenants.customerB.user.id));
+      await ctx.t.database.db
+        .update(users)
+        .set({ status: 'ACTIVE' })
+        .where(eq(users.id, ctx.tenants.customerB.user.id));
     }
   });
 
   it(`allows at most ${API_TOKEN_LIMITS.maxPerUser} live tokens a user`, async () => {
-    const client = await signedInAs(t.app, tenants.reseller.superAdmin.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.reseller.superAdmin.email);
     const live = (await client.json('GET', ROUTES.apiTokens.list.build())).json().result.elements.length;
     for (let i = live; i < API_TOKEN_LIMITS.maxPerUser; i++) await createToken(client, 'READ_ONLY', `t${i}`);
     const refused = await client.json('POST', ROUTES.apiTokens.create.build(), {
@@ -271,10 +274,10 @@ describe('personal API tokens (issue 18)', () => {
 
   // Last: it moves the clock past every session's idle time.
   it('refuses an expired token with 401', async () => {
-    const client = await signedInAs(t.app, tenants.customerA.admin.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerA.admin.email);
     const { token } = await createToken(client);
     expect((await withToken(token, 'GET', ROUTES.profile.get.build())).statusCode).toBe(200);
-    t.clock.advanceMinutes(7 * 24 * 60 + 1);
+    ctx.t.clock.advanceMinutes(7 * 24 * 60 + 1);
     expect((await withToken(token, 'GET', ROUTES.profile.get.build())).statusCode).toBe(401);
   });
 });

@@ -1,24 +1,16 @@
 import { performance } from 'node:perf_hooks';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signInFailures } from '../../db/schema/index.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
-import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { useTestAppWithTenants } from '../../testing/suite.js';
 
 /**
  * Sign-in and password reset requests do not reveal whether an address has an account (issue 18): the same
  * status, body and headers (apart from cookies and request ids), and the same time, for an existing
  * address and an unknown one.
  */
-let t: TestApp;
-let tenants: Tenants;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  tenants = await createTenants(t.database.db);
-});
-afterAll(() => t.close());
+const ctx = useTestAppWithTenants();
 
 const UNKNOWN = 'nobody-here@alpha.test';
 const TRIES = 7;
@@ -55,10 +47,10 @@ async function timeRound(prepare: Prepare) {
   const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
   for (let i = 0; i < TRIES; i++) {
     for (const [kind, email] of [
-      ['known', tenants.customerA.user.email],
+      ['known', ctx.tenants.customerA.user.email],
       ['unknown', UNKNOWN],
     ] as const) {
-      await t.database.db.delete(signInFailures);
+      await ctx.t.database.db.delete(signInFailures);
       const send = await prepare(email);
       const started = performance.now();
       await send();
@@ -70,7 +62,7 @@ async function timeRound(prepare: Prepare) {
 }
 
 async function visitor() {
-  const client = new TestClient(t.app);
+  const client = new TestClient(ctx.t.app);
   await client.open('/login');
   return client;
 }
@@ -95,8 +87,8 @@ const forgot = async (email: string) => (await prepareForgot(email))();
 
 describe('no account enumeration (issue 18)', () => {
   it('a failed sign-in answers alike for an existing and an unknown address', async () => {
-    await t.database.db.delete(signInFailures);
-    const known = await signIn(tenants.customerA.user.email);
+    await ctx.t.database.db.delete(signInFailures);
+    const known = await signIn(ctx.tenants.customerA.user.email);
     const unknown = await signIn(UNKNOWN);
     expect(visible(known)).toEqual(visible(unknown));
     expect(known.headers.location).toBe('/login?error');
@@ -107,7 +99,7 @@ describe('no account enumeration (issue 18)', () => {
   });
 
   it('a reset request answers alike, and as fast, for an existing and an unknown address', async () => {
-    const known = await forgot(tenants.customerA.user.email);
+    const known = await forgot(ctx.tenants.customerA.user.email);
     const unknown = await forgot(UNKNOWN);
     expect(visible(known)).toEqual(visible(unknown));
     expect(known.statusCode).toBe(200);

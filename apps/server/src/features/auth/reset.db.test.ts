@@ -1,27 +1,20 @@
 import { MESSAGES, ROUTES } from '@portal/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../testing/app.js';
+import { describe, expect, it } from 'vitest';
 import { TestClient } from '../../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { FIXTURE_PASSWORD } from '../../testing/fixtures.js';
+import { useTestAppWithTenants } from '../../testing/suite.js';
 
-let t: TestApp;
-let tenants: Tenants;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  tenants = await createTenants(t.database.db);
-});
-afterAll(() => t.close());
+const ctx = useTestAppWithTenants();
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function requestLink(client: TestClient, email: string): Promise<string> {
-  const before = t.lastMailId();
+  const before = ctx.t.lastMailId();
   await client.open('/forgot-password');
   const response = await client.json('POST', '/forgot-password', { email });
   expect(response.statusCode).toBe(200);
   expect(response.json().result.message).toBe(MESSAGES.resetMailSent);
-  const mail = await t.waitForMail(email, before);
+  const mail = await ctx.t.waitForMail(email, before);
   const link = /http:\/\/portal\.test\/reset-password\?token=(\S+)/.exec(mail.text);
   if (!link?.[1]) throw new Error(`no link in mail: ${mail.text}`);
   return decodeURIComponent(link[1]);
@@ -29,8 +22,8 @@ async function requestLink(client: TestClient, email: string): Promise<string> {
 
 describe('password reset by e-mail (issue #2)', () => {
   it('ends the personal API tokens too: a reset is how a taken-over account is won back (issue 18)', async () => {
-    const email = tenants.customerB.admin.email;
-    const owner = new TestClient(t.app);
+    const email = ctx.tenants.customerB.admin.email;
+    const owner = new TestClient(ctx.t.app);
     await owner.signIn(email, FIXTURE_PASSWORD);
     const created = await owner.json('POST', ROUTES.apiTokens.create.build(), {
       name: 'taker',
@@ -39,13 +32,13 @@ describe('password reset by e-mail (issue #2)', () => {
     });
     const apiToken = created.json().result.token as string;
     const withToken = () =>
-      t.app.inject({
+      ctx.t.app.inject({
         method: 'GET',
         url: ROUTES.profile.get.build(),
         headers: { accept: 'application/json', authorization: `Bearer ${apiToken}` },
       });
     expect((await withToken()).statusCode).toBe(200);
-    const visitor = new TestClient(t.app);
+    const visitor = new TestClient(ctx.t.app);
     const token = await requestLink(visitor, email);
     const password = 'won back secret';
     const reset = await visitor.json('POST', '/reset-password', { token, password, confirmPassword: password });
@@ -54,11 +47,11 @@ describe('password reset by e-mail (issue #2)', () => {
   });
 
   it('mails a link over SMTP that sets a new password once and ends existing sessions', async () => {
-    const email = tenants.customerA.user.email;
-    const signedIn = new TestClient(t.app);
+    const email = ctx.tenants.customerA.user.email;
+    const signedIn = new TestClient(ctx.t.app);
     await signedIn.signIn(email, FIXTURE_PASSWORD);
 
-    const visitor = new TestClient(t.app);
+    const visitor = new TestClient(ctx.t.app);
     const token = await requestLink(visitor, email);
     const reset = await visitor.json('POST', '/reset-password', {
       token,
@@ -78,54 +71,54 @@ describe('password reset by e-mail (issue #2)', () => {
     expect(again.json().messages[0]).toMatchObject({ fieldName: '', message: MESSAGES.resetLinkInvalid });
 
     expect((await signedIn.json('GET', '/profile')).statusCode).toBe(401);
-    expect((await new TestClient(t.app).signIn(email, 'brand new secret')).headers.location).toBe('/');
-    expect((await new TestClient(t.app).signIn(email, 'another secret 2')).headers.location).toBe('/login?error');
+    expect((await new TestClient(ctx.t.app).signIn(email, 'brand new secret')).headers.location).toBe('/');
+    expect((await new TestClient(ctx.t.app).signIn(email, 'another secret 2')).headers.location).toBe('/login?error');
   });
 
   it('refuses an expired link', async () => {
-    const visitor = new TestClient(t.app);
-    const token = await requestLink(visitor, tenants.customerA.admin.email);
-    t.clock.advanceMinutes(61);
+    const visitor = new TestClient(ctx.t.app);
+    const token = await requestLink(visitor, ctx.tenants.customerA.admin.email);
+    ctx.t.clock.advanceMinutes(61);
     const reset = await visitor.json('POST', '/reset-password', {
       token,
       password: 'late secret 1',
       confirmPassword: 'late secret 1',
     });
     expect(reset.statusCode).toBe(400);
-    expect((await new TestClient(t.app).signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD)).headers.location).toBe(
-      '/',
-    );
+    expect(
+      (await new TestClient(ctx.t.app).signIn(ctx.tenants.customerA.admin.email, FIXTURE_PASSWORD)).headers.location,
+    ).toBe('/');
   });
 
   it('answers the same for an unknown address and sends nothing', async () => {
-    const before = t.lastMailId();
-    const visitor = new TestClient(t.app);
+    const before = ctx.t.lastMailId();
+    const visitor = new TestClient(ctx.t.app);
     await visitor.open('/forgot-password');
     const response = await visitor.json('POST', '/forgot-password', { email: 'nobody@nowhere.test' });
     expect(response.statusCode).toBe(200);
     expect(response.json().result.message).toBe(MESSAGES.resetMailSent);
     await new Promise((r) => setTimeout(r, 200));
-    expect(t.lastMailId()).toBe(before);
+    expect(ctx.t.lastMailId()).toBe(before);
   });
 
   it('answers the same, in the same time, whether the address has an account or not', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = new TestClient(ctx.t.app);
     await visitor.open('/forgot-password');
     const ask = async (email: string) => {
       const started = performance.now();
       const response = await visitor.json('POST', '/forgot-password', { email });
       return { ms: performance.now() - started, status: response.statusCode, body: response.body };
     };
-    const known = tenants.customerB.user.email;
+    const known = ctx.tenants.customerB.user.email;
     const times = { known: [] as number[], unknown: [] as number[] };
     for (let i = 0; i < 9; i++) {
       // Past the hourly cap of reset links, so every request for the known address mails one.
-      t.clock.advanceMinutes(61);
-      const before = t.lastMailId();
+      ctx.t.clock.advanceMinutes(61);
+      const before = ctx.t.lastMailId();
       const forKnown = await ask(known);
       // Its mail is out (and the mail connection closed) before the next request is timed, so no request
       // waits on another's work.
-      await t.waitForMail(known, before);
+      await ctx.t.waitForMail(known, before);
       await new Promise((r) => setTimeout(r, 100));
       const forUnknown = await ask(`nobody.${i}@nowhere.test`);
       await new Promise((r) => setTimeout(r, 100));
@@ -141,7 +134,7 @@ describe('password reset by e-mail (issue #2)', () => {
   });
 
   it('validates the new password with field messages', async () => {
-    const visitor = new TestClient(t.app);
+    const visitor = new TestClient(ctx.t.app);
     await visitor.open('/reset-password');
     const response = await visitor.json('POST', '/reset-password', {
       token: 'x',

@@ -5,15 +5,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, users } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
-import { TestClient } from '../../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import type { TestClient } from '../../testing/client.js';
+import { signedInClients } from '../../testing/envelope.js';
+import { createTenants, type Tenants } from '../../testing/fixtures.js';
 import { connectTestAgent, eventually, listenOnLoopback, type TestStomp } from '../live/testing.js';
 import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
 
 let t: TestApp;
 let tenants: Tenants;
 let base = '';
-const clients: Record<string, TestClient> = {};
+let clients: Record<string, TestClient>;
 /** customerB's machine (its agent connects in the tests), an offline one beside it, customerA's machine. */
 let ref = { customerId: 0, packageId: 0, machineId: 0 };
 let offlineRef = { customerId: 0, packageId: 0, machineId: 0 };
@@ -41,19 +42,14 @@ beforeAll(async () => {
   if (!issued || !issuedOffline) throw new Error('no credential');
   credential = issued;
   offlineCredential = issuedOffline;
-  const users = {
+  clients = await signedInClients(t.app, {
     provider: tenants.providerAdmin.email,
     superAdminB: tenants.customerB.superAdmin.email,
     adminB: tenants.customerB.admin.email,
     userB: tenants.customerB.user.email,
     adminA: tenants.customerA.admin.email,
     reseller: tenants.reseller.superAdmin.email,
-  };
-  for (const [key, email] of Object.entries(users)) {
-    const client = new TestClient(t.app);
-    await client.signIn(email, FIXTURE_PASSWORD);
-    clients[key] = client;
-  }
+  });
   base = await listenOnLoopback(t.app);
 });
 

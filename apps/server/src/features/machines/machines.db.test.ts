@@ -31,8 +31,9 @@ import {
 import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
-import { TestClient } from '../../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import type { TestClient } from '../../testing/client.js';
+import { signedInClients } from '../../testing/envelope.js';
+import { createTenants, type Tenants } from '../../testing/fixtures.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { connectTestAgent, eventually, listenOnLoopback, stompClient, type TestStomp } from '../live/testing.js';
@@ -52,7 +53,7 @@ let t: TestApp;
 let tenants: Tenants;
 let fixtures: ReturnType<typeof backupFixtures>;
 let base = '';
-const clients: Record<string, TestClient> = {};
+let clients: Record<string, TestClient>;
 /** customerA (the reseller's child): its user's machine and an unassigned one; customerB's machine. */
 let packageA = 0;
 let userMachine = 0;
@@ -70,19 +71,14 @@ beforeAll(async () => {
   otherMachine = await fixtures.machine(packageA, { name: 'Beta', assignedUserId: tenants.customerA.admin.id });
   packageB = await fixtures.package(tenants.customerB.customerId);
   machineB = await fixtures.machine(packageB, { name: 'Gamma', assignedUserId: tenants.customerB.admin.id });
-  const emails = {
+  clients = await signedInClients(t.app, {
     provider: tenants.providerAdmin.email,
     reseller: tenants.reseller.superAdmin.email,
     superA: tenants.customerA.superAdmin.email,
     adminA: tenants.customerA.admin.email,
     userA: tenants.customerA.user.email,
     adminB: tenants.customerB.admin.email,
-  };
-  for (const [key, email] of Object.entries(emails)) {
-    const client = new TestClient(t.app);
-    await client.signIn(email, FIXTURE_PASSWORD);
-    clients[key] = client;
-  }
+  });
   base = await listenOnLoopback(t.app);
 });
 afterEach(async () => {

@@ -12,7 +12,7 @@ import {
   storageLocations,
   taskActions,
 } from '../../db/schema/index.js';
-import { outputLinesOf } from '../realtime-commands/repo.js';
+import { withOutputLines } from '../realtime-commands/repo.js';
 
 export type MigrationRecord = typeof packageMigrations.$inferSelect;
 
@@ -407,11 +407,7 @@ export function createMigrationsRepo(db: Db) {
           .where(eq(realtimeCommands.packageMigrationId, migrationId))
           .orderBy(asc(realtimeCommands.timeStarted), asc(realtimeCommands.id))
       ).map(asCommand);
-      const byCommand = await outputLinesOf(
-        db,
-        rows.map((r) => r.id),
-      );
-      return rows.map((row) => ({ ...row, output: byCommand.get(row.id) ?? [] }));
+      return withOutputLines(db, rows);
     },
   };
 }

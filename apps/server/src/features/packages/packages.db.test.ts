@@ -453,21 +453,23 @@ describe('the package deletion job: safe to run again and on several instances',
       // The embedded storage: its machines have no storage users of their own.
       removeMachineStorageUser: async () => undefined,
     });
+  /** The deletion job as one portal instance runs it. */
+  const deletion = (deleteRows: (packageId: number) => Promise<boolean>, now?: () => Date) =>
+    createPackageDeletion({ repo: createPackagesRepo(t.database.db), removal: removal(), deleteRows, now });
+
+  /** A suspended package marked for deletion, with one machine whose repository is on disk. */
+  async function suspendedPackageBeingDeleted() {
+    const pkg = await fixtures.package(tenants.customerB.customerId, { status: 'SUSPENDED' });
+    const dir = repositoryDir(dataDir, null, await fixtures.machine(pkg));
+    await createRepository(dir);
+    await t.database.db.update(backupPackages).set({ beingDeleted: true }).where(eq(backupPackages.id, pkg));
+    return { pkg, dir };
+  }
 
   it('lets one of two instances take a package; the other finds nothing, and a second pass does nothing', async () => {
-    const db = t.database.db;
-    const pkg = await fixtures.package(tenants.customerB.customerId, { status: 'SUSPENDED' });
-    const machine = await fixtures.machine(pkg);
-    const dir = repositoryDir(dataDir, null, machine);
-    await createRepository(dir);
-    await db.update(backupPackages).set({ beingDeleted: true }).where(eq(backupPackages.id, pkg));
-    const backupState = createBackupStateService({ db });
-    const instance = () =>
-      createPackageDeletion({
-        repo: createPackagesRepo(db),
-        removal: removal(),
-        deleteRows: (id) => backupState.deletePackage(id),
-      });
+    const { pkg, dir } = await suspendedPackageBeingDeleted();
+    const backupState = createBackupStateService({ db: t.database.db });
+    const instance = () => deletion((id) => backupState.deletePackage(id));
     const [first, second] = [instance(), instance()];
     const deleted = await Promise.all([first.runPending(), second.runPending()]);
     expect(deleted.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
@@ -478,39 +480,24 @@ describe('the package deletion job: safe to run again and on several instances',
   });
 
   it('takes up a deletion an instance left half-done once its lease has ended', async () => {
-    const db = t.database.db;
-    const pkg = await fixtures.package(tenants.customerB.customerId, { status: 'SUSPENDED' });
-    const machine = await fixtures.machine(pkg);
-    const dir = repositoryDir(dataDir, null, machine);
-    await createRepository(dir);
-    await db.update(backupPackages).set({ beingDeleted: true }).where(eq(backupPackages.id, pkg));
-    const backupState = createBackupStateService({ db });
-    const crashing = createPackageDeletion({
-      repo: createPackagesRepo(db),
-      removal: removal(),
-      deleteRows: async () => {
-        throw new Error('instance stopped');
-      },
+    const { pkg, dir } = await suspendedPackageBeingDeleted();
+    const backupState = createBackupStateService({ db: t.database.db });
+    const crashing = deletion(async () => {
+      throw new Error('instance stopped');
     });
     await expect(crashing.runPending()).rejects.toThrow('instance stopped');
     expect(await exists(dir)).toBe(false);
     expect((await packageRow(pkg))?.beingDeleted).toBe(true);
 
     const later = new Date(Date.now() + PACKAGE_DELETION_LEASE_MS + 1000);
-    const early = createPackageDeletion({
-      repo: createPackagesRepo(db),
-      removal: removal(),
-      deleteRows: (id) => backupState.deletePackage(id),
-    });
+    const early = deletion((id) => backupState.deletePackage(id));
     // Still held by the instance that stopped: not taken before its lease ends.
     expect(await early.runPending()).toBe(0);
     expect(await packageRow(pkg)).not.toBeNull();
-    const next = createPackageDeletion({
-      repo: createPackagesRepo(db),
-      removal: removal(),
-      deleteRows: (id) => backupState.deletePackage(id),
-      now: () => later,
-    });
+    const next = deletion(
+      (id) => backupState.deletePackage(id),
+      () => later,
+    );
     expect(await next.runPending()).toBe(1);
     expect(await packageRow(pkg)).toBeNull();
   });

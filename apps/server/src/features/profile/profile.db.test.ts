@@ -1,27 +1,20 @@
 import { MESSAGES, mailTextPart, signInEmailChangedMail, THROTTLE } from '@portal/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signInFailures } from '../../db/schema/index.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { FIXTURE_PASSWORD } from '../../testing/fixtures.js';
 import { FIXTURE_RESELLER_BRAND } from '../../testing/mail.js';
+import { useTestAppWithTenants } from '../../testing/suite.js';
 
-let t: TestApp;
-let tenants: Tenants;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  tenants = await createTenants(t.database.db);
-});
-afterAll(() => t.close());
+const ctx = useTestAppWithTenants();
 
 const profileOf = (email: string) => ({ firstName: 'Ana', surname: 'Silva', email, contactNumber: '+351 555 0101' });
 
 describe('profile (issue #2)', () => {
   it('shows and saves the own name, e-mail and contact number', async () => {
-    const client = new TestClient(t.app);
-    await client.signIn(tenants.customerA.user.email, FIXTURE_PASSWORD);
-    const saved = await client.json('PUT', '/profile', profileOf(tenants.customerA.user.email));
+    const client = new TestClient(ctx.t.app);
+    await client.signIn(ctx.tenants.customerA.user.email, FIXTURE_PASSWORD);
+    const saved = await client.json('PUT', '/profile', profileOf(ctx.tenants.customerA.user.email));
     expect(saved.statusCode).toBe(200);
     const shown = (await client.json('GET', '/profile')).json().result;
     expect(shown).toMatchObject({
@@ -34,8 +27,8 @@ describe('profile (issue #2)', () => {
   });
 
   it('puts validation messages on their fields and keeps the stored data', async () => {
-    const client = new TestClient(t.app);
-    await client.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
+    const client = new TestClient(ctx.t.app);
+    await client.signIn(ctx.tenants.customerA.admin.email, FIXTURE_PASSWORD);
     const before = (await client.json('GET', '/profile')).json().result;
     const response = await client.json('PUT', '/profile', {
       firstName: '',
@@ -57,10 +50,10 @@ describe('profile (issue #2)', () => {
   });
 
   it("refuses another user's e-mail address on the email field", async () => {
-    const client = new TestClient(t.app);
-    await client.signIn(tenants.customerB.user.email, FIXTURE_PASSWORD);
+    const client = new TestClient(ctx.t.app);
+    await client.signIn(ctx.tenants.customerB.user.email, FIXTURE_PASSWORD);
     const response = await client.json('PUT', '/profile', {
-      ...profileOf(tenants.customerA.superAdmin.email.toUpperCase()),
+      ...profileOf(ctx.tenants.customerA.superAdmin.email.toUpperCase()),
       currentPassword: FIXTURE_PASSWORD,
     });
     expect(response.statusCode).toBe(409);
@@ -68,10 +61,10 @@ describe('profile (issue #2)', () => {
   });
 
   it('changes the sign-in e-mail only with the current password, on its field', async () => {
-    const { email } = tenants.customerB.superAdmin;
-    const client = new TestClient(t.app);
+    const { email } = ctx.tenants.customerB.superAdmin;
+    const client = new TestClient(ctx.t.app);
     await client.signIn(email, FIXTURE_PASSWORD);
-    const before = t.lastMailId();
+    const before = ctx.t.lastMailId();
     const missing = await client.json('PUT', '/profile', profileOf('taken.over@attacker.test'));
     expect(missing.statusCode).toBe(400);
     expect(missing.json().messages).toEqual([
@@ -90,28 +83,30 @@ describe('profile (issue #2)', () => {
     expect((await client.json('PUT', '/profile', profileOf(email.toUpperCase()))).statusCode).toBe(200);
     expect((await client.json('PUT', '/profile', profileOf(email))).statusCode).toBe(200);
     await new Promise((r) => setTimeout(r, 200));
-    expect(t.lastMailId()).toBe(before);
+    expect(ctx.t.lastMailId()).toBe(before);
   });
 
   it('changes the sign-in e-mail with the current password and tells the old address', async () => {
-    const old = tenants.customerA.user.email;
-    const client = new TestClient(t.app);
+    const old = ctx.tenants.customerA.user.email;
+    const client = new TestClient(ctx.t.app);
     await client.signIn(old, FIXTURE_PASSWORD);
     expect((await client.json('PUT', '/profile', profileOf(old))).statusCode).toBe(200);
-    const before = t.lastMailId();
+    const before = ctx.t.lastMailId();
     const changed = await client.json('PUT', '/profile', {
       ...profileOf('ana.new@contoso.test'),
       currentPassword: FIXTURE_PASSWORD,
     });
     expect(changed.statusCode).toBe(200);
     expect(changed.json().result.email).toBe('ana.new@contoso.test');
-    expect((await new TestClient(t.app).signIn('ana.new@contoso.test', FIXTURE_PASSWORD)).headers.location).toBe('/');
-    expect((await new TestClient(t.app).signIn(old, FIXTURE_PASSWORD)).headers.location).toBe('/login?error');
+    expect((await new TestClient(ctx.t.app).signIn('ana.new@contoso.test', FIXTURE_PASSWORD)).headers.location).toBe(
+      '/',
+    );
+    expect((await new TestClient(ctx.t.app).signIn(old, FIXTURE_PASSWORD)).headers.location).toBe('/login?error');
 
-    const mail = await t.waitForMail(old, before);
+    const mail = await ctx.t.waitForMail(old, before);
     const expected = signInEmailChangedMail(FIXTURE_RESELLER_BRAND.name, 'Ana', {
       newEmail: 'ana.new@contoso.test',
-      at: t.clock.now,
+      at: ctx.t.clock.now,
     });
     expect(mail).toMatchObject({
       to: old,
@@ -120,7 +115,7 @@ describe('profile (issue #2)', () => {
     });
     expect(mail.text).toContain('ana.new@contoso.test');
     expect(mail.text).toContain('If you did not make this change');
-    expect(t.mails.list().filter((m) => m.id > before && m.to.includes('ana.new@contoso.test'))).toEqual([]);
+    expect(ctx.t.mails.list().filter((m) => m.id > before && m.to.includes('ana.new@contoso.test'))).toEqual([]);
 
     // Back to the old address, so the other tests find the user as they left it.
     const back = await client.json('PUT', '/profile', { ...profileOf(old), currentPassword: FIXTURE_PASSWORD });
@@ -128,8 +123,8 @@ describe('profile (issue #2)', () => {
   });
 
   it('checks the current password under the sign-in throttle: a session guesses no faster than the sign-in form', async () => {
-    const client = new TestClient(t.app);
-    await client.signIn(tenants.customerA.superAdmin.email, FIXTURE_PASSWORD);
+    const client = new TestClient(ctx.t.app);
+    await client.signIn(ctx.tenants.customerA.superAdmin.email, FIXTURE_PASSWORD);
     const change = (currentPassword: string) =>
       client.json('PUT', '/profile/password', {
         currentPassword,
@@ -140,17 +135,17 @@ describe('profile (issue #2)', () => {
     const throttled = await change(FIXTURE_PASSWORD);
     expect(throttled.statusCode).toBe(429);
     expect(throttled.json().messages[0]).toMatchObject({ fieldName: 'currentPassword' });
-    t.clock.advanceMinutes(60);
-    await client.signIn(tenants.customerA.superAdmin.email, FIXTURE_PASSWORD);
+    ctx.t.clock.advanceMinutes(60);
+    await client.signIn(ctx.tenants.customerA.superAdmin.email, FIXTURE_PASSWORD);
     expect((await change(FIXTURE_PASSWORD)).statusCode).toBe(200);
-    await t.database.db.delete(signInFailures);
+    await ctx.t.database.db.delete(signInFailures);
   });
 
   it('changes the password only with the current one, and ends the other sessions', async () => {
-    const email = tenants.customerB.admin.email;
-    const other = new TestClient(t.app);
+    const email = ctx.tenants.customerB.admin.email;
+    const other = new TestClient(ctx.t.app);
     await other.signIn(email, FIXTURE_PASSWORD);
-    const client = new TestClient(t.app);
+    const client = new TestClient(ctx.t.app);
     await client.signIn(email, FIXTURE_PASSWORD);
 
     const wrong = await client.json('PUT', '/profile/password', {
@@ -182,7 +177,7 @@ describe('profile (issue #2)', () => {
     expect(changed.statusCode).toBe(200);
     expect((await client.json('GET', '/profile')).statusCode).toBe(200);
     expect((await other.json('GET', '/profile')).statusCode).toBe(401);
-    expect((await new TestClient(t.app).signIn(email, 'new password 1')).headers.location).toBe('/');
+    expect((await new TestClient(ctx.t.app).signIn(email, 'new password 1')).headers.location).toBe('/');
 
     const activity = (await client.json('GET', '/profile/activity?page=0&size=10')).json().result;
     expect(activity.elements.map((e: { type: string }) => e.type)).toContain('PASSWORD_CHANGED');

@@ -32,7 +32,7 @@ const asRow = (row: Omit<RealtimeCommandRow, 'backupMachineId'> & { backupMachin
   ({ ...row, backupMachineId: row.backupMachineId ?? 0 }) satisfies RealtimeCommandRow;
 
 /** The output lines of commands (restic's or a migration's sequences), each command's in order. */
-export async function outputLinesOf(db: Executor, commandIds: number[]): Promise<Map<number, string[]>> {
+async function outputLinesOf(db: Executor, commandIds: number[]): Promise<Map<number, string[]>> {
   const byCommand = new Map<number, string[]>();
   if (commandIds.length === 0) return byCommand;
   const lines = await db
@@ -46,6 +46,18 @@ export async function outputLinesOf(db: Executor, commandIds: number[]): Promise
     byCommand.set(commandId, list);
   }
   return byCommand;
+}
+
+/** Command rows (restic's or a migration's sequences), each with its output lines. */
+export async function withOutputLines<T extends { id: number }>(
+  db: Executor,
+  rows: T[],
+): Promise<Array<T & { output: string[] }>> {
+  const byCommand = await outputLinesOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, output: byCommand.get(row.id) ?? [] }));
 }
 
 /** The queries behind realtime restic commands (001 §3, §7; issue #5). */
@@ -120,11 +132,7 @@ export function createRealtimeCommandsRepo(db: Executor) {
           .where(eq(realtimeCommands.backupMachineId, machineId))
           .orderBy(asc(realtimeCommands.timeStarted), asc(realtimeCommands.id))
       ).map(asRow);
-      const byCommand = await outputLinesOf(
-        db,
-        rows.map((r) => r.id),
-      );
-      return rows.map((row) => ({ ...row, output: byCommand.get(row.id) ?? [] }));
+      return withOutputLines(db, rows);
     },
 
     /**

@@ -13,8 +13,7 @@ import { type AgentToServer, agentToServerSchema, ROUTES, withQuery } from '@por
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupSnapshots, runAccountSnapshots, taskActions } from '../../db/schema/index.js';
-import { createSecretBox } from '../../secrets.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
+import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD } from '../../testing/fixtures.js';
@@ -23,7 +22,6 @@ import { type AgentEventService, createAgentEventService } from '../agent-events
 import { createBackupStateService } from '../backup-state/service.js';
 import { eventually } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
-import { createRepositorySettings } from '../local-storage/repository-settings.js';
 
 let t: TestApp;
 let tmp = '';
@@ -129,12 +127,7 @@ beforeAll(async () => {
   taskId = (await backupState.createTask({ ...fixtures.task(machineId, { name: 'Hosting' }), type: 'CPANEL' })) ?? 0;
   events = createAgentEventService({ repo: createAgentEventsRepo(t.database.db), backupState, now: () => t.clock.now });
 
-  const repositories = createRepositorySettings({
-    db: t.database.db,
-    secrets: createSecretBox(t.config.masterKey ?? ''),
-    publicBase: 'http://portal.test',
-  });
-  password = (await repositories.repositoryPassword(machineId)) ?? '';
+  password = (await repositoryPasswordOf(t, machineId)) ?? '';
   repo = repositoryDir(t.config.dataDir, null, machineId);
   mkdirSync(join(repo, '..'), { recursive: true });
   restic(['init']);

@@ -23,8 +23,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupSnapshots, customers, downloadIds, taskActions } from '../../db/schema/index.js';
-import { createSecretBox } from '../../secrets.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
+import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
@@ -32,7 +31,6 @@ import { storageAccessFor } from '../../testing/storage-access.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { eventually, listenOnLoopback } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
-import { createRepositorySettings } from '../local-storage/repository-settings.js';
 import { createRestoreRepo } from './repo.js';
 import { createRestoreService } from './service.js';
 
@@ -133,14 +131,7 @@ beforeAll(async () => {
   const taskId = await backupState.createTask(fixtures.task(machineId, { name: taskName }));
   if (!taskId) throw new Error('task not created');
 
-  const masterKey = t.config.masterKey;
-  if (!masterKey) throw new Error('no master key');
-  const repositories = createRepositorySettings({
-    db: t.database.db,
-    secrets: createSecretBox(masterKey),
-    publicBase: 'http://portal.test',
-  });
-  password = (await repositories.repositoryPassword(machineId)) ?? '';
+  password = (await repositoryPasswordOf(t, machineId)) ?? '';
   repo = repositoryDir(t.config.dataDir, null, machineId);
   mkdirSync(join(repo, '..'), { recursive: true });
   restic(['init']);
@@ -475,6 +466,14 @@ describe('snapshot archive deletion (002 §4.2, §7.5)', () => {
     );
   const row = async () =>
     (await t.database.db.select().from(backupSnapshots).where(eq(backupSnapshots.id, snapshotRowId)))[0];
+  /** The restore service of a server started later, on the same database and storage. */
+  const restartedRestoreService = (onError?: (error: unknown) => void) =>
+    createRestoreService({
+      repo: createRestoreRepo(t.database.db),
+      storage: storageAccessFor(t.database.db, t.config.dataDir, t.config.masterKey ?? ''),
+      repositoryPassword: (machineId) => repositoryPasswordOf(t, machineId),
+      onError,
+    });
 
   it('is not found for another tenant and needs ?archivedelete=true', async () => {
     expect((await otherTenant.json('PUT', path())).statusCode).toBe(404);
@@ -511,17 +510,7 @@ describe('snapshot archive deletion (002 §4.2, §7.5)', () => {
         storageStatus: 'BEING_DELETED',
       })
       .returning({ id: backupSnapshots.id });
-    const masterKey = t.config.masterKey ?? '';
-    const restarted = createRestoreService({
-      repo: createRestoreRepo(t.database.db),
-      storage: storageAccessFor(t.database.db, t.config.dataDir, masterKey),
-      repositoryPassword: (machineId) =>
-        createRepositorySettings({
-          db: t.database.db,
-          secrets: createSecretBox(masterKey),
-          publicBase: 'http://x',
-        }).repositoryPassword(machineId),
-    });
+    const restarted = restartedRestoreService();
     await restarted.resumeDeletions();
     await restarted.idle();
     const [after] = await t.database.db
@@ -546,19 +535,8 @@ describe('snapshot archive deletion (002 §4.2, §7.5)', () => {
         storageStatus: 'BEING_DELETED',
       })
       .returning({ id: backupSnapshots.id });
-    const masterKey = t.config.masterKey ?? '';
     const errors: unknown[] = [];
-    const restarted = createRestoreService({
-      repo: createRestoreRepo(t.database.db),
-      storage: storageAccessFor(t.database.db, t.config.dataDir, masterKey),
-      repositoryPassword: (id) =>
-        createRepositorySettings({
-          db: t.database.db,
-          secrets: createSecretBox(masterKey),
-          publicBase: 'http://x',
-        }).repositoryPassword(id),
-      onError: (error) => errors.push(error),
-    });
+    const restarted = restartedRestoreService((error) => errors.push(error));
     await restarted.resumeDeletions();
     await restarted.idle();
     const [after] = await t.database.db

@@ -20,8 +20,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backupSnapshots, backupTasks, machineMessages, taskActions } from '../../db/schema/index.js';
-import { createSecretBox } from '../../secrets.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
+import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
@@ -30,7 +29,6 @@ import { createAgentEventsRepo } from '../agent-events/repo.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { connectTestAgent, eventually, listenOnLoopback, type TestStomp } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
-import { createRepositorySettings } from '../local-storage/repository-settings.js';
 import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
 import { createTaskCommandsRepo } from '../task-commands/repo.js';
 import { createSeedingRepo } from './repo.js';
@@ -99,14 +97,7 @@ beforeAll(async () => {
   ref = { ...machine, taskId: seedTaskId };
   activeRef = { ...machine, taskId: activeTaskId };
 
-  const masterKey = t.config.masterKey;
-  if (!masterKey) throw new Error('no master key');
-  const repositories = createRepositorySettings({
-    db: t.database.db,
-    secrets: createSecretBox(masterKey),
-    publicBase: 'http://portal.test',
-  });
-  password = (await repositories.repositoryPassword(machineId)) ?? '';
+  password = (await repositoryPasswordOf(t, machineId)) ?? '';
 
   // The machine's repository on the embedded storage, as the agent's first `restic init` through the REST
   // backend leaves it; and the seed the agent makes on the disk (same password, same chunker parameters).
