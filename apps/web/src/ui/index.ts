@@ -34,3 +34,4 @@ export * from './useFormDialog';
 export * from './useLingeringFlag';
 export * from './useOnOpen';
 export * from './usePagedQuery';
+export * from './ViewModal';

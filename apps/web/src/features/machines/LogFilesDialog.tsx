@@ -1,10 +1,7 @@
 import { type LogFileEntry, MESSAGES, ROUTES, withQuery } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
-import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
 import { getResult, routeCall } from '../../app/api';
-import { DataTable, type DataTableColumn } from '../../ui';
+import { DataTable, type DataTableColumn, ViewModal } from '../../ui';
 import type { MachineDialogProps } from './dialogs';
 import { machineKeys } from './queries';
 
@@ -12,7 +9,6 @@ const TEXT = MESSAGES.backupMachine;
 
 /** View log files (001 §2, §7; provider admins): the files the agent uploaded, each a text download. */
 export function LogFilesDialog({ show, onHide, machine, animation }: MachineDialogProps) {
-  const titleId = useId();
   const ref = { customerId: machine.customerId, packageId: machine.backupPackageId, machineId: machine.id };
   const files = useQuery({
     queryKey: machineKeys.logFiles(machine.id),
@@ -34,36 +30,27 @@ export function LogFilesDialog({ show, onHide, machine, animation }: MachineDial
   ];
   const rows = files.data ?? [];
   return (
-    <Modal
+    <ViewModal
       show={show}
       onHide={onHide}
+      title={TEXT.logFilesTitle}
+      closeLabel={TEXT.close}
       size="lg"
       animation={animation}
-      aria-labelledby={titleId}
       data-testid="log-files-dialog"
     >
-      <Modal.Header closeButton>
-        <Modal.Title id={titleId}>{TEXT.logFilesTitle}</Modal.Title>
-      </Modal.Header>
-      <Modal.Body>
-        <DataTable<LogFileEntry>
-          aria-label={TEXT.logFilesTitle}
-          columns={columns}
-          rows={rows}
-          rowKey={(f) => f.fileName}
-          totalElements={rows.length}
-          page={0}
-          size={Math.max(rows.length, 1)}
-          onPageChange={() => {}}
-          loading={files.isLoading}
-          emptyText={TEXT.noLogFiles}
-        />
-      </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onHide}>
-          {TEXT.close}
-        </Button>
-      </Modal.Footer>
-    </Modal>
+      <DataTable<LogFileEntry>
+        aria-label={TEXT.logFilesTitle}
+        columns={columns}
+        rows={rows}
+        rowKey={(f) => f.fileName}
+        totalElements={rows.length}
+        page={0}
+        size={Math.max(rows.length, 1)}
+        onPageChange={() => {}}
+        loading={files.isLoading}
+        emptyText={TEXT.noLogFiles}
+      />
+    </ViewModal>
   );
 }

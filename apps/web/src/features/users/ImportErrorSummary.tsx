@@ -1,8 +1,8 @@
 import { MESSAGES, moreErrors, USER_IMPORT_ERRORS_SHOWN } from '@portal/domain';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
+import { ViewModal } from '../../ui';
 
 const TEXT = MESSAGES.userImport;
 
@@ -26,7 +26,6 @@ export interface ImportErrorSummaryProps {
  */
 export function ImportErrorSummary({ kind, errors, animation }: ImportErrorSummaryProps) {
   const [showAll, setShowAll] = useState(false);
-  const titleId = useId();
   const texts = KIND_TEXTS[kind];
   const hidden = errors.length - USER_IMPORT_ERRORS_SHOWN;
   return (
@@ -46,31 +45,22 @@ export function ImportErrorSummary({ kind, errors, animation }: ImportErrorSumma
           </Button>
         </div>
       )}
-      <Modal
+      <ViewModal
         show={showAll}
         onHide={() => setShowAll(false)}
+        title={texts.dialogTitle}
+        closeLabel={TEXT.close}
         scrollable
-        aria-labelledby={titleId}
         animation={animation}
         data-testid="import-errors-dialog"
       >
-        <Modal.Header closeButton>
-          <Modal.Title id={titleId}>{texts.dialogTitle}</Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <ul className="mb-0 ps-3">
-            {errors.map((error, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: as above
-              <li key={index}>{error}</li>
-            ))}
-          </ul>
-        </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={() => setShowAll(false)}>
-            {TEXT.close}
-          </Button>
-        </Modal.Footer>
-      </Modal>
+        <ul className="mb-0 ps-3">
+          {errors.map((error, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: as above
+            <li key={index}>{error}</li>
+          ))}
+        </ul>
+      </ViewModal>
     </Alert>
   );
 }
