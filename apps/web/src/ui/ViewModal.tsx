@@ -19,34 +19,16 @@ export interface ViewModalProps {
 }
 
 /** A dialog that shows something and has nothing to submit: its title names it, Close or the icon ends it. */
-export function ViewModal({
-  show,
-  title,
-  children,
-  onHide,
-  closeLabel,
-  size,
-  scrollable,
-  animation,
-  'data-testid': testId,
-}: ViewModalProps) {
+export function ViewModal({ title, children, closeLabel, ...modal }: ViewModalProps) {
   const titleId = useId();
   return (
-    <Modal
-      show={show}
-      onHide={onHide}
-      size={size}
-      scrollable={scrollable}
-      animation={animation}
-      aria-labelledby={titleId}
-      data-testid={testId}
-    >
+    <Modal {...modal} aria-labelledby={titleId}>
       <Modal.Header closeButton>
         <Modal.Title id={titleId}>{title}</Modal.Title>
       </Modal.Header>
       <Modal.Body>{children}</Modal.Body>
       <Modal.Footer>
-        <Button variant="secondary" onClick={onHide}>
+        <Button variant="secondary" onClick={modal.onHide}>
           {closeLabel}
         </Button>
       </Modal.Footer>

@@ -16,15 +16,13 @@ export interface SelectResellerDialogProps {
 }
 
 /** 'Select new reseller' (002 §2.5, §4.5): the customers that may become resellers, searched and paged. */
-export function SelectResellerDialog({ show, onHide, onSelect, animation }: SelectResellerDialogProps) {
+export function SelectResellerDialog({ onSelect, ...shown }: SelectResellerDialogProps) {
   return (
     <ViewModal
-      show={show}
-      onHide={onHide}
+      {...shown}
       title={TEXT.selectResellerTitle}
       closeLabel={TEXT.close}
       size="xl"
-      animation={animation}
       data-testid="select-reseller-dialog"
     >
       <CustomersTable

@@ -8,12 +8,12 @@ import { machineKeys } from './queries';
 const TEXT = MESSAGES.backupMachine;
 
 /** View log files (001 §2, §7; provider admins): the files the agent uploaded, each a text download. */
-export function LogFilesDialog({ show, onHide, machine, animation }: MachineDialogProps) {
+export function LogFilesDialog({ machine, ...shown }: MachineDialogProps) {
   const ref = { customerId: machine.customerId, packageId: machine.backupPackageId, machineId: machine.id };
   const files = useQuery({
     queryKey: machineKeys.logFiles(machine.id),
     queryFn: () => getResult(routeCall(ROUTES.machineCommands.logFiles, ref)),
-    enabled: show,
+    enabled: shown.show,
   });
   const columns: Array<DataTableColumn<LogFileEntry>> = [
     {
@@ -30,15 +30,7 @@ export function LogFilesDialog({ show, onHide, machine, animation }: MachineDial
   ];
   const rows = files.data ?? [];
   return (
-    <ViewModal
-      show={show}
-      onHide={onHide}
-      title={TEXT.logFilesTitle}
-      closeLabel={TEXT.close}
-      size="lg"
-      animation={animation}
-      data-testid="log-files-dialog"
-    >
+    <ViewModal {...shown} title={TEXT.logFilesTitle} closeLabel={TEXT.close} size="lg" data-testid="log-files-dialog">
       <DataTable<LogFileEntry>
         aria-label={TEXT.logFilesTitle}
         columns={columns}

@@ -49,19 +49,17 @@ const EMPTY = { elements: [] as MachineMessageRow[], totalElements: 0, totalPage
  * an empty list, no message (001 §8).
  */
 export function MessageLogDialog({
-  show,
-  onHide,
   machineId,
   backupTaskId,
   backupActionId,
   backupTaskActionType,
-  animation,
+  ...shown
 }: MessageLogDialogProps) {
   const [types, setTypes] = useState<MessageType[]>([...DEFAULT_MESSAGE_TYPES]);
   const [page, setPage] = useState(0);
   const [filterOpen, setFilterOpen] = useState(false);
   // Each opening starts from the ERROR messages, first page, filter closed.
-  useOnOpen(show, () => {
+  useOnOpen(shown.show, () => {
     setTypes([...DEFAULT_MESSAGE_TYPES]);
     setPage(0);
     setFilterOpen(false);
@@ -79,7 +77,7 @@ export function MessageLogDialog({
       const answer = await call(ROUTES.machines.messages, { machineId }, body, { page, size: MESSAGE_LOG_PAGE_SIZE });
       return answer.ok && answer.envelope.result ? answer.envelope.result : EMPTY;
     },
-    enabled: show,
+    enabled: shown.show,
     placeholderData: keepPreviousData,
   });
   const result = messages.data ?? EMPTY;
@@ -94,13 +92,11 @@ export function MessageLogDialog({
   const to = Math.min((page + 1) * MESSAGE_LOG_PAGE_SIZE, result.totalElements);
   return (
     <ViewModal
-      show={show}
-      onHide={onHide}
+      {...shown}
       title={TEXT.messageLogTitle}
       closeLabel={TEXT.close}
       size="xl"
       scrollable
-      animation={animation}
       data-testid="message-log-dialog"
     >
       <Button

@@ -20,6 +20,17 @@ export interface ImportErrorSummaryProps {
   animation?: boolean;
 }
 
+function ErrorList({ errors }: { errors: readonly string[] }) {
+  return (
+    <ul className="mb-0 ps-3">
+      {errors.map((error, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the same text may repeat; position is the identity
+        <li key={index}>{error}</li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * The import's error summary (002 §8.2): its heading, the first five errors, then 'N more error(s)'
  * with a See all link opening every error in a dialog titled 'Validation errors' or 'Import errors'.
@@ -31,12 +42,7 @@ export function ImportErrorSummary({ kind, errors, animation }: ImportErrorSumma
   return (
     <Alert variant="danger" className="mt-3 mb-0 py-2" data-testid="import-errors">
       <div className="fw-semibold">{texts.summary}</div>
-      <ul className="mb-0 ps-3">
-        {errors.slice(0, USER_IMPORT_ERRORS_SHOWN).map((error, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the same text may repeat; position is the identity
-          <li key={index}>{error}</li>
-        ))}
-      </ul>
+      <ErrorList errors={errors.slice(0, USER_IMPORT_ERRORS_SHOWN)} />
       {hidden > 0 && (
         <div className="mt-1">
           {moreErrors(hidden)}{' '}
@@ -54,12 +60,7 @@ export function ImportErrorSummary({ kind, errors, animation }: ImportErrorSumma
         animation={animation}
         data-testid="import-errors-dialog"
       >
-        <ul className="mb-0 ps-3">
-          {errors.map((error, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: as above
-            <li key={index}>{error}</li>
-          ))}
-        </ul>
+        <ErrorList errors={errors} />
       </ViewModal>
     </Alert>
   );
