@@ -35,3 +35,4 @@ export * from './useLingeringFlag';
 export * from './useOnOpen';
 export * from './usePagedQuery';
 export * from './ViewModal';
+export * from './WholeTable';

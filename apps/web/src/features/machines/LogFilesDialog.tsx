@@ -1,7 +1,7 @@
 import { type LogFileEntry, MESSAGES, ROUTES, withQuery } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
 import { getResult, routeCall } from '../../app/api';
-import { DataTable, type DataTableColumn, ViewModal } from '../../ui';
+import { type DataTableColumn, ViewModal, WholeTable } from '../../ui';
 import type { MachineDialogProps } from './dialogs';
 import { machineKeys } from './queries';
 
@@ -31,15 +31,11 @@ export function LogFilesDialog({ machine, ...shown }: MachineDialogProps) {
   const rows = files.data ?? [];
   return (
     <ViewModal {...shown} title={TEXT.logFilesTitle} closeLabel={TEXT.close} size="lg" data-testid="log-files-dialog">
-      <DataTable<LogFileEntry>
+      <WholeTable<LogFileEntry>
         aria-label={TEXT.logFilesTitle}
         columns={columns}
         rows={rows}
         rowKey={(f) => f.fileName}
-        totalElements={rows.length}
-        page={0}
-        size={Math.max(rows.length, 1)}
-        onPageChange={() => {}}
         loading={files.isLoading}
         emptyText={TEXT.noLogFiles}
       />
