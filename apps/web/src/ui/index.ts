@@ -34,3 +34,5 @@ export * from './useFormDialog';
 export * from './useLingeringFlag';
 export * from './useOnOpen';
 export * from './usePagedQuery';
+export * from './ViewModal';
+export * from './WholeTable';

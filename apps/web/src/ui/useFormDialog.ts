@@ -7,14 +7,10 @@ import type { SubmitOutcome, SubmitTexts } from './serverMessages';
 import { useDialogSubmit } from './useDialogSubmit';
 import { useOnOpen } from './useOnOpen';
 
-export interface FormDialogOptions<F extends FieldValues, S extends z.ZodType, V, T> extends SubmitTexts<T> {
-  show: boolean;
-  /** Closes the dialog; called after a clean success unless `onOutcome` is given. */
-  onHide: () => void;
-  animation?: boolean;
+export interface SubmitFormOptions<F extends FieldValues, S extends z.ZodType, V, T> extends SubmitTexts<T> {
   /** The domain's form schema: checks the fields in the browser and gives the payload. */
   schema: S;
-  /** The values each opening starts from (an empty form, or the record as it is now). */
+  /** The values the form starts from (an empty form, or the record as it is now). */
   defaults: () => F;
   /** The feature's mutation, called with `variables` of the checked payload. */
   mutation: ApiMutation<V, T>;
@@ -25,6 +21,52 @@ export interface FormDialogOptions<F extends FieldValues, S extends z.ZodType, V
   routing?: { globalFieldNames: readonly string[] };
   /** Id prefix of the fields, so two forms on one page can share field names. */
   idPrefix?: string;
+  /** What follows the answer (given what was sent). */
+  onOutcome?: (outcome: SubmitOutcome<T>, sent: V) => void;
+}
+
+/**
+ * One form that sends a mutation (001 §5, §8): the zod form with the domain's schema and the submission through
+ * useDialogSubmit with the server's messages on their fields. A form on a page uses it as it is; useFormDialog
+ * adds the dialog's opening and closing. Hand `field` to each TextField/SelectField/CheckboxField.
+ */
+export function useSubmitForm<F extends FieldValues, S extends z.ZodType, V, T>({
+  schema,
+  defaults,
+  mutation,
+  variables,
+  fieldNames,
+  routing,
+  idPrefix = '',
+  onOutcome,
+  ...texts
+}: SubmitFormOptions<F, S, V, T>) {
+  const form = useForm<F>({
+    // The form holds the fields as the inputs give them; the schema turns them into the payload.
+    resolver: zodResolver(schema as never) as unknown as Resolver<F>,
+    defaultValues: defaults() as never,
+  });
+  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    ...texts,
+    mutation,
+    form: { setError: form.setError, fieldNames, globalFieldNames: routing?.globalFieldNames },
+  });
+  // The resolver has checked the values; parsing again gives the payload's type.
+  const onSubmit = form.handleSubmit(async (values) => {
+    const sent = variables(schema.parse(values), values);
+    const outcome = await submit(sent);
+    onOutcome?.(outcome, sent);
+  });
+  const submitting = form.formState.isSubmitting;
+  return { form, field: { form, idPrefix }, onSubmit, submitting, globalErrors, clearErrors };
+}
+
+export interface FormDialogOptions<F extends FieldValues, S extends z.ZodType, V, T>
+  extends SubmitFormOptions<F, S, V, T> {
+  show: boolean;
+  /** Closes the dialog; called after a clean success unless `onOutcome` is given. */
+  onHide: () => void;
+  animation?: boolean;
   /** What follows the answer (given what was sent) instead of closing on success. */
   onOutcome?: (outcome: SubmitOutcome<T>, sent: V) => void;
 }
@@ -41,50 +83,32 @@ export interface FormDialogState {
 }
 
 /**
- * One form dialog (001 §4, §5, §8): the zod form with the domain's schema, reset at each opening; the
- * submission through useDialogSubmit with the server's messages on their fields; closed on a clean
- * success. Hand `dialog` to FormDialog and `field` to each TextField/SelectField/CheckboxField.
+ * One form dialog (001 §4, §5, §8): useSubmitForm, reset at each opening and closed on a clean success. Hand
+ * `dialog` to FormDialog and `field` to each TextField/SelectField/CheckboxField.
  */
 export function useFormDialog<F extends FieldValues, S extends z.ZodType, V, T>({
   show,
   onHide,
   animation,
-  schema,
-  defaults,
-  mutation,
-  variables,
-  fieldNames,
-  routing,
-  idPrefix = '',
   onOutcome,
-  ...texts
+  ...options
 }: FormDialogOptions<F, S, V, T>) {
-  const form = useForm<F>({
-    // The form holds the fields as the inputs give them; the schema turns them into the payload.
-    resolver: zodResolver(schema as never) as unknown as Resolver<F>,
-    defaultValues: defaults() as never,
+  const { form, field, onSubmit, submitting, globalErrors, clearErrors } = useSubmitForm({
+    ...options,
+    onOutcome: (outcome, sent) => {
+      if (onOutcome) onOutcome(outcome, sent);
+      else if (outcome.close) onHide();
+    },
   });
-  useOnOpen(show, () => form.reset(defaults()));
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
-    ...texts,
-    mutation,
-    form: { setError: form.setError, fieldNames, globalFieldNames: routing?.globalFieldNames },
-  });
-  // The resolver has checked the values; parsing again gives the payload's type.
-  const onSubmit = form.handleSubmit(async (values) => {
-    const sent = variables(schema.parse(values), values);
-    const outcome = await submit(sent);
-    if (onOutcome) onOutcome(outcome, sent);
-    else if (outcome.close) onHide();
-  });
+  useOnOpen(show, () => form.reset(options.defaults()));
   const dialog: FormDialogState = {
     show,
     onHide,
     animation,
     onSubmit,
-    submitting: form.formState.isSubmitting,
+    submitting,
     onExited: clearErrors,
     globalErrors,
   };
-  return { form, field: { form, idPrefix }, dialog };
+  return { form, field, dialog };
 }

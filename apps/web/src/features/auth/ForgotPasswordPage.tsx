@@ -1,11 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { forgotPasswordSchema, MESSAGES } from '@portal/domain';
 import { useState } from 'react';
 import { Alert, Button, Form } from 'react-bootstrap';
-import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
+import { GlobalErrors, TextField, useSubmitForm } from '../../ui';
 import { useRequestPasswordReset } from './mutations';
 import { PublicLayout } from './PublicLayout';
 
@@ -13,16 +11,17 @@ type ForgotForm = z.infer<typeof forgotPasswordSchema>;
 
 export function ForgotPasswordPage() {
   const [sent, setSent] = useState(false);
-  const form = useForm<ForgotForm>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
-  const { submit, globalErrors } = useDialogSubmit({
+  const { field, onSubmit, submitting, globalErrors } = useSubmitForm({
+    schema: forgotPasswordSchema,
+    defaults: (): ForgotForm => ({ email: '' }),
     mutation: useRequestPasswordReset(),
+    variables: (payload) => payload,
+    fieldNames: ['email'],
     partialText: MESSAGES.resetLinkRequestedWithErrors,
     unknownErrorText: MESSAGES.unknownWhileRequestingResetLink,
-    form: { setError: form.setError, fieldNames: ['email'] },
-  });
-  const request = form.handleSubmit(async (values) => {
-    const outcome = await submit(values);
-    if (outcome.kind === 'success') setSent(true);
+    onOutcome: (outcome) => {
+      if (outcome.kind === 'success') setSent(true);
+    },
   });
   return (
     <PublicLayout title="Forgot password">
@@ -31,17 +30,17 @@ export function ForgotPasswordPage() {
           {MESSAGES.resetMailSent}
         </Alert>
       ) : (
-        <Form noValidate onSubmit={request}>
+        <Form noValidate onSubmit={onSubmit}>
           <p className="text-body-secondary small">Enter the e-mail address you sign in with.</p>
           <TextField
-            form={form}
+            {...field}
             name="email"
             label="Email"
             type="email"
             autoComplete="email"
             placeholder="Email is required"
           />
-          <Button type="submit" className="w-100" disabled={form.formState.isSubmitting}>
+          <Button type="submit" className="w-100" disabled={submitting}>
             Send reset link
           </Button>
           <GlobalErrors messages={globalErrors} />

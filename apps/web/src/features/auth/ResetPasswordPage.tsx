@@ -1,10 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { MESSAGES, resetPasswordSchema } from '@portal/domain';
 import { Alert, Button, Form } from 'react-bootstrap';
-import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
+import { GlobalErrors, TextField, useSubmitForm } from '../../ui';
 import { useResetPassword } from './mutations';
 import { PublicLayout } from './PublicLayout';
 
@@ -12,19 +10,17 @@ type ResetForm = z.infer<typeof resetPasswordSchema>;
 
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
-  const form = useForm<ResetForm>({
-    resolver: zodResolver(resetPasswordSchema),
-    defaultValues: { token: params.get('token') ?? '', password: '', confirmPassword: '' },
-  });
-  const { submit, globalErrors } = useDialogSubmit({
+  const { field, onSubmit, submitting, globalErrors } = useSubmitForm({
+    schema: resetPasswordSchema,
+    defaults: (): ResetForm => ({ token: params.get('token') ?? '', password: '', confirmPassword: '' }),
     mutation: useResetPassword(),
+    variables: (payload) => payload,
+    fieldNames: ['password', 'confirmPassword'],
     partialText: MESSAGES.passwordResetWithErrors,
     unknownErrorText: MESSAGES.unknownWhileResettingPassword,
-    form: { setError: form.setError, fieldNames: ['password', 'confirmPassword'] },
-  });
-  const reset = form.handleSubmit(async (values) => {
-    const outcome = await submit(values);
-    if (outcome.kind === 'success') window.location.assign('/login?reset');
+    onOutcome: (outcome) => {
+      if (outcome.kind === 'success') window.location.assign('/login?reset');
+    },
   });
   if (!params.get('token')) {
     return (
@@ -36,17 +32,17 @@ export function ResetPasswordPage() {
   }
   return (
     <PublicLayout title="Choose a new password">
-      <Form noValidate onSubmit={reset}>
-        <TextField form={form} name="password" label="New password" type="password" autoComplete="new-password" />
+      <Form noValidate onSubmit={onSubmit}>
+        <TextField {...field} name="password" label="New password" type="password" autoComplete="new-password" />
         <TextField
-          form={form}
+          {...field}
           name="confirmPassword"
           label="Confirm password"
           type="password"
           autoComplete="new-password"
         />
         <GlobalErrors messages={globalErrors} />
-        <Button type="submit" className="w-100 mt-2" disabled={form.formState.isSubmitting}>
+        <Button type="submit" className="w-100 mt-2" disabled={submitting}>
           Set new password
         </Button>
       </Form>

@@ -1,7 +1,7 @@
 import { BILLING_SERVER_LABELS, type BillingServerRow, MESSAGES } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { DataTable, type DataTableColumn, Page, Section } from '../../ui';
+import { type DataTableColumn, Page, Section, WholeTable } from '../../ui';
 import { BillingServerDialog, testConnection } from './BillingServerDialog';
 import { DeleteBillingServerDialog } from './DeleteBillingServerDialog';
 import { useTestBillingServer } from './mutations';
@@ -63,16 +63,12 @@ export function InfrastructurePage() {
       }
     >
       <Section title={TEXT.serversTitle}>
-        <DataTable<BillingServerRow>
+        <WholeTable<BillingServerRow>
           aria-label={TEXT.serversTitle}
           data-testid="billing-servers"
           columns={columns}
           rows={rows}
           rowKey={(s) => s.id}
-          totalElements={rows.length}
-          page={0}
-          size={Math.max(rows.length, 1)}
-          onPageChange={() => {}}
           loading={servers.isLoading}
           emptyText={TEXT.serversEmpty}
         />

@@ -1,7 +1,7 @@
 import { CUSTOMERS_PAGE_SIZE, type CustomerList, type CustomerRow, MESSAGES } from '@portal/domain';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { DataTable, type DataTableColumn, SearchBox, usePagedQuery, useTableState } from '../../ui';
+import { type DataTableColumn, SearchBox, ServerPagedTable, usePagedQuery, useTableState } from '../../ui';
 import { CustomerStatusBadge, CustomerTypeBadges } from './CustomerBadges';
 import { customerKeys, customerListCall } from './queries';
 
@@ -61,17 +61,13 @@ export function CustomersTable({ list, label, emptyText, action, toolbar }: Cust
         />
         {toolbar}
       </div>
-      <DataTable<CustomerRow>
+      <ServerPagedTable<CustomerRow>
         aria-label={label}
         data-testid={`customers-table-${list}`}
         columns={columns}
-        rows={rows.rows}
+        table={table}
+        list={rows}
         rowKey={(row) => row.id}
-        totalElements={rows.totalElements}
-        page={table.page}
-        size={table.size}
-        onPageChange={table.setPage}
-        loading={rows.loading}
         emptyText={emptyText}
       />
     </>

@@ -1,8 +1,7 @@
 import { type CustomerRow, MESSAGES } from '@portal/domain';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
-import { Page, RowLink } from '../../ui';
+import { Page, RowLink, ViewModal } from '../../ui';
 import { customerPagesOf } from './audience';
 import { CustomersTable } from './CustomersTable';
 import { MakeResellerDialog } from './MakeResellerDialog';
@@ -17,43 +16,31 @@ export interface SelectResellerDialogProps {
 }
 
 /** 'Select new reseller' (002 §2.5, §4.5): the customers that may become resellers, searched and paged. */
-export function SelectResellerDialog({ show, onHide, onSelect, animation }: SelectResellerDialogProps) {
-  const titleId = useId();
+export function SelectResellerDialog({ onSelect, ...shown }: SelectResellerDialogProps) {
   return (
-    <Modal
-      show={show}
-      onHide={onHide}
+    <ViewModal
+      {...shown}
+      title={TEXT.selectResellerTitle}
+      closeLabel={TEXT.close}
       size="xl"
-      animation={animation}
-      aria-labelledby={titleId}
       data-testid="select-reseller-dialog"
     >
-      <Modal.Header closeButton>
-        <Modal.Title id={titleId}>{TEXT.selectResellerTitle}</Modal.Title>
-      </Modal.Header>
-      <Modal.Body>
-        <CustomersTable
-          list="customersToMakeResellers"
-          label={TEXT.selectResellerTitle}
-          emptyText={TEXT.noCustomersToMakeResellers}
-          action={(row) => (
-            <Button
-              size="sm"
-              variant="outline-primary"
-              aria-label={`${TEXT.select} ${row.displayName}`}
-              onClick={() => onSelect(row)}
-            >
-              {TEXT.select}
-            </Button>
-          )}
-        />
-      </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onHide}>
-          {TEXT.close}
-        </Button>
-      </Modal.Footer>
-    </Modal>
+      <CustomersTable
+        list="customersToMakeResellers"
+        label={TEXT.selectResellerTitle}
+        emptyText={TEXT.noCustomersToMakeResellers}
+        action={(row) => (
+          <Button
+            size="sm"
+            variant="outline-primary"
+            aria-label={`${TEXT.select} ${row.displayName}`}
+            onClick={() => onSelect(row)}
+          >
+            {TEXT.select}
+          </Button>
+        )}
+      />
+    </ViewModal>
   );
 }
 

@@ -2,10 +2,10 @@ import { DASHBOARD_TIMINGS, MESSAGES, type PieDefinition, type PieSlice } from '
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import {
-  DataTable,
   type DataTableColumn,
   type PagedQueryResult,
   PieChart,
+  ServerPagedTable,
   StatusBadge,
   type TableState,
   useLingeringFlag,
@@ -137,19 +137,13 @@ export function StatusTablePanel<Row>({
           {MESSAGES.dashboard.showAll}
         </Button>
       </div>
-      <DataTable<Row>
+      <ServerPagedTable<Row>
         aria-label={label}
         columns={withFilterIcon}
-        rows={list.rows}
+        table={table}
+        list={list}
         rowKey={rowKey}
         rowClassName={(row) => (selectedKey != null && rowKey(row) === selectedKey ? 'table-active' : undefined)}
-        totalElements={list.totalElements}
-        page={table.page}
-        size={table.size}
-        sort={table.sort}
-        onPageChange={table.setPage}
-        onSortChange={table.setSort}
-        loading={list.loading}
         lingerMs={DASHBOARD_TIMINGS.loadingLingerMs}
         emptyText={emptyText}
       />

@@ -1,23 +1,19 @@
 import { type LogFileEntry, MESSAGES, ROUTES, withQuery } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
-import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
 import { getResult, routeCall } from '../../app/api';
-import { DataTable, type DataTableColumn } from '../../ui';
+import { type DataTableColumn, ViewModal, WholeTable } from '../../ui';
 import type { MachineDialogProps } from './dialogs';
 import { machineKeys } from './queries';
 
 const TEXT = MESSAGES.backupMachine;
 
 /** View log files (001 §2, §7; provider admins): the files the agent uploaded, each a text download. */
-export function LogFilesDialog({ show, onHide, machine, animation }: MachineDialogProps) {
-  const titleId = useId();
+export function LogFilesDialog({ machine, ...shown }: MachineDialogProps) {
   const ref = { customerId: machine.customerId, packageId: machine.backupPackageId, machineId: machine.id };
   const files = useQuery({
     queryKey: machineKeys.logFiles(machine.id),
     queryFn: () => getResult(routeCall(ROUTES.machineCommands.logFiles, ref)),
-    enabled: show,
+    enabled: shown.show,
   });
   const columns: Array<DataTableColumn<LogFileEntry>> = [
     {
@@ -34,36 +30,15 @@ export function LogFilesDialog({ show, onHide, machine, animation }: MachineDial
   ];
   const rows = files.data ?? [];
   return (
-    <Modal
-      show={show}
-      onHide={onHide}
-      size="lg"
-      animation={animation}
-      aria-labelledby={titleId}
-      data-testid="log-files-dialog"
-    >
-      <Modal.Header closeButton>
-        <Modal.Title id={titleId}>{TEXT.logFilesTitle}</Modal.Title>
-      </Modal.Header>
-      <Modal.Body>
-        <DataTable<LogFileEntry>
-          aria-label={TEXT.logFilesTitle}
-          columns={columns}
-          rows={rows}
-          rowKey={(f) => f.fileName}
-          totalElements={rows.length}
-          page={0}
-          size={Math.max(rows.length, 1)}
-          onPageChange={() => {}}
-          loading={files.isLoading}
-          emptyText={TEXT.noLogFiles}
-        />
-      </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onHide}>
-          {TEXT.close}
-        </Button>
-      </Modal.Footer>
-    </Modal>
+    <ViewModal {...shown} title={TEXT.logFilesTitle} closeLabel={TEXT.close} size="lg" data-testid="log-files-dialog">
+      <WholeTable<LogFileEntry>
+        aria-label={TEXT.logFilesTitle}
+        columns={columns}
+        rows={rows}
+        rowKey={(f) => f.fileName}
+        loading={files.isLoading}
+        emptyText={TEXT.noLogFiles}
+      />
+    </ViewModal>
   );
 }

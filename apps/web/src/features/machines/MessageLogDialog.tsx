@@ -11,13 +11,12 @@ import {
   ROUTES,
 } from '@portal/domain';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Collapse from 'react-bootstrap/Collapse';
 import Form from 'react-bootstrap/Form';
-import Modal from 'react-bootstrap/Modal';
 import { call } from '../../app/api';
-import { DataTable, type DataTableColumn, useOnOpen } from '../../ui';
+import { DataTable, type DataTableColumn, useOnOpen, ViewModal } from '../../ui';
 import { machineKeys } from './queries';
 
 const TEXT = MESSAGES.backupMachine;
@@ -50,20 +49,17 @@ const EMPTY = { elements: [] as MachineMessageRow[], totalElements: 0, totalPage
  * an empty list, no message (001 §8).
  */
 export function MessageLogDialog({
-  show,
-  onHide,
   machineId,
   backupTaskId,
   backupActionId,
   backupTaskActionType,
-  animation,
+  ...shown
 }: MessageLogDialogProps) {
-  const titleId = useId();
   const [types, setTypes] = useState<MessageType[]>([...DEFAULT_MESSAGE_TYPES]);
   const [page, setPage] = useState(0);
   const [filterOpen, setFilterOpen] = useState(false);
   // Each opening starts from the ERROR messages, first page, filter closed.
-  useOnOpen(show, () => {
+  useOnOpen(shown.show, () => {
     setTypes([...DEFAULT_MESSAGE_TYPES]);
     setPage(0);
     setFilterOpen(false);
@@ -81,7 +77,7 @@ export function MessageLogDialog({
       const answer = await call(ROUTES.machines.messages, { machineId }, body, { page, size: MESSAGE_LOG_PAGE_SIZE });
       return answer.ok && answer.envelope.result ? answer.envelope.result : EMPTY;
     },
-    enabled: show,
+    enabled: shown.show,
     placeholderData: keepPreviousData,
   });
   const result = messages.data ?? EMPTY;
@@ -95,67 +91,56 @@ export function MessageLogDialog({
   const from = result.totalElements === 0 ? 0 : page * MESSAGE_LOG_PAGE_SIZE + 1;
   const to = Math.min((page + 1) * MESSAGE_LOG_PAGE_SIZE, result.totalElements);
   return (
-    <Modal
-      show={show}
-      onHide={onHide}
+    <ViewModal
+      {...shown}
+      title={TEXT.messageLogTitle}
+      closeLabel={TEXT.close}
       size="xl"
       scrollable
-      animation={animation}
-      aria-labelledby={titleId}
       data-testid="message-log-dialog"
     >
-      <Modal.Header closeButton>
-        <Modal.Title id={titleId}>{TEXT.messageLogTitle}</Modal.Title>
-      </Modal.Header>
-      <Modal.Body>
-        <Button
-          variant="outline-secondary"
-          size="sm"
-          className="mb-2"
-          aria-expanded={filterOpen}
-          aria-controls="message-log-filter"
-          onClick={() => setFilterOpen((open) => !open)}
-        >
-          {TEXT.filter}
-        </Button>
-        <Collapse in={filterOpen}>
-          <div id="message-log-filter">
-            <fieldset className="mb-3">
-              <legend className="visually-hidden">{TEXT.filter}</legend>
-              {MESSAGE_TYPES.map((type) => (
-                <Form.Check
-                  key={type}
-                  inline
-                  type="checkbox"
-                  id={`message-type-${type}`}
-                  label={type}
-                  checked={types.includes(type)}
-                  onChange={(event) => toggle(type, event.target.checked)}
-                />
-              ))}
-            </fieldset>
-          </div>
-        </Collapse>
-        <DataTable<MachineMessageRow>
-          aria-label={TEXT.messageLogTitle}
-          data-testid="message-log-table"
-          columns={COLUMNS}
-          rows={result.elements}
-          rowKey={(m) => m.id}
-          totalElements={result.totalElements}
-          page={page}
-          size={MESSAGE_LOG_PAGE_SIZE}
-          onPageChange={setPage}
-          loading={messages.isFetching}
-          emptyText={TEXT.noMessages}
-          caption={<span data-testid="message-log-caption">{displayingItems(from, to, result.totalElements)}</span>}
-        />
-      </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onHide}>
-          {TEXT.close}
-        </Button>
-      </Modal.Footer>
-    </Modal>
+      <Button
+        variant="outline-secondary"
+        size="sm"
+        className="mb-2"
+        aria-expanded={filterOpen}
+        aria-controls="message-log-filter"
+        onClick={() => setFilterOpen((open) => !open)}
+      >
+        {TEXT.filter}
+      </Button>
+      <Collapse in={filterOpen}>
+        <div id="message-log-filter">
+          <fieldset className="mb-3">
+            <legend className="visually-hidden">{TEXT.filter}</legend>
+            {MESSAGE_TYPES.map((type) => (
+              <Form.Check
+                key={type}
+                inline
+                type="checkbox"
+                id={`message-type-${type}`}
+                label={type}
+                checked={types.includes(type)}
+                onChange={(event) => toggle(type, event.target.checked)}
+              />
+            ))}
+          </fieldset>
+        </div>
+      </Collapse>
+      <DataTable<MachineMessageRow>
+        aria-label={TEXT.messageLogTitle}
+        data-testid="message-log-table"
+        columns={COLUMNS}
+        rows={result.elements}
+        rowKey={(m) => m.id}
+        totalElements={result.totalElements}
+        page={page}
+        size={MESSAGE_LOG_PAGE_SIZE}
+        onPageChange={setPage}
+        loading={messages.isFetching}
+        emptyText={TEXT.noMessages}
+        caption={<span data-testid="message-log-caption">{displayingItems(from, to, result.totalElements)}</span>}
+      />
+    </ViewModal>
   );
 }

@@ -1,8 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { MESSAGES, type PasswordChangeInput, passwordChangeSchema } from '@portal/domain';
 import { Button, Form } from 'react-bootstrap';
-import { type Path, useForm } from 'react-hook-form';
-import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
+import type { Path } from 'react-hook-form';
+import { GlobalErrors, TextField, useSubmitForm } from '../../ui';
 import { useChangePassword } from './mutations';
 
 const FIELDS: Array<{ name: Path<PasswordChangeInput>; label: string; autoComplete: string }> = [
@@ -14,35 +13,35 @@ const FIELDS: Array<{ name: Path<PasswordChangeInput>; label: string; autoComple
 const EMPTY: PasswordChangeInput = { currentPassword: '', password: '', confirmPassword: '' };
 
 export function PasswordChangeForm() {
-  const form = useForm<PasswordChangeInput>({ resolver: zodResolver(passwordChangeSchema), defaultValues: EMPTY });
-  const { isSubmitting } = form.formState;
-  const { submit, globalErrors } = useDialogSubmit({
+  const { form, field, onSubmit, submitting, globalErrors } = useSubmitForm({
+    schema: passwordChangeSchema,
+    defaults: () => EMPTY,
     mutation: useChangePassword(),
+    variables: (payload) => payload,
+    fieldNames: FIELDS.map((f) => f.name),
+    idPrefix: 'password-',
     successText: MESSAGES.passwordChanged,
     partialText: MESSAGES.passwordChangedWithErrors,
     unknownErrorText: MESSAGES.unknownWhileChangingPassword,
-    form: { setError: form.setError, fieldNames: FIELDS.map((f) => f.name) },
-  });
-  const change = form.handleSubmit(async (values) => {
-    const outcome = await submit(values);
     // The passwords typed are not kept once the server changed the password.
-    if (outcome.applied) form.reset(EMPTY);
+    onOutcome: (outcome) => {
+      if (outcome.applied) form.reset(EMPTY);
+    },
   });
   return (
-    <Form noValidate onSubmit={change} aria-label="Change password">
-      {FIELDS.map((field) => (
+    <Form noValidate onSubmit={onSubmit} aria-label="Change password">
+      {FIELDS.map((input) => (
         <TextField
-          key={field.name}
-          form={form}
-          idPrefix="password-"
-          name={field.name}
-          label={field.label}
+          {...field}
+          key={input.name}
+          name={input.name}
+          label={input.label}
           type="password"
-          autoComplete={field.autoComplete}
+          autoComplete={input.autoComplete}
         />
       ))}
       <GlobalErrors messages={globalErrors} />
-      <Button type="submit" disabled={isSubmitting} className="mt-2">
+      <Button type="submit" disabled={submitting} className="mt-2">
         Change password
       </Button>
     </Form>

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   CURRENT_PASSWORD_LABEL,
   changesSignInEmail,
@@ -9,8 +8,8 @@ import {
 } from '@portal/domain';
 import { useMemo } from 'react';
 import { Button, Form } from 'react-bootstrap';
-import { type Path, useForm } from 'react-hook-form';
-import { GlobalErrors, TextField, useDialogSubmit } from '../../ui';
+import type { Path } from 'react-hook-form';
+import { GlobalErrors, TextField, useSubmitForm } from '../../ui';
 import { useSaveProfile } from './mutations';
 
 const FIELDS: Array<{ name: Path<ProfileInput>; label: string; type: 'text' | 'email' | 'tel'; autoComplete: string }> =
@@ -24,48 +23,44 @@ const FIELD_NAMES: Array<Path<ProfileInput>> = [...FIELDS.map((f) => f.name), 'c
 
 export function ProfileDetailsForm({ profile }: { profile: Profile }) {
   const schema = useMemo(() => profileSchema(profile.email), [profile.email]);
-  const form = useForm<ProfileInput>({
-    resolver: zodResolver(schema),
-    defaultValues: {
+  const { form, field, onSubmit, submitting, globalErrors } = useSubmitForm({
+    schema,
+    defaults: (): ProfileInput => ({
       firstName: profile.firstName,
       surname: profile.surname,
       email: profile.email,
       contactNumber: profile.contactNumber,
       currentPassword: '',
+    }),
+    mutation: useSaveProfile(),
+    variables: (payload) => payload,
+    fieldNames: FIELD_NAMES,
+    idPrefix: 'profile-',
+    successText: MESSAGES.profileSaved,
+    partialText: MESSAGES.profileSavedWithErrors,
+    unknownErrorText: MESSAGES.unknownWhileSavingProfile,
+    onOutcome: (outcome) => {
+      if (outcome.applied) form.setValue('currentPassword', '');
     },
   });
   // The current password is asked for only while the form would change the sign-in e-mail.
   const emailChanges = changesSignInEmail(profile.email, form.watch('email'));
-  const { isSubmitting } = form.formState;
-  const { submit, globalErrors } = useDialogSubmit({
-    mutation: useSaveProfile(),
-    successText: MESSAGES.profileSaved,
-    partialText: MESSAGES.profileSavedWithErrors,
-    unknownErrorText: MESSAGES.unknownWhileSavingProfile,
-    form: { setError: form.setError, fieldNames: FIELD_NAMES },
-  });
-  const save = form.handleSubmit(async (values) => {
-    const outcome = await submit(values);
-    if (outcome.applied) form.setValue('currentPassword', '');
-  });
   return (
-    <Form noValidate onSubmit={save} aria-label="Profile details">
-      {FIELDS.map((field) => (
+    <Form noValidate onSubmit={onSubmit} aria-label="Profile details">
+      {FIELDS.map((input) => (
         <TextField
-          key={field.name}
-          form={form}
-          idPrefix="profile-"
-          name={field.name}
-          label={field.label}
-          type={field.type}
-          autoComplete={field.autoComplete}
-          placeholder={`${field.label} is required`}
+          {...field}
+          key={input.name}
+          name={input.name}
+          label={input.label}
+          type={input.type}
+          autoComplete={input.autoComplete}
+          placeholder={`${input.label} is required`}
         />
       ))}
       {emailChanges && (
         <TextField
-          form={form}
-          idPrefix="profile-"
+          {...field}
           name="currentPassword"
           label={CURRENT_PASSWORD_LABEL}
           type="password"
@@ -73,7 +68,7 @@ export function ProfileDetailsForm({ profile }: { profile: Profile }) {
         />
       )}
       <GlobalErrors messages={globalErrors} />
-      <Button type="submit" disabled={isSubmitting} className="mt-2">
+      <Button type="submit" disabled={submitting} className="mt-2">
         Save profile
       </Button>
     </Form>

@@ -11,7 +11,7 @@ import {
 import type { ReactNode } from 'react';
 import { Card, Col, Row, Spinner } from 'react-bootstrap';
 import { routeCall } from '../../app/api';
-import { DataTable, Page, usePagedQuery, useTableState } from '../../ui';
+import { Page, ServerPagedTable, usePagedQuery, useTableState } from '../../ui';
 import { MfaSection } from '../mfa/MfaSection';
 import { ApiTokensSection } from './ApiTokensSection';
 import { PasswordChangeForm } from './PasswordChangeForm';
@@ -22,20 +22,16 @@ function ActivityTable() {
   const table = useTableState({ size: 10 });
   const activity = usePagedQuery(profileKeys.activity(), routeCall(ROUTES.profile.activity, {}), table.params);
   return (
-    <DataTable<ActivityRow>
+    <ServerPagedTable<ActivityRow>
       aria-label="Account activity"
       columns={[
         { key: 'at', header: 'Time', render: (row) => new Date(row.at).toLocaleString() },
         { key: 'type', header: 'Event', render: (row) => AUDIT_EVENT_TEXTS[row.type as AuditEventType] ?? row.type },
         { key: 'ip', header: 'Address', render: (row) => row.ipAddress ?? '' },
       ]}
-      rows={activity.rows}
+      table={table}
+      list={activity}
       rowKey={(row) => row.id}
-      totalElements={activity.totalElements}
-      page={table.page}
-      size={table.size}
-      onPageChange={table.setPage}
-      loading={activity.loading}
       emptyText="No account activity yet"
     />
   );

@@ -5,7 +5,7 @@ import {
   type OfferedTemplate,
   type WhmcsPackagePricing,
 } from '@portal/domain';
-import { DataTable, type DataTableColumn } from '../../ui';
+import { type DataTableColumn, WholeTable } from '../../ui';
 import { useTemplatesOnOffer } from './queries';
 
 const T = MESSAGES.purchase;
@@ -51,16 +51,12 @@ export function PackageTemplatesTable() {
     { key: 'pricing', header: C.pricing, render: pricing },
   ];
   return (
-    <DataTable
+    <WholeTable
       aria-label={T.templatesTitle}
       data-testid="package-templates-on-offer"
       columns={columns}
       rows={rows}
       rowKey={(t) => t.id}
-      totalElements={rows.length}
-      page={0}
-      size={Math.max(rows.length, 1)}
-      onPageChange={() => undefined}
       loading={query.isLoading}
       emptyText={MESSAGES.packageTemplate.empty}
     />

@@ -108,4 +108,23 @@ describe('ResellerSettingsPage (000 §2)', () => {
     expect(screen.getByRole('tab', { name: T.emailTab })).toBeDisabled();
     await waitFor(() => expect(screen.getByText(T.providerTabsDisabled)).toBeInTheDocument());
   });
+
+  it('email settings: sends the password typed again, then empties it after the save', async () => {
+    const server = fakeServer(({ method, url }) => {
+      if (url.pathname === '/admin/reselleradmin' && method === 'GET') return ok(settings());
+      if (url.pathname === '/admin/account/reselleremailsettings' && method === 'PUT') return ok(settings());
+      return undefined;
+    });
+    renderAt('/admin/reselleradmin', { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' });
+    await userEvent.click(await screen.findByRole('tab', { name: T.emailTab }));
+    const form = await screen.findByTestId('email-settings-form');
+    const password = within(form).getByLabelText(L.emailPassword);
+    await userEvent.type(password, 'mail secret');
+    await userEvent.click(screen.getByTestId('save-email-settings'));
+    expect(await screen.findByText(T.emailSaved)).toBeInTheDocument();
+    await waitFor(() => expect(password).toHaveValue(''));
+    const [put] = server.to('PUT', '/admin/account/reselleremailsettings');
+    expect((put?.body as FormData).get('emailPassword')).toBe('mail secret');
+    expect((put?.body as FormData).get('emailHost')).toBe('smtp.northwind.test');
+  });
 });

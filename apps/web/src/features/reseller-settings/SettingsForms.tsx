@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   DEFAULT_COLOURS,
   lookAndFeelRefreshUrl,
@@ -18,20 +17,34 @@ import {
 } from '@portal/domain';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { type FieldValues, type Path, type Resolver, type UseFormReturn, useForm } from 'react-hook-form';
-import { CheckboxField, GlobalErrors, TextField, useDialogSubmit } from '../../ui';
+import type { FieldValues, Path } from 'react-hook-form';
+import type { z } from 'zod';
+import { CheckboxField, GlobalErrors, TextField, useSubmitForm } from '../../ui';
 import { ColourField, ImageField } from './fields';
 import { settingsFormData, useSaveResellerSection } from './mutations';
 
 const T = MESSAGES.resellerSettings;
 const L = RESELLER_SETTINGS_LABELS;
 
-/** One section's form submission: the one mutation, the catalogue's toasts, server messages on their fields. */
-function useSectionSubmit<F extends FieldValues>(
-  customerId: number | null,
+/**
+ * One section's form: the domain's schema, the one mutation sending the section as form data, the catalogue's
+ * toasts, server messages on their fields.
+ */
+function useSectionForm<F extends FieldValues, S extends z.ZodType<Record<string, unknown>>>(
   section: ResellerSettingsSection,
-  form: UseFormReturn<F>,
-  fieldNames: ReadonlyArray<Path<F>>,
+  customerId: number | null,
+  {
+    schema,
+    defaults,
+    fieldNames,
+    onApplied,
+  }: {
+    schema: S;
+    defaults: () => F;
+    fieldNames: ReadonlyArray<Path<F>>;
+    /** What follows a save the server made. */
+    onApplied?: () => void;
+  },
 ) {
   const email = section === 'reselleremailsettings';
   const routing = {
@@ -39,12 +52,19 @@ function useSectionSubmit<F extends FieldValues>(
     resellerlookandfeelsettings: MESSAGE_ROUTING.resellerLookAndFeelSettings,
     reselleremailsettings: MESSAGE_ROUTING.resellerEmailSettings,
   }[section];
-  return useDialogSubmit({
+  return useSubmitForm({
+    schema,
+    defaults,
+    fieldNames,
     mutation: useSaveResellerSection(customerId),
+    variables: (payload) => ({ section, body: settingsFormData(payload) }),
+    routing,
     successText: email ? T.emailSaved : T.saved,
     partialText: email ? T.emailSavedWithErrors : T.savedWithErrors,
     unknownErrorText: T.unknownWhileSaving,
-    form: { setError: form.setError, fieldNames, globalFieldNames: routing.globalFieldNames },
+    onOutcome: (outcome) => {
+      if (outcome.applied) onApplied?.();
+    },
   });
 }
 
@@ -66,10 +86,9 @@ export function AccountSettingsForm({
   customerId: number | null;
   role: Role;
 }) {
-  const schema = resellerAccountSettingsSchema(role);
-  const form = useForm<ResellerAccountSettingsForm>({
-    resolver: zodResolver(schema) as unknown as Resolver<ResellerAccountSettingsForm>,
-    defaultValues: {
+  const { form, onSubmit, submitting, globalErrors } = useSectionForm('reselleraccountsettings', customerId, {
+    schema: resellerAccountSettingsSchema(role),
+    defaults: (): ResellerAccountSettingsForm => ({
       brandName: settings.brandName,
       customUrl: settings.customUrl,
       resellerEnabled: settings.resellerEnabled,
@@ -77,23 +96,19 @@ export function AccountSettingsForm({
       termsAndConditionsLink: settings.termsAndConditionsLink,
       supportEmailAddress: settings.supportEmailAddress,
       supportPhoneNumber: settings.supportPhoneNumber,
-    },
-  });
-  const fields = [
-    'brandName',
-    'customUrl',
-    'resellerEnabled',
-    'mainSiteLink',
-    'termsAndConditionsLink',
-    'supportEmailAddress',
-    'supportPhoneNumber',
-  ] as const;
-  const { submit, globalErrors } = useSectionSubmit(customerId, 'reselleraccountsettings', form, fields);
-  const save = form.handleSubmit(async (values) => {
-    await submit({ section: 'reselleraccountsettings', body: settingsFormData(schema.parse(values)) });
+    }),
+    fieldNames: [
+      'brandName',
+      'customUrl',
+      'resellerEnabled',
+      'mainSiteLink',
+      'termsAndConditionsLink',
+      'supportEmailAddress',
+      'supportPhoneNumber',
+    ],
   });
   return (
-    <Form noValidate onSubmit={save} data-testid="account-settings-form">
+    <Form noValidate onSubmit={onSubmit} data-testid="account-settings-form">
       {settings.customUrlEditable ? (
         <>
           <CheckboxField form={form} name="resellerEnabled" label={L.resellerEnabled} />
@@ -112,7 +127,7 @@ export function AccountSettingsForm({
       <TextField form={form} name="supportEmailAddress" label={L.supportEmailAddress} type="email" />
       <TextField form={form} name="supportPhoneNumber" label={L.supportPhoneNumber} type="tel" />
       <GlobalErrors messages={globalErrors} />
-      <SaveButton submitting={form.formState.isSubmitting} testId="save-account-settings" />
+      <SaveButton submitting={submitting} testId="save-account-settings" />
     </Form>
   );
 }
@@ -132,25 +147,19 @@ const COLOURS = [
  * (the look-and-feel marker) once the toast was shown, so the header, colours and favicon show the new brand.
  */
 export function LookAndFeelForm({ settings }: { settings: ResellerSettingsView }) {
-  const form = useForm<ResellerLookAndFeelSettingsForm>({
-    resolver: zodResolver(resellerLookAndFeelSettingsSchema) as unknown as Resolver<ResellerLookAndFeelSettingsForm>,
-    defaultValues: {
-      ...Object.fromEntries(COLOURS.map(([name]) => [name, settings[name] ?? ''])),
-      logo: null,
-      favicon: null,
-    },
-  });
-  const fields = [...COLOURS.map(([name]) => name), 'logo', 'favicon'] as const;
-  const { submit, globalErrors } = useSectionSubmit(null, 'resellerlookandfeelsettings', form, fields);
-  const save = form.handleSubmit(async (values) => {
-    const outcome = await submit({
-      section: 'resellerlookandfeelsettings',
-      body: settingsFormData(resellerLookAndFeelSettingsSchema.parse(values)),
-    });
-    if (outcome.applied) setTimeout(() => window.location.assign(lookAndFeelRefreshUrl()), TIMINGS.toastMs);
+  const { form, onSubmit, submitting, globalErrors } = useSectionForm('resellerlookandfeelsettings', null, {
+    schema: resellerLookAndFeelSettingsSchema,
+    defaults: () =>
+      ({
+        ...Object.fromEntries(COLOURS.map(([name]) => [name, settings[name] ?? ''])),
+        logo: null,
+        favicon: null,
+      }) as ResellerLookAndFeelSettingsForm,
+    fieldNames: [...COLOURS.map(([name]) => name), 'logo', 'favicon'],
+    onApplied: () => setTimeout(() => window.location.assign(lookAndFeelRefreshUrl()), TIMINGS.toastMs),
   });
   return (
-    <Form noValidate onSubmit={save} data-testid="look-and-feel-form">
+    <Form noValidate onSubmit={onSubmit} data-testid="look-and-feel-form">
       <div className="row">
         {COLOURS.map(([name, fallback]) => (
           <div className="col-md-6" key={name}>
@@ -161,7 +170,7 @@ export function LookAndFeelForm({ settings }: { settings: ResellerSettingsView }
       <ImageField form={form} name="logo" label={L.logo} current={settings.logo} />
       <ImageField form={form} name="favicon" label={L.favicon} current={settings.favicon} />
       <GlobalErrors messages={globalErrors} />
-      <SaveButton submitting={form.formState.isSubmitting} testId="save-look-and-feel" />
+      <SaveButton submitting={submitting} testId="save-look-and-feel" />
     </Form>
   );
 }
@@ -171,27 +180,20 @@ export function LookAndFeelForm({ settings }: { settings: ResellerSettingsView }
  * asks for it again on every save (the schema requires it, and the test needs it).
  */
 export function EmailSettingsForm({ settings }: { settings: ResellerSettingsView }) {
-  const form = useForm<ResellerEmailSettingsForm>({
-    resolver: zodResolver(resellerEmailSettingsSchema) as unknown as Resolver<ResellerEmailSettingsForm>,
-    defaultValues: {
+  const { form, onSubmit, submitting, globalErrors } = useSectionForm('reselleremailsettings', null, {
+    schema: resellerEmailSettingsSchema,
+    defaults: (): ResellerEmailSettingsForm => ({
       emailHost: settings.emailHost,
       emailPort: settings.emailPort === null ? '' : String(settings.emailPort),
       emailUsername: settings.emailUsername,
       emailPassword: '',
       sendFromEmailAddress: settings.sendFromEmailAddress,
-    },
-  });
-  const fields = ['emailHost', 'emailPort', 'emailUsername', 'emailPassword', 'sendFromEmailAddress'] as const;
-  const { submit, globalErrors } = useSectionSubmit(null, 'reselleremailsettings', form, fields);
-  const save = form.handleSubmit(async (values) => {
-    const outcome = await submit({
-      section: 'reselleremailsettings',
-      body: settingsFormData(resellerEmailSettingsSchema.parse(values)),
-    });
-    if (outcome.applied) form.resetField('emailPassword');
+    }),
+    fieldNames: ['emailHost', 'emailPort', 'emailUsername', 'emailPassword', 'sendFromEmailAddress'],
+    onApplied: (): void => form.resetField('emailPassword'),
   });
   return (
-    <Form noValidate onSubmit={save} data-testid="email-settings-form">
+    <Form noValidate onSubmit={onSubmit} data-testid="email-settings-form">
       <TextField form={form} name="emailHost" label={L.emailHost} />
       <TextField form={form} name="emailPort" label={L.emailPort} type="number" />
       <TextField form={form} name="emailUsername" label={L.emailUsername} autoComplete="off" />
@@ -201,7 +203,7 @@ export function EmailSettingsForm({ settings }: { settings: ResellerSettingsView
       </Form.Text>
       <TextField form={form} name="sendFromEmailAddress" label={L.sendFromEmailAddress} type="email" />
       <GlobalErrors messages={globalErrors} />
-      <SaveButton submitting={form.formState.isSubmitting} testId="save-email-settings" />
+      <SaveButton submitting={submitting} testId="save-email-settings" />
     </Form>
   );
 }

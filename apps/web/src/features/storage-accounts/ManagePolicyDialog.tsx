@@ -12,7 +12,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { ConfirmDialog, DataTable, type DataTableColumn, StatusBadge, useDialogAction } from '../../ui';
+import { ConfirmDialog, type DataTableColumn, StatusBadge, useDialogAction, WholeTable } from '../../ui';
 import { credentialTypeText, yesNo } from './credentials';
 import { useDeletePolicyPrincipal } from './mutations';
 
@@ -94,16 +94,12 @@ export function ManagePolicyDialog({ storageAccountId, bucket, onHide }: ManageP
         <Modal.Body>
           <Tabs defaultActiveKey="principals" id="manage-policy-tabs" className="mb-3" mountOnEnter>
             <Tab eventKey="principals" title={TEXT.managePrincipalsTab}>
-              <DataTable<PolicyPrincipal>
+              <WholeTable<PolicyPrincipal>
                 aria-label={TEXT.managePrincipalsTab}
                 data-testid="policy-principals"
                 columns={columns}
                 rows={principals}
                 rowKey={(p) => p.name}
-                totalElements={principals.length}
-                page={0}
-                size={Math.max(principals.length, 1)}
-                onPageChange={() => {}}
                 emptyText={TEXT.noPrincipals}
               />
             </Tab>

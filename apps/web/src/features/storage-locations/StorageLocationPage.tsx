@@ -12,7 +12,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate, useParams } from 'react-router';
-import { DataTable, DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
+import { DetailTable, NotFound, Page, Section, StatusBadge, WholeTable } from '../../ui';
 import { customerPagesOf } from '../customers/audience';
 import { useStorageLocation } from './queries';
 import { DeleteStorageLocationDialog, MakeDefaultStorageLocationDialog } from './StorageLocationDialogs';
@@ -98,7 +98,7 @@ function StorageLocationScreen({ customerId, storageLocationId }: { customerId: 
             <LocationDetails location={location} />
           </Section>
           <Section title={T.packagesTitle}>
-            <DataTable<StorageLocationPackage>
+            <WholeTable<StorageLocationPackage>
               aria-label={T.packagesTitle}
               data-testid="storage-location-packages"
               columns={[
@@ -115,10 +115,6 @@ function StorageLocationScreen({ customerId, storageLocationId }: { customerId: 
               ]}
               rows={location.packages}
               rowKey={(p) => p.id}
-              totalElements={location.packages.length}
-              page={0}
-              size={Math.max(location.packages.length, 1)}
-              onPageChange={() => {}}
               emptyText={T.noPackages}
             />
           </Section>

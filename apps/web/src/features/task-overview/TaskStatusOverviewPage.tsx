@@ -17,12 +17,12 @@ import ProgressBar from 'react-bootstrap/ProgressBar';
 import { Link } from 'react-router';
 import { getResult, type RouteCall, routeCall } from '../../app/api';
 import {
-  DataTable,
   type DataTableColumn,
   Page,
   PieChart,
   RowLink,
   Section,
+  ServerPagedTable,
   StatusBadge,
   usePagedQuery,
   useTableState,
@@ -153,17 +153,13 @@ function TaskList({
   const columns = [...(nameColumn ? [nameColumn] : []), ...extraColumns, ...rest, actionsColumn(onSaved)];
   return (
     <Section title={title}>
-      <DataTable<TaskOverviewRow>
+      <ServerPagedTable<TaskOverviewRow>
         aria-label={title}
         data-testid={`task-overview-${name}`}
         columns={columns}
-        rows={list.rows}
+        table={table}
+        list={list}
         rowKey={rowKey}
-        totalElements={list.totalElements}
-        page={table.page}
-        size={table.size}
-        onPageChange={table.setPage}
-        loading={list.loading}
         emptyText={emptyText}
       />
     </Section>

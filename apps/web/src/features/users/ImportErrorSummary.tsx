@@ -1,8 +1,8 @@
 import { MESSAGES, moreErrors, USER_IMPORT_ERRORS_SHOWN } from '@portal/domain';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
+import { ViewModal } from '../../ui';
 
 const TEXT = MESSAGES.userImport;
 
@@ -20,24 +20,29 @@ export interface ImportErrorSummaryProps {
   animation?: boolean;
 }
 
+function ErrorList({ errors }: { errors: readonly string[] }) {
+  return (
+    <ul className="mb-0 ps-3">
+      {errors.map((error, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the same text may repeat; position is the identity
+        <li key={index}>{error}</li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * The import's error summary (002 §8.2): its heading, the first five errors, then 'N more error(s)'
  * with a See all link opening every error in a dialog titled 'Validation errors' or 'Import errors'.
  */
 export function ImportErrorSummary({ kind, errors, animation }: ImportErrorSummaryProps) {
   const [showAll, setShowAll] = useState(false);
-  const titleId = useId();
   const texts = KIND_TEXTS[kind];
   const hidden = errors.length - USER_IMPORT_ERRORS_SHOWN;
   return (
     <Alert variant="danger" className="mt-3 mb-0 py-2" data-testid="import-errors">
       <div className="fw-semibold">{texts.summary}</div>
-      <ul className="mb-0 ps-3">
-        {errors.slice(0, USER_IMPORT_ERRORS_SHOWN).map((error, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the same text may repeat; position is the identity
-          <li key={index}>{error}</li>
-        ))}
-      </ul>
+      <ErrorList errors={errors.slice(0, USER_IMPORT_ERRORS_SHOWN)} />
       {hidden > 0 && (
         <div className="mt-1">
           {moreErrors(hidden)}{' '}
@@ -46,31 +51,17 @@ export function ImportErrorSummary({ kind, errors, animation }: ImportErrorSumma
           </Button>
         </div>
       )}
-      <Modal
+      <ViewModal
         show={showAll}
         onHide={() => setShowAll(false)}
+        title={texts.dialogTitle}
+        closeLabel={TEXT.close}
         scrollable
-        aria-labelledby={titleId}
         animation={animation}
         data-testid="import-errors-dialog"
       >
-        <Modal.Header closeButton>
-          <Modal.Title id={titleId}>{texts.dialogTitle}</Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <ul className="mb-0 ps-3">
-            {errors.map((error, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: as above
-              <li key={index}>{error}</li>
-            ))}
-          </ul>
-        </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={() => setShowAll(false)}>
-            {TEXT.close}
-          </Button>
-        </Modal.Footer>
-      </Modal>
+        <ErrorList errors={errors} />
+      </ViewModal>
     </Alert>
   );
 }

@@ -1,9 +1,9 @@
 import { CSRF_FIELD_NAME, DOWNLOAD_START_DELAY_MS, downloadRequestSchema, MESSAGES, ROUTES } from '@portal/domain';
 import { type FormEvent, useState } from 'react';
 import { csrfToken } from '../../../app/initial-data';
-import { FormModal, GlobalErrors, useDialogSubmit } from '../../../ui';
+import { useDialogSubmit } from '../../../ui';
 import { type RunRef, useInitiateDownload } from './mutations';
-import { ItemsChoice, useChosenItems } from './SnapshotTree';
+import { ItemsDialog, useChosenItems } from './SnapshotTree';
 
 const TEXT = MESSAGES.restore;
 
@@ -41,9 +41,9 @@ export interface DownloadDialogProps {
 export function DownloadDialog({ show, run, onHide, animation }: DownloadDialogProps) {
   const [downloadAll, setDownloadAll] = useState(false);
   const [itemsError, setItemsError] = useState<string | null>(null);
-  const { chosen, toggle, items, reset } = useChosenItems(() => setItemsError(null));
+  const choice = useChosenItems(() => setItemsError(null));
   const [submitting, setSubmitting] = useState(false);
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useInitiateDownload(),
     successText: MESSAGES.task.downloadStarting,
     partialText: MESSAGES.task.downloadStarting,
@@ -54,7 +54,7 @@ export function DownloadDialog({ show, run, onHide, animation }: DownloadDialogP
     event.preventDefault();
     const request = {
       downloadAllItems: downloadAll,
-      backedUpItemsToDownload: downloadAll ? [] : items,
+      backedUpItemsToDownload: downloadAll ? [] : choice.items,
     };
     const parsed = downloadRequestSchema.safeParse(request);
     if (!parsed.success) {
@@ -63,7 +63,7 @@ export function DownloadDialog({ show, run, onHide, animation }: DownloadDialogP
     }
     setSubmitting(true);
     try {
-      const outcome = await submit({ run, request });
+      const outcome = await submission.submit({ run, request });
       if (!outcome.applied || !outcome.result) return;
       const action = ROUTES.restore.download.build({ ...run, download: outcome.result.downloadId });
       setTimeout(() => postDownloadForm(action), DOWNLOAD_START_DELAY_MS);
@@ -74,37 +74,29 @@ export function DownloadDialog({ show, run, onHide, animation }: DownloadDialogP
   };
 
   return (
-    <FormModal
+    <ItemsDialog
       show={show}
       title={TEXT.downloadTitle}
       onHide={onHide}
       onSubmit={onSubmit}
       submitting={submitting}
       submitLabel={TEXT.downloadButton}
-      size="lg"
       onExited={() => {
         setDownloadAll(false);
-        reset();
         setItemsError(null);
-        clearErrors();
       }}
       animation={animation}
       data-testid="download-dialog"
-    >
-      <ItemsChoice
-        run={run}
-        show={show}
-        allLabel={TEXT.downloadAll}
-        all={downloadAll}
-        onAllChange={(all) => {
-          setDownloadAll(all);
-          setItemsError(null);
-        }}
-        chosen={chosen}
-        onToggle={toggle}
-        error={itemsError}
-      />
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
+      run={run}
+      allLabel={TEXT.downloadAll}
+      all={downloadAll}
+      onAllChange={(all) => {
+        setDownloadAll(all);
+        setItemsError(null);
+      }}
+      choice={choice}
+      itemsError={itemsError}
+      submission={submission}
+    />
   );
 }

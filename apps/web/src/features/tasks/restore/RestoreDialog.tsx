@@ -11,10 +11,10 @@ import { useId, useMemo } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import { type Resolver, useForm } from 'react-hook-form';
-import { FormModal, GlobalErrors, TextField, useDialogSubmit } from '../../../ui';
+import { TextField, useDialogSubmit } from '../../../ui';
 import { MachineFolderPicker } from '../form/MachineFolderPicker';
 import { type RunRef, useRestoreToMachine } from './mutations';
-import { ItemsChoice, useChosenItems } from './SnapshotTree';
+import { ItemsDialog, useChosenItems } from './SnapshotTree';
 
 const TEXT = MESSAGES.restore;
 
@@ -52,12 +52,12 @@ export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animatio
     resolver: zodResolver(schema) as unknown as Resolver<RestoreFormValues>,
     defaultValues: newRequest(),
   });
-  const { chosen, toggle, reset } = useChosenItems((items) => {
+  const choice = useChosenItems((items) => {
     form.setValue('backedUpItemsToRestore', items);
     form.clearErrors('backedUpItemsToRestore');
   });
   const targetId = useId();
-  const { submit, globalErrors, clearErrors, submitting } = useDialogSubmit({
+  const submission = useDialogSubmit({
     mutation: useRestoreToMachine(),
     successText: TEXT.restoreStarted,
     partialText: TEXT.restoreStarted,
@@ -70,42 +70,34 @@ export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animatio
   const itemsError = form.formState.errors.backedUpItemsToRestore?.message;
 
   const onSubmit = form.handleSubmit(async (values) => {
-    const outcome = await submit({ run, request: schema.parse(values) });
+    const outcome = await submission.submit({ run, request: schema.parse(values) });
     if (!outcome.close) return;
     onHide();
     if (outcome.applied) onStarted();
   });
 
   return (
-    <FormModal
+    <ItemsDialog
       show={show}
       title={TEXT.restoreTitle}
       onHide={onHide}
       onSubmit={onSubmit}
-      submitting={submitting}
+      submitting={submission.submitting}
       submitLabel={TEXT.restoreSubmit}
-      size="lg"
-      onExited={() => {
-        form.reset(newRequest());
-        reset();
-        clearErrors();
-      }}
+      onExited={() => form.reset(newRequest())}
       animation={animation}
       data-testid="restore-dialog"
+      run={run}
+      allLabel={TEXT.restoreAll}
+      all={restoreAll}
+      onAllChange={(all) => {
+        form.setValue('restoreAllItems', all);
+        form.clearErrors('backedUpItemsToRestore');
+      }}
+      choice={choice}
+      itemsError={itemsError}
+      submission={submission}
     >
-      <ItemsChoice
-        run={run}
-        show={show}
-        allLabel={TEXT.restoreAll}
-        all={restoreAll}
-        onAllChange={(all) => {
-          form.setValue('restoreAllItems', all);
-          form.clearErrors('backedUpItemsToRestore');
-        }}
-        chosen={chosen}
-        onToggle={toggle}
-        error={itemsError}
-      />
       <fieldset className="mt-3">
         <legend className="fs-6">{RESTORE_FORM_LABELS.target}</legend>
         <Form.Check
@@ -140,7 +132,6 @@ export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animatio
           {TEXT.restoreOverwriteWarning}
         </Alert>
       )}
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
+    </ItemsDialog>
   );
 }

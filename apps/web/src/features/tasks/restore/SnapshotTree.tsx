@@ -1,10 +1,11 @@
-import { MESSAGES, ROUTES, type SnapshotTreeItem } from '@portal/domain';
+import { MESSAGES, ROUTES, type ServerMessage, type SnapshotTreeItem } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { getResult, routeCall } from '../../../app/api';
+import { FormModal, type FormModalProps, GlobalErrors } from '../../../ui';
 import type { RunRef } from './mutations';
 
 const TEXT = MESSAGES.restore;
@@ -130,32 +131,48 @@ export function useChosenItems(onChange?: (items: ChosenItem[]) => void) {
   return { chosen, toggle, items: itemsOf(chosen), reset: () => setChosen(new Map()) };
 }
 
-/**
- * The items part of the download and restore dialogs: an 'all items' switch, the snapshot's tree (loaded while the
- * dialog shows, disabled while all items are on) and the items' message.
- */
-export function ItemsChoice({
-  run,
-  show,
-  allLabel,
-  all,
-  onAllChange,
-  chosen,
-  onToggle,
-  error,
-}: {
+export interface ItemsDialogProps extends Omit<FormModalProps, 'size' | 'children'> {
   run: RunRef;
-  show: boolean;
   allLabel: string;
   all: boolean;
   onAllChange: (all: boolean) => void;
-  chosen: ReadonlyMap<string, SnapshotTreeItem>;
-  onToggle: (item: SnapshotTreeItem, on: boolean) => void;
-  error: string | null | undefined;
-}) {
+  /** The tree's choice (useChosenItems); cleared when the dialog has closed. */
+  choice: Pick<ReturnType<typeof useChosenItems>, 'chosen' | 'toggle' | 'reset'>;
+  itemsError: string | null | undefined;
+  /** The submission's global errors (useDialogSubmit); cleared when the dialog has closed. */
+  submission: { globalErrors: readonly ServerMessage[]; clearErrors: () => void };
+  /** What the dialog asks besides the items. */
+  children?: ReactNode;
+}
+
+/**
+ * The download and restore dialogs' common frame: an 'all items' switch, the snapshot's tree (loaded while the
+ * dialog shows, disabled while all items are on) and the items' message, then what the dialog asks besides and
+ * the submission's global errors. The choice and the errors are cleared once the dialog has closed.
+ */
+export function ItemsDialog({
+  run,
+  allLabel,
+  all,
+  onAllChange,
+  choice,
+  itemsError,
+  submission,
+  children,
+  onExited,
+  ...modal
+}: ItemsDialogProps) {
   const allId = useId();
   return (
-    <>
+    <FormModal
+      {...modal}
+      size="lg"
+      onExited={() => {
+        onExited?.();
+        choice.reset();
+        submission.clearErrors();
+      }}
+    >
       <Form.Check
         type="switch"
         id={allId}
@@ -164,12 +181,14 @@ export function ItemsChoice({
         checked={all}
         onChange={(event) => onAllChange(event.currentTarget.checked)}
       />
-      {show ? <SnapshotTree run={run} chosen={chosen} onToggle={onToggle} disabled={all} /> : null}
-      {error ? (
+      {modal.show ? <SnapshotTree run={run} chosen={choice.chosen} onToggle={choice.toggle} disabled={all} /> : null}
+      {itemsError ? (
         <div className="invalid-feedback d-block" role="alert">
-          {error}
+          {itemsError}
         </div>
       ) : null}
-    </>
+      {children}
+      <GlobalErrors messages={submission.globalErrors} />
+    </FormModal>
   );
 }
