@@ -21,6 +21,7 @@ describe('configuration (issue #2)', () => {
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(config.databaseUrl).toBeUndefined();
     expect(config.redisUrl).toBeUndefined();
+    expect(config.redisChannel).toBe('portal:live');
     expect(config.logLevel).toBe('info');
     expect(config.sessionIdleMinutes).toBe(30);
     expect(config.secureCookies).toBe(false);
@@ -32,6 +33,7 @@ describe('configuration (issue #2)', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL'],
+    [{ REDIS_CHANNEL: 'portal live' }, 'REDIS_CHANNEL'],
     [{ MASTER_KEY: 'short' }, 'MASTER_KEY'],
     [{ PUBLIC_URL: 'portal.example.com' }, 'PUBLIC_URL'],
     [{ PROVIDER_SITE_URL: 'javascript:alert(1)' }, 'PROVIDER_SITE_URL'],

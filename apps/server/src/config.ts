@@ -65,6 +65,12 @@ const envSchema = z.object({
   DATA_DIR: z.string().trim().min(1).default('./data'),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  /** The live channel's Redis pub/sub channel: portals that share one Redis each need their own. */
+  REDIS_CHANNEL: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9:._-]{1,100}$/, { message: 'must be 1 to 100 letters, digits, or : . _ -' })
+    .default('portal:live'),
   MASTER_KEY: z
     .string()
     .optional()
@@ -160,6 +166,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** The live channel's Redis pub/sub channel (REDIS_CHANNEL). */
+  redisChannel: string;
   /** 32-byte key for secrets at rest; demo mode derives one from the data directory when unset. */
   masterKey: string | undefined;
   publicUrl: string | undefined;
@@ -235,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisChannel: e.REDIS_CHANNEL,
     masterKey: e.MASTER_KEY || undefined,
     publicUrl: e.PUBLIC_URL,
     providerSiteUrl: e.PROVIDER_SITE_URL,

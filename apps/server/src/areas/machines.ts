@@ -106,7 +106,9 @@ export async function wireMachines(
   const bus =
     deps.live?.bus ??
     (deps.redis
-      ? await createRedisBus(deps.redis, (error) => ctx.log.error({ err: error }, 'live channel bus error'))
+      ? await createRedisBus(deps.redis, ctx.config.redisChannel, (error) =>
+          ctx.log.error({ err: error }, 'live channel bus error'),
+        )
       : createInProcessBus());
   const credentials = createMachineCredentials(db);
   // The channel and the services refer to each other: changes reach the dashboards once it exists.

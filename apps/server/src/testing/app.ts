@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
@@ -42,6 +43,9 @@ export async function createTestApp(
   const mails = await startMailSink(0);
   const config = loadConfig({
     DEMO: 'false',
+    // One live channel per test file: files run side by side share the one Redis, and an agent message for
+    // machine 1 of one file's database must not reach machine 1 of another's. The apps of one file share it.
+    REDIS_CHANNEL: await testFileChannel(),
     MASTER_KEY: 'a'.repeat(64),
     DATA_DIR: '/tmp/portal-test',
     PUBLIC_URL: 'http://portal.test',
@@ -103,4 +107,12 @@ export function repositoryPasswordOf(t: TestApp, machineId: number): Promise<str
     secrets: createSecretBox(masterKey),
     publicBase: 'http://portal.test',
   }).repositoryPassword(machineId);
+}
+
+/** The live channel of the test file that asks (the benchmarks, outside vitest, get one of their own). */
+async function testFileChannel(): Promise<string> {
+  const file = process.env.VITEST
+    ? ((await import('vitest')).expect.getState().testPath ?? '')
+    : `bench-${process.pid}`;
+  return `portal:live:test:${createHash('sha256').update(file).digest('hex').slice(0, 16)}`;
 }

@@ -62,10 +62,8 @@ export function createInProcessBus(): LiveBus {
   };
 }
 
-export const REDIS_CHANNEL = 'portal:live';
-
 /**
- * Redis pub/sub: one channel, JSON messages. A subscribed ioredis connection can do nothing else, so
+ * Redis pub/sub: one channel (REDIS_CHANNEL), JSON messages. A subscribed ioredis connection can do nothing else, so
  * the bus opens its own subscriber (a duplicate of the app's connection) and publishes on the app's.
  * Pub/sub is fire-and-forget: a message published while an instance is disconnected from Redis is
  * lost for it, which the channel tolerates (agents reconcile on reconnect; browsers reload on reconnect).
@@ -74,7 +72,11 @@ export const REDIS_CHANNEL = 'portal:live';
  * serving the connections it holds; what other instances would have received is dropped, never queued
  * (memory stays flat however long the outage). ioredis reconnects and resubscribes by itself.
  */
-export async function createRedisBus(redis: Redis, onError: (error: unknown) => void = () => {}): Promise<LiveBus> {
+export async function createRedisBus(
+  redis: Redis,
+  channelName: string,
+  onError: (error: unknown) => void = () => {},
+): Promise<LiveBus> {
   // The subscriber may queue its SUBSCRIBE until connected (the app's connection has no offline queue).
   const subscriber = redis.duplicate({ enableOfflineQueue: true });
   const listeners: Array<(message: BusMessage) => void> = [];
@@ -89,7 +91,7 @@ export async function createRedisBus(redis: Redis, onError: (error: unknown) => 
   };
   subscriber.on('error', onError);
   subscriber.on('message', (channel: string, raw: string) => {
-    if (channel !== REDIS_CHANNEL) return;
+    if (channel !== channelName) return;
     let message: BusMessage;
     try {
       message = JSON.parse(raw) as BusMessage;
@@ -99,13 +101,13 @@ export async function createRedisBus(redis: Redis, onError: (error: unknown) => 
     }
     deliver(message);
   });
-  await subscriber.subscribe(REDIS_CHANNEL);
+  await subscriber.subscribe(channelName);
   return {
     shared: true,
     async publish(message) {
       if (redis.status === 'ready') {
         try {
-          await redis.publish(REDIS_CHANNEL, JSON.stringify(message));
+          await redis.publish(channelName, JSON.stringify(message));
           // Our own copy comes back through the subscriber, unless that connection is the one down.
           if (subscriber.status !== 'ready') deliver(message);
           return;
