@@ -220,8 +220,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await storageArea.start();
     ctx.runner.start();
   });
-  // The close sequence: the jobs (they use every area), the areas' work in flight, answers' after-work, the bus.
+  // The close sequence: migration sequences (their leases are renewed by a job), the jobs (they use every area),
+  // the areas' work in flight, answers' after-work, the bus.
   app.addHook('onClose', async () => {
+    await storageArea.stopSequences();
     await ctx.runner.stop();
     await storageArea.close();
     await ctx.afterAnswer.settled();

@@ -178,7 +178,14 @@ export function wireStorage(
     retention: { runFinished: retention.runFinished, wake: () => retentionRuns.kick() },
     /** Loads a restart interrupted are failed before the jobs start. */
     start: () => seeding.failInterruptedLoads(),
-    /** Work in flight that is no job's run: seed loads, archive deletions, migration sequences. */
+    /**
+     * This instance's migration sequences are stopped first on close, while the runner still renews their leases:
+     * stopped after it, a shutdown longer than a lease would let another instance fail and move on a migration
+     * whose rclone is still copying here.
+     */
+    stopSequences: () => migrations.close(),
+    /** Work in flight that is no job's run: seed loads, archive deletions, migration sequences (any a job run
+     * started after stopSequences). */
     async close() {
       await seeding.stop();
       await restore.idle();
