@@ -30,6 +30,11 @@ export interface StatusBadge {
   variant: BadgeVariant;
 }
 
+/** A status's badge: its text and its colour, each from its table. */
+function badgeOf<S extends string>(texts: Record<S, string>, variants: Record<S, BadgeVariant>) {
+  return (s: S): StatusBadge => ({ text: texts[s], variant: variants[s] });
+}
+
 // --- What stops a task from running (000 §4, display status step 1) --------------------------------
 
 /**
@@ -449,34 +454,13 @@ export const RUN_STATUS_VARIANTS: Record<RunStatus, BadgeVariant> = {
   FINISHED_WARNINGS: 'warning',
 };
 
-export const taskDisplayStatusBadge = (s: TaskDisplayStatus): StatusBadge => ({
-  text: TASK_DISPLAY_STATUS_TEXTS[s],
-  variant: TASK_DISPLAY_STATUS_VARIANTS[s],
-});
-export const aggregateStatusBadge = (s: AggregateTaskStatus): StatusBadge => ({
-  text: AGGREGATE_TASK_STATUS_TEXTS[s],
-  variant: AGGREGATE_TASK_STATUS_VARIANTS[s],
-});
-export const taskStatusBadge = (s: TaskStatus): StatusBadge => ({
-  text: TASK_STATUS_TEXTS[s],
-  variant: TASK_STATUS_VARIANTS[s],
-});
-export const customerStatusBadge = (s: CustomerStatus): StatusBadge => ({
-  text: CUSTOMER_STATUS_TEXTS[s],
-  variant: CUSTOMER_STATUS_VARIANTS[s],
-});
-export const packageStatusBadge = (s: PackageStatus): StatusBadge => ({
-  text: PACKAGE_STATUS_TEXTS[s],
-  variant: PACKAGE_STATUS_VARIANTS[s],
-});
-export const machineStatusBadge = (s: MachineStatus): StatusBadge => ({
-  text: MACHINE_STATUS_TEXTS[s],
-  variant: MACHINE_STATUS_VARIANTS[s],
-});
-export const userStatusBadge = (s: UserStatus): StatusBadge => ({
-  text: USER_STATUS_TEXTS[s],
-  variant: USER_STATUS_VARIANTS[s],
-});
+export const taskDisplayStatusBadge = badgeOf(TASK_DISPLAY_STATUS_TEXTS, TASK_DISPLAY_STATUS_VARIANTS);
+export const aggregateStatusBadge = badgeOf(AGGREGATE_TASK_STATUS_TEXTS, AGGREGATE_TASK_STATUS_VARIANTS);
+export const taskStatusBadge = badgeOf(TASK_STATUS_TEXTS, TASK_STATUS_VARIANTS);
+export const customerStatusBadge = badgeOf(CUSTOMER_STATUS_TEXTS, CUSTOMER_STATUS_VARIANTS);
+export const packageStatusBadge = badgeOf(PACKAGE_STATUS_TEXTS, PACKAGE_STATUS_VARIANTS);
+export const machineStatusBadge = badgeOf(MACHINE_STATUS_TEXTS, MACHINE_STATUS_VARIANTS);
+export const userStatusBadge = badgeOf(USER_STATUS_TEXTS, USER_STATUS_VARIANTS);
 /** Ours (issue 29): the badge of a busy run that has reported no progress for the stall limit (runs.ts). */
 export const STALLED_RUN_BADGE: StatusBadge = { text: 'Stalled', variant: 'danger' };
 
