@@ -236,17 +236,20 @@ export const repositorySchema = z.object({
 });
 export type RepositorySettings = z.infer<typeof repositorySchema>;
 
+/** Either side's answer to a message that carried a requestId: one shape both ways. */
+const replySchema = z.object({
+  type: z.literal('reply'),
+  requestId,
+  success: z.boolean(),
+  messages: z.array(z.string().max(4000)).max(50),
+  payload: z.unknown().optional(),
+});
+
 // --- Server → agent ----------------------------------------------------------------------------------
 
 export const serverToAgentSchema = z.discriminatedUnion('type', [
   /** The answer to an agent event that carried a requestId (a run start gets its run id). */
-  z.object({
-    type: z.literal('reply'),
-    requestId,
-    success: z.boolean(),
-    messages: z.array(z.string().max(4000)).max(50),
-    payload: z.unknown().optional(),
-  }),
+  replySchema,
   /** The whole task list, sent after CONNECT and after every change: the agent replaces its own. */
   z.object({ type: z.literal('tasks'), tasks: z.array(agentTaskSchema).max(10_000), timeZone: z.string().max(64) }),
   z.object({ type: z.literal('repository'), settings: repositorySchema }),
@@ -324,13 +327,7 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
     runningRunKeys: z.array(z.string().min(1).max(100)).max(10_000).optional(),
   }),
   /** The answer to a command with a requestId. */
-  z.object({
-    type: z.literal('reply'),
-    requestId,
-    success: z.boolean(),
-    messages: z.array(z.string().max(4000)).max(50),
-    payload: z.unknown().optional(),
-  }),
+  replySchema,
   /**
    * A run started. `runKey` is the agent's own id for it, unique per machine, so a start reported
    * twice (after a reconnect) is recorded once; the server answers with the run id in a `reply`.

@@ -1,17 +1,16 @@
 import { z } from 'zod';
+import { valuesWithTexts } from './enum-texts.js';
 import { displayText } from './forms/fields.js';
 
 /**
  * Personal API tokens (issue 18): a user's own credential for automation, sent as `Authorization: Bearer
  * <token>` on the JSON routes, with exactly its owner's rights; a read-only one only reads.
  */
-export const API_TOKEN_SCOPES = ['READ_ONLY', 'READ_WRITE'] as const;
+export const [API_TOKEN_SCOPES, API_TOKEN_SCOPE_TEXTS] = valuesWithTexts([
+  ['READ_ONLY', 'Read only'],
+  ['READ_WRITE', 'Read and write'],
+]);
 export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
-
-export const API_TOKEN_SCOPE_TEXTS: Record<ApiTokenScope, string> = {
-  READ_ONLY: 'Read only',
-  READ_WRITE: 'Read and write',
-};
 
 export const API_TOKEN_LIMITS = {
   /** What every token starts with, so a leaked one is recognised by secret scanners and people. */

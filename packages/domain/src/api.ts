@@ -270,6 +270,9 @@ const routeOf =
   <const M extends HttpMethod>(method: M) =>
   <const P extends string, const O extends RouteOptions>(path: P, access: AccessLevel, options: O) =>
     route({ method, path, access, ...options });
+/** The options of a paged list: `?page=&size=` in, `{ elements, totalElements, totalPages }` out. */
+const pagedList = <T>() => ({ query: pagingQuerySchema, response: answer<Paged<T>>() }) as const;
+
 const get = routeOf('GET');
 const post = routeOf('POST');
 const put = routeOf('PUT');
@@ -377,19 +380,10 @@ function customerAdminRoutes<const B extends string, Q extends z.ZodType>(
       query: packageTablePagingSchema,
       response: answer<Paged<CustomerPackageRow>>(),
     }),
-    users: get(`${base}/:customerId/users` as const, access, {
-      query: pagingQuerySchema,
-      response: answer<Paged<UserRow>>(),
-    }),
+    users: get(`${base}/:customerId/users` as const, access, pagedList<UserRow>()),
     user: get(`${base}/:customerId/users/:userId` as const, access, { response: answer<UserRow>() }),
-    userPackages: get(`${base}/:customerId/users/:userId/backuppackages` as const, access, {
-      query: pagingQuerySchema,
-      response: answer<Paged<UserPackageRow>>(),
-    }),
-    userMachines: get(`${base}/:customerId/users/:userId/backupmachines` as const, access, {
-      query: pagingQuerySchema,
-      response: answer<Paged<UserMachineRow>>(),
-    }),
+    userPackages: get(`${base}/:customerId/users/:userId/backuppackages` as const, access, pagedList<UserPackageRow>()),
+    userMachines: get(`${base}/:customerId/users/:userId/backupmachines` as const, access, pagedList<UserMachineRow>()),
   };
 }
 
@@ -403,20 +397,14 @@ function customerAdminRoutes<const B extends string, Q extends z.ZodType>(
 function taskRoutes<const B extends string>(machine: B, access: AccessLevel) {
   const task = `${machine}/backuptasks/:taskId` as const;
   return {
-    list: get(`${machine}/backuptasks` as const, access, {
-      query: pagingQuerySchema,
-      response: answer<Paged<TaskRow>>(),
-    }),
+    list: get(`${machine}/backuptasks` as const, access, pagedList<TaskRow>()),
     /** A JSON GET of the task page's path (a browser navigation gets the page). */
     detail: get(task, access, { response: answer<TaskDetail>() }),
     actions: get(`${task}/actions` as const, access, {
       query: taskActionsQuerySchema,
       response: answer<Paged<TaskActionRow>>(),
     }),
-    snapshots: get(`${task}/backupsnapshots` as const, access, {
-      query: pagingQuerySchema,
-      response: answer<Paged<TaskSnapshotRow>>(),
-    }),
+    snapshots: get(`${task}/backupsnapshots` as const, access, pagedList<TaskSnapshotRow>()),
     storage: get(`${task}/storage` as const, access, { response: answer<StorageDetails>() }),
     snapshotStorage: get(`${task}/backupsnapshots/:snapshotId/storage` as const, access, {
       response: answer<StorageDetails>(),
@@ -527,10 +515,7 @@ export const ROUTES = {
       body: passwordChangeSchema,
       response: answer<MessageResult>(),
     }),
-    activity: get('/profile/activity', 'signedIn', {
-      query: pagingQuerySchema,
-      response: answer<Paged<ActivityRow>>(),
-    }),
+    activity: get('/profile/activity', 'signedIn', pagedList<ActivityRow>()),
   },
   /**
    * Ours (issue 18): the caller's personal API tokens. Managing them needs a session: a request with a token is
@@ -553,7 +538,7 @@ export const ROUTES = {
   },
   /** The customer-side users calls of 002 §7.1 and 001 §7, plus ours: roles, one user, linkable packages. */
   users: {
-    list: get('/admin/users', 'customerAdmin', { query: pagingQuerySchema, response: answer<Paged<UserRow>>() }),
+    list: get('/admin/users', 'customerAdmin', pagedList<UserRow>()),
     roles: get('/admin/account/users/roles', 'customerAdmin', { response: answer<Elements<RoleOption>>() }),
     detail: get('/admin/account/users/:userId', 'customerAdmin', { response: answer<UserRow>() }),
     add: post('/admin/account/users', 'customerAdmin', { body: userAddSchema, response: answer<UserRow>() }),
@@ -575,14 +560,8 @@ export const ROUTES = {
       response: answer<null>(),
     }),
     remove: del('/admin/account/users/:userId', 'customerAdmin', { response: answer<null>() }),
-    packages: get('/admin/account/users/:userId/backuppackages', 'customerAdmin', {
-      query: pagingQuerySchema,
-      response: answer<Paged<UserPackageRow>>(),
-    }),
-    machines: get('/admin/account/users/:userId/backupmachines', 'customerAdmin', {
-      query: pagingQuerySchema,
-      response: answer<Paged<UserMachineRow>>(),
-    }),
+    packages: get('/admin/account/users/:userId/backuppackages', 'customerAdmin', pagedList<UserPackageRow>()),
+    machines: get('/admin/account/users/:userId/backupmachines', 'customerAdmin', pagedList<UserMachineRow>()),
     /** Multipart: file and skipAlreadyExisting (userImportSchema); 409 carries the result with the problems. */
     import: post('/admin/account/users/import', 'customerAdmin', { response: answer<UserImportResult>() }),
     /** The example spreadsheet of the bulk import (002 §2.4). */
@@ -673,13 +652,10 @@ export const ROUTES = {
     }),
   },
   mail: {
-    failures: get('/admin/mailfailures', 'customerSuperAdmin', {
-      query: pagingQuerySchema,
-      response: answer<Paged<MailFailureRow>>(),
-    }),
+    failures: get('/admin/mailfailures', 'customerSuperAdmin', pagedList<MailFailureRow>()),
   },
   demo: {
-    mails: get('/demo/mails', 'providerAdmin', { query: pagingQuerySchema, response: answer<Paged<DemoMail>>() }),
+    mails: get('/demo/mails', 'providerAdmin', pagedList<DemoMail>()),
   },
   /**
    * The dashboard (000 §2 leaves its calls to us, DESIGN §3): one path set for every audience, the server
@@ -764,7 +740,7 @@ export const ROUTES = {
    */
   machines: {
     /** The caller's machines: a customer user's assigned ones, a customer admin's customer's. */
-    own: get('/backupmachines', 'customerMember', { query: pagingQuerySchema, response: answer<Paged<MachineRow>>() }),
+    own: get('/backupmachines', 'customerMember', pagedList<MachineRow>()),
     detail: get('/backupmachines/:machineId', 'signedIn', { response: answer<MachineDetail>() }),
     edit: put('/backupmachines/:machineId', 'signedIn', { body: machineEditSchema, response: answer<MachineDetail>() }),
     storage: get('/backupmachines/:machineId/storage', 'signedIn', { response: answer<MachineStorage>() }),
@@ -841,18 +817,9 @@ export const ROUTES = {
    * provider. The volume snapshots setting of a task from customer administration (002 §7.3).
    */
   taskOverview: {
-    running: get('/boltadmin/backuptasks/running', 'providerAdmin', {
-      query: pagingQuerySchema,
-      response: answer<Paged<TaskOverviewRow>>(),
-    }),
-    nextPeriod: get('/boltadmin/backuptasks/nextperiod', 'providerAdmin', {
-      query: pagingQuerySchema,
-      response: answer<Paged<TaskOverviewRow>>(),
-    }),
-    beingDeleted: get('/boltadmin/backuptasks/beingdeleted', 'providerAdmin', {
-      query: pagingQuerySchema,
-      response: answer<Paged<TaskOverviewRow>>(),
-    }),
+    running: get('/boltadmin/backuptasks/running', 'providerAdmin', pagedList<TaskOverviewRow>()),
+    nextPeriod: get('/boltadmin/backuptasks/nextperiod', 'providerAdmin', pagedList<TaskOverviewRow>()),
+    beingDeleted: get('/boltadmin/backuptasks/beingdeleted', 'providerAdmin', pagedList<TaskOverviewRow>()),
     counts: get('/boltadmin/backuptasks/counts', 'providerAdmin', { response: answer<DashboardTaskCounts>() }),
     volumeSnapshots: put(`${PROVIDER_MACHINE}/backuptasks/:taskId`, 'providerAdmin', {
       body: volumeSnapshotsBodySchema,
@@ -863,10 +830,11 @@ export const ROUTES = {
   tasks: {
     customer: {
       ...taskRoutes('/backupmachines/:machineId', 'customerMember'),
-      runs: get('/backupmachines/:machineId/backuptasks/:taskId/backupruns', 'customerMember', {
-        query: pagingQuerySchema,
-        response: answer<Paged<TaskActionRow>>(),
-      }),
+      runs: get(
+        '/backupmachines/:machineId/backuptasks/:taskId/backupruns',
+        'customerMember',
+        pagedList<TaskActionRow>(),
+      ),
     },
     reseller: taskRoutes(
       '/admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId',
@@ -956,10 +924,7 @@ export const ROUTES = {
     }),
     storage: get('/backuppackages/:packageId/storage', 'signedIn', { response: answer<PackageStorageDetails>() }),
     /** The package page's machines table (ours), for anyone who sees the package. */
-    machines: get('/backuppackages/:packageId/backupmachines', 'signedIn', {
-      query: pagingQuerySchema,
-      response: answer<Paged<MachineRow>>(),
-    }),
+    machines: get('/backuppackages/:packageId/backupmachines', 'signedIn', pagedList<MachineRow>()),
     customerDetail: get('/admin/backuppackages/:packageId', 'customerAdmin', { response: answer<PackageDetail>() }),
     /** Edit (body packageEditSchema of the package's quota); ?initialize=true names an APPROVED package. */
     edit: put('/admin/backuppackages/:packageId', 'customerAdmin', {
@@ -1038,10 +1003,7 @@ export const ROUTES = {
    * edit and test connection.
    */
   storageAccounts: {
-    list: get('/boltadmin/storageaccountspaginated', 'providerAdmin', {
-      query: pagingQuerySchema,
-      response: answer<Paged<StorageAccountRow>>(),
-    }),
+    list: get('/boltadmin/storageaccountspaginated', 'providerAdmin', pagedList<StorageAccountRow>()),
     setDefault: get('/boltadmin/storageaccounts/setDefaultStorageAccount', 'providerAdmin', {
       query: setDefaultStorageAccountQuerySchema,
       response: answer<StorageAccountRow>(),

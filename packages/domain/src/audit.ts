@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { valuesWithTexts } from './enum-texts.js';
 import { pageSizeParam, pagingQuerySchema } from './envelope.js';
 import { filterText } from './forms/fields.js';
 import { ID_MAX } from './paths.js';
@@ -143,44 +144,28 @@ export const EMPTY_AUDIT_FILTER: AuditFilterFields = {
   customerId: '',
 };
 
-/** The subject kinds a record may name: a route's most specific id parameter without its `Id`. */
-export const AUDIT_SUBJECT_TYPES = [
-  'customer',
-  'user',
-  'package',
-  'machine',
-  'task',
-  'action',
-  'snapshot',
-  'run',
-  'template',
-  'request',
-  'storageAccount',
-  'storageLocation',
-  'whmcsServer',
-  'migration',
-  'token',
-] as const;
+/**
+ * The subject kinds a record may name, a route's most specific id parameter without its `Id`, with how the trail
+ * names each.
+ */
+export const [AUDIT_SUBJECT_TYPES, AUDIT_SUBJECT_LABELS] = valuesWithTexts([
+  ['customer', 'Customer'],
+  ['user', 'User'],
+  ['package', 'Package'],
+  ['machine', 'Machine'],
+  ['task', 'Task'],
+  ['action', 'Run in progress'],
+  ['snapshot', 'Snapshot'],
+  ['run', 'Run'],
+  ['template', 'Package template'],
+  ['request', 'Package request'],
+  ['storageAccount', 'Storage account'],
+  ['storageLocation', 'Storage location'],
+  ['whmcsServer', 'Billing server'],
+  ['migration', 'Package migration'],
+  ['token', 'API token'],
+]);
 export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number];
-
-/** How the trail names each subject kind. */
-export const AUDIT_SUBJECT_LABELS: Record<AuditSubjectType, string> = {
-  customer: 'Customer',
-  user: 'User',
-  package: 'Package',
-  machine: 'Machine',
-  task: 'Task',
-  action: 'Run in progress',
-  snapshot: 'Snapshot',
-  run: 'Run',
-  template: 'Package template',
-  request: 'Package request',
-  storageAccount: 'Storage account',
-  storageLocation: 'Storage location',
-  whmcsServer: 'Billing server',
-  migration: 'Package migration',
-  token: 'API token',
-};
 
 /** A subject kind's label; one recorded before this list knew it reads as words ('someThing' → 'Some thing'). */
 export function auditSubjectLabel(type: string): string {

@@ -20,20 +20,26 @@ const same = (a: string, b: string) => sameDestination(url(a), url(b));
 
 describe('where a stored secret may go (DESIGN §8a)', () => {
   it('treats spellings of one address as the same: default port, trailing slash, case and trailing dot of the host', () => {
-    expect(same('https://S3.Example.TEST', 'https://s3.example.test:443/')).toBe(true);
-    expect(same('http://s3.example.test:80/', 'http://s3.example.test')).toBe(true);
-    expect(same('https://s3.example.test./bucket/', 'https://s3.example.test/bucket')).toBe(true);
-    expect(same('http://0x7f.1:8080', 'http://127.0.0.1:8080/')).toBe(true);
-    expect(same('http://[::FFFF:127.0.0.1]/', 'http://[::ffff:7f00:1]')).toBe(true);
+    const spellings: [string, string][] = [
+      ['https://S3.Example.TEST', 'https://s3.example.test:443/'],
+      ['http://s3.example.test:80/', 'http://s3.example.test'],
+      ['https://s3.example.test./bucket/', 'https://s3.example.test/bucket'],
+      ['http://0x7f.1:8080', 'http://127.0.0.1:8080/'],
+      ['http://[::FFFF:127.0.0.1]/', 'http://[::ffff:7f00:1]'],
+    ];
+    for (const [a, b] of spellings) expect(same(a, b), `${a} and ${b}`).toBe(true);
   });
 
   it('tells apart any other scheme, host, port or path', () => {
-    expect(same('https://s3.example.test', 'http://s3.example.test:443')).toBe(false);
-    expect(same('https://s3.example.test', 'https://s3.example.test.evil.test')).toBe(false);
-    expect(same('https://s3.example.test', 'https://s3.example.test:8443')).toBe(false);
-    expect(same('https://s3.example.test/whmcs', 'https://s3.example.test/WHMCS')).toBe(false);
-    expect(same('https://s3.example.test/a', 'https://s3.example.test/a/b')).toBe(false);
-    expect(same('https://s3.example.test/?x=1', 'https://s3.example.test/')).toBe(false);
+    const others: [string, string][] = [
+      ['https://s3.example.test', 'http://s3.example.test:443'],
+      ['https://s3.example.test', 'https://s3.example.test.evil.test'],
+      ['https://s3.example.test', 'https://s3.example.test:8443'],
+      ['https://s3.example.test/whmcs', 'https://s3.example.test/WHMCS'],
+      ['https://s3.example.test/a', 'https://s3.example.test/a/b'],
+      ['https://s3.example.test/?x=1', 'https://s3.example.test/'],
+    ];
+    for (const [a, b] of others) expect(same(a, b), `${a} and ${b}`).toBe(false);
   });
 
   it('reads a WHMCS server’s address as its base URL: port 443 is https, a scheme in the host wins', () => {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { ROLES } from './enums.js';
 import {
   ACCESS_LEVELS,
-  type Actor,
   machineAudience,
   managedCustomers,
   mayAccess,
@@ -13,16 +12,7 @@ import {
   mayLinkMachines,
   mayManageMachine,
 } from './permissions.js';
-
-const actor = (overrides: Partial<Actor>): Actor => ({
-  userId: 1,
-  role: 'ROLE_CUSTOMER_USER',
-  customerId: 10,
-  resellerEnabled: false,
-  boltCustomer: true,
-  readOnly: false,
-  ...overrides,
-});
+import { makeActor, makeMachine } from './testing/actors.js';
 
 describe('route audiences (DESIGN §4)', () => {
   it('lets nobody signed out past signedIn, and everyone through public', () => {
@@ -32,72 +22,77 @@ describe('route audiences (DESIGN §4)', () => {
   });
 
   it('keeps the admin area to provider admins', () => {
-    for (const role of ROLES) expect(mayAccess(actor({ role }), 'providerAdmin')).toBe(role === 'ROLE_BOLT_ADMIN_USER');
+    for (const role of ROLES)
+      expect(mayAccess(makeActor({ role }), 'providerAdmin')).toBe(role === 'ROLE_BOLT_ADMIN_USER');
   });
 
   it('gives customer admin routes to super admins and admins only', () => {
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }), 'customerAdmin')).toBe(true);
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }), 'customerAdmin')).toBe(true);
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_USER' }), 'customerAdmin')).toBe(false);
-    expect(mayAccess(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }), 'customerAdmin')).toBe(false);
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }), 'customerSuperAdmin')).toBe(false);
+    expect(mayAccess(makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }), 'customerAdmin')).toBe(true);
+    expect(mayAccess(makeActor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }), 'customerAdmin')).toBe(true);
+    expect(mayAccess(makeActor({ role: 'ROLE_CUSTOMER_USER' }), 'customerAdmin')).toBe(false);
+    expect(mayAccess(makeActor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }), 'customerAdmin')).toBe(false);
+    expect(mayAccess(makeActor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }), 'customerSuperAdmin')).toBe(false);
   });
 
   it('makes a reseller admin of an admin whose customer has reseller enabled', () => {
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }), 'resellerAdmin')).toBe(
+    expect(
+      mayAccess(makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }), 'resellerAdmin'),
+    ).toBe(true);
+    expect(mayAccess(makeActor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }), 'resellerAdmin')).toBe(
       true,
     );
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }), 'resellerAdmin')).toBe(true);
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: false }), 'resellerAdmin')).toBe(
-      false,
-    );
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }), 'resellerAdmin')).toBe(false);
+    expect(
+      mayAccess(makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: false }), 'resellerAdmin'),
+    ).toBe(false);
+    expect(mayAccess(makeActor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }), 'resellerAdmin')).toBe(false);
   });
 });
 
 describe('dashboard audiences', () => {
   it('lets provider and reseller admins manage customers, and nobody else', () => {
-    expect(mayAccess(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }), 'customerManager')).toBe(true);
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }), 'customerManager')).toBe(true);
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }), 'customerManager')).toBe(false);
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }), 'customerManager')).toBe(false);
+    expect(mayAccess(makeActor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }), 'customerManager')).toBe(true);
+    expect(mayAccess(makeActor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }), 'customerManager')).toBe(
+      true,
+    );
+    expect(mayAccess(makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }), 'customerManager')).toBe(false);
+    expect(mayAccess(makeActor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }), 'customerManager')).toBe(false);
   });
 
   it('lets the three roles of 001 §6 (provider, customer super admin, customer admin) in as anyAdmin', () => {
     for (const role of ROLES) {
-      expect(mayAccess(actor({ role, customerId: role === 'ROLE_BOLT_ADMIN_USER' ? null : 10 }), 'anyAdmin')).toBe(
+      expect(mayAccess(makeActor({ role, customerId: role === 'ROLE_BOLT_ADMIN_USER' ? null : 10 }), 'anyAdmin')).toBe(
         role !== 'ROLE_CUSTOMER_USER',
       );
     }
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }), 'anyAdmin')).toBe(true);
+    expect(mayAccess(makeActor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }), 'anyAdmin')).toBe(true);
   });
 
   it('counts every user of a customer account as a member, and no provider admin', () => {
     for (const role of ROLES) {
-      expect(mayAccess(actor({ role }), 'customerMember')).toBe(role !== 'ROLE_BOLT_ADMIN_USER');
+      expect(mayAccess(makeActor({ role }), 'customerMember')).toBe(role !== 'ROLE_BOLT_ADMIN_USER');
     }
-    expect(mayAccess(actor({ role: 'ROLE_CUSTOMER_USER', customerId: null }), 'customerMember')).toBe(false);
+    expect(mayAccess(makeActor({ role: 'ROLE_CUSTOMER_USER', customerId: null }), 'customerMember')).toBe(false);
   });
 });
 
 describe('managed customers (DESIGN §4)', () => {
   it.each([
-    ['provider admin', actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }), { kind: 'all' }],
+    ['provider admin', makeActor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }), { kind: 'all' }],
     [
       'reseller super admin',
-      actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }),
+      makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true }),
       { kind: 'childrenOf', resellerCustomerId: 10 },
     ],
     [
       'reseller admin',
-      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }),
+      makeActor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }),
       { kind: 'childrenOf', resellerCustomerId: 10 },
     ],
-    ['user of a reseller', actor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }), null],
-    ['super admin of a customer', actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }), null],
+    ['user of a reseller', makeActor({ role: 'ROLE_CUSTOMER_USER', resellerEnabled: true }), null],
+    ['super admin of a customer', makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }), null],
     [
       'admin without a customer',
-      actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: null, resellerEnabled: true }),
+      makeActor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: null, resellerEnabled: true }),
       null,
     ],
   ] as const)('%s', (_, who, expected) => {
@@ -111,7 +106,7 @@ describe('managed customers (DESIGN §4)', () => {
         fc.integer({ min: 1, max: 1000 }),
         fc.boolean(),
         (role, customerId, resellerEnabled) => {
-          const scope = managedCustomers(actor({ role, customerId, resellerEnabled }));
+          const scope = managedCustomers(makeActor({ role, customerId, resellerEnabled }));
           if (scope !== null) expect(scope).toEqual({ kind: 'childrenOf', resellerCustomerId: customerId });
         },
       ),
@@ -119,15 +114,15 @@ describe('managed customers (DESIGN §4)', () => {
   });
 
   it('lets read-only users look but not change', () => {
-    expect(mayChange(actor({ readOnly: true }))).toBe(false);
-    expect(mayChange(actor({ readOnly: false }))).toBe(true);
+    expect(mayChange(makeActor({ readOnly: true }))).toBe(false);
+    expect(mayChange(makeActor({ readOnly: false }))).toBe(true);
   });
 
   it('lets users of a customer who may change things link machines (issue #5), not provider admins', () => {
-    expect(mayLinkMachines(actor({ role: 'ROLE_CUSTOMER_USER', customerId: 3 }))).toBe(true);
-    expect(mayLinkMachines(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 3 }))).toBe(true);
-    expect(mayLinkMachines(actor({ role: 'ROLE_CUSTOMER_USER', customerId: 3, readOnly: true }))).toBe(false);
-    expect(mayLinkMachines(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }))).toBe(false);
+    expect(mayLinkMachines(makeActor({ role: 'ROLE_CUSTOMER_USER', customerId: 3 }))).toBe(true);
+    expect(mayLinkMachines(makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 3 }))).toBe(true);
+    expect(mayLinkMachines(makeActor({ role: 'ROLE_CUSTOMER_USER', customerId: 3, readOnly: true }))).toBe(false);
+    expect(mayLinkMachines(makeActor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }))).toBe(false);
   });
 });
 
@@ -135,21 +130,21 @@ describe('machines: who sees and commands them (001 §6, 002 §7.8)', () => {
   const RESELLER = 20;
   const OTHER = 30;
   // Customer 10 is a child of reseller 20; its machine is assigned to user 1.
-  const machine = (allowProviderMachineControl: boolean, assignedUserId: number | null = 1) => ({
-    customerId: 10,
-    assignedUserId,
-    parentResellerCustomerId: RESELLER,
-    allowProviderMachineControl,
+  const machine = (allowProviderMachineControl: boolean, assignedUserId: number | null = 1) =>
+    makeMachine({ allowProviderMachineControl, assignedUserId, parentResellerCustomerId: RESELLER });
+  const provider = makeActor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, userId: 99 });
+  const superAdmin = makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', userId: 5 });
+  const admin = makeActor({ role: 'ROLE_CUSTOMER_ADMIN_USER', userId: 6 });
+  const assignedUser = makeActor({ role: 'ROLE_CUSTOMER_USER', userId: 1 });
+  const otherUser = makeActor({ role: 'ROLE_CUSTOMER_USER', userId: 2 });
+  const resellerAdmin = makeActor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: RESELLER, resellerEnabled: true });
+  const resellerUser = makeActor({ role: 'ROLE_CUSTOMER_USER', customerId: RESELLER, resellerEnabled: true });
+  const notReseller = makeActor({
+    role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER',
+    customerId: RESELLER,
+    resellerEnabled: false,
   });
-  const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, userId: 99 });
-  const superAdmin = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', userId: 5 });
-  const admin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', userId: 6 });
-  const assignedUser = actor({ role: 'ROLE_CUSTOMER_USER', userId: 1 });
-  const otherUser = actor({ role: 'ROLE_CUSTOMER_USER', userId: 2 });
-  const resellerAdmin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', customerId: RESELLER, resellerEnabled: true });
-  const resellerUser = actor({ role: 'ROLE_CUSTOMER_USER', customerId: RESELLER, resellerEnabled: true });
-  const notReseller = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: RESELLER, resellerEnabled: false });
-  const otherTenant = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: OTHER, resellerEnabled: true });
+  const otherTenant = makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: OTHER, resellerEnabled: true });
 
   it.each([
     ['provider admin', provider, 'provider', false, true],

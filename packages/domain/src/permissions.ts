@@ -107,16 +107,25 @@ export const mayChange = (a: Actor) => !a.readOnly;
  */
 export const mayLinkMachines = (a: Actor) => a.customerId !== null && !isProviderAdmin(a) && mayChange(a);
 
+/** What decides who sees a machine: its customer, the user it is assigned to and its customer's reseller. */
+export interface SeenMachine {
+  customerId: number;
+  assignedUserId: number | null;
+  parentResellerCustomerId: number | null;
+}
+
+/** What decides who may command a machine: who sees it, and whether its customer allows the provider to. */
+export interface CommandedMachine extends SeenMachine {
+  allowProviderMachineControl: boolean;
+}
+
 /**
  * Who sees a machine and through which links: the provider every machine, a customer's admins its
  * machines, a customer user only the machines assigned to them, a reseller admin its child customers'
  * machines; null for anyone else. The dashboard, the live channel's subscriptions, the tree of files and
  * the machine commands all decide with this one rule.
  */
-export function machineAudience(
-  actor: Actor,
-  machine: { customerId: number; assignedUserId: number | null; parentResellerCustomerId: number | null },
-): Audience | null {
+export function machineAudience(actor: Actor, machine: SeenMachine): Audience | null {
   if (isProviderAdmin(actor)) return 'provider';
   if (machine.customerId === actor.customerId) {
     return !isCustomerUser(actor) || machine.assignedUserId === actor.userId ? 'customer' : null;
@@ -130,15 +139,7 @@ export function machineAudience(
  * provider machine control'. Read-only callers pass here; a command that changes something also asks
  * mayChange.
  */
-export function mayCommandMachine(
-  actor: Actor,
-  machine: {
-    customerId: number;
-    assignedUserId: number | null;
-    parentResellerCustomerId: number | null;
-    allowProviderMachineControl: boolean;
-  },
-): boolean {
+export function mayCommandMachine(actor: Actor, machine: CommandedMachine): boolean {
   if (isProviderAdmin(actor)) return machine.allowProviderMachineControl;
   return machineAudience(actor, machine) !== null;
 }
@@ -147,7 +148,7 @@ export function mayCommandMachine(
  * Whether the caller manages a machine (001 §2, §6: Manage rather than View; edit needs it): who may
  * command it and may change things.
  */
-export function mayManageMachine(actor: Actor, machine: Parameters<typeof mayCommandMachine>[1]): boolean {
+export function mayManageMachine(actor: Actor, machine: CommandedMachine): boolean {
   return mayChange(actor) && mayCommandMachine(actor, machine);
 }
 
@@ -155,9 +156,6 @@ export function mayManageMachine(actor: Actor, machine: Parameters<typeof mayCom
  * Whether the caller may change a machine's status, delete it and refresh its storage space (001 §6: the
  * admin roles, provider admins included, of a machine they see; read-only admins look only).
  */
-export function mayAdministerMachine(
-  actor: Actor,
-  machine: { customerId: number; assignedUserId: number | null; parentResellerCustomerId: number | null },
-): boolean {
+export function mayAdministerMachine(actor: Actor, machine: SeenMachine): boolean {
   return mayChange(actor) && !isCustomerUser(actor) && machineAudience(actor, machine) !== null;
 }

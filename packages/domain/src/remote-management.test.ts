@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ROLES, TASK_STATUSES } from './enums.js';
 import { MESSAGES } from './messages.js';
-import type { Actor } from './permissions.js';
 import {
   addTaskBlockedReason,
   type MachineControlFacts,
@@ -13,22 +12,11 @@ import {
   taskControlReasons,
 } from './remote-management.js';
 import { runStatusBadge, STALLED_RUN_BADGE } from './statuses.js';
+import { makeActor, makeMachine } from './testing/actors.js';
 import { canDeleteTask, canEditTask, canRunTaskNow, canTogglePause } from './transitions.js';
 
-const actor = (overrides: Partial<Actor> = {}): Actor => ({
-  userId: 1,
-  role: 'ROLE_CUSTOMER_USER',
-  customerId: 10,
-  resellerEnabled: false,
-  boltCustomer: true,
-  readOnly: false,
-  ...overrides,
-});
 const machine = (overrides: Partial<MachineControlFacts> = {}): MachineControlFacts => ({
-  customerId: 10,
-  assignedUserId: 1,
-  parentResellerCustomerId: 20,
-  allowProviderMachineControl: false,
+  ...makeMachine(),
   remoteManagementEnabled: true,
   online: true,
   beingDeleted: false,
@@ -39,32 +27,32 @@ const L = MESSAGES.liveChannel;
 
 describe('who switches remote management (002 §4.2, §6; issue 29)', () => {
   it("lets the customer's own users who may change things switch it: admins, and the user the machine is assigned to", () => {
-    expect(maySwitchRemoteManagement(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', userId: 5 }), machine())).toBe(
+    expect(maySwitchRemoteManagement(makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', userId: 5 }), machine())).toBe(
       true,
     );
-    expect(maySwitchRemoteManagement(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', userId: 6 }), machine())).toBe(true);
-    expect(maySwitchRemoteManagement(actor(), machine())).toBe(true);
+    expect(maySwitchRemoteManagement(makeActor({ role: 'ROLE_CUSTOMER_ADMIN_USER', userId: 6 }), machine())).toBe(true);
+    expect(maySwitchRemoteManagement(makeActor(), machine())).toBe(true);
   });
 
   it('refuses the provider, a reseller admin, another tenant and a colleague’s user with the reason shown', () => {
-    const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null });
+    const provider = makeActor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null });
     expect(remoteManagementSwitchBlockedReason(provider, machine({ allowProviderMachineControl: true }))).toBe(
       R.customerOnly,
     );
-    const reseller = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 20, resellerEnabled: true });
+    const reseller = makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 20, resellerEnabled: true });
     expect(remoteManagementSwitchBlockedReason(reseller, machine())).toBe(R.customerOnly);
-    expect(remoteManagementSwitchBlockedReason(actor({ customerId: 11 }), machine())).toBe(R.customerOnly);
-    expect(remoteManagementSwitchBlockedReason(actor({ userId: 2 }), machine())).toBe(R.customerOnly);
+    expect(remoteManagementSwitchBlockedReason(makeActor({ customerId: 11 }), machine())).toBe(R.customerOnly);
+    expect(remoteManagementSwitchBlockedReason(makeActor({ userId: 2 }), machine())).toBe(R.customerOnly);
   });
 
   it('lets a read-only user look only', () => {
-    expect(remoteManagementSwitchBlockedReason(actor({ readOnly: true }), machine())).toBe(L.readOnlyUser);
+    expect(remoteManagementSwitchBlockedReason(makeActor({ readOnly: true }), machine())).toBe(L.readOnlyUser);
   });
 
   it('is never switchable by the provider, whatever the customer allows (property)', () => {
     fc.assert(
       fc.property(fc.boolean(), fc.boolean(), fc.boolean(), (allow, on, readOnly) => {
-        const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, readOnly });
+        const provider = makeActor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, readOnly });
         return !maySwitchRemoteManagement(
           provider,
           machine({ allowProviderMachineControl: allow, remoteManagementEnabled: on }),
@@ -82,16 +70,18 @@ describe('who switches remote management (002 §4.2, §6; issue 29)', () => {
 
 describe('why a task control is unavailable (issue 29)', () => {
   it('says why adding a task is not possible, in the order the server checks', () => {
-    expect(addTaskBlockedReason(actor(), machine())).toBeNull();
-    expect(addTaskBlockedReason(actor({ readOnly: true }), machine({ online: false }))).toBe(L.readOnlyUser);
-    const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null });
+    expect(addTaskBlockedReason(makeActor(), machine())).toBeNull();
+    expect(addTaskBlockedReason(makeActor({ readOnly: true }), machine({ online: false }))).toBe(L.readOnlyUser);
+    const provider = makeActor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null });
     expect(addTaskBlockedReason(provider, machine())).toBe(R.providerControlOff);
     expect(addTaskBlockedReason(provider, machine({ allowProviderMachineControl: true }))).toBeNull();
-    expect(addTaskBlockedReason(actor(), machine({ remoteManagementEnabled: false, online: false }))).toBe(
+    expect(addTaskBlockedReason(makeActor(), machine({ remoteManagementEnabled: false, online: false }))).toBe(
       L.remoteManagementDisabled,
     );
-    expect(addTaskBlockedReason(actor(), machine({ online: false }))).toBe(L.machineOffline);
-    expect(addTaskBlockedReason(actor(), machine({ beingDeleted: true }))).toBe(MESSAGES.backupMachine.beingDeleted);
+    expect(addTaskBlockedReason(makeActor(), machine({ online: false }))).toBe(L.machineOffline);
+    expect(addTaskBlockedReason(makeActor(), machine({ beingDeleted: true }))).toBe(
+      MESSAGES.backupMachine.beingDeleted,
+    );
   });
 
   it('gives each task control a reason exactly when the rules of transitions.ts refuse it (property)', () => {
@@ -104,7 +94,7 @@ describe('why a task control is unavailable (issue 29)', () => {
         (status, remote, machineStatus) => {
           const task = { ...owners, status, remoteManagementEnabled: remote, machineStatus } as const;
           const reasons = taskControlReasons(
-            machineCommandBlockedReason(actor(), machine({ remoteManagementEnabled: remote })),
+            machineCommandBlockedReason(makeActor(), machine({ remoteManagementEnabled: remote })),
             task,
           );
           return (
@@ -143,7 +133,7 @@ describe('why a task control is unavailable (issue 29)', () => {
     fc.assert(
       fc.property(fc.constantFrom(...ROLES), fc.boolean(), fc.boolean(), (role, remote, online) => {
         const reason = machineCommandBlockedReason(
-          actor({ role, readOnly: true }),
+          makeActor({ role, readOnly: true }),
           machine({ remoteManagementEnabled: remote, online }),
         );
         return reason === L.readOnlyUser;

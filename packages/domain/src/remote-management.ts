@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { fieldNotValid, MESSAGES } from './messages.js';
-import { type Actor, isProviderAdmin, machineAudience, mayChange, mayCommandMachine } from './permissions.js';
+import {
+  type Actor,
+  type CommandedMachine,
+  isProviderAdmin,
+  machineAudience,
+  mayChange,
+  mayCommandMachine,
+  type SeenMachine,
+} from './permissions.js';
 import { canRunTaskNow, pauseToggleTarget, type RunNowInput } from './transitions.js';
 
 /**
@@ -22,17 +30,11 @@ export const remoteManagementSchema = z.strictObject({
 export type RemoteManagementPayload = z.output<typeof remoteManagementSchema>;
 
 /** The machine facts the rules read: who sees it, the customer's consents and its presence. */
-export interface MachineControlFacts {
-  customerId: number;
-  assignedUserId: number | null;
-  parentResellerCustomerId: number | null;
-  allowProviderMachineControl: boolean;
+export interface MachineControlFacts extends CommandedMachine {
   remoteManagementEnabled: boolean;
   online: boolean;
   beingDeleted: boolean;
 }
-
-type SeenMachine = Pick<MachineControlFacts, 'customerId' | 'assignedUserId' | 'parentResellerCustomerId'>;
 
 /** Why the caller may not switch the machine's remote management, or null when they may. */
 export function remoteManagementSwitchBlockedReason(actor: Actor, machine: SeenMachine): string | null {

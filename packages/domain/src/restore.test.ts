@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Actor } from './permissions.js';
 import {
   chosenItemsValid,
   MAX_CHOSEN_ITEMS,
@@ -7,22 +6,9 @@ import {
   snapshotPathSchema,
   zipEntryName,
 } from './restore.js';
+import { makeActor, makeMachine } from './testing/actors.js';
 
-const actor = (overrides: Partial<Actor>): Actor => ({
-  userId: 1,
-  role: 'ROLE_CUSTOMER_USER',
-  customerId: 10,
-  resellerEnabled: false,
-  boltCustomer: true,
-  readOnly: false,
-  ...overrides,
-});
-const machine = (allowProviderMachineControl: boolean) => ({
-  customerId: 10,
-  assignedUserId: 1,
-  parentResellerCustomerId: 20,
-  allowProviderMachineControl,
-});
+const machine = (allowProviderMachineControl: boolean) => makeMachine({ allowProviderMachineControl });
 
 describe('paths of a snapshot', () => {
   it('takes absolute paths only, never a dot segment, an option-like or a control character', () => {
@@ -48,21 +34,21 @@ describe('paths of a snapshot', () => {
 
 describe('who handles a machine’s backed-up data (002 §6)', () => {
   it('lets the customer’s own users; a reseller or the provider only with the customer’s machine control', () => {
-    expect(mayHandleBackupData(actor({}), machine(false), 'read')).toBe(true);
-    expect(mayHandleBackupData(actor({}), machine(false), 'change')).toBe(true);
-    const reseller = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 20, resellerEnabled: true });
-    const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null });
+    expect(mayHandleBackupData(makeActor({}), machine(false), 'read')).toBe(true);
+    expect(mayHandleBackupData(makeActor({}), machine(false), 'change')).toBe(true);
+    const reseller = makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: 20, resellerEnabled: true });
+    const provider = makeActor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null });
     for (const admin of [reseller, provider]) {
       expect(mayHandleBackupData(admin, machine(false), 'read')).toBe(false);
       expect(mayHandleBackupData(admin, machine(true), 'read')).toBe(true);
     }
     // Another customer's user, and another user of the customer than the machine's.
-    expect(mayHandleBackupData(actor({ customerId: 11 }), machine(true), 'read')).toBe(false);
-    expect(mayHandleBackupData(actor({ userId: 2 }), machine(true), 'read')).toBe(false);
+    expect(mayHandleBackupData(makeActor({ customerId: 11 }), machine(true), 'read')).toBe(false);
+    expect(mayHandleBackupData(makeActor({ userId: 2 }), machine(true), 'read')).toBe(false);
   });
 
   it('lets a read-only user download but not delete an archive', () => {
-    expect(mayHandleBackupData(actor({ readOnly: true }), machine(false), 'read')).toBe(true);
-    expect(mayHandleBackupData(actor({ readOnly: true }), machine(false), 'change')).toBe(false);
+    expect(mayHandleBackupData(makeActor({ readOnly: true }), machine(false), 'read')).toBe(true);
+    expect(mayHandleBackupData(makeActor({ readOnly: true }), machine(false), 'change')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Actor, machineAudience, mayChange } from './permissions.js';
+import { type Actor, type CommandedMachine, machineAudience, mayChange } from './permissions.js';
 
 /**
  * A run's backed-up data: the snapshot's tree, downloads (002 §3 'Download', §5.8, §7.6; the request schema is
@@ -79,16 +79,7 @@ export const archiveDeleteQuerySchema = z.object({
  * governs the provider, as for every command to a machine). A change (archive deletion) also needs
  * a caller who is not read-only; a download only reads.
  */
-export function mayHandleBackupData(
-  actor: Actor,
-  machine: {
-    customerId: number;
-    assignedUserId: number | null;
-    parentResellerCustomerId: number | null;
-    allowProviderMachineControl: boolean;
-  },
-  what: 'read' | 'change',
-): boolean {
+export function mayHandleBackupData(actor: Actor, machine: CommandedMachine, what: 'read' | 'change'): boolean {
   const audience = machineAudience(actor, machine);
   if (audience === null) return false;
   if (what === 'change' && !mayChange(actor)) return false;

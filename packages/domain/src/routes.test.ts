@@ -11,16 +11,10 @@ import {
   pagePatternToRegExp,
   sidebarEntries,
 } from './routes.js';
+import { makeActor } from './testing/actors.js';
 
-const actor = (overrides: Partial<Actor>): Actor => ({
-  userId: 1,
-  role: 'ROLE_CUSTOMER_USER',
-  customerId: 10,
-  resellerEnabled: false,
-  boltCustomer: false,
-  readOnly: false,
-  ...overrides,
-});
+// A customer of a reseller unless the test says otherwise.
+const actor = (overrides: Partial<Actor>): Actor => makeActor({ boltCustomer: false, ...overrides });
 const labels = (a: Actor | null) => sidebarEntries(a).map((e) => e.label);
 
 describe('sidebar entries (002 §2.1)', () => {

@@ -30,6 +30,11 @@ export interface StatusBadge {
   variant: BadgeVariant;
 }
 
+/** A status's badge: its text and its colour, each from its table. */
+function badgeOf<S extends string>(texts: Record<S, string>, variants: Record<S, BadgeVariant>) {
+  return (s: S): StatusBadge => ({ text: texts[s], variant: variants[s] });
+}
+
 // --- What stops a task from running (000 §4, display status step 1) --------------------------------
 
 /**
@@ -449,34 +454,13 @@ export const RUN_STATUS_VARIANTS: Record<RunStatus, BadgeVariant> = {
   FINISHED_WARNINGS: 'warning',
 };
 
-export const taskDisplayStatusBadge = (s: TaskDisplayStatus): StatusBadge => ({
-  text: TASK_DISPLAY_STATUS_TEXTS[s],
-  variant: TASK_DISPLAY_STATUS_VARIANTS[s],
-});
-export const aggregateStatusBadge = (s: AggregateTaskStatus): StatusBadge => ({
-  text: AGGREGATE_TASK_STATUS_TEXTS[s],
-  variant: AGGREGATE_TASK_STATUS_VARIANTS[s],
-});
-export const taskStatusBadge = (s: TaskStatus): StatusBadge => ({
-  text: TASK_STATUS_TEXTS[s],
-  variant: TASK_STATUS_VARIANTS[s],
-});
-export const customerStatusBadge = (s: CustomerStatus): StatusBadge => ({
-  text: CUSTOMER_STATUS_TEXTS[s],
-  variant: CUSTOMER_STATUS_VARIANTS[s],
-});
-export const packageStatusBadge = (s: PackageStatus): StatusBadge => ({
-  text: PACKAGE_STATUS_TEXTS[s],
-  variant: PACKAGE_STATUS_VARIANTS[s],
-});
-export const machineStatusBadge = (s: MachineStatus): StatusBadge => ({
-  text: MACHINE_STATUS_TEXTS[s],
-  variant: MACHINE_STATUS_VARIANTS[s],
-});
-export const userStatusBadge = (s: UserStatus): StatusBadge => ({
-  text: USER_STATUS_TEXTS[s],
-  variant: USER_STATUS_VARIANTS[s],
-});
+export const taskDisplayStatusBadge = badgeOf(TASK_DISPLAY_STATUS_TEXTS, TASK_DISPLAY_STATUS_VARIANTS);
+export const aggregateStatusBadge = badgeOf(AGGREGATE_TASK_STATUS_TEXTS, AGGREGATE_TASK_STATUS_VARIANTS);
+export const taskStatusBadge = badgeOf(TASK_STATUS_TEXTS, TASK_STATUS_VARIANTS);
+export const customerStatusBadge = badgeOf(CUSTOMER_STATUS_TEXTS, CUSTOMER_STATUS_VARIANTS);
+export const packageStatusBadge = badgeOf(PACKAGE_STATUS_TEXTS, PACKAGE_STATUS_VARIANTS);
+export const machineStatusBadge = badgeOf(MACHINE_STATUS_TEXTS, MACHINE_STATUS_VARIANTS);
+export const userStatusBadge = badgeOf(USER_STATUS_TEXTS, USER_STATUS_VARIANTS);
 /** Ours (issue 29): the badge of a busy run that has reported no progress for the stall limit (runs.ts). */
 export const STALLED_RUN_BADGE: StatusBadge = { text: 'Stalled', variant: 'danger' };
 
@@ -528,22 +512,25 @@ const ORANGE = '#fd7e14';
 const PINK = '#d63384';
 const PURPLE = '#6f42c1';
 
+/** A slice of one status, labelled with the status's text: `texts` is the status's table of texts. */
+const ownSlice =
+  <S extends string>(texts: Record<S, string>) =>
+  (status: S, variant: BadgeVariant, colour?: string): PieSlice<S> =>
+    slice(status, texts[status], variant, [status], colour);
+const aggregateSlice = ownSlice(AGGREGATE_TASK_STATUS_TEXTS);
+const machineSlice = ownSlice(MACHINE_STATUS_TEXTS);
+const taskSlice = ownSlice(TASK_DISPLAY_STATUS_TEXTS);
+
 const aggregatePie = (title: string): PieDefinition<AggregateTaskStatus> => ({
   title,
   slices: [
-    slice('SUCCESSFUL_TASKS', AGGREGATE_TASK_STATUS_TEXTS.SUCCESSFUL_TASKS, 'success', ['SUCCESSFUL_TASKS']),
-    slice('FAILED_TASKS', AGGREGATE_TASK_STATUS_TEXTS.FAILED_TASKS, 'danger', ['FAILED_TASKS']),
-    slice('MISSED_TASKS', AGGREGATE_TASK_STATUS_TEXTS.MISSED_TASKS, 'warning', ['MISSED_TASKS']),
-    slice(
-      'FAILED_AND_MISSED_TASKS',
-      AGGREGATE_TASK_STATUS_TEXTS.FAILED_AND_MISSED_TASKS,
-      'danger',
-      ['FAILED_AND_MISSED_TASKS'],
-      PURPLE,
-    ),
-    slice('NO_COMPLETED_TASKS', AGGREGATE_TASK_STATUS_TEXTS.NO_COMPLETED_TASKS, 'info', ['NO_COMPLETED_TASKS']),
-    slice('NO_RUNNABLE_TASKS', AGGREGATE_TASK_STATUS_TEXTS.NO_RUNNABLE_TASKS, 'secondary', ['NO_RUNNABLE_TASKS']),
-    slice('UNDEFINED', AGGREGATE_TASK_STATUS_TEXTS.UNDEFINED, 'dark', ['UNDEFINED']),
+    aggregateSlice('SUCCESSFUL_TASKS', 'success'),
+    aggregateSlice('FAILED_TASKS', 'danger'),
+    aggregateSlice('MISSED_TASKS', 'warning'),
+    aggregateSlice('FAILED_AND_MISSED_TASKS', 'danger', PURPLE),
+    aggregateSlice('NO_COMPLETED_TASKS', 'info'),
+    aggregateSlice('NO_RUNNABLE_TASKS', 'secondary'),
+    aggregateSlice('UNDEFINED', 'dark'),
   ],
 });
 
@@ -560,26 +547,26 @@ const CUSTOMER_STATUS_PIE: PieDefinition<CustomerStatus> = {
 const MACHINE_STATUS_PIE: PieDefinition<MachineStatus> = {
   title: 'Machine status',
   slices: [
-    slice('ACTIVE', MACHINE_STATUS_TEXTS.ACTIVE, 'success', ['ACTIVE']),
-    slice('OVER_PER_MACHINE_QUOTA', MACHINE_STATUS_TEXTS.OVER_PER_MACHINE_QUOTA, 'warning', ['OVER_PER_MACHINE_QUOTA']),
-    slice('SUSPENDED', MACHINE_STATUS_TEXTS.SUSPENDED, 'danger', ['SUSPENDED']),
-    slice('PACKAGE_SUSPENDED', MACHINE_STATUS_TEXTS.PACKAGE_SUSPENDED, 'danger', ['PACKAGE_SUSPENDED'], PINK),
-    slice('PACKAGE_OVER_QUOTA', MACHINE_STATUS_TEXTS.PACKAGE_OVER_QUOTA, 'warning', ['PACKAGE_OVER_QUOTA'], ORANGE),
-    slice('BLOCKED', MACHINE_STATUS_TEXTS.BLOCKED, 'dark', ['BLOCKED']),
+    machineSlice('ACTIVE', 'success'),
+    machineSlice('OVER_PER_MACHINE_QUOTA', 'warning'),
+    machineSlice('SUSPENDED', 'danger'),
+    machineSlice('PACKAGE_SUSPENDED', 'danger', PINK),
+    machineSlice('PACKAGE_OVER_QUOTA', 'warning', ORANGE),
+    machineSlice('BLOCKED', 'dark'),
   ],
 };
 
 const TASK_STATUS_PIE: PieDefinition<TaskDisplayStatus> = {
   title: 'Task status',
   slices: [
-    slice('LAST_SUCCEEDED', TASK_DISPLAY_STATUS_TEXTS.LAST_SUCCEEDED, 'success', ['LAST_SUCCEEDED']),
-    slice('LAST_FAILED', TASK_DISPLAY_STATUS_TEXTS.LAST_FAILED, 'danger', ['LAST_FAILED']),
-    slice('MISSED', TASK_DISPLAY_STATUS_TEXTS.MISSED, 'warning', ['MISSED']),
-    slice('NOT_COMPLETED_YET', TASK_DISPLAY_STATUS_TEXTS.NOT_COMPLETED_YET, 'info', ['NOT_COMPLETED_YET']),
-    slice('AWAITING_SEED', TASK_DISPLAY_STATUS_TEXTS.AWAITING_SEED, 'primary', ['AWAITING_SEED']),
-    slice('BEING_DELETED', TASK_DISPLAY_STATUS_TEXTS.BEING_DELETED, 'dark', ['BEING_DELETED']),
-    slice('DELETION_FAILED', TASK_DISPLAY_STATUS_TEXTS.DELETION_FAILED, 'danger', ['DELETION_FAILED'], PINK),
-    slice('NOT_RUNNABLE', TASK_DISPLAY_STATUS_TEXTS.NOT_RUNNABLE, 'secondary', ['NOT_RUNNABLE']),
+    taskSlice('LAST_SUCCEEDED', 'success'),
+    taskSlice('LAST_FAILED', 'danger'),
+    taskSlice('MISSED', 'warning'),
+    taskSlice('NOT_COMPLETED_YET', 'info'),
+    taskSlice('AWAITING_SEED', 'primary'),
+    taskSlice('BEING_DELETED', 'dark'),
+    taskSlice('DELETION_FAILED', 'danger', PINK),
+    taskSlice('NOT_RUNNABLE', 'secondary'),
   ],
 };
 

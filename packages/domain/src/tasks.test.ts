@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Actor } from './permissions.js';
 import {
   isActionCancellable,
   isArchiveDeletable,
@@ -9,25 +8,17 @@ import {
   TASK_COMMAND_TIMINGS,
   uploadLimitKiB,
 } from './tasks.js';
+import { makeActor, makeMachine } from './testing/actors.js';
 
-const actor = (over: Partial<Actor>): Actor => ({
-  userId: 1,
-  role: 'ROLE_CUSTOMER_USER',
-  customerId: 10,
-  resellerEnabled: false,
-  boltCustomer: true,
-  readOnly: false,
-  ...over,
-});
-const machine = { customerId: 10, assignedUserId: 1, parentResellerCustomerId: 20, allowProviderMachineControl: false };
+const machine = makeMachine();
 
 describe('002 §6: who may cancel actions', () => {
   it('lets the provider admin cancel, whatever the customer allows', () => {
-    expect(mayCancelActions(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }), machine)).toBe(true);
+    expect(mayCancelActions(makeActor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null }), machine)).toBe(true);
   });
 
   it('lets a reseller admin cancel only when the customer allows provider machine control', () => {
-    const reseller = actor({
+    const reseller = makeActor({
       userId: 5,
       role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER',
       customerId: 20,
@@ -38,10 +29,10 @@ describe('002 §6: who may cancel actions', () => {
   });
 
   it('lets customer users cancel on machines they see, not on others, and never read-only users', () => {
-    expect(mayCancelActions(actor({}), machine)).toBe(true);
-    expect(mayCancelActions(actor({ userId: 2 }), machine)).toBe(false);
-    expect(mayCancelActions(actor({ customerId: 11 }), machine)).toBe(false);
-    expect(mayCancelActions(actor({ readOnly: true }), machine)).toBe(false);
+    expect(mayCancelActions(makeActor({}), machine)).toBe(true);
+    expect(mayCancelActions(makeActor({ userId: 2 }), machine)).toBe(false);
+    expect(mayCancelActions(makeActor({ customerId: 11 }), machine)).toBe(false);
+    expect(mayCancelActions(makeActor({ readOnly: true }), machine)).toBe(false);
   });
 });
 

@@ -14,7 +14,14 @@ import {
   type TransferPhase,
 } from './enums.js';
 import { pagingQuerySchema } from './envelope.js';
-import { type Actor, isProviderAdmin, isResellerAdmin, machineAudience, mayChange } from './permissions.js';
+import {
+  type Actor,
+  type CommandedMachine,
+  isProviderAdmin,
+  isResellerAdmin,
+  machineAudience,
+  mayChange,
+} from './permissions.js';
 import type { TaskControlReasons } from './remote-management.js';
 import { machineQueue } from './urls.js';
 
@@ -162,15 +169,7 @@ export const actionCancelQuerySchema = z.object({
  * 002 §6: who may cancel a machine's actions. Provider admins may; a reseller admin only when the customer
  * allows provider machine control; the customer's users on machines they see. Read-only users change nothing.
  */
-export function mayCancelActions(
-  actor: Actor,
-  machine: {
-    customerId: number;
-    assignedUserId: number | null;
-    parentResellerCustomerId: number | null;
-    allowProviderMachineControl: boolean;
-  },
-): boolean {
+export function mayCancelActions(actor: Actor, machine: CommandedMachine): boolean {
   if (!mayChange(actor)) return false;
   const audience = machineAudience(actor, machine);
   if (audience === null) return false;

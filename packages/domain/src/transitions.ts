@@ -12,6 +12,17 @@ export function preselectedStatusOption<S extends string>(options: readonly S[])
   return options[0] ?? null;
 }
 
+/**
+ * The two readings of a table of manual status changes: the options the dialog offers from a status, and the
+ * server's check of a change, so that both always agree.
+ */
+function statusChanges<S extends string>(table: Readonly<Record<S, readonly S[]>>) {
+  return {
+    offered: (status: S): readonly S[] => table[status],
+    allowed: (from: S, to: S): boolean => table[from].includes(to),
+  };
+}
+
 // --- Backup packages (000 §4 'Backup package status') ----------------------------------------------
 
 /**
@@ -27,13 +38,7 @@ export const PACKAGE_STATUS_OPTIONS: Readonly<Record<PackageStatus, readonly Pac
   BLOCKED: ['ACTIVE', 'SUSPENDED'],
 };
 
-export function packageStatusOptions(status: PackageStatus): readonly PackageStatus[] {
-  return PACKAGE_STATUS_OPTIONS[status];
-}
-
-export function canChangePackageStatus(from: PackageStatus, to: PackageStatus): boolean {
-  return PACKAGE_STATUS_OPTIONS[from].includes(to);
-}
+export const { offered: packageStatusOptions, allowed: canChangePackageStatus } = statusChanges(PACKAGE_STATUS_OPTIONS);
 
 /** 000 §4: delete only when SUSPENDED (deletion then removes the machines' files from storage). */
 export function canDeletePackage(status: PackageStatus): boolean {
@@ -83,13 +88,7 @@ export const MACHINE_STATUS_OPTIONS: Readonly<Record<MachineStatus, readonly Mac
   PACKAGE_OVER_QUOTA: [],
 };
 
-export function machineStatusOptions(status: MachineStatus): readonly MachineStatus[] {
-  return MACHINE_STATUS_OPTIONS[status];
-}
-
-export function canChangeMachineStatus(from: MachineStatus, to: MachineStatus): boolean {
-  return MACHINE_STATUS_OPTIONS[from].includes(to);
-}
+export const { offered: machineStatusOptions, allowed: canChangeMachineStatus } = statusChanges(MACHINE_STATUS_OPTIONS);
 
 /** 001 §4, §6: delete is offered only when the machine is SUSPENDED. */
 export function canDeleteMachine(status: MachineStatus): boolean {
@@ -111,13 +110,8 @@ export const CUSTOMER_STATUS_OPTIONS: Readonly<Record<CustomerStatus, readonly C
   BLOCKED: ['ACTIVE', 'SUSPENDED'],
 };
 
-export function customerStatusOptions(status: CustomerStatus): readonly CustomerStatus[] {
-  return CUSTOMER_STATUS_OPTIONS[status];
-}
-
-export function canChangeCustomerStatus(from: CustomerStatus, to: CustomerStatus): boolean {
-  return CUSTOMER_STATUS_OPTIONS[from].includes(to);
-}
+export const { offered: customerStatusOptions, allowed: canChangeCustomerStatus } =
+  statusChanges(CUSTOMER_STATUS_OPTIONS);
 
 /** 002 §4.1: delete is offered only when the customer is SUSPENDED. */
 export function canDeleteCustomer(status: CustomerStatus): boolean {

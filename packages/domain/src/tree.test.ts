@@ -424,6 +424,7 @@ const scenario = fc.record({
   saved: fc.array(fc.nat(), { maxLength: 6 }),
   ops: fc.array(opArbitrary, { maxLength: 30 }),
 });
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
 /**
  * A generated machine tree below /r, by default with a few hidden, permanently disabled and machine-excluded
@@ -457,6 +458,14 @@ function savedSelection(machine: readonly TreeItem[], picks: readonly number[]):
 const opened = (machine: readonly TreeItem[], saved: readonly number[]) =>
   setRootItems(createTreeState({ platform: 'UNIX', selection: savedSelection(machine, saved) }), oneLevel(machine));
 
+/** A generated scenario played: the task opened on its machine, then every action in turn. */
+function afterActions({ seed, saved, ops }: Scenario, machineFlags = true) {
+  const machine = machineFor(seed, machineFlags);
+  let state = opened(machine, saved);
+  for (const op of ops) state = apply(state, op, machine);
+  return { machine, state };
+}
+
 describe('tree selection properties (002 §4.4, fast-check)', () => {
   it('after any sequence of actions no item is selected and disabled, below a selected item, or excluded', () => {
     fc.assert(
@@ -475,11 +484,8 @@ describe('tree selection properties (002 §4.4, fast-check)', () => {
 
   it('removing every exclusion re-enables all items not disabled for another reason', () => {
     fc.assert(
-      fc.property(scenario, ({ seed, saved, ops }) => {
-        const machine = machineFor(seed);
-        let state = opened(machine, saved);
-        for (const op of ops) state = apply(state, op, machine);
-        state = setExclusions(state, []);
+      fc.property(scenario, (played) => {
+        const state = setExclusions(afterActions(played).state, []);
         for (const [item, ancestorSelected] of withAncestors(state.items)) {
           expect(item.excludedByChoice).toBe(false);
           expect(item.disabled).toBe(item.permanentlyDisabled || item.excluded || ancestorSelected);
@@ -491,10 +497,8 @@ describe('tree selection properties (002 §4.4, fast-check)', () => {
 
   it('the backup items restore the same selection, loaded or not (edit a task, save it unchanged)', () => {
     fc.assert(
-      fc.property(scenario, ({ seed, saved, ops }) => {
-        const machine = machineFor(seed);
-        let state = opened(machine, saved);
-        for (const op of ops) state = apply(state, op, machine);
+      fc.property(scenario, (played) => {
+        const { machine, state } = afterActions(played);
         const items = toBackupItems(state);
         expect(new Set(items.map((item) => item.path)).size).toBe(items.length);
         const reopened = setRootItems(
@@ -510,10 +514,8 @@ describe('tree selection properties (002 §4.4, fast-check)', () => {
 
   it('loading and reloading folders never changes what the task backs up', () => {
     fc.assert(
-      fc.property(scenario, fc.array(fc.nat(), { maxLength: 10 }), ({ seed, saved, ops }, loads) => {
-        const machine = machineFor(seed, false);
-        let state = opened(machine, saved);
-        for (const op of ops) state = apply(state, op, machine);
+      fc.property(scenario, fc.array(fc.nat(), { maxLength: 10 }), (played, loads) => {
+        let { machine, state } = afterActions(played, false);
         for (const pick of loads) {
           const before = paths(toBackupItems(state));
           state = apply(state, { kind: pick % 2 === 0 ? 'load' : 'reload', pick: Math.floor(pick / 2) }, machine);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ROLE_NAMES, ROLES, type Role } from './enums.js';
 import { MESSAGES } from './messages.js';
 import type { Actor } from './permissions.js';
+import { makeActor } from './testing/actors.js';
 import { fullName } from './text.js';
 import { AUDIENCES, type Audience } from './urls.js';
 import {
@@ -21,15 +22,8 @@ import {
 
 const CUSTOMER = 10;
 
-const actor = (overrides: Partial<Actor> = {}): Actor => ({
-  userId: 1,
-  role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER',
-  customerId: CUSTOMER,
-  resellerEnabled: false,
-  boltCustomer: true,
-  readOnly: false,
-  ...overrides,
-});
+const actor = (overrides: Partial<Actor> = {}): Actor =>
+  makeActor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', customerId: CUSTOMER, ...overrides });
 const own = (overrides: Partial<Actor> = {}): UserViewer => ({ actor: actor(overrides), audience: 'customer' });
 const user = (role: Role, overrides: { id?: number; customerId?: number | null } = {}) => ({
   id: overrides.id ?? 2,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { errorsOf } from '../testing/form-errors.js';
 import {
   billingServerChangeSchema,
   customerAccountEditSchema,
@@ -8,10 +9,6 @@ import {
   volumeSnapshotsEditable,
   volumeSnapshotsSchema,
 } from './customer.js';
-import { messagesByField } from './fields.js';
-
-const errorsOf = (result: { error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
-  messagesByField(result.error?.issues ?? []);
 
 describe('edit customer account (001 §5)', () => {
   it('companyName max 50, the super admin user required', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messagesByField } from './fields.js';
+import { errorsOf } from '../testing/form-errors.js';
 import {
   IMAGE_ACCEPT,
   isAcceptedImage,
@@ -25,9 +25,6 @@ const email = {
   emailPassword: ' secret ',
   sendFromEmailAddress: 'no-reply@acme.com',
 };
-
-const errorsOf = (result: { error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
-  messagesByField(result.error?.issues ?? []);
 
 describe('reseller account settings (000 §5, 002 §5.9)', () => {
   const provider = resellerAccountSettingsSchema('ROLE_BOLT_ADMIN_USER');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../messages.js';
-import { messagesByField } from './fields.js';
+import { errorsOf } from '../testing/form-errors.js';
 import { newSignUpForm, SIGN_UP_FORM_LABELS, signUpSchema } from './signup.js';
 
 const form = {
@@ -13,9 +13,6 @@ const form = {
   confirmPassword: 'long enough',
   templateId: '7',
 };
-
-const errorsOf = (result: { error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
-  messagesByField(result.error?.issues ?? []);
 
 describe('sign-up form (ours; the user form rules of 002 §5.1)', () => {
   it('gives the payload with a numeric template id and trimmed texts', () => {

@@ -25,23 +25,26 @@ export const storageLocationCreateSchema = z.object({
 });
 export type StorageLocationCreatePayload = z.output<typeof storageLocationCreateSchema>;
 
+/** A migration's destination: an id > 0 chosen in `field`, and not `source`, where the data is now (same message). */
+function destinationSchema<const F extends string>(field: F, message: string, source: number | null) {
+  const fields = { [field]: chosenId(message) } as Record<F, ReturnType<typeof chosenId>>;
+  return z.object(fields).superRefine((form, ctx) => {
+    // TypeScript cannot index zod's computed output with a type parameter; the field is the chosen id.
+    if ((form as Record<F, number>)[field] === source) ctx.addIssue({ code: 'custom', message, path: [field] });
+  }, whenFieldsValid(field));
+}
+
 /**
  * Create a package migration (001 §5, §7: body destinationStorageLocationId): a destination with
  * id > 0 must be chosen. Ours: the package's current location is no destination, and choosing it gets
  * the same message.
  */
 export function migrationCreateSchema(currentStorageLocationId: number | null = null) {
-  return z
-    .object({ destinationStorageLocationId: chosenId(MESSAGES.migration.chooseDestinationLocation) })
-    .superRefine((form, ctx) => {
-      if (form.destinationStorageLocationId === currentStorageLocationId) {
-        ctx.addIssue({
-          code: 'custom',
-          message: MESSAGES.migration.chooseDestinationLocation,
-          path: ['destinationStorageLocationId'],
-        });
-      }
-    }, whenFieldsValid('destinationStorageLocationId'));
+  return destinationSchema(
+    'destinationStorageLocationId',
+    MESSAGES.migration.chooseDestinationLocation,
+    currentStorageLocationId,
+  );
 }
 export type MigrationCreatePayload = z.output<ReturnType<typeof migrationCreateSchema>>;
 
@@ -50,17 +53,11 @@ export type MigrationCreatePayload = z.output<ReturnType<typeof migrationCreateS
  * be chosen. Ours: the source account is no destination, and choosing it gets the same message.
  */
 export function storageAccountMigrationSchema(sourceStorageAccountId: number | null = null) {
-  return z
-    .object({ destinationStorageAccountId: chosenId(MESSAGES.storageAccount.chooseDestinationAccount) })
-    .superRefine((form, ctx) => {
-      if (form.destinationStorageAccountId === sourceStorageAccountId) {
-        ctx.addIssue({
-          code: 'custom',
-          message: MESSAGES.storageAccount.chooseDestinationAccount,
-          path: ['destinationStorageAccountId'],
-        });
-      }
-    }, whenFieldsValid('destinationStorageAccountId'));
+  return destinationSchema(
+    'destinationStorageAccountId',
+    MESSAGES.storageAccount.chooseDestinationAccount,
+    sourceStorageAccountId,
+  );
 }
 export type StorageAccountMigrationPayload = z.output<ReturnType<typeof storageAccountMigrationSchema>>;
 

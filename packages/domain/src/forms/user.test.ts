@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messagesByField } from './fields.js';
+import { errorsOf } from '../testing/form-errors.js';
 import {
   keepsPassword,
   newUserForm,
@@ -19,9 +19,6 @@ const user = {
   password: 'long enough',
   confirmPassword: 'long enough',
 };
-
-const errorsOf = (result: { error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
-  messagesByField(result.error?.issues ?? []);
 
 describe('user form (002 §5.1)', () => {
   it('002 §5.1: the generic messages with the spec labels', () => {

@@ -133,14 +133,15 @@ function previousDayIn(t: Tables, year: number, month: number, day: number): num
   return best;
 }
 
+/** A wall time's year, month (1-12), day, hour and minute. */
+function wallFields(wall: number): [number, number, number, number, number] {
+  const date = new Date(wall);
+  return [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes()];
+}
+
 /** The first matching wall minute at or after `start` (a whole-minute wall time), or null. */
 function nextWall(t: Tables, start: number): number | null {
-  const date = new Date(start);
-  let year = date.getUTCFullYear();
-  let month = date.getUTCMonth() + 1;
-  let day = date.getUTCDate();
-  let hour = date.getUTCHours();
-  let minute = date.getUTCMinutes();
+  let [year, month, day, hour, minute] = wallFields(start);
   while (year <= MAX_YEAR) {
     const m = at(t.nextMonth, month);
     if (m < 0) {
@@ -172,12 +173,7 @@ function nextWall(t: Tables, start: number): number | null {
 
 /** The last matching wall minute at or before `end` (a whole-minute wall time), or null. */
 function previousWall(t: Tables, end: number): number | null {
-  const date = new Date(end);
-  let year = date.getUTCFullYear();
-  let month = date.getUTCMonth() + 1;
-  let day = date.getUTCDate();
-  let hour = date.getUTCHours();
-  let minute = date.getUTCMinutes();
+  let [year, month, day, hour, minute] = wallFields(end);
   while (year >= MIN_YEAR) {
     const m = at(t.prevMonth, month);
     if (m < 0) {
