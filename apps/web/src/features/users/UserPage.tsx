@@ -15,6 +15,7 @@ import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { useNavigate, useParams } from 'react-router';
 import { getResult, routeCall } from '../../app/api';
+import { pathId } from '../../app/pathIds';
 import { type Crumb, DetailTable, NotFound, Page, Section, StatusBadge, TooltipButton } from '../../ui';
 import { customerPagesOf } from '../customers/audience';
 import { customerKeys } from '../customers/queries';
@@ -154,11 +155,6 @@ function UserPageBody({ audience, customerId, userId }: UserPageBodyProps) {
   );
 }
 
-const idParam = (value: string | undefined) => {
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-};
-
 /**
  * A user's page (002 §2.4, 001 §2): the summary, Edit, Link to backup package and Delete, the user's
  * packages (with Unlink) and machines. The customer's own admins change things at
@@ -167,8 +163,8 @@ const idParam = (value: string | undefined) => {
  */
 export function UserPage({ audience }: { audience: Audience }) {
   const params = useParams();
-  const userId = idParam(params.userId);
-  const customerId = audience === 'customer' ? 0 : idParam(params.customerId);
+  const userId = pathId(params.userId);
+  const customerId = audience === 'customer' ? 0 : pathId(params.customerId);
   if (userId === null || customerId === null) return <NotFound />;
   return <UserPageBody key={`${customerId}/${userId}`} audience={audience} customerId={customerId} userId={userId} />;
 }
