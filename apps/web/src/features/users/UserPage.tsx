@@ -9,13 +9,12 @@ import {
   userStatusBadge,
   userUrl,
 } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { useNavigate, useParams } from 'react-router';
-import { getResult, routeCall } from '../../app/api';
 import { pathId } from '../../app/pathIds';
+import { useRouteQuery } from '../../app/useRouteQuery';
 import { type Crumb, DetailTable, NotFound, Page, Section, StatusBadge, TooltipButton } from '../../ui';
 import { customerPagesOf } from '../customers/audience';
 import { customerKeys } from '../customers/queries';
@@ -53,11 +52,12 @@ export function UserSummary({ user }: { user: UserRow }) {
 function useCrumbs(audience: Audience, customerId: number): Crumb[] {
   const adminAudience = audience === 'customer' ? 'provider' : audience;
   // The customer's name for the crumb, from the customer page's own query (shared cache).
-  const customer = useQuery({
-    queryKey: customerKeys.detail(adminAudience, customerId),
-    queryFn: () => getResult(routeCall(ROUTES.customers[adminAudience].detail, { customerId })),
-    enabled: audience !== 'customer',
-  });
+  const customer = useRouteQuery(
+    customerKeys.detail(adminAudience, customerId),
+    ROUTES.customers[adminAudience].detail,
+    { customerId },
+    { enabled: audience !== 'customer' },
+  );
   if (audience === 'customer') {
     return [
       { label: MESSAGES.customer.dashboardCrumb, href: PAGES.dashboard },
