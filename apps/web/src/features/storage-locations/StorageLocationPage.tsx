@@ -12,8 +12,9 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link, useNavigate, useParams } from 'react-router';
 import { pathId } from '../../app/pathIds';
-import { DetailTable, NotFound, Section, StatusBadge, WholeTable } from '../../ui';
+import { DetailTable, NotFound, Section, WholeTable } from '../../ui';
 import { DetailPage } from '../../ui/DetailPage';
+import { statusColumn } from '../../ui/statusColumn';
 import { customerPagesOf } from '../customers/audience';
 import { useStorageLocation } from './queries';
 import { DeleteStorageLocationDialog, MakeDefaultStorageLocationDialog } from './StorageLocationDialogs';
@@ -103,11 +104,7 @@ function StorageLocationScreen({ customerId, storageLocationId }: { customerId: 
                   header: MESSAGES.customer.packageColumns.name,
                   render: (p) => <Link to={p.backupPackageUrl}>{p.name}</Link>,
                 },
-                {
-                  key: 'status',
-                  header: MESSAGES.customer.packageColumns.status,
-                  render: (p) => <StatusBadge status={p.status} badge={packageStatusBadge(p.status)} />,
-                },
+                statusColumn(MESSAGES.customer.packageColumns.status, packageStatusBadge),
               ]}
               rows={location.packages}
               rowKey={(p) => p.id}
