@@ -107,41 +107,36 @@ export function PieChart({
               <title>{emptyText}</title>
             </circle>
           ) : (
-            slices.map(({ datum, d }) =>
-              onSelect ? (
+            slices.map(({ datum, d }) => {
+              const slice = {
+                d,
+                fill: datum.colour,
+                stroke: '#fff',
+                strokeWidth: 1.5,
+                'aria-label': sliceLabel(datum),
+                'data-key': datum.key,
+              };
+              return onSelect ? (
                 // biome-ignore lint/a11y/useSemanticElements: an SVG slice cannot be a <button>; it takes the role instead
                 <path
                   key={datum.key}
-                  d={d}
-                  fill={datum.colour}
-                  stroke="#fff"
-                  strokeWidth={1.5}
+                  {...slice}
                   opacity={faded(datum.key) ? 0.35 : 1}
                   className="pie-slice"
                   role="button"
                   tabIndex={0}
-                  aria-label={sliceLabel(datum)}
                   aria-pressed={activeKey === datum.key}
-                  data-key={datum.key}
                   onClick={() => onSelect(datum.key)}
                   onKeyDown={(event) => activateOnKey(event, () => onSelect(datum.key))}
                 >
                   <title>{sliceLabel(datum)}</title>
                 </path>
               ) : (
-                <path
-                  key={datum.key}
-                  d={d}
-                  fill={datum.colour}
-                  stroke="#fff"
-                  strokeWidth={1.5}
-                  aria-label={sliceLabel(datum)}
-                  data-key={datum.key}
-                >
+                <path key={datum.key} {...slice}>
                   <title>{sliceLabel(datum)}</title>
                 </path>
-              ),
-            )
+              );
+            })
           )}
         </svg>
         <ul className="list-unstyled small mb-0 pie-legend" aria-label={`${title} legend`}>

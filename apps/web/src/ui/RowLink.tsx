@@ -27,3 +27,22 @@ export function RowLink({ to, label, name, disabledLabel }: RowLinkProps) {
     </Link>
   );
 }
+
+export interface RowButtonProps {
+  /** The button's text, e.g. 'Edit' or 'Approve'. */
+  label: string;
+  /** What the row is called, so each row's button has its own accessible name ('Edit Gold'). */
+  name: string;
+  onClick: () => void;
+  variant?: string;
+  disabled?: boolean;
+}
+
+/** A small action button of a table row (Edit, Delete, Approve…), named after its row like RowLink. */
+export function RowButton({ label, name, onClick, variant = 'outline-primary', disabled }: RowButtonProps) {
+  return (
+    <Button size="sm" variant={variant} disabled={disabled} aria-label={`${label} ${name}`} onClick={onClick}>
+      {label}
+    </Button>
+  );
+}

@@ -80,12 +80,7 @@ export function TreePicker({
           <TreeRows
             items={state.items}
             depth={0}
-            idPrefix={idPrefix}
-            visibility={visibility}
-            clicks={clicks}
-            onOpen={onOpen}
-            loading={loading}
-            loadingText={loadingText}
+            tree={{ idPrefix, visibility, clicks, onOpen, loading, loadingText }}
           />
         )}
       </fieldset>
@@ -117,25 +112,18 @@ function useDebouncedToggles(onToggle: (value: string) => void): Clicks {
   };
 }
 
-function TreeRows({
-  items,
-  depth,
-  idPrefix,
-  visibility,
-  clicks,
-  onOpen,
-  loading,
-  loadingText,
-}: {
-  items: readonly TreeItem[];
-  depth: number;
+/** What every level of the tree's rows shares. */
+interface TreeRowsContext {
   idPrefix: string;
   visibility: TreeVisibility;
   clicks: Clicks;
   onOpen: (item: TreeItem, opened: boolean) => void;
   loading: ReadonlySet<string>;
   loadingText: string;
-}) {
+}
+
+function TreeRows({ items, depth, tree }: { items: readonly TreeItem[]; depth: number; tree: TreeRowsContext }) {
+  const { idPrefix, visibility, clicks, onOpen, loading, loadingText } = tree;
   return (
     <ul className="list-unstyled m-0">
       {items
@@ -193,16 +181,7 @@ function TreeRows({
                 </div>
               )}
               {item.opened && item.children !== null && (
-                <TreeRows
-                  items={item.children}
-                  depth={depth + 1}
-                  idPrefix={idPrefix}
-                  visibility={visibility}
-                  clicks={clicks}
-                  onOpen={onOpen}
-                  loading={loading}
-                  loadingText={loadingText}
-                />
+                <TreeRows items={item.children} depth={depth + 1} tree={tree} />
               )}
             </li>
           );

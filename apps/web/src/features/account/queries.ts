@@ -1,6 +1,5 @@
 import { ROUTES } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
-import { getResult, routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 export const accountKeys = {
   all: ['account'] as const,
@@ -9,5 +8,5 @@ export const accountKeys = {
 
 /** The customer account of the signed-in admin (GET /admin/account, 001 §2). */
 export function useAccount() {
-  return useQuery({ queryKey: accountKeys.details(), queryFn: () => getResult(routeCall(ROUTES.account.get, {})) });
+  return useRouteQuery(accountKeys.details(), ROUTES.account.get, {});
 }

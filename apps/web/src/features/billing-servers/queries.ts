@@ -1,6 +1,5 @@
 import { ROUTES } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
-import { getResult, routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 export const billingServerKeys = {
   all: ['billingServers'] as const,
@@ -9,9 +8,5 @@ export const billingServerKeys = {
 
 /** The provider's billing host servers (001 §2); also the choices of the billing server change. */
 export function useBillingServers(enabled = true) {
-  return useQuery({
-    queryKey: billingServerKeys.list(),
-    queryFn: () => getResult(routeCall(ROUTES.billing.servers, {})),
-    enabled,
-  });
+  return useRouteQuery(billingServerKeys.list(), ROUTES.billing.servers, {}, { enabled });
 }

@@ -8,7 +8,8 @@ import {
   storageFigures,
 } from '@portal/domain';
 import { routeCall } from '../../app/api';
-import { type DataTableColumn, PagedTable, RowLink, StatusBadge, UsageBar } from '../../ui';
+import { type DataTableColumn, PagedTable, RowLink, UsageBar } from '../../ui';
+import { statusColumn } from '../../ui/statusColumn';
 import { BillingProductButton } from '../packages/BillingProductButton';
 import { customerKeys } from './queries';
 
@@ -17,11 +18,7 @@ const C = TEXT.packageColumns;
 
 const COLUMNS: Array<DataTableColumn<CustomerPackageRow>> = [
   { key: 'name', header: C.name, render: (p) => p.name },
-  {
-    key: 'status',
-    header: C.status,
-    render: (p) => <StatusBadge status={p.status} badge={packageStatusBadge(p.status)} />,
-  },
+  statusColumn(C.status, packageStatusBadge),
   {
     key: 'storage',
     header: C.storageSpace,

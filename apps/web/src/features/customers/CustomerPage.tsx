@@ -9,11 +9,12 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { Link, useParams } from 'react-router';
 import { routeCall } from '../../app/api';
+import { pathId } from '../../app/pathIds';
 import { useSession } from '../../app/session';
-import { DetailTable, NotFound, Page, Section } from '../../ui';
+import { DetailTable, NotFound, Section } from '../../ui';
+import { DetailPage } from '../../ui/DetailPage';
 import { ChangeBillingServerDialog } from '../billing-servers/ChangeBillingServerDialog';
 import { StorageLocationsSection } from '../storage-locations/StorageLocationsSection';
 import { UsersTable } from '../users/UsersTable';
@@ -124,9 +125,12 @@ function CustomerActions({
  * 002 §2.5 the audience may use.
  */
 export function CustomerPage({ audience }: { audience: AdminAudience }) {
-  const customerId = Number(useParams().customerId);
-  const valid = Number.isSafeInteger(customerId) && customerId > 0;
-  return valid ? <CustomerScreen key={customerId} audience={audience} customerId={customerId} /> : <NotFound />;
+  const customerId = pathId(useParams().customerId);
+  return customerId === null ? (
+    <NotFound />
+  ) : (
+    <CustomerScreen key={customerId} audience={audience} customerId={customerId} />
+  );
 }
 
 function CustomerScreen({ audience, customerId }: { audience: AdminAudience; customerId: number }) {
@@ -134,28 +138,24 @@ function CustomerScreen({ audience, customerId }: { audience: AdminAudience; cus
   const query = useCustomer(audience, customerId);
   const [dialog, setDialog] = useState<DialogKey | null>(null);
   const pages = customerPagesOf(audience);
-  const customer = query.data;
-  if (query.isError) return <NotFound />;
-
   const close = () => setDialog(null);
   const provider = audience === 'provider';
   return (
-    <Page
-      title={customer?.displayName ?? ''}
+    <DetailPage
+      query={query}
+      title={query.data?.displayName ?? ''}
       breadcrumbs={[
         ...pages.crumbs,
         { label: pages.listTitle, href: pages.listHref },
-        { label: customer?.displayName ?? '' },
+        { label: query.data?.displayName ?? '' },
       ]}
-      actions={
-        customer && actor && mayChange(actor) ? (
+      actions={(customer) =>
+        actor && mayChange(actor) ? (
           <CustomerActions audience={audience} customer={customer} onOpen={setDialog} />
         ) : undefined
       }
     >
-      {!customer ? (
-        <Spinner animation="border" role="status" />
-      ) : (
+      {(customer) => (
         <>
           <Section title={TEXT.detailsTitle}>
             <CustomerDetails audience={audience} customer={customer} />
@@ -186,6 +186,6 @@ function CustomerScreen({ audience, customerId }: { audience: AdminAudience; cus
           )}
         </>
       )}
-    </Page>
+    </DetailPage>
   );
 }

@@ -1,7 +1,7 @@
 import { type CustomerRow, MESSAGES } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { Page, RowLink, ViewModal } from '../../ui';
+import { Page, RowButton, RowLink, ViewModal } from '../../ui';
 import { customerPagesOf } from './audience';
 import { CustomersTable } from './CustomersTable';
 import { MakeResellerDialog } from './MakeResellerDialog';
@@ -29,16 +29,7 @@ export function SelectResellerDialog({ onSelect, ...shown }: SelectResellerDialo
         list="customersToMakeResellers"
         label={TEXT.selectResellerTitle}
         emptyText={TEXT.noCustomersToMakeResellers}
-        action={(row) => (
-          <Button
-            size="sm"
-            variant="outline-primary"
-            aria-label={`${TEXT.select} ${row.displayName}`}
-            onClick={() => onSelect(row)}
-          >
-            {TEXT.select}
-          </Button>
-        )}
+        action={(row) => <RowButton label={TEXT.select} name={row.displayName} onClick={() => onSelect(row)} />}
       />
     </ViewModal>
   );

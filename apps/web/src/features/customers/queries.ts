@@ -1,6 +1,6 @@
 import { type AdminAudience, type CustomerList, ROUTES } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
-import { getResult, routeCall } from '../../app/api';
+import { routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 /** Query keys of the customer administration: the paged lists, and one customer's page and tables. */
 export const customerKeys = {
@@ -25,8 +25,5 @@ export const customerListCall = (list: CustomerList) => routeCall(ROUTES.custome
 
 /** One customer's page data for the provider or its reseller. */
 export function useCustomer(audience: AdminAudience, customerId: number) {
-  return useQuery({
-    queryKey: customerKeys.detail(audience, customerId),
-    queryFn: () => getResult(routeCall(ROUTES.customers[audience].detail, { customerId })),
-  });
+  return useRouteQuery(customerKeys.detail(audience, customerId), ROUTES.customers[audience].detail, { customerId });
 }

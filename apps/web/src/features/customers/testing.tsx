@@ -4,6 +4,7 @@ import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { renderSignedIn, type TestUser } from '../../app/testing';
 import { ToastHost } from '../../ui';
+import { packageFields } from '../packages/testing';
 
 let nextId = 500;
 
@@ -49,11 +50,7 @@ export function customerDetail(overrides: Partial<CustomerDetail> = {}): Custome
 export function packageRow(overrides: Partial<CustomerPackageRow> = {}): CustomerPackageRow {
   const id = overrides.id ?? nextId++;
   return {
-    id,
-    customerId: 7,
-    name: `Package ${id}`,
-    status: 'ACTIVE',
-    packageQuotaSizeInBytes: 10 * 1024 ** 3,
+    ...packageFields(id),
     usedBytes: 5 * 1024 ** 3,
     numberOfBackupMachines: 3,
     numberOfChildCustomerPackages: 0,

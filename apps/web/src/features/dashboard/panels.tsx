@@ -2,7 +2,6 @@ import {
   type AggregateTaskStatus,
   ALL_CUSTOMERS_ID,
   aggregateStatusBadge,
-  type BadgeVariant,
   customerStatusBadge,
   DASHBOARD_PAGE_SIZE,
   DASHBOARD_PIES,
@@ -20,6 +19,7 @@ import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
 import { routeCall } from '../../app/api';
 import { type DataTableColumn, StatusBadge, usePagedQuery, useTableState } from '../../ui';
+import { statusColumn } from '../../ui/statusColumn';
 import type { MachineCalls } from './dashboardState';
 import { dashboardKeys, useDashboardCounts } from './queries';
 import { type StatusFilters, StatusTablePanel } from './StatusTablePanel';
@@ -70,21 +70,6 @@ function ManageLink({ name, to }: { name: string; to: string }) {
       {TEXT.manage}
     </Link>
   );
-}
-
-/** The Status column of the customers and machines tables. */
-function statusColumn<R extends { status: S }, S extends string = R['status']>(
-  badgeOf: (status: S) => { text: string; variant: BadgeVariant },
-): DataTableColumn<R> {
-  return {
-    key: 'status',
-    header: COLUMNS.status,
-    sortable: true,
-    render: (row) => {
-      const badge = badgeOf(row.status);
-      return <StatusBadge status={row.status} label={badge.text} variant={badge.variant} />;
-    },
-  };
 }
 
 /** The Tasks status column of the customers and machines tables. */
@@ -150,7 +135,7 @@ export function CustomersPanel({ title, selectAll, selectedId, onSelect, onUnsel
   const columns: Array<DataTableColumn<DashboardCustomerRow>> = [
     { key: 'name', header: COLUMNS.name, sortable: true, render: (row) => row.name },
     { key: 'superAdminEmail', header: COLUMNS.superAdminEmail, sortable: true, render: (row) => row.superAdminEmail },
-    statusColumn<DashboardCustomerRow>(customerStatusBadge),
+    { ...statusColumn(COLUMNS.status, customerStatusBadge), sortable: true },
     aggregateStatusColumn<DashboardCustomerRow>(),
     selectableActionsColumn<DashboardCustomerRow>(
       selectAll ? (
@@ -240,7 +225,7 @@ export function MachinesPanel({
     { key: 'user', header: COLUMNS.user, sortable: true, render: (row) => row.user ?? '' },
     { key: 'os', header: COLUMNS.os, sortable: true, render: (row) => row.operatingSystem },
     { key: 'softwareVersion', header: COLUMNS.softwareVersion, sortable: true, render: (row) => row.softwareVersion },
-    statusColumn<DashboardMachineRow>(machineStatusBadge),
+    { ...statusColumn(COLUMNS.status, machineStatusBadge), sortable: true },
     aggregateStatusColumn<DashboardMachineRow>(),
     selectableActionsColumn<DashboardMachineRow>(<ActionsHeader />, (row) => row.backupMachineUrl, {
       selectedId,

@@ -1,6 +1,7 @@
 import { ROUTES, type RouteEntry } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
-import { getResult, type RouteCall, routeCall } from '../../app/api';
+import { getResult, type RouteCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 /** Query keys of the dashboard: lists and pie counts per path, the getting-started flags. */
 export const dashboardKeys = {
@@ -17,9 +18,5 @@ export function useDashboardCounts<R extends RouteEntry>(counts: RouteCall<R>) {
 
 /** The getting-started flags of the caller's customer; only customer accounts ask. */
 export function useGettingStarted(enabled: boolean) {
-  return useQuery({
-    queryKey: dashboardKeys.gettingStarted(),
-    queryFn: () => getResult(routeCall(ROUTES.dashboard.gettingStarted, {})),
-    enabled,
-  });
+  return useRouteQuery(dashboardKeys.gettingStarted(), ROUTES.dashboard.gettingStarted, {}, { enabled });
 }

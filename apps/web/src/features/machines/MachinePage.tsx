@@ -11,20 +11,12 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate, useParams } from 'react-router';
 import { liveSideOf, useLiveTopic } from '../../app/live';
+import { pathId } from '../../app/pathIds';
 import { useSession } from '../../app/session';
-import {
-  type Crumb,
-  DetailTable,
-  NotFound,
-  Page,
-  Section,
-  StatusBadge,
-  TooltipButton,
-  useDialogSubmit,
-} from '../../ui';
+import { type Crumb, DetailTable, NotFound, Section, StatusBadge, TooltipButton, useDialogSubmit } from '../../ui';
+import { DetailPage } from '../../ui/DetailPage';
 import { ResticDiagnosticsButton } from '../diagnostics/ResticDiagnosticsButton';
 import { AddTaskButton } from '../tasks/form/TaskFormDialog';
 import { TasksTable } from '../tasks/TasksTable';
@@ -172,9 +164,12 @@ function MachineActions({
  * one being deleted) is a not-found page.
  */
 export function MachinePage({ audience }: { audience: Audience }) {
-  const machineId = Number(useParams().machineId);
-  const valid = Number.isSafeInteger(machineId) && machineId > 0;
-  return valid ? <MachineScreen key={machineId} audience={audience} machineId={machineId} /> : <NotFound />;
+  const machineId = pathId(useParams().machineId);
+  return machineId === null ? (
+    <NotFound />
+  ) : (
+    <MachineScreen key={machineId} audience={audience} machineId={machineId} />
+  );
 }
 
 function MachineScreen({ audience, machineId }: { audience: Audience; machineId: number }) {
@@ -191,19 +186,16 @@ function MachineScreen({ audience, machineId }: { audience: Audience; machineId:
       void queryClient.invalidateQueries({ queryKey: machineKeys.detail(machineId) });
   });
 
-  const machine = query.data;
-  if (query.isError) return <NotFound />;
   const close = () => setDialog(null);
-  const back = machine ? backOf(audience, machine) : null;
+  const back = query.data ? backOf(audience, query.data) : null;
   return (
-    <Page
-      title={machine?.name ?? TEXT.pageTitle}
-      breadcrumbs={back && machine ? [back, { label: machine.name }] : []}
-      actions={machine && <MachineActions machine={machine} provider={audience === 'provider'} onOpen={setDialog} />}
+    <DetailPage
+      query={query}
+      title={query.data?.name ?? TEXT.pageTitle}
+      breadcrumbs={back && query.data ? [back, { label: query.data.name }] : []}
+      actions={(machine) => <MachineActions machine={machine} provider={audience === 'provider'} onOpen={setDialog} />}
     >
-      {!machine ? (
-        <Spinner animation="border" role="status" />
-      ) : (
+      {(machine) => (
         <>
           <Section title={TEXT.detailsTitle}>
             <MachineDetails machine={machine} />
@@ -244,6 +236,6 @@ function MachineScreen({ audience, machineId }: { audience: Audience; machineId:
           )}
         </>
       )}
-    </Page>
+    </DetailPage>
   );
 }

@@ -8,7 +8,8 @@ import {
 } from '@portal/domain';
 import { Link } from 'react-router';
 import type { RouteCall } from '../../app/api';
-import { type DataTableColumn, PagedTable, RowLink, StatusBadge } from '../../ui';
+import { type DataTableColumn, PagedTable, RowLink } from '../../ui';
+import { statusColumn } from '../../ui/statusColumn';
 import { MachineStorageBar } from './MachineStorageBar';
 
 const TEXT = MESSAGES.backupMachine;
@@ -19,11 +20,7 @@ export const MACHINES_PAGE_SIZE = 10;
 
 const COLUMNS: Array<DataTableColumn<MachineRow>> = [
   { key: 'name', header: C.name, render: (m) => m.name },
-  {
-    key: 'status',
-    header: C.status,
-    render: (m) => <StatusBadge status={m.status} badge={machineStatusBadge(m.status)} />,
-  },
+  statusColumn(C.status, machineStatusBadge),
   { key: 'description', header: C.description, render: (m) => m.description },
   {
     key: 'storage',

@@ -1,6 +1,5 @@
 import { ROUTES } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
-import { getResult, routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 /** Query keys of the machine pages: the lists, and one machine's detail, storage and messages. */
 export const machineKeys = {
@@ -18,11 +17,7 @@ export const machineTasksKey = (machineId: number) => ['machineTasks', machineId
 
 /** One machine's page data; every audience reads it at /backupmachines/{id}, scoped by the server. */
 export function useMachine(machineId: number) {
-  return useQuery({
-    queryKey: machineKeys.detail(machineId),
-    queryFn: () => getResult(routeCall(ROUTES.machines.detail, { machineId })),
-    retry: false,
-  });
+  return useRouteQuery(machineKeys.detail(machineId), ROUTES.machines.detail, { machineId }, { retry: false });
 }
 
 /**
@@ -30,9 +25,10 @@ export function useMachine(machineId: number) {
  * widget loads again when the row changes.
  */
 export function useMachineStorage(machineId: number, version: unknown) {
-  return useQuery({
-    queryKey: [...machineKeys.storage(machineId), version],
-    queryFn: () => getResult(routeCall(ROUTES.machines.storage, { machineId })),
-    retry: false,
-  });
+  return useRouteQuery(
+    [...machineKeys.storage(machineId), version],
+    ROUTES.machines.storage,
+    { machineId },
+    { retry: false },
+  );
 }

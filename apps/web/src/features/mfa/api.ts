@@ -1,6 +1,6 @@
 import { type MfaCodeInput, type MfaPasswordAndCodeInput, ROUTES } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
-import { call, getResult, routeCall } from '../../app/api';
+import { call } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 import { type Refresh, useApiMutation } from '../../ui';
 import { profileKeys } from '../profile/queries';
 
@@ -9,8 +9,7 @@ const mfaKeys = { status: () => [...profileKeys.all, 'mfa'] as const };
 /** Each change shows at once in the section and in the account activity that records it. */
 const REFRESH: readonly Refresh[] = [{ queryKey: profileKeys.all, afterMs: 0 }];
 
-export const useMfaStatus = () =>
-  useQuery({ queryKey: mfaKeys.status(), queryFn: () => getResult(routeCall(ROUTES.mfa.status, {})) });
+export const useMfaStatus = () => useRouteQuery(mfaKeys.status(), ROUTES.mfa.status, {});
 
 export const useStartMfa = () => useApiMutation({ request: () => call(ROUTES.mfa.start, {}, {}), refreshes: () => [] });
 

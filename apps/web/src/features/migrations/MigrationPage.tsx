@@ -17,19 +17,19 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { useParams } from 'react-router';
+import { pathId } from '../../app/pathIds';
 import { newRequestId } from '../../app/requestId';
 import {
   ConfirmDialog,
   DetailTable,
   NotFound,
-  Page,
   Section,
   StatusBadge,
   type SubmitTexts,
   useDialogAction,
 } from '../../ui';
+import { DetailPage } from '../../ui/DetailPage';
 import { CommandConfirmation } from '../diagnostics/CommandDialogs';
 import { CommandTabs } from '../diagnostics/CommandTabs';
 import {
@@ -60,13 +60,14 @@ const SEQUENCE_BUTTONS: ReadonlyArray<{ type: SyncType; action: MigrationAction;
 /** A package migration's page (001 §2): its summary, its actions and its command sequences, live. */
 export function MigrationPage() {
   const params = useParams();
-  const ref = {
-    customerId: Number(params.customerId),
-    packageId: Number(params.packageId),
-    migrationId: Number(params.migrationId),
-  };
-  const valid = Object.values(ref).every((n) => Number.isSafeInteger(n) && n > 0);
-  return valid ? <MigrationScreen key={ref.migrationId} target={ref} /> : <NotFound />;
+  const customerId = pathId(params.customerId);
+  const packageId = pathId(params.packageId);
+  const migrationId = pathId(params.migrationId);
+  return customerId === null || packageId === null || migrationId === null ? (
+    <NotFound />
+  ) : (
+    <MigrationScreen key={migrationId} target={{ customerId, packageId, migrationId }} />
+  );
 }
 
 function LocationCell({ location, inUse }: { location: MigrationLocation; inUse: boolean }) {
@@ -107,7 +108,6 @@ function Summary({ migration }: { migration: PackageMigrationDetail }) {
 
 function MigrationScreen({ target }: { target: MigrationRef }) {
   const query = useLiveMigration(target);
-  const migration = query.data;
   const [dialog, setDialog] = useState<Dialog | null>(null);
   // The dialog's subject stays while it fades out.
   const [last, setLast] = useState<Dialog | null>(null);
@@ -117,43 +117,38 @@ function MigrationScreen({ target }: { target: MigrationRef }) {
     setLast(next);
   };
   const close = () => setDialog(null);
-  if (query.isError) return <NotFound />;
-  const sequences = migration?.commandSequences ?? [];
+  const sequences = query.data?.commandSequences ?? [];
   const active = sequences.some((c) => c.commandId === chosen) ? chosen : (sequences.at(-1)?.commandId ?? null);
-  const actions = migration?.actions;
   const button = (key: string, label: string, enabled: boolean, onClick: () => void, variant = 'outline-primary') => (
     <Button key={key} variant={variant} disabled={!enabled} onClick={onClick}>
       {label}
     </Button>
   );
   return (
-    <Page
+    <DetailPage
+      query={query}
       title={TEXT.pageTitle(target.migrationId)}
       breadcrumbs={
-        migration
+        query.data
           ? [
               { label: MESSAGES.packagePages.customerCrumb, href: customerUrl('provider', target.customerId) },
-              { label: migration.backupPackage.name, href: packageUrl('provider', target) },
+              { label: query.data.backupPackage.name, href: packageUrl('provider', target) },
               { label: `${target.migrationId}` },
             ]
           : []
       }
-      actions={
-        actions && (
-          <div className="d-flex flex-wrap gap-2">
-            {SEQUENCE_BUTTONS.map(({ type, action, label }) =>
-              button(type, label, actions[action], () => open({ kind: 'sequence', type })),
-            )}
-            {button('cancel', TEXT.cancel, actions.cancel, () => open({ kind: 'cancel' }), 'outline-warning')}
-            {button('rollback', TEXT.rollback, actions.rollback, () => open({ kind: 'rollback' }), 'outline-danger')}
-            {button('finalize', TEXT.finalize, actions.finalize, () => open({ kind: 'finalize' }), 'success')}
-          </div>
-        )
-      }
+      actions={({ actions }) => (
+        <div className="d-flex flex-wrap gap-2">
+          {SEQUENCE_BUTTONS.map(({ type, action, label }) =>
+            button(type, label, actions[action], () => open({ kind: 'sequence', type })),
+          )}
+          {button('cancel', TEXT.cancel, actions.cancel, () => open({ kind: 'cancel' }), 'outline-warning')}
+          {button('rollback', TEXT.rollback, actions.rollback, () => open({ kind: 'rollback' }), 'outline-danger')}
+          {button('finalize', TEXT.finalize, actions.finalize, () => open({ kind: 'finalize' }), 'success')}
+        </div>
+      )}
     >
-      {!migration ? (
-        <Spinner animation="border" role="status" />
-      ) : (
+      {(migration) => (
         <>
           <Section title={TEXT.summaryTitle}>
             <Summary migration={migration} />
@@ -178,20 +173,20 @@ function MigrationScreen({ target }: { target: MigrationRef }) {
               />
             )}
           </Section>
+          <SequenceDialog
+            show={dialog?.kind === 'sequence'}
+            type={last?.kind === 'sequence' ? last.type : 'SYNC'}
+            target={target}
+            onHide={close}
+            onSubmitted={setChosen}
+          />
+          {ACTION_DIALOGS.map((action) => (
+            <ActionDialog key={action} action={action} show={dialog?.kind === action} onHide={close} target={target} />
+          ))}
+          <SequenceCommandDialogs dialog={dialog} last={last} target={target} onHide={close} />
         </>
       )}
-      <SequenceDialog
-        show={dialog?.kind === 'sequence'}
-        type={last?.kind === 'sequence' ? last.type : 'SYNC'}
-        target={target}
-        onHide={close}
-        onSubmitted={setChosen}
-      />
-      {ACTION_DIALOGS.map((action) => (
-        <ActionDialog key={action} action={action} show={dialog?.kind === action} onHide={close} target={target} />
-      ))}
-      <SequenceCommandDialogs dialog={dialog} last={last} target={target} onHide={close} />
-    </Page>
+    </DetailPage>
   );
 }
 

@@ -9,7 +9,8 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { BrowserPagedTable, RowLink, Section, StatusBadge } from '../../ui';
+import { BrowserPagedTable, RowLink, Section } from '../../ui';
+import { statusColumn } from '../../ui/statusColumn';
 import { CreateMigrationDialog } from './CreateMigrationDialog';
 import { type MigrationPackageRef, useMigrations } from './queries';
 
@@ -46,11 +47,7 @@ export function MigrationsSection({ target }: { target: MigrationPackageRef }) {
             header: C.destination,
             render: (m) => migrationLocationText(m.destinationStorageLocation),
           },
-          {
-            key: 'status',
-            header: C.status,
-            render: (m) => <StatusBadge status={m.status} badge={migrationStatusBadge(m.status)} />,
-          },
+          statusColumn(C.status, migrationStatusBadge),
           {
             key: 'finalized',
             header: C.finalized,

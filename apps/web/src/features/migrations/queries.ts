@@ -1,6 +1,5 @@
 import { ROUTES } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
-import { getResult, routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 /** A package on the provider's migration paths. */
 export interface MigrationPackageRef {
@@ -17,23 +16,12 @@ export const migrationKeys = {
 
 /** GET …/migrations (001 §7): every migration of the package at once, paged in the browser (001 §9). */
 export const useMigrations = (ref: MigrationPackageRef) =>
-  useQuery({
-    queryKey: migrationKeys.list(ref.packageId),
-    queryFn: () => getResult(routeCall(ROUTES.migrations.list, ref)),
-  });
+  useRouteQuery(migrationKeys.list(ref.packageId), ROUTES.migrations.list, ref);
 
 /** The create dialog's destinations: the customer's other locations. */
 export const useMigrationDestinations = (ref: MigrationPackageRef, enabled: boolean) =>
-  useQuery({
-    queryKey: migrationKeys.destinations(ref.packageId),
-    queryFn: () => getResult(routeCall(ROUTES.migrations.destinations, ref)),
-    enabled,
-  });
+  useRouteQuery(migrationKeys.destinations(ref.packageId), ROUTES.migrations.destinations, ref, { enabled });
 
 /** One migration's page: summary, allowed actions and command sequences with their output. */
 export const useMigration = (ref: MigrationPackageRef & { migrationId: number }) =>
-  useQuery({
-    queryKey: migrationKeys.detail(ref.migrationId),
-    queryFn: () => getResult(routeCall(ROUTES.migrations.detail, ref)),
-    retry: false,
-  });
+  useRouteQuery(migrationKeys.detail(ref.migrationId), ROUTES.migrations.detail, ref, { retry: false });

@@ -1,6 +1,6 @@
 import { ROUTES } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
-import { getResult, routeCall } from '../../app/api';
+import { routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 const R = ROUTES.notificationSettings;
 
@@ -19,5 +19,5 @@ export const NOTIFICATION_CALLS = {
 };
 
 export function useThresholds() {
-  return useQuery({ queryKey: notificationKeys.thresholds(), queryFn: () => getResult(routeCall(R.thresholds, {})) });
+  return useRouteQuery(notificationKeys.thresholds(), R.thresholds, {});
 }

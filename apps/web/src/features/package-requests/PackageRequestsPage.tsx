@@ -6,9 +6,8 @@ import {
   type PackageRequestRow,
 } from '@portal/domain';
 import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import { routeCall } from '../../app/api';
-import { type DataTableColumn, Page, PagedTable } from '../../ui';
+import { type DataTableColumn, Page, PagedTable, RowButton } from '../../ui';
 import { ApproveRequestDialog } from './ApproveRequestDialog';
 import { DeclineRequestDialog } from './DeclineRequestDialog';
 import { requestKeys, requestRoutes } from './queries';
@@ -33,22 +32,18 @@ export function PackageRequestsPage({ audience }: { audience: AdminAudience }) {
       header: C.actions,
       render: (r) => (
         <div className="d-flex gap-2">
-          <Button
-            size="sm"
+          <RowButton
+            label={TEXT.approve}
+            name={r.customerCompanyName}
             variant="outline-success"
-            aria-label={`${TEXT.approve} ${r.customerCompanyName}`}
             onClick={() => setOpen({ kind: 'approve', request: r })}
-          >
-            {TEXT.approve}
-          </Button>
-          <Button
-            size="sm"
+          />
+          <RowButton
+            label={TEXT.decline}
+            name={r.customerCompanyName}
             variant="outline-danger"
-            aria-label={`${TEXT.decline} ${r.customerCompanyName}`}
             onClick={() => setOpen({ kind: 'decline', request: r })}
-          >
-            {TEXT.decline}
-          </Button>
+          />
         </div>
       ),
     },

@@ -9,7 +9,7 @@ import {
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { routeCall } from '../../app/api';
-import { type DataTableColumn, Page, PagedTable, StatusBadge } from '../../ui';
+import { type DataTableColumn, Page, PagedTable, RowButton, StatusBadge } from '../../ui';
 import { AddTemplateDialog } from './AddTemplateDialog';
 import { DeleteTemplateDialog } from './DeleteTemplateDialog';
 import { EditTemplateDialog } from './EditTemplateDialog';
@@ -46,22 +46,13 @@ export function PackageTemplatesPage({ audience }: { audience: AdminAudience }) 
       header: C.actions,
       render: (t) => (
         <div className="d-flex gap-2">
-          <Button
-            size="sm"
-            variant="outline-primary"
-            aria-label={`${TEXT.edit} ${t.name}`}
-            onClick={() => setOpen({ kind: 'edit', template: t })}
-          >
-            {TEXT.edit}
-          </Button>
-          <Button
-            size="sm"
+          <RowButton label={TEXT.edit} name={t.name} onClick={() => setOpen({ kind: 'edit', template: t })} />
+          <RowButton
+            label={TEXT.delete}
+            name={t.name}
             variant="outline-danger"
-            aria-label={`${TEXT.delete} ${t.name}`}
             onClick={() => setOpen({ kind: 'delete', template: t })}
-          >
-            {TEXT.delete}
-          </Button>
+          />
         </div>
       ),
     },

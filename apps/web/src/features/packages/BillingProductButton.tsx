@@ -1,5 +1,5 @@
 import { MESSAGES } from '@portal/domain';
-import Button from 'react-bootstrap/Button';
+import { RowButton } from '../../ui';
 
 /**
  * A package row's billing product button (002 §2.3): opens the package's product page in the billing system in a
@@ -7,14 +7,12 @@ import Button from 'react-bootstrap/Button';
  */
 export function BillingProductButton({ pkg }: { pkg: { name: string; paymentUrl: string | null } }) {
   return (
-    <Button
-      size="sm"
+    <RowButton
+      label={MESSAGES.packagePages.billingProduct}
+      name={pkg.name}
       variant="outline-secondary"
       disabled={pkg.paymentUrl === null}
-      aria-label={`${MESSAGES.packagePages.billingProduct} ${pkg.name}`}
       onClick={() => pkg.paymentUrl && window.open(pkg.paymentUrl, '_blank', 'noopener')}
-    >
-      {MESSAGES.packagePages.billingProduct}
-    </Button>
+    />
   );
 }

@@ -14,10 +14,11 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { useNavigate, useParams } from 'react-router';
 import { routeCall } from '../../app/api';
-import { type Crumb, DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
+import { pathId } from '../../app/pathIds';
+import { type Crumb, DetailTable, NotFound, Section, StatusBadge } from '../../ui';
+import { DetailPage } from '../../ui/DetailPage';
 import { MachinesTable } from '../machines/MachinesTable';
 import { MigrationsSection } from '../migrations/MigrationsSection';
 import { ChangePackageStatusDialog } from './ChangePackageStatusDialog';
@@ -77,20 +78,20 @@ function PackageDetails({ pkg }: { pkg: PackageDetail }) {
  */
 export function PackagePage({ audience }: { audience: Audience }) {
   const params = useParams();
-  const packageId = Number(params.packageId);
+  const packageId = pathId(params.packageId);
   // The customer's own path names no customer: its package is looked up by id alone.
-  const customerId = audience === 'customer' ? 0 : Number(params.customerId);
-  const isId = (n: number) => Number.isSafeInteger(n) && n > 0;
-  const valid = isId(packageId) && (audience === 'customer' || isId(customerId));
-  return valid ? <PackageScreen key={packageId} target={{ audience, customerId, packageId }} /> : <NotFound />;
+  const customerId = audience === 'customer' ? 0 : pathId(params.customerId);
+  return packageId === null || customerId === null ? (
+    <NotFound />
+  ) : (
+    <PackageScreen key={packageId} target={{ audience, customerId, packageId }} />
+  );
 }
 
 function PackageScreen({ target }: { target: PackagePageRef }) {
   const navigate = useNavigate();
   const query = usePackage(target);
   const [dialog, setDialog] = useState<DialogKey | null>(null);
-  const pkg = query.data;
-  if (query.isError) return <NotFound />;
   const close = () => setDialog(null);
   const back = backOf(target);
   const admin = target.audience === 'customer' ? null : { ...target, audience: target.audience };
@@ -100,22 +101,19 @@ function PackageScreen({ target }: { target: PackagePageRef }) {
     </Button>
   );
   return (
-    <Page
-      title={pkg?.name ?? TEXT.title}
-      breadcrumbs={pkg ? [back, { label: pkg.name }] : []}
-      actions={
-        pkg && (
-          <>
-            {admin === null && pkg.manageable && isPackageEditable(pkg.status) && button('edit', TEXT.edit)}
-            {pkg.statusOptions.length > 0 && button('status', TEXT.changeStatus)}
-            {pkg.deleteable && button('delete', TEXT.delete, 'outline-danger')}
-          </>
-        )
-      }
+    <DetailPage
+      query={query}
+      title={query.data?.name ?? TEXT.title}
+      breadcrumbs={query.data ? [back, { label: query.data.name }] : []}
+      actions={(pkg) => (
+        <>
+          {admin === null && pkg.manageable && isPackageEditable(pkg.status) && button('edit', TEXT.edit)}
+          {pkg.statusOptions.length > 0 && button('status', TEXT.changeStatus)}
+          {pkg.deleteable && button('delete', TEXT.delete, 'outline-danger')}
+        </>
+      )}
     >
-      {!pkg ? (
-        <Spinner animation="border" role="status" />
-      ) : (
+      {(pkg) => (
         <>
           <Section title={TEXT.title}>
             <PackageDetails pkg={pkg} />
@@ -146,6 +144,6 @@ function PackageScreen({ target }: { target: PackagePageRef }) {
           )}
         </>
       )}
-    </Page>
+    </DetailPage>
   );
 }

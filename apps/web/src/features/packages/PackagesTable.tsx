@@ -9,9 +9,8 @@ import {
   ROUTES,
 } from '@portal/domain';
 import type { ReactNode } from 'react';
-import Button from 'react-bootstrap/Button';
 import { routeCall } from '../../app/api';
-import { type DataTableColumn, PagedTable, RowLink, StatusBadge } from '../../ui';
+import { type DataTableColumn, PagedTable, RowButton, RowLink, StatusBadge } from '../../ui';
 import { BillingProductButton } from './BillingProductButton';
 import { PackageStorageBar } from './PackageStorageBar';
 import { packageKeys } from './queries';
@@ -38,19 +37,10 @@ function Actions({ pkg, onEdit, onInitialize, rowActions }: PackagesTableProps &
       />
       <BillingProductButton pkg={pkg} />
       {pkg.manageable && isPackageEditable(pkg.status) && (
-        <Button size="sm" variant="outline-primary" aria-label={`${TEXT.edit} ${pkg.name}`} onClick={() => onEdit(pkg)}>
-          {TEXT.edit}
-        </Button>
+        <RowButton label={TEXT.edit} name={pkg.name} onClick={() => onEdit(pkg)} />
       )}
       {pkg.manageable && pkg.initializable && (
-        <Button
-          size="sm"
-          variant="primary"
-          aria-label={`${TEXT.initialize} ${pkg.name}`}
-          onClick={() => onInitialize(pkg)}
-        >
-          {TEXT.initialize}
-        </Button>
+        <RowButton label={TEXT.initialize} name={pkg.name} variant="primary" onClick={() => onInitialize(pkg)} />
       )}
       {rowActions?.(pkg)}
     </div>

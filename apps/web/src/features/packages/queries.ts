@@ -1,6 +1,7 @@
 import { type Audience, ROUTES } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
 import { getResult, routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 /** Query keys of the package pages: the customer's table, one package's page, storage and machines. */
 export const packageKeys = {
@@ -37,9 +38,10 @@ export function usePackage(ref: PackagePageRef) {
 
 /** The package's storage details (000 §3); `version` is what the row shows, so a changed row reads again. */
 export function usePackageStorage(packageId: number, version: unknown) {
-  return useQuery({
-    queryKey: [...packageKeys.storage(packageId), version],
-    queryFn: () => getResult(routeCall(ROUTES.packages.storage, { packageId })),
-    retry: false,
-  });
+  return useRouteQuery(
+    [...packageKeys.storage(packageId), version],
+    ROUTES.packages.storage,
+    { packageId },
+    { retry: false },
+  );
 }

@@ -4,14 +4,19 @@ import type { PackageDetail, PackageRow } from '@portal/domain';
 let nextId = 700;
 const GB = 1024 ** 3;
 
+/** What every package row shows of package `id` (the packages table's, a customer's, a user's): customer 7's, 10 GB. */
+export const packageFields = (id: number) => ({
+  id,
+  customerId: 7,
+  name: `Package ${id}`,
+  status: 'ACTIVE' as const,
+  packageQuotaSizeInBytes: 10 * GB,
+});
+
 export function packageRow(overrides: Partial<PackageRow> = {}): PackageRow {
   const id = overrides.id ?? nextId++;
   return {
-    id,
-    customerId: 7,
-    name: `Package ${id}`,
-    status: 'ACTIVE',
-    packageQuotaSizeInBytes: 10 * GB,
+    ...packageFields(id),
     maxBackupSizePerMachineInMbs: 10 * 1024,
     noOfMachinesLimit: 5,
     numberOfBackupMachines: 2,

@@ -1,6 +1,6 @@
 import { type ApiTokenCreateInput, ROUTES } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
-import { call, getResult, routeCall } from '../../app/api';
+import { call } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 import { type Refresh, useApiMutation } from '../../ui';
 import { profileKeys } from './queries';
 
@@ -9,8 +9,7 @@ export const apiTokenKeys = { all: [...profileKeys.all, 'apiTokens'] as const };
 /** The list and the account activity (which records creating and revoking) show a change at once. */
 const TOKEN_REFRESH: readonly Refresh[] = [{ queryKey: profileKeys.all, afterMs: 0 }];
 
-export const useApiTokens = () =>
-  useQuery({ queryKey: apiTokenKeys.all, queryFn: () => getResult(routeCall(ROUTES.apiTokens.list, {})) });
+export const useApiTokens = () => useRouteQuery(apiTokenKeys.all, ROUTES.apiTokens.list, {});
 
 /** POST /profile/apitokens: answers the token, shown this once. */
 export const useCreateApiToken = () =>

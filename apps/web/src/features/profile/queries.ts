@@ -1,6 +1,5 @@
 import { ROUTES } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
-import { getResult, routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 export const profileKeys = {
   all: ['profile'] as const,
@@ -9,5 +8,5 @@ export const profileKeys = {
 };
 
 export function useProfile() {
-  return useQuery({ queryKey: profileKeys.details(), queryFn: () => getResult(routeCall(ROUTES.profile.get, {})) });
+  return useRouteQuery(profileKeys.details(), ROUTES.profile.get, {});
 }

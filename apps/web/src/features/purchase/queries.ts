@@ -1,6 +1,5 @@
 import { ROUTES } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
-import { getResult, routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 export const purchaseKeys = {
   all: ['purchase'] as const,
@@ -10,9 +9,5 @@ export const purchaseKeys = {
 
 /** The templates the caller's customer may buy, with their billing prices or the reseller's pricing link. */
 export function useTemplatesOnOffer(enabled = true) {
-  return useQuery({
-    queryKey: purchaseKeys.templates(),
-    queryFn: () => getResult(routeCall(ROUTES.purchase.templates, {})),
-    enabled,
-  });
+  return useRouteQuery(purchaseKeys.templates(), ROUTES.purchase.templates, {}, { enabled });
 }

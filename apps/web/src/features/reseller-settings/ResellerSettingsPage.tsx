@@ -11,6 +11,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { useLocation, useParams } from 'react-router';
+import { pathId } from '../../app/pathIds';
 import { useSession } from '../../app/session';
 import { NotFound, Page } from '../../ui';
 import { customerPagesOf } from '../customers/audience';
@@ -26,9 +27,8 @@ export function ResellerSettingsPage() {
 
 /** /boltadmin/customers/{id}/resellersettings: the provider's view, the account section only (000 §2). */
 export function ProviderResellerSettingsPage() {
-  const customerId = Number(useParams().customerId);
-  const valid = Number.isSafeInteger(customerId) && customerId > 0;
-  return valid ? <ResellerSettingsScreen key={customerId} customerId={customerId} /> : <NotFound />;
+  const customerId = pathId(useParams().customerId);
+  return customerId === null ? <NotFound /> : <ResellerSettingsScreen key={customerId} customerId={customerId} />;
 }
 
 function ResellerSettingsScreen({ customerId }: { customerId: number | null }) {

@@ -1,6 +1,5 @@
 import { ROUTES } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
-import { getResult, routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 export const signUpKeys = {
   all: ['signup'] as const,
@@ -9,8 +8,5 @@ export const signUpKeys = {
 
 /** The package templates a new customer may ask for. */
 export function useSignUpOptions() {
-  return useQuery({
-    queryKey: signUpKeys.options(),
-    queryFn: () => getResult(routeCall(ROUTES.signUp.options, {})),
-  });
+  return useRouteQuery(signUpKeys.options(), ROUTES.signUp.options, {});
 }

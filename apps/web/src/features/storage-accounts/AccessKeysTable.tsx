@@ -1,6 +1,6 @@
 import { MESSAGES, STORAGE_ACCOUNT_LABELS, STORAGE_ACCOUNT_PAGE_SIZES, type StorageAccessKeyRow } from '@portal/domain';
 import { BrowserPagedTable, type DataTableColumn } from '../../ui';
-import { CredentialsCell, credentialTypeText, LocationLink, yesNo } from './credentials';
+import { credentialsColumn, yesNo } from './credentials';
 import { useAccessKeys } from './queries';
 
 const L = STORAGE_ACCOUNT_LABELS;
@@ -8,19 +8,7 @@ const L = STORAGE_ACCOUNT_LABELS;
 const COLUMNS: Array<DataTableColumn<StorageAccessKeyRow>> = [
   { key: 'keyId', header: L.keyId, render: (k) => k.keyId },
   { key: 'managed', header: L.managed, render: (k) => yesNo(k.managed) },
-  {
-    key: 'credentials',
-    header: L.storageCredentials,
-    render: (k) => (
-      <CredentialsCell
-        parts={[
-          k.storageCredentials.username,
-          credentialTypeText(k.storageCredentials.type),
-          <LocationLink key="location" location={k.storageCredentials.storageLocation} />,
-        ]}
-      />
-    ),
-  },
+  credentialsColumn<StorageAccessKeyRow>((k) => k.storageCredentials.username),
 ];
 
 /** The account's access keys (001 §2): read once, 10 a page; never a secret. */

@@ -8,10 +8,8 @@ import {
   STORAGE_ACCOUNT_PAGE_SIZES,
 } from '@portal/domain';
 import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { Link } from 'react-router';
-import { BrowserPagedTable, type DataTableColumn, StatusBadge } from '../../ui';
+import { BrowserPagedTable, type DataTableColumn, RowButton, RowLink, StatusBadge } from '../../ui';
 import { yesNo } from './credentials';
 import { ManagePolicyDialog } from './ManagePolicyDialog';
 import { useBuckets } from './queries';
@@ -52,23 +50,14 @@ export function BucketsTable({ storageAccountId }: { storageAccountId: number })
       render: (b) => (
         <div className="d-flex gap-2">
           {b.bucket.customerId !== null && (
-            <Link
-              className="btn btn-sm btn-outline-primary"
+            <RowLink
               to={customerUrl('provider', b.bucket.customerId)}
-              aria-label={`${PAGE.manageCustomer} ${b.bucket.name}`}
-            >
-              {PAGE.manageCustomer}
-            </Link>
+              label={PAGE.manageCustomer}
+              name={b.bucket.name}
+            />
           )}
           {b.bucketPolicy !== null && (
-            <Button
-              size="sm"
-              variant="outline-primary"
-              aria-label={`${PAGE.managePolicy} ${b.bucket.name}`}
-              onClick={() => setPolicyOf(b.bucket.name)}
-            >
-              {PAGE.managePolicy}
-            </Button>
+            <RowButton label={PAGE.managePolicy} name={b.bucket.name} onClick={() => setPolicyOf(b.bucket.name)} />
           )}
         </div>
       ),

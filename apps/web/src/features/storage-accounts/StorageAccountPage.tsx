@@ -8,9 +8,10 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { useNavigate, useParams } from 'react-router';
-import { DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
+import { pathId } from '../../app/pathIds';
+import { DetailTable, NotFound, Section, StatusBadge } from '../../ui';
+import { DetailPage } from '../../ui/DetailPage';
 import { MigrateStorageAccountButton } from '../migrations/MigrateStorageAccountDialog';
 import { AccessKeysTable } from './AccessKeysTable';
 import { BucketsTable } from './BucketsTable';
@@ -57,8 +58,8 @@ function AccountDetails({ account }: { account: StorageAccountDetail }) {
 
 /** /boltadmin/storageaccounts/{id} (001 §2): the account's details, buckets, users and access keys. */
 export function StorageAccountPage() {
-  const id = Number(useParams().storageAccountId);
-  return Number.isSafeInteger(id) && id > 0 ? <AccountScreen key={id} storageAccountId={id} /> : <NotFound />;
+  const id = pathId(useParams().storageAccountId);
+  return id === null ? <NotFound /> : <AccountScreen key={id} storageAccountId={id} />;
 }
 
 function AccountScreen({ storageAccountId }: { storageAccountId: number }) {
@@ -67,47 +68,42 @@ function AccountScreen({ storageAccountId }: { storageAccountId: number }) {
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
   const setAsDefault = useSetAsDefault();
-  const account = query.data;
-  if (query.isError) return <NotFound />;
   return (
-    <Page
-      title={account?.name ?? PAGE.detailsTitle}
+    <DetailPage
+      query={query}
+      title={query.data?.name ?? PAGE.detailsTitle}
       breadcrumbs={[
         { label: 'Admin Area', href: '/boltadmin' },
         { label: PAGE.title, href: PAGES.providerStorageAccounts },
-        { label: account?.name ?? '' },
+        { label: query.data?.name ?? '' },
       ]}
-      actions={
-        account && (
-          <>
-            {!account.defaultStorageAccount && (
-              <Button
-                variant="outline-primary"
-                disabled={setAsDefault.pending}
-                onClick={() => void setAsDefault.run(account.id)}
-              >
-                {PAGE.setDefault}
-              </Button>
-            )}
-            <Button variant="outline-primary" onClick={() => setDialog('edit')}>
-              {PAGE.edit}
+      actions={(account) => (
+        <>
+          {!account.defaultStorageAccount && (
+            <Button
+              variant="outline-primary"
+              disabled={setAsDefault.pending}
+              onClick={() => void setAsDefault.run(account.id)}
+            >
+              {PAGE.setDefault}
             </Button>
-            {!account.defaultStorageAccount && (
-              <Button variant="outline-danger" onClick={() => setDialog('delete')}>
-                {PAGE.remove}
-              </Button>
-            )}
-            <MigrateStorageAccountButton
-              storageAccountId={account.id}
-              accounts={(choices.data ?? []).filter((other) => other.id !== account.id)}
-            />
-          </>
-        )
-      }
+          )}
+          <Button variant="outline-primary" onClick={() => setDialog('edit')}>
+            {PAGE.edit}
+          </Button>
+          {!account.defaultStorageAccount && (
+            <Button variant="outline-danger" onClick={() => setDialog('delete')}>
+              {PAGE.remove}
+            </Button>
+          )}
+          <MigrateStorageAccountButton
+            storageAccountId={account.id}
+            accounts={(choices.data ?? []).filter((other) => other.id !== account.id)}
+          />
+        </>
+      )}
     >
-      {!account ? (
-        <Spinner animation="border" role="status" />
-      ) : (
+      {(account) => (
         <>
           <Section title={PAGE.detailsTitle}>
             <AccountDetails account={account} />
@@ -130,6 +126,6 @@ function AccountScreen({ storageAccountId }: { storageAccountId: number }) {
           />
         </>
       )}
-    </Page>
+    </DetailPage>
   );
 }

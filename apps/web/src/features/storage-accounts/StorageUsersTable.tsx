@@ -7,7 +7,7 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import { BrowserPagedTable, ConfirmDialog, type DataTableColumn, TooltipButton, useDialogAction } from '../../ui';
-import { CredentialsCell, credentialTypeText, LocationLink, yesNo } from './credentials';
+import { credentialsColumn, yesNo } from './credentials';
 import { useDeleteStorageUser } from './mutations';
 import { useStorageUsers } from './queries';
 
@@ -31,19 +31,7 @@ export function StorageUsersTable({ storageAccountId }: { storageAccountId: numb
   const columns: Array<DataTableColumn<StorageAccountUserRow>> = [
     { key: 'name', header: L.name, render: (u) => u.name },
     { key: 'managed', header: L.managed, render: (u) => yesNo(u.managed) },
-    {
-      key: 'credentials',
-      header: L.storageCredentials,
-      render: (u) => (
-        <CredentialsCell
-          parts={[
-            u.storageCredentials.keyId,
-            credentialTypeText(u.storageCredentials.type),
-            <LocationLink key="location" location={u.storageCredentials.storageLocation} />,
-          ]}
-        />
-      ),
-    },
+    credentialsColumn<StorageAccountUserRow>((u) => u.storageCredentials.keyId),
     {
       key: 'actions',
       header: L.actions,

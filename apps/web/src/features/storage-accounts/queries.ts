@@ -1,6 +1,7 @@
 import { ROUTES } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
 import { appendQuery, getResult, routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 /** Query keys of the storage account pages: the list, and one account's detail, buckets, users and keys. */
 export const storageAccountKeys = {
@@ -14,11 +15,12 @@ export const storageAccountKeys = {
 };
 
 export function useStorageAccount(storageAccountId: number) {
-  return useQuery({
-    queryKey: storageAccountKeys.detail(storageAccountId),
-    queryFn: () => getResult(routeCall(ROUTES.storageAccounts.detail, { storageAccountId })),
-    retry: false,
-  });
+  return useRouteQuery(
+    storageAccountKeys.detail(storageAccountId),
+    ROUTES.storageAccounts.detail,
+    { storageAccountId },
+    { retry: false },
+  );
 }
 
 /** Every storage account by name (one page of the largest size): the destinations of an account migration. */

@@ -10,9 +10,11 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
 import { Link, useNavigate, useParams } from 'react-router';
-import { DetailTable, NotFound, Page, Section, StatusBadge, WholeTable } from '../../ui';
+import { pathId } from '../../app/pathIds';
+import { DetailTable, NotFound, Section, WholeTable } from '../../ui';
+import { DetailPage } from '../../ui/DetailPage';
+import { statusColumn } from '../../ui/statusColumn';
 import { customerPagesOf } from '../customers/audience';
 import { useStorageLocation } from './queries';
 import { DeleteStorageLocationDialog, MakeDefaultStorageLocationDialog } from './StorageLocationDialogs';
@@ -23,17 +25,16 @@ const D = T.details;
 /** /boltadmin/customers/{c}/storagelocations/{id} (001 §2, the Manage button): the location and its packages. */
 export function StorageLocationPage() {
   const params = useParams();
-  const customerId = Number(params.customerId);
-  const storageLocationId = Number(params.storageLocationId);
-  const valid = [customerId, storageLocationId].every((id) => Number.isSafeInteger(id) && id > 0);
-  return valid ? (
+  const customerId = pathId(params.customerId);
+  const storageLocationId = pathId(params.storageLocationId);
+  return customerId === null || storageLocationId === null ? (
+    <NotFound />
+  ) : (
     <StorageLocationScreen
       key={`${customerId}-${storageLocationId}`}
       customerId={customerId}
       storageLocationId={storageLocationId}
     />
-  ) : (
-    <NotFound />
   );
 }
 
@@ -60,39 +61,35 @@ function StorageLocationScreen({ customerId, storageLocationId }: { customerId: 
   const query = useStorageLocation(customerId, storageLocationId);
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<'delete' | 'makeDefault' | null>(null);
-  const location = query.data;
-  if (query.isError) return <NotFound />;
+  const loaded = query.data;
   const pages = customerPagesOf('provider');
   const close = () => setDialog(null);
   return (
-    <Page
-      title={location ? `${T.pageTitle} ${storageLocationName(location)}` : T.pageTitle}
+    <DetailPage
+      query={query}
+      title={loaded ? `${T.pageTitle} ${storageLocationName(loaded)}` : T.pageTitle}
       breadcrumbs={[
         ...pages.crumbs,
         { label: pages.listTitle, href: pages.listHref },
-        { label: location?.customerName ?? '', href: customerUrl('provider', customerId) },
-        { label: location ? storageLocationName(location) : '' },
+        { label: loaded?.customerName ?? '', href: customerUrl('provider', customerId) },
+        { label: loaded ? storageLocationName(loaded) : '' },
       ]}
-      actions={
-        location && (
-          <>
-            {location.defaultable && (
-              <Button variant="outline-primary" onClick={() => setDialog('makeDefault')}>
-                {T.makeDefault}
-              </Button>
-            )}
-            {location.deleteable && (
-              <Button variant="outline-danger" onClick={() => setDialog('delete')}>
-                {T.delete}
-              </Button>
-            )}
-          </>
-        )
-      }
+      actions={(location) => (
+        <>
+          {location.defaultable && (
+            <Button variant="outline-primary" onClick={() => setDialog('makeDefault')}>
+              {T.makeDefault}
+            </Button>
+          )}
+          {location.deleteable && (
+            <Button variant="outline-danger" onClick={() => setDialog('delete')}>
+              {T.delete}
+            </Button>
+          )}
+        </>
+      )}
     >
-      {!location ? (
-        <Spinner animation="border" role="status" />
-      ) : (
+      {(location) => (
         <>
           <Section title={T.pageTitle}>
             <LocationDetails location={location} />
@@ -107,11 +104,7 @@ function StorageLocationScreen({ customerId, storageLocationId }: { customerId: 
                   header: MESSAGES.customer.packageColumns.name,
                   render: (p) => <Link to={p.backupPackageUrl}>{p.name}</Link>,
                 },
-                {
-                  key: 'status',
-                  header: MESSAGES.customer.packageColumns.status,
-                  render: (p) => <StatusBadge status={p.status} badge={packageStatusBadge(p.status)} />,
-                },
+                statusColumn(MESSAGES.customer.packageColumns.status, packageStatusBadge),
               ]}
               rows={location.packages}
               rowKey={(p) => p.id}
@@ -127,6 +120,6 @@ function StorageLocationScreen({ customerId, storageLocationId }: { customerId: 
           />
         </>
       )}
-    </Page>
+    </DetailPage>
   );
 }

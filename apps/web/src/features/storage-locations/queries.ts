@@ -1,6 +1,5 @@
 import { ROUTES } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
-import { getResult, routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 /** Query keys of a customer's storage locations: the list (fetched once), one location, the account choices. */
 export const storageLocationKeys = {
@@ -14,24 +13,22 @@ export const storageLocationKeys = {
 
 /** Every location of the customer (001 §9: fetched once, 10 a page in the browser). */
 export function useStorageLocations(customerId: number) {
-  return useQuery({
-    queryKey: storageLocationKeys.list(customerId),
-    queryFn: () => getResult(routeCall(ROUTES.storageLocations.list, { customerId })),
-  });
+  return useRouteQuery(storageLocationKeys.list(customerId), ROUTES.storageLocations.list, { customerId });
 }
 
 export function useStorageLocation(customerId: number, storageLocationId: number) {
-  return useQuery({
-    queryKey: storageLocationKeys.detail(customerId, storageLocationId),
-    queryFn: () => getResult(routeCall(ROUTES.storageLocations.detail, { customerId, storageLocationId })),
+  return useRouteQuery(storageLocationKeys.detail(customerId, storageLocationId), ROUTES.storageLocations.detail, {
+    customerId,
+    storageLocationId,
   });
 }
 
 /** The accounts the Create dialog offers; asked for when the dialog opens. */
 export function useStorageAccountChoices(customerId: number, enabled: boolean) {
-  return useQuery({
-    queryKey: storageLocationKeys.accounts(customerId),
-    queryFn: () => getResult(routeCall(ROUTES.storageLocations.accountChoices, { customerId })),
-    enabled,
-  });
+  return useRouteQuery(
+    storageLocationKeys.accounts(customerId),
+    ROUTES.storageLocations.accountChoices,
+    { customerId },
+    { enabled },
+  );
 }

@@ -109,6 +109,18 @@ function open() {
 
 const table = (name: string) => screen.getByRole('table', { name });
 
+/** Opens the running Windows task's volume snapshots dialog, ticks the checkbox and saves; answers the dialog. */
+async function turnOnVolumeSnapshots() {
+  const events = open();
+  await events.click(
+    await within(table(TEXT.runningTitle)).findByRole('button', { name: 'Edit backup task Documents' }),
+  );
+  const dialog = await screen.findByRole('dialog', { name: TEXT.editTaskTitle });
+  await events.click(within(dialog).getByLabelText(TEXT.volumeSnapshotsLabel));
+  await events.click(within(dialog).getByRole('button', { name: TEXT.save }));
+  return dialog;
+}
+
 describe('TaskStatusOverviewPage', () => {
   it('shows the provider’s task status pies from the counts calls', async () => {
     serve();
@@ -177,13 +189,7 @@ describe('TaskStatusOverviewPage', () => {
 
   it('saves volume snapshots of a Windows task and says so', async () => {
     const server = serve();
-    const events = open();
-    await events.click(
-      await within(table(TEXT.runningTitle)).findByRole('button', { name: 'Edit backup task Documents' }),
-    );
-    const dialog = await screen.findByRole('dialog', { name: TEXT.editTaskTitle });
-    await events.click(within(dialog).getByLabelText(TEXT.volumeSnapshotsLabel));
-    await events.click(within(dialog).getByRole('button', { name: TEXT.save }));
+    await turnOnVolumeSnapshots();
     expect(await screen.findByText(MESSAGES.customer.backupTaskUpdated)).toBeInTheDocument();
     expect(server.to('PUT', RUNNING.backupTaskUrl)[0]?.body).toEqual({ volumeSnapshotsEnabled: true });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -193,13 +199,7 @@ describe('TaskStatusOverviewPage', () => {
     serve(() =>
       reply(400, { messages: [message('volumeSnapshotsEnabled', MESSAGES.customer.volumeSnapshotsWindowsOnly)] }),
     );
-    const events = open();
-    await events.click(
-      await within(table(TEXT.runningTitle)).findByRole('button', { name: 'Edit backup task Documents' }),
-    );
-    const dialog = await screen.findByRole('dialog', { name: TEXT.editTaskTitle });
-    await events.click(within(dialog).getByLabelText(TEXT.volumeSnapshotsLabel));
-    await events.click(within(dialog).getByRole('button', { name: TEXT.save }));
+    const dialog = await turnOnVolumeSnapshots();
     expect(await within(dialog).findByText(MESSAGES.customer.volumeSnapshotsWindowsOnly)).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: TEXT.editTaskTitle })).toBeInTheDocument();
   });

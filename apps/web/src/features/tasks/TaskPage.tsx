@@ -39,6 +39,7 @@ import ProgressBar from 'react-bootstrap/ProgressBar';
 import Spinner from 'react-bootstrap/Spinner';
 import { useNavigate, useParams } from 'react-router';
 import { liveSideOf, useLiveTopic } from '../../app/live';
+import { pathId } from '../../app/pathIds';
 import { useSession } from '../../app/session';
 import {
   ConfirmDialog,
@@ -71,8 +72,8 @@ import { VolumeSnapshotsButton } from './VolumeSnapshotsButton';
 const TEXT = MESSAGES.task;
 
 const idOf = (value: string | undefined): number | null => {
-  const id = Number(value);
-  return Number.isSafeInteger(id) && id > 0 && id <= ID_MAX ? id : null;
+  const id = pathId(value);
+  return id !== null && id <= ID_MAX ? id : null;
 };
 
 /** The task page of each audience (002 §2.6): a summary, storage, runs and snapshots, and the task's controls. */

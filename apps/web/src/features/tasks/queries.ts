@@ -1,6 +1,7 @@
 import { type Audience, ROUTES } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
 import { getResult, type RouteCall, routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 /** Where a task lives; customerId and packageId matter on the admin audiences' paths only. */
 export interface TaskRef {
@@ -59,8 +60,9 @@ export const useTaskStorage = (audience: Audience, ref: TaskRef) =>
   });
 
 export const useSnapshotStorage = (audience: Audience, ref: TaskRef, snapshotId: number) =>
-  useQuery({
-    queryKey: [...taskKeys.task(ref.machineId, ref.taskId), 'snapshotStorage', snapshotId, audience],
-    queryFn: () => getResult(routeCall(taskRoutes(audience).snapshotStorage, { ...ref, snapshotId })),
-    retry: false,
-  });
+  useRouteQuery(
+    [...taskKeys.task(ref.machineId, ref.taskId), 'snapshotStorage', snapshotId, audience],
+    taskRoutes(audience).snapshotStorage,
+    { ...ref, snapshotId },
+    { retry: false },
+  );

@@ -1,6 +1,7 @@
 import type { UserMachineRow } from '@portal/domain';
 import { formatBytes, MESSAGES, machineStatusBadge, USERS_PAGE_SIZE } from '@portal/domain';
-import { type DataTableColumn, PagedTable, RowLink, StatusBadge } from '../../ui';
+import { type DataTableColumn, PagedTable, RowLink } from '../../ui';
+import { statusColumn } from '../../ui/statusColumn';
 import { type UserPageCalls, userKeys } from './queries';
 
 const TEXT = MESSAGES.user;
@@ -8,11 +9,7 @@ const C = TEXT.machineColumns;
 
 const COLUMNS: Array<DataTableColumn<UserMachineRow>> = [
   { key: 'name', header: C.name, render: (m) => m.name },
-  {
-    key: 'status',
-    header: C.status,
-    render: (m) => <StatusBadge status={m.status} badge={machineStatusBadge(m.status)} />,
-  },
+  statusColumn(C.status, machineStatusBadge),
   { key: 'description', header: C.description, render: (m) => m.description },
   { key: 'os', header: C.operatingSystem, render: (m) => m.operatingSystem },
   { key: 'storage', header: C.storageSpace, render: (m) => formatBytes(m.usedBytes) },

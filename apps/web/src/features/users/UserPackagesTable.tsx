@@ -1,6 +1,7 @@
 import type { UserPackageRow } from '@portal/domain';
 import { capacityText, MESSAGES, packageStatusBadge, USERS_PAGE_SIZE } from '@portal/domain';
-import { type DataTableColumn, PagedTable, RowLink, StatusBadge, TooltipButton } from '../../ui';
+import { type DataTableColumn, PagedTable, RowLink, TooltipButton } from '../../ui';
+import { statusColumn } from '../../ui/statusColumn';
 import { type UserPageCalls, userKeys } from './queries';
 
 const TEXT = MESSAGES.user;
@@ -30,11 +31,7 @@ function PackageLink({ row }: { row: UserPackageRow }) {
 export function UserPackagesTable({ base, calls, onUnlink }: UserPackagesTableProps) {
   const columns: Array<DataTableColumn<UserPackageRow>> = [
     { key: 'name', header: C.name, render: (p) => p.name },
-    {
-      key: 'status',
-      header: C.status,
-      render: (p) => <StatusBadge status={p.status} badge={packageStatusBadge(p.status)} />,
-    },
+    statusColumn(C.status, packageStatusBadge),
     { key: 'quota', header: C.storageQuota, render: (p) => capacityText(p.packageQuotaSizeInBytes) },
     { key: 'machines', header: C.numberOfBackupMachines, render: (p) => p.numberOfBackupMachines },
     {

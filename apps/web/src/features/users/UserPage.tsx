@@ -9,12 +9,12 @@ import {
   userStatusBadge,
   userUrl,
 } from '@portal/domain';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { useNavigate, useParams } from 'react-router';
-import { getResult, routeCall } from '../../app/api';
+import { pathId } from '../../app/pathIds';
+import { useRouteQuery } from '../../app/useRouteQuery';
 import { type Crumb, DetailTable, NotFound, Page, Section, StatusBadge, TooltipButton } from '../../ui';
 import { customerPagesOf } from '../customers/audience';
 import { customerKeys } from '../customers/queries';
@@ -52,11 +52,12 @@ export function UserSummary({ user }: { user: UserRow }) {
 function useCrumbs(audience: Audience, customerId: number): Crumb[] {
   const adminAudience = audience === 'customer' ? 'provider' : audience;
   // The customer's name for the crumb, from the customer page's own query (shared cache).
-  const customer = useQuery({
-    queryKey: customerKeys.detail(adminAudience, customerId),
-    queryFn: () => getResult(routeCall(ROUTES.customers[adminAudience].detail, { customerId })),
-    enabled: audience !== 'customer',
-  });
+  const customer = useRouteQuery(
+    customerKeys.detail(adminAudience, customerId),
+    ROUTES.customers[adminAudience].detail,
+    { customerId },
+    { enabled: audience !== 'customer' },
+  );
   if (audience === 'customer') {
     return [
       { label: MESSAGES.customer.dashboardCrumb, href: PAGES.dashboard },
@@ -154,11 +155,6 @@ function UserPageBody({ audience, customerId, userId }: UserPageBodyProps) {
   );
 }
 
-const idParam = (value: string | undefined) => {
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-};
-
 /**
  * A user's page (002 §2.4, 001 §2): the summary, Edit, Link to backup package and Delete, the user's
  * packages (with Unlink) and machines. The customer's own admins change things at
@@ -167,8 +163,8 @@ const idParam = (value: string | undefined) => {
  */
 export function UserPage({ audience }: { audience: Audience }) {
   const params = useParams();
-  const userId = idParam(params.userId);
-  const customerId = audience === 'customer' ? 0 : idParam(params.customerId);
+  const userId = pathId(params.userId);
+  const customerId = audience === 'customer' ? 0 : pathId(params.customerId);
   if (userId === null || customerId === null) return <NotFound />;
   return <UserPageBody key={`${customerId}/${userId}`} audience={audience} customerId={customerId} userId={userId} />;
 }

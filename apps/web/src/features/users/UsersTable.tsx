@@ -1,7 +1,8 @@
 import type { UserRow } from '@portal/domain';
 import { fullName, MESSAGES, USERS_PAGE_SIZE, userStatusBadge } from '@portal/domain';
 import type { ReactNode } from 'react';
-import { type DataTableColumn, PagedTable, RowLink, StatusBadge } from '../../ui';
+import { type DataTableColumn, PagedTable, RowLink } from '../../ui';
+import { statusColumn } from '../../ui/statusColumn';
 import type { UsersListCall } from './queries';
 
 const TEXT = MESSAGES.user;
@@ -18,11 +19,7 @@ export interface UsersTableProps {
 const COLUMNS: Array<DataTableColumn<UserRow>> = [
   { key: 'firstName', header: C.firstName, render: (u) => u.firstName },
   { key: 'surname', header: C.surname, render: (u) => u.surname },
-  {
-    key: 'status',
-    header: C.status,
-    render: (u) => <StatusBadge status={u.status} badge={userStatusBadge(u.status)} />,
-  },
+  statusColumn(C.status, userStatusBadge),
   { key: 'role', header: C.role, render: (u) => u.roleName },
   { key: 'email', header: C.email, render: (u) => u.email },
   { key: 'contactNumber', header: C.contactNumber, render: (u) => u.contactNumber },

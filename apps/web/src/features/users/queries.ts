@@ -1,6 +1,7 @@
 import { type AdminAudience, type Audience, ROUTES } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
 import { getResult, type RouteCall, routeCall } from '../../app/api';
+import { useRouteQuery } from '../../app/useRouteQuery';
 
 export const userKeys = {
   all: ['users'] as const,
@@ -42,21 +43,12 @@ export function userPageCalls(audience: Audience, customerId: number, userId: nu
 }
 
 export function useUserRoles(enabled: boolean) {
-  return useQuery({
-    queryKey: userKeys.roles(),
-    queryFn: () => getResult(routeCall(ROUTES.users.roles, {})),
-    enabled,
-  });
+  return useRouteQuery(userKeys.roles(), ROUTES.users.roles, {}, { enabled });
 }
 
 export function useLinkablePackages(userId: number, enabled: boolean) {
-  return useQuery({
-    queryKey: userKeys.linkable(userId),
-    queryFn: () => getResult(routeCall(ROUTES.users.linkablePackages, { userId })),
-    enabled,
-    // The list changes with every link and unlink; never show a stale one in the dialog.
-    staleTime: 0,
-  });
+  // The list changes with every link and unlink; never show a stale one in the dialog.
+  return useRouteQuery(userKeys.linkable(userId), ROUTES.users.linkablePackages, { userId }, { enabled, staleTime: 0 });
 }
 
 /** One user's summary, cached under the user page's address. */

@@ -1,6 +1,7 @@
 /** Test-only: a fake server for the users and account component tests (not imported by the app). */
 import type { ResponseSummaryCode, Role, ServerMessage, UserMachineRow, UserPackageRow, UserRow } from '@portal/domain';
 import { vi } from 'vitest';
+import { packageFields } from '../packages/testing';
 
 export interface Envelope {
   status: 'OK' | 'ERROR';
@@ -99,11 +100,7 @@ export function userRow(overrides: Partial<UserRow> = {}): UserRow {
 export function userPackageRow(overrides: Partial<UserPackageRow> = {}): UserPackageRow {
   const id = overrides.id ?? nextId++;
   return {
-    id,
-    customerId: 7,
-    name: `Package ${id}`,
-    status: 'ACTIVE',
-    packageQuotaSizeInBytes: 10 * 1024 ** 3,
+    ...packageFields(id),
     numberOfBackupMachines: 1,
     storageLocation: { id: 1 },
     accessibleByLoggedInUser: true,
