@@ -5,19 +5,17 @@ import {
   confirmCustomerStatusChange,
   customerAdminConfirmName,
   MESSAGES,
+  OUTCOME_TEXTS,
   typeCustomerAdminName,
 } from '@portal/domain';
-import { ChangeStatusDialog, useDialogAction } from '../../ui';
+import { ChangeStatusActionDialog, type DialogProps } from '../../ui';
 import { useChangeCustomerStatus } from './mutations';
 
 const TEXT = MESSAGES.customer;
 
-export interface CustomerDialogProps {
-  show: boolean;
-  onHide: () => void;
+export interface CustomerDialogProps extends DialogProps {
   audience: AdminAudience;
   customer: CustomerDetail;
-  animation?: boolean;
 }
 
 /**
@@ -25,18 +23,15 @@ export interface CustomerDialogProps {
  * stored status, the first preselected, confirmed by typing the customer admin's full name.
  */
 export function ChangeCustomerStatusDialog({ audience, customer, ...dialog }: CustomerDialogProps) {
-  const action = useDialogAction({
-    mutation: useChangeCustomerStatus(audience),
-    variables: (status: (typeof customer.statusOptions)[number]) => ({ customerId: customer.id, status }),
-    onHide: dialog.onHide,
-    successText: TEXT.statusUpdated,
-    partialText: TEXT.statusUpdatedWithErrors,
-    unknownErrorText: TEXT.unknownWhileChangingStatus,
-  });
+  const mutation = useChangeCustomerStatus(audience);
   return (
-    <ChangeStatusDialog
+    <ChangeStatusActionDialog
       {...dialog}
-      {...action}
+      action={{
+        mutation,
+        variables: (status) => ({ customerId: customer.id, status }),
+        ...OUTCOME_TEXTS.customer.changeStatus,
+      }}
       title={TEXT.changeStatusTitle}
       intro={<p>{confirmCustomerStatusChange(customer.displayName)}</p>}
       statusOptions={customer.statusOptions}

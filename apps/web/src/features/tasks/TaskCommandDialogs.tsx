@@ -1,7 +1,7 @@
 import { MESSAGES, pauseDialogTitle } from '@portal/domain';
 import type { CommunicationError } from '../../app/api';
 import { machineCommandFailureText } from '../../app/machine-commands';
-import { ConfirmByNameDialog, ConfirmDialog, toast, useDialogAction } from '../../ui';
+import { ConfirmActionDialog, ConfirmByNameActionDialog, type DialogProps, toast } from '../../ui';
 import { useTaskCommand } from './mutations';
 import type { TaskRef } from './queries';
 
@@ -17,26 +17,22 @@ const commandTexts = (successText: string, partialText: string) => ({
   onCommunicationError: onTimeout,
 });
 
-interface CommandDialogProps {
-  show: boolean;
-  onHide: () => void;
+interface CommandDialogProps extends DialogProps {
   taskRef: TaskRef;
   taskName: string;
-  animation?: boolean;
 }
 
 /** 'Execute backup task' (002 §2.6, §7.8 starttask): the page refreshes 10 s after a start (002 §9). */
 export function RunTaskDialog({ taskRef, taskName, ...dialog }: CommandDialogProps) {
-  const action = useDialogAction({
-    ...commandTexts(TEXT.beingStarted, TEXT.beingStartedWithErrors),
-    mutation: useTaskCommand(taskRef),
-    variables: () => ({ command: 'starttask' as const }),
-    onHide: dialog.onHide,
-  });
+  const mutation = useTaskCommand(taskRef);
   return (
-    <ConfirmDialog
+    <ConfirmActionDialog
       {...dialog}
-      {...action}
+      action={{
+        mutation,
+        variables: () => ({ command: 'starttask' as const }),
+        ...commandTexts(TEXT.beingStarted, TEXT.beingStartedWithErrors),
+      }}
       title={TEXT.runDialogTitle}
       confirmLabel="Run now"
       variant="primary"
@@ -45,7 +41,7 @@ export function RunTaskDialog({ taskRef, taskName, ...dialog }: CommandDialogPro
       <p>
         Run the backup task <strong>{taskName}</strong> now?
       </p>
-    </ConfirmDialog>
+    </ConfirmActionDialog>
   );
 }
 
@@ -57,18 +53,17 @@ export function PauseTaskDialog({
   ...dialog
 }: CommandDialogProps & { target: 'PAUSED' | 'ACTIVE' }) {
   const pausing = target === 'PAUSED';
-  const action = useDialogAction({
-    ...(pausing
-      ? commandTexts(TEXT.paused, TEXT.pausedWithErrors)
-      : commandTexts(TEXT.unpaused, TEXT.unpausedWithErrors)),
-    mutation: useTaskCommand(taskRef),
-    variables: () => ({ command: 'udpatetaskstatus' as const, status: target }),
-    onHide: dialog.onHide,
-  });
+  const mutation = useTaskCommand(taskRef);
   return (
-    <ConfirmDialog
+    <ConfirmActionDialog
       {...dialog}
-      {...action}
+      action={{
+        mutation,
+        variables: () => ({ command: 'udpatetaskstatus' as const, status: target }),
+        ...(pausing
+          ? commandTexts(TEXT.paused, TEXT.pausedWithErrors)
+          : commandTexts(TEXT.unpaused, TEXT.unpausedWithErrors)),
+      }}
       title={pauseDialogTitle(target)}
       confirmLabel={pausing ? 'Pause' : 'Unpause'}
       variant={pausing ? 'warning' : 'primary'}
@@ -80,7 +75,7 @@ export function PauseTaskDialog({
           : 'Unpausing lets the scheduled runs of this task start again.'}{' '}
         Task: <strong>{taskName}</strong>
       </p>
-    </ConfirmDialog>
+    </ConfirmActionDialog>
   );
 }
 
@@ -91,21 +86,20 @@ export function DeleteTaskDialog({
   onDeleted,
   ...dialog
 }: CommandDialogProps & { onDeleted: () => void }) {
-  const action = useDialogAction({
-    ...commandTexts(TEXT.beingDeleted, TEXT.beingDeletedWithErrors),
-    mutation: useTaskCommand(taskRef),
-    variables: () => ({ command: 'deletetask' as const }),
-    onHide: dialog.onHide,
-    onOutcome: (outcome) => {
-      if (!outcome.applied) return;
-      dialog.onHide();
-      onDeleted();
-    },
-  });
+  const mutation = useTaskCommand(taskRef);
   return (
-    <ConfirmByNameDialog
+    <ConfirmByNameActionDialog
       {...dialog}
-      {...action}
+      action={{
+        mutation,
+        variables: () => ({ command: 'deletetask' as const }),
+        onOutcome: (outcome) => {
+          if (!outcome.applied) return;
+          dialog.onHide();
+          onDeleted();
+        },
+        ...commandTexts(TEXT.beingDeleted, TEXT.beingDeletedWithErrors),
+      }}
       title="Delete backup task"
       prompt={
         <>
