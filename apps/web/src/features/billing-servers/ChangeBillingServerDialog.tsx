@@ -4,16 +4,15 @@ import {
   billingServerChangeSchema,
   CUSTOMER_FORM_LABELS,
   type CustomerDetail,
-  customerAdminConfirmName,
   DEFAULT_PAYMENT_METHOD,
   MESSAGES,
   OUTCOME_TEXTS,
   PAYMENT_METHODS,
-  typeCustomerAdminName,
 } from '@portal/domain';
 import { useEffect } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { ConfirmByNameDialog, type DialogProps, SelectField, useDialogSubmit, useOnOpen } from '../../ui';
+import { customerAdminConfirmation } from '../customers/ChangeCustomerStatusDialog';
 import { useChangeCustomerBillingServer } from './mutations';
 import { useBillingServers } from './queries';
 
@@ -74,8 +73,7 @@ export function ChangeBillingServerDialog({ show, onHide, customer, animation }:
           />
         </>
       }
-      prompt={typeCustomerAdminName(customer.superAdminFullName)}
-      expectedName={customerAdminConfirmName(customer.superAdminFullName)}
+      {...customerAdminConfirmation(customer)}
       mismatchMessage={MESSAGES.confirmByName.customerWhmcsServerChange}
       confirmLabel={TEXT.changeServerSubmit}
       onConfirm={async () => {

@@ -19,6 +19,15 @@ export interface CustomerDialogProps extends DialogProps {
 }
 
 /**
+ * A customer's changes are confirmed by typing its customer admin's full name (002 §5.4; an empty entry when it
+ * has none): the prompt and the name expected.
+ */
+export const customerAdminConfirmation = ({ superAdminFullName }: Pick<CustomerDetail, 'superAdminFullName'>) => ({
+  prompt: typeCustomerAdminName(superAdminFullName),
+  expectedName: customerAdminConfirmName(superAdminFullName),
+});
+
+/**
  * 'Change status of customer' (002 §4.1, §5.4): the statuses the transition table offers from the
  * stored status, the first preselected, confirmed by typing the customer admin's full name.
  */
@@ -37,8 +46,7 @@ export function ChangeCustomerStatusDialog({ audience, customer, ...dialog }: Cu
       statusOptions={customer.statusOptions}
       statusTexts={CUSTOMER_STATUS_TEXTS}
       statusLabel={TEXT.newStatusLabel}
-      prompt={typeCustomerAdminName(customer.superAdminFullName)}
-      expectedName={customerAdminConfirmName(customer.superAdminFullName)}
+      {...customerAdminConfirmation(customer)}
       mismatchMessage={MESSAGES.confirmByName.customerStatusChange}
       confirmLabel={TEXT.changeStatusSubmit}
       data-testid="change-customer-status-dialog"

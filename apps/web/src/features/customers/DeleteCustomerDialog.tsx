@@ -1,14 +1,8 @@
-import {
-  confirmDeleteCustomer,
-  customerAdminConfirmName,
-  MESSAGES,
-  OUTCOME_TEXTS,
-  typeCustomerAdminName,
-} from '@portal/domain';
+import { confirmDeleteCustomer, MESSAGES, OUTCOME_TEXTS } from '@portal/domain';
 import { useNavigate } from 'react-router';
 import { ConfirmByNameActionDialog } from '../../ui';
 import { customerPagesOf } from './audience';
-import type { CustomerDialogProps } from './ChangeCustomerStatusDialog';
+import { type CustomerDialogProps, customerAdminConfirmation } from './ChangeCustomerStatusDialog';
 import { useDeleteCustomer } from './mutations';
 
 const TEXT = MESSAGES.customer;
@@ -32,8 +26,7 @@ export function DeleteCustomerDialog({ audience, customer, ...dialog }: Customer
       }}
       title={TEXT.deleteTitle}
       before={<p>{confirmDeleteCustomer(customer.displayName)}</p>}
-      prompt={typeCustomerAdminName(customer.superAdminFullName)}
-      expectedName={customerAdminConfirmName(customer.superAdminFullName)}
+      {...customerAdminConfirmation(customer)}
       mismatchMessage={MESSAGES.confirmByName.customerDeletion}
       confirmLabel={TEXT.deleteSubmit}
       data-testid="delete-customer-dialog"

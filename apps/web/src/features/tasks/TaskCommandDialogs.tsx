@@ -2,20 +2,27 @@ import { MESSAGES, pauseDialogTitle } from '@portal/domain';
 import type { CommunicationError } from '../../app/api';
 import { machineCommandFailureText } from '../../app/machine-commands';
 import { ConfirmActionDialog, ConfirmByNameActionDialog, type DialogProps, toast } from '../../ui';
-import { useTaskCommand } from './mutations';
+import { type TaskCommand, useTaskCommand } from './mutations';
 import type { TaskRef } from './queries';
 
 const TEXT = MESSAGES.task;
 /** 002 §8.3: no reply within 20 s, including delete; 001 §8: no connection to the machine's queue at all. */
 const onTimeout = (error: CommunicationError) => toast.error(machineCommandFailureText(error));
 
-/** A task command's texts: its success and warning toasts; no answer is the machine's to explain. */
-const commandTexts = (successText: string, partialText: string) => ({
-  successText,
-  partialText,
-  unknownErrorText: MESSAGES.liveChannel.backupMachineCommunicationError,
-  onCommunicationError: onTimeout,
-});
+/**
+ * A task command's action: the command sent to the task's machine, its success and warning toasts; no answer
+ * is the machine's to explain.
+ */
+function useTaskAction(taskRef: TaskRef, command: TaskCommand, successText: string, partialText: string) {
+  return {
+    mutation: useTaskCommand(taskRef),
+    variables: () => command,
+    successText,
+    partialText,
+    unknownErrorText: MESSAGES.liveChannel.backupMachineCommunicationError,
+    onCommunicationError: onTimeout,
+  };
+}
 
 interface CommandDialogProps extends DialogProps {
   taskRef: TaskRef;
@@ -24,15 +31,11 @@ interface CommandDialogProps extends DialogProps {
 
 /** 'Execute backup task' (002 §2.6, §7.8 starttask): the page refreshes 10 s after a start (002 §9). */
 export function RunTaskDialog({ taskRef, taskName, ...dialog }: CommandDialogProps) {
-  const mutation = useTaskCommand(taskRef);
+  const action = useTaskAction(taskRef, { command: 'starttask' }, TEXT.beingStarted, TEXT.beingStartedWithErrors);
   return (
     <ConfirmActionDialog
       {...dialog}
-      action={{
-        mutation,
-        variables: () => ({ command: 'starttask' as const }),
-        ...commandTexts(TEXT.beingStarted, TEXT.beingStartedWithErrors),
-      }}
+      action={action}
       title={TEXT.runDialogTitle}
       confirmLabel="Run now"
       variant="primary"
@@ -53,17 +56,16 @@ export function PauseTaskDialog({
   ...dialog
 }: CommandDialogProps & { target: 'PAUSED' | 'ACTIVE' }) {
   const pausing = target === 'PAUSED';
-  const mutation = useTaskCommand(taskRef);
+  const action = useTaskAction(
+    taskRef,
+    { command: 'udpatetaskstatus', status: target },
+    pausing ? TEXT.paused : TEXT.unpaused,
+    pausing ? TEXT.pausedWithErrors : TEXT.unpausedWithErrors,
+  );
   return (
     <ConfirmActionDialog
       {...dialog}
-      action={{
-        mutation,
-        variables: () => ({ command: 'udpatetaskstatus' as const, status: target }),
-        ...(pausing
-          ? commandTexts(TEXT.paused, TEXT.pausedWithErrors)
-          : commandTexts(TEXT.unpaused, TEXT.unpausedWithErrors)),
-      }}
+      action={action}
       title={pauseDialogTitle(target)}
       confirmLabel={pausing ? 'Pause' : 'Unpause'}
       variant={pausing ? 'warning' : 'primary'}
@@ -86,19 +88,17 @@ export function DeleteTaskDialog({
   onDeleted,
   ...dialog
 }: CommandDialogProps & { onDeleted: () => void }) {
-  const mutation = useTaskCommand(taskRef);
+  const action = useTaskAction(taskRef, { command: 'deletetask' }, TEXT.beingDeleted, TEXT.beingDeletedWithErrors);
   return (
     <ConfirmByNameActionDialog
       {...dialog}
       action={{
-        mutation,
-        variables: () => ({ command: 'deletetask' as const }),
+        ...action,
         onOutcome: (outcome) => {
           if (!outcome.applied) return;
           dialog.onHide();
           onDeleted();
         },
-        ...commandTexts(TEXT.beingDeleted, TEXT.beingDeletedWithErrors),
       }}
       title="Delete backup task"
       prompt={
