@@ -127,6 +127,11 @@ export const OUTCOME_TEXTS = {
     delete: outcome(command.deleted, command.deletedWithErrors, command.unknownWhileDeleting),
   },
   storageAccount: {
+    deletePrincipal: outcome(
+      storageAccount.principalDeleted,
+      storageAccount.principalDeletedWithErrors,
+      storageAccount.unknownWhileDeletingPrincipal,
+    ),
     add: outcome(accountPages.added, accountPages.addedWithErrors, accountPages.unknownWhileAdding),
     update: outcome(accountPages.updated, accountPages.updatedWithErrors, accountPages.unknownWhileUpdating),
     remove: outcome(accountPages.removed, accountPages.removedWithErrors, accountPages.unknownWhileRemoving),
