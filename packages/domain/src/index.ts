@@ -31,6 +31,7 @@ export * from './mfa.js';
 export * from './migrations.js';
 export * from './notifications.js';
 export * from './openapi.js';
+export * from './outcome-texts.js';
 export * from './package-requests.js';
 export * from './packages.js';
 export * from './panels.js';

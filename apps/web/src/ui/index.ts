@@ -1,3 +1,4 @@
+export * from './ActionDialogs';
 export * from './BrowserPagedTable';
 export * from './ChangeStatusDialog';
 export * from './CheckboxField';
@@ -5,6 +6,7 @@ export * from './ConfirmByNameDialog';
 export * from './ConfirmDialog';
 export * from './DataTable';
 export * from './DetailTable';
+export * from './DialogProps';
 export * from './FormActionButton';
 export * from './FormDialog';
 export * from './FormModal';

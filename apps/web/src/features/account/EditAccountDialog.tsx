@@ -5,19 +5,17 @@ import {
   customerAccountEditSchema,
   MESSAGE_ROUTING,
   MESSAGES,
+  OUTCOME_TEXTS,
   showsProviderMachineControl,
 } from '@portal/domain';
-import { CheckboxField, FormDialog, SelectField, TextField, useFormDialog } from '../../ui';
+import { CheckboxField, type DialogProps, FormDialog, SelectField, TextField, useFormDialog } from '../../ui';
 import { useEditAccount } from './mutations';
 
 const TEXT = MESSAGES.account;
 const L = CUSTOMER_FORM_LABELS;
 
-export interface EditAccountDialogProps {
-  show: boolean;
+export interface EditAccountDialogProps extends DialogProps {
   account: CustomerAccount;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 function defaultsOf(account: CustomerAccount): CustomerAccountEditForm {
@@ -54,9 +52,7 @@ export function EditAccountDialog({ account, ...shown }: EditAccountDialogProps)
     ],
     routing: MESSAGE_ROUTING.accountEdit,
     idPrefix: 'account-',
-    successText: TEXT.edited,
-    partialText: TEXT.updatedWithErrors,
-    unknownErrorText: TEXT.unknownWhileEditing,
+    ...OUTCOME_TEXTS.account.edit,
   });
   return (
     <FormDialog

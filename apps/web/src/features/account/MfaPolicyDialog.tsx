@@ -1,16 +1,13 @@
 import { type CustomerAccount, MFA_TEXTS, PAGES } from '@portal/domain';
 import { Link } from 'react-router';
-import { ConfirmDialog, useDialogAction } from '../../ui';
+import { ConfirmActionDialog, type DialogProps } from '../../ui';
 import { useMfaStatus } from '../mfa/api';
 import { useSetMfaPolicy } from './mutations';
 
 const TEXT = MFA_TEXTS.policy;
 
-export interface MfaPolicyDialogProps {
-  show: boolean;
+export interface MfaPolicyDialogProps extends DialogProps {
   account: CustomerAccount;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 /**
@@ -22,18 +19,17 @@ export function MfaPolicyDialog({ account, ...dialog }: MfaPolicyDialogProps) {
   // Requiring it of everyone starts with the super admin's own: said before asking, not only when refused.
   const ownStatus = useMfaStatus();
   const ownOff = requireMfa && ownStatus.data?.enabled === false;
-  const action = useDialogAction({
-    mutation: useSetMfaPolicy(),
-    variables: () => ({ requireMfa }),
-    onHide: dialog.onHide,
-    successText: requireMfa ? TEXT.requiredNow : TEXT.notRequiredNow,
-    partialText: TEXT.withErrors,
-    unknownErrorText: TEXT.unknownError,
-  });
+  const mutation = useSetMfaPolicy();
   return (
-    <ConfirmDialog
+    <ConfirmActionDialog
       {...dialog}
-      {...action}
+      action={{
+        mutation,
+        variables: () => ({ requireMfa }),
+        successText: requireMfa ? TEXT.requiredNow : TEXT.notRequiredNow,
+        partialText: TEXT.withErrors,
+        unknownErrorText: TEXT.unknownError,
+      }}
       title={requireMfa ? TEXT.requireTitle : TEXT.stopTitle}
       confirmLabel={requireMfa ? TEXT.requireSubmit : TEXT.stopSubmit}
       confirmDisabled={ownOff}
@@ -48,6 +44,6 @@ export function MfaPolicyDialog({ account, ...dialog }: MfaPolicyDialogProps) {
           {TEXT.enableYourselfFirst} <Link to={PAGES.profile}>{TEXT.openProfile}</Link>
         </p>
       )}
-    </ConfirmDialog>
+    </ConfirmActionDialog>
   );
 }

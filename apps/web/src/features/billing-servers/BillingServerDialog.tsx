@@ -7,10 +7,12 @@ import {
   billingServerAddSchema,
   billingServerEditSchema,
   MESSAGES,
+  OUTCOME_TEXTS,
 } from '@portal/domain';
 import type { Path } from 'react-hook-form';
 import {
   applyServerMessages,
+  type DialogProps,
   type FieldRouting,
   FormActionButton,
   FormDialog,
@@ -23,12 +25,9 @@ import { useSaveBillingServer, useTestBillingServer } from './mutations';
 const TEXT = MESSAGES.billing;
 const L = BILLING_SERVER_LABELS;
 
-export interface BillingServerDialogProps {
-  show: boolean;
+export interface BillingServerDialogProps extends DialogProps {
   /** The server being edited; absent when adding. */
   server?: BillingServerRow;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 const FIELDS: Array<{ name: Path<BillingServerForm>; type: 'text' | 'number' | 'password' }> = [
@@ -72,9 +71,7 @@ export function BillingServerDialog({ server, ...shown }: BillingServerDialogPro
       server ? { mode: 'edit' as const, whmcsServerId: server.id, payload } : { mode: 'add' as const, payload },
     fieldNames: FIELDS.map((f) => f.name),
     idPrefix: 'billing-server-',
-    successText: editing ? TEXT.serverUpdated : TEXT.serverAdded,
-    partialText: editing ? TEXT.serverUpdatedWithErrors : TEXT.serverAddedWithErrors,
-    unknownErrorText: editing ? TEXT.unknownWhileUpdatingServer : TEXT.unknownWhileAddingServer,
+    ...(editing ? OUTCOME_TEXTS.billingServer.update : OUTCOME_TEXTS.billingServer.add),
   });
 
   const tester = useTestBillingServer();

@@ -4,25 +4,22 @@ import {
   billingServerChangeSchema,
   CUSTOMER_FORM_LABELS,
   type CustomerDetail,
-  customerAdminConfirmName,
   DEFAULT_PAYMENT_METHOD,
   MESSAGES,
+  OUTCOME_TEXTS,
   PAYMENT_METHODS,
-  typeCustomerAdminName,
 } from '@portal/domain';
 import { useEffect } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
-import { ConfirmByNameDialog, SelectField, useDialogSubmit, useOnOpen } from '../../ui';
+import { ConfirmByNameDialog, type DialogProps, SelectField, useDialogSubmit, useOnOpen } from '../../ui';
+import { customerAdminConfirmation } from '../customers/ChangeCustomerStatusDialog';
 import { useChangeCustomerBillingServer } from './mutations';
 import { useBillingServers } from './queries';
 
 const TEXT = MESSAGES.billing;
 
-export interface ChangeBillingServerDialogProps {
-  show: boolean;
-  onHide: () => void;
+export interface ChangeBillingServerDialogProps extends DialogProps {
   customer: CustomerDetail;
-  animation?: boolean;
 }
 
 /**
@@ -48,9 +45,7 @@ export function ChangeBillingServerDialog({ show, onHide, customer, animation }:
 
   const submission = useDialogSubmit({
     mutation: useChangeCustomerBillingServer(),
-    successText: MESSAGES.customer.whmcsServerUpdated,
-    partialText: MESSAGES.customer.whmcsServerUpdatedWithErrors,
-    unknownErrorText: MESSAGES.customer.unknownWhileChangingWhmcsServer,
+    ...OUTCOME_TEXTS.customer.changeBillingServer,
     form: { setError: form.setError, fieldNames: ['whmcsServerId', 'paymentMethod'] },
   });
   return (
@@ -78,8 +73,7 @@ export function ChangeBillingServerDialog({ show, onHide, customer, animation }:
           />
         </>
       }
-      prompt={typeCustomerAdminName(customer.superAdminFullName)}
-      expectedName={customerAdminConfirmName(customer.superAdminFullName)}
+      {...customerAdminConfirmation(customer)}
       mismatchMessage={MESSAGES.confirmByName.customerWhmcsServerChange}
       confirmLabel={TEXT.changeServerSubmit}
       onConfirm={async () => {

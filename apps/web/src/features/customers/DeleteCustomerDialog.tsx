@@ -1,8 +1,8 @@
-import { confirmDeleteCustomer, customerAdminConfirmName, MESSAGES, typeCustomerAdminName } from '@portal/domain';
+import { confirmDeleteCustomer, MESSAGES, OUTCOME_TEXTS } from '@portal/domain';
 import { useNavigate } from 'react-router';
-import { ConfirmByNameDialog, useDialogAction } from '../../ui';
+import { ConfirmByNameActionDialog } from '../../ui';
 import { customerPagesOf } from './audience';
-import type { CustomerDialogProps } from './ChangeCustomerStatusDialog';
+import { type CustomerDialogProps, customerAdminConfirmation } from './ChangeCustomerStatusDialog';
 import { useDeleteCustomer } from './mutations';
 
 const TEXT = MESSAGES.customer;
@@ -14,23 +14,19 @@ const TEXT = MESSAGES.customer;
  */
 export function DeleteCustomerDialog({ audience, customer, ...dialog }: CustomerDialogProps) {
   const navigate = useNavigate();
-  const action = useDialogAction({
-    mutation: useDeleteCustomer(audience),
-    variables: () => ({ customerId: customer.id }),
-    onHide: dialog.onHide,
-    afterClose: () => navigate(customerPagesOf(audience).listHref),
-    successText: TEXT.beingDeleted,
-    partialText: TEXT.beingDeletedWithErrors,
-    unknownErrorText: TEXT.unknownWhileDeleting,
-  });
+  const mutation = useDeleteCustomer(audience);
   return (
-    <ConfirmByNameDialog
+    <ConfirmByNameActionDialog
       {...dialog}
-      {...action}
+      action={{
+        mutation,
+        variables: () => ({ customerId: customer.id }),
+        afterClose: () => navigate(customerPagesOf(audience).listHref),
+        ...OUTCOME_TEXTS.customer.delete,
+      }}
       title={TEXT.deleteTitle}
       before={<p>{confirmDeleteCustomer(customer.displayName)}</p>}
-      prompt={typeCustomerAdminName(customer.superAdminFullName)}
-      expectedName={customerAdminConfirmName(customer.superAdminFullName)}
+      {...customerAdminConfirmation(customer)}
       mismatchMessage={MESSAGES.confirmByName.customerDeletion}
       confirmLabel={TEXT.deleteSubmit}
       data-testid="delete-customer-dialog"

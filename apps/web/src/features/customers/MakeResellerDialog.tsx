@@ -6,20 +6,16 @@ import {
   madeResellerWithErrors,
   unknownWhileMakingReseller,
 } from '@portal/domain';
-import { ConfirmDialog, useDialogAction } from '../../ui';
+import { ConfirmActionDialog, type DialogProps } from '../../ui';
 import { useMakeReseller } from './mutations';
 
 const TEXT = MESSAGES.customer;
 
-export interface MakeResellerDialogProps {
-  show: boolean;
+export interface MakeResellerDialogProps extends DialogProps {
   /** The customer to promote; the dialog shows nothing without one. */
   customer: CustomerRow | null;
-  /** Cancel or close. */
-  onHide: () => void;
   /** The customer is now a reseller: the dialog is done. */
   onMade: () => void;
-  animation?: boolean;
 }
 
 /**
@@ -27,30 +23,28 @@ export interface MakeResellerDialogProps {
  * successfully', its warning variant when the server also reported problems, or the messages (or
  * 'Unkown error encountered while making the company {name} a reseller.') in the dialog.
  */
-export function MakeResellerDialog({ show, customer, onHide, onMade, animation }: MakeResellerDialogProps) {
+export function MakeResellerDialog({ show, customer, onMade, ...dialog }: MakeResellerDialogProps) {
   // The texts name the company; without a customer the dialog is not shown and nothing is sent.
   const companyName = customer?.companyName ?? '';
-  const action = useDialogAction({
-    mutation: useMakeReseller(),
-    variables: () => (customer ? { customerId: customer.id } : null),
-    onHide,
-    onOutcome: (outcome) => outcome.close && onMade(),
-    successText: madeReseller(companyName),
-    partialText: madeResellerWithErrors(companyName),
-    unknownErrorText: unknownWhileMakingReseller(companyName),
-  });
+  const mutation = useMakeReseller();
   return (
-    <ConfirmDialog
+    <ConfirmActionDialog
+      {...dialog}
       show={show && customer !== null}
+      action={{
+        mutation,
+        variables: () => (customer ? { customerId: customer.id } : null),
+        onOutcome: (outcome) => outcome.close && onMade(),
+        successText: madeReseller(companyName),
+        partialText: madeResellerWithErrors(companyName),
+        unknownErrorText: unknownWhileMakingReseller(companyName),
+      }}
       title={TEXT.makeResellerTitle}
-      onHide={onHide}
-      {...action}
       confirmLabel={TEXT.makeResellerSubmit}
       variant="primary"
-      animation={animation}
       data-testid="make-reseller-dialog"
     >
       {customer && <p className="mb-0">{confirmMakeReseller(customer.displayName)}</p>}
-    </ConfirmDialog>
+    </ConfirmActionDialog>
   );
 }

@@ -1,4 +1,10 @@
-import { CUSTOMER_FORM_LABELS, customerPluginSettingsSchema, MESSAGE_ROUTING, MESSAGES } from '@portal/domain';
+import {
+  CUSTOMER_FORM_LABELS,
+  customerPluginSettingsSchema,
+  MESSAGE_ROUTING,
+  MESSAGES,
+  OUTCOME_TEXTS,
+} from '@portal/domain';
 import type { z } from 'zod';
 import { CheckboxField, FormDialog, useFormDialog } from '../../ui';
 import type { CustomerDialogProps } from './ChangeCustomerStatusDialog';
@@ -20,9 +26,7 @@ export function PluginSettingsDialog({ customer, ...shown }: Omit<CustomerDialog
     fieldNames: ['cpanelPluginEnabled'],
     routing: MESSAGE_ROUTING.customerPluginSettings,
     idPrefix: 'plugins-',
-    successText: TEXT.pluginSettingsSaved,
-    partialText: TEXT.pluginSettingsSavedWithErrors,
-    unknownErrorText: TEXT.unknownWhileSavingPluginSettings,
+    ...OUTCOME_TEXTS.customer.savePluginSettings,
   });
   return (
     <FormDialog

@@ -1,24 +1,22 @@
 import {
   deleteCommandQuestion,
   MESSAGES,
+  OUTCOME_TEXTS,
   type RealtimeCommandView,
   resticCommandLine,
   stopCommandQuestion,
 } from '@portal/domain';
-import { type ApiMutation, ConfirmDialog, useDialogAction } from '../../ui';
+import { type ApiMutation, ConfirmActionDialog, type DialogProps } from '../../ui';
 import { useDeleteResticCommand, useStopResticCommand } from './mutations';
 import type { DiagnosticsMachine } from './queries';
 
 const TEXT = MESSAGES.resticCommand;
 const LABELS = MESSAGES.resticDiagnostics;
 
-export interface CommandDialogProps {
-  show: boolean;
+export interface CommandDialogProps extends DialogProps {
   /** The command the dialog is about (kept while the dialog fades out). */
   command: RealtimeCommandView | null;
   machine: DiagnosticsMachine;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 /** Stop a running command, delete a finished one: their words and the catalogue's toasts (001 §8). */
@@ -27,21 +25,13 @@ const CONFIRMATIONS = {
     title: LABELS.stopDialogTitle,
     confirmLabel: TEXT.stopButton,
     question: stopCommandQuestion,
-    texts: {
-      successText: TEXT.cancellationSubmitted,
-      partialText: TEXT.cancellationSubmittedWithErrors,
-      unknownErrorText: TEXT.unknownWhileCancelling,
-    },
+    texts: OUTCOME_TEXTS.resticCommand.stop,
   },
   delete: {
     title: LABELS.deleteDialogTitle,
     confirmLabel: LABELS.deleteButton,
     question: deleteCommandQuestion,
-    texts: {
-      successText: TEXT.deleted,
-      partialText: TEXT.deletedWithErrors,
-      unknownErrorText: TEXT.unknownWhileDeleting,
-    },
+    texts: OUTCOME_TEXTS.resticCommand.delete,
   },
 } as const;
 
@@ -74,21 +64,15 @@ export function CommandConfirmation({
   commandLine?: (command: RealtimeCommandView) => string;
 }) {
   const { title, confirmLabel, question, texts } = CONFIRMATIONS[kind];
-  const action = useDialogAction({
-    ...texts,
-    mutation,
-    variables: () => command?.commandId ?? null,
-    onHide: dialog.onHide,
-  });
   return (
-    <ConfirmDialog
+    <ConfirmActionDialog
       {...dialog}
-      {...action}
+      action={{ mutation, variables: () => command?.commandId ?? null, ...texts }}
       title={title}
       confirmLabel={confirmLabel}
       data-testid={`${kind}-command-dialog`}
     >
       {command && <p>{question(commandLine(command))}</p>}
-    </ConfirmDialog>
+    </ConfirmActionDialog>
   );
 }

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
-import { toast } from '../../ui';
+import { type DialogProps, toast } from '../../ui';
 import { DeleteCommandDialog, StopCommandDialog } from './CommandDialogs';
 import { CommandTabs } from './CommandTabs';
 import type { DiagnosticsMachine } from './queries';
@@ -16,11 +16,8 @@ const LABELS = MESSAGES.resticDiagnostics;
 /** A dialog the diagnostics dialog opens over itself, and the command it is about. */
 type Action = { kind: 'submit' } | { kind: 'stop' | 'delete'; command: RealtimeCommandView };
 
-export interface ResticDiagnosticsDialogProps {
-  show: boolean;
+export interface ResticDiagnosticsDialogProps extends DialogProps {
   machine: DiagnosticsMachine;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 /**

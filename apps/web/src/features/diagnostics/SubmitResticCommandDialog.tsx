@@ -1,10 +1,15 @@
-import { MESSAGE_ROUTING, MESSAGES, RESTIC_COMMAND_LABELS, resticCommandFormSchema } from '@portal/domain';
+import {
+  MESSAGE_ROUTING,
+  MESSAGES,
+  OUTCOME_TEXTS,
+  RESTIC_COMMAND_LABELS,
+  resticCommandFormSchema,
+} from '@portal/domain';
 import { newRequestId } from '../../app/requestId';
-import { FormDialog, TextField, useFormDialog } from '../../ui';
+import { type DialogProps, FormDialog, TextField, useFormDialog } from '../../ui';
 import { useSubmitResticCommand } from './mutations';
 import type { DiagnosticsMachine } from './queries';
 
-const TEXT = MESSAGES.resticCommand;
 const LABELS = MESSAGES.resticDiagnostics;
 
 interface CommandFormValues {
@@ -21,13 +26,10 @@ const EMPTY: CommandFormValues = { baseCommand: '', commandArguments: '', comman
  */
 const formSchema = resticCommandFormSchema;
 
-export interface SubmitResticCommandDialogProps {
-  show: boolean;
+export interface SubmitResticCommandDialogProps extends DialogProps {
   machine: DiagnosticsMachine;
-  onHide: () => void;
   /** The submitted command's id, so the diagnostics dialog shows its tab. */
   onSubmitted: (commandId: string) => void;
-  animation?: boolean;
 }
 
 /**
@@ -49,9 +51,7 @@ export function SubmitResticCommandDialog({ machine, onSubmitted, ...shown }: Su
     fieldNames: ['baseCommand', 'commandArguments', 'commandFlags'],
     routing: MESSAGE_ROUTING.resticCommandSubmit,
     idPrefix: 'restic-',
-    successText: TEXT.submitted,
-    partialText: TEXT.submittedWithErrors,
-    unknownErrorText: TEXT.unknownWhileSubmitting,
+    ...OUTCOME_TEXTS.resticCommand.submit,
   });
   return (
     <FormDialog

@@ -1,6 +1,6 @@
-import { MACHINE_STATUS_TEXTS, MESSAGES } from '@portal/domain';
-import { ChangeStatusDialog, useDialogAction } from '../../ui';
-import type { MachineDialogProps } from './dialogs';
+import { MACHINE_STATUS_TEXTS, MESSAGES, OUTCOME_TEXTS } from '@portal/domain';
+import { ChangeStatusActionDialog } from '../../ui';
+import { type MachineDialogProps, machineOnPackage } from './dialogs';
 import { useChangeMachineStatus } from './mutations';
 
 const TEXT = MESSAGES.backupMachine;
@@ -10,22 +10,15 @@ const TEXT = MESSAGES.backupMachine;
  * first preselected, confirmed by typing the machine's exact name.
  */
 export function ChangeMachineStatusDialog({ machine, ...dialog }: MachineDialogProps) {
-  const action = useDialogAction({
-    mutation: useChangeMachineStatus(),
-    variables: (status: (typeof machine.statusOptions)[number]) => ({
-      machineId: machine.id,
-      packageId: machine.backupPackageId,
-      status,
-    }),
-    onHide: dialog.onHide,
-    successText: TEXT.statusUpdated,
-    partialText: TEXT.statusUpdatedWithErrors,
-    unknownErrorText: TEXT.unknownWhileChangingStatus,
-  });
+  const mutation = useChangeMachineStatus();
   return (
-    <ChangeStatusDialog
+    <ChangeStatusActionDialog
       {...dialog}
-      {...action}
+      action={{
+        mutation,
+        variables: (status) => ({ ...machineOnPackage(machine), status }),
+        ...OUTCOME_TEXTS.machine.changeStatus,
+      }}
       title={TEXT.changeStatusTitle}
       statusOptions={machine.statusOptions}
       statusTexts={MACHINE_STATUS_TEXTS}

@@ -1,6 +1,6 @@
-import { MESSAGES } from '@portal/domain';
-import { ConfirmByNameDialog, useDialogAction } from '../../ui';
-import type { MachineDialogProps } from './dialogs';
+import { MESSAGES, OUTCOME_TEXTS } from '@portal/domain';
+import { ConfirmByNameActionDialog } from '../../ui';
+import { type MachineDialogProps, machineOnPackage } from './dialogs';
 import { useDeleteMachine } from './mutations';
 
 const TEXT = MESSAGES.backupMachine;
@@ -11,19 +11,16 @@ const TEXT = MESSAGES.backupMachine;
  * the page.
  */
 export function DeleteMachineDialog({ machine, onDeleted, ...dialog }: MachineDialogProps & { onDeleted: () => void }) {
-  const action = useDialogAction({
-    mutation: useDeleteMachine(),
-    variables: () => ({ machineId: machine.id, packageId: machine.backupPackageId }),
-    onHide: dialog.onHide,
-    afterClose: onDeleted,
-    successText: TEXT.beingDeleted,
-    partialText: TEXT.beingDeletedWithErrors,
-    unknownErrorText: TEXT.unknownWhileDeleting,
-  });
+  const mutation = useDeleteMachine();
   return (
-    <ConfirmByNameDialog
+    <ConfirmByNameActionDialog
       {...dialog}
-      {...action}
+      action={{
+        mutation,
+        variables: () => machineOnPackage(machine),
+        afterClose: onDeleted,
+        ...OUTCOME_TEXTS.machine.delete,
+      }}
       title={TEXT.deleteTitle}
       before={<p>{TEXT.deleteWarning}</p>}
       prompt={TEXT.typeNameToDelete}

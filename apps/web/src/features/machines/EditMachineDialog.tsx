@@ -4,6 +4,7 @@ import {
   MESSAGE_ROUTING,
   MESSAGES,
   machineEditSchema,
+  OUTCOME_TEXTS,
 } from '@portal/domain';
 import Form from 'react-bootstrap/Form';
 import { FormDialog, TextField, useFormDialog } from '../../ui';
@@ -30,9 +31,7 @@ export function EditMachineDialog({ machine, ...shown }: MachineDialogProps) {
     fieldNames: ['name', 'description', 'userId'],
     routing: MESSAGE_ROUTING.machineEdit,
     idPrefix: 'machine-',
-    successText: TEXT.edited,
-    partialText: TEXT.updatedWithErrors,
-    unknownErrorText: TEXT.unknownWhileEditing,
+    ...OUTCOME_TEXTS.machine.edit,
   });
   const userError = form.formState.errors.userId?.message;
   return (

@@ -1,4 +1,4 @@
-import { logUploadSchema, MACHINE_FORM_LABELS, MESSAGE_ROUTING, MESSAGES } from '@portal/domain';
+import { logUploadSchema, MACHINE_FORM_LABELS, MESSAGE_ROUTING, MESSAGES, OUTCOME_TEXTS } from '@portal/domain';
 import { CheckboxField, FormDialog, useFormDialog } from '../../ui';
 import type { MachineDialogProps } from './dialogs';
 import { useRequestLogUpload } from './mutations';
@@ -21,9 +21,7 @@ export function LogUploadDialog({ machine, ...shown }: MachineDialogProps) {
     fieldNames: ['uploadupdaterfiles'],
     routing: MESSAGE_ROUTING.machineLogUpload,
     idPrefix: 'log-',
-    successText: TEXT.logUploadSubmitted,
-    partialText: TEXT.logUploadSubmittedWithErrors,
-    unknownErrorText: TEXT.unknownWhileSubmittingLogUpload,
+    ...OUTCOME_TEXTS.machine.requestLogUpload,
   });
   return (
     <FormDialog

@@ -16,21 +16,18 @@ import Button from 'react-bootstrap/Button';
 import Collapse from 'react-bootstrap/Collapse';
 import Form from 'react-bootstrap/Form';
 import { call } from '../../app/api';
-import { DataTable, type DataTableColumn, useOnOpen, ViewModal } from '../../ui';
+import { DataTable, type DataTableColumn, type DialogProps, useOnOpen, ViewModal } from '../../ui';
 import { machineKeys } from './queries';
 
 const TEXT = MESSAGES.backupMachine;
 const C = TEXT.columns;
 
-export interface MessageLogDialogProps {
-  show: boolean;
-  onHide: () => void;
+export interface MessageLogDialogProps extends DialogProps {
   machineId: number;
   /** With a task (and an action of it): that task's (action's) messages only, as 'View log' of a run asks. */
   backupTaskId?: number;
   backupActionId?: number;
   backupTaskActionType?: ActionType;
-  animation?: boolean;
 }
 
 const COLUMNS: Array<DataTableColumn<MachineMessageRow>> = [

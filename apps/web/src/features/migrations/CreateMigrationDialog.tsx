@@ -4,7 +4,9 @@ import {
   MIGRATION_TEXTS,
   migrationCreateSchema,
   migrationLocationText,
+  OUTCOME_TEXTS,
 } from '@portal/domain';
+import type { DialogProps } from '../../ui';
 import { DestinationDialog } from './DestinationDialog';
 import { useCreateMigration } from './mutations';
 import { type MigrationPackageRef, useMigrationDestinations } from './queries';
@@ -12,11 +14,8 @@ import { type MigrationPackageRef, useMigrationDestinations } from './queries';
 const TEXT = MESSAGES.migration;
 const schema = migrationCreateSchema();
 
-export interface CreateMigrationDialogProps {
-  show: boolean;
+export interface CreateMigrationDialogProps extends DialogProps {
   target: MigrationPackageRef;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 /**
@@ -40,11 +39,7 @@ export function CreateMigrationDialog({ show, target, onHide, animation }: Creat
       }))}
       schema={schema}
       mutation={useCreateMigration(target)}
-      texts={{
-        successText: TEXT.initialized,
-        partialText: TEXT.initializedWithErrors,
-        unknownErrorText: TEXT.unknownWhileInitializing,
-      }}
+      texts={OUTCOME_TEXTS.migration.create}
       globalFieldNames={MESSAGE_ROUTING.migrationCreate.globalFieldNames}
       animation={animation}
       data-testid="create-migration-dialog"

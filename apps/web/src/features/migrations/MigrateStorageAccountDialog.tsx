@@ -1,4 +1,10 @@
-import { MESSAGE_ROUTING, MESSAGES, MIGRATION_TEXTS, storageAccountMigrationSchema } from '@portal/domain';
+import {
+  MESSAGE_ROUTING,
+  MESSAGES,
+  MIGRATION_TEXTS,
+  OUTCOME_TEXTS,
+  storageAccountMigrationSchema,
+} from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { DestinationDialog } from './DestinationDialog';
@@ -37,11 +43,7 @@ export function MigrateStorageAccountButton({ storageAccountId, accounts, animat
         options={accounts.filter((a) => a.id !== storageAccountId).map((a) => ({ value: a.id, label: a.name }))}
         schema={storageAccountMigrationSchema(storageAccountId)}
         mutation={useMigrateStorageAccount(storageAccountId)}
-        texts={{
-          successText: TEXT.migrationSucceeded,
-          partialText: TEXT.migrationPerformedWithErrors,
-          unknownErrorText: TEXT.unknownWhilePerformingMigration,
-        }}
+        texts={OUTCOME_TEXTS.migration.migrateStorageAccount}
         globalFieldNames={MESSAGE_ROUTING.storageAccountMigration.globalFieldNames}
         animation={animation}
         data-testid="migrate-storage-account-dialog"

@@ -7,6 +7,7 @@ import {
   type NotificationUserRow,
   type NotificationUserSettingsInput,
   notificationUserSettingsSchema,
+  OUTCOME_TEXTS,
   SUMMARY_FREQUENCIES,
   SUMMARY_FREQUENCY_NAMES,
 } from '@portal/domain';
@@ -57,9 +58,7 @@ export function EditNotificationsDialog({ user, onHide, animation }: EditNotific
   const allMachines = form.watch('allMachines');
   const { submit, globalErrors, clearErrors } = useDialogSubmit({
     mutation: useSaveUserNotifications(),
-    successText: TEXT.saved,
-    partialText: TEXT.savedWithErrors,
-    unknownErrorText: TEXT.unknownWhileSaving,
+    ...OUTCOME_TEXTS.notifications.save,
     form: { setError: form.setError, fieldNames: FIELDS },
   });
   const save = form.handleSubmit(async (values) => {

@@ -4,6 +4,7 @@ import {
   isUnlimitedCapacity,
   MESSAGE_ROUTING,
   MESSAGES,
+  OUTCOME_TEXTS,
   PACKAGE_LABELS,
   type PackageRequestRow,
   requestApprovalSchema,
@@ -11,7 +12,7 @@ import {
   type StorageItem,
   UNLIMITED_TEXT,
 } from '@portal/domain';
-import { FormDialog, SelectField, useFormDialog } from '../../ui';
+import { type DialogProps, FormDialog, SelectField, useFormDialog } from '../../ui';
 import { useApproveRequest } from './mutations';
 
 const TEXT = MESSAGES.packageRequest;
@@ -20,12 +21,9 @@ interface ApproveFormValues {
   storageItemId: string;
 }
 
-export interface ApproveRequestDialogProps {
-  show: boolean;
+export interface ApproveRequestDialogProps extends DialogProps {
   audience: AdminAudience;
   request: PackageRequestRow;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 const capacityText = (item: StorageItem) =>
@@ -48,9 +46,7 @@ export function ApproveRequestDialog({ audience, request, ...shown }: ApproveReq
     fieldNames: ['storageItemId'],
     routing: MESSAGE_ROUTING.packageRequestApprove,
     idPrefix: 'approve-',
-    successText: TEXT.approved,
-    partialText: TEXT.approvedWithErrors,
-    unknownErrorText: TEXT.unknownWhileApproving,
+    ...OUTCOME_TEXTS.packageRequest.approve,
   });
   return (
     <FormDialog

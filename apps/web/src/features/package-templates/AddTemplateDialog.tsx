@@ -2,6 +2,7 @@ import {
   type AdminAudience,
   MESSAGE_ROUTING,
   MESSAGES,
+  OUTCOME_TEXTS,
   onLimitMachinesToggled,
   PACKAGE_TEMPLATE_DEFAULTS,
   PACKAGE_TEMPLATE_LABELS,
@@ -11,17 +12,14 @@ import {
 } from '@portal/domain';
 import Form from 'react-bootstrap/Form';
 import type { Path, UseFormReturn } from 'react-hook-form';
-import { CheckboxField, FormDialog, SelectField, TextField, useFormDialog } from '../../ui';
+import { CheckboxField, type DialogProps, FormDialog, SelectField, TextField, useFormDialog } from '../../ui';
 import { useAddTemplate } from './mutations';
 
 const TEXT = MESSAGES.packageTemplate;
 const L = PACKAGE_TEMPLATE_LABELS;
 
-export interface AddTemplateDialogProps {
-  show: boolean;
+export interface AddTemplateDialogProps extends DialogProps {
   audience: AdminAudience;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 /**
@@ -40,9 +38,7 @@ export function AddTemplateDialog({ audience, ...shown }: AddTemplateDialogProps
     fieldNames: ['name', 'storageQuota', 'storageQuotaUnit', 'noOfMachinesLimit', 'resellersOnly'],
     routing: MESSAGE_ROUTING.packageTemplateAdd,
     idPrefix: 'template-',
-    successText: TEXT.created,
-    partialText: TEXT.createdWithErrors,
-    unknownErrorText: TEXT.createFailed,
+    ...OUTCOME_TEXTS.packageTemplate.create,
   });
   const limited = form.watch('limitNumberOfMachines') !== false;
   const limitToggle = form.register('limitNumberOfMachines');

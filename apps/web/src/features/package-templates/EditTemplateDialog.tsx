@@ -2,23 +2,21 @@ import {
   type AdminAudience,
   MESSAGE_ROUTING,
   MESSAGES,
+  OUTCOME_TEXTS,
   PACKAGE_TEMPLATE_LABELS,
   type PackageTemplateEditForm,
   type PackageTemplateRow,
   packageTemplateEditSchema,
 } from '@portal/domain';
-import { FormDialog, TextField, useFormDialog } from '../../ui';
+import { type DialogProps, FormDialog, TextField, useFormDialog } from '../../ui';
 import { ResellersOnlyField } from './AddTemplateDialog';
 import { useRenameTemplate } from './mutations';
 
 const TEXT = MESSAGES.packageTemplate;
 
-export interface EditTemplateDialogProps {
-  show: boolean;
+export interface EditTemplateDialogProps extends DialogProps {
   audience: AdminAudience;
   template: PackageTemplateRow;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 /**
@@ -38,9 +36,7 @@ export function EditTemplateDialog({ audience, template, ...shown }: EditTemplat
     fieldNames: ['name', 'resellersOnly'],
     routing: MESSAGE_ROUTING.packageTemplateEdit,
     idPrefix: 'edit-template-',
-    successText: TEXT.updated,
-    partialText: TEXT.editedWithErrors,
-    unknownErrorText: TEXT.unknownWhileEditing,
+    ...OUTCOME_TEXTS.packageTemplate.edit,
   });
   return (
     <FormDialog dialog={dialog} title={TEXT.editTitle} submitLabel={TEXT.editSubmit} data-testid="edit-template-dialog">

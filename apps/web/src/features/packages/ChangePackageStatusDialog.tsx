@@ -1,15 +1,18 @@
-import { MESSAGES, PACKAGE_STATUS_TEXTS, type PackageDetail, packageStatusChangeWarning } from '@portal/domain';
-import { ChangeStatusDialog, useDialogAction } from '../../ui';
+import {
+  MESSAGES,
+  OUTCOME_TEXTS,
+  PACKAGE_STATUS_TEXTS,
+  type PackageDetail,
+  packageStatusChangeWarning,
+} from '@portal/domain';
+import { ChangeStatusActionDialog, type DialogProps } from '../../ui';
 import { type AdminPackageRef, useChangePackageStatus } from './mutations';
 
 const TEXT = MESSAGES.packagePages;
 
-export interface AdminPackageDialogProps {
-  show: boolean;
-  onHide: () => void;
+export interface AdminPackageDialogProps extends DialogProps {
   pkg: PackageDetail;
   target: AdminPackageRef;
-  animation?: boolean;
 }
 
 /**
@@ -17,18 +20,11 @@ export interface AdminPackageDialogProps {
  * suspension warning when SUSPENDED is chosen, confirmed by typing the package's exact name.
  */
 export function ChangePackageStatusDialog({ pkg, target, ...dialog }: AdminPackageDialogProps) {
-  const action = useDialogAction({
-    mutation: useChangePackageStatus(),
-    variables: (status: (typeof pkg.statusOptions)[number]) => ({ ...target, status }),
-    onHide: dialog.onHide,
-    successText: MESSAGES.backupPackage.statusUpdated,
-    partialText: MESSAGES.backupPackage.statusUpdatedWithErrors,
-    unknownErrorText: MESSAGES.backupPackage.unknownWhileChangingStatus,
-  });
+  const mutation = useChangePackageStatus();
   return (
-    <ChangeStatusDialog
+    <ChangeStatusActionDialog
       {...dialog}
-      {...action}
+      action={{ mutation, variables: (status) => ({ ...target, status }), ...OUTCOME_TEXTS.package.changeStatus }}
       title={TEXT.changeStatusTitle}
       statusOptions={pkg.statusOptions}
       statusTexts={PACKAGE_STATUS_TEXTS}

@@ -1,5 +1,5 @@
-import { MESSAGES } from '@portal/domain';
-import { ConfirmByNameDialog, useDialogAction } from '../../ui';
+import { MESSAGES, OUTCOME_TEXTS } from '@portal/domain';
+import { ConfirmByNameActionDialog } from '../../ui';
 import type { AdminPackageDialogProps } from './ChangePackageStatusDialog';
 import { useDeletePackage } from './mutations';
 
@@ -16,19 +16,11 @@ export function DeletePackageDialog({
   onDeleted,
   ...dialog
 }: AdminPackageDialogProps & { onDeleted: () => void }) {
-  const action = useDialogAction({
-    mutation: useDeletePackage(),
-    variables: () => target,
-    onHide: dialog.onHide,
-    afterClose: onDeleted,
-    successText: MESSAGES.backupPackage.beingDeleted,
-    partialText: MESSAGES.backupPackage.beingDeletedWithErrors,
-    unknownErrorText: MESSAGES.backupPackage.unknownWhileDeleting,
-  });
+  const mutation = useDeletePackage();
   return (
-    <ConfirmByNameDialog
+    <ConfirmByNameActionDialog
       {...dialog}
-      {...action}
+      action={{ mutation, variables: () => target, afterClose: onDeleted, ...OUTCOME_TEXTS.package.delete }}
       title={TEXT.deleteTitle}
       before={<p>{TEXT.deleteWarning}</p>}
       prompt={TEXT.typeNameToConfirm}

@@ -1,6 +1,7 @@
 import {
   MESSAGE_ROUTING,
   MESSAGES,
+  OUTCOME_TEXTS,
   onPerMachineLimitToggled,
   PACKAGE_LABELS,
   type PackageEditForm,
@@ -10,16 +11,13 @@ import {
   packageQuotaInMb,
 } from '@portal/domain';
 import Form from 'react-bootstrap/Form';
-import { FormDialog, TextField, useFormDialog } from '../../ui';
+import { type DialogProps, FormDialog, TextField, useFormDialog } from '../../ui';
 import { useEditPackage } from './mutations';
 
 const TEXT = MESSAGES.packagePages;
 
-export interface PackageDialogProps {
-  show: boolean;
-  onHide: () => void;
+export interface PackageDialogProps extends DialogProps {
   pkg: PackageRow;
-  animation?: boolean;
 }
 
 /**
@@ -36,9 +34,7 @@ export function EditPackageDialog({ pkg, ...shown }: PackageDialogProps) {
     fieldNames: ['name', 'maxBackupSizePerMachine'],
     routing: MESSAGE_ROUTING.packageEdit,
     idPrefix: 'package-',
-    successText: MESSAGES.backupPackage.edited,
-    partialText: MESSAGES.backupPackage.editedWithErrors,
-    unknownErrorText: MESSAGES.backupPackage.unknownWhileEditing,
+    ...OUTCOME_TEXTS.package.edit,
   });
   const limited = form.watch('limitBackupSizePerMachine') !== false;
   return (

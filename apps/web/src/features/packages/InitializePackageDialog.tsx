@@ -1,6 +1,7 @@
 import {
   MESSAGE_ROUTING,
   MESSAGES,
+  OUTCOME_TEXTS,
   PACKAGE_LABELS,
   type PackageInitializePayload,
   packageInitializeSchema,
@@ -22,9 +23,7 @@ export function InitializePackageDialog({ pkg, ...shown }: PackageDialogProps) {
     fieldNames: ['name'],
     routing: MESSAGE_ROUTING.packageEdit,
     idPrefix: 'initialize-',
-    successText: TEXT.initialized,
-    partialText: MESSAGES.backupPackage.editedWithErrors,
-    unknownErrorText: TEXT.unknownWhileInitializing,
+    ...OUTCOME_TEXTS.package.initialize,
   });
   return (
     <FormDialog

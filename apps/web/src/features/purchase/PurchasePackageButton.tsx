@@ -1,4 +1,4 @@
-import { isCustomerSuperAdmin, MESSAGES, mayChange, packagePurchaseSchema } from '@portal/domain';
+import { isCustomerSuperAdmin, MESSAGES, mayChange, OUTCOME_TEXTS, packagePurchaseSchema } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useSession } from '../../app/session';
@@ -7,7 +7,6 @@ import { usePurchasePackage } from './mutations';
 import { TemplateChoiceDialog } from './TemplateChoiceDialog';
 
 const T = MESSAGES.purchase;
-const P = MESSAGES.backupPackage;
 
 export interface PurchasePackageButtonProps {
   /** What a purchase makes stale on the page: its packages table, with the spec's delay. */
@@ -34,9 +33,7 @@ export function PurchasePackageButton({ refreshes, animation }: PurchasePackageB
         field="packageTemplateId"
         schema={packagePurchaseSchema}
         mutation={mutation}
-        successText={P.requested}
-        partialText={P.requestedWithErrors}
-        unknownErrorText={P.unknownWhilePurchasing}
+        texts={OUTCOME_TEXTS.package.purchase}
         animation={animation}
         data-testid="purchase-package-dialog"
       />

@@ -1,8 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, NO_TEMPLATE_CHOSEN, type PurchaseResult } from '@portal/domain';
+import { MESSAGES, NO_TEMPLATE_CHOSEN, type OutcomeTexts, type PurchaseResult } from '@portal/domain';
 import { type Resolver, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { type ApiMutation, FormModal, GlobalErrors, SelectField, toast, useDialogSubmit } from '../../ui';
+import {
+  type ApiMutation,
+  type DialogProps,
+  FormModal,
+  GlobalErrors,
+  SelectField,
+  toast,
+  useDialogSubmit,
+} from '../../ui';
 import { openInvoice } from './invoice';
 import { useTemplatesOnOffer } from './queries';
 
@@ -12,21 +20,17 @@ const T = MESSAGES.purchase;
 export type TemplateField = 'packageTemplateId' | 'newPackageTemplateId';
 type ChoiceValues = Partial<Record<TemplateField, string>>;
 
-export interface TemplateChoiceDialogProps<P> {
-  show: boolean;
-  onHide: () => void;
+export interface TemplateChoiceDialogProps<P> extends DialogProps {
   title: string;
   submitLabel: string;
   field: TemplateField;
   /** The domain schema of the payload: a template must be chosen ('Must choose a backup package'). */
   schema: z.ZodType<P>;
   mutation: ApiMutation<P, PurchaseResult>;
-  successText: string;
-  partialText: string;
-  unknownErrorText: string;
+  /** The success toast is shown here, and only when no invoice is to be paid. */
+  texts: OutcomeTexts;
   /** Left out of the choices: the package's own template, for an up/downgrade. */
   currentTemplateId?: number | null;
-  animation?: boolean;
   'data-testid'?: string;
 }
 
@@ -43,9 +47,7 @@ export function TemplateChoiceDialog<P>({
   field,
   schema,
   mutation,
-  successText,
-  partialText,
-  unknownErrorText,
+  texts: { successText, ...texts },
   currentTemplateId = null,
   animation,
   'data-testid': testId,
@@ -60,9 +62,8 @@ export function TemplateChoiceDialog<P>({
   });
   const { isSubmitting } = form.formState;
   const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    ...texts,
     mutation,
-    partialText,
-    unknownErrorText,
     form: { setError: form.setError, fieldNames: [field] },
   });
 

@@ -3,6 +3,7 @@ import {
   isCustomerSuperAdmin,
   MESSAGES,
   mayChange,
+  OUTCOME_TEXTS,
   type PackageStatus,
   packageUpgradeSchema,
 } from '@portal/domain';
@@ -14,7 +15,6 @@ import { useUpgradePackage } from './mutations';
 import { TemplateChoiceDialog } from './TemplateChoiceDialog';
 
 const T = MESSAGES.purchase;
-const P = MESSAGES.backupPackage;
 
 /** What the button reads of a package row (000 §3 'Backup package'). */
 export interface UpgradablePackage {
@@ -60,9 +60,7 @@ export function UpgradePackageButton({ pkg, refreshes, animation }: UpgradePacka
         field="newPackageTemplateId"
         schema={packageUpgradeSchema}
         mutation={mutation}
-        successText={P.upDowngradeRequested}
-        partialText={P.upDowngradeRequestedWithErrors}
-        unknownErrorText={P.unknownWhileUpDowngrading}
+        texts={OUTCOME_TEXTS.package.upDowngrade}
         currentTemplateId={pkg.templateId ?? null}
         animation={animation}
         data-testid="upgrade-package-dialog"

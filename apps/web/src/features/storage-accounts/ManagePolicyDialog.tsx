@@ -2,6 +2,7 @@ import {
   type BucketWithPolicyInfo,
   confirmDeletePolicyPrincipal,
   MESSAGES,
+  OUTCOME_TEXTS,
   POLICY_ENTITY_TYPE_TEXTS,
   type PolicyPrincipal,
   prettyPolicy,
@@ -12,7 +13,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { ConfirmDialog, type DataTableColumn, StatusBadge, useDialogAction, WholeTable } from '../../ui';
+import { ConfirmActionDialog, type DataTableColumn, StatusBadge, WholeTable } from '../../ui';
 import { credentialTypeText, yesNo } from './credentials';
 import { useDeletePolicyPrincipal } from './mutations';
 
@@ -48,15 +49,7 @@ export interface ManagePolicyDialogProps {
  */
 export function ManagePolicyDialog({ storageAccountId, bucket, onHide }: ManagePolicyDialogProps) {
   const [deleting, setDeleting] = useState<PolicyPrincipal | null>(null);
-  const action = useDialogAction({
-    mutation: useDeletePolicyPrincipal(storageAccountId),
-    variables: () => (deleting && bucket ? { bucketName: bucket.bucket.name, principalName: deleting.name } : null),
-    onHide: () => setDeleting(null),
-    successText: TEXT.principalDeleted,
-    successToast: 'warning',
-    partialText: TEXT.principalDeletedWithErrors,
-    unknownErrorText: TEXT.unknownWhileDeletingPrincipal,
-  });
+  const deletion = useDeletePolicyPrincipal(storageAccountId);
   const principals = bucket?.bucketPolicyPrincipals ?? [];
   const columns: Array<DataTableColumn<PolicyPrincipal>> = [
     { key: 'name', header: L.name, render: (p) => p.name },
@@ -121,16 +114,22 @@ export function ManagePolicyDialog({ storageAccountId, bucket, onHide }: ManageP
           </Tabs>
         </Modal.Body>
       </Modal>
-      <ConfirmDialog
+      <ConfirmActionDialog
         show={deleting !== null}
         onHide={() => setDeleting(null)}
+        action={{
+          mutation: deletion,
+          variables: () =>
+            deleting && bucket ? { bucketName: bucket.bucket.name, principalName: deleting.name } : null,
+          ...OUTCOME_TEXTS.storageAccount.deletePrincipal,
+          successToast: 'warning',
+        }}
         title={PAGE.deletePrincipalTitle}
         confirmLabel={PAGE.deletePrincipal}
-        {...action}
         data-testid="delete-principal-dialog"
       >
         <p className="mb-0">{deleting && bucket && confirmDeletePolicyPrincipal(deleting.name, bucket.bucket.name)}</p>
-      </ConfirmDialog>
+      </ConfirmActionDialog>
     </>
   );
 }

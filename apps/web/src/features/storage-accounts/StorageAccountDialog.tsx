@@ -1,5 +1,6 @@
 import {
   MESSAGES,
+  OUTCOME_TEXTS,
   STORAGE_ACCOUNT_DEFAULTS,
   STORAGE_ACCOUNT_FORM_LABELS,
   STORAGE_ACCOUNT_TYPE_TEXTS,
@@ -15,6 +16,7 @@ import type { Path } from 'react-hook-form';
 import {
   applyServerMessages,
   CheckboxField,
+  type DialogProps,
   FormActionButton,
   FormDialog,
   SelectField,
@@ -27,12 +29,9 @@ import { useSaveStorageAccount, useTestStorageAccount } from './mutations';
 const TEXT = MESSAGES.storageAccountPages;
 const L = STORAGE_ACCOUNT_FORM_LABELS;
 
-export interface StorageAccountDialogProps {
-  show: boolean;
+export interface StorageAccountDialogProps extends DialogProps {
   /** The account being edited; absent when adding. */
   account?: StorageAccountDetail;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 const FIELDS: ReadonlyArray<Path<StorageAccountForm>> = [
@@ -83,9 +82,7 @@ export function StorageAccountDialog({ account, ...shown }: StorageAccountDialog
       account ? { mode: 'edit' as const, storageAccountId: account.id, payload } : { mode: 'add' as const, payload },
     fieldNames: FIELDS,
     idPrefix: 'storage-account-',
-    successText: editing ? TEXT.updated : TEXT.added,
-    partialText: editing ? TEXT.updatedWithErrors : TEXT.addedWithErrors,
-    unknownErrorText: editing ? TEXT.unknownWhileUpdating : TEXT.unknownWhileAdding,
+    ...(editing ? OUTCOME_TEXTS.storageAccount.update : OUTCOME_TEXTS.storageAccount.add),
   });
   const s3 = form.watch('type') === 'S3';
 

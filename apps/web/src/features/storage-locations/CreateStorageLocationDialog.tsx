@@ -1,25 +1,21 @@
 import {
   MESSAGE_ROUTING,
-  MESSAGES,
+  OUTCOME_TEXTS,
   STORAGE_FORM_DEFAULTS,
   STORAGE_LOCATION_TEXTS,
   storageLocationCreateSchema,
 } from '@portal/domain';
 import type { z } from 'zod';
-import { FormDialog, SelectField, useFormDialog } from '../../ui';
+import { type DialogProps, FormDialog, SelectField, useFormDialog } from '../../ui';
 import { useCreateStorageLocation } from './mutations';
 import { useStorageAccountChoices } from './queries';
 
 const T = STORAGE_LOCATION_TEXTS;
-const M = MESSAGES.storageLocation;
 
 type CreateForm = z.input<typeof storageLocationCreateSchema>;
 
-export interface CreateStorageLocationDialogProps {
-  show: boolean;
-  onHide: () => void;
+export interface CreateStorageLocationDialogProps extends DialogProps {
   customerId: number;
-  animation?: boolean;
 }
 
 /**
@@ -39,9 +35,7 @@ export function CreateStorageLocationDialog({ customerId, ...shown }: CreateStor
     fieldNames: ['storageAccountId'],
     routing: MESSAGE_ROUTING.storageLocationCreate,
     idPrefix: 'create-location-',
-    successText: M.created,
-    partialText: M.createdWithErrors,
-    unknownErrorText: M.unknownWhileCreating,
+    ...OUTCOME_TEXTS.storageLocation.create,
   });
   return (
     <FormDialog

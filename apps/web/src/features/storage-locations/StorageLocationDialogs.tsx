@@ -1,5 +1,7 @@
 import {
   MESSAGES,
+  OUTCOME_TEXTS,
+  type OutcomeTexts,
   STORAGE_LOCATION_TEXTS,
   type StorageLocationRow,
   storageLocationName,
@@ -7,23 +9,19 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import type { ButtonProps } from 'react-bootstrap/Button';
-import { type ApiMutation, ConfirmByNameDialog, type SubmitTexts, useDialogAction } from '../../ui';
+import { type ApiMutation, ConfirmByNameActionDialog, type DialogProps } from '../../ui';
 import { useDeleteStorageLocation, useMakeDefaultStorageLocation } from './mutations';
 
 const T = STORAGE_LOCATION_TEXTS;
-const M = MESSAGES.storageLocation;
 
-export interface StorageLocationDialogProps {
-  show: boolean;
-  onHide: () => void;
+export interface StorageLocationDialogProps extends DialogProps {
   /** The location acted on; the dialog shows nothing without one. */
   location: StorageLocationRow | null;
   /** The action was done (e.g. the location page goes back to the customer after a deletion). */
   onDone?: () => void;
-  animation?: boolean;
 }
 
-interface ConfirmTexts extends SubmitTexts {
+interface ConfirmTexts extends OutcomeTexts {
   title: string;
   confirmLabel: string;
   mismatchMessage: string;
@@ -50,20 +48,6 @@ function LocationConfirmDialog({
   // Done with messages (001 §8: '… but some errors occurred.'): the dialog stays to show them, and the
   // caller hears of it once the dialog is closed.
   const [doneWithMessages, setDoneWithMessages] = useState(false);
-  const action = useDialogAction({
-    ...texts,
-    mutation,
-    variables: () => (location ? { customerId: location.customerId, storageLocationId: location.id } : null),
-    onHide,
-    onOutcome: (outcome) => {
-      if (outcome.close) {
-        onHide();
-        onDone?.();
-      } else if (outcome.applied) {
-        setDoneWithMessages(true);
-      }
-    },
-  });
   const hide = () => {
     onHide();
     if (doneWithMessages) {
@@ -72,10 +56,22 @@ function LocationConfirmDialog({
     }
   };
   return (
-    <ConfirmByNameDialog
+    <ConfirmByNameActionDialog
       show={show && location !== null}
       onHide={hide}
-      {...action}
+      action={{
+        mutation,
+        variables: () => (location ? { customerId: location.customerId, storageLocationId: location.id } : null),
+        onOutcome: (outcome) => {
+          if (outcome.close) {
+            onHide();
+            onDone?.();
+          } else if (outcome.applied) {
+            setDoneWithMessages(true);
+          }
+        },
+        ...texts,
+      }}
       title={title}
       prompt={location ? typeStorageLocationName(location) : ''}
       expectedName={location ? storageLocationName(location) : ''}
@@ -100,9 +96,7 @@ export function DeleteStorageLocationDialog(props: StorageLocationDialogProps) {
         mismatchMessage: MESSAGES.confirmByName.storageLocationDeletion,
         variant: 'danger',
         testId: 'delete-storage-location-dialog',
-        successText: M.deleted,
-        partialText: M.deletedWithErrors,
-        unknownErrorText: M.unknownWhileDeleting,
+        ...OUTCOME_TEXTS.storageLocation.delete,
       }}
     />
   );
@@ -120,9 +114,7 @@ export function MakeDefaultStorageLocationDialog(props: StorageLocationDialogPro
         mismatchMessage: MESSAGES.confirmByName.storageLocationMakeDefault,
         variant: 'primary',
         testId: 'make-default-storage-location-dialog',
-        successText: M.madeDefault,
-        partialText: M.madeDefaultWithErrors,
-        unknownErrorText: M.unknownWhileMakingDefault,
+        ...OUTCOME_TEXTS.storageLocation.makeDefault,
       }}
     />
   );

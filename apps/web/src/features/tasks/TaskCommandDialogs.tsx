@@ -1,42 +1,41 @@
 import { MESSAGES, pauseDialogTitle } from '@portal/domain';
 import type { CommunicationError } from '../../app/api';
 import { machineCommandFailureText } from '../../app/machine-commands';
-import { ConfirmByNameDialog, ConfirmDialog, toast, useDialogAction } from '../../ui';
-import { useTaskCommand } from './mutations';
+import { ConfirmActionDialog, ConfirmByNameActionDialog, type DialogProps, toast } from '../../ui';
+import { type TaskCommand, useTaskCommand } from './mutations';
 import type { TaskRef } from './queries';
 
 const TEXT = MESSAGES.task;
 /** 002 §8.3: no reply within 20 s, including delete; 001 §8: no connection to the machine's queue at all. */
 const onTimeout = (error: CommunicationError) => toast.error(machineCommandFailureText(error));
 
-/** A task command's texts: its success and warning toasts; no answer is the machine's to explain. */
-const commandTexts = (successText: string, partialText: string) => ({
-  successText,
-  partialText,
-  unknownErrorText: MESSAGES.liveChannel.backupMachineCommunicationError,
-  onCommunicationError: onTimeout,
-});
+/**
+ * A task command's action: the command sent to the task's machine, its success and warning toasts; no answer
+ * is the machine's to explain.
+ */
+function useTaskAction(taskRef: TaskRef, command: TaskCommand, successText: string, partialText: string) {
+  return {
+    mutation: useTaskCommand(taskRef),
+    variables: () => command,
+    successText,
+    partialText,
+    unknownErrorText: MESSAGES.liveChannel.backupMachineCommunicationError,
+    onCommunicationError: onTimeout,
+  };
+}
 
-interface CommandDialogProps {
-  show: boolean;
-  onHide: () => void;
+interface CommandDialogProps extends DialogProps {
   taskRef: TaskRef;
   taskName: string;
-  animation?: boolean;
 }
 
 /** 'Execute backup task' (002 §2.6, §7.8 starttask): the page refreshes 10 s after a start (002 §9). */
 export function RunTaskDialog({ taskRef, taskName, ...dialog }: CommandDialogProps) {
-  const action = useDialogAction({
-    ...commandTexts(TEXT.beingStarted, TEXT.beingStartedWithErrors),
-    mutation: useTaskCommand(taskRef),
-    variables: () => ({ command: 'starttask' as const }),
-    onHide: dialog.onHide,
-  });
+  const action = useTaskAction(taskRef, { command: 'starttask' }, TEXT.beingStarted, TEXT.beingStartedWithErrors);
   return (
-    <ConfirmDialog
+    <ConfirmActionDialog
       {...dialog}
-      {...action}
+      action={action}
       title={TEXT.runDialogTitle}
       confirmLabel="Run now"
       variant="primary"
@@ -45,7 +44,7 @@ export function RunTaskDialog({ taskRef, taskName, ...dialog }: CommandDialogPro
       <p>
         Run the backup task <strong>{taskName}</strong> now?
       </p>
-    </ConfirmDialog>
+    </ConfirmActionDialog>
   );
 }
 
@@ -57,18 +56,16 @@ export function PauseTaskDialog({
   ...dialog
 }: CommandDialogProps & { target: 'PAUSED' | 'ACTIVE' }) {
   const pausing = target === 'PAUSED';
-  const action = useDialogAction({
-    ...(pausing
-      ? commandTexts(TEXT.paused, TEXT.pausedWithErrors)
-      : commandTexts(TEXT.unpaused, TEXT.unpausedWithErrors)),
-    mutation: useTaskCommand(taskRef),
-    variables: () => ({ command: 'udpatetaskstatus' as const, status: target }),
-    onHide: dialog.onHide,
-  });
+  const action = useTaskAction(
+    taskRef,
+    { command: 'udpatetaskstatus', status: target },
+    pausing ? TEXT.paused : TEXT.unpaused,
+    pausing ? TEXT.pausedWithErrors : TEXT.unpausedWithErrors,
+  );
   return (
-    <ConfirmDialog
+    <ConfirmActionDialog
       {...dialog}
-      {...action}
+      action={action}
       title={pauseDialogTitle(target)}
       confirmLabel={pausing ? 'Pause' : 'Unpause'}
       variant={pausing ? 'warning' : 'primary'}
@@ -80,7 +77,7 @@ export function PauseTaskDialog({
           : 'Unpausing lets the scheduled runs of this task start again.'}{' '}
         Task: <strong>{taskName}</strong>
       </p>
-    </ConfirmDialog>
+    </ConfirmActionDialog>
   );
 }
 
@@ -91,21 +88,18 @@ export function DeleteTaskDialog({
   onDeleted,
   ...dialog
 }: CommandDialogProps & { onDeleted: () => void }) {
-  const action = useDialogAction({
-    ...commandTexts(TEXT.beingDeleted, TEXT.beingDeletedWithErrors),
-    mutation: useTaskCommand(taskRef),
-    variables: () => ({ command: 'deletetask' as const }),
-    onHide: dialog.onHide,
-    onOutcome: (outcome) => {
-      if (!outcome.applied) return;
-      dialog.onHide();
-      onDeleted();
-    },
-  });
+  const action = useTaskAction(taskRef, { command: 'deletetask' }, TEXT.beingDeleted, TEXT.beingDeletedWithErrors);
   return (
-    <ConfirmByNameDialog
+    <ConfirmByNameActionDialog
       {...dialog}
-      {...action}
+      action={{
+        ...action,
+        onOutcome: (outcome) => {
+          if (!outcome.applied) return;
+          dialog.onHide();
+          onDeleted();
+        },
+      }}
       title="Delete backup task"
       prompt={
         <>

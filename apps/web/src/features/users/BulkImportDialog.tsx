@@ -3,6 +3,7 @@ import {
   acceptAttribute,
   MESSAGE_ROUTING,
   MESSAGES,
+  OUTCOME_TEXTS,
   type ResponseSummaryCode,
   ROUTES,
   type UserImportResult,
@@ -13,7 +14,7 @@ import {
 import { useRef, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { type Resolver, useForm } from 'react-hook-form';
-import { CheckboxField, FormModal, GlobalErrors, useDialogSubmit } from '../../ui';
+import { CheckboxField, type DialogProps, FormModal, GlobalErrors, useDialogSubmit } from '../../ui';
 import { type ImportErrorKind, ImportErrorSummary } from './ImportErrorSummary';
 import { IMPORT_PARTLY_SAVED, useImportUsers } from './mutations';
 
@@ -39,11 +40,7 @@ const SUMMARY_KINDS: Partial<Record<ResponseSummaryCode, ImportErrorKind>> = {
 const successText = (result: UserImportResult | null) =>
   result && result.skipped > 0 ? usersImported(result.imported) : TEXT.imported;
 
-export interface BulkImportDialogProps {
-  show: boolean;
-  onHide: () => void;
-  animation?: boolean;
-}
+export interface BulkImportDialogProps extends DialogProps {}
 
 /**
  * Bulk import users (002 §5.3, §8.2): an .xlsx in the example file's format, sent with
@@ -63,9 +60,8 @@ export function BulkImportDialog({ show, onHide, animation }: BulkImportDialogPr
 
   const { submit, globalErrors, clearErrors } = useDialogSubmit({
     mutation: useImportUsers(),
+    ...OUTCOME_TEXTS.user.import,
     successText,
-    partialText: TEXT.importedWithErrors,
-    unknownErrorText: TEXT.unknownWhileImporting,
     form: {
       setError: form.setError,
       fieldNames: ['file', 'skipAlreadyExisting'],

@@ -1,38 +1,32 @@
-import { confirmDeleteUser, fullName, MESSAGES, type UserRow } from '@portal/domain';
-import { ConfirmDialog, useDialogAction } from '../../ui';
+import { confirmDeleteUser, fullName, MESSAGES, OUTCOME_TEXTS, type UserRow } from '@portal/domain';
+import { ConfirmActionDialog, type DialogProps } from '../../ui';
 import { useDeleteUser } from './mutations';
 
 const TEXT = MESSAGES.user;
 
-export interface DeleteUserDialogProps {
-  show: boolean;
+export interface DeleteUserDialogProps extends DialogProps {
   user: UserRow;
-  onHide: () => void;
   /** The server deleted the user (also when it reported problems): leave the page. */
   onDeleted: () => void;
-  animation?: boolean;
 }
 
 /** The delete user dialog (001 §2, 002 §2.4): DELETE /admin/account/users/{id} after a confirmation. */
 export function DeleteUserDialog({ user, onDeleted, ...dialog }: DeleteUserDialogProps) {
-  const action = useDialogAction({
-    mutation: useDeleteUser(),
-    variables: () => user.id,
-    onHide: dialog.onHide,
-    onOutcome: (outcome) => outcome.applied && onDeleted(),
-    successText: TEXT.deleted,
-    partialText: TEXT.deletedWithErrors,
-    unknownErrorText: TEXT.unknownWhileDeleting,
-  });
+  const mutation = useDeleteUser();
   return (
-    <ConfirmDialog
+    <ConfirmActionDialog
       {...dialog}
-      {...action}
+      action={{
+        mutation,
+        variables: () => user.id,
+        onOutcome: (outcome) => outcome.applied && onDeleted(),
+        ...OUTCOME_TEXTS.user.delete,
+      }}
       title={TEXT.deleteDialogTitle}
       confirmLabel={TEXT.deleteSubmit}
       data-testid="delete-user-dialog"
     >
       <p className="mb-0">{confirmDeleteUser(fullName(user))}</p>
-    </ConfirmDialog>
+    </ConfirmActionDialog>
   );
 }

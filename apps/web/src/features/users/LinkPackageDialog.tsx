@@ -1,6 +1,13 @@
-import { MESSAGE_ROUTING, MESSAGES, USER_FORM_LABELS, type UserRow, userLinkSchema } from '@portal/domain';
+import {
+  MESSAGE_ROUTING,
+  MESSAGES,
+  OUTCOME_TEXTS,
+  USER_FORM_LABELS,
+  type UserRow,
+  userLinkSchema,
+} from '@portal/domain';
 import { useEffect } from 'react';
-import { FormDialog, SelectField, useFormDialog } from '../../ui';
+import { type DialogProps, FormDialog, SelectField, useFormDialog } from '../../ui';
 import { useLinkPackage } from './mutations';
 import { useLinkablePackages } from './queries';
 
@@ -10,11 +17,8 @@ interface LinkFormValues {
   backupPackageId: string;
 }
 
-export interface LinkPackageDialogProps {
-  show: boolean;
+export interface LinkPackageDialogProps extends DialogProps {
   user: UserRow;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 /**
@@ -34,9 +38,7 @@ export function LinkPackageDialog({ user, ...shown }: LinkPackageDialogProps) {
     fieldNames: ['backupPackageId'],
     routing: MESSAGE_ROUTING.userLink,
     idPrefix: 'link-',
-    successText: TEXT.linked,
-    partialText: TEXT.linkedWithErrors,
-    unknownErrorText: TEXT.unknownWhileLinking,
+    ...OUTCOME_TEXTS.user.linkPackage,
   });
 
   const first = packages[0]?.id;

@@ -4,6 +4,7 @@ import {
   MESSAGE_ROUTING,
   MESSAGES,
   newUserForm,
+  OUTCOME_TEXTS,
   USER_FORM_LABELS,
   type UserAddForm,
   type UserFormMode,
@@ -13,20 +14,17 @@ import {
 } from '@portal/domain';
 import { useEffect } from 'react';
 import type { Path } from 'react-hook-form';
-import { CheckboxField, FormDialog, SelectField, TextField, useFormDialog } from '../../ui';
+import { CheckboxField, type DialogProps, FormDialog, SelectField, TextField, useFormDialog } from '../../ui';
 import { useSaveUser } from './mutations';
 import { useUserRoles } from './queries';
 
 const TEXT = MESSAGES.user;
 const L = USER_FORM_LABELS;
 
-export interface UserFormDialogProps {
-  show: boolean;
+export interface UserFormDialogProps extends DialogProps {
   mode: UserFormMode;
   /** The user being edited (edit mode). */
   user?: UserRow;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 type UserFormValues = UserAddForm;
@@ -46,20 +44,8 @@ const TEXT_FIELDS: Array<{
 
 const ADD_ONLY_FIELDS: Array<Path<UserFormValues>> = ['readOnly', 'role'];
 
-const OUTCOME_TEXTS = {
-  add: {
-    successText: TEXT.added,
-    partialText: TEXT.addedWithErrors,
-    unknownErrorText: TEXT.unknownWhileAdding,
-    routing: MESSAGE_ROUTING.userAdd,
-  },
-  edit: {
-    successText: TEXT.edited,
-    partialText: TEXT.editedWithErrors,
-    unknownErrorText: TEXT.unknownWhileEditing,
-    routing: MESSAGE_ROUTING.userEdit,
-  },
-} as const;
+/** Each mode's server message routing (002 §8.1). */
+const ROUTING = { add: MESSAGE_ROUTING.userAdd, edit: MESSAGE_ROUTING.userEdit } as const;
 
 function defaultsOf(mode: UserFormMode, user: UserRow | undefined, roles: readonly string[]): UserFormValues {
   if (mode === 'add' || !user) return newUserForm(roles);
@@ -90,7 +76,6 @@ export function UserFormDialog({ mode, user, ...shown }: UserFormDialogProps) {
   const roles = useUserRoles(shown.show && mode === 'add');
   const roleOptions = roles.data?.elements ?? [];
   const firstRole = roleOptions[0]?.role;
-  const texts = OUTCOME_TEXTS[mode];
   const { form, field, dialog } = useFormDialog({
     ...shown,
     // One form for both modes: the edit schema reads the same fields less readOnly and role, and its
@@ -105,11 +90,9 @@ export function UserFormDialog({ mode, user, ...shown }: UserFormDialogProps) {
         ? { mode: 'add' as const, payload: userAddSchema.parse(values) }
         : { mode: 'edit' as const, userId: user.id, payload: userEditSchema.parse(values) },
     fieldNames: [...TEXT_FIELDS.map((f) => f.name), ...(mode === 'add' ? ADD_ONLY_FIELDS : [])],
-    routing: texts.routing,
+    routing: ROUTING[mode],
     idPrefix: 'user-',
-    successText: texts.successText,
-    partialText: texts.partialText,
-    unknownErrorText: texts.unknownErrorText,
+    ...OUTCOME_TEXTS.user[mode],
   });
 
   // The roles arrive after the dialog opens; preselect the first unless one is chosen already.

@@ -1,7 +1,7 @@
 import { CSRF_FIELD_NAME, DOWNLOAD_START_DELAY_MS, downloadRequestSchema, MESSAGES, ROUTES } from '@portal/domain';
 import { type FormEvent, useState } from 'react';
 import { csrfToken } from '../../../app/initial-data';
-import { useDialogSubmit } from '../../../ui';
+import { type DialogProps, useDialogSubmit } from '../../../ui';
 import { type RunRef, useInitiateDownload } from './mutations';
 import { ItemsDialog, useChosenItems } from './SnapshotTree';
 
@@ -26,11 +26,8 @@ export function postDownloadForm(action: string): void {
   form.remove();
 }
 
-export interface DownloadDialogProps {
-  show: boolean;
+export interface DownloadDialogProps extends DialogProps {
   run: RunRef;
-  onHide: () => void;
-  animation?: boolean;
 }
 
 /**

@@ -11,7 +11,7 @@ import { useId, useMemo } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import { type Resolver, useForm } from 'react-hook-form';
-import { TextField, useDialogSubmit } from '../../../ui';
+import { type DialogProps, TextField, useDialogSubmit } from '../../../ui';
 import { MachineFolderPicker } from '../form/MachineFolderPicker';
 import { type RunRef, useRestoreToMachine } from './mutations';
 import { ItemsDialog, useChosenItems } from './SnapshotTree';
@@ -28,15 +28,12 @@ const newRequest = (): RestoreFormValues => ({
   targetFolder: '',
 });
 
-export interface RestoreDialogProps {
-  show: boolean;
+export interface RestoreDialogProps extends DialogProps {
   run: RunRef;
   /** The machine's platform decides what an absolute folder is. */
   osFamily: OsFamily;
-  onHide: () => void;
   /** The agent has taken the restore: the page shows its action. */
   onStarted: () => void;
-  animation?: boolean;
 }
 
 /**
