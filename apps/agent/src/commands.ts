@@ -60,6 +60,16 @@ export function promptPassword(question: string): Promise<string | null> {
 export const configPathOf = (options: ParsedArgs['options'], env: NodeJS.ProcessEnv) =>
   stringOption(options, 'config') ?? defaultConfigPath(env);
 
+/**
+ * A command's end on an error the user can act on (a bad configuration, a refused link): its message on stderr and
+ * exit code 1. Any other error is thrown on.
+ */
+function failedPlainly(error: unknown, io: CommandIo, expected: Array<new (message: string) => Error>): 1 {
+  if (!(error instanceof Error) || !expected.some((kind) => error instanceof kind)) throw error;
+  io.stderr(`portal-agent: ${error.message}\n`);
+  return 1;
+}
+
 /** How `link` proves who links: a linking code, else an e-mail address whose password is read or asked. */
 async function linkProof(
   options: ParsedArgs['options'],
@@ -121,11 +131,7 @@ export async function linkCommand(options: ParsedArgs['options'], io: CommandIo)
     );
     return 0;
   } catch (error) {
-    if (error instanceof LinkError) {
-      io.stderr(`portal-agent: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    return failedPlainly(error, io, [LinkError]);
   }
 }
 
@@ -142,11 +148,7 @@ export async function unlinkCommand(options: ParsedArgs['options'], io: CommandI
     );
     return 0;
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof LinkError) {
-      io.stderr(`portal-agent: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    return failedPlainly(error, io, [ConfigError, LinkError]);
   }
 }
 
@@ -156,11 +158,7 @@ export function statusCommand(options: ParsedArgs['options'], io: CommandIo): nu
     io.stdout(statusText(configPath, readConfig(configPath)));
     return 0;
   } catch (error) {
-    if (error instanceof ConfigError) {
-      io.stderr(`portal-agent: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    return failedPlainly(error, io, [ConfigError]);
   }
 }
 
@@ -183,11 +181,7 @@ export async function runCommand(options: ParsedArgs['options'], io: CommandIo):
       ...(io.env.PORTAL_AGENT_PANEL_ROOT ? { panelRoot: io.env.PORTAL_AGENT_PANEL_ROOT } : {}),
     });
   } catch (error) {
-    if (error instanceof ConfigError) {
-      io.stderr(`portal-agent: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    return failedPlainly(error, io, [ConfigError]);
   }
   const { stateDir } = config;
   agent.start();

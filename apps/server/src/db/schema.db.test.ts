@@ -1,10 +1,9 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backupFixtures } from '../testing/backup-fixtures.js';
 import { openTestDatabase } from '../testing/database.js';
 import type { Database } from './client.js';
 import {
-  backupMachines,
-  backupPackages,
   backupTasks,
   buckets,
   customers,
@@ -13,7 +12,6 @@ import {
   realtimeCommands,
   storageAccounts,
   storageLocations,
-  taskActions,
   users,
 } from './schema/index.js';
 
@@ -186,48 +184,30 @@ describe('database schema', () => {
       ])
       .returning({ id: storageLocations.id });
     if (!location || !other) throw new Error('insert returned nothing');
-    const [pkg] = await db
-      .insert(backupPackages)
-      .values({
-        customerId: f.customerId,
-        name: 'Main',
-        status: 'ACTIVE',
-        packageQuotaSizeInBytes: 10 * 1024 ** 3,
-        maxBackupSizePerMachineInMbs: 10 * 1024,
-        storageLocationId: location.id,
-      })
-      .returning({ id: backupPackages.id });
-    if (!pkg) throw new Error('insert returned nothing');
-    const [machine] = await db
-      .insert(backupMachines)
-      .values({ customerId: f.customerId, backupPackageId: pkg.id, name: 'PC-1', osFamily: 'WINDOWS' })
-      .returning({ id: backupMachines.id });
-    if (!machine) throw new Error('insert returned nothing');
+    const fixtures = backupFixtures(db);
+    const packageId = await fixtures.package(f.customerId, { name: 'Main', storageLocationId: location.id });
+    const machineId = await fixtures.machine(packageId, { name: 'PC-1', osFamily: 'WINDOWS' });
     const [task] = await db
       .insert(backupTasks)
       .values({
-        backupMachineId: machine.id,
+        backupMachineId: machineId,
         customerId: f.customerId,
-        backupPackageId: pkg.id,
+        backupPackageId: packageId,
         name: 'Documents',
         scheduleCron: '0 2 * * *',
       })
       .returning({ id: backupTasks.id });
     if (!task) throw new Error('insert returned nothing');
-    const [action] = await db
-      .insert(taskActions)
-      .values({ backupTaskId: task.id, backupMachineId: machine.id, type: 'BACKUP_RUN', status: 'FINISHED_SUCCESS' })
-      .returning({ id: taskActions.id });
-    if (!action) throw new Error('insert returned nothing');
+    const actionId = await fixtures.backupRun({ taskId: task.id, machineId }, 'a'.repeat(64));
     await db.insert(machineMessages).values({
-      backupMachineId: machine.id,
+      backupMachineId: machineId,
       backupTaskId: task.id,
-      taskActionId: action.id,
+      taskActionId: actionId,
       messageType: 'INFO',
       message: 'Backup finished',
     });
     await db.insert(packageMigrations).values({
-      backupPackageId: pkg.id,
+      backupPackageId: packageId,
       sourceStorageLocationId: location.id,
       destinationStorageLocationId: other.id,
     });
@@ -242,10 +222,10 @@ describe('database schema', () => {
       select (select count(*) from backup_packages where customer_id = ${f.customerId})
            + (select count(*) from backup_machines where customer_id = ${f.customerId})
            + (select count(*) from backup_tasks where customer_id = ${f.customerId})
-           + (select count(*) from task_actions where backup_machine_id = ${machine.id})
-           + (select count(*) from machine_messages where backup_machine_id = ${machine.id})
+           + (select count(*) from task_actions where backup_machine_id = ${machineId})
+           + (select count(*) from machine_messages where backup_machine_id = ${machineId})
            + (select count(*) from storage_locations where customer_id = ${f.customerId})
-           + (select count(*) from package_migrations where backup_package_id = ${pkg.id}) as n`);
+           + (select count(*) from package_migrations where backup_package_id = ${packageId}) as n`);
     expect(Number(left[0]?.n)).toBe(0);
     // The buckets (and their data) stay, detached from the customer, for the storage clean-up.
     const kept = await rows<{ n: number }>(

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { customers, users } from '../db/schema/index.js';
-import { TestClient } from '../testing/client.js';
+import { signInPost, TestClient } from '../testing/client.js';
 import { FIXTURE_PASSWORD } from '../testing/fixtures.js';
 import { useTestAppWithTenants } from '../testing/suite.js';
 
@@ -91,12 +91,9 @@ describe('control characters in text fields', () => {
       [`${ctx.tenants.customerA.user.email}\u0000`, FIXTURE_PASSWORD],
       [ctx.tenants.customerA.user.email, `${FIXTURE_PASSWORD}\u0000`],
     ] as const) {
-      const response = await client.request({
-        method: 'POST',
-        url: '/login',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
-        payload: new URLSearchParams({ username, password, _csrf: client.csrf }).toString(),
-      });
+      const response = await client.request(
+        signInPost({ username, password, _csrf: client.csrf }, { accept: 'text/html' }),
+      );
       expect(response.statusCode, response.body).toBe(302);
       expect(response.headers.location).toBe('/login?error');
     }

@@ -3,7 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, signInFailures } from '../db/schema/index.js';
 import { createTestApp, type TestApp } from '../testing/app.js';
-import { TestClient } from '../testing/client.js';
+import { signInPost, TestClient } from '../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../testing/fixtures.js';
 
 let t: TestApp;
@@ -26,15 +26,11 @@ describe('answers (issue #2)', () => {
       const client = new TestClient(t.app);
       await client.open('/login');
       await client.request({
-        method: 'POST',
-        url: '/login',
+        ...signInPost(
+          { username: email, password: 'not it at all', _csrf: client.csrf },
+          { accept: 'text/html', 'x-forwarded-for': '198.51.100.7' },
+        ),
         remoteAddress,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          accept: 'text/html',
-          'x-forwarded-for': '198.51.100.7',
-        },
-        payload: new URLSearchParams({ username: email, password: 'not it at all', _csrf: client.csrf }).toString(),
       });
       const rows = await t.database.db
         .select()

@@ -1,25 +1,21 @@
 import { connect } from 'node:net';
 import { type Envelope, MESSAGES, ROUTES } from '@portal/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing/app.js';
-import { TestClient } from '../testing/client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signInPost, TestClient } from '../testing/client.js';
 import { signedInAs } from '../testing/envelope.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../testing/fixtures.js';
+import { FIXTURE_PASSWORD } from '../testing/fixtures.js';
+import { useTestAppWithTenants } from '../testing/suite.js';
 
 /** Issue 29 item 6: every answer is the envelope, and a caller with no session is told to sign in first. */
-let t: TestApp;
-let tenants: Tenants;
+const ctx = useTestAppWithTenants();
 let port: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  tenants = await createTenants(t.database.db);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
+  await ctx.t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = ctx.t.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
   port = address.port;
 });
-afterAll(() => t.close());
 
 /** Sends raw bytes to the listening server and reads the whole answer until the server closes. */
 function raw(bytes: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
@@ -84,7 +80,7 @@ describe('requests the HTTP parser refuses get the envelope', () => {
 
 describe('a state change with no session is answered 401 before the CSRF check', () => {
   const bare = (method: 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string) =>
-    t.app.inject({
+    ctx.t.app.inject({
       method,
       url,
       headers: { accept: 'application/json', 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
@@ -95,7 +91,7 @@ describe('a state change with no session is answered 401 before the CSRF check',
     for (const [method, url] of [
       ['POST', ROUTES.apiTokens.create.build()],
       ['PUT', ROUTES.profile.update.build()],
-      ['DELETE', ROUTES.users.remove.build({ userId: tenants.customerA.user.id })],
+      ['DELETE', ROUTES.users.remove.build({ userId: ctx.tenants.customerA.user.id })],
     ] as const) {
       const response = await bare(method, url);
       expect({ method, status: response.statusCode }).toEqual({ method, status: 401 });
@@ -107,7 +103,7 @@ describe('a state change with no session is answered 401 before the CSRF check',
   });
 
   it('with a session but no CSRF token: still 403, form expired', async () => {
-    const client = await signedInAs(t.app, tenants.customerA.user.email);
+    const client = await signedInAs(ctx.t.app, ctx.tenants.customerA.user.email);
     const response = await bare(
       'PUT',
       ROUTES.profile.update.build(),
@@ -118,12 +114,9 @@ describe('a state change with no session is answered 401 before the CSRF check',
   });
 
   it('public state changes (sign in, sign up, forgot password) keep their CSRF check', async () => {
-    const signIn = await t.app.inject({
-      method: 'POST',
-      url: '/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ username: tenants.customerA.user.email, password: FIXTURE_PASSWORD }).toString(),
-    });
+    const signIn = await ctx.t.app.inject(
+      signInPost({ username: ctx.tenants.customerA.user.email, password: FIXTURE_PASSWORD }),
+    );
     expect(signIn.statusCode).toBe(403);
     expect(signIn.headers['set-cookie'] ?? '').not.toContain('portal_session=');
     for (const url of [ROUTES.signUp.submit.build(), ROUTES.auth.forgotPassword.build()]) {
@@ -131,7 +124,7 @@ describe('a state change with no session is answered 401 before the CSRF check',
       expect({ url, code: response.json().responseSummaryCode }).toEqual({ url, code: 'CSRF_REJECTED' });
     }
     // With the visitor's token they go through to their own checks.
-    const visitor = new TestClient(t.app);
+    const visitor = new TestClient(ctx.t.app);
     await visitor.open('/login');
     const forgot = await visitor.json('POST', ROUTES.auth.forgotPassword.build(), { email: 'nobody@example.test' });
     expect(forgot.statusCode).toBeLessThan(403);

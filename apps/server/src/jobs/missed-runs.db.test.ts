@@ -1,33 +1,23 @@
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client.js';
+import { describe, expect, it } from 'vitest';
 import { backupMachines, backupTasks } from '../db/schema/index.js';
 import { computeReadModel, readStoredReadModel } from '../features/backup-state/recompute.js';
 import { createBackupStateService } from '../features/backup-state/service.js';
-import { backupFixtures } from '../testing/backup-fixtures.js';
-import { openTestDatabase } from '../testing/database.js';
-import { createTenants, type Tenants } from '../testing/fixtures.js';
+import { useTestDatabaseWithTenants } from '../testing/suite.js';
 import { missedRunsJob } from './missed-runs.js';
 import { createJobRunner } from './runner.js';
 
-let database: Database;
-let tenants: Tenants;
+const ctx = useTestDatabaseWithTenants();
 const clock = { now: new Date('2026-11-23T09:30:00Z') };
-const task = async (id: number) => (await database.db.select().from(backupTasks).where(eq(backupTasks.id, id)))[0];
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  tenants = await createTenants(database.db);
-});
-afterAll(async () => database?.close());
+const task = async (id: number) => (await ctx.database.db.select().from(backupTasks).where(eq(backupTasks.id, id)))[0];
 
 describe('missed-run detection (DESIGN §8)', () => {
   it('expects the next run in the machine zone, marks it missed past the grace period, and the next run clears it', async () => {
-    const db = database.db;
-    const fixtures = backupFixtures(db);
+    const db = ctx.database.db;
+    const { fixtures } = ctx;
     const state = createBackupStateService({ db, now: () => clock.now });
-    const pkg = await fixtures.package(tenants.customerA.customerId);
+    const pkg = await fixtures.package(ctx.tenants.customerA.customerId);
     const machine = await fixtures.machine(pkg);
     await db.update(backupMachines).set({ timeZone: 'Europe/Berlin' }).where(eq(backupMachines.id, machine));
     // 02:00 in Berlin is 01:00 UTC in November.
@@ -57,10 +47,10 @@ describe('missed-run detection (DESIGN §8)', () => {
   });
 
   it('moves a task that may not run on without marking it, and is safe when two instances check at once', async () => {
-    const db = database.db;
-    const fixtures = backupFixtures(db);
+    const db = ctx.database.db;
+    const { fixtures } = ctx;
     const state = createBackupStateService({ db, now: () => clock.now });
-    const pkg = await fixtures.package(tenants.customerB.customerId);
+    const pkg = await fixtures.package(ctx.tenants.customerB.customerId);
     const stopped = await fixtures.machine(pkg, { status: 'SUSPENDED' });
     const running = await fixtures.machine(pkg);
     clock.now = new Date('2026-11-23T09:30:00Z');

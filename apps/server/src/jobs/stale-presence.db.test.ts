@@ -1,31 +1,21 @@
 import { eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client.js';
+import { describe, expect, it } from 'vitest';
 import { backupMachines } from '../db/schema/index.js';
 import { createPresenceRepo } from '../features/live/repo.js';
-import { backupFixtures } from '../testing/backup-fixtures.js';
-import { openTestDatabase } from '../testing/database.js';
-import { createTenants, type Tenants } from '../testing/fixtures.js';
+import { useTestDatabaseWithTenants } from '../testing/suite.js';
 import { createJobRunner } from './runner.js';
 import { stalePresenceJob } from './stale-presence.js';
 
-let database: Database;
-let tenants: Tenants;
+const ctx = useTestDatabaseWithTenants();
 const now = new Date('2026-11-23T10:00:00Z');
 const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000);
 
-beforeAll(async () => {
-  database = await openTestDatabase();
-  tenants = await createTenants(database.db);
-});
-afterAll(async () => database?.close());
-
 describe('stale presence sweep', () => {
   it('marks offline the machines no connection has vouched for in three touch intervals, and tells the dashboards', async () => {
-    const db = database.db;
-    const fixtures = backupFixtures(db);
-    const pkg = await fixtures.package(tenants.customerA.customerId);
+    const db = ctx.database.db;
+    const { fixtures } = ctx;
+    const pkg = await fixtures.package(ctx.tenants.customerA.customerId);
     const [stale, fresh, offline] = [
       await fixtures.machine(pkg),
       await fixtures.machine(pkg),

@@ -60,8 +60,7 @@ describe('the portal’s own access to backup data', () => {
       .from(storageLocations)
       .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
       .where(eq(storageLocations.id, locationId));
-    const pkg = await fixtures.package(tenants.customerB.customerId);
-    await db.update(backupPackages).set({ storageLocationId: locationId }).where(eq(backupPackages.id, pkg));
+    const pkg = await fixtures.package(tenants.customerB.customerId, { storageLocationId: locationId });
     const machineId = await fixtures.machine(pkg);
     const access = storageAccessFor(db, dataDir, masterKey);
 

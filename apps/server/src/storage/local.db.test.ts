@@ -6,14 +6,7 @@ import { STORAGE_SERVICE_TEXTS } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.js';
-import {
-  accessKeys,
-  backupPackages,
-  buckets,
-  storageAccounts,
-  storageLocations,
-  storageUsers,
-} from '../db/schema/index.js';
+import { accessKeys, buckets, storageAccounts, storageLocations, storageUsers } from '../db/schema/index.js';
 import { createOutboundGuard } from '../net/outbound-guard.js';
 import { createSecretBox } from '../secrets.js';
 import { backupFixtures } from '../testing/backup-fixtures.js';
@@ -233,17 +226,9 @@ describe('grantsOfBucket', () => {
       .insert(storageLocations)
       .values({ customerId, bucketId: otherBucketId })
       .returning({ id: storageLocations.id });
-    const packageId = await fixtures.package(customerId);
-    await database.db
-      .update(backupPackages)
-      .set({ storageLocationId: location?.id })
-      .where(eq(backupPackages.id, packageId));
+    const packageId = await fixtures.package(customerId, { storageLocationId: location?.id });
     const machineId = await fixtures.machine(packageId);
-    const otherPackageId = await fixtures.package(customerId);
-    await database.db
-      .update(backupPackages)
-      .set({ storageLocationId: elsewhere?.id })
-      .where(eq(backupPackages.id, otherPackageId));
+    const otherPackageId = await fixtures.package(customerId, { storageLocationId: elsewhere?.id });
     const otherMachineId = await fixtures.machine(otherPackageId);
     await database.db.insert(storageUsers).values([
       { storageAccountId: accountId, name: 'portal-location-a', storageLocationId: location?.id, customerId },

@@ -111,13 +111,22 @@ describe('test connection', () => {
     await provider.deleteUser(user);
   });
 
-  it('reports an endpoint nobody answers on as unreachable, on the endpoint field', async () => {
-    const closed = createS3Provider(rgw.connection({ endpoint: 'http://127.0.0.1:9' }), { guard: loopbackGuard() });
-    expect(await failureOf(closed.testConnection())).toEqual({
+  it.each([
+    {
+      name: 'reports an endpoint nobody answers on as unreachable, on the endpoint field',
+      endpoint: 'http://127.0.0.1:9',
       kind: 'unreachable',
       message: STORAGE_SERVICE_TEXTS.unreachable,
-      fieldName: 'endpoint',
-    });
+    },
+    {
+      name: 'refuses an endpoint that is not an http(s) URL',
+      endpoint: 'ftp://example.com',
+      kind: 'malformed',
+      message: STORAGE_SERVICE_TEXTS.endpointNotUrl,
+    },
+  ])('$name', async ({ endpoint, kind, message }) => {
+    const unusable = createS3Provider(rgw.connection({ endpoint }), { guard: loopbackGuard() });
+    expect(await failureOf(unusable.testConnection())).toEqual({ kind, message, fieldName: 'endpoint' });
   });
 
   it('refuses a loopback endpoint when private endpoints are not allowed, before connecting', async () => {
@@ -131,15 +140,6 @@ describe('test connection', () => {
       guard: createOutboundGuard({ allowPrivate: false }),
     });
     expect((await failureOf(byName.listBuckets())).kind).toBe('refusedAddress');
-  });
-
-  it('refuses an endpoint that is not an http(s) URL', async () => {
-    const bad = createS3Provider(rgw.connection({ endpoint: 'ftp://example.com' }), { guard: loopbackGuard() });
-    expect(await failureOf(bad.testConnection())).toEqual({
-      kind: 'malformed',
-      message: STORAGE_SERVICE_TEXTS.endpointNotUrl,
-      fieldName: 'endpoint',
-    });
   });
 });
 

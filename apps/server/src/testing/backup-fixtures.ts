@@ -42,7 +42,11 @@ export function backupFixtures(db: Db) {
       return location.id;
     },
 
-    async package(customerId: number, options: { name?: string; status?: PackageStatus } = {}): Promise<number> {
+    /** A package of the customer, in the given storage location (none unless told). */
+    async package(
+      customerId: number,
+      options: { name?: string; status?: PackageStatus; storageLocationId?: number } = {},
+    ): Promise<number> {
       sequence += 1;
       const [row] = await db
         .insert(backupPackages)
@@ -50,6 +54,7 @@ export function backupFixtures(db: Db) {
           customerId,
           name: options.name ?? `Package ${sequence}`,
           status: options.status ?? 'ACTIVE',
+          storageLocationId: options.storageLocationId ?? null,
           packageQuotaSizeInBytes: 100 * 1024 ** 3,
           maxBackupSizePerMachineInMbs: 10 * 1024,
         })

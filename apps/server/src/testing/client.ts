@@ -1,5 +1,15 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 
+/** The sign-in form's POST as the login page sends it: its fields URL-encoded (the CSRF token is one of them). */
+export function signInPost(fields: Record<string, string>, headers: Record<string, string> = {}): InjectOptions {
+  return {
+    method: 'POST',
+    url: '/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: new URLSearchParams(fields).toString(),
+  };
+}
+
 /**
  * A browser-like client over app.inject: keeps cookies, reads the CSRF token from the served page
  * and sends it the way the web app does.
@@ -43,12 +53,7 @@ export class TestClient {
 
   async signIn(username: string, password: string): Promise<LightMyRequestResponse> {
     await this.open('/login');
-    const response = await this.request({
-      method: 'POST',
-      url: '/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
-      payload: new URLSearchParams({ username, password, _csrf: this.csrf }).toString(),
-    });
+    const response = await this.request(signInPost({ username, password, _csrf: this.csrf }, { accept: 'text/html' }));
     if (response.headers.location === '/') await this.open('/');
     return response;
   }

@@ -31,3 +31,9 @@ export function resultOf<T>(response: LightMyRequestResponse, status = 200): T {
 /** The answer's messages as the web shows them: on their field, or global (''). */
 export const messagesOf = (response: LightMyRequestResponse) =>
   (response.json() as Envelope<unknown>).messages.map((m) => ({ fieldName: m.fieldName, message: m.message }));
+
+/** The fields the answer's messages are on, sorted: which fields of a refused form are told why. */
+export const fieldNamesOf = (response: LightMyRequestResponse) =>
+  messagesOf(response)
+    .map((m) => m.fieldName)
+    .sort();

@@ -77,3 +77,17 @@ export async function createTenants(db: Db): Promise<Tenants> {
     },
   };
 }
+
+/** Each fixture user's e-mail by a short name (A and B: the two customers), as `signedInClients` takes them. */
+export function fixtureEmails(tenants: Tenants) {
+  return {
+    provider: tenants.providerAdmin.email,
+    reseller: tenants.reseller.superAdmin.email,
+    superA: tenants.customerA.superAdmin.email,
+    adminA: tenants.customerA.admin.email,
+    userA: tenants.customerA.user.email,
+    superB: tenants.customerB.superAdmin.email,
+    adminB: tenants.customerB.admin.email,
+    userB: tenants.customerB.user.email,
+  };
+}

@@ -2,7 +2,7 @@ import { MESSAGES, THROTTLE } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, customers, sessions, signInFailures, users } from '../../db/schema/index.js';
-import { TestClient } from '../../testing/client.js';
+import { signInPost, TestClient } from '../../testing/client.js';
 import { FIXTURE_PASSWORD } from '../../testing/fixtures.js';
 import { useTestAppWithTenants } from '../../testing/suite.js';
 import { sha256 } from './tokens.js';
@@ -101,15 +101,9 @@ describe('CSRF (issue #2)', () => {
   it('answers a sign-in without the token with 403 and signs nobody in', async () => {
     const client = new TestClient(ctx.t.app);
     await client.open('/login');
-    const response = await client.request({
-      method: 'POST',
-      url: '/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        username: ctx.tenants.customerA.user.email,
-        password: FIXTURE_PASSWORD,
-      }).toString(),
-    });
+    const response = await client.request(
+      signInPost({ username: ctx.tenants.customerA.user.email, password: FIXTURE_PASSWORD }),
+    );
     expect(response.statusCode).toBe(403);
     expect(response.json().messages[0].message).toBe(MESSAGES.csrfRejected);
     expect(client.cookie('portal_session')).toBeUndefined();

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { signInFailures } from '../../db/schema/index.js';
-import { TestClient } from '../../testing/client.js';
+import { signInPost, TestClient } from '../../testing/client.js';
 import { useTestAppWithTenants } from '../../testing/suite.js';
 
 /**
@@ -70,12 +70,9 @@ async function visitor() {
 const prepareSignIn = async (email: string) => {
   const client = await visitor();
   return () =>
-    client.request({
-      method: 'POST',
-      url: '/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
-      payload: new URLSearchParams({ username: email, password: 'not the password', _csrf: client.csrf }).toString(),
-    });
+    client.request(
+      signInPost({ username: email, password: 'not the password', _csrf: client.csrf }, { accept: 'text/html' }),
+    );
 };
 const signIn = async (email: string) => (await prepareSignIn(email))();
 

@@ -8,43 +8,36 @@ import {
 } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, backupPackages, backupTasks, customers } from '../../db/schema/index.js';
-import { backupFixtures } from '../../testing/backup-fixtures.js';
-import { openTestDatabase } from '../../testing/database.js';
-import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { useTestDatabaseWithTenants } from '../../testing/suite.js';
 import { computeReadModel, readStoredReadModel } from './recompute.js';
 import { type BackupStateService, createBackupStateService } from './service.js';
 
-let database: Database;
-let tenants: Tenants;
-let service: BackupStateService;
-let fixtures: ReturnType<typeof backupFixtures>;
+const ctx = useTestDatabaseWithTenants();
 
-beforeAll(async () => {
-  database = await openTestDatabase();
-  tenants = await createTenants(database.db);
-  service = createBackupStateService({ db: database.db });
-  fixtures = backupFixtures(database.db);
+let service: BackupStateService;
+beforeAll(() => {
+  service = createBackupStateService({ db: ctx.database.db });
 });
-afterAll(async () => database?.close());
 
 const expectConsistent = async () => {
-  expect(await readStoredReadModel(database.db)).toEqual(await computeReadModel(database.db));
+  expect(await readStoredReadModel(ctx.database.db)).toEqual(await computeReadModel(ctx.database.db));
 };
 
 const machineRow = async (id: number) =>
-  (await database.db.select().from(backupMachines).where(eq(backupMachines.id, id)))[0];
-const customerRow = async (id: number) => (await database.db.select().from(customers).where(eq(customers.id, id)))[0];
-const taskRow = async (id: number) => (await database.db.select().from(backupTasks).where(eq(backupTasks.id, id)))[0];
+  (await ctx.database.db.select().from(backupMachines).where(eq(backupMachines.id, id)))[0];
+const customerRow = async (id: number) =>
+  (await ctx.database.db.select().from(customers).where(eq(customers.id, id)))[0];
+const taskRow = async (id: number) =>
+  (await ctx.database.db.select().from(backupTasks).where(eq(backupTasks.id, id)))[0];
 
 describe('backup state: each operation keeps the read model', () => {
   it('a new task counts as never run, and its runs move the machine and customer status', async () => {
-    const customerId = tenants.customerB.customerId;
-    const packageId = await fixtures.package(customerId);
-    const machineId = await fixtures.machine(packageId);
-    const taskId = await service.createTask(fixtures.task(machineId));
+    const customerId = ctx.tenants.customerB.customerId;
+    const packageId = await ctx.fixtures.package(customerId);
+    const machineId = await ctx.fixtures.machine(packageId);
+    const taskId = await service.createTask(ctx.fixtures.task(machineId));
     expect(taskId).not.toBeNull();
     const id = taskId as number;
     expect((await taskRow(id))?.displayStatus).toBe('NOT_COMPLETED_YET');
@@ -71,9 +64,11 @@ describe('backup state: each operation keeps the read model', () => {
   });
 
   it('a missed execution shows until the next run starts', async () => {
-    const packageId = await fixtures.package(tenants.customerB.customerId);
-    const machineId = await fixtures.machine(packageId);
-    const id = (await service.createTask(fixtures.task(machineId, { statusOfLastRun: 'FINISHED_SUCCESS' }))) as number;
+    const packageId = await ctx.fixtures.package(ctx.tenants.customerB.customerId);
+    const machineId = await ctx.fixtures.machine(packageId);
+    const id = (await service.createTask(
+      ctx.fixtures.task(machineId, { statusOfLastRun: 'FINISHED_SUCCESS' }),
+    )) as number;
     await service.updateTask(id, { lastExecutionMissed: true });
     expect((await taskRow(id))?.displayStatus).toBe('MISSED');
     expect((await machineRow(machineId))?.taskStatus).toBe('MISSED_TASKS');
@@ -84,9 +79,9 @@ describe('backup state: each operation keeps the read model', () => {
   });
 
   it('pausing a task ignores it; a machine of only paused tasks has no runnable tasks', async () => {
-    const packageId = await fixtures.package(tenants.customerB.customerId);
-    const machineId = await fixtures.machine(packageId);
-    const id = (await service.createTask(fixtures.task(machineId))) as number;
+    const packageId = await ctx.fixtures.package(ctx.tenants.customerB.customerId);
+    const machineId = await ctx.fixtures.machine(packageId);
+    const id = (await service.createTask(ctx.fixtures.task(machineId))) as number;
     const versionBefore = (await taskRow(id))?.version ?? 0;
     await service.updateTask(id, { status: 'PAUSED' });
     expect((await taskRow(id))?.displayStatus).toBe('NOT_RUNNABLE');
@@ -98,10 +93,10 @@ describe('backup state: each operation keeps the read model', () => {
   });
 
   it('suspending a machine, a package or a customer makes their tasks not runnable, and back', async () => {
-    const customerId = tenants.customerA.customerId;
-    const packageId = await fixtures.package(customerId);
-    const machineId = await fixtures.machine(packageId);
-    const id = (await service.createTask(fixtures.task(machineId, { statusOfLastRun: 'FAILED' }))) as number;
+    const customerId = ctx.tenants.customerA.customerId;
+    const packageId = await ctx.fixtures.package(customerId);
+    const machineId = await ctx.fixtures.machine(packageId);
+    const id = (await service.createTask(ctx.fixtures.task(machineId, { statusOfLastRun: 'FAILED' }))) as number;
     expect((await machineRow(machineId))?.taskStatus).toBe('FAILED_TASKS');
 
     await service.setMachineStatus(machineId, 'SUSPENDED');
@@ -121,12 +116,12 @@ describe('backup state: each operation keeps the read model', () => {
   });
 
   it('moving a machine to a suspended package of its customer stops its tasks; a foreign package is refused', async () => {
-    const customerId = tenants.customerA.customerId;
-    const from = await fixtures.package(customerId);
-    const to = await fixtures.package(customerId, { status: 'SUSPENDED' });
-    const foreign = await fixtures.package(tenants.customerB.customerId);
-    const machineId = await fixtures.machine(from);
-    const id = (await service.createTask(fixtures.task(machineId))) as number;
+    const customerId = ctx.tenants.customerA.customerId;
+    const from = await ctx.fixtures.package(customerId);
+    const to = await ctx.fixtures.package(customerId, { status: 'SUSPENDED' });
+    const foreign = await ctx.fixtures.package(ctx.tenants.customerB.customerId);
+    const machineId = await ctx.fixtures.machine(from);
+    const id = (await service.createTask(ctx.fixtures.task(machineId))) as number;
     expect(await service.moveMachineToPackage(machineId, foreign)).toBe(false);
     expect((await machineRow(machineId))?.backupPackageId).toBe(from);
     expect(await service.moveMachineToPackage(machineId, to)).toBe(true);
@@ -136,13 +131,13 @@ describe('backup state: each operation keeps the read model', () => {
   });
 
   it('deleting a task, a machine or a package takes their counts off the customer', async () => {
-    const customerId = tenants.reseller.customerId;
-    const packageId = await fixtures.package(customerId);
-    const machineA = await fixtures.machine(packageId);
-    const machineB = await fixtures.machine(packageId);
-    const failed = (await service.createTask(fixtures.task(machineA, { statusOfLastRun: 'FAILED' }))) as number;
-    await service.createTask(fixtures.task(machineA, { statusOfLastRun: 'FINISHED_SUCCESS' }));
-    await service.createTask(fixtures.task(machineB, { lastExecutionMissed: true }));
+    const customerId = ctx.tenants.reseller.customerId;
+    const packageId = await ctx.fixtures.package(customerId);
+    const machineA = await ctx.fixtures.machine(packageId);
+    const machineB = await ctx.fixtures.machine(packageId);
+    const failed = (await service.createTask(ctx.fixtures.task(machineA, { statusOfLastRun: 'FAILED' }))) as number;
+    await service.createTask(ctx.fixtures.task(machineA, { statusOfLastRun: 'FINISHED_SUCCESS' }));
+    await service.createTask(ctx.fixtures.task(machineB, { lastExecutionMissed: true }));
     expect((await customerRow(customerId))?.taskStatus).toBe('FAILED_AND_MISSED_TASKS');
     await service.deleteTask(failed);
     expect((await customerRow(customerId))?.taskStatus).toBe('MISSED_TASKS');
@@ -155,7 +150,7 @@ describe('backup state: each operation keeps the read model', () => {
   });
 
   it('an operation on something that does not exist changes nothing and says so', async () => {
-    expect(await service.createTask(fixtures.task(999_999))).toBeNull();
+    expect(await service.createTask(ctx.fixtures.task(999_999))).toBeNull();
     expect(await service.updateTask(999_999, { status: 'PAUSED' })).toBe(false);
     expect(await service.runStarted(999_999)).toBe(false);
     expect(await service.deleteMachine(999_999)).toBe(false);
@@ -203,12 +198,12 @@ describe('backup state: random changes', () => {
   type Operation = typeof operation extends fc.Arbitrary<infer O> ? O : never;
 
   const ids = async () => ({
-    customers: (await database.db.select({ id: customers.id }).from(customers)).map((r) => r.id),
-    packages: await database.db
+    customers: (await ctx.database.db.select({ id: customers.id }).from(customers)).map((r) => r.id),
+    packages: await ctx.database.db
       .select({ id: backupPackages.id, customerId: backupPackages.customerId })
       .from(backupPackages),
-    machines: (await database.db.select({ id: backupMachines.id }).from(backupMachines)).map((r) => r.id),
-    tasks: (await database.db.select({ id: backupTasks.id }).from(backupTasks)).map((r) => r.id),
+    machines: (await ctx.database.db.select({ id: backupMachines.id }).from(backupMachines)).map((r) => r.id),
+    tasks: (await ctx.database.db.select({ id: backupTasks.id }).from(backupTasks)).map((r) => r.id),
   });
 
   async function apply(o: Operation): Promise<void> {
@@ -218,7 +213,7 @@ describe('backup state: random changes', () => {
     const pkg = pick(known.packages, o.at);
     switch (o.op) {
       case 'createTask':
-        if (machine) await service.createTask(fixtures.task(machine, { statusOfLastRun: o.run }));
+        if (machine) await service.createTask(ctx.fixtures.task(machine, { statusOfLastRun: o.run }));
         return;
       case 'updateTask':
         if (task) await service.updateTask(task, { status: o.status });
@@ -247,7 +242,7 @@ describe('backup state: random changes', () => {
         return;
       }
       case 'createMachine':
-        if (pkg) await fixtures.machine(pkg.id);
+        if (pkg) await ctx.fixtures.machine(pkg.id);
         return;
       case 'moveMachine': {
         const target = pick(known.packages, o.to);
@@ -259,7 +254,7 @@ describe('backup state: random changes', () => {
         return;
       case 'createPackage': {
         const customer = pick(known.customers, o.at);
-        if (customer) await fixtures.package(customer);
+        if (customer) await ctx.fixtures.package(customer);
         return;
       }
       case 'deletePackage':
@@ -272,8 +267,8 @@ describe('backup state: random changes', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 30 }), async (operations) => {
         for (const o of operations) await apply(o);
-        const stored = await readStoredReadModel(database.db);
-        expect(stored).toEqual(await computeReadModel(database.db));
+        const stored = await readStoredReadModel(ctx.database.db);
+        expect(stored).toEqual(await computeReadModel(ctx.database.db));
         for (const status of stored.tasks.values()) expect(TASK_DISPLAY_STATUSES).toContain(status);
       }),
       { numRuns: 25 },
@@ -284,15 +279,15 @@ describe('backup state: random changes', () => {
     const machines: number[] = [];
     const tasks: number[] = [];
     for (const customerId of [
-      tenants.customerA.customerId,
-      tenants.customerB.customerId,
-      tenants.reseller.customerId,
+      ctx.tenants.customerA.customerId,
+      ctx.tenants.customerB.customerId,
+      ctx.tenants.reseller.customerId,
     ]) {
-      const packageId = await fixtures.package(customerId);
+      const packageId = await ctx.fixtures.package(customerId);
       for (let m = 0; m < 2; m++) {
-        const machine = await fixtures.machine(packageId);
+        const machine = await ctx.fixtures.machine(packageId);
         machines.push(machine);
-        for (let i = 0; i < 3; i++) tasks.push((await service.createTask(fixtures.task(machine))) as number);
+        for (let i = 0; i < 3; i++) tasks.push((await service.createTask(ctx.fixtures.task(machine))) as number);
       }
     }
     const work = Array.from({ length: 60 }, (_, i) => {
@@ -308,7 +303,7 @@ describe('backup state: random changes', () => {
         case 3:
           return service.updateTask(task, { lastExecutionMissed: i % 2 === 0 });
         default:
-          return service.createTask(fixtures.task(machine, { statusOfLastRun: 'FINISHED_WARNINGS' }));
+          return service.createTask(ctx.fixtures.task(machine, { statusOfLastRun: 'FINISHED_WARNINGS' }));
       }
     });
     await Promise.all(work);

@@ -26,7 +26,7 @@ import { serverLoggerOptions } from '../../logging.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
-import { resultOf } from '../../testing/envelope.js';
+import { fieldNamesOf, resultOf } from '../../testing/envelope.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { loopbackGuard } from '../../testing/rgw.js';
 import { startTestWhmcs, TEST_WHMCS_CREDENTIALS, type TestWhmcs } from '../../testing/whmcs.js';
@@ -180,8 +180,7 @@ describe('billing host servers (001 §2)', () => {
       serverForm({ description: '', whmcsHost: 'not a host', whmcsPort: 70000, whmcsSecret: '' }),
     );
     expect(response.statusCode).toBe(400);
-    const fields = (response.json() as Envelope<unknown>).messages.map((m) => m.fieldName).sort();
-    expect(fields).toEqual(['description', 'whmcsHost', 'whmcsPort', 'whmcsSecret']);
+    expect(fieldNamesOf(response)).toEqual(['description', 'whmcsHost', 'whmcsPort', 'whmcsSecret']);
   });
 
   it('refuses to delete a server customers use, with a clear message', async () => {

@@ -8,28 +8,23 @@ import {
   MESSAGES,
 } from '@portal/domain';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { customers, resellerSettings, users } from '../../db/schema/index.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
-import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { useTestAppWithTenants } from '../../testing/suite.js';
 import { addCustomer, signedIn, type TestCustomer } from './testing.js';
 
-let t: TestApp;
-let tenants: Tenants;
+const ctx = useTestAppWithTenants();
 let reseller: TestCustomer;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  tenants = await createTenants(t.database.db);
-  reseller = await addCustomer(t.database.db, {
+  reseller = await addCustomer(ctx.t.database.db, {
     companyName: 'Brand Reseller',
     reseller: { enabled: true, brandName: 'B' },
   });
 });
-afterAll(() => t?.close());
 
 async function accountOf(email: string): Promise<CustomerAccount> {
-  const response = await (await signedIn(t.app, email)).json('GET', '/admin/account');
+  const response = await (await signedIn(ctx.t.app, email)).json('GET', '/admin/account');
   expect(response.statusCode).toBe(200);
   return response.json().result as CustomerAccount;
 }
@@ -43,13 +38,13 @@ const editBody = (c: TestCustomer, changes: Record<string, unknown> = {}) => ({
 });
 
 async function customerRow(customerId: number) {
-  const [row] = await t.database.db.select().from(customers).where(eq(customers.id, customerId));
+  const [row] = await ctx.t.database.db.select().from(customers).where(eq(customers.id, customerId));
   return row;
 }
 
 describe('GET /admin/account', () => {
   it('shows the super admin the account, its admins as candidates and that they may edit it', async () => {
-    const c = await addCustomer(t.database.db, {
+    const c = await addCustomer(ctx.t.database.db, {
       companyName: 'Client Co',
       parentResellerCustomerId: reseller.customerId,
     });
@@ -77,15 +72,15 @@ describe('GET /admin/account', () => {
   });
 
   it("shows the reseller's logo, the generic one without it, and the rounded main logo for the provider's customers (001 §2)", async () => {
-    const brand = await addCustomer(t.database.db, { reseller: { enabled: true, logo: 'brand logo.png' } });
-    const client = await addCustomer(t.database.db, { parentResellerCustomerId: brand.customerId });
+    const brand = await addCustomer(ctx.t.database.db, { reseller: { enabled: true, logo: 'brand logo.png' } });
+    const client = await addCustomer(ctx.t.database.db, { parentResellerCustomerId: brand.customerId });
     expect((await accountOf(client.admin.email)).logo).toBe('/public/downloads/img/brand%20logo.png');
     expect((await accountOf(brand.admin.email)).logo).toBe('/public/downloads/img/brand%20logo.png');
     expect((await accountOf(reseller.superAdmin.email)).logo).toBe(FALLBACK_IMAGES.generic);
-    const own = await accountOf(tenants.customerB.admin.email);
+    const own = await accountOf(ctx.tenants.customerB.admin.email);
     expect(own).toMatchObject({ logo: FALLBACK_IMAGES.roundMain, boltCustomer: true });
     // Settings that are not enabled brand nobody.
-    await t.database.db
+    await ctx.t.database.db
       .update(resellerSettings)
       .set({ resellerEnabled: false })
       .where(eq(resellerSettings.customerId, brand.customerId));
@@ -93,8 +88,8 @@ describe('GET /admin/account', () => {
   });
 
   it('is for customer admins only', async () => {
-    for (const email of [tenants.customerA.user.email, tenants.providerAdmin.email]) {
-      const response = await (await signedIn(t.app, email)).json('GET', '/admin/account');
+    for (const email of [ctx.tenants.customerA.user.email, ctx.tenants.providerAdmin.email]) {
+      const response = await (await signedIn(ctx.t.app, email)).json('GET', '/admin/account');
       expect(response.statusCode, email).toBe(403);
     }
   });
@@ -102,8 +97,8 @@ describe('GET /admin/account', () => {
 
 describe('PUT /admin/account (001 §5, §7)', () => {
   it('saves the details; allowProviderMachineControl for customers of a reseller only', async () => {
-    const client = await addCustomer(t.database.db, { parentResellerCustomerId: reseller.customerId });
-    const owner = await signedIn(t.app, client.superAdmin.email);
+    const client = await addCustomer(ctx.t.database.db, { parentResellerCustomerId: reseller.customerId });
+    const owner = await signedIn(ctx.t.app, client.superAdmin.email);
     const response = await owner.json('PUT', '/admin/account', editBody(client));
     expect(response.statusCode).toBe(200);
     expect(response.json().result).toMatchObject({
@@ -113,8 +108,8 @@ describe('PUT /admin/account (001 §5, §7)', () => {
       editable: true,
     });
 
-    const own = await addCustomer(t.database.db);
-    const ownOwner = await signedIn(t.app, own.superAdmin.email);
+    const own = await addCustomer(ctx.t.database.db);
+    const ownOwner = await signedIn(ctx.t.app, own.superAdmin.email);
     const ignored = await ownOwner.json('PUT', '/admin/account', editBody(own, { companyName: '' }));
     expect(ignored.statusCode).toBe(200);
     expect(ignored.json().result).toMatchObject({
@@ -129,10 +124,10 @@ describe('PUT /admin/account (001 §5, §7)', () => {
   });
 
   it('puts every validation message on its field and saves nothing', async () => {
-    const c = await addCustomer(t.database.db, { companyName: 'Unchanged' });
-    const other = await addCustomer(t.database.db);
-    await t.database.db.update(users).set({ status: 'INACTIVE' }).where(eq(users.id, c.admin.id));
-    const owner = await signedIn(t.app, c.superAdmin.email);
+    const c = await addCustomer(ctx.t.database.db, { companyName: 'Unchanged' });
+    const other = await addCustomer(ctx.t.database.db);
+    await ctx.t.database.db.update(users).set({ status: 'INACTIVE' }).where(eq(users.id, c.admin.id));
+    const owner = await signedIn(ctx.t.app, c.superAdmin.email);
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ companyName: 'x'.repeat(51) }, 'companyName', fieldTooLong(CUSTOMER_FORM_LABELS.companyName, 50)],
       [{ userIdToBeAdmin: undefined }, 'userIdToBeAdmin', fieldRequired(CUSTOMER_FORM_LABELS.userIdToBeAdmin)],
@@ -140,7 +135,7 @@ describe('PUT /admin/account (001 §5, §7)', () => {
       [{ userIdToBeAdmin: c.user.id }, 'userIdToBeAdmin', MESSAGES.account.adminNotCandidate],
       [{ userIdToBeAdmin: c.admin.id }, 'userIdToBeAdmin', MESSAGES.account.adminNotCandidate],
       [{ userIdToBeAdmin: other.admin.id }, 'userIdToBeAdmin', MESSAGES.account.adminNotCandidate],
-      [{ userIdToBeAdmin: tenants.providerAdmin.id }, 'userIdToBeAdmin', MESSAGES.account.adminNotCandidate],
+      [{ userIdToBeAdmin: ctx.tenants.providerAdmin.id }, 'userIdToBeAdmin', MESSAGES.account.adminNotCandidate],
     ];
     for (const [changes, fieldName, message] of cases) {
       const response = await owner.json('PUT', '/admin/account', editBody(c, changes));
@@ -151,7 +146,7 @@ describe('PUT /admin/account (001 §5, §7)', () => {
       companyName: 'Unchanged',
       superAdminUserId: c.superAdmin.id,
     });
-    const roles = await t.database.db
+    const roles = await ctx.t.database.db
       .select({ id: users.id, role: users.role })
       .from(users)
       .where(inArray(users.id, [c.superAdmin.id, c.admin.id, c.user.id, other.admin.id]));
@@ -166,19 +161,19 @@ describe('PUT /admin/account (001 §5, §7)', () => {
   });
 
   it('is refused to admins and read-only super admins (403)', async () => {
-    const c = await addCustomer(t.database.db, { companyName: 'Kept' });
-    const admin = await signedIn(t.app, c.admin.email);
+    const c = await addCustomer(ctx.t.database.db, { companyName: 'Kept' });
+    const admin = await signedIn(ctx.t.app, c.admin.email);
     expect((await admin.json('PUT', '/admin/account', editBody(c))).statusCode).toBe(403);
-    await t.database.db.update(users).set({ readOnly: true }).where(eq(users.id, c.superAdmin.id));
-    const readOnly = await signedIn(t.app, c.superAdmin.email);
+    await ctx.t.database.db.update(users).set({ readOnly: true }).where(eq(users.id, c.superAdmin.id));
+    const readOnly = await signedIn(ctx.t.app, c.superAdmin.email);
     expect((await readOnly.json('GET', '/admin/account')).json().result.editable).toBe(false);
     expect((await readOnly.json('PUT', '/admin/account', editBody(c))).statusCode).toBe(403);
     expect((await customerRow(c.customerId))?.companyName).toBe('Kept');
   });
 
   it('hands the super admin role over to another admin in one go', async () => {
-    const c = await addCustomer(t.database.db);
-    const owner = await signedIn(t.app, c.superAdmin.email);
+    const c = await addCustomer(ctx.t.database.db);
+    const owner = await signedIn(ctx.t.app, c.superAdmin.email);
     const response = await owner.json('PUT', '/admin/account', editBody(c, { userIdToBeAdmin: c.admin.id }));
     expect(response.statusCode).toBe(200);
     expect(response.json().result).toMatchObject({
@@ -187,7 +182,7 @@ describe('PUT /admin/account (001 §5, §7)', () => {
       editable: false,
     });
     expect((await customerRow(c.customerId))?.superAdminUserId).toBe(c.admin.id);
-    const roles = await t.database.db
+    const roles = await ctx.t.database.db
       .select({ id: users.id, role: users.role })
       .from(users)
       .where(inArray(users.id, [c.superAdmin.id, c.admin.id]));
@@ -200,7 +195,7 @@ describe('PUT /admin/account (001 §5, §7)', () => {
     // The former super admin is an admin from their next request on; the new one may edit.
     expect((await owner.json('GET', '/admin/account')).json().result.editable).toBe(false);
     expect((await owner.json('PUT', '/admin/account', editBody(c))).statusCode).toBe(403);
-    const newOwner = await signedIn(t.app, c.admin.email);
+    const newOwner = await signedIn(ctx.t.app, c.admin.email);
     const back = await newOwner.json('PUT', '/admin/account', editBody(c, { userIdToBeAdmin: c.superAdmin.id }));
     expect(back.json().result).toMatchObject({ superAdminId: c.superAdmin.id, editable: false });
   });

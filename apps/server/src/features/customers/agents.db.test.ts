@@ -41,23 +41,15 @@ describe('customer status and the agents (issue #6)', () => {
           ?.tasks.find((task) => task.id === taskId)?.runnable;
       expect(latestRunnable()).toBeUndefined();
 
-      const suspended = await provider.json(
-        'PUT',
-        withQuery(ROUTES.customers.provider.changeStatus.build({ customerId: customer.customerId }), {
-          status: 'SUSPENDED',
-        }),
-      );
-      expect(suspended.statusCode, suspended.body).toBe(200);
-      await eventually(() => latestRunnable() === false);
-
-      const active = await provider.json(
-        'PUT',
-        withQuery(ROUTES.customers.provider.changeStatus.build({ customerId: customer.customerId }), {
-          status: 'ACTIVE',
-        }),
-      );
-      expect(active.statusCode, active.body).toBe(200);
-      await eventually(() => latestRunnable() === true);
+      const changeStatus = ROUTES.customers.provider.changeStatus.build({ customerId: customer.customerId });
+      for (const [status, runnable] of [
+        ['SUSPENDED', false],
+        ['ACTIVE', true],
+      ] as const) {
+        const changed = await provider.json('PUT', withQuery(changeStatus, { status }));
+        expect(changed.statusCode, changed.body).toBe(200);
+        await eventually(() => latestRunnable() === runnable);
+      }
     } finally {
       await agent.client.stop();
     }

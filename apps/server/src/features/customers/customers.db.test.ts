@@ -28,13 +28,14 @@ import {
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
-import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { signedInClients } from '../../testing/envelope.js';
+import { createTenants, fixtureEmails, type Tenants } from '../../testing/fixtures.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { addCustomer, signedIn } from './testing.js';
 
 let t: TestApp;
 let tenants: Tenants;
-type Caller = 'provider' | 'reseller' | 'superA' | 'adminA' | 'userA' | 'adminB' | 'readOnlyProvider';
+type Caller = keyof ReturnType<typeof fixtureEmails> | 'readOnlyProvider';
 const clients = {} as Record<Caller, TestClient>;
 const as = (caller: Caller) => clients[caller];
 let fixtures: ReturnType<typeof backupFixtures>;
@@ -51,18 +52,10 @@ beforeAll(async () => {
   const [providerRow] = await db.select().from(users).where(eq(users.id, tenants.providerAdmin.id));
   if (!providerRow) throw new Error('no provider admin');
   await db.insert(users).values({ ...providerRow, id: undefined, email: 'viewer@provider.test', readOnly: true });
-  const emails: Record<Caller, string> = {
-    provider: tenants.providerAdmin.email,
-    reseller: tenants.reseller.superAdmin.email,
-    superA: tenants.customerA.superAdmin.email,
-    adminA: tenants.customerA.admin.email,
-    userA: tenants.customerA.user.email,
-    adminB: tenants.customerB.admin.email,
-    readOnlyProvider: 'viewer@provider.test',
-  };
-  for (const [caller, email] of Object.entries(emails) as [Caller, string][]) {
-    clients[caller] = await signedIn(t.app, email);
-  }
+  Object.assign(
+    clients,
+    await signedInClients(t.app, { ...fixtureEmails(tenants), readOnlyProvider: 'viewer@provider.test' }),
+  );
 });
 afterAll(() => t?.close());
 
@@ -353,8 +346,7 @@ describe('customer page (002 §3)', () => {
       parentResellerCustomerId: tenants.reseller.customerId,
     });
     const locationId = await fixtures.storageLocation(c.customerId);
-    const big = await fixtures.package(c.customerId, { name: 'Big' });
-    await db.update(backupPackages).set({ storageLocationId: locationId }).where(eq(backupPackages.id, big));
+    const big = await fixtures.package(c.customerId, { name: 'Big', storageLocationId: locationId });
     const small = await fixtures.package(c.customerId, { name: 'Small', status: 'SUSPENDED' });
     const gone = await fixtures.package(c.customerId, { name: 'Going' });
     await db.update(backupPackages).set({ beingDeleted: true }).where(eq(backupPackages.id, gone));

@@ -163,8 +163,7 @@ describe('delete customer: the data really goes', () => {
       .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
       .where(eq(storageLocations.id, location));
     if (!place) throw new Error('no location');
-    const inLocation = await fixtures.package(c.customerId);
-    await db().update(backupPackages).set({ storageLocationId: location }).where(eq(backupPackages.id, inLocation));
+    const inLocation = await fixtures.package(c.customerId, { storageLocationId: location });
     const withoutLocation = await fixtures.package(c.customerId);
     const m1 = await fixtures.machine(inLocation, { assignedUserId: c.user.id });
     const m2 = await fixtures.machine(withoutLocation);

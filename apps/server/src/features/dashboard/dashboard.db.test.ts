@@ -18,16 +18,15 @@ import {
   TASK_SORT_COLUMNS,
 } from '@portal/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, customers } from '../../db/schema/index.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { FIXTURE_PASSWORD } from '../../testing/fixtures.js';
+import { useTestAppWithTenants } from '../../testing/suite.js';
 import { createBackupStateService } from '../backup-state/service.js';
 
-let t: TestApp;
-let tenants: Tenants;
+const ctx = useTestAppWithTenants();
 const as: Record<'provider' | 'reseller' | 'superA' | 'adminA' | 'userA' | 'adminB' | 'anonymous', TestClient> =
   {} as never;
 /** Customer A (a reseller's client): 14 machines, the first assigned to A's user. */
@@ -36,19 +35,17 @@ let machineB = 0;
 let userMachineTasks: { active: number; paused: number; failed: number } = { active: 0, paused: 0, failed: 0 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const db = t.database.db;
-  tenants = await createTenants(db);
+  const db = ctx.t.database.db;
   const fixtures = backupFixtures(db);
   const state = createBackupStateService({ db });
 
-  const a = tenants.customerA.customerId;
-  const b = tenants.customerB.customerId;
-  await fixtures.setSuperAdmin(a, tenants.customerA.superAdmin.id);
-  await fixtures.setSuperAdmin(b, tenants.customerB.superAdmin.id);
-  await fixtures.setSuperAdmin(tenants.reseller.customerId, tenants.reseller.superAdmin.id);
+  const a = ctx.tenants.customerA.customerId;
+  const b = ctx.tenants.customerB.customerId;
+  await fixtures.setSuperAdmin(a, ctx.tenants.customerA.superAdmin.id);
+  await fixtures.setSuperAdmin(b, ctx.tenants.customerB.superAdmin.id);
+  await fixtures.setSuperAdmin(ctx.tenants.reseller.customerId, ctx.tenants.reseller.superAdmin.id);
   await fixtures.storageLocation(a);
-  await fixtures.storageLocation(tenants.reseller.customerId);
+  await fixtures.storageLocation(ctx.tenants.reseller.customerId);
   // Customer B has no storage location: a new signup.
 
   const packageA = await fixtures.package(a);
@@ -56,7 +53,7 @@ beforeAll(async () => {
     machinesA.push(
       await fixtures.machine(packageA, {
         name: `alpha-${String(i).padStart(2, '0')}`,
-        assignedUserId: i === 1 ? tenants.customerA.user.id : null,
+        assignedUserId: i === 1 ? ctx.tenants.customerA.user.id : null,
         osFamily: i % 3 === 0 ? 'WINDOWS' : 'LINUX',
         softwareVersion: `1.${i % 4}.0`,
         status: i === 14 ? 'SUSPENDED' : 'ACTIVE',
@@ -79,19 +76,18 @@ beforeAll(async () => {
   await state.createTask(fixtures.task(machineB, { statusOfLastRun: 'FAILED' }));
 
   const sign = async (email: string) => {
-    const client = new TestClient(t.app);
+    const client = new TestClient(ctx.t.app);
     await client.signIn(email, FIXTURE_PASSWORD);
     return client;
   };
-  as.provider = await sign(tenants.providerAdmin.email);
-  as.reseller = await sign(tenants.reseller.superAdmin.email);
-  as.superA = await sign(tenants.customerA.superAdmin.email);
-  as.adminA = await sign(tenants.customerA.admin.email);
-  as.userA = await sign(tenants.customerA.user.email);
-  as.adminB = await sign(tenants.customerB.admin.email);
-  as.anonymous = new TestClient(t.app);
+  as.provider = await sign(ctx.tenants.providerAdmin.email);
+  as.reseller = await sign(ctx.tenants.reseller.superAdmin.email);
+  as.superA = await sign(ctx.tenants.customerA.superAdmin.email);
+  as.adminA = await sign(ctx.tenants.customerA.admin.email);
+  as.userA = await sign(ctx.tenants.customerA.user.email);
+  as.adminB = await sign(ctx.tenants.customerB.admin.email);
+  as.anonymous = new TestClient(ctx.t.app);
 });
-afterAll(() => t.close());
 
 async function get<T>(client: TestClient, url: string, status = 200): Promise<T> {
   const response = await client.json('GET', url);
@@ -108,15 +104,15 @@ describe('customers tab', () => {
     expect(result).toMatchObject({ totalElements: 3, totalPages: 1 });
     const [alpha, beta, reseller] = result.elements;
     expect(alpha).toEqual({
-      id: tenants.customerA.customerId,
+      id: ctx.tenants.customerA.customerId,
       name: 'Alpha Ltd',
-      superAdminEmail: tenants.customerA.superAdmin.email,
+      superAdminEmail: ctx.tenants.customerA.superAdmin.email,
       status: 'ACTIVE',
       statusGroup: 'ACTIVE',
       types: ['RESELLER_CLIENT'],
       taskStatus: 'FAILED_AND_MISSED_TASKS',
       tasksInProgress: true,
-      customerUrl: `/boltadmin/customers/${tenants.customerA.customerId}`,
+      customerUrl: `/boltadmin/customers/${ctx.tenants.customerA.customerId}`,
     });
     expect(beta).toMatchObject({ status: 'SIGNUP_REQUESTED', statusGroup: 'NEW_SIGNUP', taskStatus: 'FAILED_TASKS' });
     expect(beta?.types).toEqual(['PROVIDER_OWN']);
@@ -165,7 +161,7 @@ describe('customers tab', () => {
   it('shows a reseller admin only its own customers, with reseller links', async () => {
     const result = await page<DashboardCustomerRow>(as.reseller, ROUTES.dashboard.customers.build());
     expect(names(result.elements)).toEqual(['Alpha Ltd']);
-    expect(result.elements[0]?.customerUrl).toBe(`/admin/mycustomers/${tenants.customerA.customerId}`);
+    expect(result.elements[0]?.customerUrl).toBe(`/admin/mycustomers/${ctx.tenants.customerA.customerId}`);
     const counts = await get<DashboardCustomerCounts>(as.reseller, ROUTES.dashboard.customerCounts.build());
     expect(counts.total).toBe(1);
   });
@@ -181,7 +177,7 @@ describe('customers tab', () => {
 
 describe('machines tab', () => {
   it('pages a customer machines 12 at a time with provider links', async () => {
-    const a = tenants.customerA.customerId;
+    const a = ctx.tenants.customerA.customerId;
     const first = await page<DashboardMachineRow>(
       as.provider,
       ROUTES.dashboard.customerMachines.build({ customerId: a }),
@@ -221,7 +217,7 @@ describe('machines tab', () => {
   });
 
   it('sorts on every column both ways', async () => {
-    const path = ROUTES.dashboard.customerMachines.build({ customerId: tenants.customerA.customerId });
+    const path = ROUTES.dashboard.customerMachines.build({ customerId: ctx.tenants.customerA.customerId });
     for (const column of MACHINE_SORT_COLUMNS) {
       const asc = await page<DashboardMachineRow>(as.provider, `${path}?sort=${column},asc&size=100`);
       const desc = await page<DashboardMachineRow>(as.provider, `${path}?sort=${column},desc&size=100`);
@@ -234,14 +230,14 @@ describe('machines tab', () => {
   });
 
   it('filters by machine status or tasks status; counts cover the whole customer', async () => {
-    const path = ROUTES.dashboard.customerMachines.build({ customerId: tenants.customerA.customerId });
+    const path = ROUTES.dashboard.customerMachines.build({ customerId: ctx.tenants.customerA.customerId });
     const suspended = await page<DashboardMachineRow>(as.provider, `${path}?status=SUSPENDED`);
     expect(names(suspended.elements)).toEqual(['alpha-14']);
     const missed = await page<DashboardMachineRow>(as.provider, `${path}?taskStatus=MISSED_TASKS`);
     expect(names(missed.elements)).toEqual(['alpha-02']);
     const counts = await get<DashboardMachineCounts>(
       as.provider,
-      ROUTES.dashboard.customerMachineCounts.build({ customerId: tenants.customerA.customerId }),
+      ROUTES.dashboard.customerMachineCounts.build({ customerId: ctx.tenants.customerA.customerId }),
     );
     expect(counts.total).toBe(14);
     expect(counts.status).toMatchObject({ ACTIVE: 13, SUSPENDED: 1 });
@@ -267,7 +263,7 @@ describe('machines tab', () => {
   });
 
   it('lets a reseller admin open its customer machines with reseller links, and no other customer', async () => {
-    const a = tenants.customerA.customerId;
+    const a = ctx.tenants.customerA.customerId;
     const result = await page<DashboardMachineRow>(
       as.reseller,
       ROUTES.dashboard.customerMachines.build({ customerId: a }),
@@ -277,10 +273,14 @@ describe('machines tab', () => {
     expect(row.backupMachineUrl).toBe(
       `/admin/mycustomers/${a}/backuppackages/${row.backupPackageId}/backupmachines/${row.id}`,
     );
-    await get(as.reseller, ROUTES.dashboard.customerMachines.build({ customerId: tenants.customerB.customerId }), 404);
     await get(
       as.reseller,
-      ROUTES.dashboard.customerMachineCounts.build({ customerId: tenants.customerB.customerId }),
+      ROUTES.dashboard.customerMachines.build({ customerId: ctx.tenants.customerB.customerId }),
+      404,
+    );
+    await get(
+      as.reseller,
+      ROUTES.dashboard.customerMachineCounts.build({ customerId: ctx.tenants.customerB.customerId }),
       404,
     );
   });
@@ -300,16 +300,20 @@ describe('machines tab', () => {
     expect((await get<DashboardMachineCounts>(as.userA, ROUTES.dashboard.ownMachineCounts.build())).total).toBe(1);
     const viaId = await page<DashboardMachineRow>(
       as.userA,
-      ROUTES.dashboard.customerMachines.build({ customerId: tenants.customerA.customerId }),
+      ROUTES.dashboard.customerMachines.build({ customerId: ctx.tenants.customerA.customerId }),
     );
     expect(names(viaId.elements)).toEqual(['alpha-01']);
   });
 
   it('gives another tenant nothing of customer A, and the provider no own machines', async () => {
-    await get(as.adminB, ROUTES.dashboard.customerMachines.build({ customerId: tenants.customerA.customerId }), 404);
     await get(
       as.adminB,
-      ROUTES.dashboard.customerMachineCounts.build({ customerId: tenants.customerA.customerId }),
+      ROUTES.dashboard.customerMachines.build({ customerId: ctx.tenants.customerA.customerId }),
+      404,
+    );
+    await get(
+      as.adminB,
+      ROUTES.dashboard.customerMachineCounts.build({ customerId: ctx.tenants.customerA.customerId }),
       404,
     );
     const own = await page<DashboardMachineRow>(as.adminB, ROUTES.dashboard.ownMachines.build());
@@ -337,9 +341,9 @@ describe('tasks tab', () => {
     });
     expect(mail).toMatchObject({ displayStatus: 'LAST_FAILED', badges: [] });
     expect(photos).toMatchObject({ status: 'PAUSED', displayStatus: 'NOT_RUNNABLE', badges: ['PAUSED'] });
-    const machine = (await t.database.db.select().from(backupMachines).where(eq(backupMachines.id, first())))[0];
+    const machine = (await ctx.t.database.db.select().from(backupMachines).where(eq(backupMachines.id, first())))[0];
     expect(documents.backupTaskUrl).toBe(
-      `/boltadmin/customers/${tenants.customerA.customerId}/backuppackages/${machine?.backupPackageId}/backupmachines/${first()}/backuptasks/${documents.id}`,
+      `/boltadmin/customers/${ctx.tenants.customerA.customerId}/backuppackages/${machine?.backupPackageId}/backupmachines/${first()}/backuptasks/${documents.id}`,
     );
     const user = await page<DashboardTaskRow>(as.userA, ROUTES.dashboard.machineTasks.build({ machineId: first() }));
     expect(user.elements[0]?.backupTaskUrl).toBe(`/backupmachines/${first()}/backuptasks/${documents.id}`);
@@ -347,7 +351,9 @@ describe('tasks tab', () => {
 
   it('shows the suspension badge of a suspended machine', async () => {
     const suspended = machinesA[13] as number;
-    await createBackupStateService({ db: t.database.db }).createTask(backupFixtures(t.database.db).task(suspended));
+    await createBackupStateService({ db: ctx.t.database.db }).createTask(
+      backupFixtures(ctx.t.database.db).task(suspended),
+    );
     const result = await page<DashboardTaskRow>(
       as.provider,
       ROUTES.dashboard.machineTasks.build({ machineId: suspended }),
@@ -429,10 +435,10 @@ describe('getting-started strip', () => {
       firstMachineLinkedToUser: true,
       firstBackupTaskCreated: true,
     });
-    await t.database.db
+    await ctx.t.database.db
       .update(customers)
       .set({ firstPaymentRequired: false })
-      .where(eq(customers.id, tenants.reseller.customerId));
+      .where(eq(customers.id, ctx.tenants.reseller.customerId));
     const reseller = await get<GettingStartedFlags>(as.reseller, ROUTES.dashboard.gettingStarted.build());
     expect(reseller).toEqual({
       boltCustomer: true,

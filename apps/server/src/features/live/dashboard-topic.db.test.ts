@@ -6,23 +6,22 @@ import {
   dashboardChangeSchema,
   ROUTES,
 } from '@portal/domain';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../http/request-context.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { browserStomp, useStartedStompClients } from '../../testing/stomp.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
 import { channelMachines, eventually, listenOnLoopback, stompClient, type TestStomp } from './testing.js';
 
 /** The live dashboard (issue #5): who hears which machine's change, from the real app and channel. */
 
-const ORIGIN = 'http://portal.test';
 let t: TestApp;
 let tenants: Tenants;
 let base: string;
-const started: TestStomp[] = [];
+const started = useStartedStompClients();
 const machines = { assigned: 0, unassigned: 0, other: 0 };
 let credential: MachineCredential;
 let taskId = 0;
@@ -30,9 +29,7 @@ let taskId = 0;
 async function watcher(email: string, side: 'customer' | 'provider') {
   const client = new TestClient(t.app);
   await client.signIn(email, FIXTURE_PASSWORD);
-  const stomp = stompClient(`${base}${ROUTES.live[side].build()}`, {
-    headers: { cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
-  });
+  const stomp = browserStomp(client, `${base}${ROUTES.live[side].build()}`);
   started.push(stomp);
   expect(await stomp.connected).toBe('connected');
   const { messages } = stomp.subscribe(DASHBOARD_TOPICS[side]);
@@ -68,10 +65,6 @@ beforeAll(async () => {
   if (!issued) throw new Error('no credential');
   credential = issued;
   base = await listenOnLoopback(t.app);
-});
-
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((c) => c.stop()));
 });
 
 afterAll(async () => {
@@ -152,9 +145,7 @@ describe('the dashboard topic', () => {
   it('accepts only the topic of its own side', async () => {
     const client = new TestClient(t.app);
     await client.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
-    const stomp = stompClient(`${base}${ROUTES.live.customer.build()}`, {
-      headers: { cookie: `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
-    });
+    const stomp = browserStomp(client, `${base}${ROUTES.live.customer.build()}`);
     started.push(stomp);
     expect(await stomp.connected).toBe('connected');
     expect(await stomp.sendWithReceipt('SUBSCRIBE', DASHBOARD_TOPICS.provider)).toBe(false);

@@ -3,10 +3,10 @@ import { AGENT_CHANNEL, type AgentToServer, machineQueue, ROUTES } from '@portal
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, backupMachines } from '../../db/schema/index.js';
-import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { browserStomp, sessionCookieOf, useStartedStompClients } from '../../testing/stomp.js';
 import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
 import { defaultLiveHandlers } from './channel.js';
 import { channelMachines, eventually, rawSocket, stompClient, type TestStomp, upgradeStatus } from './testing.js';
@@ -18,7 +18,7 @@ let t: TestApp;
 let tenants: Tenants;
 let base: string;
 const events: Array<{ machineId: number; event: AgentToServer }> = [];
-const started: TestStomp[] = [];
+const started = useStartedStompClients();
 const raws: Array<{ socket: { terminate(): void } }> = [];
 const cookies = new Map<string, string>();
 const machines = { assigned: 0, unassigned: 0, other: 0 };
@@ -29,7 +29,7 @@ async function sessionCookie(email: string): Promise<string> {
   if (known) return known;
   const client = new TestClient(t.app);
   await client.signIn(email, FIXTURE_PASSWORD);
-  const cookie = `${SESSION_COOKIE}=${client.cookie(SESSION_COOKIE)}`;
+  const cookie = sessionCookieOf(client);
   cookies.set(email, cookie);
   return cookie;
 }
@@ -52,6 +52,15 @@ function agent(credential: MachineCredential, heartbeatOutgoing = 0): TestStomp 
 async function raw(path: string, headers: Record<string, string> = {}) {
   const socket = await rawSocket(`${base}${path}`, headers);
   raws.push(socket);
+  return socket;
+}
+
+/** A raw socket of the assigned machine's agent, past its CONNECT (with `headers`, each ending in a newline). */
+async function connectedAgentSocket(headers = '') {
+  const { machineId, token } = credentials.assigned as MachineCredential;
+  const socket = await raw(AGENT_CHANNEL.endpoint);
+  socket.send(`CONNECT\naccept-version:1.2\n${headers}login:${machineId}\npasscode:${token}\n\n\0`);
+  await socket.waitFor((f) => f.startsWith('CONNECTED'));
   return socket;
 }
 
@@ -101,8 +110,7 @@ beforeAll(async () => {
   base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
 
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((c) => c.stop()));
+afterEach(() => {
   for (const r of raws.splice(0)) r.socket.terminate();
 });
 
@@ -114,9 +122,7 @@ describe('browser endpoints', () => {
   it('cuts off a browser whose user signed out, within seconds, whether it sends frames or not', async () => {
     const http = new TestClient(t.app);
     await http.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
-    const client = stompClient(`${base}${ROUTES.live.customer.build()}`, {
-      headers: { cookie: `${SESSION_COOKIE}=${http.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
-    });
+    const client = browserStomp(http, `${base}${ROUTES.live.customer.build()}`);
     started.push(client);
     expect(await client.connected).toBe('connected');
     expect(await client.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machines.unassigned))).toBe(true);
@@ -302,10 +308,7 @@ describe('agent endpoint', () => {
   });
 
   it('closes a connection whose peer stops sending heart-beats, and keeps one that sends them', async () => {
-    const silent = await raw(AGENT_CHANNEL.endpoint);
-    const { machineId, token } = credentials.assigned as MachineCredential;
-    silent.send(`CONNECT\naccept-version:1.2\nheart-beat:50,0\nlogin:${machineId}\npasscode:${token}\n\n\0`);
-    await silent.waitFor((f) => f.startsWith('CONNECTED'));
+    const silent = await connectedAgentSocket('heart-beat:50,0\n');
     expect(await silent.closed).toBeGreaterThan(0);
     const beating = agent(credentials.assigned as MachineCredential, 50);
     expect(await beating.connected).toBe('connected');
@@ -338,20 +341,14 @@ describe('hostile frames', () => {
   });
 
   it('refuses a malformed frame after CONNECT with ERROR', async () => {
-    const { machineId, token } = credentials.assigned as MachineCredential;
-    const socket = await raw(AGENT_CHANNEL.endpoint);
-    socket.send(`CONNECT\naccept-version:1.2\nlogin:${machineId}\npasscode:${token}\n\n\0`);
-    await socket.waitFor((f) => f.startsWith('CONNECTED'));
+    const socket = await connectedAgentSocket();
     socket.send('SEND\ndestination:/agent/inbound\nbad:\\q\n\n{}\0');
     expect(await socket.waitFor((f) => f.startsWith('ERROR'))).toContain('bad header escape');
     await socket.closed;
   });
 
   it('refuses an oversize frame with ERROR and closes', async () => {
-    const { machineId, token } = credentials.assigned as MachineCredential;
-    const socket = await raw(AGENT_CHANNEL.endpoint);
-    socket.send(`CONNECT\naccept-version:1.2\nlogin:${machineId}\npasscode:${token}\n\n\0`);
-    await socket.waitFor((f) => f.startsWith('CONNECTED'));
+    const socket = await connectedAgentSocket();
     socket.send(`SEND\ndestination:/agent/inbound\n\n${'x'.repeat(AGENT_CHANNEL.maxFrameBytes + 10)}\0`);
     expect(await socket.waitFor((f) => f.startsWith('ERROR'))).toContain('Frame larger than');
     await socket.closed;
@@ -367,10 +364,7 @@ describe('hostile frames', () => {
   });
 
   it('answers DISCONNECT with its receipt', async () => {
-    const { machineId, token } = credentials.assigned as MachineCredential;
-    const socket = await raw(AGENT_CHANNEL.endpoint);
-    socket.send(`CONNECT\naccept-version:1.2\nlogin:${machineId}\npasscode:${token}\n\n\0`);
-    await socket.waitFor((f) => f.startsWith('CONNECTED'));
+    const socket = await connectedAgentSocket();
     socket.send('DISCONNECT\nreceipt:bye\n\n\0');
     expect(await socket.waitFor((f) => f.startsWith('RECEIPT'))).toContain('receipt-id:bye');
     await socket.closed;

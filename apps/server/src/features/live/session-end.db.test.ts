@@ -1,13 +1,13 @@
 import { DASHBOARD_TOPICS, MFA_TEXTS, machineQueue, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers } from '../../db/schema/index.js';
-import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
-import { eventually, listenOnLoopback, stompClient, type TestStomp } from './testing.js';
+import { browserStomp, useStartedStompClients } from '../../testing/stomp.js';
+import { eventually, listenOnLoopback } from './testing.js';
 
 /**
  * A browser that only listens sends no frames, yet a session that ends (signed out, user deleted, customer
@@ -15,13 +15,12 @@ import { eventually, listenOnLoopback, stompClient, type TestStomp } from './tes
  */
 
 const RECHECK_MS = 100;
-const ORIGIN = 'http://portal.test';
 
 let t: TestApp;
 let tenants: Tenants;
 let base: string;
 let machineA: number;
-const started: TestStomp[] = [];
+const started = useStartedStompClients();
 
 beforeAll(async () => {
   t = await createTestApp({}, { live: { options: { sessionRecheckMs: RECHECK_MS } } });
@@ -29,9 +28,6 @@ beforeAll(async () => {
   const fixtures = backupFixtures(t.database.db);
   machineA = await fixtures.machine(await fixtures.package(tenants.customerA.customerId));
   base = await listenOnLoopback(t.app);
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((c) => c.stop()));
 });
 afterAll(async () => {
   await t?.close();
@@ -45,9 +41,7 @@ async function signedIn(email: string) {
 
 /** A browser of this session that subscribes (receipted, so the subscription is in place) and then only listens. */
 async function listener(http: TestClient, destination: string) {
-  const client = stompClient(`${base}${ROUTES.live.customer.build()}`, {
-    headers: { cookie: `${SESSION_COOKIE}=${http.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
-  });
+  const client = browserStomp(http, `${base}${ROUTES.live.customer.build()}`);
   started.push(client);
   expect(await client.connected).toBe('connected');
   const queue = client.subscribe(destination);

@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { RETENTION_MESSAGES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupMachines, backupPackages, buckets, storageLocations } from '../../db/schema/index.js';
+import { backupMachines, buckets, storageLocations } from '../../db/schema/index.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
@@ -44,8 +44,7 @@ beforeAll(async () => {
   const fixtures = backupFixtures(db);
 
   const locationId = await fixtures.storageLocation(tenants.customerA.customerId);
-  const pkgA = await fixtures.package(tenants.customerA.customerId);
-  await db.update(backupPackages).set({ storageLocationId: locationId }).where(eq(backupPackages.id, pkgA));
+  const pkgA = await fixtures.package(tenants.customerA.customerId, { storageLocationId: locationId });
   const [place] = await db
     .select({ bucket: buckets.name })
     .from(storageLocations)

@@ -1,14 +1,15 @@
 /** Machine commands (issue #5): upload of log files, log file download, storage refresh; agents' log uploads. */
 import { LOG_FILES, MESSAGES, ROUTES, type ServerToAgent, withQuery } from '@portal/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, users } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
 import { signedInClients } from '../../testing/envelope.js';
-import { createTenants, type Tenants } from '../../testing/fixtures.js';
-import { connectTestAgent, eventually, listenOnLoopback, type TestStomp } from '../live/testing.js';
+import { createTenants, fixtureEmails, type Tenants } from '../../testing/fixtures.js';
+import { useStartedStompClients } from '../../testing/stomp.js';
+import { connectTestAgent, eventually, listenOnLoopback } from '../live/testing.js';
 import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
 
 let t: TestApp;
@@ -21,7 +22,7 @@ let offlineRef = { customerId: 0, packageId: 0, machineId: 0 };
 let otherTenantRef = { customerId: 0, packageId: 0, machineId: 0 };
 let credential: MachineCredential;
 let offlineCredential: MachineCredential;
-const started: TestStomp[] = [];
+const started = useStartedStompClients();
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -42,20 +43,10 @@ beforeAll(async () => {
   if (!issued || !issuedOffline) throw new Error('no credential');
   credential = issued;
   offlineCredential = issuedOffline;
-  clients = await signedInClients(t.app, {
-    provider: tenants.providerAdmin.email,
-    superAdminB: tenants.customerB.superAdmin.email,
-    adminB: tenants.customerB.admin.email,
-    userB: tenants.customerB.user.email,
-    adminA: tenants.customerA.admin.email,
-    reseller: tenants.reseller.superAdmin.email,
-  });
+  clients = await signedInClients(t.app, fixtureEmails(tenants));
   base = await listenOnLoopback(t.app);
 });
 
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((c) => c.stop()));
-});
 afterAll(async () => {
   await t?.close();
 });
@@ -157,7 +148,7 @@ describe('request upload of log files (001 §7 uploadlogfiles)', () => {
   });
 
   it('is for provider admins only, and validates the flag', async () => {
-    for (const key of ['superAdminB', 'adminB', 'userB', 'reseller']) {
+    for (const key of ['superB', 'adminB', 'userB', 'reseller']) {
       const command = await as(key).json(
         'POST',
         withQuery(ROUTES.machineCommands.uploadLogFiles.build(ref), { uploadupdaterfiles: true }),
@@ -349,7 +340,7 @@ describe('refresh storage space (001 §7 PUT …?refresh=true)', () => {
 
   it('sends refreshStorage to the online agent for each of the three admin roles', async () => {
     const agent = await connectAgent();
-    for (const key of ['provider', 'superAdminB', 'adminB']) {
+    for (const key of ['provider', 'superB', 'adminB']) {
       const response = await refresh(key);
       expect(response.statusCode, key).toBe(200);
       expect(response.json()).toMatchObject({ status: 'OK', result: null, messages: [] });
@@ -387,7 +378,7 @@ describe('refresh storage space (001 §7 PUT …?refresh=true)', () => {
     const ids = [tenants.customerB.admin.id, tenants.customerB.superAdmin.id, tenants.providerAdmin.id];
     for (const id of ids) await readOnly(id, true);
     try {
-      for (const key of ['adminB', 'superAdminB', 'provider']) {
+      for (const key of ['adminB', 'superB', 'provider']) {
         const response = await refresh(key);
         expect(response.statusCode, key).toBe(403);
         expect(response.json().messages[0].message).toBe(MESSAGES.forbidden);

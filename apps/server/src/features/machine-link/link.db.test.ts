@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, backupPackages, users } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { fieldNamesOf } from '../../testing/envelope.js';
 import { FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { createMachineCredentials } from '../machine-auth/credentials.js';
 import { linkFixtures } from './testing.js';
@@ -90,12 +91,7 @@ describe('agent link', () => {
     expect(provider.statusCode).toBe(403);
     const bad = await link(device({ osFamily: 'AMIGA', name: '' }));
     expect(bad.statusCode).toBe(400);
-    expect(
-      bad
-        .json()
-        .messages.map((m: { fieldName: string }) => m.fieldName)
-        .sort(),
-    ).toEqual(['name', 'osFamily']);
+    expect(fieldNamesOf(bad)).toEqual(['name', 'osFamily']);
     const zone = await link(device({ timeZone: 'Mars/Base' }));
     expect(zone.statusCode).toBe(400);
     expect(zone.json().messages[0]).toMatchObject({ fieldName: 'timeZone' });

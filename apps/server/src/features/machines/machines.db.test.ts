@@ -19,7 +19,7 @@ import {
   withQuery,
 } from '@portal/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditEvents,
   backupMachines,
@@ -28,15 +28,15 @@ import {
   machineMessages,
   users,
 } from '../../db/schema/index.js';
-import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
 import { signedInClients } from '../../testing/envelope.js';
-import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { createTenants, fixtureEmails, type Tenants } from '../../testing/fixtures.js';
+import { browserStomp, useStartedStompClients } from '../../testing/stomp.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
 import { createBackupStateService } from '../backup-state/service.js';
-import { connectTestAgent, eventually, listenOnLoopback, stompClient, type TestStomp } from '../live/testing.js';
+import { connectTestAgent, eventually, listenOnLoopback } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
 import { createRepositoryRemoval } from '../local-storage/removal.js';
 import { createRepository } from '../local-storage/store.js';
@@ -60,7 +60,7 @@ let userMachine = 0;
 let otherMachine = 0;
 let packageB = 0;
 let machineB = 0;
-const started: TestStomp[] = [];
+const started = useStartedStompClients();
 
 beforeAll(async () => {
   t = await createTestApp({ DATA_DIR: dataDir });
@@ -71,18 +71,8 @@ beforeAll(async () => {
   otherMachine = await fixtures.machine(packageA, { name: 'Beta', assignedUserId: tenants.customerA.admin.id });
   packageB = await fixtures.package(tenants.customerB.customerId);
   machineB = await fixtures.machine(packageB, { name: 'Gamma', assignedUserId: tenants.customerB.admin.id });
-  clients = await signedInClients(t.app, {
-    provider: tenants.providerAdmin.email,
-    reseller: tenants.reseller.superAdmin.email,
-    superA: tenants.customerA.superAdmin.email,
-    adminA: tenants.customerA.admin.email,
-    userA: tenants.customerA.user.email,
-    adminB: tenants.customerB.admin.email,
-  });
+  clients = await signedInClients(t.app, fixtureEmails(tenants));
   base = await listenOnLoopback(t.app);
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((c) => c.stop()));
 });
 afterAll(async () => {
   await t?.close();
@@ -323,9 +313,7 @@ describe('remote management (PUT /backupmachines/{id}/remotemanagement; 002 §4.
     const issued = await createMachineCredentials(t.database.db).issue(userMachine);
     if (!issued) throw new Error('no credential');
     const agent = await connectTestAgent(t.app, base, issued);
-    const browser = stompClient(`${base}${ROUTES.live.customer.build()}`, {
-      headers: { cookie: `${SESSION_COOKIE}=${as('userA').cookie(SESSION_COOKIE)}`, origin: 'http://portal.test' },
-    });
+    const browser = browserStomp(as('userA'), `${base}${ROUTES.live.customer.build()}`);
     started.push(agent.client, browser);
     expect(await browser.connected).toBe('connected');
     const queue = browser.subscribe(machineQueue('customer', userMachine));
@@ -594,6 +582,11 @@ describe('per-machine quota', () => {
     started.push(agent.client);
     const taskLists = () =>
       agent.commands().filter((c): c is Extract<ServerToAgent, { type: 'tasks' }> => c.type === 'tasks');
+    /** Whether the newest task list the agent was sent lets the task run. */
+    const runnableAsSent = () =>
+      taskLists()
+        .at(-1)
+        ?.tasks.find((task) => task.id === taskId)?.runnable;
     const displayStatus = async () =>
       (await t.database.db.select().from(backupTasks).where(eq(backupTasks.id, taskId)))[0]?.displayStatus;
 
@@ -602,11 +595,7 @@ describe('per-machine quota', () => {
     await eventually(async () => (await machineRow(machineId))?.status === 'OVER_PER_MACHINE_QUOTA');
     expect(await displayStatus()).toBe('NOT_RUNNABLE');
     await eventually(() => taskLists().length > before);
-    expect(
-      taskLists()
-        .at(-1)
-        ?.tasks.find((task) => task.id === taskId)?.runnable,
-    ).toBe(false);
+    expect(runnableAsSent()).toBe(false);
     const dashboard = await as('adminB').json(
       'GET',
       withQuery(ROUTES.dashboard.ownMachines.build(), { status: 'OVER_PER_MACHINE_QUOTA' }),
@@ -618,11 +607,7 @@ describe('per-machine quota', () => {
     await eventually(async () => (await machineRow(machineId))?.status === 'ACTIVE');
     expect(await displayStatus()).not.toBe('NOT_RUNNABLE');
     await eventually(() => taskLists().length > over);
-    expect(
-      taskLists()
-        .at(-1)
-        ?.tasks.find((task) => task.id === taskId)?.runnable,
-    ).toBe(true);
+    expect(runnableAsSent()).toBe(true);
 
     // A suspended machine stays suspended whatever it reports.
     await setMachine(machineId, { status: 'SUSPENDED' });

@@ -46,6 +46,9 @@ const at = (offsetSteps = 0) => new Date(t.clock.now.getTime() + offsetSteps * S
 const auditOf = async (email: string) =>
   (await t.database.db.select().from(auditEvents).where(eq(auditEvents.email, email))).map((e) => e.type);
 /** The route table's entries this app registered (the demo's own are not, outside demo mode). */
+/** Asks to turn the client's two-factor sign-in off, proving it with the password and a code. */
+const disableMfa = (client: TestClient, password: string, code: string) =>
+  client.json('POST', '/profile/mfa/disable', { password, code });
 const registered = () => {
   const keys = new Set(t.app.routeCatalogue.map((r) => `${r.method} ${r.url}`));
   return allRoutes().filter((entry) => keys.has(`${entry.method} ${entry.path}`));
@@ -275,16 +278,10 @@ describe('turning off and new recovery codes (issue 18)', () => {
     const { secret, recoveryCodes } = await enrolMfa(client, at());
     nextStep();
 
-    const wrongPassword = await client.json('POST', '/profile/mfa/disable', {
-      password: 'not it',
-      code: totpAt(secret, at()),
-    });
+    const wrongPassword = await disableMfa(client, 'not it', totpAt(secret, at()));
     expect(wrongPassword.statusCode).toBe(400);
     expect(wrongPassword.json().messages[0].fieldName).toBe('password');
-    const wrongCode = await client.json('POST', '/profile/mfa/disable', {
-      password: FIXTURE_PASSWORD,
-      code: 'AAAAA-AAAAA',
-    });
+    const wrongCode = await disableMfa(client, FIXTURE_PASSWORD, 'AAAAA-AAAAA');
     expect(wrongCode.statusCode).toBe(400);
     expect(wrongCode.json().messages[0].fieldName).toBe('code');
 
@@ -301,10 +298,7 @@ describe('turning off and new recovery codes (issue 18)', () => {
     expect((await secondStep(await halfSignedIn(user.email), recoveryCodes[1] as string)).statusCode).toBe(400);
     expect((await secondStep(await halfSignedIn(user.email), fresh[0] as string)).statusCode).toBe(200);
 
-    const off = await client.json('POST', '/profile/mfa/disable', {
-      password: FIXTURE_PASSWORD,
-      code: totpAt(secret, at()),
-    });
+    const off = await disableMfa(client, FIXTURE_PASSWORD, totpAt(secret, at()));
     expect(off.statusCode).toBe(200);
     expect(off.json().result.enabled).toBe(false);
     expect(await auditOf(user.email)).toContain('MFA_DISABLED');
@@ -366,10 +360,7 @@ describe('provider admins must enrol first (issue 18, MFA_REQUIRED_FOR_PROVIDER_
     nextStep();
     expect((await admin.json('GET', '/boltadmin/customerspaginated')).statusCode).toBe(200);
     expect((await admin.open('/boltadmin/customers')).statusCode).toBe(200);
-    const off = await admin.json('POST', '/profile/mfa/disable', {
-      password: FIXTURE_PASSWORD,
-      code: totpAt(secret, at()),
-    });
+    const off = await disableMfa(admin, FIXTURE_PASSWORD, totpAt(secret, at()));
     expect(off.statusCode).toBe(409);
     expect(off.json().messages[0].message).toBe(MFA_TEXTS.requiredForRole);
   });
@@ -450,10 +441,7 @@ describe("a customer's super admin requires two-factor sign-in of the account's 
     expect(link.json().messages[0].message).toBe(MFA_TEXTS.agentLinkMustEnrol);
     // The super admin keeps signing in as before and cannot turn it off for themself.
     expect((await superAdmin.open('/')).statusCode).toBe(200);
-    const off = await superAdmin.json('POST', '/profile/mfa/disable', {
-      password: FIXTURE_PASSWORD,
-      code: totpAt(secret, at()),
-    });
+    const off = await disableMfa(superAdmin, FIXTURE_PASSWORD, totpAt(secret, at()));
     expect(off.statusCode).toBe(409);
     expect(off.json().messages[0].message).toBe(MFA_TEXTS.requiredForRole);
 

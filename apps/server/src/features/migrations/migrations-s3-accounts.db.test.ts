@@ -6,8 +6,7 @@
  * from the destination.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type BucketWithPolicyInfo,
@@ -23,17 +22,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupPackages, packageMigrations, storageUsers } from '../../db/schema/index.js';
 import type { FolderAt } from '../../storage/access.js';
 import { processEnvFor } from '../../storage/s3.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
+import type { TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
 import { resultOf, signedInAs } from '../../testing/envelope.js';
-import { createTenants, type Tenants } from '../../testing/fixtures.js';
-import { type Rgw, startedRgw } from '../../testing/rgw.js';
+import type { Tenants } from '../../testing/fixtures.js';
+import type { Rgw } from '../../testing/rgw.js';
+import { startS3TestApp } from '../../testing/s3-app.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
+import { useTempDir } from '../../testing/suite.js';
 
 const PASSWORD = 'migrations between S3 accounts';
 const r = ROUTES.migrations;
-let tmp = '';
+const tmp = useTempDir('migrations-s3-accounts');
 let t: TestApp;
 let rgw: Rgw;
 let tenants: Tenants;
@@ -84,26 +85,14 @@ const newLocation = async (storageAccountId: number) =>
   );
 
 beforeAll(async () => {
-  rgw = await startedRgw();
-  tmp = mkdtempSync(join(tmpdir(), 'portal-migrations-s3-accounts-'));
-  t = await createTestApp({
-    DATA_DIR: join(tmp, 'data'),
-    // The RGW of the tests listens on loopback, which a real deployment refuses.
-    ALLOW_PRIVATE_ENDPOINTS: 'true',
-    MIGRATION_JOB_INTERVAL_MS: '3600000',
-  });
-  tenants = await createTenants(t.database.db);
+  ({ rgw, t, tenants } = await startS3TestApp(join(tmp, 'data'), { MIGRATION_JOB_INTERVAL_MS: '3600000' }));
   provider = await signedInAs(t.app, tenants.providerAdmin.email);
   customerId = tenants.customerA.customerId;
   firstAccount = await addAccount('Ceph one');
   secondAccount = await addAccount('Ceph two');
   source = await newLocation(firstAccount);
   const fixtures = backupFixtures(t.database.db);
-  packageId = await fixtures.package(customerId);
-  await t.database.db
-    .update(backupPackages)
-    .set({ storageLocationId: source.id })
-    .where(eq(backupPackages.id, packageId));
+  packageId = await fixtures.package(customerId, { storageLocationId: source.id });
   machineId = await fixtures.machine(packageId);
 
   // The machine's repository in the first account's bucket, made with the location's key.
@@ -116,10 +105,7 @@ beforeAll(async () => {
   restic(folder, ['backup', data]);
 }, 120_000);
 
-afterAll(async () => {
-  await t?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 describe('migrations between two S3 storage accounts (Ceph RGW)', () => {
   it('rolled back: the destination’s copy goes, the source stays in use and restores', async () => {

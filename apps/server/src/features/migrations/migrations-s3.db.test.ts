@@ -4,49 +4,40 @@
  * restic reads it from each bucket afterwards.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type PackageMigrationDetail, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupPackages, buckets, storageAccounts, storageLocations, storageUsers } from '../../db/schema/index.js';
+import { buckets, storageAccounts, storageLocations, storageUsers } from '../../db/schema/index.js';
 import { createSecretBox } from '../../secrets.js';
 import { createStorageProviders } from '../../storage/registry.js';
 import { processEnvFor } from '../../storage/s3.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
+import type { TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
-import { TestClient } from '../../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
-import { loopbackGuard, type Rgw, rgwAccountValues, startedRgw } from '../../testing/rgw.js';
+import type { TestClient } from '../../testing/client.js';
+import { signedInAs } from '../../testing/envelope.js';
+import type { Tenants } from '../../testing/fixtures.js';
+import { loopbackGuard, type Rgw, rgwAccountValues } from '../../testing/rgw.js';
+import { startS3TestApp } from '../../testing/s3-app.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
+import { useTempDir } from '../../testing/suite.js';
 import { repositoryDir } from '../local-storage/paths.js';
 import { createRepositorySettings } from '../local-storage/repository-settings.js';
 import { createMachineStorageKeys } from '../storage-locations/machine-keys.js';
 
 const PASSWORD = 'migration s3 test repository';
-let tmp = '';
+const tmp = useTempDir('migrations-s3');
 let t: TestApp;
 let tenants: Tenants;
 let rgw: Rgw;
 let provider: TestClient;
 
 beforeAll(async () => {
-  rgw = await startedRgw();
-  tmp = mkdtempSync(join(tmpdir(), 'portal-migrations-s3-'));
-  t = await createTestApp({
-    DATA_DIR: join(tmp, 'data'),
-    ALLOW_PRIVATE_ENDPOINTS: 'true',
-    MIGRATION_JOB_INTERVAL_MS: '3600000',
-  });
-  tenants = await createTenants(t.database.db);
-  provider = new TestClient(t.app);
-  await provider.signIn(tenants.providerAdmin.email, FIXTURE_PASSWORD);
+  ({ rgw, t, tenants } = await startS3TestApp(join(tmp, 'data'), { MIGRATION_JOB_INTERVAL_MS: '3600000' }));
+  provider = await signedInAs(t.app, tenants.providerAdmin.email);
 }, 120_000);
-afterAll(async () => {
-  await t?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 describe('package migrations with S3 (Ceph RGW)', () => {
   it('moves a restic repository LOCAL → S3 → another S3 bucket, each verified, finalised and readable', async () => {
@@ -55,8 +46,7 @@ describe('package migrations with S3 (Ceph RGW)', () => {
     const fixtures = backupFixtures(db);
     const customerId = tenants.customerA.customerId;
     const local = await fixtures.storageLocation(customerId);
-    const packageId = await fixtures.package(customerId);
-    await db.update(backupPackages).set({ storageLocationId: local }).where(eq(backupPackages.id, packageId));
+    const packageId = await fixtures.package(customerId, { storageLocationId: local });
     const machineId = await fixtures.machine(packageId);
 
     // The machine's repository on the LOCAL location.

@@ -5,8 +5,7 @@
  * queue and who may do any of it.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   COMMAND_RESPONSE_TYPES,
@@ -32,8 +31,10 @@ import {
 import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
-import { TestClient } from '../../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import type { TestClient } from '../../testing/client.js';
+import { signedInAs, signedInClients } from '../../testing/envelope.js';
+import { createTenants, fixtureEmails, type Tenants } from '../../testing/fixtures.js';
+import { useTempDir } from '../../testing/suite.js';
 import { createAgentEventsRepo } from '../agent-events/repo.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { listenOnLoopback, stompClient, type TestStomp } from '../live/testing.js';
@@ -41,7 +42,7 @@ import { repositoryDir } from '../local-storage/paths.js';
 
 const ORIGIN = 'http://portal.test';
 const PASSWORD = 'migration test repository';
-let tmp = '';
+const tmp = useTempDir('migrations');
 let t: TestApp;
 let tenants: Tenants;
 let provider: TestClient;
@@ -81,7 +82,6 @@ const repoAt = (bucket: string, machineId: number) =>
   repositoryDir(t.config.dataDir, { bucket, subfolder: null }, machineId);
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'portal-migrations-'));
   // The wrapper is the real rclone; a test slows it down (bandwidth limit) to stop it half-way.
   const wrapper = join(tmp, 'rclone');
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell script's parameter expansion
@@ -100,10 +100,8 @@ beforeAll(async () => {
   source = await fixtures.storageLocation(customerId);
   destination = await fixtures.storageLocation(customerId);
   foreignLocation = await fixtures.storageLocation(tenants.customerA.customerId);
-  packageId = await fixtures.package(customerId);
-  const otherPackage = await fixtures.package(customerId);
-  await db.update(backupPackages).set({ storageLocationId: source }).where(eq(backupPackages.id, packageId));
-  await db.update(backupPackages).set({ storageLocationId: source }).where(eq(backupPackages.id, otherPackage));
+  packageId = await fixtures.package(customerId, { storageLocationId: source });
+  const otherPackage = await fixtures.package(customerId, { storageLocationId: source });
   machines = [await fixtures.machine(packageId), await fixtures.machine(packageId)];
   otherMachine = await fixtures.machine(otherPackage);
   taskId = (await createBackupStateService({ db }).createTask(fixtures.task(machines[0] ?? 0))) ?? 0;
@@ -121,8 +119,7 @@ beforeAll(async () => {
     restic(repo, ['backup', '--tag', `machine-${machineId}`, data]);
   }
 
-  provider = new TestClient(t.app);
-  await provider.signIn(tenants.providerAdmin.email, FIXTURE_PASSWORD);
+  provider = await signedInAs(t.app, tenants.providerAdmin.email);
   base = await listenOnLoopback(t.app);
 }, 120_000);
 
@@ -130,10 +127,7 @@ afterEach(async () => {
   delete process.env.MIGRATION_TEST_BWLIMIT;
   await Promise.all(started.splice(0).map((c) => c.stop()));
 });
-afterAll(async () => {
-  await t?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 const ref = () => ({ customerId, packageId });
 const one = (migrationId: number) => ({ ...ref(), migrationId });
@@ -164,14 +158,9 @@ const runnable = async (machineId: number) =>
 
 describe('package migrations (issue 16)', () => {
   it('refuses every customer role and the reseller: nothing is created', async () => {
-    for (const email of [
-      tenants.customerB.superAdmin.email,
-      tenants.customerB.admin.email,
-      tenants.customerB.user.email,
-      tenants.reseller.superAdmin.email,
-    ]) {
-      const client = new TestClient(t.app);
-      await client.signIn(email, FIXTURE_PASSWORD);
+    const { superB, adminB, userB, reseller } = fixtureEmails(tenants);
+    const refused = await signedInClients(t.app, { superB, adminB, userB, reseller });
+    for (const [who, client] of Object.entries(refused)) {
       for (const [method, url, body] of [
         ['POST', r.create.build(ref()), { destinationStorageLocationId: destination }],
         ['GET', r.list.build(ref()), undefined],
@@ -183,7 +172,7 @@ describe('package migrations (issue 16)', () => {
         ['POST', r.storageAccount.build({ storageAccountId: 1 }), { destinationStorageAccountId: 2 }],
       ] as const) {
         const response = await client.json(method, url, body);
-        expect(response.statusCode, `${email} ${method} ${url}`).toBe(403);
+        expect(response.statusCode, `${who} ${method} ${url}`).toBe(403);
       }
     }
     expect(await t.database.db.select().from(packageMigrations)).toEqual([]);

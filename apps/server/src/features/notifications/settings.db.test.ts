@@ -4,6 +4,7 @@ import { mailOutbox } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
+import { fieldNamesOf } from '../../testing/envelope.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 
 const R = ROUTES.notificationSettings;
@@ -108,12 +109,7 @@ describe('notification settings (issue 17, 002 §2.1)', () => {
       quotaNearPercent: 100,
     });
     expect(thresholds.statusCode).toBe(400);
-    expect(
-      thresholds
-        .json()
-        .messages.map((m: { fieldName: string }) => m.fieldName)
-        .sort(),
-    ).toEqual(['offlineHours', 'quotaNearPercent']);
+    expect(fieldNamesOf(thresholds)).toEqual(['offlineHours', 'quotaNearPercent']);
     const list = await as('superA').json('GET', withQuery(R.users.build(), { search: 'user@alpha' }));
     expect(list.json().result.elements[0]).toMatchObject({ runFailed: false, allMachines: true });
     expect((await as('superA').json('GET', R.thresholds.build())).json().result).toEqual({

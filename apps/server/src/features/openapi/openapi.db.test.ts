@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { answersEnvelope, buildOpenApiDocument, keyedRoutes, operationsOf, ROUTES } from '@portal/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../testing/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../testing/suite.js';
 
 const COMMITTED = new URL('../../../../../docs/openapi.json', import.meta.url);
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const ctx = useTestApp();
 
 describe('OpenAPI document (issue 18)', () => {
   it('is committed as generated: run `npm run openapi` after changing a route', () => {
@@ -18,7 +14,7 @@ describe('OpenAPI document (issue 18)', () => {
   });
 
   it('is served publicly at /api/openapi.json, the same document', async () => {
-    const response = await t.app.inject({ method: 'GET', url: ROUTES.openApi.document.build() });
+    const response = await ctx.t.app.inject({ method: 'GET', url: ROUTES.openApi.document.build() });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.json()).toEqual(JSON.parse(readFileSync(COMMITTED, 'utf8')));

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../testing/app.js';
+import { describe, expect, it } from 'vitest';
 import { TestClient } from '../../testing/client.js';
+import { useTestApp } from '../../testing/suite.js';
 import { createAdminInputFromArgs, createProviderAdmin } from './create-admin.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const ctx = useTestApp();
 
 describe('create-admin command (production first account)', () => {
   it('reads flags and the password from the environment', () => {
@@ -22,14 +18,14 @@ describe('create-admin command (production first account)', () => {
   });
 
   it('creates a provider admin who can sign in and reach the admin area', async () => {
-    const result = await createProviderAdmin(t.database.db, {
+    const result = await createProviderAdmin(ctx.t.database.db, {
       email: 'ops@example.com',
       firstName: 'Ops',
       surname: 'Team',
       password: 'long enough password',
     });
     expect(result.ok).toBe(true);
-    const client = new TestClient(t.app);
+    const client = new TestClient(ctx.t.app);
     expect((await client.signIn('ops@example.com', 'long enough password')).headers.location).toBe('/');
     expect((await client.open('/boltadmin/customers')).statusCode).toBe(200);
     const page = await client.open('/');
@@ -37,12 +33,12 @@ describe('create-admin command (production first account)', () => {
   });
 
   it('refuses a missing password, a bad e-mail and a taken e-mail with clear lines', async () => {
-    expect(await createProviderAdmin(t.database.db, { email: 'x', firstName: 'A', surname: 'B' })).toEqual({
+    expect(await createProviderAdmin(ctx.t.database.db, { email: 'x', firstName: 'A', surname: 'B' })).toEqual({
       ok: false,
       errors: ['email: Email must be a valid email', 'password: Password is required'],
     });
     expect(
-      await createProviderAdmin(t.database.db, {
+      await createProviderAdmin(ctx.t.database.db, {
         email: 'OPS@example.com',
         firstName: 'A',
         surname: 'B',
@@ -53,7 +49,7 @@ describe('create-admin command (production first account)', () => {
 
   it('refuses names the user form refuses: an invisible or direction-changing character (issue 29)', async () => {
     expect(
-      await createProviderAdmin(t.database.db, {
+      await createProviderAdmin(ctx.t.database.db, {
         email: 'ops2@example.com',
         firstName: '\u200b',
         surname: 'Ops\u202e',

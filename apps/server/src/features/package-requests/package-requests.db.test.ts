@@ -6,7 +6,6 @@ import { MESSAGES, type MyPackageRequestRow, type PackageRequestRow, type Paged,
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  accessKeys,
   backupPackages,
   buckets,
   customers,
@@ -14,7 +13,6 @@ import {
   packageTemplates,
   storageAccounts,
   storageLocations,
-  storageUsers,
   users,
 } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
@@ -22,6 +20,7 @@ import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { messagesOf, resultOf, signedInAs } from '../../testing/envelope.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { storageUsersWithKeys } from '../../testing/storage-users.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { createPackageRequestsRepo } from './repo.js';
 import { createPackageRequestService } from './service.js';
@@ -168,20 +167,7 @@ afterAll(async () => {
 });
 
 /** The location's own storage user and key (issue 16), as the approval made them. */
-async function locationUserOf(storageLocationId: number) {
-  const rows = await db()
-    .select({
-      name: storageUsers.name,
-      managed: storageUsers.managed,
-      customerId: storageUsers.customerId,
-      keyManaged: accessKeys.managed,
-      sealed: accessKeys.secretEncrypted,
-    })
-    .from(storageUsers)
-    .innerJoin(accessKeys, eq(accessKeys.storageUserId, storageUsers.id))
-    .where(eq(storageUsers.storageLocationId, storageLocationId));
-  return rows;
-}
+const locationUserOf = (storageLocationId: number) => storageUsersWithKeys(db(), { storageLocationId });
 
 describe('the request tables (000 §2, §3, §7)', () => {
   it("lists the provider's direct customers' pending requests with their storage items, and the reseller's children's", async () => {

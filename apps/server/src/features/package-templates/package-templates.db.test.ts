@@ -1,6 +1,6 @@
 import { MESSAGES, type PackageTemplateRow, type Paged, ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   backupPackages,
   customers,
@@ -9,21 +9,20 @@ import {
   resellerSettings,
   users,
 } from '../../db/schema/index.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
 import { messagesOf, resultOf, signedInAs } from '../../testing/envelope.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import { FIXTURE_PASSWORD } from '../../testing/fixtures.js';
+import { useTestAppWithTenants } from '../../testing/suite.js';
 import { hashPassword } from '../auth/passwords.js';
 
-let t: TestApp;
-let tenants: Tenants;
+const ctx = useTestAppWithTenants();
 let provider: TestClient;
 let reseller: TestClient;
 const P = ROUTES.packageTemplates.provider;
 const R = ROUTES.packageTemplates.reseller;
 
-const signedIn = (email: string) => signedInAs(t.app, email);
+const signedIn = (email: string) => signedInAs(ctx.t.app, email);
 
 const form = (overrides: Record<string, unknown> = {}) => ({
   name: 'Small',
@@ -34,15 +33,12 @@ const form = (overrides: Record<string, unknown> = {}) => ({
 });
 
 const nameOf = async (id: number) =>
-  (await t.database.db.select().from(packageTemplates).where(eq(packageTemplates.id, id)))[0]?.name;
+  (await ctx.t.database.db.select().from(packageTemplates).where(eq(packageTemplates.id, id)))[0]?.name;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  tenants = await createTenants(t.database.db);
-  provider = await signedIn(tenants.providerAdmin.email);
-  reseller = await signedIn(tenants.reseller.superAdmin.email);
+  provider = await signedIn(ctx.tenants.providerAdmin.email);
+  reseller = await signedIn(ctx.tenants.reseller.superAdmin.email);
 });
-afterAll(() => t.close());
 
 describe('package templates (000 §2, §5, §7)', () => {
   it('adds a provider template and pages it, 5 by default, with its byte count; a reseller sees only its own', async () => {
@@ -68,8 +64,8 @@ describe('package templates (000 §2, §5, §7)', () => {
     const own = resultOf<PackageTemplateRow>(
       await reseller.json('POST', R.add.build(), form({ name: 'Reseller 1 TB', storageQuotaUnit: 'TB' })),
     );
-    const [row] = await t.database.db.select().from(packageTemplates).where(eq(packageTemplates.id, own.id));
-    expect(row?.ownerCustomerId).toBe(tenants.reseller.customerId);
+    const [row] = await ctx.t.database.db.select().from(packageTemplates).where(eq(packageTemplates.id, own.id));
+    expect(row?.ownerCustomerId).toBe(ctx.tenants.reseller.customerId);
     const resellerPage = resultOf<Paged<PackageTemplateRow>>(await reseller.json('GET', `${R.list.build()}?size=50`));
     expect(resellerPage.elements.map((e) => e.name)).toEqual(['Reseller 1 TB']);
     const providerPage = resultOf<Paged<PackageTemplateRow>>(await provider.json('GET', `${P.list.build()}?size=50`));
@@ -77,7 +73,7 @@ describe('package templates (000 §2, §5, §7)', () => {
   });
 
   it('refuses bad input on its fields and adds nothing', async () => {
-    const before = (await t.database.db.select().from(packageTemplates)).length;
+    const before = (await ctx.t.database.db.select().from(packageTemplates)).length;
     const response = await provider.json('POST', P.add.build(), {
       name: '',
       storageQuota: 1_024_000_000_001,
@@ -91,7 +87,7 @@ describe('package templates (000 §2, §5, §7)', () => {
     expect(messagesOf(longName)[0]?.fieldName).toBe('name');
     const tooMany = await provider.json('POST', P.add.build(), form({ noOfMachinesLimit: 100_001 }));
     expect(messagesOf(tooMany)[0]?.fieldName).toBe('noOfMachinesLimit');
-    expect((await t.database.db.select().from(packageTemplates)).length).toBe(before);
+    expect((await ctx.t.database.db.select().from(packageTemplates)).length).toBe(before);
   });
 
   it('renames only the name, on the name field when blank', async () => {
@@ -107,7 +103,7 @@ describe('package templates (000 §2, §5, §7)', () => {
 
   it("saves and edits the provider's 'For resellers only'; an edit without it keeps it (issue 29 item 12)", async () => {
     const audienceOf = async (id: number) =>
-      (await t.database.db.select().from(packageTemplates).where(eq(packageTemplates.id, id)))[0]?.resellersOnly;
+      (await ctx.t.database.db.select().from(packageTemplates).where(eq(packageTemplates.id, id)))[0]?.resellersOnly;
     const added = resultOf<PackageTemplateRow>(
       await provider.json('POST', P.add.build(), form({ name: 'Wholesale 20 TB', resellersOnly: true })),
     );
@@ -139,7 +135,7 @@ describe('package templates (000 §2, §5, §7)', () => {
       resellersOnly: true,
     });
     expect(resultOf<PackageTemplateRow>(edited).resellersOnly).toBe(false);
-    const [row] = await t.database.db.select().from(packageTemplates).where(eq(packageTemplates.id, own.id));
+    const [row] = await ctx.t.database.db.select().from(packageTemplates).where(eq(packageTemplates.id, own.id));
     expect(row?.resellersOnly).toBe(false);
   });
 
@@ -163,12 +159,12 @@ describe('package templates (000 §2, §5, §7)', () => {
   });
 
   it("keeps one reseller's templates from another reseller", async () => {
-    const [other] = await t.database.db
+    const [other] = await ctx.t.database.db
       .insert(customers)
       .values({ companyName: 'Other Reseller', status: 'ACTIVE' })
       .returning({ id: customers.id });
-    await t.database.db.insert(resellerSettings).values({ customerId: other?.id ?? 0, resellerEnabled: true });
-    await t.database.db.insert(users).values({
+    await ctx.t.database.db.insert(resellerSettings).values({ customerId: other?.id ?? 0, resellerEnabled: true });
+    await ctx.t.database.db.insert(users).values({
       email: 'owner@other-reseller.test',
       role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER',
       customerId: other?.id ?? 0,
@@ -188,7 +184,7 @@ describe('package templates (000 §2, §5, §7)', () => {
   });
 
   it('lets each audience use its own path only', async () => {
-    const customerAdmin = await signedIn(tenants.customerB.superAdmin.email);
+    const customerAdmin = await signedIn(ctx.tenants.customerB.superAdmin.email);
     expect((await customerAdmin.json('GET', R.list.build())).statusCode).toBe(403);
     expect((await customerAdmin.json('POST', R.add.build(), form())).statusCode).toBe(403);
     expect((await reseller.json('GET', P.list.build())).statusCode).toBe(403);
@@ -203,13 +199,13 @@ describe('package templates (000 §2, §5, §7)', () => {
     const byRequest = resultOf<PackageTemplateRow>(
       await provider.json('POST', P.add.build(), form({ name: 'By request' })),
     );
-    const packageId = await backupFixtures(t.database.db).package(tenants.customerB.customerId);
-    await t.database.db
+    const packageId = await backupFixtures(ctx.t.database.db).package(ctx.tenants.customerB.customerId);
+    await ctx.t.database.db
       .update(backupPackages)
       .set({ templateId: byPackage.id })
       .where(eq(backupPackages.id, packageId));
-    await t.database.db.insert(packageRequests).values({
-      customerId: tenants.customerB.customerId,
+    await ctx.t.database.db.insert(packageRequests).values({
+      customerId: ctx.tenants.customerB.customerId,
       requestType: 'ADDITIONAL_PACKAGE',
       requestedTemplateId: byRequest.id,
     });

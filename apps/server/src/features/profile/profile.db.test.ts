@@ -2,6 +2,7 @@ import { MESSAGES, mailTextPart, signInEmailChangedMail, THROTTLE } from '@porta
 import { describe, expect, it } from 'vitest';
 import { signInFailures } from '../../db/schema/index.js';
 import { TestClient } from '../../testing/client.js';
+import { messagesOf } from '../../testing/envelope.js';
 import { FIXTURE_PASSWORD } from '../../testing/fixtures.js';
 import { FIXTURE_RESELLER_BRAND } from '../../testing/mail.js';
 import { useTestAppWithTenants } from '../../testing/suite.js';
@@ -148,32 +149,15 @@ describe('profile (issue #2)', () => {
     const client = new TestClient(ctx.t.app);
     await client.signIn(email, FIXTURE_PASSWORD);
 
-    const wrong = await client.json('PUT', '/profile/password', {
-      currentPassword: 'guess',
-      password: 'new password 1',
-      confirmPassword: 'new password 1',
-    });
+    const changeTo = (currentPassword: string, confirmPassword: string) =>
+      client.json('PUT', '/profile/password', { currentPassword, password: 'new password 1', confirmPassword });
+    const wrong = await changeTo('guess', 'new password 1');
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().messages[0]).toMatchObject({
-      fieldName: 'currentPassword',
-      message: MESSAGES.currentPasswordWrong,
-    });
+    expect(messagesOf(wrong)[0]).toEqual({ fieldName: 'currentPassword', message: MESSAGES.currentPasswordWrong });
+    const mismatch = await changeTo(FIXTURE_PASSWORD, 'new password 2');
+    expect(messagesOf(mismatch)[0]).toEqual({ fieldName: 'confirmPassword', message: MESSAGES.passwordsDoNotMatch });
 
-    const mismatch = await client.json('PUT', '/profile/password', {
-      currentPassword: FIXTURE_PASSWORD,
-      password: 'new password 1',
-      confirmPassword: 'new password 2',
-    });
-    expect(mismatch.json().messages[0]).toMatchObject({
-      fieldName: 'confirmPassword',
-      message: MESSAGES.passwordsDoNotMatch,
-    });
-
-    const changed = await client.json('PUT', '/profile/password', {
-      currentPassword: FIXTURE_PASSWORD,
-      password: 'new password 1',
-      confirmPassword: 'new password 1',
-    });
+    const changed = await changeTo(FIXTURE_PASSWORD, 'new password 1');
     expect(changed.statusCode).toBe(200);
     expect((await client.json('GET', '/profile')).statusCode).toBe(200);
     expect((await other.json('GET', '/profile')).statusCode).toBe(401);

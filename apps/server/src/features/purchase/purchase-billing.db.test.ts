@@ -48,6 +48,24 @@ let forResellers: number;
 const messagesOf = (response: LightMyRequestResponse) =>
   (response.json() as Envelope<unknown>).messages.map((m) => m.message);
 
+/** The public sign-up of a new company asking for a template not on offer: refused on the template's field. */
+async function expectSignUpRefused(
+  visitor: TestClient,
+  seeker: { companyName: string; firstName: string; email: string; contactNumber: string },
+  templateId: number,
+) {
+  await visitor.open(ROUTES.signUp.submit.build());
+  const refused = await visitor.json('POST', ROUTES.signUp.submit.build(), {
+    ...seeker,
+    surname: 'Seeker',
+    password: 'long enough',
+    confirmPassword: 'long enough',
+    templateId,
+  });
+  expect(refused.statusCode).toBe(400);
+  expect((refused.json() as Envelope<unknown>).messages.map((m) => m.fieldName)).toEqual(['templateId']);
+}
+
 async function billingServer(region: string, port: number) {
   const secrets = createSecretBox(MASTER_KEY);
   const [row] = await t.database.db
@@ -173,19 +191,11 @@ describe('only what may be bought is offered (issue 29 item 12)', () => {
     const visitor = new TestClient(t.app);
     const options = resultOf<SignUpOptions>(await visitor.json('GET', ROUTES.signUp.options.build()));
     expect(options.templates.map((o) => o.name)).toEqual(['Basic', 'Business']);
-    await visitor.open(ROUTES.signUp.submit.build());
-    const refused = await visitor.json('POST', ROUTES.signUp.submit.build(), {
-      companyName: 'Unsold Seeker',
-      firstName: 'Uma',
-      surname: 'Seeker',
-      email: 'uma@unsold.test',
-      contactNumber: '021 555 0101',
-      password: 'long enough',
-      confirmPassword: 'long enough',
-      templateId: unsold,
-    });
-    expect(refused.statusCode).toBe(400);
-    expect((refused.json() as Envelope<unknown>).messages.map((m) => m.fieldName)).toEqual(['templateId']);
+    await expectSignUpRefused(
+      visitor,
+      { companyName: 'Unsold Seeker', firstName: 'Uma', email: 'uma@unsold.test', contactNumber: '021 555 0101' },
+      unsold,
+    );
   });
 
   it("offers a reseller's customer its reseller's own templates, without billing", async () => {
@@ -233,20 +243,11 @@ describe("a provider's template for resellers only (issue 29 item 12)", () => {
   });
 
   it('refuses it to the public sign-up on its field', async () => {
-    const visitor = new TestClient(t.app);
-    await visitor.open(ROUTES.signUp.submit.build());
-    const refused = await visitor.json('POST', ROUTES.signUp.submit.build(), {
-      companyName: 'Wholesale Seeker',
-      firstName: 'Wes',
-      surname: 'Seeker',
-      email: 'wes@wholesale.test',
-      contactNumber: '021 555 0102',
-      password: 'long enough',
-      confirmPassword: 'long enough',
-      templateId: forResellers,
-    });
-    expect(refused.statusCode).toBe(400);
-    expect((refused.json() as Envelope<unknown>).messages.map((m) => m.fieldName)).toEqual(['templateId']);
+    await expectSignUpRefused(
+      new TestClient(t.app),
+      { companyName: 'Wholesale Seeker', firstName: 'Wes', email: 'wes@wholesale.test', contactNumber: '021 555 0102' },
+      forResellers,
+    );
   });
 });
 

@@ -13,14 +13,15 @@ import {
   type ServerToAgent,
 } from '@portal/domain';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, realtimeCommands } from '../../db/schema/index.js';
-import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
-import { TestClient } from '../../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
-import { eventually, stompClient, type TestStomp, upgradeStatus } from '../live/testing.js';
+import type { TestClient } from '../../testing/client.js';
+import { signedInAs, signedInClients } from '../../testing/envelope.js';
+import { createTenants, fixtureEmails, type Tenants } from '../../testing/fixtures.js';
+import { browserStomp, sessionCookieOf, useStartedStompClients } from '../../testing/stomp.js';
+import { eventually, stompClient, upgradeStatus } from '../live/testing.js';
 import { createMachineCredentials, type MachineCredential } from '../machine-auth/credentials.js';
 
 const ORIGIN = 'http://portal.test';
@@ -32,7 +33,7 @@ let customerAdmin: TestClient;
 let ref = { customerId: 0, packageId: 0, machineId: 0 };
 let offlineRef = { customerId: 0, packageId: 0, machineId: 0 };
 let credential: MachineCredential;
-const started: TestStomp[] = [];
+const started = useStartedStompClients();
 
 beforeAll(async () => {
   t = await createTestApp({ REALTIME_COMMAND_ALLOW_LIST: 'snapshots, version,check,cat' });
@@ -47,17 +48,12 @@ beforeAll(async () => {
   const issued = await createMachineCredentials(t.database.db).issue(machineId);
   if (!issued) throw new Error('no credential');
   credential = issued;
-  provider = new TestClient(t.app);
-  await provider.signIn(tenants.providerAdmin.email, FIXTURE_PASSWORD);
-  customerAdmin = new TestClient(t.app);
-  await customerAdmin.signIn(tenants.customerB.superAdmin.email, FIXTURE_PASSWORD);
+  provider = await signedInAs(t.app, tenants.providerAdmin.email);
+  customerAdmin = await signedInAs(t.app, tenants.customerB.superAdmin.email);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
 
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((c) => c.stop()));
-});
 afterAll(async () => {
   await t?.close();
 });
@@ -82,9 +78,7 @@ async function connectAgent() {
 async function providerQueue() {
   const response = await provider.open('/');
   expect(response.statusCode).toBeLessThan(500);
-  const client = stompClient(`${base}${ROUTES.live.provider.build()}`, {
-    headers: { cookie: `${SESSION_COOKIE}=${provider.cookie(SESSION_COOKIE)}`, origin: ORIGIN },
-  });
+  const client = browserStomp(provider, `${base}${ROUTES.live.provider.build()}`);
   started.push(client);
   expect(await client.connected).toBe('connected');
   const queue = client.subscribe(machineQueue('provider', ref.machineId));
@@ -113,17 +107,8 @@ const list = async () => {
 
 describe('realtime commands routes (issue #5)', () => {
   it('lets in provider admins only: every customer role and the reseller admin are refused', async () => {
-    const others = [customerAdmin];
-    for (const email of [
-      tenants.customerB.admin.email,
-      tenants.customerB.user.email,
-      tenants.customerA.superAdmin.email,
-      tenants.reseller.superAdmin.email,
-    ]) {
-      const client = new TestClient(t.app);
-      await client.signIn(email, FIXTURE_PASSWORD);
-      others.push(client);
-    }
+    const { adminB, userB, superA, reseller } = fixtureEmails(tenants);
+    const others = [customerAdmin, ...Object.values(await signedInClients(t.app, { adminB, userB, superA, reseller }))];
     for (const client of others) {
       for (const [method, url] of [
         ['GET', ROUTES.realtimeCommands.list.build(ref)],
@@ -338,7 +323,7 @@ describe('realtime commands routes (issue #5)', () => {
     const queue = await providerQueue();
     await provider.open('/');
     await customerAdmin.open('/');
-    const cookie = `${SESSION_COOKIE}=${customerAdmin.cookie(SESSION_COOKIE)}`;
+    const cookie = sessionCookieOf(customerAdmin);
     expect(await upgradeStatus(`${base}${ROUTES.live.provider.build()}`, { cookie, origin: ORIGIN })).toBe(403);
     const customer = stompClient(`${base}${ROUTES.live.customer.build()}`, { headers: { cookie, origin: ORIGIN } });
     started.push(customer);

@@ -203,26 +203,21 @@ describe('account settings (000 §5, 002 §5.9)', () => {
   });
 
   it('the provider requires the custom URL, and enables or disables a reseller', async () => {
-    const missing = await putSection(
-      providerAdmin,
-      provider('reselleraccountsettings', disabledReseller.customerId),
-      ACCOUNT,
-    );
+    const section = provider('reselleraccountsettings', disabledReseller.customerId);
+    const missing = await putSection(providerAdmin, section, ACCOUNT);
     expect(fieldErrors(missing)).toEqual({ customUrl: 'Custom URL is required' });
-    const enabled = await putSection(providerAdmin, provider('reselleraccountsettings', disabledReseller.customerId), {
-      ...ACCOUNT,
-      customUrl: 'gone.example',
-      resellerEnabled: 'true',
-    });
-    expect(enabled.statusCode).toBe(200);
-    expect((await stored(disabledReseller.customerId))?.resellerEnabled).toBe(true);
-    const disabled = await putSection(providerAdmin, provider('reselleraccountsettings', disabledReseller.customerId), {
-      ...ACCOUNT,
-      customUrl: 'gone.example',
-      resellerEnabled: 'false',
-    });
-    expect(disabled.statusCode).toBe(200);
-    expect((await stored(disabledReseller.customerId))?.resellerEnabled).toBe(false);
+    for (const [resellerEnabled, enabled] of [
+      ['true', true],
+      ['false', false],
+    ] as const) {
+      const saved = await putSection(providerAdmin, section, {
+        ...ACCOUNT,
+        customUrl: 'gone.example',
+        resellerEnabled,
+      });
+      expect(saved.statusCode).toBe(200);
+      expect((await stored(disabledReseller.customerId))?.resellerEnabled).toBe(enabled);
+    }
   });
 
   it('the provider may not save look and feel or e-mail settings (the tabs are disabled, 000 §2)', async () => {

@@ -6,8 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type AgentToServer, agentToServerSchema, ROUTES, withQuery } from '@portal/domain';
 import { eq } from 'drizzle-orm';
@@ -15,16 +14,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupSnapshots, runAccountSnapshots, taskActions } from '../../db/schema/index.js';
 import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
-import { TestClient } from '../../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD } from '../../testing/fixtures.js';
+import type { TestClient } from '../../testing/client.js';
+import { signedInAs } from '../../testing/envelope.js';
+import { createTenants } from '../../testing/fixtures.js';
+import { useTempDir } from '../../testing/suite.js';
 import { createAgentEventsRepo } from '../agent-events/repo.js';
 import { type AgentEventService, createAgentEventService } from '../agent-events/service.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { eventually } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
 
+const tmp = useTempDir('panel');
 let t: TestApp;
-let tmp = '';
 let root = '';
 let repo = '';
 let password = '';
@@ -116,7 +117,6 @@ const filesIn = (dir: string) =>
 const inZip = (account: string, path: string) => `./${account}${join(root, path)}`;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'portal-panel-'));
   t = await createTestApp({ DATA_DIR: join(tmp, 'data') });
   const tenants = await createTenants(t.database.db);
   const fixtures = backupFixtures(t.database.db);
@@ -150,14 +150,10 @@ beforeAll(async () => {
   made.older = backUpAccount('ana', ['home/ana', 'var/cpanel/users/ana']);
   olderRun = await reportRun('older-1', { snapshotId: made.older });
 
-  owner = new TestClient(t.app);
-  await owner.signIn(tenants.customerA.superAdmin.email, FIXTURE_PASSWORD);
+  owner = await signedInAs(t.app, tenants.customerA.superAdmin.email);
 }, 180_000);
 
-afterAll(async () => {
-  await t?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 describe("a panel run's snapshots", () => {
   it('are kept with the run: one run and one archive, each account’s snapshot under the run’s own', async () => {

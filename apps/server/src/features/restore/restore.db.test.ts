@@ -4,17 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  createWriteStream,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, createWriteStream, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -25,9 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupSnapshots, customers, downloadIds, taskActions } from '../../db/schema/index.js';
 import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
-import { TestClient } from '../../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import type { TestClient } from '../../testing/client.js';
+import { signedInAs } from '../../testing/envelope.js';
+import { createTenants, type Tenants } from '../../testing/fixtures.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
+import { useTempDir } from '../../testing/suite.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { eventually, listenOnLoopback } from '../live/testing.js';
 import { repositoryDir } from '../local-storage/paths.js';
@@ -38,7 +30,7 @@ const TEXT = MESSAGES.restore;
 const BIG_BYTES = 160 * 1024 * 1024;
 let t: TestApp;
 let tenants: Tenants;
-let tmp = '';
+const tmp = useTempDir('restore');
 let src = '';
 let repo = '';
 let password = '';
@@ -61,11 +53,7 @@ function restic(args: string[]): string {
 }
 const snapshotIds = () => (JSON.parse(restic(['snapshots', '--json'])) as Array<{ id: string }>).map((s) => s.id);
 
-async function signedIn(email: string) {
-  const client = new TestClient(t.app);
-  await client.signIn(email, FIXTURE_PASSWORD);
-  return client;
-}
+const signedIn = (email: string) => signedInAs(t.app, email);
 
 const initiate = (client: TestClient, body: unknown, at = run) =>
   client.json('POST', ROUTES.restore.initiateDownload.build(at), body);
@@ -120,7 +108,6 @@ const listed = (dir: string) =>
 const inZip = (path: string) => path.replace(/^\//, '');
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'portal-restore-'));
   t = await createTestApp({ DATA_DIR: join(tmp, 'data') });
   tenants = await createTenants(t.database.db);
   const fixtures = backupFixtures(t.database.db);
@@ -147,23 +134,10 @@ beforeAll(async () => {
   restic(['backup', '--tag', `task-${taskId}`, src]);
   resticSnapshotId = snapshotIds()[0] ?? '';
 
-  const [action] = await t.database.db
-    .insert(taskActions)
-    .values({
-      backupTaskId: taskId,
-      backupMachineId: machineId,
-      type: 'BACKUP_RUN',
-      status: 'FINISHED_SUCCESS',
-      timeFinished: new Date(),
-      resticSnapshotId,
-      snapshotsAvailable: true,
-    })
-    .returning({ id: taskActions.id });
-  if (!action) throw new Error('run not inserted');
-  run = { machineId, taskId, runId: action.id };
+  run = { machineId, taskId, runId: await fixtures.backupRun({ taskId, machineId }, resticSnapshotId) };
   const [snapshot] = await t.database.db
     .insert(backupSnapshots)
-    .values({ backupTaskId: taskId, taskActionId: action.id, resticSnapshotId, status: 'FINISHED_SUCCESS' })
+    .values({ backupTaskId: taskId, taskActionId: run.runId, resticSnapshotId, status: 'FINISHED_SUCCESS' })
     .returning({ id: backupSnapshots.id });
   snapshotRowId = snapshot?.id ?? 0;
 
@@ -174,10 +148,7 @@ beforeAll(async () => {
   httpBase = (await listenOnLoopback(t.app)).replace(/^ws:/, 'http:');
 }, 180_000);
 
-afterAll(async () => {
-  await t?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 describe('the snapshot tree of a run', () => {
   it('lists a folder’s direct children lazily, folders first', async () => {

@@ -93,6 +93,19 @@ async function taskRow(taskId: number) {
   return row;
 }
 
+/** The agent reports it started a restore of the run's task as `runKey`; answers a reader of its action. */
+async function agentStartsRestore(runKey: string) {
+  await agentSays({
+    type: 'runStarted',
+    runKey,
+    taskId: run.taskId,
+    startedAt: new Date().toISOString(),
+    manual: true,
+    actionType: 'BACKUP_RESTORE',
+  });
+  return async () => (await t.database.db.select().from(taskActions).where(eq(taskActions.runKey, runKey)))[0];
+}
+
 beforeAll(async () => {
   t = await createTestApp({}, { live: { options: { askTimeoutMs: 2000 } } });
   tenants = await createTenants(t.database.db);
@@ -186,15 +199,7 @@ describe('restore to the machine', () => {
 
   it('records the agent’s restore as a BACKUP_RESTORE action that leaves the task’s statuses alone', async () => {
     const before = await taskRow(run.taskId);
-    const at = new Date().toISOString();
-    await agentSays({
-      type: 'runStarted',
-      runKey: 'restore-1',
-      taskId: run.taskId,
-      startedAt: at,
-      manual: true,
-      actionType: 'BACKUP_RESTORE',
-    });
+    const action = await agentStartsRestore('restore-1');
     await agentSays({
       type: 'runProgress',
       runKey: 'restore-1',
@@ -205,8 +210,6 @@ describe('restore to the machine', () => {
       bytesDone: 400,
       bytesTotal: 1000,
     });
-    const action = async () =>
-      (await t.database.db.select().from(taskActions).where(eq(taskActions.runKey, 'restore-1')))[0];
     await eventually(async () => (await action())?.transferProgressPercentage === 40);
     expect(await action()).toMatchObject({ type: 'BACKUP_RESTORE', status: 'IN_PROGRESS' });
     expect(await taskRow(run.taskId)).toEqual(before);
@@ -245,17 +248,7 @@ describe('restore to the machine', () => {
 
   it('cancels a restore its agent no longer runs without touching the task’s statuses', async () => {
     const before = await taskRow(run.taskId);
-    const at = new Date().toISOString();
-    await agentSays({
-      type: 'runStarted',
-      runKey: 'restore-2',
-      taskId: run.taskId,
-      startedAt: at,
-      manual: true,
-      actionType: 'BACKUP_RESTORE',
-    });
-    const action = async () =>
-      (await t.database.db.select().from(taskActions).where(eq(taskActions.runKey, 'restore-2')))[0];
+    const action = await agentStartsRestore('restore-2');
     await eventually(async () => (await action()) !== undefined);
     const cancel = withQuery(
       ROUTES.tasks.customer.cancel.build({

@@ -5,8 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type AgentToServer,
@@ -22,9 +21,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backupSnapshots, backupTasks, machineMessages, taskActions } from '../../db/schema/index.js';
 import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
-import { TestClient } from '../../testing/client.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
+import type { TestClient } from '../../testing/client.js';
+import { signedInAs } from '../../testing/envelope.js';
+import { createTenants, type Tenants } from '../../testing/fixtures.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
+import { useTempDir } from '../../testing/suite.js';
 import { createAgentEventsRepo } from '../agent-events/repo.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { connectTestAgent, eventually, listenOnLoopback, type TestStomp } from '../live/testing.js';
@@ -37,7 +38,7 @@ import { createSeedingService } from './service.js';
 const TEXT = MESSAGES.seeding;
 let t: TestApp;
 let tenants: Tenants;
-let tmp = '';
+const tmp = useTempDir('seeding');
 let src = '';
 let base = '';
 let password = '';
@@ -78,7 +79,6 @@ async function dashboardRow(taskId: number) {
 }
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'portal-seeding-'));
   t = await createTestApp({ DATA_DIR: join(tmp, 'data') });
   tenants = await createTenants(t.database.db);
   const fixtures = backupFixtures(t.database.db);
@@ -121,11 +121,7 @@ beforeAll(async () => {
   const issued = await createMachineCredentials(t.database.db).issue(machineId);
   if (!issued) throw new Error('no credential');
   credential = issued;
-  const signedIn = async (email: string) => {
-    const client = new TestClient(t.app);
-    await client.signIn(email, FIXTURE_PASSWORD);
-    return client;
-  };
+  const signedIn = (email: string) => signedInAs(t.app, email);
   provider = await signedIn(tenants.providerAdmin.email);
   others = await Promise.all(
     [tenants.customerB.superAdmin, tenants.customerA.admin, tenants.reseller.superAdmin].map((u) => signedIn(u.email)),
@@ -136,10 +132,7 @@ beforeAll(async () => {
 afterEach(async () => {
   await Promise.all(started.splice(0).map((c) => c.stop()));
 });
-afterAll(async () => {
-  await t?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 describe('seed creation reported by the agent', () => {
   it('records a runStarted with actionType BACKUP_SEED_CREATION as such; the task still awaits its seed', async () => {

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type BucketWithPolicyInfo,
@@ -19,30 +18,28 @@ import {
   withQuery,
 } from '@portal/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { accessKeys, buckets, storageAccounts, storageLocations, storageUsers } from '../../db/schema/index.js';
 import { createSecretBox } from '../../secrets.js';
 import { bucketPolicyFor } from '../../storage/policy.js';
 import { grantsOfBucket } from '../../storage/repo.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
 import { messagesOf, resultOf, signedInAs } from '../../testing/envelope.js';
-import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { useTempDir, useTestAppWithTenants } from '../../testing/suite.js';
 
 const S = ROUTES.storageAccounts;
 const TEXT = MESSAGES.storageAccountPages;
 const SECRET = 'S3-SECRET-never-shown-0123456789';
 
-let t: TestApp;
-let dataDir: string;
-let tenants: Tenants;
+const dataDir = useTempDir('storage-accounts');
+const ctx = useTestAppWithTenants({ DATA_DIR: dataDir });
 let provider: TestClient;
 let localId: number;
 let s3Id: number;
 let sealedSecret: string;
 
-const db = () => t.database.db;
+const db = () => ctx.t.database.db;
 const s3Form = (overrides: Record<string, unknown> = {}) => ({
   name: 'Ceph cluster',
   type: 'S3',
@@ -95,17 +92,9 @@ async function managedBucket(name: string, customerId: number, userName: string)
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'storage-accounts-'));
-  t = await createTestApp({ DATA_DIR: dataDir });
-  tenants = await createTenants(db());
-  provider = await signedInAs(t.app, tenants.providerAdmin.email);
-  sealedSecret = createSecretBox(t.config.masterKey ?? '').encrypt(SECRET);
+  provider = await signedInAs(ctx.t.app, ctx.tenants.providerAdmin.email);
+  sealedSecret = createSecretBox(ctx.t.config.masterKey ?? '').encrypt(SECRET);
 }, 60_000);
-
-afterAll(async () => {
-  await t?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
 
 describe('storage accounts (001 §2, §7)', () => {
   it('adds the embedded LOCAL account, the first one becoming the default; a second LOCAL one is refused', async () => {
@@ -246,7 +235,7 @@ describe('storage accounts (001 §2, §7)', () => {
     expect(unknown.statusCode).toBe(404);
     expect(await defaults()).toEqual([localId]);
     // A GET that changes state needs the CSRF token like a PUT: a link on another site cannot set the default.
-    const forged = await t.app.inject({
+    const forged = await ctx.t.app.inject({
       method: 'GET',
       url: withQuery(S.setDefault.build(), { storageAccountId: s3Id }),
       headers: { accept: 'application/json', cookie: `portal_session=${provider.cookie('portal_session')}` },
@@ -274,8 +263,8 @@ describe('buckets with policy info, users and keys of the embedded account (001 
   let machineId: number;
 
   beforeAll(async () => {
-    const a = tenants.customerA.customerId;
-    const b = tenants.customerB.customerId;
+    const a = ctx.tenants.customerA.customerId;
+    const b = ctx.tenants.customerB.customerId;
     consistent = await managedBucket('c1-alpha', a, 'portal-customer-a');
     changed = await managedBucket('c2-beta', b, 'portal-customer-b');
     // Someone changed the second bucket's policy: a stranger may read it.
@@ -321,7 +310,7 @@ describe('buckets with policy info, users and keys of the embedded account (001 
     const [alpha, beta, found] = elements as [BucketWithPolicyInfo, BucketWithPolicyInfo, BucketWithPolicyInfo];
 
     expect(alpha).toMatchObject({
-      bucket: { name: 'c1-alpha', managed: true, customerId: tenants.customerA.customerId },
+      bucket: { name: 'c1-alpha', managed: true, customerId: ctx.tenants.customerA.customerId },
       bucketPolicy: consistent.policy,
       policyContainsInconsistencies: false,
       policyDifferences: [],
@@ -333,7 +322,7 @@ describe('buckets with policy info, users and keys of the embedded account (001 
         storageCredentials: { type: 'STORAGE_LOCATION' },
         entityExists: true,
         entityType: 'CUSTOMER',
-        linkedEntityId: tenants.customerA.customerId,
+        linkedEntityId: ctx.tenants.customerA.customerId,
         backupTaskActionType: null,
         backupTaskActionStatus: null,
       },
@@ -390,7 +379,7 @@ describe('buckets with policy info, users and keys of the embedded account (001 
       storageCredentials: {
         keyId: 'KEY-portal-customer-a',
         type: 'STORAGE_LOCATION',
-        storageLocation: { id: consistent.locationId, customerId: tenants.customerA.customerId, name: 'c1-alpha' },
+        storageLocation: { id: consistent.locationId, customerId: ctx.tenants.customerA.customerId, name: 'c1-alpha' },
       },
       deleteable: false,
     });
@@ -406,7 +395,7 @@ describe('buckets with policy info, users and keys of the embedded account (001 
       storageCredentials: {
         username: 'portal-customer-a',
         type: 'STORAGE_LOCATION',
-        storageLocation: { id: consistent.locationId, customerId: tenants.customerA.customerId, name: 'c1-alpha' },
+        storageLocation: { id: consistent.locationId, customerId: ctx.tenants.customerA.customerId, name: 'c1-alpha' },
       },
     });
   });
@@ -433,13 +422,13 @@ describe('buckets with policy info, users and keys of the embedded account (001 
       buckets: await db().select().from(buckets).orderBy(buckets.id),
     };
     const others = [
-      tenants.customerA.superAdmin.email,
-      tenants.customerA.admin.email,
-      tenants.reseller.superAdmin.email,
-      tenants.customerB.admin.email,
+      ctx.tenants.customerA.superAdmin.email,
+      ctx.tenants.customerA.admin.email,
+      ctx.tenants.reseller.superAdmin.email,
+      ctx.tenants.customerB.admin.email,
     ];
     for (const email of others) {
-      const client = await signedInAs(t.app, email);
+      const client = await signedInAs(ctx.t.app, email);
       const answers = [
         await client.json('GET', withQuery(S.list.build(), { page: 0, size: 5 })),
         await client.json('GET', withQuery(S.setDefault.build(), { storageAccountId: s3Id })),

@@ -1,12 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ROUTES } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  accessKeys,
   backupPackages,
   buckets,
   customers,
@@ -17,11 +13,14 @@ import {
 import { createSecretBox } from '../../secrets.js';
 import type { StorageProviders } from '../../storage/provider.js';
 import { createS3Provider, processEnvFor } from '../../storage/s3.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
+import type { TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { signedInAs } from '../../testing/envelope.js';
-import { createTenants, type Tenants } from '../../testing/fixtures.js';
-import { loopbackGuard, type Rgw, rgwAccountValues, startedRgw } from '../../testing/rgw.js';
+import type { Tenants } from '../../testing/fixtures.js';
+import { loopbackGuard, type Rgw, rgwAccountValues } from '../../testing/rgw.js';
+import { startS3TestApp } from '../../testing/s3-app.js';
+import { storageUsersWithKeys } from '../../testing/storage-users.js';
+import { useTempDir } from '../../testing/suite.js';
 import { addCustomer } from '../customers/testing.js';
 import { eventually } from '../live/testing.js';
 import { createRepositorySettings } from '../local-storage/repository-settings.js';
@@ -33,8 +32,8 @@ import { createStorageLocationService } from './service.js';
  * test run (testing/rgw.ts): the location's bucket, users, keys and policies are made there, and restic
  * reaches the machine's repository with the settings its agent is sent.
  */
+const dataDir = useTempDir('machine-keys');
 let t: TestApp;
-let dataDir: string;
 let tenants: Tenants;
 let s3AccountId: number;
 let machineId: number;
@@ -63,20 +62,7 @@ const keys = () =>
     warn: () => {},
   });
 
-async function machineUsers(id: number) {
-  return db()
-    .select({
-      name: storageUsers.name,
-      managed: storageUsers.managed,
-      customerId: storageUsers.customerId,
-      locationId: storageUsers.storageLocationId,
-      keyId: accessKeys.keyId,
-      sealed: accessKeys.secretEncrypted,
-    })
-    .from(storageUsers)
-    .innerJoin(accessKeys, eq(accessKeys.storageUserId, storageUsers.id))
-    .where(eq(storageUsers.backupMachineId, id));
-}
+const machineUsers = (backupMachineId: number) => storageUsersWithKeys(db(), { backupMachineId });
 
 async function policyOf(name: string) {
   const [row] = await db().select({ policy: buckets.policy }).from(buckets).where(eq(buckets.name, name));
@@ -86,11 +72,8 @@ async function policyOf(name: string) {
 }
 
 beforeAll(async () => {
-  rgw = await startedRgw();
-  dataDir = await mkdtemp(join(tmpdir(), 'machine-keys-'));
   // The app's own deletion jobs reach the RGW too: a loopback endpoint and the account's admin key.
-  t = await createTestApp({ DATA_DIR: dataDir, ALLOW_PRIVATE_ENDPOINTS: 'true' });
-  tenants = await createTenants(db());
+  ({ rgw, t, tenants } = await startS3TestApp(dataDir));
   const [account] = await db()
     .insert(storageAccounts)
     .values(rgwAccountValues(rgw, secrets()))
@@ -105,15 +88,11 @@ beforeAll(async () => {
   const location = await locations.create(tenants.customerB.customerId, s3AccountId);
   bucketName = location.bucketName;
   const fixtures = backupFixtures(db());
-  packageId = await fixtures.package(tenants.customerB.customerId);
-  await db().update(backupPackages).set({ storageLocationId: location.id }).where(eq(backupPackages.id, packageId));
+  packageId = await fixtures.package(tenants.customerB.customerId, { storageLocationId: location.id });
   machineId = await fixtures.machine(packageId);
 }, 120_000);
 
-afterAll(async () => {
-  await t?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 describe("a machine's own storage key on an S3 location", () => {
   it('is made on first need: managed user linked to customer, location and machine; its repository and env', async () => {
@@ -131,8 +110,11 @@ describe("a machine's own storage key on an S3 location", () => {
         managed: true,
         customerId: tenants.customerB.customerId,
         locationId: expect.any(Number),
+        machineId,
         keyId: expect.any(String),
         sealed: expect.any(String),
+        keyManaged: true,
+        keyLocation: expect.any(Number),
       },
     ]);
     // Its repository is the machine's folder of the location's bucket, reached with its own key.
@@ -197,9 +179,8 @@ describe("a machine's own storage key on an S3 location", () => {
 
   it('is not made for a machine on the embedded storage (its machine credential is its key)', async () => {
     const fixtures = backupFixtures(db());
-    const localPackage = await fixtures.package(tenants.customerA.customerId);
     const location = await fixtures.storageLocation(tenants.customerA.customerId);
-    await db().update(backupPackages).set({ storageLocationId: location }).where(eq(backupPackages.id, localPackage));
+    const localPackage = await fixtures.package(tenants.customerA.customerId, { storageLocationId: location });
     const localMachine = await fixtures.machine(localPackage);
     expect(await keys().repositoryAccess(localMachine)).toBeNull();
     expect(await machineUsers(localMachine)).toEqual([]);
@@ -213,8 +194,7 @@ describe("a machine's own storage user goes with its package and with its custom
   /** A suspended package of the customer on an S3 location, with a machine whose own key was made. */
   async function machineWithKey(customerId: number, storageLocationId: number) {
     const fixtures = backupFixtures(db());
-    const pkg = await fixtures.package(customerId, { status: 'SUSPENDED' });
-    await db().update(backupPackages).set({ storageLocationId }).where(eq(backupPackages.id, pkg));
+    const pkg = await fixtures.package(customerId, { status: 'SUSPENDED', storageLocationId });
     const machine = await fixtures.machine(pkg);
     expect(await keys().repositoryAccess(machine)).not.toBeNull();
     expect(await serviceOf(s3AccountId).listUsers()).toContain(`portal-machine-${machine}`);

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type Elements,
@@ -11,35 +10,27 @@ import {
   type StorageLocationRow,
 } from '@portal/domain';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  accessKeys,
-  backupPackages,
-  buckets,
-  storageAccounts,
-  storageLocations,
-  storageUsers,
-} from '../../db/schema/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backupPackages, buckets, storageAccounts, storageLocations, storageUsers } from '../../db/schema/index.js';
 import { createSecretBox } from '../../secrets.js';
-import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
 import { messagesOf, resultOf, signedInAs } from '../../testing/envelope.js';
-import { createTenants, type Tenants } from '../../testing/fixtures.js';
+import { storageUsersWithKeys } from '../../testing/storage-users.js';
+import { useTempDir, useTestAppWithTenants } from '../../testing/suite.js';
 import { customerBucketName } from '../local-storage/paths.js';
 
 const R = ROUTES.storageLocations;
-let t: TestApp;
-let dataDir: string;
-let tenants: Tenants;
+const dataDir = useTempDir('storage-locations');
+const ctx = useTestAppWithTenants({ DATA_DIR: dataDir });
 let provider: TestClient;
 let embeddedAccountId: number;
 /** Customer B's locations, made through the API: the first (default) and a second one. */
 let first: StorageLocationRow;
 let second: StorageLocationRow;
 
-const db = () => t.database.db;
-const customerB = () => tenants.customerB.customerId;
+const db = () => ctx.t.database.db;
+const customerB = () => ctx.tenants.customerB.customerId;
 
 async function locationRows(customerId: number) {
   return db()
@@ -49,42 +40,19 @@ async function locationRows(customerId: number) {
     .orderBy(storageLocations.id);
 }
 
-async function usersOf(storageLocationId: number) {
-  return db()
-    .select({
-      name: storageUsers.name,
-      managed: storageUsers.managed,
-      customerId: storageUsers.customerId,
-      machineId: storageUsers.backupMachineId,
-      keyId: accessKeys.keyId,
-      sealed: accessKeys.secretEncrypted,
-      keyManaged: accessKeys.managed,
-      keyLocation: accessKeys.storageLocationId,
-    })
-    .from(storageUsers)
-    .innerJoin(accessKeys, eq(accessKeys.storageUserId, storageUsers.id))
-    .where(eq(storageUsers.storageLocationId, storageLocationId));
-}
+const usersOf = (storageLocationId: number) => storageUsersWithKeys(db(), { storageLocationId });
 
 const create = (client: TestClient, customerId: number, body: unknown) =>
   client.json('POST', R.create.build({ customerId }), body);
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'storage-locations-'));
-  t = await createTestApp({ DATA_DIR: dataDir });
-  tenants = await createTenants(db());
   const [account] = await db()
     .insert(storageAccounts)
     .values({ name: 'Embedded storage', type: 'LOCAL', defaultStorageAccount: true })
     .returning({ id: storageAccounts.id });
   embeddedAccountId = account?.id ?? 0;
-  provider = await signedInAs(t.app, tenants.providerAdmin.email);
+  provider = await signedInAs(ctx.t.app, ctx.tenants.providerAdmin.email);
 }, 60_000);
-
-afterAll(async () => {
-  await t?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
 
 describe('creating a storage location (001 §5, §7)', () => {
   it('makes a managed bucket at the embedded storage, the default location, its own user and key, and the policy', async () => {
@@ -119,6 +87,7 @@ describe('creating a storage location (001 §5, §7)', () => {
         name: `portal-location-${first.id}`,
         managed: true,
         customerId: customerB(),
+        locationId: first.id,
         machineId: null,
         keyId: expect.any(String),
         sealed: expect.any(String),
@@ -127,7 +96,7 @@ describe('creating a storage location (001 §5, §7)', () => {
       },
     ]);
     // The secret is sealed with MASTER_KEY, and never in the answer.
-    const secret = createSecretBox(t.config.masterKey ?? '').decrypt(users[0]?.sealed ?? '');
+    const secret = createSecretBox(ctx.t.config.masterKey ?? '').decrypt(users[0]?.sealed ?? '');
     expect(secret.length).toBeGreaterThan(20);
     const list = await provider.json('GET', R.list.build({ customerId: customerB() }));
     expect(list.body).not.toContain(secret);
@@ -191,7 +160,7 @@ describe('listing and the location page', () => {
     // A location of another customer is not found under this one.
     const foreign = await provider.json(
       'GET',
-      R.detail.build({ customerId: tenants.customerA.customerId, storageLocationId: first.id }),
+      R.detail.build({ customerId: ctx.tenants.customerA.customerId, storageLocationId: first.id }),
     );
     expect(foreign.statusCode).toBe(404);
   });
@@ -275,14 +244,14 @@ describe('make default and delete (001 §4-§6)', () => {
 describe('who may (001 §6: /boltadmin is the provider admins)', () => {
   it('answers nothing to customer and reseller admins, and changes nothing', async () => {
     const before = await db().select().from(storageLocations).orderBy(storageLocations.id);
-    const customerA = tenants.customerA.customerId;
+    const customerA = ctx.tenants.customerA.customerId;
     for (const email of [
-      tenants.customerB.superAdmin.email,
-      tenants.customerB.admin.email,
-      tenants.customerA.superAdmin.email,
-      tenants.reseller.superAdmin.email,
+      ctx.tenants.customerB.superAdmin.email,
+      ctx.tenants.customerB.admin.email,
+      ctx.tenants.customerA.superAdmin.email,
+      ctx.tenants.reseller.superAdmin.email,
     ]) {
-      const client = await signedInAs(t.app, email);
+      const client = await signedInAs(ctx.t.app, email);
       for (const customerId of [customerB(), customerA]) {
         const calls = [
           await client.json('GET', R.list.build({ customerId })),
@@ -302,7 +271,7 @@ describe('who may (001 §6: /boltadmin is the provider admins)', () => {
   });
 
   it("reaches no other customer's location through a customer's path, even as provider admin", async () => {
-    const customerA = tenants.customerA.customerId;
+    const customerA = ctx.tenants.customerA.customerId;
     const before = await db().select().from(storageLocations).orderBy(storageLocations.id);
     for (const answer of [
       await provider.json('DELETE', R.remove.build({ customerId: customerA, storageLocationId: second.id })),

@@ -58,6 +58,14 @@ async function signedIn(email: string) {
   return client;
 }
 
+/** A zip record of `size` bytes with its fixed fields, by offset: 32-bit and 16-bit little-endian numbers. */
+function zipRecord(size: number, words: Record<number, number>, halfWords: Record<number, number>): Buffer {
+  const record = Buffer.alloc(size);
+  for (const [at, value] of Object.entries(words)) record.writeUInt32LE(value, Number(at));
+  for (const [at, value] of Object.entries(halfWords)) record.writeUInt16LE(value, Number(at));
+  return record;
+}
+
 /** A zip of one entry, written by hand so the test decides what the directory declares. */
 function zipOf(name: string, deflated: Buffer, declaredSize: number, entries = 1): Buffer {
   const locals: Buffer[] = [];
@@ -65,33 +73,23 @@ function zipOf(name: string, deflated: Buffer, declaredSize: number, entries = 1
   let offset = 0;
   for (let i = 0; i < entries; i++) {
     const fileName = Buffer.from(entries === 1 ? name : `${i}-${name}`);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(deflated.length, 18);
-    local.writeUInt32LE(declaredSize, 22);
-    local.writeUInt16LE(fileName.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(deflated.length, 20);
-    central.writeUInt32LE(declaredSize, 24);
-    central.writeUInt16LE(fileName.length, 28);
-    central.writeUInt32LE(offset, 42);
+    // Signature, the sizes as declared; version 2.0, deflated (method 8), the name's length.
+    const local = zipRecord(
+      30,
+      { 0: 0x04034b50, 18: deflated.length, 22: declaredSize },
+      { 4: 20, 8: 8, 26: fileName.length },
+    );
+    const central = zipRecord(
+      46,
+      { 0: 0x02014b50, 20: deflated.length, 24: declaredSize, 42: offset },
+      { 4: 20, 6: 20, 10: 8, 28: fileName.length },
+    );
     locals.push(local, fileName, deflated);
     centrals.push(central, fileName);
     offset += local.length + fileName.length + deflated.length;
   }
   const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries, 8);
-  end.writeUInt16LE(entries, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = zipRecord(22, { 0: 0x06054b50, 12: directory.length, 16: offset }, { 8: entries, 10: entries });
   return Buffer.concat([...locals, directory, end]);
 }
 
