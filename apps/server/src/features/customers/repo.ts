@@ -2,7 +2,7 @@ import type { CustomerAccountEditPayload, ManagedCustomers, Paging, Role } from 
 import { and, asc, count, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, rowsOf } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, pageOf } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -110,15 +110,13 @@ export function createCustomersRepo(db: Executor) {
       const where = listWhere(list, search);
       // The page's ids first, from the index alone; the per-row counts then run for those ten only
       // (in one query, the rows an OFFSET skips would have had theirs computed too).
-      const { rows: ids, total } = await pageWithTotal(
+      const { rows: ids, total } = await pageOf(
         db
           .select({ id: customers.id })
           .from(customers)
           .leftJoin(resellerSettings, eq(resellerSettings.customerId, customers.id))
           .where(where)
-          .orderBy(asc(sql`lower(${customers.displayName})`), asc(customers.id))
-          .limit(page.size)
-          .offset(offsetOf(page)),
+          .orderBy(asc(sql`lower(${customers.displayName})`), asc(customers.id)),
         () =>
           db
             .select({ total: count() })
@@ -169,8 +167,8 @@ export function createCustomersRepo(db: Executor) {
         .orderBy(asc(storageLocations.id)),
 
     /** A page of the customer's packages (002 §3 'as listed under a customer'), by name on its index. */
-    async packagePage(customerId: number, page: Paging) {
-      const rows = await db
+    packagePage(customerId: number, page: Paging) {
+      const packages = db
         .select({
           id: backupPackages.id,
           customerId: backupPackages.customerId,
@@ -200,14 +198,8 @@ export function createCustomersRepo(db: Executor) {
         .leftJoin(buckets, eq(buckets.id, storageLocations.bucketId))
         .leftJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
         .where(livePackagesOf(customerId))
-        .orderBy(asc(backupPackages.name), asc(backupPackages.id))
-        .limit(page.size)
-        .offset(offsetOf(page));
-      return pageWithTotal(
-        rows,
-        () => db.select({ total: count() }).from(backupPackages).where(livePackagesOf(customerId)),
-        page,
-      );
+        .orderBy(asc(backupPackages.name), asc(backupPackages.id));
+      return pageOf(packages, () => countOf(db, backupPackages, livePackagesOf(customerId)), page);
     },
 
     /** The customer's machines connected now: those whose agents must hear of a change to their tasks. */

@@ -14,7 +14,7 @@ import { and, asc, count, desc, eq, exists, inArray, isNotNull, type SQL, sql } 
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, pageOf } from '../../db/paging.js';
 import { backupMachines, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
 import { managedCustomersCondition } from '../../db/scope.js';
 
@@ -91,7 +91,7 @@ export function createDashboardRepo(db: Executor) {
         filter.taskStatus ? eq(customers.taskStatus, filter.taskStatus) : undefined,
         filter.displayStatuses ? inArray(customers.displayStatus, [...filter.displayStatuses]) : undefined,
       );
-      return pageWithTotal(
+      return pageOf(
         db
           .select({
             id: customers.id,
@@ -106,10 +106,8 @@ export function createDashboardRepo(db: Executor) {
           .from(customers)
           .leftJoin(resellerSettings, eq(resellerSettings.customerId, customers.id))
           .where(where)
-          .orderBy(...orderBy(customerSortExpression(sort.column), customers.id, sort.direction))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(customers).where(where),
+          .orderBy(...orderBy(customerSortExpression(sort.column), customers.id, sort.direction)),
+        () => countOf(db, customers, where),
         page,
       );
     },
@@ -134,7 +132,7 @@ export function createDashboardRepo(db: Executor) {
         filter.taskStatus ? eq(backupMachines.taskStatus, filter.taskStatus) : undefined,
         filter.status ? eq(backupMachines.status, filter.status) : undefined,
       );
-      return pageWithTotal(
+      return pageOf(
         db
           .select({
             id: backupMachines.id,
@@ -152,10 +150,8 @@ export function createDashboardRepo(db: Executor) {
           })
           .from(backupMachines)
           .where(where)
-          .orderBy(...orderBy(machineSortExpression(sort.column), backupMachines.id, sort.direction))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(backupMachines).where(where),
+          .orderBy(...orderBy(machineSortExpression(sort.column), backupMachines.id, sort.direction)),
+        () => countOf(db, backupMachines, where),
         page,
       );
     },
@@ -194,7 +190,7 @@ export function createDashboardRepo(db: Executor) {
         eq(backupTasks.backupMachineId, machineId),
         filter.taskStatus ? eq(backupTasks.displayStatus, filter.taskStatus) : undefined,
       );
-      return pageWithTotal(
+      return pageOf(
         db
           .select({
             id: backupTasks.id,
@@ -208,10 +204,8 @@ export function createDashboardRepo(db: Executor) {
           })
           .from(backupTasks)
           .where(where)
-          .orderBy(...orderBy(taskSortExpression(sort.column), backupTasks.id, sort.direction))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(backupTasks).where(where),
+          .orderBy(...orderBy(taskSortExpression(sort.column), backupTasks.id, sort.direction)),
+        () => countOf(db, backupTasks, where),
         page,
       );
     },

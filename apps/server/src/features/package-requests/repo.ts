@@ -1,7 +1,7 @@
 import type { PackageRequestStatus, PackageRequestType, Paging, StorageItem, StorageItemType } from '@portal/domain';
 import { aliasedTable, and, asc, count, desc, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, pageOf } from '../../db/paging.js';
 import {
   backupPackages,
   buckets,
@@ -82,12 +82,8 @@ export function createPackageRequestsRepo(db: Executor) {
   return {
     async pendingPage(scope: RequestScope, paging: Paging): Promise<{ rows: RequestRecord[]; total: number }> {
       const where = and(eq(packageRequests.status, 'PENDING'), inScope(scope), eq(customers.beingDeleted, false));
-      return pageWithTotal(
-        selectRequests(db)
-          .where(where)
-          .orderBy(asc(packageRequests.createdAt), asc(packageRequests.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
+      return pageOf(
+        selectRequests(db).where(where).orderBy(asc(packageRequests.createdAt), asc(packageRequests.id)),
         () =>
           db
             .select({ total: count() })
@@ -101,17 +97,15 @@ export function createPackageRequestsRepo(db: Executor) {
     /** A customer's own requests, pending first, then the newest. */
     async ofCustomer(customerId: number, paging: Paging): Promise<{ rows: RequestRecord[]; total: number }> {
       const where = eq(packageRequests.customerId, customerId);
-      return pageWithTotal(
+      return pageOf(
         selectRequests(db)
           .where(where)
           .orderBy(
             sql`${packageRequests.status} <> 'PENDING'`,
             desc(packageRequests.createdAt),
             desc(packageRequests.id),
-          )
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(packageRequests).where(where),
+          ),
+        () => countOf(db, packageRequests, where),
         paging,
       );
     },

@@ -1,7 +1,7 @@
 import type { PackageTemplateAddPayload, PackageTemplateEditPayload, Paging } from '@portal/domain';
-import { and, asc, count, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, pageOf } from '../../db/paging.js';
 import { backupPackages, packageRequests, packageTemplates } from '../../db/schema/index.js';
 
 /** Whose templates: the provider's (null) or a reseller's (its customer id). */
@@ -28,15 +28,13 @@ export type TemplateRecord = { [K in keyof typeof templateFields]: (typeof packa
 export function createPackageTemplatesRepo(db: Executor) {
   return {
     async page(owner: TemplateOwner, paging: Paging): Promise<{ rows: TemplateRecord[]; total: number }> {
-      return pageWithTotal(
+      return pageOf(
         db
           .select(templateFields)
           .from(packageTemplates)
           .where(ownedBy(owner))
-          .orderBy(asc(packageTemplates.name), asc(packageTemplates.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(packageTemplates).where(ownedBy(owner)),
+          .orderBy(asc(packageTemplates.name), asc(packageTemplates.id)),
+        () => countOf(db, packageTemplates, ownedBy(owner)),
         paging,
       );
     },

@@ -1,8 +1,8 @@
 import type { MachineStatus, PackageStatus, Paging } from '@portal/domain';
-import { and, asc, count, eq, exists, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, rowsOf } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, pageOf } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -103,13 +103,9 @@ export function createPackagesRepo(db: Executor) {
       const conditions: SQL[] = [eq(backupPackages.customerId, scope.customerId), livePackage];
       if (scope.onlyLinked && scope.linkedUserId !== null) conditions.push(linkedTo(scope.linkedUserId));
       const where = and(...conditions);
-      return pageWithTotal(
-        select(scope.linkedUserId)
-          .where(where)
-          .orderBy(sql`lower(${backupPackages.name})`, asc(backupPackages.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(backupPackages).where(where),
+      return pageOf(
+        select(scope.linkedUserId).where(where).orderBy(sql`lower(${backupPackages.name})`, asc(backupPackages.id)),
+        () => countOf(db, backupPackages, where),
         paging,
       );
     },

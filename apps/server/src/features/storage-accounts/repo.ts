@@ -1,7 +1,7 @@
 import type { Paging } from '@portal/domain';
 import { and, asc, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { pageOf } from '../../db/paging.js';
 import {
   accessKeys,
   buckets,
@@ -119,13 +119,11 @@ export function createStorageAccountsRepo(db: Executor) {
 
   return {
     async page(paging: Paging): Promise<{ rows: StorageAccountRecord[]; total: number }> {
-      return pageWithTotal(
+      return pageOf(
         db
           .select()
           .from(storageAccounts)
-          .orderBy(asc(sql`lower(${storageAccounts.name})`), asc(storageAccounts.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
+          .orderBy(asc(sql`lower(${storageAccounts.name})`), asc(storageAccounts.id)),
         () => db.select({ total: count() }).from(storageAccounts),
         paging,
       );

@@ -1,9 +1,9 @@
 import type { ActionType, Paging } from '@portal/domain';
-import { and, asc, count, desc, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { joinMachineOwners } from '../../db/machine-statuses.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, pageOf } from '../../db/paging.js';
 import { backupMachines, backupPackages, backupTasks, customers, taskActions } from '../../db/schema/index.js';
 import { taskStatusCounts } from '../../db/schema/task-overview.js';
 
@@ -59,7 +59,7 @@ export function createTaskOverviewRepo(db: Executor) {
   return {
     /** One row per running action (a task may restore while it backs up), newest first. */
     async running(page: Paging) {
-      return pageWithTotal(
+      return pageOf(
         joinMachineOwners(
           db
             .select({
@@ -74,10 +74,8 @@ export function createTaskOverviewRepo(db: Executor) {
             .$dynamic(),
         )
           .where(RUNNING_ACTION)
-          .orderBy(desc(taskActions.timeStarted), desc(taskActions.id))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(taskActions).where(RUNNING_ACTION),
+          .orderBy(desc(taskActions.timeStarted), desc(taskActions.id)),
+        () => countOf(db, taskActions, RUNNING_ACTION),
         page,
       );
     },
@@ -90,21 +88,17 @@ export function createTaskOverviewRepo(db: Executor) {
         ACTIVE,
         ne(backupTasks.displayStatus, 'NOT_RUNNABLE'),
       );
-      return pageWithTotal(
-        tasksWithOwners()
-          .where(where)
-          .orderBy(asc(backupTasks.nextRunAt), asc(backupTasks.id))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(backupTasks).where(where),
+      return pageOf(
+        tasksWithOwners().where(where).orderBy(asc(backupTasks.nextRunAt), asc(backupTasks.id)),
+        () => countOf(db, backupTasks, where),
         page,
       );
     },
 
     async beingDeleted(page: Paging) {
-      return pageWithTotal(
-        tasksWithOwners().where(BEING_DELETED).orderBy(asc(backupTasks.id)).limit(page.size).offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(backupTasks).where(BEING_DELETED),
+      return pageOf(
+        tasksWithOwners().where(BEING_DELETED).orderBy(asc(backupTasks.id)),
+        () => countOf(db, backupTasks, BEING_DELETED),
         page,
       );
     },

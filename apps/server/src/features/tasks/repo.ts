@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, offsetOf, pageOf, pageWithTotal } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -215,15 +215,9 @@ export function createTasksRepo(db: Executor) {
     /** A page of the machine's tasks by name (002 §7.7). */
     taskPage(machineId: number, page: Paging) {
       const where = eq(backupTasks.backupMachineId, machineId);
-      return pageWithTotal(
-        db
-          .select(taskColumns)
-          .from(backupTasks)
-          .where(where)
-          .orderBy(asc(backupTasks.name), asc(backupTasks.id))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(backupTasks).where(where),
+      return pageOf(
+        db.select(taskColumns).from(backupTasks).where(where).orderBy(asc(backupTasks.name), asc(backupTasks.id)),
+        () => countOf(db, backupTasks, where),
         page,
       );
     },
@@ -240,11 +234,7 @@ export function createTasksRepo(db: Executor) {
       const rows = pageRows(found);
       if (type === 'BACKUP_RUN') return { machine, task, rows, total: task.numberOfBackupRuns };
       const where = and(eq(taskActions.backupTaskId, task.id), eq(taskActions.type, type));
-      const counted = await pageWithTotal(
-        rows,
-        () => db.select({ total: count() }).from(taskActions).where(where),
-        page,
-      );
+      const counted = await pageWithTotal(rows, () => countOf(db, taskActions, where), page);
       return { machine, task, ...counted };
     },
 
