@@ -1,5 +1,5 @@
 import { API_TOKEN_SCOPES } from '@portal/domain';
-import { index, integer, pgEnum, pgTable, serial, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { index, pgEnum, pgTable, serial, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { belongsTo, createdAt, ts } from './columns.js';
 
