@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { Executor } from './client.js';
+import { type Executor, oneOrNull } from './client.js';
 import { joinMachineOwners, machineStatuses } from './machine-statuses.js';
 import { backupMachines, customers } from './schema/index.js';
 
@@ -26,8 +26,7 @@ export async function machineContext(db: Executor, machineId: number) {
     })
     .from(backupMachines)
     .$dynamic();
-  const [row] = await joinMachineOwners(query).where(eq(backupMachines.id, machineId));
-  return row ?? null;
+  return oneOrNull(joinMachineOwners(query).where(eq(backupMachines.id, machineId)));
 }
 
 export type MachineContext = NonNullable<Awaited<ReturnType<typeof machineContext>>>;

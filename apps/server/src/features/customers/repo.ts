@@ -1,7 +1,7 @@
 import type { CustomerAccountEditPayload, ManagedCustomers, Paging, Role } from '@portal/domain';
 import { and, asc, count, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { type Executor, rowsOf } from '../../db/client.js';
+import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
 import { countOf, pageOf } from '../../db/paging.js';
 import {
   backupMachines,
@@ -134,14 +134,15 @@ export function createCustomersRepo(db: Executor) {
 
     /** One customer within the scope; customers being deleted only when asked for (repeated deletes). */
     async customer(scope: ManagedCustomers, customerId: number, options: { includeBeingDeleted?: boolean } = {}) {
-      const [row] = await selectRows().where(
-        and(
-          eq(customers.id, customerId),
-          managedCustomersCondition(scope),
-          options.includeBeingDeleted ? undefined : eq(customers.beingDeleted, false),
+      return oneOrNull(
+        selectRows().where(
+          and(
+            eq(customers.id, customerId),
+            managedCustomersCondition(scope),
+            options.includeBeingDeleted ? undefined : eq(customers.beingDeleted, false),
+          ),
         ),
       );
-      return row ?? null;
     },
 
     /** The customer's storage locations with their accounts (002 §3), in creation order. */
@@ -272,23 +273,24 @@ export function createCustomersRepo(db: Executor) {
     // --- The customer's own account (001 §2) ---------------------------------------------------------
 
     async account(customerId: number) {
-      const [row] = await db
-        .select({
-          id: customers.id,
-          status: customers.status,
-          displayStatus: customers.displayStatus,
-          companyName: customers.companyName,
-          superAdminId: customers.superAdminUserId,
-          superAdminFullName: customers.superAdminName,
-          superAdminEmail: customers.superAdminEmail,
-          cpanelPluginEnabled: customers.cpanelPluginEnabled,
-          allowProviderMachineControl: customers.allowProviderMachineControl,
-          parentResellerCustomerId: customers.parentResellerCustomerId,
-          requireMfa: customers.requireMfa,
-        })
-        .from(customers)
-        .where(and(eq(customers.id, customerId), eq(customers.beingDeleted, false)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            id: customers.id,
+            status: customers.status,
+            displayStatus: customers.displayStatus,
+            companyName: customers.companyName,
+            superAdminId: customers.superAdminUserId,
+            superAdminFullName: customers.superAdminName,
+            superAdminEmail: customers.superAdminEmail,
+            cpanelPluginEnabled: customers.cpanelPluginEnabled,
+            allowProviderMachineControl: customers.allowProviderMachineControl,
+            parentResellerCustomerId: customers.parentResellerCustomerId,
+            requireMfa: customers.requireMfa,
+          })
+          .from(customers)
+          .where(and(eq(customers.id, customerId), eq(customers.beingDeleted, false))),
+      );
     },
 
     /** The ACTIVE super admin and admins of the customer: who may become its super admin. */

@@ -12,7 +12,7 @@ import type {
 } from '@portal/domain';
 import { and, asc, count, desc, eq, exists, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { countOf, pageOf } from '../../db/paging.js';
 import { backupMachines, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
@@ -169,15 +169,16 @@ export function createDashboardRepo(db: Executor) {
     machine: (machineId: number) => machineContext(db, machineId),
 
     async customer(customerId: number) {
-      const [row] = await db
-        .select({
-          id: customers.id,
-          parentResellerCustomerId: customers.parentResellerCustomerId,
-          firstPaymentRequired: customers.firstPaymentRequired,
-        })
-        .from(customers)
-        .where(eq(customers.id, customerId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            id: customers.id,
+            parentResellerCustomerId: customers.parentResellerCustomerId,
+            firstPaymentRequired: customers.firstPaymentRequired,
+          })
+          .from(customers)
+          .where(eq(customers.id, customerId)),
+      );
     },
 
     async taskPage(

@@ -11,7 +11,7 @@ import {
   type SummaryFrequency,
 } from '@portal/domain';
 import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
-import { type Executor, rowsOf } from '../../db/client.js';
+import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
 import { countOf, pageOf } from '../../db/paging.js';
 import {
   backupMachines,
@@ -168,11 +168,12 @@ export function createNotificationsRepo(db: Executor) {
 
     /** A user of the customer, or null. */
     async userInCustomer(customerId: number, userId: number) {
-      const [row] = await db
-        .select({ id: users.id, role: users.role })
-        .from(users)
-        .where(and(eq(users.customerId, customerId), eq(users.id, userId)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ id: users.id, role: users.role })
+          .from(users)
+          .where(and(eq(users.customerId, customerId), eq(users.id, userId))),
+      );
     },
 
     /** How many of the ids are machines of the customer (all of them must be). */

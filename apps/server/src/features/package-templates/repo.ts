@@ -1,6 +1,6 @@
 import type { PackageTemplateAddPayload, PackageTemplateEditPayload, Paging } from '@portal/domain';
 import { and, asc, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { countOf, pageOf } from '../../db/paging.js';
 import { backupPackages, packageRequests, packageTemplates } from '../../db/schema/index.js';
 
@@ -40,11 +40,12 @@ export function createPackageTemplatesRepo(db: Executor) {
     },
 
     async find(owner: TemplateOwner, templateId: number): Promise<TemplateRecord | null> {
-      const [row] = await db
-        .select(templateFields)
-        .from(packageTemplates)
-        .where(and(ownedBy(owner), eq(packageTemplates.id, templateId)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select(templateFields)
+          .from(packageTemplates)
+          .where(and(ownedBy(owner), eq(packageTemplates.id, templateId))),
+      );
     },
 
     async insert(owner: TemplateOwner, template: PackageTemplateAddPayload): Promise<TemplateRecord> {
@@ -62,12 +63,13 @@ export function createPackageTemplatesRepo(db: Executor) {
       templateId: number,
       edit: PackageTemplateEditPayload,
     ): Promise<TemplateRecord | null> {
-      const [row] = await db
-        .update(packageTemplates)
-        .set({ name: edit.name, ...(edit.resellersOnly === undefined ? {} : { resellersOnly: edit.resellersOnly }) })
-        .where(and(ownedBy(owner), eq(packageTemplates.id, templateId)))
-        .returning(templateFields);
-      return row ?? null;
+      return oneOrNull(
+        db
+          .update(packageTemplates)
+          .set({ name: edit.name, ...(edit.resellersOnly === undefined ? {} : { resellersOnly: edit.resellersOnly }) })
+          .where(and(ownedBy(owner), eq(packageTemplates.id, templateId)))
+          .returning(templateFields),
+      );
     },
 
     /**

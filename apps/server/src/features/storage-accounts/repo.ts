@@ -1,6 +1,6 @@
 import type { Paging } from '@portal/domain';
 import { and, asc, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { pageOf } from '../../db/paging.js';
 import {
   accessKeys,
@@ -130,8 +130,7 @@ export function createStorageAccountsRepo(db: Executor) {
     },
 
     async byId(id: number): Promise<StorageAccountRecord | null> {
-      const [row] = await db.select().from(storageAccounts).where(eq(storageAccounts.id, id));
-      return row ?? null;
+      return oneOrNull(db.select().from(storageAccounts).where(eq(storageAccounts.id, id)));
     },
 
     /** Whether another account (not `exceptId`) has the name, in any letter case (the unique index's rule). */
@@ -205,11 +204,12 @@ export function createStorageAccountsRepo(db: Executor) {
       db.select(bucketFields).from(buckets).where(eq(buckets.storageAccountId, accountId)).orderBy(asc(buckets.name)),
 
     async bucketNamed(accountId: number, name: string): Promise<BucketRecord | null> {
-      const [row] = await db
-        .select(bucketFields)
-        .from(buckets)
-        .where(and(eq(buckets.storageAccountId, accountId), eq(buckets.name, name)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select(bucketFields)
+          .from(buckets)
+          .where(and(eq(buckets.storageAccountId, accountId), eq(buckets.name, name))),
+      );
     },
 
     /** Records buckets found at the service that the portal did not know: unmanaged, of no customer. */

@@ -1,6 +1,6 @@
 import type { ActionType, Paging } from '@portal/domain';
 import { and, asc, desc, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { joinMachineOwners } from '../../db/machine-statuses.js';
 import { countOf, pageOf } from '../../db/paging.js';
@@ -118,11 +118,12 @@ export function createTaskOverviewRepo(db: Executor) {
     machine: (machineId: number) => machineContext(db, machineId),
 
     async task(machineId: number, taskId: number) {
-      const [row] = await db
-        .select({ id: backupTasks.id, status: backupTasks.status })
-        .from(backupTasks)
-        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ id: backupTasks.id, status: backupTasks.status })
+          .from(backupTasks)
+          .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId))),
+      );
     },
 
     /**
@@ -130,12 +131,13 @@ export function createTaskOverviewRepo(db: Executor) {
      * null when the task is (by now) being deleted.
      */
     async setVolumeSnapshots(taskId: number, enabled: boolean) {
-      const [row] = await db
-        .update(backupTasks)
-        .set({ volumeSnapshotsEnabled: enabled, version: sql`${backupTasks.version} + 1` })
-        .where(and(eq(backupTasks.id, taskId), ne(backupTasks.status, 'BEING_DELETED')))
-        .returning({ id: backupTasks.id, volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled });
-      return row ?? null;
+      return oneOrNull(
+        db
+          .update(backupTasks)
+          .set({ volumeSnapshotsEnabled: enabled, version: sql`${backupTasks.version} + 1` })
+          .where(and(eq(backupTasks.id, taskId), ne(backupTasks.status, 'BEING_DELETED')))
+          .returning({ id: backupTasks.id, volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled }),
+      );
     },
   };
 }

@@ -1,6 +1,6 @@
 import { hasEveryPackage, type Paging, type UserImportUser, type UserRow } from '@portal/domain';
 import { and, asc, count, eq, inArray, ne, notExists, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { countOf, pageOf } from '../../db/paging.js';
 import { backupMachines, backupPackages, backupTasks, userBackupPackages, users } from '../../db/schema/index.js';
@@ -153,8 +153,7 @@ export function createUsersRepo(db: Executor) {
         .select(userFields)
         .from(users)
         .where(and(ofCustomer(customerId), eq(users.id, userId)));
-      const [row] = await withCounts(customerId, rows);
-      return row ?? null;
+      return oneOrNull(withCounts(customerId, rows));
     },
 
     /** A page of the user's packages, by name; viewerUserId marks those linked to the caller. */
@@ -266,15 +265,16 @@ export function createUsersRepo(db: Executor) {
 
     /** A package of the customer (not being deleted) and whether it is linked to the viewer, or null. */
     async packageInCustomer(customerId: number, packageId: number, viewerUserId: number) {
-      const [row] = await db
-        .select({
-          id: backupPackages.id,
-          name: backupPackages.name,
-          linkedToViewer: linkedTo(viewerUserId, backupPackages.id),
-        })
-        .from(backupPackages)
-        .where(and(eq(backupPackages.id, packageId), eq(backupPackages.customerId, customerId), livePackage));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            id: backupPackages.id,
+            name: backupPackages.name,
+            linkedToViewer: linkedTo(viewerUserId, backupPackages.id),
+          })
+          .from(backupPackages)
+          .where(and(eq(backupPackages.id, packageId), eq(backupPackages.customerId, customerId), livePackage)),
+      );
     },
 
     /** Adds a user; null when the e-mail address is in use (users_email_uq, whatever the case). */
