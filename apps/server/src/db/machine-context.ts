@@ -31,6 +31,16 @@ export async function machineContext(db: Executor, machineId: number) {
 
 export type MachineContext = NonNullable<Awaited<ReturnType<typeof machineContext>>>;
 
+/** Whether the machine is there (not being deleted) at a path that names its customer and package. */
+export const machineAtPath = <M extends Pick<MachineContext, 'customerId' | 'backupPackageId' | 'beingDeleted'>>(
+  machine: M | null,
+  path: { customerId: number; packageId: number },
+): machine is M =>
+  machine !== null &&
+  !machine.beingDeleted &&
+  machine.customerId === path.customerId &&
+  machine.backupPackageId === path.packageId;
+
 /** Who may see each of these machines (the live dashboard's fan-out): one query for a batch of ids. */
 export async function machineVisibilities(db: Executor, machineIds: readonly number[]) {
   if (machineIds.length === 0) return [];
