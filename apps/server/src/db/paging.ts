@@ -31,7 +31,7 @@ interface OrderedQuery<R> {
 }
 
 /** The page of an ordered select and the total of all its rows (as pageWithTotal). */
-export const pageOf = <R>(ordered: OrderedQuery<R>, countQuery: CountQuery, paging: Paging) =>
+export const selectPage = <R>(ordered: OrderedQuery<R>, countQuery: CountQuery, paging: Paging) =>
   pageWithTotal(ordered.limit(paging.size).offset(offsetOf(paging)), countQuery, paging);
 
 /** The number of a table's rows that match, as the total of a page. */

@@ -2,7 +2,7 @@ import type { CustomerAccountEditPayload, ManagedCustomers, Paging, Role } from 
 import { and, asc, count, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
-import { countOf, pageOf } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -110,7 +110,7 @@ export function createCustomersRepo(db: Executor) {
       const where = listWhere(list, search);
       // The page's ids first, from the index alone; the per-row counts then run for those ten only
       // (in one query, the rows an OFFSET skips would have had theirs computed too).
-      const { rows: ids, total } = await pageOf(
+      const { rows: ids, total } = await selectPage(
         db
           .select({ id: customers.id })
           .from(customers)
@@ -200,7 +200,7 @@ export function createCustomersRepo(db: Executor) {
         .leftJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
         .where(livePackagesOf(customerId))
         .orderBy(asc(backupPackages.name), asc(backupPackages.id));
-      return pageOf(packages, () => countOf(db, backupPackages, livePackagesOf(customerId)), page);
+      return selectPage(packages, () => countOf(db, backupPackages, livePackagesOf(customerId)), page);
     },
 
     /** The customer's machines connected now: those whose agents must hear of a change to their tasks. */

@@ -14,7 +14,7 @@ import { and, asc, count, desc, eq, exists, inArray, isNotNull, type SQL, sql } 
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Executor, oneOrNull } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
-import { countOf, pageOf } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import { backupMachines, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
 import { managedCustomersCondition } from '../../db/scope.js';
 
@@ -91,7 +91,7 @@ export function createDashboardRepo(db: Executor) {
         filter.taskStatus ? eq(customers.taskStatus, filter.taskStatus) : undefined,
         filter.displayStatuses ? inArray(customers.displayStatus, [...filter.displayStatuses]) : undefined,
       );
-      return pageOf(
+      return selectPage(
         db
           .select({
             id: customers.id,
@@ -132,7 +132,7 @@ export function createDashboardRepo(db: Executor) {
         filter.taskStatus ? eq(backupMachines.taskStatus, filter.taskStatus) : undefined,
         filter.status ? eq(backupMachines.status, filter.status) : undefined,
       );
-      return pageOf(
+      return selectPage(
         db
           .select({
             id: backupMachines.id,
@@ -191,7 +191,7 @@ export function createDashboardRepo(db: Executor) {
         eq(backupTasks.backupMachineId, machineId),
         filter.taskStatus ? eq(backupTasks.displayStatus, filter.taskStatus) : undefined,
       );
-      return pageOf(
+      return selectPage(
         db
           .select({
             id: backupTasks.id,

@@ -2,7 +2,7 @@ import type { MachineStatus, MessageType, OsFamily, Paging } from '@portal/domai
 import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { joinMachineOwners } from '../../db/machine-statuses.js';
-import { countOf, pageOf } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -120,7 +120,7 @@ export function createMachinesRepo(db: Executor) {
       if (scope.assignedUserId !== null) conditions.push(eq(backupMachines.assignedUserId, scope.assignedUserId));
       if (scope.packageId !== undefined) conditions.push(eq(backupMachines.backupPackageId, scope.packageId));
       const where = and(...conditions);
-      const { rows, total } = await pageOf(
+      const { rows, total } = await selectPage(
         select().where(where).orderBy(sql`lower(${backupMachines.name})`, asc(backupMachines.id)),
         () => countOf(db, backupMachines, where),
         paging,
@@ -160,7 +160,7 @@ export function createMachinesRepo(db: Executor) {
       if (filter.backupTaskId !== null) conditions.push(eq(machineMessages.backupTaskId, filter.backupTaskId));
       if (filter.backupActionId !== null) conditions.push(eq(machineMessages.taskActionId, filter.backupActionId));
       const where = and(...conditions);
-      return pageOf(
+      return selectPage(
         db
           .select({
             id: machineMessages.id,

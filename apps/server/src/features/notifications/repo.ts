@@ -12,7 +12,7 @@ import {
 } from '@portal/domain';
 import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
-import { countOf, pageOf } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -112,7 +112,7 @@ export function createNotificationsRepo(db: Executor) {
         paging.userId === undefined ? undefined : eq(users.id, paging.userId),
         likeAny(paging.search, users.firstName, users.surname, users.email),
       );
-      const { rows, total } = await pageOf(
+      const { rows, total } = await selectPage(
         db
           .select({
             userId: users.id,
@@ -205,7 +205,7 @@ export function createNotificationsRepo(db: Executor) {
         eq(backupMachines.beingDeleted, false),
         likeAny(paging.search, backupMachines.name, backupPackages.name),
       );
-      return pageOf(
+      return selectPage(
         db
           .select({ id: backupMachines.id, name: backupMachines.name, packageName: backupPackages.name })
           .from(backupMachines)

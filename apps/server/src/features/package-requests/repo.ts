@@ -1,7 +1,7 @@
 import type { PackageRequestStatus, PackageRequestType, Paging, StorageItem, StorageItemType } from '@portal/domain';
 import { aliasedTable, and, asc, count, desc, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import { type Executor, oneOrNull } from '../../db/client.js';
-import { countOf, pageOf } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import {
   backupPackages,
   buckets,
@@ -82,7 +82,7 @@ export function createPackageRequestsRepo(db: Executor) {
   return {
     async pendingPage(scope: RequestScope, paging: Paging): Promise<{ rows: RequestRecord[]; total: number }> {
       const where = and(eq(packageRequests.status, 'PENDING'), inScope(scope), eq(customers.beingDeleted, false));
-      return pageOf(
+      return selectPage(
         selectRequests(db).where(where).orderBy(asc(packageRequests.createdAt), asc(packageRequests.id)),
         () =>
           db
@@ -97,7 +97,7 @@ export function createPackageRequestsRepo(db: Executor) {
     /** A customer's own requests, pending first, then the newest. */
     async ofCustomer(customerId: number, paging: Paging): Promise<{ rows: RequestRecord[]; total: number }> {
       const where = eq(packageRequests.customerId, customerId);
-      return pageOf(
+      return selectPage(
         selectRequests(db)
           .where(where)
           .orderBy(

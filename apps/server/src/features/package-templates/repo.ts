@@ -1,7 +1,7 @@
 import type { PackageTemplateAddPayload, PackageTemplateEditPayload, Paging } from '@portal/domain';
 import { and, asc, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, oneOrNull } from '../../db/client.js';
-import { countOf, pageOf } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import { backupPackages, packageRequests, packageTemplates } from '../../db/schema/index.js';
 
 /** Whose templates: the provider's (null) or a reseller's (its customer id). */
@@ -28,7 +28,7 @@ export type TemplateRecord = { [K in keyof typeof templateFields]: (typeof packa
 export function createPackageTemplatesRepo(db: Executor) {
   return {
     async page(owner: TemplateOwner, paging: Paging): Promise<{ rows: TemplateRecord[]; total: number }> {
-      return pageOf(
+      return selectPage(
         db
           .select(templateFields)
           .from(packageTemplates)

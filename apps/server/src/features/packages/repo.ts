@@ -2,7 +2,7 @@ import type { MachineStatus, PackageStatus, Paging } from '@portal/domain';
 import { and, asc, eq, exists, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
-import { countOf, pageOf } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -102,7 +102,7 @@ export function createPackagesRepo(db: Executor) {
       const conditions: SQL[] = [eq(backupPackages.customerId, scope.customerId), livePackage];
       if (scope.onlyLinked && scope.linkedUserId !== null) conditions.push(linkedTo(scope.linkedUserId));
       const where = and(...conditions);
-      return pageOf(
+      return selectPage(
         select(scope.linkedUserId).where(where).orderBy(sql`lower(${backupPackages.name})`, asc(backupPackages.id)),
         () => countOf(db, backupPackages, where),
         paging,

@@ -1,7 +1,7 @@
 import type { Paging } from '@portal/domain';
 import { and, asc, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { type Executor, oneOrNull } from '../../db/client.js';
-import { pageOf } from '../../db/paging.js';
+import { selectPage } from '../../db/paging.js';
 import {
   accessKeys,
   buckets,
@@ -119,7 +119,7 @@ export function createStorageAccountsRepo(db: Executor) {
 
   return {
     async page(paging: Paging): Promise<{ rows: StorageAccountRecord[]; total: number }> {
-      return pageOf(
+      return selectPage(
         db
           .select()
           .from(storageAccounts)

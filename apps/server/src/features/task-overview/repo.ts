@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
 import { type Executor, oneOrNull } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { joinMachineOwners } from '../../db/machine-statuses.js';
-import { countOf, pageOf } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import { backupMachines, backupPackages, backupTasks, customers, taskActions } from '../../db/schema/index.js';
 import { taskStatusCounts } from '../../db/schema/task-overview.js';
 
@@ -59,7 +59,7 @@ export function createTaskOverviewRepo(db: Executor) {
   return {
     /** One row per running action (a task may restore while it backs up), newest first. */
     async running(page: Paging) {
-      return pageOf(
+      return selectPage(
         joinMachineOwners(
           db
             .select({
@@ -88,7 +88,7 @@ export function createTaskOverviewRepo(db: Executor) {
         ACTIVE,
         ne(backupTasks.displayStatus, 'NOT_RUNNABLE'),
       );
-      return pageOf(
+      return selectPage(
         tasksWithOwners().where(where).orderBy(asc(backupTasks.nextRunAt), asc(backupTasks.id)),
         () => countOf(db, backupTasks, where),
         page,
@@ -96,7 +96,7 @@ export function createTaskOverviewRepo(db: Executor) {
     },
 
     async beingDeleted(page: Paging) {
-      return pageOf(
+      return selectPage(
         tasksWithOwners().where(BEING_DELETED).orderBy(asc(backupTasks.id)),
         () => countOf(db, backupTasks, BEING_DELETED),
         page,

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { type Executor, oneOrNull } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
-import { countOf, offsetOf, pageOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, offsetOf, pageWithTotal, selectPage } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -213,7 +213,7 @@ export function createTasksRepo(db: Executor) {
     /** A page of the machine's tasks by name (002 §7.7). */
     taskPage(machineId: number, page: Paging) {
       const where = eq(backupTasks.backupMachineId, machineId);
-      return pageOf(
+      return selectPage(
         db.select(taskColumns).from(backupTasks).where(where).orderBy(asc(backupTasks.name), asc(backupTasks.id)),
         () => countOf(db, backupTasks, where),
         page,

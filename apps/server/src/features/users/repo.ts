@@ -2,7 +2,7 @@ import { hasEveryPackage, type Paging, type UserImportUser, type UserRow } from 
 import { and, asc, count, eq, inArray, ne, notExists, type SQL, sql } from 'drizzle-orm';
 import { type Executor, oneOrNull } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { countOf, pageOf } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import { backupMachines, backupPackages, backupTasks, userBackupPackages, users } from '../../db/schema/index.js';
 
 /** A user of a customer with the counts its row shows (002 §3 'User display'), before the viewer's abilities. */
@@ -135,7 +135,7 @@ export function createUsersRepo(db: Executor) {
   return {
     /** A page of the customer's users, ordered by surname, first name and id (the users table, 002 §2.4). */
     async pageOfCustomer(customerId: number, paging: Paging): Promise<Page<UserRecord>> {
-      const { rows, total } = await pageOf(
+      const { rows, total } = await selectPage(
         db
           .select(userFields)
           .from(users)
@@ -159,7 +159,7 @@ export function createUsersRepo(db: Executor) {
     /** A page of the user's packages, by name; viewerUserId marks those linked to the caller. */
     async packagesOfUser(user: UserRef, viewerUserId: number | null, paging: Paging): Promise<Page<UserPackageRecord>> {
       const where = userPackagesCondition(user);
-      const { rows, total } = await pageOf(
+      const { rows, total } = await selectPage(
         db
           .select({
             id: backupPackages.id,
@@ -199,7 +199,7 @@ export function createUsersRepo(db: Executor) {
         eq(backupMachines.assignedUserId, user.id),
         liveMachine,
       );
-      const { rows, total } = await pageOf(
+      const { rows, total } = await selectPage(
         db
           .select({
             id: backupMachines.id,
