@@ -129,7 +129,8 @@ export function createMigrationsRepo(db: Db) {
       createdAt: Date;
     }): Promise<MigrationRecord | null> {
       try {
-        return oneOrNull(db.insert(packageMigrations).values(values).returning());
+        const [row] = await db.insert(packageMigrations).values(values).returning();
+        return row ?? null;
       } catch (error) {
         if (isUniqueViolation(error)) return null;
         throw error;
