@@ -1,6 +1,6 @@
 import type { PaymentMethod } from '@portal/domain';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../db/client.js';
+import { type Executor, oneOrNull } from '../db/client.js';
 import { billingServers, customers, users } from '../db/schema/index.js';
 
 /** A billing host server with its secrets still sealed. */
@@ -31,21 +31,21 @@ export function createBillingRepo(db: Executor) {
         .from(customers)
         .innerJoin(billingServers, eq(billingServers.id, customers.whmcsServerId))
         .where(and(eq(customers.id, customerId), isNull(customers.parentResellerCustomerId)));
-      const [row] = await (lock ? query.for('update', { of: customers }) : query);
-      return row ?? null;
+      return oneOrNull(lock ? query.for('update', { of: customers }) : query);
     },
     async superAdminOf(customerId: number) {
-      const [row] = await db
-        .select({
-          firstName: users.firstName,
-          surname: users.surname,
-          email: users.email,
-          companyName: customers.companyName,
-        })
-        .from(customers)
-        .innerJoin(users, eq(users.id, customers.superAdminUserId))
-        .where(eq(customers.id, customerId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            firstName: users.firstName,
+            surname: users.surname,
+            email: users.email,
+            companyName: customers.companyName,
+          })
+          .from(customers)
+          .innerJoin(users, eq(users.id, customers.superAdminUserId))
+          .where(eq(customers.id, customerId)),
+      );
     },
     async setClientId(customerId: number, clientId: number): Promise<void> {
       await db.update(customers).set({ whmcsClientId: clientId }).where(eq(customers.id, customerId));

@@ -24,6 +24,9 @@ export type Executor = Db | Transaction;
 /** The rows of a raw `execute` result: node-postgres and PGlite both answer `{ rows }`. */
 export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
+/** The row a query finds (its first), or null when it finds none. */
+export const oneOrNull = async <R>(query: PromiseLike<R[]>): Promise<R | null> => (await query)[0] ?? null;
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';

@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { Executor } from './client.js';
+import { type Executor, oneOrNull } from './client.js';
 import { joinMachineOwners, machineStatuses } from './machine-statuses.js';
 import { backupMachines, customers } from './schema/index.js';
 
@@ -26,11 +26,20 @@ export async function machineContext(db: Executor, machineId: number) {
     })
     .from(backupMachines)
     .$dynamic();
-  const [row] = await joinMachineOwners(query).where(eq(backupMachines.id, machineId));
-  return row ?? null;
+  return oneOrNull(joinMachineOwners(query).where(eq(backupMachines.id, machineId)));
 }
 
 export type MachineContext = NonNullable<Awaited<ReturnType<typeof machineContext>>>;
+
+/** Whether the machine is there (not being deleted) at a path that names its customer and package. */
+export const machineAtPath = <M extends Pick<MachineContext, 'customerId' | 'backupPackageId' | 'beingDeleted'>>(
+  machine: M | null,
+  path: { customerId: number; packageId: number },
+): machine is M =>
+  machine !== null &&
+  !machine.beingDeleted &&
+  machine.customerId === path.customerId &&
+  machine.backupPackageId === path.packageId;
 
 /** Who may see each of these machines (the live dashboard's fan-out): one query for a batch of ids. */
 export async function machineVisibilities(db: Executor, machineIds: readonly number[]) {

@@ -1,7 +1,12 @@
 import type { Paging } from '@portal/domain';
+import { count, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Executor } from './client.js';
 
 /** The rows before a zero-based page (000 §7). */
 export const offsetOf = (paging: Paging) => paging.page * paging.size;
+
+type CountQuery = () => PromiseLike<{ total: number }[]>;
 
 /**
  * A page and the total it belongs to. A short page already tells the total, so the count runs only
@@ -9,7 +14,7 @@ export const offsetOf = (paging: Paging) => paging.page * paging.size;
  */
 export async function pageWithTotal<R>(
   rowsQuery: R[] | PromiseLike<R[]>,
-  countQuery: () => PromiseLike<{ total: number }[]>,
+  countQuery: CountQuery,
   paging: Paging,
 ): Promise<{ rows: R[]; total: number }> {
   const rows = await rowsQuery;
@@ -19,3 +24,16 @@ export async function pageWithTotal<R>(
   const [counted] = await countQuery();
   return { rows, total: counted?.total ?? 0 };
 }
+
+/** An ordered select that still takes the page's limit and offset. */
+interface OrderedQuery<R> {
+  limit(size: number): { offset(rows: number): PromiseLike<R[]> };
+}
+
+/** The page of an ordered select and the total of all its rows (as pageWithTotal). */
+export const selectPage = <R>(ordered: OrderedQuery<R>, countQuery: CountQuery, paging: Paging) =>
+  pageWithTotal(ordered.limit(paging.size).offset(offsetOf(paging)), countQuery, paging);
+
+/** The number of a table's rows that match, as the total of a page. */
+export const countOf = (db: Executor, table: PgTable, where: SQL | undefined) =>
+  db.select({ total: count() }).from(table).where(where);

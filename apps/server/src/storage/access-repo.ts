@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '../db/client.js';
+import { type Executor, oneOrNull } from '../db/client.js';
 import {
   accessKeys,
   backupMachines,
@@ -29,13 +29,14 @@ export function createStorageAccessRepo(db: Executor) {
   };
   return {
     async location(storageLocationId: number): Promise<LocationRow | null> {
-      const [row] = await db
-        .select(locationColumns)
-        .from(storageLocations)
-        .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-        .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
-        .where(eq(storageLocations.id, storageLocationId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select(locationColumns)
+          .from(storageLocations)
+          .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
+          .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
+          .where(eq(storageLocations.id, storageLocationId)),
+      );
     },
 
     /** The machine's package's location; `location` null when the package has none. Null: no such machine. */

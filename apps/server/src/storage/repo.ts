@@ -1,5 +1,5 @@
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
-import type { Executor } from '../db/client.js';
+import { type Executor, oneOrNull } from '../db/client.js';
 import {
   accessKeys,
   backupMachines,
@@ -62,22 +62,23 @@ const trim = (subfolder: string | null) => (subfolder ?? '').replace(/^\/+|\/+$/
 
 /** A storage account's row as a provider needs it (the secret still sealed). */
 export async function storageAccountRow(db: Executor, storageAccountId: number) {
-  const [row] = await db
-    .select({
-      id: storageAccounts.id,
-      type: storageAccounts.type,
-      endpoint: storageAccounts.endpoint,
-      iamEndpoint: storageAccounts.iamEndpoint,
-      region: storageAccounts.region,
-      forcePathStyle: storageAccounts.forcePathStyle,
-      accessKeyId: storageAccounts.accessKeyId,
-      secretAccessKeyEncrypted: storageAccounts.secretAccessKeyEncrypted,
-      userApi: storageAccounts.userApi,
-      requireObjectLock: storageAccounts.requireObjectLock,
-    })
-    .from(storageAccounts)
-    .where(eq(storageAccounts.id, storageAccountId));
-  return row ?? null;
+  return oneOrNull(
+    db
+      .select({
+        id: storageAccounts.id,
+        type: storageAccounts.type,
+        endpoint: storageAccounts.endpoint,
+        iamEndpoint: storageAccounts.iamEndpoint,
+        region: storageAccounts.region,
+        forcePathStyle: storageAccounts.forcePathStyle,
+        accessKeyId: storageAccounts.accessKeyId,
+        secretAccessKeyEncrypted: storageAccounts.secretAccessKeyEncrypted,
+        userApi: storageAccounts.userApi,
+        requireObjectLock: storageAccounts.requireObjectLock,
+      })
+      .from(storageAccounts)
+      .where(eq(storageAccounts.id, storageAccountId)),
+  );
 }
 
 /** The embedded service's records of one storage account: its bucket policies, users and keys. */

@@ -1,7 +1,7 @@
 import { API_TOKEN_SCOPES } from '@portal/domain';
-import { index, integer, pgEnum, pgTable, serial, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { index, pgEnum, pgTable, serial, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
-import { createdAt, ts } from './columns.js';
+import { belongsTo, createdAt, ts } from './columns.js';
 
 export const apiTokenScopeEnum = pgEnum('api_token_scope', API_TOKEN_SCOPES);
 
@@ -13,9 +13,7 @@ export const apiTokens = pgTable(
   'api_tokens',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
     name: varchar('name', { length: 50 }).notNull(),
     scope: apiTokenScopeEnum('scope').notNull(),
     tokenHash: varchar('token_hash', { length: 64 }).notNull(),

@@ -36,7 +36,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { aggregateTaskStatusEnum, customers, users } from './accounts.js';
-import { createdAt, taskCounterColumns, ts } from './columns.js';
+import { belongsTo, createdAt, taskCounterColumns, ts } from './columns.js';
 import { storageLocations } from './storage-accounts.js';
 
 export const storageQuotaUnitEnum = pgEnum('storage_quota_unit', STORAGE_QUOTA_UNITS);
@@ -93,9 +93,7 @@ export const backupPackages = pgTable(
   'backup_packages',
   {
     id: serial('id').primaryKey(),
-    customerId: integer('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    customerId: belongsTo('customer_id', () => customers.id),
     name: varchar('name', { length: 50 }).notNull(),
     status: packageStatusEnum('status').notNull().default('REQUESTED'),
     // Templates may be deleted; packages keep their quotas, which were copied at creation.
@@ -133,12 +131,8 @@ export const backupPackages = pgTable(
 export const userBackupPackages = pgTable(
   'user_backup_packages',
   {
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    backupPackageId: integer('backup_package_id')
-      .notNull()
-      .references(() => backupPackages.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
+    backupPackageId: belongsTo('backup_package_id', () => backupPackages.id),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.backupPackageId] }),
@@ -151,9 +145,7 @@ export const packageRequests = pgTable(
   'package_requests',
   {
     id: serial('id').primaryKey(),
-    customerId: integer('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    customerId: belongsTo('customer_id', () => customers.id),
     requestType: packageRequestTypeEnum('request_type').notNull(),
     status: packageRequestStatusEnum('status').notNull().default('PENDING'),
     backupPackageId: integer('backup_package_id').references(() => backupPackages.id, { onDelete: 'cascade' }),
@@ -198,12 +190,8 @@ export const backupMachines = pgTable(
   'backup_machines',
   {
     id: serial('id').primaryKey(),
-    customerId: integer('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
-    backupPackageId: integer('backup_package_id')
-      .notNull()
-      .references(() => backupPackages.id, { onDelete: 'cascade' }),
+    customerId: belongsTo('customer_id', () => customers.id),
+    backupPackageId: belongsTo('backup_package_id', () => backupPackages.id),
     // The machine and its backups stay when the user who linked it is removed.
     assignedUserId: integer('assigned_user_id').references(() => users.id, { onDelete: 'set null' }),
     name: varchar('name', { length: 50 }).notNull(),
@@ -279,15 +267,9 @@ export const backupTasks = pgTable(
   'backup_tasks',
   {
     id: serial('id').primaryKey(),
-    backupMachineId: integer('backup_machine_id')
-      .notNull()
-      .references(() => backupMachines.id, { onDelete: 'cascade' }),
-    customerId: integer('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
-    backupPackageId: integer('backup_package_id')
-      .notNull()
-      .references(() => backupPackages.id, { onDelete: 'cascade' }),
+    backupMachineId: belongsTo('backup_machine_id', () => backupMachines.id),
+    customerId: belongsTo('customer_id', () => customers.id),
+    backupPackageId: belongsTo('backup_package_id', () => backupPackages.id),
     name: varchar('name', { length: 50 }).notNull(),
     type: backupTypeEnum('type').notNull().default('FILES_AND_FOLDERS'),
     status: taskStatusEnum('status').notNull().default('ACTIVE'),
@@ -355,12 +337,8 @@ export const taskActions = pgTable(
   'task_actions',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    backupTaskId: integer('backup_task_id')
-      .notNull()
-      .references(() => backupTasks.id, { onDelete: 'cascade' }),
-    backupMachineId: integer('backup_machine_id')
-      .notNull()
-      .references(() => backupMachines.id, { onDelete: 'cascade' }),
+    backupTaskId: belongsTo('backup_task_id', () => backupTasks.id),
+    backupMachineId: belongsTo('backup_machine_id', () => backupMachines.id),
     type: actionTypeEnum('type').notNull(),
     status: runStatusEnum('status').notNull().default('INITIATED'),
     timeStarted: ts('time_started').notNull().defaultNow(),
@@ -418,9 +396,7 @@ export const backupSnapshots = pgTable(
   'backup_snapshots',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    backupTaskId: integer('backup_task_id')
-      .notNull()
-      .references(() => backupTasks.id, { onDelete: 'cascade' }),
+    backupTaskId: belongsTo('backup_task_id', () => backupTasks.id),
     // The archive outlives the run record that made it.
     taskActionId: bigint('task_action_id', { mode: 'number' }).references(() => taskActions.id, {
       onDelete: 'set null',
@@ -447,9 +423,7 @@ export const backupSnapshots = pgTable(
 export const runAccountSnapshots = pgTable(
   'run_account_snapshots',
   {
-    backupTaskId: integer('backup_task_id')
-      .notNull()
-      .references(() => backupTasks.id, { onDelete: 'cascade' }),
+    backupTaskId: belongsTo('backup_task_id', () => backupTasks.id),
     /** The run's own snapshot id (task_actions and backup_snapshots restic_snapshot_id). */
     runSnapshotId: varchar('run_snapshot_id', { length: 64 }).notNull(),
     account: varchar('account', { length: 64 }).notNull(),
@@ -466,9 +440,7 @@ export const runAccountSnapshots = pgTable(
 export const panelRemovedAccounts = pgTable(
   'panel_removed_accounts',
   {
-    backupTaskId: integer('backup_task_id')
-      .notNull()
-      .references(() => backupTasks.id, { onDelete: 'cascade' }),
+    backupTaskId: belongsTo('backup_task_id', () => backupTasks.id),
     account: varchar('account', { length: 64 }).notNull(),
     missingSince: ts('missing_since').notNull(),
   },
@@ -480,9 +452,7 @@ export const machineMessages = pgTable(
   'machine_messages',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    backupMachineId: integer('backup_machine_id')
-      .notNull()
-      .references(() => backupMachines.id, { onDelete: 'cascade' }),
+    backupMachineId: belongsTo('backup_machine_id', () => backupMachines.id),
     backupTaskId: integer('backup_task_id').references(() => backupTasks.id, { onDelete: 'cascade' }),
     taskActionId: bigint('task_action_id', { mode: 'number' }).references(() => taskActions.id, {
       onDelete: 'cascade',
@@ -503,9 +473,7 @@ export const logFiles = pgTable(
   'log_files',
   {
     id: serial('id').primaryKey(),
-    backupMachineId: integer('backup_machine_id')
-      .notNull()
-      .references(() => backupMachines.id, { onDelete: 'cascade' }),
+    backupMachineId: belongsTo('backup_machine_id', () => backupMachines.id),
     fileName: varchar('file_name', { length: 255 }).notNull(),
     lastModified: ts('last_modified').notNull(),
     /** Agent logs are text; drizzle 0.45 has no bytea column and PGlite and pg return it differently. */
@@ -523,9 +491,7 @@ export const logFiles = pgTable(
 export const machineCommandRequests = pgTable(
   'machine_command_requests',
   {
-    backupMachineId: integer('backup_machine_id')
-      .notNull()
-      .references(() => backupMachines.id, { onDelete: 'cascade' }),
+    backupMachineId: belongsTo('backup_machine_id', () => backupMachines.id),
     requestId: varchar('request_id', { length: 100 }).notNull(),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     command: varchar('command', { length: 32 }).notNull(),
@@ -549,9 +515,7 @@ export const machineLinkingCodes = pgTable(
     id: serial('id').primaryKey(),
     codeHash: varchar('code_hash', { length: 64 }).notNull(),
     /** Who made the code: the machine is linked for this user, under their customer. */
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
     createdAt: createdAt(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
@@ -574,15 +538,9 @@ export const downloadIds = pgTable(
   'download_ids',
   {
     idHash: varchar('id_hash', { length: 64 }).primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    backupMachineId: integer('backup_machine_id')
-      .notNull()
-      .references(() => backupMachines.id, { onDelete: 'cascade' }),
-    backupTaskId: integer('backup_task_id')
-      .notNull()
-      .references(() => backupTasks.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
+    backupMachineId: belongsTo('backup_machine_id', () => backupMachines.id),
+    backupTaskId: belongsTo('backup_task_id', () => backupTasks.id),
     taskActionId: bigint('task_action_id', { mode: 'number' })
       .notNull()
       .references(() => taskActions.id, { onDelete: 'cascade' }),

@@ -1,4 +1,4 @@
-import { integer, timestamp } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, integer, timestamp } from 'drizzle-orm/pg-core';
 
 /** Timestamps are stored with time zone and read as Date. */
 export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -16,3 +16,7 @@ export const taskCounterColumns = () => ({
   tasksIgnored: integer('tasks_ignored').notNull().default(0),
   tasksInProgress: integer('tasks_in_progress').notNull().default(0),
 });
+
+/** A row that belongs to another and goes with it: a required reference whose row's deletion removes this one. */
+export const belongsTo = <N extends string>(name: N, parentId: () => AnyPgColumn) =>
+  integer(name).notNull().references(parentId, { onDelete: 'cascade' });

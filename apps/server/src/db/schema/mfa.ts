@@ -1,6 +1,6 @@
 import { bigint, index, integer, pgTable, serial, text, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
-import { createdAt, ts } from './columns.js';
+import { belongsTo, createdAt, ts } from './columns.js';
 
 /**
  * A user's two-factor sign-in (issue 18). The key is sealed with MASTER_KEY; until the first code confirms
@@ -22,9 +22,7 @@ export const mfaRecoveryCodes = pgTable(
   'mfa_recovery_codes',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
     codeHash: varchar('code_hash', { length: 64 }).notNull(),
     usedAt: ts('used_at'),
   },

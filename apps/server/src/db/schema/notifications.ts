@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, pgTable, primaryKey, varchar } from 'drizzle-orm/pg-core';
 import { customers, users } from './accounts.js';
 import { backupMachines, backupPackages } from './backup.js';
-import { ts } from './columns.js';
+import { belongsTo, ts } from './columns.js';
 
 /** A customer's alert thresholds (issue 17); no row means the domain's defaults. */
 export const notificationThresholds = pgTable('notification_thresholds', {
@@ -25,9 +25,7 @@ export const userNotificationSettings = pgTable(
     userId: integer('user_id')
       .primaryKey()
       .references(() => users.id, { onDelete: 'cascade' }),
-    customerId: integer('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    customerId: belongsTo('customer_id', () => customers.id),
     runFailed: boolean('run_failed').notNull(),
     runWarnings: boolean('run_warnings').notNull(),
     runMissed: boolean('run_missed').notNull(),
@@ -48,12 +46,8 @@ export const userNotificationSettings = pgTable(
 export const userNotificationMachines = pgTable(
   'user_notification_machines',
   {
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    machineId: integer('machine_id')
-      .notNull()
-      .references(() => backupMachines.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
+    machineId: belongsTo('machine_id', () => backupMachines.id),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.machineId] }),

@@ -2,7 +2,7 @@ import { STORAGE_ACCOUNT_TYPES, STORAGE_USER_APIS } from '@portal/domain';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgEnum, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { customers } from './accounts.js';
-import { createdAt } from './columns.js';
+import { belongsTo, createdAt } from './columns.js';
 
 // The storage services, their buckets and the customers' locations in them. A package lives in a location, and
 // storage.ts's users, keys and migrations point at packages and machines: backup.ts and storage.ts both import
@@ -78,9 +78,7 @@ export const storageLocations = pgTable(
   'storage_locations',
   {
     id: serial('id').primaryKey(),
-    customerId: integer('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    customerId: belongsTo('customer_id', () => customers.id),
     bucketId: integer('bucket_id')
       .notNull()
       .references(() => buckets.id, { onDelete: 'restrict' }),

@@ -18,7 +18,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { customers } from './accounts.js';
 import { backupMachines, backupPackages, taskActions } from './backup.js';
-import { createdAt, ts } from './columns.js';
+import { belongsTo, createdAt, ts } from './columns.js';
 import { storageAccounts, storageLocations } from './storage-accounts.js';
 
 export const migrationStatusEnum = pgEnum('migration_status', MIGRATION_STATUSES);
@@ -26,31 +26,33 @@ export const commandTypeEnum = pgEnum('command_type', COMMAND_TYPES);
 export const syncTypeEnum = pgEnum('sync_type', SYNC_TYPES);
 
 /**
- * Users of a storage account's IAM (or of the embedded service). The links say which portal entity a
- * user was made for; they are nulled when that entity goes, so the policy view can show the principal
- * as dangling instead of losing it.
+ * Whether the portal manages a storage principal (a user or a key) and which portal entity it was made for;
+ * the links are nulled when that entity goes, so the policy view can show the principal as dangling.
  */
+const principalLinks = () => ({
+  managed: boolean('managed').notNull().default(false),
+  customerId: integer('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+  storageLocationId: integer('storage_location_id').references(() => storageLocations.id, {
+    onDelete: 'set null',
+  }),
+  backupMachineId: integer('backup_machine_id').references((): AnyPgColumn => backupMachines.id, {
+    onDelete: 'set null',
+  }),
+  /** Short-lived principals made for one action (a download or restore). */
+  taskActionId: bigint('task_action_id', { mode: 'number' }).references((): AnyPgColumn => taskActions.id, {
+    onDelete: 'set null',
+  }),
+});
+
+/** Users of a storage account's IAM (or of the embedded service), with their principal links. */
 export const storageUsers = pgTable(
   'storage_users',
   {
     id: serial('id').primaryKey(),
     // Users and keys only describe the account; they go with it.
-    storageAccountId: integer('storage_account_id')
-      .notNull()
-      .references(() => storageAccounts.id, { onDelete: 'cascade' }),
+    storageAccountId: belongsTo('storage_account_id', () => storageAccounts.id),
     name: varchar('name', { length: 128 }).notNull(),
-    managed: boolean('managed').notNull().default(false),
-    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'set null' }),
-    storageLocationId: integer('storage_location_id').references(() => storageLocations.id, {
-      onDelete: 'set null',
-    }),
-    backupMachineId: integer('backup_machine_id').references((): AnyPgColumn => backupMachines.id, {
-      onDelete: 'set null',
-    }),
-    /** Short-lived principals made for one action (a download or restore). */
-    taskActionId: bigint('task_action_id', { mode: 'number' }).references((): AnyPgColumn => taskActions.id, {
-      onDelete: 'set null',
-    }),
+    ...principalLinks(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -71,25 +73,11 @@ export const accessKeys = pgTable(
   'access_keys',
   {
     id: serial('id').primaryKey(),
-    storageAccountId: integer('storage_account_id')
-      .notNull()
-      .references(() => storageAccounts.id, { onDelete: 'cascade' }),
-    storageUserId: integer('storage_user_id')
-      .notNull()
-      .references(() => storageUsers.id, { onDelete: 'cascade' }),
+    storageAccountId: belongsTo('storage_account_id', () => storageAccounts.id),
+    storageUserId: belongsTo('storage_user_id', () => storageUsers.id),
     keyId: varchar('key_id', { length: 128 }).notNull(),
     secretEncrypted: text('secret_encrypted'),
-    managed: boolean('managed').notNull().default(false),
-    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'set null' }),
-    storageLocationId: integer('storage_location_id').references(() => storageLocations.id, {
-      onDelete: 'set null',
-    }),
-    backupMachineId: integer('backup_machine_id').references((): AnyPgColumn => backupMachines.id, {
-      onDelete: 'set null',
-    }),
-    taskActionId: bigint('task_action_id', { mode: 'number' }).references((): AnyPgColumn => taskActions.id, {
-      onDelete: 'set null',
-    }),
+    ...principalLinks(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -111,15 +99,9 @@ export const packageMigrations = pgTable(
   'package_migrations',
   {
     id: serial('id').primaryKey(),
-    backupPackageId: integer('backup_package_id')
-      .notNull()
-      .references((): AnyPgColumn => backupPackages.id, { onDelete: 'cascade' }),
-    sourceStorageLocationId: integer('source_storage_location_id')
-      .notNull()
-      .references(() => storageLocations.id, { onDelete: 'cascade' }),
-    destinationStorageLocationId: integer('destination_storage_location_id')
-      .notNull()
-      .references(() => storageLocations.id, { onDelete: 'cascade' }),
+    backupPackageId: belongsTo('backup_package_id', (): AnyPgColumn => backupPackages.id),
+    sourceStorageLocationId: belongsTo('source_storage_location_id', () => storageLocations.id),
+    destinationStorageLocationId: belongsTo('destination_storage_location_id', () => storageLocations.id),
     status: migrationStatusEnum('status').notNull().default('INITIALIZED'),
     finalized: boolean('finalized').notNull().default(false),
     /** The package's tasks are held (not started) while a final sync copies the last changes. */
@@ -191,9 +173,7 @@ export const realtimeCommands = pgTable(
 export const realtimeCommandOutput = pgTable(
   'realtime_command_output',
   {
-    commandId: integer('command_id')
-      .notNull()
-      .references(() => realtimeCommands.id, { onDelete: 'cascade' }),
+    commandId: belongsTo('command_id', () => realtimeCommands.id),
     seq: integer('seq').notNull(),
     line: text('line').notNull(),
   },

@@ -12,7 +12,7 @@ import {
   type TransferPhase,
 } from '@portal/domain';
 import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
 import {
   backupMachines,
@@ -74,12 +74,13 @@ export function createAgentEventsRepo(db: Executor) {
 
     /** The machine's status and its package's per-machine limit (the quota rule reads both). */
     async machineQuota(machineId: number) {
-      const [row] = await db
-        .select({ status: backupMachines.status, limitMb: backupPackages.maxBackupSizePerMachineInMbs })
-        .from(backupMachines)
-        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-        .where(eq(backupMachines.id, machineId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ status: backupMachines.status, limitMb: backupPackages.maxBackupSizePerMachineInMbs })
+          .from(backupMachines)
+          .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
+          .where(eq(backupMachines.id, machineId)),
+      );
     },
 
     /** The machine's tasks as its agent holds them. */
@@ -151,15 +152,16 @@ export function createAgentEventsRepo(db: Executor) {
 
     /** The task when it belongs to the machine. */
     async taskOfMachine(machineId: number, taskId: number) {
-      const [row] = await db
-        .select({
-          id: backupTasks.id,
-          snapshotsEnabled: backupTasks.snapshotsEnabled,
-          numberOfSnapshotsToKeep: backupTasks.numberOfSnapshotsToKeep,
-        })
-        .from(backupTasks)
-        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            id: backupTasks.id,
+            snapshotsEnabled: backupTasks.snapshotsEnabled,
+            numberOfSnapshotsToKeep: backupTasks.numberOfSnapshotsToKeep,
+          })
+          .from(backupTasks)
+          .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId))),
+      );
     },
 
     /** Records a run (a backup run or a seed creation) once per run key: the id and whether this call created it. */
@@ -233,12 +235,13 @@ export function createAgentEventsRepo(db: Executor) {
       runKey: string,
       outcome: ActionOutcome,
     ): Promise<{ id: number; taskId: number } | null> {
-      const [row] = await db
-        .update(taskActions)
-        .set(finishedAction(outcome))
-        .where(and(actionOf(machineId, runKey), inArray(taskActions.status, BUSY)))
-        .returning({ id: taskActions.id, taskId: taskActions.backupTaskId });
-      return row ?? null;
+      return oneOrNull(
+        db
+          .update(taskActions)
+          .set(finishedAction(outcome))
+          .where(and(actionOf(machineId, runKey), inArray(taskActions.status, BUSY)))
+          .returning({ id: taskActions.id, taskId: taskActions.backupTaskId }),
+      );
     },
 
     /** The machine's runs still busy (INITIATED / IN_PROGRESS) that its agent reported, by run key. */
@@ -265,11 +268,12 @@ export function createAgentEventsRepo(db: Executor) {
     },
 
     async runOf(machineId: number, runKey: string): Promise<{ id: number; taskId: number; type: ActionType } | null> {
-      const [row] = await db
-        .select({ id: taskActions.id, taskId: taskActions.backupTaskId, type: taskActions.type })
-        .from(taskActions)
-        .where(actionOf(machineId, runKey));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ id: taskActions.id, taskId: taskActions.backupTaskId, type: taskActions.type })
+          .from(taskActions)
+          .where(actionOf(machineId, runKey)),
+      );
     },
 
     /** Keeps the run's snapshot as the task's archive unless the task already has one from this week. */

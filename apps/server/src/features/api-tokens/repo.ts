@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, isNull, lt, or } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { apiTokens } from '../../db/schema/index.js';
 
 export type ApiTokenRecord = typeof apiTokens.$inferSelect;
@@ -27,16 +27,16 @@ export function createApiTokenRepo(db: Executor) {
       return row;
     },
     async findByHash(tokenHash: string): Promise<ApiTokenRecord | null> {
-      const [row] = await db.select().from(apiTokens).where(eq(apiTokens.tokenHash, tokenHash));
-      return row ?? null;
+      return oneOrNull(db.select().from(apiTokens).where(eq(apiTokens.tokenHash, tokenHash)));
     },
     /** Removes the user's own token; null when the user has no token of that id. */
     async deleteOfUser(userId: number, id: number): Promise<ApiTokenRecord | null> {
-      const [row] = await db
-        .delete(apiTokens)
-        .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId)))
-        .returning();
-      return row ?? null;
+      return oneOrNull(
+        db
+          .delete(apiTokens)
+          .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId)))
+          .returning(),
+      );
     },
     /** Records a use, unless one was recorded after `before` (so concurrent requests write once). */
     async touch(id: number, at: Date, before: Date): Promise<void> {

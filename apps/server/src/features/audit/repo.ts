@@ -8,7 +8,7 @@ import {
 } from '@portal/domain';
 import { and, count, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { type Db, type Executor, rowsOf } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import { auditEvents, users } from '../../db/schema/index.js';
 import { accountOf } from './tenants.js';
 
@@ -208,15 +208,9 @@ export function createAuditRepo(db: Executor) {
     /** A user's own security events (the profile's activity list). */
     async pageForUser(userId: number, paging: Paging) {
       const own = and(eq(auditEvents.userId, userId), inArray(auditEvents.type, [...AUDIT_EVENT_TYPES]));
-      return pageWithTotal(
-        db
-          .select()
-          .from(auditEvents)
-          .where(own)
-          .orderBy(desc(auditEvents.at), desc(auditEvents.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(auditEvents).where(own),
+      return selectPage(
+        db.select().from(auditEvents).where(own).orderBy(desc(auditEvents.at), desc(auditEvents.id)),
+        () => countOf(db, auditEvents, own),
         paging,
       );
     },
@@ -225,14 +219,8 @@ export function createAuditRepo(db: Executor) {
     async page(scope: AuditScope, filter: Partial<AuditFilter>, paging: Paging) {
       const where = matching(scope, filter);
       const capped = db.select({ one: sql`1` }).from(auditEvents).where(where).limit(AUDIT_COUNT_LIMIT).as('capped');
-      const { rows, total } = await pageWithTotal(
-        db
-          .select()
-          .from(auditEvents)
-          .where(where)
-          .orderBy(desc(auditEvents.at), desc(auditEvents.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
+      const { rows, total } = await selectPage(
+        db.select().from(auditEvents).where(where).orderBy(desc(auditEvents.at), desc(auditEvents.id)),
         () => db.select({ total: count() }).from(capped),
         paging,
       );

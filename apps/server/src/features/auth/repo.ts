@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import {
   apiTokens,
   customers,
@@ -108,8 +108,7 @@ export function createAuthRepo(db: Executor) {
     },
     /** The session and its user in one round trip: every signed-in request starts here. */
     async findSessionWithUser(id: string) {
-      const [row] = await sessionWithUser.execute({ id });
-      return row ?? null;
+      return oneOrNull(sessionWithUser.execute({ id }));
     },
     async insertSession(values: typeof sessions.$inferInsert): Promise<void> {
       await db.insert(sessions).values(values);

@@ -9,7 +9,7 @@ import type {
 } from '@portal/domain';
 import { eq, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { type Executor, rowsOf } from '../../db/client.js';
+import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
 import { backupMachines, backupTasks } from '../../db/schema/index.js';
 
@@ -237,17 +237,18 @@ export function createBackupStateWrites(db: Executor) {
     },
     /** What the expected next run is computed from, with the one stored now. */
     async scheduleOf(taskId: number) {
-      const [row] = await db
-        .select({
-          status: backupTasks.status,
-          scheduleCron: backupTasks.scheduleCron,
-          nextRunAt: backupTasks.nextRunAt,
-          timeZone: backupMachines.timeZone,
-        })
-        .from(backupTasks)
-        .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
-        .where(eq(backupTasks.id, taskId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            status: backupTasks.status,
+            scheduleCron: backupTasks.scheduleCron,
+            nextRunAt: backupTasks.nextRunAt,
+            timeZone: backupMachines.timeZone,
+          })
+          .from(backupTasks)
+          .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
+          .where(eq(backupTasks.id, taskId)),
+      );
     },
     setNextRun: (taskId: number, nextRunAt: Date | null) => updateTask(taskId, { nextRunAt }),
     setMissed: (taskId: number, missed: boolean, nextRunAt: Date | null) =>

@@ -1,8 +1,8 @@
 import type { CustomerAccountEditPayload, ManagedCustomers, Paging, Role } from '@portal/domain';
 import { and, asc, count, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { type Executor, rowsOf } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -110,15 +110,13 @@ export function createCustomersRepo(db: Executor) {
       const where = listWhere(list, search);
       // The page's ids first, from the index alone; the per-row counts then run for those ten only
       // (in one query, the rows an OFFSET skips would have had theirs computed too).
-      const { rows: ids, total } = await pageWithTotal(
+      const { rows: ids, total } = await selectPage(
         db
           .select({ id: customers.id })
           .from(customers)
           .leftJoin(resellerSettings, eq(resellerSettings.customerId, customers.id))
           .where(where)
-          .orderBy(asc(sql`lower(${customers.displayName})`), asc(customers.id))
-          .limit(page.size)
-          .offset(offsetOf(page)),
+          .orderBy(asc(sql`lower(${customers.displayName})`), asc(customers.id)),
         () =>
           db
             .select({ total: count() })
@@ -136,14 +134,15 @@ export function createCustomersRepo(db: Executor) {
 
     /** One customer within the scope; customers being deleted only when asked for (repeated deletes). */
     async customer(scope: ManagedCustomers, customerId: number, options: { includeBeingDeleted?: boolean } = {}) {
-      const [row] = await selectRows().where(
-        and(
-          eq(customers.id, customerId),
-          managedCustomersCondition(scope),
-          options.includeBeingDeleted ? undefined : eq(customers.beingDeleted, false),
+      return oneOrNull(
+        selectRows().where(
+          and(
+            eq(customers.id, customerId),
+            managedCustomersCondition(scope),
+            options.includeBeingDeleted ? undefined : eq(customers.beingDeleted, false),
+          ),
         ),
       );
-      return row ?? null;
     },
 
     /** The customer's storage locations with their accounts (002 §3), in creation order. */
@@ -169,8 +168,8 @@ export function createCustomersRepo(db: Executor) {
         .orderBy(asc(storageLocations.id)),
 
     /** A page of the customer's packages (002 §3 'as listed under a customer'), by name on its index. */
-    async packagePage(customerId: number, page: Paging) {
-      const rows = await db
+    packagePage(customerId: number, page: Paging) {
+      const packages = db
         .select({
           id: backupPackages.id,
           customerId: backupPackages.customerId,
@@ -200,14 +199,8 @@ export function createCustomersRepo(db: Executor) {
         .leftJoin(buckets, eq(buckets.id, storageLocations.bucketId))
         .leftJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
         .where(livePackagesOf(customerId))
-        .orderBy(asc(backupPackages.name), asc(backupPackages.id))
-        .limit(page.size)
-        .offset(offsetOf(page));
-      return pageWithTotal(
-        rows,
-        () => db.select({ total: count() }).from(backupPackages).where(livePackagesOf(customerId)),
-        page,
-      );
+        .orderBy(asc(backupPackages.name), asc(backupPackages.id));
+      return selectPage(packages, () => countOf(db, backupPackages, livePackagesOf(customerId)), page);
     },
 
     /** The customer's machines connected now: those whose agents must hear of a change to their tasks. */
@@ -280,23 +273,24 @@ export function createCustomersRepo(db: Executor) {
     // --- The customer's own account (001 §2) ---------------------------------------------------------
 
     async account(customerId: number) {
-      const [row] = await db
-        .select({
-          id: customers.id,
-          status: customers.status,
-          displayStatus: customers.displayStatus,
-          companyName: customers.companyName,
-          superAdminId: customers.superAdminUserId,
-          superAdminFullName: customers.superAdminName,
-          superAdminEmail: customers.superAdminEmail,
-          cpanelPluginEnabled: customers.cpanelPluginEnabled,
-          allowProviderMachineControl: customers.allowProviderMachineControl,
-          parentResellerCustomerId: customers.parentResellerCustomerId,
-          requireMfa: customers.requireMfa,
-        })
-        .from(customers)
-        .where(and(eq(customers.id, customerId), eq(customers.beingDeleted, false)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            id: customers.id,
+            status: customers.status,
+            displayStatus: customers.displayStatus,
+            companyName: customers.companyName,
+            superAdminId: customers.superAdminUserId,
+            superAdminFullName: customers.superAdminName,
+            superAdminEmail: customers.superAdminEmail,
+            cpanelPluginEnabled: customers.cpanelPluginEnabled,
+            allowProviderMachineControl: customers.allowProviderMachineControl,
+            parentResellerCustomerId: customers.parentResellerCustomerId,
+            requireMfa: customers.requireMfa,
+          })
+          .from(customers)
+          .where(and(eq(customers.id, customerId), eq(customers.beingDeleted, false))),
+      );
     },
 
     /** The ACTIVE super admin and admins of the customer: who may become its super admin. */

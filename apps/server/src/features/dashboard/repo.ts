@@ -12,9 +12,9 @@ import type {
 } from '@portal/domain';
 import { and, asc, count, desc, eq, exists, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import { backupMachines, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
 import { managedCustomersCondition } from '../../db/scope.js';
 
@@ -91,7 +91,7 @@ export function createDashboardRepo(db: Executor) {
         filter.taskStatus ? eq(customers.taskStatus, filter.taskStatus) : undefined,
         filter.displayStatuses ? inArray(customers.displayStatus, [...filter.displayStatuses]) : undefined,
       );
-      return pageWithTotal(
+      return selectPage(
         db
           .select({
             id: customers.id,
@@ -106,10 +106,8 @@ export function createDashboardRepo(db: Executor) {
           .from(customers)
           .leftJoin(resellerSettings, eq(resellerSettings.customerId, customers.id))
           .where(where)
-          .orderBy(...orderBy(customerSortExpression(sort.column), customers.id, sort.direction))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(customers).where(where),
+          .orderBy(...orderBy(customerSortExpression(sort.column), customers.id, sort.direction)),
+        () => countOf(db, customers, where),
         page,
       );
     },
@@ -134,7 +132,7 @@ export function createDashboardRepo(db: Executor) {
         filter.taskStatus ? eq(backupMachines.taskStatus, filter.taskStatus) : undefined,
         filter.status ? eq(backupMachines.status, filter.status) : undefined,
       );
-      return pageWithTotal(
+      return selectPage(
         db
           .select({
             id: backupMachines.id,
@@ -152,10 +150,8 @@ export function createDashboardRepo(db: Executor) {
           })
           .from(backupMachines)
           .where(where)
-          .orderBy(...orderBy(machineSortExpression(sort.column), backupMachines.id, sort.direction))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(backupMachines).where(where),
+          .orderBy(...orderBy(machineSortExpression(sort.column), backupMachines.id, sort.direction)),
+        () => countOf(db, backupMachines, where),
         page,
       );
     },
@@ -173,15 +169,16 @@ export function createDashboardRepo(db: Executor) {
     machine: (machineId: number) => machineContext(db, machineId),
 
     async customer(customerId: number) {
-      const [row] = await db
-        .select({
-          id: customers.id,
-          parentResellerCustomerId: customers.parentResellerCustomerId,
-          firstPaymentRequired: customers.firstPaymentRequired,
-        })
-        .from(customers)
-        .where(eq(customers.id, customerId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            id: customers.id,
+            parentResellerCustomerId: customers.parentResellerCustomerId,
+            firstPaymentRequired: customers.firstPaymentRequired,
+          })
+          .from(customers)
+          .where(eq(customers.id, customerId)),
+      );
     },
 
     async taskPage(
@@ -194,7 +191,7 @@ export function createDashboardRepo(db: Executor) {
         eq(backupTasks.backupMachineId, machineId),
         filter.taskStatus ? eq(backupTasks.displayStatus, filter.taskStatus) : undefined,
       );
-      return pageWithTotal(
+      return selectPage(
         db
           .select({
             id: backupTasks.id,
@@ -208,10 +205,8 @@ export function createDashboardRepo(db: Executor) {
           })
           .from(backupTasks)
           .where(where)
-          .orderBy(...orderBy(taskSortExpression(sort.column), backupTasks.id, sort.direction))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(backupTasks).where(where),
+          .orderBy(...orderBy(taskSortExpression(sort.column), backupTasks.id, sort.direction)),
+        () => countOf(db, backupTasks, where),
         page,
       );
     },

@@ -1,6 +1,6 @@
 import { ID_MAX } from '@portal/domain';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { backupMachines } from '../../db/schema/index.js';
 import { newToken, sha256 } from '../auth/tokens.js';
 
@@ -79,22 +79,23 @@ export function createMachineCredentials(db: Executor) {
 
     /** The machine when the credential is its current one and the machine is not being deleted. */
     async verify(credential: MachineCredential): Promise<AuthenticatedMachine | null> {
-      const [row] = await db
-        .select({
-          id: backupMachines.id,
-          customerId: backupMachines.customerId,
-          backupPackageId: backupMachines.backupPackageId,
-        })
-        .from(backupMachines)
-        .where(
-          and(
-            eq(backupMachines.id, credential.machineId),
-            eq(backupMachines.credentialHash, sha256(credential.token)),
-            isNull(backupMachines.credentialRevokedAt),
-            eq(backupMachines.beingDeleted, false),
+      return oneOrNull(
+        db
+          .select({
+            id: backupMachines.id,
+            customerId: backupMachines.customerId,
+            backupPackageId: backupMachines.backupPackageId,
+          })
+          .from(backupMachines)
+          .where(
+            and(
+              eq(backupMachines.id, credential.machineId),
+              eq(backupMachines.credentialHash, sha256(credential.token)),
+              isNull(backupMachines.credentialRevokedAt),
+              eq(backupMachines.beingDeleted, false),
+            ),
           ),
-        );
-      return row ?? null;
+      );
     },
   };
 }

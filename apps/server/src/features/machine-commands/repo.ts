@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, notInArray } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { logFiles } from '../../db/schema/index.js';
 
@@ -55,11 +55,12 @@ export function createMachineCommandsRepo(db: Executor) {
     },
 
     async logFile(machineId: number, fileName: string) {
-      const [row] = await db
-        .select({ fileName: logFiles.fileName, content: logFiles.content })
-        .from(logFiles)
-        .where(and(eq(logFiles.backupMachineId, machineId), eq(logFiles.fileName, fileName)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ fileName: logFiles.fileName, content: logFiles.content })
+          .from(logFiles)
+          .where(and(eq(logFiles.backupMachineId, machineId), eq(logFiles.fileName, fileName))),
+      );
     },
   };
 }

@@ -2,7 +2,7 @@ import type { MachineStatus, MessageType, OsFamily, Paging } from '@portal/domai
 import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { joinMachineOwners } from '../../db/machine-statuses.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -120,13 +120,9 @@ export function createMachinesRepo(db: Executor) {
       if (scope.assignedUserId !== null) conditions.push(eq(backupMachines.assignedUserId, scope.assignedUserId));
       if (scope.packageId !== undefined) conditions.push(eq(backupMachines.backupPackageId, scope.packageId));
       const where = and(...conditions);
-      const { rows, total } = await pageWithTotal(
-        select()
-          .where(where)
-          .orderBy(sql`lower(${backupMachines.name})`, asc(backupMachines.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(backupMachines).where(where),
+      const { rows, total } = await selectPage(
+        select().where(where).orderBy(sql`lower(${backupMachines.name})`, asc(backupMachines.id)),
+        () => countOf(db, backupMachines, where),
         paging,
       );
       const tasks = await taskCounts(rows.map((r) => r.id));
@@ -164,7 +160,7 @@ export function createMachinesRepo(db: Executor) {
       if (filter.backupTaskId !== null) conditions.push(eq(machineMessages.backupTaskId, filter.backupTaskId));
       if (filter.backupActionId !== null) conditions.push(eq(machineMessages.taskActionId, filter.backupActionId));
       const where = and(...conditions);
-      return pageWithTotal(
+      return selectPage(
         db
           .select({
             id: machineMessages.id,
@@ -176,10 +172,8 @@ export function createMachinesRepo(db: Executor) {
           })
           .from(machineMessages)
           .where(where)
-          .orderBy(desc(machineMessages.time), desc(machineMessages.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(machineMessages).where(where),
+          .orderBy(desc(machineMessages.time), desc(machineMessages.id)),
+        () => countOf(db, machineMessages, where),
         paging,
       );
     },

@@ -1,7 +1,7 @@
 import type { Paging } from '@portal/domain';
-import { and, count, desc, eq, isNotNull, or } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import { mailOutbox } from '../../db/schema/index.js';
 
 /** A customer's mails that were given up, or failed and wait for their next attempt. */
@@ -13,7 +13,7 @@ export function createMailFailuresRepo(db: Executor) {
     );
   return {
     async page(customerId: number, paging: Paging) {
-      return pageWithTotal(
+      return selectPage(
         db
           .select({
             id: mailOutbox.id,
@@ -28,10 +28,8 @@ export function createMailFailuresRepo(db: Executor) {
           })
           .from(mailOutbox)
           .where(failedOf(customerId))
-          .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(mailOutbox).where(failedOf(customerId)),
+          .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id)),
+        () => countOf(db, mailOutbox, failedOf(customerId)),
         paging,
       );
     },

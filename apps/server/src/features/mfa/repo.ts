@@ -1,12 +1,11 @@
 import { and, count, eq, isNull, lt, or } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { mfaRecoveryCodes, userMfa } from '../../db/schema/index.js';
 
 export function createMfaRepo(db: Executor) {
   return {
     async find(userId: number) {
-      const [row] = await db.select().from(userMfa).where(eq(userMfa.userId, userId));
-      return row ?? null;
+      return oneOrNull(db.select().from(userMfa).where(eq(userMfa.userId, userId)));
     },
     /** A new key awaiting confirmation; an enabled one is never replaced here (the WHERE keeps it). */
     async savePending(userId: number, secretSealed: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type { MigrationLocation, MigrationStatus, SyncType } from '@portal/domain';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/client.js';
+import { type Db, type Executor, oneOrNull } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import {
   backupMachines,
@@ -12,34 +12,25 @@ import {
   storageLocations,
   taskActions,
 } from '../../db/schema/index.js';
-import { withOutputLines } from '../realtime-commands/repo.js';
+import {
+  type CommandFields,
+  commandFieldColumns,
+  insertNewCommand,
+  type NewCommand,
+  withOutputLines,
+} from '../realtime-commands/repo.js';
 
 export type MigrationRecord = typeof packageMigrations.$inferSelect;
 
-export interface MigrationCommandRow {
-  id: number;
-  commandId: string;
+export interface MigrationCommandRow extends CommandFields {
   packageMigrationId: number;
   syncType: SyncType;
-  baseCommand: string;
-  commandArguments: string[];
-  commandFlags: string[];
-  timeStarted: Date;
-  timeFinished: Date | null;
-  resultCode: string | null;
 }
 
 const commandColumns = {
-  id: realtimeCommands.id,
-  commandId: realtimeCommands.commandId,
+  ...commandFieldColumns,
   packageMigrationId: realtimeCommands.packageMigrationId,
   syncType: realtimeCommands.syncType,
-  baseCommand: realtimeCommands.baseCommand,
-  commandArguments: realtimeCommands.commandArguments,
-  commandFlags: realtimeCommands.commandFlags,
-  timeStarted: realtimeCommands.timeStarted,
-  timeFinished: realtimeCommands.timeFinished,
-  resultCode: realtimeCommands.resultCode,
 };
 
 type CommandSelect = Omit<MigrationCommandRow, 'packageMigrationId' | 'syncType'> & {
@@ -99,16 +90,17 @@ export function createMigrationsRepo(db: Db) {
   }
 
   async function packageWhere(where: SQL | undefined) {
-    const [row] = await db
-      .select({
-        id: backupPackages.id,
-        name: backupPackages.name,
-        customerId: backupPackages.customerId,
-        storageLocationId: backupPackages.storageLocationId,
-      })
-      .from(backupPackages)
-      .where(where);
-    return row ?? null;
+    return oneOrNull(
+      db
+        .select({
+          id: backupPackages.id,
+          name: backupPackages.name,
+          customerId: backupPackages.customerId,
+          storageLocationId: backupPackages.storageLocationId,
+        })
+        .from(backupPackages)
+        .where(where),
+    );
   }
 
   return {
@@ -154,16 +146,16 @@ export function createMigrationsRepo(db: Db) {
     },
 
     async migrationIn(packageId: number, migrationId: number): Promise<MigrationRecord | null> {
-      const [row] = await db
-        .select()
-        .from(packageMigrations)
-        .where(and(eq(packageMigrations.id, migrationId), eq(packageMigrations.backupPackageId, packageId)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select()
+          .from(packageMigrations)
+          .where(and(eq(packageMigrations.id, migrationId), eq(packageMigrations.backupPackageId, packageId))),
+      );
     },
 
     async byId(migrationId: number): Promise<MigrationRecord | null> {
-      const [row] = await db.select().from(packageMigrations).where(eq(packageMigrations.id, migrationId));
-      return row ?? null;
+      return oneOrNull(db.select().from(packageMigrations).where(eq(packageMigrations.id, migrationId)));
     },
 
     /** Changes a migration; with `when`, only while it still holds (false when it no longer did). */
@@ -348,20 +340,10 @@ export function createMigrationsRepo(db: Db) {
     // --- Command sequences (realtime_commands of type RCLONE_COMMAND_SEQUENCE) ---
 
     /** Stores a new sequence; null when its command id is taken (a resent submission). */
-    async insertCommand(values: {
-      commandId: string;
-      packageMigrationId: number;
-      syncType: SyncType;
-      baseCommand: string;
-      commandArguments: string[];
-      commandFlags: string[];
-      timeStarted: Date;
-    }): Promise<MigrationCommandRow | null> {
-      const [row] = await db
-        .insert(realtimeCommands)
-        .values({ ...values, commandType: 'RCLONE_COMMAND_SEQUENCE' })
-        .onConflictDoNothing({ target: realtimeCommands.commandId })
-        .returning(commandColumns);
+    async insertCommand(
+      values: NewCommand & { packageMigrationId: number; syncType: SyncType },
+    ): Promise<MigrationCommandRow | null> {
+      const [row] = await insertNewCommand(db, { ...values, commandType: 'RCLONE_COMMAND_SEQUENCE' }, commandColumns);
       return row ? asCommand(row) : null;
     },
 
@@ -375,11 +357,12 @@ export function createMigrationsRepo(db: Db) {
 
     /** Any command (of any migration or machine) with this id: a resent submission or a taken id. */
     async commandIdTaken(commandId: string): Promise<{ packageMigrationId: number | null } | null> {
-      const [row] = await db
-        .select({ packageMigrationId: realtimeCommands.packageMigrationId })
-        .from(realtimeCommands)
-        .where(eq(realtimeCommands.commandId, commandId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ packageMigrationId: realtimeCommands.packageMigrationId })
+          .from(realtimeCommands)
+          .where(eq(realtimeCommands.commandId, commandId)),
+      );
     },
 
     async runningCommands(migrationId: number): Promise<MigrationCommandRow[]> {

@@ -11,8 +11,8 @@ import {
   type SummaryFrequency,
 } from '@portal/domain';
 import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
-import { type Executor, rowsOf } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -112,7 +112,7 @@ export function createNotificationsRepo(db: Executor) {
         paging.userId === undefined ? undefined : eq(users.id, paging.userId),
         likeAny(paging.search, users.firstName, users.surname, users.email),
       );
-      const { rows, total } = await pageWithTotal(
+      const { rows, total } = await selectPage(
         db
           .select({
             userId: users.id,
@@ -125,10 +125,8 @@ export function createNotificationsRepo(db: Executor) {
           .from(users)
           .leftJoin(userNotificationSettings, eq(userNotificationSettings.userId, users.id))
           .where(where)
-          .orderBy(asc(users.surname), asc(users.firstName), asc(users.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(users).where(where),
+          .orderBy(asc(users.surname), asc(users.firstName), asc(users.id)),
+        () => countOf(db, users, where),
         paging,
       );
       return {
@@ -170,11 +168,12 @@ export function createNotificationsRepo(db: Executor) {
 
     /** A user of the customer, or null. */
     async userInCustomer(customerId: number, userId: number) {
-      const [row] = await db
-        .select({ id: users.id, role: users.role })
-        .from(users)
-        .where(and(eq(users.customerId, customerId), eq(users.id, userId)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ id: users.id, role: users.role })
+          .from(users)
+          .where(and(eq(users.customerId, customerId), eq(users.id, userId))),
+      );
     },
 
     /** How many of the ids are machines of the customer (all of them must be). */
@@ -206,15 +205,13 @@ export function createNotificationsRepo(db: Executor) {
         eq(backupMachines.beingDeleted, false),
         likeAny(paging.search, backupMachines.name, backupPackages.name),
       );
-      return pageWithTotal(
+      return selectPage(
         db
           .select({ id: backupMachines.id, name: backupMachines.name, packageName: backupPackages.name })
           .from(backupMachines)
           .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
           .where(where)
-          .orderBy(asc(backupMachines.name), asc(backupMachines.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
+          .orderBy(asc(backupMachines.name), asc(backupMachines.id)),
         () =>
           db
             .select({ total: count() })

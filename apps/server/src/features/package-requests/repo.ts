@@ -1,7 +1,7 @@
 import type { PackageRequestStatus, PackageRequestType, Paging, StorageItem, StorageItemType } from '@portal/domain';
 import { aliasedTable, and, asc, count, desc, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import {
   backupPackages,
   buckets,
@@ -82,12 +82,8 @@ export function createPackageRequestsRepo(db: Executor) {
   return {
     async pendingPage(scope: RequestScope, paging: Paging): Promise<{ rows: RequestRecord[]; total: number }> {
       const where = and(eq(packageRequests.status, 'PENDING'), inScope(scope), eq(customers.beingDeleted, false));
-      return pageWithTotal(
-        selectRequests(db)
-          .where(where)
-          .orderBy(asc(packageRequests.createdAt), asc(packageRequests.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
+      return selectPage(
+        selectRequests(db).where(where).orderBy(asc(packageRequests.createdAt), asc(packageRequests.id)),
         () =>
           db
             .select({ total: count() })
@@ -101,17 +97,15 @@ export function createPackageRequestsRepo(db: Executor) {
     /** A customer's own requests, pending first, then the newest. */
     async ofCustomer(customerId: number, paging: Paging): Promise<{ rows: RequestRecord[]; total: number }> {
       const where = eq(packageRequests.customerId, customerId);
-      return pageWithTotal(
+      return selectPage(
         selectRequests(db)
           .where(where)
           .orderBy(
             sql`${packageRequests.status} <> 'PENDING'`,
             desc(packageRequests.createdAt),
             desc(packageRequests.id),
-          )
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(packageRequests).where(where),
+          ),
+        () => countOf(db, packageRequests, where),
         paging,
       );
     },
@@ -119,8 +113,7 @@ export function createPackageRequestsRepo(db: Executor) {
     /** The request, its row locked until the transaction ends; null outside the scope ('system': any). */
     async lock(scope: RequestScope | 'system', requestId: number): Promise<RequestRecord | null> {
       const where = and(eq(packageRequests.id, requestId), scope === 'system' ? undefined : inScope(scope));
-      const [row] = await selectRequests(db).where(where).for('update', { of: packageRequests });
-      return row ?? null;
+      return oneOrNull(selectRequests(db).where(where).for('update', { of: packageRequests }));
     },
 
     /** Moves a pending request on; false when it is no longer pending (decided by someone else). */
@@ -149,8 +142,7 @@ export function createPackageRequestsRepo(db: Executor) {
     },
 
     async template(templateId: number): Promise<TemplateRecord | null> {
-      const [row] = await db.select(templateFields).from(packageTemplates).where(eq(packageTemplates.id, templateId));
-      return row ?? null;
+      return oneOrNull(db.select(templateFields).from(packageTemplates).where(eq(packageTemplates.id, templateId)));
     },
 
     // --- Storage items (000 §3) ---------------------------------------------------------------------
@@ -217,16 +209,17 @@ export function createPackageRequestsRepo(db: Executor) {
     },
 
     async hostPackage(packageId: number): Promise<HostPackage | null> {
-      const [row] = await db
-        .select({
-          id: backupPackages.id,
-          bucketId: storageLocations.bucketId,
-          subfolder: storageLocations.subfolder,
-        })
-        .from(backupPackages)
-        .innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
-        .where(eq(backupPackages.id, packageId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            id: backupPackages.id,
+            bucketId: storageLocations.bucketId,
+            subfolder: storageLocations.subfolder,
+          })
+          .from(backupPackages)
+          .innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
+          .where(eq(backupPackages.id, packageId)),
+      );
     },
 
     // --- What an approval creates and changes ---------------------------------------------------------
@@ -261,14 +254,15 @@ export function createPackageRequestsRepo(db: Executor) {
     },
 
     async packageSizes(packageId: number) {
-      const [row] = await db
-        .select({
-          packageQuotaSizeInBytes: backupPackages.packageQuotaSizeInBytes,
-          maxBackupSizePerMachineInMbs: backupPackages.maxBackupSizePerMachineInMbs,
-        })
-        .from(backupPackages)
-        .where(eq(backupPackages.id, packageId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            packageQuotaSizeInBytes: backupPackages.packageQuotaSizeInBytes,
+            maxBackupSizePerMachineInMbs: backupPackages.maxBackupSizePerMachineInMbs,
+          })
+          .from(backupPackages)
+          .where(eq(backupPackages.id, packageId)),
+      );
     },
 
     async changePackage(
@@ -295,12 +289,13 @@ export function createPackageRequestsRepo(db: Executor) {
 
     /** The customer's super admin, whom a decline is mailed to. */
     async superAdminOf(customerId: number): Promise<{ email: string; firstName: string } | null> {
-      const [row] = await db
-        .select({ email: users.email, firstName: users.firstName })
-        .from(customers)
-        .innerJoin(users, eq(users.id, customers.superAdminUserId))
-        .where(and(eq(customers.id, customerId), ne(users.status, 'INACTIVE')));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ email: users.email, firstName: users.firstName })
+          .from(customers)
+          .innerJoin(users, eq(users.id, customers.superAdminUserId))
+          .where(and(eq(customers.id, customerId), ne(users.status, 'INACTIVE'))),
+      );
     },
   };
 }

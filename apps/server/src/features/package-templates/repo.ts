@@ -1,7 +1,7 @@
 import type { PackageTemplateAddPayload, PackageTemplateEditPayload, Paging } from '@portal/domain';
-import { and, asc, count, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { and, asc, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { type Executor, oneOrNull } from '../../db/client.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import { backupPackages, packageRequests, packageTemplates } from '../../db/schema/index.js';
 
 /** Whose templates: the provider's (null) or a reseller's (its customer id). */
@@ -28,25 +28,24 @@ export type TemplateRecord = { [K in keyof typeof templateFields]: (typeof packa
 export function createPackageTemplatesRepo(db: Executor) {
   return {
     async page(owner: TemplateOwner, paging: Paging): Promise<{ rows: TemplateRecord[]; total: number }> {
-      return pageWithTotal(
+      return selectPage(
         db
           .select(templateFields)
           .from(packageTemplates)
           .where(ownedBy(owner))
-          .orderBy(asc(packageTemplates.name), asc(packageTemplates.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(packageTemplates).where(ownedBy(owner)),
+          .orderBy(asc(packageTemplates.name), asc(packageTemplates.id)),
+        () => countOf(db, packageTemplates, ownedBy(owner)),
         paging,
       );
     },
 
     async find(owner: TemplateOwner, templateId: number): Promise<TemplateRecord | null> {
-      const [row] = await db
-        .select(templateFields)
-        .from(packageTemplates)
-        .where(and(ownedBy(owner), eq(packageTemplates.id, templateId)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select(templateFields)
+          .from(packageTemplates)
+          .where(and(ownedBy(owner), eq(packageTemplates.id, templateId))),
+      );
     },
 
     async insert(owner: TemplateOwner, template: PackageTemplateAddPayload): Promise<TemplateRecord> {
@@ -64,12 +63,13 @@ export function createPackageTemplatesRepo(db: Executor) {
       templateId: number,
       edit: PackageTemplateEditPayload,
     ): Promise<TemplateRecord | null> {
-      const [row] = await db
-        .update(packageTemplates)
-        .set({ name: edit.name, ...(edit.resellersOnly === undefined ? {} : { resellersOnly: edit.resellersOnly }) })
-        .where(and(ownedBy(owner), eq(packageTemplates.id, templateId)))
-        .returning(templateFields);
-      return row ?? null;
+      return oneOrNull(
+        db
+          .update(packageTemplates)
+          .set({ name: edit.name, ...(edit.resellersOnly === undefined ? {} : { resellersOnly: edit.resellersOnly }) })
+          .where(and(ownedBy(owner), eq(packageTemplates.id, templateId)))
+          .returning(templateFields),
+      );
     },
 
     /**

@@ -1,8 +1,8 @@
 import type { MachineStatus, PackageStatus, Paging } from '@portal/domain';
-import { and, asc, count, eq, exists, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { type Executor, rowsOf } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -94,8 +94,7 @@ export function createPackagesRepo(db: Executor) {
   return {
     /** One package, also while it is being deleted (the service decides what that means). */
     async package(packageId: number, linkedUserId: number | null) {
-      const [row] = await select(linkedUserId).where(eq(backupPackages.id, packageId));
-      return row ?? null;
+      return oneOrNull(select(linkedUserId).where(eq(backupPackages.id, packageId)));
     },
 
     /** A page of the customer's live packages by name; with `linkedUserId` only those linked to that user. */
@@ -103,13 +102,9 @@ export function createPackagesRepo(db: Executor) {
       const conditions: SQL[] = [eq(backupPackages.customerId, scope.customerId), livePackage];
       if (scope.onlyLinked && scope.linkedUserId !== null) conditions.push(linkedTo(scope.linkedUserId));
       const where = and(...conditions);
-      return pageWithTotal(
-        select(scope.linkedUserId)
-          .where(where)
-          .orderBy(sql`lower(${backupPackages.name})`, asc(backupPackages.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(backupPackages).where(where),
+      return selectPage(
+        select(scope.linkedUserId).where(where).orderBy(sql`lower(${backupPackages.name})`, asc(backupPackages.id)),
+        () => countOf(db, backupPackages, where),
         paging,
       );
     },
@@ -133,11 +128,12 @@ export function createPackagesRepo(db: Executor) {
 
     /** The quota, status and usage the quota rule reads; null for a package gone or being deleted. */
     async quotaOf(packageId: number): Promise<{ status: PackageStatus; quota: number; used: number } | null> {
-      const [row] = await db
-        .select({ status: backupPackages.status, quota: backupPackages.packageQuotaSizeInBytes, used: usedBytes() })
-        .from(backupPackages)
-        .where(and(eq(backupPackages.id, packageId), livePackage));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ status: backupPackages.status, quota: backupPackages.packageQuotaSizeInBytes, used: usedBytes() })
+          .from(backupPackages)
+          .where(and(eq(backupPackages.id, packageId), livePackage)),
+      );
     },
 
     /** The package's live machines with what the per-machine quota rule reads. */

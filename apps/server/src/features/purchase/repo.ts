@@ -1,7 +1,7 @@
 import type { PackageStatus } from '@portal/domain';
 import { and, asc, eq, gt, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import {
   backupPackages,
   billingServers,
@@ -128,12 +128,13 @@ export function createPurchaseRepo(db: Executor) {
      * the rows that refer to it are written.
      */
     async holdTemplate(ownerCustomerId: number | null, templateId: number): Promise<TemplateRecord | null> {
-      const [row] = await db
-        .select(templateFields)
-        .from(packageTemplates)
-        .where(and(eq(packageTemplates.id, templateId), ownedBy(ownerCustomerId)))
-        .for('share');
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select(templateFields)
+          .from(packageTemplates)
+          .where(and(eq(packageTemplates.id, templateId), ownedBy(ownerCustomerId)))
+          .for('share'),
+      );
     },
 
     /** The billing host servers, one pricing region each (001 §2), their secrets still sealed. */
@@ -189,8 +190,7 @@ export function createPurchaseRepo(db: Executor) {
             eq(backupPackages.beingDeleted, false),
           ),
         );
-      const [row] = await (lock ? query.for('update') : query);
-      return row ?? null;
+      return oneOrNull(lock ? query.for('update') : query);
     },
 
     /** A pending CHANGE_PACKAGE request, and the package marked CHANGE REQUESTED for its new template. */

@@ -1,13 +1,14 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import type { SelectedFieldsFlat } from 'drizzle-orm/pg-core';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { backupMachines, customers, realtimeCommandOutput, realtimeCommands } from '../../db/schema/index.js';
 
-export interface RealtimeCommandRow {
-  /** The row id: the agent protocol's commandId. */
+/** What every command holds, whatever runs it: restic on a machine, or a migration's rclone sequence. */
+export interface CommandFields {
+  /** The row id: for a machine's command, the agent protocol's commandId. */
   id: number;
-  /** The browser's requestId: the commandId the browser and the live messages use. */
+  /** The submitter's id: for a machine's command, the browser's requestId (the commandId of the live messages). */
   commandId: string;
-  backupMachineId: number;
   baseCommand: string;
   commandArguments: string[];
   commandFlags: string[];
@@ -16,10 +17,20 @@ export interface RealtimeCommandRow {
   resultCode: string | null;
 }
 
-const columns = {
+/** A command as it is submitted, before it has a row or a result. */
+export type NewCommand = Pick<
+  CommandFields,
+  'commandId' | 'baseCommand' | 'commandArguments' | 'commandFlags' | 'timeStarted'
+>;
+
+export interface RealtimeCommandRow extends CommandFields {
+  backupMachineId: number;
+}
+
+/** The columns of CommandFields. */
+export const commandFieldColumns = {
   id: realtimeCommands.id,
   commandId: realtimeCommands.commandId,
-  backupMachineId: realtimeCommands.backupMachineId,
   baseCommand: realtimeCommands.baseCommand,
   commandArguments: realtimeCommands.commandArguments,
   commandFlags: realtimeCommands.commandFlags,
@@ -27,6 +38,20 @@ const columns = {
   timeFinished: realtimeCommands.timeFinished,
   resultCode: realtimeCommands.resultCode,
 };
+
+const columns = { ...commandFieldColumns, backupMachineId: realtimeCommands.backupMachineId };
+
+/** Stores a new command; it answers no row when the command id is taken (by any machine or migration). */
+export const insertNewCommand = <S extends SelectedFieldsFlat>(
+  db: Executor,
+  values: typeof realtimeCommands.$inferInsert,
+  returning: S,
+) =>
+  db
+    .insert(realtimeCommands)
+    .values(values)
+    .onConflictDoNothing({ target: realtimeCommands.commandId })
+    .returning(returning);
 
 const asRow = (row: Omit<RealtimeCommandRow, 'backupMachineId'> & { backupMachineId: number | null }) =>
   ({ ...row, backupMachineId: row.backupMachineId ?? 0 }) satisfies RealtimeCommandRow;
@@ -68,41 +93,31 @@ export function createRealtimeCommandsRepo(db: Executor) {
      * may command it needs (its customer's 'Allow provider machine control').
      */
     async machineIn(customerId: number, packageId: number, machineId: number) {
-      const [row] = await db
-        .select({
-          id: backupMachines.id,
-          name: backupMachines.name,
-          customerId: backupMachines.customerId,
-          assignedUserId: backupMachines.assignedUserId,
-          parentResellerCustomerId: customers.parentResellerCustomerId,
-          allowProviderMachineControl: customers.allowProviderMachineControl,
-        })
-        .from(backupMachines)
-        .innerJoin(customers, eq(customers.id, backupMachines.customerId))
-        .where(
-          and(
-            eq(backupMachines.id, machineId),
-            eq(backupMachines.customerId, customerId),
-            eq(backupMachines.backupPackageId, packageId),
+      return oneOrNull(
+        db
+          .select({
+            id: backupMachines.id,
+            name: backupMachines.name,
+            customerId: backupMachines.customerId,
+            assignedUserId: backupMachines.assignedUserId,
+            parentResellerCustomerId: customers.parentResellerCustomerId,
+            allowProviderMachineControl: customers.allowProviderMachineControl,
+          })
+          .from(backupMachines)
+          .innerJoin(customers, eq(customers.id, backupMachines.customerId))
+          .where(
+            and(
+              eq(backupMachines.id, machineId),
+              eq(backupMachines.customerId, customerId),
+              eq(backupMachines.backupPackageId, packageId),
+            ),
           ),
-        );
-      return row ?? null;
+      );
     },
 
     /** Stores a new command; null when its command id is taken (by any machine). */
-    async insert(values: {
-      commandId: string;
-      backupMachineId: number;
-      baseCommand: string;
-      commandArguments: string[];
-      commandFlags: string[];
-      timeStarted: Date;
-    }): Promise<RealtimeCommandRow | null> {
-      const [row] = await db
-        .insert(realtimeCommands)
-        .values({ ...values, commandType: 'RESTIC_COMMAND' })
-        .onConflictDoNothing({ target: realtimeCommands.commandId })
-        .returning(columns);
+    async insert(values: NewCommand & { backupMachineId: number }): Promise<RealtimeCommandRow | null> {
+      const [row] = await insertNewCommand(db, { ...values, commandType: 'RESTIC_COMMAND' }, columns);
       return row ? asRow(row) : null;
     },
 

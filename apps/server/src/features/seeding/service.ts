@@ -11,6 +11,7 @@ import {
   seedNotOpened,
   seedRepositoryName,
 } from '@portal/domain';
+import { machineAtPath } from '../../db/machine-context.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { type ResticOutcome, resticFailure, runRestic } from '../../platform/restic.js';
 import { isOnDisk, repositoryPresent, resticEnvOf } from '../../storage/access.js';
@@ -190,14 +191,7 @@ export function createSeedingService(deps: {
      */
     async loadSeed(path: TaskPath, seedPath: string): Promise<SeedLoadResult> {
       const machine = await deps.machines.machine(path.machineId);
-      if (
-        !machine ||
-        machine.beingDeleted ||
-        machine.customerId !== path.customerId ||
-        machine.backupPackageId !== path.packageId
-      ) {
-        throw notFound(MESSAGES.backupMachine.notFound);
-      }
+      if (!machineAtPath(machine, path)) throw notFound(MESSAGES.backupMachine.notFound);
       const task = await deps.machines.task(machine.id, path.taskId);
       if (!task) throw notFound(TEXT.taskNotFound);
       if (task.status !== 'AWAITING_SEED') throw conflict(TEXT.taskNotAwaitingSeed);

@@ -1,6 +1,6 @@
 import { packageFromTemplate } from '@portal/domain';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { backupPackages, customers, packageRequests, packageTemplates, users } from '../../db/schema/index.js';
 import { countThrottledEvent } from '../auth/repo.js';
 import { type TemplateRecord, templateFields } from '../package-templates/repo.js';
@@ -27,11 +27,12 @@ export function createSignUpRepo(db: Executor) {
     async accountHolder(
       email: string,
     ): Promise<{ email: string; firstName: string; customerId: number | null } | null> {
-      const [row] = await db
-        .select({ email: users.email, firstName: users.firstName, customerId: users.customerId })
-        .from(users)
-        .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ email: users.email, firstName: users.firstName, customerId: users.customerId })
+          .from(users)
+          .where(eq(sql`lower(${users.email})`, email.toLowerCase())),
+      );
     },
 
     /** Counts a sign-up of a throttle key and answers the key's count (the row stays locked until commit). */
@@ -39,12 +40,13 @@ export function createSignUpRepo(db: Executor) {
 
     /** The template if still on offer, held so it cannot be deleted before the request refers to it; else null. */
     async holdTemplate(templateId: number): Promise<TemplateRecord | null> {
-      const [row] = await db
-        .select(templateFields)
-        .from(packageTemplates)
-        .where(and(eq(packageTemplates.id, templateId), providerTemplate))
-        .for('share');
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select(templateFields)
+          .from(packageTemplates)
+          .where(and(eq(packageTemplates.id, templateId), providerTemplate))
+          .for('share'),
+      );
     },
 
     /**

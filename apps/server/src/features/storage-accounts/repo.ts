@@ -1,7 +1,7 @@
 import type { Paging } from '@portal/domain';
 import { and, asc, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
+import { selectPage } from '../../db/paging.js';
 import {
   accessKeys,
   buckets,
@@ -119,21 +119,18 @@ export function createStorageAccountsRepo(db: Executor) {
 
   return {
     async page(paging: Paging): Promise<{ rows: StorageAccountRecord[]; total: number }> {
-      return pageWithTotal(
+      return selectPage(
         db
           .select()
           .from(storageAccounts)
-          .orderBy(asc(sql`lower(${storageAccounts.name})`), asc(storageAccounts.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
+          .orderBy(asc(sql`lower(${storageAccounts.name})`), asc(storageAccounts.id)),
         () => db.select({ total: count() }).from(storageAccounts),
         paging,
       );
     },
 
     async byId(id: number): Promise<StorageAccountRecord | null> {
-      const [row] = await db.select().from(storageAccounts).where(eq(storageAccounts.id, id));
-      return row ?? null;
+      return oneOrNull(db.select().from(storageAccounts).where(eq(storageAccounts.id, id)));
     },
 
     /** Whether another account (not `exceptId`) has the name, in any letter case (the unique index's rule). */
@@ -207,11 +204,12 @@ export function createStorageAccountsRepo(db: Executor) {
       db.select(bucketFields).from(buckets).where(eq(buckets.storageAccountId, accountId)).orderBy(asc(buckets.name)),
 
     async bucketNamed(accountId: number, name: string): Promise<BucketRecord | null> {
-      const [row] = await db
-        .select(bucketFields)
-        .from(buckets)
-        .where(and(eq(buckets.storageAccountId, accountId), eq(buckets.name, name)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select(bucketFields)
+          .from(buckets)
+          .where(and(eq(buckets.storageAccountId, accountId), eq(buckets.name, name))),
+      );
     },
 
     /** Records buckets found at the service that the portal did not know: unmanaged, of no customer. */

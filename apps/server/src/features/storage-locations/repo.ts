@@ -1,6 +1,5 @@
 import { and, asc, count, desc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { rowsOf } from '../../db/client.js';
+import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
 import {
   accessKeys,
   backupMachines,
@@ -53,21 +52,21 @@ export function createStorageLocationsRepo(db: Executor) {
 
   return {
     async customer(customerId: number): Promise<{ id: number; companyName: string; displayName: string } | null> {
-      const [row] = await db
-        .select({ id: customers.id, companyName: customers.companyName, displayName: customers.displayName })
-        .from(customers)
-        .where(eq(customers.id, customerId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ id: customers.id, companyName: customers.companyName, displayName: customers.displayName })
+          .from(customers)
+          .where(eq(customers.id, customerId)),
+      );
     },
 
     list: (customerId: number) =>
       select().where(eq(storageLocations.customerId, customerId)).orderBy(asc(storageLocations.id)),
 
     async one(customerId: number, storageLocationId: number) {
-      const [row] = await select().where(
-        and(eq(storageLocations.customerId, customerId), eq(storageLocations.id, storageLocationId)),
+      return oneOrNull(
+        select().where(and(eq(storageLocations.customerId, customerId), eq(storageLocations.id, storageLocationId))),
       );
-      return row ?? null;
     },
 
     packagesOf: (storageLocationId: number) =>
@@ -78,11 +77,12 @@ export function createStorageLocationsRepo(db: Executor) {
         .orderBy(asc(backupPackages.name), asc(backupPackages.id)),
 
     async account(storageAccountId: number): Promise<{ id: number; name: string } | null> {
-      const [row] = await db
-        .select({ id: storageAccounts.id, name: storageAccounts.name })
-        .from(storageAccounts)
-        .where(eq(storageAccounts.id, storageAccountId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ id: storageAccounts.id, name: storageAccounts.name })
+          .from(storageAccounts)
+          .where(eq(storageAccounts.id, storageAccountId)),
+      );
     },
 
     /** Every storage account, the default first. */
@@ -108,12 +108,13 @@ export function createStorageLocationsRepo(db: Executor) {
 
     /** A bucket with its account, locked: policies of one bucket are written one at a time. */
     async lockBucket(bucketId: number): Promise<{ id: number; name: string; storageAccountId: number } | null> {
-      const [row] = await db
-        .select({ id: buckets.id, name: buckets.name, storageAccountId: buckets.storageAccountId })
-        .from(buckets)
-        .where(eq(buckets.id, bucketId))
-        .for('update');
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ id: buckets.id, name: buckets.name, storageAccountId: buckets.storageAccountId })
+          .from(buckets)
+          .where(eq(buckets.id, bucketId))
+          .for('update'),
+      );
     },
 
     /** The customer's location at a place of a bucket, if there is one. */
@@ -276,16 +277,17 @@ export function createStorageLocationsRepo(db: Executor) {
     },
 
     async bucket(bucketId: number) {
-      const [row] = await db
-        .select({
-          id: buckets.id,
-          name: buckets.name,
-          managed: buckets.managed,
-          storageAccountId: buckets.storageAccountId,
-        })
-        .from(buckets)
-        .where(eq(buckets.id, bucketId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            id: buckets.id,
+            name: buckets.name,
+            managed: buckets.managed,
+            storageAccountId: buckets.storageAccountId,
+          })
+          .from(buckets)
+          .where(eq(buckets.id, bucketId)),
+      );
     },
 
     async deleteBucket(bucketId: number): Promise<void> {
@@ -327,25 +329,26 @@ export function createMachineKeysRepo(db: Executor) {
   return {
     /** The machine's place: its customer, package and location with bucket and account; null without a location. */
     async machinePlace(machineId: number) {
-      const [row] = await db
-        .select({
-          machineId: backupMachines.id,
-          packageId: backupPackages.id,
-          customerId: backupPackages.customerId,
-          storageLocationId: storageLocations.id,
-          subfolder: storageLocations.subfolder,
-          bucketId: buckets.id,
-          bucketName: buckets.name,
-          storageAccountId: storageAccounts.id,
-          accountType: storageAccounts.type,
-        })
-        .from(backupMachines)
-        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-        .innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
-        .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-        .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
-        .where(eq(backupMachines.id, machineId));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            machineId: backupMachines.id,
+            packageId: backupPackages.id,
+            customerId: backupPackages.customerId,
+            storageLocationId: storageLocations.id,
+            subfolder: storageLocations.subfolder,
+            bucketId: buckets.id,
+            bucketName: buckets.name,
+            storageAccountId: storageAccounts.id,
+            accountType: storageAccounts.type,
+          })
+          .from(backupMachines)
+          .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
+          .innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
+          .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
+          .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
+          .where(eq(backupMachines.id, machineId)),
+      );
     },
 
     /** The machine's storage users at an account with their keys (sealed secrets), newest key first. */

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { backupTasks, machineCommandRequests } from '../../db/schema/index.js';
 
@@ -15,17 +15,18 @@ export function createTaskCommandsRepo(db: Executor) {
     machine: (machineId: number) => machineContext(db, machineId),
 
     async task(machineId: number, taskId: number) {
-      const [row] = await db
-        .select({
-          id: backupTasks.id,
-          status: backupTasks.status,
-          lastExecutionMissed: backupTasks.lastExecutionMissed,
-          statusOfLastRun: backupTasks.statusOfLastRun,
-          statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
-        })
-        .from(backupTasks)
-        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            id: backupTasks.id,
+            status: backupTasks.status,
+            lastExecutionMissed: backupTasks.lastExecutionMissed,
+            statusOfLastRun: backupTasks.statusOfLastRun,
+            statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
+          })
+          .from(backupTasks)
+          .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId))),
+      );
     },
 
     /** Claims a request id for the machine; the earlier reply when it was claimed before (null while pending). */

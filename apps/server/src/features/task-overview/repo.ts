@@ -1,9 +1,9 @@
 import type { ActionType, Paging } from '@portal/domain';
-import { and, asc, count, desc, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { and, asc, desc, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { joinMachineOwners } from '../../db/machine-statuses.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import { backupMachines, backupPackages, backupTasks, customers, taskActions } from '../../db/schema/index.js';
 import { taskStatusCounts } from '../../db/schema/task-overview.js';
 
@@ -59,7 +59,7 @@ export function createTaskOverviewRepo(db: Executor) {
   return {
     /** One row per running action (a task may restore while it backs up), newest first. */
     async running(page: Paging) {
-      return pageWithTotal(
+      return selectPage(
         joinMachineOwners(
           db
             .select({
@@ -74,10 +74,8 @@ export function createTaskOverviewRepo(db: Executor) {
             .$dynamic(),
         )
           .where(RUNNING_ACTION)
-          .orderBy(desc(taskActions.timeStarted), desc(taskActions.id))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(taskActions).where(RUNNING_ACTION),
+          .orderBy(desc(taskActions.timeStarted), desc(taskActions.id)),
+        () => countOf(db, taskActions, RUNNING_ACTION),
         page,
       );
     },
@@ -90,21 +88,17 @@ export function createTaskOverviewRepo(db: Executor) {
         ACTIVE,
         ne(backupTasks.displayStatus, 'NOT_RUNNABLE'),
       );
-      return pageWithTotal(
-        tasksWithOwners()
-          .where(where)
-          .orderBy(asc(backupTasks.nextRunAt), asc(backupTasks.id))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(backupTasks).where(where),
+      return selectPage(
+        tasksWithOwners().where(where).orderBy(asc(backupTasks.nextRunAt), asc(backupTasks.id)),
+        () => countOf(db, backupTasks, where),
         page,
       );
     },
 
     async beingDeleted(page: Paging) {
-      return pageWithTotal(
-        tasksWithOwners().where(BEING_DELETED).orderBy(asc(backupTasks.id)).limit(page.size).offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(backupTasks).where(BEING_DELETED),
+      return selectPage(
+        tasksWithOwners().where(BEING_DELETED).orderBy(asc(backupTasks.id)),
+        () => countOf(db, backupTasks, BEING_DELETED),
         page,
       );
     },
@@ -124,11 +118,12 @@ export function createTaskOverviewRepo(db: Executor) {
     machine: (machineId: number) => machineContext(db, machineId),
 
     async task(machineId: number, taskId: number) {
-      const [row] = await db
-        .select({ id: backupTasks.id, status: backupTasks.status })
-        .from(backupTasks)
-        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ id: backupTasks.id, status: backupTasks.status })
+          .from(backupTasks)
+          .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId))),
+      );
     },
 
     /**
@@ -136,12 +131,13 @@ export function createTaskOverviewRepo(db: Executor) {
      * null when the task is (by now) being deleted.
      */
     async setVolumeSnapshots(taskId: number, enabled: boolean) {
-      const [row] = await db
-        .update(backupTasks)
-        .set({ volumeSnapshotsEnabled: enabled, version: sql`${backupTasks.version} + 1` })
-        .where(and(eq(backupTasks.id, taskId), ne(backupTasks.status, 'BEING_DELETED')))
-        .returning({ id: backupTasks.id, volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled });
-      return row ?? null;
+      return oneOrNull(
+        db
+          .update(backupTasks)
+          .set({ volumeSnapshotsEnabled: enabled, version: sql`${backupTasks.version} + 1` })
+          .where(and(eq(backupTasks.id, taskId), ne(backupTasks.status, 'BEING_DELETED')))
+          .returning({ id: backupTasks.id, volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled }),
+      );
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   type TaskVolumeSnapshotsResult,
   volumeSnapshotsSchema,
 } from '@portal/domain';
+import { machineAtPath } from '../../db/machine-context.js';
 import { conflict, forbidden, notFound, parseWith } from '../../http/errors.js';
 import type { TaskOverviewRepo } from './repo.js';
 
@@ -50,14 +51,7 @@ export function createTaskOverviewService(deps: {
     async setVolumeSnapshots(actor: Actor, path: ProviderTaskPath, body: unknown): Promise<TaskVolumeSnapshotsResult> {
       if (!mayChange(actor)) throw forbidden();
       const machine = await repo.machine(path.machineId);
-      if (
-        !machine ||
-        machine.beingDeleted ||
-        machine.customerId !== path.customerId ||
-        machine.backupPackageId !== path.packageId
-      ) {
-        throw notFound(MESSAGES.backupMachine.notFound);
-      }
+      if (!machineAtPath(machine, path)) throw notFound(MESSAGES.backupMachine.notFound);
       const task = await repo.task(machine.id, path.taskId);
       if (!task) throw notFound(MESSAGES.liveChannel.taskNotFound);
       const form = parseWith(volumeSnapshotsSchema(machine.osFamily), body);

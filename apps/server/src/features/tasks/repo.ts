@@ -1,9 +1,9 @@
 import type { ActionType, Paging } from '@portal/domain';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, offsetOf, pageWithTotal, selectPage } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -202,28 +202,20 @@ export function createTasksRepo(db: Executor) {
   return {
     async machine(machineId: number) {
       const query = db.select(machineColumns).from(backupMachines).$dynamic();
-      const [row] = await joinMachineOwners(query).where(eq(backupMachines.id, machineId));
-      return row ?? null;
+      return oneOrNull(joinMachineOwners(query).where(eq(backupMachines.id, machineId)));
     },
 
     /** The machine and one of its tasks in one round trip. */
     async machineTask(machineId: number, taskId: number) {
-      const [row] = await machineTaskQuery.execute({ machineId, taskId });
-      return row ?? null;
+      return oneOrNull(machineTaskQuery.execute({ machineId, taskId }));
     },
 
     /** A page of the machine's tasks by name (002 §7.7). */
     taskPage(machineId: number, page: Paging) {
       const where = eq(backupTasks.backupMachineId, machineId);
-      return pageWithTotal(
-        db
-          .select(taskColumns)
-          .from(backupTasks)
-          .where(where)
-          .orderBy(asc(backupTasks.name), asc(backupTasks.id))
-          .limit(page.size)
-          .offset(offsetOf(page)),
-        () => db.select({ total: count() }).from(backupTasks).where(where),
+      return selectPage(
+        db.select(taskColumns).from(backupTasks).where(where).orderBy(asc(backupTasks.name), asc(backupTasks.id)),
+        () => countOf(db, backupTasks, where),
         page,
       );
     },
@@ -240,11 +232,7 @@ export function createTasksRepo(db: Executor) {
       const rows = pageRows(found);
       if (type === 'BACKUP_RUN') return { machine, task, rows, total: task.numberOfBackupRuns };
       const where = and(eq(taskActions.backupTaskId, task.id), eq(taskActions.type, type));
-      const counted = await pageWithTotal(
-        rows,
-        () => db.select({ total: count() }).from(taskActions).where(where),
-        page,
-      );
+      const counted = await pageWithTotal(rows, () => countOf(db, taskActions, where), page);
       return { machine, task, ...counted };
     },
 
@@ -264,16 +252,16 @@ export function createTasksRepo(db: Executor) {
 
     /** The machine, its task and the task's share of storage. */
     async machineTaskUsage(machineId: number, taskId: number) {
-      const [row] = await usageQuery.execute({ machineId, taskId });
-      return row ?? null;
+      return oneOrNull(usageQuery.execute({ machineId, taskId }));
     },
 
     async action(taskId: number, actionId: number) {
-      const [row] = await db
-        .select(actionColumns)
-        .from(taskActions)
-        .where(and(eq(taskActions.id, actionId), eq(taskActions.backupTaskId, taskId)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select(actionColumns)
+          .from(taskActions)
+          .where(and(eq(taskActions.id, actionId), eq(taskActions.backupTaskId, taskId))),
+      );
     },
 
     /** Finishes a busy action as cancelled when its agent no longer runs it; false when it was no longer busy. */
@@ -287,11 +275,12 @@ export function createTasksRepo(db: Executor) {
     },
 
     async snapshot(taskId: number, snapshotId: number) {
-      const [row] = await db
-        .select({ id: backupSnapshots.id, sizeBytes: backupSnapshots.sizeBytes })
-        .from(backupSnapshots)
-        .where(and(eq(backupSnapshots.id, snapshotId), eq(backupSnapshots.backupTaskId, taskId)));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({ id: backupSnapshots.id, sizeBytes: backupSnapshots.sizeBytes })
+          .from(backupSnapshots)
+          .where(and(eq(backupSnapshots.id, snapshotId), eq(backupSnapshots.backupTaskId, taskId))),
+      );
     },
   };
 }

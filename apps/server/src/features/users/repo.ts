@@ -1,8 +1,8 @@
 import { hasEveryPackage, type Paging, type UserImportUser, type UserRow } from '@portal/domain';
 import { and, asc, count, eq, inArray, ne, notExists, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, oneOrNull } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { offsetOf, pageWithTotal } from '../../db/paging.js';
+import { countOf, selectPage } from '../../db/paging.js';
 import { backupMachines, backupPackages, backupTasks, userBackupPackages, users } from '../../db/schema/index.js';
 
 /** A user of a customer with the counts its row shows (002 §3 'User display'), before the viewer's abilities. */
@@ -135,15 +135,13 @@ export function createUsersRepo(db: Executor) {
   return {
     /** A page of the customer's users, ordered by surname, first name and id (the users table, 002 §2.4). */
     async pageOfCustomer(customerId: number, paging: Paging): Promise<Page<UserRecord>> {
-      const { rows, total } = await pageWithTotal(
+      const { rows, total } = await selectPage(
         db
           .select(userFields)
           .from(users)
           .where(ofCustomer(customerId))
-          .orderBy(asc(users.surname), asc(users.firstName), asc(users.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(users).where(ofCustomer(customerId)),
+          .orderBy(asc(users.surname), asc(users.firstName), asc(users.id)),
+        () => countOf(db, users, ofCustomer(customerId)),
         paging,
       );
       return { rows: await withCounts(customerId, rows), total };
@@ -155,14 +153,13 @@ export function createUsersRepo(db: Executor) {
         .select(userFields)
         .from(users)
         .where(and(ofCustomer(customerId), eq(users.id, userId)));
-      const [row] = await withCounts(customerId, rows);
-      return row ?? null;
+      return oneOrNull(withCounts(customerId, rows));
     },
 
     /** A page of the user's packages, by name; viewerUserId marks those linked to the caller. */
     async packagesOfUser(user: UserRef, viewerUserId: number | null, paging: Paging): Promise<Page<UserPackageRecord>> {
       const where = userPackagesCondition(user);
-      const { rows, total } = await pageWithTotal(
+      const { rows, total } = await selectPage(
         db
           .select({
             id: backupPackages.id,
@@ -175,10 +172,8 @@ export function createUsersRepo(db: Executor) {
           })
           .from(backupPackages)
           .where(where)
-          .orderBy(sql`lower(${backupPackages.name})`, asc(backupPackages.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(backupPackages).where(where),
+          .orderBy(sql`lower(${backupPackages.name})`, asc(backupPackages.id)),
+        () => countOf(db, backupPackages, where),
         paging,
       );
       const ids = rows.map((r) => r.id);
@@ -204,7 +199,7 @@ export function createUsersRepo(db: Executor) {
         eq(backupMachines.assignedUserId, user.id),
         liveMachine,
       );
-      const { rows, total } = await pageWithTotal(
+      const { rows, total } = await selectPage(
         db
           .select({
             id: backupMachines.id,
@@ -219,10 +214,8 @@ export function createUsersRepo(db: Executor) {
           })
           .from(backupMachines)
           .where(where)
-          .orderBy(sql`lower(${backupMachines.name})`, asc(backupMachines.id))
-          .limit(paging.size)
-          .offset(offsetOf(paging)),
-        () => db.select({ total: count() }).from(backupMachines).where(where),
+          .orderBy(sql`lower(${backupMachines.name})`, asc(backupMachines.id)),
+        () => countOf(db, backupMachines, where),
         paging,
       );
       const ids = rows.map((r) => r.id);
@@ -272,15 +265,16 @@ export function createUsersRepo(db: Executor) {
 
     /** A package of the customer (not being deleted) and whether it is linked to the viewer, or null. */
     async packageInCustomer(customerId: number, packageId: number, viewerUserId: number) {
-      const [row] = await db
-        .select({
-          id: backupPackages.id,
-          name: backupPackages.name,
-          linkedToViewer: linkedTo(viewerUserId, backupPackages.id),
-        })
-        .from(backupPackages)
-        .where(and(eq(backupPackages.id, packageId), eq(backupPackages.customerId, customerId), livePackage));
-      return row ?? null;
+      return oneOrNull(
+        db
+          .select({
+            id: backupPackages.id,
+            name: backupPackages.name,
+            linkedToViewer: linkedTo(viewerUserId, backupPackages.id),
+          })
+          .from(backupPackages)
+          .where(and(eq(backupPackages.id, packageId), eq(backupPackages.customerId, customerId), livePackage)),
+      );
     },
 
     /** Adds a user; null when the e-mail address is in use (users_email_uq, whatever the case). */
