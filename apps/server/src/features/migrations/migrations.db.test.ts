@@ -393,6 +393,9 @@ describe('package migrations (issue 16)', () => {
       packageMigrationId: migrationId,
       syncType: 'SYNC',
       baseCommand: 'sync',
+      // The app's clock, as the portal would stamp it: the database's own clock may be far past the app's frozen
+      // one on a slow run, and the sequences are listed by their start.
+      timeStarted: t.clock.now,
     });
     // Still held: nothing happens, and no other sequence may start.
     expect(await t.app.migrations.sweepExpiredLeases()).toBe(0);
