@@ -18,6 +18,9 @@ export const NORTHWIND_ORIGIN = `http://${NORTHWIND_HOST}:${port}`;
 // journey linking this host would re-link the machine an earlier journey made.
 process.env.PORTAL_AGENT_IGNORE_MACHINE_ID = '1';
 const MACHINE_ADDING = [
+  // Account: changes a demo admin's sign-in e-mail and another's password for a while, which journeys signing in
+  // as them at the same time would meet.
+  '**/account.spec.ts',
   '**/live-dashboard.spec.ts',
   '**/machine-link.spec.ts',
   '**/signup.spec.ts',
@@ -73,15 +76,17 @@ const SMTP_CA_FILE = testSmtpCertificate().file;
 export default defineConfig({
   testDir: './tests',
   fullyParallel: false,
-  workers: 1,
+  // The journeys that only read the demo data run side by side; the others one at a time (their projects' limit).
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
-  // Journeys that add machines (real agents, linking) run after those that check the seeded demo data.
+  // Journeys that add machines (real agents, linking) run after those that check the seeded demo data, one at a
+  // time: they change data other journeys read, and those with an agent share one linked machine (tests/machine.ts).
   projects: [
-    { name: 'demo data', testIgnore: [...MACHINE_ADDING, ...LOG_CHECK] },
-    { name: 'machines added', testMatch: MACHINE_ADDING, dependencies: ['demo data'] },
+    { name: 'demo data', testIgnore: [...MACHINE_ADDING, ...LOG_CHECK], fullyParallel: true },
+    { name: 'machines added', testMatch: MACHINE_ADDING, dependencies: ['demo data'], workers: 1 },
     // Last: the server's debug log searched for every secret the journeys used.
     { name: 'log check', testMatch: LOG_CHECK, dependencies: ['machines added'] },
   ],

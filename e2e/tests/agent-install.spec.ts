@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { MESSAGES } from '@portal/domain';
-import { signIn, signUpCustomer } from './helpers';
+import { newVisitor, signIn, signUpCustomer } from './helpers';
 
 /**
  * Issue 14: a new customer's getting-started strip leads from its install step to the manual. A customer
@@ -19,14 +19,11 @@ const EMAIL = 'customer-admin@demo.test';
 const TEXT = MESSAGES.machineLink;
 
 test('a new customer: the install step of the getting-started strip leads to the manual', async ({ page }) => {
-  const stamp = Date.now().toString(36);
-  const visitor = {
-    companyName: `Install Journey ${stamp}`,
+  const visitor = newVisitor('Install Journey', {
     firstName: 'Ira',
     surname: 'Installer',
-    email: `ira.${stamp}@install.test`,
     password: 'install-password',
-  };
+  });
   await signUpCustomer(page, visitor);
   await signIn(page, visitor.email, visitor.password);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();

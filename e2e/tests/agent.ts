@@ -8,11 +8,14 @@ import { join } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import {
   type DashboardMachineRow,
+  type DashboardTaskRow,
   type Envelope,
   MESSAGES,
   machineQueue,
+  newTaskForm,
   type Paged,
   ROUTES,
+  TASK_FORM_TEXTS,
   WS_SEND_PREFIXES,
 } from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
@@ -116,6 +119,14 @@ export async function openTreePath(tree: Locator, path: string): Promise<void> {
   }
 }
 
+/** Saves the task dialog: the agent has stored the task when 'saved' shows, and the dialog closes. */
+export async function saveTaskForm(page: Page): Promise<void> {
+  const dialog = page.getByTestId('task-form-dialog');
+  await dialog.getByRole('button', { name: TASK_FORM_TEXTS.save }).click();
+  await expect(page.getByText(MESSAGES.task.saved)).toBeVisible({ timeout: 25_000 });
+  await expect(dialog).toBeHidden();
+}
+
 /** A task command the way the task editor sends it (002 §7.8): over the live channel, answered by requestId. */
 export async function taskCommand(page: Page, machineId: number, command: string, requestId: string, body: object) {
   const reply = await page.evaluate(
@@ -154,6 +165,34 @@ export async function taskCommand(page: Page, machineId: number, command: string
     },
   );
   return JSON.parse(reply) as { success: boolean; messages: { message: string }[] };
+}
+
+/**
+ * Adds a task backing up the folder `samples` every day at 02:00, over the live channel as the task editor does,
+ * and answers its id from the machine's task list.
+ */
+export async function addSamplesTask(
+  page: Page,
+  machineId: number,
+  task: { requestId: string; name: string; samples: string },
+): Promise<number> {
+  const created = await taskCommand(page, machineId, 'newtask', task.requestId, {
+    ...newTaskForm(task.requestId),
+    name: task.name,
+    backupScheduleDefinition: '0 2 * * *',
+    backupItems: [{ path: task.samples, name: 'samples', type: 'DIRECTORY', missing: false }],
+  });
+  expect(created.success, JSON.stringify(created.messages)).toBe(true);
+  const tasks = await apiResult<Paged<DashboardTaskRow>>(page, ROUTES.dashboard.machineTasks.build({ machineId }));
+  const taskId = tasks.elements.find((t) => t.name === task.name)?.id;
+  expect(taskId).toBeDefined();
+  return taskId as number;
+}
+
+/** Starts a run of the task now ("Run now"), over the live channel as the task editor does. */
+export async function startTask(page: Page, machineId: number, requestId: string, taskId: number): Promise<void> {
+  const started = await taskCommand(page, machineId, 'starttask', requestId, { requestId, backupTaskId: taskId });
+  expect(started.success, JSON.stringify(started.messages)).toBe(true);
 }
 
 export async function apiResult<T>(page: Page, path: string): Promise<T> {

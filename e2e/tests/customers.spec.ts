@@ -1,19 +1,12 @@
 import { expect, type Page, test } from '@playwright/test';
 import { CUSTOMER_STATUS_TEXTS, MESSAGES, madeReseller } from '@portal/domain';
-import { signIn, signUpCustomer } from './helpers';
+import { newVisitor, signIn, signUpCustomer } from './helpers';
 
 const TEXT = MESSAGES.customer;
 
 /** A customer signed up for this journey alone: the journeys change and delete it. */
 async function freshCustomer(page: Page, purpose: string) {
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  const customer = {
-    companyName: `${purpose} ${stamp}`,
-    firstName: 'Dana',
-    surname: `Scully${stamp}`,
-    email: `${purpose.toLowerCase().replaceAll(' ', '-')}-${stamp}@example.test`,
-    password: 'journey password 1',
-  };
+  const customer = newVisitor(purpose, { firstName: 'Dana', surname: 'Scully', password: 'journey password 1' });
   await signUpCustomer(page, customer);
   return { ...customer, fullName: `${customer.firstName} ${customer.surname}` };
 }

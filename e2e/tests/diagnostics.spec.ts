@@ -1,22 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
-import {
-  type DashboardTaskRow,
-  formatBytes,
-  MACHINE_FORM_LABELS,
-  MESSAGES,
-  machineUrl,
-  newTaskForm,
-  type Paged,
-  REALTIME_COMMAND_TEXTS,
-  ROUTES,
-} from '@portal/domain';
-import { apiResult, expectOnline, linkAgent, ownMachine, runAgent, taskCommand } from './agent';
+import { expect } from '@playwright/test';
+import { formatBytes, MACHINE_FORM_LABELS, MESSAGES, machineUrl, REALTIME_COMMAND_TEXTS } from '@portal/domain';
+import { addSamplesTask, expectOnline, ownMachine, startTask } from './agent';
 import { signIn, signOut } from './helpers';
+import { test } from './machine';
 
 /**
  * Restic diagnostics (001 §2, §4; issue 14): a provider admin runs restic on a customer's real linked
@@ -25,68 +14,41 @@ import { signIn, signOut } from './helpers';
  * request upload of log files, view log files.
  */
 
-// The second journey uses the machine (and its backup) the first one made.
+// The second journey uses the machine's backup and the page the first one found.
 test.describe.configure({ mode: 'serial' });
 
-const OWNER = 'customer-admin@demo.test';
 const PROVIDER = 'provider-admin@demo.test';
-/** Sorted last by name, so the journeys that look at the first page of machines do not see it. */
-const MACHINE_NAME = 'ZZ-DIAGNOSTICS-AGENT';
 const TEXT = MESSAGES.resticCommand;
 const LABELS = MESSAGES.resticDiagnostics;
 
-let dir: string;
-let agent: ChildProcess | undefined;
-/** The provider admin's address of the machine, and where its agent keeps its files. */
+/** The provider admin's address of the machine. */
 let machinePage: string;
-let stateDir: string;
-
-test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'portal-diagnostics-e2e-'));
-});
-
-test.afterAll(() => {
-  if (agent?.pid !== undefined) agent.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
 
 test('a provider admin runs restic on a real agent: output streams in, a long command is stopped, a finished one deleted', async ({
   page,
+  machineDir,
+  sharedMachine,
 }) => {
   test.setTimeout(180_000);
-  const baseURL = test.info().project.use.baseURL as string;
+  const { machineId, owner, name: machineName } = sharedMachine;
 
-  // The owner links the machine and starts its agent.
-  const config = join(dir, 'config.json');
-  const linked = linkAgent({ baseURL, email: OWNER, name: MACHINE_NAME, config });
-  const { machineId } = linked;
-  stateDir = linked.stateDir;
-  agent = runAgent(config);
-  await signIn(page, OWNER);
+  // The owner's machine, its agent running.
+  await signIn(page, owner);
   await expect(page).toHaveURL(/\/$/);
   const machineRow = () => ownMachine(page, machineId);
   await expectOnline(page, machineId);
 
   // One backup, so the repository exists with a snapshot (random data: it does not compress, so reading it
   // back at 1 KiB/s takes long enough to stop).
-  const samples = join(dir, 'samples');
+  const samples = join(machineDir, 'samples');
   mkdirSync(samples, { recursive: true });
   for (let i = 0; i < 8; i++) writeFileSync(join(samples, `file-${i}.bin`), randomBytes(64 * 1024));
-  const created = await taskCommand(page, machineId, 'newtask', 'diag-e2e-new', {
-    ...newTaskForm('diag-e2e-new'),
+  const taskId = await addSamplesTask(page, machineId, {
+    requestId: 'diag-e2e-new',
     name: 'Diagnostics samples',
-    backupScheduleDefinition: '0 2 * * *',
-    backupItems: [{ path: samples, name: 'samples', type: 'DIRECTORY', missing: false }],
+    samples,
   });
-  expect(created.success, JSON.stringify(created.messages)).toBe(true);
-  const tasks = await apiResult<Paged<DashboardTaskRow>>(page, ROUTES.dashboard.machineTasks.build({ machineId }));
-  const taskId = tasks.elements[0]?.id;
-  expect(taskId).toBeDefined();
-  const started = await taskCommand(page, machineId, 'starttask', 'diag-e2e-start', {
-    requestId: 'diag-e2e-start',
-    backupTaskId: taskId,
-  });
-  expect(started.success, JSON.stringify(started.messages)).toBe(true);
+  await startTask(page, machineId, 'diag-e2e-start', taskId);
   await expect
     .poll(
       async () => {
@@ -109,11 +71,11 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
     machineId,
   });
   await page.goto(machinePage);
-  await expect(page.getByRole('heading', { name: MACHINE_NAME, level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: machineName, level: 1 })).toBeVisible();
   await page.getByRole('button', { name: LABELS.openButton }).click();
   const dialog = page.getByTestId('restic-diagnostics-dialog');
   // The dialog is titled with the machine's name (001 §2).
-  await expect(page.getByRole('dialog', { name: MACHINE_NAME })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: machineName })).toBeVisible();
   await expect(dialog.getByText(TEXT.noCommands)).toBeVisible();
   const submitButton = dialog.getByRole('button', { name: LABELS.submitButton });
   const shown = dialog.getByRole('tabpanel');
@@ -175,13 +137,15 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
 
 test("the machine page's agent dialogs: storage space measured again, the agent's log file uploaded and read", async ({
   page,
+  sharedMachine,
 }) => {
   test.setTimeout(120_000);
   const MACHINE = MESSAGES.backupMachine;
+  const { name: machineName, stateDir } = sharedMachine;
   await signIn(page, PROVIDER);
   await expect(page).not.toHaveURL(/\/login/);
   await page.goto(machinePage);
-  await expect(page.getByRole('heading', { name: MACHINE_NAME, level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: machineName, level: 1 })).toBeVisible();
 
   // Nothing measured since linking; Refresh asks the agent, whose figure (restic stats) the page then shows.
   const usage = page.getByTestId('machine-details').getByTestId('usage-label');

@@ -42,6 +42,34 @@ export interface SignUpDetails {
   password: string;
 }
 
+/** Sign-up details of a visitor of one journey alone, with the stamp that keeps them apart from every other's. */
+export interface Visitor extends SignUpDetails {
+  stamp: string;
+}
+
+/**
+ * A new visitor of `company` (a journey's own): the stamp in its company name, surname and e-mail address makes
+ * them unique across journeys and runs, so the journeys find the customer by them.
+ */
+export function newVisitor(company: string, person: { firstName: string; surname: string; password: string }): Visitor {
+  const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+  return {
+    stamp,
+    companyName: `${company} ${stamp}`,
+    firstName: person.firstName,
+    surname: `${person.surname}${stamp}`,
+    email: `${person.firstName.toLowerCase()}.${stamp}@journey.test`,
+    password: person.password,
+  };
+}
+
+/** Signs the provider admin in and opens a page of the admin area from its menu, as they would. */
+export async function openAdminAreaPage(page: Page, link: string): Promise<void> {
+  await signIn(page, 'provider-admin@demo.test');
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Admin Area' }).click();
+  await page.getByRole('navigation', { name: 'Admin area menu' }).getByRole('link', { name: link }).click();
+}
+
 /**
  * Signs a fresh customer up through the public /signup page, asking for the first backup package on
  * offer, and waits for the confirmation. The customer is then SIGNUP_REQUESTED and its super admin may

@@ -1,28 +1,25 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import {
   type AggregateTaskStatus,
   aggregateStatusBadge,
   DASHBOARD_PIES,
   type DashboardMachineCounts,
   type DashboardMachineRow,
-  type DashboardTaskRow,
   MESSAGES,
-  newTaskForm,
-  type Paged,
   pieSliceOf,
   ROUTES,
 } from '@portal/domain';
-import { apiResult, linkAgent, ownMachine, runAgent, taskCommand } from './agent';
+import { addSamplesTask, apiResult, linkAgent, ownMachine, startTask } from './agent';
 import { signIn } from './helpers';
+import { test } from './machine';
 
 /**
  * The live dashboard (issue #5): a real agent, linked with the CLI as a user would, runs a real restic
  * backup; the open dashboard shows the machine online and, when the run finishes, its row and pies
- * change within 2 seconds without a page reload.
+ * change within 2 seconds without a page reload. The machine is its own, not the shared one: the journey
+ * watches a machine that has never been online nor finished a task.
  */
 
 const EMAIL = 'customer-admin@demo.test';
@@ -30,27 +27,17 @@ const EMAIL = 'customer-admin@demo.test';
 const MACHINE_NAME = 'AA-LIVE-AGENT';
 const TEXT = MESSAGES.dashboard;
 
-let dir: string;
-let agent: ChildProcess | undefined;
-
-test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'portal-live-e2e-'));
-});
-
-test.afterAll(() => {
-  if (agent?.pid !== undefined) agent.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
-
 test('a real agent: the machine comes online, and a finished run changes its row and the pies without a reload', async ({
   page,
   context,
+  machineDir,
+  startAgent,
 }) => {
   test.setTimeout(120_000);
   const baseURL = test.info().project.use.baseURL as string;
 
   // The machine's owner links it with the agent's CLI, then starts the agent.
-  const config = join(dir, 'config.json');
+  const config = join(machineDir, 'config.json');
   const { machineId } = linkAgent({ baseURL, email: EMAIL, name: MACHINE_NAME, config });
 
   await signIn(page, EMAIL);
@@ -63,36 +50,20 @@ test('a real agent: the machine comes online, and a finished run changes its row
     (window as unknown as { liveMark: string }).liveMark = 'same page';
   });
 
-  agent = runAgent(config);
+  startAgent(config);
   await expect(row.getByRole('img', { name: TEXT.online })).toBeVisible({ timeout: 10_000 });
 
   // A task on a sample folder, started now ("Run now"), from a second tab as the task editor would.
-  const samples = join(dir, 'samples');
+  const samples = join(machineDir, 'samples');
   mkdirSync(samples, { recursive: true });
   for (let i = 0; i < 20; i++) writeFileSync(join(samples, `file-${i}.txt`), `sample ${i}\n`.repeat(500));
   const editor = await context.newPage();
   await editor.goto('/');
-  const created = await taskCommand(editor, machineId, 'newtask', 'live-e2e-new', {
-    ...newTaskForm('live-e2e-new'),
-    name: 'Live samples',
-    backupScheduleDefinition: '0 2 * * *',
-    backupItems: [{ path: samples, name: 'samples', type: 'DIRECTORY', missing: false }],
-  });
-  expect(created.success, JSON.stringify(created.messages)).toBe(true);
-  const tasks = await apiResult<Paged<DashboardTaskRow>>(
-    page,
-    ROUTES.dashboard.machineTasks.build({ machineId: machineId }),
-  );
-  const taskId = tasks.elements[0]?.id;
-  expect(taskId).toBeDefined();
+  const taskId = await addSamplesTask(editor, machineId, { requestId: 'live-e2e-new', name: 'Live samples', samples });
   const pending = aggregateStatusBadge('NO_COMPLETED_TASKS').text;
   await expect(row).toContainText(pending, { timeout: 2_000 });
 
-  const started = await taskCommand(editor, machineId, 'starttask', 'live-e2e-start', {
-    requestId: 'live-e2e-start',
-    backupTaskId: taskId,
-  });
-  expect(started.success, JSON.stringify(started.messages)).toBe(true);
+  await startTask(editor, machineId, 'live-e2e-start', taskId);
 
   // The portal records the run's end (polled through the API); the open page must follow within 2 s.
   let finished: DashboardMachineRow | undefined;

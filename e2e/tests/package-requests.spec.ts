@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { CUSTOMER_STATUS_TEXTS, MESSAGES, PACKAGE_LABELS, PACKAGE_STATUS_TEXTS } from '@portal/domain';
-import { signIn, signOut, signUpCustomer } from './helpers';
+import { newVisitor, signIn, signOut, signUpCustomer } from './helpers';
 
 /**
  * Package requests (issue 15, 000 §2, §4, §7): a new customer signs up, the provider approves its request
@@ -11,14 +11,11 @@ const TEXT = MESSAGES.packageRequest;
 const CUSTOMER = MESSAGES.customer;
 
 test('the provider approves a sign-up with a storage account and the customer becomes active', async ({ page }) => {
-  const stamp = Date.now().toString(36);
-  const visitor = {
-    companyName: `Approval Journey ${stamp}`,
+  const visitor = newVisitor('Approval Journey', {
     firstName: 'Alex',
-    surname: `Approved${stamp}`,
-    email: `alex.${stamp}@approval.test`,
+    surname: 'Approved',
     password: 'approval password 1',
-  };
+  });
   await signUpCustomer(page, visitor);
 
   await signIn(page, 'provider-admin@demo.test');

@@ -1,21 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
-import {
-  type DashboardMachineRow,
-  MESSAGES,
-  newTaskForm,
-  type Paged,
-  RESTORE_FORM_LABELS,
-  ROUTES,
-  runStatusBadge,
-  type TaskRow,
-} from '@portal/domain';
-import { apiResult, linkAgent, runAgent, taskCommand } from './agent';
+import { expect } from '@playwright/test';
+import { MESSAGES, RESTORE_FORM_LABELS, runStatusBadge, taskUrl } from '@portal/domain';
+import { addSamplesTask, expectOnline } from './agent';
 import { signIn } from './helpers';
+import { test } from './machine';
 
 /**
  * Restore to the machine (issue 14): a real agent backs up a folder; the customer opens the run's Restore dialog,
@@ -23,31 +13,16 @@ import { signIn } from './helpers';
  * finish; the restored files are byte for byte the backed-up ones, and what was not picked is not restored.
  */
 
-const EMAIL = 'customer-admin@demo.test';
-const MACHINE_NAME = 'AA-RESTORE-AGENT';
 const TASK_NAME = 'Restore samples';
 const TEXT = MESSAGES.restore;
 
-let dir: string;
-let agent: ChildProcess | undefined;
-
-test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'portal-restore-e2e-'));
-});
-
-test.afterAll(() => {
-  if (agent?.pid !== undefined) agent.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
-
 test('a customer restores a backed-up folder to a new folder on the machine and sees the restore finish', async ({
   page,
+  machineDir: dir,
+  sharedMachine,
 }) => {
   test.setTimeout(180_000);
-  const baseURL = test.info().project.use.baseURL as string;
-  const config = join(dir, 'config.json');
-  const { machineId } = linkAgent({ baseURL, email: EMAIL, name: MACHINE_NAME, config });
-  agent = runAgent(config);
+  const { machineId } = sharedMachine;
 
   const samples = join(dir, 'samples');
   const docs = join(samples, 'docs');
@@ -56,28 +31,10 @@ test('a customer restores a backed-up folder to a new folder on the machine and 
   writeFileSync(join(docs, 'deep', 'notes.txt'), 'restore me\n'.repeat(500));
   writeFileSync(join(samples, 'left-alone.txt'), 'not chosen\n');
 
-  await signIn(page, EMAIL);
-  await expect
-    .poll(
-      async () =>
-        (
-          await apiResult<Paged<DashboardMachineRow>>(page, `${ROUTES.dashboard.ownMachines.build()}?size=100`)
-        ).elements.find((m) => m.id === machineId)?.online,
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  const requestId = 'restore-e2e-new';
-  const created = await taskCommand(page, machineId, 'newtask', requestId, {
-    ...newTaskForm(requestId),
-    name: TASK_NAME,
-    backupScheduleDefinition: '0 2 * * *',
-    backupItems: [{ path: samples, name: 'samples', type: 'DIRECTORY', missing: false }],
-  });
-  expect(created.success, JSON.stringify(created.messages)).toBe(true);
-  const tasks = await apiResult<Paged<TaskRow>>(page, ROUTES.tasks.customer.list.build({ machineId }));
-  const task = tasks.elements.find((t) => t.name === TASK_NAME);
-  expect(task).toBeDefined();
-  await page.goto(`/backupmachines/${machineId}/backuptasks/${task?.id}`);
+  await signIn(page, sharedMachine.owner);
+  await expectOnline(page, machineId);
+  const taskId = await addSamplesTask(page, machineId, { requestId: 'restore-e2e-new', name: TASK_NAME, samples });
+  await page.goto(taskUrl('customer', { machineId, taskId }));
   await expect(page.getByRole('heading', { name: TASK_NAME })).toBeVisible({ timeout: 15_000 });
 
   // A backup to restore from.

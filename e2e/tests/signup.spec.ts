@@ -1,6 +1,6 @@
 import { expect, type Locator, test } from '@playwright/test';
 import { DEFAULT_BRAND_NAMES, MESSAGES, NEW_SIGNUP_BADGE, signUpAddressInUseMail } from '@portal/domain';
-import { signIn, signOut, signUpCustomer } from './helpers';
+import { newVisitor, signIn, signOut, signUpCustomer } from './helpers';
 
 /** Sign-up (issue #6): a visitor opens an account, signs in, and the provider sees a new signup. */
 
@@ -19,14 +19,7 @@ async function pageUntilVisible(panel: Locator, row: Locator): Promise<void> {
 }
 
 test('a visitor signs up, signs in to the dashboard, and the provider sees the new signup', async ({ page }) => {
-  const stamp = Date.now().toString(36);
-  const visitor = {
-    companyName: `Signup Journey ${stamp}`,
-    firstName: 'Sam',
-    surname: 'Newcomer',
-    email: `sam.${stamp}@signup.test`,
-    password: 'sign-up-password',
-  };
+  const visitor = newVisitor('Signup Journey', { firstName: 'Sam', surname: 'Newcomer', password: 'sign-up-password' });
 
   // The sign-in page leads to the sign-up page.
   await page.goto('/login');
@@ -84,7 +77,7 @@ test('a visitor signs up, signs in to the dashboard, and the provider sees the n
 
   // The admin area's customers list labels it NEW SIGNUP.
   await page.goto('/boltadmin/customers');
-  await page.getByTestId('search-box').fill(stamp);
+  await page.getByTestId('search-box').fill(visitor.stamp);
   const listed = page.getByRole('row').filter({ hasText: visitor.companyName });
   await expect(listed).toBeVisible();
   await expect(listed).toContainText(NEW_SIGNUP_BADGE.text);

@@ -10,19 +10,14 @@ import {
   type StorageAccountRow,
   type StorageAccountUserRow,
 } from '@portal/domain';
-import { jsonResult, signIn } from './helpers';
+import { jsonResult, openAdminAreaPage, signIn } from './helpers';
 
 const TEXT = MESSAGES.storageAccount;
 const PAGE = MESSAGES.storageAccountPages;
 const F = STORAGE_ACCOUNT_FORM_LABELS;
 
 test('the provider views the embedded storage account, its buckets, policies, users and keys', async ({ page }) => {
-  await signIn(page, 'provider-admin@demo.test');
-  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Admin Area' }).click();
-  await page
-    .getByRole('navigation', { name: 'Admin area menu' })
-    .getByRole('link', { name: 'Storage Accounts' })
-    .click();
+  await openAdminAreaPage(page, 'Storage Accounts');
   await expect(page).toHaveURL(/\/boltadmin\/storageaccounts$/);
 
   // The list: the embedded account is the default, so it has the badge and no Set as default.

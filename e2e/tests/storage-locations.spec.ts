@@ -1,20 +1,17 @@
 import { expect, type Page, test } from '@playwright/test';
 import { MESSAGES, STORAGE_LOCATION_TEXTS } from '@portal/domain';
-import { signIn, signUpCustomer } from './helpers';
+import { newVisitor, signIn, signUpCustomer } from './helpers';
 
 const T = STORAGE_LOCATION_TEXTS;
 const M = MESSAGES.storageLocation;
 
 /** A customer signed up for this journey alone: it gets its first storage locations here. */
 async function freshCustomer(page: Page) {
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  const customer = {
-    companyName: `Journey Storage ${stamp}`,
+  const customer = newVisitor('Journey Storage', {
     firstName: 'Fox',
-    surname: `Mulder${stamp}`,
-    email: `journey-storage-${stamp}@example.test`,
+    surname: 'Mulder',
     password: 'journey password 1',
-  };
+  });
   await signUpCustomer(page, customer);
   return customer;
 }

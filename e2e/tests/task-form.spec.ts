@@ -1,8 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import {
   type DashboardTaskRow,
   MESSAGES,
@@ -12,8 +10,9 @@ import {
   TASK_FORM_TEXTS,
   type TaskDefinition,
 } from '@portal/domain';
-import { apiResult, linkAgent, openTreePath, runAgent } from './agent';
+import { apiResult, openTreePath, saveTaskForm } from './agent';
 import { signIn } from './helpers';
+import { test } from './machine';
 
 /**
  * The add/edit task dialog against a real linked agent (issue 14): the customer picks folders in the tree the
@@ -21,41 +20,27 @@ import { signIn } from './helpers';
  * task is opened again with Edit, shows what was saved, and its schedule is changed.
  */
 
-const EMAIL = 'customer-admin@demo.test';
-const MACHINE_NAME = 'AA-TASK-FORM-AGENT';
 const TEXT = TASK_FORM_TEXTS;
 const L = TASK_FORM_LABELS;
 
-let dir: string;
-let agent: ChildProcess | undefined;
-
-test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'portal-task-form-e2e-'));
-});
-
-test.afterAll(() => {
-  if (agent?.pid !== undefined) agent.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
-
-test('a customer creates a task by picking folders from the real agent, then edits its schedule', async ({ page }) => {
+test('a customer creates a task by picking folders from the real agent, then edits its schedule', async ({
+  page,
+  machineDir,
+  sharedMachine,
+}) => {
   test.setTimeout(120_000);
-  const baseURL = test.info().project.use.baseURL as string;
 
   // Sample folders on the "machine" (this computer), listed by the real agent.
-  const samples = join(dir, 'samples');
+  const samples = join(machineDir, 'samples');
   for (const folder of ['docs', 'photos', 'cache']) mkdirSync(join(samples, folder), { recursive: true });
   writeFileSync(join(samples, 'docs', 'report.txt'), 'report\n');
 
-  // Linked with the agent's CLI as a user would, in the admin's "Head office" package.
-  const config = join(dir, 'config.json');
-  const { machineId } = linkAgent({ baseURL, email: EMAIL, name: MACHINE_NAME, config });
-  agent = runAgent(config);
-
-  await signIn(page, EMAIL);
+  // The machine linked in the admin's "Head office" package, its agent running.
+  const { machineId, owner, name } = sharedMachine;
+  await signIn(page, owner);
   await expect(page).toHaveURL(/\/$/);
   await page.goto(`/backupmachines/${machineId}`);
-  await expect(page.getByRole('heading', { name: MACHINE_NAME, level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
 
   // The agent is online once the tree answers: the dialog asks for the first level when it opens.
   await page.getByRole('button', { name: TEXT.addButton }).click();
@@ -95,9 +80,7 @@ test('a customer creates a task by picking folders from the real agent, then edi
   await picker.getByLabel('Hours values').fill('2');
   await expect(picker.getByLabel('Expression')).toHaveValue('0 2 * * *');
 
-  await dialog.getByRole('button', { name: TEXT.save }).click();
-  await expect(page.getByText(MESSAGES.task.saved)).toBeVisible({ timeout: 25_000 });
-  await expect(dialog).toBeHidden();
+  await saveTaskForm(page);
 
   // Stored: the task is listed, and its definition holds what was picked.
   const tasks = await apiResult<Paged<DashboardTaskRow>>(page, ROUTES.dashboard.machineTasks.build({ machineId }));
@@ -124,9 +107,7 @@ test('a customer creates a task by picking folders from the real agent, then edi
   await picker.getByLabel('Hours values').fill('3');
   await picker.getByLabel('Minutes values').fill('30');
   await expect(picker.getByLabel('Expression')).toHaveValue('30 3 * * *');
-  await dialog.getByRole('button', { name: TEXT.save }).click();
-  await expect(page.getByText(MESSAGES.task.saved)).toBeVisible({ timeout: 25_000 });
-  await expect(dialog).toBeHidden();
+  await saveTaskForm(page);
   const edited = await apiResult<TaskDefinition>(page, definitionPath);
   expect(edited.backupScheduleDefinition).toBe('30 3 * * *');
   expect(edited.backupItems.map((i) => basename(i.path))).toEqual(['docs', 'photos']);

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { MESSAGES, PAGES } from '@portal/domain';
-import { signIn } from './helpers';
+import { openAdminAreaPage, signIn } from './helpers';
 
 const TEXT = MESSAGES.taskOverview;
 
@@ -10,12 +10,7 @@ const PROVIDER_TASK = new RegExp(`${PAGES.providerTask.replace(/\{[a-zA-Z]+\}/g,
 test('a provider admin opens the task status overview from the admin area: pies, dashboards and Manage', async ({
   page,
 }) => {
-  await signIn(page, 'provider-admin@demo.test');
-  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Admin Area' }).click();
-  await page
-    .getByRole('navigation', { name: 'Admin area menu' })
-    .getByRole('link', { name: 'Task Status Overview' })
-    .click();
+  await openAdminAreaPage(page, 'Task Status Overview');
   await expect(page).toHaveURL(/\/boltadmin\/backuptasks\/statusoverview$/);
   await expect(page.getByRole('heading', { level: 1, name: TEXT.title })).toBeVisible();
 

@@ -1,9 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import {
   ALL_CUSTOMERS_ID,
   actionCancelledText,
@@ -22,8 +20,9 @@ import {
   TASK_FORM_TEXTS,
   taskUrl,
 } from '@portal/domain';
-import { apiResult, expectOnline, linkAgentWithCode, openTreePath, runAgent } from './agent';
+import { apiResult, expectOnline, linkAgentWithCode, openTreePath, saveTaskForm } from './agent';
 import { signIn } from './helpers';
+import { test } from './machine';
 import { zipFiles } from './zip';
 
 /**
@@ -40,18 +39,6 @@ const TASK_NAME = 'Task page samples';
 const TEXT = MESSAGES.task;
 const FORM = TASK_FORM_TEXTS;
 const RESTORE = MESSAGES.restore;
-
-let dir: string;
-let agent: ChildProcess | undefined;
-
-test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'portal-tasks-e2e-'));
-});
-
-test.afterAll(() => {
-  if (agent?.pid !== undefined) agent.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
 
 /** A path as it stands in a downloaded zip: relative, as archives keep it. */
 const inZip = (path: string) => path.replace(/^\//, '');
@@ -77,6 +64,8 @@ async function download(page: Page, run: Locator, choose: (dialog: Locator) => P
 test("a customer's task from the dialog to deletion: run, download, cancel, archive deletion, pause, new schedule; another tenant's are not found", async ({
   page,
   browser,
+  machineDir: dir,
+  startAgent,
 }) => {
   // One long journey with the spec's waits (8 s after each download, pause and delete) on a shared CPU.
   test.setTimeout(300_000);
@@ -99,7 +88,7 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   const config = join(dir, 'config.json');
   const { machineId } = await linkAgentWithCode(page, { name: MACHINE_NAME, config, packageName: 'Head office' });
-  agent = runAgent(config);
+  startAgent(config);
   await expectOnline(page, machineId);
 
   // The task, made in the dialog on the machine's page: two folders picked in the tree, an exclusion, a schedule.
@@ -125,9 +114,7 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   await expect(bandwidth.getByLabel(TASK_FORM_LABELS.uploadBandwidthLimitUnit)).toHaveValue('KILO_BYTES_PER_SECOND');
   const expression = form.getByTestId('schedule-picker').getByLabel('Expression');
   await expression.fill('0 2 * * *');
-  await form.getByRole('button', { name: FORM.save }).click();
-  await expect(page.getByText(TEXT.saved)).toBeVisible({ timeout: 25_000 });
-  await expect(form).toBeHidden();
+  await saveTaskForm(page);
 
   // From the dashboard's tasks tab to the task page.
   await page.goto('/');
@@ -231,9 +218,7 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   await expect(page.getByRole('dialog', { name: FORM.editTitle })).toBeVisible();
   await expect(expression).toHaveValue('0 2 * * *');
   await expression.fill('30 3 * * 1-5');
-  await form.getByRole('button', { name: FORM.save }).click();
-  await expect(page.getByText(TEXT.saved)).toBeVisible({ timeout: 25_000 });
-  await expect(form).toBeHidden();
+  await saveTaskForm(page);
   await expect(summary).toContainText(describeCron('30 3 * * 1-5'));
 
   // Delete with the typed task name: a wrong name is refused, the right one deletes, then the machine's page.
