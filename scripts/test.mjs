@@ -117,7 +117,7 @@ if (existsSync(e2eReport)) {
 failWith(e2e);
 finish();
 
-/** A journey file's time: the sum of its tests' runs (they run one after another in one worker). */
+/** A journey file's time: the sum of its tests' runs (a file's tests run in one worker). */
 function journeyFiles(suites) {
   const byFile = new Map();
   const visit = (suite) => {
