@@ -22,51 +22,40 @@ describe('sidebar entries (002 §2.1)', () => {
     expect(labels(null)).toEqual([]);
   });
 
-  it('provider admin: dashboard, reseller admin, admin area', () => {
-    expect(labels(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true }))).toEqual([
-      'Dashboard',
-      'Reseller Admin',
-      'Admin Area',
-      'Sign out',
-    ]);
-  });
-
-  it('super admin of a direct reseller customer: every customer admin entry, billing and support', () => {
-    expect(
-      labels(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true, boltCustomer: true })),
-    ).toEqual([
-      'Dashboard',
-      'Backup Packages',
-      'Account Settings',
-      'Notification Settings',
-      'Reseller Admin',
-      'Package Templates',
-      'Package Requests',
-      'Billing',
-      'Support',
-      'Sign out',
-    ]);
-  });
-
-  it("super admin of a reseller's customer: no reseller admin, no billing or support", () => {
-    expect(labels(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }))).toEqual([
-      'Dashboard',
-      'Backup Packages',
-      'Account Settings',
-      'Notification Settings',
-      'Sign out',
-    ]);
-  });
-
-  it("a reseller's admin: its own package templates and requests, without the reseller settings", () => {
-    expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }))).toEqual([
-      'Dashboard',
-      'Backup Packages',
-      'Account Settings',
-      'Package Templates',
-      'Package Requests',
-      'Sign out',
-    ]);
+  it.each<[string, Partial<Actor>, string[]]>([
+    [
+      'provider admin: dashboard, reseller admin, admin area',
+      { role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true },
+      ['Dashboard', 'Reseller Admin', 'Admin Area', 'Sign out'],
+    ],
+    [
+      'super admin of a direct reseller customer: every customer admin entry, billing and support',
+      { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true, boltCustomer: true },
+      [
+        'Dashboard',
+        'Backup Packages',
+        'Account Settings',
+        'Notification Settings',
+        'Reseller Admin',
+        'Package Templates',
+        'Package Requests',
+        'Billing',
+        'Support',
+        'Sign out',
+      ],
+    ],
+    [
+      "super admin of a reseller's customer: no reseller admin, no billing or support",
+      { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
+      ['Dashboard', 'Backup Packages', 'Account Settings', 'Notification Settings', 'Sign out'],
+    ],
+    [
+      "a reseller's admin: its own package templates and requests, without the reseller settings",
+      { role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true },
+      ['Dashboard', 'Backup Packages', 'Account Settings', 'Package Templates', 'Package Requests', 'Sign out'],
+    ],
+  ])('%s', (_, overrides, expected) => {
+    expect(labels(actor(overrides))).toEqual(expected);
   });
 
   it('admin: packages and account settings, support only for direct customers', () => {
