@@ -133,6 +133,10 @@ describe('who may open a page (issue #6)', () => {
   const ownMachinePages = ['ownMachines', 'customerMachine', 'customerTask'];
   // Every member of a customer goes to billing through the redirect page (002 §7.2; the server says who has billing).
   const memberPages = [...ownMachinePages, 'billingRedirect'];
+  // What anyone signed in opens: the public pages, the dashboard, the profile and the two-factor enrolment.
+  const signedIn = [...everyone, 'dashboard', 'profile', 'mfaEnrol'];
+  // A customer admin's own account, its users and its packages.
+  const accountPages = ['account', 'accountUser', 'customerPackages', 'customerPackage'];
 
   it('signed out: only the public pages, which are exactly PUBLIC_PAGES', () => {
     expect(openable(null)).toEqual([...everyone].sort());
@@ -140,30 +144,15 @@ describe('who may open a page (issue #6)', () => {
   });
 
   it('customer user: dashboard, profile and the own machine pages', () => {
-    expect(openable(actor({}))).toEqual([...everyone, 'dashboard', 'profile', 'mfaEnrol', ...memberPages].sort());
+    expect(openable(actor({}))).toEqual([...signedIn, ...memberPages].sort());
   });
 
   it("customer admin: the account and its users; a reseller's admin also its customers", () => {
     const admin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' });
-    expect(openable(admin)).toEqual(
-      [
-        ...everyone,
-        'dashboard',
-        'profile',
-        'mfaEnrol',
-        ...memberPages,
-        'account',
-        'accountUser',
-        'customerPackages',
-        'customerPackage',
-      ].sort(),
-    );
+    expect(openable(admin)).toEqual([...signedIn, ...memberPages, ...accountPages].sort());
     expect(openable({ ...admin, resellerEnabled: true })).toEqual(
       [
-        ...everyone,
-        'dashboard',
-        'profile',
-        'mfaEnrol',
+        ...signedIn,
         'resellerCustomers',
         'resellerCustomer',
         'resellerCustomerUser',
@@ -172,10 +161,7 @@ describe('who may open a page (issue #6)', () => {
         'resellerMachine',
         'resellerTask',
         ...memberPages,
-        'account',
-        'accountUser',
-        'customerPackages',
-        'customerPackage',
+        ...accountPages,
         'resellerPackage',
       ].sort(),
     );
@@ -184,19 +170,7 @@ describe('who may open a page (issue #6)', () => {
   it('customer super admin: the admin pages and, alone, the notification settings (002 §2.1)', () => {
     const superAdmin = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' });
     expect(openable(superAdmin)).toEqual(
-      [
-        ...everyone,
-        'dashboard',
-        'profile',
-        'mfaEnrol',
-        ...memberPages,
-        'account',
-        'accountUser',
-        'customerPackages',
-        'customerPackage',
-        'notificationSettings',
-        'accountAudit',
-      ].sort(),
+      [...signedIn, ...memberPages, ...accountPages, 'notificationSettings', 'accountAudit'].sort(),
     );
   });
 
@@ -204,10 +178,7 @@ describe('who may open a page (issue #6)', () => {
     const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true });
     expect(openable(provider)).toEqual(
       [
-        ...everyone,
-        'dashboard',
-        'profile',
-        'mfaEnrol',
+        ...signedIn,
         'providerCustomers',
         'providerResellers',
         'providerCustomer',
