@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorsOf } from '../testing/form-errors.js';
+import { FILLED_USER_FORM } from '../testing/user-form.js';
 import {
   keepsPassword,
   newUserForm,
@@ -11,14 +12,7 @@ import {
   userLinkSchema,
 } from './user.js';
 
-const user = {
-  firstName: 'Ana',
-  surname: 'Silva',
-  email: 'ana@example.com',
-  contactNumber: '021 555 0100',
-  password: 'long enough',
-  confirmPassword: 'long enough',
-};
+const user = FILLED_USER_FORM;
 
 describe('user form (002 §5.1)', () => {
   it('002 §5.1: the generic messages with the spec labels', () => {
