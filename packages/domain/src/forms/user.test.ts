@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorsOf } from '../testing/form-errors.js';
-import { FILLED_USER_FORM } from '../testing/user-form.js';
+import { FILLED_USER_FORM as user } from '../testing/user-form.js';
 import {
   keepsPassword,
   newUserForm,
@@ -11,8 +11,6 @@ import {
   userImportSchema,
   userLinkSchema,
 } from './user.js';
-
-const user = FILLED_USER_FORM;
 
 describe('user form (002 §5.1)', () => {
   it('002 §5.1: the generic messages with the spec labels', () => {
