@@ -1,10 +1,10 @@
 // Starts the built server (apps/server/dist/main.js) against the benchmark database and signs users in
 // the way a browser does: GET /login for the anonymous CSRF cookie and token, then POST /login.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type RunningServer, startBuiltServer } from '../server-process.js';
 import { baseUrl, ROOT, SETTINGS } from './common.js';
 
 /** The server build to run: BENCH_SERVER_ENTRY names another (e.g. of another commit, to compare two builds). */
@@ -23,65 +23,27 @@ export async function buildIfWanted(): Promise<void> {
   if (code !== 0) throw new Error(`npm run build failed (exit code ${code})`);
 }
 
-export interface RunningServer {
-  url: string;
-  /** The server's process id (to read its CPU time). */
-  pid: number;
-  stop(): Promise<void>;
-}
-
 /** Runs the built server on BENCH_PORT with the benchmark database; resolves once /health answers. */
-export async function startServer(): Promise<RunningServer> {
-  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} missing: run npm run build`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-'));
-  // e.g. BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the server under load.
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, SERVER_ENTRY], {
+export function startServer(): Promise<RunningServer> {
+  return startBuiltServer({
+    entry: SERVER_ENTRY,
     cwd: ROOT,
+    url: baseUrl(),
     env: {
-      ...process.env,
       NODE_ENV: 'production',
       DATABASE_URL: SETTINGS.databaseUrl,
       PORT: String(SETTINGS.port),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
       MASTER_KEY: 'b'.repeat(64),
       LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL || 'warn',
       DEMO: 'false',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    dataDirPrefix: 'portal-bench-',
+    // e.g. BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the server under load.
+    nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    startSeconds: 60,
+    pollMs: 250,
   });
-  let exited: number | null = null;
-  child.on('exit', (code) => {
-    exited = code ?? 1;
-  });
-  const url = baseUrl();
-  const deadline = Date.now() + 60_000;
-  while (true) {
-    if (exited !== null) throw new Error(`the server exited with code ${exited} while starting`);
-    if (Date.now() > deadline) {
-      child.kill('SIGTERM');
-      throw new Error('the server did not answer /health within 60 s');
-    }
-    const status = await get(`${url}/health`)
-      .then((r) => r.status)
-      .catch(() => 0);
-    if (status === 200) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    url,
-    pid: child.pid as number,
-    stop: async () => {
-      if (exited === null) {
-        const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
-        if (exited === null) child.kill('SIGKILL');
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 // --- HTTP ---------------------------------------------------------------------------------------------

@@ -2,14 +2,13 @@
 // mobile and desktop, on the built server in demo mode: each measurement runs BENCH_LIGHTHOUSE_RUNS times (3)
 // in a fresh Chromium (empty cache) and the median is reported, with the load average beside it, since the
 // machine is shared and Lighthouse's CPU timings follow what else runs.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_FLAGS } from '../chromium.js';
+import { type RunningServer, startBuiltServer } from '../server-process.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The server build to run: BENCH_SERVER_ENTRY names another (e.g. of another commit, for a before and after). */
@@ -20,54 +19,26 @@ const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
 const SIGNED_IN_AS = 'provider-admin@demo.test';
 /** The demo server as the journeys start it (e2e/playwright.config.ts): fresh data folder, no live agents. */
-async function startDemoServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} missing: run npm run build`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'portal-lighthouse-'));
-  const child: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {
+function startDemoServer(): Promise<RunningServer> {
+  return startBuiltServer({
+    entry: SERVER_ENTRY,
     cwd: ROOT,
+    url: `http://127.0.0.1:${PORT}`,
     env: {
-      ...process.env,
       DEMO: 'true',
       DEMO_AGENTS: '0',
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
       DEMO_PASSWORD: PASSWORD,
       DEMO_SMTP_PORT: String(PORT + 1),
       DEMO_WHMCS_PORT: String(PORT + 2),
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    dataDirPrefix: 'portal-lighthouse-',
+    startSeconds: 120,
+    pollMs: 500,
   });
-  let exited: number | null = null;
-  child.on('exit', (code) => {
-    exited = code ?? 1;
-  });
-  const url = `http://127.0.0.1:${PORT}`;
-  const deadline = Date.now() + 120_000;
-  while (
-    (await fetch(`${url}/health`).then(
-      (r) => r.status,
-      () => 0,
-    )) !== 200
-  ) {
-    if (exited !== null) throw new Error(`the server exited with code ${exited} while starting`);
-    if (Date.now() > deadline) throw new Error('the server did not answer /health within 120 s');
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return {
-    url,
-    stop: async () => {
-      if (exited === null) {
-        const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
-        if (exited === null) child.kill('SIGKILL');
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 const cookieOf = (response: Response, name: string) =>

@@ -140,14 +140,16 @@ describe('002 §4.2: actions and runs', () => {
     expect(durationText('garbage', 5)).toBe('');
   });
 
-  it('002 §4.2: duration format (ours): ms under a second, else d/h/min/s without zero parts, seconds truncated', () => {
-    expect(formatDuration(0)).toBe('0 ms');
-    expect(formatDuration(999.9)).toBe('999 ms');
-    expect(formatDuration(1000)).toBe('1 s');
-    expect(formatDuration(1999)).toBe('1 s');
-    expect(formatDuration(60_000)).toBe('1 min');
-    expect(formatDuration(3_600_000 + 5_000)).toBe('1 h 5 s');
-    expect(formatDuration(90_061_000)).toBe('1 d 1 h 1 min 1 s');
+  it.each([
+    [0, '0 ms'],
+    [999.9, '999 ms'],
+    [1000, '1 s'],
+    [1999, '1 s'],
+    [60_000, '1 min'],
+    [3_600_000 + 5_000, '1 h 5 s'],
+    [90_061_000, '1 d 1 h 1 min 1 s'],
+  ])('002 §4.2: duration format (ours): ms under a second, else d/h/min/s without zero parts, seconds truncated: %d ms is %s', (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
   });
 
   it('002 §4.2: transfer phases and their texts, in order', () => {
@@ -260,17 +262,22 @@ describe('001 §4, §8: command results', () => {
     for (const code of COMMAND_RESULT_CODES) expect(resultCodeText(code)).toBe(COMMAND_RESULT_TEXTS[code]);
   });
 
-  it('DESIGN §6: restic exit codes: 0 SUCCESS, 1 FATAL, 3 SOME_FILES_NOT_ACCESSIBLE, and the later documented codes', () => {
-    expect(resticExitCodeResult(0)).toBe('SUCCESS');
-    expect(resticExitCodeResult(1)).toBe('FATAL');
-    expect(resticExitCodeResult(3)).toBe('SOME_FILES_NOT_ACCESSIBLE');
-    expect(resticExitCodeResult(2)).toBe('FATAL');
-    expect(resticExitCodeResult(10)).toBe('FATAL');
-    expect(resticExitCodeResult(11)).toBe('REPO_LOCKED_EXCLUSIVELY');
-    expect(resticExitCodeResult(12)).toBe('FATAL');
-    expect(resticExitCodeResult(130)).toBe('CANCELLATION_REQUESTED');
-    expect(resticExitCodeResult(null)).toBe('EXIT_CODE_NA');
-    expect(resticExitCodeResult(42)).toBe('EXIT_CODE_NA');
+  it.each([
+    [0, 'SUCCESS'],
+    [1, 'FATAL'],
+    [3, 'SOME_FILES_NOT_ACCESSIBLE'],
+    [2, 'FATAL'],
+    [10, 'FATAL'],
+    [11, 'REPO_LOCKED_EXCLUSIVELY'],
+    [12, 'FATAL'],
+    [130, 'CANCELLATION_REQUESTED'],
+    [null, 'EXIT_CODE_NA'],
+    [42, 'EXIT_CODE_NA'],
+  ] as const)('DESIGN §6: restic exit codes: 0 SUCCESS, 1 FATAL, 3 SOME_FILES_NOT_ACCESSIBLE, and the later documented codes: %s is %s', (code, result) => {
+    expect(resticExitCodeResult(code)).toBe(result);
+  });
+
+  it('DESIGN §6: some source files not readable finishes with warnings', () => {
     expect(runStatusOfResult(resticExitCodeResult(3))).toBe('FINISHED_WARNINGS');
   });
 

@@ -19,27 +19,32 @@ const url = (text: string) => {
 const same = (a: string, b: string) => sameDestination(url(a), url(b));
 
 describe('where a stored secret may go (DESIGN §8a)', () => {
-  it('treats spellings of one address as the same: default port, trailing slash, case and trailing dot of the host', () => {
-    const spellings: [string, string][] = [
-      ['https://S3.Example.TEST', 'https://s3.example.test:443/'],
-      ['http://s3.example.test:80/', 'http://s3.example.test'],
-      ['https://s3.example.test./bucket/', 'https://s3.example.test/bucket'],
-      ['http://0x7f.1:8080', 'http://127.0.0.1:8080/'],
-      ['http://[::FFFF:127.0.0.1]/', 'http://[::ffff:7f00:1]'],
-    ];
-    for (const [a, b] of spellings) expect(same(a, b), `${a} and ${b}`).toBe(true);
-  });
-
-  it('tells apart any other scheme, host, port or path', () => {
-    const others: [string, string][] = [
-      ['https://s3.example.test', 'http://s3.example.test:443'],
-      ['https://s3.example.test', 'https://s3.example.test.evil.test'],
-      ['https://s3.example.test', 'https://s3.example.test:8443'],
-      ['https://s3.example.test/whmcs', 'https://s3.example.test/WHMCS'],
-      ['https://s3.example.test/a', 'https://s3.example.test/a/b'],
-      ['https://s3.example.test/?x=1', 'https://s3.example.test/'],
-    ];
-    for (const [a, b] of others) expect(same(a, b), `${a} and ${b}`).toBe(false);
+  it.each<[string, [string, string][], boolean]>([
+    [
+      'treats spellings of one address as the same: default port, trailing slash, case and trailing dot of the host',
+      [
+        ['https://S3.Example.TEST', 'https://s3.example.test:443/'],
+        ['http://s3.example.test:80/', 'http://s3.example.test'],
+        ['https://s3.example.test./bucket/', 'https://s3.example.test/bucket'],
+        ['http://0x7f.1:8080', 'http://127.0.0.1:8080/'],
+        ['http://[::FFFF:127.0.0.1]/', 'http://[::ffff:7f00:1]'],
+      ],
+      true,
+    ],
+    [
+      'tells apart any other scheme, host, port or path',
+      [
+        ['https://s3.example.test', 'http://s3.example.test:443'],
+        ['https://s3.example.test', 'https://s3.example.test.evil.test'],
+        ['https://s3.example.test', 'https://s3.example.test:8443'],
+        ['https://s3.example.test/whmcs', 'https://s3.example.test/WHMCS'],
+        ['https://s3.example.test/a', 'https://s3.example.test/a/b'],
+        ['https://s3.example.test/?x=1', 'https://s3.example.test/'],
+      ],
+      false,
+    ],
+  ])('%s', (_, pairs, expected) => {
+    for (const [a, b] of pairs) expect(same(a, b), `${a} and ${b}`).toBe(expected);
   });
 
   it('reads a WHMCS server’s address as its base URL: port 443 is https, a scheme in the host wins', () => {

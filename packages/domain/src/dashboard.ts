@@ -82,29 +82,39 @@ const paging = {
   size: pageSizeParam(100, DASHBOARD_PAGE_SIZE),
 };
 
+/**
+ * A table beside two pies (customers, machines): paging, its sort columns, and a filter by the task status pie
+ * or by the table's own status pie (`ownPie`), one at a time.
+ */
+function twoPieQuerySchema<C extends string, F extends string, S extends z.ZodType>(
+  columns: readonly [C, ...C[]],
+  ownPie: F,
+  ownPieStatus: S,
+) {
+  const ownFilter = { [ownPie]: ownPieStatus.optional() } as { [K in F]: z.ZodOptional<S> };
+  return z
+    .strictObject({
+      ...paging,
+      sort: sortParam(columns),
+      taskStatus: z.enum(AGGREGATE_TASK_STATUSES).optional(),
+      ...ownFilter,
+    })
+    .refine((q: Record<string, unknown>) => !(q.taskStatus && q[ownPie]), {
+      message: 'Filter on one status at a time',
+      path: [ownPie],
+    });
+}
+
 /** The customers table: filter by the customer task status pie or the customer status pie (one at a time). */
-export const customerListQuerySchema = z
-  .strictObject({
-    ...paging,
-    sort: sortParam(CUSTOMER_SORT_COLUMNS),
-    taskStatus: z.enum(AGGREGATE_TASK_STATUSES).optional(),
-    statusGroup: z.enum(CUSTOMER_STATUS_GROUPS).optional(),
-  })
-  .refine((q) => !(q.taskStatus && q.statusGroup), {
-    message: 'Filter on one status at a time',
-    path: ['statusGroup'],
-  });
+export const customerListQuerySchema = twoPieQuerySchema(
+  CUSTOMER_SORT_COLUMNS,
+  'statusGroup',
+  z.enum(CUSTOMER_STATUS_GROUPS),
+);
 export type CustomerListQuery = z.output<typeof customerListQuerySchema>;
 
 /** The machines table: filter by the machine task status pie or the machine status pie. */
-export const machineListQuerySchema = z
-  .strictObject({
-    ...paging,
-    sort: sortParam(MACHINE_SORT_COLUMNS),
-    taskStatus: z.enum(AGGREGATE_TASK_STATUSES).optional(),
-    status: z.enum(MACHINE_STATUSES).optional(),
-  })
-  .refine((q) => !(q.taskStatus && q.status), { message: 'Filter on one status at a time', path: ['status'] });
+export const machineListQuerySchema = twoPieQuerySchema(MACHINE_SORT_COLUMNS, 'status', z.enum(MACHINE_STATUSES));
 export type MachineListQuery = z.output<typeof machineListQuerySchema>;
 
 /** The tasks table: filter by the task status pie (display status). */

@@ -22,51 +22,40 @@ describe('sidebar entries (002 §2.1)', () => {
     expect(labels(null)).toEqual([]);
   });
 
-  it('provider admin: dashboard, reseller admin, admin area', () => {
-    expect(labels(actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true }))).toEqual([
-      'Dashboard',
-      'Reseller Admin',
-      'Admin Area',
-      'Sign out',
-    ]);
-  });
-
-  it('super admin of a direct reseller customer: every customer admin entry, billing and support', () => {
-    expect(
-      labels(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true, boltCustomer: true })),
-    ).toEqual([
-      'Dashboard',
-      'Backup Packages',
-      'Account Settings',
-      'Notification Settings',
-      'Reseller Admin',
-      'Package Templates',
-      'Package Requests',
-      'Billing',
-      'Support',
-      'Sign out',
-    ]);
-  });
-
-  it("super admin of a reseller's customer: no reseller admin, no billing or support", () => {
-    expect(labels(actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }))).toEqual([
-      'Dashboard',
-      'Backup Packages',
-      'Account Settings',
-      'Notification Settings',
-      'Sign out',
-    ]);
-  });
-
-  it("a reseller's admin: its own package templates and requests, without the reseller settings", () => {
-    expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true }))).toEqual([
-      'Dashboard',
-      'Backup Packages',
-      'Account Settings',
-      'Package Templates',
-      'Package Requests',
-      'Sign out',
-    ]);
+  it.each<[string, Partial<Actor>, string[]]>([
+    [
+      'provider admin: dashboard, reseller admin, admin area',
+      { role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true },
+      ['Dashboard', 'Reseller Admin', 'Admin Area', 'Sign out'],
+    ],
+    [
+      'super admin of a direct reseller customer: every customer admin entry, billing and support',
+      { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true, boltCustomer: true },
+      [
+        'Dashboard',
+        'Backup Packages',
+        'Account Settings',
+        'Notification Settings',
+        'Reseller Admin',
+        'Package Templates',
+        'Package Requests',
+        'Billing',
+        'Support',
+        'Sign out',
+      ],
+    ],
+    [
+      "super admin of a reseller's customer: no reseller admin, no billing or support",
+      { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
+      ['Dashboard', 'Backup Packages', 'Account Settings', 'Notification Settings', 'Sign out'],
+    ],
+    [
+      "a reseller's admin: its own package templates and requests, without the reseller settings",
+      { role: 'ROLE_CUSTOMER_ADMIN_USER', resellerEnabled: true },
+      ['Dashboard', 'Backup Packages', 'Account Settings', 'Package Templates', 'Package Requests', 'Sign out'],
+    ],
+  ])('%s', (_, overrides, expected) => {
+    expect(labels(actor(overrides))).toEqual(expected);
   });
 
   it('admin: packages and account settings, support only for direct customers', () => {
@@ -144,6 +133,10 @@ describe('who may open a page (issue #6)', () => {
   const ownMachinePages = ['ownMachines', 'customerMachine', 'customerTask'];
   // Every member of a customer goes to billing through the redirect page (002 §7.2; the server says who has billing).
   const memberPages = [...ownMachinePages, 'billingRedirect'];
+  // What anyone signed in opens: the public pages, the dashboard, the profile and the two-factor enrolment.
+  const signedIn = [...everyone, 'dashboard', 'profile', 'mfaEnrol'];
+  // A customer admin's own account, its users and its packages.
+  const accountPages = ['account', 'accountUser', 'customerPackages', 'customerPackage'];
 
   it('signed out: only the public pages, which are exactly PUBLIC_PAGES', () => {
     expect(openable(null)).toEqual([...everyone].sort());
@@ -151,30 +144,15 @@ describe('who may open a page (issue #6)', () => {
   });
 
   it('customer user: dashboard, profile and the own machine pages', () => {
-    expect(openable(actor({}))).toEqual([...everyone, 'dashboard', 'profile', 'mfaEnrol', ...memberPages].sort());
+    expect(openable(actor({}))).toEqual([...signedIn, ...memberPages].sort());
   });
 
   it("customer admin: the account and its users; a reseller's admin also its customers", () => {
     const admin = actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' });
-    expect(openable(admin)).toEqual(
-      [
-        ...everyone,
-        'dashboard',
-        'profile',
-        'mfaEnrol',
-        ...memberPages,
-        'account',
-        'accountUser',
-        'customerPackages',
-        'customerPackage',
-      ].sort(),
-    );
+    expect(openable(admin)).toEqual([...signedIn, ...memberPages, ...accountPages].sort());
     expect(openable({ ...admin, resellerEnabled: true })).toEqual(
       [
-        ...everyone,
-        'dashboard',
-        'profile',
-        'mfaEnrol',
+        ...signedIn,
         'resellerCustomers',
         'resellerCustomer',
         'resellerCustomerUser',
@@ -183,10 +161,7 @@ describe('who may open a page (issue #6)', () => {
         'resellerMachine',
         'resellerTask',
         ...memberPages,
-        'account',
-        'accountUser',
-        'customerPackages',
-        'customerPackage',
+        ...accountPages,
         'resellerPackage',
       ].sort(),
     );
@@ -195,19 +170,7 @@ describe('who may open a page (issue #6)', () => {
   it('customer super admin: the admin pages and, alone, the notification settings (002 §2.1)', () => {
     const superAdmin = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' });
     expect(openable(superAdmin)).toEqual(
-      [
-        ...everyone,
-        'dashboard',
-        'profile',
-        'mfaEnrol',
-        ...memberPages,
-        'account',
-        'accountUser',
-        'customerPackages',
-        'customerPackage',
-        'notificationSettings',
-        'accountAudit',
-      ].sort(),
+      [...signedIn, ...memberPages, ...accountPages, 'notificationSettings', 'accountAudit'].sort(),
     );
   });
 
@@ -215,10 +178,7 @@ describe('who may open a page (issue #6)', () => {
     const provider = actor({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true });
     expect(openable(provider)).toEqual(
       [
-        ...everyone,
-        'dashboard',
-        'profile',
-        'mfaEnrol',
+        ...signedIn,
         'providerCustomers',
         'providerResellers',
         'providerCustomer',

@@ -38,22 +38,36 @@ describe('confirm by name (000 §5, 001 §5, 002 §5.4, §5.8)', () => {
     expect(issue(schema, undefined)?.message).toBe('nope');
   });
 
-  it('000 §5: package deletion and status change', () => {
-    expect(issue(packageDeletionConfirmSchema('Gold'), 'x')?.message).toBe(
-      'Must complete backup package name to confirm deletion',
-    );
-    expect(issue(packageStatusChangeConfirmSchema('Gold'), 'x')?.message).toBe(
+  it.each([
+    ['000 §5', 'x', 'Must complete backup package name to confirm deletion', packageDeletionConfirmSchema('Gold')],
+    [
+      '000 §5',
+      'x',
       'Must complete backup package name to confirm status change',
-    );
-  });
-
-  it('001 §5: machine deletion and status change', () => {
-    expect(issue(machineDeletionConfirmSchema('web-1'), 'web')?.message).toBe(
-      'Must complete backup machine name to confirm deletion',
-    );
-    expect(issue(machineStatusChangeConfirmSchema('web-1'), 'web')?.message).toBe(
+      packageStatusChangeConfirmSchema('Gold'),
+    ],
+    ['001 §5', 'web', 'Must complete backup machine name to confirm deletion', machineDeletionConfirmSchema('web-1')],
+    [
+      '001 §5',
+      'web',
       'Must complete backup machine name to confirm status change',
-    );
+      machineStatusChangeConfirmSchema('web-1'),
+    ],
+    // 002 §5.8: archive deletion and task deletion need the exact task name.
+    [
+      '002 §5.8',
+      'nightly',
+      'Must complete correct backup task name to confirm deletion of archive',
+      archiveDeletionConfirmSchema('Nightly'),
+    ],
+    [
+      '002 §5.8',
+      'Nightly ',
+      'Must complete correct backup task name to confirm deletion',
+      taskDeletionConfirmSchema('Nightly'),
+    ],
+  ])("%s: typing '%s' gets '%s'", (_, typed, message, schema) => {
+    expect(issue(schema, typed)?.message).toBe(message);
   });
 
   it("002 §5.4: the customer admin's full name; no admin name needs an empty entry", () => {
@@ -81,15 +95,6 @@ describe('confirm by name (000 §5, 001 §5, 002 §5.4, §5.8)', () => {
     );
     expect(issue(storageLocationMakeDefaultConfirmSchema(location), 'b1')?.message).toBe(
       "Must complete storage location's name to confirm",
-    );
-  });
-
-  it('002 §5.8: archive deletion and task deletion need the exact task name', () => {
-    expect(issue(archiveDeletionConfirmSchema('Nightly'), 'nightly')?.message).toBe(
-      'Must complete correct backup task name to confirm deletion of archive',
-    );
-    expect(issue(taskDeletionConfirmSchema('Nightly'), 'Nightly ')?.message).toBe(
-      'Must complete correct backup task name to confirm deletion',
     );
   });
 });

@@ -262,9 +262,14 @@ export const whenFieldsValid = (...fields: string[]) => ({
     !payload.issues.some((issue) => fields.includes(String(issue.path?.[0]))),
 });
 
+/** What an object-level rule reports its issues to (zod's refinement context). */
+export interface IssueSink {
+  addIssue: (issue: { code: 'custom'; message: string; path: PropertyKey[] }) => void;
+}
+
 /** Re-runs a field schema inside an object-level rule and reports its issues on `path`. */
 export function reportOn(
-  ctx: { addIssue: (issue: { code: 'custom'; message: string; path: PropertyKey[] }) => void },
+  ctx: IssueSink,
   path: PropertyKey[],
   result: { success: boolean; error?: { issues: ReadonlyArray<{ message: string }> } | undefined },
 ): boolean {

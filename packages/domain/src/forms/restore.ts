@@ -4,7 +4,7 @@ import { fieldNotValid, fieldRequired, fieldTooLong, MESSAGES } from '../message
 import { chosenItemsValid } from '../restore.js';
 import { hasControlCharacter } from '../text.js';
 import { checkbox, whenFieldsValid } from './fields.js';
-import { downloadItemSchema } from './task.js';
+import { checkItemsChosen, chosenItemsField } from './task.js';
 
 /**
  * Restore to the machine (issue 14; BACKUP_RESTORE of 001 §3, no screen in the specification): the chosen items
@@ -56,10 +56,7 @@ export function restoreRequestSchemaFor(platform: ExclusionPlatform | null) {
     .object({
       requestId: z.string({ error: MESSAGES.liveChannel.invalidMessage }).trim().min(1).max(100),
       restoreAllItems: checkbox.default(false),
-      backedUpItemsToRestore: z
-        .array(downloadItemSchema, { error: MESSAGES.task.downloadItemsRequired })
-        .nullish()
-        .transform((v) => v ?? []),
+      backedUpItemsToRestore: chosenItemsField,
       target: z.enum(RESTORE_TARGETS, { error: fieldNotValid(L.target) }),
       targetFolder: z
         .string({ error: fieldNotValid(L.targetFolder) })
@@ -71,13 +68,13 @@ export function restoreRequestSchemaFor(platform: ExclusionPlatform | null) {
     })
     .superRefine(
       (form, ctx) => {
-        if (!form.restoreAllItems && form.backedUpItemsToRestore.length === 0) {
-          ctx.addIssue({
-            code: 'custom',
-            message: MESSAGES.task.downloadItemsRequired,
-            path: ['backedUpItemsToRestore'],
-          });
-        } else if (!form.restoreAllItems && !chosenItemsValid(form.backedUpItemsToRestore)) {
+        const chosen = checkItemsChosen(
+          ctx,
+          'backedUpItemsToRestore',
+          form.restoreAllItems,
+          form.backedUpItemsToRestore,
+        );
+        if (chosen && !form.restoreAllItems && !chosenItemsValid(form.backedUpItemsToRestore)) {
           ctx.addIssue({ code: 'custom', message: fieldNotValid(L.items), path: ['backedUpItemsToRestore'] });
         }
         if (form.target !== 'FOLDER') return;

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../messages.js';
 import { errorsOf } from '../testing/form-errors.js';
+import { FILLED_USER_FORM } from '../testing/user-form.js';
 import { newSignUpForm, SIGN_UP_FORM_LABELS, signUpSchema } from './signup.js';
 
 const form = {
+  ...FILLED_USER_FORM,
   companyName: 'Fabrikam Inc',
-  firstName: 'Ana',
-  surname: 'Silva',
   email: 'ana@fabrikam.test',
-  contactNumber: '021 555 0100',
-  password: 'long enough',
-  confirmPassword: 'long enough',
   templateId: '7',
 };
 

@@ -20,32 +20,26 @@ describe('storage forms (001 §5, §9)', () => {
     expect(storageLocationCreateSchema.parse({ storageAccountId: '2' })).toEqual({ storageAccountId: 2 });
   });
 
-  it("001 §5: a migration needs a destination: 'Must choose a destination location'", () => {
-    expect(first(migrationCreateSchema().safeParse(STORAGE_FORM_DEFAULTS.migrationCreate))).toMatchObject({
-      path: ['destinationStorageLocationId'],
-      message: 'Must choose a destination location',
-    });
-    expect(first(migrationCreateSchema(4).safeParse({ destinationStorageLocationId: 4 }))?.message).toBe(
+  it.each([
+    [
+      'a migration',
+      migrationCreateSchema,
+      'destinationStorageLocationId',
       'Must choose a destination location',
-    );
-    expect(migrationCreateSchema(4).parse({ destinationStorageLocationId: 5 })).toEqual({
-      destinationStorageLocationId: 5,
-    });
-  });
-
-  it("001 §5: a storage account migration needs a destination: 'Must choose a destination account'", () => {
-    expect(
-      first(storageAccountMigrationSchema().safeParse(STORAGE_FORM_DEFAULTS.storageAccountMigration)),
-    ).toMatchObject({
-      path: ['destinationStorageAccountId'],
-      message: 'Must choose a destination account',
-    });
-    expect(first(storageAccountMigrationSchema(1).safeParse({ destinationStorageAccountId: 1 }))?.message).toBe(
+      STORAGE_FORM_DEFAULTS.migrationCreate,
+    ],
+    [
+      'a storage account migration',
+      storageAccountMigrationSchema,
+      'destinationStorageAccountId',
       'Must choose a destination account',
-    );
-    expect(storageAccountMigrationSchema(1).parse({ destinationStorageAccountId: 2 })).toEqual({
-      destinationStorageAccountId: 2,
-    });
+      STORAGE_FORM_DEFAULTS.storageAccountMigration,
+    ],
+  ] as const)("001 §5: %s needs a destination: '%s'", (_, schemaFor, field, message, defaults) => {
+    expect(first(schemaFor().safeParse(defaults))).toMatchObject({ path: [field], message });
+    // The current place is no destination: choosing it gets the same message.
+    expect(first(schemaFor(4).safeParse({ [field]: 4 }))?.message).toBe(message);
+    expect(schemaFor(4).parse({ [field]: 5 })).toEqual({ [field]: 5 });
   });
 });
 

@@ -18,6 +18,7 @@ import {
   checkbox,
   choice,
   displayText,
+  type IssueSink,
   isBlankNumber,
   type NumberInput,
   numberInput,
@@ -523,6 +524,22 @@ export function onTaskTypeChanged<F extends TaskForm>(form: F, type: BackupType)
 /** An item to download (002 §3: path, name, type). */
 export const downloadItemSchema = backupItemSchema.pick({ path: true, name: true, type: true });
 
+/** The items chosen from a run's snapshot, for a download or a restore (002 §3): absent or null is none. */
+export const chosenItemsField = z
+  .array(downloadItemSchema, { error: MESSAGES.task.downloadItemsRequired })
+  .nullish()
+  .transform((v) => v ?? []);
+
+/**
+ * 'At least one item must be selected.' on `field` unless every item is asked for (002 §5.8: the download; the
+ * restore takes the same rule). Says whether the choice passed.
+ */
+export function checkItemsChosen(ctx: IssueSink, field: string, all: boolean, items: readonly unknown[]): boolean {
+  if (all || items.length > 0) return true;
+  ctx.addIssue({ code: 'custom', message: MESSAGES.task.downloadItemsRequired, path: [field] });
+  return false;
+}
+
 /**
  * Download request (002 §3, §5.8, §7.6: downloadAllItems, backedUpItemsToDownload): at least one item
  * unless download-all is on ('At least one item must be selected.'). With download-all the list is
@@ -531,20 +548,11 @@ export const downloadItemSchema = backupItemSchema.pick({ path: true, name: true
 export const downloadRequestSchema = z
   .object({
     downloadAllItems: checkbox.default(false),
-    backedUpItemsToDownload: z
-      .array(downloadItemSchema, { error: MESSAGES.task.downloadItemsRequired })
-      .nullish()
-      .transform((v) => v ?? []),
+    backedUpItemsToDownload: chosenItemsField,
   })
   .superRefine(
     (form, ctx) => {
-      if (!form.downloadAllItems && form.backedUpItemsToDownload.length === 0) {
-        ctx.addIssue({
-          code: 'custom',
-          message: MESSAGES.task.downloadItemsRequired,
-          path: ['backedUpItemsToDownload'],
-        });
-      }
+      checkItemsChosen(ctx, 'backedUpItemsToDownload', form.downloadAllItems, form.backedUpItemsToDownload);
     },
     whenFieldsValid('downloadAllItems', 'backedUpItemsToDownload'),
   )

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorsOf } from '../testing/form-errors.js';
+import { FILLED_USER_FORM as user } from '../testing/user-form.js';
 import {
   keepsPassword,
   newUserForm,
@@ -10,15 +11,6 @@ import {
   userImportSchema,
   userLinkSchema,
 } from './user.js';
-
-const user = {
-  firstName: 'Ana',
-  surname: 'Silva',
-  email: 'ana@example.com',
-  contactNumber: '021 555 0100',
-  password: 'long enough',
-  confirmPassword: 'long enough',
-};
 
 describe('user form (002 §5.1)', () => {
   it('002 §5.1: the generic messages with the spec labels', () => {

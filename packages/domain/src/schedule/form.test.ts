@@ -9,31 +9,26 @@ const messagesOf = (result: { success: boolean; error?: { issues: { message: str
 
 describe('the default every-second pattern (002 §5.6)', () => {
   it.each([
-    '* * * * * *',
-    '*/1 * * * * *',
-    '0-59 * * * * *',
-    '0 * * * * *',
-    '* * * * *',
-    '  *   *  * * *  ',
-    '*/1 0-23 1-31 JAN-DEC 0-7',
-    '0-59 * */1 1-12 SUN-SAT',
-  ])('recognises %j', (expression) => {
-    expect(isDefaultSchedulePattern(expression)).toBe(true);
-  });
-
-  it.each([
-    '',
-    '0 * * * *',
-    '* 2 * * *',
-    '* * 1 * *',
-    '* * * 1 *',
-    '* * * * 1',
-    '* * * *',
-    '* * * * * * *',
-    'x * * * * *',
-    '* * * * 8',
-  ])('does not take %j for it', (expression) => {
-    expect(isDefaultSchedulePattern(expression)).toBe(false);
+    ['* * * * * *', true],
+    ['*/1 * * * * *', true],
+    ['0-59 * * * * *', true],
+    ['0 * * * * *', true],
+    ['* * * * *', true],
+    ['  *   *  * * *  ', true],
+    ['*/1 0-23 1-31 JAN-DEC 0-7', true],
+    ['0-59 * */1 1-12 SUN-SAT', true],
+    ['', false],
+    ['0 * * * *', false],
+    ['* 2 * * *', false],
+    ['* * 1 * *', false],
+    ['* * * 1 *', false],
+    ['* * * * 1', false],
+    ['* * * *', false],
+    ['* * * * * * *', false],
+    ['x * * * * *', false],
+    ['* * * * 8', false],
+  ])('%j is the default pattern: %s', (expression, isDefault) => {
+    expect(isDefaultSchedulePattern(expression)).toBe(isDefault);
   });
 });
 
