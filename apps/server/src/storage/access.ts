@@ -111,6 +111,25 @@ export async function repositoryPresent(access: FolderAccess, password: string, 
   return probe.code === 0;
 }
 
+/**
+ * What a service running restic on machines' repositories (downloads, seeds, retention) is given: the repository
+ * reached with its storage location's own key, its password, and the binary and clock a test may replace.
+ */
+export interface RepositoryJobDeps {
+  storage: Pick<StorageAccess, 'machineRepositoryAccess'>;
+  /** The machine's repository password (local-storage/repository-settings.ts). */
+  repositoryPassword: (machineId: number) => Promise<string | null>;
+  /** Default 'restic' (on PATH; /usr/bin/restic from the Debian package). */
+  resticBinary?: string;
+  now?: () => Date;
+}
+
+/** The restic binary and the clock of such a service, defaulted. */
+export const repositoryJobTools = (deps: RepositoryJobDeps) => ({
+  binary: deps.resticBinary ?? 'restic',
+  now: deps.now ?? (() => new Date()),
+});
+
 /** Removes everything in the folder: on disk the folder, in a bucket every object under its prefix. */
 export async function removeFolder(folder: FolderAt): Promise<void> {
   if (isOnDisk(folder.access)) await removeRepository(folder.access.resticRepository);

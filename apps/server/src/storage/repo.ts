@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { type Executor, oneOrNull } from '../db/client.js';
 import {
   accessKeys,
@@ -18,19 +18,16 @@ import { machinePrefix, type PolicyGrant } from './provider.js';
 
 /** Who may do what in a bucket, as the portal's records say (what `bucketPolicyFor` turns into a policy). */
 export async function grantsOfBucket(db: Executor, bucketId: number): Promise<PolicyGrant[]> {
+  // The users of the bucket's own account, of its locations or of machines in them (`kind`).
+  const usersOfBucket = (kind: SQL) =>
+    and(eq(storageLocations.bucketId, bucketId), eq(storageUsers.storageAccountId, buckets.storageAccountId), kind);
   // A location's own user: everything under the location's folder.
   const locationUsers = await db
     .select({ userName: storageUsers.name, subfolder: storageLocations.subfolder })
     .from(storageUsers)
     .innerJoin(storageLocations, eq(storageLocations.id, storageUsers.storageLocationId))
     .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-    .where(
-      and(
-        eq(storageLocations.bucketId, bucketId),
-        eq(storageUsers.storageAccountId, buckets.storageAccountId),
-        isNull(storageUsers.backupMachineId),
-      ),
-    )
+    .where(usersOfBucket(isNull(storageUsers.backupMachineId)))
     .orderBy(asc(storageUsers.name));
   // A machine's user: its repository folder in its package's location.
   const machineUsers = await db
@@ -40,13 +37,7 @@ export async function grantsOfBucket(db: Executor, bucketId: number): Promise<Po
     .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
     .innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
     .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-    .where(
-      and(
-        eq(storageLocations.bucketId, bucketId),
-        eq(storageUsers.storageAccountId, buckets.storageAccountId),
-        isNotNull(storageUsers.backupMachineId),
-      ),
-    )
+    .where(usersOfBucket(isNotNull(storageUsers.backupMachineId)))
     .orderBy(asc(storageUsers.name));
   return [
     ...locationUsers.map((u) => ({ userName: u.userName, role: 'location' as const, prefix: trim(u.subfolder) })),

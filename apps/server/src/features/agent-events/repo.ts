@@ -24,6 +24,7 @@ import {
   runAccountSnapshots,
   taskActions,
 } from '../../db/schema/index.js';
+import { taskOfMachine } from '../../db/task-of-machine.js';
 
 const BUSY: RunStatus[] = ['INITIATED', 'IN_PROGRESS'];
 
@@ -152,16 +153,11 @@ export function createAgentEventsRepo(db: Executor) {
 
     /** The task when it belongs to the machine. */
     async taskOfMachine(machineId: number, taskId: number) {
-      return oneOrNull(
-        db
-          .select({
-            id: backupTasks.id,
-            snapshotsEnabled: backupTasks.snapshotsEnabled,
-            numberOfSnapshotsToKeep: backupTasks.numberOfSnapshotsToKeep,
-          })
-          .from(backupTasks)
-          .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId))),
-      );
+      return taskOfMachine(db, machineId, taskId, {
+        id: backupTasks.id,
+        snapshotsEnabled: backupTasks.snapshotsEnabled,
+        numberOfSnapshotsToKeep: backupTasks.numberOfSnapshotsToKeep,
+      });
     },
 
     /** Records a run (a backup run or a seed creation) once per run key: the id and whether this call created it. */

@@ -18,6 +18,7 @@ import {
 } from '../../db/schema/index.js';
 import { managedCustomersCondition } from '../../db/scope.js';
 import { machinePlacesWhere } from '../local-storage/repo.js';
+import { packageRowColumns } from '../packages/repo.js';
 
 /**
  * Which customers a call covers: the provider's three lists (002 §2.5), a reseller's own customers, and
@@ -171,11 +172,7 @@ export function createCustomersRepo(db: Executor) {
     packagePage(customerId: number, page: Paging) {
       const packages = db
         .select({
-          id: backupPackages.id,
-          customerId: backupPackages.customerId,
-          name: backupPackages.name,
-          status: backupPackages.status,
-          packageQuotaSizeInBytes: backupPackages.packageQuotaSizeInBytes,
+          ...packageRowColumns,
           usedBytes:
             sql<number>`(select coalesce(sum(${backupMachines.usedSpaceBytes}), 0)::bigint from ${backupMachines} where ${backupMachines.backupPackageId} = ${backupPackages.id})`.mapWith(
               Number,

@@ -36,19 +36,24 @@ const linkedTo = (userId: number) =>
 
 const livePackage = eq(backupPackages.beingDeleted, false);
 
+/** The columns every table of packages shows (the packages', a customer's and a user's). */
+export const packageRowColumns = {
+  id: backupPackages.id,
+  customerId: backupPackages.customerId,
+  name: backupPackages.name,
+  status: backupPackages.status,
+  packageQuotaSizeInBytes: backupPackages.packageQuotaSizeInBytes,
+};
+
 /**
  * Every field a package row, its page and the decisions about it read. `linkedUserId` is the caller's id
  * when the caller is a customer-side user (null for provider and reseller admins).
  */
 function recordFields(linkedUserId: number | null) {
   return {
-    id: backupPackages.id,
-    customerId: backupPackages.customerId,
+    ...packageRowColumns,
     customerName: customers.companyName,
     parentResellerCustomerId: customers.parentResellerCustomerId,
-    name: backupPackages.name,
-    status: backupPackages.status,
-    packageQuotaSizeInBytes: backupPackages.packageQuotaSizeInBytes,
     maxBackupSizePerMachineInMbs: backupPackages.maxBackupSizePerMachineInMbs,
     noOfMachinesLimit: backupPackages.noOfMachinesLimit,
     // A machine being deleted no longer counts (as in the customers' and users' tables).

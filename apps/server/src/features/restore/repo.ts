@@ -3,6 +3,7 @@ import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { backupSnapshots, backupTasks, downloadIds, runAccountSnapshots, taskActions } from '../../db/schema/index.js';
+import { taskOfMachine } from '../../db/task-of-machine.js';
 
 const BUSY = ['INITIATED', 'IN_PROGRESS'] as const;
 
@@ -14,10 +15,11 @@ export function createRestoreRepo(db: Executor) {
 
     /** The machine's task, and whether one of its actions is busy (002 §4.2: download disabled then). */
     async task(machineId: number, taskId: number) {
-      const [task] = await db
-        .select({ id: backupTasks.id, name: backupTasks.name, status: backupTasks.status })
-        .from(backupTasks)
-        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
+      const task = await taskOfMachine(db, machineId, taskId, {
+        id: backupTasks.id,
+        name: backupTasks.name,
+        status: backupTasks.status,
+      });
       if (!task) return null;
       const [busy] = await db
         .select({ id: taskActions.id })

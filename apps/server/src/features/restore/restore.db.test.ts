@@ -446,6 +446,25 @@ describe('snapshot archive deletion (002 §4.2, §7.5)', () => {
       onError,
     });
 
+  /**
+   * A snapshot archive of the task left BEING_DELETED, as a stopped server leaves it, and its storage status once
+   * a server started later has resumed the deletions.
+   */
+  const resumedDeletionOf = async (taskId: number, resticSnapshotId: string, onError?: (error: unknown) => void) => {
+    const [left] = await t.database.db
+      .insert(backupSnapshots)
+      .values({ backupTaskId: taskId, resticSnapshotId, status: 'FINISHED_SUCCESS', storageStatus: 'BEING_DELETED' })
+      .returning({ id: backupSnapshots.id });
+    const restarted = restartedRestoreService(onError);
+    await restarted.resumeDeletions();
+    await restarted.idle();
+    const [after] = await t.database.db
+      .select()
+      .from(backupSnapshots)
+      .where(eq(backupSnapshots.id, left?.id ?? 0));
+    return after?.storageStatus;
+  };
+
   it('is not found for another tenant and needs ?archivedelete=true', async () => {
     expect((await otherTenant.json('PUT', path())).statusCode).toBe(404);
     const plain = ROUTES.restore.deleteArchive.build({ ...run, snapshotId: snapshotRowId });
@@ -472,23 +491,7 @@ describe('snapshot archive deletion (002 §4.2, §7.5)', () => {
   it('is taken up again by a server started later (left BEING_DELETED by a stop)', async () => {
     restic(['backup', '--tag', `task-${run.taskId}`, join(src, 'top.txt')]);
     const second = snapshotIds().find((id) => id !== resticSnapshotId) ?? '';
-    const [left] = await t.database.db
-      .insert(backupSnapshots)
-      .values({
-        backupTaskId: run.taskId,
-        resticSnapshotId: second,
-        status: 'FINISHED_SUCCESS',
-        storageStatus: 'BEING_DELETED',
-      })
-      .returning({ id: backupSnapshots.id });
-    const restarted = restartedRestoreService();
-    await restarted.resumeDeletions();
-    await restarted.idle();
-    const [after] = await t.database.db
-      .select()
-      .from(backupSnapshots)
-      .where(eq(backupSnapshots.id, left?.id ?? 0));
-    expect(after?.storageStatus).toBe('DELETED');
+    expect(await resumedDeletionOf(run.taskId, second)).toBe('DELETED');
     expect(snapshotIds()).not.toContain(second);
   }, 90_000);
 
@@ -497,24 +500,9 @@ describe('snapshot archive deletion (002 §4.2, §7.5)', () => {
     const backupState = createBackupStateService({ db: t.database.db });
     const machineId = await fixtures.machine(await fixtures.package(tenants.customerA.customerId));
     const taskId = await backupState.createTask(fixtures.task(machineId, { name: 'Never backed up' }));
-    const [left] = await t.database.db
-      .insert(backupSnapshots)
-      .values({
-        backupTaskId: taskId ?? 0,
-        resticSnapshotId: 'f'.repeat(64),
-        status: 'FINISHED_SUCCESS',
-        storageStatus: 'BEING_DELETED',
-      })
-      .returning({ id: backupSnapshots.id });
     const errors: unknown[] = [];
-    const restarted = restartedRestoreService((error) => errors.push(error));
-    await restarted.resumeDeletions();
-    await restarted.idle();
-    const [after] = await t.database.db
-      .select()
-      .from(backupSnapshots)
-      .where(eq(backupSnapshots.id, left?.id ?? 0));
+    const storageStatus = await resumedDeletionOf(taskId ?? 0, 'f'.repeat(64), (error) => errors.push(error));
     expect(errors).toEqual([]);
-    expect(after?.storageStatus).toBe('DELETED');
+    expect(storageStatus).toBe('DELETED');
   }, 90_000);
 });

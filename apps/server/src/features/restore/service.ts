@@ -19,8 +19,7 @@ import {
 } from '@portal/domain';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { resticFailure, runRestic, streamRestic } from '../../platform/restic.js';
-import { repositoryPresent, resticEnvOf } from '../../storage/access.js';
-import type { StorageAccess } from '../../storage/provider.js';
+import { type RepositoryJobDeps, repositoryJobTools, repositoryPresent, resticEnvOf } from '../../storage/access.js';
 import { sha256 } from '../auth/tokens.js';
 import { accountFolders, accountPathOf, type DumpItem, dumpItems } from './accounts.js';
 import type { RestoreRepo } from './repo.js';
@@ -83,18 +82,14 @@ function downloadFileName(taskName: string, started: Date): string {
  * browser's form POST 8 s later redeems once, as the same user, within DOWNLOAD_ID_LIFETIME_MS. The ids are kept
  * (hashed) in the database, so the POST may reach any server instance, and a restart keeps them.
  */
-export function createRestoreService(deps: {
-  repo: RestoreRepo;
-  /** The machine's repository, reached with its storage location's own key (storage/access.ts). */
-  storage: Pick<StorageAccess, 'machineRepositoryAccess'>;
-  repositoryPassword: (machineId: number) => Promise<string | null>;
-  resticBinary?: string;
-  now?: () => Date;
-  onError?: (error: unknown, what: string) => void;
-}) {
+export function createRestoreService(
+  deps: RepositoryJobDeps & {
+    repo: RestoreRepo;
+    onError?: (error: unknown, what: string) => void;
+  },
+) {
   const { repo } = deps;
-  const now = deps.now ?? (() => new Date());
-  const binary = deps.resticBinary ?? 'restic';
+  const { binary, now } = repositoryJobTools(deps);
   const deleting = new Map<number, Promise<void>>();
 
   /**

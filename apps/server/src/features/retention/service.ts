@@ -12,8 +12,7 @@ import {
   taskHasRetention,
 } from '@portal/domain';
 import { resticFailure, runRestic } from '../../platform/restic.js';
-import { repositoryPresent, resticEnvOf } from '../../storage/access.js';
-import type { StorageAccess } from '../../storage/provider.js';
+import { type RepositoryJobDeps, repositoryJobTools, repositoryPresent, resticEnvOf } from '../../storage/access.js';
 import type { AgentEventsRepo } from '../agent-events/repo.js';
 import type { DueTask, RetentionRepo } from './repo.js';
 
@@ -43,18 +42,15 @@ const LOCKED = /repository is already locked|unable to create lock/i;
  * repository locked by a running backup is simply tried later; only stale locks are ever removed
  * (`restic unlock`, never `--remove-all`).
  */
-export function createRetentionService(deps: {
-  repo: RetentionRepo;
-  storage: Pick<StorageAccess, 'machineRepositoryAccess'>;
-  repositoryPassword: (machineId: number) => Promise<string | null>;
-  /** The machine's message log (the agent events' queries). */
-  messages: Pick<AgentEventsRepo, 'insertMessages'>;
-  resticBinary?: string;
-  now?: () => Date;
-}) {
+export function createRetentionService(
+  deps: RepositoryJobDeps & {
+    repo: RetentionRepo;
+    /** The machine's message log (the agent events' queries). */
+    messages: Pick<AgentEventsRepo, 'insertMessages'>;
+  },
+) {
   const { repo } = deps;
-  const now = deps.now ?? (() => new Date());
-  const binary = deps.resticBinary ?? 'restic';
+  const { binary, now } = repositoryJobTools(deps);
   // Failures in a row per task, for the back-off; a restart begins again at the shortest wait.
   const failures = new Map<number, number>();
 

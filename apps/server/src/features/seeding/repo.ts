@@ -2,6 +2,7 @@ import type { RunStatus } from '@portal/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { backupTasks, taskActions } from '../../db/schema/index.js';
+import { taskOfMachine } from '../../db/task-of-machine.js';
 import { type ActionOutcome, finishedAction } from '../agent-events/repo.js';
 
 const BUSY: RunStatus[] = ['INITIATED', 'IN_PROGRESS'];
@@ -32,10 +33,7 @@ export function createSeedingRepo(db: Executor) {
       taskId: number,
       startedAt: Date,
     ): Promise<{ actionId: number } | { refused: 'notAwaitingSeed' | 'alreadyLoading' }> {
-      const [task] = await db
-        .select({ status: backupTasks.status })
-        .from(backupTasks)
-        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId)));
+      const task = await taskOfMachine(db, machineId, taskId, { status: backupTasks.status });
       if (task?.status !== 'AWAITING_SEED') return { refused: 'notAwaitingSeed' };
       if ((await busyLoadsOf(taskId)).length > 0) return { refused: 'alreadyLoading' };
       const [row] = await db

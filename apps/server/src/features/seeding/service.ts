@@ -14,8 +14,14 @@ import {
 import { machineAtPath } from '../../db/machine-context.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { type ResticOutcome, resticFailure, runRestic } from '../../platform/restic.js';
-import { isOnDisk, repositoryPresent, resticEnvOf } from '../../storage/access.js';
-import type { FolderAccess, StorageAccess } from '../../storage/provider.js';
+import {
+  isOnDisk,
+  type RepositoryJobDeps,
+  repositoryJobTools,
+  repositoryPresent,
+  resticEnvOf,
+} from '../../storage/access.js';
+import type { FolderAccess } from '../../storage/provider.js';
 import type { AgentEventsRepo } from '../agent-events/repo.js';
 import type { BackupStateService } from '../backup-state/service.js';
 import { repositoryExists } from '../local-storage/store.js';
@@ -60,27 +66,21 @@ const MAX_MESSAGES = 200;
  * A load's restic runs in the server process that took the request: when that server stops, the load is
  * failed (stop(), or the start-up sweep failInterruptedLoads() after a crash) and may be asked again.
  */
-export function createSeedingService(deps: {
-  repo: SeedingRepo;
-  /** The machine with its context, and its task (task commands' queries). */
-  machines: Pick<TaskCommandsRepo, 'machine' | 'task'>;
-  /** The machine's repository, reached with its storage location's own key (storage/access.ts). */
-  storage: Pick<StorageAccess, 'machineRepositoryAccess'>;
-  /** The machine's message log, where a load's lines go (the agent events' queries). */
-  messages: Pick<AgentEventsRepo, 'insertMessages'>;
-  backupState: BackupStateService;
-  /** The machine's repository password (local-storage/repository-settings.ts). */
-  repositoryPassword: (machineId: number) => Promise<string | null>;
-  /** Sends the machine's agent its task list (task-commands' AgentLink.syncTasks). */
-  syncTasks: (machineId: number) => Promise<void>;
-  /** Default 'restic' (on PATH; /usr/bin/restic from the Debian package). */
-  resticBinary?: string;
-  now?: () => Date;
-  onError?: (error: unknown, what: string) => void;
-}) {
+export function createSeedingService(
+  deps: RepositoryJobDeps & {
+    repo: SeedingRepo;
+    /** The machine with its context, and its task (task commands' queries). */
+    machines: Pick<TaskCommandsRepo, 'machine' | 'task'>;
+    /** The machine's message log, where a load's lines go (the agent events' queries). */
+    messages: Pick<AgentEventsRepo, 'insertMessages'>;
+    backupState: BackupStateService;
+    /** Sends the machine's agent its task list (task-commands' AgentLink.syncTasks). */
+    syncTasks: (machineId: number) => Promise<void>;
+    onError?: (error: unknown, what: string) => void;
+  },
+) {
   const { repo } = deps;
-  const now = deps.now ?? (() => new Date());
-  const binary = deps.resticBinary ?? 'restic';
+  const { binary, now } = repositoryJobTools(deps);
   const running = new Map<number, { stop: AbortController; done: Promise<void> }>();
 
   const restic = (args: readonly string[], env: Record<string, string>, signal?: AbortSignal) =>

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import { type Executor, oneOrNull } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
 import { backupTasks, machineCommandRequests } from '../../db/schema/index.js';
+import { taskOfMachine } from '../../db/task-of-machine.js';
 
 export interface CommandReply {
   success: boolean;
@@ -15,18 +16,13 @@ export function createTaskCommandsRepo(db: Executor) {
     machine: (machineId: number) => machineContext(db, machineId),
 
     async task(machineId: number, taskId: number) {
-      return oneOrNull(
-        db
-          .select({
-            id: backupTasks.id,
-            status: backupTasks.status,
-            lastExecutionMissed: backupTasks.lastExecutionMissed,
-            statusOfLastRun: backupTasks.statusOfLastRun,
-            statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
-          })
-          .from(backupTasks)
-          .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId))),
-      );
+      return taskOfMachine(db, machineId, taskId, {
+        id: backupTasks.id,
+        status: backupTasks.status,
+        lastExecutionMissed: backupTasks.lastExecutionMissed,
+        statusOfLastRun: backupTasks.statusOfLastRun,
+        statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
+      });
     },
 
     /** Claims a request id for the machine; the earlier reply when it was claimed before (null while pending). */

@@ -6,6 +6,7 @@ import { joinMachineOwners } from '../../db/machine-statuses.js';
 import { countOf, selectPage } from '../../db/paging.js';
 import { backupMachines, backupPackages, backupTasks, customers, taskActions } from '../../db/schema/index.js';
 import { taskStatusCounts } from '../../db/schema/task-overview.js';
+import { taskOfMachine } from '../../db/task-of-machine.js';
 
 /** What every dashboard row reads: the task, its machine, package and customer (one join each, by key). */
 const taskColumns = {
@@ -118,12 +119,7 @@ export function createTaskOverviewRepo(db: Executor) {
     machine: (machineId: number) => machineContext(db, machineId),
 
     async task(machineId: number, taskId: number) {
-      return oneOrNull(
-        db
-          .select({ id: backupTasks.id, status: backupTasks.status })
-          .from(backupTasks)
-          .where(and(eq(backupTasks.id, taskId), eq(backupTasks.backupMachineId, machineId))),
-      );
+      return taskOfMachine(db, machineId, taskId, { id: backupTasks.id, status: backupTasks.status });
     },
 
     /**

@@ -4,6 +4,7 @@ import { type Executor, oneOrNull } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { countOf, selectPage } from '../../db/paging.js';
 import { backupMachines, backupPackages, backupTasks, userBackupPackages, users } from '../../db/schema/index.js';
+import { packageRowColumns } from '../packages/repo.js';
 
 /** A user of a customer with the counts its row shows (002 §3 'User display'), before the viewer's abilities. */
 export type UserRecord = Omit<
@@ -162,11 +163,7 @@ export function createUsersRepo(db: Executor) {
       const { rows, total } = await selectPage(
         db
           .select({
-            id: backupPackages.id,
-            customerId: backupPackages.customerId,
-            name: backupPackages.name,
-            status: backupPackages.status,
-            packageQuotaSizeInBytes: backupPackages.packageQuotaSizeInBytes,
+            ...packageRowColumns,
             storageLocationId: backupPackages.storageLocationId,
             linkedToViewer: linkedTo(viewerUserId, backupPackages.id),
           })

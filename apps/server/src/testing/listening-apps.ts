@@ -1,0 +1,85 @@
+import { AGENT_CHANNEL, machineQueue, ROUTES } from '@portal/domain';
+import { expect } from 'vitest';
+import type { Database, Db } from '../db/client.js';
+import { eventually, listenOnLoopback, stompClient, type TestStomp } from '../features/live/testing.js';
+import { createMachineCredentials, type MachineCredential } from '../features/machine-auth/credentials.js';
+import { createTestApp, type TestApp } from './app.js';
+import { backupFixtures } from './backup-fixtures.js';
+import { TestClient } from './client.js';
+import { FIXTURE_PASSWORD, type Tenants } from './fixtures.js';
+import { browserStomp } from './stomp.js';
+
+/** A machine of customer A and the credential its agent connects with. */
+export async function machineWithCredential(db: Db, tenants: Tenants): Promise<MachineCredential> {
+  const fixtures = backupFixtures(db);
+  const machineId = await fixtures.machine(await fixtures.package(tenants.customerA.customerId));
+  const credential = await createMachineCredentials(db).issue(machineId);
+  if (!credential) throw new Error('no credential');
+  return credential;
+}
+
+/** An instance of the app listening on loopback, with its ws:// origin. */
+export interface ListeningApp {
+  t: TestApp;
+  base: string;
+}
+
+/** What an instance of the app is built with besides the shared database. */
+export type AppExtra = Omit<NonNullable<Parameters<typeof createTestApp>[1]>, 'database'>;
+
+/**
+ * Instances of the app on one database, each listening on loopback, one per entry of `extras` (the bus or Redis
+ * connection it shares the live channel through). `clients` are the test's live clients, stopped before the apps
+ * close.
+ */
+export async function listeningApps<E extends AppExtra[]>(database: Database, extras: [...E]) {
+  const apps: ListeningApp[] = [];
+  for (const extra of extras) {
+    const t = await createTestApp({}, { ...extra, database });
+    apps.push({ t, base: await listenOnLoopback(t.app) });
+  }
+  const clients: TestStomp[] = [];
+  return {
+    // One per entry of `extras`, in its order.
+    apps: apps as { [K in keyof E]: ListeningApp },
+    clients,
+    async close() {
+      await Promise.all(clients.map((c) => c.stop()));
+      for (const { t } of apps) await t.close();
+    },
+  };
+}
+
+export type ListeningApps<E extends AppExtra[]> = Awaited<ReturnType<typeof listeningApps<E>>>;
+
+/** A browser signed in on the app and connected to its live channel, subscribed to the machine's customer queue. */
+export async function signedInBrowser({ t, base }: ListeningApp, email: string, machineId: number) {
+  const session = new TestClient(t.app);
+  await session.signIn(email, FIXTURE_PASSWORD);
+  const browser = browserStomp(session, `${base}${ROUTES.live.customer.build()}`);
+  expect(await browser.connected).toBe('connected');
+  const queue = browser.subscribe(machineQueue('customer', machineId));
+  await browser.sendWithReceipt('SUBSCRIBE', machineQueue('customer', machineId));
+  return { session, browser, queue };
+}
+
+/**
+ * An agent connected to the app's live channel with the machine's credential and subscribed to its commands;
+ * `received` tells whether a command with the request id has reached it.
+ */
+export async function connectedAgent({ t, base }: ListeningApp, credential: MachineCredential) {
+  const agent = stompClient(`${base}${AGENT_CHANNEL.endpoint}`, {
+    connectHeaders: { login: String(credential.machineId), passcode: credential.token },
+  });
+  expect(await agent.connected).toBe('connected');
+  const commands = agent.subscribe(AGENT_CHANNEL.commands);
+  // A receipted frame after the subscription proves the server has made it.
+  await agent.sendWithReceipt('SUBSCRIBE', AGENT_CHANNEL.commands);
+  await eventually(() => t.app.live.hasLocalAgent(credential.machineId));
+  return {
+    agent,
+    commands,
+    received: (requestId: string) =>
+      commands.messages.some((m) => (JSON.parse(m.body) as { requestId?: string }).requestId === requestId),
+  };
+}
