@@ -11,13 +11,14 @@ import {
   MESSAGES,
   machineStatusBadge,
   ROUTES,
+  type RouteEntry,
   taskBadge,
   taskDisplayStatusBadge,
 } from '@portal/domain';
 import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
-import { routeCall } from '../../app/api';
+import { type RouteCall, routeCall } from '../../app/api';
 import { type DataTableColumn, StatusBadge, usePagedQuery, useTableState } from '../../ui';
 import { statusColumn } from '../../ui/statusColumn';
 import type { MachineCalls } from './dashboardState';
@@ -27,6 +28,17 @@ import { type StatusFilters, StatusTablePanel } from './StatusTablePanel';
 const TEXT = MESSAGES.dashboard;
 const COLUMNS = TEXT.columns;
 const BY_NAME = { key: 'name', direction: 'asc' } as const;
+
+/**
+ * What every tab reads: its table's state (by name, DASHBOARD_PAGE_SIZE a page), that page of rows and the
+ * pie counts of the whole scope; `panel` is what StatusTablePanel takes of them.
+ */
+function useStatusTable<L extends RouteEntry, C extends RouteEntry>(listCall: RouteCall<L>, countsCall: RouteCall<C>) {
+  const table = useTableState<StatusFilters>({ size: DASHBOARD_PAGE_SIZE, sort: BY_NAME });
+  const list = usePagedQuery(dashboardKeys.lists(), listCall, table.params);
+  const counts = useDashboardCounts(countsCall);
+  return { counts: counts.data, panel: { table, list, countsLoading: counts.isFetching } };
+}
 
 /** An aggregate task status badge, with the tasks-in-progress indicator when a run is under way (000 §4). */
 function AggregateStatus({ status, inProgress }: { status: AggregateTaskStatus; inProgress: boolean }) {
@@ -127,9 +139,10 @@ export interface CustomersPanelProps {
 }
 
 export function CustomersPanel({ title, selectAll, selectedId, onSelect, onUnselect }: CustomersPanelProps) {
-  const table = useTableState<StatusFilters>({ size: DASHBOARD_PAGE_SIZE, sort: BY_NAME });
-  const list = usePagedQuery(dashboardKeys.lists(), routeCall(ROUTES.dashboard.customers, {}), table.params);
-  const counts = useDashboardCounts(routeCall(ROUTES.dashboard.customerCounts, {}));
+  const { counts, panel } = useStatusTable(
+    routeCall(ROUTES.dashboard.customers, {}),
+    routeCall(ROUTES.dashboard.customerCounts, {}),
+  );
   const allSelected = selectedId === ALL_CUSTOMERS_ID;
 
   const columns: Array<DataTableColumn<DashboardCustomerRow>> = [
@@ -161,19 +174,17 @@ export function CustomersPanel({ title, selectAll, selectedId, onSelect, onUnsel
         {
           param: 'taskStatus',
           pie: DASHBOARD_PIES.customerTaskStatus,
-          counts: counts.data?.taskStatus,
+          counts: counts?.taskStatus,
           column: 'taskStatus',
         },
         {
           param: 'statusGroup',
           pie: DASHBOARD_PIES.customerStatus,
-          counts: counts.data?.statusGroup,
+          counts: counts?.statusGroup,
           column: 'status',
         },
       ]}
-      countsLoading={counts.isFetching}
-      table={table}
-      list={list}
+      {...panel}
       columns={columns}
       rowKey={(row) => row.id}
       selectedKey={selectedId}
@@ -199,9 +210,7 @@ export function MachinesPanel({
   onSelect,
   onUnselect,
 }: MachinesPanelProps) {
-  const table = useTableState<StatusFilters>({ size: DASHBOARD_PAGE_SIZE, sort: BY_NAME });
-  const list = usePagedQuery(dashboardKeys.lists(), listCall, table.params);
-  const counts = useDashboardCounts(countsCall);
+  const { counts, panel } = useStatusTable(listCall, countsCall);
 
   const columns: Array<DataTableColumn<DashboardMachineRow>> = [
     {
@@ -241,14 +250,12 @@ export function MachinesPanel({
         {
           param: 'taskStatus',
           pie: DASHBOARD_PIES.machineTaskStatus,
-          counts: counts.data?.taskStatus,
+          counts: counts?.taskStatus,
           column: 'taskStatus',
         },
-        { param: 'status', pie: DASHBOARD_PIES.machineStatus, counts: counts.data?.status, column: 'status' },
+        { param: 'status', pie: DASHBOARD_PIES.machineStatus, counts: counts?.status, column: 'status' },
       ]}
-      countsLoading={counts.isFetching}
-      table={table}
-      list={list}
+      {...panel}
       columns={columns}
       rowKey={(row) => row.id}
       selectedKey={selectedId}
@@ -260,13 +267,10 @@ export function MachinesPanel({
 // --- Tasks tab ------------------------------------------------------------------------------------
 
 export function TasksPanel({ title, machineId }: { title: string; machineId: number }) {
-  const table = useTableState<StatusFilters>({ size: DASHBOARD_PAGE_SIZE, sort: BY_NAME });
-  const list = usePagedQuery(
-    dashboardKeys.lists(),
+  const { counts, panel } = useStatusTable(
     routeCall(ROUTES.dashboard.machineTasks, { machineId }),
-    table.params,
+    routeCall(ROUTES.dashboard.machineTaskCounts, { machineId }),
   );
-  const counts = useDashboardCounts(routeCall(ROUTES.dashboard.machineTaskCounts, { machineId }));
 
   const columns: Array<DataTableColumn<DashboardTaskRow>> = [
     { key: 'name', header: COLUMNS.name, sortable: true, render: (row) => row.name },
@@ -299,12 +303,8 @@ export function TasksPanel({ title, machineId }: { title: string; machineId: num
   return (
     <StatusTablePanel<DashboardTaskRow>
       label={title}
-      pies={[
-        { param: 'taskStatus', pie: DASHBOARD_PIES.taskStatus, counts: counts.data?.taskStatus, column: 'status' },
-      ]}
-      countsLoading={counts.isFetching}
-      table={table}
-      list={list}
+      pies={[{ param: 'taskStatus', pie: DASHBOARD_PIES.taskStatus, counts: counts?.taskStatus, column: 'status' }]}
+      {...panel}
       columns={columns}
       rowKey={(row) => row.id}
       emptyText={TEXT.noTasks}
