@@ -1,4 +1,3 @@
-import type { NotificationUserRow } from '@portal/domain';
 import { NOTIFICATION_TEXTS } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -6,26 +5,14 @@ import { renderSignedIn } from '../../app/testing';
 import { ToastHost } from '../../ui';
 import { fakeServer, message, ok, paged, reply } from '../users/testing';
 import { EditNotificationsDialog } from './EditNotificationsDialog';
+import { notificationUser } from './testing';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-const USER: NotificationUserRow = {
-  userId: 7,
-  name: 'Ann Lee',
-  email: 'ann@x.test',
-  roleName: 'User',
-  runFailed: false,
-  runWarnings: false,
-  runMissed: false,
-  machineOffline: false,
-  quota: false,
-  summary: 'NONE',
-  allMachines: true,
-  machines: [],
-};
+const USER = notificationUser();
 const MACHINES = [
   { id: 1, name: 'laptop', packageName: 'Office' },
   { id: 2, name: 'server', packageName: 'Office' },
