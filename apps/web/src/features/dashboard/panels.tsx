@@ -3,7 +3,6 @@ import {
   ALL_CUSTOMERS_ID,
   aggregateStatusBadge,
   customerStatusBadge,
-  DASHBOARD_PAGE_SIZE,
   DASHBOARD_PIES,
   type DashboardCustomerRow,
   type DashboardMachineRow,
@@ -11,34 +10,21 @@ import {
   MESSAGES,
   machineStatusBadge,
   ROUTES,
-  type RouteEntry,
   taskBadge,
   taskDisplayStatusBadge,
 } from '@portal/domain';
 import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
-import { type RouteCall, routeCall } from '../../app/api';
-import { type DataTableColumn, StatusBadge, usePagedQuery, useTableState } from '../../ui';
+import { routeCall } from '../../app/api';
+import { type DataTableColumn, StatusBadge } from '../../ui';
 import { statusColumn } from '../../ui/statusColumn';
 import type { MachineCalls } from './dashboardState';
-import { dashboardKeys, useDashboardCounts } from './queries';
-import { type StatusFilters, StatusTablePanel } from './StatusTablePanel';
+import { useStatusTable } from './queries';
+import { StatusTablePanel } from './StatusTablePanel';
 
 const TEXT = MESSAGES.dashboard;
 const COLUMNS = TEXT.columns;
-const BY_NAME = { key: 'name', direction: 'asc' } as const;
-
-/**
- * What every tab reads: its table's state (by name, DASHBOARD_PAGE_SIZE a page), that page of rows and the
- * pie counts of the whole scope; `panel` is what StatusTablePanel takes of them.
- */
-function useStatusTable<L extends RouteEntry, C extends RouteEntry>(listCall: RouteCall<L>, countsCall: RouteCall<C>) {
-  const table = useTableState<StatusFilters>({ size: DASHBOARD_PAGE_SIZE, sort: BY_NAME });
-  const list = usePagedQuery(dashboardKeys.lists(), listCall, table.params);
-  const counts = useDashboardCounts(countsCall);
-  return { counts: counts.data, panel: { table, list, countsLoading: counts.isFetching } };
-}
 
 /** An aggregate task status badge, with the tasks-in-progress indicator when a run is under way (000 §4). */
 function AggregateStatus({ status, inProgress }: { status: AggregateTaskStatus; inProgress: boolean }) {
@@ -139,7 +125,7 @@ export interface CustomersPanelProps {
 }
 
 export function CustomersPanel({ title, selectAll, selectedId, onSelect, onUnselect }: CustomersPanelProps) {
-  const { counts, panel } = useStatusTable(
+  const panel = useStatusTable(
     routeCall(ROUTES.dashboard.customers, {}),
     routeCall(ROUTES.dashboard.customerCounts, {}),
   );
@@ -171,18 +157,8 @@ export function CustomersPanel({ title, selectAll, selectedId, onSelect, onUnsel
     <StatusTablePanel<DashboardCustomerRow>
       label={title}
       pies={[
-        {
-          param: 'taskStatus',
-          pie: DASHBOARD_PIES.customerTaskStatus,
-          counts: counts?.taskStatus,
-          column: 'taskStatus',
-        },
-        {
-          param: 'statusGroup',
-          pie: DASHBOARD_PIES.customerStatus,
-          counts: counts?.statusGroup,
-          column: 'status',
-        },
+        { param: 'taskStatus', pie: DASHBOARD_PIES.customerTaskStatus, column: 'taskStatus' },
+        { param: 'statusGroup', pie: DASHBOARD_PIES.customerStatus, column: 'status' },
       ]}
       {...panel}
       columns={columns}
@@ -210,7 +186,7 @@ export function MachinesPanel({
   onSelect,
   onUnselect,
 }: MachinesPanelProps) {
-  const { counts, panel } = useStatusTable(listCall, countsCall);
+  const panel = useStatusTable(listCall, countsCall);
 
   const columns: Array<DataTableColumn<DashboardMachineRow>> = [
     {
@@ -247,13 +223,8 @@ export function MachinesPanel({
     <StatusTablePanel<DashboardMachineRow>
       label={title}
       pies={[
-        {
-          param: 'taskStatus',
-          pie: DASHBOARD_PIES.machineTaskStatus,
-          counts: counts?.taskStatus,
-          column: 'taskStatus',
-        },
-        { param: 'status', pie: DASHBOARD_PIES.machineStatus, counts: counts?.status, column: 'status' },
+        { param: 'taskStatus', pie: DASHBOARD_PIES.machineTaskStatus, column: 'taskStatus' },
+        { param: 'status', pie: DASHBOARD_PIES.machineStatus, column: 'status' },
       ]}
       {...panel}
       columns={columns}
@@ -267,7 +238,7 @@ export function MachinesPanel({
 // --- Tasks tab ------------------------------------------------------------------------------------
 
 export function TasksPanel({ title, machineId }: { title: string; machineId: number }) {
-  const { counts, panel } = useStatusTable(
+  const panel = useStatusTable(
     routeCall(ROUTES.dashboard.machineTasks, { machineId }),
     routeCall(ROUTES.dashboard.machineTaskCounts, { machineId }),
   );
@@ -303,7 +274,7 @@ export function TasksPanel({ title, machineId }: { title: string; machineId: num
   return (
     <StatusTablePanel<DashboardTaskRow>
       label={title}
-      pies={[{ param: 'taskStatus', pie: DASHBOARD_PIES.taskStatus, counts: counts?.taskStatus, column: 'status' }]}
+      pies={[{ param: 'taskStatus', pie: DASHBOARD_PIES.taskStatus, column: 'status' }]}
       {...panel}
       columns={columns}
       rowKey={(row) => row.id}

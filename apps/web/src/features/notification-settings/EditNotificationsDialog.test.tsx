@@ -5,20 +5,19 @@ import { renderSignedIn } from '../../app/testing';
 import { ToastHost } from '../../ui';
 import { fakeServer, message, ok, paged, reply } from '../users/testing';
 import { EditNotificationsDialog } from './EditNotificationsDialog';
-import { notificationUser } from './testing';
+import { ANN } from './testing';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-const USER = notificationUser();
 const MACHINES = [
   { id: 1, name: 'laptop', packageName: 'Office' },
   { id: 2, name: 'server', packageName: 'Office' },
 ];
 
-function open(save: () => Response = () => ok({ ...USER, runFailed: true })) {
+function open(save: () => Response = () => ok({ ...ANN, runFailed: true })) {
   const server = fakeServer(({ method, url }) => {
     if (method === 'GET' && url.pathname === '/admin/notificationsettings/machines') return ok(paged(MACHINES, url));
     if (method === 'PUT' && url.pathname === '/admin/notificationsettings/users/7') return save();
@@ -27,7 +26,7 @@ function open(save: () => Response = () => ok({ ...USER, runFailed: true })) {
   const onHide = vi.fn();
   const events = renderSignedIn(
     <>
-      <EditNotificationsDialog user={USER} onHide={onHide} animation={false} />
+      <EditNotificationsDialog user={ANN} onHide={onHide} animation={false} />
       <ToastHost />
     </>,
     { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },

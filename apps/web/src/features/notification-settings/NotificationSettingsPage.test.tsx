@@ -4,14 +4,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../customers/testing';
 import { fakeServer, ok, paged } from '../users/testing';
 import { NotificationSettingsPage } from './NotificationSettingsPage';
-import { notificationUser } from './testing';
+import { ANN } from './testing';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-const USER = notificationUser({ runFailed: true });
+const USER = { ...ANN, runFailed: true };
 
 function open(readOnly: boolean) {
   fakeServer(({ method, url }) => {
