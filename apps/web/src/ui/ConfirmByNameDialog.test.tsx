@@ -1,29 +1,26 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { OpenDialog } from '../testing/OpenDialog';
 import { ConfirmByNameDialog } from './ConfirmByNameDialog';
 
 const MISMATCH = 'Must complete backup machine name to confirm deletion';
 
 function Harness({ expectedName = 'alpha-01', onConfirm }: { expectedName?: string; onConfirm: () => Promise<void> }) {
-  const [show, setShow] = useState(true);
   return (
-    <>
-      <button type="button" onClick={() => setShow(true)}>
-        Open
-      </button>
-      <ConfirmByNameDialog
-        show={show}
-        onHide={() => setShow(false)}
-        title="Delete backup machine"
-        prompt={<>Type the machine name to confirm deletion.</>}
-        expectedName={expectedName}
-        mismatchMessage={MISMATCH}
-        confirmLabel="Delete"
-        onConfirm={onConfirm}
-      />
-    </>
+    <OpenDialog
+      dialog={(open) => (
+        <ConfirmByNameDialog
+          {...open}
+          title="Delete backup machine"
+          prompt={<>Type the machine name to confirm deletion.</>}
+          expectedName={expectedName}
+          mismatchMessage={MISMATCH}
+          confirmLabel="Delete"
+          onConfirm={onConfirm}
+        />
+      )}
+    />
   );
 }
 
@@ -98,24 +95,23 @@ describe('ConfirmByNameDialog', () => {
   it('shows controls above the prompt and tells its owner when it has closed', async () => {
     const user = userEvent.setup();
     const onExited = vi.fn();
-    function WithExtras() {
-      const [show, setShow] = useState(true);
-      return (
-        <ConfirmByNameDialog
-          show={show}
-          onHide={() => setShow(false)}
-          title="Change status"
-          before={<p>New status: SUSPENDED</p>}
-          prompt={<>Type the machine name to confirm.</>}
-          expectedName="alpha-01"
-          mismatchMessage={MISMATCH}
-          confirmLabel="Change"
-          onConfirm={async () => {}}
-          onExited={onExited}
-        />
-      );
-    }
-    render(<WithExtras />);
+    render(
+      <OpenDialog
+        dialog={(open) => (
+          <ConfirmByNameDialog
+            {...open}
+            title="Change status"
+            before={<p>New status: SUSPENDED</p>}
+            prompt={<>Type the machine name to confirm.</>}
+            expectedName="alpha-01"
+            mismatchMessage={MISMATCH}
+            confirmLabel="Change"
+            onConfirm={async () => {}}
+            onExited={onExited}
+          />
+        )}
+      />,
+    );
     const before = screen.getByText('New status: SUSPENDED');
     const prompt = screen.getByText('Type the machine name to confirm.');
     expect(before.compareDocumentPosition(prompt) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
@@ -127,23 +123,22 @@ describe('ConfirmByNameDialog', () => {
     const user = userEvent.setup();
     const clearErrors = vi.fn();
     const globalErrors = [{ type: 'ERROR', fieldName: '', message: 'Machine is busy', responseCode: 'ERROR' } as const];
-    function WithSubmission() {
-      const [show, setShow] = useState(true);
-      return (
-        <ConfirmByNameDialog
-          show={show}
-          onHide={() => setShow(false)}
-          title="Delete backup machine"
-          prompt={<>Type the machine name to confirm deletion.</>}
-          expectedName="alpha-01"
-          mismatchMessage={MISMATCH}
-          confirmLabel="Delete"
-          onConfirm={async () => {}}
-          submission={{ globalErrors, clearErrors }}
-        />
-      );
-    }
-    render(<WithSubmission />);
+    render(
+      <OpenDialog
+        dialog={(open) => (
+          <ConfirmByNameDialog
+            {...open}
+            title="Delete backup machine"
+            prompt={<>Type the machine name to confirm deletion.</>}
+            expectedName="alpha-01"
+            mismatchMessage={MISMATCH}
+            confirmLabel="Delete"
+            onConfirm={async () => {}}
+            submission={{ globalErrors, clearErrors }}
+          />
+        )}
+      />,
+    );
     const errors = screen.getByTestId('global-errors');
     expect(errors).toHaveTextContent('Machine is busy');
     expect(input().compareDocumentPosition(errors) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
