@@ -3,10 +3,19 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { OpenDialog } from '../testing/OpenDialog';
 import { ConfirmByNameDialog } from './ConfirmByNameDialog';
+import type { DialogSubmission } from './ConfirmDialog';
 
 const MISMATCH = 'Must complete backup machine name to confirm deletion';
 
-function Harness({ expectedName = 'alpha-01', onConfirm }: { expectedName?: string; onConfirm: () => Promise<void> }) {
+function Harness({
+  expectedName = 'alpha-01',
+  onConfirm,
+  submission,
+}: {
+  expectedName?: string;
+  onConfirm: () => Promise<void>;
+  submission?: DialogSubmission;
+}) {
   return (
     <OpenDialog
       dialog={(open) => (
@@ -18,6 +27,7 @@ function Harness({ expectedName = 'alpha-01', onConfirm }: { expectedName?: stri
           mismatchMessage={MISMATCH}
           confirmLabel="Delete"
           onConfirm={onConfirm}
+          submission={submission}
         />
       )}
     />
@@ -123,22 +133,7 @@ describe('ConfirmByNameDialog', () => {
     const user = userEvent.setup();
     const clearErrors = vi.fn();
     const globalErrors = [{ type: 'ERROR', fieldName: '', message: 'Machine is busy', responseCode: 'ERROR' } as const];
-    render(
-      <OpenDialog
-        dialog={(open) => (
-          <ConfirmByNameDialog
-            {...open}
-            title="Delete backup machine"
-            prompt={<>Type the machine name to confirm deletion.</>}
-            expectedName="alpha-01"
-            mismatchMessage={MISMATCH}
-            confirmLabel="Delete"
-            onConfirm={async () => {}}
-            submission={{ globalErrors, clearErrors }}
-          />
-        )}
-      />,
-    );
+    render(<Harness onConfirm={async () => {}} submission={{ globalErrors, clearErrors }} />);
     const errors = screen.getByTestId('global-errors');
     expect(errors).toHaveTextContent('Machine is busy');
     expect(input().compareDocumentPosition(errors) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
