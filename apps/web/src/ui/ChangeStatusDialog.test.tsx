@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { OpenDialog } from '../testing/OpenDialog';
 import { ChangeStatusDialog } from './ChangeStatusDialog';
 
 type Status = 'ACTIVE' | 'SUSPENDED' | 'BLOCKED';
@@ -9,25 +9,28 @@ const TEXTS: Record<Status, string> = { ACTIVE: 'Active', SUSPENDED: 'Suspended'
 const MISMATCH = 'Must complete backup machine name to confirm status change';
 
 function Harness({ options, onConfirm }: { options: Status[]; onConfirm: (status: Status) => Promise<void> }) {
+  const [show, setShow] = useState(true);
   return (
-    <OpenDialog
-      dialog={(open) => (
-        <ChangeStatusDialog
-          {...open}
-          title="Change status"
-          intro={<p>Change the status of alpha-01.</p>}
-          statusOptions={options}
-          statusTexts={TEXTS}
-          statusLabel="New status"
-          prompt="Type the machine name to confirm."
-          expectedName="alpha-01"
-          mismatchMessage={MISMATCH}
-          confirmLabel="Change"
-          onConfirm={onConfirm}
-          animation={false}
-        />
-      )}
-    />
+    <>
+      <button type="button" onClick={() => setShow(true)}>
+        Open
+      </button>
+      <ChangeStatusDialog
+        show={show}
+        onHide={() => setShow(false)}
+        title="Change status"
+        intro={<p>Change the status of alpha-01.</p>}
+        statusOptions={options}
+        statusTexts={TEXTS}
+        statusLabel="New status"
+        prompt="Type the machine name to confirm."
+        expectedName="alpha-01"
+        mismatchMessage={MISMATCH}
+        confirmLabel="Change"
+        onConfirm={onConfirm}
+        animation={false}
+      />
+    </>
   );
 }
 

@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { OpenDialog } from '../testing/OpenDialog';
 import { ConfirmByNameDialog } from './ConfirmByNameDialog';
 import type { DialogSubmission } from './ConfirmDialog';
 
@@ -16,21 +16,24 @@ function Harness({
   onConfirm: () => Promise<void>;
   submission?: DialogSubmission;
 }) {
+  const [show, setShow] = useState(true);
   return (
-    <OpenDialog
-      dialog={(open) => (
-        <ConfirmByNameDialog
-          {...open}
-          title="Delete backup machine"
-          prompt={<>Type the machine name to confirm deletion.</>}
-          expectedName={expectedName}
-          mismatchMessage={MISMATCH}
-          confirmLabel="Delete"
-          onConfirm={onConfirm}
-          submission={submission}
-        />
-      )}
-    />
+    <>
+      <button type="button" onClick={() => setShow(true)}>
+        Open
+      </button>
+      <ConfirmByNameDialog
+        show={show}
+        onHide={() => setShow(false)}
+        title="Delete backup machine"
+        prompt={<>Type the machine name to confirm deletion.</>}
+        expectedName={expectedName}
+        mismatchMessage={MISMATCH}
+        confirmLabel="Delete"
+        onConfirm={onConfirm}
+        submission={submission}
+      />
+    </>
   );
 }
 
@@ -105,23 +108,24 @@ describe('ConfirmByNameDialog', () => {
   it('shows controls above the prompt and tells its owner when it has closed', async () => {
     const user = userEvent.setup();
     const onExited = vi.fn();
-    render(
-      <OpenDialog
-        dialog={(open) => (
-          <ConfirmByNameDialog
-            {...open}
-            title="Change status"
-            before={<p>New status: SUSPENDED</p>}
-            prompt={<>Type the machine name to confirm.</>}
-            expectedName="alpha-01"
-            mismatchMessage={MISMATCH}
-            confirmLabel="Change"
-            onConfirm={async () => {}}
-            onExited={onExited}
-          />
-        )}
-      />,
-    );
+    function WithExtras() {
+      const [show, setShow] = useState(true);
+      return (
+        <ConfirmByNameDialog
+          show={show}
+          onHide={() => setShow(false)}
+          title="Change status"
+          before={<p>New status: SUSPENDED</p>}
+          prompt={<>Type the machine name to confirm.</>}
+          expectedName="alpha-01"
+          mismatchMessage={MISMATCH}
+          confirmLabel="Change"
+          onConfirm={async () => {}}
+          onExited={onExited}
+        />
+      );
+    }
+    render(<WithExtras />);
     const before = screen.getByText('New status: SUSPENDED');
     const prompt = screen.getByText('Type the machine name to confirm.');
     expect(before.compareDocumentPosition(prompt) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
