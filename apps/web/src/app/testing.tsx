@@ -1,8 +1,8 @@
 /** Test-only helpers for component tests (not imported by the app). */
 import { type InitialData, TIMINGS } from '@portal/domain';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { render, screen } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { vi } from 'vitest';
 import { SessionProvider } from './session';
@@ -50,6 +50,11 @@ export function renderWith(ui: ReactNode, initial: InitialData) {
 /** Renders `ui` for a signed-in user with a fresh query client; answers the user-event handle. */
 export function renderSignedIn(ui: ReactNode, overrides: Partial<TestUser> = {}) {
   return renderWith(ui, signedInData(overrides));
+}
+
+/** Types each text into the field its label names, in the order given (as a person fills in a form). */
+export async function typeIntoFields(user: UserEvent, texts: Readonly<Record<string, string>>) {
+  for (const [label, text] of Object.entries(texts)) await user.type(screen.getByLabelText(label), text);
 }
 
 /** Renders `ui` for a visitor who is not signed in (the public pages). */

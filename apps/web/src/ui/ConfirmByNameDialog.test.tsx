@@ -3,10 +3,19 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ConfirmByNameDialog } from './ConfirmByNameDialog';
+import type { DialogSubmission } from './ConfirmDialog';
 
 const MISMATCH = 'Must complete backup machine name to confirm deletion';
 
-function Harness({ expectedName = 'alpha-01', onConfirm }: { expectedName?: string; onConfirm: () => Promise<void> }) {
+function Harness({
+  expectedName = 'alpha-01',
+  onConfirm,
+  submission,
+}: {
+  expectedName?: string;
+  onConfirm: () => Promise<void>;
+  submission?: DialogSubmission;
+}) {
   const [show, setShow] = useState(true);
   return (
     <>
@@ -22,6 +31,7 @@ function Harness({ expectedName = 'alpha-01', onConfirm }: { expectedName?: stri
         mismatchMessage={MISMATCH}
         confirmLabel="Delete"
         onConfirm={onConfirm}
+        submission={submission}
       />
     </>
   );
@@ -127,23 +137,7 @@ describe('ConfirmByNameDialog', () => {
     const user = userEvent.setup();
     const clearErrors = vi.fn();
     const globalErrors = [{ type: 'ERROR', fieldName: '', message: 'Machine is busy', responseCode: 'ERROR' } as const];
-    function WithSubmission() {
-      const [show, setShow] = useState(true);
-      return (
-        <ConfirmByNameDialog
-          show={show}
-          onHide={() => setShow(false)}
-          title="Delete backup machine"
-          prompt={<>Type the machine name to confirm deletion.</>}
-          expectedName="alpha-01"
-          mismatchMessage={MISMATCH}
-          confirmLabel="Delete"
-          onConfirm={async () => {}}
-          submission={{ globalErrors, clearErrors }}
-        />
-      );
-    }
-    render(<WithSubmission />);
+    render(<Harness onConfirm={async () => {}} submission={{ globalErrors, clearErrors }} />);
     const errors = screen.getByTestId('global-errors');
     expect(errors).toHaveTextContent('Machine is busy');
     expect(input().compareDocumentPosition(errors) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();

@@ -6,6 +6,7 @@ export * from './ConfirmByNameDialog';
 export * from './ConfirmDialog';
 export * from './DataTable';
 export * from './DetailTable';
+export * from './DialogButton';
 export * from './DialogProps';
 export * from './FormActionButton';
 export * from './FormDialog';

@@ -18,6 +18,14 @@ import { SelectField, TextField } from '../../ui';
 
 const L = AUDIT_TEXTS.labels;
 
+/** A filter's choices: 'any' (the empty value, no filter) first, then each value by its label. */
+function anyOr<V extends string>(anyLabel: string, values: readonly V[], labelOf: (value: V) => string) {
+  return [{ value: '', label: anyLabel }, ...values.map((value) => ({ value, label: labelOf(value) }))];
+}
+
+const SUBJECT_OPTIONS = anyOr(AUDIT_TEXTS.anySubject, AUDIT_SUBJECT_TYPES, (s) => AUDIT_SUBJECT_LABELS[s]);
+const OUTCOME_OPTIONS = anyOr(AUDIT_TEXTS.anyOutcome, AUDIT_OUTCOMES, (o) => AUDIT_TEXTS.outcomes[o]);
+
 /** The query a filter sends: times as ISO (the browser's local time the person typed), empty fields left out. */
 export type AuditFilterQuery = Record<string, string | number | undefined>;
 
@@ -114,29 +122,13 @@ export function AuditFilterForm({ withTenant, viewer, initial, onApply }: AuditF
           <SelectField form={form} name="kind" label={L.kind} options={kindOptions} />
         </Col>
         <Col md={3}>
-          <SelectField
-            form={form}
-            name="subjectType"
-            label={L.subjectType}
-            options={[
-              { value: '', label: AUDIT_TEXTS.anySubject },
-              ...AUDIT_SUBJECT_TYPES.map((s) => ({ value: s, label: AUDIT_SUBJECT_LABELS[s] })),
-            ]}
-          />
+          <SelectField form={form} name="subjectType" label={L.subjectType} options={SUBJECT_OPTIONS} />
         </Col>
         <Col md={2}>
           <TextField form={form} name="subjectId" label={L.subjectId} />
         </Col>
         <Col md={2}>
-          <SelectField
-            form={form}
-            name="outcome"
-            label={L.outcome}
-            options={[
-              { value: '', label: AUDIT_TEXTS.anyOutcome },
-              ...AUDIT_OUTCOMES.map((o) => ({ value: o, label: AUDIT_TEXTS.outcomes[o] })),
-            ]}
-          />
+          <SelectField form={form} name="outcome" label={L.outcome} options={OUTCOME_OPTIONS} />
         </Col>
         {withTenant && (
           <Col md={2}>

@@ -214,6 +214,15 @@ const tabNames = () => screen.getAllByRole('tab').map((t) => t.textContent);
 const selectedTab = () => screen.getByRole('tab', { selected: true });
 const shownPanel = () => screen.getByRole('tabpanel');
 
+/** The provider selects Customer 01, then its machine PC-11: three tabs, the tasks one shown. */
+async function openPc11Tasks() {
+  providerData();
+  const user = renderDashboard(PROVIDER);
+  await user.click(await screen.findByRole('button', { name: 'Select Customer 01' }));
+  await user.click(await screen.findByRole('button', { name: 'Select PC-11' }));
+  return user;
+}
+
 describe('dashboard tabs (000 §2)', () => {
   it('provider: selecting a customer, then a machine, opens and switches tabs; closing a tab closes those right of it', async () => {
     providerData();
@@ -259,10 +268,7 @@ describe('dashboard tabs (000 §2)', () => {
   });
 
   it('closing the tasks tab goes back to the machines tab and clears the machine selection', async () => {
-    providerData();
-    const user = renderDashboard(PROVIDER);
-    await user.click(await screen.findByRole('button', { name: 'Select Customer 01' }));
-    await user.click(await screen.findByRole('button', { name: 'Select PC-11' }));
+    const user = await openPc11Tasks();
     await user.click(screen.getByRole('button', { name: 'Close tab PC-11 tasks' }));
     expect(tabNames()).toEqual(['Customers', 'Customer 01 machines']);
     expect(selectedTab()).toHaveTextContent('Customer 01 machines');
@@ -270,10 +276,7 @@ describe('dashboard tabs (000 §2)', () => {
   });
 
   it('Unselect closes the dependent tabs', async () => {
-    providerData();
-    const user = renderDashboard(PROVIDER);
-    await user.click(await screen.findByRole('button', { name: 'Select Customer 01' }));
-    await user.click(await screen.findByRole('button', { name: 'Select PC-11' }));
+    const user = await openPc11Tasks();
     await user.click(screen.getByRole('tab', { name: 'Customer 01 machines' }));
     await user.click(screen.getByRole('button', { name: 'Unselect PC-11' }));
     expect(tabNames()).toEqual(['Customers', 'Customer 01 machines']);
@@ -447,14 +450,20 @@ describe('empty texts (000 §2)', () => {
   });
 });
 
+/** A direct customer's getting-started flags: no payment due and no step done, unless `flags` say otherwise. */
+function gettingStarted(flags: Partial<GettingStartedFlags> = {}): GettingStartedFlags {
+  return {
+    boltCustomer: true,
+    firstPaymentRequired: false,
+    firstMachineLinkedToUser: false,
+    firstBackupTaskCreated: false,
+    ...flags,
+  };
+}
+
 describe('getting-started strip (000 §2)', () => {
   it('lists the steps of a direct customer with the first incomplete one current', async () => {
-    api.gettingStarted = {
-      boltCustomer: true,
-      firstPaymentRequired: false,
-      firstMachineLinkedToUser: false,
-      firstBackupTaskCreated: false,
-    };
+    api.gettingStarted = gettingStarted();
     renderDashboard(SUPER_ADMIN);
     // The first screen of a cold run may take more than the default second on a busy machine.
     const strip = await screen.findByRole('region', { name: 'Getting started' }, { timeout: 5000 });
@@ -475,12 +484,7 @@ describe('getting-started strip (000 §2)', () => {
   });
 
   it("links the pay step to the provider's pricing when its public site is set", async () => {
-    api.gettingStarted = {
-      boltCustomer: true,
-      firstPaymentRequired: true,
-      firstMachineLinkedToUser: false,
-      firstBackupTaskCreated: false,
-    };
+    api.gettingStarted = gettingStarted({ firstPaymentRequired: true });
     renderDashboard(SUPER_ADMIN, { providerSiteUrl: 'https://www.provider.test/pricing' });
     const strip = await screen.findByRole('region', { name: 'Getting started' }, { timeout: 5000 });
     const pay = within(strip).getAllByRole('listitem')[1] as HTMLElement;
@@ -491,12 +495,7 @@ describe('getting-started strip (000 §2)', () => {
   });
 
   it("leads a reseller's customer to the downloads on the reseller's own portal address", async () => {
-    api.gettingStarted = {
-      boltCustomer: false,
-      firstPaymentRequired: false,
-      firstMachineLinkedToUser: false,
-      firstBackupTaskCreated: false,
-    };
+    api.gettingStarted = gettingStarted({ boltCustomer: false });
     renderDashboard({ ...CUSTOMER_USER, boltCustomer: false }, { branding: testBranding() });
     const strip = await screen.findByRole('region', { name: 'Getting started' }, { timeout: 5000 });
     expect(within(strip).getByRole('link', { name: 'Desktop app user manual' })).toHaveAttribute(
@@ -507,12 +506,11 @@ describe('getting-started strip (000 §2)', () => {
   });
 
   it('has no payment step for customers of a reseller', async () => {
-    api.gettingStarted = {
+    api.gettingStarted = gettingStarted({
       boltCustomer: false,
       firstPaymentRequired: true,
       firstMachineLinkedToUser: true,
-      firstBackupTaskCreated: false,
-    };
+    });
     renderDashboard(CUSTOMER_USER);
     const strip = await screen.findByRole('region', { name: 'Getting started' });
     const steps = within(strip).getAllByRole('listitem');
@@ -522,12 +520,7 @@ describe('getting-started strip (000 §2)', () => {
   });
 
   it('is hidden once every step is done, and never asked for by provider admins', async () => {
-    api.gettingStarted = {
-      boltCustomer: true,
-      firstPaymentRequired: false,
-      firstMachineLinkedToUser: true,
-      firstBackupTaskCreated: true,
-    };
+    api.gettingStarted = gettingStarted({ firstMachineLinkedToUser: true, firstBackupTaskCreated: true });
     renderDashboard(SUPER_ADMIN);
     await waitFor(() => expect(lastRequest('/dashboard/gettingstarted')).toBeDefined());
     await screen.findByRole('cell', { name: 'No machines found' });

@@ -18,8 +18,6 @@ export type StatusFilters = Partial<Record<FilterParam, string>>;
 export interface PieSpec {
   param: FilterParam;
   pie: PieDefinition<string>;
-  /** Counts per slice key; undefined while loading or after a failure. */
-  counts: Readonly<Record<string, number>> | undefined;
   /** The table column whose values the pie slices (the filter icon shows in its header). */
   column: string;
 }
@@ -45,6 +43,8 @@ export interface StatusTablePanelProps<Row> {
   /** Accessible name of the table. */
   label: string;
   pies: readonly PieSpec[];
+  /** Each pie's counts per slice key, under the param it filters on; undefined while loading or after a failure. */
+  counts: Partial<Record<FilterParam, Readonly<Record<string, number>>>> | undefined;
   countsLoading: boolean;
   table: TableState<StatusFilters>;
   list: PagedQueryResult<Row>;
@@ -63,6 +63,7 @@ export interface StatusTablePanelProps<Row> {
 export function StatusTablePanel<Row>({
   label,
   pies,
+  counts,
   countsLoading,
   table,
   list,
@@ -109,7 +110,7 @@ export function StatusTablePanel<Row>({
               key: slice.key,
               label: slice.label,
               colour: slice.colour,
-              count: spec.counts?.[slice.key] ?? 0,
+              count: counts?.[spec.param]?.[slice.key] ?? 0,
             }))}
             activeKey={filter?.param === spec.param ? filter.key : undefined}
             onSelect={(key) => table.setFilters({ [spec.param]: key })}

@@ -3,7 +3,6 @@ import {
   ALL_CUSTOMERS_ID,
   aggregateStatusBadge,
   customerStatusBadge,
-  DASHBOARD_PAGE_SIZE,
   DASHBOARD_PIES,
   type DashboardCustomerRow,
   type DashboardMachineRow,
@@ -18,15 +17,14 @@ import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
 import { routeCall } from '../../app/api';
-import { type DataTableColumn, StatusBadge, usePagedQuery, useTableState } from '../../ui';
+import { type DataTableColumn, StatusBadge } from '../../ui';
 import { statusColumn } from '../../ui/statusColumn';
 import type { MachineCalls } from './dashboardState';
-import { dashboardKeys, useDashboardCounts } from './queries';
-import { type StatusFilters, StatusTablePanel } from './StatusTablePanel';
+import { useStatusTable } from './queries';
+import { StatusTablePanel } from './StatusTablePanel';
 
 const TEXT = MESSAGES.dashboard;
 const COLUMNS = TEXT.columns;
-const BY_NAME = { key: 'name', direction: 'asc' } as const;
 
 /** An aggregate task status badge, with the tasks-in-progress indicator when a run is under way (000 §4). */
 function AggregateStatus({ status, inProgress }: { status: AggregateTaskStatus; inProgress: boolean }) {
@@ -127,9 +125,10 @@ export interface CustomersPanelProps {
 }
 
 export function CustomersPanel({ title, selectAll, selectedId, onSelect, onUnselect }: CustomersPanelProps) {
-  const table = useTableState<StatusFilters>({ size: DASHBOARD_PAGE_SIZE, sort: BY_NAME });
-  const list = usePagedQuery(dashboardKeys.lists(), routeCall(ROUTES.dashboard.customers, {}), table.params);
-  const counts = useDashboardCounts(routeCall(ROUTES.dashboard.customerCounts, {}));
+  const panel = useStatusTable(
+    routeCall(ROUTES.dashboard.customers, {}),
+    routeCall(ROUTES.dashboard.customerCounts, {}),
+  );
   const allSelected = selectedId === ALL_CUSTOMERS_ID;
 
   const columns: Array<DataTableColumn<DashboardCustomerRow>> = [
@@ -158,22 +157,10 @@ export function CustomersPanel({ title, selectAll, selectedId, onSelect, onUnsel
     <StatusTablePanel<DashboardCustomerRow>
       label={title}
       pies={[
-        {
-          param: 'taskStatus',
-          pie: DASHBOARD_PIES.customerTaskStatus,
-          counts: counts.data?.taskStatus,
-          column: 'taskStatus',
-        },
-        {
-          param: 'statusGroup',
-          pie: DASHBOARD_PIES.customerStatus,
-          counts: counts.data?.statusGroup,
-          column: 'status',
-        },
+        { param: 'taskStatus', pie: DASHBOARD_PIES.customerTaskStatus, column: 'taskStatus' },
+        { param: 'statusGroup', pie: DASHBOARD_PIES.customerStatus, column: 'status' },
       ]}
-      countsLoading={counts.isFetching}
-      table={table}
-      list={list}
+      {...panel}
       columns={columns}
       rowKey={(row) => row.id}
       selectedKey={selectedId}
@@ -199,9 +186,7 @@ export function MachinesPanel({
   onSelect,
   onUnselect,
 }: MachinesPanelProps) {
-  const table = useTableState<StatusFilters>({ size: DASHBOARD_PAGE_SIZE, sort: BY_NAME });
-  const list = usePagedQuery(dashboardKeys.lists(), listCall, table.params);
-  const counts = useDashboardCounts(countsCall);
+  const panel = useStatusTable(listCall, countsCall);
 
   const columns: Array<DataTableColumn<DashboardMachineRow>> = [
     {
@@ -238,17 +223,10 @@ export function MachinesPanel({
     <StatusTablePanel<DashboardMachineRow>
       label={title}
       pies={[
-        {
-          param: 'taskStatus',
-          pie: DASHBOARD_PIES.machineTaskStatus,
-          counts: counts.data?.taskStatus,
-          column: 'taskStatus',
-        },
-        { param: 'status', pie: DASHBOARD_PIES.machineStatus, counts: counts.data?.status, column: 'status' },
+        { param: 'taskStatus', pie: DASHBOARD_PIES.machineTaskStatus, column: 'taskStatus' },
+        { param: 'status', pie: DASHBOARD_PIES.machineStatus, column: 'status' },
       ]}
-      countsLoading={counts.isFetching}
-      table={table}
-      list={list}
+      {...panel}
       columns={columns}
       rowKey={(row) => row.id}
       selectedKey={selectedId}
@@ -260,13 +238,10 @@ export function MachinesPanel({
 // --- Tasks tab ------------------------------------------------------------------------------------
 
 export function TasksPanel({ title, machineId }: { title: string; machineId: number }) {
-  const table = useTableState<StatusFilters>({ size: DASHBOARD_PAGE_SIZE, sort: BY_NAME });
-  const list = usePagedQuery(
-    dashboardKeys.lists(),
+  const panel = useStatusTable(
     routeCall(ROUTES.dashboard.machineTasks, { machineId }),
-    table.params,
+    routeCall(ROUTES.dashboard.machineTaskCounts, { machineId }),
   );
-  const counts = useDashboardCounts(routeCall(ROUTES.dashboard.machineTaskCounts, { machineId }));
 
   const columns: Array<DataTableColumn<DashboardTaskRow>> = [
     { key: 'name', header: COLUMNS.name, sortable: true, render: (row) => row.name },
@@ -299,12 +274,8 @@ export function TasksPanel({ title, machineId }: { title: string; machineId: num
   return (
     <StatusTablePanel<DashboardTaskRow>
       label={title}
-      pies={[
-        { param: 'taskStatus', pie: DASHBOARD_PIES.taskStatus, counts: counts.data?.taskStatus, column: 'status' },
-      ]}
-      countsLoading={counts.isFetching}
-      table={table}
-      list={list}
+      pies={[{ param: 'taskStatus', pie: DASHBOARD_PIES.taskStatus, column: 'status' }]}
+      {...panel}
       columns={columns}
       rowKey={(row) => row.id}
       emptyText={TEXT.noTasks}

@@ -1,7 +1,9 @@
-import { ROUTES, type RouteEntry } from '@portal/domain';
+import { DASHBOARD_PAGE_SIZE, ROUTES, type RouteEntry } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
 import { getResult, type RouteCall } from '../../app/api';
 import { useRouteQuery } from '../../app/useRouteQuery';
+import { usePagedQuery, useTableState } from '../../ui';
+import type { StatusFilters } from './StatusTablePanel';
 
 /** Query keys of the dashboard: lists and pie counts per path, the getting-started flags. */
 export const dashboardKeys = {
@@ -19,4 +21,20 @@ export function useDashboardCounts<R extends RouteEntry>(counts: RouteCall<R>) {
 /** The getting-started flags of the caller's customer; only customer accounts ask. */
 export function useGettingStarted(enabled: boolean) {
   return useRouteQuery(dashboardKeys.gettingStarted(), ROUTES.dashboard.gettingStarted, {}, { enabled });
+}
+
+const BY_NAME = { key: 'name', direction: 'asc' } as const;
+
+/**
+ * What every tab reads: its table's state (by name, DASHBOARD_PAGE_SIZE a page), that page of rows and the
+ * pie counts of the whole scope, as StatusTablePanel takes them.
+ */
+export function useStatusTable<L extends RouteEntry, C extends RouteEntry>(
+  listCall: RouteCall<L>,
+  countsCall: RouteCall<C>,
+) {
+  const table = useTableState<StatusFilters>({ size: DASHBOARD_PAGE_SIZE, sort: BY_NAME });
+  const list = usePagedQuery(dashboardKeys.lists(), listCall, table.params);
+  const counts = useDashboardCounts(countsCall);
+  return { table, list, counts: counts.data, countsLoading: counts.isFetching };
 }

@@ -27,6 +27,20 @@ const renderButton = (overrides: Partial<TestUser> = {}) =>
 
 const linkButton = () => screen.queryByRole('button', { name: TEXT.linkButton });
 
+/** Serves code ABCD-EFGH-JK23 for a user with two packages and opens the dialog on it. */
+async function openWithTwoPackages() {
+  const packages = [
+    { id: 4, name: 'Branch offices' },
+    { id: 3, name: 'Head office' },
+  ];
+  fetchMock.mockImplementation(async () =>
+    envelope(200, { code: 'ABCD-EFGH-JK23', expiresAt: '2026-11-23T12:30:00.000Z', packages }),
+  );
+  const user = renderButton();
+  await user.click(linkButton() as HTMLElement);
+  return { user, dialog: await screen.findByRole('dialog', { name: TEXT.dialogTitle }) };
+}
+
 beforeEach(() => vi.stubGlobal('fetch', fetchMock));
 afterEach(() => {
   fetchMock.mockReset();
@@ -68,16 +82,7 @@ describe('Link a machine (issue #5)', () => {
   });
 
   it('names the package picked in the command when the user has several', async () => {
-    const packages = [
-      { id: 4, name: 'Branch offices' },
-      { id: 3, name: 'Head office' },
-    ];
-    fetchMock.mockImplementation(async () =>
-      envelope(200, { code: 'ABCD-EFGH-JK23', expiresAt: '2026-11-23T12:30:00.000Z', packages }),
-    );
-    const user = renderButton();
-    await user.click(linkButton() as HTMLElement);
-    const dialog = await screen.findByRole('dialog', { name: TEXT.dialogTitle });
+    const { user, dialog } = await openWithTwoPackages();
     const command = await within(dialog).findByTestId('link-command');
     expect(command).toHaveTextContent(/--code ABCD-EFGH-JK23 --package 4$/);
     await user.selectOptions(within(dialog).getByRole('combobox', { name: TEXT.packageLabel }), 'Head office');
@@ -105,16 +110,7 @@ describe('Link a machine (issue #5)', () => {
 
   it("shows the one-line installer for the browser's system, the others on request, with the package picked (issue 14)", async () => {
     vi.spyOn(navigator, 'platform', 'get').mockReturnValue('Win32');
-    const packages = [
-      { id: 4, name: 'Branch offices' },
-      { id: 3, name: 'Head office' },
-    ];
-    fetchMock.mockImplementation(async () =>
-      envelope(200, { code: 'ABCD-EFGH-JK23', expiresAt: '2026-11-23T12:30:00.000Z', packages }),
-    );
-    const user = renderButton();
-    await user.click(linkButton() as HTMLElement);
-    const dialog = await screen.findByRole('dialog', { name: TEXT.dialogTitle });
+    const { user, dialog } = await openWithTwoPackages();
     const install = await within(dialog).findByTestId('install-command');
     const origin = window.location.origin;
     expect(install).toHaveTextContent(

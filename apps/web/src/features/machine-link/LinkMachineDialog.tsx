@@ -29,6 +29,31 @@ async function copyText(text: string) {
   }
 }
 
+/** A command to paste into a terminal, selected whole on a click, with its copy button. */
+function CopyableCommand({
+  command,
+  copyLabel,
+  wrap,
+  'data-testid': testId,
+}: {
+  command: string;
+  copyLabel: string;
+  /** How the command's line breaks: the long install line may break inside a word. */
+  wrap: string;
+  'data-testid': string;
+}) {
+  return (
+    <div className="d-flex align-items-start gap-2">
+      <pre className={`flex-grow-1 mb-0 p-2 bg-light border rounded ${wrap} user-select-all`} data-testid={testId}>
+        <code>{command}</code>
+      </pre>
+      <Button variant="outline-secondary" size="sm" onClick={() => copyText(command)}>
+        {copyLabel}
+      </Button>
+    </div>
+  );
+}
+
 export interface LinkMachineDialogProps {
   show: boolean;
   onHide: () => void;
@@ -126,32 +151,22 @@ export function LinkMachineDialog({ show, onHide, linking, server }: LinkMachine
                 </Button>
               ))}
             </fieldset>
-            <div className="d-flex align-items-start gap-2">
-              <pre
-                className="flex-grow-1 mb-0 p-2 bg-light border rounded text-wrap text-break user-select-all"
-                data-testid="install-command"
-              >
-                <code>{installCommand}</code>
-              </pre>
-              <Button variant="outline-secondary" size="sm" onClick={() => copyText(installCommand)}>
-                {INSTALL.copyInstall}
-              </Button>
-            </div>
+            <CopyableCommand
+              command={installCommand}
+              copyLabel={INSTALL.copyInstall}
+              wrap="text-wrap text-break"
+              data-testid="install-command"
+            />
             <p className="small text-muted mt-1 mb-0">{os === 'windows' ? INSTALL.windowsNote : INSTALL.unixNote}</p>
           </figure>
           <figure className="mb-3">
             <figcaption className="small text-muted mb-1">{INSTALL.linkOnlyLabel}</figcaption>
-            <div className="d-flex align-items-start gap-2">
-              <pre
-                className="flex-grow-1 mb-0 p-2 bg-light border rounded text-wrap user-select-all"
-                data-testid="link-command"
-              >
-                <code>{command}</code>
-              </pre>
-              <Button variant="outline-secondary" size="sm" onClick={() => copyText(command)}>
-                {TEXT.copyCommand}
-              </Button>
-            </div>
+            <CopyableCommand
+              command={command}
+              copyLabel={TEXT.copyCommand}
+              wrap="text-wrap"
+              data-testid="link-command"
+            />
           </figure>
           <details className="small">
             <summary>{INSTALL.downloads}</summary>

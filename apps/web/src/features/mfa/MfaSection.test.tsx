@@ -12,6 +12,13 @@ const OFF: MfaStatus = { enabled: false, enabledAt: null, recoveryCodesLeft: 0, 
 const ON: MfaStatus = { enabled: true, enabledAt: '2026-11-27T10:00:00Z', recoveryCodesLeft: 10, required: false };
 const CODES = Array.from({ length: 10 }, (_, i) => `AAAA${i}-BBBB${i}`);
 
+/** Types the password and the code 123456 asked for by regenerating or turning off, then presses `button`. */
+async function confirmWith(user: ReturnType<typeof renderSignedIn>, password: string, button: string) {
+  await user.type(screen.getByLabelText(MFA_TEXTS.passwordLabel), password);
+  await user.type(screen.getByLabelText(MFA_TEXTS.codeLabel), '123456');
+  await user.click(screen.getByRole('button', { name: button }));
+}
+
 describe('two-factor section of the profile (issue 18)', () => {
   it('enrols: shows the QR code and key, puts a refused code on its field, then shows the recovery codes once', async () => {
     let confirmations = 0;
@@ -78,9 +85,7 @@ describe('two-factor section of the profile (issue 18)', () => {
     });
     const user = renderSignedIn(<MfaSection />);
     expect(await screen.findByTestId('mfa-status')).toHaveTextContent(MFA_TEXTS.recoveryCodesLeft(3));
-    await user.type(screen.getByLabelText(MFA_TEXTS.passwordLabel), 'secret password');
-    await user.type(screen.getByLabelText(MFA_TEXTS.codeLabel), '123456');
-    await user.click(screen.getByRole('button', { name: MFA_TEXTS.regenerate }));
+    await confirmWith(user, 'secret password', MFA_TEXTS.regenerate);
     expect((await screen.findByTestId('recovery-codes')).querySelectorAll('li')).toHaveLength(10);
     await waitFor(() => expect(screen.getByTestId('mfa-status')).toHaveTextContent(MFA_TEXTS.recoveryCodesLeft(10)));
     expect(server.to('POST', '/profile/mfa/recoverycodes')[0]?.body).toEqual({
@@ -101,9 +106,7 @@ describe('two-factor section of the profile (issue 18)', () => {
     });
     const user = renderSignedIn(<MfaSection />);
     expect(await screen.findByTestId('mfa-status')).toHaveTextContent(MFA_TEXTS.on);
-    await user.type(screen.getByLabelText(MFA_TEXTS.passwordLabel), 'secret password');
-    await user.type(screen.getByLabelText(MFA_TEXTS.codeLabel), '123456');
-    await user.click(screen.getByRole('button', { name: MFA_TEXTS.disable }));
+    await confirmWith(user, 'secret password', MFA_TEXTS.disable);
     expect(await screen.findByText(MFA_TEXTS.off)).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: MFA_TEXTS.start })).toBeInTheDocument();
   }, 20_000);
@@ -118,9 +121,7 @@ describe('two-factor section of the profile (issue 18)', () => {
     });
     const user = renderSignedIn(<MfaSection />);
     expect(await screen.findByTestId('mfa-status')).toHaveTextContent(MFA_TEXTS.recoveryCodesLeft(10));
-    await user.type(screen.getByLabelText(MFA_TEXTS.passwordLabel), 'guess');
-    await user.type(screen.getByLabelText(MFA_TEXTS.codeLabel), '123456');
-    await user.click(screen.getByRole('button', { name: MFA_TEXTS.disable }));
+    await confirmWith(user, 'guess', MFA_TEXTS.disable);
     const password = screen.getByLabelText(MFA_TEXTS.passwordLabel);
     await waitFor(() => expect(password).toHaveClass('is-invalid'));
     expect(password.closest('.mb-3')).toHaveTextContent(MFA_TEXTS.passwordWrong);

@@ -5,8 +5,7 @@ import {
   OUTCOME_TEXTS,
   storageAccountMigrationSchema,
 } from '@portal/domain';
-import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
+import { DialogButton } from '../../ui';
 import { DestinationDialog } from './DestinationDialog';
 import { useMigrateStorageAccount } from './mutations';
 
@@ -27,27 +26,28 @@ export interface MigrateStorageAccountProps {
  * says they were created and started.
  */
 export function MigrateStorageAccountButton({ storageAccountId, accounts, animation }: MigrateStorageAccountProps) {
-  const [show, setShow] = useState(false);
+  const mutation = useMigrateStorageAccount(storageAccountId);
   return (
-    <>
-      <Button variant="outline-primary" onClick={() => setShow(true)}>
-        {TEXT.migrateButton}
-      </Button>
-      <DestinationDialog
-        show={show}
-        onHide={() => setShow(false)}
-        title={TEXT.migrateDialogTitle}
-        submitLabel={TEXT.migrateButton}
-        field="destinationStorageAccountId"
-        label={MIGRATION_TEXTS.columns.destinationAccountField}
-        options={accounts.filter((a) => a.id !== storageAccountId).map((a) => ({ value: a.id, label: a.name }))}
-        schema={storageAccountMigrationSchema(storageAccountId)}
-        mutation={useMigrateStorageAccount(storageAccountId)}
-        texts={OUTCOME_TEXTS.migration.migrateStorageAccount}
-        globalFieldNames={MESSAGE_ROUTING.storageAccountMigration.globalFieldNames}
-        animation={animation}
-        data-testid="migrate-storage-account-dialog"
-      />
-    </>
+    <DialogButton
+      variant="outline-primary"
+      dialog={(open) => (
+        <DestinationDialog
+          {...open}
+          title={TEXT.migrateDialogTitle}
+          submitLabel={TEXT.migrateButton}
+          field="destinationStorageAccountId"
+          label={MIGRATION_TEXTS.columns.destinationAccountField}
+          options={accounts.filter((a) => a.id !== storageAccountId).map((a) => ({ value: a.id, label: a.name }))}
+          schema={storageAccountMigrationSchema(storageAccountId)}
+          mutation={mutation}
+          texts={OUTCOME_TEXTS.migration.migrateStorageAccount}
+          globalFieldNames={MESSAGE_ROUTING.storageAccountMigration.globalFieldNames}
+          animation={animation}
+          data-testid="migrate-storage-account-dialog"
+        />
+      )}
+    >
+      {TEXT.migrateButton}
+    </DialogButton>
   );
 }

@@ -1,4 +1,3 @@
-import type { NotificationUserRow } from '@portal/domain';
 import { NOTIFICATION_TEXTS } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -6,32 +5,19 @@ import { renderSignedIn } from '../../app/testing';
 import { ToastHost } from '../../ui';
 import { fakeServer, message, ok, paged, reply } from '../users/testing';
 import { EditNotificationsDialog } from './EditNotificationsDialog';
+import { ANN } from './testing';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-const USER: NotificationUserRow = {
-  userId: 7,
-  name: 'Ann Lee',
-  email: 'ann@x.test',
-  roleName: 'User',
-  runFailed: false,
-  runWarnings: false,
-  runMissed: false,
-  machineOffline: false,
-  quota: false,
-  summary: 'NONE',
-  allMachines: true,
-  machines: [],
-};
 const MACHINES = [
   { id: 1, name: 'laptop', packageName: 'Office' },
   { id: 2, name: 'server', packageName: 'Office' },
 ];
 
-function open(save: () => Response = () => ok({ ...USER, runFailed: true })) {
+function open(save: () => Response = () => ok({ ...ANN, runFailed: true })) {
   const server = fakeServer(({ method, url }) => {
     if (method === 'GET' && url.pathname === '/admin/notificationsettings/machines') return ok(paged(MACHINES, url));
     if (method === 'PUT' && url.pathname === '/admin/notificationsettings/users/7') return save();
@@ -40,7 +26,7 @@ function open(save: () => Response = () => ok({ ...USER, runFailed: true })) {
   const onHide = vi.fn();
   const events = renderSignedIn(
     <>
-      <EditNotificationsDialog user={USER} onHide={onHide} animation={false} />
+      <EditNotificationsDialog user={ANN} onHide={onHide} animation={false} />
       <ToastHost />
     </>,
     { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },

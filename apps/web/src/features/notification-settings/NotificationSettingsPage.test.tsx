@@ -1,29 +1,17 @@
-import { NOTIFICATION_TEXTS, type NotificationUserRow } from '@portal/domain';
+import { NOTIFICATION_TEXTS } from '@portal/domain';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../customers/testing';
 import { fakeServer, ok, paged } from '../users/testing';
 import { NotificationSettingsPage } from './NotificationSettingsPage';
+import { ANN } from './testing';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-const USER: NotificationUserRow = {
-  userId: 7,
-  name: 'Ann Lee',
-  email: 'ann@x.test',
-  roleName: 'User',
-  runFailed: true,
-  runWarnings: false,
-  runMissed: false,
-  machineOffline: false,
-  quota: false,
-  summary: 'NONE',
-  allMachines: true,
-  machines: [],
-};
+const USER = { ...ANN, runFailed: true };
 
 function open(readOnly: boolean) {
   fakeServer(({ method, url }) => {

@@ -1,8 +1,6 @@
 import { isCustomerSuperAdmin, MESSAGES, mayChange, OUTCOME_TEXTS, packagePurchaseSchema } from '@portal/domain';
-import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import { useSession } from '../../app/session';
-import type { Refresh } from '../../ui';
+import { DialogButton, type Refresh } from '../../ui';
 import { usePurchasePackage } from './mutations';
 import { TemplateChoiceDialog } from './TemplateChoiceDialog';
 
@@ -17,26 +15,26 @@ export interface PurchasePackageButtonProps {
 /** 'Purchase package' and its dialog (000 §6, §7): shown to the customer super admin only. */
 export function PurchasePackageButton({ refreshes, animation }: PurchasePackageButtonProps) {
   const { actor } = useSession();
-  const [show, setShow] = useState(false);
   const mutation = usePurchasePackage(refreshes);
   if (!actor || !isCustomerSuperAdmin(actor) || !mayChange(actor)) return null;
   return (
-    <>
-      <Button variant="primary" onClick={() => setShow(true)}>
-        {T.purchaseButton}
-      </Button>
-      <TemplateChoiceDialog
-        show={show}
-        onHide={() => setShow(false)}
-        title={T.purchaseTitle}
-        submitLabel={T.purchaseSubmit}
-        field="packageTemplateId"
-        schema={packagePurchaseSchema}
-        mutation={mutation}
-        texts={OUTCOME_TEXTS.package.purchase}
-        animation={animation}
-        data-testid="purchase-package-dialog"
-      />
-    </>
+    <DialogButton
+      variant="primary"
+      dialog={(open) => (
+        <TemplateChoiceDialog
+          {...open}
+          title={T.purchaseTitle}
+          submitLabel={T.purchaseSubmit}
+          field="packageTemplateId"
+          schema={packagePurchaseSchema}
+          mutation={mutation}
+          texts={OUTCOME_TEXTS.package.purchase}
+          animation={animation}
+          data-testid="purchase-package-dialog"
+        />
+      )}
+    >
+      {T.purchaseButton}
+    </DialogButton>
   );
 }

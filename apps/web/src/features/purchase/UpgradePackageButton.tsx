@@ -7,10 +7,8 @@ import {
   type PackageStatus,
   packageUpgradeSchema,
 } from '@portal/domain';
-import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import { useSession } from '../../app/session';
-import type { Refresh } from '../../ui';
+import { DialogButton, type Refresh } from '../../ui';
 import { useUpgradePackage } from './mutations';
 import { TemplateChoiceDialog } from './TemplateChoiceDialog';
 
@@ -39,32 +37,29 @@ export interface UpgradePackageButtonProps {
  */
 export function UpgradePackageButton({ pkg, refreshes, animation }: UpgradePackageButtonProps) {
   const { actor } = useSession();
-  const [show, setShow] = useState(false);
   const mutation = useUpgradePackage(pkg.id, refreshes);
   if (!actor || !isCustomerSuperAdmin(actor) || !mayChange(actor) || !canRequestPackageChange(pkg)) return null;
   return (
-    <>
-      <Button
-        size="sm"
-        variant="outline-primary"
-        aria-label={`${T.upgradeButton} ${pkg.name}`}
-        onClick={() => setShow(true)}
-      >
-        {T.upgradeButton}
-      </Button>
-      <TemplateChoiceDialog
-        show={show}
-        onHide={() => setShow(false)}
-        title={T.upgradeTitle}
-        submitLabel={T.upgradeSubmit}
-        field="newPackageTemplateId"
-        schema={packageUpgradeSchema}
-        mutation={mutation}
-        texts={OUTCOME_TEXTS.package.upDowngrade}
-        currentTemplateId={pkg.templateId ?? null}
-        animation={animation}
-        data-testid="upgrade-package-dialog"
-      />
-    </>
+    <DialogButton
+      size="sm"
+      variant="outline-primary"
+      aria-label={`${T.upgradeButton} ${pkg.name}`}
+      dialog={(open) => (
+        <TemplateChoiceDialog
+          {...open}
+          title={T.upgradeTitle}
+          submitLabel={T.upgradeSubmit}
+          field="newPackageTemplateId"
+          schema={packageUpgradeSchema}
+          mutation={mutation}
+          texts={OUTCOME_TEXTS.package.upDowngrade}
+          currentTemplateId={pkg.templateId ?? null}
+          animation={animation}
+          data-testid="upgrade-package-dialog"
+        />
+      )}
+    >
+      {T.upgradeButton}
+    </DialogButton>
   );
 }

@@ -1,4 +1,10 @@
-import { imageSizeHint, RESELLER_SETTINGS_LABELS as L, MESSAGES, type ResellerSettingsView } from '@portal/domain';
+import {
+  imageSizeHint,
+  RESELLER_SETTINGS_LABELS as L,
+  MESSAGES,
+  type ResellerSettingsSection,
+  type ResellerSettingsView,
+} from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -54,13 +60,18 @@ function renderAt(path: string, user: Partial<TestUser>) {
   );
 }
 
+/** Serves the reseller's own settings, and `save`'s answer to the PUT of `section`. */
+function serveOwnSettings(section: ResellerSettingsSection, save: () => Response) {
+  return fakeServer(({ method, url }) => {
+    if (url.pathname === '/admin/reselleradmin' && method === 'GET') return ok(settings());
+    if (url.pathname === `/admin/account/${section}` && method === 'PUT') return save();
+    return undefined;
+  });
+}
+
 describe('ResellerSettingsPage (000 §2)', () => {
   it("the reseller's own: three tabs, account first, no custom URL; saves as multipart with the catalogue's toast", async () => {
-    const server = fakeServer(({ method, url }) => {
-      if (url.pathname === '/admin/reselleradmin' && method === 'GET') return ok(settings());
-      if (url.pathname === '/admin/account/reselleraccountsettings' && method === 'PUT') return ok(settings());
-      return undefined;
-    });
+    const server = serveOwnSettings('reselleraccountsettings', () => ok(settings()));
     renderAt('/admin/reselleradmin', { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' });
     expect(await screen.findByLabelText(L.brandName)).toHaveValue('Northwind Cloud Backup');
     expect(screen.getByRole('tab', { name: T.accountTab })).toHaveAttribute('aria-selected', 'true');
@@ -77,15 +88,12 @@ describe('ResellerSettingsPage (000 §2)', () => {
   });
 
   it('the look-and-feel marker opens that tab; a server message lands on its field', async () => {
-    fakeServer(({ method, url }) => {
-      if (url.pathname === '/admin/reselleradmin' && method === 'GET') return ok(settings());
-      if (url.pathname === '/admin/account/resellerlookandfeelsettings')
-        return reply(400, {
-          responseSummaryCode: 'VALIDATION_FAILED',
-          messages: [message('logo', 'Logo must be a jpeg or png image')],
-        });
-      return undefined;
-    });
+    serveOwnSettings('resellerlookandfeelsettings', () =>
+      reply(400, {
+        responseSummaryCode: 'VALIDATION_FAILED',
+        messages: [message('logo', 'Logo must be a jpeg or png image')],
+      }),
+    );
     renderAt('/admin/reselleradmin?lookandfeel', { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' });
     const form = await screen.findByTestId('look-and-feel-form');
     expect(screen.getByRole('tab', { name: T.lookAndFeelTab })).toHaveAttribute('aria-selected', 'true');
@@ -110,11 +118,7 @@ describe('ResellerSettingsPage (000 §2)', () => {
   });
 
   it('email settings: sends the password typed again, then empties it after the save', async () => {
-    const server = fakeServer(({ method, url }) => {
-      if (url.pathname === '/admin/reselleradmin' && method === 'GET') return ok(settings());
-      if (url.pathname === '/admin/account/reselleremailsettings' && method === 'PUT') return ok(settings());
-      return undefined;
-    });
+    const server = serveOwnSettings('reselleremailsettings', () => ok(settings()));
     renderAt('/admin/reselleradmin', { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' });
     await userEvent.click(await screen.findByRole('tab', { name: T.emailTab }));
     const form = await screen.findByTestId('email-settings-form');

@@ -11,7 +11,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedOut } from '../../app/testing';
+import { renderSignedOut, typeIntoFields } from '../../app/testing';
 import { LoginPage } from '../auth/LoginPage';
 import { SignUpPage } from './SignUpPage';
 
@@ -47,13 +47,16 @@ function renderPage() {
 }
 
 async function fillIn(user: UserEvent, { template = true } = {}) {
-  await user.type(await screen.findByLabelText('Company name'), 'Fabrikam Inc');
-  await user.type(screen.getByLabelText('First name'), 'Ana');
-  await user.type(screen.getByLabelText('Surname'), 'Silva');
-  await user.type(screen.getByLabelText('Email'), 'ana@fabrikam.test');
-  await user.type(screen.getByLabelText('Contact number'), '021 555 0100');
-  await user.type(screen.getByLabelText('Password'), 'long enough');
-  await user.type(screen.getByLabelText('Confirm password'), 'long enough');
+  await screen.findByLabelText('Company name');
+  await typeIntoFields(user, {
+    'Company name': 'Fabrikam Inc',
+    'First name': 'Ana',
+    Surname: 'Silva',
+    Email: 'ana@fabrikam.test',
+    'Contact number': '021 555 0100',
+    Password: 'long enough',
+    'Confirm password': 'long enough',
+  });
   if (template)
     await user.selectOptions(screen.getByLabelText('Backup package'), 'Business (1 TB, Unlimited machines)');
 }

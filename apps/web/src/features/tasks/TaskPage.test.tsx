@@ -326,12 +326,17 @@ describe('task page', () => {
 });
 
 describe('machine commands over the live channel (002 §8.3)', () => {
-  it("says 'Could not establish connection to remote machine.' when the customer's machine queue cannot be reached (001 §8)", async () => {
+  /** A task with no runs on a page with a fake live channel, its 'Run now' dialog open. */
+  async function openRunNow() {
     serve(task(), []);
     const live = fakeLiveChannel();
     const user = renderPage(live.client);
     await user.click(await screen.findByRole('button', { name: 'Run now' }));
-    const dialog = await screen.findByTestId('run-task-dialog');
+    return { live, user, dialog: await screen.findByTestId('run-task-dialog') };
+  }
+
+  it("says 'Could not establish connection to remote machine.' when the customer's machine queue cannot be reached (001 §8)", async () => {
+    const { live, user, dialog } = await openRunNow();
     await user.click(within(dialog).getByRole('button', { name: 'Run now' }));
     live.fail(machineQueue('customer', 3));
     expect(await screen.findByText(MESSAGES.liveChannel.remoteMachineConnectionFailed)).toBeInTheDocument();
@@ -353,11 +358,7 @@ describe('machine commands over the live channel (002 §8.3)', () => {
   });
 
   it("toasts 'Error in communicating with backup machine.' when no reply comes", async () => {
-    serve(task(), []);
-    const live = fakeLiveChannel();
-    const user = renderPage(live.client);
-    await user.click(await screen.findByRole('button', { name: 'Run now' }));
-    const dialog = await screen.findByTestId('run-task-dialog');
+    const { user, dialog } = await openRunNow();
     vi.useFakeTimers({ shouldAdvanceTime: true });
     await user.click(within(dialog).getByRole('button', { name: 'Run now' }));
     await act(async () => {

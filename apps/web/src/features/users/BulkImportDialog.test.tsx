@@ -43,6 +43,14 @@ async function importFile(dialog: ReturnType<typeof open>, file = spreadsheet())
   await dialog.events.click(screen.getByRole('button', { name: 'Import' }));
 }
 
+/** Imports a spreadsheet the server refuses with `count` row errors; gives the dialog and its error summary. */
+async function importRefused(count: number) {
+  serve(() => reply(400, { responseSummaryCode: 'VALIDATION_FAILED', messages: rowErrors(count) }));
+  const dialog = open();
+  await importFile(dialog);
+  return { dialog, summary: await screen.findByTestId('import-errors') };
+}
+
 describe('BulkImportDialog', () => {
   it('links the example file, accepts only .xlsx and sends the file with skipAlreadyExisting', async () => {
     const server = serve(() => ok({ imported: 3, skipped: 0 }));
@@ -87,10 +95,7 @@ describe('BulkImportDialog', () => {
   });
 
   it('shows the validation summary: five errors, then "N more error(s)" and See all', async () => {
-    serve(() => reply(400, { responseSummaryCode: 'VALIDATION_FAILED', messages: rowErrors(7) }));
-    const dialog = open();
-    await importFile(dialog);
-    const summary = await screen.findByTestId('import-errors');
+    const { dialog, summary } = await importRefused(7);
     expect(summary).toHaveTextContent('No users imported due to validation errors:');
     expect(within(summary).getAllByRole('listitem')).toHaveLength(5);
     expect(summary).toHaveTextContent('2 more error(s)');
@@ -121,10 +126,7 @@ describe('BulkImportDialog', () => {
   });
 
   it('lists a short summary without "more"', async () => {
-    serve(() => reply(400, { responseSummaryCode: 'VALIDATION_FAILED', messages: rowErrors(1) }));
-    const dialog = open();
-    await importFile(dialog);
-    const summary = await screen.findByTestId('import-errors');
+    const { summary } = await importRefused(1);
     expect(summary).toHaveTextContent('Row 2: Email is required');
     expect(within(summary).queryByRole('button', { name: 'See all' })).not.toBeInTheDocument();
   });

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { refreshesDue, renderSignedIn, watchRefreshes } from '../../app/testing';
+import { refreshesDue, renderSignedIn, typeIntoFields, watchRefreshes } from '../../app/testing';
 import { ToastHost } from '../../ui';
 import { userKeys } from './queries';
 import { fakeServer, message, ok, reply, userRow } from './testing';
@@ -43,12 +43,14 @@ function open(mode: 'add' | 'edit', user = userRow({ id: 5, firstName: 'Ann', su
 }
 
 async function fillNewUser(events: ReturnType<typeof open>['events']) {
-  await events.type(screen.getByLabelText('First name'), 'Joni');
-  await events.type(screen.getByLabelText('Surname'), 'Sherman');
-  await events.type(screen.getByLabelText('Email'), 'joni@example.test');
-  await events.type(screen.getByLabelText('Contact number'), '0123');
-  await events.type(screen.getByLabelText('Password'), 'secret-pass');
-  await events.type(screen.getByLabelText('Confirm password'), 'secret-pass');
+  await typeIntoFields(events, {
+    'First name': 'Joni',
+    Surname: 'Sherman',
+    Email: 'joni@example.test',
+    'Contact number': '0123',
+    Password: 'secret-pass',
+    'Confirm password': 'secret-pass',
+  });
 }
 
 describe('UserFormDialog (add)', () => {

@@ -18,6 +18,12 @@ import { ItemsDialog, useChosenItems } from './SnapshotTree';
 
 const TEXT = MESSAGES.restore;
 
+/** The targets as offered: a folder of the machine first (the default), then the items' original places. */
+const TARGET_CHOICES = [
+  { value: 'FOLDER', label: TEXT.restoreTargetFolder },
+  { value: 'ORIGINAL', label: TEXT.restoreTargetOriginal },
+] as const;
+
 type RestoreFormValues = RestoreRequestForm & { restoreAllItems: boolean; targetFolder: string };
 
 const newRequest = (): RestoreFormValues => ({
@@ -97,20 +103,16 @@ export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animatio
     >
       <fieldset className="mt-3">
         <legend className="fs-6">{RESTORE_FORM_LABELS.target}</legend>
-        <Form.Check
-          type="radio"
-          id={`${targetId}-folder`}
-          label={TEXT.restoreTargetFolder}
-          value="FOLDER"
-          {...form.register('target')}
-        />
-        <Form.Check
-          type="radio"
-          id={`${targetId}-original`}
-          label={TEXT.restoreTargetOriginal}
-          value="ORIGINAL"
-          {...form.register('target')}
-        />
+        {TARGET_CHOICES.map(({ value, label }) => (
+          <Form.Check
+            key={value}
+            type="radio"
+            id={`${targetId}-${value.toLowerCase()}`}
+            label={label}
+            value={value}
+            {...form.register('target')}
+          />
+        ))}
       </fieldset>
       {target === 'FOLDER' ? (
         <div className="mt-2">

@@ -1,7 +1,7 @@
 import { MESSAGES, type OsFamily } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { ConfirmByNameDialog, useDialogAction } from '../../../ui';
+import { ConfirmByNameDialog, DialogButton, useDialogAction } from '../../../ui';
 import { DownloadDialog } from './DownloadDialog';
 import { useDeleteArchive } from './mutations';
 import { RestoreDialog } from './RestoreDialog';
@@ -18,14 +18,15 @@ export interface RunDataProps {
 
 /** Download of a run's snapshot (002 §7.6): opens the dialog with the snapshot's tree. */
 export function DownloadButton({ machineId, taskId, runId, disabled }: RunDataProps) {
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <Button size="sm" variant="outline-primary" disabled={disabled} onClick={() => setOpen(true)}>
-        {TEXT.downloadButton}
-      </Button>
-      <DownloadDialog show={open} run={{ machineId, taskId, runId }} onHide={() => setOpen(false)} />
-    </>
+    <DialogButton
+      size="sm"
+      variant="outline-primary"
+      disabled={disabled}
+      dialog={(open) => <DownloadDialog {...open} run={{ machineId, taskId, runId }} />}
+    >
+      {TEXT.downloadButton}
+    </DialogButton>
   );
 }
 
@@ -38,20 +39,17 @@ export function RestoreButton({
   osFamily,
   onStarted,
 }: RunDataProps & { osFamily: OsFamily; onStarted: () => void }) {
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <Button size="sm" variant="outline-primary" disabled={disabled} onClick={() => setOpen(true)}>
-        {TEXT.restoreButton}
-      </Button>
-      <RestoreDialog
-        show={open}
-        run={{ machineId, taskId, runId }}
-        osFamily={osFamily}
-        onHide={() => setOpen(false)}
-        onStarted={onStarted}
-      />
-    </>
+    <DialogButton
+      size="sm"
+      variant="outline-primary"
+      disabled={disabled}
+      dialog={(open) => (
+        <RestoreDialog {...open} run={{ machineId, taskId, runId }} osFamily={osFamily} onStarted={onStarted} />
+      )}
+    >
+      {TEXT.restoreButton}
+    </DialogButton>
   );
 }
 
