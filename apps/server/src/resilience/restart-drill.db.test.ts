@@ -41,7 +41,8 @@ beforeAll(async () => {
     if (!credential || !task) throw new Error('fixture missing');
     fleet.push({ credential, taskId: task.id, runKey: `drill-${i}` });
   }
-});
+  // 50 machines with their credentials and tasks, one after another: more than the default hook time on a busy machine.
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.stop()));
