@@ -76,8 +76,10 @@ const SMTP_CA_FILE = testSmtpCertificate().file;
 export default defineConfig({
   testDir: './tests',
   fullyParallel: false,
-  // The journeys that only read the demo data run side by side; the others one at a time (their projects' limit).
-  workers: 2,
+  // The journeys that only read the demo data may run side by side (E2E_WORKERS); the others one at a time (their
+  // project's limit). One worker by default: on CI's 2 cores two were slower (the demo data project 91 s against
+  // 68 s, 2026-12-07), each worker's Chromium and the server sharing the same two cores.
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
