@@ -32,6 +32,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** Embedded only: the data directory as an uncompressed tar (the tests' migrated template). */
+  dumpDataDir?: () => Promise<Blob>;
 }
 
 /** The committed migration set: beside the bundle in a build, in apps/server/drizzle from source. */
@@ -57,6 +59,11 @@ export async function openDatabase(options: {
   timeouts?: PoolTimeouts;
   /** An idle pooled connection broke (the server stopped or restarted): the pool drops it; this only reports it. */
   onIdleError?: (error: Error) => void;
+  /**
+   * Embedded only: a dumped data directory to start from instead of an empty one (the tests' migrated template,
+   * testing/database.ts): skips PGlite's initdb, which takes most of the seconds an empty database takes to open.
+   */
+  loadDataDir?: Blob;
 }): Promise<Database> {
   if (options.databaseUrl) {
     const timeouts = options.timeouts ?? DEFAULT_POOL_TIMEOUTS;
@@ -89,13 +96,17 @@ export async function openDatabase(options: {
   const pgDataDir = options.dataDir === 'memory://' ? 'memory://' : join(options.dataDir, 'pglite');
   if (pgDataDir !== 'memory://') mkdirSync(dirname(pgDataDir), { recursive: true });
   // pg_trgm serves the customer lists' "contains" search from an index (drizzle/ creates the extension).
-  const client = await PGlite.create(pgDataDir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(pgDataDir, {
+    extensions: { pg_trgm },
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   const db: Db = drizzlePglite(client, { schema });
   return {
     db,
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: migrationsFolder() }),
     close: () => client.close(),
+    dumpDataDir: () => client.dumpDataDir('none'),
   };
 }
 
