@@ -235,6 +235,7 @@ export async function runRestore(
   // One snapshot after the other, each moved into place before the next; the first that fails (or a cancel) ends it.
   for (const snapshot of command.snapshots) {
     let fatal: string | null = null;
+    let itemErrors = 0;
     const exit = await runner.call({
       args: restoreArgs(snapshot, staging, options.platform),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -245,6 +246,7 @@ export async function runRestore(
         if (line.trim() === '') return;
         const text = runner.redact(line);
         if (ITEM_ERROR.test(line)) {
+          itemErrors++;
           tally.errors++;
           messages.add('WARNING', text);
           return;
@@ -258,7 +260,7 @@ export async function runRestore(
       return stop({ status: 'FAILED', exitCodeResult: 'FATAL' }, runner.spawnFailure(exit.spawnError));
     if (exit.cancelled) return stop(runOutcomeOfResticExit(null, true), 'The restore was cancelled.');
     const outcome =
-      exit.code === 1 && tally.errors > 0
+      exit.code === 1 && itemErrors > 0
         ? ({ status: 'FINISHED_WARNINGS', exitCodeResult: 'SOME_FILES_NOT_ACCESSIBLE' } as const)
         : runOutcomeOfResticExit(exit.code, false);
     if (outcome.status === 'FAILED') {
