@@ -23,6 +23,7 @@ import {
   mayChange,
 } from './permissions.js';
 import type { TaskControlReasons } from './remote-management.js';
+import type { RestoreSummary } from './restore.js';
 import { machineQueue } from './urls.js';
 
 /**
@@ -130,6 +131,8 @@ export interface TaskActionRow {
   /** Busy but without progress for the stall limit (issue 29, runs.ts): shown with the 'Stalled' badge. */
   stalled: boolean;
   cancellable: boolean;
+  /** A finished restore's summary (issue 31); null for other actions, a restore still running and older agents. */
+  restoreSummary: RestoreSummary | null;
 }
 
 /** 002 §3 'Snapshot', with what its row shows. */

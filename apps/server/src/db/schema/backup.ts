@@ -9,6 +9,7 @@ import {
   PACKAGE_REQUEST_STATUSES,
   PACKAGE_REQUEST_TYPES,
   PACKAGE_STATUSES,
+  type RestoreSummary,
   RUN_STATUSES,
   SNAPSHOT_STORAGE_STATUSES,
   SPEED_UNITS,
@@ -366,6 +367,8 @@ export const taskActions = pgTable(
     lastProgressAt: ts('last_progress_at').notNull().defaultNow(),
     /** Set when a busy run reported no progress for the stall limit; its next progress report clears it. */
     stalledAt: ts('stalled_at'),
+    /** A finished restore's summary as its agent reported it (issue 31; the domain's restoreSummarySchema). */
+    restoreSummary: jsonb('restore_summary').$type<RestoreSummary>(),
   },
   (t) => [
     uniqueIndex('task_actions_run_key_uq').on(t.backupMachineId, t.runKey),

@@ -8,6 +8,7 @@ import {
   machineStopsTasks,
   type OsFamily,
   packageStopsTasks,
+  type RestoreSummary,
   type RunStatus,
   type TransferPhase,
 } from '@portal/domain';
@@ -39,6 +40,8 @@ export interface ActionOutcome {
   bytesTotal: number | null;
   /** Whether the portal can reach the snapshot (default: when there is one); a seed's is on the seed disk. */
   snapshotsAvailable?: boolean;
+  /** A restore's summary (issue 31). */
+  restoreSummary?: RestoreSummary | null;
 }
 
 /** The columns of a finished action: a failed one keeps the progress it had reached. */
@@ -53,6 +56,7 @@ export const finishedAction = (outcome: ActionOutcome) => ({
   phase: 'FINALIZED' as const,
   transferProgressPercentage: outcome.status === 'FAILED' ? sql`${taskActions.transferProgressPercentage}` : 100,
   snapshotsAvailable: outcome.snapshotsAvailable ?? outcome.snapshotId !== null,
+  restoreSummary: outcome.restoreSummary ?? null,
 });
 
 /** The queries behind what agents report: runs, progress, messages, snapshots and the machine itself. */

@@ -64,6 +64,7 @@ const actionColumns = {
   failureMessage: taskActions.failureMessage,
   snapshotsAvailable: taskActions.snapshotsAvailable,
   stalledAt: taskActions.stalledAt,
+  restoreSummary: taskActions.restoreSummary,
 };
 
 /** The machine with who may see and command it, and what the task page's header shows. */

@@ -65,6 +65,7 @@ import {
   useTaskDetail,
   useTaskStorage,
 } from './queries';
+import { RestoreSummaryNote, useRestoreEndToast } from './restore/RestoreEnd';
 import { DeleteArchiveButton, DownloadButton, RestoreButton } from './restore/RunDataButtons';
 import { DeleteTaskDialog, PauseTaskDialog, RunTaskDialog } from './TaskCommandDialogs';
 import { VolumeSnapshotsButton } from './VolumeSnapshotsButton';
@@ -303,6 +304,7 @@ export function RunProgress({ run }: { run: TaskActionRow }) {
           {failure}
         </div>
       )}
+      <RestoreSummaryNote run={run} />
     </div>
   );
 }
@@ -312,6 +314,7 @@ function RunsTable({ audience, taskRef, task }: { audience: Audience; taskRef: T
   const [type, setType] = useState<ActionType>('BACKUP_RUN');
   const [log, setLog] = useState<TaskActionRow | null>(null);
   const [cancelling, setCancelling] = useState<TaskActionRow | null>(null);
+  const restoreEnd = useRestoreEndToast(audience, taskRef, task.inProgressActionType === 'BACKUP_RESTORE');
   const base = actionsCall(audience, taskRef);
   // The query carries the type: the customer's backup runs and every audience's actions read alike.
   const call = { ...base, path: `${base.path}?type=${type}` };
@@ -384,7 +387,10 @@ function RunsTable({ audience, taskRef, task }: { audience: Audience; taskRef: T
                         runId={run.id}
                         disabled={task.downloadDisabled}
                         osFamily={task.osFamily}
-                        onStarted={() => setType('BACKUP_RESTORE')}
+                        onStarted={() => {
+                          setType('BACKUP_RESTORE');
+                          restoreEnd.started();
+                        }}
                       />
                     )}
                   </>
