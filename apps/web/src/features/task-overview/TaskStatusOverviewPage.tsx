@@ -33,14 +33,17 @@ import { taskOverviewKeys } from './queries';
 const TEXT = MESSAGES.taskOverview;
 const COLUMNS = TEXT.columns;
 
-/** The next run in the machine's own time zone (the Timezone column says which). */
-function formatRunTime(iso: string, timeZone: string): string {
+/**
+ * The next run in the machine's own time zone, labelled with it (issue 31): the rows' zones differ, so a time alone
+ * does not say when. A zone the browser does not know: the time in the browser's own zone, labelled with that.
+ */
+export function formatRunTime(iso: string, timeZone: string): string {
   const at = new Date(iso);
+  const style = { dateStyle: 'medium', timeStyle: 'short' } as const;
   try {
-    return at.toLocaleString(undefined, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+    return `${at.toLocaleString(undefined, { ...style, timeZone })} (${timeZone})`;
   } catch {
-    // A zone the browser does not know: the time in the browser's own zone.
-    return at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    return `${at.toLocaleString(undefined, style)} (${Intl.DateTimeFormat().resolvedOptions().timeZone})`;
   }
 }
 
