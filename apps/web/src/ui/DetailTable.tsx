@@ -30,7 +30,7 @@ export function DetailTable({
       <tbody>
         {shown.map((row) => (
           <tr key={row.key ?? row.label}>
-            <th scope="row" className="text-nowrap fw-semibold w-25">
+            <th scope="row" className="text-nowrap fw-semibold">
               {row.label}
             </th>
             <td>{row.value}</td>
