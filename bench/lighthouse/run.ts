@@ -1,10 +1,12 @@
-// Lighthouse performance scores (issue 29 item 14) of the sign-in page and the provider admin's dashboard,
-// mobile and desktop, on the built server in demo mode: each measurement runs BENCH_LIGHTHOUSE_RUNS times (3)
-// in a fresh Chromium (empty cache) and the median is reported, with the load average beside it, since the
-// machine is shared and Lighthouse's CPU timings follow what else runs.
+// Lighthouse performance and accessibility scores (issue 29 item 14, issue 31) of the sign-in page, the provider
+// admin's dashboard and a customer's task page, mobile and desktop, on the built server in demo mode: each
+// measurement runs BENCH_LIGHTHOUSE_RUNS times (3) in a fresh Chromium (empty cache) and the median is reported,
+// with the load average beside it, since the machine is shared and Lighthouse's CPU timings follow what else runs.
+// The accessibility audits that did not pass are named under the table.
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type DashboardMachineRow, type DashboardTaskRow, type Paged, ROUTES, taskUrl } from '@portal/domain';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_FLAGS } from '../chromium.js';
@@ -18,6 +20,8 @@ const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
 const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
 const SIGNED_IN_AS = 'provider-admin@demo.test';
+/** Whose task page is measured: the demo customer admin's first machine's first task. */
+const TASK_OWNER = 'customer-admin@demo.test';
 /** The demo server as the journeys start it (e2e/playwright.config.ts): fresh data folder, no live agents. */
 function startDemoServer(): Promise<RunningServer> {
   return startBuiltServer({
@@ -69,8 +73,33 @@ async function signIn(url: string, email: string): Promise<string> {
   return session;
 }
 
+/** The result of a JSON GET with the session. */
+async function resultOf<T>(url: string, session: string): Promise<T> {
+  const answer = await fetch(url, { headers: { accept: 'application/json', cookie: `portal_session=${session}` } });
+  const body = (await answer.json()) as { result: T | null };
+  if (!answer.ok || body.result === null) throw new Error(`GET ${url}: ${answer.status}`);
+  return body.result;
+}
+
+/** The address of the customer's first task (of its first machine that has one). */
+async function firstTaskPath(url: string, session: string): Promise<string> {
+  const machines = await resultOf<Paged<DashboardMachineRow>>(`${url}${ROUTES.dashboard.ownMachines.build()}`, session);
+  for (const machine of machines.elements) {
+    const tasks = await resultOf<Paged<DashboardTaskRow>>(
+      `${url}${ROUTES.dashboard.machineTasks.build({ machineId: machine.id })}`,
+      session,
+    );
+    const task = tasks.elements[0];
+    if (task) return taskUrl('customer', { machineId: machine.id, taskId: task.id });
+  }
+  throw new Error(`${TASK_OWNER} has no task`);
+}
+
 interface Measurement {
   score: number;
+  accessibility: number;
+  /** The ids of the accessibility audits that did not pass. */
+  accessibilityFailures: string[];
   fcpMs: number;
   lcpMs: number;
   tbtMs: number;
@@ -86,8 +115,13 @@ function measurementOf(result: Result): Measurement {
   const resources = result.audits['resource-summary']?.details;
   const items =
     resources && 'items' in resources ? (resources.items as { resourceType: string; transferSize: number }[]) : [];
+  const accessibility = result.categories.accessibility;
   return {
     score: Math.round((result.categories.performance?.score ?? 0) * 100),
+    accessibility: Math.round((accessibility?.score ?? 0) * 100),
+    accessibilityFailures: (accessibility?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && (result.audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => ref.id),
     fcpMs: numeric('first-contentful-paint'),
     lcpMs: numeric('largest-contentful-paint'),
     tbtMs: numeric('total-blocking-time'),
@@ -105,7 +139,7 @@ async function measure(url: string, formFactor: 'mobile' | 'desktop', session: s
     if (session) {
       await browser.setCookie({ name: 'portal_session', value: session, domain: '127.0.0.1', path: '/' });
     }
-    const flags: Flags = { output: 'json', logLevel: 'error', onlyCategories: ['performance'] };
+    const flags: Flags = { output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] };
     const runner = await lighthouse(url, flags, formFactor === 'desktop' ? desktopConfig : undefined, page);
     if (!runner) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = runner;
@@ -152,9 +186,12 @@ const server = process.env.BENCH_LIGHTHOUSE_URL ? null : await startDemoServer()
 const base = process.env.BENCH_LIGHTHOUSE_URL ?? server?.url ?? '';
 try {
   const session = await signIn(base, SIGNED_IN_AS);
+  const customerSession = await signIn(base, TASK_OWNER);
+  const taskPath = await firstTaskPath(base, customerSession);
   const pages = [
     { name: 'sign-in (/login)', url: `${base}/login`, session: null },
     { name: `dashboard (/, ${SIGNED_IN_AS})`, url: `${base}/`, session },
+    { name: `task page (${taskPath}, ${TASK_OWNER})`, url: `${base}${taskPath}`, session: customerSession },
   ];
   console.log(`Lighthouse ${RUNS} runs each, median; ${base}; load average before each set (1, 5, 15 min)`);
   const header = [
@@ -162,6 +199,7 @@ try {
     'form factor',
     'score',
     'runs',
+    'accessibility',
     'FCP ms',
     'LCP ms',
     'TBT ms',
@@ -172,6 +210,7 @@ try {
     'load after',
   ];
   const rows: string[][] = [];
+  const accessibilityFailures: string[] = [];
   for (const target of pages) {
     for (const formFactor of ['mobile', 'desktop'] as const) {
       const before = load();
@@ -183,6 +222,7 @@ try {
         formFactor,
         String(pick((m) => m.score)),
         runs.map((m) => m.score).join(' '),
+        String(pick((m) => m.accessibility)),
         pick((m) => m.fcpMs).toFixed(0),
         pick((m) => m.lcpMs).toFixed(0),
         pick((m) => m.tbtMs).toFixed(0),
@@ -193,10 +233,14 @@ try {
         load(),
       ]);
       console.log(`| ${rows.at(-1)?.join(' | ')} |`);
+      const failed = [...new Set(runs.flatMap((m) => m.accessibilityFailures))];
+      if (failed.length > 0) accessibilityFailures.push(`${target.name}, ${formFactor}: ${failed.join(', ')}`);
     }
   }
   console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  console.log('\nAccessibility audits not passed:');
+  for (const line of accessibilityFailures.length > 0 ? accessibilityFailures : ['none']) console.log(`- ${line}`);
 } finally {
   await server?.stop();
 }

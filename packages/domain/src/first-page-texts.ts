@@ -17,8 +17,12 @@ export const SIGN_IN_TEXTS = {
   signUpLink: 'Sign up',
 } as const;
 
-/** The shell's own texts: the page for an address that matches no page, the admin area's demo mailbox link. */
+/**
+ * The shell's own texts: the page for an address that matches no page, the admin area's demo mailbox link, and the
+ * button that shows the menu on a narrow screen (issue 31), where the sidebar folds away behind it.
+ */
 export const SHELL_TEXTS = {
   notFound: 'The page you are looking for does not exist.',
   demoMailsTitle: 'Demo mailbox',
+  menuButton: 'Menu',
 } as const;

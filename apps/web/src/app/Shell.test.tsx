@@ -1,5 +1,6 @@
 import type { InitialData } from '@portal/domain';
 import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AdminShell, Shell } from './Shell';
@@ -37,6 +38,7 @@ function renderShell(data: Partial<InitialData>, admin = false) {
         <Routes>
           <Route element={admin ? <AdminShell /> : <Shell />}>
             <Route path="/" element={<p>page body</p>} />
+            <Route path="/backupmachines" element={<p>machines page</p>} />
           </Route>
         </Routes>
       </MemoryRouter>
@@ -115,5 +117,37 @@ describe('portal shell (000 §2, 002 §2.1-2.2)', () => {
     const nav = screen.getByRole('navigation', { name: 'Admin area menu' });
     expect(within(nav).getByRole('link', { name: 'Leave Admin Area' })).toHaveAttribute('href', '/');
     expect(within(nav).getByRole('link', { name: 'Customers' })).toHaveAttribute('href', '/boltadmin/customers');
+  });
+
+  it('narrow screen: the menu button shows the sidebar, focuses its first entry, and Escape or a link closes it', async () => {
+    renderShell({ user: user({ role: 'ROLE_CUSTOMER_USER', boltCustomer: false }) });
+    const events = userEvent.setup();
+    const button = screen.getByRole('button', { name: 'Menu' });
+    const nav = screen.getByRole('navigation', { name: 'Main menu' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(button).toHaveAttribute('aria-controls', nav.id);
+    expect(nav).not.toHaveClass('open');
+
+    await events.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(nav).toHaveClass('open');
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveFocus();
+
+    await events.keyboard('{Escape}');
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(nav).not.toHaveClass('open');
+    expect(button).toHaveFocus();
+
+    await events.click(button);
+    await events.click(within(nav).getByRole('link', { name: 'Backup Machines' }));
+    expect(screen.getByText('machines page')).toBeInTheDocument();
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(nav).not.toHaveClass('open');
+  });
+
+  it('admin area: the menu button folds its own menu', async () => {
+    renderShell({ user: user({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true }) }, true);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Menu' }));
+    expect(screen.getByRole('navigation', { name: 'Admin area menu' })).toHaveClass('open');
   });
 });

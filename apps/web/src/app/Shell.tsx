@@ -5,16 +5,21 @@ import { brandingStyle, useBrandedDocument } from './branding';
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
 import { useSession } from './session';
+import { useSidebarMenu } from './useSidebarMenu';
 
-/** The page layout of 000 §2: header, sidebar, and the page (breadcrumbs, heading, actions) in the outlet. */
+/**
+ * The page layout of 000 §2: header, sidebar, and the page (breadcrumbs, heading, actions) in the outlet. On a narrow
+ * screen the sidebar folds away behind the header's menu button (issue 31).
+ */
 export function Shell() {
   const { data, actor } = useSession();
+  const menu = useSidebarMenu();
   useBrandedDocument(data.branding);
   return (
     <div className="portal" style={brandingStyle(data.branding)}>
-      <Header />
+      <Header menu={menu} />
       <div className="portal-body">
-        <Sidebar entries={sidebarEntries(actor)} label="Main menu" />
+        <Sidebar entries={sidebarEntries(actor)} label="Main menu" menu={menu} />
         <main className="portal-main">
           <Outlet />
         </main>
@@ -29,14 +34,15 @@ export function Shell() {
  */
 export function AdminShell() {
   const { data, actor } = useSession();
+  const menu = useSidebarMenu();
   useEffect(() => {
     document.title = ADMIN_AREA_TITLE;
   }, []);
   return (
     <div className="portal portal-admin" style={brandingStyle(data.branding)}>
-      <Header admin />
+      <Header admin menu={menu} />
       <div className="portal-body">
-        <Sidebar entries={adminAreaEntries(actor)} label="Admin area menu" />
+        <Sidebar entries={adminAreaEntries(actor)} label="Admin area menu" menu={menu} />
         <main className="portal-main">
           <div className="small text-body-secondary mb-2" data-testid="admin-area-title">
             {ADMIN_AREA_TITLE}

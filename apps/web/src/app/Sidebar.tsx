@@ -2,12 +2,16 @@ import type { NavEntry } from '@portal/domain';
 import { Nav } from 'react-bootstrap';
 import { NavLink } from 'react-router';
 import { SignOutButton } from './SignOutButton';
+import type { SidebarMenu } from './useSidebarMenu';
 
-/** A sidebar of entries; 'Sign out' posts instead of navigating. */
-export function Sidebar({ entries, label }: { entries: NavEntry[]; label: string }) {
+/**
+ * A sidebar of entries; 'Sign out' posts instead of navigating. On a narrow screen it shows only while the header's
+ * menu button has it open (`menu`).
+ */
+export function Sidebar({ entries, label, menu }: { entries: NavEntry[]; label: string; menu?: SidebarMenu }) {
   if (entries.length === 0) return null;
   return (
-    <nav className="portal-sidebar" aria-label={label}>
+    <nav id={menu?.sidebarId} className={menu?.open ? 'portal-sidebar open' : 'portal-sidebar'} aria-label={label}>
       <Nav className="flex-column">
         {entries.map((entry) =>
           entry.href === '/logout' ? (

@@ -17,7 +17,7 @@ export interface DetailTableProps {
 /**
  * A label / value summary of one record (001 §2 account details, 002 §2.4 user detail summary): one row
  * per field, the label as the row header. Falsy entries are left out, so a hidden field reads
- * `condition && { label, value }`.
+ * `condition && { label, value }`. On a narrow screen each label stands above its value (app.css).
  */
 export function DetailTable({
   rows,
@@ -26,11 +26,11 @@ export function DetailTable({
 }: DetailTableProps) {
   const shown = rows.filter((row): row is DetailRow => Boolean(row));
   return (
-    <Table size="sm" className="mb-0" aria-label={ariaLabel} data-testid={testId}>
+    <Table size="sm" className="portal-detail-table mb-0" aria-label={ariaLabel} data-testid={testId}>
       <tbody>
         {shown.map((row) => (
           <tr key={row.key ?? row.label}>
-            <th scope="row" className="text-nowrap fw-semibold w-25">
+            <th scope="row" className="text-nowrap fw-semibold">
               {row.label}
             </th>
             <td>{row.value}</td>

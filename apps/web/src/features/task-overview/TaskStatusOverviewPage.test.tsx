@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn } from '../../app/testing';
 import { ToastHost } from '../../ui';
 import { fakeServer, message, ok, paged, reply } from '../users/testing';
-import { TaskStatusOverviewPage } from './TaskStatusOverviewPage';
+import { formatRunTime, TaskStatusOverviewPage } from './TaskStatusOverviewPage';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -160,6 +160,22 @@ describe('TaskStatusOverviewPage', () => {
     expect(within(running).getByRole('link', { name: 'FINANCE-PC' })).toHaveAttribute('href', RUNNING.backupMachineUrl);
     expect(await within(table(TEXT.nextPeriodTitle)).findByText('Mail archive')).toBeInTheDocument();
     expect(await within(table(TEXT.beingDeletedTitle)).findByText('Old photos')).toBeInTheDocument();
+  });
+
+  it("labels each next run with the machine's time zone, in which it is given (issue 31)", async () => {
+    serve();
+    open();
+    const next = table(TEXT.nextPeriodTitle);
+    expect(await within(next).findByText('Mail archive')).toBeInTheDocument();
+    const inLondon = new Date('2026-11-25T12:30:00.000Z').toLocaleString(undefined, {
+      timeZone: 'Europe/London',
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    });
+    expect(within(next).getByText(`${inLondon} (Europe/London)`)).toBeInTheDocument();
+    expect(formatRunTime('2026-11-25T12:30:00.000Z', 'Asia/Tokyo')).toMatch(/ \(Asia\/Tokyo\)$/);
+    const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    expect(formatRunTime('2026-11-25T12:30:00.000Z', 'Not/AZone').endsWith(` (${browserZone})`)).toBe(true);
   });
 
   it('has a Manage link to the provider task page', async () => {

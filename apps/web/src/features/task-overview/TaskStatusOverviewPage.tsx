@@ -33,14 +33,17 @@ import { taskOverviewKeys } from './queries';
 const TEXT = MESSAGES.taskOverview;
 const COLUMNS = TEXT.columns;
 
-/** The next run in the machine's own time zone (the Timezone column says which). */
-function formatRunTime(iso: string, timeZone: string): string {
+/**
+ * The next run in the machine's own time zone, labelled with it (issue 31): the rows' zones differ, so a time alone
+ * does not say when. A zone the browser does not know: the time in the browser's own zone, labelled with that.
+ */
+export function formatRunTime(iso: string, timeZone: string): string {
   const at = new Date(iso);
+  const style = { dateStyle: 'medium', timeStyle: 'short' } as const;
   try {
-    return at.toLocaleString(undefined, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+    return `${at.toLocaleString(undefined, { ...style, timeZone })} (${timeZone})`;
   } catch {
-    // A zone the browser does not know: the time in the browser's own zone.
-    return at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    return `${at.toLocaleString(undefined, style)} (${Intl.DateTimeFormat().resolvedOptions().timeZone})`;
   }
 }
 
@@ -108,14 +111,16 @@ const runningColumns: Array<DataTableColumn<TaskOverviewRow>> = [
       // Every row here is a busy action, so the bar follows the in-progress colour rule (002 §4.2).
       const bar = progressBar({ status: 'IN_PROGRESS', transferProgressPercentage: row.inProgressActionProgress ?? 0 });
       return (
-        <ProgressBar
-          now={bar.value}
-          max={bar.max}
-          variant={bar.variant}
-          label={`${bar.value}%`}
-          style={{ minWidth: '6rem' }}
-          aria-label={`${COLUMNS.progress} ${row.name}`}
-        />
+        // Nested, so that the name is the progressbar's own, not its frame's.
+        <ProgressBar style={{ minWidth: '6rem' }}>
+          <ProgressBar
+            now={bar.value}
+            max={bar.max}
+            variant={bar.variant}
+            label={`${bar.value}%`}
+            aria-label={`${COLUMNS.progress} ${row.name}`}
+          />
+        </ProgressBar>
       );
     },
   },
