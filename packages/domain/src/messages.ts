@@ -182,6 +182,29 @@ export const MESSAGES = {
       /** Ours: the pricing link beside the pay step (000 §6). */
       pricing: 'Pricing',
     },
+    /** Ours (issue 31): the list above the pies of what needs attention, and an empty scope's next steps. */
+    attention: {
+      title: 'Needs attention',
+      none: 'Nothing needs attention: no failed, missed or stalled backups, no machine offline or over quota.',
+      showing: (shown: number, total: number) => `The newest ${shown} of ${total}`,
+      kinds: {
+        TASK_FAILED: 'Backup failed',
+        TASK_MISSED: 'Backup missed',
+        RUN_STALLED: 'Run stalled',
+        OVER_QUOTA: 'Over quota',
+        MACHINE_OFFLINE: 'Machine offline',
+      },
+      since: 'Since',
+    },
+    nextSteps: {
+      title: 'Start backing up',
+      intro: 'There is no machine here yet. Two steps and the first backup runs:',
+      addMachine: 'Add a machine',
+      addMachineText: 'Install the agent on the computer to back up and link it with a one-time code:',
+      addTask: 'Add a backup task',
+      addTaskText: "Then open the machine's page and add a task: what to back up and when.",
+      noMachineForAdmin: 'No customer of yours has a machine yet.',
+    },
   },
 
   /** The desktop-app user manual page (000 §1); the chapters are ours (the agent's own manual). */
