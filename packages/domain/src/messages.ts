@@ -1057,6 +1057,8 @@ export const MESSAGES = {
     manage: 'Manage',
     editTask: 'Edit backup task',
     editTaskTitle: 'Edit backup task',
+    /** Ours (issue 31): the same dialog's button on the task page, beside the task's own Edit. */
+    volumeSnapshotsButton: 'Volume snapshots',
     volumeSnapshotsLabel: 'Volume snapshots enabled',
     volumeSnapshotsHelp:
       'Windows only: restic reads the files from a Volume Shadow Copy, so open files are backed up too.',

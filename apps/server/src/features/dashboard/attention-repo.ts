@@ -3,12 +3,13 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.js';
 
 /**
- * Whose items 'Needs attention' lists: every tenant's (the provider), or a customer's (its admins; a customer
- * user only the machines assigned to them) with, for a reseller admin, its child customers'.
+ * Whose items 'Needs attention' lists: every tenant's (the provider), or these customers' (a customer's admins:
+ * their own; a reseller admin's: its own and its child customers) or only the machines assigned to one user of
+ * them (a customer user).
  */
 export type AttentionScope =
   | { kind: 'all' }
-  | { kind: 'tenant'; customerId: number; assignedUserId: number | null; resellerCustomerId: number | null };
+  | { kind: 'customers'; customerIds: readonly number[]; assignedUserId: number | null };
 
 /** One listed item with what its link and its text need. */
 export interface AttentionRow {
@@ -25,17 +26,24 @@ export interface AttentionRow {
   taskName: string | null;
 }
 
-/** The scope as a condition on a machine's customer (`customer`: that column or a copy) and assigned user. */
+/**
+ * The scope as a condition on a machine's customer (`customer`: that column or a task's copy of it) and assigned
+ * user.
+ */
 function inScope(scope: AttentionScope, customer: SQL, machine: string): SQL {
   if (scope.kind === 'all') return sql`true`;
-  const own = sql`${customer} = ${scope.customerId}${
-    scope.assignedUserId === null ? sql`` : sql` and ${sql.raw(machine)}.assigned_user_id = ${scope.assignedUserId}`
-  }`;
-  if (scope.resellerCustomerId === null) return sql`(${own})`;
-  return sql`((${own}) or ${customer} in (select id from customers where parent_reseller_customer_id = ${scope.resellerCustomerId}))`;
+  // One customer by equality, so that its per-customer index gives its rows in order; several as one array.
+  const [only, ...others] = scope.customerIds;
+  const customers =
+    only !== undefined && others.length === 0
+      ? sql`${customer} = ${only}`
+      : sql`${customer} = any(${`{${scope.customerIds.join(',')}}`}::int[])`;
+  if (scope.assignedUserId === null) return customers;
+  return sql`${customers} and ${sql.raw(machine)}.assigned_user_id = ${scope.assignedUserId}`;
 }
 
-// Every condition below repeats its partial index's predicate (migration 0029) so that the planner uses it.
+// Every condition below repeats its partial index's predicate (migration 0029) so that the planner uses it, and
+// every order its index's (descending, nulls last), so that a kind's newest rows are its index's first ones.
 const TASKS = sql`t.display_status in ('LAST_FAILED', 'MISSED')`;
 const STALLED = sql`a.status in ('INITIATED', 'IN_PROGRESS') and a.stalled_at is not null`;
 const OVER_QUOTA = sql`m.status in ('OVER_PER_MACHINE_QUOTA', 'PACKAGE_OVER_QUOTA') and not m.being_deleted`;
@@ -66,6 +74,14 @@ const nullableId = (id: number | string | null) => (id === null ? null : Number(
  */
 export function createAttentionReads(db: Executor) {
   return {
+    /** A reseller's child customers, whose items its admins see besides their own. */
+    async childCustomerIds(resellerCustomerId: number): Promise<number[]> {
+      const rows = rowsOf<{ id: number }>(
+        await db.execute(sql`select id from customers where parent_reseller_customer_id = ${resellerCustomerId}`),
+      );
+      return rows.map((row) => Number(row.id));
+    },
+
     async attentionItems(scope: AttentionScope, limit: number): Promise<AttentionRow[]> {
       const taskScope = inScope(scope, sql`t.customer_id`, 'm');
       const machineScope = inScope(scope, sql`m.customer_id`, 'm');
@@ -76,23 +92,23 @@ export function createAttentionReads(db: Executor) {
              from backup_tasks t join backup_machines m on m.id = t.backup_machine_id
              join customers c on c.id = m.customer_id
             where ${TASKS} and ${taskScope}
-            order by t.display_status_since desc, t.id desc limit ${limit})
+            order by t.display_status_since desc nulls last, t.id desc nulls last limit ${limit})
           union all
           (select 'RUN_STALLED', a.stalled_at, ${MACHINE_COLUMNS}, t.id, t.name
              from task_actions a join backup_tasks t on t.id = a.backup_task_id
              join backup_machines m on m.id = a.backup_machine_id join customers c on c.id = m.customer_id
             where ${STALLED} and ${machineScope}
-            order by a.stalled_at desc, a.id desc limit ${limit})
+            order by a.stalled_at desc nulls last, a.id desc nulls last limit ${limit})
           union all
           (select 'OVER_QUOTA', m.status_since, ${MACHINE_COLUMNS}, null, null
              from backup_machines m join customers c on c.id = m.customer_id
             where ${OVER_QUOTA} and ${machineScope}
-            order by m.status_since desc, m.id desc limit ${limit})
+            order by m.status_since desc nulls last, m.id desc nulls last limit ${limit})
           union all
           (select 'MACHINE_OFFLINE', m.last_seen_at, ${MACHINE_COLUMNS}, null, null
              from backup_machines m join customers c on c.id = m.customer_id
             where ${OFFLINE} and ${machineScope}
-            order by m.last_seen_at desc, m.id desc limit ${limit})
+            order by m.last_seen_at desc nulls last, m.id desc nulls last limit ${limit})
           order by at desc, machine_id desc, task_id desc nulls last
           limit ${limit}`),
       );
@@ -117,7 +133,7 @@ export function createAttentionReads(db: Executor) {
       const machineScope = inScope(scope, sql`m.customer_id`, 'm');
       // A customer user's tasks need their machine for the assigned user; everyone else's need none.
       const taskFrom =
-        scope.kind === 'tenant' && scope.assignedUserId !== null
+        scope.kind === 'customers' && scope.assignedUserId !== null
           ? sql`backup_tasks t join backup_machines m on m.id = t.backup_machine_id`
           : sql`backup_tasks t`;
       // The status is a literal, not a parameter, so that the planner sees it within the partial index.

@@ -77,14 +77,14 @@ export function createDashboardService(repo: DashboardRepo) {
    * tenant, a reseller admin its own customer and its child customers, a customer admin its customer, a
    * customer user the machines assigned to them.
    */
-  function attentionScope(actor: Actor): AttentionScope {
+  async function attentionScope(actor: Actor): Promise<AttentionScope> {
     if (isProviderAdmin(actor)) return { kind: 'all' };
     if (actor.customerId === null) throw forbidden();
+    const children = isResellerAdmin(actor) ? await repo.childCustomerIds(actor.customerId) : [];
     return {
-      kind: 'tenant',
-      customerId: actor.customerId,
+      kind: 'customers',
+      customerIds: [actor.customerId, ...children],
       assignedUserId: isCustomerUser(actor) ? actor.userId : null,
-      resellerCustomerId: isResellerAdmin(actor) ? actor.customerId : null,
     };
   }
 
@@ -125,7 +125,7 @@ export function createDashboardService(repo: DashboardRepo) {
     },
 
     async attention(actor: Actor) {
-      const scope = attentionScope(actor);
+      const scope = await attentionScope(actor);
       const rows = await repo.attentionItems(scope, ATTENTION_LIST_SIZE);
       return { rows, ...(await repo.attentionCounts(scope)) };
     },
