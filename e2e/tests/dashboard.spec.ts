@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
+  type AttentionList,
   type DashboardMachineRow,
   type Envelope,
   type GettingStartedFlags,
@@ -13,6 +14,13 @@ import { signIn } from './helpers';
 /** The dashboard of spec 000 §2 against the demo data (apps/server/src/demo). */
 
 const TEXT = MESSAGES.dashboard;
+const ATTENTION = TEXT.attention;
+
+async function resultOf<T>(page: Page, path: string): Promise<T> {
+  const envelope = (await (await page.request.get(path)).json()) as Envelope<T>;
+  if (envelope.result === null) throw new Error(`${path}: no result`);
+  return envelope.result;
+}
 
 const tabs = (page: Page) => page.getByRole('tablist').getByRole('tab');
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
@@ -188,6 +196,12 @@ test('customer user: no customers tab, only their own machines', async ({ page }
   >;
   expect(answer.result?.elements.map((m) => m.name).sort()).toEqual(['Alex-MacBook-Pro', 'CONTOSO-LT-014']);
   expect((await page.request.get('/dashboard/customers')).status()).toBe(403);
+  // What needs attention: the user's machines only (issue 31).
+  const attention = await resultOf<AttentionList>(page, '/dashboard/attention');
+  await expect(page.getByRole('region', { name: ATTENTION.title }).getByTestId('attention-item')).toHaveCount(
+    attention.items.length,
+  );
+  for (const item of attention.items) expect(['Alex-MacBook-Pro', 'CONTOSO-LT-014']).toContain(item.machineName);
 
   await button(machines, 'Select Alex-MacBook-Pro').click();
   await expect(tabs(page)).toHaveText(['Contoso Ltd machines', 'Alex-MacBook-Pro tasks']);
@@ -219,4 +233,38 @@ test('customer super admin: the getting-started strip follows the flags', async 
     const current = steps.find((s) => s.current);
     if (current) await expect(strip.locator('[aria-current="step"]')).toContainText(TEXT.gettingStarted[current.step]);
   }
+});
+
+test('provider admin: needs attention leads to a task page; titles and breadcrumbs name each level', async ({
+  page,
+}) => {
+  await openDashboard(page, 'provider-admin@demo.test');
+  const brand = await page.getByTestId('header').getByRole('img').first().getAttribute('alt');
+  await expect(page).toHaveTitle(`Dashboard · ${brand}`);
+  const attention = await resultOf<AttentionList>(page, '/dashboard/attention');
+  const list = page.getByRole('region', { name: ATTENTION.title });
+  await expect(list.getByTestId('attention-item')).toHaveCount(attention.items.length);
+  const item = attention.items.find((each) => each.taskName !== null);
+  expect(item, 'the demo data has a failed, missed or stalled task').toBeDefined();
+  if (!item?.taskName) return;
+
+  // One click from the list to the task's page, named in the tab and with every level in the breadcrumbs.
+  await list.locator(`a[href="${item.url}"]`).first().click();
+  await expect(page).toHaveURL(item.url);
+  await expect(page.getByRole('heading', { level: 1, name: item.taskName })).toBeVisible();
+  await expect(page).toHaveTitle(`${item.taskName} · ${brand}`);
+  const crumbs = page.getByTestId('breadcrumbs').getByRole('listitem');
+  await expect(crumbs).toHaveCount(4);
+  await expect(crumbs.nth(0)).toHaveText(item.customerName);
+  await expect(crumbs.nth(2)).toHaveText(item.machineName);
+  await expect(crumbs.nth(3)).toHaveText(item.taskName);
+  await expect(page.getByTestId('page-actions').getByRole('button', { name: /^Edit/ })).toHaveCount(1);
+
+  // Up to the machine: its page names it, and its crumbs end with it.
+  await crumbs.nth(2).getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 1, name: item.machineName })).toBeVisible();
+  await expect(page).toHaveTitle(`${item.machineName} · ${brand}`);
+  await expect(crumbs).toHaveCount(3);
+  await expect(crumbs.nth(0)).toHaveText(item.customerName);
+  await expect(crumbs.nth(2)).toHaveText(item.machineName);
 });

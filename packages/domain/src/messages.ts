@@ -439,7 +439,6 @@ export const MESSAGES = {
     assignedUserFixed: 'The assigned user cannot be changed here.',
     ownTitle: 'Backup Machines',
     pageTitle: 'Backup machine',
-    customerCrumb: 'Customer',
     detailsTitle: 'Details',
     tasksTitle: 'Backup tasks',
     online: 'Online',
