@@ -1,3 +1,5 @@
+import { MESSAGES } from './messages.js';
+
 /**
  * The dashboard's 'Needs attention' list (issue 31): what in the caller's scope wants a look, newest first,
  * each item one click from its page. The server answers the newest items of every kind with each kind's
@@ -34,3 +36,9 @@ export interface AttentionList {
 
 export const attentionTotal = (list: Pick<AttentionList, 'counts'>): number =>
   ATTENTION_KINDS.reduce((sum, kind) => sum + list.counts[kind], 0);
+
+/** How many of the scope's items the list shows, when it shows fewer than there are. */
+export const attentionShowingText = (shown: number, total: number): string => {
+  const text = MESSAGES.dashboard.attention;
+  return `${text.newest} ${shown} ${text.of} ${total}`;
+};

@@ -186,7 +186,9 @@ export const MESSAGES = {
     attention: {
       title: 'Needs attention',
       none: 'Nothing needs attention: no failed, missed or stalled backups, no machine offline or over quota.',
-      showing: (shown: number, total: number) => `The newest ${shown} of ${total}`,
+      /** 'The newest 10 of 42' (attentionShowingText). */
+      newest: 'The newest',
+      of: 'of',
       kinds: {
         TASK_FAILED: 'Backup failed',
         TASK_MISSED: 'Backup missed',

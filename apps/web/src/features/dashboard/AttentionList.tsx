@@ -3,6 +3,7 @@ import {
   type AttentionList as AttentionAnswer,
   type AttentionItem,
   type AttentionKind,
+  attentionShowingText,
   attentionTotal,
   MESSAGES,
 } from '@portal/domain';
@@ -63,7 +64,7 @@ export function AttentionList({ list }: { list: AttentionAnswer }) {
           ))}
           {total > list.items.length && (
             <span className="small text-muted ms-auto" data-testid="attention-showing">
-              {TEXT.showing(list.items.length, total)}
+              {attentionShowingText(list.items.length, total)}
             </span>
           )}
         </div>

@@ -1,6 +1,7 @@
 import {
   type AggregateTaskStatus,
   type AttentionList,
+  attentionShowingText,
   type DashboardCustomerRow,
   type DashboardMachineRow,
   type DashboardTaskRow,
@@ -592,7 +593,7 @@ describe('needs attention (issue 31)', () => {
         .getAllByTestId('attention-count')
         .map((c) => c.textContent),
     ).toEqual(['Backup failed: 1', 'Machine offline: 14']);
-    expect(within(list).getByTestId('attention-showing')).toHaveTextContent(TEXT.showing(2, 15));
+    expect(within(list).getByTestId('attention-showing')).toHaveTextContent(attentionShowingText(2, 15));
     // The tabs and pies stay below.
     expect(await screen.findByRole('tab', { name: 'Contoso Ltd machines' })).toBeInTheDocument();
   });
