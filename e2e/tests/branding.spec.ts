@@ -31,7 +31,7 @@ test("a reseller's customer sees the reseller's header colours, logo, favicon an
 }) => {
   await signIn(page, 'super-admin@demo.test');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await expect(page).toHaveTitle(NORTHWIND.brandName);
+  await expect(page).toHaveTitle(`Dashboard · ${NORTHWIND.brandName}`);
   expect(await css(page, 'header', 'background-color')).toBe(NORTHWIND.header);
   expect(await css(page, 'header', 'color')).toBe(NORTHWIND.headerText);
   const logo = page.getByTestId('header').getByRole('img', { name: NORTHWIND.brandName });
@@ -59,7 +59,7 @@ test("the sign-in page on the provider's address shows the provider's brand", as
   await expect(wrapper).toHaveClass(/provider-styling/);
   expect(await css(page, 'login-wrapper', 'background-color')).toBe('rgb(255, 255, 255)');
   await expect(wrapper.getByRole('img', { name: 'Cloud Portal' })).toHaveAttribute('src', '/img/logo.png');
-  await expect(page).toHaveTitle('Sign in - Cloud Portal');
+  await expect(page).toHaveTitle('Sign in · Cloud Portal');
   await expect(favicon(page)).toHaveAttribute('href', '/img/favicon.png');
 });
 
@@ -72,7 +72,7 @@ test("the sign-in, forgot-password and sign-up pages on the reseller's own host 
   expect(await css(page, 'login-wrapper', 'background-color')).toBe(NORTHWIND.background);
   await expect(wrapper.getByRole('img', { name: NORTHWIND.brandName })).toHaveAttribute('src', LOGO);
   await expect(page.getByTestId('brand-name')).toHaveText(NORTHWIND.brandName);
-  await expect(page).toHaveTitle(`Sign in - ${NORTHWIND.brandName}`);
+  await expect(page).toHaveTitle(`Sign in · ${NORTHWIND.brandName}`);
   await expect(favicon(page)).toHaveAttribute('href', FAVICON);
   const signInButton = page.getByRole('button', { name: 'Sign in' });
   expect(await signInButton.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe(NORTHWIND.enabledButton);
@@ -97,7 +97,7 @@ test("a Northwind customer signing in on Northwind's host keeps its brand; a dir
   await expect(page.getByTestId('login-wrapper')).toHaveClass(/reseller-styling/);
 
   await signInOn(page, NORTHWIND_ORIGIN, 'direct-admin@demo.test');
-  await expect(page).toHaveTitle('Cloud Portal');
+  await expect(page).toHaveTitle('Dashboard · Cloud Portal');
   await expect(page.getByTestId('header').getByRole('img', { name: 'Cloud Portal' })).toHaveAttribute(
     'src',
     '/img/logo.png',

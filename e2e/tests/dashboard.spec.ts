@@ -1,6 +1,9 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
+  ADMIN_AREA_TITLE,
+  type AttentionList,
   type DashboardMachineRow,
+  type DashboardTaskRow,
   type Envelope,
   type GettingStartedFlags,
   gettingStartedComplete,
@@ -13,6 +16,13 @@ import { signIn } from './helpers';
 /** The dashboard of spec 000 §2 against the demo data (apps/server/src/demo). */
 
 const TEXT = MESSAGES.dashboard;
+const ATTENTION = TEXT.attention;
+
+async function resultOf<T>(page: Page, path: string): Promise<T> {
+  const envelope = (await (await page.request.get(path)).json()) as Envelope<T>;
+  if (envelope.result === null) throw new Error(`${path}: no result`);
+  return envelope.result;
+}
 
 const tabs = (page: Page) => page.getByRole('tablist').getByRole('tab');
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
@@ -188,6 +198,12 @@ test('customer user: no customers tab, only their own machines', async ({ page }
   >;
   expect(answer.result?.elements.map((m) => m.name).sort()).toEqual(['Alex-MacBook-Pro', 'CONTOSO-LT-014']);
   expect((await page.request.get('/dashboard/customers')).status()).toBe(403);
+  // What needs attention: the user's machines only (issue 31).
+  const attention = await resultOf<AttentionList>(page, '/dashboard/attention');
+  await expect(page.getByRole('region', { name: ATTENTION.title }).getByTestId('attention-item')).toHaveCount(
+    attention.items.length,
+  );
+  for (const item of attention.items) expect(['Alex-MacBook-Pro', 'CONTOSO-LT-014']).toContain(item.machineName);
 
   await button(machines, 'Select Alex-MacBook-Pro').click();
   await expect(tabs(page)).toHaveText(['Contoso Ltd machines', 'Alex-MacBook-Pro tasks']);
@@ -219,4 +235,51 @@ test('customer super admin: the getting-started strip follows the flags', async 
     const current = steps.find((s) => s.current);
     if (current) await expect(strip.locator('[aria-current="step"]')).toContainText(TEXT.gettingStarted[current.step]);
   }
+});
+
+test('provider admin: needs attention leads to its page; titles and breadcrumbs name each level down to a task', async ({
+  page,
+}) => {
+  await openDashboard(page, 'provider-admin@demo.test');
+  const brand = await page.getByTestId('header').getByRole('img').first().getAttribute('alt');
+  await expect(page).toHaveTitle(`Dashboard · ${brand}`);
+  const attention = await resultOf<AttentionList>(page, '/dashboard/attention');
+  const list = page.getByRole('region', { name: ATTENTION.title });
+  await expect(list.getByTestId('attention-item')).toHaveCount(attention.items.length);
+  // An item whose machine has tasks, to go on from its machine to a task.
+  const tasksOf = (url: string) =>
+    resultOf<Paged<DashboardTaskRow>>(
+      page,
+      `/dashboard/backupmachines/${url.match(/backupmachines\/(\d+)/)?.[1]}/tasks`,
+    );
+  let item: AttentionList['items'][number] | undefined;
+  let task: DashboardTaskRow | undefined;
+  for (const each of attention.items) {
+    task = (await tasksOf(each.url)).elements[0];
+    item = each;
+    if (task) break;
+  }
+  if (!item || !task) throw new Error('the demo data has an attention item on a machine with tasks');
+
+  // One click from the list to the item's page.
+  await list.locator(`a[href="${item.url}"]`).first().click();
+  await expect(page).toHaveURL(item.url);
+  const crumbs = page.getByTestId('breadcrumbs').getByRole('listitem');
+  if (item.taskName !== null) await crumbs.nth(2).getByRole('link').click();
+
+  // The machine's page names it in the tab (the provider's record pages are in the admin area); its crumbs:
+  // customer, package, machine.
+  await expect(page.getByRole('heading', { level: 1, name: item.machineName })).toBeVisible();
+  await expect(page).toHaveTitle(`${item.machineName} · ${ADMIN_AREA_TITLE}`);
+  await expect(crumbs).toHaveCount(3);
+  await expect(crumbs.nth(0)).toHaveText(item.customerName);
+  await expect(crumbs.nth(2)).toHaveText(item.machineName);
+
+  // Down to a task: every level by its name, and one Edit in the header.
+  await page.goto(task.backupTaskUrl);
+  await expect(page.getByRole('heading', { level: 1, name: task.name })).toBeVisible();
+  await expect(page).toHaveTitle(`${task.name} · ${ADMIN_AREA_TITLE}`);
+  await expect(crumbs).toHaveText([item.customerName, /\S/, item.machineName, task.name]);
+  await expect(crumbs.nth(1).getByRole('link')).toHaveAttribute('href', /\/backuppackages\/\d+$/);
+  await expect(page.getByTestId('page-actions').getByRole('button', { name: /^Edit/ })).toHaveCount(1);
 });

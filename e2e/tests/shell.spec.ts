@@ -49,7 +49,7 @@ for (const role of ROLES) {
   test(`${role.email} signs in, sees their sidebar and header, opens the profile and signs out`, async ({ page }) => {
     await signIn(page, role.email);
     await expect(page).toHaveURL(/\/$/);
-    await expect(page).toHaveTitle(role.title);
+    await expect(page).toHaveTitle(`Dashboard · ${role.title}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     expect(await sidebarLabels(page)).toEqual(role.sidebar);
 
@@ -94,7 +94,7 @@ test('the provider admin reaches the admin area shell with its links, version an
   await signIn(page, 'provider-admin@demo.test');
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Admin Area' }).click();
   await expect(page).toHaveURL(/\/boltadmin\/customers$/);
-  await expect(page).toHaveTitle('Cloud Portal > Admin Area');
+  await expect(page).toHaveTitle(/ · Cloud Portal > Admin Area$/);
   await expect(page.getByTestId('admin-area-title')).toHaveText('Cloud Portal > Admin Area');
   expect(await sidebarLabels(page, 'Admin area menu')).toEqual([
     'Leave Admin Area',

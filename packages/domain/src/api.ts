@@ -15,6 +15,7 @@ import {
   machineLinkRequestSchema,
 } from './agent-protocol.js';
 import { type ApiTokenCreated, type ApiTokenRow, apiTokenCreateSchema, SESSION_ONLY_ROUTES } from './api-tokens.js';
+import type { AttentionList } from './attention.js';
 import { type AuditRow, auditFilterSchema, auditQuerySchema } from './audit.js';
 import type { CustomerAccount, CustomerDetail, CustomerPackageRow, CustomerRow } from './customers.js';
 import { customerSearchQuerySchema, customerStatusChangeQuerySchema } from './customers.js';
@@ -701,6 +702,8 @@ export const ROUTES = {
     gettingStarted: get('/dashboard/gettingstarted', 'customerMember', {
       response: answer<GettingStartedFlags>(),
     }),
+    /** Ours (issue 31): what needs attention in the caller's scope, newest first, with counts. */
+    attention: get('/dashboard/attention', 'signedIn', { response: answer<AttentionList>() }),
   },
   /** The HTTP alternative of the channel's tree request (002 §7.8). */
   treeItems: {

@@ -152,6 +152,7 @@ export const AUDIT_ROUTE_KIND_LABELS: Record<string, string> = {
   'dashboard.machineTasks': "Dashboard machine's tasks viewed",
   'dashboard.machineTaskCounts': "Dashboard machine's task counts viewed",
   'dashboard.gettingStarted': 'Getting started viewed',
+  'dashboard.attention': 'Needs attention viewed',
 
   'treeItems.list': 'Machine files browsed',
   'machineLink.linkingCodes': 'Machine linking code requested',

@@ -4,6 +4,7 @@ export * from './agent-install.js';
 export * from './agent-protocol.js';
 export * from './api.js';
 export * from './api-tokens.js';
+export * from './attention.js';
 export * from './audit.js';
 export * from './audit-kind-labels.js';
 export * from './audit-kinds.js';

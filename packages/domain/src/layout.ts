@@ -3,6 +3,9 @@ export const APP_TITLE = 'Cloud Portal';
 export const ADMIN_AREA_TITLE = 'Cloud Portal > Admin Area';
 export const INVOICES_DUE_LABEL = 'Invoices due';
 
+/** Ours (issue 31): a browser tab names its page, then the brand (or the admin area's title) it belongs to. */
+export const documentTitle = (page: string | undefined, brand: string): string => (page ? `${page} · ${brand}` : brand);
+
 export const DEFAULT_COLOURS = {
   headerText: '#4b4b4d',
   header: '#f8f9fa',

@@ -29,6 +29,9 @@ export interface MachineRow {
 
 /** One machine's page (001 §2 detail header, plus presence and what the caller may do). */
 export interface MachineDetail extends MachineRow {
+  /** Ours (issue 31): the customer's and package's names, which the page's breadcrumbs show. */
+  customerName: string;
+  backupPackageName: string;
   osFamily: OsFamily;
   desktopClientVersion: string;
   online: boolean;

@@ -182,6 +182,31 @@ export const MESSAGES = {
       /** Ours: the pricing link beside the pay step (000 §6). */
       pricing: 'Pricing',
     },
+    /** Ours (issue 31): the list above the pies of what needs attention, and an empty scope's next steps. */
+    attention: {
+      title: 'Needs attention',
+      none: 'Nothing needs attention: no failed, missed or stalled backups, no machine offline or over quota.',
+      /** 'The newest 10 of 42' (attentionShowingText). */
+      newest: 'The newest',
+      of: 'of',
+      kinds: {
+        TASK_FAILED: 'Backup failed',
+        TASK_MISSED: 'Backup missed',
+        RUN_STALLED: 'Run stalled',
+        OVER_QUOTA: 'Over quota',
+        MACHINE_OFFLINE: 'Machine offline',
+      },
+      since: 'Since',
+    },
+    nextSteps: {
+      title: 'Start backing up',
+      intro: 'There is no machine here yet. Two steps and the first backup runs:',
+      addMachine: 'Add a machine',
+      addMachineText: 'Install the agent on the computer to back up and link it with a one-time code:',
+      addTask: 'Add a backup task',
+      addTaskText: "Then open the machine's page and add a task: what to back up and when.",
+      noMachineForAdmin: 'No customer of yours has a machine yet.',
+    },
   },
 
   /** The desktop-app user manual page (000 §1); the chapters are ours (the agent's own manual). */
@@ -416,7 +441,6 @@ export const MESSAGES = {
     assignedUserFixed: 'The assigned user cannot be changed here.',
     ownTitle: 'Backup Machines',
     pageTitle: 'Backup machine',
-    customerCrumb: 'Customer',
     detailsTitle: 'Details',
     tasksTitle: 'Backup tasks',
     online: 'Online',
@@ -1034,6 +1058,8 @@ export const MESSAGES = {
     manage: 'Manage',
     editTask: 'Edit backup task',
     editTaskTitle: 'Edit backup task',
+    /** Ours (issue 31): the same dialog's button on the task page, beside the task's own Edit. */
+    volumeSnapshotsButton: 'Volume snapshots',
     volumeSnapshotsLabel: 'Volume snapshots enabled',
     volumeSnapshotsHelp:
       'Windows only: restic reads the files from a Volume Shadow Copy, so open files are backed up too.',

@@ -96,6 +96,7 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /dashboard/backupmachines/:machineId/tasks': 'signedIn',
   'GET /dashboard/backupmachines/:machineId/tasks/counts': 'signedIn',
   'GET /dashboard/gettingstarted': 'customerMember',
+  'GET /dashboard/attention': 'signedIn',
   // The provider's task dashboards and the volume snapshots setting (002 §2.6, §7.3).
   'GET /boltadmin/backuptasks/running': 'providerAdmin',
   'GET /boltadmin/backuptasks/nextperiod': 'providerAdmin',

@@ -3,6 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { Page } from '../ui';
 import { AdminShell, Shell } from './Shell';
 import { SessionProvider } from './session';
 import { testBranding } from './testing';
@@ -22,7 +23,7 @@ const user = (overrides: Partial<NonNullable<InitialData['user']>> = {}): Initia
   ...overrides,
 });
 
-function renderShell(data: Partial<InitialData>, admin = false) {
+function renderShell(data: Partial<InitialData>, admin = false, page = <p>page body</p>) {
   const initial: InitialData = {
     user: user(),
     branding: null,
@@ -37,7 +38,7 @@ function renderShell(data: Partial<InitialData>, admin = false) {
       <MemoryRouter initialEntries={['/']}>
         <Routes>
           <Route element={admin ? <AdminShell /> : <Shell />}>
-            <Route path="/" element={<p>page body</p>} />
+            <Route path="/" element={page} />
             <Route path="/backupmachines" element={<p>machines page</p>} />
           </Route>
         </Routes>
@@ -97,6 +98,21 @@ describe('portal shell (000 §2, 002 §2.1-2.2)', () => {
     expect(document.title).toBe('Cloud Portal');
     expect(document.head.querySelector('link[rel="icon"]')).toHaveAttribute('href', '/img/favicon.png');
     expect(document.head.querySelectorAll('link[rel="icon"]')).toHaveLength(1);
+  });
+
+  it("names the browser tab '<page> · <brand>' from the page inside, the admin area's title in the admin area", () => {
+    const { unmount } = renderShell({ branding: testBranding() }, false, <Page title="Machine PC-1" />);
+    expect(document.title).toBe('Machine PC-1 · Northwind Cloud Backup');
+    unmount();
+    const plain = renderShell({}, false, <Page title={<em>PC-1</em>} tabTitle="PC-1" />);
+    expect(document.title).toBe('PC-1 · Cloud Portal');
+    plain.unmount();
+    renderShell(
+      { user: user({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true }) },
+      true,
+      <Page title="Customers" />,
+    );
+    expect(document.title).toBe('Customers · Cloud Portal > Admin Area');
   });
 
   it('lists the sidebar entries of the role', () => {

@@ -1,6 +1,7 @@
-import { ADMIN_AREA_TITLE, adminAreaEntries, PAGES, SHELL_TEXTS, sidebarEntries } from '@portal/domain';
-import { useEffect } from 'react';
+import { ADMIN_AREA_TITLE, adminAreaEntries, brandNameOf, PAGES, SHELL_TEXTS, sidebarEntries } from '@portal/domain';
+import { useLayoutEffect } from 'react';
 import { Link, Outlet } from 'react-router';
+import { PageTitleSuffix } from '../ui';
 import { brandingStyle, useBrandedDocument } from './branding';
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
@@ -21,7 +22,9 @@ export function Shell() {
       <div className="portal-body">
         <Sidebar entries={sidebarEntries(actor)} label="Main menu" menu={menu} />
         <main className="portal-main">
-          <Outlet />
+          <PageTitleSuffix.Provider value={brandNameOf(data.branding)}>
+            <Outlet />
+          </PageTitleSuffix.Provider>
         </main>
       </div>
     </div>
@@ -35,7 +38,8 @@ export function Shell() {
 export function AdminShell() {
   const { data, actor } = useSession();
   const menu = useSidebarMenu();
-  useEffect(() => {
+  // Before the page's own effect, which puts its name in front (ui/Page).
+  useLayoutEffect(() => {
     document.title = ADMIN_AREA_TITLE;
   }, []);
   return (
@@ -52,7 +56,9 @@ export function AdminShell() {
               <Link to={PAGES.demoMails}>{SHELL_TEXTS.demoMailsTitle}</Link>
             </div>
           )}
-          <Outlet />
+          <PageTitleSuffix.Provider value={ADMIN_AREA_TITLE}>
+            <Outlet />
+          </PageTitleSuffix.Provider>
         </main>
       </div>
     </div>

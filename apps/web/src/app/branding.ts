@@ -1,5 +1,5 @@
-import { type Branding, brandColourVariables, brandFaviconUrl, brandNameOf } from '@portal/domain';
-import { type CSSProperties, useEffect } from 'react';
+import { type Branding, brandColourVariables, brandFaviconUrl, brandNameOf, documentTitle } from '@portal/domain';
+import { type CSSProperties, useEffect, useLayoutEffect } from 'react';
 
 /**
  * The brand's colours over the defaults of 000 §9 as CSS variables the stylesheet reads. Set through a style
@@ -21,13 +21,15 @@ function iconLink(): HTMLLinkElement {
 
 /**
  * Names the document after the brand (002 §1: where the product names itself) and gives it the brand's
- * favicon, else the provider's. `title` is the page's own title, put before the brand name.
+ * favicon, else the provider's. `title` is the page's own title, put before the brand name; a page in the shell
+ * (ui/Page) names the tab itself.
  */
 export function useBrandedDocument(branding: Branding | null, title?: string): void {
   const brand = brandNameOf(branding);
   const favicon = brandFaviconUrl(branding);
-  useEffect(() => {
-    document.title = title ? `${title} - ${brand}` : brand;
+  // A layout effect, so that it runs before the effect of the page inside, which names the tab after itself.
+  useLayoutEffect(() => {
+    document.title = documentTitle(title, brand);
   }, [title, brand]);
   useEffect(() => {
     iconLink().href = favicon;

@@ -1,4 +1,5 @@
-import { type ReactNode, useId } from 'react';
+import { documentTitle } from '@portal/domain';
+import { createContext, type ReactNode, useContext, useEffect, useId } from 'react';
 import Breadcrumb from 'react-bootstrap/Breadcrumb';
 import { Link } from 'react-router';
 
@@ -8,8 +9,16 @@ export interface Crumb {
   href?: string;
 }
 
+/**
+ * What a page's browser tab title ends with: the brand as the header shows it (the shell), or the admin area's
+ * title. Outside a shell (a page rendered alone) no page names the tab.
+ */
+export const PageTitleSuffix = createContext<string | null>(null);
+
 export interface PageProps {
   title: ReactNode;
+  /** The page's name in the browser tab when its title is not plain text. */
+  tabTitle?: string;
   breadcrumbs?: Crumb[];
   subtitle?: ReactNode;
   icon?: ReactNode;
@@ -18,9 +27,17 @@ export interface PageProps {
   children?: ReactNode;
 }
 
-/** The frame of a page inside the shell: breadcrumbs, heading with subtitle and icon, page actions. */
-export function Page({ title, breadcrumbs = [], subtitle, icon, actions, children }: PageProps) {
+/**
+ * The frame of a page inside the shell: breadcrumbs, heading with subtitle and icon, page actions; it names the
+ * browser tab '<page> · <brand>' (issue 31).
+ */
+export function Page({ title, tabTitle, breadcrumbs = [], subtitle, icon, actions, children }: PageProps) {
   const headingId = useId();
+  const suffix = useContext(PageTitleSuffix);
+  const name = tabTitle ?? (typeof title === 'string' ? title : undefined);
+  useEffect(() => {
+    if (suffix !== null) document.title = documentTitle(name, suffix);
+  }, [name, suffix]);
   return (
     <section aria-labelledby={headingId} data-testid="page">
       {breadcrumbs.length > 0 && (

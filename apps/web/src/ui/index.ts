@@ -19,6 +19,7 @@ export * from './PagedTable';
 export * from './Pager';
 export * from './PieChart';
 export * from './RowLink';
+export * from './recordCrumbs';
 export * from './SearchBox';
 export * from './Section';
 export * from './SelectField';

@@ -226,6 +226,8 @@ export const backupMachines = pgTable(
     assignedUserName: varchar('assigned_user_name', { length: 101 }),
     ...taskCounterColumns(),
     taskStatus: aggregateTaskStatusEnum('task_status').notNull().default('NO_COMPLETED_TASKS'),
+    /** When the status last changed, kept by a database trigger (migration 0029): 'Needs attention' dates by it. */
+    statusSince: ts('status_since').notNull().defaultNow(),
   },
   (t) => [
     index('backup_machines_package_idx').on(t.backupPackageId, t.name),
@@ -256,6 +258,19 @@ export const backupMachines = pgTable(
     index('backup_machines_dash_customer_user_idx').on(t.customerId, sql`lower(${t.assignedUserName})`, t.id),
     index('backup_machines_dash_customer_os_idx').on(t.customerId, t.osFamily, t.id),
     index('backup_machines_dash_customer_version_idx').on(t.customerId, t.desktopClientVersion, t.id),
+    // 'Needs attention' (issue 31): offline and over-quota machines newest first, across all and per customer.
+    index('backup_machines_attention_offline_idx')
+      .on(t.lastSeenAt.desc(), t.id.desc())
+      .where(sql`not ${t.online} and ${t.lastSeenAt} is not null and not ${t.beingDeleted}`),
+    index('backup_machines_customer_attention_offline_idx')
+      .on(t.customerId, t.lastSeenAt.desc(), t.id.desc())
+      .where(sql`not ${t.online} and ${t.lastSeenAt} is not null and not ${t.beingDeleted}`),
+    index('backup_machines_attention_quota_idx')
+      .on(t.statusSince.desc(), t.id.desc())
+      .where(sql`${t.status} in ('OVER_PER_MACHINE_QUOTA', 'PACKAGE_OVER_QUOTA') and not ${t.beingDeleted}`),
+    index('backup_machines_customer_attention_quota_idx')
+      .on(t.customerId, t.statusSince.desc(), t.id.desc())
+      .where(sql`${t.status} in ('OVER_PER_MACHINE_QUOTA', 'PACKAGE_OVER_QUOTA') and not ${t.beingDeleted}`),
   ],
 );
 
@@ -301,6 +316,8 @@ export const backupTasks = pgTable(
     nextRunAt: ts('next_run_at'),
     /** taskDisplayStatus of the domain, kept current by features/backup-state (000 §4). */
     displayStatus: taskDisplayStatusEnum('display_status').notNull().default('NOT_COMPLETED_YET'),
+    /** When the displayed status last changed, kept by a database trigger (migration 0029) for 'Needs attention'. */
+    displayStatusSince: ts('display_status_since').notNull().defaultNow(),
     /**
      * The task's BACKUP_RUN actions, kept by database triggers on task_actions (migration 0011) whatever
      * code adds or removes them, so the task page shows the run count and pages the runs without counting.
@@ -327,6 +344,13 @@ export const backupTasks = pgTable(
     index('backup_tasks_next_period_idx').on(t.nextRunAt, t.id).where(sql`${t.status} = 'ACTIVE'`),
     // The retention job reads only the tasks waiting for it.
     index('backup_tasks_retention_due_idx').on(t.retentionDueAt).where(sql`${t.retentionDueAt} is not null`),
+    // 'Needs attention' (issue 31): failed and missed tasks newest first, across all and per customer.
+    index('backup_tasks_attention_idx')
+      .on(t.displayStatusSince.desc(), t.id.desc())
+      .where(sql`${t.displayStatus} in ('LAST_FAILED', 'MISSED')`),
+    index('backup_tasks_customer_attention_idx')
+      .on(t.customerId, t.displayStatusSince.desc(), t.id.desc())
+      .where(sql`${t.displayStatus} in ('LAST_FAILED', 'MISSED')`),
   ],
 );
 
@@ -391,6 +415,10 @@ export const taskActions = pgTable(
     index('task_actions_running_idx')
       .on(t.timeStarted.desc(), t.id.desc())
       .where(sql`${t.status} in ('INITIATED', 'IN_PROGRESS') and ${t.stalledAt} is null`),
+    // 'Needs attention' (issue 31): stalled busy runs, newest stall first.
+    index('task_actions_stalled_idx')
+      .on(t.stalledAt.desc(), t.id.desc())
+      .where(sql`${t.status} in ('INITIATED', 'IN_PROGRESS') and ${t.stalledAt} is not null`),
   ],
 );
 

@@ -1,6 +1,9 @@
 import {
+  type Actor,
   AGGREGATE_TASK_STATUSES,
   type AggregateTaskStatus,
+  type AttentionKind,
+  type AttentionList,
   type Audience,
   CUSTOMER_STATUS_GROUPS,
   type CustomerStatus,
@@ -15,6 +18,7 @@ import {
   type DashboardTaskRow,
   MACHINE_STATUSES,
   type MachineStatus,
+  machineAudience,
   machineUrl,
   type OsFamily,
   type PackageStatus,
@@ -26,6 +30,7 @@ import {
   taskUrl,
   zeroCounts,
 } from '@portal/domain';
+import type { AttentionRow } from './attention-repo.js';
 
 export function presentCustomerRow(
   row: {
@@ -174,4 +179,34 @@ export function presentTaskCounts(
     counts.taskStatus[displayStatus] += n;
   }
   return counts;
+}
+
+/**
+ * 'Needs attention': each item links to its task's page (failed, missed, stalled) or machine's (over quota,
+ * offline), by the caller's audience for that machine as every other link to it.
+ */
+export function presentAttention(
+  list: { rows: AttentionRow[]; counts: Record<AttentionKind, number>; hasMachines: boolean },
+  actor: Actor,
+): AttentionList {
+  return {
+    items: list.rows.flatMap((row) => {
+      const audience = machineAudience(actor, row);
+      if (audience === null) return [];
+      const machine = { customerId: row.customerId, packageId: row.packageId, machineId: row.machineId };
+      return [
+        {
+          kind: row.kind,
+          at: row.at.toISOString(),
+          customerName: row.customerName,
+          machineName: row.machineName,
+          taskName: row.taskName,
+          url:
+            row.taskId === null ? machineUrl(audience, machine) : taskUrl(audience, { ...machine, taskId: row.taskId }),
+        },
+      ];
+    }),
+    counts: list.counts,
+    hasMachines: list.hasMachines,
+  };
 }

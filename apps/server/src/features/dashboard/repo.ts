@@ -17,6 +17,7 @@ import { machineContext } from '../../db/machine-context.js';
 import { countOf, selectPage } from '../../db/paging.js';
 import { backupMachines, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
 import { managedCustomersCondition } from '../../db/scope.js';
+import { createAttentionReads } from './attention-repo.js';
 
 /** Which machines a machines-table call covers: all, one customer's, or one customer user's. */
 export interface MachineListScope {
@@ -80,6 +81,7 @@ const machineScopeWhere = (scope: MachineListScope): SQL | undefined =>
 /** The dashboard's reads: every one is a page of an index-ordered scan or a grouped count (DESIGN §9). */
 export function createDashboardRepo(db: Executor) {
   return {
+    ...createAttentionReads(db),
     async customerPage(
       scope: ManagedCustomers,
       filter: { taskStatus?: AggregateTaskStatus; displayStatuses?: readonly CustomerStatus[] },

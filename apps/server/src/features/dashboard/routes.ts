@@ -4,6 +4,7 @@ import { parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import {
+  presentAttention,
   presentCustomerCounts,
   presentCustomerRow,
   presentMachineCounts,
@@ -85,6 +86,11 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: { dashboard:
   route(app, r.machineTaskCounts, async (request) => {
     const { machineId } = parseWith(r.machineTaskCounts.params, request.params);
     return ok(presentTaskCounts(await dashboard.machineTaskCounts(actorOf(request), machineId)));
+  });
+
+  route(app, r.attention, async (request) => {
+    const actor = actorOf(request);
+    return ok(presentAttention(await dashboard.attention(actor), actor));
   });
 
   route(app, r.gettingStarted, async (request) => ok(await dashboard.gettingStarted(actorOf(request))));

@@ -1,6 +1,7 @@
 import {
   type Actor,
   ALL_CUSTOMERS_ID,
+  ATTENTION_LIST_SIZE,
   type Audience,
   CUSTOMER_STATUSES,
   type CustomerListQuery,
@@ -16,6 +17,7 @@ import {
   type TaskListQuery,
 } from '@portal/domain';
 import { forbidden, notFound } from '../../http/errors.js';
+import type { AttentionScope } from './attention-repo.js';
 import type { DashboardRepo, MachineListScope } from './repo.js';
 
 /** Who may see a customer's machines, and with which links (000 §2 'Routes built as links'). */
@@ -70,6 +72,22 @@ export function createDashboardService(repo: DashboardRepo) {
     return { machine, audience };
   }
 
+  /**
+   * 'Needs attention' covers what the caller's machine links reach (machineAudience): the provider every
+   * tenant, a reseller admin its own customer and its child customers, a customer admin its customer, a
+   * customer user the machines assigned to them.
+   */
+  async function attentionScope(actor: Actor): Promise<AttentionScope> {
+    if (isProviderAdmin(actor)) return { kind: 'all' };
+    if (actor.customerId === null) throw forbidden();
+    const children = isResellerAdmin(actor) ? await repo.childCustomerIds(actor.customerId) : [];
+    return {
+      kind: 'customers',
+      customerIds: [actor.customerId, ...children],
+      assignedUserId: isCustomerUser(actor) ? actor.userId : null,
+    };
+  }
+
   /** The displayed statuses that fall in a customer status pie slice. */
   const statusesOfGroup = (group: NonNullable<CustomerListQuery['statusGroup']>) =>
     CUSTOMER_STATUSES.filter((status) => customerStatusGroup(status) === group);
@@ -104,6 +122,12 @@ export function createDashboardService(repo: DashboardRepo) {
     async machineTaskCounts(actor: Actor, machineId: number) {
       await machineView(actor, machineId);
       return repo.taskCounts(machineId);
+    },
+
+    async attention(actor: Actor) {
+      const scope = await attentionScope(actor);
+      const rows = await repo.attentionItems(scope, ATTENTION_LIST_SIZE);
+      return { rows, ...(await repo.attentionCounts(scope)) };
     },
 
     async gettingStarted(actor: Actor): Promise<GettingStartedFlags> {

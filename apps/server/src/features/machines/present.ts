@@ -67,6 +67,8 @@ export function presentMachineDetail(
   const R = MESSAGES.remoteManagement;
   return {
     ...presentMachineRow(machine, actor, audience),
+    customerName: machine.customerName,
+    backupPackageName: machine.backupPackageName,
     osFamily: machine.osFamily,
     desktopClientVersion: machine.desktopClientVersion,
     online: machine.online,

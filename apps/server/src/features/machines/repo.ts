@@ -24,6 +24,9 @@ export interface MachineRecord {
   assignedUserName: string | null;
   parentResellerCustomerId: number | null;
   allowProviderMachineControl: boolean;
+  /** The customer's and package's names, for the page's breadcrumbs (issue 31). */
+  customerName: string;
+  backupPackageName: string;
   name: string;
   description: string;
   status: MachineStatus;
@@ -55,6 +58,8 @@ const fields = {
   assignedUserName: backupMachines.assignedUserName,
   parentResellerCustomerId: customers.parentResellerCustomerId,
   allowProviderMachineControl: customers.allowProviderMachineControl,
+  customerName: customers.displayName,
+  backupPackageName: backupPackages.name,
   name: backupMachines.name,
   description: backupMachines.description,
   status: backupMachines.status,

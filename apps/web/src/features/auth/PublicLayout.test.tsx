@@ -29,7 +29,7 @@ describe('the sign-in pages wrapper (000 §2)', () => {
       '/public/downloads/img/northwind-logo.png',
     );
     expect(screen.getByTestId('brand-name')).toHaveTextContent('Northwind Cloud Backup');
-    expect(document.title).toBe('Sign in - Northwind Cloud Backup');
+    expect(document.title).toBe('Sign in · Northwind Cloud Backup');
     expect(document.head.querySelector('link[rel="icon"]')).toHaveAttribute(
       'href',
       '/public/downloads/img/northwind-favicon.png',
@@ -42,7 +42,7 @@ describe('the sign-in pages wrapper (000 §2)', () => {
     expect(wrapper.style.getPropertyValue('--portal-bg')).toBe('#fff');
     expect(wrapper.style.getPropertyValue('--portal-button-enabled')).toBe('');
     expect(screen.getByRole('img', { name: 'Cloud Portal' })).toHaveAttribute('src', '/img/logo.png');
-    expect(document.title).toBe('Sign in - Cloud Portal');
+    expect(document.title).toBe('Sign in · Cloud Portal');
     expect(document.head.querySelector('link[rel="icon"]')).toHaveAttribute('href', '/img/favicon.png');
   });
 

@@ -1,10 +1,13 @@
-import type {
-  AggregateTaskStatus,
-  DashboardCustomerRow,
-  DashboardMachineRow,
-  DashboardTaskRow,
-  GettingStartedFlags,
-  InitialData,
+import {
+  type AggregateTaskStatus,
+  type AttentionList,
+  attentionShowingText,
+  type DashboardCustomerRow,
+  type DashboardMachineRow,
+  type DashboardTaskRow,
+  type GettingStartedFlags,
+  type InitialData,
+  MESSAGES,
 } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -20,6 +23,7 @@ interface FakeApi {
   machines: Record<string, DashboardMachineRow[]>;
   tasks: Record<number, DashboardTaskRow[]>;
   gettingStarted: GettingStartedFlags | null;
+  attention: AttentionList;
 }
 
 let api: FakeApi;
@@ -57,6 +61,7 @@ function answer(url: URL): Response {
   const path = url.pathname;
   const q = url.searchParams;
   if (path === '/dashboard/gettingstarted') return ok(api.gettingStarted);
+  if (path === '/dashboard/attention') return ok(api.attention);
   if (path === '/dashboard/customers') {
     return ok(page(api.customers, q, { taskStatus: (r) => r.taskStatus, statusGroup: (r) => r.statusGroup }));
   }
@@ -100,7 +105,7 @@ function requests(path: string): URL[] {
 const lastRequest = (path: string) => requests(path).at(-1);
 
 beforeEach(() => {
-  api = { customers: [], machines: {}, tasks: {}, gettingStarted: null };
+  api = { customers: [], machines: {}, tasks: {}, gettingStarted: null, attention: attention([], {}) };
   fetchMock.mockImplementation(async (input) => answer(new URL(String(input), 'http://portal.test')));
   vi.stubGlobal('fetch', fetchMock);
 });
@@ -108,6 +113,15 @@ afterEach(() => {
   fetchMock.mockReset();
   vi.unstubAllGlobals();
 });
+
+const NOTHING = { TASK_FAILED: 0, TASK_MISSED: 0, RUN_STALLED: 0, OVER_QUOTA: 0, MACHINE_OFFLINE: 0 };
+function attention(
+  items: AttentionList['items'],
+  counts: Partial<AttentionList['counts']>,
+  hasMachines = true,
+): AttentionList {
+  return { items, counts: { ...NOTHING, ...counts }, hasMachines };
+}
 
 // --- rows ---------------------------------------------------------------------------------------------
 
@@ -330,6 +344,7 @@ describe('dashboard tabs (000 §2)', () => {
     api.machines['/dashboard/machines'] = [machine(31, 7), machine(32, 7)];
     api.tasks[31] = [task(5, 31)];
     const user = renderDashboard(CUSTOMER_USER);
+    await screen.findByRole('tab', { name: 'Contoso Ltd machines' });
     expect(tabNames()).toEqual(['Contoso Ltd machines']);
     expect(screen.queryByRole('tab', { name: /Customers/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /^Close tab/ })).toBeNull();
@@ -532,5 +547,78 @@ describe('getting-started strip (000 §2)', () => {
     await screen.findByRole('cell', { name: 'No customers found' });
     expect(requests('/dashboard/gettingstarted')).toHaveLength(0);
     expect(screen.queryByRole('region', { name: 'Getting started' })).toBeNull();
+  });
+});
+
+describe('needs attention (issue 31)', () => {
+  const TEXT = MESSAGES.dashboard.attention;
+
+  it('lists the newest items above the tabs, each linking to its page, with the counts and how many are shown', async () => {
+    api.attention = attention(
+      [
+        {
+          kind: 'TASK_FAILED',
+          at: '2026-01-10T03:00:00.000Z',
+          customerName: 'Contoso Ltd',
+          machineName: 'PC-31',
+          taskName: 'Documents',
+          url: '/backupmachines/31/backuptasks/5',
+        },
+        {
+          kind: 'MACHINE_OFFLINE',
+          at: '2026-01-10T02:00:00.000Z',
+          customerName: 'Contoso Ltd',
+          machineName: 'PC-32',
+          taskName: null,
+          url: '/backupmachines/32',
+        },
+      ],
+      { TASK_FAILED: 1, MACHINE_OFFLINE: 14 },
+    );
+    api.machines['/dashboard/machines'] = [machine(31, 7), machine(32, 7)];
+    renderDashboard(SUPER_ADMIN);
+    const list = await screen.findByRole('region', { name: TEXT.title });
+    const items = within(list).getAllByTestId('attention-item');
+    expect(items.map((item) => item.textContent)).toEqual([
+      expect.stringMatching(/^Backup failedDocumentsPC-31 · Contoso LtdSince /),
+      expect.stringMatching(/^Machine offlinePC-32Contoso LtdSince /),
+    ]);
+    expect(within(list).getByRole('link', { name: 'Documents' })).toHaveAttribute(
+      'href',
+      '/backupmachines/31/backuptasks/5',
+    );
+    expect(within(list).getByRole('link', { name: 'PC-32' })).toHaveAttribute('href', '/backupmachines/32');
+    expect(
+      within(list)
+        .getAllByTestId('attention-count')
+        .map((c) => c.textContent),
+    ).toEqual(['Backup failed: 1', 'Machine offline: 14']);
+    expect(within(list).getByTestId('attention-showing')).toHaveTextContent(attentionShowingText(2, 15));
+    // The tabs and pies stay below.
+    expect(await screen.findByRole('tab', { name: 'Contoso Ltd machines' })).toBeInTheDocument();
+  });
+
+  it('says when nothing needs attention', async () => {
+    renderDashboard(PROVIDER);
+    const list = await screen.findByRole('region', { name: TEXT.title });
+    expect(list).toHaveTextContent(TEXT.none);
+    expect(within(list).queryByRole('list')).toBeNull();
+  });
+
+  it('shows a customer account without machines its next steps instead of empty pies', async () => {
+    api.attention = attention([], {}, false);
+    renderDashboard(SUPER_ADMIN);
+    const steps = await screen.findByRole('region', { name: MESSAGES.dashboard.nextSteps.title });
+    expect(within(steps).getByRole('button', { name: MESSAGES.machineLink.linkButton })).toBeInTheDocument();
+    expect(steps).toHaveTextContent(MESSAGES.dashboard.nextSteps.addTask);
+    expect(screen.queryByRole('tablist')).toBeNull();
+    expect(screen.queryByRole('figure')).toBeNull();
+  });
+
+  it('keeps the customers tab of an admin whose customers have no machine yet', async () => {
+    api.attention = attention([], {}, false);
+    renderDashboard(PROVIDER);
+    expect(await screen.findByRole('cell', { name: 'No customers found' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: MESSAGES.dashboard.nextSteps.title })).toBeNull();
   });
 });

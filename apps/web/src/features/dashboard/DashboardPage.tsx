@@ -5,6 +5,7 @@ import { liveSideOf } from '../../app/live';
 import { useSession } from '../../app/session';
 import { Page } from '../../ui';
 import { LinkMachineButton } from '../machine-link/LinkMachineDialog';
+import { AttentionList } from './AttentionList';
 import {
   type DashboardAction,
   type DashboardAudience,
@@ -19,7 +20,9 @@ import {
 } from './dashboardState';
 import { GettingStartedStrip } from './GettingStartedStrip';
 import { useLiveDashboardRefresh } from './liveRefresh';
+import { NextSteps } from './NextSteps';
 import { CustomersPanel, MachinesPanel, TasksPanel } from './panels';
+import { useAttention } from './queries';
 
 interface TabsProps {
   tabs: Array<{ key: TabKey; title: string; closable: boolean; panel: ReactNode }>;
@@ -183,10 +186,28 @@ export function DashboardPage() {
       {actor && (
         <>
           <GettingStartedStrip enabled={actor.customerId !== null} />
-          <Dashboard audience={dashboardAudience(actor, companyName)} />
+          <Overview audience={dashboardAudience(actor, companyName)} />
         </>
       )}
     </Page>
+  );
+}
+
+/**
+ * What needs attention above the tabs; a customer account without a machine sees its next steps instead of
+ * empty pies (issue 31). Its machines tab waits for the answer so that empty pies do not flash first; an
+ * admin's customers tab does not wait.
+ */
+function Overview({ audience }: { audience: DashboardAudience }) {
+  const attention = useAttention();
+  const ownMachines = audience.root === 'machines';
+  if (ownMachines && attention.data?.hasMachines === false) return <NextSteps />;
+  const answered = attention.data !== undefined || attention.isError;
+  return (
+    <>
+      {attention.data && <AttentionList list={attention.data} />}
+      {(answered || !ownMachines) && <Dashboard audience={audience} />}
+    </>
   );
 }
 

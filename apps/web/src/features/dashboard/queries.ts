@@ -11,6 +11,7 @@ export const dashboardKeys = {
   lists: () => [...dashboardKeys.all, 'list'] as const,
   counts: (path: string) => [...dashboardKeys.all, 'counts', path] as const,
   gettingStarted: () => [...dashboardKeys.all, 'gettingStarted'] as const,
+  attention: () => [...dashboardKeys.all, 'attention'] as const,
 };
 
 /** The pie counts of one tab's scope (without the table's status filter, so every slice stays). */
@@ -22,6 +23,9 @@ export function useDashboardCounts<R extends RouteEntry>(counts: RouteCall<R>) {
 export function useGettingStarted(enabled: boolean) {
   return useRouteQuery(dashboardKeys.gettingStarted(), ROUTES.dashboard.gettingStarted, {}, { enabled });
 }
+
+/** What needs attention in the caller's scope (issue 31); under the dashboard's key, so live changes refresh it. */
+export const useAttention = () => useRouteQuery(dashboardKeys.attention(), ROUTES.dashboard.attention, {});
 
 const BY_NAME = { key: 'name', direction: 'asc' } as const;
 

@@ -15,7 +15,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { liveSideOf, useLiveTopic } from '../../app/live';
 import { pathId } from '../../app/pathIds';
 import { useSession } from '../../app/session';
-import { type Crumb, DetailTable, NotFound, Section, StatusBadge, TooltipButton, useDialogSubmit } from '../../ui';
+import { DetailTable, NotFound, recordCrumbs, Section, StatusBadge, TooltipButton, useDialogSubmit } from '../../ui';
 import { DetailPage } from '../../ui/DetailPage';
 import { ResticDiagnosticsButton } from '../diagnostics/ResticDiagnosticsButton';
 import { AddTaskButton } from '../tasks/form/TaskFormDialog';
@@ -39,12 +39,6 @@ const R = MESSAGES.remoteManagement;
 type DialogKey = 'edit' | 'status' | 'delete' | 'refresh' | 'messages' | 'logUpload' | 'logFiles' | 'rotateKey';
 
 /** Where a machine page leads back to: the own machines list, or the customer's page for its admins. */
-function backOf(audience: Audience, machine: MachineDetail): Crumb & { href: string } {
-  return audience === 'customer'
-    ? { label: TEXT.ownTitle, href: PAGES.ownMachines }
-    : { label: TEXT.customerCrumb, href: customerUrl(audience, machine.customerId) };
-}
-
 function MachineDetails({ machine }: { machine: MachineDetail }) {
   const presence = machine.online ? TEXT.online : TEXT.offline;
   const lastSeen = machine.lastSeenAt ? new Date(machine.lastSeenAt).toLocaleString() : TEXT.neverSeen;
@@ -187,12 +181,21 @@ function MachineScreen({ audience, machineId }: { audience: Audience; machineId:
   });
 
   const close = () => setDialog(null);
-  const back = query.data ? backOf(audience, query.data) : null;
+  const machine = query.data;
   return (
     <DetailPage
       query={query}
-      title={query.data?.name ?? TEXT.pageTitle}
-      breadcrumbs={back && query.data ? [back, { label: query.data.name }] : []}
+      title={machine?.name ?? TEXT.pageTitle}
+      breadcrumbs={
+        machine
+          ? recordCrumbs({
+              audience,
+              customer: { id: machine.customerId, name: machine.customerName },
+              backupPackage: { id: machine.backupPackageId, name: machine.backupPackageName },
+              machine,
+            })
+          : []
+      }
       actions={(machine) => <MachineActions machine={machine} provider={audience === 'provider'} onOpen={setDialog} />}
     >
       {(machine) => (
@@ -223,7 +226,9 @@ function MachineScreen({ audience, machineId }: { audience: Audience; machineId:
             show={dialog === 'delete'}
             onHide={close}
             machine={machine}
-            onDeleted={() => navigate(back?.href ?? PAGES.dashboard)}
+            onDeleted={() =>
+              navigate(audience === 'customer' ? PAGES.ownMachines : customerUrl(audience, machine.customerId))
+            }
           />
           <RefreshStorageDialog show={dialog === 'refresh'} onHide={close} machine={machine} />
           <RotateStorageKeyDialog show={dialog === 'rotateKey'} onHide={close} machine={machine} />

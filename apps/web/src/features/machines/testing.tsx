@@ -26,6 +26,8 @@ export function machineRow(overrides: Partial<MachineRow> = {}): MachineRow {
 export function machineDetail(overrides: Partial<MachineDetail> = {}): MachineDetail {
   return {
     ...machineRow(overrides),
+    customerName: 'Contoso Ltd',
+    backupPackageName: 'Standard',
     osFamily: 'LINUX',
     desktopClientVersion: '1.0.0',
     online: false,

@@ -48,6 +48,7 @@ import {
   Page,
   PagedTable,
   ReasonButton,
+  recordCrumbs,
   Section,
   StatusBadge,
   UsageBar,
@@ -165,6 +166,8 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
           osFamily={task.osFamily}
           volumeSnapshotsEnabled={task.volumeSnapshotsEnabled}
           onSaved={refresh}
+          // The page's header has one Edit, the task's own; this one names its setting.
+          buttonText={MESSAGES.taskOverview.volumeSnapshotsButton}
         />
       )}
       <ReasonButton
@@ -186,7 +189,14 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
     <Page
       title={task.name}
       subtitle={`Backup task of ${task.backupMachineName}`}
-      breadcrumbs={[{ label: task.backupMachineName, href: machinePage }, { label: task.name }]}
+      breadcrumbs={recordCrumbs({
+        audience,
+        // The customer's displayed name, as the dashboard's: its company, else its super admin.
+        customer: { id: task.customerId, name: task.customer.companyName || task.customer.superAdminFullName },
+        backupPackage: { id: task.backupPackageId, name: task.backupPackageName },
+        machine: { id: taskRef.machineId, name: task.backupMachineName },
+        task,
+      })}
       actions={actions}
     >
       {sharedReason && (

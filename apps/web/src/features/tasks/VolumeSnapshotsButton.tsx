@@ -28,6 +28,8 @@ export interface VolumeSnapshotsButtonProps {
   disabledReason?: string | null;
   /** The task's name, for the button's accessible name where several tasks share a table. */
   taskName?: string;
+  /** The button's text: 'Edit backup task' in the tables (002 §2.5); on the task page, beside its Edit, another. */
+  buttonText?: string;
   size?: 'sm' | 'lg';
   animation?: boolean;
 }
@@ -47,21 +49,22 @@ export function VolumeSnapshotsButton({
   onSaved,
   disabledReason,
   taskName,
+  buttonText = TEXT.editTask,
   size,
   animation,
 }: VolumeSnapshotsButtonProps) {
   const [show, setShow] = useState(false);
   const reason = disabledReason !== undefined ? disabledReason : volumeSnapshotsDisabledReason({ osFamily });
-  const label = taskName ? `${TEXT.editTask} ${taskName}` : TEXT.editTask;
+  const label = taskName ? `${buttonText} ${taskName}` : buttonText;
   return (
     <>
       {reason ? (
         <TooltipButton tooltip={reason} disabled size={size} variant="outline-secondary" aria-label={label}>
-          {TEXT.editTask}
+          {buttonText}
         </TooltipButton>
       ) : (
         <Button size={size} variant="outline-secondary" aria-label={label} onClick={() => setShow(true)}>
-          {TEXT.editTask}
+          {buttonText}
         </Button>
       )}
       <VolumeSnapshotsDialog
