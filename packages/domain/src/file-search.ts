@@ -55,6 +55,7 @@ export const FILE_SEARCH_TEXTS = {
   historyEmpty: 'No snapshot of this task holds this path.',
   noRun: 'Its run is no longer listed.',
   folder: 'Folder',
+  close: 'Close',
 } as const;
 
 const T = FILE_SEARCH_TEXTS;
@@ -152,8 +153,12 @@ export type FileMatch = z.infer<typeof fileMatchSchema>;
 export const FILE_SEARCH_OUTCOMES = ['COMPLETE', 'LIMIT_REACHED', 'CANCELLED', 'TIMED_OUT', 'FAILED'] as const;
 export type FileSearchOutcome = (typeof FILE_SEARCH_OUTCOMES)[number];
 
-/** A match as the browser gets it: with the run whose snapshot it is (null: no run of the portal has it). */
+/**
+ * A match as the browser gets it: with its task's name and the run whose snapshot it is (null: no run of the portal
+ * has it, e.g. its run record was removed).
+ */
 export interface FileSearchHit extends FileMatch {
+  taskName: string | null;
   runId: number | null;
 }
 
@@ -166,7 +171,9 @@ const fileSearchUpdateSchema = z.discriminatedUnion('kind', [
   z.object({
     fileSearchId: z.string(),
     kind: z.literal('matches'),
-    hits: z.array(fileMatchSchema.extend({ runId: z.number().int().positive().nullable() })),
+    hits: z.array(
+      fileMatchSchema.extend({ taskName: z.string().nullable(), runId: z.number().int().positive().nullable() }),
+    ),
   }),
   z.object({
     fileSearchId: z.string(),

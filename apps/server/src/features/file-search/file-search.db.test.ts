@@ -146,7 +146,14 @@ describe('POST /backupmachines/{m}/filesearches', () => {
         fileSearchId: 'search-0001',
         kind: 'matches',
         hits: [
-          expect.objectContaining({ snapshotId: SNAPSHOT, runId, taskId, path: '/docs/report.txt', size: 5 }),
+          expect.objectContaining({
+            snapshotId: SNAPSHOT,
+            runId,
+            taskId,
+            taskName: 'Documents',
+            path: '/docs/report.txt',
+            size: 5,
+          }),
           expect.objectContaining({ snapshotId: UNKNOWN_SNAPSHOT, runId: null }),
         ],
       },

@@ -22,6 +22,16 @@ export function createFileSearchRepo(db: Executor) {
       return rows.map((row) => row.id);
     },
 
+    /** The names of these tasks of the machine, by id. */
+    async taskNames(machineId: number, taskIds: readonly number[]): Promise<Map<number, string>> {
+      if (taskIds.length === 0) return new Map();
+      const rows = await db
+        .select({ id: backupTasks.id, name: backupTasks.name })
+        .from(backupTasks)
+        .where(and(eq(backupTasks.backupMachineId, machineId), inArray(backupTasks.id, [...taskIds])));
+      return new Map(rows.map((row) => [row.id, row.name]));
+    },
+
     /** The machine's backup runs that made these snapshots, by snapshot id. */
     async runsBySnapshot(machineId: number, snapshotIds: readonly string[]): Promise<Map<string, number>> {
       if (snapshotIds.length === 0) return new Map();

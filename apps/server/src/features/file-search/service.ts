@@ -157,7 +157,12 @@ export function createFileSearchService(deps: { repo: FileSearchRepo; channel: (
       let update: FileSearchUpdate;
       if (event.type === 'fileSearchMatches') {
         const runs = await repo.runsBySnapshot(machineId, [...new Set(event.matches.map((m) => m.snapshotId))]);
-        const hits = event.matches.map((match) => ({ ...match, runId: runs.get(match.snapshotId) ?? null }));
+        const names = await repo.taskNames(machineId, [...new Set(event.matches.map((m) => m.taskId))]);
+        const hits = event.matches.map((match) => ({
+          ...match,
+          taskName: names.get(match.taskId) ?? null,
+          runId: runs.get(match.snapshotId) ?? null,
+        }));
         update = { fileSearchId: key.searchId, kind: 'matches', hits };
       } else {
         update = { fileSearchId: key.searchId, kind: 'finished', outcome: event.outcome, message: event.message };
