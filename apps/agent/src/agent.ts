@@ -19,6 +19,8 @@ import {
   type AgentToServer,
   agentToServerSchema,
   awaitsSeedCreation,
+  FILE_SEARCH_TEXTS,
+  fileSearchRefusal,
   interruptedActionMessage,
   isPanelBackupType,
   type RepositorySettings,
@@ -40,6 +42,7 @@ import {
   writePrivateFile,
   writeStoredTasks,
 } from './config.js';
+import { type FileSearchMessage, runFileSearch } from './file-search.js';
 import { LogFile, logDirOf, uploadLogFiles } from './logs.js';
 import { Outbox } from './outbox.js';
 import { backupPanelTask, PanelNotInstalledError, panelTree } from './panels.js';
@@ -107,6 +110,8 @@ export class Agent {
   private state: ConnectionState;
   /** commandId → the stop of every realtime command running now. */
   readonly realtimeCommands = new Map<number, AbortController>();
+  /** searchKey → the stop of every file search running now. */
+  readonly fileSearches = new Map<string, AbortController>();
 
   constructor(private readonly options: AgentOptions) {
     this.config = options.config;
@@ -369,6 +374,16 @@ export class Agent {
         );
         return;
       }
+      case 'fileSearch': {
+        this.startFileSearch(message);
+        return;
+      }
+      case 'stopFileSearch': {
+        const running = this.fileSearches.get(message.searchKey);
+        running?.abort();
+        this.reply(message.requestId, Boolean(running), running ? [] : [FILE_SEARCH_TEXTS.notRunning]);
+        return;
+      }
       case 'uploadLogFiles': {
         await this.uploadLogs(message.requestId, message.includeUpdaterLogs);
         return;
@@ -460,6 +475,27 @@ export class Agent {
     this.log(`running realtime command ${message.commandId}: restic ${message.baseCommand}`);
     void runRealtimeCommand(runner, message, (event) => this.emit(event), { signal: stop.signal }).finally(() =>
       this.realtimeCommands.delete(message.commandId),
+    );
+  }
+
+  /** Starts a file search (issue 31): replies at once, then streams its matches and finish. */
+  private startFileSearch(message: FileSearchMessage): void {
+    const runner = this.runner;
+    const refused = runner
+      ? this.fileSearches.has(message.searchKey)
+        ? FILE_SEARCH_TEXTS.alreadyRunning
+        : fileSearchRefusal(message)
+      : NO_REPOSITORY;
+    if (refused || !runner) {
+      this.reply(message.requestId, false, [refused ?? NO_REPOSITORY]);
+      return;
+    }
+    const stop = new AbortController();
+    this.fileSearches.set(message.searchKey, stop);
+    this.reply(message.requestId, true, []);
+    this.log(`searching the snapshots of task(s) ${message.taskIds.join(', ')} for ${message.pattern}`);
+    void runFileSearch(runner, message, (event) => this.emit(event), { signal: stop.signal }).finally(() =>
+      this.fileSearches.delete(message.searchKey),
     );
   }
 

@@ -17,6 +17,7 @@ import {
   realtimeCommandArgv,
   realtimeCommandRefusal,
 } from '@portal/domain';
+import { Batcher } from './batcher.js';
 import type { ResticRunner } from './restic.js';
 
 export type RealtimeOutputEvent = Extract<AgentToServer, { type: 'realtimeOutput' }>;
@@ -51,28 +52,18 @@ export function realtimeExitCodeResult(code: number | null, cancelled: boolean):
 
 /** Collects lines and sends them in batches of at most `maxLines`, at least every `intervalMs`. */
 export class LineBatcher {
-  private lines: string[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  private readonly batcher: Batcher<string>;
 
-  constructor(
-    private readonly send: (lines: string[]) => void,
-    private readonly maxLines = REALTIME_BATCH_LINES,
-    private readonly intervalMs = REALTIME_FLUSH_MS,
-  ) {}
+  constructor(send: (lines: string[]) => void, maxLines = REALTIME_BATCH_LINES, intervalMs = REALTIME_FLUSH_MS) {
+    this.batcher = new Batcher(send, { maxItems: maxLines, intervalMs });
+  }
 
   add(line: string): void {
-    this.lines.push(line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line);
-    if (this.lines.length >= this.maxLines) this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => this.flush(), this.intervalMs);
-      this.timer.unref?.();
-    }
+    this.batcher.add(line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line);
   }
 
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    while (this.lines.length > 0) this.send(this.lines.splice(0, this.maxLines));
+    this.batcher.flush();
   }
 }
 

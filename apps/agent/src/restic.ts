@@ -80,6 +80,8 @@ export interface ResticCallOptions {
   /** Added to restic's environment for this call. */
   env?: Readonly<Record<string, string>>;
   onStdoutLine?: (line: string) => void;
+  /** Instead of lines: stdout's text as it arrives (output that is one long line, such as `find --json`'s). */
+  onStdoutText?: (text: string) => void;
   onStderrLine?: (line: string) => void;
   signal?: AbortSignal;
 }
@@ -311,7 +313,7 @@ export class ResticRunner {
   }
 
   /** Runs one restic command; never rejects. Lines are passed on as they arrive. */
-  call({ args, env, onStdoutLine, onStderrLine, signal }: ResticCallOptions): Promise<ResticExit> {
+  call({ args, env, onStdoutLine, onStdoutText, onStderrLine, signal }: ResticCallOptions): Promise<ResticExit> {
     return new Promise((resolve) => {
       let cancelled = false;
       let child: ChildProcess;
@@ -337,8 +339,13 @@ export class ResticRunner {
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
       const streams: Promise<void>[] = [];
+      if (onStdoutText && child.stdout) {
+        const stdout = child.stdout.setEncoding('utf8');
+        stdout.on('data', (text: string) => onStdoutText(text));
+        streams.push(new Promise((done) => stdout.once('close', () => done())));
+      }
       for (const [stream, handler] of [
-        [child.stdout, onStdoutLine],
+        [onStdoutText ? null : child.stdout, onStdoutLine],
         [child.stderr, onStderrLine],
       ] as const) {
         if (!stream) continue;

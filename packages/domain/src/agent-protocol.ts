@@ -10,6 +10,7 @@ import {
   TASK_STATUSES,
   TRANSFER_PHASES,
 } from './enums.js';
+import { FILE_SEARCH, FILE_SEARCH_OUTCOMES, fileMatchSchema } from './file-search.js';
 import { machineEditSchema } from './forms/machine.js';
 import { RESTORE_FOLDER_MAX } from './forms/restore.js';
 import { backupItemSchema } from './forms/task.js';
@@ -63,6 +64,7 @@ export function reconnectDelayMs(attempt: number, random: () => number = Math.ra
 }
 
 const requestId = z.string().min(1).max(100);
+const fileSearchKey = z.string().min(1).max(200);
 const isoTime = z.iso.datetime({ offset: true });
 
 // --- Linking a machine ---------------------------------------------------------------------------------
@@ -307,6 +309,21 @@ export const serverToAgentSchema = z.discriminatedUnion('type', [
     commandFlags: z.array(z.string().max(4096)).max(100),
   }),
   z.object({ type: z.literal('stopRealtimeCommand'), requestId, commandId: z.number().int().positive() }),
+  /**
+   * Find files (issue 31): `restic find --json` of the pattern over the snapshots of these tasks (their tags), newest
+   * snapshot first, the matches sent as `fileSearchMatches` up to `limit`, then `fileSearchFinished`. `searchKey`
+   * is the portal's name of the search, echoed in every event; the agent replies at once (refused, or taken).
+   */
+  z.object({
+    type: z.literal('fileSearch'),
+    requestId,
+    searchKey: fileSearchKey,
+    taskIds: z.array(idSchema).min(1).max(10_000),
+    pattern: z.string().min(1).max(FILE_SEARCH.commandPatternMax),
+    ignoreCase: z.boolean(),
+    limit: z.number().int().min(1).max(FILE_SEARCH.maxMatches),
+  }),
+  z.object({ type: z.literal('stopFileSearch'), requestId, searchKey: fileSearchKey }),
   z.object({ type: z.literal('uploadLogFiles'), requestId, includeUpdaterLogs: z.boolean() }),
   z.object({ type: z.literal('refreshStorage'), requestId }),
 ]);
@@ -399,6 +416,18 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
     type: z.literal('realtimeOutput'),
     commandId: z.number().int().positive(),
     lines: z.array(z.string().max(8000)).min(1).max(500),
+  }),
+  z.object({
+    type: z.literal('fileSearchMatches'),
+    searchKey: fileSearchKey,
+    matches: z.array(fileMatchSchema).min(1).max(FILE_SEARCH.batchMatches),
+  }),
+  z.object({
+    type: z.literal('fileSearchFinished'),
+    searchKey: fileSearchKey,
+    outcome: z.enum(FILE_SEARCH_OUTCOMES),
+    /** Why it failed (restic's last words), else null. */
+    message: z.string().max(4000).nullable(),
   }),
   z.object({
     type: z.literal('realtimeFinished'),

@@ -31,6 +31,12 @@ import type {
 import { ALL_CUSTOMERS_ID, customerListQuerySchema, machineListQuerySchema, taskListQuerySchema } from './dashboard.js';
 import { type Paged, pagingQuerySchema } from './envelope.js';
 import {
+  type FileSearchStarted,
+  fileHistoryRequestSchema,
+  fileSearchRequestSchema,
+  fileSearchStopSchema,
+} from './file-search.js';
+import {
   type BillingConnectionResult,
   type BillingInfo,
   type BillingServerRow,
@@ -710,6 +716,26 @@ export const ROUTES = {
     list: post('/backupmachines/:machineId/treeitems', 'signedIn', {
       body: treeItemsRequestSchema,
       response: answer<TreeItemsResult>(),
+    }),
+  },
+  /**
+   * Finding files in the snapshots (issue 31; ours): the agent searches, its matches reach the caller's browsers on
+   * the machine's queue (FileSearchUpdate). For whoever may read the machine's backed-up data (mayHandleBackupData).
+   */
+  fileSearch: {
+    /** Without taskId: every task of the machine. */
+    start: post('/backupmachines/:machineId/filesearches', 'signedIn', {
+      body: fileSearchRequestSchema,
+      response: answer<FileSearchStarted>(),
+    }),
+    /** Every snapshot of the task that holds the path. */
+    history: post('/backupmachines/:machineId/backuptasks/:taskId/filehistory', 'signedIn', {
+      body: fileHistoryRequestSchema,
+      response: answer<FileSearchStarted>(),
+    }),
+    stop: post('/backupmachines/:machineId/filesearches/stop', 'signedIn', {
+      body: fileSearchStopSchema,
+      response: answer<null>(),
     }),
   },
   /**

@@ -46,6 +46,7 @@ const AREA_GROUPS: Record<string, AuditKindGroup> = {
   taskForm: 'Tasks and restores',
   taskOverview: 'Tasks and restores',
   restore: 'Tasks and restores',
+  fileSearch: 'Tasks and restores',
   seeding: 'Tasks and restores',
   live: 'Tasks and restores',
   storageAccounts: 'Storage',
@@ -216,6 +217,9 @@ export const AUDIT_ROUTE_KIND_LABELS: Record<string, string> = {
   'restore.restoreToMachine': 'Files restored to a machine',
   'restore.download': 'Backed-up files downloaded',
   'restore.deleteArchive': 'Snapshot deleted',
+  'fileSearch.start': 'Backed-up files searched',
+  'fileSearch.history': 'Backed-up file history viewed',
+  'fileSearch.stop': 'File search stopped',
 
   'packageTemplates.provider.list': 'Package templates viewed (provider)',
   'packageTemplates.provider.add': 'Package template added (provider)',

@@ -17,6 +17,7 @@ export * from './dashboard.js';
 export * from './enums.js';
 export * from './envelope.js';
 export * from './exclusions.js';
+export * from './file-search.js';
 export * from './first-page-texts.js';
 export * from './forms/index.js';
 export * from './ids.js';

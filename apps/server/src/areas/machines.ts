@@ -10,6 +10,9 @@ import { createBackupStateService } from '../features/backup-state/service.js';
 import { createDashboardRepo } from '../features/dashboard/repo.js';
 import { registerDashboardRoutes } from '../features/dashboard/routes.js';
 import { createDashboardService } from '../features/dashboard/service.js';
+import { createFileSearchRepo } from '../features/file-search/repo.js';
+import { registerFileSearchRoutes } from '../features/file-search/routes.js';
+import { createFileSearchService } from '../features/file-search/service.js';
 import { createInProcessBus, createRedisBus, type LiveBus } from '../features/live/bus.js';
 import {
   createLiveChannel,
@@ -165,6 +168,13 @@ export async function wireMachines(
     },
     now,
   });
+  const fileSearch = createFileSearchService({
+    repo: createFileSearchRepo(db),
+    channel: () => {
+      if (!channel) throw new Error('live channel not ready');
+      return channel;
+    },
+  });
   const handlers =
     deps.live?.handlers ??
     createMachineChannelHandlers({
@@ -182,6 +192,7 @@ export async function wireMachines(
       machine: (machineId) => dashboardRepo.machine(machineId),
       channel: channelPort,
       realtime,
+      fileSearch,
     });
   const commandAudit = createLiveCommandAudit({ audit, tenants: createTenantLookup(db), log: ctx.log });
   const live = createLiveChannel({
@@ -202,6 +213,7 @@ export async function wireMachines(
   runner.add(liveSessionsJob({ live }));
   await registerLiveRoutes(app, { channel: live, publicUrl: config.publicUrl });
   registerRealtimeCommandRoutes(app, { realtime });
+  registerFileSearchRoutes(app, { fileSearch });
   registerMachineAuthRoutes(app, {
     credentials,
     disconnectMachine: (machineId) => live.disconnectMachine(machineId),

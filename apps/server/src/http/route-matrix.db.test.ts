@@ -105,6 +105,9 @@ const EXPECTED: Record<string, AccessLevel> = {
   'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId':
     'providerAdmin',
   'POST /backupmachines/:machineId/treeitems': 'signedIn',
+  'POST /backupmachines/:machineId/filesearches': 'signedIn',
+  'POST /backupmachines/:machineId/backuptasks/:taskId/filehistory': 'signedIn',
+  'POST /backupmachines/:machineId/filesearches/stop': 'signedIn',
   'DELETE /agent/machines/:machineId/credential': 'public',
   'POST /agent/link': 'public',
   'POST /backupmachines/linkingcodes': 'customerMember',

@@ -251,6 +251,8 @@ export function createAgentEventService(deps: {
         case 'reply':
         case 'realtimeOutput':
         case 'realtimeFinished':
+        case 'fileSearchMatches':
+        case 'fileSearchFinished':
           // Answers to commands: the live channel routes them to the browser that asked.
           return [];
       }

@@ -7,6 +7,7 @@ import {
 } from '@portal/domain';
 import type { MachineContext } from '../../db/machine-context.js';
 import type { AgentEventService } from '../agent-events/service.js';
+import type { FileSearchService } from '../file-search/service.js';
 import type { Side } from '../live/bus.js';
 import type { LiveHandlers } from '../live/channel.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
@@ -62,12 +63,18 @@ export function createMachineChannelHandlers(deps: {
   channel: () => ChannelPort;
   /** Realtime restic commands (issue #5): records their output and finish, and the agent's refusals. */
   realtime?: Pick<RealtimeCommandService, 'onAgentEvent' | 'onAgentReply'>;
+  /** File searches (issue 31): their matches and finish go to the browsers of the user who asked. */
+  fileSearch?: Pick<FileSearchService, 'onAgentEvent'>;
 }): LiveHandlers {
   return {
     async onAgentEvent(machine: AuthenticatedMachine, event) {
       const channel = deps.channel();
       if (event.type === 'realtimeOutput' || event.type === 'realtimeFinished') {
         await deps.realtime?.onAgentEvent(machine.id, event);
+        return;
+      }
+      if (event.type === 'fileSearchMatches' || event.type === 'fileSearchFinished') {
+        await deps.fileSearch?.onAgentEvent(machine.id, event);
         return;
       }
       if (event.type === 'reply') {

@@ -3,6 +3,7 @@ import {
   customerUrl,
   DASHBOARD_TOPICS,
   dashboardChangeSchema,
+  FILE_SEARCH_TEXTS,
   type MachineDetail,
   MESSAGES,
   machineStatusBadge,
@@ -18,6 +19,7 @@ import { useSession } from '../../app/session';
 import { DetailTable, NotFound, recordCrumbs, Section, StatusBadge, TooltipButton, useDialogSubmit } from '../../ui';
 import { DetailPage } from '../../ui/DetailPage';
 import { ResticDiagnosticsButton } from '../diagnostics/ResticDiagnosticsButton';
+import { FileSearchPanel } from '../file-search/FileSearchPanel';
 import { AddTaskButton } from '../tasks/form/TaskFormDialog';
 import { TasksTable } from '../tasks/TasksTable';
 import { ChangeMachineStatusDialog } from './ChangeMachineStatusDialog';
@@ -218,6 +220,12 @@ function MachineScreen({ audience, machineId }: { audience: Audience; machineId:
                 backupPackageId: machine.backupPackageId,
                 osFamily: machine.osFamily,
               }}
+            />
+          </Section>
+          <Section title={FILE_SEARCH_TEXTS.searchLabel}>
+            <FileSearchPanel
+              machineId={machine.id}
+              history={{ osFamily: machine.osFamily, restore: machine.manageable, downloadDisabled: false }}
             />
           </Section>
           <EditMachineDialog show={dialog === 'edit'} onHide={close} machine={machine} />

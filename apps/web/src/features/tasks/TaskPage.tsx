@@ -6,6 +6,7 @@ import {
   actionCancelledText,
   BACKUP_TYPE_TEXTS,
   durationText,
+  FILE_SEARCH_TEXTS,
   failureMessageToShow,
   ID_MAX,
   itemProgressText,
@@ -54,6 +55,7 @@ import {
   UsageBar,
   useDialogAction,
 } from '../../ui';
+import { FileSearchPanel } from '../file-search/FileSearchPanel';
 import { MessageLogDialog } from '../machines/MessageLogDialog';
 import { EditTaskButton } from './form/TaskFormDialog';
 import { useCancelAction } from './mutations';
@@ -215,6 +217,13 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
       </Section>
       <Section title="Snapshots">
         <SnapshotsTable audience={audience} taskRef={taskRef} task={task} onChanged={refresh} />
+      </Section>
+      <Section title={FILE_SEARCH_TEXTS.searchLabel}>
+        <FileSearchPanel
+          machineId={taskRef.machineId}
+          taskId={taskRef.taskId}
+          history={{ osFamily: task.osFamily, restore: task.restore, downloadDisabled: task.downloadDisabled }}
+        />
       </Section>
       <RunTaskDialog show={dialog === 'run'} onHide={() => setDialog(null)} taskRef={taskRef} taskName={task.name} />
       {target && (

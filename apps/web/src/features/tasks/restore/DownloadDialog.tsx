@@ -1,4 +1,11 @@
-import { CSRF_FIELD_NAME, DOWNLOAD_START_DELAY_MS, downloadRequestSchema, MESSAGES, ROUTES } from '@portal/domain';
+import {
+  CSRF_FIELD_NAME,
+  DOWNLOAD_START_DELAY_MS,
+  downloadRequestSchema,
+  MESSAGES,
+  ROUTES,
+  type SnapshotTreeItem,
+} from '@portal/domain';
 import { type FormEvent, useState } from 'react';
 import { csrfToken } from '../../../app/initial-data';
 import { type DialogProps, useDialogSubmit } from '../../../ui';
@@ -28,6 +35,8 @@ export function postDownloadForm(action: string): void {
 
 export interface DownloadDialogProps extends DialogProps {
   run: RunRef;
+  /** Chosen when the dialog opens (a file's history: that file). */
+  initialItems?: readonly SnapshotTreeItem[];
 }
 
 /**
@@ -35,10 +44,10 @@ export interface DownloadDialogProps extends DialogProps {
  * must be selected.'). The initiate call answers a downloadId; 'Download starting shortly....' is shown and the
  * form POST follows 8 s later (002 §9), after the dialog has closed.
  */
-export function DownloadDialog({ show, run, onHide, animation }: DownloadDialogProps) {
+export function DownloadDialog({ show, run, onHide, animation, initialItems }: DownloadDialogProps) {
   const [downloadAll, setDownloadAll] = useState(false);
   const [itemsError, setItemsError] = useState<string | null>(null);
-  const choice = useChosenItems(() => setItemsError(null));
+  const choice = useChosenItems(() => setItemsError(null), initialItems);
   const [submitting, setSubmitting] = useState(false);
   const submission = useDialogSubmit({
     mutation: useInitiateDownload(),

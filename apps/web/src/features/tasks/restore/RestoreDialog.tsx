@@ -9,6 +9,7 @@ import {
   type RestoreConflictChoice,
   type RestoreRequestForm,
   restoreRequestSchemaFor,
+  type SnapshotTreeItem,
 } from '@portal/domain';
 import { useId, useMemo } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -33,10 +34,10 @@ type RestoreFormValues = RestoreRequestForm & {
   existingFiles: RestoreConflictChoice;
 };
 
-const newRequest = (): RestoreFormValues => ({
+const newRequest = (initialItems: readonly SnapshotTreeItem[] = []): RestoreFormValues => ({
   requestId: crypto.randomUUID(),
   restoreAllItems: false,
-  backedUpItemsToRestore: [],
+  backedUpItemsToRestore: initialItems.map(({ path, name, type }) => ({ path, name, type })),
   target: 'FOLDER',
   targetFolder: '',
   // Nothing on the machine is lost unless the user asks for it.
@@ -49,6 +50,8 @@ export interface RestoreDialogProps extends DialogProps {
   osFamily: OsFamily;
   /** The agent has taken the restore: the page shows its action. */
   onStarted: () => void;
+  /** Chosen when the dialog opens (a file's history: that file). */
+  initialItems?: readonly SnapshotTreeItem[];
 }
 
 /**
@@ -58,17 +61,17 @@ export interface RestoreDialogProps extends DialogProps {
  * by default; overwriting the original place is warned of). The agent then runs `restic restore`, shown as a Restore
  * action of the task.
  */
-export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animation }: RestoreDialogProps) {
+export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animation, initialItems }: RestoreDialogProps) {
   const platform = exclusionPlatformOf(osFamily);
   const schema = useMemo(() => restoreRequestSchemaFor(platform), [platform]);
   const form = useForm<RestoreFormValues>({
     resolver: zodResolver(schema) as unknown as Resolver<RestoreFormValues>,
-    defaultValues: newRequest(),
+    defaultValues: newRequest(initialItems),
   });
   const choice = useChosenItems((items) => {
     form.setValue('backedUpItemsToRestore', items);
     form.clearErrors('backedUpItemsToRestore');
-  });
+  }, initialItems);
   const targetId = useId();
   const submission = useDialogSubmit({
     mutation: useRestoreToMachine(),
@@ -101,7 +104,7 @@ export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animatio
       onSubmit={onSubmit}
       submitting={submission.submitting}
       submitLabel={TEXT.restoreSubmit}
-      onExited={() => form.reset(newRequest())}
+      onExited={() => form.reset(newRequest(initialItems))}
       animation={animation}
       data-testid="restore-dialog"
       run={run}

@@ -1,4 +1,4 @@
-import { MESSAGES, type OsFamily } from '@portal/domain';
+import { MESSAGES, type OsFamily, type SnapshotTreeItem } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { ConfirmByNameDialog, DialogButton, useDialogAction } from '../../../ui';
@@ -14,16 +14,18 @@ export interface RunDataProps {
   runId: number;
   /** 002 §4.2: download is disabled while an action of the task is in progress or the task is being deleted. */
   disabled?: boolean;
+  /** Chosen when the dialog opens (a file's history: that file). */
+  initialItems?: readonly SnapshotTreeItem[];
 }
 
 /** Download of a run's snapshot (002 §7.6): opens the dialog with the snapshot's tree. */
-export function DownloadButton({ machineId, taskId, runId, disabled }: RunDataProps) {
+export function DownloadButton({ machineId, taskId, runId, disabled, initialItems }: RunDataProps) {
   return (
     <DialogButton
       size="sm"
       variant="outline-primary"
       disabled={disabled}
-      dialog={(open) => <DownloadDialog {...open} run={{ machineId, taskId, runId }} />}
+      dialog={(open) => <DownloadDialog {...open} run={{ machineId, taskId, runId }} initialItems={initialItems} />}
     >
       {TEXT.downloadButton}
     </DialogButton>
@@ -38,6 +40,7 @@ export function RestoreButton({
   disabled,
   osFamily,
   onStarted,
+  initialItems,
 }: RunDataProps & { osFamily: OsFamily; onStarted: () => void }) {
   return (
     <DialogButton
@@ -45,7 +48,13 @@ export function RestoreButton({
       variant="outline-primary"
       disabled={disabled}
       dialog={(open) => (
-        <RestoreDialog {...open} run={{ machineId, taskId, runId }} osFamily={osFamily} onStarted={onStarted} />
+        <RestoreDialog
+          {...open}
+          run={{ machineId, taskId, runId }}
+          osFamily={osFamily}
+          onStarted={onStarted}
+          initialItems={initialItems}
+        />
       )}
     >
       {TEXT.restoreButton}

@@ -116,9 +116,13 @@ export function SnapshotTree(props: TreeProps) {
 /** A chosen item as the download and restore requests carry it. */
 export type ChosenItem = Pick<SnapshotTreeItem, 'path' | 'name' | 'type'>;
 
-/** The items chosen in a snapshot tree, by path; `onChange` hears each new choice. */
-export function useChosenItems(onChange?: (items: ChosenItem[]) => void) {
-  const [chosen, setChosen] = useState<ReadonlyMap<string, SnapshotTreeItem>>(new Map());
+/**
+ * The items chosen in a snapshot tree, by path; `onChange` hears each new choice. `initial` is what each opening
+ * starts with (a file's history: that file).
+ */
+export function useChosenItems(onChange?: (items: ChosenItem[]) => void, initial: readonly SnapshotTreeItem[] = []) {
+  const start = () => new Map(initial.map((item) => [item.path, item]));
+  const [chosen, setChosen] = useState<ReadonlyMap<string, SnapshotTreeItem>>(start);
   const itemsOf = (map: ReadonlyMap<string, SnapshotTreeItem>): ChosenItem[] =>
     [...map.values()].map(({ path, name, type }) => ({ path, name, type }));
   const toggle = (item: SnapshotTreeItem, on: boolean) => {
@@ -128,7 +132,7 @@ export function useChosenItems(onChange?: (items: ChosenItem[]) => void) {
     setChosen(next);
     onChange?.(itemsOf(next));
   };
-  return { chosen, toggle, items: itemsOf(chosen), reset: () => setChosen(new Map()) };
+  return { chosen, toggle, items: itemsOf(chosen), reset: () => setChosen(start()) };
 }
 
 export interface ItemsDialogProps extends Omit<FormModalProps, 'size' | 'children'> {
