@@ -22,6 +22,7 @@ import {
   PANEL_ACCOUNT_NAME,
 } from './panels.js';
 import { MAX_CHOSEN_ITEMS, resticSnapshotIdSchema, snapshotPathSchema } from './restore.js';
+import { runProgressFiguresSchema, runSummarySchema } from './run-report.js';
 
 /**
  * What the agent and the server say to each other over the agent endpoint of the live channel
@@ -351,6 +352,8 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
     totalItems: z.number().int().min(0),
     bytesDone: z.number().int().min(0),
     bytesTotal: z.number().int().min(0),
+    /** The run report's live figures (issue 31): files done, speed, time left; older agents leave them out. */
+    ...runProgressFiguresSchema.shape,
   }),
   z.object({
     type: z.literal('runFinished'),
@@ -374,6 +377,11 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
     panelAccounts: z.array(z.string().regex(PANEL_ACCOUNT_NAME)).max(MAX_RUN_ACCOUNT_SNAPSHOTS).optional(),
     bytesAdded: z.number().int().min(0).nullable(),
     bytesTotal: z.number().int().min(0).nullable(),
+    /**
+     * What the backup did (issue 31): restic's summary counts and duration, of all accounts of a panel run. Left out
+     * by failed runs and older agents.
+     */
+    summary: runSummarySchema.optional(),
   }),
   z.object({
     type: z.literal('messages'),

@@ -23,6 +23,7 @@ import {
   mayChange,
 } from './permissions.js';
 import type { TaskControlReasons } from './remote-management.js';
+import type { RunReport } from './run-report.js';
 import { machineQueue } from './urls.js';
 
 /**
@@ -130,6 +131,8 @@ export interface TaskActionRow {
   /** Busy but without progress for the stall limit (issue 29, runs.ts): shown with the 'Stalled' badge. */
   stalled: boolean;
   cancellable: boolean;
+  /** Ours (issue 31): what the run did, or is doing: files, bytes, duration, speed, time left. */
+  report: RunReport;
 }
 
 /** 002 §3 'Snapshot', with what its row shows. */

@@ -10,6 +10,7 @@ import {
   PACKAGE_REQUEST_TYPES,
   PACKAGE_STATUSES,
   RUN_STATUSES,
+  type RunSummary,
   SNAPSHOT_STORAGE_STATUSES,
   SPEED_UNITS,
   STORAGE_QUOTA_UNITS,
@@ -366,6 +367,12 @@ export const taskActions = pgTable(
     lastProgressAt: ts('last_progress_at').notNull().defaultNow(),
     /** Set when a busy run reported no progress for the stall limit; its next progress report clears it. */
     stalledAt: ts('stalled_at'),
+    /** The run report (issue 31): the last progress report's files done, speed and time left (null: not reported). */
+    progressFilesDone: integer('progress_files_done'),
+    progressBytesPerSecond: bigint('progress_bytes_per_second', { mode: 'number' }),
+    progressSecondsRemaining: integer('progress_seconds_remaining'),
+    /** What the finished backup did (restic's summary counts and duration); null from older agents. */
+    summary: jsonb('summary').$type<RunSummary>(),
   },
   (t) => [
     uniqueIndex('task_actions_run_key_uq').on(t.backupMachineId, t.runKey),

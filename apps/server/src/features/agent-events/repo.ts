@@ -8,7 +8,9 @@ import {
   machineStopsTasks,
   type OsFamily,
   packageStopsTasks,
+  type RunProgressFigures,
   type RunStatus,
+  type RunSummary,
   type TransferPhase,
 } from '@portal/domain';
 import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
@@ -39,6 +41,8 @@ export interface ActionOutcome {
   bytesTotal: number | null;
   /** Whether the portal can reach the snapshot (default: when there is one); a seed's is on the seed disk. */
   snapshotsAvailable?: boolean;
+  /** What the backup did (issue 31), when its agent said. */
+  summary?: RunSummary | undefined;
 }
 
 /** The columns of a finished action: a failed one keeps the progress it had reached. */
@@ -53,6 +57,7 @@ export const finishedAction = (outcome: ActionOutcome) => ({
   phase: 'FINALIZED' as const,
   transferProgressPercentage: outcome.status === 'FAILED' ? sql`${taskActions.transferProgressPercentage}` : 100,
   snapshotsAvailable: outcome.snapshotsAvailable ?? outcome.snapshotId !== null,
+  summary: outcome.summary ?? null,
 });
 
 /** The queries behind what agents report: runs, progress, messages, snapshots and the machine itself. */
@@ -193,7 +198,7 @@ export function createAgentEventsRepo(db: Executor) {
     async recordProgress(
       machineId: number,
       runKey: string,
-      progress: {
+      progress: RunProgressFigures & {
         phase: TransferPhase;
         percentage: number;
         currentItem: number;
@@ -219,6 +224,9 @@ export function createAgentEventsRepo(db: Executor) {
           currentTransfer: progress.currentItem,
           totalTransfers: progress.totalItems,
           progressBytesDone: progress.bytesDone,
+          progressFilesDone: progress.filesDone ?? null,
+          progressBytesPerSecond: progress.bytesPerSecond ?? null,
+          progressSecondsRemaining: progress.secondsRemaining ?? null,
         })
         .where(and(actionOf(machineId, runKey), inArray(taskActions.status, BUSY)))
         .returning({ id: taskActions.id });

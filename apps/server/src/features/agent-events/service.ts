@@ -183,6 +183,7 @@ export function createAgentEventService(deps: {
                 snapshotId: event.snapshotId,
                 bytesAdded: event.bytesAdded,
                 bytesTotal: event.bytesTotal,
+                summary: event.summary,
                 ...(onSeedDisk ? { snapshotsAvailable: false } : {}),
               })) !== null;
             if (finished && event.snapshotId) {

@@ -81,6 +81,7 @@ const run = (overrides: Partial<TaskActionRow> = {}): TaskActionRow => ({
   snapshotsAvailable: true,
   stalled: false,
   cancellable: false,
+  report: { snapshotId: null, bytesAdded: null, bytesProcessed: null, summary: null, progress: null },
   ...overrides,
 });
 
