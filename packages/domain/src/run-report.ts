@@ -141,11 +141,9 @@ export const RUN_REPORT_TEXTS = {
   bytes: (added: number, processed: number) => `${formatBytes(added)} added, ${formatBytes(processed)} processed`,
   /** The run log's summary line. */
   summary: (r: ResticBackupSummary) =>
-    [
-      `Backup finished. Files: ${RUN_REPORT_TEXTS.fileCounts(r.summary)}. Folders: ${RUN_REPORT_TEXTS.folderCounts(r.summary)}.`,
-      `${RUN_REPORT_TEXTS.bytes(r.bytesAdded, r.bytesProcessed)} in ${formatSeconds(r.summary.durationSeconds)}`,
-      r.snapshotId ? ` (snapshot ${shortSnapshotId(r.snapshotId)}).` : '.',
-    ].join(' '),
+    `Backup finished. Files: ${RUN_REPORT_TEXTS.fileCounts(r.summary)}. Folders: ${RUN_REPORT_TEXTS.folderCounts(r.summary)}. ` +
+    `${RUN_REPORT_TEXTS.bytes(r.bytesAdded, r.bytesProcessed)} in ${formatSeconds(r.summary.durationSeconds)}` +
+    (r.snapshotId ? ` (snapshot ${shortSnapshotId(r.snapshotId)}).` : '.'),
   detailsButton: 'Details',
   detailsTitle: 'Run details',
   close: 'Close',
