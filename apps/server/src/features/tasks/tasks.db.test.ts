@@ -12,6 +12,7 @@ import {
   withPaging,
   withQuery,
 } from '@portal/domain';
+import { SAMPLE_RUN_SUMMARY } from '@portal/domain/testing/task-action';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, backupSnapshots, backupTasks, customers, taskActions } from '../../db/schema/index.js';
@@ -471,15 +472,7 @@ describe('the run report (issue 31)', () => {
         summary: null,
         progress: { bytesDone: 4_000_000, filesDone: 3, bytesPerSecond: 2_000_000, secondsRemaining: 3 },
       });
-      const summary = {
-        filesNew: 5,
-        filesChanged: 1,
-        filesUnmodified: 3,
-        dirsNew: 2,
-        dirsChanged: 1,
-        dirsUnmodified: 0,
-        durationSeconds: 4.5,
-      };
+      const summary = SAMPLE_RUN_SUMMARY;
       await agent.send({
         type: 'runFinished',
         runKey: 'report-run',

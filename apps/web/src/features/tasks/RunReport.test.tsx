@@ -1,4 +1,5 @@
 import type { RunReport, TaskActionRow } from '@portal/domain';
+import { makeRunReport, makeTaskAction, SAMPLE_RUN_SUMMARY } from '@portal/domain/testing/task-action';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -9,33 +10,16 @@ import { RunDetailsButton, RunFigures } from './RunReport';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const summary = {
-  filesNew: 5,
-  filesChanged: 1,
-  filesUnmodified: 3,
-  dirsNew: 2,
-  dirsChanged: 1,
-  dirsUnmodified: 0,
-  durationSeconds: 4,
-};
+const summary = { ...SAMPLE_RUN_SUMMARY, durationSeconds: 4 };
 
-const run = (id: number, report: Partial<RunReport> = {}, overrides: Partial<TaskActionRow> = {}): TaskActionRow => ({
-  id,
-  type: 'BACKUP_RUN',
-  status: 'FINISHED_SUCCESS',
-  timeStarted: new Date(Date.UTC(2026, 11, 1) + id * 3_600_000).toISOString(),
-  timeFinished: new Date(Date.UTC(2026, 11, 1) + id * 3_600_000 + id * 1000).toISOString(),
-  transferProgressPercentage: 100,
-  currentTransfer: 1,
-  totalTransfers: 1,
-  phase: 'FINALIZED',
-  failureMessage: null,
-  snapshotsAvailable: true,
-  stalled: false,
-  cancellable: false,
-  report: { snapshotId: null, bytesAdded: null, bytesProcessed: null, summary: null, progress: null, ...report },
-  ...overrides,
-});
+const run = (id: number, report: Partial<RunReport> = {}, overrides: Partial<TaskActionRow> = {}) =>
+  makeTaskAction({
+    id,
+    timeStarted: new Date(Date.UTC(2026, 11, 1) + id * 3_600_000).toISOString(),
+    timeFinished: new Date(Date.UTC(2026, 11, 1) + id * 3_600_000 + id * 1000).toISOString(),
+    report: makeRunReport(report),
+    ...overrides,
+  });
 
 describe('run report (issue 31)', () => {
   it('shows bytes and files done, speed and time left while the run is busy', () => {
