@@ -207,10 +207,10 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   await page.getByRole('button', { name: 'Run now' }).click();
   await runDialog.getByRole('button', { name: 'Run now' }).click();
   await expect(runs.locator('tbody tr')).toHaveCount(2, { timeout: 30_000 });
-  // While it sends, its row tells bytes and files done, the speed and the time left (issue 31).
-  await expect(firstRun.getByTestId('run-figures')).toHaveText(/ done, \d+ files?, .+\/s, .+ left$/, {
-    timeout: 30_000,
-  });
+  // While it runs, its row tells bytes and files done and the speed (issue 31). restic 0.14 estimates the time left
+  // only while it reads, and it has read this small folder at once (the upload limit holds it back after), so the
+  // time left is the unit tests' (RunReport.test.tsx).
+  await expect(firstRun.getByTestId('run-figures')).toHaveText(/ done, \d+ files?, .+\/s$/, { timeout: 30_000 });
   await firstRun.getByRole('button', { name: 'Cancel', exact: true }).click();
   const cancel = page.getByRole('dialog', { name: 'Cancel action' });
   await cancel.getByRole('button', { name: 'Cancel action', exact: true }).click();
