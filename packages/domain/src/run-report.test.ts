@@ -4,13 +4,13 @@ import {
   addRunSummaries,
   RUN_CHART_RUNS,
   RUN_REPORT_TEXTS,
-  type RunReport,
   readResticProgress,
   readResticSummary,
   runChartPoints,
   runFiguresText,
   runProgressFiguresText,
 } from './run-report.js';
+import { makeRunReport } from './testing/task-action.js';
 
 // Lines restic 0.14.0 printed for `backup --json` (a second run of a changed tree).
 const SUMMARY_LINE =
@@ -23,14 +23,7 @@ const FIRST_STATUS_LINE =
 
 const parse = (line: string) => JSON.parse(line) as Record<string, unknown>;
 
-const report = (overrides: Partial<RunReport> = {}): RunReport => ({
-  snapshotId: null,
-  bytesAdded: null,
-  bytesProcessed: null,
-  summary: null,
-  progress: null,
-  ...overrides,
-});
+const report = makeRunReport;
 
 describe('run report (issue 31)', () => {
   it("reads restic 0.14's summary: counts, bytes, duration and the short snapshot id", () => {
