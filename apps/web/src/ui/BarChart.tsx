@@ -12,6 +12,8 @@ export interface BarChartProps {
   data: readonly BarChartDatum[];
   /** The largest value's text, written beside the chart's top ('4 min'). */
   maxText?: string;
+  /** How many bars the width is divided for (default: as many as there are): a short series keeps thin bars. */
+  slots?: number;
   width?: number;
   height?: number;
   'data-testid'?: string;
@@ -21,10 +23,18 @@ export interface BarChartProps {
  * A small bar chart drawn as SVG (no chart library, to keep the bundle small): one bar per value, scaled to the
  * largest, each named by its label (tooltip and accessible name). A value of zero still shows a sliver.
  */
-export function BarChart({ title, data, maxText, width = 240, height = 64, 'data-testid': testId }: BarChartProps) {
+export function BarChart({
+  title,
+  data,
+  maxText,
+  slots = data.length,
+  width = 240,
+  height = 64,
+  'data-testid': testId,
+}: BarChartProps) {
   const titleId = useId();
   const max = Math.max(0, ...data.map((d) => d.value));
-  const slot = data.length > 0 ? width / data.length : width;
+  const slot = width / Math.max(1, slots, data.length);
   const gap = Math.min(2, slot / 4);
   return (
     <figure className="mb-0" aria-labelledby={titleId} data-testid={testId}>

@@ -37,11 +37,13 @@ export function RunHistoryChart({ audience, taskRef }: { audience: Audience; tas
       <BarChart
         title={TEXT.chartDuration}
         data={bars((p) => p.durationMs, formatDuration)}
+        slots={RUN_CHART_RUNS}
         maxText={formatDuration(largest((p) => p.durationMs))}
       />
       <BarChart
         title={TEXT.chartBytesAdded}
         data={bars((p) => p.bytesAdded, formatBytes)}
+        slots={RUN_CHART_RUNS}
         maxText={formatBytes(largest((p) => p.bytesAdded))}
       />
     </div>
