@@ -212,6 +212,7 @@ describe('backing up accounts with restic', () => {
           { snapshotId: bob.snapshotId, includes: [] },
         ],
         target,
+        existingFiles: 'OVERWRITE',
       },
       'restore-1',
       (e) => events.push(e),

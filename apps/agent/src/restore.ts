@@ -3,14 +3,23 @@
  * names (one; of a cPanel / DirectAdmin run, each chosen account's), reported as one run of action type
  * BACKUP_RESTORE (runStarted / runProgress / messages / runFinished, like a backup).
  *
- * restic 0.14 prints no JSON progress while restoring, so progress is measured: before the restore `restic ls
- * --json {snapshot}` gives the files and bytes of the chosen items; while it runs the files under the target that
- * the restore has written (changed since it started: restic sets each file's modification time back to the
- * backed-up one, but not its change time) are counted every second.
+ * Existing files (issue 31): restic 0.14 has no `--overwrite`, so each snapshot is restored into a staging folder
+ * (stagingFolder) and then moved into place by the user's choice (restore-merge.ts); the run ends with a summary.
+ *
+ * restic 0.14 prints no JSON progress while restoring (`--json` changes nothing), so progress is measured: before the
+ * restore `restic ls --json {snapshot}` gives the files and bytes of the chosen items; while it runs the files in the
+ * staging folder are counted every second.
  */
-import { lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { type ExclusionPlatform, runOutcomeOfResticExit, type ServerToAgent } from '@portal/domain';
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { dirname, join, posix } from 'node:path';
+import {
+  type ExclusionPlatform,
+  type RestoreSummary,
+  restoreSummaryText,
+  runOutcomeOfResticExit,
+  type ServerToAgent,
+} from '@portal/domain';
 import {
   classifyStderr,
   literalIncludePattern,
@@ -19,6 +28,7 @@ import {
   type RunEvent,
   type RunFinishedEvent,
 } from './restic.js';
+import { mergeRestored } from './restore-merge.js';
 
 export type RestoreCommand = Extract<ServerToAgent, { type: 'restoreRun' }>;
 /** One snapshot of a restore and its chosen paths. */
@@ -90,8 +100,8 @@ async function plan(
   return { files, bytes, roots: snapshot.includes.length > 0 ? [...snapshot.includes] : roots };
 }
 
-/** Files and bytes below `dir` changed since `since` (ms): what the restore has written so far. */
-async function written(dir: string, since: number): Promise<{ files: number; bytes: number }> {
+/** Files and bytes below `dir`: what restic has written into the staging folder so far. */
+async function written(dir: string): Promise<{ files: number; bytes: number }> {
   const total = { files: 0, bytes: 0 };
   const visit = async (path: string): Promise<void> => {
     let info: Awaited<ReturnType<typeof lstat>>;
@@ -103,7 +113,7 @@ async function written(dir: string, since: number): Promise<{ files: number; byt
     if (info.isDirectory()) {
       const names = await readdir(path).catch(() => [] as string[]);
       for (const name of names) await visit(join(path, name));
-    } else if (info.isFile() && info.ctimeMs >= since) {
+    } else if (info.isFile()) {
       total.files++;
       total.bytes += info.size;
     }
@@ -112,10 +122,30 @@ async function written(dir: string, since: number): Promise<{ files: number; byt
   return total;
 }
 
+/** The deepest folder holding every one of the snapshot paths ('/'-separated). */
+function commonFolder(paths: readonly string[]): string {
+  const split = paths.map((path) => posix.dirname(path).split('/').filter(Boolean));
+  const first = split[0] ?? [];
+  let depth = 0;
+  while (depth < first.length && split.every((parts) => parts[depth] === first[depth])) depth++;
+  return `/${first.slice(0, depth).join('/')}`;
+}
+
+/**
+ * Where restic writes before the files are moved into place: a hidden folder inside the chosen folder, or for the
+ * original place beside the restored items (in the nearest existing folder holding them all), so that moving is a
+ * rename on the same file system and needs no more rights than restoring in place.
+ */
+export function stagingFolder(command: RestoreCommand, roots: readonly string[], runKey: string): string {
+  let base = command.target ?? commonFolder(roots);
+  if (command.target === null) while (base !== '/' && !existsSync(base)) base = dirname(base);
+  return join(base, `.portal-restore-${runKey.replace(/[^A-Za-z0-9-]/g, '_')}`);
+}
+
 /**
  * Runs a restore; never rejects. Exit codes: 0 FINISHED_SUCCESS; 1 after restic reported only items it could not
- * write ('ignoring error for …') FINISHED_WARNINGS / SOME_FILES_NOT_ACCESSIBLE; otherwise the domain's
- * runOutcomeOfResticExit (cancel: FAILED / CANCELLATION_REQUESTED).
+ * write ('ignoring error for …') FINISHED_WARNINGS / SOME_FILES_NOT_ACCESSIBLE, as are items that could not be moved
+ * into place; otherwise the domain's runOutcomeOfResticExit (cancel: FAILED / CANCELLATION_REQUESTED).
  */
 export async function runRestore(
   runner: ResticRunner,
@@ -126,7 +156,7 @@ export async function runRestore(
 ): Promise<RunFinishedEvent> {
   const now = options.now ?? (() => new Date());
   const messages = new MessageBatcher(runKey, command.taskId, emit, now, 1000);
-  // Under 100 % until restic has finished: the bytes found under the target may run ahead of what is complete.
+  // Under 100 % until every file is in place: the bytes found in the staging folder may run ahead of restic.
   const progress = (phase: Extract<RunEvent, { type: 'runProgress' }>['phase'], done: number, doneBytes: number) =>
     emit({
       type: 'runProgress',
@@ -139,11 +169,12 @@ export async function runRestore(
       bytesDone: Math.min(doneBytes, totals.bytes),
       bytesTotal: totals.bytes,
     });
-  const completed = () => progress('FINALIZED', totals.files, totals.bytes);
+  let summary: RestoreSummary | null = null;
   const finish = (
     outcome: Pick<RunFinishedEvent, 'status' | 'exitCodeResult'>,
     failureMessage: string | null = null,
   ): RunFinishedEvent => {
+    if (summary) messages.add(summary.errors > 0 ? 'WARNING' : 'INFO', `Restored: ${restoreSummaryText(summary)}`);
     if (failureMessage) messages.add('ERROR', failureMessage);
     messages.flush();
     return {
@@ -155,6 +186,7 @@ export async function runRestore(
       snapshotId: null,
       bytesAdded: null,
       bytesTotal: outcome.status === 'FAILED' ? null : totals.bytes,
+      ...(summary ? { restoreSummary: summary } : {}),
     };
   };
 
@@ -169,37 +201,43 @@ export async function runRestore(
     roots.push(...planned.roots);
   }
   const target = restoreTarget(command);
+  const staging = stagingFolder(command, roots, runKey);
   const names = command.snapshots.map((snapshot) => snapshot.snapshotId.slice(0, 8)).join(', ');
   const of = command.snapshots.length === 1 ? `snapshot ${names}` : `snapshots ${names}`;
-  messages.add('INFO', `Restoring ${totals.files} file(s) of ${of} to ${target}`);
+  messages.add(
+    'INFO',
+    `Restoring ${totals.files} file(s) of ${of} to ${target} (files that already exist: ${command.existingFiles.toLowerCase().replace('_', ' ')})`,
+  );
 
-  const started = Date.now();
-  const measured = roots.map((root) => join(target, root));
+  const startedAt = now();
+  const done = { files: 0, bytes: 0 };
+  const tally: RestoreSummary = { filesRestored: 0, bytesRestored: 0, filesRenamed: 0, filesSkipped: 0, errors: 0 };
+  summary = tally;
   let measuring: Promise<void> | null = null;
   const measure = () => {
     // A walk still going (a large tree) is not started twice.
     measuring ??= (async () => {
-      let files = 0;
-      let bytes = 0;
-      for (const dir of measured) {
-        const found = await written(dir, started);
-        files += found.files;
-        bytes += found.bytes;
-      }
-      progress('TRANSFERRING_FILES', files, bytes);
+      const found = await written(staging);
+      progress('TRANSFERRING_FILES', done.files + found.files, done.bytes + found.bytes);
     })().finally(() => {
       measuring = null;
     });
   };
   progress('TRANSFERRING_FILES', 0, 0);
   const timer = setInterval(measure, options.measureMs ?? MEASURE_MS);
+  const stop = async (outcome: Pick<RunFinishedEvent, 'status' | 'exitCodeResult'>, why: string | null) => {
+    clearInterval(timer);
+    await measuring;
+    await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    return finish(outcome, why);
+  };
   let warnings = false;
-  // One snapshot after the other; the first that fails (or a cancel) ends the restore.
+  // One snapshot after the other, each moved into place before the next; the first that fails (or a cancel) ends it.
   for (const snapshot of command.snapshots) {
-    let itemErrors = 0;
     let fatal: string | null = null;
+    let itemErrors = 0;
     const exit = await runner.call({
-      args: restoreArgs(snapshot, target, options.platform),
+      args: restoreArgs(snapshot, staging, options.platform),
       ...(options.signal ? { signal: options.signal } : {}),
       onStdoutLine: (line) => {
         if (line.trim() !== '') messages.add('INFO', runner.redact(line));
@@ -209,6 +247,7 @@ export async function runRestore(
         const text = runner.redact(line);
         if (ITEM_ERROR.test(line)) {
           itemErrors++;
+          tally.errors++;
           messages.add('WARNING', text);
           return;
         }
@@ -217,19 +256,13 @@ export async function runRestore(
         messages.add(type, text);
       },
     });
-    const stop = async (outcome: Pick<RunFinishedEvent, 'status' | 'exitCodeResult'>, why: string) => {
-      clearInterval(timer);
-      await measuring;
-      return finish(outcome, why);
-    };
     if (exit.spawnError)
       return stop({ status: 'FAILED', exitCodeResult: 'FATAL' }, runner.spawnFailure(exit.spawnError));
     if (exit.cancelled) return stop(runOutcomeOfResticExit(null, true), 'The restore was cancelled.');
-    if (exit.code === 1 && itemErrors > 0) {
-      warnings = true;
-      continue;
-    }
-    const outcome = runOutcomeOfResticExit(exit.code, false);
+    const outcome =
+      exit.code === 1 && itemErrors > 0
+        ? ({ status: 'FINISHED_WARNINGS', exitCodeResult: 'SOME_FILES_NOT_ACCESSIBLE' } as const)
+        : runOutcomeOfResticExit(exit.code, false);
     if (outcome.status === 'FAILED') {
       return stop(
         outcome,
@@ -237,10 +270,34 @@ export async function runRestore(
       );
     }
     if (outcome.status === 'FINISHED_WARNINGS') warnings = true;
+    clearInterval(timer);
+    await measuring;
+    const staged = await written(staging);
+    progress('PROCESSING_TRANSFERRED_FILES', done.files + staged.files, done.bytes + staged.bytes);
+    await mkdir(target, { recursive: true }).catch(() => undefined);
+    const merged = await mergeRestored(staging, target, {
+      existingFiles: command.existingFiles,
+      startedAt,
+      ...(options.signal ? { signal: options.signal } : {}),
+      onError: (path, why) => messages.add('WARNING', `${path} could not be restored: ${why}`),
+    }).catch((error: unknown) => {
+      messages.add('ERROR', `The restored files could not be moved into place: ${String(error)}`);
+      return null;
+    });
+    await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    if (merged === null)
+      return stop({ status: 'FAILED', exitCodeResult: 'FATAL' }, 'The restored files could not be moved into place.');
+    tally.filesRestored += merged.filesRestored;
+    tally.bytesRestored += merged.bytesRestored;
+    tally.filesRenamed += merged.filesRenamed;
+    tally.filesSkipped += merged.filesSkipped;
+    tally.errors += merged.errors;
+    if (merged.errors > 0) warnings = true;
+    done.files += staged.files;
+    done.bytes += staged.bytes;
+    if (options.signal?.aborted) return stop(runOutcomeOfResticExit(null, true), 'The restore was cancelled.');
   }
-  clearInterval(timer);
-  await measuring;
-  completed();
+  progress('FINALIZED', totals.files, totals.bytes);
   return finish(
     warnings
       ? { status: 'FINISHED_WARNINGS', exitCodeResult: 'SOME_FILES_NOT_ACCESSIBLE' }

@@ -21,7 +21,13 @@ import {
   MAX_RUN_ACCOUNT_SNAPSHOTS,
   PANEL_ACCOUNT_NAME,
 } from './panels.js';
-import { MAX_CHOSEN_ITEMS, resticSnapshotIdSchema, snapshotPathSchema } from './restore.js';
+import {
+  MAX_CHOSEN_ITEMS,
+  RESTORE_CONFLICT_CHOICES,
+  resticSnapshotIdSchema,
+  restoreSummarySchema,
+  snapshotPathSchema,
+} from './restore.js';
 import { runProgressFiguresSchema, runSummarySchema } from './run-report.js';
 
 /**
@@ -278,6 +284,11 @@ export const serverToAgentSchema = z.discriminatedUnion('type', [
       .min(1)
       .max(MAX_RUN_ACCOUNT_SNAPSHOTS),
     target: z.string().min(1).max(RESTORE_FOLDER_MAX).nullable(),
+    /**
+     * Files already where restored ones go (issue 31): the agent restores into a staging folder and moves each file
+     * into place by this rule. Left out (an older portal): OVERWRITE, restic's own behaviour.
+     */
+    existingFiles: z.enum(RESTORE_CONFLICT_CHOICES).default('OVERWRITE'),
   }),
   z.object({
     type: z.literal('treeItems'),
@@ -377,6 +388,8 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
     panelAccounts: z.array(z.string().regex(PANEL_ACCOUNT_NAME)).max(MAX_RUN_ACCOUNT_SNAPSHOTS).optional(),
     bytesAdded: z.number().int().min(0).nullable(),
     bytesTotal: z.number().int().min(0).nullable(),
+    /** A restore (issue 31): what it wrote, skipped and could not restore. Left out by backups and older agents. */
+    restoreSummary: restoreSummarySchema.optional(),
     /**
      * What the backup did (issue 31): restic's summary counts and duration, of all accounts of a panel run. Left out
      * by failed runs and older agents.

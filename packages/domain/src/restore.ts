@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Actor, type CommandedMachine, machineAudience, mayChange } from './permissions.js';
+import { formatBytes } from './sizes.js';
 
 /**
  * A run's backed-up data: the snapshot's tree, downloads (002 §3 'Download', §5.8, §7.6; the request schema is
@@ -88,3 +89,69 @@ export function mayHandleBackupData(actor: Actor, machine: CommandedMachine, wha
 
 /** Where a chosen item is written in a zip: its path without the leading '/', as restic dump names it. */
 export const zipEntryName = (path: string) => path.replace(/^\/+/, '');
+
+// --- Restore to the machine: existing files and the summary (issue 31) -----------------------------------------
+
+/**
+ * What a restore does with a restored file whose name already exists where it goes: replace it (restic's own way),
+ * leave the machine's file alone, or keep both, the restored one under a new name (keptBothName).
+ */
+export const RESTORE_CONFLICT_CHOICES = ['OVERWRITE', 'SKIP', 'KEEP_BOTH'] as const;
+export type RestoreConflictChoice = (typeof RESTORE_CONFLICT_CHOICES)[number];
+
+/** The choices as the restore dialog offers them. */
+export const RESTORE_CONFLICT_TEXTS: Readonly<Record<RestoreConflictChoice, string>> = {
+  OVERWRITE: 'Overwrite them with the backed-up versions',
+  SKIP: 'Skip them: keep the files on the machine',
+  KEEP_BOTH: 'Keep both: the restored file gets a new name, e.g. report (restored 2026-01-31 1405).pdf',
+};
+
+/**
+ * The name a restored file gets when the machine's file of the same name is kept (KEEP_BOTH): '(restored DATE
+ * HHMM)' before its last extension, the restore's start in the machine's time ('report.pdf' → 'report (restored
+ * 2026-01-31 1405).pdf'; a name starting with its only dot, '.bashrc', has no extension). `attempt` 2, 3, … when
+ * that name is taken too: 'report (restored 2026-01-31 1405 2).pdf'.
+ */
+export function keptBothName(name: string, startedAt: Date, attempt = 1): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${startedAt.getFullYear()}-${two(startedAt.getMonth() + 1)}-${two(startedAt.getDate())} ${two(
+    startedAt.getHours(),
+  )}${two(startedAt.getMinutes())}`;
+  const mark = ` (restored ${stamp}${attempt > 1 ? ` ${attempt}` : ''})`;
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)}${mark}${name.slice(dot)}` : `${name}${mark}`;
+}
+
+const count = z.number().int().min(0);
+
+/**
+ * What a finished restore did, reported by the agent with its runFinished and shown in the run's row: files written
+ * to the machine (new, replaced or kept under a new name) and their bytes, of them the files kept under a new name,
+ * existing files skipped, and the items that could not be restored (restic's or the agent's).
+ */
+export const restoreSummarySchema = z.object({
+  filesRestored: count,
+  bytesRestored: count,
+  filesRenamed: count,
+  filesSkipped: count,
+  errors: count,
+});
+export type RestoreSummary = z.infer<typeof restoreSummarySchema>;
+
+const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`;
+
+/** A restore's summary in one line: '3 files restored (1.2 MB), 1 under a new name, 2 skipped, 1 error'. */
+export function restoreSummaryText(summary: RestoreSummary): string {
+  const parts = [`${files(summary.filesRestored)} restored (${formatBytes(summary.bytesRestored)})`];
+  if (summary.filesRenamed > 0) parts.push(`${summary.filesRenamed} under a new name`);
+  if (summary.filesSkipped > 0) parts.push(`${summary.filesSkipped} skipped (already on the machine)`);
+  parts.push(summary.errors === 0 ? 'no errors' : `${summary.errors} ${summary.errors === 1 ? 'error' : 'errors'}`);
+  return parts.join(', ');
+}
+
+/** The toast when a restore the page followed has ended. */
+export const RESTORE_END_TEXTS = {
+  finished: (summary: RestoreSummary | null) =>
+    summary ? `Restore finished: ${restoreSummaryText(summary)}.` : 'Restore finished.',
+  failed: (why: string | null) => (why ? `Restore failed: ${why}` : 'Restore failed.'),
+} as const;

@@ -23,6 +23,7 @@ import {
   mayChange,
 } from './permissions.js';
 import type { TaskControlReasons } from './remote-management.js';
+import type { RestoreSummary } from './restore.js';
 import type { RunReport } from './run-report.js';
 import { machineQueue } from './urls.js';
 
@@ -131,6 +132,8 @@ export interface TaskActionRow {
   /** Busy but without progress for the stall limit (issue 29, runs.ts): shown with the 'Stalled' badge. */
   stalled: boolean;
   cancellable: boolean;
+  /** A finished restore's summary (issue 31); null for other actions, a restore still running and older agents. */
+  restoreSummary: RestoreSummary | null;
   /** Ours (issue 31): what the run did, or is doing: files, bytes, duration, speed, time left. */
   report: RunReport;
 }

@@ -30,13 +30,16 @@ export interface TreePickerProps {
   label?: string;
   /** Whether the 'Select all' and 'Unselect all' buttons show (a single-choice tree has none). */
   bulkActions?: boolean;
+  /** 'one': a single choice, each row a radio button of one group (a target folder); 'many' (default): checkboxes. */
+  choice?: 'one' | 'many';
 }
 
 /**
  * The item tree (002 §3 tree item, §4.4): rows 24 high, folders opened lazily by the owner, a checkbox per row
  * (disabled when the domain says so: excluded, below a selected folder, or never selectable), missing and
  * excluded items marked. 'Select all' and 'Unselect all' work only after the first load. The selection rules
- * themselves are the domain's tree transitions, which the owner applies.
+ * themselves are the domain's tree transitions, which the owner applies. A single-choice tree has radio buttons
+ * instead, reported at once (a radio clicked again changes nothing, so there is nothing to debounce).
  */
 export function TreePicker({
   state,
@@ -49,6 +52,7 @@ export function TreePicker({
   loadingText = 'Loading...',
   label = 'Items',
   bulkActions = true,
+  choice = 'many',
 }: TreePickerProps) {
   const clicks = useDebouncedToggles(onToggle);
   const idPrefix = useId();
@@ -80,7 +84,7 @@ export function TreePicker({
           <TreeRows
             items={state.items}
             depth={0}
-            tree={{ idPrefix, visibility, clicks, onOpen, loading, loadingText }}
+            tree={{ idPrefix, visibility, clicks, onOpen, loading, loadingText, single: choice === 'one', onToggle }}
           />
         )}
       </fieldset>
@@ -120,10 +124,13 @@ interface TreeRowsContext {
   onOpen: (item: TreeItem, opened: boolean) => void;
   loading: ReadonlySet<string>;
   loadingText: string;
+  /** Radio buttons of one group, each change reported at once through onToggle. */
+  single: boolean;
+  onToggle: (value: string) => void;
 }
 
 function TreeRows({ items, depth, tree }: { items: readonly TreeItem[]; depth: number; tree: TreeRowsContext }) {
-  const { idPrefix, visibility, clicks, onOpen, loading, loadingText } = tree;
+  const { idPrefix, visibility, clicks, onOpen, loading, loadingText, single, onToggle } = tree;
   return (
     <ul className="list-unstyled m-0">
       {items
@@ -152,12 +159,13 @@ function TreeRows({ items, depth, tree }: { items: readonly TreeItem[]; depth: n
                   </button>
                 )}
                 <input
-                  type="checkbox"
+                  type={single ? 'radio' : 'checkbox'}
                   className="form-check-input m-0"
                   id={`${idPrefix}${item.value}`}
-                  checked={checked}
+                  {...(single ? { name: idPrefix } : {})}
+                  checked={single ? item.selected : checked}
                   disabled={item.disabled}
-                  onChange={() => clicks.click(item.value)}
+                  onChange={() => (single ? onToggle(item.value) : clicks.click(item.value))}
                 />
                 <label
                   htmlFor={`${idPrefix}${item.value}`}

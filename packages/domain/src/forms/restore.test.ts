@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isTaskRunAction } from '../actions.js';
 import { agentToServerSchema, serverToAgentSchema } from '../agent-protocol.js';
 import { MESSAGES } from '../messages.js';
+import { keptBothName, RESTORE_CONFLICT_CHOICES, restoreSummaryText } from '../restore.js';
 import { messagesByField } from './fields.js';
 import { isAbsoluteMachinePath, restoreRequestSchema, restoreRequestSchemaFor } from './restore.js';
 
@@ -21,6 +22,16 @@ describe('restore request', () => {
       backedUpItemsToRestore: [folder],
       target: 'ORIGINAL',
       targetFolder: '',
+      existingFiles: 'OVERWRITE',
+    });
+  });
+
+  it('takes each choice for existing files, OVERWRITE when left out (issue 14 callers), nothing else', () => {
+    for (const existingFiles of RESTORE_CONFLICT_CHOICES) {
+      expect(restoreRequestSchema.parse({ ...base, existingFiles }).existingFiles).toBe(existingFiles);
+    }
+    expect(errors({ ...base, existingFiles: 'RENAME' })).toEqual({
+      existingFiles: 'Files that already exist is not valid',
     });
   });
 
@@ -89,6 +100,7 @@ describe('restore over the agent channel', () => {
     runId: 9,
     snapshots: [{ snapshotId: 'a'.repeat(64), includes: ['/home/ann/Documents'] }],
     target: null,
+    existingFiles: 'KEEP_BOTH',
   };
   const withSnapshot = (snapshot: object) => ({ ...command, snapshots: [{ ...command.snapshots[0], ...snapshot }] });
 
@@ -99,6 +111,34 @@ describe('restore over the agent channel', () => {
     expect(serverToAgentSchema.safeParse({ ...command, snapshots: [] }).success).toBe(false);
     expect(serverToAgentSchema.safeParse(withSnapshot({ snapshotId: 'abc' })).success).toBe(false);
     expect(serverToAgentSchema.safeParse(withSnapshot({ includes: ['relative'] })).success).toBe(false);
+  });
+
+  it('carries the choice for existing files (OVERWRITE from an older portal) and refuses another', () => {
+    const { existingFiles: _, ...fromOlderPortal } = command;
+    expect(serverToAgentSchema.parse(fromOlderPortal)).toMatchObject({ existingFiles: 'OVERWRITE' });
+    expect(serverToAgentSchema.parse({ ...command, existingFiles: 'SKIP' })).toMatchObject({ existingFiles: 'SKIP' });
+    expect(serverToAgentSchema.safeParse({ ...command, existingFiles: 'MERGE' }).success).toBe(false);
+  });
+
+  it('finishes with the restore summary, which backups and older agents leave out', () => {
+    const finished = {
+      type: 'runFinished',
+      runKey: 'k',
+      status: 'FINISHED_SUCCESS',
+      finishedAt: new Date().toISOString(),
+      exitCodeResult: 'SUCCESS',
+      failureMessage: null,
+      snapshotId: null,
+      bytesAdded: null,
+      bytesTotal: 10,
+    };
+    const summary = { filesRestored: 2, bytesRestored: 10, filesRenamed: 1, filesSkipped: 0, errors: 0 };
+    expect(agentToServerSchema.parse({ ...finished, restoreSummary: summary })).toMatchObject({
+      restoreSummary: summary,
+    });
+    expect(agentToServerSchema.parse(finished)).not.toHaveProperty('restoreSummary');
+    const negative = { ...finished, restoreSummary: { ...summary, errors: -1 } };
+    expect(agentToServerSchema.safeParse(negative).success).toBe(false);
   });
 
   it('is reported as a run of action type BACKUP_RESTORE, which is not one of the task’s runs', () => {
@@ -113,5 +153,26 @@ describe('restore over the agent channel', () => {
     expect(agentToServerSchema.parse(started)).toMatchObject({ actionType: 'BACKUP_RESTORE' });
     expect(isTaskRunAction('BACKUP_RESTORE')).toBe(false);
     expect(isTaskRunAction('BACKUP_RUN') && isTaskRunAction('BACKUP_SEED_CREATION')).toBe(true);
+  });
+});
+
+describe('existing files kept beside a restored one', () => {
+  const at = new Date(2026, 0, 31, 14, 5);
+
+  it('names the restored file with the restore time before its last extension, numbered when taken', () => {
+    expect(keptBothName('report.pdf', at)).toBe('report (restored 2026-01-31 1405).pdf');
+    expect(keptBothName('archive.tar.gz', at)).toBe('archive.tar (restored 2026-01-31 1405).gz');
+    expect(keptBothName('.bashrc', at)).toBe('.bashrc (restored 2026-01-31 1405)');
+    expect(keptBothName('Makefile', at, 3)).toBe('Makefile (restored 2026-01-31 1405 3)');
+  });
+
+  it('sums a restore up in one line', () => {
+    const summary = { filesRestored: 3, bytesRestored: 1536, filesRenamed: 1, filesSkipped: 2, errors: 1 };
+    expect(restoreSummaryText(summary)).toBe(
+      '3 files restored (1.5 KB), 1 under a new name, 2 skipped (already on the machine), 1 error',
+    );
+    expect(restoreSummaryText({ ...summary, filesRestored: 1, filesRenamed: 0, filesSkipped: 0, errors: 0 })).toBe(
+      '1 file restored (1.5 KB), no errors',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ExclusionPlatform } from '../exclusions.js';
 import { fieldNotValid, fieldRequired, fieldTooLong, MESSAGES } from '../messages.js';
-import { chosenItemsValid } from '../restore.js';
+import { chosenItemsValid, RESTORE_CONFLICT_CHOICES } from '../restore.js';
 import { hasControlCharacter } from '../text.js';
 import { checkbox, whenFieldsValid } from './fields.js';
 import { checkItemsChosen, chosenItemsField } from './task.js';
@@ -21,6 +21,7 @@ export const RESTORE_FORM_LABELS = {
   target: 'Restore to',
   targetFolder: 'Target folder',
   items: 'Backed-up item',
+  existingFiles: 'Files that already exist',
 } as const;
 
 /** The longest target folder the portal takes (as a snapshot path). */
@@ -49,7 +50,9 @@ const L = RESTORE_FORM_LABELS;
  * absolute folder of the machine's platform ('Target folder is required', 'Target folder must be an absolute
  * folder of the backup machine', control characters 'Target folder is not valid'). Chosen items are paths
  * of the snapshot (chosenItemsValid); with restore-all the list is sent empty, and targetFolder is '' unless
- * the target is FOLDER.
+ * the target is FOLDER. existingFiles (issue 31) says what happens to a file already where a restored one goes;
+ * left out (callers of issue 14's API) it is OVERWRITE, restic's own behaviour, while the dialog starts from
+ * KEEP_BOTH, which loses nothing.
  */
 export function restoreRequestSchemaFor(platform: ExclusionPlatform | null) {
   return z
@@ -65,6 +68,7 @@ export function restoreRequestSchemaFor(platform: ExclusionPlatform | null) {
         .refine((v) => !hasControlCharacter(v), fieldNotValid(L.targetFolder))
         .nullish()
         .transform((v) => v ?? ''),
+      existingFiles: z.enum(RESTORE_CONFLICT_CHOICES, { error: fieldNotValid(L.existingFiles) }).default('OVERWRITE'),
     })
     .superRefine(
       (form, ctx) => {
@@ -92,6 +96,7 @@ export function restoreRequestSchemaFor(platform: ExclusionPlatform | null) {
       backedUpItemsToRestore: form.restoreAllItems ? [] : form.backedUpItemsToRestore,
       target: form.target,
       targetFolder: form.target === 'FOLDER' ? form.targetFolder : '',
+      existingFiles: form.existingFiles,
     }));
 }
 

@@ -38,6 +38,7 @@ export const makeTaskAction = (overrides: Partial<TaskActionRow> = {}): TaskActi
   snapshotsAvailable: true,
   stalled: false,
   cancellable: false,
+  restoreSummary: null,
   report: makeRunReport(),
   ...overrides,
 });

@@ -9,6 +9,7 @@ import {
   PACKAGE_REQUEST_STATUSES,
   PACKAGE_REQUEST_TYPES,
   PACKAGE_STATUSES,
+  type RestoreSummary,
   RUN_STATUSES,
   type RunSummary,
   SNAPSHOT_STORAGE_STATUSES,
@@ -367,6 +368,8 @@ export const taskActions = pgTable(
     lastProgressAt: ts('last_progress_at').notNull().defaultNow(),
     /** Set when a busy run reported no progress for the stall limit; its next progress report clears it. */
     stalledAt: ts('stalled_at'),
+    /** A finished restore's summary as its agent reported it (issue 31; the domain's restoreSummarySchema). */
+    restoreSummary: jsonb('restore_summary').$type<RestoreSummary>(),
     /** The run report (issue 31): the last progress report's files done, speed and time left (null: not reported). */
     progressFilesDone: integer('progress_files_done'),
     progressBytesPerSecond: bigint('progress_bytes_per_second', { mode: 'number' }),

@@ -8,6 +8,7 @@ import {
   machineStopsTasks,
   type OsFamily,
   packageStopsTasks,
+  type RestoreSummary,
   type RunProgressFigures,
   type RunStatus,
   type RunSummary,
@@ -41,6 +42,8 @@ export interface ActionOutcome {
   bytesTotal: number | null;
   /** Whether the portal can reach the snapshot (default: when there is one); a seed's is on the seed disk. */
   snapshotsAvailable?: boolean;
+  /** A restore's summary (issue 31). */
+  restoreSummary?: RestoreSummary | null;
   /** What the backup did (issue 31), when its agent said. */
   summary?: RunSummary | undefined;
 }
@@ -57,6 +60,7 @@ export const finishedAction = (outcome: ActionOutcome) => ({
   phase: 'FINALIZED' as const,
   transferProgressPercentage: outcome.status === 'FAILED' ? sql`${taskActions.transferProgressPercentage}` : 100,
   snapshotsAvailable: outcome.snapshotsAvailable ?? outcome.snapshotId !== null,
+  restoreSummary: outcome.restoreSummary ?? null,
   summary: outcome.summary ?? null,
 });
 

@@ -183,6 +183,7 @@ export function createAgentEventService(deps: {
                 snapshotId: event.snapshotId,
                 bytesAdded: event.bytesAdded,
                 bytesTotal: event.bytesTotal,
+                restoreSummary: run.type === 'BACKUP_RESTORE' ? (event.restoreSummary ?? null) : null,
                 summary: event.summary,
                 ...(onSeedDisk ? { snapshotsAvailable: false } : {}),
               })) !== null;

@@ -2,7 +2,17 @@
  * Restore to the machine (issue 14) through the app on the real database, with a protocol-level agent on the real
  * live channel: who may ask, what the agent is sent, and how its BACKUP_RESTORE run is recorded.
  */
-import { type AgentToServer, MESSAGES, ROUTES, type ServerToAgent, type TaskDetail, withQuery } from '@portal/domain';
+import {
+  type AgentToServer,
+  MESSAGES,
+  type Paged,
+  RESTORE_CONFLICT_CHOICES,
+  ROUTES,
+  type ServerToAgent,
+  type TaskActionRow,
+  type TaskDetail,
+  withQuery,
+} from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupTasks, runAccountSnapshots, taskActions, users } from '../../db/schema/index.js';
@@ -149,6 +159,23 @@ describe('restore to the machine', () => {
     expect(restores()).toHaveLength(count);
   });
 
+  it('tells the agent the choice for existing files, OVERWRITE when the caller leaves it out', async () => {
+    expect((await restore(owner, {})).statusCode).toBe(200);
+    expect(restores().at(-1)).toMatchObject({ existingFiles: 'OVERWRITE' });
+    for (const existingFiles of RESTORE_CONFLICT_CHOICES) {
+      expect((await restore(owner, { existingFiles })).statusCode).toBe(200);
+      expect(restores().at(-1)).toMatchObject({ existingFiles });
+    }
+    const count = restores().length;
+    const unknown = await restore(owner, { existingFiles: 'MERGE' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().messages[0]).toMatchObject({
+      fieldName: 'existingFiles',
+      message: 'Files that already exist is not valid',
+    });
+    expect(restores()).toHaveLength(count);
+  });
+
   it('restores everything to the original place: no includes, no target', async () => {
     const response = await restore(owner, { restoreAllItems: true, target: 'ORIGINAL' });
     expect(response.statusCode).toBe(200);
@@ -244,6 +271,44 @@ describe('restore to the machine', () => {
     });
     await eventually(async () => (await action())?.status === 'FAILED');
     expect(await taskRow(run.taskId)).toEqual(before);
+  });
+
+  it('keeps the summary the agent finishes a restore with and answers it with the run, to its tenant only', async () => {
+    const action = await agentStartsRestore('restore-summary');
+    await eventually(async () => (await action()) !== undefined);
+    const summary = { filesRestored: 3, bytesRestored: 4096, filesRenamed: 1, filesSkipped: 2, errors: 0 };
+    await agentSays({
+      type: 'runFinished',
+      runKey: 'restore-summary',
+      status: 'FINISHED_SUCCESS',
+      finishedAt: new Date().toISOString(),
+      exitCodeResult: 'SUCCESS',
+      failureMessage: null,
+      snapshotId: null,
+      bytesAdded: null,
+      bytesTotal: 4096,
+      restoreSummary: summary,
+    });
+    await eventually(async () => (await action())?.status === 'FINISHED_SUCCESS');
+    const actionsOf = ROUTES.tasks.customer.actions.build({ machineId: run.machineId, taskId: run.taskId });
+    const actions = withQuery(actionsOf, { type: 'BACKUP_RESTORE' });
+    const restoreId = (await action())?.id;
+    const answer = await owner.json('GET', actions);
+    expect(answer.statusCode).toBe(200);
+    const rows = (answer.json().result as Paged<TaskActionRow>).elements;
+    expect(rows.find((row) => row.id === restoreId)).toMatchObject({
+      status: 'FINISHED_SUCCESS',
+      restoreSummary: summary,
+    });
+    // Backup runs carry none.
+    const backups = await owner.json('GET', withQuery(actionsOf, { type: 'BACKUP_RUN' }));
+    const backupRows = (backups.json().result as Paged<TaskActionRow>).elements;
+    expect(backupRows.length).toBeGreaterThan(0);
+    expect(backupRows.every((row) => row.restoreSummary === null)).toBe(true);
+    const other = await signedIn(tenants.customerB.admin.email);
+    const foreign = await other.json('GET', actions);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().result ?? null).toBeNull();
   });
 
   it('cancels a restore its agent no longer runs without touching the task’s statuses', async () => {

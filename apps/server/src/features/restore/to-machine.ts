@@ -38,6 +38,7 @@ const restoreCommand =
     runId: path.runId,
     snapshots,
     target: request.target === 'FOLDER' ? request.targetFolder : null,
+    existingFiles: request.existingFiles,
   });
 
 /**

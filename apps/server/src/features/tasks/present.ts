@@ -89,6 +89,7 @@ export function presentAction(action: ActionRecord, mayCancel: boolean): TaskAct
     snapshotsAvailable: action.snapshotsAvailable,
     stalled: action.stalledAt !== null && isBusyRunStatus(action.status),
     cancellable: isActionCancellable(mayCancel, action.status),
+    restoreSummary: action.restoreSummary,
     report: presentRunReport(action),
   };
 }

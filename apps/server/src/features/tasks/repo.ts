@@ -64,6 +64,7 @@ const actionColumns = {
   failureMessage: taskActions.failureMessage,
   snapshotsAvailable: taskActions.snapshotsAvailable,
   stalledAt: taskActions.stalledAt,
+  restoreSummary: taskActions.restoreSummary,
   // The run report (issue 31).
   resticSnapshotId: taskActions.resticSnapshotId,
   bytesAdded: taskActions.bytesAdded,

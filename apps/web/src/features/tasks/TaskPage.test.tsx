@@ -355,3 +355,62 @@ describe('machine commands over the live channel (002 §8.3)', () => {
     );
   });
 });
+
+describe('a restore that tells (issue 31)', () => {
+  const summary = { filesRestored: 3, bytesRestored: 2048, filesRenamed: 1, filesSkipped: 0, errors: 0 };
+
+  /** The page of a task running a restore, opened; `ends` answers the restore ended and says so on the live channel. */
+  async function followRestore(restore: TaskActionRow) {
+    let state = { detail: task({ actionInProgress: true, inProgressActionType: 'BACKUP_RESTORE' }), runs: [restore] };
+    fakeServer(({ method, url }) => {
+      const base = '/backupmachines/3/backuptasks/4';
+      if (method === 'GET' && url.pathname === base) return ok(state.detail);
+      if (method === 'GET' && url.pathname === `${base}/actions`) return ok(paged(state.runs, url));
+      if (method === 'GET' && url.pathname === `${base}/backupsnapshots`) return ok(paged([], url));
+      if (method === 'GET' && url.pathname.endsWith('/storage')) return ok(storage);
+      return undefined;
+    });
+    const live = fakeLiveChannel({ answer: () => ({ success: true }) });
+    renderPage(live.client);
+    await screen.findByRole('heading', { name: 'Documents' });
+    await refreshesDue();
+    const changed = () =>
+      live.deliver(runsQueue('customer', 3), { type: 'taskRunChanged', taskId: 4, runId: restore.id });
+    return {
+      ends: (ended: Partial<TaskActionRow>) => {
+        state = { detail: task(), runs: [{ ...restore, ...ended }] };
+        changed();
+      },
+      changed,
+    };
+  }
+
+  it('shows the summary under a finished restore’s progress', () => {
+    renderSignedIn(<RunProgress run={run({ type: 'BACKUP_RESTORE', restoreSummary: summary })} />);
+    expect(screen.getByTestId('restore-summary')).toHaveTextContent(
+      '3 files restored (2 KB), 1 under a new name, no errors',
+    );
+  });
+
+  it('says with a toast, once, that the restore it followed has finished, with its summary', async () => {
+    const page = await followRestore(
+      run({ id: 60, type: 'BACKUP_RESTORE', status: 'IN_PROGRESS', timeFinished: null }),
+    );
+    expect(screen.queryByText(/^Restore finished/)).not.toBeInTheDocument();
+    page.ends({ status: 'FINISHED_SUCCESS', restoreSummary: summary });
+    expect(
+      await screen.findByText('Restore finished: 3 files restored (2 KB), 1 under a new name, no errors.'),
+    ).toBeInTheDocument();
+    page.changed();
+    await refreshesDue();
+    expect(screen.getAllByText(/^Restore finished/)).toHaveLength(1);
+  });
+
+  it('says so when the restore failed', async () => {
+    const page = await followRestore(
+      run({ id: 61, type: 'BACKUP_RESTORE', status: 'IN_PROGRESS', timeFinished: null }),
+    );
+    page.ends({ status: 'FAILED', failureMessage: 'restic exited with code 1' });
+    expect(await screen.findByText('Restore failed: restic exited with code 1')).toBeInTheDocument();
+  });
+});

@@ -68,6 +68,7 @@ import {
 } from './queries';
 import { RunHistoryChart } from './RunHistoryChart';
 import { RunDetailsButton, RunFigures } from './RunReport';
+import { RestoreSummaryNote, useRestoreEndToast } from './restore/RestoreEnd';
 import { DeleteArchiveButton, DownloadButton, RestoreButton } from './restore/RunDataButtons';
 import { DeleteTaskDialog, PauseTaskDialog, RunTaskDialog } from './TaskCommandDialogs';
 import { VolumeSnapshotsButton } from './VolumeSnapshotsButton';
@@ -310,6 +311,7 @@ export function RunProgress({ run }: { run: TaskActionRow }) {
           {failure}
         </div>
       )}
+      <RestoreSummaryNote run={run} />
     </div>
   );
 }
@@ -319,6 +321,7 @@ function RunsTable({ audience, taskRef, task }: { audience: Audience; taskRef: T
   const [type, setType] = useState<ActionType>('BACKUP_RUN');
   const [log, setLog] = useState<TaskActionRow | null>(null);
   const [cancelling, setCancelling] = useState<TaskActionRow | null>(null);
+  const restoreEnd = useRestoreEndToast(audience, taskRef, task.inProgressActionType === 'BACKUP_RESTORE');
   const base = actionsCall(audience, taskRef);
   // The query carries the type: the customer's backup runs and every audience's actions read alike.
   const call = { ...base, path: `${base.path}?type=${type}` };
@@ -394,7 +397,10 @@ function RunsTable({ audience, taskRef, task }: { audience: Audience; taskRef: T
                         runId={run.id}
                         disabled={task.downloadDisabled}
                         osFamily={task.osFamily}
-                        onStarted={() => setType('BACKUP_RESTORE')}
+                        onStarted={() => {
+                          setType('BACKUP_RESTORE');
+                          restoreEnd.started();
+                        }}
                       />
                     )}
                   </>

@@ -16,9 +16,9 @@ export interface MachineFolderPickerProps {
 
 /**
  * One folder of the machine, picked in its live tree (useMachineTree: loaded when shown, children when a folder is
- * first opened, the offline and time-out messages of the task dialog's tree). Files are not shown; ticking a folder
- * chooses it, ticking it again unchooses it. The tick follows `value`, so a typed path that names a loaded folder
- * shows it ticked.
+ * first opened, the offline and time-out messages of the task dialog's tree). Files are not shown; each folder has a
+ * radio button, one chosen at a time (issue 31). The choice follows `value`, so a typed path that names a loaded
+ * folder shows it chosen.
  */
 export function MachineFolderPicker({ machineId, platform, label, value, onChange }: MachineFolderPickerProps) {
   const tree = useMachineTree(machineId, platform);
@@ -34,9 +34,12 @@ export function MachineFolderPicker({ machineId, platform, label, value, onChang
       loading={tree.loading}
       loadingText={TREE_TEXTS.loading}
       label={label}
-      onToggle={(path) => onChange(samePath(path, value, platform) ? '' : path)}
+      onToggle={(path) => {
+        if (!samePath(path, value, platform)) onChange(path);
+      }}
       onOpen={(item, opened) => void tree.open(item, opened)}
       bulkActions={false}
+      choice="one"
     />
   );
 }

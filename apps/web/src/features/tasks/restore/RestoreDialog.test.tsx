@@ -1,4 +1,4 @@
-import { errorMessage, MESSAGES, RESTORE_FORM_LABELS, TREE_TEXTS } from '@portal/domain';
+import { errorMessage, MESSAGES, RESTORE_CONFLICT_TEXTS, RESTORE_FORM_LABELS, TREE_TEXTS } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn } from '../../../app/testing';
@@ -73,16 +73,21 @@ describe('RestoreDialog (issue 14)', () => {
       backedUpItemsToRestore: [{ path: '/home/docs', name: 'docs', type: 'DIRECTORY' }],
       target: 'FOLDER',
       targetFolder: '/srv/restored',
+      existingFiles: 'KEEP_BOTH',
     });
     await waitFor(() => expect(onStarted).toHaveBeenCalled());
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   }, 20_000);
 
-  it('warns that the original place is overwritten and sends everything there without a folder', async () => {
+  it('warns when the original place is to be overwritten and sends everything there without a folder', async () => {
     const server = serveRestore();
     const { events, dialog } = await openDialog();
     expect(within(dialog).queryByText(TEXT.restoreOverwriteWarning)).not.toBeInTheDocument();
     await events.click(within(dialog).getByLabelText(TEXT.restoreTargetOriginal));
+    // Keeping both (the default) overwrites nothing.
+    expect(within(dialog).getByLabelText(RESTORE_CONFLICT_TEXTS.KEEP_BOTH)).toBeChecked();
+    expect(within(dialog).queryByText(TEXT.restoreOverwriteWarning)).not.toBeInTheDocument();
+    await events.click(within(dialog).getByLabelText(RESTORE_CONFLICT_TEXTS.OVERWRITE));
     expect(within(dialog).getByText(TEXT.restoreOverwriteWarning)).toBeInTheDocument();
     await events.click(within(dialog).getByLabelText(TEXT.restoreAll));
     await events.click(within(dialog).getByRole('button', { name: TEXT.restoreSubmit }));
@@ -93,11 +98,30 @@ describe('RestoreDialog (issue 14)', () => {
       backedUpItemsToRestore: [],
       target: 'ORIGINAL',
       targetFolder: '',
+      existingFiles: 'OVERWRITE',
     });
     expect(typeof body.requestId).toBe('string');
   }, 20_000);
 
-  it("picks the target folder in the machine's folder tree, one folder at a time, and still takes a typed one", async () => {
+  it('sends the choice for files that already exist', async () => {
+    const server = serveRestore();
+    const { events, dialog } = await openDialog();
+    const choices = within(within(dialog).getByRole('group', { name: RESTORE_FORM_LABELS.existingFiles }));
+    expect(choices.getAllByRole('radio').map((radio) => radio.getAttribute('value'))).toEqual([
+      'OVERWRITE',
+      'SKIP',
+      'KEEP_BOTH',
+    ]);
+    await events.click(choices.getByLabelText(RESTORE_CONFLICT_TEXTS.SKIP));
+    await events.click(within(dialog).getByLabelText(RESTORE_FORM_LABELS.targetFolder));
+    await events.type(within(dialog).getByLabelText(RESTORE_FORM_LABELS.targetFolder), '/srv/restored');
+    await events.click(within(dialog).getByLabelText(TEXT.restoreAll));
+    await events.click(within(dialog).getByRole('button', { name: TEXT.restoreSubmit }));
+    await screen.findByText(TEXT.restoreStarted);
+    expect(server.to('POST', `${RUN}/restore`)[0]?.body).toMatchObject({ existingFiles: 'SKIP' });
+  }, 20_000);
+
+  it("picks one target folder in the machine's folder tree with radio buttons, and still takes a typed one", async () => {
     const server = serveRestore();
     const { events, dialog } = await openDialog();
     const folders = machineFolders(dialog);
@@ -108,14 +132,17 @@ describe('RestoreDialog (issue 14)', () => {
     expect(folders.queryByLabelText('notes.txt')).not.toBeInTheDocument();
     expect(folders.queryByLabelText('.cache')).not.toBeInTheDocument();
 
-    await events.click(folders.getByLabelText('ana'));
+    expect(folders.queryAllByRole('checkbox')).toEqual([]);
+    await events.click(folders.getByRole('radio', { name: 'ana' }));
     await waitFor(() => expect(targetFolder(dialog)).toHaveValue('/home/ana'));
     expect(folders.getByLabelText('ana')).toBeChecked();
-    await events.click(folders.getByLabelText('bo'));
+    await events.click(folders.getByRole('radio', { name: 'bo' }));
     await waitFor(() => expect(targetFolder(dialog)).toHaveValue('/home/bo'));
     expect(folders.getByLabelText('ana')).not.toBeChecked();
+    // A radio clicked again stays chosen.
     await events.click(folders.getByLabelText('bo'));
-    await waitFor(() => expect(targetFolder(dialog)).toHaveValue(''));
+    expect(targetFolder(dialog)).toHaveValue('/home/bo');
+    await events.clear(targetFolder(dialog));
 
     // Typing a loaded folder ticks it; any other absolute folder is taken as typed.
     await events.type(targetFolder(dialog), '/home/ana/docs');

@@ -3,7 +3,10 @@ import {
   exclusionPlatformOf,
   MESSAGES,
   type OsFamily,
+  RESTORE_CONFLICT_CHOICES,
+  RESTORE_CONFLICT_TEXTS,
   RESTORE_FORM_LABELS,
+  type RestoreConflictChoice,
   type RestoreRequestForm,
   restoreRequestSchemaFor,
 } from '@portal/domain';
@@ -24,7 +27,11 @@ const TARGET_CHOICES = [
   { value: 'ORIGINAL', label: TEXT.restoreTargetOriginal },
 ] as const;
 
-type RestoreFormValues = RestoreRequestForm & { restoreAllItems: boolean; targetFolder: string };
+type RestoreFormValues = RestoreRequestForm & {
+  restoreAllItems: boolean;
+  targetFolder: string;
+  existingFiles: RestoreConflictChoice;
+};
 
 const newRequest = (): RestoreFormValues => ({
   requestId: crypto.randomUUID(),
@@ -32,6 +39,8 @@ const newRequest = (): RestoreFormValues => ({
   backedUpItemsToRestore: [],
   target: 'FOLDER',
   targetFolder: '',
+  // Nothing on the machine is lost unless the user asks for it.
+  existingFiles: 'KEEP_BOTH',
 });
 
 export interface RestoreDialogProps extends DialogProps {
@@ -44,9 +53,10 @@ export interface RestoreDialogProps extends DialogProps {
 
 /**
  * Restore to the machine (issue 14): everything, or the items chosen in the run's snapshot tree (the download's
- * tree), to their original place (the dialog warns that files of the same name are overwritten) or below another
- * absolute folder of the machine, typed or picked in the machine's live folder tree (the task dialog's). The agent
- * then runs `restic restore`, shown as a Restore action of the task.
+ * tree), to their original place or below another absolute folder of the machine, typed or picked (one folder) in
+ * the machine's live folder tree (the task dialog's), with the choice for files already there (issue 31: keep both
+ * by default; overwriting the original place is warned of). The agent then runs `restic restore`, shown as a Restore
+ * action of the task.
  */
 export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animation }: RestoreDialogProps) {
   const platform = exclusionPlatformOf(osFamily);
@@ -65,11 +75,15 @@ export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animatio
     successText: TEXT.restoreStarted,
     partialText: TEXT.restoreStarted,
     unknownErrorText: TEXT.unknownWhileStartingRestore,
-    form: { setError: form.setError, fieldNames: ['backedUpItemsToRestore', 'targetFolder', 'target'] },
+    form: {
+      setError: form.setError,
+      fieldNames: ['backedUpItemsToRestore', 'targetFolder', 'target', 'existingFiles'],
+    },
   });
   const restoreAll = form.watch('restoreAllItems');
   const target = form.watch('target');
   const targetFolder = form.watch('targetFolder');
+  const existingFiles = form.watch('existingFiles');
   const itemsError = form.formState.errors.backedUpItemsToRestore?.message;
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -127,10 +141,25 @@ export function RestoreDialog({ show, run, osFamily, onHide, onStarted, animatio
           />
         </div>
       ) : (
-        <Alert variant="warning" className="mt-2 mb-0">
-          {TEXT.restoreOverwriteWarning}
-        </Alert>
+        existingFiles === 'OVERWRITE' && (
+          <Alert variant="warning" className="mt-2 mb-0">
+            {TEXT.restoreOverwriteWarning}
+          </Alert>
+        )
       )}
+      <fieldset className="mt-3">
+        <legend className="fs-6">{RESTORE_FORM_LABELS.existingFiles}</legend>
+        {RESTORE_CONFLICT_CHOICES.map((value) => (
+          <Form.Check
+            key={value}
+            type="radio"
+            id={`${targetId}-existing-${value.toLowerCase()}`}
+            label={RESTORE_CONFLICT_TEXTS[value]}
+            value={value}
+            {...form.register('existingFiles')}
+          />
+        ))}
+      </fieldset>
     </ItemsDialog>
   );
 }

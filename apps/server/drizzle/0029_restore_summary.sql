@@ -1,0 +1,1 @@
+ALTER TABLE "task_actions" ADD COLUMN "restore_summary" jsonb;
