@@ -183,6 +183,8 @@ describe('backing up accounts with restic', () => {
         .concat(['From: someone\n\nhello bob\n', 'USER=bob\nDNS=bob.test\n'])
         .reduce((n, text) => n + Buffer.byteLength(text), 0),
     );
+    // The run report adds up both accounts' summaries (issue 31): ana's three files and bob's two, all new.
+    expect(finished.summary).toMatchObject({ filesNew: 5, filesChanged: 0, filesUnmodified: 0 });
     // One run: the percentage never goes back, and the run is FINALIZED once, at its end.
     const percentages = progress.map((p) => p.percentage);
     expect(percentages).toEqual([...percentages].sort((a, b) => a - b));

@@ -12,6 +12,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type AgentTask,
+  addRunSummaries,
   isPanelBackupType,
   PANEL_ACCOUNT_NAME,
   PANEL_MESSAGES,
@@ -186,6 +187,7 @@ export async function backupPanelTask(
   );
   const sum = (pick: (r: RunFinishedEvent) => number | null) => made.reduce((total, r) => total + (pick(r) ?? 0), 0);
   const outcome = finished.map((f) => f.result).reduce(worse);
+  const summaries = made.flatMap((r) => (r.summary ? [r.summary] : []));
   if (outcome.status !== 'FAILED') progress.phase('FINALIZED');
   messages.flush();
   return {
@@ -197,6 +199,7 @@ export async function backupPanelTask(
     panelAccounts: onServer,
     bytesAdded: made.length > 0 ? sum((r) => r.bytesAdded) : null,
     bytesTotal: made.length > 0 ? sum((r) => r.bytesTotal) : null,
+    ...(summaries.length > 0 ? { summary: summaries.reduce(addRunSummaries) } : {}),
   };
 }
 

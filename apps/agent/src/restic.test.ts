@@ -3,6 +3,7 @@
  * temporary directory. restic must be installed: these tests fail, they do not skip, when it is missing.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   existsSync,
@@ -15,7 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AgentTask, agentToServerSchema } from '@portal/domain';
+import { type AgentTask, agentToServerSchema, RUN_REPORT_TEXTS } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   backupArgs,
@@ -198,6 +199,62 @@ describe('ResticRunner against real restic', () => {
     expect(snaps[0]?.hostname).toBe('test-machine');
   });
 
+  it("reports what the backup did (issue 31): restic's summary on the run, a start and a summary line in its log", async () => {
+    const tree = join(base, 'report');
+    mkdirSync(join(tree, 'sub'), { recursive: true });
+    writeFileSync(join(tree, 'kept.txt'), 'kept\n');
+    writeFileSync(join(tree, 'edited.txt'), 'first\n');
+    const task = makeTask({ id: 5, backupItems: [dirItem(tree)] });
+    const first = await run(runner(), task);
+    expect(first.finished.summary).toMatchObject({ filesNew: 2, filesChanged: 0, filesUnmodified: 0 });
+    writeFileSync(join(tree, 'edited.txt'), 'second, longer\n');
+    mkdirSync(join(tree, 'fresh'));
+    writeFileSync(join(tree, 'fresh', 'added.txt'), 'added\n');
+    const { finished, messages } = await run(runner(), task);
+    expect(finished.status).toBe('FINISHED_SUCCESS');
+    expect(finished.summary).toEqual({
+      filesNew: 1,
+      filesChanged: 1,
+      filesUnmodified: 1,
+      dirsNew: 1,
+      dirsChanged: expect.any(Number),
+      dirsUnmodified: expect.any(Number),
+      durationSeconds: expect.any(Number),
+    });
+    expect(finished.summary?.durationSeconds).toBeGreaterThan(0);
+    expect(finished.bytesTotal).toBe(5 + 15 + 6);
+    // The log of a clean run says what happened: its start and its summary, with the snapshot named.
+    const infos = messages.filter((m) => m.type === 'INFO').map((m) => m.text);
+    expect(infos[0]).toBe(RUN_REPORT_TEXTS.started([tree]));
+    const summaryLine = infos.find((t) => t.startsWith('Backup finished.'));
+    expect(summaryLine).toContain('Files: 1 new, 1 changed, 1 unmodified.');
+    expect(summaryLine).toContain(`(snapshot ${finished.snapshotId?.slice(0, 8)}).`);
+  });
+
+  it('reports bytes done, files done, speed and time left while restic runs (issue 31)', async () => {
+    const slow = join(base, 'slow');
+    mkdirSync(slow, { recursive: true });
+    // 2 MiB of incompressible data at 256 KiB/s: about 8 s, of which the test waits for the first speed.
+    writeFileSync(join(slow, 'blob'), randomBytes(2 * 1024 * 1024));
+    const controller = new AbortController();
+    const events: RunEvent[] = [];
+    await runner({ cancelGraceMs: 5000 }).backup(
+      makeTask({ id: 6, backupItems: [dirItem(slow)], uploadBandwidthLimit: 256 }),
+      'run-speed',
+      (e) => {
+        events.push(e);
+        if (e.type === 'runProgress' && e.bytesPerSecond !== undefined) controller.abort();
+      },
+      controller.signal,
+    );
+    const moving = events.find((e) => e.type === 'runProgress' && e.bytesPerSecond !== undefined);
+    expect(moving).toMatchObject({ phase: 'TRANSFERRING_FILES', filesDone: expect.any(Number) });
+    if (moving?.type !== 'runProgress') throw new Error('no progress with a speed');
+    expect(moving.bytesDone).toBeGreaterThan(0);
+    expect(moving.bytesPerSecond).toBeGreaterThan(0);
+    expect(agentToServerSchema.safeParse(moving).success).toBe(true);
+  });
+
   it('really excludes what the exclusions say (restic ls)', async () => {
     const repo = join(base, 'repo');
     const task = makeTask({ id: 2, backupItems: [dirItem(src)], exclusions: ['*.log', join(src, 'cache')] });
@@ -228,6 +285,8 @@ describe('ResticRunner against real restic', () => {
     expect(finished.snapshotId).toMatch(/^[0-9a-f]{64}$/);
     const warnings = messages.filter((m) => m.type === 'WARNING').map((m) => m.text);
     expect(warnings.some((t) => t.includes('locked.txt') && t.includes('EACCES'))).toBe(true);
+    // A run with warnings still has its summary (issue 31): the file it could not read is not counted.
+    expect(finished.summary).toMatchObject({ filesNew: 1 });
   });
 
   it('cancels a running backup: SIGINT stops restic, CANCELLATION_REQUESTED, no process left', async () => {

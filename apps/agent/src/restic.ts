@@ -25,6 +25,10 @@ import {
   InvalidExclusionError,
   type MessageType,
   type RepositorySettings,
+  type ResticBackupSummary,
+  RUN_REPORT_TEXTS,
+  readResticProgress,
+  readResticSummary,
   resticExcludeArgs,
   resticTaskTag,
   runOutcomeOfResticExit,
@@ -186,7 +190,7 @@ export function failedRun(
   };
 }
 
-/** restic 0.14 `--json` backup messages (only the fields read here). */
+/** restic 0.14 `--json` backup messages (only the fields read here; the run report's in the domain's run-report.ts). */
 interface ResticStatus {
   message_type: 'status';
   percent_done?: number;
@@ -194,12 +198,8 @@ interface ResticStatus {
   files_done?: number;
   total_bytes?: number;
   bytes_done?: number;
-}
-interface ResticSummary {
-  message_type: 'summary';
-  snapshot_id?: string;
-  data_added?: number;
-  total_bytes_processed?: number;
+  seconds_elapsed?: number;
+  seconds_remaining?: number;
 }
 interface ResticError {
   message_type: 'error';
@@ -224,7 +224,7 @@ export function describeResticError(message: ResticError): string {
   } else {
     text = typeof error === 'string' ? error : 'unknown error';
   }
-  if (message.item && !text.includes(message.item)) text = `${message.item}: ${text}`;
+  if (message.item && !text.includes(message.item)) text = RUN_REPORT_TEXTS.fileWarning(message.item, text);
   return message.during ? `${text} (during ${message.during})` : text;
 }
 
@@ -434,7 +434,9 @@ export class ResticRunner {
     const messages = new MessageBatcher(runKey, task.id, emit, this.now, this.options.maxMessagesPerRun ?? 1000);
     const finish = (
       outcome: Pick<RunFinishedEvent, 'status' | 'exitCodeResult'>,
-      rest: Partial<Pick<RunFinishedEvent, 'failureMessage' | 'snapshotId' | 'bytesAdded' | 'bytesTotal'>> = {},
+      rest: Partial<
+        Pick<RunFinishedEvent, 'failureMessage' | 'snapshotId' | 'bytesAdded' | 'bytesTotal' | 'summary'>
+      > = {},
     ): RunFinishedEvent => {
       messages.flush();
       return {
@@ -447,6 +449,7 @@ export class ResticRunner {
         snapshotId: rest.snapshotId ?? null,
         bytesAdded: rest.bytesAdded ?? null,
         bytesTotal: rest.bytesTotal ?? null,
+        ...(rest.summary ? { summary: rest.summary } : {}),
       };
     };
     const failed = (text: string) => {
@@ -479,8 +482,10 @@ export class ResticRunner {
       return cancelledRun();
     }
 
-    let summary: ResticSummary | null = null;
+    let summary: ResticBackupSummary | null = null;
     let fatal: string | null = null;
+    // The run log says what every run did (issue 31), a clean one too: its start here, its summary at the end.
+    messages.add('INFO', this.redact(RUN_REPORT_TEXTS.started(source.paths)));
     progress.phase('TRANSFERRING_FILES');
     const exit = await this.call({
       args,
@@ -488,7 +493,7 @@ export class ResticRunner {
       onStdoutLine: (line) => {
         const message = parseJson(line);
         if (message?.message_type === 'status') progress.status(message as unknown as ResticStatus);
-        else if (message?.message_type === 'summary') summary = message as unknown as ResticSummary;
+        else if (message?.message_type === 'summary') summary = readResticSummary(message);
         else if (message?.message_type === 'error')
           messages.add('WARNING', this.redact(describeResticError(message as unknown as ResticError)));
         else if (line.trim() !== '') messages.add('INFO', this.redact(line));
@@ -515,7 +520,7 @@ export class ResticRunner {
       return cancelledRun();
     }
     const outcome = runOutcomeOfResticExit(exit.code, false);
-    const done = summary as ResticSummary | null;
+    const done = summary as ResticBackupSummary | null;
     if (outcome.status === 'FAILED' || !done) {
       progress.stop();
       const why =
@@ -527,13 +532,15 @@ export class ResticRunner {
     }
     progress.final();
     progress.phase('PROCESSING_TRANSFERRED_FILES');
-    const snapshotId = await this.fullSnapshotId(done.snapshot_id, messages);
+    const snapshotId = await this.fullSnapshotId(done.snapshotId ?? undefined, messages);
+    messages.add('INFO', RUN_REPORT_TEXTS.summary(done));
     progress.phase('FINALIZED');
     progress.stop();
     return finish(outcome, {
       snapshotId,
-      bytesAdded: int(done.data_added),
-      bytesTotal: int(done.total_bytes_processed),
+      bytesAdded: done.bytesAdded,
+      bytesTotal: done.bytesProcessed,
+      summary: done.summary,
     });
   }
 
@@ -651,6 +658,7 @@ class ProgressThrottle {
       totalItems: int(status.total_files),
       bytesDone: int(status.bytes_done),
       bytesTotal: int(status.total_bytes),
+      ...readResticProgress(status as unknown as Record<string, unknown>),
     };
     const wait = this.lastSent + this.intervalMs - Date.now();
     if (wait <= 0) this.send();

@@ -29,6 +29,7 @@ import {
   restoreSummarySchema,
   snapshotPathSchema,
 } from './restore.js';
+import { runProgressFiguresSchema, runSummarySchema } from './run-report.js';
 
 /**
  * What the agent and the server say to each other over the agent endpoint of the live channel
@@ -379,6 +380,8 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
     totalItems: z.number().int().min(0),
     bytesDone: z.number().int().min(0),
     bytesTotal: z.number().int().min(0),
+    /** The run report's live figures (issue 31): files done, speed, time left; older agents leave them out. */
+    ...runProgressFiguresSchema.shape,
   }),
   z.object({
     type: z.literal('runFinished'),
@@ -404,6 +407,11 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
     bytesTotal: z.number().int().min(0).nullable(),
     /** A restore (issue 31): what it wrote, skipped and could not restore. Left out by backups and older agents. */
     restoreSummary: restoreSummarySchema.optional(),
+    /**
+     * What the backup did (issue 31): restic's summary counts and duration, of all accounts of a panel run. Left out
+     * by failed runs and older agents.
+     */
+    summary: runSummarySchema.optional(),
   }),
   z.object({
     type: z.literal('messages'),

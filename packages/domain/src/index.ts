@@ -45,6 +45,7 @@ export * from './reseller-settings.js';
 export * from './restore.js';
 export * from './retention.js';
 export * from './routes.js';
+export * from './run-report.js';
 export * from './runs.js';
 export * from './schedule.js';
 export * from './seeding.js';

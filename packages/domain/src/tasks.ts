@@ -24,6 +24,7 @@ import {
 } from './permissions.js';
 import type { TaskControlReasons } from './remote-management.js';
 import type { RestoreSummary } from './restore.js';
+import type { RunReport } from './run-report.js';
 import { machineQueue } from './urls.js';
 
 /**
@@ -133,6 +134,8 @@ export interface TaskActionRow {
   cancellable: boolean;
   /** A finished restore's summary (issue 31); null for other actions, a restore still running and older agents. */
   restoreSummary: RestoreSummary | null;
+  /** Ours (issue 31): what the run did, or is doing: files, bytes, duration, speed, time left. */
+  report: RunReport;
 }
 
 /** 002 §3 'Snapshot', with what its row shows. */

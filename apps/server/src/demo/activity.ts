@@ -2,7 +2,7 @@ import { DAY_MS, HOUR_MS, type MessageType, MINUTE_MS, SECOND_MS } from '@portal
 import { backupSnapshots, machineMessages, taskActions } from '../db/schema/index.js';
 import { inChunks, type SeedContext, zip } from './context.js';
 import { MB, type Recipe } from './data.js';
-import { bytesAdded, type Run, restoreRun, runOutcome, seedCreationRun } from './history.js';
+import { bytesAdded, demoRunSummary, type Run, restoreRun, runOutcome, seedCreationRun } from './history.js';
 import {
   type MachineSpec,
   type SavedMachine,
@@ -203,10 +203,17 @@ function actionRow(ctx: SeedContext, action: ActionEntry): typeof taskActions.$i
     failureMessage: outcome.failureMessage,
     exitCodeResult: outcome.exitCodeResult,
     resticSnapshotId: isRun && done ? rng.hex(64) : null,
-    bytesAdded: done ? bytesAdded(rng, first, bytesTotal) : null,
-    bytesTotal: done ? bytesTotal : null,
+    ...finishedFigures(rng, run, done, first, bytesTotal),
     snapshotsAvailable: isRun && done && snapshotsOn(task),
   };
+}
+
+/** A finished run's bytes and, for a backup, the run report's summary (issue 31), in proportion to what it added. */
+function finishedFigures(rng: Random, run: Run, done: boolean, first: boolean, bytesTotal: number) {
+  if (!done) return { bytesAdded: null, bytesTotal: null };
+  const added = bytesAdded(rng, first, bytesTotal);
+  if (run.type !== 'BACKUP_RUN' || run.finish === null) return { bytesAdded: added, bytesTotal };
+  return { bytesAdded: added, bytesTotal, summary: demoRunSummary(bytesTotal, added, run.finish - run.start) };
 }
 
 function runMessages(

@@ -1,7 +1,7 @@
 import { SECOND_MS, type TaskDisplayStatus, taskDisplayStatus } from '@portal/domain';
 import { describe, expect, it } from 'vitest';
 import type { Recipe } from './data.js';
-import { type HistoryMode, restoreRun, seedCreationRun, taskHistory, taskStatusOf } from './history.js';
+import { demoRunSummary, type HistoryMode, restoreRun, seedCreationRun, taskHistory, taskStatusOf } from './history.js';
 import { Random } from './random.js';
 import { DEMO_SCHEDULES } from './schedule.js';
 
@@ -72,6 +72,14 @@ describe('the run history of generated tasks (demo and benchmark)', () => {
     expect(restore?.start).toBeGreaterThan(lastFinish);
     expect(restore?.start).toBeLessThanOrEqual(NOW - 30 * 60 * SECOND_MS);
     expect(restoreRun(rng, NOW, [], 1)).toBeNull();
+  });
+
+  it("gives a run a summary in proportion to what it read and added (issue 31's run report)", () => {
+    const first = demoRunSummary(100_000_000, 100_000_000, 60_000);
+    expect(first).toMatchObject({ filesNew: 50, filesChanged: 0, filesUnmodified: 0, dirsNew: 3, durationSeconds: 54 });
+    const later = demoRunSummary(100_000_000, 2_000_000, 10_000);
+    expect(later).toMatchObject({ filesNew: 0, filesChanged: 1, filesUnmodified: 49 });
+    expect(later.dirsChanged + later.dirsUnmodified).toBe(3);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   HOUR_MS,
   MINUTE_MS,
   type RunStatus,
+  type RunSummary,
   runsBetween,
   SECOND_MS,
   type TaskStatus,
@@ -283,6 +284,27 @@ export function runOutcome(rng: Random, status: RunStatus): RunOutcome {
           : status === 'FAILED'
             ? (FAILURE_EXIT_CODES[failureIndex] ?? 'FATAL_ERROR')
             : null,
+  };
+}
+
+/**
+ * The summary restic would give a demo run (issue 31): one file per 2 MB read, the files changed in the share of the
+ * bytes added (all new on a first run), a folder per 20 files, restic's time a little under the run's. No random draw,
+ * so the demo's other data stay as they were.
+ */
+export function demoRunSummary(bytesTotal: number, added: number, durationMs: number): RunSummary {
+  const files = Math.max(1, Math.round(bytesTotal / 2_000_000));
+  const dirs = Math.max(1, Math.round(files / 20));
+  const first = added >= bytesTotal;
+  const changed = first ? 0 : Math.min(files, Math.ceil((files * added) / Math.max(1, bytesTotal)));
+  return {
+    filesNew: first ? files : 0,
+    filesChanged: changed,
+    filesUnmodified: first ? 0 : files - changed,
+    dirsNew: first ? dirs : 0,
+    dirsChanged: first ? 0 : Math.min(dirs, changed),
+    dirsUnmodified: first ? 0 : dirs - Math.min(dirs, changed),
+    durationSeconds: Math.max(1, durationMs * 0.9) / 1000,
   };
 }
 

@@ -1,4 +1,5 @@
 export * from './ActionDialogs';
+export * from './BarChart';
 export * from './BrowserPagedTable';
 export * from './ChangeStatusDialog';
 export * from './CheckboxField';

@@ -11,6 +11,7 @@ import {
   PACKAGE_STATUSES,
   type RestoreSummary,
   RUN_STATUSES,
+  type RunSummary,
   SNAPSHOT_STORAGE_STATUSES,
   SPEED_UNITS,
   STORAGE_QUOTA_UNITS,
@@ -393,6 +394,12 @@ export const taskActions = pgTable(
     stalledAt: ts('stalled_at'),
     /** A finished restore's summary as its agent reported it (issue 31; the domain's restoreSummarySchema). */
     restoreSummary: jsonb('restore_summary').$type<RestoreSummary>(),
+    /** The run report (issue 31): the last progress report's files done, speed and time left (null: not reported). */
+    progressFilesDone: integer('progress_files_done'),
+    progressBytesPerSecond: bigint('progress_bytes_per_second', { mode: 'number' }),
+    progressSecondsRemaining: integer('progress_seconds_remaining'),
+    /** What the finished backup did (restic's summary counts and duration); null from older agents. */
+    summary: jsonb('summary').$type<RunSummary>(),
   },
   (t) => [
     uniqueIndex('task_actions_run_key_uq').on(t.backupMachineId, t.runKey),

@@ -9,7 +9,9 @@ import {
   type OsFamily,
   packageStopsTasks,
   type RestoreSummary,
+  type RunProgressFigures,
   type RunStatus,
+  type RunSummary,
   type TransferPhase,
 } from '@portal/domain';
 import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
@@ -42,6 +44,8 @@ export interface ActionOutcome {
   snapshotsAvailable?: boolean;
   /** A restore's summary (issue 31). */
   restoreSummary?: RestoreSummary | null;
+  /** What the backup did (issue 31), when its agent said. */
+  summary?: RunSummary | undefined;
 }
 
 /** The columns of a finished action: a failed one keeps the progress it had reached. */
@@ -57,6 +61,7 @@ export const finishedAction = (outcome: ActionOutcome) => ({
   transferProgressPercentage: outcome.status === 'FAILED' ? sql`${taskActions.transferProgressPercentage}` : 100,
   snapshotsAvailable: outcome.snapshotsAvailable ?? outcome.snapshotId !== null,
   restoreSummary: outcome.restoreSummary ?? null,
+  summary: outcome.summary ?? null,
 });
 
 /** The queries behind what agents report: runs, progress, messages, snapshots and the machine itself. */
@@ -197,7 +202,7 @@ export function createAgentEventsRepo(db: Executor) {
     async recordProgress(
       machineId: number,
       runKey: string,
-      progress: {
+      progress: RunProgressFigures & {
         phase: TransferPhase;
         percentage: number;
         currentItem: number;
@@ -223,6 +228,9 @@ export function createAgentEventsRepo(db: Executor) {
           currentTransfer: progress.currentItem,
           totalTransfers: progress.totalItems,
           progressBytesDone: progress.bytesDone,
+          progressFilesDone: progress.filesDone ?? null,
+          progressBytesPerSecond: progress.bytesPerSecond ?? null,
+          progressSecondsRemaining: progress.secondsRemaining ?? null,
         })
         .where(and(actionOf(machineId, runKey), inArray(taskActions.status, BUSY)))
         .returning({ id: taskActions.id });

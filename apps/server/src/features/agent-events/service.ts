@@ -184,6 +184,7 @@ export function createAgentEventService(deps: {
                 bytesAdded: event.bytesAdded,
                 bytesTotal: event.bytesTotal,
                 restoreSummary: run.type === 'BACKUP_RESTORE' ? (event.restoreSummary ?? null) : null,
+                summary: event.summary,
                 ...(onSeedDisk ? { snapshotsAvailable: false } : {}),
               })) !== null;
             if (finished && event.snapshotId) {

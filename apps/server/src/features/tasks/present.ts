@@ -5,6 +5,7 @@ import {
   isBusyRunStatus,
   isDownloadDisabled,
   megabytesToBytes,
+  type RunReport,
   type StorageDetails,
   type TaskAbilities,
   type TaskActionRow,
@@ -89,6 +90,25 @@ export function presentAction(action: ActionRecord, mayCancel: boolean): TaskAct
     stalled: action.stalledAt !== null && isBusyRunStatus(action.status),
     cancellable: isActionCancellable(mayCancel, action.status),
     restoreSummary: action.restoreSummary,
+    report: presentRunReport(action),
+  };
+}
+
+/** What the run did (issue 31): its summary once finished, its live figures while busy. */
+function presentRunReport(action: ActionRecord): RunReport {
+  return {
+    snapshotId: action.resticSnapshotId,
+    bytesAdded: action.bytesAdded,
+    bytesProcessed: action.bytesTotal,
+    summary: action.summary,
+    progress: isBusyRunStatus(action.status)
+      ? {
+          bytesDone: action.progressBytesDone,
+          filesDone: action.progressFilesDone,
+          bytesPerSecond: action.progressBytesPerSecond,
+          secondsRemaining: action.progressSecondsRemaining,
+        }
+      : null,
   };
 }
 

@@ -65,6 +65,15 @@ const actionColumns = {
   snapshotsAvailable: taskActions.snapshotsAvailable,
   stalledAt: taskActions.stalledAt,
   restoreSummary: taskActions.restoreSummary,
+  // The run report (issue 31).
+  resticSnapshotId: taskActions.resticSnapshotId,
+  bytesAdded: taskActions.bytesAdded,
+  bytesTotal: taskActions.bytesTotal,
+  summary: taskActions.summary,
+  progressBytesDone: taskActions.progressBytesDone,
+  progressFilesDone: taskActions.progressFilesDone,
+  progressBytesPerSecond: taskActions.progressBytesPerSecond,
+  progressSecondsRemaining: taskActions.progressSecondsRemaining,
 };
 
 /** The machine with who may see and command it, and what the task page's header shows. */

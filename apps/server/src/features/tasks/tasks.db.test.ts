@@ -12,6 +12,7 @@ import {
   withPaging,
   withQuery,
 } from '@portal/domain';
+import { SAMPLE_RUN_SUMMARY } from '@portal/domain/testing/task-action';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, backupSnapshots, backupTasks, customers, taskActions } from '../../db/schema/index.js';
@@ -428,6 +429,84 @@ describe("live progress: the machine's runs queue", () => {
       });
     } finally {
       await Promise.all([watcher.stop(), stranger.stop(), agent.client.stop()]);
+    }
+  });
+});
+
+describe('the run report (issue 31)', () => {
+  it("answers a run's live figures and then restic's summary in the run API, and nothing to another tenant", async () => {
+    const issued = await createMachineCredentials(t.database.db).issue(ids.machineA);
+    if (!issued) throw new Error('no credential');
+    const agent = await connectTestAgent(t.app, base, issued);
+    const runsUrl = withPaging(ROUTES.tasks.customer.runs.build(customerTask()), { page: 0, size: 30 });
+    const reportOf = async () => {
+      const { body } = await get<Paged<TaskActionRow>>('userA', runsUrl);
+      return body.result.elements.find((run) => run.timeStarted === '2026-12-07T01:00:00.000Z');
+    };
+    try {
+      await agent.send({
+        type: 'runStarted',
+        runKey: 'report-run',
+        taskId: ids.taskA,
+        startedAt: '2026-12-07T01:00:00.000Z',
+        manual: true,
+      });
+      await agent.send({
+        type: 'runProgress',
+        runKey: 'report-run',
+        phase: 'TRANSFERRING_FILES',
+        percentage: 40,
+        currentItem: 3,
+        totalItems: 9,
+        bytesDone: 4_000_000,
+        bytesTotal: 10_000_000,
+        filesDone: 3,
+        bytesPerSecond: 2_000_000,
+        secondsRemaining: 3,
+      });
+      await eventually(async () => (await reportOf())?.report.progress?.bytesDone === 4_000_000);
+      expect((await reportOf())?.report).toEqual({
+        snapshotId: null,
+        bytesAdded: null,
+        bytesProcessed: null,
+        summary: null,
+        progress: { bytesDone: 4_000_000, filesDone: 3, bytesPerSecond: 2_000_000, secondsRemaining: 3 },
+      });
+      const summary = SAMPLE_RUN_SUMMARY;
+      await agent.send({
+        type: 'runFinished',
+        runKey: 'report-run',
+        status: 'FINISHED_SUCCESS',
+        finishedAt: '2026-12-07T01:00:05.000Z',
+        exitCodeResult: 'SUCCESS',
+        failureMessage: null,
+        snapshotId: 'f'.repeat(64),
+        bytesAdded: 6_000_000,
+        bytesTotal: 10_000_000,
+        summary,
+      });
+      await eventually(async () => (await reportOf())?.status === 'FINISHED_SUCCESS');
+      // Once finished the live figures are gone; the summary, bytes and snapshot stay.
+      expect((await reportOf())?.report).toEqual({
+        snapshotId: 'f'.repeat(64),
+        bytesAdded: 6_000_000,
+        bytesProcessed: 10_000_000,
+        summary,
+        progress: null,
+      });
+      const adminUrl = withQuery(ROUTES.tasks.provider.actions.build(adminTask()), { type: 'BACKUP_RUN', size: 30 });
+      const asProvider = await get<Paged<TaskActionRow>>('provider', adminUrl);
+      expect(asProvider.body.result.elements.find((run) => run.report.summary !== null)?.report.summary).toEqual(
+        summary,
+      );
+      // Another tenant learns nothing of the run, on either call.
+      const foreign = await get('adminB', runsUrl);
+      expect(foreign.status).toBe(404);
+      expect(JSON.stringify(foreign.body)).not.toContain('filesNew');
+      const foreignActions = withQuery(ROUTES.tasks.customer.actions.build(customerTask()), { type: 'BACKUP_RUN' });
+      expect((await get('adminB', foreignActions)).status).toBe(404);
+    } finally {
+      await agent.client.stop();
     }
   });
 });

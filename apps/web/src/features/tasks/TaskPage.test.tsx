@@ -8,6 +8,7 @@ import {
   type TaskDetail,
   type TaskSnapshotRow,
 } from '@portal/domain';
+import { makeTaskAction } from '@portal/domain/testing/task-action';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -67,23 +68,7 @@ const task = (overrides: Partial<TaskDetail> = {}): TaskDetail => ({
   ...overrides,
 });
 
-const run = (overrides: Partial<TaskActionRow> = {}): TaskActionRow => ({
-  id: 50,
-  type: 'BACKUP_RUN',
-  status: 'FINISHED_SUCCESS',
-  timeStarted: '2026-11-25T10:00:00.000Z',
-  timeFinished: '2026-11-25T10:00:00.000Z',
-  transferProgressPercentage: 100,
-  currentTransfer: 1,
-  totalTransfers: 1,
-  phase: 'FINALIZED',
-  failureMessage: null,
-  snapshotsAvailable: true,
-  stalled: false,
-  cancellable: false,
-  restoreSummary: null,
-  ...overrides,
-});
+const run = makeTaskAction;
 
 const snapshot = (overrides: Partial<TaskSnapshotRow> = {}): TaskSnapshotRow => ({
   id: 70,

@@ -14,6 +14,7 @@ import {
   machineUrl,
   phaseText,
   progressBar,
+  RUN_REPORT_TEXTS,
   runStatusBadge,
   runsQueue,
   type StorageDetails,
@@ -68,6 +69,8 @@ import {
   useTaskDetail,
   useTaskStorage,
 } from './queries';
+import { RunHistoryChart } from './RunHistoryChart';
+import { RunDetailsButton, RunFigures } from './RunReport';
 import { RestoreSummaryNote, useRestoreEndToast } from './restore/RestoreEnd';
 import { DeleteArchiveButton, DownloadButton, RestoreButton } from './restore/RunDataButtons';
 import { DeleteTaskDialog, PauseTaskDialog, RunTaskDialog } from './TaskCommandDialogs';
@@ -212,6 +215,9 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
       <Section title="Storage">
         <TaskStorage audience={audience} taskRef={taskRef} />
       </Section>
+      <Section title={RUN_REPORT_TEXTS.chartTitle}>
+        <RunHistoryChart audience={audience} taskRef={taskRef} />
+      </Section>
       <Section title="Actions and runs">
         <RunsTable audience={audience} taskRef={taskRef} task={task} />
       </Section>
@@ -319,6 +325,7 @@ export function RunProgress({ run }: { run: TaskActionRow }) {
       </ProgressBar>
       {run.phase && <div className="small text-muted">{phaseText(run.phase)}</div>}
       {item && <div className="small">{item}</div>}
+      <RunFigures run={run} />
       {note && <div className="small text-warning-emphasis">{note}</div>}
       {failure && (
         <div className="small text-danger" data-testid="failure-message">
@@ -373,9 +380,12 @@ function RunsTable({ audience, taskRef, task }: { audience: Audience; taskRef: T
             key: 'log',
             header: 'Log',
             render: (run) => (
-              <Button variant="link" size="sm" className="p-0" onClick={() => setLog(run)}>
-                {TEXT.viewLog}
-              </Button>
+              <div className="d-flex flex-column align-items-start">
+                <Button variant="link" size="sm" className="p-0" onClick={() => setLog(run)}>
+                  {TEXT.viewLog}
+                </Button>
+                <RunDetailsButton run={run} />
+              </div>
             ),
           },
           {
