@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  type BrandColourField,
   brandColourVariables,
+  brandContrastWarnings,
   brandFaviconUrl,
   brandLinks,
   brandNameOf,
@@ -10,6 +12,7 @@ import {
   loginWrapperClass,
   readableTextOn,
 } from './branding.js';
+import { contrastRatio } from './contrast.js';
 import { DEFAULT_COLOURS } from './layout.js';
 import { testBranding } from './testing/branding.js';
 
@@ -112,5 +115,61 @@ describe('the login wrapper (000 §2)', () => {
   it("takes a reseller's or the provider's styling class", () => {
     expect(loginWrapperClass(reseller())).toBe('login-wrapper reseller-styling');
     expect(loginWrapperClass(null)).toBe('login-wrapper provider-styling');
+  });
+});
+
+describe('contrast warnings of the look-and-feel form (issue 31)', () => {
+  it('warn on each colour whose text fails WCAG AA, with a passing suggestion', () => {
+    const warnings = brandContrastWarnings({
+      appHeaderColour: '#1b3a5c',
+      appHeaderTextColour: '#2a4a6c',
+      appBackgroundColour: '#ffffff',
+      functionalBackgroundColour: '#e8eef5',
+      functionalButtonColour: '#777777',
+      appEnabledButtonColour: '#2a7de1',
+      appDisabledButtonColour: '#eeeeee',
+    });
+    expect(Object.keys(warnings).sort()).toEqual([
+      'appEnabledButtonColour',
+      'appHeaderTextColour',
+      'functionalBackgroundColour',
+      'functionalButtonColour',
+    ]);
+    expect(warnings.appEnabledButtonColour).toEqual({
+      ratio: contrastRatio('#2a7de1', '#ffffff'),
+      suggestion: '#1f75dd',
+      message: 'Text on this colour has a contrast of 4.10:1, below the 4.5:1 WCAG AA asks for. Suggested: #1f75dd.',
+    });
+    expect(contrastRatio(warnings.appHeaderTextColour?.suggestion ?? '', '#1b3a5c')).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('take blank colours as the defaults, which pass', () => {
+    expect(brandContrastWarnings({})).toEqual({});
+    expect(brandContrastWarnings({ appHeaderColour: '', appEnabledButtonColour: 'nonsense' })).toEqual({});
+  });
+
+  it('property: applying every suggestion leaves no warning', () => {
+    const hex = fc
+      .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }))
+      .map((rgb) => `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`);
+    const fields = [
+      'appHeaderColour',
+      'appHeaderTextColour',
+      'appBackgroundColour',
+      'functionalBackgroundColour',
+      'functionalButtonColour',
+      'appEnabledButtonColour',
+    ] as const;
+    fc.assert(
+      fc.property(fc.tuple(...fields.map(() => hex)), (values) => {
+        const colours: Partial<Record<BrandColourField, string>> = Object.fromEntries(
+          fields.map((field, i) => [field, values[i] ?? '#ffffff']),
+        );
+        const warnings = brandContrastWarnings(colours);
+        for (const [field, warning] of Object.entries(warnings))
+          colours[field as BrandColourField] = warning.suggestion;
+        expect(brandContrastWarnings(colours)).toEqual({});
+      }),
+    );
   });
 });

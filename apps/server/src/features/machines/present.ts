@@ -69,6 +69,7 @@ export function presentMachineDetail(
     ...presentMachineRow(machine, actor, audience),
     osFamily: machine.osFamily,
     desktopClientVersion: machine.desktopClientVersion,
+    timeZone: machine.timeZone,
     online: machine.online,
     lastSeenAt: machine.lastSeenAt?.toISOString() ?? null,
     statusOptions: administrable ? [...machineStatusOptions(machine.status)] : [],

@@ -28,6 +28,7 @@ export function machineDetail(overrides: Partial<MachineDetail> = {}): MachineDe
     ...machineRow(overrides),
     osFamily: 'LINUX',
     desktopClientVersion: '1.0.0',
+    timeZone: 'UTC',
     online: false,
     lastSeenAt: null,
     statusOptions: ['SUSPENDED'],

@@ -152,6 +152,7 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
         machineId={taskRef.machineId}
         taskId={taskRef.taskId}
         osFamily={task.osFamily}
+        timeZone={task.timeZone}
         blockedReason={reasons.edit}
         onSaved={refresh}
       />
