@@ -9,7 +9,7 @@ const NORTHWIND = {
   header: 'rgb(27, 58, 92)',
   headerText: 'rgb(255, 255, 255)',
   background: 'rgb(243, 246, 250)',
-  enabledButton: 'rgb(42, 125, 225)',
+  enabledButton: 'rgb(29, 107, 208)',
 };
 const LOGO = /^\/public\/downloads\/img\/logo-[0-9a-f]{32}\.png$/;
 const FAVICON = /^\/public\/downloads\/img\/favicon-[0-9a-f]{32}\.png$/;

@@ -65,7 +65,14 @@ describe('the colour variables (000 §9, 002 §2.2)', () => {
       '--portal-button-enabled': '#2a7de1',
       '--portal-button-disabled': '#a7b4c2',
       '--portal-button-disabled-opacity': '1',
+      // Bootstrap's link blue, darkened to read on both tinted backgrounds (issue 31).
+      '--bs-link-color': '#0261ec',
+      '--bs-link-color-rgb': '2, 97, 236',
     });
+    expect(contrastRatio('#0261ec', '#e8eef5')).toBeGreaterThanOrEqual(4.5);
+    expect(
+      brandColourVariables(reseller({ appBackgroundColour: null, functionalBackgroundColour: null })),
+    ).not.toHaveProperty('--bs-link-color');
   });
 
   it('never carry a value that is not a hex colour', () => {
@@ -83,6 +90,7 @@ describe('the colour variables (000 §9, 002 §2.2)', () => {
         const variables = brandColourVariables(reseller({ [key]: value }));
         for (const [name, v] of Object.entries(variables)) {
           if (name === '--portal-button-disabled-opacity') expect(v).toBe('1');
+          else if (name === '--bs-link-color-rgb') expect(v).toMatch(/^\d{1,3}, \d{1,3}, \d{1,3}$/);
           else expect(v).toMatch(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i);
         }
       }),
@@ -124,7 +132,7 @@ describe('contrast warnings of the look-and-feel form (issue 31)', () => {
       appHeaderColour: '#1b3a5c',
       appHeaderTextColour: '#2a4a6c',
       appBackgroundColour: '#ffffff',
-      functionalBackgroundColour: '#e8eef5',
+      functionalBackgroundColour: '#505a64',
       functionalButtonColour: '#777777',
       appEnabledButtonColour: '#2a7de1',
       appDisabledButtonColour: '#eeeeee',

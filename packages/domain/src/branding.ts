@@ -1,4 +1,11 @@
-import { contrastRatio, contrastText, nearestPassingColour, normalHex, WCAG_AA_TEXT_CONTRAST } from './contrast.js';
+import {
+  contrastRatio,
+  contrastText,
+  nearestPassingColour,
+  normalHex,
+  rgbOf,
+  WCAG_AA_TEXT_CONTRAST,
+} from './contrast.js';
 import type { Branding } from './initial-data.js';
 import { APP_TITLE, DEFAULT_COLOURS } from './layout.js';
 import { imageUrl } from './paths.js';
@@ -45,7 +52,7 @@ export function readableTextOn(hex: string): '#212529' | '#ffffff' {
   return contrastRatio(hex, '#ffffff') >= contrastRatio(hex, BODY_TEXT) ? '#ffffff' : BODY_TEXT;
 }
 
-/** Bootstrap's body text and link colours: the texts the page's backgrounds carry. */
+/** Bootstrap's body text and link colours: the texts the page's backgrounds carry (links follow a brand's). */
 const BODY_TEXT = '#212529';
 const LINK_TEXT = '#0d6efd';
 /** Bootstrap's primary buttons keep white text; a brand sets only their colour. */
@@ -91,7 +98,8 @@ function warningFor(colour: string, texts: readonly string[]): ContrastWarning |
 /**
  * The field warnings of a brand's colours (issue 31): each colour whose text would fail WCAG AA (4.5:1 for normal
  * text), with the nearest colour that passes. Blank or unreadable colours are the defaults. The header text is
- * checked against the header; the backgrounds against the body text and links on them; the buttons against their
+ * checked against the header; the backgrounds against the body text on them (links follow them:
+ * brandColourVariables); the buttons against their
  * text. The disabled button colour is not checked: WCAG exempts inactive controls.
  */
 export function brandContrastWarnings(
@@ -103,14 +111,8 @@ export function brandContrastWarnings(
   const functionalButton = colour(colours.functionalButtonColour, DEFAULT_COLOURS.functionalButton);
   const checks: [BrandColourField, ContrastWarning | null][] = [
     ['appHeaderTextColour', warningFor(colour(colours.appHeaderTextColour, DEFAULT_COLOURS.headerText), [header])],
-    [
-      'appBackgroundColour',
-      warningFor(colour(colours.appBackgroundColour, DEFAULT_COLOURS.background), [BODY_TEXT, LINK_TEXT]),
-    ],
-    [
-      'functionalBackgroundColour',
-      warningFor(colour(colours.functionalBackgroundColour, '#ffffff'), [BODY_TEXT, LINK_TEXT]),
-    ],
+    ['appBackgroundColour', warningFor(colour(colours.appBackgroundColour, DEFAULT_COLOURS.background), [BODY_TEXT])],
+    ['functionalBackgroundColour', warningFor(colour(colours.functionalBackgroundColour, '#ffffff'), [BODY_TEXT])],
     ['functionalButtonColour', warningFor(functionalButton, [readableTextOn(functionalButton)])],
     ['appEnabledButtonColour', warningFor(colour(colours.appEnabledButtonColour, LINK_TEXT), [PRIMARY_BUTTON_TEXT])],
   ];
@@ -139,6 +141,15 @@ export function brandColourVariables(branding: Branding | null): Record<string, 
     '--portal-button-disabled': branding?.appDisabledButtonColour,
   };
   for (const [name, value] of Object.entries(optional)) if (isBrandColour(value)) variables[name] = value;
+  // Links on a brand's tinted page and surfaces: Bootstrap's blue darkened as little as it must be to read on both.
+  if (isBrandColour(branding?.appBackgroundColour) || isBrandColour(branding?.functionalBackgroundColour)) {
+    const link = nearestPassingColour(LINK_TEXT, [
+      colour(branding?.appBackgroundColour, DEFAULT_COLOURS.background),
+      colour(branding?.functionalBackgroundColour, DEFAULT_COLOURS.background),
+    ]);
+    variables['--bs-link-color'] = link;
+    variables['--bs-link-color-rgb'] = rgbOf(link).join(', ');
+  }
   if (isBrandColour(branding?.appDisabledButtonColour)) variables['--portal-button-disabled-opacity'] = '1';
   return variables;
 }

@@ -42,9 +42,9 @@ export const RESELLERS: readonly ResellerBranding[] = [
     termsAndConditionsLink: 'https://www.northwind.test/terms',
     appHeaderColour: '#1b3a5c',
     appHeaderTextColour: '#ffffff',
-    // Issue 31: every colour's text passes WCAG AA (data.test.ts); Bootstrap's links need a white page and surfaces.
-    appBackgroundColour: '#ffffff',
-    functionalBackgroundColour: '#ffffff',
+    // Issue 31: every colour's text passes WCAG AA (data.test.ts): the buttons' blue is darker than it was.
+    appBackgroundColour: '#f3f6fa',
+    functionalBackgroundColour: '#e8eef5',
     functionalButtonColour: '#1d6bd0',
     appEnabledButtonColour: '#1d6bd0',
     appDisabledButtonColour: '#a7b4c2',
@@ -66,8 +66,8 @@ export const RESELLERS: readonly ResellerBranding[] = [
     termsAndConditionsLink: 'https://www.fabrikam.test/legal/safevault-terms',
     appHeaderColour: '#4a235a',
     appHeaderTextColour: '#f9e79f',
-    appBackgroundColour: '#ffffff',
-    functionalBackgroundColour: '#ffffff',
+    appBackgroundColour: '#fbf7fc',
+    functionalBackgroundColour: '#f1e6f5',
     functionalButtonColour: '#8e44ad',
     appEnabledButtonColour: '#8e44ad',
     appDisabledButtonColour: '#c7b3cf',
