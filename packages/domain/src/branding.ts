@@ -79,9 +79,8 @@ export interface ContrastWarning {
 export const CONTRAST_TEXTS = {
   warning: (ratio: string, suggestion: string) =>
     `Text on this colour has a contrast of ${ratio}, below the ${WCAG_AA_TEXT_CONTRAST}:1 WCAG AA asks for. Suggested: ${suggestion}.`,
-  useSuggestion: (suggestion: string) => `Use ${suggestion}`,
+  takeSuggestion: (suggestion: string) => `Use ${suggestion}`,
   previewTitle: 'Preview',
-  previewButton: 'Save',
   previewFunctionalButton: 'Cancel',
   previewDisabledButton: 'Unavailable',
   previewLink: 'A link',
