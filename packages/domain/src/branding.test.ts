@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  BRAND_COLOUR_FIELDS,
   type BrandColourField,
   brandColourVariables,
   brandContrastWarnings,
@@ -76,17 +77,8 @@ describe('the colour variables (000 §9, 002 §2.2)', () => {
   });
 
   it('never carry a value that is not a hex colour', () => {
-    const colourKeys = [
-      'appHeaderColour',
-      'appHeaderTextColour',
-      'appBackgroundColour',
-      'functionalBackgroundColour',
-      'functionalButtonColour',
-      'appEnabledButtonColour',
-      'appDisabledButtonColour',
-    ] as const;
     fc.assert(
-      fc.property(fc.constantFrom(...colourKeys), fc.string(), (key, value) => {
+      fc.property(fc.constantFrom(...BRAND_COLOUR_FIELDS), fc.string(), (key, value) => {
         const variables = brandColourVariables(reseller({ [key]: value }));
         for (const [name, v] of Object.entries(variables)) {
           if (name === '--portal-button-disabled-opacity') expect(v).toBe('1');
@@ -160,14 +152,7 @@ describe('contrast warnings of the look-and-feel form (issue 31)', () => {
     const hex = fc
       .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }))
       .map((rgb) => `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`);
-    const fields = [
-      'appHeaderColour',
-      'appHeaderTextColour',
-      'appBackgroundColour',
-      'functionalBackgroundColour',
-      'functionalButtonColour',
-      'appEnabledButtonColour',
-    ] as const;
+    const fields = BRAND_COLOUR_FIELDS;
     fc.assert(
       fc.property(fc.tuple(...fields.map(() => hex)), (values) => {
         const colours: Partial<Record<BrandColourField, string>> = Object.fromEntries(

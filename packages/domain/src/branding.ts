@@ -58,15 +58,17 @@ const LINK_TEXT = '#0d6efd';
 /** Bootstrap's primary buttons keep white text; a brand sets only their colour. */
 const PRIMARY_BUTTON_TEXT = '#ffffff';
 
-/** The look-and-feel colours whose text a field warning checks (issue 31). */
-export type BrandColourField =
-  | 'appHeaderColour'
-  | 'appHeaderTextColour'
-  | 'appBackgroundColour'
-  | 'functionalBackgroundColour'
-  | 'functionalButtonColour'
-  | 'appEnabledButtonColour'
-  | 'appDisabledButtonColour';
+/** The look-and-feel form's seven colours (000 §3). */
+export const BRAND_COLOUR_FIELDS = [
+  'appHeaderColour',
+  'appHeaderTextColour',
+  'appBackgroundColour',
+  'functionalBackgroundColour',
+  'functionalButtonColour',
+  'appEnabledButtonColour',
+  'appDisabledButtonColour',
+] as const;
+export type BrandColourField = (typeof BRAND_COLOUR_FIELDS)[number];
 
 export interface ContrastWarning {
   /** The lowest contrast of the field's colour with a text it carries (or, for the header text, with the header). */

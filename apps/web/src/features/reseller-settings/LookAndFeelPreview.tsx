@@ -31,22 +31,9 @@ export function LookAndFeelPreview({
 }) {
   const chosen = usePreview(chosenFile(logoFiles));
   const logo = chosen ?? (currentLogo ? imageUrl(currentLogo) : null);
-  const name = brandNameOf({
-    brandName,
-    logo: null,
-    favicon: null,
-    mainSiteLink: null,
-    portalOrigin: null,
-    ...colours,
-  });
-  const style = brandColourVariables({
-    brandName,
-    logo: null,
-    favicon: null,
-    mainSiteLink: null,
-    portalOrigin: null,
-    ...colours,
-  }) as CSSProperties;
+  const branding = { brandName, logo: null, favicon: null, mainSiteLink: null, portalOrigin: null, ...colours };
+  const name = brandNameOf(branding);
+  const style = brandColourVariables(branding) as CSSProperties;
   return (
     <section
       id="look-and-feel-preview"
