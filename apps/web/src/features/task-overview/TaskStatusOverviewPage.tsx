@@ -108,14 +108,16 @@ const runningColumns: Array<DataTableColumn<TaskOverviewRow>> = [
       // Every row here is a busy action, so the bar follows the in-progress colour rule (002 §4.2).
       const bar = progressBar({ status: 'IN_PROGRESS', transferProgressPercentage: row.inProgressActionProgress ?? 0 });
       return (
-        <ProgressBar
-          now={bar.value}
-          max={bar.max}
-          variant={bar.variant}
-          label={`${bar.value}%`}
-          style={{ minWidth: '6rem' }}
-          aria-label={`${COLUMNS.progress} ${row.name}`}
-        />
+        // The name goes on the inner bar, the element with the progressbar role (axe: a named progress bar).
+        <ProgressBar style={{ minWidth: '6rem' }}>
+          <ProgressBar
+            now={bar.value}
+            max={bar.max}
+            variant={bar.variant}
+            label={`${bar.value}%`}
+            aria-label={`${COLUMNS.progress} ${row.name}`}
+          />
+        </ProgressBar>
       );
     },
   },

@@ -288,14 +288,16 @@ export function RunProgress({ run }: { run: TaskActionRow }) {
   const failure = failureMessageToShow(run);
   return (
     <div data-testid="run-progress">
-      <ProgressBar
-        now={bar.value}
-        max={bar.max}
-        variant={bar.variant}
-        label={`${bar.value}%`}
-        data-variant={bar.variant}
-        aria-label="Progress"
-      />
+      {/* The name goes on the inner bar, the element with the progressbar role (axe: a named progress bar). */}
+      <ProgressBar data-variant={bar.variant}>
+        <ProgressBar
+          now={bar.value}
+          max={bar.max}
+          variant={bar.variant}
+          label={`${bar.value}%`}
+          aria-label="Progress"
+        />
+      </ProgressBar>
       {run.phase && <div className="small text-muted">{phaseText(run.phase)}</div>}
       {item && <div className="small">{item}</div>}
       {note && <div className="small text-warning-emphasis">{note}</div>}
