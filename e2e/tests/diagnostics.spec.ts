@@ -137,7 +137,8 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
   await expect(shown.getByTestId('exit-code')).toHaveText(MESSAGES.exitCodes.CANCELLATION_REQUESTED);
   await expect(submitButton).toBeEnabled();
 
-  // Delete the finished snapshots command from its tab's icon.
+  // Delete the finished snapshots command from the icon heading its tab's panel.
+  await dialog.getByRole('tab', { name: 'snapshots' }).click();
   await dialog.getByRole('button', { name: `${LABELS.deleteIcon} snapshots` }).click();
   await expect(page.getByTestId('delete-command-dialog')).toBeVisible();
   await expectAccessible(page);
