@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { CURRENT_PASSWORD_LABEL, fieldRequired, MESSAGES } from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
-import { signIn, signOut } from './helpers';
+import { expectAccessible, signIn, signOut } from './helpers';
 import { recordSecret } from './secrets';
 
 test('a user edits their profile, sees field errors, and the change stays after reload', async ({ page }) => {
@@ -40,6 +40,7 @@ test('a user edits their profile, sees field errors, and the change stays after 
   await signOut(page);
   await signIn(page, newEmail);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
 
   // Back to the demo address, so other journeys keep working.
   await page.goto('/profile');
@@ -58,6 +59,7 @@ test('a forgotten password is reset through the mailed link, once', async ({ pag
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   // Screens load by route: the sign-in page, with its own Email field, stays until this one is there.
   await expect(page.getByRole('heading', { level: 1, name: 'Forgot password' })).toBeVisible();
+  await expectAccessible(page);
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByTestId('reset-sent')).toContainText('a link to reset the password has been sent');
@@ -86,6 +88,7 @@ test('a forgotten password is reset through the mailed link, once', async ({ pag
   await expect(page).toHaveURL(/\/login\?error$/);
   await signIn(page, email, newPassword);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
 
   // The link works once.
   await page.goto(resetUrl.pathname + resetUrl.search);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { MESSAGES } from '@portal/domain';
-import { newVisitor, signIn, signUpCustomer } from './helpers';
+import { expectAccessible, newVisitor, signIn, signUpCustomer } from './helpers';
 
 /**
  * Issue 14: a new customer's getting-started strip leads from its install step to the manual. A customer
@@ -27,10 +27,12 @@ test('a new customer: the install step of the getting-started strip leads to the
   await signUpCustomer(page, visitor);
   await signIn(page, visitor.email, visitor.password);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
   const strip = page.getByRole('region', { name: MESSAGES.dashboard.gettingStarted.title });
   const step = strip.getByRole('listitem').filter({ hasText: MESSAGES.dashboard.gettingStarted.LINK_MACHINE });
   await step.getByRole('link', { name: MESSAGES.agentInstall.manualLink }).click();
   await expect(page.getByRole('heading', { level: 1, name: MESSAGES.manual.title })).toBeVisible();
+  await expectAccessible(page);
   await expect(page.getByTestId('os-badge')).toContainText('Linux');
   await expect(page.getByRole('navigation', { name: MESSAGES.manual.contents })).toBeVisible();
   await expect(
@@ -49,9 +51,12 @@ test('customer admin: installs the agent with the one line of Link a machine; th
   try {
     await signIn(page, EMAIL);
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expectAccessible(page);
 
     await page.getByRole('button', { name: TEXT.linkButton, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: TEXT.dialogTitle });
+    await expect(dialog).toBeVisible();
+    await expectAccessible(page);
     await expect(dialog.getByTestId('linking-code')).toBeVisible();
     // The admin may use two packages; Head office has room for another machine.
     const packages = dialog.getByRole('combobox', { name: TEXT.packageLabel });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { API_TOKEN_FORM_LABELS, API_TOKEN_MESSAGES, type Envelope, type Profile, ROUTES } from '@portal/domain';
-import { signIn } from './helpers';
+import { expectAccessible, signIn } from './helpers';
 import { recordSecret } from './secrets';
 
 test('a user creates an API token in the profile, calls the API with it, revokes it, and it is refused', async ({
@@ -14,6 +14,8 @@ test('a user creates an API token in the profile, calls the API with it, revokes
   const section = page.getByRole('table', { name: 'API tokens' });
   await page.getByRole('button', { name: 'Create API token' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create API token' });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByLabel(API_TOKEN_FORM_LABELS.name).fill(name);
   await dialog.getByLabel(API_TOKEN_FORM_LABELS.scope).selectOption('READ_WRITE');
   await dialog.getByLabel(API_TOKEN_FORM_LABELS.expiresInDays).selectOption('7');
@@ -46,6 +48,8 @@ test('a user creates an API token in the profile, calls the API with it, revokes
   await expect(row).not.toContainText('Never');
   await row.getByRole('button', { name: 'Revoke' }).click();
   const confirm = page.getByRole('dialog', { name: 'Revoke API token' });
+  await expect(confirm).toBeVisible();
+  await expectAccessible(page);
   await expect(confirm).toContainText(API_TOKEN_MESSAGES.confirmRevoke(name));
   await confirm.getByRole('button', { name: 'Revoke' }).click();
   await expect(row).toHaveCount(0);

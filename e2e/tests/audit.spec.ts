@@ -9,7 +9,7 @@ import {
   ROUTES,
   withQuery,
 } from '@portal/domain';
-import { jsonResult, signIn } from './helpers';
+import { expectAccessible, jsonResult, signIn } from './helpers';
 
 /**
  * The audit trail (issue 18): a provider admin's change to a customer is on /boltadmin/audit, found by kind and
@@ -69,6 +69,7 @@ test('a provider admin finds its change on the audit trail and exports it; the c
   await page.getByRole('navigation', { name: 'Admin area menu' }).getByRole('link', { name: 'Audit Trail' }).click();
   await expect(page).toHaveURL(/\/boltadmin\/audit$/);
   await expect(page.getByRole('heading', { level: 1, name: AUDIT_TEXTS.providerTitle })).toBeVisible();
+  await expectAccessible(page);
 
   const filter = page.getByTestId('audit-filter');
   // The kinds come grouped by area, each under its heading.
@@ -136,6 +137,7 @@ test('a provider admin finds its change on the audit trail and exports it; the c
   await customerPage.getByTestId('account-audit-link').click();
   await expect(customerPage).toHaveURL(/\/admin\/account\/audit$/);
   await expect(customerPage.getByRole('heading', { level: 1, name: AUDIT_TEXTS.accountTitle })).toBeVisible();
+  await expectAccessible(customerPage);
   const own = customerPage.getByTestId('audit-table').locator('tbody tr');
   await expect(own.filter({ hasText: 'Signed in' }).filter({ hasText: SUPER_ADMIN }).first()).toBeVisible();
   const accountFilter = customerPage.getByTestId('audit-filter');

@@ -8,7 +8,7 @@ import {
   secretForNewAddress,
 } from '@portal/domain';
 import { DEMO_WHMCS_PORT } from '../playwright.config';
-import { signIn } from './helpers';
+import { expectAccessible, signIn } from './helpers';
 
 const TEXT = MESSAGES.billing;
 const L = BILLING_SERVER_LABELS;
@@ -24,6 +24,8 @@ test('the provider adds a billing server for the running WHMCS, tests its connec
 
   await page.getByTestId('add-billing-server').click();
   const dialog = page.getByRole('dialog', { name: TEXT.addServer });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByLabel(L.description).fill(description);
   await dialog.getByLabel(L.region).fill('eu');
   await dialog.getByLabel(L.whmcsHost).fill('127.0.0.1');
@@ -40,6 +42,8 @@ test('the provider adds a billing server for the running WHMCS, tests its connec
   await row.getByRole('button', { name: 'Edit' }).click();
   const edit = page.getByRole('dialog', { name: TEXT.editServer });
   // The stored secret is never shown; left empty it is kept.
+  await expect(edit).toBeVisible();
+  await expectAccessible(page);
   await expect(edit.getByLabel(L.whmcsSecret, { exact: true })).toHaveValue('');
   // Pointed at another host, the stored secret stays home: the secret field asks for it (issue 29).
   await edit.getByLabel(L.whmcsHost).fill('localhost');

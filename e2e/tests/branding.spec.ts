@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { MESSAGES } from '@portal/domain';
 import { DEMO_PASSWORD, NORTHWIND_ORIGIN } from '../playwright.config';
-import { signIn, signOut } from './helpers';
+import { expectAccessible, signIn, signOut } from './helpers';
 
 /** Northwind's brand in the demo seed (apps/server/src/demo/data.ts), as the browser computes the colours. */
 const NORTHWIND = {
@@ -9,7 +9,7 @@ const NORTHWIND = {
   header: 'rgb(27, 58, 92)',
   headerText: 'rgb(255, 255, 255)',
   background: 'rgb(243, 246, 250)',
-  enabledButton: 'rgb(42, 125, 225)',
+  enabledButton: 'rgb(29, 107, 208)',
 };
 const LOGO = /^\/public\/downloads\/img\/logo-[0-9a-f]{32}\.png$/;
 const FAVICON = /^\/public\/downloads\/img\/favicon-[0-9a-f]{32}\.png$/;
@@ -24,6 +24,7 @@ async function signInOn(page: Page, origin: string, email: string) {
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
 }
 
 test("a reseller's customer sees the reseller's header colours, logo, favicon and name on the dashboard", async ({
@@ -31,6 +32,7 @@ test("a reseller's customer sees the reseller's header colours, logo, favicon an
 }) => {
   await signIn(page, 'super-admin@demo.test');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
   await expect(page).toHaveTitle(`Dashboard · ${NORTHWIND.brandName}`);
   expect(await css(page, 'header', 'background-color')).toBe(NORTHWIND.header);
   expect(await css(page, 'header', 'color')).toBe(NORTHWIND.headerText);

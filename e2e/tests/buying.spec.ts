@@ -14,7 +14,7 @@ import {
   type TemplatesOnOffer,
 } from '@portal/domain';
 import { DEMO_WHMCS_PORT } from '../playwright.config';
-import { jsonResult, signIn, signOut } from './helpers';
+import { expectAccessible, jsonResult, signIn, signOut } from './helpers';
 
 /**
  * Buying backup (issue 15, 000 §4-§7) in a real browser: a direct customer's super admin buys a package and
@@ -31,6 +31,7 @@ const PAID_CHECK_BOUND_MS = 30_000;
 async function openPackages(page: Page) {
   await page.goto('/admin/backuppackages');
   await expect(page.getByRole('heading', { level: 1, name: TEXT.title })).toBeVisible();
+  await expectAccessible(page);
   return page.getByTestId('packages-table');
 }
 
@@ -40,6 +41,8 @@ async function chooseTemplate(page: Page, title: string, submit: string, templat
   const select = dialog.getByLabel(BUY.templateLabel);
   await expect(select.locator('option', { hasText: template })).toHaveCount(1);
   await select.selectOption({ label: template });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: submit }).click();
 }
 
@@ -48,6 +51,7 @@ async function expectUnpaidInvoice(page: Page, description: string) {
   await expect(page).toHaveURL(new RegExp(`^http://127\\.0\\.0\\.1:${DEMO_WHMCS_PORT}/viewinvoice\\.php\\?id=\\d+$`));
   const invoiceId = new URL(page.url()).searchParams.get('id') ?? '';
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Invoice #${invoiceId}`);
+  await expectAccessible(page);
   await expect(page.getByText('Status: Unpaid')).toBeVisible();
   await expect(page.getByText(description, { exact: true })).toBeVisible();
 }
@@ -93,6 +97,8 @@ test('a direct customer buys a package, pays its invoice, and initializes the ap
 
   await bought.getByRole('button', { name: `${TEXT.initialize} ${template.name}`, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: TEXT.initializeTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await expect(dialog.getByLabel('Name', { exact: true })).toHaveValue(template.name);
   await dialog.getByLabel('Name', { exact: true }).fill(name);
   await dialog.getByRole('button', { name: TEXT.initialize }).click();
@@ -157,6 +163,8 @@ test('a change request of an active package, approved by the provider, gives the
   }).toPass({ timeout: 15_000 });
   await request.getByRole('button', { name: `${R.approve} ${DIRECT_CUSTOMER}` }).click();
   const approve = page.getByRole('dialog', { name: R.approveTitle });
+  await expect(approve).toBeVisible();
+  await expectAccessible(page);
   await expect(approve).toContainText(`${DIRECT_CUSTOMER}: ${target.name}`);
   await approve.getByRole('button', { name: R.approve }).click();
   await expect(page.getByText(R.approved)).toBeVisible();
@@ -185,6 +193,8 @@ test('a change request of an active package, approved by the provider, gives the
   const previous = offer.elements.find((t) => t.id === pkg.templateId);
   if (previous) await expect(choices.filter({ hasText: previous.name })).toHaveCount(1);
   await expect(choices.filter({ hasText: target.name })).toHaveCount(0);
+  await expect(again).toBeVisible();
+  await expectAccessible(page);
   await again.getByRole('button', { name: 'Cancel' }).click();
   await expect(again).toBeHidden();
 });

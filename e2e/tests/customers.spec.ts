@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { CUSTOMER_STATUS_TEXTS, MESSAGES, madeReseller } from '@portal/domain';
-import { newVisitor, signIn, signUpCustomer } from './helpers';
+import { expectAccessible, newVisitor, signIn, signUpCustomer } from './helpers';
 
 const TEXT = MESSAGES.customer;
 
@@ -25,11 +25,14 @@ test('a provider admin finds a customer by search, suspends it and deletes it', 
   await row.getByRole('link', { name: `${TEXT.manage} ${customer.companyName}` }).click();
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(customer.companyName);
+  await expectAccessible(page);
   // A new signup cannot be deleted before it is suspended.
   await expect(page.getByRole('button', { name: TEXT.deleteButton })).toHaveCount(0);
 
   await page.getByRole('button', { name: TEXT.changeStatusButton }).click();
   let dialog = page.getByRole('dialog', { name: TEXT.changeStatusTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await expect(dialog.getByLabel(TEXT.newStatusLabel)).toHaveValue('SUSPENDED');
   await dialog.getByRole('textbox').fill('Dana');
   await dialog.getByRole('button', { name: TEXT.changeStatusSubmit }).click();
@@ -42,6 +45,8 @@ test('a provider admin finds a customer by search, suspends it and deletes it', 
 
   await page.getByRole('button', { name: TEXT.deleteButton }).click();
   dialog = page.getByRole('dialog', { name: TEXT.deleteTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('textbox').fill(customer.fullName);
   await dialog.getByRole('button', { name: TEXT.deleteSubmit }).click();
   await expect(page.getByText(TEXT.beingDeleted)).toBeVisible();
@@ -58,12 +63,16 @@ test('a provider admin makes a customer a reseller, which then shows among the r
 
   await page.getByRole('button', { name: TEXT.newResellerButton }).click();
   const select = page.getByRole('dialog', { name: TEXT.selectResellerTitle });
+  await expect(select).toBeVisible();
+  await expectAccessible(page);
   await select.getByRole('searchbox').fill(customer.companyName);
   const candidates = select.getByRole('table', { name: TEXT.selectResellerTitle });
   await expect(candidates.getByRole('row')).toHaveCount(2);
   await candidates.getByRole('button', { name: `${TEXT.select} ${customer.companyName}` }).click();
 
   const confirm = page.getByRole('dialog', { name: TEXT.makeResellerTitle });
+  await expect(confirm).toBeVisible();
+  await expectAccessible(page);
   await expect(confirm).toContainText(customer.companyName);
   await confirm.getByRole('button', { name: TEXT.makeResellerSubmit }).click();
   await expect(page.getByText(madeReseller(customer.companyName))).toBeVisible();
@@ -92,6 +101,7 @@ test("a reseller admin reaches their customers from the dashboard and opens one'
 
   await expect(page).toHaveURL(/\/admin\/mycustomers\/\d+$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contoso Ltd');
+  await expectAccessible(page);
   await expect(page.getByRole('button', { name: TEXT.changeStatusButton })).toBeVisible();
   await expect(page.getByRole('button', { name: TEXT.pluginSettingsButton })).toHaveCount(0);
   await expect(page.getByRole('table', { name: 'Users' }).getByText('super-admin@demo.test')).toBeVisible();

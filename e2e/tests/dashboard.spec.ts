@@ -11,7 +11,7 @@ import {
   MESSAGES,
   type Paged,
 } from '@portal/domain';
-import { signIn } from './helpers';
+import { expectAccessible, signIn } from './helpers';
 
 /** The dashboard of spec 000 §2 against the demo data (apps/server/src/demo). */
 
@@ -37,6 +37,7 @@ async function openDashboard(page: Page, email: string) {
   await signIn(page, email);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
 }
 
 test('provider admin: selects a customer and a machine, filters by a pie slice, pages and closes tabs', async ({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from '@playwright/test';
 import { formatBytes, MACHINE_FORM_LABELS, MESSAGES, machineUrl, REALTIME_COMMAND_TEXTS } from '@portal/domain';
 import { addSamplesTask, expectOnline, ownMachine, startTask } from './agent';
-import { signIn, signOut } from './helpers';
+import { expectAccessible, signIn, signOut } from './helpers';
 import { test } from './machine';
 
 /**
@@ -72,10 +72,14 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
   });
   await page.goto(machinePage);
   await expect(page.getByRole('heading', { name: machineName, level: 1 })).toBeVisible();
+  await expectAccessible(page);
   await page.getByRole('button', { name: LABELS.openButton }).click();
   const dialog = page.getByTestId('restic-diagnostics-dialog');
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   // The dialog is titled with the machine's name (001 §2).
   await expect(page.getByRole('dialog', { name: machineName })).toBeVisible();
+  await expectAccessible(page);
   await expect(dialog.getByText(TEXT.noCommands)).toBeVisible();
   const submitButton = dialog.getByRole('button', { name: LABELS.submitButton });
   const shown = dialog.getByRole('tabpanel');
@@ -83,6 +87,8 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
   const submit = async (baseCommand: string, flags = '') => {
     await submitButton.click();
     const form = page.getByTestId('submit-restic-command-dialog');
+    await expect(form).toBeVisible();
+    await expectAccessible(page);
     await form.getByLabel('base command').fill(baseCommand);
     if (flags) await form.getByLabel('Flags').fill(flags);
     await form.getByRole('button', { name: 'Submit' }).click();
@@ -106,6 +112,8 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
   // The issue 29 command (-vr is -v -r: another repository, then an sftp.command): refused on its field, not sent.
   await submitButton.click();
   const refusedForm = page.getByTestId('submit-restic-command-dialog');
+  await expect(refusedForm).toBeVisible();
+  await expectAccessible(page);
   await refusedForm.getByLabel('base command').fill('snapshots');
   await refusedForm.getByLabel('Flags').fill('-vr sftp:x@127.0.0.1:/x -vo sftp.command=/bin/sh');
   await refusedForm.getByRole('button', { name: 'Submit' }).click();
@@ -121,14 +129,19 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
   await expect(submitButton).toBeDisabled();
   await shown.getByRole('button', { name: TEXT.stopButton }).click();
   const stop = page.getByTestId('stop-command-dialog');
+  await expect(stop).toBeVisible();
+  await expectAccessible(page);
   await stop.getByRole('button', { name: TEXT.stopButton }).click();
   await expect(page.getByText(TEXT.cancellationSubmitted)).toBeVisible();
   await expect(shown.getByTestId('status-badge')).toHaveAttribute('data-status', 'FAILED', { timeout: 30_000 });
   await expect(shown.getByTestId('exit-code')).toHaveText(MESSAGES.exitCodes.CANCELLATION_REQUESTED);
   await expect(submitButton).toBeEnabled();
 
-  // Delete the finished snapshots command from its tab's icon.
+  // Delete the finished snapshots command from the icon heading its tab's panel.
+  await dialog.getByRole('tab', { name: 'snapshots' }).click();
   await dialog.getByRole('button', { name: `${LABELS.deleteIcon} snapshots` }).click();
+  await expect(page.getByTestId('delete-command-dialog')).toBeVisible();
+  await expectAccessible(page);
   await page.getByTestId('delete-command-dialog').getByRole('button', { name: LABELS.deleteButton }).click();
   await expect(page.getByText(TEXT.deleted)).toBeVisible();
   await expect(dialog.getByRole('tab')).toHaveText(['check']);
@@ -146,6 +159,7 @@ test("the machine page's agent dialogs: storage space measured again, the agent'
   await expect(page).not.toHaveURL(/\/login/);
   await page.goto(machinePage);
   await expect(page.getByRole('heading', { name: machineName, level: 1 })).toBeVisible();
+  await expectAccessible(page);
 
   // Nothing measured since linking; Refresh asks the agent, whose figure (restic stats) the page then shows.
   const usage = page.getByTestId('machine-details').getByTestId('usage-label');
@@ -153,6 +167,8 @@ test("the machine page's agent dialogs: storage space measured again, the agent'
   await expect(usage).toContainText(nothingUsed);
   await page.getByRole('button', { name: MACHINE.refreshStorageButton, exact: true }).click();
   const refresh = page.getByRole('dialog', { name: MACHINE.refreshStorageTitle });
+  await expect(refresh).toBeVisible();
+  await expectAccessible(page);
   await expect(refresh).toContainText(MACHINE.refreshStorageConfirm);
   await refresh.getByRole('button', { name: MACHINE.refreshStorageSubmit, exact: true }).click();
   await expect(page.getByText(MACHINE.storageRefreshing)).toBeVisible();
@@ -167,11 +183,15 @@ test("the machine page's agent dialogs: storage space measured again, the agent'
   // No log files yet; the agent uploads its own on request.
   const logFiles = page.getByRole('dialog', { name: MACHINE.logFilesTitle });
   await page.getByRole('button', { name: MACHINE.logFilesButton, exact: true }).click();
+  await expect(logFiles).toBeVisible();
+  await expectAccessible(page);
   await expect(logFiles).toContainText(MACHINE.noLogFiles);
   await logFiles.getByRole('button', { name: MACHINE.close, exact: true }).last().click();
   await expect(logFiles).toBeHidden();
   await page.getByRole('button', { name: MACHINE.logUploadButton, exact: true }).click();
   const upload = page.getByRole('dialog', { name: MACHINE.logUploadTitle });
+  await expect(upload).toBeVisible();
+  await expectAccessible(page);
   await expect(upload.getByLabel(MACHINE_FORM_LABELS.uploadupdaterfiles)).not.toBeChecked();
   await upload.getByRole('button', { name: MACHINE.logUploadSubmit, exact: true }).click();
   await expect(page.getByText(MACHINE.logUploadSubmitted)).toBeVisible();

@@ -1,4 +1,5 @@
-import { expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
 import { type Envelope, MESSAGES } from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
 import { recordSecret } from './secrets';
@@ -88,4 +89,47 @@ export async function signUpCustomer(page: Page, details: SignUpDetails): Promis
   await form.getByLabel('Backup package').selectOption({ index: 1 });
   await form.getByRole('button', { name: MESSAGES.signUp.submit }).click();
   await expect(page.getByTestId('signup-done')).toHaveText(MESSAGES.signUp.submitted);
+}
+
+/** The page states this worker has scanned: a state the journeys reach again is not scanned again. */
+const scanned = new Set<string>();
+
+/**
+ * axe-core over the page as it stands (issue 31): fails on any critical or serious violation, naming each rule and
+ * the elements it found. Called where a journey has opened a page or a dialog; a state already scanned in this worker
+ * (the same address with its ids as ':id', the same tab title and open dialog) is not scanned again, so a journey
+ * passing the dashboard many times pays for one scan.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  const url = new URL(page.url());
+  const dialog = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('[role="dialog"]'))
+      .map((d) => d.querySelector('.modal-title')?.textContent)
+      .join('+'),
+  );
+  const state = `${url.host}${url.pathname.replace(/\/\d+/g, '/:id')}${url.search}|${await page.title()}|${dialog}`;
+  if (scanned.has(state)) return;
+  scanned.add(state);
+  // A scan (injecting axe, then its rules) takes a second or more on a busy machine: the journey's own time limit is
+  // lengthened by what the scan took, so scanning never eats into the time its steps are allowed.
+  const started = Date.now();
+  const testInfo = test.info();
+  const lengthen = () => testInfo.setTimeout(testInfo.timeout + (Date.now() - started));
+  // A dialog fading in is half transparent: its colours are measured once the transitions have ended (a few hundred
+  // milliseconds; past 5 s the page is scanned as it stands).
+  await page
+    .waitForFunction(
+      () => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
+      undefined,
+      { timeout: 5000 },
+    )
+    .catch(() => undefined);
+  const { violations } = await new AxeBuilder({ page }).analyze().finally(lengthen);
+  const failing = violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => ({
+      rule: `${v.id} (${v.impact}): ${v.help}`,
+      nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`.replace(/\s+/g, ' ')),
+    }));
+  expect(failing, `critical or serious accessibility violations on ${page.url()}`).toEqual([]);
 }

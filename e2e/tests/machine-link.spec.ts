@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { agentLinkCommand, MESSAGES } from '@portal/domain';
-import { signIn } from './helpers';
+import { expectAccessible, signIn } from './helpers';
 
 /**
  * Issue #5: the demo customer user makes a one-time linking code in the portal, the real agent CLI links a
@@ -43,6 +43,7 @@ test('customer user: makes a linking code, links a machine with the agent CLI, s
   try {
     await signIn(page, 'user@demo.test');
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expectAccessible(page);
     const machines = page.getByRole('tabpanel').getByRole('table', { name: 'Contoso Ltd machines', exact: true });
     await expect(machines).toContainText('Alex-MacBook-Pro');
 
@@ -51,6 +52,8 @@ test('customer user: makes a linking code, links a machine with the agent CLI, s
     const shown = dialog.getByTestId('linking-code');
     await expect(shown).toHaveText(/^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
     const code = (await shown.textContent()) ?? '';
+    await expect(dialog).toBeVisible();
+    await expectAccessible(page);
     await expect(dialog.getByTestId('linking-code-expiry')).toContainText(TEXT.expiresAt);
     // Alex may use both Contoso packages: the command names the one picked.
     const server = baseURL ?? '';

@@ -6,7 +6,7 @@ import {
   MESSAGES,
   type Paged,
 } from '@portal/domain';
-import { signIn, signOut } from './helpers';
+import { expectAccessible, signIn, signOut } from './helpers';
 
 /** The machine pages (001 §2, §4–§8; issue #14) in a real browser against the demo data. */
 
@@ -26,6 +26,7 @@ test('reseller admin: from the dashboard to a machine, edit, status, message log
   test.setTimeout(180_000);
   await signIn(page, 'reseller-admin@demo.test');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
 
   // A child customer other than Contoso (whose machines the other journeys count), and its active machines.
   const customers = await result<Paged<DashboardCustomerRow>>(page, '/dashboard/customers?size=50');
@@ -54,12 +55,15 @@ test('reseller admin: from the dashboard to a machine, edit, status, message log
     .click();
   await expect(page).toHaveURL(/\/admin\/mycustomers\/\d+\/backuppackages\/\d+\/backupmachines\/\d+$/);
   await expect(page.getByRole('heading', { level: 1, name: target.name })).toBeVisible();
+  await expectAccessible(page);
   const details = page.getByTestId('machine-details');
   await expect(details.getByTestId('usage-label')).toHaveText(/^Used: .+ of .+, available: .+$/);
 
   // Edit: the name is required; then a new description is saved.
   await page.getByRole('button', { name: TEXT.editButton, exact: true }).click();
   const edit = page.getByRole('dialog', { name: TEXT.editDialogTitle });
+  await expect(edit).toBeVisible();
+  await expectAccessible(page);
   await expect(edit.getByLabel('Assigned user')).toBeDisabled();
   await edit.getByLabel('Name').fill('');
   await edit.getByRole('button', { name: TEXT.editSubmit }).click();
@@ -71,11 +75,14 @@ test('reseller admin: from the dashboard to a machine, edit, status, message log
   await expect(page.getByText(TEXT.edited)).toBeVisible();
   await expect(edit).toBeHidden();
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expectAccessible(page);
   await expect(details).toContainText('Edited by the journey');
 
   // Change status with the typed name: a wrong name is refused, the exact one suspends.
   await page.getByRole('button', { name: TEXT.changeStatusButton, exact: true }).click();
   const status = page.getByRole('dialog', { name: TEXT.changeStatusTitle });
+  await expect(status).toBeVisible();
+  await expectAccessible(page);
   await expect(status.getByLabel(TEXT.newStatusLabel)).toHaveValue('SUSPENDED');
   await status.getByTestId('confirm-name-input').fill('not the name');
   await status.getByRole('button', { name: TEXT.changeStatusSubmit }).click();
@@ -89,6 +96,8 @@ test('reseller admin: from the dashboard to a machine, edit, status, message log
   // The message log: ERROR first; the filter adds INFO (the agent's connection messages).
   await page.getByRole('button', { name: TEXT.messageLogButton, exact: true }).click();
   const log = page.getByRole('dialog', { name: TEXT.messageLogTitle });
+  await expect(log).toBeVisible();
+  await expectAccessible(page);
   await expect(log.getByTestId('message-log-caption')).toHaveText(/^Displaying \d+ to \d+ of \d+ items$/);
   await log.getByRole('button', { name: TEXT.filter, exact: true }).click();
   await log.getByLabel('INFO').check();
@@ -105,6 +114,8 @@ test('reseller admin: from the dashboard to a machine, edit, status, message log
   // Delete, offered now that it is suspended: typed name, 'is being deleted', back to the customer.
   await page.getByRole('button', { name: TEXT.deleteButton, exact: true }).click();
   const remove = page.getByRole('dialog', { name: TEXT.deleteTitle });
+  await expect(remove).toBeVisible();
+  await expectAccessible(page);
   await remove.getByTestId('confirm-name-input').fill(name);
   await remove.getByRole('button', { name: TEXT.deleteSubmit }).click();
   await expect(page.getByText(TEXT.beingDeleted)).toBeVisible();
@@ -119,10 +130,12 @@ test('reseller admin: from the dashboard to a machine, edit, status, message log
   await signOut(page);
   await signIn(page, 'user@demo.test');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
   await page.goto(`/backupmachines/${other.id}`);
   await expect(page.getByText(MESSAGES.notFound)).toBeVisible();
   // Their own machines are listed at /backupmachines.
   await page.goto('/backupmachines');
   await expect(page.getByRole('heading', { level: 1, name: TEXT.ownTitle })).toBeVisible();
+  await expectAccessible(page);
   await expect(page.getByRole('table', { name: TEXT.ownTitle })).toContainText('CONTOSO-LT-014');
 });

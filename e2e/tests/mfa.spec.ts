@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { MESSAGES, MFA_TEXTS, USER_FORM_LABELS } from '@portal/domain';
 import { totpAt } from '../../apps/server/src/features/mfa/totp';
 import { DEMO_PASSWORD } from '../playwright.config';
-import { signIn, signUpCustomer } from './helpers';
+import { expectAccessible, signIn, signUpCustomer } from './helpers';
 import { recordSecret } from './secrets';
 
 const STEP_MS = 30_000;
@@ -41,6 +41,7 @@ const accountLink = (page: Page) =>
 async function openAccount(page: Page) {
   await accountLink(page).click();
   await expect(page.getByRole('heading', { level: 1, name: MESSAGES.account.title })).toBeVisible();
+  await expectAccessible(page);
 }
 
 async function signOutFromHeader(page: Page) {
@@ -119,6 +120,8 @@ test("a customer's super admin requires two-factor sign-in: an admin signed in a
   // An admin of the account, who signs in (without two-factor sign-in) in a browser of their own.
   await page.getByRole('button', { name: MESSAGES.user.addButton }).click();
   const add = page.getByRole('dialog', { name: MESSAGES.user.addDialogTitle });
+  await expect(add).toBeVisible();
+  await expectAccessible(page);
   await add.getByLabel(USER_FORM_LABELS.firstName).fill('Adam');
   await add.getByLabel(USER_FORM_LABELS.surname).fill('Admin');
   await add.getByLabel(USER_FORM_LABELS.email).fill(admin.email);
@@ -136,6 +139,8 @@ test("a customer's super admin requires two-factor sign-in: an admin signed in a
   // Not before the owner uses it: the dialog says so and leads to the profile, where they set it up.
   await page.getByRole('button', { name: P.requireButton }).click();
   let dialog = page.getByRole('dialog', { name: P.requireTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await expect(dialog).toContainText(P.requireQuestion(`MFA Policy ${id}`));
   await expect(dialog.getByTestId('mfa-policy-own-off')).toContainText(P.enableYourselfFirst);
   await expect(dialog.getByRole('button', { name: P.requireSubmit })).toBeDisabled();
@@ -146,6 +151,8 @@ test("a customer's super admin requires two-factor sign-in: an admin signed in a
   await openAccount(page);
   await page.getByRole('button', { name: P.requireButton }).click();
   dialog = page.getByRole('dialog', { name: P.requireTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: P.requireSubmit }).click();
   await expect(page.getByText(P.requiredNow)).toBeVisible();
   await expect(policy).toHaveText(P.required);
@@ -158,6 +165,8 @@ test("a customer's super admin requires two-factor sign-in: an admin signed in a
   // No longer required: the admin goes on without it.
   await page.getByRole('button', { name: P.stopButton }).click();
   dialog = page.getByRole('dialog', { name: P.stopTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: P.stopSubmit }).click();
   await expect(policy).toHaveText(P.notRequired);
   await adminPage.goto('/');
@@ -179,4 +188,5 @@ test('a provider admin without two-factor sign-in is sent to set it up before an
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/boltadmin/customers');
   await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible();
+  await expectAccessible(page);
 });

@@ -13,7 +13,7 @@ import {
   type Paged,
 } from '@portal/domain';
 import { E2E_DATA_DIR } from '../playwright.config';
-import { jsonResult, signIn } from './helpers';
+import { expectAccessible, jsonResult, signIn } from './helpers';
 
 /**
  * Package migrations (001 §2, §4, §8; issue 16) in a real browser: the demo's finished migration of
@@ -28,6 +28,7 @@ test('provider admin: migrate a package to another location, sync live, final sy
   test.setTimeout(120_000);
   await signIn(page, 'provider-admin@demo.test');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expectAccessible(page);
 
   const customers = await jsonResult<Paged<CustomerRow>>(page, '/boltadmin/customerspaginated?size=50');
   const customer = customers.elements.find((c) => c.companyName === 'Tailspin Toys');
@@ -50,6 +51,7 @@ test('provider admin: migrate a package to another location, sync live, final sy
   // The package page lists the demo's finished migration.
   await page.goto(`${base}/${pkg.id}`);
   await expect(page.getByRole('heading', { level: 1, name: pkg.name })).toBeVisible();
+  await expectAccessible(page);
   const table = page.getByTestId('migrations-table');
   const finished = table.getByRole('row').nth(1);
   await expect(finished).toContainText(migrationStatusBadge('FINAL_SYNC_FINISHED_SUCCESS').text);
@@ -87,6 +89,8 @@ test('provider admin: migrate a package to another location, sync live, final sy
   // Initialise: nothing chosen is refused with the form's message, then the other location.
   await page.getByRole('button', { name: MESSAGES.migration.migrateButton, exact: true }).click();
   const create = page.getByRole('dialog', { name: MESSAGES.migration.createDialogTitle });
+  await expect(create).toBeVisible();
+  await expectAccessible(page);
   await create.getByRole('button', { name: MESSAGES.migration.migrateButton }).click();
   await expect(create.getByText(MESSAGES.migration.chooseDestinationLocation)).toBeVisible();
   await create.getByLabel(TEXT.columns.destinationField).selectOption(String(target.storageLocation.id));
@@ -107,6 +111,8 @@ test('provider admin: migrate a package to another location, sync live, final sy
 
   // Start sync: the tab's output arrives over the migration's queue, and the status turns SYNC SUCCESS.
   await page.getByRole('button', { name: TEXT.startSync }).click();
+  await expect(page.getByTestId('sequence-dialog')).toBeVisible();
+  await expectAccessible(page);
   await page.getByTestId('sequence-dialog').getByRole('button', { name: 'Initial sync' }).click();
   await expect(page.getByText(MESSAGES.resticCommand.submitted)).toBeVisible();
   await expect(page.getByTestId('command-output')).toHaveValue(/\$ rclone sync /);
@@ -117,6 +123,8 @@ test('provider admin: migrate a package to another location, sync live, final sy
   // Final sync with its check; finalising is offered only after it.
   await expect(page.getByRole('button', { name: TEXT.finalize })).toBeDisabled();
   await page.getByRole('button', { name: TEXT.finalSync }).click();
+  await expect(page.getByTestId('sequence-dialog')).toBeVisible();
+  await expectAccessible(page);
   await page.getByTestId('sequence-dialog').getByRole('button', { name: 'Final sync' }).click();
   await expect(summary).toContainText(migrationStatusBadge('FINAL_SYNC_FINISHED_SUCCESS').text);
   await expect(page.getByRole('tabpanel').getByTestId('command-output')).toHaveValue(/0 differences found/);
@@ -124,6 +132,8 @@ test('provider admin: migrate a package to another location, sync live, final sy
   expect(existsSync(join(repository(currentBucket), blob))).toBe(true);
 
   await page.getByRole('button', { name: TEXT.finalize }).click();
+  await expect(page.getByTestId('finalize-migration-dialog')).toBeVisible();
+  await expectAccessible(page);
   await page.getByTestId('finalize-migration-dialog').getByRole('button', { name: TEXT.finalize }).click();
   await expect(page.getByText(TEXT.finalized)).toBeVisible();
   await expect(destinationRow).toContainText('IN USE');

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { NOTIFICATION_LABELS, NOTIFICATION_TEXTS } from '@portal/domain';
-import { sidebarLabels, signIn } from './helpers';
+import { expectAccessible, sidebarLabels, signIn } from './helpers';
 
 const TEXT = NOTIFICATION_TEXTS;
 const L = NOTIFICATION_LABELS;
@@ -11,11 +11,14 @@ test('a customer super admin subscribes a user to failed runs of one machine, an
   await signIn(page, 'super-admin@demo.test');
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: TEXT.title }).click();
   await expect(page.getByRole('heading', { level: 1, name: TEXT.title })).toBeVisible();
+  await expectAccessible(page);
 
   const users = page.getByRole('table', { name: TEXT.usersSection });
   const row = users.getByRole('row').filter({ hasText: 'user@demo.test' });
   await row.getByRole('button', { name: /^Edit / }).click();
   const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await expect(dialog.getByLabel(L.runFailed)).toBeVisible();
   await dialog.getByLabel(L.runFailed).check();
   await dialog.getByLabel(L.allMachines).uncheck();

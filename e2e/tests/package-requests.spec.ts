@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { CUSTOMER_STATUS_TEXTS, MESSAGES, PACKAGE_LABELS, PACKAGE_STATUS_TEXTS } from '@portal/domain';
-import { newVisitor, signIn, signOut, signUpCustomer } from './helpers';
+import { expectAccessible, newVisitor, signIn, signOut, signUpCustomer } from './helpers';
 
 /**
  * Package requests (issue 15, 000 §2, §4, §7): a new customer signs up, the provider approves its request
@@ -37,6 +37,8 @@ test('the provider approves a sign-up with a storage account and the customer be
   const items = dialog.getByLabel(PACKAGE_LABELS.storageItemId);
   await expect(items.locator('option', { hasText: 'Embedded storage (Unlimited)' })).toHaveCount(1);
   await items.selectOption({ label: 'Embedded storage (Unlimited)' });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: TEXT.approve }).click();
   await expect(page.getByText(TEXT.approved)).toBeVisible();
   await expect(dialog).toBeHidden();

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { confirmDeletePackageTemplate, MESSAGES, PACKAGE_TEMPLATE_LABELS, TIMINGS } from '@portal/domain';
-import { signIn, signOut } from './helpers';
+import { expectAccessible, signIn, signOut } from './helpers';
 
 /** Package templates (issue 15, 000 §2, §5, §8): the provider adds, renames and deletes one through the dialogs. */
 
@@ -29,9 +29,12 @@ test('the provider adds a template, renames it and deletes it', async ({ page })
   await page.getByRole('link', { name: 'Package Templates' }).click();
   await expect(page).toHaveURL(/\/boltadmin\/backuppackagetemplates$/);
   await expect(page.getByRole('heading', { level: 1, name: TEXT.pageTitle })).toBeVisible();
+  await expectAccessible(page);
 
   await page.getByRole('button', { name: TEXT.addButton }).click();
   let dialog = page.getByRole('dialog', { name: TEXT.addTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await expect(dialog.getByLabel(L.storageQuota, { exact: true })).toHaveValue('10');
   await expect(dialog.getByLabel(L.storageQuotaUnit)).toHaveValue('GB');
   await expect(dialog.getByLabel(L.noOfMachinesLimit, { exact: true })).toHaveValue('10');
@@ -62,6 +65,8 @@ test('the provider adds a template, renames it and deletes it', async ({ page })
   const renamed = `${name} renamed`;
   await row.getByRole('button', { name: `${TEXT.edit} ${name}` }).click();
   dialog = page.getByRole('dialog', { name: TEXT.editTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByLabel(L.name, { exact: true }).fill(renamed);
   await dialog.getByRole('button', { name: TEXT.editSubmit }).click();
   await expect(page.getByText(TEXT.updated)).toBeVisible();
@@ -70,6 +75,8 @@ test('the provider adds a template, renames it and deletes it', async ({ page })
 
   await renamedRow.getByRole('button', { name: `${TEXT.delete} ${renamed}` }).click();
   dialog = page.getByRole('dialog', { name: TEXT.deleteTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await expect(dialog).toContainText(confirmDeletePackageTemplate(renamed));
   await dialog.getByRole('button', { name: TEXT.deleteSubmit }).click();
   await expect(page.getByText(TEXT.deleted)).toBeVisible();
@@ -87,6 +94,8 @@ test("the provider marks a template 'For resellers only'; a direct customer's pr
 
   await page.getByRole('button', { name: TEXT.addButton }).click();
   let dialog = page.getByRole('dialog', { name: TEXT.addTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByLabel(L.name, { exact: true }).fill(name);
   await dialog.getByLabel(L.resellersOnly).check();
   await dialog.getByRole('button', { name: TEXT.addSubmit }).click();
@@ -99,12 +108,16 @@ test("the provider marks a template 'For resellers only'; a direct customer's pr
   // Edit opens with the switch as saved; unticking offers the template to every customer.
   await row.getByRole('button', { name: `${TEXT.edit} ${name}` }).click();
   dialog = page.getByRole('dialog', { name: TEXT.editTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await expect(dialog.getByLabel(L.resellersOnly)).toBeChecked();
   await dialog.getByLabel(L.resellersOnly).uncheck();
   await dialog.getByRole('button', { name: TEXT.editSubmit }).click();
   await expect(page.getByText(TEXT.updated)).toBeVisible();
   await expect(row).toContainText(TEXT.audience.everyone);
   await row.getByRole('button', { name: `${TEXT.delete} ${name}` }).click();
+  await expect(page.getByRole('dialog', { name: TEXT.deleteTitle })).toBeVisible();
+  await expectAccessible(page);
   await page.getByRole('dialog', { name: TEXT.deleteTitle }).getByRole('button', { name: TEXT.deleteSubmit }).click();
   await expect(page.getByText(TEXT.deleted)).toBeVisible();
   await signOut(page);

@@ -16,7 +16,7 @@ import {
   packageStatusChangeWarning,
 } from '@portal/domain';
 import { E2E_DATA_DIR } from '../playwright.config';
-import { jsonResult, signIn, signOut } from './helpers';
+import { expectAccessible, jsonResult, signIn, signOut } from './helpers';
 
 /** Backup packages (000 §2, §4, §5; issue 15) in a real browser against the demo data. */
 
@@ -28,6 +28,7 @@ test('provider admin: suspend a package (its tasks NOT_RUNNABLE), then delete it
   test.setTimeout(180_000);
   await signIn(page, 'provider-admin@demo.test');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expectAccessible(page);
 
   // A direct customer's active package whose machines have tasks (the reseller's customers are other journeys').
   const customers = await jsonResult<Paged<CustomerRow>>(page, '/boltadmin/customerspaginated?size=50');
@@ -71,11 +72,14 @@ test('provider admin: suspend a package (its tasks NOT_RUNNABLE), then delete it
     .click();
   await expect(page).toHaveURL(new RegExp(`/boltadmin/customers/${customer.id}/backuppackages/${pkg.id}$`));
   await expect(page.getByRole('heading', { level: 1, name: pkg.name })).toBeVisible();
+  await expectAccessible(page);
   await expect(page.getByRole('table', { name: TEXT.machinesTitle }).getByText(machine.name)).toBeVisible();
 
   // Change status: SUSPENDED preselected with its warning; a wrong name is refused, the exact one suspends.
   await page.getByRole('button', { name: TEXT.changeStatus, exact: true }).click();
   const status = page.getByRole('dialog', { name: TEXT.changeStatusTitle });
+  await expect(status).toBeVisible();
+  await expectAccessible(page);
   await expect(status.getByLabel(TEXT.details.status)).toHaveValue('SUSPENDED');
   await expect(status.getByTestId('status-change-warning')).toHaveText(packageStatusChangeWarning('SUSPENDED') ?? '');
   await status.getByTestId('confirm-name-input').fill('not the name');
@@ -97,6 +101,8 @@ test('provider admin: suspend a package (its tasks NOT_RUNNABLE), then delete it
   // Delete, offered now that it is suspended: typed name, 'is being deleted', back to the customer.
   await page.getByRole('button', { name: TEXT.delete, exact: true }).click();
   const remove = page.getByRole('dialog', { name: TEXT.deleteTitle });
+  await expect(remove).toBeVisible();
+  await expectAccessible(page);
   await remove.getByTestId('confirm-name-input').fill(`${pkg.name}x`);
   await remove.getByRole('button', { name: TEXT.delete }).click();
   await expect(remove.getByText(MESSAGES.confirmByName.packageDeletion)).toBeVisible();
@@ -129,6 +135,8 @@ test('customer admin: edit a package’s name and per-machine limit and see it i
   const edit = page.getByRole('dialog', { name: TEXT.editTitle });
   const limit = edit.getByLabel(TEXT.limitPerMachine);
   if (!(await limit.isChecked())) await limit.check();
+  await expect(edit).toBeVisible();
+  await expectAccessible(page);
   await edit.getByLabel(/Max backup size per machine/).fill('2048');
   const name = `${pkg.name} edited`.slice(0, 50);
   await edit.getByLabel('Name', { exact: true }).fill(name);

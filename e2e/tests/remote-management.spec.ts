@@ -9,7 +9,7 @@ import {
   ROUTES,
   TASK_FORM_TEXTS,
 } from '@portal/domain';
-import { jsonResult, signIn } from './helpers';
+import { expectAccessible, jsonResult, signIn } from './helpers';
 
 /**
  * The remote-management button (002 §4.2, §6; issue 29): a customer admin switches it off on a machine's page, the
@@ -31,6 +31,7 @@ test('a customer admin switches remote management off and on; the add-task butto
   if (!machine) throw new Error('the demo customer admin has no machine');
   await page.goto(machineUrl('customer', { machineId: machine.id }));
   await expect(page.getByRole('heading', { level: 1, name: machine.name })).toBeVisible();
+  await expectAccessible(page);
 
   const switchButton = page.getByTestId('remote-management-switch');
   const addTask = page.getByRole('button', { name: TASK_FORM_TEXTS.addButton });

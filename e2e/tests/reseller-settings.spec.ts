@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import {
+  CONTRAST_TEXTS,
   IMAGE_TYPE_MESSAGES,
   IMAGE_UPLOAD_LIMITS,
   imageTooLargeMessage,
@@ -11,7 +12,7 @@ import {
 import { DISGUISED, testIcon, testPicture } from '../../apps/server/src/features/reseller-settings/testing';
 import { startTestSmtpServer, type TestSmtpServer } from '../../apps/server/src/testing/smtp';
 import { E2E_DATA_DIR, NORTHWIND_ORIGIN } from '../playwright.config';
-import { signIn, signOut } from './helpers';
+import { expectAccessible, signIn, signOut } from './helpers';
 
 const T = MESSAGES.resellerSettings;
 
@@ -53,11 +54,28 @@ test("a reseller's super admin sets colours, a logo and a favicon, and sees them
   // The custom URL is the provider's to change: the reseller sees it, read-only.
   await expect(page.getByLabel(L.customUrl)).toHaveValue('backup.northwind.test');
   await expect(page.getByLabel(L.customUrl)).not.toBeEditable();
+  await expectAccessible(page);
 
   await page.getByRole('tab', { name: T.lookAndFeelTab }).click();
   const form = page.getByTestId('look-and-feel-form');
   await form.getByRole('textbox', { name: L.appHeaderColour, exact: true }).fill('#336699');
   await form.getByRole('textbox', { name: L.appHeaderTextColour, exact: true }).fill('#ffffff');
+  // The preview follows as the colours change, before any save (issue 31).
+  const preview = page.getByTestId('look-and-feel-preview');
+  await expect(preview.getByTestId('preview-header')).toHaveCSS('background-color', 'rgb(51, 102, 153)');
+  await expect(preview.getByTestId('preview-header')).toHaveCSS('color', 'rgb(255, 255, 255)');
+
+  // A button colour whose white text fails WCAG AA is warned of, with the nearest passing colour to take.
+  const enabledButton = form.getByRole('textbox', { name: L.appEnabledButtonColour, exact: true });
+  await enabledButton.fill('#2a7de1');
+  const warning = form.getByTestId('contrast-warning-appEnabledButtonColour');
+  await expect(warning).toContainText(CONTRAST_TEXTS.warning('4.10:1', '#1f75dd'));
+  await expect(preview.getByTestId('preview-enabled-button')).toHaveCSS('background-color', 'rgb(42, 125, 225)');
+  await warning.getByRole('button', { name: CONTRAST_TEXTS.takeSuggestion('#1f75dd') }).click();
+  await expect(enabledButton).toHaveValue('#1f75dd');
+  await expect(warning).toBeHidden();
+  await expect(preview.getByTestId('preview-enabled-button')).toHaveCSS('background-color', 'rgb(31, 117, 221)');
+  await expectAccessible(page);
 
   // Refusals on the field: a wrong type and a too large file (the form's check), a disguised file (the server's).
   await form.getByLabel(L.logo).setInputFiles(files.text);
@@ -73,6 +91,7 @@ test("a reseller's super admin sets colours, a logo and a favicon, and sees them
 
   await form.getByLabel(L.logo).setInputFiles(files.logo);
   await expect(form.getByTestId('preview-logo')).toBeVisible();
+  await expect(preview.getByTestId('preview-header-logo')).toHaveAttribute('src', /^blob:/);
   await form.getByLabel(L.favicon).setInputFiles(files.favicon);
   await page.getByTestId('save-look-and-feel').click();
   await expect(toast(page, T.saved)).toBeVisible();
@@ -104,6 +123,7 @@ test("a reseller's super admin sets colours, a logo and a favicon, and sees them
   // The reseller's customer sees them on its dashboard…
   await signIn(page, 'super-admin@demo.test');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
   await expect(page.getByTestId('header').getByRole('img')).toHaveAttribute('src', uploadedLogo);
   await expect(page.locator('head link[rel="icon"]')).toHaveAttribute('href', uploadedFavicon);
   expect(await page.getByTestId('header').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(

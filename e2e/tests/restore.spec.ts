@@ -14,7 +14,7 @@ import {
   taskUrl,
 } from '@portal/domain';
 import { addSamplesTask, expectOnline } from './agent';
-import { signIn } from './helpers';
+import { expectAccessible, signIn } from './helpers';
 import { test } from './machine';
 
 /**
@@ -51,6 +51,8 @@ test('a customer restores a backed-up folder to a new folder on the machine, the
 
   // A backup to restore from.
   await page.getByRole('button', { name: 'Run now' }).click();
+  await expect(page.getByTestId('run-task-dialog')).toBeVisible();
+  await expectAccessible(page);
   await page.getByTestId('run-task-dialog').getByRole('button', { name: 'Run now' }).click();
   const runs = page.getByTestId('runs-table');
   await expect(runs.locator('tbody tr').first()).toContainText(runStatusBadge('FINISHED_SUCCESS').text, {
@@ -60,6 +62,8 @@ test('a customer restores a backed-up folder to a new folder on the machine, the
   // Restore: the docs folder of the snapshot, below a new folder of the machine.
   await runs.locator('tbody tr').first().getByRole('button', { name: TEXT.restoreButton }).click();
   const dialog = page.getByTestId('restore-dialog');
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await expect(dialog).toContainText(TEXT.restoreTitle);
   for (const folder of samples.split('/').filter(Boolean)) {
     await dialog.getByRole('button', { name: `Expand ${folder}`, exact: true }).click();

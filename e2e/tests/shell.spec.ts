@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { sidebarLabels, signIn, signOut } from './helpers';
+import { expectAccessible, sidebarLabels, signIn, signOut } from './helpers';
 
 /** The sidebar of spec 002 §2.1 for each demo role, written out as the spec lists it. */
 const ROLES = [
@@ -51,6 +51,7 @@ for (const role of ROLES) {
     await expect(page).toHaveURL(/\/$/);
     await expect(page).toHaveTitle(`Dashboard · ${role.title}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expectAccessible(page);
     expect(await sidebarLabels(page)).toEqual(role.sidebar);
 
     const header = page.getByTestId('header');
@@ -65,6 +66,7 @@ for (const role of ROLES) {
     await header.getByRole('link', { name: 'Profile' }).click();
     await expect(page).toHaveURL(/\/profile$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+    await expectAccessible(page);
     await expect(page.getByLabel('Email')).toHaveValue(role.email);
     const first = await page.getByLabel('First name').inputValue();
     const surname = await page.getByLabel('Surname').inputValue();
@@ -111,6 +113,7 @@ test('the provider admin reaches the admin area shell with its links, version an
   await expect(page.getByTestId('version')).toContainText(/Version \S+ \(\S+\)/);
   await page.getByRole('link', { name: 'Leave Admin Area' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
 });
 
 test('customers cannot open the admin area, and unknown addresses show the not-found page', async ({ page }) => {
@@ -124,4 +127,5 @@ test('customers cannot open the admin area, and unknown addresses show the not-f
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   await page.getByRole('link', { name: 'Go to the dashboard' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
 });

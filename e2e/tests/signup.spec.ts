@@ -1,6 +1,6 @@
 import { expect, type Locator, test } from '@playwright/test';
 import { DEFAULT_BRAND_NAMES, MESSAGES, NEW_SIGNUP_BADGE, signUpAddressInUseMail } from '@portal/domain';
-import { newVisitor, signIn, signOut, signUpCustomer } from './helpers';
+import { expectAccessible, newVisitor, signIn, signOut, signUpCustomer } from './helpers';
 
 /** Sign-up (issue #6): a visitor opens an account, signs in, and the provider sees a new signup. */
 
@@ -26,6 +26,7 @@ test('a visitor signs up, signs in to the dashboard, and the provider sees the n
   await page.getByRole('link', { name: TEXT.signUpLink }).click();
   await expect(page).toHaveURL(/\/signup$/);
   await expect(page.getByRole('heading', { level: 1, name: TEXT.title })).toBeVisible();
+  await expectAccessible(page);
 
   // An empty form is refused on its fields, without a request.
   await page.getByRole('button', { name: TEXT.submit }).click();
@@ -54,12 +55,14 @@ test('a visitor signs up, signs in to the dashboard, and the provider sees the n
   await signIn(page, visitor.email, visitor.password);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
   await expect(page.getByTestId('header')).toContainText('Sam Newcomer');
   await signOut(page);
 
   // The provider admin finds it among the new signups of the dashboard's customers tab.
   await signIn(page, 'provider-admin@demo.test');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
   const panel = page.getByRole('tabpanel');
   const statusPie = panel.getByRole('figure', { name: 'Customer status' });
   const newSignups = statusPie.getByRole('button', { name: /^New signups: \d+$/ });

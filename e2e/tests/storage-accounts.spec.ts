@@ -10,7 +10,7 @@ import {
   type StorageAccountRow,
   type StorageAccountUserRow,
 } from '@portal/domain';
-import { jsonResult, openAdminAreaPage, signIn } from './helpers';
+import { expectAccessible, jsonResult, openAdminAreaPage, signIn } from './helpers';
 
 const TEXT = MESSAGES.storageAccount;
 const PAGE = MESSAGES.storageAccountPages;
@@ -28,6 +28,7 @@ test('the provider views the embedded storage account, its buckets, policies, us
   await embedded.getByRole('link', { name: `${PAGE.view} Embedded storage` }).click();
 
   await expect(page.getByRole('heading', { name: 'Embedded storage', level: 1 })).toBeVisible();
+  await expectAccessible(page);
   const details = page.getByTestId('storage-account-details');
   await expect(details.getByRole('row', { name: /^Default Storage Account/ })).toContainText(PAGE.yes);
   await expect(details.getByRole('row', { name: /^Type/ })).toContainText('Embedded (local)');
@@ -63,6 +64,8 @@ test('the provider views the embedded storage account, its buckets, policies, us
   await expect(principals.getByRole('row').filter({ hasText: principal })).toContainText(
     `Customer ${first.bucket.customerId}`,
   );
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('tab', { name: TEXT.rawPolicyTab }).click();
   await expect(dialog.getByTestId('raw-policy')).toContainText('"Version": "2012-10-17"');
   await expect(dialog.getByTestId('raw-policy')).toContainText(`arn:aws:iam:::user/${principal}`);
@@ -108,6 +111,8 @@ test('the provider finds an inconsistent bucket policy, reads its differences an
   const dialog = page.getByRole('dialog', { name: bucketName });
   const principalRow = dialog.getByRole('table', { name: TEXT.managePrincipalsTab }).getByRole('row').nth(1);
   const principal = ((await principalRow.getByRole('cell').first().textContent()) ?? '').trim();
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('tab', { name: TEXT.rawPolicyTab }).click();
   await expect(dialog.getByTestId('policy-differences')).toContainText(
     POLICY_DIFFERENCE_TEXTS.unexpectedUser(principal),
@@ -115,11 +120,15 @@ test('the provider finds an inconsistent bucket policy, reads its differences an
   await dialog.getByRole('tab', { name: TEXT.managePrincipalsTab }).click();
   await principalRow.getByRole('button', { name: `${PAGE.deletePrincipal} ${principal}` }).click();
   const confirm = page.getByRole('dialog', { name: PAGE.deletePrincipalTitle });
+  await expect(confirm).toBeVisible();
+  await expectAccessible(page);
   await expect(confirm).toContainText(confirmDeletePolicyPrincipal(principal, bucketName));
   await confirm.getByRole('button', { name: PAGE.deletePrincipal }).click();
   await expect(page.getByText(TEXT.principalDeleted)).toBeVisible();
 
   // Without the stray grant the bucket matches what the portal expects of it.
+  await expect(page.getByRole('dialog', { name: bucketName })).toBeVisible();
+  await expectAccessible(page);
   await page.getByRole('dialog', { name: bucketName }).getByRole('button', { name: 'Close' }).click();
   await expect(table.getByTestId('table-empty')).toHaveText(TEXT.noBuckets);
   const now = await jsonResult<Elements<BucketWithPolicyInfo>>(
@@ -140,6 +149,8 @@ test('adding an S3 account whose service does not answer shows why on the endpoi
   await page.getByTestId('add-storage-account').click();
   const dialog = page.getByRole('dialog', { name: PAGE.add });
   // The embedded type needs no endpoint or keys: its fields show for S3 only.
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByLabel(F.type).selectOption('LOCAL');
   await expect(dialog.getByLabel(F.endpoint)).toHaveCount(0);
   await dialog.getByLabel(F.type).selectOption('S3');

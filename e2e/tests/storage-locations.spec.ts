@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { MESSAGES, STORAGE_LOCATION_TEXTS } from '@portal/domain';
-import { newVisitor, signIn, signUpCustomer } from './helpers';
+import { expectAccessible, newVisitor, signIn, signUpCustomer } from './helpers';
 
 const T = STORAGE_LOCATION_TEXTS;
 const M = MESSAGES.storageLocation;
@@ -20,6 +20,8 @@ async function createLocation(page: Page) {
   await page.getByRole('button', { name: T.createButton }).click();
   const dialog = page.getByRole('dialog', { name: T.createTitle });
   // Nothing chosen yet (-1): the domain's message on the field, nothing sent.
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: T.createSubmit }).click();
   await expect(dialog.getByText(M.chooseStorageAccount)).toBeVisible();
   await dialog.getByLabel(T.storageAccountLabel).selectOption({ label: 'Embedded storage' });
@@ -43,6 +45,7 @@ test("a provider admin creates a customer's storage locations, makes the new one
   await expect(customers.getByRole('row')).toHaveCount(2);
   await customers.getByRole('link', { name: `${MESSAGES.customer.manage} ${customer.companyName}` }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(customer.companyName);
+  await expectAccessible(page);
 
   const table = page.getByRole('table', { name: T.sectionTitle });
   await expect(table.getByTestId('table-empty')).toHaveText(M.empty);
@@ -69,6 +72,8 @@ test("a provider admin creates a customer's storage locations, makes the new one
   // Make the new one the default: the typed name must be exact.
   await newRow.getByRole('button', { name: T.makeDefault }).click();
   let dialog = page.getByRole('dialog', { name: T.makeDefaultTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('textbox').fill(oldName);
   await dialog.getByRole('button', { name: T.makeDefaultSubmit }).click();
   await expect(dialog.getByText(MESSAGES.confirmByName.storageLocationMakeDefault)).toBeVisible();
@@ -82,6 +87,8 @@ test("a provider admin creates a customer's storage locations, makes the new one
   // Delete the old one, confirmed by its name.
   await oldRow.getByRole('button', { name: T.delete }).click();
   dialog = page.getByRole('dialog', { name: T.deleteTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('textbox').fill('not it');
   await dialog.getByRole('button', { name: T.deleteSubmit }).click();
   await expect(dialog.getByText(MESSAGES.confirmByName.storageLocationDeletion)).toBeVisible();

@@ -3,15 +3,17 @@ import { basename, join } from 'node:path';
 import { expect } from '@playwright/test';
 import {
   type DashboardTaskRow,
+  type MachineDetail,
   MESSAGES,
   type Paged,
+  SCHEDULE_PRESET_TEXTS as PRESETS,
   ROUTES,
   TASK_FORM_LABELS,
   TASK_FORM_TEXTS,
   type TaskDefinition,
 } from '@portal/domain';
 import { apiResult, openTreePath, saveTaskForm } from './agent';
-import { signIn } from './helpers';
+import { expectAccessible, jsonResult, signIn } from './helpers';
 import { test } from './machine';
 
 /**
@@ -45,7 +47,10 @@ test('a customer creates a task by picking folders from the real agent, then edi
   // The agent is online once the tree answers: the dialog asks for the first level when it opens.
   await page.getByRole('button', { name: TEXT.addButton }).click();
   const dialog = page.getByTestId('task-form-dialog');
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await expect(page.getByRole('dialog', { name: TEXT.addTitle })).toBeVisible();
+  await expectAccessible(page);
   await expect(dialog.getByTestId('tree').getByRole('button', { name: 'Open tmp', exact: true })).toBeVisible({
     timeout: 30_000,
   });
@@ -63,6 +68,8 @@ test('a customer creates a task by picking folders from the real agent, then edi
   // An exclusion: a bad one is refused with the domain's text, then a good one is added.
   await dialog.getByRole('button', { name: TEXT.addExclusion }).click();
   const entry = page.getByTestId('exclusion-dialog');
+  await expect(entry).toBeVisible();
+  await expectAccessible(page);
   await entry.getByLabel(TEXT.exclusionLabel).fill('logs/**');
   await entry.getByRole('button', { name: TEXT.addExclusion }).click();
   await expect(entry.getByText(MESSAGES.exclusion.endsWithDoubleStar)).toBeVisible();
@@ -71,8 +78,23 @@ test('a customer creates a task by picking folders from the real agent, then edi
   await expect(entry).toBeHidden();
   await expect(dialog.getByTestId('exclusion')).toHaveText(/\*\.tmp/);
 
-  // The schedule with the picker: every day at 02:00.
+  // A preset fills the picker's five fields; the next five runs show on the machine's clock, labelled with its zone.
   const picker = dialog.getByTestId('schedule-picker');
+  const presets = dialog.getByTestId('schedule-presets');
+  await presets.getByLabel(PRESETS.label).selectOption({ label: PRESETS.kinds.weekly });
+  await presets.getByLabel(PRESETS.weekDay, { exact: true }).selectOption({ label: 'Tuesday' });
+  await presets.getByLabel(PRESETS.time).fill('22:15');
+  await expect(picker.getByLabel('Expression')).toHaveValue('15 22 * * 2');
+  await expect(picker.getByLabel('Period')).toHaveValue('week');
+  await expect(picker.getByLabel('Minutes values')).toHaveValue('15');
+  await expect(picker.getByLabel('Hours values')).toHaveValue('22');
+  await expect(picker.getByLabel('Days of the week values')).toHaveValue('2');
+  const { timeZone } = await jsonResult<MachineDetail>(page, `/backupmachines/${machineId}`);
+  const nextRuns = dialog.getByRole('region', { name: PRESETS.nextRunsTitle(timeZone) });
+  await expect(nextRuns.getByRole('listitem')).toHaveText(Array(5).fill(/^Tue \d{4}-\d\d-\d\d 22:15$/));
+  await expectAccessible(page);
+
+  // The schedule with the picker: every day at 02:00.
   await picker.getByLabel('Period').selectOption('day');
   await picker.getByLabel('Minutes: how').selectOption('values');
   await picker.getByLabel('Minutes values').fill('0');
@@ -95,8 +117,10 @@ test('a customer creates a task by picking folders from the real agent, then edi
   // Edit on the task page shows the stored fields; the schedule is changed and saved.
   await page.goto(`/backupmachines/${machineId}/backuptasks/${taskId}`);
   await expect(page.getByRole('heading', { name: 'Samples from the dialog', level: 1 })).toBeVisible();
+  await expectAccessible(page);
   await page.getByRole('button', { name: TEXT.editButton }).click();
   await expect(page.getByRole('dialog', { name: TEXT.editTitle })).toBeVisible();
+  await expectAccessible(page);
   await expect(dialog.getByLabel(L.name)).toHaveValue('Samples from the dialog');
   await expect(picker.getByLabel('Expression')).toHaveValue('0 2 * * *');
   await expect(dialog.getByTestId('exclusion')).toHaveText(/\*\.tmp/);

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { MESSAGES, PAGES } from '@portal/domain';
-import { openAdminAreaPage, signIn } from './helpers';
+import { expectAccessible, openAdminAreaPage, signIn } from './helpers';
 
 const TEXT = MESSAGES.taskOverview;
 
@@ -13,6 +13,7 @@ test('a provider admin opens the task status overview from the admin area: pies,
   await openAdminAreaPage(page, 'Task Status Overview');
   await expect(page).toHaveURL(/\/boltadmin\/backuptasks\/statusoverview$/);
   await expect(page.getByRole('heading', { level: 1, name: TEXT.title })).toBeVisible();
+  await expectAccessible(page);
 
   // The demo's tasks fill the pies: every one has at least one slice drawn.
   for (const pie of ['pie-task-status', 'pie-customer-task-status', 'pie-machine-task-status']) {
@@ -41,6 +42,7 @@ test('a provider admin turns on volume snapshots of a Windows demo machine’s t
   await signIn(page, 'provider-admin@demo.test');
   await page.goto(PAGES.providerTaskOverview);
   await expect(page.getByRole('heading', { level: 1, name: TEXT.title })).toBeVisible();
+  await expectAccessible(page);
   const running = page.getByRole('table', { name: TEXT.runningTitle });
   await expect(running.getByRole('link', { name: /^Manage / }).first()).toBeVisible();
 
@@ -60,6 +62,8 @@ test('a provider admin turns on volume snapshots of a Windows demo machine’s t
   const checkbox = dialog.getByLabel(TEXT.volumeSnapshotsLabel);
   const wasOn = await checkbox.isChecked();
   await checkbox.setChecked(!wasOn);
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: TEXT.save }).click();
   await expect(page.getByText(MESSAGES.customer.backupTaskUpdated)).toBeVisible();
   await expect(dialog).toBeHidden();

@@ -23,7 +23,7 @@ import {
   taskUrl,
 } from '@portal/domain';
 import { apiResult, expectOnline, linkAgentWithCode, openTreePath, saveTaskForm } from './agent';
-import { signIn } from './helpers';
+import { expectAccessible, signIn } from './helpers';
 import { test } from './machine';
 import { zipFiles } from './zip';
 
@@ -54,7 +54,10 @@ const inZip = (path: string) => path.replace(/^\//, '');
 async function download(page: Page, run: Locator, choose: (dialog: Locator) => Promise<void>) {
   await run.getByRole('button', { name: RESTORE.downloadButton, exact: true }).click();
   await expect(page.getByRole('dialog', { name: RESTORE.downloadTitle })).toBeVisible();
+  await expectAccessible(page);
   const dialog = page.getByTestId('download-dialog');
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await choose(dialog);
   const received = page.waitForEvent('download', { timeout: 30_000 });
   await dialog.getByRole('button', { name: RESTORE.downloadButton, exact: true }).click();
@@ -89,6 +92,7 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   // Linked with a code from 'Link a machine', in the admin's "Head office" package, and started.
   await signIn(page, EMAIL);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expectAccessible(page);
   const config = join(dir, 'config.json');
   const { machineId } = await linkAgentWithCode(page, { name: MACHINE_NAME, config, packageName: 'Head office' });
   startAgent(config);
@@ -97,16 +101,21 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   // The task, made in the dialog on the machine's page: two folders picked in the tree, an exclusion, a schedule.
   await page.goto(machineUrl('customer', { machineId }));
   await expect(page.getByRole('heading', { name: MACHINE_NAME, level: 1 })).toBeVisible();
+  await expectAccessible(page);
   await page.getByRole('button', { name: FORM.addButton }).click();
   const form = page.getByTestId('task-form-dialog');
   const tree = form.getByTestId('tree');
   await expect(tree.getByRole('button', { name: 'Open tmp', exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(form).toBeVisible();
+  await expectAccessible(page);
   await form.getByLabel(TASK_FORM_LABELS.name).fill(TASK_NAME);
   await openTreePath(tree, samples);
   await tree.getByLabel('docs', { exact: true }).check();
   await tree.getByLabel('photos', { exact: true }).check();
   await form.getByRole('button', { name: FORM.addExclusion }).click();
   const exclusion = page.getByTestId('exclusion-dialog');
+  await expect(exclusion).toBeVisible();
+  await expectAccessible(page);
   await exclusion.getByLabel(FORM.exclusionLabel).fill('*.tmp');
   await exclusion.getByRole('button', { name: FORM.addExclusion }).click();
   await expect(exclusion).toBeHidden();
@@ -137,6 +146,8 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   });
   await page.getByRole('button', { name: 'Run now' }).click();
   const runDialog = page.getByTestId('run-task-dialog');
+  await expect(runDialog).toBeVisible();
+  await expectAccessible(page);
   await expect(runDialog).toContainText(TEXT.runDialogTitle);
   await runDialog.getByRole('button', { name: 'Run now' }).click();
   await expect(page.getByText(TEXT.beingStarted)).toBeVisible();
@@ -213,6 +224,8 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   await expect(firstRun.getByTestId('run-figures')).toHaveText(/ done, \d+ files?, .+\/s$/, { timeout: 30_000 });
   await firstRun.getByRole('button', { name: 'Cancel', exact: true }).click();
   const cancel = page.getByRole('dialog', { name: 'Cancel action' });
+  await expect(cancel).toBeVisible();
+  await expectAccessible(page);
   await cancel.getByRole('button', { name: 'Cancel action', exact: true }).click();
   await expect(page.getByText(actionCancelledText('BACKUP_RUN'))).toBeVisible();
   await expect(firstRun.getByTestId('status-badge')).toHaveAttribute('data-status', 'FAILED', { timeout: 30_000 });
@@ -223,6 +236,8 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   const snapshot = page.getByTestId('snapshots-table').locator('tbody tr').first();
   await snapshot.getByRole('button', { name: RESTORE.deleteArchiveButton, exact: true }).click();
   const archive = page.getByTestId('delete-archive-dialog');
+  await expect(archive).toBeVisible();
+  await expectAccessible(page);
   await expect(archive).toContainText(RESTORE.deleteArchivePrompt);
   await archive.getByRole('textbox').fill('wrong name');
   await archive.getByRole('button', { name: RESTORE.deleteArchiveButton, exact: true }).click();
@@ -238,10 +253,14 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
 
   // Pause, then unpause (the page refreshes 8 s after each, 002 §9).
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(page.getByTestId('pause-task-dialog')).toBeVisible();
+  await expectAccessible(page);
   await page.getByTestId('pause-task-dialog').getByRole('button', { name: 'Pause', exact: true }).click();
   await expect(page.getByText(TEXT.paused, { exact: true })).toBeVisible();
   await expect(summary).toContainText('PAUSED', { timeout: 20_000 });
   await page.getByRole('button', { name: 'Unpause', exact: true }).click();
+  await expect(page.getByTestId('pause-task-dialog')).toBeVisible();
+  await expectAccessible(page);
   await page.getByTestId('pause-task-dialog').getByRole('button', { name: 'Unpause', exact: true }).click();
   await expect(page.getByText(TEXT.unpaused, { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Pause', exact: true })).toBeVisible({ timeout: 20_000 });
@@ -249,6 +268,7 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   // Edit the schedule: the dialog opens with the stored one, a new expression is saved and shown.
   await page.getByRole('button', { name: FORM.editButton, exact: true }).click();
   await expect(page.getByRole('dialog', { name: FORM.editTitle })).toBeVisible();
+  await expectAccessible(page);
   await expect(expression).toHaveValue('0 2 * * *');
   await expression.fill('30 3 * * 1-5');
   await saveTaskForm(page);
@@ -257,6 +277,8 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   // Delete with the typed task name: a wrong name is refused, the right one deletes, then the machine's page.
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   const deleteDialog = page.getByTestId('delete-task-dialog');
+  await expect(deleteDialog).toBeVisible();
+  await expectAccessible(page);
   await deleteDialog.getByRole('textbox').fill('wrong name');
   await deleteDialog.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(deleteDialog).toContainText(MESSAGES.confirmByName.taskDeletion);

@@ -8,7 +8,7 @@ import {
   USER_IMPORT_COLUMNS,
 } from '@portal/domain';
 import ExcelJS from 'exceljs';
-import { signIn } from './helpers';
+import { expectAccessible, signIn } from './helpers';
 
 const TEXT = MESSAGES.user;
 const IMPORT = MESSAGES.userImport;
@@ -19,6 +19,7 @@ const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 async function openAccount(page: Page) {
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Account Settings' }).click();
   await expect(page.getByRole('heading', { level: 1, name: MESSAGES.account.title })).toBeVisible();
+  await expectAccessible(page);
 }
 
 const usersTable = (page: Page) => page.getByRole('table', { name: TEXT.tableLabel });
@@ -32,6 +33,8 @@ test('a customer admin adds a user, edits it, links and unlinks a package, and d
 
   await page.getByRole('button', { name: TEXT.addButton }).click();
   let dialog = page.getByRole('dialog', { name: TEXT.addDialogTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: TEXT.addSubmit }).click();
   await expect(dialog.getByText(fieldRequired(USER_FORM_LABELS.firstName))).toBeVisible();
   await dialog.getByLabel(USER_FORM_LABELS.firstName).fill(user.firstName);
@@ -49,11 +52,14 @@ test('a customer admin adds a user, edits it, links and unlinks a package, and d
   await expect(row).toContainText(user.surname);
   await row.getByRole('link', { name: `${TEXT.manage} ${fullName}` }).click();
   await expect(page.getByRole('heading', { level: 1, name: fullName })).toBeVisible();
+  await expectAccessible(page);
   const summary = page.getByRole('table', { name: TEXT.summaryTitle });
   await expect(summary).toContainText(user.email);
 
   await page.getByRole('button', { name: TEXT.editButton, exact: true }).click();
   dialog = page.getByRole('dialog', { name: TEXT.editDialogTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await expect(dialog.getByLabel(USER_FORM_LABELS.password, { exact: true })).toHaveAttribute(
     'placeholder',
     TEXT.passwordUnchangedPlaceholder,
@@ -70,6 +76,8 @@ test('a customer admin adds a user, edits it, links and unlinks a package, and d
   const packageSelect = dialog.getByLabel(USER_FORM_LABELS.backupPackageId);
   await expect(packageSelect).not.toHaveValue('');
   const packageName = (await packageSelect.locator('option:checked').textContent()) ?? '';
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: TEXT.linkSubmit }).click();
   await expect(page.getByText(TEXT.linked)).toBeVisible();
   const packageRow = packages.getByRole('row').filter({ hasText: packageName });
@@ -80,12 +88,16 @@ test('a customer admin adds a user, edits it, links and unlinks a package, and d
 
   await packageRow.getByRole('button', { name: `${TEXT.unlinkSubmit} ${packageName}` }).click();
   dialog = page.getByRole('dialog', { name: TEXT.unlinkDialogTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: TEXT.unlinkSubmit }).click();
   await expect(page.getByText(TEXT.unlinked)).toBeVisible();
   await expect(packages.getByTestId('table-empty')).toHaveText(TEXT.noPackages);
 
   await page.getByRole('button', { name: TEXT.deleteButton }).click();
   dialog = page.getByRole('dialog', { name: TEXT.deleteDialogTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByRole('button', { name: TEXT.deleteSubmit }).click();
   await expect(page.getByText(TEXT.deleted)).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/account$/);
@@ -112,6 +124,8 @@ async function spreadsheet(page: Page, rows: Cells[]): Promise<Buffer> {
 
 async function importSpreadsheet(page: Page, file: Buffer) {
   const dialog = page.getByRole('dialog', { name: IMPORT.dialogTitle });
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page);
   await dialog.getByLabel(IMPORT.fileLabel).setInputFiles({
     name: 'users.xlsx',
     mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

@@ -1,3 +1,11 @@
+import {
+  contrastRatio,
+  contrastText,
+  nearestPassingColour,
+  normalHex,
+  rgbOf,
+  WCAG_AA_TEXT_CONTRAST,
+} from './contrast.js';
 import type { Branding } from './initial-data.js';
 import { APP_TITLE, DEFAULT_COLOURS } from './layout.js';
 import { imageUrl } from './paths.js';
@@ -37,17 +45,79 @@ export const isBrandColour = (value: string | null | undefined): value is string
   typeof value === 'string' && HEX_COLOUR.test(value);
 
 /**
- * The text colour of a button of this hex colour: white while it keeps WCAG's 3:1 for interface components
- * (as brand buttons usually carry white), else dark.
+ * The text colour of a button of this hex colour: white or dark, whichever contrasts more (issue 31: the text must
+ * read, WCAG AA's 4.5:1, not only the button stand out).
  */
 export function readableTextOn(hex: string): '#212529' | '#ffffff' {
-  const full = hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex;
-  const channel = (i: number) => {
-    const v = Number.parseInt(full.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
-    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-  };
-  const luminance = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
-  return 1.05 / (luminance + 0.05) >= 3 ? '#ffffff' : '#212529';
+  return contrastRatio(hex, '#ffffff') >= contrastRatio(hex, BODY_TEXT) ? '#ffffff' : BODY_TEXT;
+}
+
+/** Bootstrap's body text and link colours: the texts the page's backgrounds carry (links follow a brand's). */
+const BODY_TEXT = '#212529';
+const LINK_TEXT = '#0d6efd';
+/** Bootstrap's primary buttons keep white text; a brand sets only their colour. */
+const PRIMARY_BUTTON_TEXT = '#ffffff';
+
+/** The look-and-feel form's seven colours (000 §3). */
+export const BRAND_COLOUR_FIELDS = [
+  'appHeaderColour',
+  'appHeaderTextColour',
+  'appBackgroundColour',
+  'functionalBackgroundColour',
+  'functionalButtonColour',
+  'appEnabledButtonColour',
+  'appDisabledButtonColour',
+] as const;
+export type BrandColourField = (typeof BRAND_COLOUR_FIELDS)[number];
+
+export interface ContrastWarning {
+  /** The lowest contrast of the field's colour with a text it carries (or, for the header text, with the header). */
+  ratio: number;
+  /** The nearest colour for the field that passes. */
+  suggestion: string;
+  message: string;
+}
+
+export const CONTRAST_TEXTS = {
+  warning: (ratio: string, suggestion: string) =>
+    `Text on this colour has a contrast of ${ratio}, below the ${WCAG_AA_TEXT_CONTRAST}:1 WCAG AA asks for. Suggested: ${suggestion}.`,
+  takeSuggestion: (suggestion: string) => `Use ${suggestion}`,
+  previewTitle: 'Preview',
+  previewFunctionalButton: 'Cancel',
+  previewDisabledButton: 'Unavailable',
+  previewLink: 'A link',
+  previewText: 'Text on the page, as your customers see it.',
+} as const;
+
+function warningFor(colour: string, texts: readonly string[]): ContrastWarning | null {
+  const ratio = Math.min(...texts.map((text) => contrastRatio(colour, text)));
+  if (ratio >= WCAG_AA_TEXT_CONTRAST) return null;
+  const suggestion = nearestPassingColour(colour, texts);
+  return { ratio, suggestion, message: CONTRAST_TEXTS.warning(contrastText(ratio), suggestion) };
+}
+
+/**
+ * The field warnings of a brand's colours (issue 31): each colour whose text would fail WCAG AA (4.5:1 for normal
+ * text), with the nearest colour that passes. Blank or unreadable colours are the defaults. The header text is
+ * checked against the header; the backgrounds against the body text on them (links follow them:
+ * brandColourVariables); the buttons against their
+ * text. The disabled button colour is not checked: WCAG exempts inactive controls.
+ */
+export function brandContrastWarnings(
+  colours: Partial<Record<BrandColourField, string | null | undefined>>,
+): Partial<Record<BrandColourField, ContrastWarning>> {
+  const colour = (value: string | null | undefined, fallback: string) =>
+    normalHex(isBrandColour(value) ? value : fallback);
+  const header = colour(colours.appHeaderColour, DEFAULT_COLOURS.header);
+  const functionalButton = colour(colours.functionalButtonColour, DEFAULT_COLOURS.functionalButton);
+  const checks: [BrandColourField, ContrastWarning | null][] = [
+    ['appHeaderTextColour', warningFor(colour(colours.appHeaderTextColour, DEFAULT_COLOURS.headerText), [header])],
+    ['appBackgroundColour', warningFor(colour(colours.appBackgroundColour, DEFAULT_COLOURS.background), [BODY_TEXT])],
+    ['functionalBackgroundColour', warningFor(colour(colours.functionalBackgroundColour, '#ffffff'), [BODY_TEXT])],
+    ['functionalButtonColour', warningFor(functionalButton, [readableTextOn(functionalButton)])],
+    ['appEnabledButtonColour', warningFor(colour(colours.appEnabledButtonColour, LINK_TEXT), [PRIMARY_BUTTON_TEXT])],
+  ];
+  return Object.fromEntries(checks.filter(([, warning]) => warning !== null));
 }
 
 /**
@@ -72,6 +142,15 @@ export function brandColourVariables(branding: Branding | null): Record<string, 
     '--portal-button-disabled': branding?.appDisabledButtonColour,
   };
   for (const [name, value] of Object.entries(optional)) if (isBrandColour(value)) variables[name] = value;
+  // Links on a brand's tinted page and surfaces: Bootstrap's blue darkened as little as it must be to read on both.
+  if (isBrandColour(branding?.appBackgroundColour) || isBrandColour(branding?.functionalBackgroundColour)) {
+    const link = nearestPassingColour(LINK_TEXT, [
+      colour(branding?.appBackgroundColour, DEFAULT_COLOURS.background),
+      colour(branding?.functionalBackgroundColour, DEFAULT_COLOURS.background),
+    ]);
+    variables['--bs-link-color'] = link;
+    variables['--bs-link-color-rgb'] = rgbOf(link).join(', ');
+  }
   if (isBrandColour(branding?.appDisabledButtonColour)) variables['--portal-button-disabled-opacity'] = '1';
   return variables;
 }

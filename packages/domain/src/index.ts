@@ -11,6 +11,7 @@ export * from './audit-kinds.js';
 export * from './billing.js';
 export * from './branding.js';
 export * from './command-responses.js';
+export * from './contrast.js';
 export * from './credentials.js';
 export * from './customers.js';
 export * from './dashboard.js';

@@ -34,6 +34,8 @@ export interface MachineDetail extends MachineRow {
   backupPackageName: string;
   osFamily: OsFamily;
   desktopClientVersion: string;
+  /** Ours (issue 31): the IANA zone its tasks are scheduled in, which the task form's next run times are shown in. */
+  timeZone: string;
   online: boolean;
   lastSeenAt: string | null;
   /** The statuses a manual change may go to, in the order offered (001 §4); empty when none or not allowed. */

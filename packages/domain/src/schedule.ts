@@ -6,6 +6,7 @@
 export * from './schedule/describe.js';
 export * from './schedule/form.js';
 export * from './schedule/picker.js';
+export * from './schedule/presets.js';
 export * from './schedule/runs.js';
 export * from './schedule/syntax.js';
 export { isValidTimeZone } from './schedule/zone.js';

@@ -42,10 +42,11 @@ export const RESELLERS: readonly ResellerBranding[] = [
     termsAndConditionsLink: 'https://www.northwind.test/terms',
     appHeaderColour: '#1b3a5c',
     appHeaderTextColour: '#ffffff',
+    // Issue 31: every colour's text passes WCAG AA (data.test.ts): the buttons' blue is darker than it was.
     appBackgroundColour: '#f3f6fa',
     functionalBackgroundColour: '#e8eef5',
-    functionalButtonColour: '#2a7de1',
-    appEnabledButtonColour: '#2a7de1',
+    functionalButtonColour: '#1d6bd0',
+    appEnabledButtonColour: '#1d6bd0',
     appDisabledButtonColour: '#a7b4c2',
     withImages: true,
     emailHost: 'smtp.northwind.test',

@@ -71,6 +71,7 @@ export function presentMachineDetail(
     backupPackageName: machine.backupPackageName,
     osFamily: machine.osFamily,
     desktopClientVersion: machine.desktopClientVersion,
+    timeZone: machine.timeZone,
     online: machine.online,
     lastSeenAt: machine.lastSeenAt?.toISOString() ?? null,
     statusOptions: administrable ? [...machineStatusOptions(machine.status)] : [],

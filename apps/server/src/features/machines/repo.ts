@@ -33,6 +33,8 @@ export interface MachineRecord {
   osFamily: OsFamily;
   operatingSystem: string;
   desktopClientVersion: string;
+  /** The IANA zone the agent schedules the machine's tasks in. */
+  timeZone: string;
   online: boolean;
   lastSeenAt: Date | null;
   /** The remote-management button (002 §4.2, §6): task commands need it on. */
@@ -66,6 +68,7 @@ const fields = {
   osFamily: backupMachines.osFamily,
   operatingSystem: backupMachines.operatingSystem,
   desktopClientVersion: backupMachines.desktopClientVersion,
+  timeZone: backupMachines.timeZone,
   online: backupMachines.online,
   lastSeenAt: backupMachines.lastSeenAt,
   remoteManagementEnabled: backupMachines.remoteManagementEnabled,

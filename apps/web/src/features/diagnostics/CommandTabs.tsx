@@ -56,26 +56,28 @@ export function CommandTabs<C extends RealtimeCommandView>({
     <TabContainer activeKey={active ?? undefined} onSelect={(k) => onSelect(k)}>
       <Nav variant="tabs" role="tablist" className="mb-3">
         {commands.map((command) => (
-          <Nav.Item key={command.commandId} className="d-flex align-items-center">
+          <Nav.Item key={command.commandId} role="presentation">
             <Nav.Link eventKey={command.commandId} role="tab" data-testid="command-tab">
               {tabLabel(command)}
               {isRealtimeCommandInProgress(command) && (
                 <Spinner animation="border" size="sm" className="ms-2" role="status" aria-label={LABELS.running} />
               )}
             </Nav.Link>
-            {!isRealtimeCommandInProgress(command) && (
-              <CloseButton
-                className="ms-1 me-2"
-                aria-label={`${LABELS.deleteIcon} ${command.baseCommand}`}
-                onClick={() => onDelete(command)}
-              />
-            )}
           </Nav.Item>
         ))}
       </Nav>
       <TabContent>
         {commands.map((command) => (
           <TabPane key={command.commandId} eventKey={command.commandId} role="tabpanel">
+            {/* The delete icon heads the tab's panel: a tab list may hold only tabs (issue 31, axe). */}
+            {!isRealtimeCommandInProgress(command) && (
+              <div className="d-flex justify-content-end">
+                <CloseButton
+                  aria-label={`${LABELS.deleteIcon} ${command.baseCommand}`}
+                  onClick={() => onDelete(command)}
+                />
+              </div>
+            )}
             <CommandDetails command={command} line={commandLine(command)} onStop={() => onStop(command)} />
           </TabPane>
         ))}

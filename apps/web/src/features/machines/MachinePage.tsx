@@ -209,6 +209,7 @@ function MachineScreen({ audience, machineId }: { audience: Audience; machineId:
             <AddTaskButton
               machineId={machine.id}
               osFamily={machine.osFamily}
+              timeZone={machine.timeZone}
               blockedReason={machine.addTaskBlockedReason}
               onSaved={() => void queryClient.invalidateQueries({ queryKey: machineTasksKey(machine.id) })}
             />

@@ -30,6 +30,7 @@ export function machineDetail(overrides: Partial<MachineDetail> = {}): MachineDe
     backupPackageName: 'Standard',
     osFamily: 'LINUX',
     desktopClientVersion: '1.0.0',
+    timeZone: 'UTC',
     online: false,
     lastSeenAt: null,
     statusOptions: ['SUSPENDED'],

@@ -1,4 +1,6 @@
 import {
+  type BrandColourField,
+  brandContrastWarnings,
   DEFAULT_COLOURS,
   lookAndFeelRefreshUrl,
   MESSAGE_ROUTING,
@@ -21,6 +23,7 @@ import type { FieldValues, Path } from 'react-hook-form';
 import type { z } from 'zod';
 import { CheckboxField, GlobalErrors, TextField, useSubmitForm } from '../../ui';
 import { ColourField, ImageField } from './fields';
+import { LookAndFeelPreview } from './LookAndFeelPreview';
 import { settingsFormData, useSaveResellerSection } from './mutations';
 
 const T = MESSAGES.resellerSettings;
@@ -143,7 +146,8 @@ const COLOURS = [
 ] as const;
 
 /**
- * Look and Feel Settings (000 §3, §5): seven colours and the two images. Saved, the page reloads on this tab
+ * Look and Feel Settings (000 §3, §5): seven colours and the two images, previewed as they change, each colour whose
+ * text would not read warned of (issue 31). Saved, the page reloads on this tab
  * (the look-and-feel marker) once the toast was shown, so the header, colours and favicon show the new brand.
  */
 export function LookAndFeelForm({ settings }: { settings: ResellerSettingsView }) {
@@ -158,12 +162,24 @@ export function LookAndFeelForm({ settings }: { settings: ResellerSettingsView }
     fieldNames: [...COLOURS.map(([name]) => name), 'logo', 'favicon'],
     onApplied: () => setTimeout(() => window.location.assign(lookAndFeelRefreshUrl()), TIMINGS.toastMs),
   });
+  const values = form.watch();
+  const colours = Object.fromEntries(COLOURS.map(([name]) => [name, values[name] || null])) as Record<
+    BrandColourField,
+    string | null
+  >;
+  const warnings = brandContrastWarnings(colours);
   return (
     <Form noValidate onSubmit={onSubmit} data-testid="look-and-feel-form">
+      <LookAndFeelPreview
+        colours={colours}
+        brandName={settings.brandName}
+        currentLogo={settings.logo}
+        logoFiles={values.logo}
+      />
       <div className="row">
         {COLOURS.map(([name, fallback]) => (
           <div className="col-md-6" key={name}>
-            <ColourField form={form} name={name} label={L[name]} fallback={fallback} />
+            <ColourField form={form} name={name} label={L[name]} fallback={fallback} warning={warnings[name]} />
           </div>
         ))}
       </div>

@@ -1,4 +1,6 @@
 import {
+  CONTRAST_TEXTS,
+  type ContrastWarning,
   IMAGE_ACCEPT,
   imageSizeHint,
   imageUrl,
@@ -7,6 +9,7 @@ import {
   type ResellerLookAndFeelSettingsForm,
 } from '@portal/domain';
 import { useEffect, useState } from 'react';
+import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
@@ -21,22 +24,30 @@ function pickerValue(value: unknown, fallback: string): string {
   return short ? `#${short[1]}${short[1]}${short[2]}${short[2]}${short[3]}${short[3]}`.toLowerCase() : fallback;
 }
 
-/** A colour: a picker and its hex text side by side; blank text means the default colour. */
+/**
+ * A colour: a picker and its hex text side by side; blank text means the default colour. A colour whose text would
+ * not read (issue 31) gets a warning, which does not stop the save, with the nearest colour that passes to take.
+ */
 export function ColourField<F extends FieldValues>({
   form,
   name,
   label,
   fallback,
+  warning,
 }: {
   form: UseFormReturn<F>;
   name: Path<F>;
   label: string;
   /** The default colour the picker shows while the text is blank. */
   fallback: string;
+  warning?: ContrastWarning | undefined;
 }) {
   const error = form.formState.errors[name];
   const message = typeof error?.message === 'string' ? error.message : undefined;
   const value = form.watch(name);
+  const set = (colour: string) =>
+    form.setValue(name, colour as PathValue<F, Path<F>>, { shouldDirty: true, shouldValidate: true });
+  const warningId = `colour-${name}-contrast`;
   return (
     <Form.Group className="mb-3" controlId={`colour-${name}`}>
       <Form.Label>{label}</Form.Label>
@@ -47,22 +58,32 @@ export function ColourField<F extends FieldValues>({
           className="form-control-color flex-grow-0"
           aria-label={`${label} picker`}
           value={pickerValue(value, fallback)}
-          onChange={(event) =>
-            form.setValue(name, event.target.value as PathValue<F, Path<F>>, {
-              shouldDirty: true,
-              shouldValidate: true,
-            })
-          }
+          onChange={(event) => set(event.target.value)}
         />
-        <Form.Control type="text" placeholder={T.defaultColour} {...form.register(name)} isInvalid={Boolean(error)} />
+        <Form.Control
+          type="text"
+          placeholder={T.defaultColour}
+          {...form.register(name)}
+          isInvalid={Boolean(error)}
+          aria-describedby={warning ? warningId : undefined}
+        />
         <Form.Control.Feedback type="invalid">{message}</Form.Control.Feedback>
       </InputGroup>
+      {warning && !error && (
+        <div className="small mt-1" id={warningId} role="status" data-testid={`contrast-warning-${name}`}>
+          <span aria-hidden="true">⚠ </span>
+          {warning.message}{' '}
+          <Button variant="link" size="sm" className="p-0 align-baseline" onClick={() => set(warning.suggestion)}>
+            {CONTRAST_TEXTS.takeSuggestion(warning.suggestion)}
+          </Button>
+        </div>
+      )}
     </Form.Group>
   );
 }
 
 /** A chosen file's preview address, released when the choice changes. */
-function usePreview(file: File | null): string | null {
+export function usePreview(file: File | null): string | null {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     if (!file || typeof URL.createObjectURL !== 'function') {
@@ -75,6 +96,10 @@ function usePreview(file: File | null): string | null {
   }, [file]);
   return url;
 }
+
+/** The file a file input's value holds, if one was chosen. */
+export const chosenFile = (files: unknown): File | null =>
+  files instanceof FileList && files.length > 0 ? (files[0] ?? null) : null;
 
 /** A logo or favicon: the current image, the file input (the domain's accepted types) and the chosen file's preview. */
 export function ImageField({
@@ -90,9 +115,7 @@ export function ImageField({
 }) {
   const error = form.formState.errors[name];
   const message = typeof error?.message === 'string' ? error.message : undefined;
-  const files: unknown = form.watch(name);
-  const chosen = files instanceof FileList && files.length > 0 ? (files[0] ?? null) : null;
-  const preview = usePreview(chosen);
+  const preview = usePreview(chosenFile(form.watch(name)));
   const height = name === 'logo' ? 60 : 32;
   return (
     <Form.Group className="mb-3" controlId={`image-${name}`}>

@@ -111,7 +111,7 @@ const runningColumns: Array<DataTableColumn<TaskOverviewRow>> = [
       // Every row here is a busy action, so the bar follows the in-progress colour rule (002 §4.2).
       const bar = progressBar({ status: 'IN_PROGRESS', transferProgressPercentage: row.inProgressActionProgress ?? 0 });
       return (
-        // Nested, so that the name is the progressbar's own, not its frame's.
+        // The name goes on the inner bar, the element with the progressbar role (axe: a named progress bar).
         <ProgressBar style={{ minWidth: '6rem' }}>
           <ProgressBar
             now={bar.value}

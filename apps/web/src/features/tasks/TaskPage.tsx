@@ -159,6 +159,7 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
         machineId={taskRef.machineId}
         taskId={taskRef.taskId}
         osFamily={task.osFamily}
+        timeZone={task.timeZone}
         blockedReason={reasons.edit}
         onSaved={refresh}
       />
@@ -313,7 +314,7 @@ export function RunProgress({ run }: { run: TaskActionRow }) {
   const failure = failureMessageToShow(run);
   return (
     <div data-testid="run-progress">
-      {/* Nested, so that the name is the progressbar's own, not its frame's (Lighthouse accessibility, issue 31). */}
+      {/* The name goes on the inner bar, the element with the progressbar role (axe: a named progress bar). */}
       <ProgressBar data-variant={bar.variant}>
         <ProgressBar
           now={bar.value}

@@ -36,7 +36,7 @@ function openAdd(answer: (frame: SentFrame) => CommandAnswer = saves, server = f
   const onSaved = vi.fn();
   const events = renderSignedIn(
     <live.Provider>
-      <AddTaskButton machineId={5} osFamily="LINUX" onSaved={onSaved} animation={false} />
+      <AddTaskButton machineId={5} osFamily="LINUX" timeZone="UTC" onSaved={onSaved} animation={false} />
       <ToastHost />
     </live.Provider>,
   );
@@ -396,7 +396,14 @@ describe('EditTaskButton', () => {
     const live = fakeLiveChannel({ answer: saves });
     const events = renderSignedIn(
       <live.Provider>
-        <EditTaskButton machineId={5} taskId={9} osFamily="LINUX" onSaved={() => undefined} animation={false} />
+        <EditTaskButton
+          machineId={5}
+          taskId={9}
+          osFamily="LINUX"
+          timeZone="UTC"
+          onSaved={() => undefined}
+          animation={false}
+        />
         <ToastHost />
       </live.Provider>,
     );

@@ -57,6 +57,7 @@ import {
   useOnOpen,
 } from '../../../ui';
 import { SchedulePicker } from '../../../ui/SchedulePicker';
+import { NextRuns, SchedulePresets } from '../../../ui/SchedulePresets';
 import { TreePicker } from '../../../ui/TreePicker';
 import { ExclusionsEditor } from './ExclusionsEditor';
 import { useSaveTask } from './mutations';
@@ -70,6 +71,8 @@ const L = TASK_FORM_LABELS;
 export interface TaskFormButtonProps {
   machineId: number;
   osFamily: OsFamily;
+  /** The machine's IANA zone, which the schedule's next run times are shown in. */
+  timeZone: string;
   /**
    * Why the button is disabled, from the server (issue 29: remote management off, the machine offline, the task
    * awaiting its seed or being deleted, 002 §4.2); null when it may be used. The form never opens while it is set.
@@ -86,7 +89,14 @@ export interface TaskFormButtonProps {
  * (issue 29: the server's reason, e.g. remote management off or the machine offline) disables the button, says why
  * on it and under it, and never opens the form.
  */
-export function AddTaskButton({ machineId, osFamily, blockedReason = null, onSaved, animation }: TaskFormButtonProps) {
+export function AddTaskButton({
+  machineId,
+  osFamily,
+  timeZone,
+  blockedReason = null,
+  onSaved,
+  animation,
+}: TaskFormButtonProps) {
   const [show, setShow] = useState(false);
   const blocked = blockedReason !== null;
   return (
@@ -106,6 +116,7 @@ export function AddTaskButton({ machineId, osFamily, blockedReason = null, onSav
         onHide={() => setShow(false)}
         machineId={machineId}
         osFamily={osFamily}
+        timeZone={timeZone}
         mode="add"
         definition={null}
         onSaved={onSaved}
@@ -120,6 +131,7 @@ export function EditTaskButton({
   machineId,
   taskId,
   osFamily,
+  timeZone,
   blockedReason = null,
   onSaved,
   animation,
@@ -142,6 +154,7 @@ export function EditTaskButton({
         onHide={() => setShow(false)}
         machineId={machineId}
         osFamily={osFamily}
+        timeZone={timeZone}
         mode="edit"
         definition={definition.data ?? null}
         loadFailed={definition.isError}
@@ -157,6 +170,7 @@ export interface TaskFormDialogProps {
   onHide: () => void;
   machineId: number;
   osFamily: OsFamily;
+  timeZone: string;
   mode: TaskFormMode;
   /** Null when adding; when editing, the stored definition (the dialog waits for it). */
   definition: TaskDefinition | null;
@@ -190,6 +204,7 @@ export function TaskFormDialog({
   onHide,
   machineId,
   osFamily,
+  timeZone,
   mode,
   definition,
   loadFailed = false,
@@ -254,6 +269,8 @@ export function TaskFormDialog({
   const type = BACKUP_TYPES.find((t) => t === values.type) ?? 'FILES_AND_FOLDERS';
   const visible = taskFieldVisibility(type, mode);
   const originalSchedule = definition?.backupScheduleDefinition ?? null;
+  const changeSchedule = (schedule: string) =>
+    apply((current) => onScheduleChanged(current, schedule, originalSchedule));
 
   const save = form.handleSubmit(async (payload) => {
     const outcome = await submit({ machineId, payload });
@@ -322,11 +339,13 @@ export function TaskFormDialog({
               </Form.Select>
             </Form.Group>
 
+            <SchedulePresets value={values.backupScheduleDefinition ?? ''} onChange={changeSchedule} />
             <SchedulePicker
               value={values.backupScheduleDefinition ?? ''}
-              onChange={(schedule) => apply((current) => onScheduleChanged(current, schedule, originalSchedule))}
+              onChange={changeSchedule}
               error={errorAt(errors, 'backupScheduleDefinition')}
             />
+            <NextRuns schedule={values.backupScheduleDefinition ?? ''} timeZone={timeZone} />
 
             <div className="mb-3" data-testid="task-items">
               <div className="form-label">{L.backupItems}</div>

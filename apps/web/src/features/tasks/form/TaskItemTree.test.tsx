@@ -22,7 +22,7 @@ function open() {
   const live = fakeLiveChannel();
   const events = renderSignedIn(
     <live.Provider>
-      <AddTaskButton machineId={5} osFamily="LINUX" onSaved={() => undefined} animation={false} />
+      <AddTaskButton machineId={5} osFamily="LINUX" timeZone="UTC" onSaved={() => undefined} animation={false} />
       <ToastHost />
     </live.Provider>,
   );
