@@ -1,10 +1,11 @@
-// npm test: every tier (lint, types beside the build and the domain's tests, unit/integration/component, the first
+// npm test: every tier (lint, types beside the build and the unit/integration/component tests, the first
 // page's JavaScript budget, browser journeys), then each phase's wall time, the 15 slowest test files and one
 // closing line 'N passed, N failed' that CI reads.
-// `npm test -- --database-tiers` runs only the test files whose outcome depends on the database and Redis the
-// environment points at (named `*.db.test.ts`; testing/database.ts refuses to open a database for any other):
-// CI's second pass on PostgreSQL and Redis. Everything else would only repeat the first pass.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+// The database tiers are the test files whose outcome depends on the database and Redis the environment points at
+// (named `*.db.test.ts`; testing/database.ts refuses to open a database for any other). CI runs them a second time
+// on PostgreSQL and Redis, beside the journeys (DATABASE_TIERS_URL, DATABASE_TIERS_REDIS_URL); `npm test --
+// --database-tiers` runs only them, on DATABASE_URL and REDIS_URL. Everything else would only repeat the first pass.
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { ensureDependencies, root, run } from './lib.mjs';
@@ -41,24 +42,32 @@ function failWith(code) {
   if (code !== 0 && exitCode === 0) exitCode = code;
 }
 
-/** Runs vitest with a JSON report, and counts its tests and file durations. */
-async function vitest(label, allowanceSeconds, args) {
-  const output = join(reports, `vitest-${phases.length}.json`);
-  const code = await phase(label, allowanceSeconds, 'npx', [
-    'vitest',
-    'run',
-    ...args,
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${output}`,
-  ]);
+let vitestRuns = 0;
+
+/**
+ * Runs vitest with a JSON report, and counts its tests and file durations. `env` replaces the environment;
+ * `outputFile` takes its console output instead of the terminal (printed by the caller); `suffix` follows its file
+ * names in the slowest files.
+ */
+async function vitest(label, allowanceSeconds, args, { env, outputFile, suffix = '' } = {}) {
+  vitestRuns += 1;
+  const output = join(reports, `vitest-${vitestRuns}.json`);
+  const log = outputFile ? openSync(outputFile, 'w') : null;
+  const code = await phase(
+    label,
+    allowanceSeconds,
+    'npx',
+    ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`],
+    { ...(env ? { env } : {}), ...(log === null ? {} : { stdio: ['ignore', log, log] }) },
+  );
+  if (log !== null) closeSync(log);
   if (existsSync(output)) {
     const result = JSON.parse(readFileSync(output, 'utf8'));
     tally.passed += result.numPassedTests;
     tally.failed += result.numFailedTests;
     tally.skipped += result.numPendingTests + result.numTodoTests;
     for (const file of result.testResults) {
-      files.push({ name: relative(root, file.name), seconds: (file.endTime - file.startTime) / 1000 });
+      files.push({ name: `${relative(root, file.name)}${suffix}`, seconds: (file.endTime - file.startTime) / 1000 });
     }
   }
   failWith(code);
@@ -75,55 +84,69 @@ const FIRST_PASS_ONLY = [
   '**/resilience/shutdown.db.test.ts',
 ].flatMap((pattern) => ['--exclude', pattern]);
 
+const DATABASE_TIERS = ['--project', 'server', '--project', 'agent', ...FIRST_PASS_ONLY, '.db.test.ts'];
+
 if (process.argv.includes('--database-tiers')) {
-  await vitest('database tests (server, agent)', 600, [
-    '--project',
-    'server',
-    '--project',
-    'agent',
-    ...FIRST_PASS_ONLY,
-    '.db.test.ts',
-  ]);
+  await vitest('database tests (server, agent)', 600, DATABASE_TIERS);
   finish();
 }
 
 await phase('lint', 60, 'npm', ['run', 'lint'], { must: true });
 // Pinned versions, lockfile in step, every install script reviewed (scripts/check-supply.mjs).
 await phase('supply chain', 30, 'npm', ['run', 'check:supply'], { must: true });
-// The type check uses one core for most of its minute: the build and the domain's tests take the other meanwhile.
-const [typecheck, build] = await Promise.all([
-  phase('typecheck', 150, 'npm', ['run', 'typecheck']),
-  (async () => {
-    // Built before the tests: the tests that need the agent's build use this one (apps/agent/src/built-agent.ts).
-    const code = await phase('build', 180, 'npm', ['run', 'build']);
-    // Coverage is measured for the domain only (it holds every rule; 95 % of its lines at least): the other
-    // projects run without the instrumentation.
-    if (code === 0) await vitest('domain (with coverage)', 60, ['--project', 'domain', '--coverage']);
-    return code;
-  })(),
-]);
-for (const [label, code] of [
-  ['typecheck', typecheck],
-  ['build', build],
-]) {
-  if (code !== 0) {
-    console.error(`\n${label} failed (exit code ${code}).`);
-    report();
-    process.exit(code);
-  }
+// The type check keeps one core busy for a minute and a half: it runs beside the build and every Vitest project,
+// which leave a core partly idle while their tests wait on databases, restic and servers. Its failure stops npm test
+// before the journeys.
+const typecheck = phase('typecheck', 150, 'npm', ['run', 'typecheck']);
+// Built before the tests: the tests that need the agent's build use this one (apps/agent/src/built-agent.ts).
+const build = await phase('build', 180, 'npm', ['run', 'build']);
+if (build !== 0) {
+  console.error(`\nbuild failed (exit code ${build}).`);
+  await typecheck;
+  report();
+  process.exit(build);
 }
+// Coverage is measured for the domain only (it holds every rule; 95 % of its lines at least): the other projects run
+// without the instrumentation.
+await vitest('domain (with coverage)', 60, ['--project', 'domain', '--coverage']);
 await vitest('server, agent, web', 780, ['--project', 'server', '--project', 'agent', '--project', 'web']);
+const typecheckCode = await typecheck;
+if (typecheckCode !== 0) {
+  console.error(`\ntypecheck failed (exit code ${typecheckCode}).`);
+  report();
+  process.exit(typecheckCode);
+}
 // The first page's JavaScript against its budget: a size of the build just made, not a timing.
 const initialJs = await phase('first page budget', 15, 'node', ['bench/initial-js.mjs']);
 if (initialJs === 0) tally.passed += 1;
 else tally.failed += 1;
 failWith(initialJs);
 
+// CI's second pass (DATABASE_TIERS_URL and DATABASE_TIERS_REDIS_URL: a PostgreSQL database and Redis): the database
+// tiers run beside the journeys, which leave about a third of the two cores idle while their browser, server and
+// agents wait on one another. Their output is printed after the journeys' so that neither is interleaved.
+const tiersLog = join(reports, 'database-tiers.log');
+const tiers = process.env.DATABASE_TIERS_URL
+  ? vitest('database tests on PostgreSQL and Redis (beside the journeys)', 600, DATABASE_TIERS, {
+      env: {
+        ...process.env,
+        DATABASE_URL: process.env.DATABASE_TIERS_URL,
+        REDIS_URL: process.env.DATABASE_TIERS_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      },
+      outputFile: tiersLog,
+      suffix: ' (PostgreSQL)',
+    })
+  : null;
 const e2eReport = join(reports, 'playwright.json');
 const e2e = await phase('journeys', 540, 'npx', ['playwright', 'test', '--reporter=list,json'], {
   cwd: join(root, 'e2e'),
   env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport },
 });
+if (tiers) {
+  await tiers;
+  console.log('\n=== database tests on PostgreSQL and Redis ===');
+  if (existsSync(tiersLog)) process.stdout.write(readFileSync(tiersLog, 'utf8'));
+}
 if (existsSync(e2eReport)) {
   const result = JSON.parse(readFileSync(e2eReport, 'utf8'));
   tally.passed += result.stats.expected + result.stats.flaky;
@@ -156,7 +179,7 @@ function report() {
     const over = p.seconds > p.allowanceSeconds ? '  ⚠ over its allowance' : '';
     console.log(`  ${p.label.padEnd(pad)}  ${p.seconds.toFixed(0).padStart(5)} s / ${p.allowanceSeconds} s${over}`);
   }
-  // Wall time: the type check runs beside the build and the domain's tests.
+  // Wall time: the type check runs beside the build and the Vitest projects.
   const total = (Date.now() - startedAt) / 1000;
   console.log(`  ${'total'.padEnd(pad)}  ${total.toFixed(0).padStart(5)} s`);
   if (files.length > 0) {

@@ -1,10 +1,14 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { domainForTheWeb } from './domain-for-the-web';
+import { routeChunks } from './route-chunks';
 
 export default defineConfig({
   plugins: [
     react(),
+    domainForTheWeb(),
+    routeChunks(),
     // Every built script and style sheet also as .br and .gz (highest levels: made once, served many times); the
     // server picks one by Accept-Encoding. index.html is left out: the server renders it per request.
     compression({ algorithms: ['brotliCompress', 'gzip'], exclude: /(^|\/)index\.html$/ }),

@@ -1573,6 +1573,11 @@ export async function seed(): Promise<void> {
       client.query(`insert into task_status_counts (customer_id, display_status, n)
         select customer_id, display_status, count(*)::int from backup_tasks group by 1, 2`),
     );
+    // And the verification badge's counts (issue 32 item 3; every seeded task is 'NEVER' verified).
+    await phase('task verification counts (the dashboard verification badge)', () =>
+      client.query(`insert into task_verification_counts (customer_id, verification_status, n)
+        select customer_id, verification_status, count(*)::int from backup_tasks group by 1, 2`),
+    );
     await phase(`machines (${plan.machines.length}) with their counters; customer counters`, () =>
       loadMachines(client, plan),
     );

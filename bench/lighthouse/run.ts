@@ -3,97 +3,21 @@
 // measurement runs BENCH_LIGHTHOUSE_RUNS times (3) in a fresh Chromium (empty cache) and the median is reported,
 // with the load average beside it, since the machine is shared and Lighthouse's CPU timings follow what else runs.
 // The accessibility audits that did not pass are named under the table.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type DashboardMachineRow, type DashboardTaskRow, type Paged, ROUTES, taskUrl } from '@portal/domain';
+import { join } from 'node:path';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_FLAGS } from '../chromium.js';
-import { type RunningServer, startBuiltServer } from '../server-process.js';
+import { measuredPages, startDemoServer } from './demo.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-/** The server build to run: BENCH_SERVER_ENTRY names another (e.g. of another commit, for a before and after). */
-const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY || join(ROOT, 'apps/server/dist/main.js');
-const PORT = Number(process.env.BENCH_LIGHTHOUSE_PORT ?? 18600);
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
-const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
-const SIGNED_IN_AS = 'provider-admin@demo.test';
-/** Whose task page is measured: the demo customer admin's first machine's first task. */
-const TASK_OWNER = 'customer-admin@demo.test';
-/** The demo server as the journeys start it (e2e/playwright.config.ts): fresh data folder, no live agents. */
-function startDemoServer(): Promise<RunningServer> {
-  return startBuiltServer({
-    entry: SERVER_ENTRY,
-    cwd: ROOT,
-    url: `http://127.0.0.1:${PORT}`,
-    env: {
-      DEMO: 'true',
-      DEMO_AGENTS: '0',
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DEMO_PASSWORD: PASSWORD,
-      DEMO_SMTP_PORT: String(PORT + 1),
-      DEMO_WHMCS_PORT: String(PORT + 2),
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-    },
-    dataDirPrefix: 'portal-lighthouse-',
-    startSeconds: 120,
-    pollMs: 500,
-  });
-}
-
-const cookieOf = (response: Response, name: string) =>
-  response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0] ?? '')
-    .find((pair) => pair.startsWith(`${name}=`))
-    ?.slice(name.length + 1);
-
-/** Signs in as the login form does: the anonymous CSRF cookie and the page's token, then POST /login. */
-async function signIn(url: string, email: string): Promise<string> {
-  const page = await fetch(`${url}/login`, { headers: { accept: 'text/html' } });
-  const csrf = cookieOf(page, 'portal_csrf');
-  const token = /<meta name="_csrf" content="([^"]+)">/.exec(await page.text())?.[1];
-  if (!csrf || !token) throw new Error(`GET /login gave no CSRF cookie or token (status ${page.status})`);
-  const answer = await fetch(`${url}/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: `portal_csrf=${csrf}`,
-      accept: 'text/html',
-    },
-    body: new URLSearchParams({ username: email, password: PASSWORD, _csrf: token }).toString(),
-  });
-  const session = cookieOf(answer, 'portal_session');
-  if (!session) throw new Error(`sign-in of ${email} failed (status ${answer.status})`);
-  return session;
-}
-
-/** The result of a JSON GET with the session. */
-async function resultOf<T>(url: string, session: string): Promise<T> {
-  const answer = await fetch(url, { headers: { accept: 'application/json', cookie: `portal_session=${session}` } });
-  const body = (await answer.json()) as { result: T | null };
-  if (!answer.ok || body.result === null) throw new Error(`GET ${url}: ${answer.status}`);
-  return body.result;
-}
-
-/** The address of the customer's first task (of its first machine that has one). */
-async function firstTaskPath(url: string, session: string): Promise<string> {
-  const machines = await resultOf<Paged<DashboardMachineRow>>(`${url}${ROUTES.dashboard.ownMachines.build()}`, session);
-  for (const machine of machines.elements) {
-    const tasks = await resultOf<Paged<DashboardTaskRow>>(
-      `${url}${ROUTES.dashboard.machineTasks.build({ machineId: machine.id })}`,
-      session,
-    );
-    const task = tasks.elements[0];
-    if (task) return taskUrl('customer', { machineId: machine.id, taskId: task.id });
-  }
-  throw new Error(`${TASK_OWNER} has no task`);
-}
+/** Only these pages (sign-in, dashboard, task; comma-separated) and form factors (mobile, desktop), to compare one. */
+const ONLY_PAGES = process.env.BENCH_LIGHTHOUSE_PAGES?.split(',');
+const ONLY_FORM_FACTORS = process.env.BENCH_LIGHTHOUSE_FORM_FACTORS?.split(',');
+/** A folder to write each run's whole Lighthouse report to (JSON), for what the summary leaves out. */
+const REPORTS_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
 
 interface Measurement {
   score: number;
@@ -108,6 +32,20 @@ interface Measurement {
   scriptBytes: number;
   /** Lighthouse's "Enable text compression" audit passed. */
   textCompression: boolean;
+  /** Main-thread work (mainthread-work-breakdown) and the part of it spent running scripts (bootup-time). */
+  mainThreadMs: number;
+  scriptingMs: number;
+  /** The scripts that cost the most main-thread time, 'file ms' (bootup-time's largest three). */
+  costliestScripts: string[];
+}
+
+function costliestScripts(result: Result): string[] {
+  const details = result.audits['bootup-time']?.details;
+  const items = details && 'items' in details ? (details.items as { url: string; total: number }[]) : [];
+  return [...items]
+    .sort((a, b) => b.total - a.total)
+    .slice(0, 3)
+    .map((item) => `${item.url.replace(/^https?:\/\/[^/]+/, '')} ${item.total.toFixed(0)}`);
 }
 
 function measurementOf(result: Result): Measurement {
@@ -128,6 +66,9 @@ function measurementOf(result: Result): Measurement {
     totalBytes: numeric('total-byte-weight'),
     scriptBytes: items.find((i) => i.resourceType === 'script')?.transferSize ?? Number.NaN,
     textCompression: (result.audits['uses-text-compression']?.score ?? 0) >= 0.9,
+    mainThreadMs: numeric('mainthread-work-breakdown'),
+    scriptingMs: numeric('bootup-time'),
+    costliestScripts: costliestScripts(result),
   };
 }
 
@@ -146,6 +87,11 @@ async function measure(url: string, formFactor: 'mobile' | 'desktop', session: s
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     if (session && new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
       throw new Error(`signed in, ${url} ended at ${lhr.finalDisplayedUrl}`);
+    }
+    if (REPORTS_DIR) {
+      mkdirSync(REPORTS_DIR, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/\W+/g, '_')}-${formFactor}-${Date.now()}.json`;
+      writeFileSync(join(REPORTS_DIR, name), JSON.stringify(lhr));
     }
     return measurementOf(lhr);
   } finally {
@@ -185,14 +131,7 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 const server = process.env.BENCH_LIGHTHOUSE_URL ? null : await startDemoServer();
 const base = process.env.BENCH_LIGHTHOUSE_URL ?? server?.url ?? '';
 try {
-  const session = await signIn(base, SIGNED_IN_AS);
-  const customerSession = await signIn(base, TASK_OWNER);
-  const taskPath = await firstTaskPath(base, customerSession);
-  const pages = [
-    { name: 'sign-in (/login)', url: `${base}/login`, session: null },
-    { name: `dashboard (/, ${SIGNED_IN_AS})`, url: `${base}/`, session },
-    { name: `task page (${taskPath}, ${TASK_OWNER})`, url: `${base}${taskPath}`, session: customerSession },
-  ];
+  const pages = (await measuredPages(base)).filter((page) => !ONLY_PAGES || ONLY_PAGES.includes(page.key));
   console.log(`Lighthouse ${RUNS} runs each, median; ${base}; load average before each set (1, 5, 15 min)`);
   const header = [
     'page',
@@ -206,13 +145,18 @@ try {
     'bytes',
     'JS bytes',
     'text compression',
+    'main thread ms',
+    'scripts ms',
     'load before',
     'load after',
   ];
   const rows: string[][] = [];
   const accessibilityFailures: string[] = [];
   for (const target of pages) {
-    for (const formFactor of ['mobile', 'desktop'] as const) {
+    const formFactors = (['mobile', 'desktop'] as const).filter(
+      (f) => !ONLY_FORM_FACTORS || ONLY_FORM_FACTORS.includes(f),
+    );
+    for (const formFactor of formFactors) {
       const before = load();
       const runs: Measurement[] = [];
       for (let i = 0; i < RUNS; i++) runs.push(await measureWithRetries(target.url, formFactor, target.session));
@@ -229,10 +173,13 @@ try {
         kib(pick((m) => m.totalBytes)),
         kib(pick((m) => m.scriptBytes)),
         runs.every((m) => m.textCompression) ? 'passed' : 'failed',
+        pick((m) => m.mainThreadMs).toFixed(0),
+        pick((m) => m.scriptingMs).toFixed(0),
         before,
         load(),
       ]);
       console.log(`| ${rows.at(-1)?.join(' | ')} |`);
+      for (const m of runs) console.log(`  costliest scripts (ms): ${m.costliestScripts.join(', ')}`);
       const failed = [...new Set(runs.flatMap((m) => m.accessibilityFailures))];
       if (failed.length > 0) accessibilityFailures.push(`${target.name}, ${formFactor}: ${failed.join(', ')}`);
     }

@@ -28,7 +28,7 @@ import { createTestApp } from '../../apps/server/src/testing/app.js';
 import { backupFixtures } from '../../apps/server/src/testing/backup-fixtures.js';
 import { TestClient } from '../../apps/server/src/testing/client.js';
 import { createTenants, FIXTURE_PASSWORD } from '../../apps/server/src/testing/fixtures.js';
-import { freePort, RGW_SCRIPTS, rgwAdminEnv } from '../../apps/server/src/testing/rgw-global-setup.js';
+import { freePort, RGW_SCRIPTS, rgwAdminEnv } from '../../apps/server/src/testing/rgw-cluster.js';
 import { insertS3Account } from '../../apps/server/src/testing/s3-account.js';
 import { storageAccessFor } from '../../apps/server/src/testing/storage-access.js';
 

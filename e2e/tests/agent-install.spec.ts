@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { MESSAGES } from '@portal/domain';
-import { expectAccessible, newVisitor, signIn, signUpCustomer } from './helpers';
+import { expectAccessible, signIn, signUpVisitor } from './helpers';
 
 /**
  * Issue 14: a new customer's getting-started strip leads from its install step to the manual. A customer
@@ -19,12 +19,11 @@ const EMAIL = 'customer-admin@demo.test';
 const TEXT = MESSAGES.machineLink;
 
 test('a new customer: the install step of the getting-started strip leads to the manual', async ({ page }) => {
-  const visitor = newVisitor('Install Journey', {
+  const visitor = await signUpVisitor(page, 'Install Journey', {
     firstName: 'Ira',
     surname: 'Installer',
     password: 'install-password',
   });
-  await signUpCustomer(page, visitor);
   await signIn(page, visitor.email, visitor.password);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await expectAccessible(page);

@@ -9,16 +9,18 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import {
   type DashboardMachineRow,
   type DashboardTaskRow,
-  type Envelope,
   MESSAGES,
   machineQueue,
   newTaskForm,
   type Paged,
   ROUTES,
+  runStatusBadge,
   TASK_FORM_TEXTS,
+  taskUrl,
   WS_SEND_PREFIXES,
 } from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
+import { jsonResult, signIn } from './helpers';
 
 /** The built agent, run as `node agent.mjs link|run ...`. */
 export const AGENT = join(import.meta.dirname, '../../apps/agent/dist/agent.mjs');
@@ -68,21 +70,25 @@ export function linkAgent(options: { baseURL: string; email: string; name: strin
 
 /**
  * Links a machine as 'Link a machine' on the dashboard tells its signed-in user to: the dialog makes a linking
- * code for the package named `packageName`, and exactly the `portal-agent link ...` line it shows is run with the
+ * code for the package named `packageName` (a user with one package has no choice), and exactly the `portal-agent link ...` line it shows is run with the
  * built agent (plus the machine's name and a config of its own). Answers what it stored.
  */
 export async function linkAgentWithCode(
   page: Page,
-  options: { name: string; config: string; packageName: string },
+  options: { name: string; config: string; packageName?: string },
 ): Promise<LinkedMachine> {
   const TEXT = MESSAGES.machineLink;
   await page.getByRole('button', { name: TEXT.linkButton, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: TEXT.dialogTitle });
   await expect(dialog.getByTestId('linking-code')).toBeVisible();
-  const packages = dialog.getByRole('combobox', { name: TEXT.packageLabel });
-  await packages.selectOption({ label: options.packageName });
   const command = dialog.getByTestId('link-command');
-  await expect(command).toHaveText(new RegExp(`--package ${await packages.inputValue()}$`));
+  if (options.packageName) {
+    const packages = dialog.getByRole('combobox', { name: TEXT.packageLabel });
+    await packages.selectOption({ label: options.packageName });
+    await expect(command).toHaveText(new RegExp(`--package ${await packages.inputValue()}$`));
+  } else {
+    await expect(command).toHaveText(/--code [A-Z0-9-]+$/);
+  }
   const [program, subcommand, ...args] = ((await command.textContent()) ?? '').trim().split(/\s+/);
   expect([program, subcommand]).toEqual(['portal-agent', 'link']);
   const linked = spawnSync(
@@ -103,7 +109,7 @@ export function runAgent(config: string): ChildProcess {
 
 /** The machine's row in the signed-in customer's dashboard (its online state and task statuses), if listed. */
 export async function ownMachine(page: Page, machineId: number): Promise<DashboardMachineRow | undefined> {
-  const list = await apiResult<Paged<DashboardMachineRow>>(page, `${ROUTES.dashboard.ownMachines.build()}?size=100`);
+  const list = await jsonResult<Paged<DashboardMachineRow>>(page, `${ROUTES.dashboard.ownMachines.build()}?size=100`);
   return list.elements.find((m) => m.id === machineId);
 }
 
@@ -183,7 +189,7 @@ export async function addSamplesTask(
     backupItems: [{ path: task.samples, name: 'samples', type: 'DIRECTORY', missing: false }],
   });
   expect(created.success, JSON.stringify(created.messages)).toBe(true);
-  const tasks = await apiResult<Paged<DashboardTaskRow>>(page, ROUTES.dashboard.machineTasks.build({ machineId }));
+  const tasks = await jsonResult<Paged<DashboardTaskRow>>(page, ROUTES.dashboard.machineTasks.build({ machineId }));
   const taskId = tasks.elements.find((t) => t.name === task.name)?.id;
   expect(taskId).toBeDefined();
   return taskId as number;
@@ -195,8 +201,48 @@ export async function startTask(page: Page, machineId: number, requestId: string
   expect(started.success, JSON.stringify(started.messages)).toBe(true);
 }
 
-export async function apiResult<T>(page: Page, path: string): Promise<T> {
-  const answer = (await (await page.request.get(path)).json()) as Envelope<T>;
-  if (answer.result === undefined || answer.result === null) throw new Error(`no result from ${path}`);
-  return answer.result;
+/** A linked machine and the demo user who owns it (the shared machine of tests/machine.ts). */
+interface OwnedMachine extends LinkedMachine {
+  owner: string;
+}
+
+/**
+ * The journeys' start on a linked machine: its owner signs in, and once its agent is online adds a task backing up
+ * `samples` (addSamplesTask) and opens the task's page. Answers the task's id.
+ */
+export async function openSamplesTask(
+  page: Page,
+  machine: OwnedMachine,
+  task: { requestId: string; name: string; samples: string },
+): Promise<number> {
+  await signIn(page, machine.owner);
+  return openNewSamplesTask(page, machine.machineId, task);
+}
+
+/** openSamplesTask for the user signed in already (a journey's own sign-up, with its own password). */
+export async function openNewSamplesTask(
+  page: Page,
+  machineId: number,
+  task: { requestId: string; name: string; samples: string },
+): Promise<number> {
+  await expectOnline(page, machineId);
+  const taskId = await addSamplesTask(page, machineId, task);
+  await page.goto(taskUrl('customer', { machineId, taskId }));
+  return taskId;
+}
+
+/**
+ * Makes a backup: runs the task now (startTask) and waits on its open page until it lists `count` runs, the newest
+ * finished well.
+ */
+export async function backUpNow(
+  page: Page,
+  machine: Pick<LinkedMachine, 'machineId'>,
+  taskId: number,
+  run: { requestId: string; count: number },
+): Promise<void> {
+  await startTask(page, machine.machineId, run.requestId, taskId);
+  const runs = page.getByTestId('runs-table').locator('tbody tr');
+  await expect(runs).toHaveCount(run.count, { timeout: 30_000 });
+  await expect(runs.first()).toContainText(runStatusBadge('FINISHED_SUCCESS').text, { timeout: 60_000 });
 }

@@ -9,7 +9,7 @@ import {
   ROUTES,
   withQuery,
 } from '@portal/domain';
-import { expectAccessible, jsonResult, signIn } from './helpers';
+import { csvRows, expectAccessible, jsonResult, signIn } from './helpers';
 
 /**
  * The audit trail (issue 18): a provider admin's change to a customer is on /boltadmin/audit, found by kind and
@@ -37,19 +37,6 @@ async function saveCustomerPlugins(page: Page): Promise<{ id: number; name: stri
   });
   expect(answer.status()).toBe(200);
   return { id: customer.id, name: customer.displayName };
-}
-
-/** Parses RFC 4180 lines without quoted line breaks (the records have none). */
-function csvRows(text: string): string[][] {
-  return text
-    .split('\r\n')
-    .filter((line) => line !== '')
-    .map((line) => {
-      const cells: string[] = [];
-      for (const match of line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g))
-        cells.push(match[1] !== undefined ? match[1].replaceAll('""', '"') : (match[2] ?? ''));
-      return cells;
-    });
 }
 
 test('a provider admin finds its change on the audit trail and exports it; the customer super admin sees it too', async ({

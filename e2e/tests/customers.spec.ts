@@ -1,13 +1,16 @@
 import { expect, type Page, test } from '@playwright/test';
 import { CUSTOMER_STATUS_TEXTS, MESSAGES, madeReseller } from '@portal/domain';
-import { expectAccessible, newVisitor, signIn, signUpCustomer } from './helpers';
+import { expectAccessible, signIn, signUpVisitor } from './helpers';
 
 const TEXT = MESSAGES.customer;
 
 /** A customer signed up for this journey alone: the journeys change and delete it. */
 async function freshCustomer(page: Page, purpose: string) {
-  const customer = newVisitor(purpose, { firstName: 'Dana', surname: 'Scully', password: 'journey password 1' });
-  await signUpCustomer(page, customer);
+  const customer = await signUpVisitor(page, purpose, {
+    firstName: 'Dana',
+    surname: 'Scully',
+    password: 'journey password 1',
+  });
   return { ...customer, fullName: `${customer.firstName} ${customer.surname}` };
 }
 

@@ -11,18 +11,12 @@ import {
   MESSAGES,
   type Paged,
 } from '@portal/domain';
-import { expectAccessible, signIn } from './helpers';
+import { expectAccessible, jsonResult, signIn } from './helpers';
 
 /** The dashboard of spec 000 §2 against the demo data (apps/server/src/demo). */
 
 const TEXT = MESSAGES.dashboard;
 const ATTENTION = TEXT.attention;
-
-async function resultOf<T>(page: Page, path: string): Promise<T> {
-  const envelope = (await (await page.request.get(path)).json()) as Envelope<T>;
-  if (envelope.result === null) throw new Error(`${path}: no result`);
-  return envelope.result;
-}
 
 const tabs = (page: Page) => page.getByRole('tablist').getByRole('tab');
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
@@ -200,7 +194,7 @@ test('customer user: no customers tab, only their own machines', async ({ page }
   expect(answer.result?.elements.map((m) => m.name).sort()).toEqual(['Alex-MacBook-Pro', 'CONTOSO-LT-014']);
   expect((await page.request.get('/dashboard/customers')).status()).toBe(403);
   // What needs attention: the user's machines only (issue 31).
-  const attention = await resultOf<AttentionList>(page, '/dashboard/attention');
+  const attention = await jsonResult<AttentionList>(page, '/dashboard/attention');
   await expect(page.getByRole('region', { name: ATTENTION.title }).getByTestId('attention-item')).toHaveCount(
     attention.items.length,
   );
@@ -244,12 +238,12 @@ test('provider admin: needs attention leads to its page; titles and breadcrumbs 
   await openDashboard(page, 'provider-admin@demo.test');
   const brand = await page.getByTestId('header').getByRole('img').first().getAttribute('alt');
   await expect(page).toHaveTitle(`Dashboard · ${brand}`);
-  const attention = await resultOf<AttentionList>(page, '/dashboard/attention');
+  const attention = await jsonResult<AttentionList>(page, '/dashboard/attention');
   const list = page.getByRole('region', { name: ATTENTION.title });
   await expect(list.getByTestId('attention-item')).toHaveCount(attention.items.length);
   // An item whose machine has tasks, to go on from its machine to a task.
   const tasksOf = (url: string) =>
-    resultOf<Paged<DashboardTaskRow>>(
+    jsonResult<Paged<DashboardTaskRow>>(
       page,
       `/dashboard/backupmachines/${url.match(/backupmachines\/(\d+)/)?.[1]}/tasks`,
     );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from '@playwright/test';
 import { formatBytes, MACHINE_FORM_LABELS, MESSAGES, machineUrl, REALTIME_COMMAND_TEXTS } from '@portal/domain';
@@ -26,7 +26,7 @@ let machinePage: string;
 
 test('a provider admin runs restic on a real agent: output streams in, a long command is stopped, a finished one deleted', async ({
   page,
-  machineDir,
+  samples,
   sharedMachine,
 }) => {
   test.setTimeout(180_000);
@@ -40,8 +40,6 @@ test('a provider admin runs restic on a real agent: output streams in, a long co
 
   // One backup, so the repository exists with a snapshot (random data: it does not compress, so reading it
   // back at 1 KiB/s takes long enough to stop).
-  const samples = join(machineDir, 'samples');
-  mkdirSync(samples, { recursive: true });
   for (let i = 0; i < 8; i++) writeFileSync(join(samples, `file-${i}.bin`), randomBytes(64 * 1024));
   const taskId = await addSamplesTask(page, machineId, {
     requestId: 'diag-e2e-new',

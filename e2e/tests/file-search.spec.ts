@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from '@playwright/test';
-import { FILE_SEARCH_TEXTS, MESSAGES, runStatusBadge, taskUrl } from '@portal/domain';
-import { addSamplesTask, expectOnline, startTask } from './agent';
-import { signIn } from './helpers';
+import { FILE_SEARCH_TEXTS, MESSAGES } from '@portal/domain';
+import { backUpNow, openSamplesTask } from './agent';
 import { test } from './machine';
 import { zipFiles } from './zip';
 
@@ -14,39 +13,26 @@ import { zipFiles } from './zip';
  */
 
 const T = FILE_SEARCH_TEXTS;
-const FINISHED = runStatusBadge('FINISHED_SUCCESS').text;
 
 test('a customer finds a file in two snapshots, opens its history and downloads the older version', async ({
   page,
-  machineDir: dir,
+  samples,
   sharedMachine,
 }) => {
   test.setTimeout(120_000);
-  const { machineId } = sharedMachine;
-  const samples = join(dir, 'samples');
-  mkdirSync(join(samples, 'reports'), { recursive: true });
+  mkdirSync(join(samples, 'reports'));
   const report = join(samples, 'reports', 'Quarterly-Report.txt');
   writeFileSync(report, 'first version\n');
   writeFileSync(join(samples, 'unrelated.txt'), 'not a match\n');
 
-  await signIn(page, sharedMachine.owner);
-  await expectOnline(page, machineId);
-  const taskId = await addSamplesTask(page, machineId, {
+  const taskId = await openSamplesTask(page, sharedMachine, {
     requestId: 'file-search-e2e',
     name: 'Search samples',
     samples,
   });
-  await page.goto(taskUrl('customer', { machineId, taskId }));
-  const runs = page.getByTestId('runs-table').locator('tbody tr');
-  for (const [count, content] of [
-    [1, null],
-    [2, 'second version, longer\n'],
-  ] as const) {
-    if (content) writeFileSync(report, content);
-    await startTask(page, machineId, `file-search-run-${count}`, taskId);
-    await expect(runs).toHaveCount(count, { timeout: 30_000 });
-    await expect(runs.first()).toContainText(FINISHED, { timeout: 60_000 });
-  }
+  await backUpNow(page, sharedMachine, taskId, { requestId: 'file-search-run-1', count: 1 });
+  writeFileSync(report, 'second version, longer\n');
+  await backUpNow(page, sharedMachine, taskId, { requestId: 'file-search-run-2', count: 2 });
 
   // The search: case ignored, both snapshots' copies stream in, newest first, with their sizes.
   const search = page.getByTestId('file-search');

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { type Envelope, MESSAGES } from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
 import { recordSecret } from './secrets';
@@ -64,6 +64,17 @@ export function newVisitor(company: string, person: { firstName: string; surname
   };
 }
 
+/** A new visitor of `company` (newVisitor), signed up through the public /signup page (signUpCustomer). */
+export async function signUpVisitor(
+  page: Page,
+  company: string,
+  person: { firstName: string; surname: string; password: string },
+): Promise<Visitor> {
+  const visitor = newVisitor(company, person);
+  await signUpCustomer(page, visitor);
+  return visitor;
+}
+
 /** Signs the provider admin in and opens a page of the admin area from its menu, as they would. */
 export async function openAdminAreaPage(page: Page, link: string): Promise<void> {
   await signIn(page, 'provider-admin@demo.test');
@@ -89,6 +100,25 @@ export async function signUpCustomer(page: Page, details: SignUpDetails): Promis
   await form.getByLabel('Backup package').selectOption({ index: 1 });
   await form.getByRole('button', { name: MESSAGES.signUp.submit }).click();
   await expect(page.getByTestId('signup-done')).toHaveText(MESSAGES.signUp.submitted);
+}
+
+/**
+ * The provider admin (signed in) opens Package Requests and pages on to `companyName`'s pending request (the
+ * oldest come first, 5 a page, so a new one is on the last page): its row.
+ */
+export async function pendingRequestRow(page: Page, companyName: string) {
+  await page.goto('/boltadmin/customers');
+  await page.getByRole('link', { name: 'Package Requests' }).click();
+  await expect(page).toHaveURL(/\/boltadmin\/backuppackagerequests$/);
+  const row = page
+    .getByRole('table', { name: MESSAGES.packageRequest.tableLabel })
+    .getByRole('row')
+    .filter({ hasText: companyName });
+  for (let turns = 0; turns < 50 && !(await row.isVisible()); turns++) {
+    await page.getByRole('button', { name: 'Next page', exact: true }).click();
+    await page.waitForTimeout(200);
+  }
+  return row;
 }
 
 /** The page states this worker has scanned: a state the journeys reach again is not scanned again. */
@@ -132,4 +162,33 @@ export async function expectAccessible(page: Page): Promise<void> {
       nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`.replace(/\s+/g, ' ')),
     }));
   expect(failing, `critical or serious accessibility violations on ${page.url()}`).toEqual([]);
+}
+
+/**
+ * Turns the pages of a paged table in `scope` ('Next page', each turn waiting for its paging text to change) until
+ * `row` shows, or the last page (no 'Next page') shows it. The table's first page must have arrived (a table of one
+ * page has no paging).
+ */
+export async function turnPagesTo(scope: Page | Locator, row: Locator): Promise<void> {
+  const paging = scope.getByTestId('paging-text');
+  const next = scope.getByRole('button', { name: 'Next page', exact: true });
+  for (let turns = 0; turns < 50 && !(await row.isVisible()) && (await next.count()) > 0; turns++) {
+    const before = (await paging.textContent()) ?? '';
+    await next.click();
+    await expect(paging).not.toHaveText(before);
+  }
+  await expect(row).toBeVisible();
+}
+
+/** Parses RFC 4180 lines without quoted line breaks (the records have none). */
+export function csvRows(text: string): string[][] {
+  return text
+    .split('\r\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const cells: string[] = [];
+      for (const match of line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g))
+        cells.push(match[1] !== undefined ? match[1].replaceAll('""', '"') : (match[2] ?? ''));
+      return cells;
+    });
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from '@playwright/test';
 import {
@@ -11,8 +11,8 @@ import {
   pieSliceOf,
   ROUTES,
 } from '@portal/domain';
-import { addSamplesTask, apiResult, linkAgent, ownMachine, startTask } from './agent';
-import { signIn } from './helpers';
+import { addSamplesTask, linkAgent, ownMachine, startTask } from './agent';
+import { jsonResult, signIn } from './helpers';
 import { test } from './machine';
 
 /**
@@ -31,6 +31,7 @@ test('a real agent: the machine comes online, and a finished run changes its row
   page,
   context,
   machineDir,
+  samples,
   startAgent,
 }) => {
   test.setTimeout(120_000);
@@ -54,8 +55,6 @@ test('a real agent: the machine comes online, and a finished run changes its row
   await expect(row.getByRole('img', { name: TEXT.online })).toBeVisible({ timeout: 10_000 });
 
   // A task on a sample folder, started now ("Run now"), from a second tab as the task editor would.
-  const samples = join(machineDir, 'samples');
-  mkdirSync(samples, { recursive: true });
   for (let i = 0; i < 20; i++) writeFileSync(join(samples, `file-${i}.txt`), `sample ${i}\n`.repeat(500));
   const editor = await context.newPage();
   await editor.goto('/');
@@ -82,7 +81,7 @@ test('a real agent: the machine comes online, and a finished run changes its row
   await expect(row).toContainText(aggregateStatusBadge(status).text, { timeout: 2_000 });
   await expect(row.getByTestId('tasks-in-progress')).toHaveCount(0, { timeout: 2_000 });
 
-  const counts = await apiResult<DashboardMachineCounts>(page, ROUTES.dashboard.ownMachineCounts.build());
+  const counts = await jsonResult<DashboardMachineCounts>(page, ROUTES.dashboard.ownMachineCounts.build());
   const slice = pieSliceOf(DASHBOARD_PIES.machineTaskStatus, status);
   if (!slice) throw new Error(`no slice for ${status}`);
   const expected = slice.statuses.reduce((sum, s) => sum + (counts.taskStatus[s] ?? 0), 0);

@@ -4,7 +4,7 @@
  * but not the act of linking (linking costs two agent runs and a connection; the linking journeys keep their own).
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base } from '@playwright/test';
@@ -20,6 +20,8 @@ export interface SharedMachine extends LinkedMachine {
 interface MachineFixtures {
   /** A fresh folder of the journey's own on the machine (samples, agent configs, restore targets), removed after. */
   machineDir: string;
+  /** The folder `samples` in machineDir, made: what the journey's task backs up. */
+  samples: string;
   /** Starts `portal-agent run` with a linked config; the agent is stopped when the journey ends. */
   startAgent: (config: string) => void;
 }
@@ -38,6 +40,11 @@ export const test = base.extend<MachineFixtures, SharedMachineFixtures>({
     const dir = mkdtempSync(join(tmpdir(), 'portal-machine-e2e-'));
     await use(dir);
     rmSync(dir, { recursive: true, force: true });
+  },
+  samples: async ({ machineDir }, use) => {
+    const samples = join(machineDir, 'samples');
+    mkdirSync(samples);
+    await use(samples);
   },
   // biome-ignore lint/correctness/noEmptyPattern: as above
   startAgent: async ({}, use) => {

@@ -1,23 +1,11 @@
-import { expect, type Page, test } from '@playwright/test';
-import {
-  type DashboardCustomerRow,
-  type DashboardMachineRow,
-  type Envelope,
-  MESSAGES,
-  type Paged,
-} from '@portal/domain';
-import { expectAccessible, signIn, signOut } from './helpers';
+import { expect, test } from '@playwright/test';
+import { type DashboardCustomerRow, type DashboardMachineRow, MESSAGES, type Paged } from '@portal/domain';
+import { expectAccessible, jsonResult, signIn, signOut } from './helpers';
 
 /** The machine pages (001 §2, §4–§8; issue #14) in a real browser against the demo data. */
 
 const TEXT = MESSAGES.backupMachine;
 const DASHBOARD = MESSAGES.dashboard;
-
-async function result<T>(page: Page, path: string): Promise<T> {
-  const answer = (await (await page.request.get(path)).json()) as Envelope<T>;
-  if (answer.status !== 'OK' || answer.result === null) throw new Error(`${path}: ${answer.status}`);
-  return answer.result;
-}
 
 test('reseller admin: from the dashboard to a machine, edit, status, message log, storage, suspend and delete', async ({
   page,
@@ -29,11 +17,11 @@ test('reseller admin: from the dashboard to a machine, edit, status, message log
   await expectAccessible(page);
 
   // A child customer other than Contoso (whose machines the other journeys count), and its active machines.
-  const customers = await result<Paged<DashboardCustomerRow>>(page, '/dashboard/customers?size=50');
+  const customers = await jsonResult<Paged<DashboardCustomerRow>>(page, '/dashboard/customers?size=50');
   let customer: DashboardCustomerRow | undefined;
   let machines: DashboardMachineRow[] = [];
   for (const candidate of customers.elements.filter((c) => c.name !== 'Contoso Ltd')) {
-    const page_ = await result<Paged<DashboardMachineRow>>(
+    const page_ = await jsonResult<Paged<DashboardMachineRow>>(
       page,
       `/dashboard/customers/${candidate.id}/machines?size=50&status=ACTIVE`,
     );

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { CUSTOMER_STATUS_TEXTS, MESSAGES, PACKAGE_LABELS, PACKAGE_STATUS_TEXTS } from '@portal/domain';
-import { expectAccessible, newVisitor, signIn, signOut, signUpCustomer } from './helpers';
+import { expectAccessible, pendingRequestRow, signIn, signOut, signUpVisitor } from './helpers';
 
 /**
  * Package requests (issue 15, 000 §2, §4, §7): a new customer signs up, the provider approves its request
@@ -11,24 +11,15 @@ const TEXT = MESSAGES.packageRequest;
 const CUSTOMER = MESSAGES.customer;
 
 test('the provider approves a sign-up with a storage account and the customer becomes active', async ({ page }) => {
-  const visitor = newVisitor('Approval Journey', {
+  const visitor = await signUpVisitor(page, 'Approval Journey', {
     firstName: 'Alex',
     surname: 'Approved',
     password: 'approval password 1',
   });
-  await signUpCustomer(page, visitor);
 
   await signIn(page, 'provider-admin@demo.test');
-  await page.goto('/boltadmin/customers');
-  await page.getByRole('link', { name: 'Package Requests' }).click();
-  await expect(page).toHaveURL(/\/boltadmin\/backuppackagerequests$/);
+  const row = await pendingRequestRow(page, visitor.companyName);
   const table = page.getByRole('table', { name: TEXT.tableLabel });
-  const row = table.getByRole('row').filter({ hasText: visitor.companyName });
-  // Pending requests come oldest first, 5 a page: the new one is on the last page.
-  for (let turns = 0; turns < 50 && !(await row.isVisible()); turns++) {
-    await page.getByRole('button', { name: 'Next page', exact: true }).click();
-    await page.waitForTimeout(200);
-  }
   await expect(row).toContainText('New signup');
   await expect(row).toContainText(visitor.email);
 

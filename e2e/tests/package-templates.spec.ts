@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { confirmDeletePackageTemplate, MESSAGES, PACKAGE_TEMPLATE_LABELS, TIMINGS } from '@portal/domain';
-import { expectAccessible, signIn, signOut } from './helpers';
+import { expectAccessible, signIn, signOut, turnPagesTo } from './helpers';
 
 /** Package templates (issue 15, 000 §2, §5, §8): the provider adds, renames and deletes one through the dialogs. */
 
@@ -12,14 +12,21 @@ const FOR_RESELLERS = 'Reseller 20 TB';
 /** Turns the templates table's pages (5 each, by name) until the row of `name` shows. */
 async function rowOnItsPage(page: Page, name: string): Promise<Locator> {
   const row = page.getByRole('table', { name: TEXT.tableLabel }).getByRole('row').filter({ hasText: name });
-  const paging = page.getByTestId('paging-text');
-  await expect(paging).toBeVisible();
-  for (let turns = 0; turns < 20 && !(await row.isVisible()); turns++) {
-    const before = (await paging.textContent()) ?? '';
-    await page.getByRole('button', { name: 'Next page', exact: true }).click();
-    await expect(paging).not.toHaveText(before);
-  }
+  await expect(page.getByTestId('paging-text')).toBeVisible();
+  await turnPagesTo(page, row);
   return row;
+}
+
+/**
+ * Submits the Add dialog, its fields filled, and waits for the list's refresh 2 s later (000 §9):
+ * its paging text then counts one template more.
+ */
+async function addTemplate(page: Page, dialog: Locator) {
+  const paging = page.getByTestId('paging-text');
+  const before = (await paging.textContent()) ?? '';
+  await dialog.getByRole('button', { name: TEXT.addSubmit }).click();
+  await expect(page.getByText(TEXT.created)).toBeVisible();
+  await expect(paging).not.toHaveText(before, { timeout: TIMINGS.templateListRefreshMs + 10_000 });
 }
 
 test('the provider adds a template, renames it and deletes it', async ({ page }) => {
@@ -45,20 +52,12 @@ test('the provider adds a template, renames it and deletes it', async ({ page })
   await dialog.getByLabel(L.storageQuota, { exact: true }).fill('2');
   await dialog.getByLabel(L.storageQuotaUnit).selectOption('TB');
   await dialog.getByLabel(TEXT.limitMachinesLabel).uncheck();
-  await dialog.getByRole('button', { name: TEXT.addSubmit }).click();
-  await expect(page.getByText(TEXT.created)).toBeVisible();
+  await addTemplate(page, dialog);
   await expect(dialog).toBeHidden();
 
-  // The list refreshes 2 s later (000 §9); the new template is on one of its pages of 5, sorted by name.
+  // The new template is on one of the list's pages of 5, sorted by name.
   const table = page.getByRole('table', { name: TEXT.tableLabel });
-  const row = table.getByRole('row').filter({ hasText: name });
-  await page.waitForTimeout(TIMINGS.templateListRefreshMs + 500);
-  const paging = page.getByTestId('paging-text');
-  for (let turns = 0; turns < 20 && !(await row.isVisible()); turns++) {
-    const before = (await paging.textContent()) ?? '';
-    await page.getByRole('button', { name: 'Next page', exact: true }).click();
-    await expect(paging).not.toHaveText(before);
-  }
+  const row = await rowOnItsPage(page, name);
   await expect(row).toContainText('2 TB');
   await expect(row).toContainText('Unlimited');
 
@@ -98,9 +97,7 @@ test("the provider marks a template 'For resellers only'; a direct customer's pr
   await expectAccessible(page);
   await dialog.getByLabel(L.name, { exact: true }).fill(name);
   await dialog.getByLabel(L.resellersOnly).check();
-  await dialog.getByRole('button', { name: TEXT.addSubmit }).click();
-  await expect(page.getByText(TEXT.created)).toBeVisible();
-  await page.waitForTimeout(TIMINGS.templateListRefreshMs + 500);
+  await addTemplate(page, dialog);
   await page.reload();
   const row = await rowOnItsPage(page, name);
   await expect(row).toContainText(TEXT.audience.resellersOnly);

@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { MESSAGES, MFA_TEXTS, runStatusBadge, SHELL_TEXTS, taskUrl } from '@portal/domain';
 import { totpAt } from '../../apps/server/src/features/mfa/totp';
 import { addSamplesTask, expectOnline } from './agent';
-import { newVisitor, signIn, signUpCustomer } from './helpers';
+import { signIn, signUpVisitor } from './helpers';
 import { test } from './machine';
 import { recordSecret } from './secrets';
 import { zipFiles } from './zip';
@@ -34,13 +34,11 @@ async function expectDialogFits(page: Page) {
 
 test('on a phone a customer opens the dashboard and the menu, runs a task now and downloads its backup', async ({
   page,
-  machineDir: dir,
+  samples,
   sharedMachine,
 }) => {
   test.setTimeout(120_000);
   const { machineId, owner } = sharedMachine;
-  const samples = join(dir, 'samples');
-  mkdirSync(samples);
   const report = join(samples, 'report.txt');
   writeFileSync(report, 'phone report\n'.repeat(200));
 
@@ -96,8 +94,11 @@ test('on a phone a customer opens the dashboard and the menu, runs a task now an
 });
 
 test('on a phone a customer turns on two-factor sign-in and signs in with a code', async ({ page }) => {
-  const visitor = newVisitor('Phone', { firstName: 'Pia', surname: 'Phone', password: 'journey password' });
-  await signUpCustomer(page, visitor);
+  const visitor = await signUpVisitor(page, 'Phone', {
+    firstName: 'Pia',
+    surname: 'Phone',
+    password: 'journey password',
+  });
   await expectFitsScreen(page);
   await signIn(page, visitor.email, visitor.password);
   await page.goto('/profile');

@@ -11,10 +11,9 @@ import {
   type RestoreSummary,
   restoreSummaryText,
   runStatusBadge,
-  taskUrl,
 } from '@portal/domain';
-import { addSamplesTask, expectOnline } from './agent';
-import { expectAccessible, signIn } from './helpers';
+import { openSamplesTask } from './agent';
+import { expectAccessible } from './helpers';
 import { test } from './machine';
 
 /**
@@ -31,22 +30,17 @@ const TEXT = MESSAGES.restore;
 test('a customer restores a backed-up folder to a new folder on the machine, then over it with each choice for existing files', async ({
   page,
   machineDir: dir,
+  samples,
   sharedMachine,
 }) => {
   test.setTimeout(180_000);
-  const { machineId } = sharedMachine;
-
-  const samples = join(dir, 'samples');
   const docs = join(samples, 'docs');
   mkdirSync(join(docs, 'deep'), { recursive: true });
   writeFileSync(join(docs, 'report.bin'), randomBytes(2 * 1024 * 1024));
   writeFileSync(join(docs, 'deep', 'notes.txt'), 'restore me\n'.repeat(500));
   writeFileSync(join(samples, 'left-alone.txt'), 'not chosen\n');
 
-  await signIn(page, sharedMachine.owner);
-  await expectOnline(page, machineId);
-  const taskId = await addSamplesTask(page, machineId, { requestId: 'restore-e2e-new', name: TASK_NAME, samples });
-  await page.goto(taskUrl('customer', { machineId, taskId }));
+  await openSamplesTask(page, sharedMachine, { requestId: 'restore-e2e-new', name: TASK_NAME, samples });
   await expect(page.getByRole('heading', { name: TASK_NAME })).toBeVisible({ timeout: 15_000 });
 
   // A backup to restore from.

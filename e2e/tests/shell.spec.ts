@@ -108,6 +108,7 @@ test('the provider admin reaches the admin area shell with its links, version an
     'Task Status Overview',
     'Infrastructure',
     'Audit Trail',
+    'Verification Report',
     'Sign out',
   ]);
   await expect(page.getByTestId('version')).toContainText(/Version \S+ \(\S+\)/);

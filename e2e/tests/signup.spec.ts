@@ -1,22 +1,12 @@
-import { expect, type Locator, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { DEFAULT_BRAND_NAMES, MESSAGES, NEW_SIGNUP_BADGE, signUpAddressInUseMail } from '@portal/domain';
-import { expectAccessible, newVisitor, signIn, signOut, signUpCustomer } from './helpers';
+import { expectAccessible, newVisitor, signIn, signOut, signUpCustomer, turnPagesTo } from './helpers';
 
 /** Sign-up (issue #6): a visitor opens an account, signs in, and the provider sees a new signup. */
 
 const TEXT = MESSAGES.signUp;
 
 /** Pages through a dashboard table until `row` shows. */
-async function pageUntilVisible(panel: Locator, row: Locator): Promise<void> {
-  const paging = panel.getByTestId('paging-text');
-  const nextPage = panel.getByRole('button', { name: 'Next page', exact: true });
-  for (let turns = 0; turns < 50 && !(await row.isVisible()); turns++) {
-    const before = (await paging.textContent()) ?? '';
-    await nextPage.click();
-    await expect(paging).not.toHaveText(before);
-  }
-  await expect(row).toBeVisible();
-}
 
 test('a visitor signs up, signs in to the dashboard, and the provider sees the new signup', async ({ page }) => {
   const visitor = newVisitor('Signup Journey', { firstName: 'Sam', surname: 'Newcomer', password: 'sign-up-password' });
@@ -74,7 +64,7 @@ test('a visitor signs up, signs in to the dashboard, and the provider sees the n
   const signupBadges = customers.getByTestId('status-badge').filter({ hasText: /^Signup requested$/ });
   await expect(signupBadges).toHaveCount(Math.min(count, 12));
   const row = customers.getByRole('row').filter({ hasText: visitor.companyName });
-  await pageUntilVisible(panel, row);
+  await turnPagesTo(panel, row);
   await expect(row).toContainText(visitor.email);
   await expect(row.getByTestId('status-badge').filter({ hasText: /^Signup requested$/ })).toHaveCount(1);
 

@@ -1,19 +1,17 @@
 import { expect, type Page, test } from '@playwright/test';
 import { MESSAGES, STORAGE_LOCATION_TEXTS } from '@portal/domain';
-import { expectAccessible, newVisitor, signIn, signUpCustomer } from './helpers';
+import { expectAccessible, signIn, signUpVisitor } from './helpers';
 
 const T = STORAGE_LOCATION_TEXTS;
 const M = MESSAGES.storageLocation;
 
 /** A customer signed up for this journey alone: it gets its first storage locations here. */
 async function freshCustomer(page: Page) {
-  const customer = newVisitor('Journey Storage', {
+  return signUpVisitor(page, 'Journey Storage', {
     firstName: 'Fox',
     surname: 'Mulder',
     password: 'journey password 1',
   });
-  await signUpCustomer(page, customer);
-  return customer;
 }
 
 async function createLocation(page: Page) {

@@ -12,7 +12,7 @@ import {
   TASK_FORM_TEXTS,
   type TaskDefinition,
 } from '@portal/domain';
-import { apiResult, openTreePath, saveTaskForm } from './agent';
+import { openTreePath, saveTaskForm } from './agent';
 import { expectAccessible, jsonResult, signIn } from './helpers';
 import { test } from './machine';
 
@@ -27,13 +27,12 @@ const L = TASK_FORM_LABELS;
 
 test('a customer creates a task by picking folders from the real agent, then edits its schedule', async ({
   page,
-  machineDir,
+  samples,
   sharedMachine,
 }) => {
   test.setTimeout(120_000);
 
   // Sample folders on the "machine" (this computer), listed by the real agent.
-  const samples = join(machineDir, 'samples');
   for (const folder of ['docs', 'photos', 'cache']) mkdirSync(join(samples, folder), { recursive: true });
   writeFileSync(join(samples, 'docs', 'report.txt'), 'report\n');
 
@@ -105,11 +104,11 @@ test('a customer creates a task by picking folders from the real agent, then edi
   await saveTaskForm(page);
 
   // Stored: the task is listed, and its definition holds what was picked.
-  const tasks = await apiResult<Paged<DashboardTaskRow>>(page, ROUTES.dashboard.machineTasks.build({ machineId }));
+  const tasks = await jsonResult<Paged<DashboardTaskRow>>(page, ROUTES.dashboard.machineTasks.build({ machineId }));
   const taskId = tasks.elements.find((t) => t.name === 'Samples from the dialog')?.id;
   expect(taskId).toBeDefined();
   const definitionPath = ROUTES.taskForm.definition.build({ machineId, taskId: taskId as number });
-  const stored = await apiResult<TaskDefinition>(page, definitionPath);
+  const stored = await jsonResult<TaskDefinition>(page, definitionPath);
   expect(stored.backupItems.map((i) => i.path)).toEqual([join(samples, 'docs'), join(samples, 'photos')]);
   expect(stored.exclusions).toEqual(['*.tmp']);
   expect(stored.backupScheduleDefinition).toBe('0 2 * * *');
@@ -132,7 +131,7 @@ test('a customer creates a task by picking folders from the real agent, then edi
   await picker.getByLabel('Minutes values').fill('30');
   await expect(picker.getByLabel('Expression')).toHaveValue('30 3 * * *');
   await saveTaskForm(page);
-  const edited = await apiResult<TaskDefinition>(page, definitionPath);
+  const edited = await jsonResult<TaskDefinition>(page, definitionPath);
   expect(edited.backupScheduleDefinition).toBe('30 3 * * *');
   expect(edited.backupItems.map((i) => basename(i.path))).toEqual(['docs', 'photos']);
 });

@@ -22,8 +22,8 @@ import {
   TASK_FORM_TEXTS,
   taskUrl,
 } from '@portal/domain';
-import { apiResult, expectOnline, linkAgentWithCode, openTreePath, saveTaskForm } from './agent';
-import { expectAccessible, signIn } from './helpers';
+import { expectOnline, linkAgentWithCode, openTreePath, saveTaskForm } from './agent';
+import { expectAccessible, jsonResult, signIn } from './helpers';
 import { test } from './machine';
 import { zipFiles } from './zip';
 
@@ -71,13 +71,13 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   page,
   browser,
   machineDir: dir,
+  samples,
   startAgent,
 }) => {
   // One long journey with the spec's waits (8 s after each download, pause and delete) on a shared CPU.
   test.setTimeout(300_000);
 
   // The machine's disk: two folders to back up (with a file the exclusion leaves out) and one left alone.
-  const samples = join(dir, 'samples');
   for (const folder of ['docs', 'photos', 'cache']) mkdirSync(join(samples, folder), { recursive: true });
   const report = join(samples, 'docs', 'report.txt');
   const draft = join(samples, 'docs', 'draft.tmp');
@@ -301,14 +301,14 @@ test("a customer's task from the dialog to deletion: run, download, cancel, arch
   const provider = await browser.newPage();
   await signIn(provider, 'provider-admin@demo.test');
   await expect(provider).not.toHaveURL(/\/login/);
-  const all = await apiResult<Paged<DashboardMachineRow>>(
+  const all = await jsonResult<Paged<DashboardMachineRow>>(
     provider,
     `${ROUTES.dashboard.customerMachines.build({ customerId: ALL_CUSTOMERS_ID })}?size=100`,
   );
   const own = all.elements.find((m) => m.id === machineId);
   let foreign: { machineId: number; taskId: number } | undefined;
   for (const machine of all.elements.filter((m) => m.customerId !== own?.customerId)) {
-    const list = await apiResult<Paged<DashboardTaskRow>>(
+    const list = await jsonResult<Paged<DashboardTaskRow>>(
       provider,
       ROUTES.dashboard.machineTasks.build({ machineId: machine.id }),
     );

@@ -8,7 +8,7 @@
  * - The machine credential goes into the restic REST URL (`rest:https://{machineId}:{token}@host/…`); it is
  *   redacted from everything the engine reports and never logged here.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -23,6 +23,7 @@ import {
   fileSearchRefusal,
   interruptedActionMessage,
   isPanelBackupType,
+  RESTORE_TEST_TEXTS,
   type RepositorySettings,
   repositorySchema,
   type ServerToAgent,
@@ -42,6 +43,7 @@ import {
   writePrivateFile,
   writeStoredTasks,
 } from './config.js';
+import { FileIndexer, FileIndexStore } from './file-index.js';
 import { type FileSearchMessage, runFileSearch } from './file-search.js';
 import { LogFile, logDirOf, uploadLogFiles } from './logs.js';
 import { Outbox } from './outbox.js';
@@ -49,6 +51,7 @@ import { backupPanelTask, PanelNotInstalledError, panelTree } from './panels.js'
 import { refusedRealtimeCommand, runRealtimeCommand } from './realtime.js';
 import { failedRun, localExclusionPlatform, ResticRunner, type RunEvent, type RunFinishedEvent } from './restic.js';
 import { refusedRestore, restoreTarget, runRestore } from './restore.js';
+import { type RestoreTestCommand, runRestoreTest } from './restore-test.js';
 import { type Clock, Scheduler } from './scheduler.js';
 import { createSeed, SeedLog, seedRepositoryPath } from './seed.js';
 import { listTree } from './tree.js';
@@ -85,6 +88,12 @@ export interface AgentOptions {
   /** The cap of `agent.log` before it is rotated to `agent.1.log` (default 1 MiB). */
   logFileBytes?: number;
   /**
+   * Where the snapshots' file indexes are kept (default `{stateDir}/file-index`, a folder per repository); null
+   * for none (every search runs restic find). Windows agents keep none: restic's patterns read `\\` differently
+   * there.
+   */
+  fileIndexDir?: string | null;
+  /**
    * Where cPanel's and DirectAdmin's files are looked for (`var/cpanel/users`, ...): '/' on a real server
    * (env PORTAL_AGENT_PANEL_ROOT); tests point it at a panel's files they build.
    */
@@ -105,6 +114,8 @@ export class Agent {
   private tasks: AgentTask[] = [];
   private timeZone: string = localTimeZone();
   private runner: ResticRunner | null = null;
+  /** The repository's file indexes (README, Finding files): built after each backup, read by searches. */
+  private fileIndexer: FileIndexer | null = null;
   /** runKey → taskId of every run started by this process (for cancel and for the server's run ids). */
   readonly runs = new Map<string, number>();
   private state: ConnectionState;
@@ -112,6 +123,8 @@ export class Agent {
   readonly realtimeCommands = new Map<number, AbortController>();
   /** searchKey → the stop of every file search running now. */
   readonly fileSearches = new Map<string, AbortController>();
+  /** taskId → the stop of the restore test running for it (one per task at a time). */
+  readonly restoreTests = new Map<number, AbortController>();
 
   constructor(private readonly options: AgentOptions) {
     this.config = options.config;
@@ -179,7 +192,9 @@ export class Agent {
 
   /** Graceful stop: cancels running backups cleanly (restic removes its lock), delivers what it can, closes. */
   async stop(flushMs = 5_000): Promise<void> {
+    for (const test of this.restoreTests.values()) test.abort();
     await this.scheduler.stop(true);
+    await this.fileIndexer?.stop();
     if (this.channel.connected && this.outbox.pending().length > 0) {
       await Promise.race([this.outbox.pump(), new Promise((resolve) => setTimeout(resolve, flushMs).unref())]);
     }
@@ -384,6 +399,10 @@ export class Agent {
         this.reply(message.requestId, Boolean(running), running ? [] : [FILE_SEARCH_TEXTS.notRunning]);
         return;
       }
+      case 'restoreTest': {
+        this.startRestoreTest(message);
+        return;
+      }
       case 'uploadLogFiles': {
         await this.uploadLogs(message.requestId, message.includeUpdaterLogs);
         return;
@@ -494,9 +513,44 @@ export class Agent {
     this.fileSearches.set(message.searchKey, stop);
     this.reply(message.requestId, true, []);
     this.log(`searching the snapshots of task(s) ${message.taskIds.join(', ')} for ${message.pattern}`);
-    void runFileSearch(runner, message, (event) => this.emit(event), { signal: stop.signal }).finally(() =>
-      this.fileSearches.delete(message.searchKey),
-    );
+    void runFileSearch(runner, message, (event) => this.emit(event), {
+      signal: stop.signal,
+      index: this.fileIndexer,
+    }).finally(() => this.fileSearches.delete(message.searchKey));
+  }
+
+  /**
+   * Starts a restore test (issue 32): replies at once, then restores a sample of the task's latest snapshot into
+   * its own scratch folder under the state dir, checks it and sends the result.
+   */
+  private startRestoreTest(message: RestoreTestCommand): void {
+    const runner = this.runner;
+    const refused = !runner
+      ? NO_REPOSITORY
+      : this.restoreTests.has(message.taskId)
+        ? RESTORE_TEST_TEXTS.alreadyRunningOnMachine
+        : null;
+    if (refused || !runner) {
+      this.reply(message.requestId, false, [refused ?? NO_REPOSITORY]);
+      return;
+    }
+    const stop = new AbortController();
+    this.restoreTests.set(message.taskId, stop);
+    this.reply(message.requestId, true, []);
+    this.log(`testing a restore of task ${message.taskId} (${message.maxFiles} file(s) at most)`);
+    void runRestoreTest(runner, message, {
+      scratchRoot: join(this.config.stateDir, 'restore-tests'),
+      platform: localExclusionPlatform(),
+      signal: stop.signal,
+    })
+      .then((finished) => {
+        this.log(
+          `restore test of task ${message.taskId}: ${finished.outcome}, ${finished.filesTested} file(s), ` +
+            `${finished.mismatchCount} mismatch(es)${finished.message ? `: ${finished.message}` : ''}`,
+        );
+        this.emit(finished);
+      })
+      .finally(() => this.restoreTests.delete(message.taskId));
   }
 
   private async refreshStorage(requestId: string): Promise<void> {
@@ -565,16 +619,26 @@ export class Agent {
     );
   }
 
-  /** Runs `work` with the repository's runner (a FAILED run until the settings arrive) and forgets the run. */
+  /**
+   * Runs `work` with the repository's runner (a FAILED run until the settings arrive) and forgets the run. A run
+   * that made a snapshot has its files indexed in the background, after the run has been reported.
+   */
   private async withRunner(
     runKey: string,
     work: (runner: ResticRunner) => Promise<RunFinishedEvent>,
   ): Promise<RunFinishedEvent> {
     try {
-      return this.runner ? await work(this.runner) : failedRun(runKey, NO_REPOSITORY);
+      const finished = this.runner ? await work(this.runner) : failedRun(runKey, NO_REPOSITORY);
+      if (finished.snapshotId) setImmediate(() => this.fileIndexer?.kick());
+      return finished;
     } finally {
       this.runs.delete(runKey);
     }
+  }
+
+  /** Resolves once no file index is being built (tests). */
+  fileIndexIdle(): Promise<void> {
+    return this.fileIndexer?.idle() ?? Promise.resolve();
   }
 
   // --- Seeding (issue #5; README, Seeding) -----------------------------------------------------------
@@ -619,6 +683,7 @@ export class Agent {
   }
 
   private useRepository(settings: RepositorySettings): void {
+    void this.fileIndexer?.stop();
     this.runner = new ResticRunner({
       repository: {
         repository: withMachineCredential(settings.repository, this.config.machineId, this.config.token),
@@ -632,6 +697,17 @@ export class Agent {
           ? join(this.config.stateDir, 'restic-cache')
           : this.options.resticCacheDir,
     });
+    const indexes =
+      this.options.fileIndexDir === undefined
+        ? process.platform === 'win32'
+          ? null
+          : join(this.config.stateDir, 'file-index')
+        : this.options.fileIndexDir;
+    // One folder per repository (its address without the machine credential, hashed): a new one starts empty.
+    const folder = createHash('sha256').update(settings.repository).digest('hex').slice(0, 16);
+    this.fileIndexer = indexes
+      ? new FileIndexer(new FileIndexStore(join(indexes, folder)), this.runner, (text) => this.log(text))
+      : null;
   }
 
   private redact(text: string): string {

@@ -365,6 +365,13 @@ describe('a backup through the whole system', () => {
     for (const [name, content] of Object.entries(files)) {
       expect(readFileSync(join(target, folder, name)).equals(Buffer.from(content))).toBe(true);
     }
+    // After the run the agent indexes the new snapshot's files in the background (its searches read the index).
+    const indexes = join(config.stateDir, 'file-index');
+    await eventually('the snapshot’s file index', async () =>
+      existsSync(indexes)
+        ? readdirSync(indexes).some((folder) => existsSync(join(indexes, folder, `${run.resticSnapshotId}.gz`)))
+        : false,
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import { agentToServerSchema, exactPathPattern, type FileMatch, resticTaskTag } 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FileSearchEvent, type FileSearchMessage, FindOutputReader, runFileSearch } from './file-search.js';
 import { ResticRunner } from './restic.js';
+import { fileSearchMessage } from './testing.js';
 
 const PASSWORD = 'file-search-secret';
 let base = '';
@@ -42,16 +43,7 @@ beforeAll(() => {
 }, 60_000);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const search = (overrides: Partial<FileSearchMessage> = {}): FileSearchMessage => ({
-  type: 'fileSearch',
-  requestId: 'r1',
-  searchKey: 'search:1:customer:abcdefgh',
-  taskIds: [1],
-  pattern: '*report*',
-  ignoreCase: true,
-  limit: 1000,
-  ...overrides,
-});
+const search = fileSearchMessage;
 
 async function run(message: FileSearchMessage, options: Parameters<typeof runFileSearch>[3] = {}) {
   const events: FileSearchEvent[] = [];

@@ -15,6 +15,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
+import { constants, setPriority } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { getSystemErrorName } from 'node:util';
@@ -88,6 +89,8 @@ export interface ResticCallOptions {
   onStdoutText?: (text: string) => void;
   onStderrLine?: (line: string) => void;
   signal?: AbortSignal;
+  /** Background work (a snapshot's file index): restic runs at the lowest CPU priority, so backups go first. */
+  lowPriority?: boolean;
 }
 
 /**
@@ -313,7 +316,15 @@ export class ResticRunner {
   }
 
   /** Runs one restic command; never rejects. Lines are passed on as they arrive. */
-  call({ args, env, onStdoutLine, onStdoutText, onStderrLine, signal }: ResticCallOptions): Promise<ResticExit> {
+  call({
+    args,
+    env,
+    onStdoutLine,
+    onStdoutText,
+    onStderrLine,
+    signal,
+    lowPriority,
+  }: ResticCallOptions): Promise<ResticExit> {
     return new Promise((resolve) => {
       let cancelled = false;
       let child: ChildProcess;
@@ -327,6 +338,7 @@ export class ResticRunner {
         resolve({ code: null, signal: null, spawnError: error as NodeJS.ErrnoException, cancelled: false });
         return;
       }
+      if (lowPriority && child.pid !== undefined) lowerPriority(child.pid);
       let spawnError: NodeJS.ErrnoException | null = null;
       let graceTimer: NodeJS.Timeout | null = null;
       const onAbort = () => {
@@ -563,7 +575,7 @@ export class ResticRunner {
    * HTTP request instead of a restic process (which would derive the key again, ~0.3 s); null when the
    * repository is of another kind or the listing fails.
    */
-  private async snapshotNames(): Promise<string[] | null> {
+  async snapshotNames(): Promise<string[] | null> {
     const repository = this.options.repository.repository;
     try {
       if (repository.startsWith('rest:')) {
@@ -612,6 +624,15 @@ export interface ResticSnapshot {
 }
 
 class ResticFailure extends Error {}
+
+/** The lowest CPU priority (nice 19; Windows: idle) for a background process; where it is refused, as it was. */
+function lowerPriority(pid: number): void {
+  try {
+    setPriority(pid, constants.priority.PRIORITY_LOW);
+  } catch {
+    // Not allowed here (a container without the right): the work still runs, at normal priority.
+  }
+}
 
 function parseJson(line: string): (Record<string, unknown> & { message_type?: unknown }) | null {
   if (!line.startsWith('{')) return null;

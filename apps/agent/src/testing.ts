@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ServerToAgent } from '@portal/domain';
 
 /** Runs `portal-agent ARGS` from source (tsx) with `input` on standard input; resolves with its exit and output. */
 export function cli(args: string[], input = '', env: Record<string, string> = {}) {
@@ -59,3 +60,17 @@ export async function leaveStaleCheckLock(repository: string, password: string):
   await exited;
   if (written().length === 0) throw new Error('the killed check left no lock');
 }
+
+/** A file search as the portal sends it (file-search tests), with the fields a test changes. */
+export const fileSearchMessage = (
+  overrides: Partial<Extract<ServerToAgent, { type: 'fileSearch' }>> = {},
+): Extract<ServerToAgent, { type: 'fileSearch' }> => ({
+  type: 'fileSearch',
+  requestId: 'r1',
+  searchKey: 'search:1:customer:abcdefgh',
+  taskIds: [1],
+  pattern: '*report*',
+  ignoreCase: true,
+  limit: 1000,
+  ...overrides,
+});

@@ -52,6 +52,10 @@ declare module 'fastify' {
     auditPrune: { runOnce(): Promise<number> };
     /** Stalled-run detection (issue 29): a pass of it now (tests; the job runs every minute otherwise). */
     runStalls: { runOnce(): Promise<number> };
+    /** Rotating data checks (issue 32): a pass of the job now (tests; it runs every five minutes otherwise). */
+    dataChecks: { runOnce(): Promise<number> };
+    /** The overdue sweep of 'Last verified' (issue 32 item 3): a pass now (tests; it runs every minute otherwise). */
+    verification: { runOnce(): Promise<number> };
   }
 }
 
@@ -197,12 +201,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     live: deps.live,
     later: {
       retention: () => wired(storage).retention,
+      guardrails: () => wired(storage).guardrails,
+      dataChecks: () => wired(storage).dataChecks,
       repositories: () => wired(storage).repositories,
       removal: () => wired(storage).removal,
       packageQuota: () => wired(commerce).packageQuota,
     },
   });
-  const storageArea = wireStorage(ctx, { machines, packages: () => wired(commerce).packagesRepo });
+  const storageArea = wireStorage(ctx, { machines, mail, packages: () => wired(commerce).packagesRepo });
   storage = storageArea;
   const commerceArea = wireCommerce(ctx, { accounts, userViews, mail, machines, storage: storageArea });
   commerce = commerceArea;

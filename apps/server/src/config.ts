@@ -2,8 +2,10 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import {
   AUDIT_RETENTION_DAYS_DEFAULT,
+  DATA_CHECK_LIMITS,
   DEFAULT_REALTIME_ALLOW_LIST,
   isRealtimeCommandName,
+  RESTORE_TEST,
   RUN_STALL_DEFAULT_MINUTES,
   RUN_STALL_MINUTES_MAX,
   SESSION_DEFAULTS,
@@ -58,6 +60,12 @@ const positiveInt = (fallback: number) =>
     .refine((v) => /^\d+$/.test(v) && Number(v) > 0, { message: 'must be a positive whole number' })
     .transform(Number);
 
+/** A positive whole number within the domain's bounds, its default when unset. */
+const boundedInt = (limits: { min: number; max: number; default: number }) =>
+  positiveInt(limits.default).refine((v) => v >= limits.min && v <= limits.max, {
+    message: `must be between ${limits.min} and ${limits.max}`,
+  });
+
 /** Every environment variable the server reads, with its default (README "Configuration"). */
 const envSchema = z.object({
   PORT: positiveInt(8080).refine((v) => v < 65536, { message: 'must be a port number (1-65535)' }),
@@ -96,6 +104,8 @@ const envSchema = z.object({
   SESSION_MAX_HOURS: positiveInt(SESSION_DEFAULTS.absoluteLifetimeHours),
   SIGNUP_LIMIT_PER_ADDRESS: positiveInt(SIGN_UP_THROTTLE.perAddress),
   AUDIT_RETENTION_DAYS: positiveInt(AUDIT_RETENTION_DAYS_DEFAULT),
+  OBJECT_LOCK_RETENTION_DAYS: positiveInt(30),
+  S3_REPLACEMENT_SCAN_MINUTES: positiveInt(360),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().trim().min(3).default('Cloud Portal <no-reply@localhost>'),
   DEMO: z.enum(['true', 'false', '1', '0', '']).optional(),
@@ -136,6 +146,23 @@ const envSchema = z.object({
   RUN_STALL_MINUTES: positiveInt(RUN_STALL_DEFAULT_MINUTES).refine((v) => v <= RUN_STALL_MINUTES_MAX, {
     message: `must be at most ${RUN_STALL_MINUTES_MAX} (a week)`,
   }),
+  /** Restore tests (issue 32): the provider's default interval and the sample each test restores. */
+  RESTORE_TEST_INTERVAL_DAYS: positiveInt(RESTORE_TEST.defaultIntervalDays).refine(
+    (v) => v <= RESTORE_TEST.maxIntervalDays,
+    { message: `must be at most ${RESTORE_TEST.maxIntervalDays}` },
+  ),
+  RESTORE_TEST_SAMPLE_FILES: positiveInt(RESTORE_TEST.defaultSampleFiles).refine(
+    (v) => v <= RESTORE_TEST.maxSampleFiles,
+    { message: `must be at most ${RESTORE_TEST.maxSampleFiles}` },
+  ),
+  RESTORE_TEST_SAMPLE_BYTES: positiveInt(RESTORE_TEST.defaultSampleBytes).refine(
+    (v) => v <= RESTORE_TEST.maxSampleBytes,
+    { message: `must be at most ${RESTORE_TEST.maxSampleBytes}` },
+  ),
+  /** Rotating data checks (issue 32): every pack read within the period, in so many checks, so many at once. */
+  DATA_CHECK_PERIOD_DAYS: boundedInt(DATA_CHECK_LIMITS.periodDays),
+  DATA_CHECK_SLICES: boundedInt(DATA_CHECK_LIMITS.slices),
+  DATA_CHECK_CONCURRENCY: boundedInt(DATA_CHECK_LIMITS.concurrency),
   /** Provider admins must set up two-factor sign-in before anything else (issue 18); default: on outside demo mode. */
   MFA_REQUIRED_FOR_PROVIDER_ADMINS: z.enum(['true', 'false', ''], { message: 'must be true or false' }).optional(),
 });
@@ -183,6 +210,10 @@ export interface Config {
   signUpLimitPerAddress: number;
   /** Audit records older than this many days are pruned (issue 18). */
   auditRetentionDays: number;
+  /** Object Lock retention (GOVERNANCE) on what is written to buckets of accounts that require it (issue 32). */
+  objectLockRetentionDays: number;
+  /** How often Object Lock buckets are scanned for objects a machine replaced (issue 32). */
+  s3ReplacementScanMinutes: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   demo: boolean;
@@ -215,8 +246,12 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Minutes without progress after which a busy run is stalled (issue 29). */
   runStallMinutes: number;
+  /** Restore tests (issue 32): the provider's default interval and sample. */
+  restoreTests: { intervalDays: number; sampleFiles: number; sampleBytes: number };
   /** Provider admins without two-factor sign-in are sent to set it up before anything else (issue 18). */
   mfaRequiredForProviderAdmins: boolean;
+  /** Rotating data checks (issue 32). */
+  dataChecks: { periodDays: number; slices: number; concurrency: number };
 }
 
 export class ConfigError extends Error {}
@@ -255,6 +290,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxHours: e.SESSION_MAX_HOURS,
     signUpLimitPerAddress: e.SIGNUP_LIMIT_PER_ADDRESS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    objectLockRetentionDays: e.OBJECT_LOCK_RETENTION_DAYS,
+    s3ReplacementScanMinutes: e.S3_REPLACEMENT_SCAN_MINUTES,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     demo,
@@ -276,6 +313,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseTimeouts: { connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     runStallMinutes: e.RUN_STALL_MINUTES,
+    restoreTests: {
+      intervalDays: e.RESTORE_TEST_INTERVAL_DAYS,
+      sampleFiles: e.RESTORE_TEST_SAMPLE_FILES,
+      sampleBytes: e.RESTORE_TEST_SAMPLE_BYTES,
+    },
+    dataChecks: {
+      periodDays: e.DATA_CHECK_PERIOD_DAYS,
+      slices: e.DATA_CHECK_SLICES,
+      concurrency: e.DATA_CHECK_CONCURRENCY,
+    },
     // The demo's accounts sign in without it, so a newcomer can look around.
     mfaRequiredForProviderAdmins: e.MFA_REQUIRED_FOR_PROVIDER_ADMINS
       ? e.MFA_REQUIRED_FOR_PROVIDER_ADMINS === 'true'

@@ -29,6 +29,7 @@ import {
   restoreSummarySchema,
   snapshotPathSchema,
 } from './restore.js';
+import { restoreTestResultSchema, restoreTestSampleSchema } from './restore-tests.js';
 import { runProgressFiguresSchema, runSummarySchema } from './run-report.js';
 
 /**
@@ -66,6 +67,8 @@ export function reconnectDelayMs(attempt: number, random: () => number = Math.ra
 
 const requestId = z.string().min(1).max(100);
 const fileSearchKey = z.string().min(1).max(200);
+/** The portal's name of a restore test, echoed in its result. */
+const restoreTestKey = z.string().uuid();
 const isoTime = z.iso.datetime({ offset: true });
 
 // --- Linking a machine ---------------------------------------------------------------------------------
@@ -327,6 +330,18 @@ export const serverToAgentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stopFileSearch'), requestId, searchKey: fileSearchKey }),
   z.object({ type: z.literal('uploadLogFiles'), requestId, includeUpdaterLogs: z.boolean() }),
   z.object({ type: z.literal('refreshStorage'), requestId }),
+  /**
+   * A restore test (issue 32): the agent restores a sample of the files of the task's latest snapshot (its tag) into
+   * a scratch folder of its own, checks each against the snapshot's content ids, removes the folder and sends
+   * `restoreTestFinished`. It replies at once (refused, or taken).
+   */
+  z.object({
+    type: z.literal('restoreTest'),
+    requestId,
+    testKey: restoreTestKey,
+    taskId: idSchema,
+    ...restoreTestSampleSchema.shape,
+  }),
 ]);
 export type ServerToAgent = z.infer<typeof serverToAgentSchema>;
 
@@ -437,6 +452,7 @@ export const agentToServerSchema = z.discriminatedUnion('type', [
     /** Why it failed (restic's last words), else null. */
     message: z.string().max(4000).nullable(),
   }),
+  z.object({ type: z.literal('restoreTestFinished'), testKey: restoreTestKey, ...restoreTestResultSchema.shape }),
   z.object({
     type: z.literal('realtimeFinished'),
     commandId: z.number().int().positive(),

@@ -29,6 +29,7 @@ import type {
   GettingStartedFlags,
 } from './dashboard.js';
 import { ALL_CUSTOMERS_ID, customerListQuerySchema, machineListQuerySchema, taskListQuerySchema } from './dashboard.js';
+import type { TaskDataCheck } from './data-checks.js';
 import { type Paged, pagingQuerySchema } from './envelope.js';
 import {
   type FileSearchStarted,
@@ -70,6 +71,7 @@ import {
 } from './forms/storage.js';
 import { downloadRequestSchema, type TaskDefinition } from './forms/task.js';
 import { userAddSchema, userEditSchema, userLinkSchema } from './forms/user.js';
+import { pinSnapshotSchema, type RetentionPreview, retentionPreviewQuerySchema } from './guardrails.js';
 import { idParam } from './ids.js';
 import { type LogFileEntry, logFileUploadQuerySchema } from './log-files.js';
 import {
@@ -129,6 +131,12 @@ import {
   type SnapshotTreeItem,
   snapshotTreeQuerySchema,
 } from './restore.js';
+import {
+  type RestoreTestRow,
+  type RestoreTestSettingsView,
+  type RestoreTestSummary,
+  restoreTestSettingsSchema,
+} from './restore-tests.js';
 import { type SeedLoadResult, seedLoadRequestSchema } from './seeding.js';
 import type { SignUpOptions, SignUpResult } from './signup.js';
 import type {
@@ -153,6 +161,12 @@ import { type TreeItem, treeItemsRequestSchema } from './tree.js';
 import { RESELLER_SETTINGS_SECTIONS } from './urls.js';
 import type { UserImportResult } from './user-import.js';
 import type { LinkablePackage, RoleOption, UserMachineRow, UserPackageRow, UserRow } from './users.js';
+import { type VerificationCountsView, type VerificationTaskRow, verificationTaskQuerySchema } from './verification.js';
+import {
+  type VerificationReportSettings,
+  verificationPeriodQuerySchema,
+  verificationReportSettingsSchema,
+} from './verification-report.js';
 
 /**
  * The wire contract: every HTTP route of the server, one entry each, grouped by feature. An entry names
@@ -254,10 +268,15 @@ export type ResponseOf<R extends { response: Answer<unknown> }> = R['response'] 
 const PARAM = /:([A-Za-z]+)/g;
 
 function route<const D extends RouteDefinition>(definition: D): ApiRoute<D> {
-  const names = [...definition.path.matchAll(PARAM)].map((match) => match[1] as string);
-  const params =
-    definition.params ??
-    z.object(Object.fromEntries(names.map((name) => [name, name.endsWith('Id') ? idParam : z.string()])));
+  // The default schema is made on first use: only the server and the OpenAPI document read it, and a zod object per
+  // route made when the table loads was part of the web app's longest task on a page load (bench/RESULTS.md,
+  // 'Lighthouse: main-thread cost … 7 December 2026').
+  let params = definition.params;
+  const paramsSchema = () => {
+    const names = [...definition.path.matchAll(PARAM)].map((match) => match[1] as string);
+    params ??= z.object(Object.fromEntries(names.map((name) => [name, name.endsWith('Id') ? idParam : z.string()])));
+    return params;
+  };
   const build = (values: Record<string, number | string> = {}) =>
     definition.path.replace(PARAM, (_, name: string) => {
       const value = values[name];
@@ -267,7 +286,13 @@ function route<const D extends RouteDefinition>(definition: D): ApiRoute<D> {
       throw new RangeError(`${name} is missing`);
     });
   // The cast ties the runtime schema and builder to the types computed from the path pattern above.
-  return { ...definition, params, build } as unknown as ApiRoute<D>;
+  return {
+    ...definition,
+    get params() {
+      return paramsSchema();
+    },
+    build,
+  } as unknown as ApiRoute<D>;
 }
 
 type RouteOptions = Omit<RouteDefinition, 'method' | 'path' | 'access'>;
@@ -420,6 +445,8 @@ function taskRoutes<const B extends string>(machine: B, access: AccessLevel) {
       query: actionCancelQuerySchema,
       response: answer<null>(),
     }),
+    /** Ours (issue 32): the last data check of the task's repository, and for the provider after damage the repair. */
+    dataCheck: get(`${task}/datacheck` as const, access, { response: answer<TaskDataCheck>() }),
   };
 }
 
@@ -462,6 +489,7 @@ const MIGRATIONS = '/boltadmin/customers/:customerId/backuppackages/:packageId/m
 const MIGRATION = `${MIGRATIONS}/:migrationId` as const;
 /** A run of a task on the customer's paths (002 §7.5, §7.6). */
 const TASK_RUN = '/backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId';
+const TASK_RESTORE_TESTS = '/backupmachines/:machineId/backuptasks/:taskId/restoretests';
 
 export const ROUTES = {
   health: {
@@ -710,6 +738,15 @@ export const ROUTES = {
     }),
     /** Ours (issue 31): what needs attention in the caller's scope, newest first, with counts. */
     attention: get('/dashboard/attention', 'signedIn', { response: answer<AttentionList>() }),
+    /** Ours (issue 32 item 3): the caller's tasks per verification status (the dashboard's badge). */
+    verificationCounts: get('/dashboard/verification/counts', 'signedIn', {
+      response: answer<VerificationCountsView>(),
+    }),
+    /** Ours (issue 32 item 3): the caller's tasks of one verification status (the badge's filter), paged. */
+    verificationTasks: get('/dashboard/verification/tasks', 'signedIn', {
+      query: verificationTaskQuerySchema,
+      response: answer<Paged<VerificationTaskRow>>(),
+    }),
   },
   /** The HTTP alternative of the channel's tree request (002 §7.8). */
   treeItems: {
@@ -736,6 +773,61 @@ export const ROUTES = {
     stop: post('/backupmachines/:machineId/filesearches/stop', 'signedIn', {
       body: fileSearchStopSchema,
       response: answer<null>(),
+    }),
+  },
+  /**
+   * Restore tests (issue 32; ours): a task's last test with whether the caller may start one, its history, 'Test
+   * restore now' (for whoever may run the task) and the customer's interval override (its super admin).
+   */
+  restoreTests: {
+    summary: get(`${TASK_RESTORE_TESTS}/latest`, 'signedIn', { response: answer<RestoreTestSummary>() }),
+    history: get(TASK_RESTORE_TESTS, 'signedIn', pagedList<RestoreTestRow>()),
+    start: post(TASK_RESTORE_TESTS, 'signedIn', { response: answer<RestoreTestRow>() }),
+    settings: get('/admin/restoretestsettings', 'customerSuperAdmin', {
+      response: answer<RestoreTestSettingsView>(),
+    }),
+    saveSettings: put('/admin/restoretestsettings', 'customerSuperAdmin', {
+      body: restoreTestSettingsSchema,
+      response: answer<RestoreTestSettingsView>(),
+    }),
+  },
+  /**
+   * The verification report (issue 32 item 4; ours): a customer's for its super admins, any managed customer's for
+   * the provider's and a reseller's admins, and the roll-up over the caller's managed customers (the provider's: all
+   * of them); each as CSV (every task, streamed) and as a one-page PDF, over `?from=&to=` (days, default the last 30).
+   * The monthly mail's opt-in is the customer's, set by its super admin.
+   */
+  verificationReport: {
+    ownCsv: get('/admin/verificationreport/csv', 'customerSuperAdmin', {
+      query: verificationPeriodQuerySchema,
+      response: notAnEnvelope(),
+    }),
+    ownPdf: get('/admin/verificationreport/pdf', 'customerSuperAdmin', {
+      query: verificationPeriodQuerySchema,
+      response: notAnEnvelope(),
+    }),
+    customerCsv: get('/admin/customers/:customerId/verificationreport/csv', 'customerManager', {
+      query: verificationPeriodQuerySchema,
+      response: notAnEnvelope(),
+    }),
+    customerPdf: get('/admin/customers/:customerId/verificationreport/pdf', 'customerManager', {
+      query: verificationPeriodQuerySchema,
+      response: notAnEnvelope(),
+    }),
+    rollupCsv: get('/admin/verificationreport/rollup/csv', 'customerManager', {
+      query: verificationPeriodQuerySchema,
+      response: notAnEnvelope(),
+    }),
+    rollupPdf: get('/admin/verificationreport/rollup/pdf', 'customerManager', {
+      query: verificationPeriodQuerySchema,
+      response: notAnEnvelope(),
+    }),
+    settings: get('/admin/verificationreport/settings', 'customerSuperAdmin', {
+      response: answer<VerificationReportSettings>(),
+    }),
+    saveSettings: put('/admin/verificationreport/settings', 'customerSuperAdmin', {
+      body: verificationReportSettingsSchema,
+      response: answer<VerificationReportSettings>(),
     }),
   },
   /**
@@ -869,7 +961,13 @@ export const ROUTES = {
       '/admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId',
       'resellerAdmin',
     ),
-    provider: taskRoutes(PROVIDER_MACHINE, 'providerAdmin'),
+    provider: {
+      ...taskRoutes(PROVIDER_MACHINE, 'providerAdmin'),
+      /** Ours (issue 32): a check of all the task's repository's data, now (the data checks' job takes it at once). */
+      checkData: post(`${PROVIDER_MACHINE}/backuptasks/:taskId/datacheck`, 'providerAdmin', {
+        response: answer<TaskDataCheck>(),
+      }),
+    },
   },
   /** The live channel's WebSocket endpoints (DESIGN §5); a plain GET without an upgrade answers 404. */
   live: {
@@ -925,6 +1023,23 @@ export const ROUTES = {
     /** ?archivedelete=true, empty body: the archive is deleted in the background (BEING_DELETED → DELETED). */
     deleteArchive: put('/backupmachines/:machineId/backuptasks/:taskId/backupsnapshots/:snapshotId', 'signedIn', {
       query: archiveDeleteQuerySchema,
+      response: answer<null>(),
+    }),
+  },
+  /**
+   * Guard rails (issue 32 items 7, 8): the task dialog's preview of what the next retention would forget, pinning a
+   * run's snapshot (retention keeps it), and acknowledging an unusual run, which releases the task's retention. Every
+   * caller who may see the machine reaches the paths; the server applies mayHandleBackupData and
+   * mayAcknowledgeChange.
+   */
+  guardrails: {
+    /** ?keep=N: the snapshots the next retention would forget were the task to keep N. */
+    retentionPreview: get('/backupmachines/:machineId/backuptasks/:taskId/retentionpreview', 'signedIn', {
+      query: retentionPreviewQuerySchema,
+      response: answer<RetentionPreview>(),
+    }),
+    pinSnapshot: put(`${TASK_RUN}/pin`, 'signedIn', { body: pinSnapshotSchema, response: answer<null>() }),
+    acknowledgeChange: put('/backupmachines/:machineId/backuptasks/:taskId/changealert/acknowledge', 'signedIn', {
       response: answer<null>(),
     }),
   },

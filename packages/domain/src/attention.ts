@@ -6,8 +6,19 @@ import { MESSAGES } from './messages.js';
  * count, so the list is capped and still says how many there are.
  */
 
-/** Failed and missed tasks (their displayed status), stalled runs, machines over a quota and offline machines. */
-export const ATTENTION_KINDS = ['TASK_FAILED', 'TASK_MISSED', 'RUN_STALLED', 'OVER_QUOTA', 'MACHINE_OFFLINE'] as const;
+/**
+ * Failed and missed tasks (their displayed status), stalled runs, machines over a quota and offline machines, and
+ * tasks whose backup verification failed or is overdue (issue 32 item 3).
+ */
+export const ATTENTION_KINDS = [
+  'TASK_FAILED',
+  'TASK_MISSED',
+  'RUN_STALLED',
+  'OVER_QUOTA',
+  'MACHINE_OFFLINE',
+  'VERIFICATION_FAILED',
+  'VERIFICATION_OVERDUE',
+] as const;
 export type AttentionKind = (typeof ATTENTION_KINDS)[number];
 
 /** How many items the list shows (the newest); the counts cover every item. */
@@ -15,7 +26,10 @@ export const ATTENTION_LIST_SIZE = 10;
 
 export interface AttentionItem {
   kind: AttentionKind;
-  /** When it began: the task's status changed, the run stalled, the machine went over quota or was last seen. */
+  /**
+   * When it began: the task's status changed, the run stalled, the machine went over quota or was last seen, the
+   * task's verification failed or fell overdue.
+   */
   at: string;
   customerName: string;
   machineName: string;

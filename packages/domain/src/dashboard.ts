@@ -17,6 +17,7 @@ import {
 } from './enums.js';
 import { pageSizeParam } from './envelope.js';
 import { customerMachinesTitle, MESSAGES } from './messages.js';
+import type { TaskVerification } from './verification.js';
 
 /** 000 §9: page size 12 for the customers, machines and tasks tables. */
 export const DASHBOARD_PAGE_SIZE = 12;
@@ -171,6 +172,8 @@ export interface DashboardTaskRow {
   /** PAUSED, RUN IN PROGRESS and the first applicable suspension or quota badge (000 §4). */
   badges: TaskBadge[];
   backupTaskUrl: string;
+  /** Issue 32 item 3: the task's last verification ('Last verified' column). */
+  verification: TaskVerification;
 }
 
 export interface DashboardCustomerCounts {

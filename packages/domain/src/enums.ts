@@ -209,6 +209,10 @@ export const [AUDIT_EVENT_TYPES, AUDIT_EVENT_TEXTS] = valuesWithTexts([
   ['API_TOKEN_REVOKED', 'API token revoked'],
   ['ACCOUNT_MFA_REQUIRED', "Two-factor sign-in required of the account's users"],
   ['ACCOUNT_MFA_NOT_REQUIRED', "Two-factor sign-in no longer required of the account's users"],
+  // Issue 32: a machine's key tried to delete or replace its backups (one record per burst, with a count).
+  ['STORAGE_TAMPERING_REFUSED', 'Machine refused deleting or replacing its backups'],
+  // Issue 32: a killed restic's lock, older than a run's time limit, removed by the portal's data check.
+  ['STALE_LOCK_REMOVED', 'Stale repository lock removed by the portal'],
 ]);
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

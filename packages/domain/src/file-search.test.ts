@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   exactPathPattern,
   FILE_SEARCH_TEXTS,
+  fileIndexArgv,
+  fileIndexRefusal,
   fileSearchArgv,
   fileSearchOutcomeText,
   fileSearchRefusal,
@@ -55,6 +57,15 @@ describe('the restic arguments of a search', () => {
     expect(fileSearchRefusal({ pattern: 'a\u0000b', ignoreCase: false })).not.toBeNull();
     expect(fileSearchRefusal({ pattern: '', ignoreCase: false })).toBe(FILE_SEARCH_TEXTS.patternRequired);
     expect(fileSearchRefusal({ pattern: 'x'.repeat(9000), ignoreCase: false })).toBe(FILE_SEARCH_TEXTS.patternTooLong);
+  });
+});
+
+describe('the restic arguments of a snapshot’s file index', () => {
+  it('are ls with JSON and no lock, the snapshot after --, within the allow-list; nothing but a full id', () => {
+    expect(fileIndexArgv(SNAPSHOT)).toEqual(['ls', '--json', '--no-lock', '--', SNAPSHOT]);
+    expect(fileIndexRefusal(SNAPSHOT)).toBeNull();
+    expect(fileIndexRefusal('latest')).not.toBeNull();
+    expect(fileIndexRefusal('--password-command=sh')).not.toBeNull();
   });
 });
 

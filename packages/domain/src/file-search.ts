@@ -131,6 +131,35 @@ export function fileSearchRefusal(search: FileSearchCommand): string | null {
   return refusal?.message ?? null;
 }
 
+/**
+ * The agent's index of a snapshot's file list (README, *Finding files*): restic has no index of names, so `find`
+ * walks every tree of a snapshot; the agent lists a new snapshot once (`restic ls --json`, in the background at the
+ * lowest priority) into a compressed file of its own and searches that instead.
+ */
+export const FILE_INDEX = {
+  /** Its files' format: an index of another version is not read (removed and built again). */
+  version: 1,
+  /** All indexes of a repository at most: the oldest snapshots' go first; no new one is built past it. */
+  maxTotalBytes: 512 * 1024 * 1024,
+} as const;
+
+/** restic's arguments that list a snapshot for its index: `ls --json --no-lock -- {id}`. */
+export function fileIndexArgv(snapshotId: string): string[] {
+  return ['ls', '--json', '--no-lock', '--', snapshotId];
+}
+
+/** Why a snapshot's listing may not run (the realtime commands' allow-list, as for find), or null. */
+export function fileIndexRefusal(snapshotId: string): string | null {
+  if (!/^[0-9a-f]{64}$/.test(snapshotId)) return `Not a snapshot id: ${snapshotId.slice(0, 80)}`;
+  const [baseCommand = 'ls', ...rest] = fileIndexArgv(snapshotId);
+  const separator = rest.indexOf('--');
+  const refusal = realtimeCommandRefusal(
+    { baseCommand, commandFlags: rest.slice(0, separator), commandArguments: rest.slice(separator + 1) },
+    ['ls'],
+  );
+  return refusal?.message ?? null;
+}
+
 export const FILE_MATCH_TYPES = ['FILE', 'DIRECTORY', 'OTHER'] as const;
 export type FileMatchType = (typeof FILE_MATCH_TYPES)[number];
 

@@ -185,7 +185,7 @@ export const MESSAGES = {
     /** Ours (issue 31): the list above the pies of what needs attention, and an empty scope's next steps. */
     attention: {
       title: 'Needs attention',
-      none: 'Nothing needs attention: no failed, missed or stalled backups, no machine offline or over quota.',
+      none: 'Nothing needs attention: no failed, missed or stalled backups, no machine offline or over quota, no backup verification failed or overdue.',
       /** 'The newest 10 of 42' (attentionShowingText). */
       newest: 'The newest',
       of: 'of',
@@ -195,6 +195,8 @@ export const MESSAGES = {
         RUN_STALLED: 'Run stalled',
         OVER_QUOTA: 'Over quota',
         MACHINE_OFFLINE: 'Machine offline',
+        VERIFICATION_FAILED: 'Verification failed',
+        VERIFICATION_OVERDUE: 'Verification overdue',
       },
       since: 'Since',
     },

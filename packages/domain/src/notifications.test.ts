@@ -17,6 +17,7 @@ const choices = {
   runMissed: false,
   machineOffline: false,
   quota: false,
+  verification: false,
   summary: 'NONE',
   allMachines: false,
   machineIds: [3],

@@ -14,7 +14,14 @@ import { formatBytes } from './sizes.js';
  */
 
 /** The alerts a user may subscribe to, one toggle each on the settings screen. */
-export const NOTIFICATION_KINDS = ['runFailed', 'runWarnings', 'runMissed', 'machineOffline', 'quota'] as const;
+export const NOTIFICATION_KINDS = [
+  'runFailed',
+  'runWarnings',
+  'runMissed',
+  'machineOffline',
+  'quota',
+  'verification',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const SUMMARY_FREQUENCIES = ['NONE', 'DAILY', 'WEEKLY'] as const;
@@ -41,6 +48,7 @@ export const NOTIFICATION_LABELS = {
   runMissed: 'Scheduled run missed',
   machineOffline: 'Machine offline',
   quota: 'Package over or near quota',
+  verification: 'Backup verification failed or overdue',
   summary: 'Summary',
   allMachines: 'All machines',
   machineIds: 'Machines',
@@ -109,12 +117,23 @@ export const NOTIFICATION_MAIL_KINDS = {
   RUN_WARNINGS: 'Run finished with warnings',
   /** Ours (issue 29): sent to those who get failed-run alerts. */
   RUN_STALLED: 'Run stalled',
+  /** Ours (issue 32): a run that looks like ransomware at work, to those who get failed-run alerts and the provider. */
+  RUN_UNUSUAL_CHANGE: 'Unusual backup run',
   RUN_MISSED: 'Scheduled run missed',
   MACHINE_OFFLINE: 'Machine offline',
   QUOTA_OVER: 'Package over quota',
   QUOTA_NEAR: 'Package near quota',
   SUMMARY_DAILY: 'Daily summary',
   SUMMARY_WEEKLY: 'Weekly summary',
+  /** Issue 32: to the provider's admins, once per burst of a machine's attempts on its backups. */
+  STORAGE_TAMPERING: 'Backups attacked',
+  /** Ours (issue 32): the portal's data check found damage; sent to those who get failed-run alerts. */
+  DATA_CHECK_FAILED: 'Data check found errors',
+  /** Ours (issue 32 item 3): a task's verification failed or is overdue, once each time it becomes so. */
+  VERIFICATION_FAILED: 'Backup verification failed',
+  VERIFICATION_OVERDUE: 'Backup verification overdue',
+  /** Ours (issue 32): the monthly verification report, to the super admins of a customer that opted in. */
+  VERIFICATION_REPORT: 'Monthly verification report',
 } as const;
 export type NotificationMailKind = keyof typeof NOTIFICATION_MAIL_KINDS;
 /** A queued mail's kind as people read it: a notification's or an account mail's name. */
@@ -128,6 +147,7 @@ export interface NotificationChoices {
   runMissed: boolean;
   machineOffline: boolean;
   quota: boolean;
+  verification: boolean;
   summary: SummaryFrequency;
   allMachines: boolean;
 }
@@ -144,6 +164,7 @@ export function defaultNotificationChoices(role: Role): NotificationChoices {
     runMissed: superAdmin,
     machineOffline: false,
     quota: false,
+    verification: superAdmin,
     summary: 'NONE',
     allMachines: true,
   };
@@ -178,6 +199,7 @@ export const notificationUserSettingsSchema = z
     runMissed: checkbox,
     machineOffline: checkbox,
     quota: checkbox,
+    verification: checkbox,
     summary: choice(L.summary, SUMMARY_FREQUENCIES),
     allMachines: checkbox,
     machineIds: z.array(idParam).default([]),
@@ -292,6 +314,52 @@ export const NOTIFICATION_MAILS = {
         SETTINGS_HINT,
       ],
       link: { label: 'Open the task', path: run.taskPath },
+    };
+  },
+
+  /** Issue 32: the portal's data check of a machine's repository found damage; alerted like a failed run. */
+  dataCheckFailed(check: {
+    machineName: string;
+    checkedAt: Date;
+    subset: string;
+    errors: readonly string[];
+    machinePath: string;
+  }): NotificationMail {
+    return {
+      subject: `Backup data damaged: ${check.machineName}`,
+      lines: [
+        `The portal's data check of the backups of the machine ${check.machineName} (part ${check.subset} of its repository, ${check.checkedAt.toISOString()}) found errors:`,
+        ...check.errors.slice(0, 3).map((line) => `- ${line}`),
+        'Your provider has been told how to repair the repository; backups still on the machine are stored again by its next runs.',
+        '',
+        SETTINGS_HINT,
+      ],
+      link: { label: 'Open the machine', path: check.machinePath },
+    };
+  },
+
+  /** Issue 32 item 3: a task's backups were not proved restorable (failed) or not recently enough (overdue). */
+  verification(task: {
+    status: 'FAILED' | 'OVERDUE';
+    taskName: string;
+    machineName: string;
+    since: Date;
+    taskPath: string;
+  }): NotificationMail {
+    const failed = task.status === 'FAILED';
+    return {
+      subject: failed
+        ? `Backup verification failed: ${task.taskName} on ${task.machineName}`
+        : `Backup verification overdue: ${task.taskName} on ${task.machineName}`,
+      lines: [
+        failed
+          ? `The backups of the task ${task.taskName} on the machine ${task.machineName} could not be verified at ${task.since.toISOString()}: the last restore test did not restore identical files, or a data check found damage.`
+          : `The backups of the task ${task.taskName} on the machine ${task.machineName} have not been verified recently enough (overdue since ${task.since.toISOString()}): a restore test or a data check is late.`,
+        'The task page shows the last restore test and data check.',
+        '',
+        SETTINGS_HINT,
+      ],
+      link: { label: 'Open the task', path: task.taskPath },
     };
   },
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { RETENTION_MESSAGES, retentionArgs, retentionRetryDelayMs, taskHasRetention } from './retention.js';
+import { RETENTION_MESSAGES, retentionPlanArgs, retentionRetryDelayMs, taskHasRetention } from './retention.js';
 
 describe('retention', () => {
-  it('keeps the newest snapshot of each of the last N weeks of the task, grouped by tags', () => {
-    expect(retentionArgs(9, 4)).toEqual([
+  it('plans to keep the newest snapshot of each of the last N weeks of the task, grouped by tags, and pinned ones', () => {
+    expect(retentionPlanArgs(9, 4)).toEqual([
       'forget',
       '--tag',
       'task-9',
@@ -11,7 +11,11 @@ describe('retention', () => {
       'tags',
       '--keep-weekly',
       '4',
-      '--prune',
+      '--keep-tag',
+      'portal-pinned',
+      '--dry-run',
+      '--json',
+      '--no-lock',
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { resticTaskTag } from './agent-protocol.js';
+import { PINNED_SNAPSHOT_TAG } from './guardrails.js';
 
 /**
  * Retention and every other deletion of backup data run on the portal (issue 16): a machine's key may
@@ -7,13 +8,30 @@ import { resticTaskTag } from './agent-protocol.js';
  */
 
 /**
- * "Snapshots to keep (at most one kept snapshot per week per task)": `forget --tag task-{id} --group-by
- * tags --keep-weekly N --prune`, i.e. the newest snapshot of each of the last N weeks that have one.
- * Grouping by tags keeps N weeks per cPanel / DirectAdmin account, and renaming the machine or changing
- * the task's paths does not restart the count.
+ * "Snapshots to keep (at most one kept snapshot per week per task)": `forget --tag task-{id} --group-by tags
+ * --keep-weekly N`, i.e. the newest snapshot of each of the last N weeks that have one, and every pinned snapshot
+ * (`--keep-tag`, issue 32). Grouping by tags keeps N weeks per cPanel / DirectAdmin account, and renaming the
+ * machine or changing the task's paths does not restart the count. The portal runs it as a plan (`--dry-run
+ * --json`): the task dialog's preview shows the plan, and retention forgets the plan's snapshots by id, less the
+ * newest successful one, then prunes. The plan only reads, so it takes no lock (`--no-lock`): restic's forget would
+ * otherwise take the exclusive one even for a dry run, and a preview would fail while the machine backs up or while
+ * another preview of the same repository (the next digit typed) runs.
  */
-export function retentionArgs(taskId: number, keep: number): string[] {
-  return ['forget', '--tag', resticTaskTag(taskId), '--group-by', 'tags', '--keep-weekly', String(keep), '--prune'];
+export function retentionPlanArgs(taskId: number, keep: number): string[] {
+  return [
+    'forget',
+    '--tag',
+    resticTaskTag(taskId),
+    '--group-by',
+    'tags',
+    '--keep-weekly',
+    String(keep),
+    '--keep-tag',
+    PINNED_SNAPSHOT_TAG,
+    '--dry-run',
+    '--json',
+    '--no-lock',
+  ];
 }
 
 /** Whether a task's snapshot limit asks for retention at all: -1 (unlimited) and 0 (snapshots off) do not. */

@@ -88,6 +88,7 @@ describe('admin area entries (002 §2.2)', () => {
       '/boltadmin/backuptasks/statusoverview',
       '/boltadmin/infrastructure',
       '/boltadmin/audit',
+      '/boltadmin/verificationreport',
       '/logout',
     ]);
     expect(entries[0]?.label).toBe('Leave Admin Area');
@@ -170,7 +171,14 @@ describe('who may open a page (issue #6)', () => {
   it('customer super admin: the admin pages and, alone, the notification settings (002 §2.1)', () => {
     const superAdmin = actor({ role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' });
     expect(openable(superAdmin)).toEqual(
-      [...signedIn, ...memberPages, ...accountPages, 'notificationSettings', 'accountAudit'].sort(),
+      [
+        ...signedIn,
+        ...memberPages,
+        ...accountPages,
+        'notificationSettings',
+        'accountAudit',
+        'verificationReport',
+      ].sort(),
     );
   });
 
@@ -197,6 +205,7 @@ describe('who may open a page (issue #6)', () => {
         'providerStorageLocation',
         'providerResellerSettings',
         'providerAudit',
+        'providerVerificationReport',
       ].sort(),
     );
   });

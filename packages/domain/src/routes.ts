@@ -80,8 +80,20 @@ export const PAGES = {
   // The audit trail (issue 18): the provider's of every tenant, a customer super admin's of its own.
   providerAudit: '/boltadmin/audit',
   accountAudit: '/admin/account/audit',
+  // The verification report (issue 32): a customer super admin's own (a reseller's with its roll-up), reached from
+  // the account page beside the audit trail; the provider's roll-up in the admin area.
+  verificationReport: '/admin/account/verificationreport',
+  providerVerificationReport: '/boltadmin/verificationreport',
 } as const;
 export type PageKey = keyof typeof PAGES;
+
+/**
+ * The web build's map of pages to the script chunks their screen loads (apps/web/route-chunks.ts), a file beside its
+ * index.html: the server names them as module preloads in the page it renders, so a page's code is asked for with
+ * the entry script instead of after it (issue 31, phones).
+ */
+export const ROUTE_CHUNKS_FILE = 'route-chunks.json';
+export type RouteChunks = Partial<Record<PageKey, readonly string[]>>;
 
 /**
  * Who may open each page: the audience of the calls it makes. The server answers anyone else's navigation
@@ -140,6 +152,8 @@ export const PAGE_ACCESS: Readonly<Record<PageKey, AccessLevel>> = {
   providerResellerSettings: 'providerAdmin',
   providerAudit: 'providerAdmin',
   accountAudit: 'customerSuperAdmin',
+  verificationReport: 'customerSuperAdmin',
+  providerVerificationReport: 'providerAdmin',
 };
 
 /** Pages a signed-out visitor may open; every other page sends them to /login. */
@@ -215,6 +229,7 @@ export function adminAreaEntries(actor: Actor | null): NavEntry[] {
     { label: 'Task Status Overview', href: '/boltadmin/backuptasks/statusoverview' },
     { label: 'Infrastructure', href: '/boltadmin/infrastructure' },
     { label: 'Audit Trail', href: PAGES.providerAudit },
+    { label: 'Verification Report', href: PAGES.providerVerificationReport },
     { label: 'Sign out', href: PAGES.logout },
   ];
 }

@@ -1,6 +1,7 @@
 import type { ActionType, OsFamily, TaskDisplayStatus, TaskStatus } from './enums.js';
 import { volumeSnapshotsEditable } from './forms/customer.js';
 import { MESSAGES } from './messages.js';
+import type { TaskVerification } from './verification.js';
 
 /** The provider's task dashboards page ten rows at a time, like the other admin-area tables (002 §2.5). */
 export const TASK_OVERVIEW_PAGE_SIZE = 10;
@@ -42,6 +43,8 @@ export interface TaskOverviewRow {
   backupTaskUrl: string;
   backupMachineUrl: string;
   customerUrl: string;
+  /** Issue 32 item 3: the task's last verification ('Last verified' column). */
+  verification: TaskVerification;
 }
 
 /** The answer of the volume snapshots PUT (002 §7.3). */

@@ -14,6 +14,7 @@ import {
   type TransferPhase,
 } from './enums.js';
 import { pagingQuerySchema } from './envelope.js';
+import type { RunChangeAlert, TaskChangeHold } from './guardrails.js';
 import {
   type Actor,
   type CommandedMachine,
@@ -26,6 +27,7 @@ import type { TaskControlReasons } from './remote-management.js';
 import type { RestoreSummary } from './restore.js';
 import type { RunReport } from './run-report.js';
 import { machineQueue } from './urls.js';
+import type { TaskVerification } from './verification.js';
 
 /**
  * Backup tasks as the task lists and the task page show them (002 §2.6, §3, §4.2, §6, §7.5, §7.7, §9):
@@ -82,6 +84,8 @@ export interface TaskRow {
   inProgressActionProgress: number | null;
   /** -1 when unlimited. */
   uploadLimitInKiloBytesPerSecond: number;
+  /** Issue 32 item 3: when the task's backups were last proved restorable and read in full, and the status. */
+  verification: TaskVerification;
 }
 
 /** What the task page may offer the caller, computed by the server (DESIGN §3). */
@@ -114,6 +118,8 @@ export interface TaskDetail extends TaskRow, TaskAbilities {
   osFamily: OsFamily;
   machineOnline: boolean;
   remoteManagementEnabled: boolean;
+  /** Issue 32: an unacknowledged unusual run holds the task's retention; null when none does. */
+  changeHold: TaskChangeHold | null;
 }
 
 /** 002 §3 'Action / run', plus whether the caller may cancel it (002 §4.2, §6). */
@@ -136,6 +142,10 @@ export interface TaskActionRow {
   restoreSummary: RestoreSummary | null;
   /** Ours (issue 31): what the run did, or is doing: files, bytes, duration, speed, time left. */
   report: RunReport;
+  /** Issue 32: the run changed far more than usual (ransomware-like); null when it did not. */
+  changeAlert: RunChangeAlert | null;
+  /** Issue 32: the run's total size was far below the task's usual one. */
+  smallerThanUsual: boolean;
 }
 
 /** 002 §3 'Snapshot', with what its row shows. */

@@ -13,6 +13,7 @@ import {
   machineChannelDestination,
   machineQueue,
   machineUrl,
+  machineUrlOf,
   migrationCancelPath,
   migrationCommandSequenceDeletePath,
   migrationCommandSequenceStopPath,
@@ -50,6 +51,7 @@ import {
   storageLocationUrl,
   storageUserDeletePath,
   taskUrl,
+  taskUrlOf,
   WS_SEND_PREFIXES,
   withPaging,
   withQuery,
@@ -68,6 +70,14 @@ describe('page URLs per audience (000 §2, 001 §2, 002 §2.3)', () => {
     expect(taskUrl('reseller', task)).toBe('/admin/mycustomers/1/backuppackages/2/backupmachines/3/backuptasks/4');
     expect(taskUrl('customer', { machineId: 3, taskId: 4 })).toBe('/backupmachines/3/backuptasks/4');
     expect(taskUrl('customer', task)).toBe('/backupmachines/3/backuptasks/4');
+  });
+
+  it("builds a machine's and its task's links from the machine's record, the same as from their refs", () => {
+    const machine = { id: 3, customerId: 1, backupPackageId: 2 };
+    for (const audience of ['provider', 'reseller', 'customer'] as const) {
+      expect(machineUrlOf(audience, machine)).toBe(machineUrl(audience, task));
+      expect(taskUrlOf(audience, machine, 4)).toBe(taskUrl(audience, task));
+    }
   });
 
   it('000 §2, 002 §2.3: package, storage account, storage location and migration pages', () => {

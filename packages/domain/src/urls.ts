@@ -76,6 +76,26 @@ export function taskUrl(audience: Audience, ref: TaskRef | CustomerTaskRef): str
   return `${machine}/backuptasks/${taskId}`;
 }
 
+/** A machine as its record names it: its id, its customer and its package. */
+export interface MachineRecordRef {
+  id: number;
+  customerId: number;
+  backupPackageId: number;
+}
+
+/** The machine's page for the audience, from its record. */
+export const machineUrlOf = (audience: Audience, machine: MachineRecordRef): string =>
+  machineUrl(audience, { customerId: machine.customerId, packageId: machine.backupPackageId, machineId: machine.id });
+
+/** The page of a task of the machine for the audience, from the machine's record. */
+export const taskUrlOf = (audience: Audience, machine: MachineRecordRef, taskId: number): string =>
+  taskUrl(audience, {
+    customerId: machine.customerId,
+    packageId: machine.backupPackageId,
+    machineId: machine.id,
+    taskId,
+  });
+
 /** /boltadmin/storageaccounts/{id} (000 §2, 001 §2). */
 export const storageAccountUrl = (storageAccountId: number) =>
   `/boltadmin/storageaccounts/${idSegment(storageAccountId, 'storageAccountId')}`;

@@ -10,9 +10,11 @@ import { createBackupStateService } from '../features/backup-state/service.js';
 import { createDashboardRepo } from '../features/dashboard/repo.js';
 import { registerDashboardRoutes } from '../features/dashboard/routes.js';
 import { createDashboardService } from '../features/dashboard/service.js';
+import { createDataChecksRepo } from '../features/data-checks/repo.js';
 import { createFileSearchRepo } from '../features/file-search/repo.js';
 import { registerFileSearchRoutes } from '../features/file-search/routes.js';
 import { createFileSearchService } from '../features/file-search/service.js';
+import type { GuardrailsService } from '../features/guardrails/service.js';
 import { createInProcessBus, createRedisBus, type LiveBus } from '../features/live/bus.js';
 import {
   createLiveChannel,
@@ -41,6 +43,9 @@ import type { PackageQuota } from '../features/packages/service.js';
 import { createRealtimeCommandsRepo } from '../features/realtime-commands/repo.js';
 import { registerRealtimeCommandRoutes } from '../features/realtime-commands/routes.js';
 import { createRealtimeCommandService } from '../features/realtime-commands/service.js';
+import { createRestoreTestsRepo } from '../features/restore-tests/repo.js';
+import { registerRestoreTestRoutes } from '../features/restore-tests/routes.js';
+import { createRestoreTestService } from '../features/restore-tests/service.js';
 import type { RetentionService } from '../features/retention/service.js';
 import { createRunStallService } from '../features/run-stalls/service.js';
 import { createTaskCommandsRepo } from '../features/task-commands/repo.js';
@@ -56,11 +61,20 @@ import { registerTaskRoutes } from '../features/tasks/routes.js';
 import { createTaskService } from '../features/tasks/service.js';
 import { registerTreeItemsRoutes } from '../features/tree-items/routes.js';
 import { createTreeItemsService } from '../features/tree-items/service.js';
+import { registerVerificationRoutes } from '../features/verification/routes.js';
+import { createVerificationService } from '../features/verification/service.js';
+import { createVerificationReportRepo } from '../features/verification-report/repo.js';
+import { registerVerificationReportRoutes } from '../features/verification-report/routes.js';
+import { createVerificationReportService } from '../features/verification-report/service.js';
 import { deletionJob } from '../jobs/deletion-job.js';
 import { liveSessionsJob } from '../jobs/live-sessions.js';
 import { missedRunsJob } from '../jobs/missed-runs.js';
+import { restoreTestsJob } from '../jobs/restore-tests.js';
 import { runStallsJob } from '../jobs/run-stalls.js';
 import { stalePresenceJob } from '../jobs/stale-presence.js';
+import { verificationJob } from '../jobs/verification.js';
+import { verificationReportJob } from '../jobs/verification-report.js';
+import { resticHasRepair } from '../platform/restic.js';
 import type { Accounts } from './accounts.js';
 import type { AreaContext } from './context.js';
 import type { MailArea } from './mail.js';
@@ -71,6 +85,10 @@ import type { MailArea } from './mail.js';
  */
 export interface MachinesLater {
   retention: () => Pick<RetentionService, 'runFinished'> & { wake: () => void };
+  /** Issue 32: a finished backup run compared with its task's history (features/guardrails). */
+  guardrails: () => Pick<GuardrailsService, 'runFinished'>;
+  /** Issue 32: a provider admin's check of all of a machine's data now (false while a check runs). */
+  dataChecks: () => { requestFullRead: (machineId: number) => Promise<boolean> };
   repositories: () => Pick<RepositorySettingsService, 'repositorySettingsFor'>;
   removal: () => Pick<RepositoryRemoval, 'removeWith'>;
   packageQuota: () => Pick<PackageQuota, 'evaluateForMachine' | 'removingMachine'>;
@@ -103,7 +121,7 @@ export async function wireMachines(
   const { notificationEvents } = deps.mail;
   const { later } = deps;
   const dashboardRepo = createDashboardRepo(db);
-  registerDashboardRoutes(app, { dashboard: createDashboardService(dashboardRepo) });
+  registerDashboardRoutes(app, { dashboard: createDashboardService(dashboardRepo, db) });
 
   // The live channel's bus: Redis pub/sub when REDIS_URL is set (several instances), else in-process.
   const bus =
@@ -133,8 +151,10 @@ export async function wireMachines(
     },
     // Backup packages (issue 15): a machine's reported usage moves its package over or back under its quota.
     usageChanged: (machineId) => later.packageQuota().evaluateForMachine(machineId),
-    // Retention on the portal (issue 16): a finished run marks its task due and wakes the job.
+    // Retention on the portal (issue 16): a finished run marks its task due and wakes the job; first the run is
+    // compared with the task's history (issue 32), so an unusual one holds the retention before the job looks.
     backupRunFinished: async (taskId, run) => {
+      await later.guardrails().runFinished(run.actionId);
       const retention = later.retention();
       await retention.runFinished(taskId, run);
       retention.wake();
@@ -175,6 +195,28 @@ export async function wireMachines(
       return channel;
     },
   });
+  // 'Last verified' (issue 32 item 3): kept on the task when a restore test or a data check ends; overdue by a job.
+  const verification = createVerificationService({
+    db,
+    alert: notificationEvents.verificationAlert,
+    defaults: {
+      restoreTestIntervalDays: config.restoreTests.intervalDays,
+      dataCheckPeriodDays: config.dataChecks.periodDays,
+    },
+    now,
+  });
+  // Restore tests (issue 32): sent to the agents through the channel, their results recorded from its events.
+  const restoreTests = createRestoreTestService({
+    repo: createRestoreTestsRepo(db),
+    askAgent: (machineId, command) => {
+      if (!channel) throw new Error('live channel not ready');
+      return channel.ask(machineId, command);
+    },
+    defaults: config.restoreTests,
+    now,
+    ended: verification.restoreTestsEnded,
+    intervalChanged: verification.intervalChanged,
+  });
   const handlers =
     deps.live?.handlers ??
     createMachineChannelHandlers({
@@ -193,6 +235,7 @@ export async function wireMachines(
       channel: channelPort,
       realtime,
       fileSearch,
+      restoreTests,
     });
   const commandAudit = createLiveCommandAudit({ audit, tenants: createTenantLookup(db), log: ctx.log });
   const live = createLiveChannel({
@@ -214,6 +257,15 @@ export async function wireMachines(
   await registerLiveRoutes(app, { channel: live, publicUrl: config.publicUrl });
   registerRealtimeCommandRoutes(app, { realtime });
   registerFileSearchRoutes(app, { fileSearch });
+  registerRestoreTestRoutes(app, { restoreTests });
+  runner.add(restoreTestsJob({ restoreTests }));
+  registerVerificationRoutes(app, { verification });
+  const verificationRuns = runner.add(verificationJob({ verification }));
+  app.decorate('verification', { runOnce: () => verificationRuns.runOnce() });
+  // The verification report (issue 32 item 4): its downloads and the monthly mail of the customers that opted in.
+  const verificationReport = createVerificationReportService({ db, repo: createVerificationReportRepo(db), now });
+  registerVerificationReportRoutes(app, { verificationReport });
+  runner.add(verificationReportJob({ verificationReport }));
   registerMachineAuthRoutes(app, {
     credentials,
     disconnectMachine: (machineId) => live.disconnectMachine(machineId),
@@ -230,6 +282,9 @@ export async function wireMachines(
     tasks: createTaskService({
       repo: createTasksRepo(db),
       backupState,
+      dataChecks: createDataChecksRepo(db),
+      requestFullDataCheck: (machineId) => later.dataChecks().requestFullRead(machineId),
+      resticHasRepair: () => resticHasRepair('restic'),
       async cancelRun(machineId, taskId, runId) {
         const reply = await live.ask(machineId, (requestId) => ({ type: 'cancelRun', requestId, taskId, runId }));
         if (reply === 'offline' || reply === 'timeout') return reply;
@@ -317,6 +372,7 @@ export async function wireMachines(
     credentials,
     live,
     syncTasks,
+    verification,
     /** Live command audits in flight, then the bus: the end of the close sequence. */
     async close() {
       await commandAudit.settled();

@@ -41,7 +41,9 @@ export function wireMail(ctx: AreaContext, deps: { mailer: Mailer; mailSink?: Ma
   });
   ctx.runner.add(notificationsJob({ events: notificationEvents }));
 
-  return { delivery, notificationEvents };
+  /** Wakes the delivery job after a feature queued mail itself (enqueueMails in its own transaction). */
+  const queued = () => deliveryJob.kick();
+  return { delivery, notificationEvents, queued };
 }
 
 export type MailArea = ReturnType<typeof wireMail>;

@@ -1,4 +1,9 @@
 import { portalAddress } from '../config.js';
+import { createAuditRepo } from '../features/audit/repo.js';
+import { createDataCheckService } from '../features/data-checks/service.js';
+import { createGuardrailsRepo } from '../features/guardrails/repo.js';
+import { registerGuardrailsRoutes } from '../features/guardrails/routes.js';
+import { createGuardrailsService } from '../features/guardrails/service.js';
 import { createRepositoryRemoval } from '../features/local-storage/removal.js';
 import { createLocalStorageRepo } from '../features/local-storage/repo.js';
 import { createRepositorySettings } from '../features/local-storage/repository-settings.js';
@@ -23,15 +28,19 @@ import { createStorageAccountService } from '../features/storage-accounts/servic
 import { createMachineStorageKeys } from '../features/storage-locations/machine-keys.js';
 import { registerStorageLocationRoutes } from '../features/storage-locations/routes.js';
 import { createStorageLocationService } from '../features/storage-locations/service.js';
+import { createS3ReplacementScan, createTamperingService } from '../features/storage-tampering/service.js';
+import { dataChecksJob } from '../jobs/data-checks.js';
 import { migrationLeasesJob, migrationsJob } from '../jobs/migrations.js';
 import { restoreDeletionsJob } from '../jobs/restore-deletions.js';
 import { retentionJob } from '../jobs/retention.js';
+import { s3ReplacementsJob } from '../jobs/s3-replacements.js';
 import { createStorageAccess } from '../storage/access.js';
 import { createStorageAccessRepo } from '../storage/access-repo.js';
 import { createStorageProviders } from '../storage/registry.js';
 import { grantsOfBucket } from '../storage/repo.js';
 import type { AreaContext } from './context.js';
 import type { MachinesArea } from './machines.js';
+import type { MailArea } from './mail.js';
 
 /**
  * Storage: the providers, storage locations with each location's and each S3 machine's own storage user and key,
@@ -42,13 +51,20 @@ export function wireStorage(
   ctx: AreaContext,
   deps: {
     machines: MachinesArea;
+    mail: Pick<MailArea, 'queued' | 'notificationEvents'>;
     /** The packages' repository, wired after storage by commerce (migrations ask it for online machines). */
     packages: () => Pick<PackagesRepo, 'onlineMachineIds'>;
   },
 ) {
   const { app, config, db, now, runner, secrets, guard } = ctx;
   const { live, syncTasks, backupState, agentEventsRepo, taskCommandsRepo } = deps.machines;
-  const providers = createStorageProviders({ db, secrets, dataDir: config.dataDir, guard });
+  const providers = createStorageProviders({
+    db,
+    secrets,
+    dataDir: config.dataDir,
+    guard,
+    objectLockDays: config.objectLockRetentionDays,
+  });
   const warn = (message: string, detail: Record<string, unknown>) => ctx.log.warn(detail, message);
   const locations = createStorageLocationService({ db, providers, secrets, warn });
   /** Sends a machine's agent its repository settings (a rotated key, a migrated repository). */
@@ -71,10 +87,13 @@ export function wireStorage(
     s3Access: (machineId) => machineStorageKeys.repositoryAccess(machineId),
   });
   registerStorageLocationRoutes(app, { locations, machineKeys: machineStorageKeys });
+  // A machine's attempts on its backups (issue 32): audited, the provider alerted once per burst.
+  const tampering = createTamperingService({ db, now, queued: deps.mail.queued });
   registerLocalStorageRoutes(app, {
     places: createLocalStorageRepo(db),
     dataDir: config.dataDir,
     credentials: deps.machines.credentials,
+    tampering,
   });
   // The portal's own access to backup data, with the storage locations' keys (issue 16): restores, seeding,
   // removals and retention; machines' keys may not delete.
@@ -85,6 +104,14 @@ export function wireStorage(
     dataDir: config.dataDir,
     guard,
   });
+  // What the portal can see of S3 (issue 32): objects a machine replaced in an Object Lock bucket, put back.
+  const s3Replacements = createS3ReplacementScan({
+    db,
+    storage: access,
+    tampering,
+    onError: (error, machineId) => ctx.log.warn({ err: error, machineId }, 'S3 replacement scan failed'),
+  });
+  runner.add(s3ReplacementsJob({ scan: s3Replacements, everyMs: config.s3ReplacementScanMinutes * 60_000 }));
   const repositoryPassword = (machineId: number) => repositories.repositoryPassword(machineId);
   const removal = createRepositoryRemoval({
     storage: access,
@@ -93,14 +120,45 @@ export function wireStorage(
   });
 
   // Retention on the portal (issue 16): forget --prune with the location's key, one machine at a time.
+  const retentionRepo = createRetentionRepo(db);
   const retention = createRetentionService({
-    repo: createRetentionRepo(db),
+    repo: retentionRepo,
     storage: access,
     repositoryPassword,
     messages: agentEventsRepo,
     now,
   });
   const retentionRuns = runner.add(retentionJob({ retention }));
+
+  // Guard rails (issue 32): unusual runs hold retention until acknowledged; the retention preview and pinning.
+  const guardrails = createGuardrailsService({
+    db,
+    repo: createGuardrailsRepo(db),
+    storage: access,
+    repositoryPassword,
+    newestGoodSnapshot: retentionRepo.newestGoodSnapshot,
+    retentionDue: async (taskId) => {
+      await retentionRepo.markDue(taskId, now());
+      retentionRuns.kick();
+    },
+    now,
+  });
+  registerGuardrailsRoutes(app, { guardrails });
+  // Rotating data checks on the portal (issue 32): restic check --read-data-subset with the location's key.
+  const dataChecks = createDataCheckService({
+    db,
+    storage: access,
+    repositoryPassword,
+    settings: { ...config.dataChecks, runTimeoutMinutes: config.runStallMinutes },
+    alert: deps.mail.notificationEvents.dataCheckFailed,
+    audit: createAuditRepo(db),
+    messages: agentEventsRepo,
+    rclonePath: config.rclonePath,
+    checked: deps.machines.verification.dataCheckEnded,
+    now,
+  });
+  const dataCheckRuns = runner.add(dataChecksJob({ checks: dataChecks }));
+  app.decorate('dataChecks', { runOnce: () => dataCheckRuns.runOnce() });
 
   // Seed loading (issue #5): restic copy of a shipped seed into a machine's repository on the embedded storage.
   const seeding = createSeedingService({
@@ -176,6 +234,15 @@ export function wireStorage(
     removal,
     restoreRepo,
     retention: { runFinished: retention.runFinished, wake: () => retentionRuns.kick() },
+    guardrails: { runFinished: guardrails.runFinished },
+    /** A provider admin's check of all of a machine's data, taken by the data checks' job at once. */
+    dataChecks: {
+      async requestFullRead(machineId: number) {
+        const requested = await dataChecks.requestFullRead(machineId);
+        if (requested) dataCheckRuns.kick();
+        return requested;
+      },
+    },
     /** Loads a restart interrupted are failed before the jobs start. */
     start: () => seeding.failInterruptedLoads(),
     /**

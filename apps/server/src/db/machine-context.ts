@@ -19,6 +19,7 @@ export async function machineContext(db: Executor, machineId: number) {
       osFamily: backupMachines.osFamily,
       timeZone: backupMachines.timeZone,
       remoteManagementEnabled: backupMachines.remoteManagementEnabled,
+      online: backupMachines.online,
       beingDeleted: backupMachines.beingDeleted,
       parentResellerCustomerId: customers.parentResellerCustomerId,
       allowProviderMachineControl: customers.allowProviderMachineControl,

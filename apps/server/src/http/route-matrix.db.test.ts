@@ -97,6 +97,8 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /dashboard/backupmachines/:machineId/tasks/counts': 'signedIn',
   'GET /dashboard/gettingstarted': 'customerMember',
   'GET /dashboard/attention': 'signedIn',
+  'GET /dashboard/verification/counts': 'signedIn',
+  'GET /dashboard/verification/tasks': 'signedIn',
   // The provider's task dashboards and the volume snapshots setting (002 §2.6, §7.3).
   'GET /boltadmin/backuptasks/running': 'providerAdmin',
   'GET /boltadmin/backuptasks/nextperiod': 'providerAdmin',
@@ -108,6 +110,19 @@ const EXPECTED: Record<string, AccessLevel> = {
   'POST /backupmachines/:machineId/filesearches': 'signedIn',
   'POST /backupmachines/:machineId/backuptasks/:taskId/filehistory': 'signedIn',
   'POST /backupmachines/:machineId/filesearches/stop': 'signedIn',
+  'GET /backupmachines/:machineId/backuptasks/:taskId/restoretests/latest': 'signedIn',
+  'GET /backupmachines/:machineId/backuptasks/:taskId/restoretests': 'signedIn',
+  'POST /backupmachines/:machineId/backuptasks/:taskId/restoretests': 'signedIn',
+  'GET /admin/restoretestsettings': 'customerSuperAdmin',
+  'PUT /admin/restoretestsettings': 'customerSuperAdmin',
+  'GET /admin/verificationreport/csv': 'customerSuperAdmin',
+  'GET /admin/verificationreport/pdf': 'customerSuperAdmin',
+  'GET /admin/customers/:customerId/verificationreport/csv': 'customerManager',
+  'GET /admin/customers/:customerId/verificationreport/pdf': 'customerManager',
+  'GET /admin/verificationreport/rollup/csv': 'customerManager',
+  'GET /admin/verificationreport/rollup/pdf': 'customerManager',
+  'GET /admin/verificationreport/settings': 'customerSuperAdmin',
+  'PUT /admin/verificationreport/settings': 'customerSuperAdmin',
   'DELETE /agent/machines/:machineId/credential': 'public',
   'POST /agent/link': 'public',
   'POST /backupmachines/linkingcodes': 'customerMember',
@@ -167,6 +182,7 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /backupmachines/:machineId/backuptasks/:taskId/backupsnapshots/:snapshotId/storage': 'customerMember',
   'PUT /backupmachines/:machineId/backuptasks/:taskId/backupactions/:actionId/cancel': 'customerMember',
   'GET /backupmachines/:machineId/backuptasks/:taskId/backupruns': 'customerMember',
+  'GET /backupmachines/:machineId/backuptasks/:taskId/datacheck': 'customerMember',
   'GET /admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks': 'resellerAdmin',
   'GET /admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId':
     'resellerAdmin',
@@ -179,6 +195,8 @@ const EXPECTED: Record<string, AccessLevel> = {
   'GET /admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/backupsnapshots/:snapshotId/storage':
     'resellerAdmin',
   'PUT /admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/backupactions/:actionId/cancel':
+    'resellerAdmin',
+  'GET /admin/mycustomers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/datacheck':
     'resellerAdmin',
   'GET /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks':
     'providerAdmin',
@@ -194,12 +212,20 @@ const EXPECTED: Record<string, AccessLevel> = {
     'providerAdmin',
   'PUT /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/backupactions/:actionId/cancel':
     'providerAdmin',
+  'GET /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/datacheck':
+    'providerAdmin',
+  'POST /boltadmin/customers/:customerId/backuppackages/:packageId/backupmachines/:machineId/backuptasks/:taskId/datacheck':
+    'providerAdmin',
   // A run's backed-up data (issue 14, "restore"): snapshot tree, downloads, archive deletion.
   'GET /backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId/tree': 'signedIn',
   'POST /backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId/downloads/initiate': 'signedIn',
   'POST /backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId/restore': 'signedIn',
   'POST /backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId/downloads/:download': 'signedIn',
   'PUT /backupmachines/:machineId/backuptasks/:taskId/backupsnapshots/:snapshotId': 'signedIn',
+  // Guard rails (issue 32): the retention preview, pinning a run's snapshot, acknowledging an unusual run.
+  'GET /backupmachines/:machineId/backuptasks/:taskId/retentionpreview': 'signedIn',
+  'PUT /backupmachines/:machineId/backuptasks/:taskId/backupruns/:runId/pin': 'signedIn',
+  'PUT /backupmachines/:machineId/backuptasks/:taskId/changealert/acknowledge': 'signedIn',
   // Package templates and package requests (issue 15; 000 §7), and the customer's own requests.
   'GET /boltadmin/backuppackagetemplatespaginated': 'providerAdmin',
   'POST /boltadmin/backuppackagetemplates': 'providerAdmin',

@@ -84,7 +84,9 @@ export async function guardedRequest(
   let target = url;
   let method = init.method;
   let body = init.body;
-  let headers = init.headers;
+  // Each call on a connection of its own: a kept one the server closes at its idle timeout (Node's and many
+  // others' 5 s) can be picked up just as it closes, and the call then fails as unreachable.
+  let headers: Record<string, string> = { ...init.headers, connection: 'close' };
   await guard.check(target.hostname);
   for (let hop = 0; ; hop++) {
     const answer = await sendOnce(target, {

@@ -120,3 +120,20 @@ export function streamRestic(options: ResticOptions): ResticStream {
   });
   return { stdout: child.stdout, done };
 }
+
+const repairCommand = new Map<string, Promise<boolean>>();
+
+/**
+ * Whether the binary has `restic repair` (0.16 and later; Debian's 0.14 has not): the repair path offered after a
+ * data check found damage depends on it. Asked once per binary.
+ */
+export function resticHasRepair(binary: string): Promise<boolean> {
+  let known = repairCommand.get(binary);
+  if (!known) {
+    known = runRestic({ binary, args: ['help'], env: {} }).then(
+      (help) => help.code === 0 && help.stdout.some((line) => /^\s*repair\s/.test(line)),
+    );
+    repairCommand.set(binary, known);
+  }
+  return known;
+}

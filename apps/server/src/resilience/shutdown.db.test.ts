@@ -16,7 +16,7 @@ import { createMachineCredentials, type MachineCredential } from '../features/ma
 import { backupFixtures } from '../testing/backup-fixtures.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../testing/fixtures.js';
 import { missingServerBinaries, type OwnPostgres, startOwnPostgres } from '../testing/own-servers.js';
-import { freePort } from '../testing/rgw-global-setup.js';
+import { freePort } from '../testing/rgw-cluster.js';
 
 /**
  * Issue 18, graceful shutdown: the server process (apps/server/dist/main.js when built) gets SIGTERM while a request is in

@@ -124,6 +124,21 @@ export interface RepositoryJobDeps {
   now?: () => Date;
 }
 
+/**
+ * restic's environment for a machine's repository (its place, the location's key, the password); null when there is
+ * no such machine or nothing was ever stored for it.
+ */
+export async function machineResticEnv(
+  deps: Pick<RepositoryJobDeps, 'storage' | 'repositoryPassword'>,
+  machineId: number,
+  binary: string,
+): Promise<Record<string, string> | null> {
+  const at = await deps.storage.machineRepositoryAccess(machineId);
+  const password = at ? await deps.repositoryPassword(machineId) : null;
+  if (!at || password === null || !(await repositoryPresent(at.access, password, binary))) return null;
+  return resticEnvOf(at.access, password);
+}
+
 /** The restic binary and the clock of such a service, defaulted. */
 export const repositoryJobTools = (deps: RepositoryJobDeps) => ({
   binary: deps.resticBinary ?? 'restic',

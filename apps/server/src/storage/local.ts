@@ -109,6 +109,9 @@ export function createLocalProvider(deps: {
       }
     },
 
+    // The embedded storage refuses a replacement when it is tried (features/local-storage): nothing to put back.
+    restoreReplaced: async () => [],
+
     folderAccess(bucket, prefix) {
       // The server's own restic and rclone reach the folder directly; a key plays no part.
       const path = folder(bucket, prefix);

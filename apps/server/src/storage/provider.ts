@@ -102,6 +102,14 @@ export interface StorageProvider {
   usage(bucket: string, prefix: string): Promise<{ bytes: number; objects: number }>;
   /** Removes every object under a prefix (a machine's repository, a location's folder). */
   deletePrefix(bucket: string, prefix: string): Promise<void>;
+  /**
+   * Issue 32: puts back the original content of every object under a prefix that was replaced with other content
+   * (a machine's key may write, so it may overwrite), from the versions the bucket keeps, and answers their keys
+   * relative to the prefix, with `key` (the location's: the objects are the machine's, which the bucket policy lets
+   * the location's key read and write, not the account's). Only a versioned bucket (Object Lock) keeps them:
+   * elsewhere it answers [].
+   */
+  restoreReplaced(bucket: string, prefix: string, key: CreatedAccessKey): Promise<string[]>;
 
   /** How restic and rclone reach `bucket/prefix` with `key` (the account's own key when omitted). */
   folderAccess(bucket: string, prefix: string, key?: CreatedAccessKey): FolderAccess;

@@ -22,6 +22,8 @@ export interface StorageProvidersDeps {
   guard: OutboundGuard;
   /** How long one request to an S3 service may take (default 30 s). */
   timeoutMs?: number;
+  /** Object Lock retention days on the buckets of accounts that require it (OBJECT_LOCK_RETENTION_DAYS). */
+  objectLockDays?: number;
 }
 
 /**
@@ -39,7 +41,11 @@ export function createStorageProviders(deps: StorageProvidersDeps): StorageProvi
         repo: createEmbeddedStorageRepo(deps.db, connection.id),
         secrets: deps.secrets,
       });
-    return createS3Provider(connection, { guard: deps.guard, timeoutMs: deps.timeoutMs });
+    return createS3Provider(connection, {
+      guard: deps.guard,
+      timeoutMs: deps.timeoutMs,
+      objectLockDays: deps.objectLockDays,
+    });
   }
 
   async function load(storageAccountId: number): Promise<StorageProvider> {

@@ -1,4 +1,5 @@
 import {
+  CopyObjectCommand,
   CreateBucketCommand,
   DeleteBucketCommand,
   DeleteBucketPolicyCommand,
@@ -8,7 +9,10 @@ import {
   ListBucketsCommand,
   ListObjectsV2Command,
   ListObjectVersionsCommand,
+  type ObjectVersion,
+  PutBucketLifecycleConfigurationCommand,
   PutBucketPolicyCommand,
+  PutObjectLockConfigurationCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { STORAGE_SERVICE_TEXTS } from '@portal/domain';
@@ -39,7 +43,14 @@ export interface S3ProviderOptions {
   guard: OutboundGuard;
   /** How long one request to the service may take (default 30 s). */
   timeoutMs?: number;
+  /**
+   * Days of Object Lock retention (GOVERNANCE) on every object written to a bucket of an account that requires
+   * Object Lock, and after which an object's replaced or deleted versions expire (default 30).
+   */
+  objectLockDays?: number;
 }
+
+export const DEFAULT_OBJECT_LOCK_DAYS = 30;
 
 const DEFAULT_REGION = 'us-east-1';
 const AWS_IAM_ENDPOINT = 'https://iam.amazonaws.com';
@@ -48,6 +59,7 @@ const DELETE_BATCH = 1000;
 
 export function createS3Provider(connection: StorageAccountConnection, options: S3ProviderOptions): StorageProvider {
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const lockDays = options.objectLockDays ?? DEFAULT_OBJECT_LOCK_DAYS;
   const region = connection.region || DEFAULT_REGION;
   let client: S3Client | null = null;
 
@@ -64,6 +76,17 @@ export function createS3Provider(connection: StorageAccountConnection, options: 
       throw new StorageError('credentials', STORAGE_SERVICE_TEXTS.wrongSecret, 'secretAccessKey');
     return { accessKeyId: connection.accessKeyId, secretAccessKey: connection.secretAccessKey };
   }
+
+  /** A client holding another key than the account's (a location's), for one use. */
+  const clientWith = (key: CreatedAccessKey) =>
+    createS3Client({
+      endpoint: endpoint(),
+      region,
+      forcePathStyle: connection.forcePathStyle,
+      credentials: { accessKeyId: key.keyId, secretAccessKey: key.secret },
+      guard: options.guard,
+      timeoutMs,
+    });
 
   function s3(): S3Client {
     client ??= createS3Client({
@@ -125,6 +148,9 @@ export function createS3Provider(connection: StorageAccountConnection, options: 
         new DeleteObjectsCommand({
           Bucket: bucket,
           Delete: { Objects: objects.slice(i, i + DELETE_BATCH), Quiet: true },
+          // Removing a machine's or customer's data is the account owner's deliberate act: Object Lock's
+          // GOVERNANCE retention yields to it (and to nobody else).
+          ...(connection.requireObjectLock ? { BypassGovernanceRetention: true } : {}),
         }),
         within(),
       );
@@ -132,6 +158,63 @@ export function createS3Provider(connection: StorageAccountConnection, options: 
       // The answer is 200 with a failure per key; the first one says why.
       if (failed) throw serviceError(failed.Code ?? '', 500, { bucket });
     }
+  }
+
+  /**
+   * Issue 32: every object written to the bucket, by a machine or by the portal, is retained for `lockDays`
+   * (GOVERNANCE: only the bucket's owner, the account's key, may remove it earlier, when the portal removes a
+   * machine's or customer's data), so neither a machine's nor a location's key can destroy a version. A delete
+   * (restic's lock files, the portal's prune) only adds a delete marker and a replacement only a version: the
+   * versions behind them expire `lockDays` after they stop being current, once their retention has run out.
+   */
+  async function lockEverything(bucket: string) {
+    await s3().send(
+      new PutObjectLockConfigurationCommand({
+        Bucket: bucket,
+        ObjectLockConfiguration: {
+          ObjectLockEnabled: 'Enabled',
+          Rule: { DefaultRetention: { Mode: 'GOVERNANCE', Days: lockDays } },
+        },
+      }),
+      within(),
+    );
+    await s3().send(
+      new PutBucketLifecycleConfigurationCommand({
+        Bucket: bucket,
+        LifecycleConfiguration: {
+          Rules: [
+            {
+              ID: 'portal-old-versions',
+              Status: 'Enabled',
+              Filter: { Prefix: '' },
+              NoncurrentVersionExpiration: { NoncurrentDays: lockDays },
+              Expiration: { ExpiredObjectDeleteMarker: true },
+            },
+          ],
+        },
+      }),
+      within(),
+    );
+  }
+
+  /** Every version under a prefix, each key's newest first (as S3 lists them), and the keys whose newest is a delete marker. */
+  async function versionsUnder(client: S3Client, bucket: string, Prefix: string) {
+    const versions: ObjectVersion[] = [];
+    const deleted = new Set<string>();
+    let KeyMarker: string | undefined;
+    let VersionIdMarker: string | undefined;
+    do {
+      const page = await client.send(
+        new ListObjectVersionsCommand({ Bucket: bucket, Prefix, KeyMarker, VersionIdMarker }),
+        within(),
+      );
+      versions.push(...(page.Versions ?? []));
+      for (const marker of page.DeleteMarkers ?? []) if (marker.IsLatest && marker.Key) deleted.add(marker.Key);
+      ({ NextKeyMarker: KeyMarker, NextVersionIdMarker: VersionIdMarker } = page.IsTruncated
+        ? page
+        : { NextKeyMarker: undefined, NextVersionIdMarker: undefined });
+    } while (KeyMarker);
+    return { versions, deleted };
   }
 
   const provider: StorageProvider = {
@@ -168,6 +251,7 @@ export function createS3Provider(connection: StorageAccountConnection, options: 
             // Creating what exists is fine when it is the account's own bucket.
             if ((error as Error).name !== 'BucketAlreadyOwnedByYou') throw error;
           }
+          if (connection.requireObjectLock) await lockEverything(name);
         },
         { bucket: name },
       );
@@ -261,6 +345,43 @@ export function createS3Provider(connection: StorageAccountConnection, options: 
               await deleteBatch(bucket, keys);
             }
           }
+        },
+        { bucket },
+      );
+    },
+
+    async restoreReplaced(bucket, prefix, key) {
+      return call(
+        async () => {
+          // Without versions a replaced object is gone at once: only reading it (restic check) can tell.
+          if (!(await isVersioned(bucket))) return [];
+          // The objects are the machine's (their owner by ACL): the bucket policy lets the location's key at them.
+          const client = clientWith(key);
+          const Prefix = keyPrefix(prefix);
+          const { versions, deleted } = await versionsUnder(client, bucket, Prefix);
+          const byKey = new Map<string, ObjectVersion[]>();
+          for (const version of versions) {
+            if (!version.Key || version.Key.startsWith(`${Prefix}locks/`) || deleted.has(version.Key)) continue;
+            byKey.set(version.Key, [...(byKey.get(version.Key) ?? []), version]);
+          }
+          const restored: string[] = [];
+          for (const [Key, list] of byKey) {
+            // restic writes an object once, named by its content (a retry writes the same bytes): the first
+            // version is the backup, and a newest version with other content replaced it.
+            const [newest] = list;
+            const first = list[list.length - 1];
+            if (!newest || !first || list.length < 2 || newest.ETag === first.ETag) continue;
+            await client.send(
+              new CopyObjectCommand({
+                Bucket: bucket,
+                Key,
+                CopySource: `${bucket}/${Key.split('/').map(encodeURIComponent).join('/')}?versionId=${encodeURIComponent(first.VersionId ?? '')}`,
+              }),
+              within(),
+            );
+            restored.push(Key.slice(Prefix.length));
+          }
+          return restored;
         },
         { bucket },
       );

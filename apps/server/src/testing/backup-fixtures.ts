@@ -11,6 +11,7 @@ import {
   taskActions,
 } from '../db/schema/index.js';
 import type { NewTask } from '../features/backup-state/repo.js';
+import { createBackupStateService } from '../features/backup-state/service.js';
 
 /** Inserts packages, machines and tasks straight into the tables, for tests of what reads them. */
 export function backupFixtures(db: Db) {
@@ -146,4 +147,17 @@ export function backupFixtures(db: Db) {
       await db.update(customers).set({ superAdminUserId: userId }).where(eq(customers.id, customerId));
     },
   };
+}
+
+/** Tasks of the machine by these names, created as the portal creates them (its backup state service); their ids. */
+export async function createdTasks(db: Db, machineId: number, ...names: string[]): Promise<number[]> {
+  const fixtures = backupFixtures(db);
+  const backupState = createBackupStateService({ db });
+  const ids: number[] = [];
+  for (const name of names) {
+    const id = await backupState.createTask(fixtures.task(machineId, { name }));
+    if (!id) throw new Error(`task ${name} not created`);
+    ids.push(id);
+  }
+  return ids;
 }

@@ -21,9 +21,8 @@ export async function openTestDatabase(): Promise<Database> {
     await database.migrate();
     return database;
   }
-  const template = await postgresTemplate(baseUrl);
   const name = `portal_test_${randomBytes(6).toString('hex')}`;
-  await withAdmin(baseUrl, (admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+  await createFromTemplate(baseUrl, name);
   const database = await openDatabase({ databaseUrl: databaseUrl(baseUrl, name), dataDir: 'memory://' });
   await database.migrate();
   return {
@@ -69,37 +68,44 @@ const TEMPLATE_PREFIX = 'portal_template_';
 const TEMPLATE_LOCK = 7_310_042;
 
 /**
- * The migrated template database for this migration set, made on first use: migrated under another name and renamed
- * once complete, so a half-made template is never copied. Templates of older migration sets are dropped.
+ * A new database `name` copied from the migrated template of this migration set, made on first use: migrated under
+ * another name and renamed once complete, so a half-made template is never copied. Templates of other migration sets
+ * are dropped; the copy is made under the same lock, so a run beside this one (another checkout on the same server)
+ * cannot drop the template between its check and its copy.
  */
-async function postgresTemplate(baseUrl: string): Promise<string> {
+async function createFromTemplate(baseUrl: string, name: string): Promise<void> {
   const template = `${TEMPLATE_PREFIX}${migrationsFingerprint()}`;
-  return withAdmin(baseUrl, async (admin) => {
+  await withAdmin(baseUrl, async (admin) => {
     await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
     try {
-      const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [
-        `${TEMPLATE_PREFIX}%`,
-      ]);
-      if (rows.some((row) => row.datname === template)) return template;
-      for (const row of rows) {
-        // Another run may still be copying an older template: it is dropped by a later run instead.
-        await admin.query(`DROP DATABASE IF EXISTS ${row.datname}`).catch(() => {});
-      }
-      const building = `${template}_${randomBytes(4).toString('hex')}`;
-      await admin.query(`CREATE DATABASE ${building}`);
-      const database = await openDatabase({ databaseUrl: databaseUrl(baseUrl, building), dataDir: 'memory://' });
-      try {
-        await database.migrate();
-      } finally {
-        await database.close();
-      }
-      await untilUnused(admin, building);
-      await admin.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
-      return template;
+      await ensureTemplate(admin, baseUrl, template);
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
     } finally {
       await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
     }
   });
+}
+
+/** Makes the template unless it exists (under the caller's lock). */
+async function ensureTemplate(admin: pg.Client, baseUrl: string, template: string): Promise<void> {
+  const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+    `${TEMPLATE_PREFIX}%`,
+  ]);
+  if (rows.some((row) => row.datname === template)) return;
+  for (const row of rows) {
+    // A half-made template of a run that stopped is dropped too; one in use fails to drop and is left.
+    await admin.query(`DROP DATABASE IF EXISTS ${row.datname}`).catch(() => {});
+  }
+  const building = `${template}_${randomBytes(4).toString('hex')}`;
+  await admin.query(`CREATE DATABASE ${building}`);
+  const database = await openDatabase({ databaseUrl: databaseUrl(baseUrl, building), dataDir: 'memory://' });
+  try {
+    await database.migrate();
+  } finally {
+    await database.close();
+  }
+  await untilUnused(admin, building);
+  await admin.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
 }
 
 function databaseUrl(baseUrl: string, name: string): string {

@@ -1,4 +1,4 @@
-import { AGENT_CHANNEL, machineQueue, ROUTES } from '@portal/domain';
+import { AGENT_CHANNEL, machineQueue, ROUTES, type ServerToAgent } from '@portal/domain';
 import { expect } from 'vitest';
 import type { Database, Db } from '../db/client.js';
 import { eventually, listenOnLoopback, stompClient, type TestStomp } from '../features/live/testing.js';
@@ -82,4 +82,30 @@ export async function connectedAgent({ t, base }: ListeningApp, credential: Mach
     received: (requestId: string) =>
       commands.messages.some((m) => (JSON.parse(m.body) as { requestId?: string }).requestId === requestId),
   };
+}
+
+/**
+ * A protocol-level agent of the machine on the app listening at `base`: connected with a new credential, subscribed
+ * to its commands and handing each to `answer` with a `send` for its events. It joins `started`, the test file's
+ * live clients it stops after its tests.
+ */
+export async function answeringAgent(
+  db: Db,
+  base: string,
+  machineId: number,
+  started: TestStomp[],
+  answer: (command: ServerToAgent, send: (event: unknown) => void) => void,
+): Promise<void> {
+  const credential = await createMachineCredentials(db).issue(machineId);
+  if (!credential) throw new Error('no credential');
+  const agent = stompClient(`${base}${AGENT_CHANNEL.endpoint}`, {
+    connectHeaders: { login: String(credential.machineId), passcode: credential.token },
+  });
+  started.push(agent);
+  expect(await agent.connected).toBe('connected');
+  const send = (event: unknown) =>
+    agent.client.publish({ destination: AGENT_CHANNEL.events, body: JSON.stringify(event) });
+  agent.client.subscribe(AGENT_CHANNEL.commands, (frame) => answer(JSON.parse(frame.body) as ServerToAgent, send));
+  // The subscription is in place once a receipted frame after it is answered.
+  expect(await agent.sendWithReceipt('SUBSCRIBE', AGENT_CHANNEL.commands)).toBe(true);
 }

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './rgw-global-setup.js';
+import { freePort } from './rgw-cluster.js';
 
 /**
  * A PostgreSQL cluster and a Redis server of the test's own, on free ports, that the test may stop and start:

@@ -1,21 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const RGW_SCRIPTS = { up: join(root, 'scripts/rgw-up.sh'), down: join(root, 'scripts/rgw-down.sh') };
+import { freePort, type RgwCluster, stopRgwCluster } from './rgw-cluster.js';
 
 /** Where this run's cluster lives: chosen here, handed to the test files (testing/rgw.ts). */
-export interface RgwPlace {
-  dir: string;
+export interface RgwPlace extends RgwCluster {
   /** Made by the test file that starts the cluster; the others wait for `ready` beside it. */
   lockDir: string;
-  s3Port: number;
-  monPort: number;
 }
 
 /**
@@ -34,31 +26,7 @@ export default async function setup(project: TestProject) {
   };
   project.provide('rgw', place);
   return () => {
-    execFileSync('bash', [RGW_SCRIPTS.down], { env: { ...process.env, RGW_DIR: place.dir }, stdio: 'ignore' });
+    stopRgwCluster(place.dir);
     rmSync(parent, { recursive: true, force: true });
   };
-}
-
-/** A port nothing listens on now, on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** What scripts/rgw-up.sh wrote to `{dir}/admin.env`: RGW_ENDPOINT and the portal-admin user's key. */
-export function rgwAdminEnv(dir: string): Record<string, string> {
-  return Object.fromEntries(
-    readFileSync(join(dir, 'admin.env'), 'utf8')
-      .split('\n')
-      .filter((line) => line.includes('='))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
 }

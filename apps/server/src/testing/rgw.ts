@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import { createOutboundGuard } from '../net/outbound-guard.js';
 import type { SecretBox } from '../secrets.js';
 import type { StorageAccountConnection } from '../storage/provider.js';
-import { RGW_SCRIPTS, type RgwPlace, rgwAdminEnv } from './rgw-global-setup.js';
+import { requireCeph, rgwAdminEnv, startRgwCluster } from './rgw-cluster.js';
+import type { RgwPlace } from './rgw-global-setup.js';
 
 /**
  * Ceph's RADOS Gateway for the tests of the s3 storage provider: a real S3 service with bucket policies,
@@ -33,14 +32,9 @@ export interface Rgw {
   accountForm(name: string): Record<string, unknown>;
 }
 
-const MISSING =
-  'Ceph RGW is not installed: apt-get install -y --no-install-recommends ceph-mon ceph-osd radosgw ceph-common (.ci/run installs it)';
-
-const run = promisify(execFile);
-
 /** The run's RGW, started on first use. Fails with a clear message when Ceph is not installed. */
 export async function startedRgw(): Promise<Rgw> {
-  if (!['radosgw', 'ceph-mon', 'ceph-osd', 'radosgw-admin'].every(onPath)) throw new Error(MISSING);
+  requireCeph();
   const place = inject('rgw');
   if (!place) throw new Error('the server project has no RGW place: is testing/rgw-global-setup.ts its globalSetup?');
   const ready = join(dirname(place.lockDir), 'ready');
@@ -54,22 +48,15 @@ export async function startedRgw(): Promise<Rgw> {
   }
   if (starter) {
     try {
-      await run('bash', [RGW_SCRIPTS.up], {
-        env: {
-          ...process.env,
-          RGW_DIR: place.dir,
-          RGW_PORT: String(place.s3Port),
-          RGW_MON_PORT: String(place.monPort),
-        },
-      });
+      await startRgwCluster(place);
       writeFileSync(ready, '');
     } catch (error) {
-      writeFileSync(failed, String((error as { stderr?: string }).stderr ?? error));
-      throw new Error(`Ceph RGW did not start: ${(error as { stderr?: string }).stderr ?? error}`);
+      writeFileSync(failed, (error as Error).message);
+      throw error;
     }
   }
   for (let waited = 0; !existsSync(ready); waited += 100) {
-    if (existsSync(failed)) throw new Error(`Ceph RGW did not start: ${readFileSync(failed, 'utf8')}`);
+    if (existsSync(failed)) throw new Error(readFileSync(failed, 'utf8'));
     if (waited > 60_000) throw new Error('Ceph RGW did not start within 60 s');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -108,10 +95,6 @@ export async function startedRgw(): Promise<Rgw> {
 
 /** The guard as tests run it: loopback allowed, as ALLOW_PRIVATE_ENDPOINTS=true does. */
 export const loopbackGuard = () => createOutboundGuard({ allowPrivate: true });
-
-function onPath(binary: string): boolean {
-  return (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, binary)));
-}
 
 /** The storage account row a provider admin would add for this RGW: its admin key, the secret sealed. */
 export const rgwAccountValues = (rgw: Rgw, secrets: SecretBox) => ({

@@ -2,8 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { ROUTE_CHUNKS_FILE } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.js';
+import { TestClient } from '../testing/client.js';
+import { createTenants, FIXTURE_PASSWORD } from '../testing/fixtures.js';
 
 let t: TestApp;
 let dist: string;
@@ -25,6 +28,10 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'assets/big.js.br'), brotliCompressSync(script));
   writeFileSync(join(dist, 'assets/big.js.gz'), gzipSync(script));
   writeFileSync(join(dist, 'img/logo.png'), 'png');
+  writeFileSync(
+    join(dist, ROUTE_CHUNKS_FILE),
+    JSON.stringify({ dashboard: ['/assets/Dashboard.js', '/assets/api.js'] }),
+  );
   t = await createTestApp({ WEB_DIST_DIR: dist });
 });
 afterAll(async () => {
@@ -59,6 +66,23 @@ describe('serving the built web app (issue #2)', () => {
     expect(page.body).toContain('<script type="module" src="/assets/app.js"></script>');
     expect(page.body).toMatch(/<meta name="_csrf" content="[A-Za-z0-9_-]+">/);
     expect(page.body).toContain('<script type="application/json" id="initial-data">{"user":null');
+    // The header's logo is asked for with the scripts, not once they have run (issue 31, phones).
+    expect(page.body).toContain('<link rel="preload" as="image" fetchpriority="high" href="/img/logo.png"><title>');
+  });
+
+  it("names the page's own chunks of the build as module preloads, and no other page's (issue 31, phones)", async () => {
+    const tenants = await createTenants(t.database.db);
+    const client = new TestClient(t.app);
+    await client.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
+    const navigate = (url: string) => client.request({ method: 'GET', url, headers: { accept: 'text/html' } });
+    const dashboard = await navigate('/');
+    expect(dashboard.statusCode).toBe(200);
+    expect(dashboard.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/Dashboard.js"><link rel="modulepreload" crossorigin href="/assets/api.js">',
+    );
+    const profile = await navigate('/profile');
+    expect(profile.statusCode).toBe(200);
+    expect(profile.body).not.toContain('/assets/Dashboard.js');
   });
 });
 

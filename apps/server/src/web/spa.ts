@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import {
   brandFaviconUrl,
+  brandLogoUrl,
   brandNameOf,
   CSRF_FIELD_NAME,
   CSRF_HEADER_NAME,
@@ -14,7 +15,9 @@ import {
   PAGES,
   type PageKey,
   PUBLIC_PAGES,
+  ROUTE_CHUNKS_FILE,
   ROUTES,
+  type RouteChunks,
 } from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ShellService } from '../features/shell/service.js';
@@ -28,12 +31,33 @@ const FALLBACK_INDEX =
 const scriptSafeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The page's own title and icon, the brand's before any script runs (the app keeps them so). */
+/**
+ * The page's own title and icon, the brand's before any script runs (the app keeps them so), and its logo asked for
+ * with the scripts: every page's header shows it, and on a phone's network it was the dashboard's largest paint,
+ * requested only once the scripts had run (issue 31, phones).
+ */
 function brandHead(html: string, branding: InitialData['branding']): string {
   return html
     .replace(/<title>[^<]*<\/title>/, () => `<title>${attr(brandNameOf(branding))}</title>`)
-    .replace(/<link rel="icon" href="[^"]*"/, () => `<link rel="icon" href="${attr(brandFaviconUrl(branding))}"`);
+    .replace(/<link rel="icon" href="[^"]*"/, () => `<link rel="icon" href="${attr(brandFaviconUrl(branding))}"`)
+    .replace('<title>', () => `${logoPreload(branding)}<title>`);
 }
+
+/** Before the scripts and at high priority: on a phone's network it otherwise waited behind them. */
+function logoPreload(branding: InitialData['branding']): string {
+  return `<link rel="preload" as="image" fetchpriority="high" href="${attr(brandLogoUrl(branding))}">`;
+}
+
+/**
+ * The page's own code as module preloads (the build's ROUTE_CHUNKS_FILE, apps/web/route-chunks.ts): the task page's
+ * and the dashboard's chunks load beside the entry script instead of after it has run (issue 31, phones).
+ */
+function readRouteChunks(distDir: string | undefined): RouteChunks {
+  const file = distDir && join(distDir, ROUTE_CHUNKS_FILE);
+  return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RouteChunks) : {};
+}
+const routePreloads = (chunks: RouteChunks, page: PageKey | null) =>
+  ((page && chunks[page]) || []).map((file) => `<link rel="modulepreload" crossorigin href="${attr(file)}">`).join('');
 
 const isNavigation = (request: FastifyRequest) =>
   (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
@@ -71,6 +95,7 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
   const distDir = options.distDir && existsSync(join(options.distDir, 'index.html')) ? options.distDir : undefined;
   if (!distDir) app.log.warn('web app not built: pages are served without scripts (run npm run build)');
   const template = distDir ? readFileSync(join(distDir, 'index.html'), 'utf8') : FALLBACK_INDEX;
+  const routeChunks = readRouteChunks(distDir);
 
   if (distDir) {
     // The build writes each script and style sheet also as .br and .gz (apps/web/vite.config.ts): the file of
@@ -135,6 +160,7 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
       ...(request.signedIn?.mfaEnrolmentRequired ? { mfaEnrolmentRequired: true } : {}),
     };
     const head = [
+      routePreloads(routeChunks, matchPage(request.url.split('?')[0] ?? '/')),
       `<meta name="_csrf" content="${attr(request.csrfToken)}">`,
       `<meta name="_csrf_header" content="${CSRF_HEADER_NAME}">`,
       `<meta name="_csrf_parameter" content="${CSRF_FIELD_NAME}">`,

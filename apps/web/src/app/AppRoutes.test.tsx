@@ -1,5 +1,5 @@
-import { MESSAGES } from '@portal/domain';
-import { screen } from '@testing-library/react';
+import { MESSAGES, MFA_TEXTS, OPENAPI_TITLE } from '@portal/domain';
+import { screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, ok } from '../features/users/testing';
@@ -84,5 +84,39 @@ describe('the demo mailbox', () => {
   it('is not linked outside demo mode', () => {
     renderAt('/boltadmin/resellers', PROVIDER);
     expect(screen.queryByRole('link', { name: MESSAGES.demoMails.title })).toBeNull();
+  });
+});
+
+describe("browser tab titles of the pages outside ui/Page: '<page> · <brand>' (issue 31)", () => {
+  const signedOut = [
+    ['/login', 'Sign in'],
+    ['/forgot-password', 'Forgot password'],
+    ['/reset-password', 'Choose a new password'],
+    ['/signup', MESSAGES.signUp.title],
+    ['/login/mfa', MFA_TEXTS.secondStepTitle],
+    ['/manual', MESSAGES.manual.title],
+    ['/api/reference', OPENAPI_TITLE],
+    ['/nothing-here', 'Page not found'],
+  ] as const;
+
+  it.each(signedOut)('%s, signed out: %s', async (path, title) => {
+    fakeServer(() => ok({ elements: [], totalElements: 0, totalPages: 0 }));
+    renderWith(
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>,
+      { ...signedInData(), user: null },
+    );
+    await waitFor(() => expect(document.title).toBe(`${title} · Cloud Portal`));
+  });
+
+  it('names the not-found page in the shell and in the admin area', async () => {
+    renderAt('/nothing-here', SUPER_ADMIN);
+    await waitFor(() => expect(document.title).toBe('Page not found · Cloud Portal'));
+  });
+
+  it('names the not-found page of the admin area with its title', async () => {
+    renderAt('/boltadmin/nothing-here', PROVIDER);
+    await waitFor(() => expect(document.title).toBe('Page not found · Cloud Portal > Admin Area'));
   });
 });

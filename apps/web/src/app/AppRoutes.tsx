@@ -90,6 +90,9 @@ const ProviderResellerSettingsPage = lazy(() =>
     default: m.ProviderResellerSettingsPage,
   })),
 );
+const VerificationReportPage = lazy(() =>
+  import('../features/verification-report/VerificationReportPage').then((m) => ({ default: m.VerificationReportPage })),
+);
 const AuditPage = lazy(() => import('../features/audit/AuditPage').then((m) => ({ default: m.AuditPage })));
 
 /** 'admin' pages render in the admin area shell (002 §2.2), for provider admins only. */
@@ -152,6 +155,8 @@ const SCREENS: Record<PageKey, Screen> = {
   providerResellerSettings: { layout: 'admin', element: <ProviderResellerSettingsPage /> },
   providerAudit: { layout: 'admin', element: <AuditPage audience="provider" /> },
   accountAudit: { layout: 'shell', element: <AuditPage audience="account" /> },
+  verificationReport: { layout: 'shell', element: <VerificationReportPage audience="account" /> },
+  providerVerificationReport: { layout: 'admin', element: <VerificationReportPage audience="provider" /> },
 };
 
 /** PAGES patterns write parameters as {id}; the router wants :id. */

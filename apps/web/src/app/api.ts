@@ -10,7 +10,8 @@ import {
   withQuery,
 } from '@portal/domain';
 import type { z } from 'zod';
-import { csrfToken } from './initial-data';
+import { takePageRead } from './early-reads';
+import { callHeaders } from './initial-data';
 import { isSigningOut } from './signing-out';
 
 /** A call that did not produce an envelope (network failure, non-JSON answer). */
@@ -34,8 +35,7 @@ export interface ApiResult<T> {
 async function send<T>(method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
   // Every call carries the CSRF token: the server asks for it on each call that changes state, a GET among them
   // (setting the default storage account).
-  const { header, token } = csrfToken();
-  const headers: Record<string, string> = { Accept: 'application/json', [header]: token };
+  const headers = callHeaders();
   let init: RequestInit = { method, headers, credentials: 'same-origin' };
   if (body instanceof FormData) {
     init = { ...init, body };
@@ -45,7 +45,8 @@ async function send<T>(method: string, path: string, body?: unknown): Promise<Ap
   }
   let response: Response;
   try {
-    response = await fetch(path, init);
+    // The task page's first read may have been started by the entry script (early-reads.ts).
+    response = await ((method === 'GET' && body === undefined && takePageRead(path)) || fetch(path, init));
   } catch {
     throw new CommunicationError();
   }

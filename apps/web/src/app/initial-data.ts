@@ -26,3 +26,9 @@ export function readInitialData(): InitialData {
 export function csrfToken(): { header: string; token: string } {
   return { header: meta('_csrf_header') || CSRF_HEADER_NAME, token: meta('_csrf') };
 }
+
+/** The headers of every call: JSON answers, and the CSRF token (the server asks for it on each call that changes state). */
+export function callHeaders(): Record<string, string> {
+  const { header, token } = csrfToken();
+  return { Accept: 'application/json', [header]: token };
+}

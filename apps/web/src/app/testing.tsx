@@ -5,6 +5,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { vi } from 'vitest';
+import { ToastHost } from '../ui/ToastHost';
 import { SessionProvider } from './session';
 
 export type TestUser = NonNullable<InitialData['user']>;
@@ -50,6 +51,17 @@ export function renderWith(ui: ReactNode, initial: InitialData) {
 /** Renders `ui` for a signed-in user with a fresh query client; answers the user-event handle. */
 export function renderSignedIn(ui: ReactNode, overrides: Partial<TestUser> = {}) {
   return renderWith(ui, signedInData(overrides));
+}
+
+/** Renders `ui` (a dialog, a form) for a signed-in user with the toast host beside it, to read its toasts. */
+export function renderWithToasts(ui: ReactNode, overrides: Partial<TestUser> = {}) {
+  return renderSignedIn(
+    <>
+      {ui}
+      <ToastHost />
+    </>,
+    overrides,
+  );
 }
 
 /** Types each text into the field its label names, in the order given (as a person fills in a form). */

@@ -1,36 +1,33 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ChangeStatusDialog } from './ChangeStatusDialog';
+import { Reopenable } from './testing';
 
 type Status = 'ACTIVE' | 'SUSPENDED' | 'BLOCKED';
 const TEXTS: Record<Status, string> = { ACTIVE: 'Active', SUSPENDED: 'Suspended', BLOCKED: 'Blocked' };
 const MISMATCH = 'Must complete backup machine name to confirm status change';
 
 function Harness({ options, onConfirm }: { options: Status[]; onConfirm: (status: Status) => Promise<void> }) {
-  const [show, setShow] = useState(true);
   return (
-    <>
-      <button type="button" onClick={() => setShow(true)}>
-        Open
-      </button>
-      <ChangeStatusDialog
-        show={show}
-        onHide={() => setShow(false)}
-        title="Change status"
-        intro={<p>Change the status of alpha-01.</p>}
-        statusOptions={options}
-        statusTexts={TEXTS}
-        statusLabel="New status"
-        prompt="Type the machine name to confirm."
-        expectedName="alpha-01"
-        mismatchMessage={MISMATCH}
-        confirmLabel="Change"
-        onConfirm={onConfirm}
-        animation={false}
-      />
-    </>
+    <Reopenable>
+      {(dialog) => (
+        <ChangeStatusDialog
+          {...dialog}
+          title="Change status"
+          intro={<p>Change the status of alpha-01.</p>}
+          statusOptions={options}
+          statusTexts={TEXTS}
+          statusLabel="New status"
+          prompt="Type the machine name to confirm."
+          expectedName="alpha-01"
+          mismatchMessage={MISMATCH}
+          confirmLabel="Change"
+          onConfirm={onConfirm}
+          animation={false}
+        />
+      )}
+    </Reopenable>
   );
 }
 

@@ -1,26 +1,17 @@
 import Form from 'react-bootstrap/Form';
-import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
-
-export interface CheckboxFieldProps<F extends FieldValues> {
-  form: UseFormReturn<F>;
-  name: Path<F>;
-  label: string;
-  /** Id prefix, so two forms on one page can share field names. */
-  idPrefix?: string;
-}
+import type { FieldValues } from 'react-hook-form';
+import { type FieldProps, fieldMessage } from './LabelledField';
 
 /** A checkbox bound to react-hook-form, with its message (client or server) under it. */
-export function CheckboxField<F extends FieldValues>({ form, name, label, idPrefix = '' }: CheckboxFieldProps<F>) {
-  const error = form.formState.errors[name];
-  const message = typeof error?.message === 'string' ? error.message : undefined;
+export function CheckboxField<F extends FieldValues>({ form, name, label, idPrefix = '' }: FieldProps<F>) {
   return (
     <Form.Group className="mb-3" controlId={`${idPrefix}${name}`}>
       <Form.Check
         type="checkbox"
         label={label}
         {...form.register(name)}
-        isInvalid={Boolean(error)}
-        feedback={message}
+        isInvalid={Boolean(form.formState.errors[name])}
+        feedback={fieldMessage(form, name)}
         feedbackType="invalid"
       />
     </Form.Group>

@@ -1,9 +1,9 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ConfirmByNameDialog } from './ConfirmByNameDialog';
 import type { DialogSubmission } from './ConfirmDialog';
+import { Reopenable, renderReopenable } from './testing';
 
 const MISMATCH = 'Must complete backup machine name to confirm deletion';
 
@@ -16,24 +16,21 @@ function Harness({
   onConfirm: () => Promise<void>;
   submission?: DialogSubmission;
 }) {
-  const [show, setShow] = useState(true);
   return (
-    <>
-      <button type="button" onClick={() => setShow(true)}>
-        Open
-      </button>
-      <ConfirmByNameDialog
-        show={show}
-        onHide={() => setShow(false)}
-        title="Delete backup machine"
-        prompt={<>Type the machine name to confirm deletion.</>}
-        expectedName={expectedName}
-        mismatchMessage={MISMATCH}
-        confirmLabel="Delete"
-        onConfirm={onConfirm}
-        submission={submission}
-      />
-    </>
+    <Reopenable>
+      {(dialog) => (
+        <ConfirmByNameDialog
+          {...dialog}
+          title="Delete backup machine"
+          prompt={<>Type the machine name to confirm deletion.</>}
+          expectedName={expectedName}
+          mismatchMessage={MISMATCH}
+          confirmLabel="Delete"
+          onConfirm={onConfirm}
+          submission={submission}
+        />
+      )}
+    </Reopenable>
   );
 }
 
@@ -106,26 +103,20 @@ describe('ConfirmByNameDialog', () => {
   });
 
   it('shows controls above the prompt and tells its owner when it has closed', async () => {
-    const user = userEvent.setup();
     const onExited = vi.fn();
-    function WithExtras() {
-      const [show, setShow] = useState(true);
-      return (
-        <ConfirmByNameDialog
-          show={show}
-          onHide={() => setShow(false)}
-          title="Change status"
-          before={<p>New status: SUSPENDED</p>}
-          prompt={<>Type the machine name to confirm.</>}
-          expectedName="alpha-01"
-          mismatchMessage={MISMATCH}
-          confirmLabel="Change"
-          onConfirm={async () => {}}
-          onExited={onExited}
-        />
-      );
-    }
-    render(<WithExtras />);
+    const user = renderReopenable((dialog) => (
+      <ConfirmByNameDialog
+        {...dialog}
+        title="Change status"
+        before={<p>New status: SUSPENDED</p>}
+        prompt={<>Type the machine name to confirm.</>}
+        expectedName="alpha-01"
+        mismatchMessage={MISMATCH}
+        confirmLabel="Change"
+        onConfirm={async () => {}}
+        onExited={onExited}
+      />
+    ));
     const before = screen.getByText('New status: SUSPENDED');
     const prompt = screen.getByText('Type the machine name to confirm.');
     expect(before.compareDocumentPosition(prompt) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();

@@ -1,9 +1,9 @@
 import type { ServerMessage } from '@portal/domain';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from './ConfirmDialog';
+import { renderReopenable } from './testing';
 
 const message = (text: string): ServerMessage => ({
   type: 'ERROR',
@@ -46,24 +46,18 @@ describe('ConfirmDialog', () => {
 describe('ConfirmDialog with a submission', () => {
   it('shows its global errors under the question and clears them once closed', async () => {
     const clearErrors = vi.fn();
-    const user = userEvent.setup();
-    function Harness() {
-      const [show, setShow] = useState(true);
-      return (
-        <ConfirmDialog
-          show={show}
-          title="Delete user"
-          confirmLabel="Delete"
-          onConfirm={async () => undefined}
-          onHide={() => setShow(false)}
-          submission={{ globalErrors: [message('User has linked packages')], clearErrors }}
-          animation={false}
-        >
-          <p>Are you sure?</p>
-        </ConfirmDialog>
-      );
-    }
-    render(<Harness />);
+    const user = renderReopenable((dialog) => (
+      <ConfirmDialog
+        {...dialog}
+        title="Delete user"
+        confirmLabel="Delete"
+        onConfirm={async () => undefined}
+        submission={{ globalErrors: [message('User has linked packages')], clearErrors }}
+        animation={false}
+      >
+        <p>Are you sure?</p>
+      </ConfirmDialog>
+    ));
     const errors = screen.getByTestId('global-errors');
     expect(errors).toHaveTextContent('User has linked packages');
     const question = screen.getByText('Are you sure?');

@@ -1,5 +1,6 @@
 import Form from 'react-bootstrap/Form';
-import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import type { FieldValues } from 'react-hook-form';
+import { type FieldProps, LabelledField } from './LabelledField';
 
 export interface SelectOption {
   value: string | number;
@@ -12,15 +13,10 @@ export interface SelectOptionGroup {
   options: readonly SelectOption[];
 }
 
-export interface SelectFieldProps<F extends FieldValues> {
-  form: UseFormReturn<F>;
-  name: Path<F>;
-  label: string;
+export interface SelectFieldProps<F extends FieldValues> extends FieldProps<F> {
   /** Options, and groups of options under their heading, in the order shown. */
   options: ReadonlyArray<SelectOption | SelectOptionGroup>;
   disabled?: boolean;
-  /** Id prefix, so two forms on one page can share field names. */
-  idPrefix?: string;
 }
 
 const optionOf = (option: SelectOption) => (
@@ -30,31 +26,22 @@ const optionOf = (option: SelectOption) => (
 );
 
 /** A labelled select bound to react-hook-form, with its message (client or server) under it. */
-export function SelectField<F extends FieldValues>({
-  form,
-  name,
-  label,
-  options,
-  disabled,
-  idPrefix = '',
-}: SelectFieldProps<F>) {
-  const error = form.formState.errors[name];
-  const message = typeof error?.message === 'string' ? error.message : undefined;
+export function SelectField<F extends FieldValues>({ options, disabled, ...field }: SelectFieldProps<F>) {
   return (
-    <Form.Group className="mb-3" controlId={`${idPrefix}${name}`}>
-      <Form.Label>{label}</Form.Label>
-      <Form.Select {...form.register(name)} disabled={disabled} isInvalid={Boolean(error)}>
-        {options.map((entry) =>
-          'group' in entry ? (
-            <optgroup key={`group:${entry.group}`} label={entry.group}>
-              {entry.options.map(optionOf)}
-            </optgroup>
-          ) : (
-            optionOf(entry)
-          ),
-        )}
-      </Form.Select>
-      <Form.Control.Feedback type="invalid">{message}</Form.Control.Feedback>
-    </Form.Group>
+    <LabelledField {...field}>
+      {(invalid) => (
+        <Form.Select {...field.form.register(field.name)} disabled={disabled} isInvalid={invalid}>
+          {options.map((entry) =>
+            'group' in entry ? (
+              <optgroup key={`group:${entry.group}`} label={entry.group}>
+                {entry.options.map(optionOf)}
+              </optgroup>
+            ) : (
+              optionOf(entry)
+            ),
+          )}
+        </Form.Select>
+      )}
+    </LabelledField>
   );
 }

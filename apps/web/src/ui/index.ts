@@ -1,8 +1,11 @@
 export * from './ActionDialogs';
+export * from './AfterFirstPaint';
 export * from './BarChart';
 export * from './BrowserPagedTable';
+export * from './ByPathId';
 export * from './ChangeStatusDialog';
 export * from './CheckboxField';
+export * from './ChoiceDialog';
 export * from './ConfirmByNameDialog';
 export * from './ConfirmDialog';
 export * from './DataTable';
@@ -13,6 +16,8 @@ export * from './FormActionButton';
 export * from './FormDialog';
 export * from './FormModal';
 export * from './GlobalErrors';
+export * from './LabelledField';
+export * from './lazyDialog';
 export * from './mutation';
 export * from './NotFound';
 export * from './Page';
@@ -25,8 +30,10 @@ export * from './SearchBox';
 export * from './Section';
 export * from './SelectField';
 export * from './StatusBadge';
+export * from './SubmitButton';
 export * from './serverMessages';
 export * from './TextField';
+export * from './TextFields';
 export * from './ToastHost';
 // SchedulePicker and TreePicker are imported by their own paths: the dialogs using them load lazily, and the
 // shared ui chunk is part of the first page.

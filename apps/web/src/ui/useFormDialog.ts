@@ -21,8 +21,8 @@ export interface SubmitFormOptions<F extends FieldValues, S extends z.ZodType, V
   routing?: { globalFieldNames: readonly string[] };
   /** Id prefix of the fields, so two forms on one page can share field names. */
   idPrefix?: string;
-  /** What follows the answer (given what was sent). */
-  onOutcome?: (outcome: SubmitOutcome<T>, sent: V) => void;
+  /** What follows the answer (given what was sent); the form stays busy until it is done. */
+  onOutcome?: (outcome: SubmitOutcome<T>, sent: V) => void | Promise<void>;
 }
 
 /**
@@ -55,7 +55,7 @@ export function useSubmitForm<F extends FieldValues, S extends z.ZodType, V, T>(
   const onSubmit = form.handleSubmit(async (values) => {
     const sent = variables(schema.parse(values), values);
     const outcome = await submit(sent);
-    onOutcome?.(outcome, sent);
+    await onOutcome?.(outcome, sent);
   });
   const submitting = form.formState.isSubmitting;
   return { form, field: { form, idPrefix }, onSubmit, submitting, globalErrors, clearErrors };
@@ -68,7 +68,7 @@ export interface FormDialogOptions<F extends FieldValues, S extends z.ZodType, V
   onHide: () => void;
   animation?: boolean;
   /** What follows the answer (given what was sent) instead of closing on success. */
-  onOutcome?: (outcome: SubmitOutcome<T>, sent: V) => void;
+  onOutcome?: (outcome: SubmitOutcome<T>, sent: V) => void | Promise<void>;
 }
 
 /** What FormDialog shows: the modal's state and the submission's global errors. */
@@ -95,8 +95,8 @@ export function useFormDialog<F extends FieldValues, S extends z.ZodType, V, T>(
 }: FormDialogOptions<F, S, V, T>) {
   const { form, field, onSubmit, submitting, globalErrors, clearErrors } = useSubmitForm({
     ...options,
-    onOutcome: (outcome, sent) => {
-      if (onOutcome) onOutcome(outcome, sent);
+    onOutcome: async (outcome, sent) => {
+      if (onOutcome) await onOutcome(outcome, sent);
       else if (outcome.close) onHide();
     },
   });

@@ -126,6 +126,18 @@ export function integerField(
   });
 }
 
+/** An optional whole number in [min, max]: absent, null or blank is null; otherwise integerField's rules. */
+export function optionalIntegerField(label: string, bounds: { min?: number; max?: number; unit?: string }) {
+  const number = integerField(label, bounds);
+  return numberInput.transform((value, ctx) => {
+    if (isBlankNumber(value)) return null;
+    const parsed = number.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.issues.push({ code: 'custom', message: issue.message, input: value });
+    return z.NEVER;
+  });
+}
+
 /** A positive whole number a database id column can hold (a larger one would make the query fail, not miss). */
 const isStoredId = (n: number) => Number.isSafeInteger(n) && n > 0 && n <= ID_MAX;
 

@@ -40,5 +40,7 @@ export const makeTaskAction = (overrides: Partial<TaskActionRow> = {}): TaskActi
   cancellable: false,
   restoreSummary: null,
   report: makeRunReport(),
+  changeAlert: null,
+  smallerThanUsual: false,
   ...overrides,
 });

@@ -2,6 +2,7 @@ import {
   ACTION_TYPES,
   BACKUP_TYPES,
   type BackupItemType,
+  type ChangeReason,
   type DownloadRequest,
   MACHINE_STATUSES,
   MESSAGE_TYPES,
@@ -19,6 +20,7 @@ import {
   TASK_STATUSES,
   TIME_UNITS,
   type TransferPhase,
+  type VerificationStatus,
 } from '@portal/domain';
 import { sql } from 'drizzle-orm';
 import {
@@ -329,6 +331,29 @@ export const backupTasks = pgTable(
      * not delete backup data); cleared when `forget --prune` succeeded.
      */
     retentionDueAt: ts('retention_due_at'),
+    /**
+     * Issue 32: the unusual run (task_actions.id) that holds the task's retention until someone acknowledges it;
+     * while set, retention forgets nothing.
+     */
+    retentionHoldActionId: bigint('retention_hold_action_id', { mode: 'number' }),
+    /**
+     * Issue 32 item 3, 'Last verified': the facts of the task's last proofs, kept by features/verification when a
+     * restore test or a data check ends, and the status the domain's verificationStatus gives them (the overdue sweep
+     * turns VERIFIED into OVERDUE at `verification_overdue_at`), so task lists and the dashboard read no history.
+     */
+    verificationStatus: varchar('verification_status', { length: 16 })
+      .$type<VerificationStatus>()
+      .notNull()
+      .default('NEVER'),
+    verificationStatusSince: ts('verification_status_since').notNull().defaultNow(),
+    lastRestoreTestAt: ts('last_restore_test_at'),
+    lastRestoreTestFiles: integer('last_restore_test_files'),
+    restoreTestFailed: boolean('restore_test_failed').notNull().default(false),
+    lastFullReadAt: ts('last_full_read_at'),
+    dataCheckDamaged: boolean('data_check_damaged').notNull().default(false),
+    verificationOverdueAt: ts('verification_overdue_at'),
+    /** When the schedule's next restore test of the task is due (its last test's start plus the interval). */
+    restoreTestDueAt: ts('restore_test_due_at').notNull().defaultNow(),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
   },
@@ -352,6 +377,20 @@ export const backupTasks = pgTable(
     index('backup_tasks_customer_attention_idx')
       .on(t.customerId, t.displayStatusSince.desc(), t.id.desc())
       .where(sql`${t.displayStatus} in ('LAST_FAILED', 'MISSED')`),
+    // Issue 32 item 3: the restore test schedule and the overdue sweep read only what is due.
+    index('backup_tasks_restore_test_due_idx').on(t.restoreTestDueAt).where(sql`${t.status} = 'ACTIVE'`),
+    index('backup_tasks_verification_overdue_idx')
+      .on(t.verificationOverdueAt)
+      .where(sql`${t.verificationStatus} = 'VERIFIED'`),
+    // The dashboard's tasks by verification status, across all and per customer, and 'Needs attention'.
+    index('backup_tasks_verification_status_idx').on(t.verificationStatus, t.id),
+    index('backup_tasks_customer_verification_status_idx').on(t.customerId, t.verificationStatus, t.id),
+    index('backup_tasks_verification_attention_idx')
+      .on(t.verificationStatusSince.desc(), t.id.desc())
+      .where(sql`${t.verificationStatus} in ('FAILED', 'OVERDUE')`),
+    index('backup_tasks_customer_verification_attention_idx')
+      .on(t.customerId, t.verificationStatusSince.desc(), t.id.desc())
+      .where(sql`${t.verificationStatus} in ('FAILED', 'OVERDUE')`),
   ],
 );
 
@@ -400,6 +439,12 @@ export const taskActions = pgTable(
     progressSecondsRemaining: integer('progress_seconds_remaining'),
     /** What the finished backup did (restic's summary counts and duration); null from older agents. */
     summary: jsonb('summary').$type<RunSummary>(),
+    /** Issue 32: why the finished run looks like ransomware at work (the domain's detectChange); null: it does not. */
+    changeReasons: jsonb('change_reasons').$type<ChangeReason[]>(),
+    /** When someone acknowledged the unusual run (the audit trail says who). */
+    changeAcknowledgedAt: ts('change_acknowledged_at'),
+    /** Issue 32: the run's total size was far below the task's usual one. */
+    smallerThanUsual: boolean('smaller_than_usual').notNull().default(false),
   },
   (t) => [
     uniqueIndex('task_actions_run_key_uq').on(t.backupMachineId, t.runKey),

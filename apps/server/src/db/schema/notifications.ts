@@ -31,6 +31,8 @@ export const userNotificationSettings = pgTable(
     runMissed: boolean('run_missed').notNull(),
     machineOffline: boolean('machine_offline').notNull(),
     quota: boolean('quota').notNull(),
+    /** Issue 32 item 3: a task's verification failed or is overdue (defaults like runFailed). */
+    verification: boolean('verification').notNull().default(false),
     summary: varchar('summary', { length: 10 }).$type<SummaryFrequency>().notNull(),
     allMachines: boolean('all_machines').notNull(),
     summarySentFor: date('summary_sent_for', { mode: 'string' }),

@@ -179,3 +179,18 @@ export const realtimeCommandOutput = pgTable(
   },
   (t) => [primaryKey({ columns: [t.commandId, t.seq] })],
 );
+
+/**
+ * A machine's current or last burst of attempts on its backups (issue 32): refused deletes and overwrites on the
+ * embedded storage, replaced objects found in an S3 bucket. One row per machine, updated by one upsert per
+ * attempt, so a machine hammering the storage costs one row and the provider one alert per burst: an attempt more
+ * than TAMPERING_BURST_MINUTES after the last starts a new burst (started_at moves, attempts restart at 1).
+ */
+export const storageTamperingBursts = pgTable('storage_tampering_bursts', {
+  backupMachineId: integer('backup_machine_id')
+    .primaryKey()
+    .references(() => backupMachines.id, { onDelete: 'cascade' }),
+  startedAt: ts('started_at').notNull(),
+  lastAt: ts('last_at').notNull(),
+  attempts: integer('attempts').notNull(),
+});

@@ -1,4 +1,5 @@
-import { integer, pgTable, primaryKey } from 'drizzle-orm/pg-core';
+import type { VerificationStatus } from '@portal/domain';
+import { integer, pgTable, primaryKey, varchar } from 'drizzle-orm/pg-core';
 import { taskDisplayStatusEnum } from './backup.js';
 
 /**
@@ -16,4 +17,18 @@ export const taskStatusCounts = pgTable(
     n: integer('n').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.customerId, t.displayStatus] })],
+);
+
+/**
+ * How many tasks of each customer have each verification status (issue 32 item 3): the dashboard's verification
+ * badge sums a few rows per customer, kept by statement triggers on backup_tasks like task_status_counts.
+ */
+export const taskVerificationCounts = pgTable(
+  'task_verification_counts',
+  {
+    customerId: integer('customer_id').notNull(),
+    verificationStatus: varchar('verification_status', { length: 16 }).$type<VerificationStatus>().notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.verificationStatus] })],
 );

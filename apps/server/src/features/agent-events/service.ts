@@ -42,7 +42,12 @@ export function createAgentEventService(deps: {
   /** A backup run finished: the portal's retention and pruning of removed accounts (features/retention, issue 16). */
   backupRunFinished?: (
     taskId: number,
-    run: { snapshotMade: boolean; numberOfSnapshotsToKeep: number; panelAccounts?: readonly string[] | undefined },
+    run: {
+      actionId: number;
+      snapshotMade: boolean;
+      numberOfSnapshotsToKeep: number;
+      panelAccounts?: readonly string[] | undefined;
+    },
   ) => Promise<void>;
   /** A task's run ended, in the transaction that recorded it (the failure and warning alerts, issue 17). */
   runEnded?: (
@@ -206,6 +211,7 @@ export function createAgentEventService(deps: {
           const task = await repo.taskOfMachine(machine.id, run.taskId);
           if (task && run.type === 'BACKUP_RUN') {
             await deps.backupRunFinished?.(run.taskId, {
+              actionId: run.id,
               snapshotMade: event.snapshotId !== null,
               numberOfSnapshotsToKeep: task.numberOfSnapshotsToKeep,
               panelAccounts: event.panelAccounts,
@@ -254,6 +260,7 @@ export function createAgentEventService(deps: {
         case 'realtimeFinished':
         case 'fileSearchMatches':
         case 'fileSearchFinished':
+        case 'restoreTestFinished':
           // Answers to commands: the live channel routes them to the browser that asked.
           return [];
       }

@@ -1,15 +1,7 @@
 import { ATTENTION_KINDS, type AttentionKind } from '@portal/domain';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../db/client.js';
-
-/**
- * Whose items 'Needs attention' lists: every tenant's (the provider), or these customers' (a customer's admins:
- * their own; a reseller admin's: its own and its child customers) or only the machines assigned to one user of
- * them (a customer user).
- */
-export type AttentionScope =
-  | { kind: 'all' }
-  | { kind: 'customers'; customerIds: readonly number[]; assignedUserId: number | null };
+import { type TenantScope, tenantScopeCondition } from '../verification/scope.js';
 
 /** One listed item with what its link and its text need. */
 export interface AttentionRow {
@@ -26,28 +18,13 @@ export interface AttentionRow {
   taskName: string | null;
 }
 
-/**
- * The scope as a condition on a machine's customer (`customer`: that column or a task's copy of it) and assigned
- * user.
- */
-function inScope(scope: AttentionScope, customer: SQL, machine: string): SQL {
-  if (scope.kind === 'all') return sql`true`;
-  // One customer by equality, so that its per-customer index gives its rows in order; several as one array.
-  const [only, ...others] = scope.customerIds;
-  const customers =
-    only !== undefined && others.length === 0
-      ? sql`${customer} = ${only}`
-      : sql`${customer} = any(${`{${scope.customerIds.join(',')}}`}::int[])`;
-  if (scope.assignedUserId === null) return customers;
-  return sql`${customers} and ${sql.raw(machine)}.assigned_user_id = ${scope.assignedUserId}`;
-}
-
 // Every condition below repeats its partial index's predicate (migration 0029) so that the planner uses it, and
 // every order its index's (descending, nulls last), so that a kind's newest rows are its index's first ones.
 const TASKS = sql`t.display_status in ('LAST_FAILED', 'MISSED')`;
 const STALLED = sql`a.status in ('INITIATED', 'IN_PROGRESS') and a.stalled_at is not null`;
 const OVER_QUOTA = sql`m.status in ('OVER_PER_MACHINE_QUOTA', 'PACKAGE_OVER_QUOTA') and not m.being_deleted`;
 const OFFLINE = sql`not m.online and m.last_seen_at is not null and not m.being_deleted`;
+const VERIFICATION = sql`t.verification_status in ('FAILED', 'OVERDUE')`;
 
 const MACHINE_COLUMNS = sql`m.customer_id, c.display_name as customer_name, c.parent_reseller_customer_id,
   m.backup_package_id as package_id, m.id as machine_id, m.name as machine_name, m.assigned_user_id`;
@@ -74,17 +51,9 @@ const nullableId = (id: number | string | null) => (id === null ? null : Number(
  */
 export function createAttentionReads(db: Executor) {
   return {
-    /** A reseller's child customers, whose items its admins see besides their own. */
-    async childCustomerIds(resellerCustomerId: number): Promise<number[]> {
-      const rows = rowsOf<{ id: number }>(
-        await db.execute(sql`select id from customers where parent_reseller_customer_id = ${resellerCustomerId}`),
-      );
-      return rows.map((row) => Number(row.id));
-    },
-
-    async attentionItems(scope: AttentionScope, limit: number): Promise<AttentionRow[]> {
-      const taskScope = inScope(scope, sql`t.customer_id`, 'm');
-      const machineScope = inScope(scope, sql`m.customer_id`, 'm');
+    async attentionItems(scope: TenantScope, limit: number): Promise<AttentionRow[]> {
+      const taskScope = tenantScopeCondition(scope, sql`t.customer_id`, 'm');
+      const machineScope = tenantScopeCondition(scope, sql`m.customer_id`, 'm');
       const rows = rowsOf<RawRow>(
         await db.execute(sql`
           (select case t.display_status when 'MISSED' then 'TASK_MISSED' else 'TASK_FAILED' end as kind,
@@ -104,6 +73,13 @@ export function createAttentionReads(db: Executor) {
              from backup_machines m join customers c on c.id = m.customer_id
             where ${OVER_QUOTA} and ${machineScope}
             order by m.status_since desc nulls last, m.id desc nulls last limit ${limit})
+          union all
+          (select case t.verification_status when 'FAILED' then 'VERIFICATION_FAILED' else 'VERIFICATION_OVERDUE' end,
+                  t.verification_status_since, ${MACHINE_COLUMNS}, t.id, t.name
+             from backup_tasks t join backup_machines m on m.id = t.backup_machine_id
+             join customers c on c.id = m.customer_id
+            where ${VERIFICATION} and ${taskScope}
+            order by t.verification_status_since desc nulls last, t.id desc nulls last limit ${limit})
           union all
           (select 'MACHINE_OFFLINE', m.last_seen_at, ${MACHINE_COLUMNS}, null, null
              from backup_machines m join customers c on c.id = m.customer_id
@@ -128,9 +104,9 @@ export function createAttentionReads(db: Executor) {
     },
 
     /** Every item of the scope per kind, and whether the scope has any machine at all. */
-    async attentionCounts(scope: AttentionScope) {
-      const taskScope = inScope(scope, sql`t.customer_id`, 'm');
-      const machineScope = inScope(scope, sql`m.customer_id`, 'm');
+    async attentionCounts(scope: TenantScope) {
+      const taskScope = tenantScopeCondition(scope, sql`t.customer_id`, 'm');
+      const machineScope = tenantScopeCondition(scope, sql`m.customer_id`, 'm');
       // A customer user's tasks need their machine for the assigned user; everyone else's need none.
       const taskFrom =
         scope.kind === 'customers' && scope.assignedUserId !== null
@@ -139,6 +115,8 @@ export function createAttentionReads(db: Executor) {
       // The status is a literal, not a parameter, so that the planner sees it within the partial index.
       const tasks = (status: 'LAST_FAILED' | 'MISSED') =>
         sql`(select count(*) from ${taskFrom} where ${TASKS} and t.display_status = ${sql.raw(`'${status}'`)} and ${taskScope})`;
+      const verifications = (status: 'FAILED' | 'OVERDUE') =>
+        sql`(select count(*) from ${taskFrom} where ${VERIFICATION} and t.verification_status = ${sql.raw(`'${status}'`)} and ${taskScope})`;
       const machines = (condition: SQL) =>
         sql`(select count(*) from backup_machines m where ${condition} and ${machineScope})`;
       const [row] = rowsOf<Record<AttentionKind, number | string> & { has_machines: boolean }>(
@@ -147,6 +125,8 @@ export function createAttentionReads(db: Executor) {
                  (select count(*) from task_actions a join backup_machines m on m.id = a.backup_machine_id
                    where ${STALLED} and ${machineScope}) as "RUN_STALLED",
                  ${machines(OVER_QUOTA)} as "OVER_QUOTA", ${machines(OFFLINE)} as "MACHINE_OFFLINE",
+                 ${verifications('FAILED')} as "VERIFICATION_FAILED",
+                 ${verifications('OVERDUE')} as "VERIFICATION_OVERDUE",
                  exists (select 1 from backup_machines m where ${machineScope}) as has_machines`),
       );
       const counts = Object.fromEntries(ATTENTION_KINDS.map((kind) => [kind, Number(row?.[kind] ?? 0)])) as Record<

@@ -98,7 +98,15 @@ describe('needs attention', () => {
       ['TASK_MISSED', 'alpha-user', 'Photos'],
       ['OVER_QUOTA', 'alpha-other', null],
     ]);
-    expect(list.counts).toEqual({ TASK_FAILED: 2, TASK_MISSED: 1, RUN_STALLED: 1, OVER_QUOTA: 1, MACHINE_OFFLINE: 2 });
+    expect(list.counts).toEqual({
+      TASK_FAILED: 2,
+      TASK_MISSED: 1,
+      RUN_STALLED: 1,
+      OVER_QUOTA: 1,
+      MACHINE_OFFLINE: 2,
+      VERIFICATION_FAILED: 0,
+      VERIFICATION_OVERDUE: 0,
+    });
     expect(list.hasMachines).toBe(true);
     const customerId = ctx.tenants.customerA.customerId;
     expect(list.items[4]).toEqual<AttentionItem>({
@@ -128,7 +136,15 @@ describe('needs attention', () => {
       'alpha-user',
       'alpha-other',
     ]);
-    expect(list.counts).toEqual({ TASK_FAILED: 1, TASK_MISSED: 1, RUN_STALLED: 1, OVER_QUOTA: 1, MACHINE_OFFLINE: 1 });
+    expect(list.counts).toEqual({
+      TASK_FAILED: 1,
+      TASK_MISSED: 1,
+      RUN_STALLED: 1,
+      OVER_QUOTA: 1,
+      MACHINE_OFFLINE: 1,
+      VERIFICATION_FAILED: 0,
+      VERIFICATION_OVERDUE: 0,
+    });
     // Its own machine by the customer's links, its customer's by the reseller's.
     expect(list.items[0]?.url).toBe(machineUrl('customer', { machineId: ids.machineR }));
     expect(list.items[1]?.url).toMatch(new RegExp(`^/admin/mycustomers/${ctx.tenants.customerA.customerId}/`));
@@ -145,7 +161,15 @@ describe('needs attention', () => {
       ['TASK_FAILED', 'alpha-user', 'Documents'],
       ['TASK_MISSED', 'alpha-user', 'Photos'],
     ]);
-    expect(mine.counts).toEqual({ TASK_FAILED: 1, TASK_MISSED: 1, RUN_STALLED: 0, OVER_QUOTA: 0, MACHINE_OFFLINE: 0 });
+    expect(mine.counts).toEqual({
+      TASK_FAILED: 1,
+      TASK_MISSED: 1,
+      RUN_STALLED: 0,
+      OVER_QUOTA: 0,
+      MACHINE_OFFLINE: 0,
+      VERIFICATION_FAILED: 0,
+      VERIFICATION_OVERDUE: 0,
+    });
   });
 
   it('never shows another tenant’s items, and tells a scope without machines', async () => {
@@ -160,7 +184,15 @@ describe('needs attention', () => {
     const empty = await attention(as.userB);
     expect(empty).toEqual({
       items: [],
-      counts: { TASK_FAILED: 0, TASK_MISSED: 0, RUN_STALLED: 0, OVER_QUOTA: 0, MACHINE_OFFLINE: 0 },
+      counts: {
+        TASK_FAILED: 0,
+        TASK_MISSED: 0,
+        RUN_STALLED: 0,
+        OVER_QUOTA: 0,
+        MACHINE_OFFLINE: 0,
+        VERIFICATION_FAILED: 0,
+        VERIFICATION_OVERDUE: 0,
+      },
       hasMachines: false,
     });
     expect((await new TestClient(ctx.t.app).json('GET', ROUTES.dashboard.attention.build())).statusCode).toBe(401);

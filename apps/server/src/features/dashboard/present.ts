@@ -20,6 +20,7 @@ import {
   type MachineStatus,
   machineAudience,
   machineUrl,
+  machineUrlOf,
   type OsFamily,
   type PackageStatus,
   type RunStatus,
@@ -28,8 +29,10 @@ import {
   type TaskStatus,
   taskBadges,
   taskUrl,
+  taskUrlOf,
   zeroCounts,
 } from '@portal/domain';
+import { presentVerification } from '../verification/present.js';
 import type { AttentionRow } from './attention-repo.js';
 
 export function presentCustomerRow(
@@ -57,9 +60,6 @@ export function presentCustomerRow(
     customerUrl: customerUrl(audience, row.id),
   };
 }
-
-const machineLink = (audience: Audience, ref: { customerId: number; packageId: number; machineId: number }) =>
-  audience === 'customer' ? machineUrl('customer', ref) : machineUrl(audience, ref);
 
 export function presentMachineRow(
   row: {
@@ -91,11 +91,7 @@ export function presentMachineRow(
     taskStatus: row.taskStatus,
     tasksInProgress: row.tasksInProgress > 0,
     online: row.online,
-    backupMachineUrl: machineLink(audience, {
-      customerId: row.customerId,
-      packageId: row.backupPackageId,
-      machineId: row.id,
-    }),
+    backupMachineUrl: machineUrlOf(audience, row),
   };
 }
 
@@ -109,7 +105,7 @@ export function presentTaskRow(
     lastExecutionMissed: boolean;
     statusOfLastRun: RunStatus | null;
     statusOfRunBeforeLast: RunStatus | null;
-  },
+  } & Parameters<typeof presentVerification>[0],
   machine: {
     id: number;
     customerId: number;
@@ -120,12 +116,6 @@ export function presentTaskRow(
   },
   audience: Audience,
 ): DashboardTaskRow {
-  const ref = {
-    customerId: machine.customerId,
-    packageId: machine.backupPackageId,
-    machineId: machine.id,
-    taskId: row.id,
-  };
   return {
     id: row.id,
     name: row.name,
@@ -134,51 +124,48 @@ export function presentTaskRow(
     displayStatus: row.displayStatus,
     statusOfLastRun: row.statusOfLastRun,
     badges: taskBadges({ ...row, ...machine }),
-    backupTaskUrl: audience === 'customer' ? taskUrl('customer', ref) : taskUrl(audience, ref),
+    backupTaskUrl: taskUrlOf(audience, machine, row.id),
+    verification: presentVerification(row),
   };
 }
+
+/** The rows' counts summed per key (`keyOf` a row's), every key of `keys` present. */
+function tally<R extends { n: number }, K extends string>(
+  rows: readonly R[],
+  keys: readonly K[],
+  keyOf: (row: R) => K,
+) {
+  const counts = zeroCounts(keys);
+  for (const row of rows) counts[keyOf(row)] += row.n;
+  return counts;
+}
+
+const totalOf = (rows: readonly { n: number }[]) => rows.reduce((total, row) => total + row.n, 0);
 
 export function presentCustomerCounts(
   groups: readonly { taskStatus: AggregateTaskStatus; displayStatus: CustomerStatus; n: number }[],
 ): DashboardCustomerCounts {
-  const counts: DashboardCustomerCounts = {
-    total: 0,
-    taskStatus: zeroCounts(AGGREGATE_TASK_STATUSES),
-    statusGroup: zeroCounts(CUSTOMER_STATUS_GROUPS),
+  return {
+    total: totalOf(groups),
+    taskStatus: tally(groups, AGGREGATE_TASK_STATUSES, (g) => g.taskStatus),
+    statusGroup: tally(groups, CUSTOMER_STATUS_GROUPS, (g) => customerStatusGroup(g.displayStatus)),
   };
-  for (const { taskStatus, displayStatus, n } of groups) {
-    counts.total += n;
-    counts.taskStatus[taskStatus] += n;
-    counts.statusGroup[customerStatusGroup(displayStatus)] += n;
-  }
-  return counts;
 }
 
 export function presentMachineCounts(
   groups: readonly { taskStatus: AggregateTaskStatus; status: MachineStatus; n: number }[],
 ): DashboardMachineCounts {
-  const counts: DashboardMachineCounts = {
-    total: 0,
-    taskStatus: zeroCounts(AGGREGATE_TASK_STATUSES),
-    status: zeroCounts(MACHINE_STATUSES),
+  return {
+    total: totalOf(groups),
+    taskStatus: tally(groups, AGGREGATE_TASK_STATUSES, (g) => g.taskStatus),
+    status: tally(groups, MACHINE_STATUSES, (g) => g.status),
   };
-  for (const { taskStatus, status, n } of groups) {
-    counts.total += n;
-    counts.taskStatus[taskStatus] += n;
-    counts.status[status] += n;
-  }
-  return counts;
 }
 
 export function presentTaskCounts(
   groups: readonly { displayStatus: TaskDisplayStatus; n: number }[],
 ): DashboardTaskCounts {
-  const counts: DashboardTaskCounts = { total: 0, taskStatus: zeroCounts(TASK_DISPLAY_STATUSES) };
-  for (const { displayStatus, n } of groups) {
-    counts.total += n;
-    counts.taskStatus[displayStatus] += n;
-  }
-  return counts;
+  return { total: totalOf(groups), taskStatus: tally(groups, TASK_DISPLAY_STATUSES, (g) => g.displayStatus) };
 }
 
 /**

@@ -17,6 +17,7 @@ import { machineContext } from '../../db/machine-context.js';
 import { countOf, selectPage } from '../../db/paging.js';
 import { backupMachines, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
 import { managedCustomersCondition } from '../../db/scope.js';
+import { verificationColumns } from '../verification/repo.js';
 import { createAttentionReads } from './attention-repo.js';
 
 /** Which machines a machines-table call covers: all, one customer's, or one customer user's. */
@@ -204,6 +205,7 @@ export function createDashboardRepo(db: Executor) {
             lastExecutionMissed: backupTasks.lastExecutionMissed,
             statusOfLastRun: backupTasks.statusOfLastRun,
             statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
+            ...verificationColumns,
           })
           .from(backupTasks)
           .where(where)

@@ -16,8 +16,9 @@ import {
   managedCustomers,
   type TaskListQuery,
 } from '@portal/domain';
+import type { Executor } from '../../db/client.js';
 import { forbidden, notFound } from '../../http/errors.js';
-import type { AttentionScope } from './attention-repo.js';
+import { tenantScopeOf } from '../verification/scope.js';
 import type { DashboardRepo, MachineListScope } from './repo.js';
 
 /** Who may see a customer's machines, and with which links (000 §2 'Routes built as links'). */
@@ -30,7 +31,7 @@ interface CustomerView {
  * The dashboard's use cases. Every call is scoped to the caller (DESIGN §4): a customer or machine the
  * caller may not see answers 404, exactly as one that does not exist, so ids reveal nothing.
  */
-export function createDashboardService(repo: DashboardRepo) {
+export function createDashboardService(repo: DashboardRepo, db: Executor) {
   /** The customers table: the provider sees every customer, a reseller admin its child customers. */
   function customerListScope(actor: Actor): ManagedCustomers {
     const scope = managedCustomers(actor);
@@ -72,22 +73,6 @@ export function createDashboardService(repo: DashboardRepo) {
     return { machine, audience };
   }
 
-  /**
-   * 'Needs attention' covers what the caller's machine links reach (machineAudience): the provider every
-   * tenant, a reseller admin its own customer and its child customers, a customer admin its customer, a
-   * customer user the machines assigned to them.
-   */
-  async function attentionScope(actor: Actor): Promise<AttentionScope> {
-    if (isProviderAdmin(actor)) return { kind: 'all' };
-    if (actor.customerId === null) throw forbidden();
-    const children = isResellerAdmin(actor) ? await repo.childCustomerIds(actor.customerId) : [];
-    return {
-      kind: 'customers',
-      customerIds: [actor.customerId, ...children],
-      assignedUserId: isCustomerUser(actor) ? actor.userId : null,
-    };
-  }
-
   /** The displayed statuses that fall in a customer status pie slice. */
   const statusesOfGroup = (group: NonNullable<CustomerListQuery['statusGroup']>) =>
     CUSTOMER_STATUSES.filter((status) => customerStatusGroup(status) === group);
@@ -125,7 +110,7 @@ export function createDashboardService(repo: DashboardRepo) {
     },
 
     async attention(actor: Actor) {
-      const scope = await attentionScope(actor);
+      const scope = await tenantScopeOf(db, actor);
       const rows = await repo.attentionItems(scope, ATTENTION_LIST_SIZE);
       return { rows, ...(await repo.attentionCounts(scope)) };
     },

@@ -1,6 +1,4 @@
-import type { AddressInfo } from 'node:net';
 import {
-  AGENT_CHANNEL,
   FILE_SEARCH_TEXTS,
   type FileSearchUpdate,
   machineQueue,
@@ -14,12 +12,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { customers } from '../../db/schema/index.js';
 import { SESSION_COOKIE } from '../../http/request-context.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
-import { backupFixtures } from '../../testing/backup-fixtures.js';
+import { backupFixtures, createdTasks } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
-import { createBackupStateService } from '../backup-state/service.js';
-import { eventually, stompClient, type TestStomp } from '../live/testing.js';
-import { createMachineCredentials } from '../machine-auth/credentials.js';
+import { answeringAgent } from '../../testing/listening-apps.js';
+import { eventually, listenOnLoopback, stompClient, type TestStomp } from '../live/testing.js';
 
 /** Finding files (issue 31): the search reaches the agent, its matches only the browsers of who asked. */
 
@@ -37,17 +34,7 @@ const requests: ServerToAgent[] = [];
 
 /** A protocol-level agent: takes a search, sends two matches (one of a snapshot no run made), then its finish. */
 async function connectAgent() {
-  const credential = await createMachineCredentials(t.database.db).issue(machineId);
-  if (!credential) throw new Error('no credential');
-  const agent = stompClient(`${base}${AGENT_CHANNEL.endpoint}`, {
-    connectHeaders: { login: String(credential.machineId), passcode: credential.token },
-  });
-  clients.push(agent);
-  expect(await agent.connected).toBe('connected');
-  const send = (body: unknown) =>
-    agent.client.publish({ destination: AGENT_CHANNEL.events, body: JSON.stringify(body) });
-  agent.client.subscribe(AGENT_CHANNEL.commands, (frame) => {
-    const message = JSON.parse(frame.body) as ServerToAgent;
+  await answeringAgent(t.database.db, base, machineId, clients, (message, send) => {
     if (message.type === 'stopFileSearch') {
       requests.push(message);
       send({ type: 'reply', requestId: message.requestId, success: false, messages: ['not running'] });
@@ -66,7 +53,6 @@ async function connectAgent() {
     });
     send({ type: 'fileSearchFinished', searchKey: message.searchKey, outcome: 'COMPLETE', message: null });
   });
-  expect(await agent.sendWithReceipt('SUBSCRIBE', AGENT_CHANNEL.commands)).toBe(true);
 }
 
 async function signedIn(email: string) {
@@ -97,19 +83,11 @@ beforeAll(async () => {
   t = await createTestApp({}, { live: { options: { askTimeoutMs: 2000 } } });
   tenants = await createTenants(t.database.db);
   const fixtures = backupFixtures(t.database.db);
-  const backupState = createBackupStateService({ db: t.database.db });
   const pkg = await fixtures.package(tenants.customerA.customerId);
   machineId = await fixtures.machine(pkg);
-  const created = async (name: string) => {
-    const id = await backupState.createTask(fixtures.task(machineId, { name }));
-    if (!id) throw new Error('task not created');
-    return id;
-  };
-  taskId = await created('Documents');
-  otherTaskId = await created('Pictures');
+  [taskId = 0, otherTaskId = 0] = await createdTasks(t.database.db, machineId, 'Documents', 'Pictures');
   runId = await fixtures.backupRun({ taskId, machineId }, SNAPSHOT);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(t.app);
   await connectAgent();
 });
 

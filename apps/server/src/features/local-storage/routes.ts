@@ -1,9 +1,16 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { MACHINE_DELETABLE_OBJECT_TYPES, RETENTION_MESSAGES, ROUTES } from '@portal/domain';
+import {
+  MACHINE_DELETABLE_OBJECT_TYPES,
+  RETENTION_MESSAGES,
+  ROUTES,
+  TAMPERING_TEXTS,
+  type TamperingAction,
+} from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { route } from '../../http/route.js';
 import type { MachineCredentials } from '../machine-auth/credentials.js';
+import type { TamperingService } from '../storage-tampering/service.js';
 import { createMachineAccess, type MachineAccess } from './machine-access.js';
 import { isMachineIdSegment, isObjectName, isObjectType, objectPath, parseRange } from './paths.js';
 import { embeddedRepositoryDir, type LocalStorageRepo } from './repo.js';
@@ -23,6 +30,8 @@ export interface LocalStorageDeps {
   /** DATA_DIR: repositories live under `{dataDir}/storage`. */
   dataDir: string;
   credentials: Pick<MachineCredentials, 'verify'>;
+  /** Records a machine's refused delete or overwrite (audit trail, the provider's alert once per burst). */
+  tampering: Pick<TamperingService, 'attempted'>;
   /** How long a verified credential and the machine's folder are remembered (default 3 s, at most 4 s). */
   cacheMs?: number;
 }
@@ -41,7 +50,8 @@ const r = ROUTES.restic;
  * credential as HTTP basic auth (`{machineId}:{token}`) and may reach that machine's repository only.
  * Bodies are streamed to disk, never buffered, and the app's body limit does not apply here. A machine
  * may create, read, list and write, but never replace an object or the config, and delete only its lock
- * files (issue 16): what ransomware on the machine can do to its backups is add to them.
+ * files (issue 16): what ransomware on the machine can do to its backups is add to them. Every refused delete
+ * or replacement is recorded before the answer goes out (issue 32; `features/storage-tampering`).
  *
  * Returns the credential check, whose `forget(machineId)` makes a revocation immediate (it is
  * effective within the cache time, under 5 s, anyway).
@@ -122,6 +132,23 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         return reply.send(opened.stream);
       };
 
+      /** Answers 403 once the attempt is recorded: a refusal the provider never hears of would hide an attack. */
+      const refuse = async (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        attempt: { action: TamperingAction; object: string },
+        text: string,
+      ) => {
+        const { machineId } = request.params as { machineId: string };
+        await deps.tampering.attempted({
+          machineId: Number(machineId),
+          ...attempt,
+          source: 'LOCAL',
+          ipAddress: request.ip,
+        });
+        return plain(reply, 403, text);
+      };
+
       const bodyOf = (request: FastifyRequest): Readable =>
         request.body instanceof Readable ? request.body : Readable.from([]);
 
@@ -143,12 +170,19 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
       storageRoute(scope, r.saveConfig, async (request, reply) => {
         const result = await saveFile(dirOf(request), 'config', bodyOf(request));
         if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
-        if (result === 'exists') return plain(reply, 403, 'The config file exists and is never replaced');
+        if (result === 'exists') {
+          return refuse(
+            request,
+            reply,
+            { action: 'overwrite', object: 'config' },
+            'The config file exists and is never replaced',
+          );
+        }
         return plain(reply, 200, 'OK');
       });
 
-      storageRoute(scope, r.deleteConfig, async (_request, reply) =>
-        plain(reply, 403, 'The config file is never deleted'),
+      storageRoute(scope, r.deleteConfig, async (request, reply) =>
+        refuse(request, reply, { action: 'delete', object: 'config' }, 'The config file is never deleted'),
       );
 
       storageRoute(scope, r.list, async (request, reply) => {
@@ -187,6 +221,10 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         const result = await saveFile(dirOf(request), object, bodyOf(request));
         if (result === 'noRepository') return plain(reply, 404, 'Repository not found');
         if (result === 'hashMismatch') return plain(reply, 400, 'The content does not match its name');
+        if (result === 'overwrite') {
+          const attempt = { action: 'overwrite' as const, object: `${object.type}/${object.name}` };
+          return refuse(request, reply, attempt, TAMPERING_TEXTS.overwriteRefused);
+        }
         return plain(reply, 200, 'OK');
       });
 
@@ -196,7 +234,8 @@ export function registerLocalStorageRoutes(app: FastifyInstance, deps: LocalStor
         // Ransomware on the machine must not destroy its backups (issue 16): only restic's own lock files
         // go; retention and every other deletion run on the portal, on the folder itself.
         if (!(MACHINE_DELETABLE_OBJECT_TYPES as readonly string[]).includes(object.type)) {
-          return plain(reply, 403, RETENTION_MESSAGES.deleteRefused(object.type));
+          const attempt = { action: 'delete' as const, object: `${object.type}/${object.name}` };
+          return refuse(request, reply, attempt, RETENTION_MESSAGES.deleteRefused(object.type));
         }
         const deleted = await deleteFile(objectPath(dirOf(request), object.type, object.name));
         return deleted ? plain(reply, 200, 'OK') : plain(reply, 404, 'Not Found');

@@ -13,7 +13,8 @@ import { type ByteRange, OBJECT_TYPES, type ObjectType, objectPath, typeDir } fr
 
 const TEMP_DIR = '.tmp';
 
-export type SaveResult = 'saved' | 'unchanged' | 'exists' | 'hashMismatch' | 'noRepository';
+/** `exists`: the config is there already; `overwrite`: an existing object was offered with other content. */
+export type SaveResult = 'saved' | 'unchanged' | 'exists' | 'overwrite' | 'hashMismatch' | 'noRepository';
 
 export interface ObjectEntry {
   name: string;
@@ -137,7 +138,8 @@ export async function saveFile(
     }
     if (target !== 'config' && hash.digest('hex') !== target.name) {
       await unlink(temp).catch(() => undefined);
-      return 'hashMismatch';
+      // restic never offers other content under an existing name: only an attempt to destroy the object does.
+      return existing !== null ? 'overwrite' : 'hashMismatch';
     }
     if (existing !== null) return 'unchanged';
     if (target !== 'config' && target.type === 'data') await mkdir(join(path, '..'), { recursive: true });

@@ -12,6 +12,7 @@ import type { Side } from '../live/bus.js';
 import type { LiveHandlers } from '../live/channel.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
 import type { RealtimeCommandService } from '../realtime-commands/service.js';
+import type { RestoreTestService } from '../restore-tests/service.js';
 import type { CommandReply } from '../task-commands/repo.js';
 import type { AgentLink, TaskCommandService } from '../task-commands/service.js';
 
@@ -65,6 +66,8 @@ export function createMachineChannelHandlers(deps: {
   realtime?: Pick<RealtimeCommandService, 'onAgentEvent' | 'onAgentReply'>;
   /** File searches (issue 31): their matches and finish go to the browsers of the user who asked. */
   fileSearch?: Pick<FileSearchService, 'onAgentEvent'>;
+  /** Restore tests (issue 32): their results are recorded. */
+  restoreTests?: Pick<RestoreTestService, 'onAgentEvent'>;
 }): LiveHandlers {
   return {
     async onAgentEvent(machine: AuthenticatedMachine, event) {
@@ -75,6 +78,10 @@ export function createMachineChannelHandlers(deps: {
       }
       if (event.type === 'fileSearchMatches' || event.type === 'fileSearchFinished') {
         await deps.fileSearch?.onAgentEvent(machine.id, event);
+        return;
+      }
+      if (event.type === 'restoreTestFinished') {
+        await deps.restoreTests?.onAgentEvent(machine.id, event);
         return;
       }
       if (event.type === 'reply') {
@@ -92,12 +99,13 @@ export function createMachineChannelHandlers(deps: {
         });
         return;
       }
-      const replies = await deps.agentEvents.handle(machine, event);
+      for (const reply of await deps.agentEvents.handle(machine, event)) await channel.sendToMachine(machine.id, reply);
+      // After the hello's task list is sent, not before: a new S3 machine's repository makes its storage user and key
+      // at the service first, and a task added meanwhile (its list sent at once) was undone by this older list.
       if (event.type === 'hello') {
         const repository = await deps.repositoryOf(machine.id);
-        if (repository) replies.push(repository);
+        if (repository) await channel.sendToMachine(machine.id, repository);
       }
-      for (const reply of replies) await channel.sendToMachine(machine.id, reply);
     },
 
     async onBrowserCommand(user, machineId, command, body, context) {

@@ -12,7 +12,7 @@ import {
   type MachineStorage,
   MESSAGES,
   machineStatusOptions,
-  machineUrl,
+  machineUrlOf,
   mayAdministerMachine,
   mayManageMachine,
   megabytesToBytes,
@@ -26,11 +26,6 @@ import type { MachineRecord } from './repo.js';
 function assignedUserUrl(actor: Actor, audience: Audience, machine: MachineRecord): string | null {
   if (machine.assignedUserId === null || isCustomerUser(actor)) return null;
   return userUrl(audience, { customerId: machine.customerId, userId: machine.assignedUserId });
-}
-
-function machineLink(audience: Audience, machine: MachineRecord): string {
-  const ref = { customerId: machine.customerId, packageId: machine.backupPackageId, machineId: machine.id };
-  return audience === 'customer' ? machineUrl('customer', ref) : machineUrl(audience, ref);
 }
 
 /** A machines-table row (001 §2, §3) as the caller, who sees it as `audience`, may use it. */
@@ -48,7 +43,7 @@ export function presentMachineRow(machine: MachineRecord, actor: Actor, audience
     customerId: machine.customerId,
     numberOfBackupTasks: machine.numberOfBackupTasks,
     manageable: mayManageMachine(actor, machine),
-    backupMachineUrl: machineLink(audience, machine),
+    backupMachineUrl: machineUrlOf(audience, machine),
   };
 }
 

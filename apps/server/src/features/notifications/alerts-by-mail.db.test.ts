@@ -1,11 +1,10 @@
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupTasks, mailOutbox, resellerSettings } from '../../db/schema/index.js';
-import { createSecretBox } from '../../secrets.js';
+import { backupTasks, mailOutbox } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
-import { mailParts } from '../../testing/mail.js';
+import { giveResellerSmtp, mailParts } from '../../testing/mail.js';
 import { startTestSmtpServer, type TestSmtpServer, testSmtpCertificate } from '../../testing/smtp.js';
 import { createBackupStateService } from '../backup-state/service.js';
 import { connectTestAgent, listenOnLoopback } from '../live/testing.js';
@@ -29,17 +28,11 @@ beforeAll(async () => {
   t = await createTestApp({ SMTP_CA_FILE: testSmtpCertificate().file, ALLOW_PRIVATE_ENDPOINTS: 'true' });
   tenants = await createTenants(db());
   base = await listenOnLoopback(t.app);
-  await db()
-    .update(resellerSettings)
-    .set({
-      brandName: 'Alert Reseller Backup',
-      emailHost: 'localhost',
-      emailPort: smtp.port,
-      emailUsername: LOGIN.user,
-      emailPasswordEncrypted: createSecretBox(t.config.masterKey ?? '').encrypt(LOGIN.password),
-      sendFromEmailAddress: 'alerts@reseller.test',
-    })
-    .where(eq(resellerSettings.customerId, tenants.reseller.customerId));
+  await giveResellerSmtp(t, tenants.reseller.customerId, smtp, {
+    login: LOGIN,
+    brandName: 'Alert Reseller Backup',
+    from: 'alerts@reseller.test',
+  });
 });
 afterAll(async () => {
   await t?.close();

@@ -46,6 +46,7 @@ const COLUMNS: Record<NotificationKind, SQL> = {
   runMissed: sql`${userNotificationSettings.runMissed}`,
   machineOffline: sql`${userNotificationSettings.machineOffline}`,
   quota: sql`${userNotificationSettings.quota}`,
+  verification: sql`${userNotificationSettings.verification}`,
 };
 
 /** Whether the user gets `kind`: the saved choice, else the role's default (defaultNotificationChoices). */
@@ -138,6 +139,7 @@ export function createNotificationsRepo(db: Executor) {
             runMissed: settings.runMissed,
             machineOffline: settings.machineOffline,
             quota: settings.quota,
+            verification: settings.verification,
             summary: settings.summary,
             allMachines: settings.allMachines,
           },

@@ -202,6 +202,56 @@ export function createNotificationEvents(deps: { db: Db; now?: () => Date }) {
       );
     },
 
+    /**
+     * The portal's data check of a machine's repository found damage (issue 32), alerted like a failed run; `tx` is
+     * the transaction that recorded the check, whose id keys the mail, so it is queued once.
+     */
+    async dataCheckFailed(
+      tx: Executor,
+      check: {
+        id: number;
+        machine: { id: number; name: string; customerId: number; assignedUserId: number | null };
+        checkedAt: Date;
+        subset: string;
+        errors: readonly string[];
+      },
+    ): Promise<number> {
+      const recipients = await createNotificationsRepo(tx).machineRecipients('runFailed', check.machine);
+      const message = NOTIFICATION_MAILS.dataCheckFailed({
+        machineName: check.machine.name,
+        checkedAt: check.checkedAt,
+        subset: check.subset,
+        errors: check.errors,
+        machinePath: machineUrl('customer', { machineId: check.machine.id }),
+      });
+      const event = `data-check-failed:${check.id}`;
+      return enqueueMails(tx, mailsFor(recipients, event, check.machine.customerId, 'DATA_CHECK_FAILED', message));
+    },
+
+    /**
+     * A task's verification became FAILED or OVERDUE (issue 32 item 3) at `since`; `tx` is the transaction that turned
+     * it. The status and its start key the mail per recipient, so each occurrence is mailed once.
+     */
+    async verificationAlert(
+      tx: Executor,
+      task: { taskId: number; status: 'FAILED' | 'OVERDUE'; since: Date },
+    ): Promise<number> {
+      const mail = {
+        subscription: 'verification' as const,
+        event: `verification-${task.status.toLowerCase()}:${task.taskId}:${task.since.toISOString()}`,
+        kind: task.status === 'FAILED' ? ('VERIFICATION_FAILED' as const) : ('VERIFICATION_OVERDUE' as const),
+      };
+      return queueTaskMails(tx, task.taskId, mail, (context, taskPath) =>
+        NOTIFICATION_MAILS.verification({
+          status: task.status,
+          taskName: context.taskName,
+          machineName: context.machine.name,
+          since: task.since,
+          taskPath,
+        }),
+      );
+    },
+
     /** A scheduled run expected at `expectedAt` was marked missed; `tx` is the transaction that marked it. */
     async taskMissed(tx: Executor, missed: { taskId: number; expectedAt: Date }): Promise<number> {
       const mail = {

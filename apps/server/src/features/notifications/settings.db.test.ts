@@ -33,6 +33,7 @@ const choices = (overrides: Record<string, unknown> = {}) => ({
   runMissed: false,
   machineOffline: false,
   quota: false,
+  verification: false,
   summary: 'NONE',
   allMachines: true,
   machineIds: [],

@@ -13,7 +13,7 @@ import {
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBillingDirectory } from '../../billing/directory.js';
 import { backupPackages, billingServers, customers, packageRequests, packageTemplates } from '../../db/schema/index.js';
 import { paidInvoicesJob } from '../../jobs/paid-invoices.js';
@@ -165,6 +165,10 @@ beforeAll(async () => {
     .where(eq(packageTemplates.id, forResellers));
   await t.database.db.update(customers).set({ whmcsServerId: eu }).where(eq(customers.id, reseller.customerId));
 });
+
+// A test that fails halfway leaves no fault behind for the next.
+afterEach(() => whmcs.simulator.setFaults({}));
+
 afterAll(async () => {
   await t.close();
   await whmcs.close();

@@ -48,7 +48,8 @@ export interface DownloadStream {
   body: Readable;
 }
 
-const machineError = (detail: string) =>
+/** A failure of restic on the portal, answered as the machine's error (502). */
+export const machineError = (detail: string) =>
   new AppError(502, 'MACHINE_ERROR', [
     { type: 'ERROR', fieldName: '', message: detail, responseCode: 'MACHINE_ERROR' },
   ]);

@@ -17,7 +17,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupTasks, runAccountSnapshots, taskActions, users } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
-import { backupFixtures } from '../../testing/backup-fixtures.js';
+
+import { backupFixtures, createdTasks } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { createBackupStateService } from '../backup-state/service.js';
@@ -123,8 +124,7 @@ beforeAll(async () => {
   const backupState = createBackupStateService({ db: t.database.db });
   const packageId = await fixtures.package(tenants.customerA.customerId);
   const machineId = await fixtures.machine(packageId, { assignedUserId: tenants.customerA.user.id });
-  const taskId = (await backupState.createTask(fixtures.task(machineId, { name: 'Documents' }))) ?? 0;
-  const otherTaskId = (await backupState.createTask(fixtures.task(machineId, { name: 'Photos' }))) ?? 0;
+  const [taskId = 0, otherTaskId = 0] = await createdTasks(t.database.db, machineId, 'Documents', 'Photos');
   run = { machineId, taskId, runId: await fixtures.backupRun({ taskId, machineId }, SNAPSHOT) };
   otherTaskRunId = await fixtures.backupRun({ taskId: otherTaskId, machineId }, SNAPSHOT);
   noSnapshotRunId = await fixtures.backupRun({ taskId, machineId }, SNAPSHOT, false);

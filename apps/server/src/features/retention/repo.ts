@@ -1,7 +1,13 @@
-import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
-import { backupTasks, panelRemovedAccounts, runAccountSnapshots } from '../../db/schema/index.js';
+import {
+  backupTasks,
+  panelRemovedAccounts,
+  repositoryCheckStates,
+  runAccountSnapshots,
+  taskActions,
+} from '../../db/schema/index.js';
 
 /** A task whose retention a server instance took on, with the rules it applies. */
 export interface DueTask {
@@ -10,16 +16,32 @@ export interface DueTask {
   numberOfSnapshotsToKeep: number;
   pruneAfterCount: number;
   pruneTimeUnit: (typeof backupTasks.$inferSelect)['pruneTimeUnit'];
+  /** Issue 32: the unusual run holding the task's retention; null when none does. */
+  retentionHoldActionId: number | null;
 }
+
+/**
+ * The pass holding `lease` still owns the task: the mark is its lease, or its lease moved by the marks made since
+ * (a millisecond each, so well under a second); another instance's later lease starts a whole lease further on.
+ */
+const ownLease = (lease: Date) =>
+  sql`${backupTasks.retentionDueAt} >= ${lease} and ${backupTasks.retentionDueAt} < ${lease}::timestamptz + interval '1 second'`;
 
 /** The queries of the portal's retention (features/retention/service.ts). */
 export function createRetentionRepo(db: Executor) {
   return {
-    /** The task's retention is due from `at` on; a mark already there (due, leased or waiting to retry) stays. */
+    /**
+     * The task's retention is due from `at` on; a mark already due stays. A mark in the future is a pass's lease (or a
+     * wait to retry): it moves by a millisecond, so the pass in flight, which clears only its own lease, sees that
+     * the task was marked again after it read the task (an acknowledged hold, a new snapshot) and leaves it due.
+     */
     async markDue(taskId: number, at: Date): Promise<void> {
+      const due = backupTasks.retentionDueAt;
       await db
         .update(backupTasks)
-        .set({ retentionDueAt: sql`coalesce(${backupTasks.retentionDueAt}, ${at})` })
+        .set({
+          retentionDueAt: sql`case when ${due} > ${at} then ${due} + interval '1 millisecond' else coalesce(${due}, ${at}) end`,
+        })
         .where(eq(backupTasks.id, taskId));
     },
 
@@ -32,8 +54,11 @@ export function createRetentionRepo(db: Executor) {
     async claimMachine(now: Date, until: Date): Promise<{ machineId: number; tasks: DueTask[] } | null> {
       const picked = rowsOf<{ machine_id: number }>(
         await db.execute(sql`
-          select backup_machine_id as machine_id from ${backupTasks}
+          select backup_machine_id as machine_id from ${backupTasks} t
            where retention_due_at <= ${now}
+             -- A repository under the portal's data check (issue 32) is not pruned meanwhile: the check reads unlocked.
+             and not exists (select 1 from ${repositoryCheckStates} c
+                              where c.backup_machine_id = t.backup_machine_id and c.lease_until > ${now})
            order by retention_due_at, id limit 1
            for update skip locked`),
       )[0];
@@ -55,24 +80,27 @@ export function createRetentionRepo(db: Executor) {
           numberOfSnapshotsToKeep: backupTasks.numberOfSnapshotsToKeep,
           pruneAfterCount: backupTasks.pruneAfterCount,
           pruneTimeUnit: backupTasks.pruneTimeUnit,
+          retentionHoldActionId: backupTasks.retentionHoldActionId,
         });
       return { machineId: picked.machine_id, tasks };
     },
 
-    /** Done: the mark goes, unless something marked the task again since it was leased. */
-    async finish(taskId: number, lease: Date): Promise<void> {
+    /** Done: the mark goes; a task marked again during the lease (see markDue) is due again from `at` on. */
+    async finish(taskId: number, lease: Date, at: Date): Promise<void> {
       await db
         .update(backupTasks)
-        .set({ retentionDueAt: null })
-        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.retentionDueAt, lease)));
+        .set({
+          retentionDueAt: sql`case when ${backupTasks.retentionDueAt} = ${lease} then null else ${at}::timestamptz end`,
+        })
+        .where(and(eq(backupTasks.id, taskId), ownLease(lease)));
     },
 
-    /** Failed: tried again from `at` on. */
+    /** Failed: tried again from `at` on (a mark during the lease included). */
     async retryAt(taskId: number, lease: Date, at: Date): Promise<void> {
       await db
         .update(backupTasks)
         .set({ retentionDueAt: at })
-        .where(and(eq(backupTasks.id, taskId), eq(backupTasks.retentionDueAt, lease)));
+        .where(and(eq(backupTasks.id, taskId), ownLease(lease)));
     },
 
     /**
@@ -113,6 +141,24 @@ export function createRetentionRepo(db: Executor) {
       await db
         .delete(runAccountSnapshots)
         .where(and(eq(runAccountSnapshots.backupTaskId, taskId), inArray(runAccountSnapshots.account, accounts)));
+    },
+
+    /** The restic snapshot of the task's newest good backup run (issue 32: retention never forgets it). */
+    async newestGoodSnapshot(taskId: number): Promise<string | null> {
+      const [row] = await db
+        .select({ id: taskActions.resticSnapshotId })
+        .from(taskActions)
+        .where(
+          and(
+            eq(taskActions.backupTaskId, taskId),
+            eq(taskActions.type, 'BACKUP_RUN'),
+            inArray(taskActions.status, ['FINISHED_SUCCESS', 'FINISHED_WARNINGS']),
+            isNotNull(taskActions.resticSnapshotId),
+          ),
+        )
+        .orderBy(desc(taskActions.timeStarted), desc(taskActions.id))
+        .limit(1);
+      return row?.id ?? null;
     },
 
     /** When the task's retention is due (or leased until); null when none waits. */

@@ -7,13 +7,13 @@ import {
   RETENTION_MESSAGES,
   resticAccountTag,
   resticTaskTag,
-  retentionArgs,
   retentionRetryDelayMs,
   taskHasRetention,
 } from '@portal/domain';
 import { resticFailure, runRestic } from '../../platform/restic.js';
-import { type RepositoryJobDeps, repositoryJobTools, repositoryPresent, resticEnvOf } from '../../storage/access.js';
+import { machineResticEnv, type RepositoryJobDeps, repositoryJobTools } from '../../storage/access.js';
 import type { AgentEventsRepo } from '../agent-events/repo.js';
+import { planRetention } from './plan.js';
 import type { DueTask, RetentionRepo } from './repo.js';
 
 /** How long an instance holds a machine's retention before another may take it over (a crash, a huge prune). */
@@ -78,6 +78,9 @@ export function createRetentionService(
 
   /** Applies the task's rules; the text for the machine's log when it failed, null when done. */
   async function applyTo(machineId: number, task: DueTask, env: Record<string, string>) {
+    // Issue 32: an unusual run holds the task's retention (nothing forgotten) until it is acknowledged, which marks
+    // the task due again.
+    if (task.retentionHoldActionId !== null) return null;
     const due = await accountsDue(task);
     const keep = taskHasRetention(task.numberOfSnapshotsToKeep);
     if (due.length === 0 && !keep) return null;
@@ -107,10 +110,19 @@ export function createRetentionService(
       const ahead = snapshots.filter((s) => Date.parse(s.time) > now().getTime() + FUTURE_TOLERANCE_MS).length;
       if (ahead > 0)
         return { text: RETENTION_MESSAGES.snapshotsAhead(ahead), why: RETENTION_MESSAGES.snapshotsAhead(ahead) };
-      const kept = await restic(retentionArgs(task.id, task.numberOfSnapshotsToKeep), env);
-      if (kept.code !== 0) {
-        const why = resticFailure(kept);
-        return { text: RETENTION_MESSAGES.failed(why), why };
+      const plan = await planRetention(restic, env, {
+        id: task.id,
+        keep: task.numberOfSnapshotsToKeep,
+        newestGood: await repo.newestGoodSnapshot(task.id),
+      });
+      if ('why' in plan) return { text: RETENTION_MESSAGES.failed(plan.why), why: plan.why };
+      // The plan's snapshots by id: a backup that finished meanwhile is never among them.
+      if (plan.forget.length > 0) {
+        const kept = await restic(['forget', '--prune', ...plan.forget.map((s) => s.id)], env);
+        if (kept.code !== 0) {
+          const why = resticFailure(kept);
+          return { text: RETENTION_MESSAGES.failed(why), why };
+        }
       }
     }
     return null;
@@ -118,19 +130,17 @@ export function createRetentionService(
 
   /** One claimed machine: its repository found once, then each due task in turn. */
   async function applyToMachine(machineId: number, tasks: DueTask[], lease: Date): Promise<void> {
-    const at = await deps.storage.machineRepositoryAccess(machineId);
-    const password = at ? await deps.repositoryPassword(machineId) : null;
+    const env = await machineResticEnv(deps, machineId, binary);
     // No machine, or nothing ever stored for it: nothing to remove.
-    if (!at || password === null || !(await repositoryPresent(at.access, password, binary))) {
-      for (const task of tasks) await repo.finish(task.id, lease);
+    if (env === null) {
+      for (const task of tasks) await repo.finish(task.id, lease, now());
       return;
     }
-    const env = resticEnvOf(at.access, password);
     for (const task of tasks) {
       const failed = await applyTo(machineId, task, env);
       if (failed === null) {
         failures.delete(task.id);
-        await repo.finish(task.id, lease);
+        await repo.finish(task.id, lease, now());
         continue;
       }
       const count = (failures.get(task.id) ?? 0) + 1;

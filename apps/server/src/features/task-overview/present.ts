@@ -1,4 +1,5 @@
 import { customerUrl, machineUrl, type TaskOverviewRow, taskUrl, volumeSnapshotsDisabledReason } from '@portal/domain';
+import { presentVerification } from '../verification/present.js';
 import type { RunningTaskRecord, TaskOverviewRecord } from './repo.js';
 
 /** A dashboard row on the wire (002 §3 Backup task display record), with the provider's links. */
@@ -27,5 +28,6 @@ export function presentTaskOverviewRow(row: TaskOverviewRecord | RunningTaskReco
     backupTaskUrl: taskUrl('provider', ref),
     backupMachineUrl: machineUrl('provider', ref),
     customerUrl: customerUrl('provider', row.customerId),
+    verification: presentVerification(row),
   };
 }

@@ -7,6 +7,7 @@ import { countOf, selectPage } from '../../db/paging.js';
 import { backupMachines, backupPackages, backupTasks, customers, taskActions } from '../../db/schema/index.js';
 import { taskStatusCounts } from '../../db/schema/task-overview.js';
 import { taskOfMachine } from '../../db/task-of-machine.js';
+import { verificationColumns } from '../verification/repo.js';
 
 /** What every dashboard row reads: the task, its machine, package and customer (one join each, by key). */
 const taskColumns = {
@@ -17,6 +18,7 @@ const taskColumns = {
   scheduleDescription: backupTasks.scheduleDescription,
   nextRunAt: backupTasks.nextRunAt,
   volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled,
+  ...verificationColumns,
   machineId: backupMachines.id,
   machineName: backupMachines.name,
   osFamily: backupMachines.osFamily,

@@ -13,21 +13,16 @@ import {
   type TaskRow,
   type TaskSnapshotRow,
   taskBadges,
-  taskUrl,
+  taskUrlOf,
   uploadLimitKiB,
 } from '@portal/domain';
+import { presentVerification } from '../verification/present.js';
 import type { ActionRecord, SnapshotRecord, TaskMachine, TaskRecord } from './repo.js';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 /** 002 §3's display record; the link is the caller's audience's task page. */
 export function presentTaskRow(task: TaskRecord, machine: TaskMachine, audience: Audience): TaskRow {
-  const ref = {
-    customerId: machine.customerId,
-    packageId: machine.backupPackageId,
-    machineId: machine.id,
-    taskId: task.id,
-  };
   return {
     id: task.id,
     name: task.name,
@@ -45,7 +40,7 @@ export function presentTaskRow(task: TaskRecord, machine: TaskMachine, audience:
     numberOfBackupRuns: task.numberOfBackupRuns,
     statusOfLastRun: task.statusOfLastRun,
     actionInProgress: task.inProgressActionType !== null,
-    backupTaskUrl: audience === 'customer' ? taskUrl('customer', ref) : taskUrl(audience, ref),
+    backupTaskUrl: taskUrlOf(audience, machine, task.id),
     timeZone: machine.timeZone,
     backupPackageName: machine.packageName,
     backupMachineName: machine.name,
@@ -53,6 +48,7 @@ export function presentTaskRow(task: TaskRecord, machine: TaskMachine, audience:
     inProgressActionType: task.inProgressActionType,
     inProgressActionProgress: task.inProgressActionProgress === null ? null : Number(task.inProgressActionProgress),
     uploadLimitInKiloBytesPerSecond: uploadLimitKiB(task.uploadBandwidthLimit, task.uploadBandwidthLimitUnit) ?? -1,
+    verification: presentVerification(task),
   };
 }
 
@@ -60,8 +56,9 @@ export function presentTaskDetail(
   task: TaskRecord,
   machine: TaskMachine,
   audience: Audience,
-  abilities: Omit<TaskAbilities, 'downloadDisabled'>,
+  abilities: Omit<TaskAbilities, 'downloadDisabled'> & { acknowledgeChange: boolean },
 ): TaskDetail {
+  const { acknowledgeChange, ...granted } = abilities;
   return {
     ...presentTaskRow(task, machine, audience),
     customerId: machine.customerId,
@@ -69,8 +66,16 @@ export function presentTaskDetail(
     osFamily: machine.osFamily,
     machineOnline: machine.online,
     remoteManagementEnabled: machine.remoteManagementEnabled,
-    ...abilities,
+    ...granted,
     downloadDisabled: isDownloadDisabled(task),
+    changeHold:
+      task.retentionHoldActionId === null
+        ? null
+        : {
+            runId: task.retentionHoldActionId,
+            since: task.retentionHoldSince === null ? '' : new Date(task.retentionHoldSince).toISOString(),
+            acknowledgeable: acknowledgeChange,
+          },
   };
 }
 
@@ -91,6 +96,11 @@ export function presentAction(action: ActionRecord, mayCancel: boolean): TaskAct
     cancellable: isActionCancellable(mayCancel, action.status),
     restoreSummary: action.restoreSummary,
     report: presentRunReport(action),
+    changeAlert:
+      action.changeReasons === null || action.changeReasons.length === 0
+        ? null
+        : { reasons: action.changeReasons, acknowledged: action.changeAcknowledgedAt !== null },
+    smallerThanUsual: action.smallerThanUsual,
   };
 }
 

@@ -12,6 +12,7 @@ import {
   customers,
   taskActions,
 } from '../../db/schema/index.js';
+import { verificationColumns } from '../verification/repo.js';
 
 const BUSY = ['INITIATED', 'IN_PROGRESS'] as const;
 /*
@@ -47,6 +48,11 @@ const taskColumns = {
   uploadBandwidthLimit: backupTasks.uploadBandwidthLimit,
   uploadBandwidthLimitUnit: backupTasks.uploadBandwidthLimitUnit,
   numberOfBackupRuns: backupTasks.numberOfBackupRuns,
+  ...verificationColumns,
+  // Issue 32: the unusual run holding the task's retention, and when it finished (one row by its key).
+  retentionHoldActionId: backupTasks.retentionHoldActionId,
+  retentionHoldSince: sql<string | null>`(
+    select a."time_finished" from "task_actions" a where a."id" = "backup_tasks"."retention_hold_action_id")`,
   inProgressActionType: busyActionColumn<ActionType>('type'),
   inProgressActionProgress: busyActionColumn<number>('transfer_progress_percentage'),
 };
@@ -70,6 +76,9 @@ const actionColumns = {
   bytesAdded: taskActions.bytesAdded,
   bytesTotal: taskActions.bytesTotal,
   summary: taskActions.summary,
+  changeReasons: taskActions.changeReasons,
+  changeAcknowledgedAt: taskActions.changeAcknowledgedAt,
+  smallerThanUsual: taskActions.smallerThanUsual,
   progressBytesDone: taskActions.progressBytesDone,
   progressFilesDone: taskActions.progressFilesDone,
   progressBytesPerSecond: taskActions.progressBytesPerSecond,

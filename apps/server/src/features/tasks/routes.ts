@@ -1,4 +1,4 @@
-import { type Audience, ok, ROUTES } from '@portal/domain';
+import { type Audience, DATA_CHECK_TEXTS, ok, ROUTES } from '@portal/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
@@ -57,6 +57,11 @@ export function registerTaskRoutes(app: FastifyInstance, deps: { tasks: TaskServ
       return ok(await tasks.snapshotStorage(actorOf(request), path, params.taskId, params.snapshotId));
     });
 
+    route(app, r.dataCheck, async (request) => {
+      const params = parseWith(r.dataCheck.params, request.params);
+      return ok(await tasks.dataCheck(actorOf(request), machinePathOf(audience, params), params.taskId));
+    });
+
     route(app, r.cancel, async (request) => {
       const params = parseWith(r.cancel.params, request.params);
       const { type } = parseWith(r.cancel.query, request.query);
@@ -72,5 +77,19 @@ export function registerTaskRoutes(app: FastifyInstance, deps: { tasks: TaskServ
     const paging = parseWith(runs.query, request.query);
     const path = machinePathOf('customer', params);
     return ok(await tasks.actions(actorOf(request), path, params.taskId, 'BACKUP_RUN', paging));
+  });
+
+  // Issue 32: the provider's 'Check all data now' of a task's repository.
+  const checkData = ROUTES.tasks.provider.checkData;
+  route(app, checkData, async (request) => {
+    const params = parseWith(checkData.params, request.params);
+    const path = machinePathOf('provider', params);
+    const message = {
+      type: 'INFO',
+      fieldName: '',
+      message: DATA_CHECK_TEXTS.checkStarted,
+      responseCode: 'OK',
+    } as const;
+    return ok(await tasks.checkData(actorOf(request), path, params.taskId), [message]);
   });
 }

@@ -2,10 +2,13 @@ import {
   type ActionType,
   type Actor,
   type Audience,
+  DATA_CHECK_TEXTS,
+  dataCheckRepairSteps,
   isTaskRunAction,
   MESSAGES,
   machineAudience,
   machineCommandBlockedReason,
+  mayAcknowledgeChange,
   mayCancelActions,
   mayChange,
   mayHandleBackupData,
@@ -14,10 +17,12 @@ import {
   pauseToggleTarget,
   resultCodeText,
   type TaskAbilities,
+  type TaskDataCheck,
   taskControlReasons,
 } from '@portal/domain';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
 import type { BackupStateService } from '../backup-state/service.js';
+import type { DataChecksRepo } from '../data-checks/repo.js';
 import { presentAction, presentSnapshot, presentStorage, presentTaskDetail, presentTaskRow } from './present.js';
 import { createTasksRepo, type TaskMachine, type TasksRepo } from './repo.js';
 
@@ -42,6 +47,12 @@ export function createTaskService(deps: {
   backupState: BackupStateService;
   /** Asks the machine's agent to stop the task's run. */
   cancelRun: (machineId: number, taskId: number, runId: number) => Promise<CancelOutcome>;
+  /** The last data check of each task's repository (issue 32; features/data-checks/repo.ts). */
+  dataChecks: Pick<DataChecksRepo, 'latestForTasks' | 'fullReadPending'>;
+  /** A check of all the machine's data now (features/data-checks); false while a check of it runs. */
+  requestFullDataCheck: (machineId: number) => Promise<boolean>;
+  /** Whether the portal's restic has `restic repair` (platform/restic.ts resticHasRepair). */
+  resticHasRepair: () => Promise<boolean>;
   /** A run changed without its agent reporting it (a cancel of a run no agent runs). */
   onRunChanged?: (machineId: number, taskId: number, runId: number) => void;
   now?: () => Date;
@@ -55,6 +66,24 @@ export function createTaskService(deps: {
     if (path.customerId !== undefined && path.customerId !== machine.customerId) throw notFound();
     if (path.packageId !== undefined && path.packageId !== machine.backupPackageId) throw notFound();
     return machine;
+  }
+
+  /** Only the provider's admins who may change things ask for a check of all a repository's data. */
+  const mayCheckData = (actor: Actor, path: MachinePath) => path.audience === 'provider' && mayChange(actor);
+
+  /** The last data check of the task's repository; the provider gets the repair path when it found damage. */
+  async function dataCheckOf(actor: Actor, path: MachinePath, machineId: number, taskId: number) {
+    const last = (await deps.dataChecks.latestForTasks([taskId])).get(taskId) ?? null;
+    const repair =
+      path.audience === 'provider' && last?.outcome === 'FAILED'
+        ? dataCheckRepairSteps(await deps.resticHasRepair())
+        : null;
+    return {
+      last,
+      repair,
+      checking: await deps.dataChecks.fullReadPending(machineId),
+      checkable: mayCheckData(actor, path),
+    } satisfies TaskDataCheck;
   }
 
   const machineFor = async (actor: Actor, path: MachinePath) =>
@@ -101,7 +130,10 @@ export function createTaskService(deps: {
         manageSnapshots: mayManageSnapshots(actor),
         restore: !machine.beingDeleted && mayHandleBackupData(actor, machine, 'change'),
       };
-      return presentTaskDetail(task, machine, path.audience, abilities);
+      return presentTaskDetail(task, machine, path.audience, {
+        ...abilities,
+        acknowledgeChange: mayAcknowledgeChange(actor, machine),
+      });
     },
 
     async actions(actor: Actor, path: MachinePath, taskId: number, type: ActionType, paging: PagingQuery) {
@@ -128,6 +160,20 @@ export function createTaskService(deps: {
     async storage(actor: Actor, path: MachinePath, taskId: number) {
       const { machine, task, usage } = visibleTask(actor, path, await repo.machineTaskUsage(path.machineId, taskId));
       return presentStorage(task.id, machine, usage);
+    },
+
+    /** The last data check of the task's repository; the provider gets the repair path when it found damage. */
+    async dataCheck(actor: Actor, path: MachinePath, taskId: number): Promise<TaskDataCheck> {
+      const { machine, task } = await taskFor(actor, path, taskId);
+      return dataCheckOf(actor, path, machine.id, task.id);
+    },
+
+    /** A provider admin's 'Check all data now' of the task's repository; a conflict while a check of it runs. */
+    async checkData(actor: Actor, path: MachinePath, taskId: number): Promise<TaskDataCheck> {
+      const { machine, task } = await taskFor(actor, path, taskId);
+      if (!mayCheckData(actor, path)) throw forbidden();
+      if (!(await deps.requestFullDataCheck(machine.id))) throw conflict(DATA_CHECK_TEXTS.alreadyChecking);
+      return dataCheckOf(actor, path, machine.id, task.id);
     },
 
     async snapshotStorage(actor: Actor, path: MachinePath, taskId: number, snapshotId: number) {

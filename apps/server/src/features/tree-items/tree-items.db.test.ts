@@ -1,13 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import {
-  AGENT_CHANNEL,
-  MESSAGES,
-  machineQueue,
-  ROUTES,
-  type ServerToAgent,
-  type TreeItem,
-  WS_SEND_PREFIXES,
-} from '@portal/domain';
+import { MESSAGES, machineQueue, ROUTES, type ServerToAgent, type TreeItem, WS_SEND_PREFIXES } from '@portal/domain';
 import { treeItem } from '@portal/domain/testing/tree-items';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -17,8 +8,8 @@ import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
-import { stompClient, type TestStomp } from '../live/testing.js';
-import { createMachineCredentials } from '../machine-auth/credentials.js';
+import { answeringAgent } from '../../testing/listening-apps.js';
+import { listenOnLoopback, stompClient, type TestStomp } from '../live/testing.js';
 
 /** POST /backupmachines/{id}/treeitems (002 §7.8): the agent answers over the live channel. */
 
@@ -31,31 +22,18 @@ const requests: ServerToAgent[] = [];
 
 /** A protocol-level agent that lists two folders under any path, fails for /denied and is silent for /silent. */
 async function connectAgent(machineId: number) {
-  const credential = await createMachineCredentials(t.database.db).issue(machineId);
-  if (!credential) throw new Error('no credential');
-  const agent = stompClient(`${base}${AGENT_CHANNEL.endpoint}`, {
-    connectHeaders: { login: String(credential.machineId), passcode: credential.token },
-  });
-  agents.push(agent);
-  expect(await agent.connected).toBe('connected');
-  agent.client.subscribe(AGENT_CHANNEL.commands, (frame) => {
-    const message = JSON.parse(frame.body) as ServerToAgent;
+  await answeringAgent(t.database.db, base, machineId, agents, (message, send) => {
     requests.push(message);
     if (message.type !== 'treeItems' || message.path === '/silent') return;
     const denied = message.path === '/denied';
-    agent.client.publish({
-      destination: AGENT_CHANNEL.events,
-      body: JSON.stringify({
-        type: 'reply',
-        requestId: message.requestId,
-        success: !denied,
-        messages: denied ? ['Permission denied: /denied'] : [],
-        payload: denied ? undefined : { treeItems: [treeItem(`${message.path}/a`), treeItem(`${message.path}/b`)] },
-      }),
+    send({
+      type: 'reply',
+      requestId: message.requestId,
+      success: !denied,
+      messages: denied ? ['Permission denied: /denied'] : [],
+      payload: denied ? undefined : { treeItems: [treeItem(`${message.path}/a`), treeItem(`${message.path}/b`)] },
     });
   });
-  // The subscription is in place once a receipted frame after it is answered.
-  expect(await agent.sendWithReceipt('SUBSCRIBE', AGENT_CHANNEL.commands)).toBe(true);
 }
 
 /** Sets customer A's 'Allow provider machine control' (its account page). */
@@ -80,8 +58,7 @@ beforeAll(async () => {
   machines.assigned = await fixtures.machine(pkg, { assignedUserId: tenants.customerA.user.id });
   machines.unassigned = await fixtures.machine(pkg);
   machines.offline = await fixtures.machine(pkg);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(t.app);
   await connectAgent(machines.assigned);
   await connectAgent(machines.unassigned);
 });

@@ -1,5 +1,5 @@
 import {
-  machineUrl,
+  machineUrlOf,
   mayManageUser,
   packageAccessibleTo,
   packageUrl,
@@ -64,7 +64,6 @@ export function presentUserPackageRow(pkg: UserPackageRecord, user: UserRef, vie
 
 /** A machine assigned to the user; manageable as its package is for the viewer. */
 export function presentUserMachineRow(machine: UserMachineRecord, viewer: UserViewer): UserMachineRow {
-  const ref = { customerId: machine.customerId, packageId: machine.backupPackageId, machineId: machine.id };
   return {
     id: machine.id,
     name: machine.name,
@@ -74,6 +73,6 @@ export function presentUserMachineRow(machine: UserMachineRecord, viewer: UserVi
     usedBytes: machine.usedSpaceBytes,
     numberOfBackupTasks: machine.numberOfBackupTasks,
     manageable: rowManageable(viewer, packageAccessibleTo(viewer, machine)),
-    backupMachineUrl: viewer.audience === 'customer' ? machineUrl('customer', ref) : machineUrl(viewer.audience, ref),
+    backupMachineUrl: machineUrlOf(viewer.audience, machine),
   };
 }

@@ -44,6 +44,7 @@ function serve(
     if (url.pathname === '/profile/mfa' && ownMfa !== undefined) {
       return ok({ enabled: ownMfa, enabledAt: null, recoveryCodesLeft: 0, required: false });
     }
+    if (url.pathname === '/admin/restoretestsettings') return ok({ intervalDays: null, providerDefaultDays: 30 });
     if (url.pathname === '/admin/users') return ok(paged([userRow({ firstName: 'Megan' })], url));
     if (url.pathname === '/admin/account/users/roles') {
       return ok({ elements: [{ role: 'ROLE_CUSTOMER_USER', roleName: 'User' }] });

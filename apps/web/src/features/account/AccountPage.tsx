@@ -9,6 +9,7 @@ import {
   PAGES,
   ROUTES,
   showsProviderMachineControl,
+  VERIFICATION_REPORT_TEXTS,
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -19,6 +20,7 @@ import { Link } from 'react-router';
 import { routeCall } from '../../app/api';
 import { useSession } from '../../app/session';
 import { DetailTable, NotFound, Page, Section, StatusBadge } from '../../ui';
+import { RestoreTestSettingsSection } from '../restore-tests/RestoreTestSettingsSection';
 import { BulkImportDialog } from '../users/BulkImportDialog';
 import { userKeys } from '../users/queries';
 import { UserFormDialog } from '../users/UserFormDialog';
@@ -88,9 +90,19 @@ export function AccountPage() {
       actions={
         // The account's audit trail (issue 18) is its super admin's.
         actor && isCustomerSuperAdmin(actor) ? (
-          <Link className="btn btn-sm btn-outline-secondary" to={PAGES.accountAudit} data-testid="account-audit-link">
-            {AUDIT_TEXTS.accountTitle}
-          </Link>
+          <div className="d-flex gap-2">
+            <Link className="btn btn-sm btn-outline-secondary" to={PAGES.accountAudit} data-testid="account-audit-link">
+              {AUDIT_TEXTS.accountTitle}
+            </Link>
+            {/* Issue 32: the verification report for auditors, its super admin's too. */}
+            <Link
+              className="btn btn-sm btn-outline-secondary"
+              to={PAGES.verificationReport}
+              data-testid="account-verification-link"
+            >
+              {VERIFICATION_REPORT_TEXTS.openReport}
+            </Link>
+          </div>
         ) : undefined
       }
     >
@@ -139,6 +151,8 @@ export function AccountPage() {
           {data.requireMfa ? MFA_TEXTS.policy.required : MFA_TEXTS.policy.notRequired}
         </p>
       </Section>
+      {/* Ours (issue 32): how often the account's tasks get a restore test; its super admin's. */}
+      {actor && isCustomerSuperAdmin(actor) && <RestoreTestSettingsSection editable={data.editable} />}
       <Section title={TEXT.usersTitle}>
         <UsersTable call={routeCall(ROUTES.users.list, {})} queryKey={userKeys.list()} toolbar={toolbar} />
       </Section>

@@ -1,6 +1,8 @@
 import { ACCESS_LEVEL_TEXTS, type AccessLevel, OPENAPI_TITLE, operationsOf, ROUTES } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Spinner, Table } from 'react-bootstrap';
+import { useBrandedDocument } from '../../app/branding';
+import { useSession } from '../../app/session';
 
 const METHOD_VARIANTS: Record<string, string> = { GET: 'primary', POST: 'success', PUT: 'warning', DELETE: 'danger' };
 const DOCUMENT_URL = ROUTES.openApi.document.build();
@@ -14,6 +16,8 @@ async function fetchDocument(): Promise<unknown> {
 
 /** The API reference (issue 18): every operation of /api/openapi.json with its parameters and audience. */
 export function ApiReferencePage() {
+  // Outside the shell and the sign-in frame, like the manual: the tab reads '<API reference> · <brand>'.
+  useBrandedDocument(useSession().data.branding, OPENAPI_TITLE);
   const document = useQuery({ queryKey: ['openapi'], queryFn: fetchDocument, staleTime: Number.POSITIVE_INFINITY });
   const operations = document.data ? operationsOf(document.data) : [];
   return (

@@ -8,8 +8,7 @@ import {
 } from '@portal/domain';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn } from '../../app/testing';
-import { ToastHost } from '../../ui';
+import { renderWithToasts } from '../../app/testing';
 import { fakeServer, message, ok, reply } from '../users/testing';
 import { BillingServerDialog } from './BillingServerDialog';
 import { DeleteBillingServerDialog } from './DeleteBillingServerDialog';
@@ -22,7 +21,7 @@ afterEach(() => {
 
 const PROVIDER = { role: 'ROLE_BOLT_ADMIN_USER', customerId: null } as const;
 
-async function fillNewServer(events: ReturnType<typeof renderSignedIn>) {
+async function fillNewServer(events: ReturnType<typeof renderWithToasts>) {
   await events.type(screen.getByLabelText('Description'), 'Billing EU');
   await events.type(screen.getByLabelText('Host'), 'billing.eu.test');
   await events.type(screen.getByLabelText('API identifier'), 'portal');
@@ -38,13 +37,7 @@ describe('BillingServerDialog', () => {
       return undefined;
     });
     const onHide = vi.fn();
-    const events = renderSignedIn(
-      <>
-        <BillingServerDialog show onHide={onHide} animation={false} />
-        <ToastHost />
-      </>,
-      PROVIDER,
-    );
+    const events = renderWithToasts(<BillingServerDialog show onHide={onHide} animation={false} />, PROVIDER);
     await fillNewServer(events);
     await events.click(screen.getByRole('button', { name: 'Test connection' }));
     expect(await screen.findByText(billingConnectionSucceeded('8.13.1'))).toBeInTheDocument();
@@ -73,13 +66,7 @@ describe('BillingServerDialog', () => {
       if (url.pathname === '/boltadmin/whmcsservers') return answer();
       return undefined;
     });
-    const events = renderSignedIn(
-      <>
-        <BillingServerDialog show onHide={vi.fn()} animation={false} />
-        <ToastHost />
-      </>,
-      PROVIDER,
-    );
+    const events = renderWithToasts(<BillingServerDialog show onHide={vi.fn()} animation={false} />, PROVIDER);
     await events.click(screen.getByRole('button', { name: 'Add' }));
     expect(await screen.findByText('API secret is required')).toBeInTheDocument();
     await fillNewServer(events);
@@ -96,11 +83,8 @@ describe('BillingServerDialog', () => {
     const server = fakeServer(({ method, url }) =>
       method === 'PUT' && url.pathname === '/boltadmin/whmcsservers/4' ? ok(billingServerRow()) : undefined,
     );
-    const events = renderSignedIn(
-      <>
-        <BillingServerDialog show server={billingServerRow()} onHide={vi.fn()} animation={false} />
-        <ToastHost />
-      </>,
+    const events = renderWithToasts(
+      <BillingServerDialog show server={billingServerRow()} onHide={vi.fn()} animation={false} />,
       PROVIDER,
     );
     expect(screen.getByLabelText('API secret')).toHaveValue('');
@@ -125,11 +109,8 @@ describe('BillingServerDialog', () => {
         ? refused()
         : undefined,
     );
-    const events = renderSignedIn(
-      <>
-        <BillingServerDialog show server={billingServerRow()} onHide={vi.fn()} animation={false} />
-        <ToastHost />
-      </>,
+    const events = renderWithToasts(
+      <BillingServerDialog show server={billingServerRow()} onHide={vi.fn()} animation={false} />,
       PROVIDER,
     );
     await events.clear(screen.getByLabelText('Host'));
@@ -158,11 +139,8 @@ describe('DeleteBillingServerDialog', () => {
       method === 'DELETE' && url.pathname === '/boltadmin/whmcsservers/4' ? answer() : undefined,
     );
     const onHide = vi.fn();
-    const events = renderSignedIn(
-      <>
-        <DeleteBillingServerDialog show server={billingServerRow()} onHide={onHide} animation={false} />
-        <ToastHost />
-      </>,
+    const events = renderWithToasts(
+      <DeleteBillingServerDialog show server={billingServerRow()} onHide={onHide} animation={false} />,
       PROVIDER,
     );
     expect(screen.getByText(billingServerDeleteQuestion('Billing main'))).toBeInTheDocument();

@@ -1,8 +1,7 @@
 import { MESSAGES } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn } from '../../app/testing';
-import { ToastHost } from '../../ui';
+import { renderWithToasts } from '../../app/testing';
 import { customerDetail } from '../customers/testing';
 import { fakeServer, message, ok, reply } from '../users/testing';
 import { ChangeBillingServerDialog } from './ChangeBillingServerDialog';
@@ -27,11 +26,8 @@ function open(change: () => Response) {
   });
   const onHide = vi.fn();
   const customer = customerDetail({ id: 12, whmcsServerId: 4, superAdminFullName: 'Ada Lovelace' });
-  const events = renderSignedIn(
-    <>
-      <ChangeBillingServerDialog show customer={customer} onHide={onHide} animation={false} />
-      <ToastHost />
-    </>,
+  const events = renderWithToasts(
+    <ChangeBillingServerDialog show customer={customer} onHide={onHide} animation={false} />,
     { role: 'ROLE_BOLT_ADMIN_USER', customerId: null },
   );
   return { server, events, onHide };

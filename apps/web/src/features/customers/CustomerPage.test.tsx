@@ -5,6 +5,7 @@ import {
   madeReseller,
   madeResellerWithErrors,
   PACKAGES_PAGE_SIZE,
+  ROUTES,
   STORAGE_LOCATION_TEXTS,
   type StorageLocationRow,
   unknownWhileMakingReseller,
@@ -226,6 +227,13 @@ describe('customer page (002 §2.5)', () => {
     expect(screen.getByRole('link', { name: TEXT.myCustomersTitle })).toHaveAttribute('href', '/admin/mycustomers');
     await waitFor(() => expect(server.to('GET', '/admin/mycustomers/7/users')).toHaveLength(1));
     expect(server.to('GET', '/admin/mycustomers/7/backuppackages')).toHaveLength(1);
+    // Issue 32: the customer's verification report, downloaded through the managed customer's calls.
+    expect(screen.getByTestId('customer-verification-csv').getAttribute('href')).toMatch(
+      new RegExp(`^${ROUTES.verificationReport.customerCsv.build({ customerId: 7 })}\\?from=\\d{4}-\\d{2}-\\d{2}&to=`),
+    );
+    expect(screen.getByTestId('customer-verification-pdf').getAttribute('href')).toContain(
+      ROUTES.verificationReport.customerPdf.build({ customerId: 7 }),
+    );
   });
 
   it('gives a read-only admin no actions', async () => {

@@ -6,18 +6,19 @@ import {
   mayChange,
   ROUTES,
   resellerSettingsPageUrl,
+  VERIFICATION_REPORT_TEXTS,
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { routeCall } from '../../app/api';
-import { pathId } from '../../app/pathIds';
 import { useSession } from '../../app/session';
-import { DetailTable, NotFound, Section } from '../../ui';
+import { ByPathId, DetailTable, Section } from '../../ui';
 import { DetailPage } from '../../ui/DetailPage';
 import { ChangeBillingServerDialog } from '../billing-servers/ChangeBillingServerDialog';
 import { StorageLocationsSection } from '../storage-locations/StorageLocationsSection';
 import { UsersTable } from '../users/UsersTable';
+import { VerificationReportDownloads } from '../verification-report/VerificationReportDownloads';
 import { customerPagesOf } from './audience';
 import { ChangeCustomerStatusDialog } from './ChangeCustomerStatusDialog';
 import { CustomerStatusBadge, CustomerTypeBadges } from './CustomerBadges';
@@ -125,11 +126,10 @@ function CustomerActions({
  * 002 §2.5 the audience may use.
  */
 export function CustomerPage({ audience }: { audience: AdminAudience }) {
-  const customerId = pathId(useParams().customerId);
-  return customerId === null ? (
-    <NotFound />
-  ) : (
-    <CustomerScreen key={customerId} audience={audience} customerId={customerId} />
+  return (
+    <ByPathId param="customerId">
+      {(customerId) => <CustomerScreen audience={audience} customerId={customerId} />}
+    </ByPathId>
   );
 }
 
@@ -169,6 +169,14 @@ function CustomerScreen({ audience, customerId }: { audience: AdminAudience; cus
           </Section>
           <Section title={TEXT.packagesTitle} id="packages">
             <CustomerPackagesTable audience={audience} customerId={customerId} />
+          </Section>
+          {/* Issue 32: the customer's verification report, for the provider's and its reseller's admins. */}
+          <Section title={VERIFICATION_REPORT_TEXTS.customerSection}>
+            <VerificationReportDownloads
+              csvPath={ROUTES.verificationReport.customerCsv.build({ customerId })}
+              pdfPath={ROUTES.verificationReport.customerPdf.build({ customerId })}
+              testId="customer-verification"
+            />
           </Section>
           <ChangeCustomerStatusDialog
             show={dialog === 'status'}

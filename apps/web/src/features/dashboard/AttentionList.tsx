@@ -20,6 +20,8 @@ const KIND_VARIANTS: StatusVariantMap<AttentionKind> = {
   RUN_STALLED: 'warning',
   OVER_QUOTA: 'danger',
   MACHINE_OFFLINE: 'secondary',
+  VERIFICATION_FAILED: 'danger',
+  VERIFICATION_OVERDUE: 'warning',
 };
 
 const kindBadge = (kind: AttentionKind) => (

@@ -114,7 +114,15 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const NOTHING = { TASK_FAILED: 0, TASK_MISSED: 0, RUN_STALLED: 0, OVER_QUOTA: 0, MACHINE_OFFLINE: 0 };
+const NOTHING = {
+  TASK_FAILED: 0,
+  TASK_MISSED: 0,
+  RUN_STALLED: 0,
+  OVER_QUOTA: 0,
+  MACHINE_OFFLINE: 0,
+  VERIFICATION_FAILED: 0,
+  VERIFICATION_OVERDUE: 0,
+};
 function attention(
   items: AttentionList['items'],
   counts: Partial<AttentionList['counts']>,
@@ -161,6 +169,7 @@ const machine = (
 
 const task = (id: number, machineId: number, overrides: Partial<DashboardTaskRow> = {}): DashboardTaskRow => ({
   id,
+  verification: { status: 'NEVER', lastRestoreTestAt: null, lastRestoreTestFiles: null, lastFullReadAt: null },
   name: `Task ${id}`,
   scheduleDescription: 'Every day at 01:00',
   status: 'ACTIVE',
@@ -241,6 +250,7 @@ describe('dashboard tabs (000 §2)', () => {
   it('provider: selecting a customer, then a machine, opens and switches tabs; closing a tab closes those right of it', async () => {
     providerData();
     const user = renderDashboard(PROVIDER);
+    await screen.findByRole('tab');
     expect(tabNames()).toEqual(['Customers']);
     expect(screen.queryByRole('button', { name: /^Close tab/ })).toBeNull();
 
@@ -269,7 +279,7 @@ describe('dashboard tabs (000 §2)', () => {
       within(photos)
         .getAllByTestId('status-badge')
         .map((b) => b.textContent),
-    ).toEqual(['Not runnable', 'PAUSED']);
+    ).toEqual(['Not runnable', 'PAUSED', 'Never verified']);
 
     // Back on the machines tab the selected machine offers Unselect.
     await user.click(screen.getByRole('tab', { name: 'Customer 01 machines' }));
@@ -333,6 +343,7 @@ describe('dashboard tabs (000 §2)', () => {
   it('reseller admin: My Customers with a link to their customers pages, and no Select All', async () => {
     providerData();
     renderDashboard(RESELLER);
+    await screen.findByRole('tab');
     expect(tabNames()).toEqual(['My Customers']);
     await screen.findByRole('button', { name: 'Select Customer 01' });
     expect(screen.getByRole('table', { name: 'My Customers' })).toBeInTheDocument();
@@ -361,6 +372,7 @@ describe('pies, filters, paging and sorting (000 §2)', () => {
     providerData();
     const user = renderDashboard(PROVIDER);
     const panel = () => within(shownPanel());
+    await screen.findByRole('tabpanel');
     await panel().findByRole('button', { name: 'Select Customer 01' });
     expect(panel().getByTestId('paging-text')).toHaveTextContent('1 to 12 of 30');
     expect(lastRequest('/dashboard/customers')?.searchParams.get('size')).toBe('12');
@@ -596,6 +608,32 @@ describe('needs attention (issue 31)', () => {
     expect(within(list).getByTestId('attention-showing')).toHaveTextContent(attentionShowingText(2, 15));
     // The tabs and pies stay below.
     expect(await screen.findByRole('tab', { name: 'Contoso Ltd machines' })).toBeInTheDocument();
+  });
+
+  it('shows once its first answers are in, so nothing moves as they come (a spinner until then)', async () => {
+    providerData();
+    let answerAttention = () => {};
+    const attentionAnswered = new Promise<void>((resolve) => {
+      answerAttention = resolve;
+    });
+    fetchMock.mockImplementation(async (input) => {
+      const url = new URL(String(input), 'http://portal.test');
+      if (url.pathname === '/dashboard/attention') await attentionAnswered;
+      return answer(url);
+    });
+    renderDashboard(PROVIDER);
+    // The tab's rows and pie counts have answered; what needs attention (above them) has not.
+    await waitFor(() => expect(requests('/dashboard/customers/counts')).toHaveLength(1));
+    await waitFor(() => expect(requests('/dashboard/customers')).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const spinner = screen.getByRole('status');
+    expect(screen.queryByRole('tab')).toBeNull();
+    expect(screen.queryByRole('region', { name: TEXT.title })).toBeNull();
+    answerAttention();
+    expect(await screen.findByRole('region', { name: TEXT.title })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Customers' })).toBeInTheDocument();
+    expect(within(shownPanel()).getByRole('button', { name: 'Select Customer 01' })).toBeInTheDocument();
+    expect(spinner).not.toBeInTheDocument();
   });
 
   it('says when nothing needs attention', async () => {

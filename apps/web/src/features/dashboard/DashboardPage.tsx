@@ -1,10 +1,12 @@
 import { MESSAGES } from '@portal/domain';
 import { type KeyboardEvent, type ReactNode, useId, useReducer, useRef } from 'react';
+import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router';
 import { liveSideOf } from '../../app/live';
 import { useSession } from '../../app/session';
 import { Page } from '../../ui';
 import { LinkMachineButton } from '../machine-link/LinkMachineDialog';
+import { VerificationPanel } from '../verification/VerificationPanel';
 import { AttentionList } from './AttentionList';
 import {
   type DashboardAction,
@@ -22,7 +24,7 @@ import { GettingStartedStrip } from './GettingStartedStrip';
 import { useLiveDashboardRefresh } from './liveRefresh';
 import { NextSteps } from './NextSteps';
 import { CustomersPanel, MachinesPanel, TasksPanel } from './panels';
-import { useAttention } from './queries';
+import { useAttention, useFirstAnswersIn } from './queries';
 
 interface TabsProps {
   tabs: Array<{ key: TabKey; title: string; closable: boolean; panel: ReactNode }>;
@@ -183,30 +185,30 @@ export function DashboardPage() {
   useLiveDashboardRefresh(actor && liveSideOf(actor));
   return (
     <Page title="Dashboard" subtitle={companyName ?? data.branding?.brandName ?? undefined}>
-      {actor && (
-        <>
-          <GettingStartedStrip enabled={actor.customerId !== null} />
-          <Overview audience={dashboardAudience(actor, companyName)} />
-        </>
-      )}
+      {actor && <Overview audience={dashboardAudience(actor, companyName)} customer={actor.customerId !== null} />}
     </Page>
   );
 }
 
 /**
  * What needs attention above the tabs; a customer account without a machine sees its next steps instead of
- * empty pies (issue 31). Its machines tab waits for the answer so that empty pies do not flash first; an
- * admin's customers tab does not wait.
+ * empty pies (issue 31). The whole overview (with a customer's getting-started strip) shows once its first
+ * answers are in (useFirstAnswersIn): the tabs' reads start with it, laid out hidden meanwhile, so empty pies never
+ * flash and nothing moves when the attention list arrives above them.
  */
-function Overview({ audience }: { audience: DashboardAudience }) {
+function Overview({ audience, customer }: { audience: DashboardAudience; customer: boolean }) {
   const attention = useAttention();
-  const ownMachines = audience.root === 'machines';
-  if (ownMachines && attention.data?.hasMachines === false) return <NextSteps />;
-  const answered = attention.data !== undefined || attention.isError;
+  const shown = useFirstAnswersIn(attention.data !== undefined || attention.isError);
+  const nextSteps = audience.root === 'machines' && attention.data?.hasMachines === false;
   return (
     <>
-      {attention.data && <AttentionList list={attention.data} />}
-      {(answered || !ownMachines) && <Dashboard audience={audience} />}
+      {!shown && <Spinner animation="border" role="status" />}
+      <div hidden={!shown}>
+        <GettingStartedStrip enabled={customer} />
+        {attention.data && !nextSteps && <AttentionList list={attention.data} />}
+        {!nextSteps && <VerificationPanel />}
+        {nextSteps ? <NextSteps /> : <Dashboard audience={audience} />}
+      </div>
     </>
   );
 }

@@ -19,6 +19,7 @@ import { Link } from 'react-router';
 import { routeCall } from '../../app/api';
 import { type DataTableColumn, StatusBadge } from '../../ui';
 import { statusColumn } from '../../ui/statusColumn';
+import { verificationColumn } from '../verification/Verification';
 import type { MachineCalls } from './dashboardState';
 import { useStatusTable } from './queries';
 import { StatusTablePanel } from './StatusTablePanel';
@@ -263,6 +264,7 @@ export function TasksPanel({ title, machineId }: { title: string; machineId: num
         );
       },
     },
+    verificationColumn<DashboardTaskRow>(),
     {
       key: 'actions',
       className: 'text-end text-nowrap',

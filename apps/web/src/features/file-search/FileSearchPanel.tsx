@@ -3,13 +3,17 @@ import { FILE_SEARCH_TEXTS, type FileSearchHit, fileSearchRequestSchema } from '
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { type Resolver, useForm } from 'react-hook-form';
-import { CheckboxField, TextField, WholeTable } from '../../ui';
-import { FileHistoryDialog } from './FileHistoryDialog';
+import { CheckboxField, lazyDialog, TextField, WholeTable } from '../../ui';
 import { useStartFileSearch } from './mutations';
 import { type HistoryActions, SearchStatus, sizeText, timeText } from './SearchStatus';
 import { useFileSearch } from './useFileSearch';
 
 const T = FILE_SEARCH_TEXTS;
+// A file's history, with its download and restore dialogs, loads when first opened (issue 31, phones).
+const FileHistoryDialog = lazyDialog(
+  () => import('./FileHistoryDialog').then((m) => m.FileHistoryDialog),
+  (props) => props.file !== null,
+);
 const formSchema = fileSearchRequestSchema.pick({ pattern: true, ignoreCase: true });
 type SearchForm = { pattern: string; ignoreCase: boolean };
 
@@ -83,7 +87,12 @@ export function FileSearchPanel({
               key: 'history',
               header: '',
               render: (hit) => (
-                <Button size="sm" variant="outline-primary" onClick={() => setOpened(hit)}>
+                <Button
+                  size="sm"
+                  variant="outline-primary"
+                  onClick={() => setOpened(hit)}
+                  {...FileHistoryDialog.preloadProps}
+                >
                   {T.historyButton}
                 </Button>
               ),

@@ -1,8 +1,7 @@
 import { MESSAGES, PAGES, ROUTES } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn, type TestUser } from '../../app/testing';
-import { ToastHost } from '../../ui';
+import { renderWithToasts, type TestUser } from '../../app/testing';
 import { LinkMachineButton } from './LinkMachineDialog';
 
 const TEXT = MESSAGES.machineLink;
@@ -16,14 +15,7 @@ function envelope(status: number, result: unknown, messages: unknown[] = []): Re
   );
 }
 
-const renderButton = (overrides: Partial<TestUser> = {}) =>
-  renderSignedIn(
-    <>
-      <LinkMachineButton />
-      <ToastHost />
-    </>,
-    overrides,
-  );
+const renderButton = (overrides: Partial<TestUser> = {}) => renderWithToasts(<LinkMachineButton />, overrides);
 
 const linkButton = () => screen.queryByRole('button', { name: TEXT.linkButton });
 

@@ -12,15 +12,14 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { liveSideOf, useLiveTopic } from '../../app/live';
-import { pathId } from '../../app/pathIds';
 import { useSession } from '../../app/session';
-import { DetailTable, NotFound, recordCrumbs, Section, StatusBadge, TooltipButton, useDialogSubmit } from '../../ui';
+import { ByPathId, DetailTable, recordCrumbs, Section, StatusBadge, TooltipButton, useDialogSubmit } from '../../ui';
 import { DetailPage } from '../../ui/DetailPage';
 import { ResticDiagnosticsButton } from '../diagnostics/ResticDiagnosticsButton';
 import { FileSearchPanel } from '../file-search/FileSearchPanel';
-import { AddTaskButton } from '../tasks/form/TaskFormDialog';
+import { AddTaskButton } from '../tasks/form/TaskFormButtons';
 import { TasksTable } from '../tasks/TasksTable';
 import { ChangeMachineStatusDialog } from './ChangeMachineStatusDialog';
 import { DeleteMachineDialog } from './DeleteMachineDialog';
@@ -160,11 +159,8 @@ function MachineActions({
  * one being deleted) is a not-found page.
  */
 export function MachinePage({ audience }: { audience: Audience }) {
-  const machineId = pathId(useParams().machineId);
-  return machineId === null ? (
-    <NotFound />
-  ) : (
-    <MachineScreen key={machineId} audience={audience} machineId={machineId} />
+  return (
+    <ByPathId param="machineId">{(machineId) => <MachineScreen audience={audience} machineId={machineId} />}</ByPathId>
   );
 }
 

@@ -1,6 +1,7 @@
 import { MESSAGES } from '@portal/domain';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderSignedOut } from '../../app/testing';
 import { ManualPage } from './ManualPage';
 
 const TEXT = MESSAGES.manual;
@@ -13,8 +14,9 @@ afterEach(() => vi.restoreAllMocks());
 describe('desktop-app user manual (000 §1)', () => {
   it("has the navbar title, the visitor's system as a badge and an index of numbered chapters", () => {
     onPlatform('Linux x86_64');
-    render(<ManualPage />);
+    renderSignedOut(<ManualPage />);
     expect(screen.getByRole('heading', { level: 1, name: TEXT.title })).toBeVisible();
+    expect(document.title).toBe(`${TEXT.title} · Cloud Portal`);
     expect(screen.getByTestId('os-badge')).toHaveTextContent(`${TEXT.yourSystem}: Linux`);
     const index = screen.getByRole('navigation', { name: TEXT.contents });
     const entries = within(index)
@@ -31,7 +33,7 @@ describe('desktop-app user manual (000 §1)', () => {
 
   it('sizes chapter headings 2, 1.5 and 1.25 rem by depth', () => {
     onPlatform('Linux x86_64');
-    render(<ManualPage />);
+    renderSignedOut(<ManualPage />);
     const top = screen.getByRole('heading', { level: 2, name: `1 ${CHAPTERS.overview}` });
     expect(top).toHaveStyle({ fontSize: '2rem' });
     const sub = screen.getByRole('heading', { level: 3, name: `2.4 ${CHAPTERS.installFiles}` });
@@ -47,7 +49,7 @@ describe('desktop-app user manual (000 §1)', () => {
 
   it("puts the visitor's system first among the install chapters, marked as theirs", () => {
     onPlatform('Win32');
-    render(<ManualPage />);
+    renderSignedOut(<ManualPage />);
     expect(screen.getByTestId('os-badge')).toHaveTextContent(`${TEXT.yourSystem}: Windows`);
     const windows = screen.getByRole('heading', { level: 3, name: new RegExp(`^2\\.1 ${CHAPTERS.installWindows}`) });
     expect(windows).toHaveTextContent(TEXT.forYourSystem);
@@ -64,7 +66,7 @@ describe('desktop-app user manual (000 §1)', () => {
   it('says when it cannot tell the system', () => {
     onPlatform('');
     vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('SomeBrowser/1.0');
-    render(<ManualPage />);
+    renderSignedOut(<ManualPage />);
     expect(screen.getByTestId('os-badge')).toHaveTextContent(`${TEXT.yourSystem}: ${TEXT.unknownSystem}`);
     expect(screen.getByRole('heading', { level: 3, name: `2.1 ${CHAPTERS.installLinux}` })).toBeVisible();
   });

@@ -14,6 +14,8 @@ import {
   ROUTES,
 } from '@portal/domain';
 import type { ReactNode } from 'react';
+import { useBrandedDocument } from '../../app/branding';
+import { useSession } from '../../app/session';
 import { AgentDownloadLinks } from '../machine-link/AgentDownloadLinks';
 
 const TEXT = MESSAGES.manual;
@@ -273,6 +275,8 @@ function Chapter({ chapter, os }: { chapter: NumberedChapter<ReactNode>; os: Age
  * what the agent does, restoring and uninstalling. Public: it is read before anyone signs in.
  */
 export function ManualPage() {
+  // A page of its own, outside the shell and the sign-in frame: it names the tab '<manual> · <brand>' itself.
+  useBrandedDocument(useSession().data.branding, TEXT.title);
   const os = agentOsOf(navigator.platform || navigator.userAgent);
   const numbered = numberChapters(chapters(window.location.origin, os));
   return (

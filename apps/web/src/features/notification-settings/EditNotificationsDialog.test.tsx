@@ -1,8 +1,7 @@
 import { NOTIFICATION_TEXTS } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn } from '../../app/testing';
-import { ToastHost } from '../../ui';
+import { renderWithToasts } from '../../app/testing';
 import { fakeServer, message, ok, paged, reply } from '../users/testing';
 import { EditNotificationsDialog } from './EditNotificationsDialog';
 import { ANN } from './testing';
@@ -24,13 +23,9 @@ function open(save: () => Response = () => ok({ ...ANN, runFailed: true })) {
     return undefined;
   });
   const onHide = vi.fn();
-  const events = renderSignedIn(
-    <>
-      <EditNotificationsDialog user={ANN} onHide={onHide} animation={false} />
-      <ToastHost />
-    </>,
-    { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
-  );
+  const events = renderWithToasts(<EditNotificationsDialog user={ANN} onHide={onHide} animation={false} />, {
+    role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER',
+  });
   return { server, events, onHide };
 }
 

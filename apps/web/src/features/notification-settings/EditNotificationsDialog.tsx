@@ -28,6 +28,7 @@ const valuesOf = (user: NotificationUserRow): Values => ({
   runMissed: user.runMissed,
   machineOffline: user.machineOffline,
   quota: user.quota,
+  verification: user.verification,
   summary: user.summary,
   allMachines: user.allMachines,
   machineIds: user.machines.map((m) => m.id),

@@ -1,10 +1,10 @@
-import { NOTIFICATION_LIMITS, NOTIFICATION_TEXTS, type NotificationMachineOption } from '@portal/domain';
+import { NOTIFICATION_TEXTS, type NotificationMachineOption } from '@portal/domain';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import CloseButton from 'react-bootstrap/CloseButton';
 import Form from 'react-bootstrap/Form';
 import { type DataTableColumn, PagedTable, SearchBox } from '../../ui';
-import { NOTIFICATION_CALLS, notificationKeys } from './queries';
+import { notificationList } from './queries';
 
 const TEXT = NOTIFICATION_TEXTS;
 
@@ -60,9 +60,7 @@ export function MachineChooser({ chosen, onChange, error }: MachineChooserProps)
       <PagedTable
         aria-label={TEXT.chosenMachines}
         data-testid="machine-chooser-table"
-        queryKey={notificationKeys.machines()}
-        call={NOTIFICATION_CALLS.machines}
-        size={NOTIFICATION_LIMITS.pageSize}
+        {...notificationList('machines')}
         search={search}
         columns={columns}
         rowKey={(m) => m.id}

@@ -4,18 +4,20 @@ import {
   mayChange,
   NOTIFICATION_KINDS,
   NOTIFICATION_LABELS,
-  NOTIFICATION_LIMITS,
   NOTIFICATION_TEXTS,
   type NotificationUserRow,
   PAGES,
   SUMMARY_FREQUENCY_NAMES,
+  VERIFICATION_REPORT_TEXTS,
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useSession } from '../../app/session';
 import { type DataTableColumn, Page, PagedTable, SearchBox, Section } from '../../ui';
+import { MonthlyMailForm } from '../verification-report/MonthlyMailForm';
+import { useVerificationReportSettings } from '../verification-report/queries';
 import { EditNotificationsDialog } from './EditNotificationsDialog';
-import { NOTIFICATION_CALLS, notificationKeys, useThresholds } from './queries';
+import { notificationList, useThresholds } from './queries';
 import { ThresholdsForm } from './ThresholdsForm';
 
 const TEXT = NOTIFICATION_TEXTS;
@@ -49,6 +51,7 @@ const FAILURE_COLUMNS: Array<DataTableColumn<MailFailureRow>> = [
  */
 export function NotificationSettingsPage() {
   const thresholds = useThresholds();
+  const verificationSettings = useVerificationReportSettings();
   // A read-only super admin looks without changing (the server refuses the changes too).
   const { actor } = useSession();
   const mayEdit = actor !== null && mayChange(actor);
@@ -105,6 +108,9 @@ export function NotificationSettingsPage() {
       <Section title={TEXT.customerSection}>
         {thresholds.data && <ThresholdsForm thresholds={thresholds.data} readOnly={!mayEdit} />}
       </Section>
+      <Section title={VERIFICATION_REPORT_TEXTS.monthlyMailSection}>
+        {verificationSettings.data && <MonthlyMailForm settings={verificationSettings.data} readOnly={!mayEdit} />}
+      </Section>
       <Section
         title={TEXT.usersSection}
         actions={<SearchBox label={TEXT.searchUsers} placeholder={TEXT.searchUsers} onSearch={setSearch} />}
@@ -112,9 +118,7 @@ export function NotificationSettingsPage() {
         <PagedTable
           aria-label={TEXT.usersSection}
           data-testid="notification-users-table"
-          queryKey={notificationKeys.users()}
-          call={NOTIFICATION_CALLS.users}
-          size={NOTIFICATION_LIMITS.pageSize}
+          {...notificationList('users')}
           search={search}
           columns={columns}
           rowKey={(u) => u.userId}
@@ -125,9 +129,7 @@ export function NotificationSettingsPage() {
         <PagedTable
           aria-label={TEXT.failuresSection}
           data-testid="delivery-failures-table"
-          queryKey={notificationKeys.failures()}
-          call={NOTIFICATION_CALLS.failures}
-          size={NOTIFICATION_LIMITS.pageSize}
+          {...notificationList('failures')}
           columns={FAILURE_COLUMNS}
           rowKey={(f) => f.id}
           emptyText={TEXT.noFailures}

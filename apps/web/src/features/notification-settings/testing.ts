@@ -12,6 +12,7 @@ export const ANN: NotificationUserRow = {
   runMissed: false,
   machineOffline: false,
   quota: false,
+  verification: false,
   summary: 'NONE',
   allMachines: true,
   machines: [],

@@ -1,8 +1,7 @@
 import type { MyPackageRequestRow, PackageRequestRow } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn } from '../../app/testing';
-import { ToastHost } from '../../ui';
+import { renderSignedIn, renderWithToasts } from '../../app/testing';
 import { fakeServer, message, ok, paged, reply } from '../users/testing';
 import { ApproveRequestDialog } from './ApproveRequestDialog';
 import { DeclineRequestDialog } from './DeclineRequestDialog';
@@ -38,11 +37,8 @@ const signup = (overrides: Partial<PackageRequestRow> = {}): PackageRequestRow =
 
 function openApprove(request: PackageRequestRow) {
   const onHide = vi.fn();
-  const events = renderSignedIn(
-    <>
-      <ApproveRequestDialog show audience="provider" request={request} onHide={onHide} animation={false} />
-      <ToastHost />
-    </>,
+  const events = renderWithToasts(
+    <ApproveRequestDialog show audience="provider" request={request} onHide={onHide} animation={false} />,
     provider,
   );
   return { events, onHide };
@@ -118,11 +114,8 @@ describe('DeclineRequestDialog', () => {
     let answer = () => reply(500, {});
     const server = fakeServer(({ method }) => (method === 'PUT' ? answer() : undefined));
     const onHide = vi.fn();
-    const events = renderSignedIn(
-      <>
-        <DeclineRequestDialog show audience="reseller" request={signup()} onHide={onHide} animation={false} />
-        <ToastHost />
-      </>,
+    const events = renderWithToasts(
+      <DeclineRequestDialog show audience="reseller" request={signup()} onHide={onHide} animation={false} />,
       { resellerEnabled: true },
     );
     expect(screen.getByText('Are you sure you want to decline this backup package request?')).toBeInTheDocument();

@@ -1,8 +1,7 @@
 import { type PackageTemplateRow, TIMINGS } from '@portal/domain';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { refreshesDue, renderSignedIn, watchRefreshes } from '../../app/testing';
-import { ToastHost } from '../../ui';
+import { refreshesDue, renderSignedIn, renderWithToasts, watchRefreshes } from '../../app/testing';
 import { fakeServer, message, ok, paged, reply } from '../users/testing';
 import { AddTemplateDialog } from './AddTemplateDialog';
 import { DeleteTemplateDialog } from './DeleteTemplateDialog';
@@ -71,11 +70,8 @@ describe('AddTemplateDialog', () => {
   function open() {
     const onHide = vi.fn();
     const refreshed = watchRefreshes();
-    const events = renderSignedIn(
-      <>
-        <AddTemplateDialog show audience="provider" onHide={onHide} animation={false} />
-        <ToastHost />
-      </>,
+    const events = renderWithToasts(
+      <AddTemplateDialog show audience="provider" onHide={onHide} animation={false} />,
       provider,
     );
     return { events, onHide, refreshed };
@@ -161,11 +157,8 @@ describe('EditTemplateDialog and DeleteTemplateDialog', () => {
   it('renames with the name only', async () => {
     const server = fakeServer(({ method }) => (method === 'PUT' ? ok(template({ name: 'Bigger' })) : undefined));
     const onHide = vi.fn();
-    const events = renderSignedIn(
-      <>
-        <EditTemplateDialog show audience="reseller" template={template()} onHide={onHide} animation={false} />
-        <ToastHost />
-      </>,
+    const events = renderWithToasts(
+      <EditTemplateDialog show audience="reseller" template={template()} onHide={onHide} animation={false} />,
       { resellerEnabled: true },
     );
     const name = screen.getByLabelText('package template name');
@@ -205,11 +198,8 @@ describe('EditTemplateDialog and DeleteTemplateDialog', () => {
     let answer = () => reply(400, { messages: [message('', 'This template is in use')] });
     fakeServer(({ method }) => (method === 'DELETE' ? answer() : undefined));
     const onHide = vi.fn();
-    const events = renderSignedIn(
-      <>
-        <DeleteTemplateDialog show audience="provider" template={template()} onHide={onHide} animation={false} />
-        <ToastHost />
-      </>,
+    const events = renderWithToasts(
+      <DeleteTemplateDialog show audience="provider" template={template()} onHide={onHide} animation={false} />,
       provider,
     );
     expect(screen.getByText('Are you sure you want to delete package template called Small?')).toBeInTheDocument();

@@ -1,13 +1,12 @@
 import { MESSAGES, type PasswordChangeInput, passwordChangeSchema } from '@portal/domain';
 import { Button, Form } from 'react-bootstrap';
-import type { Path } from 'react-hook-form';
-import { GlobalErrors, TextField, useSubmitForm } from '../../ui';
+import { GlobalErrors, type TextFieldSpec, TextFields, useSubmitForm } from '../../ui';
 import { useChangePassword } from './mutations';
 
-const FIELDS: Array<{ name: Path<PasswordChangeInput>; label: string; autoComplete: string }> = [
-  { name: 'currentPassword', label: 'Current password', autoComplete: 'current-password' },
-  { name: 'password', label: 'New password', autoComplete: 'new-password' },
-  { name: 'confirmPassword', label: 'Confirm password', autoComplete: 'new-password' },
+const FIELDS: Array<TextFieldSpec<PasswordChangeInput>> = [
+  { name: 'currentPassword', label: 'Current password', type: 'password', autoComplete: 'current-password' },
+  { name: 'password', label: 'New password', type: 'password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: 'Confirm password', type: 'password', autoComplete: 'new-password' },
 ];
 
 const EMPTY: PasswordChangeInput = { currentPassword: '', password: '', confirmPassword: '' };
@@ -30,16 +29,7 @@ export function PasswordChangeForm() {
   });
   return (
     <Form noValidate onSubmit={onSubmit} aria-label="Change password">
-      {FIELDS.map((input) => (
-        <TextField
-          {...field}
-          key={input.name}
-          name={input.name}
-          label={input.label}
-          type="password"
-          autoComplete={input.autoComplete}
-        />
-      ))}
+      <TextFields {...field} fields={FIELDS} />
       <GlobalErrors messages={globalErrors} />
       <Button type="submit" disabled={submitting} className="mt-2">
         Change password

@@ -9,16 +9,17 @@ import {
 import { useMemo } from 'react';
 import { Button, Form } from 'react-bootstrap';
 import type { Path } from 'react-hook-form';
-import { GlobalErrors, TextField, useSubmitForm } from '../../ui';
+import { GlobalErrors, TextField, type TextFieldSpec, TextFields, useSubmitForm } from '../../ui';
 import { useSaveProfile } from './mutations';
 
-const FIELDS: Array<{ name: Path<ProfileInput>; label: string; type: 'text' | 'email' | 'tel'; autoComplete: string }> =
+const FIELDS = (
   [
     { name: 'firstName', label: 'First name', type: 'text', autoComplete: 'given-name' },
     { name: 'surname', label: 'Surname', type: 'text', autoComplete: 'family-name' },
     { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
     { name: 'contactNumber', label: 'Contact number', type: 'tel', autoComplete: 'tel' },
-  ];
+  ] satisfies Array<TextFieldSpec<ProfileInput>>
+).map((input): TextFieldSpec<ProfileInput> => ({ ...input, placeholder: `${input.label} is required` }));
 const FIELD_NAMES: Array<Path<ProfileInput>> = [...FIELDS.map((f) => f.name), 'currentPassword'];
 
 export function ProfileDetailsForm({ profile }: { profile: Profile }) {
@@ -47,17 +48,7 @@ export function ProfileDetailsForm({ profile }: { profile: Profile }) {
   const emailChanges = changesSignInEmail(profile.email, form.watch('email'));
   return (
     <Form noValidate onSubmit={onSubmit} aria-label="Profile details">
-      {FIELDS.map((input) => (
-        <TextField
-          {...field}
-          key={input.name}
-          name={input.name}
-          label={input.label}
-          type={input.type}
-          autoComplete={input.autoComplete}
-          placeholder={`${input.label} is required`}
-        />
-      ))}
+      <TextFields {...field} fields={FIELDS} />
       {emailChanges && (
         <TextField
           {...field}

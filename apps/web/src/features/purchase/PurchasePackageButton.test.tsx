@@ -1,7 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn, type TestUser, watchRefreshes } from '../../app/testing';
-import { ToastHost } from '../../ui';
+import { renderWithToasts, type TestUser, watchRefreshes } from '../../app/testing';
 import { fakeServer, message, ok, reply } from '../users/testing';
 import { browser } from './browser';
 import { PurchasePackageButton } from './PurchasePackageButton';
@@ -17,11 +16,8 @@ const PACKAGES_LIST = ['packages', 'list'];
 function open(user: Partial<TestUser> = { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }) {
   const refreshed = watchRefreshes();
   const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
-  const events = renderSignedIn(
-    <>
-      <PurchasePackageButton refreshes={[{ queryKey: PACKAGES_LIST, afterMs: 0 }]} animation={false} />
-      <ToastHost />
-    </>,
+  const events = renderWithToasts(
+    <PurchasePackageButton refreshes={[{ queryKey: PACKAGES_LIST, afterMs: 0 }]} animation={false} />,
     user,
   );
   return { events, refreshed, assign };

@@ -1,7 +1,6 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn, type TestUser } from '../../app/testing';
-import { ToastHost } from '../../ui';
+import { renderSignedIn, renderWithToasts, type TestUser } from '../../app/testing';
 import { ok, reply } from '../users/testing';
 import { browser } from './browser';
 import { DIRECT_OFFER, SSO_LINK, serveOffer } from './testing';
@@ -22,13 +21,7 @@ const PKG: UpgradablePackage = {
 
 function open(pkg: UpgradablePackage = PKG, user: Partial<TestUser> = { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' }) {
   const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
-  const events = renderSignedIn(
-    <>
-      <UpgradePackageButton pkg={pkg} refreshes={[]} animation={false} />
-      <ToastHost />
-    </>,
-    user,
-  );
+  const events = renderWithToasts(<UpgradePackageButton pkg={pkg} refreshes={[]} animation={false} />, user);
   return { events, assign };
 }
 

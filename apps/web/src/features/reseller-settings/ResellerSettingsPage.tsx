@@ -10,10 +10,9 @@ import Alert from 'react-bootstrap/Alert';
 import Spinner from 'react-bootstrap/Spinner';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { useLocation, useParams } from 'react-router';
-import { pathId } from '../../app/pathIds';
+import { useLocation } from 'react-router';
 import { useSession } from '../../app/session';
-import { NotFound, Page } from '../../ui';
+import { ByPathId, NotFound, Page } from '../../ui';
 import { customerPagesOf } from '../customers/audience';
 import { useResellerSettings } from './queries';
 import { AccountSettingsForm, EmailSettingsForm, LookAndFeelForm } from './SettingsForms';
@@ -27,8 +26,7 @@ export function ResellerSettingsPage() {
 
 /** /boltadmin/customers/{id}/resellersettings: the provider's view, the account section only (000 §2). */
 export function ProviderResellerSettingsPage() {
-  const customerId = pathId(useParams().customerId);
-  return customerId === null ? <NotFound /> : <ResellerSettingsScreen key={customerId} customerId={customerId} />;
+  return <ByPathId param="customerId">{(customerId) => <ResellerSettingsScreen customerId={customerId} />}</ByPathId>;
 }
 
 function ResellerSettingsScreen({ customerId }: { customerId: number | null }) {

@@ -13,6 +13,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
+import { fieldMessage } from '../../ui';
 
 const T = MESSAGES.resellerSettings;
 
@@ -43,7 +44,7 @@ export function ColourField<F extends FieldValues>({
   warning?: ContrastWarning | undefined;
 }) {
   const error = form.formState.errors[name];
-  const message = typeof error?.message === 'string' ? error.message : undefined;
+  const message = fieldMessage(form, name);
   const value = form.watch(name);
   const set = (colour: string) =>
     form.setValue(name, colour as PathValue<F, Path<F>>, { shouldDirty: true, shouldValidate: true });
@@ -114,7 +115,7 @@ export function ImageField({
   current: string | null;
 }) {
   const error = form.formState.errors[name];
-  const message = typeof error?.message === 'string' ? error.message : undefined;
+  const message = fieldMessage(form, name);
   const preview = usePreview(chosenFile(form.watch(name)));
   const height = name === 'logo' ? 60 : 32;
   return (

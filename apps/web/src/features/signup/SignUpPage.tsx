@@ -15,7 +15,7 @@ import { type ReactElement, useMemo, useState } from 'react';
 import { Alert, Button, Form, Spinner } from 'react-bootstrap';
 import { type Path, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { GlobalErrors, SelectField, TextField, useDialogSubmit } from '../../ui';
+import { GlobalErrors, SelectField, TextFields, useDialogSubmit } from '../../ui';
 import { PublicLayout } from '../auth/PublicLayout';
 import { useSignUp } from './mutations';
 import { useSignUpOptions } from './queries';
@@ -67,18 +67,16 @@ function SignUpFormView({
   return (
     <Form noValidate onSubmit={signUp} aria-label={TEXT.title}>
       <p className="text-body-secondary small">{TEXT.intro}</p>
-      {TEXT_FIELDS.map((field) => (
-        <TextField
-          key={field.name}
-          form={form}
-          idPrefix="signup-"
-          name={field.name}
-          label={L[field.name]}
-          type={field.type}
-          autoComplete={field.autoComplete}
-          placeholder={field.optional ? undefined : fieldRequired(L[field.name])}
-        />
-      ))}
+      <TextFields
+        form={form}
+        idPrefix="signup-"
+        fields={TEXT_FIELDS.map(({ name, optional, ...input }) => ({
+          ...input,
+          name,
+          label: L[name],
+          placeholder: optional ? undefined : fieldRequired(L[name]),
+        }))}
+      />
       {templates.length > 0 && (
         <SelectField
           form={form}

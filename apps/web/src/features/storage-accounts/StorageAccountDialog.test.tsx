@@ -1,8 +1,7 @@
 import { MESSAGES, STORAGE_ACCOUNT_FORM_LABELS, type StorageAccountDetail } from '@portal/domain';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn } from '../../app/testing';
-import { ToastHost } from '../../ui';
+import { renderWithToasts } from '../../app/testing';
 import { fakeServer, message, ok, reply } from '../users/testing';
 import { StorageAccountDialog } from './StorageAccountDialog';
 
@@ -35,13 +34,7 @@ const ceph: StorageAccountDetail = {
 };
 
 const render = (account?: StorageAccountDetail) =>
-  renderSignedIn(
-    <>
-      <StorageAccountDialog show account={account} onHide={vi.fn()} animation={false} />
-      <ToastHost />
-    </>,
-    PROVIDER,
-  );
+  renderWithToasts(<StorageAccountDialog show account={account} onHide={vi.fn()} animation={false} />, PROVIDER);
 
 describe('StorageAccountDialog', () => {
   it('shows the S3 fields for an S3 account only, and puts a failed connection test on its field', async () => {

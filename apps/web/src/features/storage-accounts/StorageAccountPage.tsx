@@ -8,9 +8,8 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useNavigate, useParams } from 'react-router';
-import { pathId } from '../../app/pathIds';
-import { DetailTable, NotFound, Section, StatusBadge } from '../../ui';
+import { useNavigate } from 'react-router';
+import { ByPathId, DetailTable, Section, StatusBadge } from '../../ui';
 import { DetailPage } from '../../ui/DetailPage';
 import { MigrateStorageAccountButton } from '../migrations/MigrateStorageAccountDialog';
 import { AccessKeysTable } from './AccessKeysTable';
@@ -58,8 +57,7 @@ function AccountDetails({ account }: { account: StorageAccountDetail }) {
 
 /** /boltadmin/storageaccounts/{id} (001 §2): the account's details, buckets, users and access keys. */
 export function StorageAccountPage() {
-  const id = pathId(useParams().storageAccountId);
-  return id === null ? <NotFound /> : <AccountScreen key={id} storageAccountId={id} />;
+  return <ByPathId param="storageAccountId">{(id) => <AccountScreen storageAccountId={id} />}</ByPathId>;
 }
 
 function AccountScreen({ storageAccountId }: { storageAccountId: number }) {

@@ -1,4 +1,4 @@
-import { ALL_CUSTOMERS_ID, MESSAGES, ROUTES, type TaskOverviewRow } from '@portal/domain';
+import { ALL_CUSTOMERS_ID, MESSAGES, ROUTES, type TaskOverviewRow, VERIFICATION_TEXTS } from '@portal/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -36,6 +36,7 @@ function row(overrides: Partial<TaskOverviewRow> & { id: number; name: string })
     backupTaskUrl: `${base}/backuptasks/${overrides.id}`,
     backupMachineUrl: base,
     customerUrl: '/boltadmin/customers/7',
+    verification: { status: 'OVERDUE', lastRestoreTestAt: null, lastRestoreTestFiles: null, lastFullReadAt: null },
     ...overrides,
   };
 }
@@ -158,6 +159,9 @@ describe('TaskStatusOverviewPage', () => {
       '/boltadmin/customers/7',
     );
     expect(within(running).getByRole('link', { name: 'FINANCE-PC' })).toHaveAttribute('href', RUNNING.backupMachineUrl);
+    // Issue 32 item 3: each row says when the task's backups were last verified.
+    expect(within(running).getByRole('columnheader', { name: VERIFICATION_TEXTS.column })).toBeInTheDocument();
+    expect(within(running).getByTestId('last-verified')).toHaveTextContent(VERIFICATION_TEXTS.status.OVERDUE);
     expect(await within(table(TEXT.nextPeriodTitle)).findByText('Mail archive')).toBeInTheDocument();
     expect(await within(table(TEXT.beingDeletedTitle)).findByText('Old photos')).toBeInTheDocument();
   });

@@ -28,6 +28,7 @@ import {
   useTableState,
 } from '../../ui';
 import { VolumeSnapshotsButton } from '../tasks/VolumeSnapshotsButton';
+import { verificationColumn } from '../verification/Verification';
 import { taskOverviewKeys } from './queries';
 
 const TEXT = MESSAGES.taskOverview;
@@ -70,6 +71,7 @@ function commonColumns(): Array<DataTableColumn<TaskOverviewRow>> {
     },
     { key: 'timeZone', header: COLUMNS.timeZone, render: (row) => row.timeZone },
     { key: 'schedule', header: COLUMNS.backupSchedule, render: (row) => row.backupScheduleDescription },
+    verificationColumn<TaskOverviewRow>(),
   ];
 }
 

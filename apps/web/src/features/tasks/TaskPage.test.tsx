@@ -18,7 +18,8 @@ import { refreshesDue, renderSignedIn } from '../../app/testing';
 import { fakeLiveChannel } from '../../testing/liveChannel';
 import { ToastHost } from '../../ui';
 import { fakeServer, ok, paged } from '../users/testing';
-import { RunProgress, SnapshotState, TaskPage, TaskSummary } from './TaskPage';
+import { TaskPage, TaskSummary } from './TaskPage';
+import { RunProgress, SnapshotState } from './TaskPageSections';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -27,6 +28,7 @@ afterEach(() => {
 
 const task = (overrides: Partial<TaskDetail> = {}): TaskDetail => ({
   id: 4,
+  verification: { status: 'NEVER', lastRestoreTestAt: null, lastRestoreTestFiles: null, lastFullReadAt: null },
   name: 'Documents',
   status: 'ACTIVE',
   displayStatus: 'LAST_SUCCEEDED',
@@ -55,6 +57,7 @@ const task = (overrides: Partial<TaskDetail> = {}): TaskDetail => ({
   osFamily: 'LINUX',
   machineOnline: true,
   remoteManagementEnabled: true,
+  changeHold: null,
   runNow: true,
   pauseToggleTarget: 'PAUSED',
   togglePause: true,

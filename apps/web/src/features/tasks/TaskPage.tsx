@@ -1,80 +1,52 @@
 import {
-  ACTION_TYPE_TEXTS,
-  ACTION_TYPES,
-  type ActionType,
   type Audience,
-  actionCancelledText,
   BACKUP_TYPE_TEXTS,
-  durationText,
-  FILE_SEARCH_TEXTS,
-  failureMessageToShow,
   ID_MAX,
-  itemProgressText,
   MESSAGES,
   machineUrl,
-  phaseText,
-  progressBar,
-  RUN_REPORT_TEXTS,
-  runStatusBadge,
   runsQueue,
-  type StorageDetails,
   showsBackupType,
-  snapshotDisplay,
   snapshotsToKeepText,
-  storageFigures,
   TASK_COMMAND_TIMINGS,
-  TASK_PAGE_SIZE,
-  type TaskActionRow,
   type TaskDetail,
-  type TaskSnapshotRow,
   taskBadge,
   taskDisplayStatusBadge,
   taskRunChangedSchema,
-  unknownErrorWhile,
-  warningNote,
+  VERIFICATION_TEXTS,
 } from '@portal/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
-import ProgressBar from 'react-bootstrap/ProgressBar';
+import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import Spinner from 'react-bootstrap/Spinner';
 import { useNavigate, useParams } from 'react-router';
 import { liveSideOf, useLiveTopic } from '../../app/live';
 import { pathId } from '../../app/pathIds';
 import { useSession } from '../../app/session';
 import {
-  ConfirmDialog,
+  AfterFirstPaint,
   DetailTable,
+  lazyDialog,
   NotFound,
   Page,
-  PagedTable,
   ReasonButton,
   recordCrumbs,
   Section,
   StatusBadge,
   UsageBar,
-  useDialogAction,
 } from '../../ui';
-import { FileSearchPanel } from '../file-search/FileSearchPanel';
-import { MessageLogDialog } from '../machines/MessageLogDialog';
-import { EditTaskButton } from './form/TaskFormDialog';
-import { useCancelAction } from './mutations';
-import {
-  actionsCall,
-  type TaskRef,
-  taskKeys,
-  taskPageCalls,
-  useSnapshotStorage,
-  useTaskDetail,
-  useTaskStorage,
-} from './queries';
-import { RunHistoryChart } from './RunHistoryChart';
-import { RunDetailsButton, RunFigures } from './RunReport';
-import { RestoreSummaryNote, useRestoreEndToast } from './restore/RestoreEnd';
-import { DeleteArchiveButton, DownloadButton, RestoreButton } from './restore/RunDataButtons';
-import { DeleteTaskDialog, PauseTaskDialog, RunTaskDialog } from './TaskCommandDialogs';
+import { VerificationSummary } from '../verification/Verification';
+import { EditTaskButton } from './form/TaskFormButtons';
+import { ChangeHoldNotice } from './Guardrails';
+import { type TaskRef, taskKeys, useTaskDetail, useTaskStorage } from './queries';
+import { storageState } from './storageState';
 import { VolumeSnapshotsButton } from './VolumeSnapshotsButton';
+
+// What the first screen does not show loads after it (issue 31, phones): the sections below it once it has painted,
+// the header's dialogs when first opened.
+const TaskPageSections = lazy(() => import('./TaskPageSections').then((m) => ({ default: m.TaskPageSections })));
+const commandDialogs = () => import('./TaskCommandDialogs');
+const RunTaskDialog = lazyDialog(() => commandDialogs().then((m) => m.RunTaskDialog));
+const PauseTaskDialog = lazyDialog(() => commandDialogs().then((m) => m.PauseTaskDialog));
+const DeleteTaskDialog = lazyDialog(() => commandDialogs().then((m) => m.DeleteTaskDialog));
 
 const TEXT = MESSAGES.task;
 
@@ -101,6 +73,9 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
   /** The task's name once it was deleted here: the page stops reading it (it is going) until it leaves. */
   const [deletedName, setDeletedName] = useState<string | null>(null);
   const detail = useTaskDetail(audience, taskRef, deletedName === null);
+  // The page with its task is rendered as a deferred update, which React renders in slices with the browser's work
+  // between them: on a phone's CPU it was one task of over 100 ms after the answer (issue 31, phones).
+  const shownTask = useDeferredValue(detail.data);
   const client = useQueryClient();
   const navigate = useNavigate();
   const { actor } = useSession();
@@ -127,9 +102,9 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
       </Page>
     );
   }
-  if (detail.isPending) return <Spinner animation="border" role="status" />;
-  if (!detail.data) return <NotFound />;
-  const task = detail.data;
+  if (detail.isPending || (detail.data && !shownTask)) return <Spinner animation="border" role="status" />;
+  if (!shownTask) return <NotFound />;
+  const task = shownTask;
   // 002 §9: the page leaves 8 s after a delete; meanwhile it asks nothing more of the task (no 404s).
   const deleted = () => {
     setDeletedName(task.name);
@@ -142,7 +117,13 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
   const { reasons } = task;
   const actions = (
     <div className="d-flex gap-2 flex-wrap">
-      <ReasonButton variant="primary" reason={reasons.runNow} onClick={() => setDialog('run')} data-testid="run-now">
+      <ReasonButton
+        variant="primary"
+        reason={reasons.runNow}
+        onClick={() => setDialog('run')}
+        {...RunTaskDialog.preloadProps}
+        data-testid="run-now"
+      >
         Run now
       </ReasonButton>
       {target && (
@@ -150,6 +131,7 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
           variant="outline-secondary"
           reason={reasons.togglePause}
           onClick={() => setDialog('pause')}
+          {...PauseTaskDialog.preloadProps}
           data-testid="pause-toggle"
         >
           {target === 'PAUSED' ? 'Pause' : 'Unpause'}
@@ -180,6 +162,7 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
         variant="outline-danger"
         reason={reasons.delete}
         onClick={() => setDialog('delete')}
+        {...DeleteTaskDialog.preloadProps}
         data-testid="delete-task"
       >
         Delete
@@ -210,28 +193,22 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
           {sharedReason}
         </p>
       )}
+      {task.changeHold && <ChangeHoldNotice path={taskRef} hold={task.changeHold} />}
       <Section title="Summary">
         <TaskSummary task={task} />
       </Section>
       <Section title="Storage">
         <TaskStorage audience={audience} taskRef={taskRef} />
       </Section>
-      <Section title={RUN_REPORT_TEXTS.chartTitle}>
-        <RunHistoryChart audience={audience} taskRef={taskRef} />
+      <Section title={VERIFICATION_TEXTS.title}>
+        <VerificationSummary verification={task.verification} />
       </Section>
-      <Section title="Actions and runs">
-        <RunsTable audience={audience} taskRef={taskRef} task={task} />
-      </Section>
-      <Section title="Snapshots">
-        <SnapshotsTable audience={audience} taskRef={taskRef} task={task} onChanged={refresh} />
-      </Section>
-      <Section title={FILE_SEARCH_TEXTS.searchLabel}>
-        <FileSearchPanel
-          machineId={taskRef.machineId}
-          taskId={taskRef.taskId}
-          history={{ osFamily: task.osFamily, restore: task.restore, downloadDisabled: task.downloadDisabled }}
-        />
-      </Section>
+      {/* Below the first screen on a phone: rendered once the header, its controls and the summary have painted. */}
+      <AfterFirstPaint>
+        <Suspense fallback={null}>
+          <TaskPageSections audience={audience} taskRef={taskRef} task={task} onChanged={refresh} />
+        </Suspense>
+      </AfterFirstPaint>
       <RunTaskDialog show={dialog === 'run'} onHide={() => setDialog(null)} taskRef={taskRef} taskName={task.name} />
       {target && (
         <PauseTaskDialog
@@ -280,15 +257,6 @@ export function TaskSummary({ task }: { task: TaskDetail }) {
   );
 }
 
-function storageState(storage: { data?: StorageDetails; isError: boolean }, used: (s: StorageDetails) => number) {
-  if (storage.isError) return { kind: 'failed' } as const;
-  if (!storage.data) return { kind: 'loading' } as const;
-  return {
-    kind: 'loaded',
-    ...storageFigures(used(storage.data), storage.data.maxBackupSizePerMachineInBytes),
-  } as const;
-}
-
 /** 002 §2.6: storage bars for current files and for snapshots. */
 function TaskStorage({ audience, taskRef }: { audience: Audience; taskRef: TaskRef }) {
   const storage = useTaskStorage(audience, taskRef);
@@ -303,260 +271,5 @@ function TaskStorage({ audience, taskRef }: { audience: Audience; taskRef: TaskR
         <UsageBar state={storageState(storage, (s) => s.usedSpaceInBytesForSnapshotsContent)} />
       </div>
     </div>
-  );
-}
-
-/** 002 §4.2: the progress bar's colour and value, the phase, 'Item x of y', the warning note, the failure. */
-export function RunProgress({ run }: { run: TaskActionRow }) {
-  const bar = progressBar(run);
-  const item = itemProgressText(run);
-  const note = warningNote(run);
-  const failure = failureMessageToShow(run);
-  return (
-    <div data-testid="run-progress">
-      {/* The name goes on the inner bar, the element with the progressbar role (axe: a named progress bar). */}
-      <ProgressBar data-variant={bar.variant}>
-        <ProgressBar
-          now={bar.value}
-          max={bar.max}
-          variant={bar.variant}
-          label={`${bar.value}%`}
-          aria-label="Progress"
-        />
-      </ProgressBar>
-      {run.phase && <div className="small text-muted">{phaseText(run.phase)}</div>}
-      {item && <div className="small">{item}</div>}
-      <RunFigures run={run} />
-      {note && <div className="small text-warning-emphasis">{note}</div>}
-      {failure && (
-        <div className="small text-danger" data-testid="failure-message">
-          {failure}
-        </div>
-      )}
-      <RestoreSummaryNote run={run} />
-    </div>
-  );
-}
-
-/** 002 §2.6: actions and runs with progress, duration, 'View log', status and the row's actions. */
-function RunsTable({ audience, taskRef, task }: { audience: Audience; taskRef: TaskRef; task: TaskDetail }) {
-  const [type, setType] = useState<ActionType>('BACKUP_RUN');
-  const [log, setLog] = useState<TaskActionRow | null>(null);
-  const [cancelling, setCancelling] = useState<TaskActionRow | null>(null);
-  const restoreEnd = useRestoreEndToast(audience, taskRef, task.inProgressActionType === 'BACKUP_RESTORE');
-  const base = actionsCall(audience, taskRef);
-  // The query carries the type: the customer's backup runs and every audience's actions read alike.
-  const call = { ...base, path: `${base.path}?type=${type}` };
-  return (
-    <>
-      <Form.Select
-        aria-label="Action type"
-        className="w-auto mb-2"
-        value={type}
-        onChange={(event) => setType(event.target.value as ActionType)}
-      >
-        {ACTION_TYPES.map((value) => (
-          <option key={value} value={value}>
-            {ACTION_TYPE_TEXTS[value]}
-          </option>
-        ))}
-      </Form.Select>
-      <PagedTable
-        queryKey={[...taskKeys.task(taskRef.machineId, taskRef.taskId), 'actions', audience, type]}
-        call={call}
-        size={TASK_PAGE_SIZE}
-        rowKey={(run) => run.id}
-        emptyText={TEXT.noItems}
-        aria-label="Actions and runs"
-        data-testid="runs-table"
-        columns={[
-          { key: 'started', header: 'Started', render: (run) => new Date(run.timeStarted).toLocaleString() },
-          { key: 'progress', header: 'Progress', render: (run) => <RunProgress run={run} /> },
-          {
-            key: 'duration',
-            header: 'Duration',
-            render: (run) => <span data-testid="run-duration">{durationText(run.timeStarted, run.timeFinished)}</span>,
-          },
-          {
-            key: 'log',
-            header: 'Log',
-            render: (run) => (
-              <div className="d-flex flex-column align-items-start">
-                <Button variant="link" size="sm" className="p-0" onClick={() => setLog(run)}>
-                  {TEXT.viewLog}
-                </Button>
-                <RunDetailsButton run={run} />
-              </div>
-            ),
-          },
-          {
-            key: 'status',
-            header: 'Status',
-            render: (run) => <StatusBadge status={run.status} badge={runStatusBadge(run.status, run.stalled)} />,
-          },
-          {
-            key: 'actions',
-            header: 'Actions',
-            render: (run) => (
-              <div className="d-flex gap-1 flex-wrap">
-                {run.cancellable && (
-                  <Button size="sm" variant="outline-danger" onClick={() => setCancelling(run)}>
-                    Cancel
-                  </Button>
-                )}
-                {run.snapshotsAvailable && (
-                  <>
-                    <DownloadButton
-                      machineId={taskRef.machineId}
-                      taskId={taskRef.taskId}
-                      runId={run.id}
-                      disabled={task.downloadDisabled}
-                    />
-                    {task.restore && (
-                      <RestoreButton
-                        machineId={taskRef.machineId}
-                        taskId={taskRef.taskId}
-                        runId={run.id}
-                        disabled={task.downloadDisabled}
-                        osFamily={task.osFamily}
-                        onStarted={() => {
-                          setType('BACKUP_RESTORE');
-                          restoreEnd.started();
-                        }}
-                      />
-                    )}
-                  </>
-                )}
-              </div>
-            ),
-          },
-        ]}
-      />
-      <MessageLogDialog
-        show={log !== null}
-        onHide={() => setLog(null)}
-        machineId={taskRef.machineId}
-        backupTaskId={taskRef.taskId}
-        {...(log ? { backupActionId: log.id, backupTaskActionType: log.type } : {})}
-      />
-      <CancelActionDialog
-        audience={audience}
-        taskRef={taskRef}
-        action={cancelling}
-        onHide={() => setCancelling(null)}
-      />
-    </>
-  );
-}
-
-/** 'Cancel action' (002 §2.6, §7.5): 'The {action} has been cancelled'. */
-export function CancelActionDialog({
-  audience,
-  taskRef,
-  action,
-  onHide,
-  animation,
-}: {
-  audience: Audience;
-  taskRef: TaskRef;
-  action: TaskActionRow | null;
-  onHide: () => void;
-  animation?: boolean;
-}) {
-  const type = action?.type ?? 'BACKUP_RUN';
-  const confirm = useDialogAction({
-    mutation: useCancelAction(taskRef, audience),
-    variables: () => (action ? { id: action.id, type: action.type } : null),
-    onHide,
-    successText: actionCancelledText(type),
-    partialText: actionCancelledText(type),
-    unknownErrorText: unknownErrorWhile('cancelling the action'),
-  });
-  return (
-    <ConfirmDialog
-      show={action !== null}
-      onHide={onHide}
-      {...confirm}
-      title="Cancel action"
-      confirmLabel="Cancel action"
-      animation={animation}
-      data-testid="cancel-action-dialog"
-    >
-      <p>Stop this {ACTION_TYPE_TEXTS[type].toLowerCase()}?</p>
-    </ConfirmDialog>
-  );
-}
-
-function SnapshotStorageBar({
-  audience,
-  taskRef,
-  snapshotId,
-}: {
-  audience: Audience;
-  taskRef: TaskRef;
-  snapshotId: number;
-}) {
-  const storage = useSnapshotStorage(audience, taskRef, snapshotId);
-  return <UsageBar state={storageState(storage, (s) => s.usedSpaceInBytesForSnapshotsContent)} />;
-}
-
-/** 002 §4.2: IN PROGRESS, DELETED or BEING DELETED badge, otherwise the snapshot's storage bar. */
-export function SnapshotState({
-  audience,
-  taskRef,
-  snapshot,
-}: {
-  audience: Audience;
-  taskRef: TaskRef;
-  snapshot: TaskSnapshotRow;
-}) {
-  const display = snapshotDisplay(snapshot);
-  if (display.kind === 'badge') return <StatusBadge status={display.badge.text} badge={display.badge} />;
-  return <SnapshotStorageBar audience={audience} taskRef={taskRef} snapshotId={snapshot.id} />;
-}
-
-function SnapshotsTable({
-  audience,
-  taskRef,
-  task,
-  onChanged,
-}: {
-  audience: Audience;
-  taskRef: TaskRef;
-  task: TaskDetail;
-  onChanged: () => void;
-}) {
-  return (
-    <PagedTable
-      queryKey={[...taskKeys.task(taskRef.machineId, taskRef.taskId), 'snapshots', audience]}
-      call={taskPageCalls(audience, taskRef).snapshots}
-      size={TASK_PAGE_SIZE}
-      rowKey={(snapshot) => snapshot.id}
-      emptyText={TEXT.noItems}
-      aria-label="Snapshots"
-      data-testid="snapshots-table"
-      columns={[
-        { key: 'created', header: 'Created', render: (snapshot) => new Date(snapshot.createdAt).toLocaleString() },
-        {
-          key: 'storage',
-          header: 'Storage',
-          render: (snapshot) => <SnapshotState audience={audience} taskRef={taskRef} snapshot={snapshot} />,
-        },
-        {
-          key: 'actions',
-          header: 'Actions',
-          render: (snapshot) => (
-            <DeleteArchiveButton
-              machineId={taskRef.machineId}
-              taskId={taskRef.taskId}
-              taskName={task.name}
-              snapshotId={snapshot.id}
-              disabled={!snapshot.archiveDeletable}
-              onDeleted={onChanged}
-            />
-          ),
-        },
-      ]}
-    />
   );
 }

@@ -1,4 +1,4 @@
-import { MESSAGES, type TaskRow } from '@portal/domain';
+import { MESSAGES, type TaskRow, VERIFICATION_TEXTS } from '@portal/domain';
 import { screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -18,6 +18,12 @@ const row = (overrides: Partial<TaskRow>): TaskRow =>
     backupScheduleDescription: 'Daily at 02:00',
     numberOfSnapshotsToKeep: -1,
     backupTaskUrl: '/backupmachines/3/backuptasks/4',
+    verification: {
+      status: 'VERIFIED',
+      lastRestoreTestAt: '2026-06-01T10:00:00.000Z',
+      lastRestoreTestFiles: 12,
+      lastFullReadAt: null,
+    },
     ...overrides,
   }) as TaskRow;
 
@@ -38,6 +44,11 @@ describe('TasksTable (002 §2.6, §7.7)', () => {
     expect(link).toHaveAttribute('href', '/backupmachines/3/backuptasks/4');
     expect(within(table).getByText('Unlimited')).toBeInTheDocument();
     expect(within(table).getByText('PAUSED')).toBeInTheDocument();
+    // Issue 32 item 3: when the task's backups were last proved restorable, and how.
+    expect(within(table).getByRole('columnheader', { name: VERIFICATION_TEXTS.column })).toBeInTheDocument();
+    const verified = within(table).getByTestId('last-verified');
+    expect(within(verified).getByText(VERIFICATION_TEXTS.status.VERIFIED)).toBeInTheDocument();
+    expect(verified).toHaveTextContent(VERIFICATION_TEXTS.restoreTestHow(12));
     expect(server.to('GET', '/backupmachines/3/backuptasks')).toHaveLength(1);
   });
 

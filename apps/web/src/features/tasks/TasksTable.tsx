@@ -4,11 +4,13 @@ import {
   type OsFamily,
   snapshotsToKeepText,
   TASK_PAGE_SIZE,
+  type TaskRow,
   taskBadge,
   taskDisplayStatusBadge,
 } from '@portal/domain';
 import { routeCall } from '../../app/api';
 import { PagedTable, RowLink, StatusBadge } from '../../ui';
+import { verificationColumn } from '../verification/Verification';
 import { taskKeys, taskRoutes } from './queries';
 
 export interface TasksMachine {
@@ -50,6 +52,7 @@ export function TasksTable({ audience, machine }: { audience: Audience; machine:
           ),
         },
         { key: 'schedule', header: 'Backup schedule', render: (task) => task.backupScheduleDescription },
+        verificationColumn<TaskRow>(),
         {
           key: 'snapshots',
           header: 'Number of snapshots',

@@ -1,20 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  MESSAGE_ROUTING,
-  MESSAGES,
-  type OsFamily,
-  type VolumeSnapshotsPayload,
-  volumeSnapshotsDisabledReason,
-  volumeSnapshotsSchema,
-} from '@portal/domain';
+import { MESSAGES, type OsFamily, volumeSnapshotsDisabledReason } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
-import { type Resolver, useForm } from 'react-hook-form';
-import { CheckboxField, FormModal, GlobalErrors, TooltipButton, useDialogSubmit } from '../../ui';
-import { useSaveVolumeSnapshots } from '../task-overview/mutations';
+import { lazyDialog, TooltipButton } from '../../ui';
 
 const TEXT = MESSAGES.taskOverview;
+// The form loads when first opened, not with the task page that shows the button (issue 31, phones).
+const VolumeSnapshotsDialog = lazyDialog(() => import('./VolumeSnapshotsDialog').then((m) => m.VolumeSnapshotsDialog));
 
 export interface VolumeSnapshotsButtonProps {
   customerId: number;
@@ -63,7 +54,13 @@ export function VolumeSnapshotsButton({
           {buttonText}
         </TooltipButton>
       ) : (
-        <Button size={size} variant="outline-secondary" aria-label={label} onClick={() => setShow(true)}>
+        <Button
+          size={size}
+          variant="outline-secondary"
+          aria-label={label}
+          onClick={() => setShow(true)}
+          {...VolumeSnapshotsDialog.preloadProps}
+        >
           {buttonText}
         </Button>
       )}
@@ -77,77 +74,5 @@ export function VolumeSnapshotsButton({
         animation={animation}
       />
     </>
-  );
-}
-
-interface VolumeSnapshotsDialogProps {
-  show: boolean;
-  onHide: () => void;
-  onSaved: () => void;
-  path: { customerId: number; packageId: number; machineId: number; taskId: number };
-  osFamily: OsFamily;
-  volumeSnapshotsEnabled: boolean;
-  animation?: boolean;
-}
-
-function VolumeSnapshotsDialog({
-  show,
-  onHide,
-  onSaved,
-  path,
-  osFamily,
-  volumeSnapshotsEnabled,
-  animation,
-}: VolumeSnapshotsDialogProps) {
-  const schema = volumeSnapshotsSchema(osFamily);
-  const form = useForm<VolumeSnapshotsPayload>({
-    // The checkbox gives a boolean; the schema also takes 'true'/'false', hence the cast.
-    resolver: zodResolver(schema) as unknown as Resolver<VolumeSnapshotsPayload>,
-    values: { volumeSnapshotsEnabled },
-  });
-  const { submit, globalErrors, clearErrors, submitting } = useDialogSubmit({
-    mutation: useSaveVolumeSnapshots(),
-    successText: MESSAGES.customer.backupTaskUpdated,
-    partialText: MESSAGES.customer.backupTaskUpdatedWithErrors,
-    unknownErrorText: MESSAGES.customer.unknownWhileUpdatingBackupTask,
-    form: {
-      setError: form.setError,
-      fieldNames: ['volumeSnapshotsEnabled'],
-      globalFieldNames: MESSAGE_ROUTING.taskVolumeSnapshots.globalFieldNames,
-    },
-  });
-
-  const save = form.handleSubmit(async (values) => {
-    const outcome = await submit({ ...path, payload: schema.parse(values) });
-    if (outcome.close) {
-      onHide();
-      onSaved();
-    }
-  });
-
-  return (
-    <FormModal
-      show={show}
-      title={TEXT.editTaskTitle}
-      onHide={onHide}
-      onSubmit={save}
-      submitting={submitting || form.formState.isSubmitting}
-      submitLabel={TEXT.save}
-      onExited={() => {
-        form.reset({ volumeSnapshotsEnabled });
-        clearErrors();
-      }}
-      animation={animation}
-      data-testid="volume-snapshots-dialog"
-    >
-      <CheckboxField
-        form={form}
-        idPrefix="task-edit-"
-        name="volumeSnapshotsEnabled"
-        label={TEXT.volumeSnapshotsLabel}
-      />
-      <Form.Text className="d-block mb-2">{TEXT.volumeSnapshotsHelp}</Form.Text>
-      <GlobalErrors messages={globalErrors} />
-    </FormModal>
   );
 }

@@ -1,11 +1,11 @@
-import { type ActionType, TASK_COMMAND_TIMINGS, TIMINGS } from '@portal/domain';
+import { type ActionType, ROUTES, TASK_COMMAND_TIMINGS, TIMINGS } from '@portal/domain';
 import { call } from '../../app/api';
 import { liveSideOf, useLiveChannel } from '../../app/live';
 import { sendMachineCommand } from '../../app/machine-commands';
 import { newRequestId } from '../../app/requestId';
 import { useSession } from '../../app/session';
 import { type Refresh, useApiMutation } from '../../ui';
-import { type TaskRef, taskKeys, taskRoutes } from './queries';
+import { dataCheckKey, type TaskRef, taskKeys, taskRoutes } from './queries';
 
 /** 002 §9: task tables refresh 500 ms after a trigger; a task command's dialog waits its own time first. */
 const taskRefreshes = (ref: TaskRef, afterMs: number): Refresh[] => [
@@ -53,3 +53,13 @@ export function useCancelAction(ref: TaskRef, audience: Parameters<typeof taskRo
     refreshes: () => taskRefreshes(ref, TIMINGS.tableRefreshMs),
   });
 }
+
+/** The provider's 'Check all data now' (issue 32): the section shows the answer (checking) and asks until it ends. */
+export const useCheckData = (ref: TaskRef) =>
+  useApiMutation({
+    request: () => call(ROUTES.tasks.provider.checkData, ref),
+    onApplied: ({ envelope }, _variables, client) => {
+      if (envelope.result) client.setQueryData(dataCheckKey('provider', ref), envelope.result);
+    },
+    refreshes: () => [{ queryKey: dataCheckKey('provider', ref), afterMs: 0 }],
+  });

@@ -66,3 +66,18 @@ export const useSnapshotStorage = (audience: Audience, ref: TaskRef, snapshotId:
     { ...ref, snapshotId },
     { retry: false },
   );
+
+/** While a check of all the data runs its result is asked for again this often: the job records it when it ends. */
+const CHECKING_POLL_MS = 2000;
+
+export const dataCheckKey = (audience: Audience, ref: TaskRef) =>
+  [...taskKeys.task(ref.machineId, ref.taskId), 'dataCheck', audience] as const;
+
+/** The last data check of the task's repository (issue 32), asked for again while a check of all the data runs. */
+export const useTaskDataCheck = (audience: Audience, ref: TaskRef) =>
+  useQuery({
+    queryKey: dataCheckKey(audience, ref),
+    queryFn: () => getResult(routeCall(taskRoutes(audience).dataCheck, ref)),
+    retry: false,
+    refetchInterval: (query) => (query.state.data?.checking ? CHECKING_POLL_MS : false),
+  });

@@ -1,8 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { refreshesDue, renderSignedIn, watchRefreshes } from '../../app/testing';
-import { ToastHost } from '../../ui';
+import { refreshesDue, renderWithToasts, watchRefreshes } from '../../app/testing';
 import { BulkImportDialog } from './BulkImportDialog';
 import { userKeys } from './queries';
 import { fakeServer, message, ok, reply } from './testing';
@@ -27,13 +26,9 @@ function open() {
   const onHide = vi.fn();
   // Users were added (all or some) when the users list is refreshed.
   const refreshed = watchRefreshes();
-  const events = renderSignedIn(
-    <>
-      <BulkImportDialog show onHide={onHide} animation={false} />
-      <ToastHost />
-    </>,
-    { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
-  );
+  const events = renderWithToasts(<BulkImportDialog show onHide={onHide} animation={false} />, {
+    role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER',
+  });
   const fileInput = () => screen.getByLabelText('Spreadsheet (.xlsx)') as HTMLInputElement;
   return { events, onHide, refreshed, fileInput };
 }

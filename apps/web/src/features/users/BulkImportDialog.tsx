@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   acceptAttribute,
   MESSAGE_ROUTING,
@@ -13,8 +12,7 @@ import {
 } from '@portal/domain';
 import { useRef, useState } from 'react';
 import Form from 'react-bootstrap/Form';
-import { type Resolver, useForm } from 'react-hook-form';
-import { CheckboxField, type DialogProps, FormModal, GlobalErrors, useDialogSubmit } from '../../ui';
+import { CheckboxField, type DialogProps, FormDialog, LabelledField, useFormDialog, useOnOpen } from '../../ui';
 import { type ImportErrorKind, ImportErrorSummary } from './ImportErrorSummary';
 import { IMPORT_PARTLY_SAVED, useImportUsers } from './mutations';
 
@@ -50,56 +48,47 @@ export interface BulkImportDialogProps extends DialogProps {}
 export function BulkImportDialog({ show, onHide, animation }: BulkImportDialogProps) {
   const [summaryKind, setSummaryKind] = useState<ImportErrorKind | null>(null);
   const fileInput = useRef<HTMLInputElement | null>(null);
-  const form = useForm<ImportFormValues>({
+  const { form, field, dialog } = useFormDialog({
+    show,
+    onHide,
+    animation,
     // The schema reads the FileList as its first file; the mutation sends the payload as multipart.
-    resolver: zodResolver(userImportSchema) as unknown as Resolver<ImportFormValues>,
-    defaultValues: DEFAULTS,
-  });
-  const { isSubmitting, errors } = form.formState;
-  const fileField = form.register('file');
-
-  const { submit, globalErrors, clearErrors } = useDialogSubmit({
+    schema: userImportSchema,
+    defaults: () => DEFAULTS,
     mutation: useImportUsers(),
+    variables: (payload) => {
+      // A new import starts without the last one's summary.
+      setSummaryKind(null);
+      return payload;
+    },
+    fieldNames: ['file', 'skipAlreadyExisting'],
+    routing: MESSAGE_ROUTING.userImport,
+    idPrefix: 'import-',
     ...OUTCOME_TEXTS.user.import,
     successText,
-    form: {
-      setError: form.setError,
-      fieldNames: ['file', 'skipAlreadyExisting'],
-      globalFieldNames: MESSAGE_ROUTING.userImport.globalFieldNames,
-    },
     // No answer may mean the file changed on disk while it was sent: ask to choose it again.
     onCommunicationError: () => {
       if (fileInput.current) fileInput.current.value = '';
       form.setValue('file', null);
       form.setError('file', { type: 'server', message: TEXT.fileMayHaveChanged });
     },
+    onOutcome: (outcome) => {
+      if (outcome.close) onHide();
+      // The row errors of a refused import show as its summary rather than as global errors.
+      if (outcome.kind === 'rejected' && outcome.fromServer && outcome.globalErrors.length > 0) {
+        setSummaryKind(SUMMARY_KINDS[outcome.responseSummaryCode] ?? null);
+      }
+    },
   });
-
-  const importUsers = form.handleSubmit(async (values) => {
-    setSummaryKind(null);
-    const outcome = await submit(userImportSchema.parse(values));
-    if (outcome.close) onHide();
-    // The row errors of a refused import show as its summary rather than as global errors.
-    if (outcome.kind === 'rejected' && outcome.fromServer && outcome.globalErrors.length > 0) {
-      setSummaryKind(SUMMARY_KINDS[outcome.responseSummaryCode] ?? null);
-    }
-  });
-
-  const fileError = errors.file?.message;
+  // Each opening starts without the last summary.
+  useOnOpen(show, () => setSummaryKind(null));
+  const fileField = form.register('file');
   return (
-    <FormModal
-      show={show}
+    <FormDialog
+      // A summary shows the row errors instead of the global errors.
+      dialog={summaryKind ? { ...dialog, globalErrors: [] } : dialog}
       title={TEXT.dialogTitle}
-      onHide={onHide}
-      onSubmit={importUsers}
-      submitting={isSubmitting}
       submitLabel={TEXT.importSubmit}
-      onExited={() => {
-        form.reset(DEFAULTS);
-        clearErrors();
-        setSummaryKind(null);
-      }}
-      animation={animation}
       data-testid="bulk-import-dialog"
     >
       <p>
@@ -108,26 +97,28 @@ export function BulkImportDialog({ show, onHide, animation }: BulkImportDialogPr
           {TEXT.exampleFile}
         </a>
       </p>
-      <Form.Group className="mb-3" controlId="import-file">
-        <Form.Label>{TEXT.fileLabel}</Form.Label>
-        <Form.Control
-          type="file"
-          accept={acceptAttribute(XLSX_KIND)}
-          {...fileField}
-          ref={(element: HTMLInputElement | null) => {
-            fileField.ref(element);
-            fileInput.current = element;
-          }}
-          isInvalid={fileError !== undefined}
+      <LabelledField {...field} name="file" label={TEXT.fileLabel}>
+        {(invalid) => (
+          <Form.Control
+            type="file"
+            accept={acceptAttribute(XLSX_KIND)}
+            {...fileField}
+            ref={(element: HTMLInputElement | null) => {
+              fileField.ref(element);
+              fileInput.current = element;
+            }}
+            isInvalid={invalid}
+          />
+        )}
+      </LabelledField>
+      <CheckboxField {...field} name="skipAlreadyExisting" label={TEXT.skipAlreadyExisting} />
+      {summaryKind && (
+        <ImportErrorSummary
+          kind={summaryKind}
+          errors={dialog.globalErrors.map((m) => m.message)}
+          animation={animation}
         />
-        <Form.Control.Feedback type="invalid">{fileError}</Form.Control.Feedback>
-      </Form.Group>
-      <CheckboxField form={form} idPrefix="import-" name="skipAlreadyExisting" label={TEXT.skipAlreadyExisting} />
-      {summaryKind ? (
-        <ImportErrorSummary kind={summaryKind} errors={globalErrors.map((m) => m.message)} animation={animation} />
-      ) : (
-        <GlobalErrors messages={globalErrors} />
       )}
-    </FormModal>
+    </FormDialog>
   );
 }

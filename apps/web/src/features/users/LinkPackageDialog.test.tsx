@@ -1,7 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderSignedIn, watchRefreshes } from '../../app/testing';
-import { ToastHost } from '../../ui';
+import { renderWithToasts, watchRefreshes } from '../../app/testing';
 import { LinkPackageDialog } from './LinkPackageDialog';
 import { userKeys } from './queries';
 import { fakeServer, message, ok, reply, userRow } from './testing';
@@ -27,11 +26,8 @@ function serve(linkable = PACKAGES, link: () => Response = () => ok(userRow({ id
 function open() {
   const onHide = vi.fn();
   const refreshed = watchRefreshes();
-  const events = renderSignedIn(
-    <>
-      <LinkPackageDialog show user={userRow({ id: 5 })} onHide={onHide} animation={false} />
-      <ToastHost />
-    </>,
+  const events = renderWithToasts(
+    <LinkPackageDialog show user={userRow({ id: 5 })} onHide={onHide} animation={false} />,
     { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
   );
   return { events, onHide, refreshed };

@@ -1,7 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { refreshesDue, renderSignedIn, typeIntoFields, watchRefreshes } from '../../app/testing';
-import { ToastHost } from '../../ui';
+import { refreshesDue, renderWithToasts, typeIntoFields, watchRefreshes } from '../../app/testing';
 import { userKeys } from './queries';
 import { fakeServer, message, ok, reply, userRow } from './testing';
 import { UserFormDialog } from './UserFormDialog';
@@ -32,13 +31,9 @@ function open(mode: 'add' | 'edit', user = userRow({ id: 5, firstName: 'Ann', su
   const onHide = vi.fn();
   // What the dialog's change refreshes: the users list, or the edited user's page.
   const refreshed = watchRefreshes();
-  const events = renderSignedIn(
-    <>
-      <UserFormDialog show mode={mode} user={user} onHide={onHide} animation={false} />
-      <ToastHost />
-    </>,
-    { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
-  );
+  const events = renderWithToasts(<UserFormDialog show mode={mode} user={user} onHide={onHide} animation={false} />, {
+    role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER',
+  });
   return { events, onHide, refreshed, dialog: () => screen.getByRole('dialog') };
 }
 

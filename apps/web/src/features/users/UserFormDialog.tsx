@@ -14,7 +14,7 @@ import {
 } from '@portal/domain';
 import { useEffect } from 'react';
 import type { Path } from 'react-hook-form';
-import { CheckboxField, type DialogProps, FormDialog, SelectField, TextField, useFormDialog } from '../../ui';
+import { CheckboxField, type DialogProps, FormDialog, SelectField, TextFields, useFormDialog } from '../../ui';
 import { useSaveUser } from './mutations';
 import { useUserRoles } from './queries';
 
@@ -107,17 +107,13 @@ export function UserFormDialog({ mode, user, ...shown }: UserFormDialogProps) {
       submitLabel={mode === 'add' ? TEXT.addSubmit : TEXT.editSubmit}
       data-testid="user-form-dialog"
     >
-      {TEXT_FIELDS.map((entry) => (
-        <TextField
-          key={entry.name}
-          {...field}
-          name={entry.name}
-          label={L[entry.name as keyof typeof L]}
-          type={entry.type}
-          autoComplete={entry.autoComplete}
-          placeholder={placeholderOf(mode, entry.name, L[entry.name as keyof typeof L])}
-        />
-      ))}
+      <TextFields
+        {...field}
+        fields={TEXT_FIELDS.map(({ name, ...input }) => {
+          const label = L[name as keyof typeof L];
+          return { ...input, name, label, placeholder: placeholderOf(mode, name, label) };
+        })}
+      />
       {mode === 'add' && (
         <>
           <SelectField

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn } from '../../../app/testing';
 import { type CommandAnswer, fakeLiveChannel, type SentFrame } from '../../../testing/liveChannel';
 import { ToastHost } from '../../../ui';
-import { AddTaskButton, EditTaskButton } from './TaskFormDialog';
+import { AddTaskButton, EditTaskButton } from './TaskFormButtons';
 import { fakeMachineServer } from './testing';
 
 const L = TASK_FORM_LABELS;
@@ -48,6 +48,8 @@ const tree = () => within(screen.getByTestId('tree-picker'));
 
 async function start(setup: ReturnType<typeof openAdd>) {
   await setup.events.click(screen.getByRole('button', { name: TEXT.addButton }));
+  // The dialog's code loads when it first opens.
+  await screen.findByTestId('tree-picker');
   await tree().findByLabelText('home');
   return setup;
 }

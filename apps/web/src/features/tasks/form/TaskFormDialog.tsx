@@ -17,6 +17,7 @@ import {
   onTaskTypeChanged,
   onUploadBandwidthLimitInput,
   onUploadBandwidthUnlimitedToggled,
+  retentionPreviewKeep,
   SPEED_UNIT_TEXTS,
   SPEED_UNITS,
   selectAll,
@@ -37,7 +38,7 @@ import {
   toggleItem,
   unselectAll,
 } from '@portal/domain';
-import { useEffect, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -46,124 +47,18 @@ import Row from 'react-bootstrap/Row';
 import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import { machineCommandFailureText } from '../../../app/machine-commands';
 import { newRequestId } from '../../../app/requestId';
-import {
-  ConfirmDialog,
-  FormModal,
-  GlobalErrors,
-  ReasonButton,
-  TextField,
-  toast,
-  useDialogSubmit,
-  useOnOpen,
-} from '../../../ui';
+import { ConfirmDialog, FormModal, GlobalErrors, TextField, toast, useDialogSubmit, useOnOpen } from '../../../ui';
 import { SchedulePicker } from '../../../ui/SchedulePicker';
 import { NextRuns, SchedulePresets } from '../../../ui/SchedulePresets';
 import { TreePicker } from '../../../ui/TreePicker';
+import { RetentionPreviewPanel } from '../Guardrails';
 import { ExclusionsEditor } from './ExclusionsEditor';
 import { useSaveTask } from './mutations';
-import { useTaskDefinition } from './queries';
 import { SeedPathDialog } from './SeedPathDialog';
 import { useMachineTree } from './useMachineTree';
 
 const TEXT = TASK_FORM_TEXTS;
 const L = TASK_FORM_LABELS;
-
-export interface TaskFormButtonProps {
-  machineId: number;
-  osFamily: OsFamily;
-  /** The machine's IANA zone, which the schedule's next run times are shown in. */
-  timeZone: string;
-  /**
-   * Why the button is disabled, from the server (issue 29: remote management off, the machine offline, the task
-   * awaiting its seed or being deleted, 002 §4.2); null when it may be used. The form never opens while it is set.
-   */
-  blockedReason?: string | null;
-  /** After a save the live channel confirmed: the caller refreshes its lists. */
-  onSaved: () => void;
-  /** Turned off in tests that do not want to wait for the fade. */
-  animation?: boolean;
-}
-
-/**
- * The machine page's 'Add backup task' button and its dialog (002 §2.6, §4.3). A machine that cannot accept a task
- * (issue 29: the server's reason, e.g. remote management off or the machine offline) disables the button, says why
- * on it and under it, and never opens the form.
- */
-export function AddTaskButton({
-  machineId,
-  osFamily,
-  timeZone,
-  blockedReason = null,
-  onSaved,
-  animation,
-}: TaskFormButtonProps) {
-  const [show, setShow] = useState(false);
-  const blocked = blockedReason !== null;
-  return (
-    <>
-      <div className="mb-2">
-        <ReasonButton reason={blockedReason} onClick={() => setShow(true)} data-testid="add-task">
-          {TEXT.addButton}
-        </ReasonButton>
-        {blocked && (
-          <div className="small text-muted mt-1" data-testid="add-task-reason">
-            {blockedReason}
-          </div>
-        )}
-      </div>
-      <TaskFormDialog
-        show={show && !blocked}
-        onHide={() => setShow(false)}
-        machineId={machineId}
-        osFamily={osFamily}
-        timeZone={timeZone}
-        mode="add"
-        definition={null}
-        onSaved={onSaved}
-        animation={animation}
-      />
-    </>
-  );
-}
-
-/** The task page's Edit button: the dialog starts from the task's stored definition. */
-export function EditTaskButton({
-  machineId,
-  taskId,
-  osFamily,
-  timeZone,
-  blockedReason = null,
-  onSaved,
-  animation,
-}: TaskFormButtonProps & { taskId: number }) {
-  const [show, setShow] = useState(false);
-  const blocked = blockedReason !== null;
-  const definition = useTaskDefinition(machineId, taskId, show && !blocked);
-  return (
-    <>
-      <ReasonButton
-        variant="outline-primary"
-        reason={blockedReason}
-        onClick={() => setShow(true)}
-        data-testid="edit-task"
-      >
-        {TEXT.editButton}
-      </ReasonButton>
-      <TaskFormDialog
-        show={show && !blocked}
-        onHide={() => setShow(false)}
-        machineId={machineId}
-        osFamily={osFamily}
-        timeZone={timeZone}
-        mode="edit"
-        definition={definition.data ?? null}
-        loadFailed={definition.isError}
-        onSaved={onSaved}
-        animation={animation}
-      />
-    </>
-  );
-}
 
 export interface TaskFormDialogProps {
   show: boolean;
@@ -291,6 +186,12 @@ export function TaskFormDialog({
   };
 
   const keepCount = values.numberOfSnapshotsToKeep;
+  // Issue 32: a changed limit shows what the next retention would forget with it (waits while the number is typed).
+  const previewKeep = useDeferredValue(
+    definition && isOn(values.snapshotsEnabled) && !isOn(values.snapshotsUnlimited)
+      ? retentionPreviewKeep(definition.numberOfSnapshotsToKeep, keepCount)
+      : null,
+  );
   const bandwidth = values.uploadBandwidthLimit;
   const pruneCount = values.extraTaskSettings.numberOfTimeUnitsAfterWhichToPruneRemovedBackupItems;
   const exclusionErrors = (values.exclusions ?? []).map((_, i) => errorAt(errors, `exclusions.${i}`));
@@ -421,6 +322,9 @@ export function TaskFormDialog({
                         error={errorAt(errors, 'numberOfSnapshotsToKeep')}
                         onChange={(text) => apply((current) => onSnapshotsToKeepInput(current, text))}
                       />
+                    )}
+                    {previewKeep !== null && definition && (
+                      <RetentionPreviewPanel path={{ machineId, taskId: definition.id }} keep={previewKeep} />
                     )}
                     <Toggle
                       id="task-auto-delete-failed"

@@ -5,7 +5,7 @@ import { renderSignedIn } from '../../../app/testing';
 import { fakeLiveChannel } from '../../../testing/liveChannel';
 import { ToastHost } from '../../../ui';
 import { ok, reply } from '../../users/testing';
-import { AddTaskButton } from './TaskFormDialog';
+import { AddTaskButton } from './TaskFormButtons';
 import { fakeMachineServer, SAMPLE_FILES } from './testing';
 
 const TEXT = TASK_FORM_TEXTS;
@@ -30,6 +30,11 @@ function open() {
 }
 
 const tree = () => within(screen.getByTestId('tree-picker'));
+/** Opens the dialog and waits for its code, which loads when it first opens. */
+async function openDialog(events: ReturnType<typeof open>) {
+  await events.click(screen.getByRole('button', { name: TEXT.addButton }));
+  await screen.findByTestId('tree-picker');
+}
 /** Past the tree's 250 ms toggle debounce. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -47,7 +52,7 @@ describe('The task dialog item tree (002 §4.4, §8.3)', () => {
     const first = held<Response>();
     fakeMachineServer({ tree: (path) => (path === '' ? first.promise : undefined) });
     const events = open();
-    await events.click(screen.getByRole('button', { name: TEXT.addButton }));
+    await openDialog(events);
     expect(await tree().findByText(TREE_TEXTS.loading)).toBeInTheDocument();
     expect(tree().getByRole('button', { name: 'Select all' })).toBeDisabled();
     expect(tree().getByRole('button', { name: 'Unselect all' })).toBeDisabled();
@@ -65,7 +70,7 @@ describe('The task dialog item tree (002 §4.4, §8.3)', () => {
     const children = held<Response>();
     const server = fakeMachineServer({ tree: (path) => (path === '/home' ? children.promise : undefined) });
     const events = open();
-    await events.click(screen.getByRole('button', { name: TEXT.addButton }));
+    await openDialog(events);
     await events.click(await tree().findByRole('button', { name: 'Open home' }));
     expect(tree().getByText(TREE_TEXTS.loading)).toBeInTheDocument();
     children.release(ok({ treeItemsRequestId: 'x', treeItems: SAMPLE_FILES['/home'], responseSummaryCode: 'OK' }));
@@ -81,7 +86,7 @@ describe('The task dialog item tree (002 §4.4, §8.3)', () => {
   it('a selected folder unselects and disables its children; a double click changes nothing', async () => {
     fakeMachineServer();
     const events = open();
-    await events.click(screen.getByRole('button', { name: TEXT.addButton }));
+    await openDialog(events);
     await events.click(await tree().findByRole('button', { name: 'Open home' }));
     await events.click(await tree().findByLabelText('ana'));
     await settle();
@@ -100,7 +105,7 @@ describe('The task dialog item tree (002 §4.4, §8.3)', () => {
   it('hides hidden items unless asked; an excluded item is disabled until its exclusion is removed', async () => {
     fakeMachineServer();
     const events = open();
-    await events.click(screen.getByRole('button', { name: TEXT.addButton }));
+    await openDialog(events);
     await events.click(await tree().findByRole('button', { name: 'Open home' }));
     await tree().findByLabelText('ana');
     expect(tree().queryByLabelText('.cache')).not.toBeInTheDocument();
@@ -130,7 +135,7 @@ describe('The task dialog item tree (002 §4.4, §8.3)', () => {
         }),
     });
     const events = open();
-    await events.click(screen.getByRole('button', { name: TEXT.addButton }));
+    await openDialog(events);
     expect(await screen.findByText(MESSAGES.liveChannel.treeItemsError)).toBeInTheDocument();
     expect(tree().getByText(TREE_TEXTS.noItems)).toBeInTheDocument();
   });
@@ -138,7 +143,7 @@ describe('The task dialog item tree (002 §4.4, §8.3)', () => {
   it("says 'Error in communicating with server.' when the tree call gets no answer", async () => {
     fakeMachineServer({ tree: () => Promise.reject(new TypeError('network down')) });
     const events = open();
-    await events.click(screen.getByRole('button', { name: TEXT.addButton }));
+    await openDialog(events);
     expect(await screen.findByText(MESSAGES.communicationError)).toBeInTheDocument();
     expect(tree().getByText(TREE_TEXTS.noItems)).toBeInTheDocument();
   });

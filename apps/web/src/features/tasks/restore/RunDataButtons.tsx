@@ -1,10 +1,12 @@
 import { MESSAGES, type OsFamily, type SnapshotTreeItem } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { ConfirmByNameDialog, DialogButton, useDialogAction } from '../../../ui';
-import { DownloadDialog } from './DownloadDialog';
+import { ConfirmByNameDialog, DialogButton, lazyDialog, useDialogAction } from '../../../ui';
 import { useDeleteArchive } from './mutations';
-import { RestoreDialog } from './RestoreDialog';
+
+// The dialogs with their snapshot tree load when first opened, not with the task page (issue 31, phones).
+const DownloadDialog = lazyDialog(() => import('./DownloadDialog').then((m) => m.DownloadDialog));
+const RestoreDialog = lazyDialog(() => import('./RestoreDialog').then((m) => m.RestoreDialog));
 
 const TEXT = MESSAGES.restore;
 
@@ -25,6 +27,7 @@ export function DownloadButton({ machineId, taskId, runId, disabled, initialItem
       size="sm"
       variant="outline-primary"
       disabled={disabled}
+      {...DownloadDialog.preloadProps}
       dialog={(open) => <DownloadDialog {...open} run={{ machineId, taskId, runId }} initialItems={initialItems} />}
     >
       {TEXT.downloadButton}
@@ -47,6 +50,7 @@ export function RestoreButton({
       size="sm"
       variant="outline-primary"
       disabled={disabled}
+      {...RestoreDialog.preloadProps}
       dialog={(open) => (
         <RestoreDialog
           {...open}

@@ -1,0 +1,1 @@
+ALTER TABLE "repository_check_states" ADD COLUMN "full_read_requested" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,42 @@
+import {
+  VERIFICATION_REPORT_TEXTS as TEXT,
+  type VerificationReportSettings,
+  verificationReportSettingsSchema,
+} from '@portal/domain';
+import { useEffect } from 'react';
+import Form from 'react-bootstrap/Form';
+import { CheckboxField, GlobalErrors, SubmitButton, useSubmitForm } from '../../ui';
+import { useSaveVerificationReportSettings } from './mutations';
+
+/**
+ * The customer's opt-in to the monthly verification report mail (issue 32 item 4), on the notification settings
+ * screen its super admin already uses; saved with a toast.
+ */
+export function MonthlyMailForm({ settings, readOnly }: { settings: VerificationReportSettings; readOnly: boolean }) {
+  const { form, field, onSubmit, submitting, globalErrors } = useSubmitForm({
+    schema: verificationReportSettingsSchema,
+    defaults: () => settings,
+    mutation: useSaveVerificationReportSettings(),
+    variables: (payload) => payload,
+    fieldNames: ['monthlyMail'],
+    idPrefix: 'verification-',
+    successText: TEXT.monthlyMailSaved,
+    partialText: TEXT.monthlyMailSavedWithErrors,
+    unknownErrorText: TEXT.monthlyMailSaveFailed,
+  });
+  useEffect(() => form.reset(settings), [form, settings]);
+  return (
+    <Form noValidate onSubmit={onSubmit} data-testid="verification-mail-form">
+      <fieldset disabled={readOnly}>
+        <CheckboxField {...field} name="monthlyMail" label={TEXT.monthlyMailLabel} />
+      </fieldset>
+      <p className="text-muted small">{TEXT.monthlyMailHelp}</p>
+      {!readOnly && (
+        <SubmitButton submitting={submitting} data-testid="verification-mail-save">
+          {TEXT.save}
+        </SubmitButton>
+      )}
+      <GlobalErrors messages={globalErrors} />
+    </Form>
+  );
+}
