@@ -104,19 +104,28 @@ export async function signUpCustomer(page: Page, details: SignUpDetails): Promis
 
 /**
  * The provider admin (signed in) opens Package Requests and pages on to `companyName`'s pending request (the
- * oldest come first, 5 a page, so a new one is on the last page): its row.
+ * oldest come first, 5 a page, so a new one is near the end): its row. Journeys of the other lane sign up and approve
+ * at the same time, so a row can move back a page while this pages forward: at the last page without it, the list is
+ * read again from its first page, for up to 45 s.
  */
 export async function pendingRequestRow(page: Page, companyName: string) {
   await page.goto('/boltadmin/customers');
   await page.getByRole('link', { name: 'Package Requests' }).click();
   await expect(page).toHaveURL(/\/boltadmin\/backuppackagerequests$/);
-  const row = page
-    .getByRole('table', { name: MESSAGES.packageRequest.tableLabel })
-    .getByRole('row')
-    .filter({ hasText: companyName });
-  for (let turns = 0; turns < 50 && !(await row.isVisible()); turns++) {
-    await page.getByRole('button', { name: 'Next page', exact: true }).click();
-    await page.waitForTimeout(200);
+  const listAddress = page.url();
+  const table = page.getByRole('table', { name: MESSAGES.packageRequest.tableLabel });
+  const row = table.getByRole('row').filter({ hasText: companyName });
+  const next = page.getByRole('button', { name: 'Next page', exact: true });
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    await expect(table).toBeVisible();
+    if (await row.isVisible()) return row;
+    if ((await next.count()) > 0 && (await next.isEnabled())) {
+      await next.click();
+      await page.waitForTimeout(200);
+    } else {
+      await page.goto(listAddress);
+    }
   }
   return row;
 }
