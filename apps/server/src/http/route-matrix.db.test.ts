@@ -1,4 +1,7 @@
-import { type AccessLevel, allRoutes, changesState, ROUTES } from '@portal/domain';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AccessLevel, AGENT_DOWNLOADS, allRoutes, changesState, ROUTES } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { TestClient } from '../testing/client.js';
@@ -337,8 +340,20 @@ let t: TestApp;
 let tenants: Tenants;
 const clients = new Map<Caller, TestClient>();
 
+/**
+ * The agent's build as the downloads serve it, but with a small stand-in for the Linux executable: seven callers
+ * each fetching the real one (about 100 MB) took over a minute on a busy machine, and this file checks who is let
+ * in, not what is sent (agent-downloads.db.test.ts sends the real build).
+ */
+const agentDist = mkdtempSync(join(tmpdir(), 'route-matrix-agent-'));
+const builtAgent = 'apps/agent/dist';
+for (const name of existsSync(builtAgent) ? readdirSync(builtAgent) : []) {
+  if (name !== AGENT_DOWNLOADS.linuxExecutable) copyFileSync(join(builtAgent, name), join(agentDist, name));
+}
+writeFileSync(join(agentDist, AGENT_DOWNLOADS.linuxExecutable), 'stand-in');
+
 beforeAll(async () => {
-  t = await createTestApp({ DEMO: 'true' });
+  t = await createTestApp({ DEMO: 'true', AGENT_DIST_DIR: agentDist });
   tenants = await createTenants(t.database.db);
   const emails: Record<Exclude<Caller, 'anonymous'>, string> = {
     providerAdmin: tenants.providerAdmin.email,
@@ -358,7 +373,10 @@ beforeAll(async () => {
     clients.set(caller, client);
   }
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  rmSync(agentDist, { recursive: true, force: true });
+});
 
 describe('route matrix (issue #2)', () => {
   it('lists every route with its expected audience, and no more', () => {
