@@ -48,7 +48,8 @@ const AGENTS_LANE = [
   '**/file-search.spec.ts',
   // Restore tests (issue 32): backs up on the shared machine and tests a restore of it; sets Contoso's interval.
   '**/restore-test.spec.ts',
-  // Data checks (issue 32): backs up on the shared machine, damages a pack of its repository and puts it back.
+  // Data checks (issue 32): backs up on the shared machine, damages a pack of its repository and puts it back; leaves
+  // a stale lock there for the check to remove.
   '**/data-check.spec.ts',
   // Tampering (issue 32): backs up on the shared machine, then attacks its repository with the machine's own key.
   '**/tampering.spec.ts',

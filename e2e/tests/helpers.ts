@@ -1,6 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { type Envelope, MESSAGES } from '@portal/domain';
+import {
+  AUDIT_TEXTS,
+  type AuditEventType,
+  type AuditRow,
+  auditKindName,
+  auditSubjectText,
+  type Envelope,
+  MESSAGES,
+  PAGES,
+} from '@portal/domain';
 import { DEMO_PASSWORD } from '../playwright.config';
 import { recordSecret } from './secrets';
 
@@ -28,6 +37,27 @@ export async function jsonResult<T>(page: Page, path: string): Promise<T> {
   ).json()) as Envelope<T>;
   if (answer.status !== 'OK' || answer.result === null) throw new Error(`${path}: ${answer.status}`);
   return answer.result;
+}
+
+/**
+ * The provider's audit trail (signed in as a provider admin) filtered by the event `type` in its form, as the admin
+ * does: answers its rows of that kind naming `subject` (the kind's records of other subjects are listed too).
+ */
+export async function providerAuditRows(
+  page: Page,
+  type: AuditEventType,
+  subject: Pick<AuditRow, 'subjectType' | 'subjectId' | 'subjectName'>,
+): Promise<Locator> {
+  await page.goto(PAGES.providerAudit);
+  const filter = page.getByTestId('audit-filter');
+  await filter.getByLabel(AUDIT_TEXTS.labels.kind).selectOption({ label: auditKindName(type) });
+  await filter.getByRole('button', { name: AUDIT_TEXTS.apply }).click();
+  const rows = page.getByTestId('audit-table').locator('tbody tr');
+  // Retried: the unfiltered page stays up while the filtered one loads.
+  await expect(rows.filter({ hasNotText: auditKindName(type) })).toHaveCount(0);
+  return rows
+    .filter({ hasText: auditKindName(type) })
+    .filter({ has: page.getByRole('cell', { name: auditSubjectText(subject), exact: true }) });
 }
 
 export async function sidebarLabels(page: Page, name = 'Main menu'): Promise<string[]> {

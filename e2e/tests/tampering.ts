@@ -8,8 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
-import { AUDIT_TEXTS, auditKindName, auditSubjectText, PAGES, type RepositorySettings } from '@portal/domain';
+import type { RepositorySettings } from '@portal/domain';
 import { backUpNow, openNewSamplesTask } from './agent';
+import { providerAuditRows } from './helpers';
 
 /** The repository settings the agent keeps in its state directory: address, password, S3 key. */
 export function machineRepository(stateDir: string): RepositorySettings {
@@ -55,15 +56,13 @@ export async function expectAttackReported(
   machine: { machineId: number; name: string },
   outcome: string,
 ): Promise<void> {
-  await page.goto(PAGES.providerAudit);
-  const filter = page.getByTestId('audit-filter');
-  await filter.getByLabel(AUDIT_TEXTS.labels.kind).selectOption({ label: auditKindName('STORAGE_TAMPERING_REFUSED') });
-  await filter.getByRole('button', { name: AUDIT_TEXTS.apply }).click();
-  const rows = page.getByTestId('audit-table').locator('tbody tr');
-  const subject = auditSubjectText({ subjectType: 'machine', subjectId: machine.machineId, subjectName: machine.name });
+  const records = await providerAuditRows(page, 'STORAGE_TAMPERING_REFUSED', {
+    subjectType: 'machine',
+    subjectId: machine.machineId,
+    subjectName: machine.name,
+  });
   // One burst of attempts: the trail records its first (then the 10th, 100th, …).
-  await expect(rows.filter({ has: page.getByRole('cell', { name: subject, exact: true }) })).toHaveCount(1);
-  await expect(rows.filter({ hasNotText: auditKindName('STORAGE_TAMPERING_REFUSED') })).toHaveCount(0);
+  await expect(records).toHaveCount(1);
 
   await page.goto('/demo/mails');
   const alerts = page
