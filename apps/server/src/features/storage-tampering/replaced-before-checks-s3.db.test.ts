@@ -10,7 +10,7 @@ import {
   type StorageAccountDetail,
   type StorageLocationRow,
 } from '@portal/domain';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localExclusionPlatform, ResticRunner } from '../../../../agent/src/restic.js';
 import { runRestoreTest } from '../../../../agent/src/restore-test.js';
@@ -33,8 +33,13 @@ import type { Tenants } from '../../testing/fixtures.js';
 import { answeringAgent } from '../../testing/listening-apps.js';
 import { loopbackGuard, type Rgw } from '../../testing/rgw.js';
 import { startS3TestApp } from '../../testing/s3-app.js';
+import { storageAccessFor } from '../../testing/storage-access.js';
+import { createAgentEventsRepo } from '../agent-events/repo.js';
+import { createAuditRepo } from '../audit/repo.js';
+import { createDataCheckService } from '../data-checks/service.js';
 import { eventually, listenOnLoopback, type TestStomp } from '../live/testing.js';
 import { createMachineStorageKeys } from '../storage-locations/machine-keys.js';
+import { createS3ReplacementScan, createTamperingService } from './service.js';
 
 /**
  * Issue 32 item 6 on S3 with Object Lock, between two passes of the replacement scan: a machine's key replaced an
@@ -219,6 +224,57 @@ describe('an object a machine replaced, before the next scan (issue 32)', () => 
       const tests = await db().select().from(restoreTests).where(eq(restoreTests.backupTaskId, taskId));
       expect(tests.map((test) => [test.outcome, test.rerun])).toEqual([['PASSED', true]]);
       expect(await contentOf(snapshot)).toBe(original);
+    },
+    WAIT_MS,
+  );
+
+  it(
+    'is put back when replaced while a check ran, and checked again once: the check passes',
+    async () => {
+      const index = await firstObject('index');
+      let original: string | undefined;
+      const storage = storageAccessFor(db(), t.config.dataDir, t.config.masterKey ?? '');
+      const scan = createS3ReplacementScan({
+        db: db(),
+        storage,
+        tampering: createTamperingService({ db: db(), now: () => t.clock.now }),
+        onError: (error) => {
+          throw error;
+        },
+      });
+      const repairs: number[] = [];
+      const checks = createDataCheckService({
+        db: db(),
+        storage,
+        repositoryPassword: (id) => repositoryPasswordOf(t, id),
+        settings: { periodDays: 30, slices: 1, concurrency: 1, runTimeoutMinutes: 60 },
+        alert: async () => {},
+        audit: createAuditRepo(db()),
+        messages: createAgentEventsRepo(db()),
+        now: () => t.clock.now,
+        replacements: {
+          // The machine replaces the object just after the scan before the check found nothing.
+          async repair(id) {
+            if (repairs.length === 0) original = await replaced(index);
+            repairs.push(repairs.length === 0 ? 0 : await scan.repair(id));
+            return repairs.at(-1) ?? 0;
+          },
+        },
+      });
+      await db()
+        .update(repositoryCheckStates)
+        .set({ dueAt: new Date(t.clock.now.getTime() - 1000) })
+        .where(eq(repositoryCheckStates.backupMachineId, machineId));
+      expect(await checks.runPending()).toBe(1);
+      expect(repairs).toEqual([0, 1]);
+      const [last] = await db()
+        .select()
+        .from(repositoryDataChecks)
+        .where(eq(repositoryDataChecks.backupMachineId, machineId))
+        .orderBy(desc(repositoryDataChecks.id))
+        .limit(1);
+      expect(last).toMatchObject({ outcome: 'PASSED', errors: [] });
+      expect(await contentOf(index)).toBe(original);
     },
     WAIT_MS,
   );
