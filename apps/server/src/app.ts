@@ -203,6 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       retention: () => wired(storage).retention,
       guardrails: () => wired(storage).guardrails,
       dataChecks: () => wired(storage).dataChecks,
+      replacements: () => wired(storage).s3Replacements,
       repositories: () => wired(storage).repositories,
       removal: () => wired(storage).removal,
       packageQuota: () => wired(commerce).packageQuota,

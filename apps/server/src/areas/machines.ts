@@ -48,6 +48,7 @@ import { registerRestoreTestRoutes } from '../features/restore-tests/routes.js';
 import { createRestoreTestService } from '../features/restore-tests/service.js';
 import type { RetentionService } from '../features/retention/service.js';
 import { createRunStallService } from '../features/run-stalls/service.js';
+import type { S3ReplacementScan } from '../features/storage-tampering/service.js';
 import { createTaskCommandsRepo } from '../features/task-commands/repo.js';
 import { createTaskCommandService } from '../features/task-commands/service.js';
 import { createTaskDefinitionRepo } from '../features/task-definition/repo.js';
@@ -89,6 +90,8 @@ export interface MachinesLater {
   guardrails: () => Pick<GuardrailsService, 'runFinished'>;
   /** Issue 32: a provider admin's check of all of a machine's data now (false while a check runs). */
   dataChecks: () => { requestFullRead: (machineId: number) => Promise<boolean> };
+  /** Issue 32: what a machine replaced in its Object Lock bucket, put back before a failed restore test is believed. */
+  replacements: () => Pick<S3ReplacementScan, 'repair'>;
   repositories: () => Pick<RepositorySettingsService, 'repositorySettingsFor'>;
   removal: () => Pick<RepositoryRemoval, 'removeWith'>;
   packageQuota: () => Pick<PackageQuota, 'evaluateForMachine' | 'removingMachine'>;
@@ -216,6 +219,10 @@ export async function wireMachines(
     now,
     ended: verification.restoreTestsEnded,
     intervalChanged: verification.intervalChanged,
+    replacements: {
+      scan: { repair: (machineId) => later.replacements().repair(machineId) },
+      onError: (error) => ctx.log.error({ err: error }, 'restore test recheck failed'),
+    },
   });
   const handlers =
     deps.live?.handlers ??
@@ -373,8 +380,9 @@ export async function wireMachines(
     live,
     syncTasks,
     verification,
-    /** Live command audits in flight, then the bus: the end of the close sequence. */
+    /** Restore tests being looked at again, live command audits in flight, then the bus: the end of the close sequence. */
     async close() {
+      await restoreTests.settled();
       await commandAudit.settled();
       await bus.close();
     },

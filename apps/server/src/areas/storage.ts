@@ -155,6 +155,7 @@ export function wireStorage(
     messages: agentEventsRepo,
     rclonePath: config.rclonePath,
     checked: deps.machines.verification.dataCheckEnded,
+    replacements: s3Replacements,
     now,
   });
   const dataCheckRuns = runner.add(dataChecksJob({ checks: dataChecks }));
@@ -233,6 +234,7 @@ export function wireStorage(
     repositories,
     removal,
     restoreRepo,
+    s3Replacements,
     retention: { runFinished: retention.runFinished, wake: () => retentionRuns.kick() },
     guardrails: { runFinished: guardrails.runFinished },
     /** A provider admin's check of all of a machine's data, taken by the data checks' job at once. */

@@ -29,6 +29,11 @@ export const restoreTests = pgTable(
     testKey: uuid('test_key').notNull().unique(),
     /** Started by a user ('Test restore now'); false: by the schedule. */
     manual: boolean('manual').notNull(),
+    /**
+     * Sent to the agent a second time: its first try failed and the portal then put back objects the machine had
+     * replaced in its Object Lock bucket (features/storage-tampering). Once only: the second result stands.
+     */
+    rerun: boolean('rerun').notNull().default(false),
     requestedByUserId: integer('requested_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     outcome: varchar('outcome', { length: 16 }).$type<RestoreTestOutcome>().notNull().default('RUNNING'),
     startedAt: ts('started_at').notNull(),

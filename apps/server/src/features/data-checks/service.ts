@@ -20,6 +20,7 @@ import type { FolderAccess } from '../../storage/provider.js';
 import type { AgentEventsRepo } from '../agent-events/repo.js';
 import type { AuditRepo } from '../audit/repo.js';
 import type { NotificationEvents } from '../notifications/service.js';
+import type { S3ReplacementScan } from '../storage-tampering/service.js';
 import { type ClaimedCheck, createDataChecksRepo, type DataChecksRepo } from './repo.js';
 
 /** How long an instance holds a repository's check before another may take it over (a crash, a huge repository). */
@@ -56,12 +57,17 @@ export function createDataCheckService(
     rclonePath?: string;
     /** A check of the machine's repository was recorded: its tasks' 'Last verified' is kept (issue 32 item 3). */
     checked?: (machineId: number) => Promise<void>;
+    /** Puts back what the machine replaced in its Object Lock bucket (features/storage-tampering). */
+    replacements?: Pick<S3ReplacementScan, 'repair'>;
   },
 ) {
   const repo = createDataChecksRepo(deps.db);
   const { binary, now } = repositoryJobTools(deps);
   const { settings } = deps;
   const interval = dataCheckIntervalMs(settings.periodDays, settings.slices);
+
+  /** Whether anything the machine replaced was put back (never on other storage). */
+  const repaired = async (machineId: number) => ((await deps.replacements?.repair(machineId)) ?? 0) > 0;
 
   const restic = (args: readonly string[], env: Record<string, string>) =>
     runRestic({ binary, args: ['--no-cache', ...args], env });
@@ -134,6 +140,9 @@ export function createDataCheckService(
     const slice = claim.slices === settings.slices ? claim.slice : 1;
     const retryAt = () => new Date(now().getTime() + Math.min(interval, RETRY_MS));
     const machine = await repo.machine(claim.machineId);
+    // What a machine replaced in an Object Lock bucket since the last scan is put back first: the check reads the
+    // backups as kept, not a false failure that 'Last verified' would show until the next scan.
+    if (machine) await repaired(machine.id);
     const at = machine ? await deps.storage.machineRepositoryAccess(machine.id) : null;
     const password = at ? await deps.repositoryPassword(claim.machineId) : null;
     if (!machine || !at || password === null || !(await repositoryPresent(at.access, password, binary))) {
@@ -148,7 +157,9 @@ export function createDataCheckService(
     const subset = claim.fullRead ? DATA_CHECK_ALL : dataCheckSubset(slice, slices);
     const startedAt = now();
     const began = performance.now();
-    const ran = await restic(dataCheckArgs(subset), env);
+    let ran = await restic(dataCheckArgs(subset), env);
+    // Replaced while it ran: put back and checked once more, whose result stands.
+    if (ran.code !== 0 && (await repaired(machine.id))) ran = await restic(dataCheckArgs(subset), env);
     const damaged = ran.code === 1 && ran.stderr.some((line) => DATA_CHECK_DAMAGE.test(line));
     const outcome: DataCheckOutcome = ran.code === 0 ? 'PASSED' : damaged ? 'FAILED' : 'ERROR';
     const errors = outcome === 'ERROR' ? [resticFailure(ran)] : dataCheckErrors(ran.stderr);

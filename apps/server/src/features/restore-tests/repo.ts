@@ -97,15 +97,33 @@ export function createRestoreTestsRepo(db: Executor) {
       const [row] = await db
         .update(restoreTests)
         .set({ ...result, finishedAt })
-        .where(
-          and(
-            eq(restoreTests.testKey, testKey),
-            eq(restoreTests.backupMachineId, machineId),
-            eq(restoreTests.outcome, 'RUNNING'),
-          ),
-        )
+        .where(runningTest(machineId, testKey))
         .returning({ taskId: restoreTests.backupTaskId });
       return row?.taskId ?? null;
+    },
+
+    /** Whether the machine's test with this key is running and was not sent again yet (it may be, once). */
+    async mayRerun(machineId: number, testKey: string): Promise<boolean> {
+      const row = await oneOrNull(
+        db
+          .select({ id: restoreTests.id })
+          .from(restoreTests)
+          .where(and(runningTest(machineId, testKey), eq(restoreTests.rerun, false))),
+      );
+      return row !== null;
+    },
+
+    /**
+     * Marks the running test sent again under a new key (a late result of its first try then finds nothing); the
+     * test, or null when it ended or was sent again meanwhile.
+     */
+    async rerun(machineId: number, testKey: string, newKey: string): Promise<RestoreTestRecord | null> {
+      const [row] = await db
+        .update(restoreTests)
+        .set({ testKey: newKey, rerun: true })
+        .where(and(runningTest(machineId, testKey), eq(restoreTests.rerun, false)))
+        .returning();
+      return row ?? null;
     },
 
     /** Fails a test that could not start (the agent refused it or did not answer); the task's id, or null. */
@@ -216,5 +234,13 @@ export function createRestoreTestsRepo(db: Executor) {
     },
   };
 }
+
+/** The machine's test with this key, while it runs. */
+const runningTest = (machineId: number, testKey: string) =>
+  and(
+    eq(restoreTests.testKey, testKey),
+    eq(restoreTests.backupMachineId, machineId),
+    eq(restoreTests.outcome, 'RUNNING'),
+  );
 
 export type RestoreTestsRepo = ReturnType<typeof createRestoreTestsRepo>;

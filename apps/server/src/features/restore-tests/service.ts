@@ -12,6 +12,7 @@ import {
   pageOf,
   RESTORE_TEST,
   RESTORE_TEST_TEXTS,
+  type RestoreTestResult,
   type RestoreTestRow,
   type RestoreTestSettings,
   type RestoreTestSettingsView,
@@ -21,6 +22,7 @@ import {
 } from '@portal/domain';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
 import { offline } from '../machine-commands/service.js';
+import type { S3ReplacementScan } from '../storage-tampering/service.js';
 import type { CommandReply } from '../task-commands/repo.js';
 import { presentRestoreTest } from './present.js';
 import type { RestoreTestsRepo } from './repo.js';
@@ -45,6 +47,8 @@ export interface TaskPath {
 
 const COMMUNICATION_ERROR = MESSAGES.liveChannel.backupMachineCommunicationError;
 
+type RepairScan = Pick<S3ReplacementScan, 'repair'>;
+
 /**
  * Restore tests (issue 32 item 1): started by the schedule (a due task's test, job restore-tests) or by whoever may run
  * the task ('Test restore now'); the agent restores a sample and reports the result, kept per task. Readable by
@@ -60,9 +64,16 @@ export function createRestoreTestService(deps: {
   ended?: (taskIds: readonly number[]) => Promise<void>;
   /** The customer's interval changed: its tasks' schedule and deadlines move with it. */
   intervalChanged?: (customerId: number, overrideDays: number | null) => Promise<void>;
+  /**
+   * Puts back what the machine replaced in its Object Lock bucket (features/storage-tampering), before a failed
+   * test is believed; with what went wrong on the way.
+   */
+  replacements?: { scan: RepairScan; onError: (error: unknown) => void };
 }) {
   const { repo, defaults } = deps;
   const newKey = deps.newKey ?? randomUUID;
+  /** Failed tests being looked at again: their results are recorded when done (close and tests wait for them). */
+  const rechecking = new Set<Promise<void>>();
 
   async function visibleTask(actor: Actor, path: TaskPath) {
     const machine = await repo.machine(path.machineId);
@@ -106,6 +117,23 @@ export function createRestoreTestService(deps: {
 
   const ended = (taskIds: readonly number[]) => deps.ended?.(taskIds) ?? Promise.resolve();
 
+  async function finish(machineId: number, testKey: string, result: RestoreTestResult): Promise<number | null> {
+    const taskId = await repo.finish(machineId, testKey, result, deps.now());
+    if (taskId !== null) await ended([taskId]);
+    return taskId;
+  }
+
+  /**
+   * A failed first try on S3 with Object Lock (issue 32): the machine's replacement of an object (its key may write)
+   * fails a test until the next scan puts the original back. So the machine's repository is scanned now: when
+   * anything was put back the agent tests again, once, under a new key (sent as any test is); else the failure stands.
+   */
+  async function recheck(machineId: number, testKey: string, result: RestoreTestResult, scan: RepairScan) {
+    const again = (await scan.repair(machineId)) > 0 ? await repo.rerun(machineId, testKey, newKey()) : null;
+    if (again) await send({ machineId, taskId: again.backupTaskId, testKey: again.testKey });
+    else await finish(machineId, testKey, result);
+  }
+
   const intervalOf = async (customerId: number) =>
     restoreTestIntervalDays(defaults.intervalDays, await repo.intervalOverride(customerId));
 
@@ -148,12 +176,28 @@ export function createRestoreTestService(deps: {
       return presentRestoreTest(row);
     },
 
-    /** The agent's result: recorded once, for a test of this machine that is still running. */
+    /**
+     * The agent's result: recorded once, for a test of this machine that is still running; the task's id, or null
+     * when there is none or a failure is looked at again first (in the background: the agent's events wait for
+     * this, and its second try is asked of it).
+     */
     async onAgentEvent(machineId: number, event: Extract<AgentToServer, { type: 'restoreTestFinished' }>) {
       const { type: _type, testKey, ...result } = event;
-      const taskId = await repo.finish(machineId, testKey, result, deps.now());
-      if (taskId !== null) await ended([taskId]);
-      return taskId;
+      const { replacements } = deps;
+      if (result.outcome !== 'PASSED' && replacements && (await repo.mayRerun(machineId, testKey))) {
+        // A test left running by a failure here is failed by the timeout sweep.
+        const work: Promise<void> = recheck(machineId, testKey, result, replacements.scan)
+          .catch(replacements.onError)
+          .finally(() => rechecking.delete(work));
+        rechecking.add(work);
+        return null;
+      }
+      return finish(machineId, testKey, result);
+    },
+
+    /** Resolves when the failed tests being looked at again are recorded or sent again (shutdown, tests). */
+    async settled(): Promise<void> {
+      while (rechecking.size > 0) await Promise.all(rechecking);
     },
 
     /**

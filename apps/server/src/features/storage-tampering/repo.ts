@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import {
   backupMachines,
@@ -14,6 +14,16 @@ import {
 /** The burst rows of machines' attempts on their backups, and whom and what an alert names (issue 32). */
 export function createTamperingRepo(db: Executor) {
   const t = storageTamperingBursts;
+  /** The machines, of those `which` picks, whose repositories are in buckets of accounts that require Object Lock. */
+  const lockedS3 = (which: SQL) =>
+    db
+      .select({ id: backupMachines.id })
+      .from(backupMachines)
+      .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
+      .innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
+      .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
+      .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
+      .where(and(which, eq(storageAccounts.type, 'S3'), eq(storageAccounts.requireObjectLock, true)));
   return {
     /**
      * Counts one attempt of a machine at `at`, in one upsert (safe with several server instances): an attempt
@@ -55,23 +65,13 @@ export function createTamperingRepo(db: Executor) {
 
     /** The next machines (by id, after `afterId`) whose repositories are in buckets made with Object Lock. */
     async lockedS3Machines(afterId: number, limit: number): Promise<number[]> {
-      const rows = await db
-        .select({ id: backupMachines.id })
-        .from(backupMachines)
-        .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-        .innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
-        .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-        .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
-        .where(
-          and(
-            gt(backupMachines.id, afterId),
-            eq(storageAccounts.type, 'S3'),
-            eq(storageAccounts.requireObjectLock, true),
-          ),
-        )
-        .orderBy(asc(backupMachines.id))
-        .limit(limit);
+      const rows = await lockedS3(gt(backupMachines.id, afterId)).orderBy(asc(backupMachines.id)).limit(limit);
       return rows.map((r) => r.id);
+    },
+
+    /** Whether the machine's repository is in a bucket made with Object Lock. */
+    async onLockedS3(machineId: number): Promise<boolean> {
+      return (await lockedS3(eq(backupMachines.id, machineId)).limit(1)).length > 0;
     },
 
     /** The provider's active admins: who hears of an attack on any tenant's backups. */

@@ -94,6 +94,21 @@ export function createS3ReplacementScan(deps: {
   onError: (error: unknown, machineId: number) => void;
 }) {
   const repo = createTamperingRepo(deps.db);
+
+  /** One machine's repository: what was put back, each recorded as the machine's attempt. */
+  async function scan(machineId: number): Promise<number> {
+    const place = await deps.storage.machineRepositoryAccess(machineId);
+    if (!place) return 0;
+    // The location's own key, as restic and rclone get it (storage/access.ts).
+    const { AWS_ACCESS_KEY_ID: keyId, AWS_SECRET_ACCESS_KEY: secret } = place.access.env;
+    if (!keyId || !secret) return 0;
+    const keys = await place.provider.restoreReplaced(place.bucket, place.prefix, { keyId, secret });
+    for (const object of keys) {
+      await deps.tampering.attempted({ machineId, action: 'overwrite', object, source: 'S3', ipAddress: null });
+    }
+    return keys.length;
+  }
+
   return {
     /** Scans every machine on an Object Lock bucket; answers how many objects were put back. */
     async pass(): Promise<number> {
@@ -102,7 +117,7 @@ export function createS3ReplacementScan(deps: {
         const machineIds = await repo.lockedS3Machines(after, SCAN_BATCH);
         for (const machineId of machineIds) {
           try {
-            restored += await this.scan(machineId);
+            restored += await scan(machineId);
           } catch (error) {
             deps.onError(error, machineId);
           }
@@ -112,18 +127,20 @@ export function createS3ReplacementScan(deps: {
       }
     },
 
-    /** One machine's repository: what was put back, each recorded as the machine's attempt. */
-    async scan(machineId: number): Promise<number> {
-      const place = await deps.storage.machineRepositoryAccess(machineId);
-      if (!place) return 0;
-      // The location's own key, as restic and rclone get it (storage/access.ts).
-      const { AWS_ACCESS_KEY_ID: keyId, AWS_SECRET_ACCESS_KEY: secret } = place.access.env;
-      if (!keyId || !secret) return 0;
-      const keys = await place.provider.restoreReplaced(place.bucket, place.prefix, { keyId, secret });
-      for (const object of keys) {
-        await deps.tampering.attempted({ machineId, action: 'overwrite', object, source: 'S3', ipAddress: null });
+    /**
+     * The same scan of one machine's repository, before the portal takes it for broken (a data check, a failed
+     * restore test): a machine's replacement since the last pass would otherwise read as damage for hours. Only a
+     * repository in an Object Lock bucket has originals to put back; answers how many were (0 when the scan failed:
+     * the check or test then reports what it finds).
+     */
+    async repair(machineId: number): Promise<number> {
+      if (!(await repo.onLockedS3(machineId))) return 0;
+      try {
+        return await scan(machineId);
+      } catch (error) {
+        deps.onError(error, machineId);
+        return 0;
       }
-      return keys.length;
     },
   };
 }

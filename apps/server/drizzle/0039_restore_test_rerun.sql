@@ -1,0 +1,1 @@
+ALTER TABLE "restore_tests" ADD COLUMN "rerun" boolean DEFAULT false NOT NULL;
