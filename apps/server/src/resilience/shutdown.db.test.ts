@@ -86,7 +86,8 @@ async function startInstance(
     } catch {
       return false;
     }
-  }, 30_000);
+    // A server's start on a busy two-core machine (CI's other tiers beside it) has taken over 30 s.
+  }, 45_000);
   return { child, port, exited };
 }
 
@@ -302,6 +303,7 @@ describe.skipIf(missing)('graceful shutdown (SIGTERM)', () => {
     const exit = await instance.exited;
     expect(exit.code).toBe(1);
     expect(exit.at - signalledAt).toBeGreaterThanOrEqual(deadlineMs - 50);
-    expect(exit.at - signalledAt).toBeLessThan(deadlineMs + 1_500);
+    // Well before the stuck request could end (never): the margin is for a busy machine's slow exit.
+    expect(exit.at - signalledAt).toBeLessThan(deadlineMs + 4_000);
   });
 });
