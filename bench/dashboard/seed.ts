@@ -65,6 +65,7 @@ import {
 import { Random } from '../../apps/server/src/demo/random.js';
 import { DEMO_SCHEDULES } from '../../apps/server/src/demo/schedule.js';
 import { hashPassword } from '../../apps/server/src/features/auth/passwords.js';
+import { type RawCounterRow, storedCounts } from '../../apps/server/src/features/backup-state/repo.js';
 import {
   BENCH_ACCOUNTS,
   BENCH_SEATS,
@@ -1333,14 +1334,7 @@ interface TaskRow {
   customer_status: CustomerStatus;
 }
 
-interface CounterRow {
-  id: number;
-  tasks_failed: number;
-  tasks_missed: number;
-  tasks_successful: number;
-  tasks_never_run: number;
-  tasks_ignored: number;
-  tasks_in_progress: number;
+interface CounterRow extends RawCounterRow {
   task_status: AggregateTaskStatus;
 }
 
@@ -1351,15 +1345,6 @@ const TASK_INPUT_SQL = `select t.id, t.backup_machine_id as machine_id, m.custom
   join backup_machines m on m.id = t.backup_machine_id
   join backup_packages p on p.id = m.backup_package_id
   join customers c on c.id = m.customer_id`;
-
-const storedCounts = (r: CounterRow): AggregateCounts => ({
-  failed: r.tasks_failed,
-  missed: r.tasks_missed,
-  successful: r.tasks_successful,
-  neverRun: r.tasks_never_run,
-  ignored: r.tasks_ignored,
-  inProgress: r.tasks_in_progress,
-});
 
 const sameCounts = (a: AggregateCounts, b: AggregateCounts) =>
   a.failed === b.failed &&

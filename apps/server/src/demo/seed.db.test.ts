@@ -25,6 +25,7 @@ import {
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.js';
+import { joinMachineOwners, machineStatuses } from '../db/machine-statuses.js';
 import {
   backupMachines,
   backupPackages,
@@ -84,7 +85,7 @@ const displayStatus = (t: TaskRow): TaskDisplayStatus => taskDisplayStatus(t);
 const aggregate = (tasks: readonly TaskRow[]): AggregateTaskStatus => aggregateStatus(tasks);
 
 async function taskRows(): Promise<TaskRow[]> {
-  return database.db
+  const query = database.db
     .select({
       id: backupTasks.id,
       name: backupTasks.name,
@@ -94,15 +95,13 @@ async function taskRows(): Promise<TaskRow[]> {
       lastExecutionMissed: backupTasks.lastExecutionMissed,
       scheduleCron: backupTasks.scheduleCron,
       machineId: backupMachines.id,
-      machineStatus: backupMachines.status,
-      packageStatus: backupPackages.status,
       customerId: customers.id,
-      customerStatus: customers.status,
+      ...machineStatuses,
     })
     .from(backupTasks)
     .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
-    .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-    .innerJoin(customers, eq(customers.id, backupMachines.customerId));
+    .$dynamic();
+  return joinMachineOwners(query);
 }
 
 const distinct = <T>(values: readonly T[]) => [...new Set(values)].sort();

@@ -6,6 +6,7 @@ import type { Database } from '../db/client.js';
 import { backupTasks, taskActions } from '../db/schema/index.js';
 import { stompClient, type TestStomp } from '../features/live/testing.js';
 import { createMachineCredentials, type MachineCredential } from '../features/machine-auth/credentials.js';
+import { runFinished } from '../testing/agent-events.js';
 import { createTestApp, type TestApp } from '../testing/app.js';
 import { backupFixtures } from '../testing/backup-fixtures.js';
 import { openTestDatabase } from '../testing/database.js';
@@ -104,17 +105,11 @@ describe('restart drill', () => {
     await Promise.all(
       after.map(async ({ send }, i) => {
         const member = fleet[i] as (typeof fleet)[number];
-        const finished: AgentToServer = {
-          type: 'runFinished',
-          runKey: member.runKey,
-          status: 'FINISHED_SUCCESS',
+        const finished = runFinished(member.runKey, {
           finishedAt: '2026-11-27T10:05:00Z',
-          exitCodeResult: 'SUCCESS',
-          failureMessage: null,
           snapshotId: 'c'.repeat(64),
-          bytesAdded: 10,
           bytesTotal: 100,
-        };
+        });
         // The start delivered twice (the agent never saw its receipt), the outcome twice (its outbox resent it).
         await send(started(member));
         await send(finished);

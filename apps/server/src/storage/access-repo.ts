@@ -8,6 +8,7 @@ import {
   storageAccounts,
   storageLocations,
 } from '../db/schema/index.js';
+import { joinLocationStorage } from '../db/storage-joins.js';
 
 /** A storage location as the portal's own access needs it: its bucket, folder and account. */
 export interface LocationRow {
@@ -30,12 +31,9 @@ export function createStorageAccessRepo(db: Executor) {
   return {
     async location(storageLocationId: number): Promise<LocationRow | null> {
       return oneOrNull(
-        db
-          .select(locationColumns)
-          .from(storageLocations)
-          .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-          .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
-          .where(eq(storageLocations.id, storageLocationId)),
+        joinLocationStorage(db.select(locationColumns).from(storageLocations).$dynamic()).where(
+          eq(storageLocations.id, storageLocationId),
+        ),
       );
     },
 

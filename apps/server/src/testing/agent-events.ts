@@ -21,3 +21,32 @@ export function restoreTestFinished(
     message: null,
   };
 }
+
+type RunFinished = Extract<AgentToServer, { type: 'runFinished' }>;
+
+/** The agent's report of a run that ended well (10 bytes added, 10 in all, no snapshot) unless `changes` say otherwise. */
+export function runFinished(runKey: string, changes: Partial<Omit<RunFinished, 'type' | 'runKey'>> = {}): RunFinished {
+  return {
+    type: 'runFinished',
+    runKey,
+    status: 'FINISHED_SUCCESS',
+    finishedAt: new Date().toISOString(),
+    exitCodeResult: 'SUCCESS',
+    failureMessage: null,
+    snapshotId: null,
+    bytesAdded: 10,
+    bytesTotal: 10,
+    ...changes,
+  };
+}
+
+/** The agent's report of a run that failed: restic could not open the repository, so no snapshot and no figures. */
+export const runFailed = (runKey: string, changes: Partial<Omit<RunFinished, 'type' | 'runKey'>> = {}) =>
+  runFinished(runKey, {
+    status: 'FAILED',
+    exitCodeResult: 'FATAL',
+    failureMessage: 'Fatal: unable to open repository',
+    bytesAdded: null,
+    bytesTotal: null,
+    ...changes,
+  });

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
 import { backupMachines, backupSnapshots, backupTasks, machineMessages, taskActions } from '../../db/schema/index.js';
+import { runFailed, runFinished } from '../../testing/agent-events.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { openTestDatabase } from '../../testing/database.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
@@ -56,17 +57,11 @@ beforeAll(async () => {
 afterAll(async () => database?.close());
 
 const finish = (runKey: string, finishedAt: string, snapshot: string | null = 'a'.repeat(64)) =>
-  event({
-    type: 'runFinished',
-    runKey,
-    status: snapshot ? 'FINISHED_SUCCESS' : 'FAILED',
-    finishedAt,
-    exitCodeResult: snapshot ? 'SUCCESS' : 'FATAL',
-    failureMessage: snapshot ? null : 'Fatal: unable to open repository',
-    snapshotId: snapshot,
-    bytesAdded: snapshot ? 1000 : null,
-    bytesTotal: snapshot ? 5000 : null,
-  });
+  event(
+    snapshot
+      ? runFinished(runKey, { finishedAt, snapshotId: snapshot, bytesAdded: 1000, bytesTotal: 5000 })
+      : runFailed(runKey, { finishedAt }),
+  );
 
 describe('what agents report', () => {
   it('hello updates the machine and answers with its task list', async () => {

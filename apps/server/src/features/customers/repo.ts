@@ -17,6 +17,7 @@ import {
   users,
 } from '../../db/schema/index.js';
 import { managedCustomersCondition } from '../../db/scope.js';
+import { joinLocationStorage } from '../../db/storage-joins.js';
 import { machinePlacesWhere } from '../local-storage/repo.js';
 import { packageRowColumns } from '../packages/repo.js';
 
@@ -148,23 +149,24 @@ export function createCustomersRepo(db: Executor) {
 
     /** The customer's storage locations with their accounts (002 §3), in creation order. */
     storageLocations: (customerId: number) =>
-      db
-        .select({
-          id: storageLocations.id,
-          customerId: storageLocations.customerId,
-          bucketId: storageLocations.bucketId,
-          bucketName: buckets.name,
-          subfolder: storageLocations.subfolder,
-          defaultForCustomer: storageLocations.defaultForCustomer,
-          numberOfBackupPackages: sql<number>`(select count(*)::int from ${backupPackages} where ${backupPackages.storageLocationId} = ${storageLocations.id})`,
-          accountId: storageAccounts.id,
-          accountName: storageAccounts.name,
-          defaultStorageAccount: storageAccounts.defaultStorageAccount,
-          accountType: storageAccounts.type,
-        })
-        .from(storageLocations)
-        .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-        .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
+      joinLocationStorage(
+        db
+          .select({
+            id: storageLocations.id,
+            customerId: storageLocations.customerId,
+            bucketId: storageLocations.bucketId,
+            bucketName: buckets.name,
+            subfolder: storageLocations.subfolder,
+            defaultForCustomer: storageLocations.defaultForCustomer,
+            numberOfBackupPackages: sql<number>`(select count(*)::int from ${backupPackages} where ${backupPackages.storageLocationId} = ${storageLocations.id})`,
+            accountId: storageAccounts.id,
+            accountName: storageAccounts.name,
+            defaultStorageAccount: storageAccounts.defaultStorageAccount,
+            accountType: storageAccounts.type,
+          })
+          .from(storageLocations)
+          .$dynamic(),
+      )
         .where(eq(storageLocations.customerId, customerId))
         .orderBy(asc(storageLocations.id)),
 

@@ -97,6 +97,18 @@ async function get<T>(client: TestClient, url: string, status = 200): Promise<T>
 const page = <R>(client: TestClient, url: string) => get<Paged<R>>(client, url);
 const names = (rows: { name: string }[]) => rows.map((r) => r.name);
 
+/** A customer the caller may not see: its machines and their counts are not found (no hint that it exists). */
+async function expectCustomerHidden(client: TestClient, customerId: number) {
+  await get(client, ROUTES.dashboard.customerMachines.build({ customerId }), 404);
+  await get(client, ROUTES.dashboard.customerMachineCounts.build({ customerId }), 404);
+}
+
+/** The same for a machine the caller may not see: its tasks and their counts. */
+async function expectMachineHidden(client: TestClient, machineId: number) {
+  await get(client, ROUTES.dashboard.machineTasks.build({ machineId }), 404);
+  await get(client, ROUTES.dashboard.machineTaskCounts.build({ machineId }), 404);
+}
+
 describe('customers tab', () => {
   it('shows a provider admin every customer with its status, tasks status, types and manage link', async () => {
     const result = await page<DashboardCustomerRow>(as.provider, ROUTES.dashboard.customers.build());
@@ -273,16 +285,7 @@ describe('machines tab', () => {
     expect(row.backupMachineUrl).toBe(
       `/admin/mycustomers/${a}/backuppackages/${row.backupPackageId}/backupmachines/${row.id}`,
     );
-    await get(
-      as.reseller,
-      ROUTES.dashboard.customerMachines.build({ customerId: ctx.tenants.customerB.customerId }),
-      404,
-    );
-    await get(
-      as.reseller,
-      ROUTES.dashboard.customerMachineCounts.build({ customerId: ctx.tenants.customerB.customerId }),
-      404,
-    );
+    await expectCustomerHidden(as.reseller, ctx.tenants.customerB.customerId);
   });
 
   it('opens a customer admin on their own machines with customer links', async () => {
@@ -306,16 +309,7 @@ describe('machines tab', () => {
   });
 
   it('gives another tenant nothing of customer A, and the provider no own machines', async () => {
-    await get(
-      as.adminB,
-      ROUTES.dashboard.customerMachines.build({ customerId: ctx.tenants.customerA.customerId }),
-      404,
-    );
-    await get(
-      as.adminB,
-      ROUTES.dashboard.customerMachineCounts.build({ customerId: ctx.tenants.customerA.customerId }),
-      404,
-    );
+    await expectCustomerHidden(as.adminB, ctx.tenants.customerA.customerId);
     const own = await page<DashboardMachineRow>(as.adminB, ROUTES.dashboard.ownMachines.build());
     expect(names(own.elements)).toEqual(['beta-server']);
     await get(as.provider, ROUTES.dashboard.ownMachines.build(), 403);
@@ -389,10 +383,8 @@ describe('tasks tab', () => {
 
   it('answers 404 for a machine the caller may not see', async () => {
     const unassigned = machinesA[1] as number;
-    await get(as.userA, ROUTES.dashboard.machineTasks.build({ machineId: unassigned }), 404);
-    await get(as.userA, ROUTES.dashboard.machineTaskCounts.build({ machineId: unassigned }), 404);
-    await get(as.adminB, ROUTES.dashboard.machineTasks.build({ machineId: first() }), 404);
-    await get(as.adminB, ROUTES.dashboard.machineTaskCounts.build({ machineId: first() }), 404);
+    await expectMachineHidden(as.userA, unassigned);
+    await expectMachineHidden(as.adminB, first());
     await get(as.reseller, ROUTES.dashboard.machineTasks.build({ machineId: machineB }), 404);
     await get(as.adminA, ROUTES.dashboard.machineTasks.build({ machineId: unassigned }), 200);
     await get(as.reseller, ROUTES.dashboard.machineTasks.build({ machineId: first() }), 200);

@@ -21,7 +21,6 @@ import {
   machineAudience,
   machineUrl,
   machineUrlOf,
-  type OsFamily,
   type PackageStatus,
   type RunStatus,
   TASK_DISPLAY_STATUSES,
@@ -61,23 +60,10 @@ export function presentCustomerRow(
   };
 }
 
-export function presentMachineRow(
-  row: {
-    id: number;
-    name: string;
-    customerId: number;
-    backupPackageId: number;
-    user: string | null;
-    osFamily: OsFamily;
-    operatingSystem: string;
-    softwareVersion: string;
-    status: MachineStatus;
-    taskStatus: AggregateTaskStatus;
-    tasksInProgress: number;
-    online: boolean;
-  },
-  audience: Audience,
-): DashboardMachineRow {
+/** The machine's row as its query reads it: the wire row's fields, with the number of its tasks in progress. */
+type MachineRowRecord = Omit<DashboardMachineRow, 'tasksInProgress' | 'backupMachineUrl'> & { tasksInProgress: number };
+
+export function presentMachineRow(row: MachineRowRecord, audience: Audience): DashboardMachineRow {
   return {
     id: row.id,
     name: row.name,

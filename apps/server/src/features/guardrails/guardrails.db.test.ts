@@ -11,6 +11,7 @@ import { GUARDRAIL_TEXTS, PINNED_SNAPSHOT_TAG, ROUTES, type RunSummary } from '@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, backupTasks, mailOutbox, taskActions } from '../../db/schema/index.js';
+import { runFinished } from '../../testing/agent-events.js';
 import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
@@ -79,16 +80,7 @@ async function reportRun(
   const agent = await connectTestAgent(t.app, base, issued);
   try {
     await agent.send({ type: 'runStarted', taskId, runKey, startedAt: new Date().toISOString(), manual: false });
-    const finished = {
-      type: 'runFinished',
-      runKey,
-      status: 'FINISHED_SUCCESS',
-      finishedAt: new Date().toISOString(),
-      exitCodeResult: 'SUCCESS',
-      failureMessage: null,
-      snapshotId,
-      ...figures,
-    } as const;
+    const finished = runFinished(runKey, { snapshotId, ...figures });
     await agent.send(finished);
     await agent.send(finished);
   } finally {

@@ -7,6 +7,7 @@ import {
   ROUTES,
 } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFinished } from '../../testing/agent-events.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
@@ -94,17 +95,7 @@ describe('the dashboard topic', () => {
     provider.clear();
     admin.clear();
 
-    const finished: AgentToServer = {
-      type: 'runFinished',
-      runKey: 'k1',
-      status: 'FINISHED_SUCCESS',
-      finishedAt: startedAt,
-      exitCodeResult: 'SUCCESS',
-      failureMessage: null,
-      snapshotId: null,
-      bytesAdded: 10,
-      bytesTotal: 10,
-    };
+    const finished = runFinished('k1', { finishedAt: startedAt });
     expect(await send(machine, finished)).toBe(true);
     await eventually(
       () => provider.machineIds().has(machines.unassigned) && admin.machineIds().has(machines.unassigned),

@@ -7,12 +7,11 @@ import {
   backupMachines,
   backupPackages,
   backupTasks,
-  buckets,
   customers,
   machineMessages,
   storageAccounts,
-  storageLocations,
 } from '../../db/schema/index.js';
+import { joinPackageStorage } from '../../db/storage-joins.js';
 import { machinePlacesWhere } from '../local-storage/repo.js';
 
 /** A machine with what its page, its row and every decision about it read. */
@@ -109,13 +108,9 @@ export function createMachinesRepo(db: Executor) {
 
     /** The type of the storage account a package's location is on (LOCAL or S3), null when it has none. */
     async storageAccountType(packageId: number) {
-      const [row] = await db
-        .select({ type: storageAccounts.type })
-        .from(backupPackages)
-        .innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
-        .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-        .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
-        .where(eq(backupPackages.id, packageId));
+      const [row] = await joinPackageStorage(
+        db.select({ type: storageAccounts.type }).from(backupPackages).$dynamic(),
+      ).where(eq(backupPackages.id, packageId));
       return row?.type ?? null;
     },
 

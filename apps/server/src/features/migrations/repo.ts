@@ -12,6 +12,7 @@ import {
   storageLocations,
   taskActions,
 } from '../../db/schema/index.js';
+import { joinLocationStorage } from '../../db/storage-joins.js';
 import {
   type CommandFields,
   commandFieldColumns,
@@ -79,11 +80,7 @@ const isOpen = and(eq(packageMigrations.finalized, false), ne(packageMigrations.
 /** The queries behind package migrations (001 §2, §7; issue 16). Scoped by the path's customer and package. */
 export function createMigrationsRepo(db: Db) {
   async function locationsWhere(executor: Executor, where: SQL) {
-    const rows = await executor
-      .select(locationColumns)
-      .from(storageLocations)
-      .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-      .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
+    const rows = await joinLocationStorage(executor.select(locationColumns).from(storageLocations).$dynamic())
       .where(where)
       .orderBy(asc(storageLocations.id));
     return rows.map(asLocation);

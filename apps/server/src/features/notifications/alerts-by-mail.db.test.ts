@@ -1,6 +1,7 @@
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupTasks, mailOutbox } from '../../db/schema/index.js';
+import { runFailed } from '../../testing/agent-events.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
@@ -64,17 +65,7 @@ describe('backup alerts by mail (issue 17)', () => {
         startedAt: new Date().toISOString(),
         manual: false,
       });
-      const finished = {
-        type: 'runFinished',
-        runKey: 'alert-run',
-        status: 'FAILED',
-        finishedAt: new Date().toISOString(),
-        exitCodeResult: 'FATAL',
-        failureMessage: 'Fatal: unable to open repository',
-        snapshotId: null,
-        bytesAdded: null,
-        bytesTotal: null,
-      } as const;
+      const finished = runFailed('alert-run');
       // The agent reports the end twice (a reconnect): still one event.
       await agent.send(finished);
       await agent.send(finished);

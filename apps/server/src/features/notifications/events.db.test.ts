@@ -9,6 +9,7 @@ import {
   mailOutbox,
   notificationThresholds,
 } from '../../db/schema/index.js';
+import { runFailed, runFinished } from '../../testing/agent-events.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { openTestDatabase } from '../../testing/database.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
@@ -91,17 +92,7 @@ describe('backup alerts (issue 17)', () => {
       machine,
       event({ type: 'runStarted', taskId, runKey: 'run-1', startedAt: '2026-11-23T09:00:00Z', manual: false }),
     );
-    const finished = event({
-      type: 'runFinished',
-      runKey: 'run-1',
-      status: 'FAILED',
-      finishedAt: '2026-11-23T09:05:00Z',
-      exitCodeResult: 'FATAL',
-      failureMessage: 'Fatal: unable to open repository',
-      snapshotId: null,
-      bytesAdded: null,
-      bytesTotal: null,
-    });
+    const finished = event(runFailed('run-1', { finishedAt: '2026-11-23T09:05:00Z' }));
     await Promise.all([agentEvents.handle(machine, finished), agentEvents.handle(machine, finished)]);
     await agentEvents.handle(machine, finished);
 
@@ -131,17 +122,16 @@ describe('backup alerts (issue 17)', () => {
       );
       await agentEvents.handle(
         machine,
-        event({
-          type: 'runFinished',
-          runKey,
-          status,
-          finishedAt: '2026-11-23T08:10:00Z',
-          exitCodeResult: status === 'FINISHED_WARNINGS' ? 'SOME_FILES_NOT_ACCESSIBLE' : 'SUCCESS',
-          failureMessage: null,
-          snapshotId: 'b'.repeat(64),
-          bytesAdded: 1,
-          bytesTotal: 2,
-        }),
+        event(
+          runFinished(runKey, {
+            status,
+            finishedAt: '2026-11-23T08:10:00Z',
+            exitCodeResult: status === 'FINISHED_WARNINGS' ? 'SOME_FILES_NOT_ACCESSIBLE' : 'SUCCESS',
+            snapshotId: 'b'.repeat(64),
+            bytesAdded: 1,
+            bytesTotal: 2,
+          }),
+        ),
       );
     };
     await run('warn-1', 'FINISHED_WARNINGS');

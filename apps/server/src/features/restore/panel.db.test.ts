@@ -12,6 +12,7 @@ import { type AgentToServer, agentToServerSchema, ROUTES, withQuery } from '@por
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupSnapshots, runAccountSnapshots, taskActions } from '../../db/schema/index.js';
+import { runFinished } from '../../testing/agent-events.js';
 import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
@@ -68,17 +69,7 @@ async function reportRun(
   const startedAt = t.clock.now.toISOString();
   const started = agentToServerSchema.parse({ type: 'runStarted', runKey, taskId, startedAt, manual: true });
   await events.handle(machine, started);
-  const body = {
-    type: 'runFinished',
-    runKey,
-    status: 'FINISHED_SUCCESS',
-    finishedAt: t.clock.now.toISOString(),
-    exitCodeResult: 'SUCCESS',
-    failureMessage: null,
-    bytesAdded: 10,
-    bytesTotal: 100,
-    ...finished,
-  };
+  const body = runFinished(runKey, { finishedAt: t.clock.now.toISOString(), bytesTotal: 100, ...finished });
   await events.handle(machine, agentToServerSchema.parse(body));
   const [run] = await t.database.db
     .select({ id: taskActions.id })

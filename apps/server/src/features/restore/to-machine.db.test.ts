@@ -16,6 +16,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupTasks, runAccountSnapshots, taskActions, users } from '../../db/schema/index.js';
+import { runFailed, runFinished } from '../../testing/agent-events.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 
 import { backupFixtures, createdTasks } from '../../testing/backup-fixtures.js';
@@ -258,17 +259,7 @@ describe('restore to the machine', () => {
       downloadDisabled: true,
     });
 
-    await agentSays({
-      type: 'runFinished',
-      runKey: 'restore-1',
-      status: 'FAILED',
-      finishedAt: new Date().toISOString(),
-      exitCodeResult: 'FATAL',
-      failureMessage: 'restic exited with code 1',
-      snapshotId: null,
-      bytesAdded: null,
-      bytesTotal: null,
-    });
+    await agentSays(runFailed('restore-1', { failureMessage: 'restic exited with code 1' }));
     await eventually(async () => (await action())?.status === 'FAILED');
     expect(await taskRow(run.taskId)).toEqual(before);
   });
@@ -277,18 +268,7 @@ describe('restore to the machine', () => {
     const action = await agentStartsRestore('restore-summary');
     await eventually(async () => (await action()) !== undefined);
     const summary = { filesRestored: 3, bytesRestored: 4096, filesRenamed: 1, filesSkipped: 2, errors: 0 };
-    await agentSays({
-      type: 'runFinished',
-      runKey: 'restore-summary',
-      status: 'FINISHED_SUCCESS',
-      finishedAt: new Date().toISOString(),
-      exitCodeResult: 'SUCCESS',
-      failureMessage: null,
-      snapshotId: null,
-      bytesAdded: null,
-      bytesTotal: 4096,
-      restoreSummary: summary,
-    });
+    await agentSays(runFinished('restore-summary', { bytesAdded: null, bytesTotal: 4096, restoreSummary: summary }));
     await eventually(async () => (await action())?.status === 'FINISHED_SUCCESS');
     const actionsOf = ROUTES.tasks.customer.actions.build({ machineId: run.machineId, taskId: run.taskId });
     const actions = withQuery(actionsOf, { type: 'BACKUP_RESTORE' });

@@ -13,6 +13,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
 import { backupTasks, machineMessages, runAccountSnapshots } from '../../db/schema/index.js';
+import { runFinished } from '../../testing/agent-events.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { openTestDatabase } from '../../testing/database.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
@@ -180,17 +181,7 @@ describe('retention on the portal', () => {
     const send = (body: AgentToServer) => events.handle(machine, agentToServerSchema.parse(body));
     await send({ type: 'runStarted', runKey: 'r1', taskId, startedAt: new Date().toISOString(), manual: false });
     expect(await dueAt(taskId)).toBeNull();
-    await send({
-      type: 'runFinished',
-      runKey: 'r1',
-      status: 'FINISHED_SUCCESS',
-      finishedAt: new Date().toISOString(),
-      exitCodeResult: 'SUCCESS',
-      failureMessage: null,
-      snapshotId: 'b'.repeat(64),
-      bytesAdded: 10,
-      bytesTotal: 10,
-    });
+    await send(runFinished('r1', { snapshotId: 'b'.repeat(64) }));
     expect(await dueAt(taskId)).not.toBeNull();
   }, 60_000);
 

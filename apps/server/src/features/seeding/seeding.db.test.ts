@@ -19,6 +19,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backupSnapshots, backupTasks, machineMessages, taskActions } from '../../db/schema/index.js';
+import { runFinished } from '../../testing/agent-events.js';
 import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
@@ -148,17 +149,7 @@ describe('seed creation reported by the agent', () => {
         manual: false,
         actionType: 'BACKUP_SEED_CREATION',
       },
-      {
-        type: 'runFinished',
-        runKey,
-        status: 'FINISHED_SUCCESS',
-        finishedAt: new Date().toISOString(),
-        exitCodeResult: 'SUCCESS',
-        failureMessage: null,
-        snapshotId: snapshotsOf(seedRepo)[0]?.id ?? null,
-        bytesAdded: 10,
-        bytesTotal: 10,
-      },
+      runFinished(runKey, { snapshotId: snapshotsOf(seedRepo)[0]?.id ?? null }),
     ];
     for (const event of events) expect(await agent.send(event)).toBe(true);
     const run = async (key: string) =>

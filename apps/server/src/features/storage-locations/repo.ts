@@ -11,6 +11,7 @@ import {
   storageLocations,
   storageUsers,
 } from '../../db/schema/index.js';
+import { joinLocationStorage, joinPackageStorage } from '../../db/storage-joins.js';
 
 /** Every field of a location row the presenter reads. */
 const locationFields = {
@@ -43,12 +44,7 @@ export interface StorageUserValues {
  * not found. Changes run on the caller's transaction.
  */
 export function createStorageLocationsRepo(db: Executor) {
-  const select = () =>
-    db
-      .select(locationFields)
-      .from(storageLocations)
-      .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-      .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId));
+  const select = () => joinLocationStorage(db.select(locationFields).from(storageLocations).$dynamic());
 
   return {
     async customer(customerId: number): Promise<{ id: number; companyName: string; displayName: string } | null> {
@@ -330,24 +326,23 @@ export function createMachineKeysRepo(db: Executor) {
     /** The machine's place: its customer, package and location with bucket and account; null without a location. */
     async machinePlace(machineId: number) {
       return oneOrNull(
-        db
-          .select({
-            machineId: backupMachines.id,
-            packageId: backupPackages.id,
-            customerId: backupPackages.customerId,
-            storageLocationId: storageLocations.id,
-            subfolder: storageLocations.subfolder,
-            bucketId: buckets.id,
-            bucketName: buckets.name,
-            storageAccountId: storageAccounts.id,
-            accountType: storageAccounts.type,
-          })
-          .from(backupMachines)
-          .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-          .innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
-          .innerJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-          .innerJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
-          .where(eq(backupMachines.id, machineId)),
+        joinPackageStorage(
+          db
+            .select({
+              machineId: backupMachines.id,
+              packageId: backupPackages.id,
+              customerId: backupPackages.customerId,
+              storageLocationId: storageLocations.id,
+              subfolder: storageLocations.subfolder,
+              bucketId: buckets.id,
+              bucketName: buckets.name,
+              storageAccountId: storageAccounts.id,
+              accountType: storageAccounts.type,
+            })
+            .from(backupMachines)
+            .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
+            .$dynamic(),
+        ).where(eq(backupMachines.id, machineId)),
       );
     },
 

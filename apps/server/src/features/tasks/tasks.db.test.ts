@@ -17,6 +17,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, backupSnapshots, backupTasks, customers, taskActions } from '../../db/schema/index.js';
 import { SESSION_COOKIE } from '../../http/request-context.js';
+import { runFinished } from '../../testing/agent-events.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
@@ -473,18 +474,15 @@ describe('the run report (issue 31)', () => {
         progress: { bytesDone: 4_000_000, filesDone: 3, bytesPerSecond: 2_000_000, secondsRemaining: 3 },
       });
       const summary = SAMPLE_RUN_SUMMARY;
-      await agent.send({
-        type: 'runFinished',
-        runKey: 'report-run',
-        status: 'FINISHED_SUCCESS',
-        finishedAt: '2026-12-07T01:00:05.000Z',
-        exitCodeResult: 'SUCCESS',
-        failureMessage: null,
-        snapshotId: 'f'.repeat(64),
-        bytesAdded: 6_000_000,
-        bytesTotal: 10_000_000,
-        summary,
-      });
+      await agent.send(
+        runFinished('report-run', {
+          finishedAt: '2026-12-07T01:00:05.000Z',
+          snapshotId: 'f'.repeat(64),
+          bytesAdded: 6_000_000,
+          bytesTotal: 10_000_000,
+          summary,
+        }),
+      );
       await eventually(async () => (await reportOf())?.status === 'FINISHED_SUCCESS');
       // Once finished the live figures are gone; the summary, bytes and snapshot stay.
       expect((await reportOf())?.report).toEqual({
