@@ -3,10 +3,12 @@ import { type PageKey, ROUTE_CHUNKS_FILE, type RouteChunks } from '../../package
 
 /**
  * The screen module each preloaded page loads (AppRoutes.tsx's lazy imports): the task page, on a phone the slowest
- * to show (issue 31, phones). Not the dashboard: its largest paint is the header's logo, and its chunks preloaded
+ * to show (issue 31, phones), and sign-in, whose screen is its first paint but no part of the entry script (the
+ * signed-in pages never show it). Not the dashboard: its largest paint is the header's logo, and its chunks preloaded
  * beside it delayed that paint on the phone's network (LCP 2.6 s without them, 3.5 s with; bench/RESULTS.md).
  */
 const PRELOADED_PAGES: Partial<Record<PageKey, string>> = {
+  login: 'src/features/auth/LoginPage.tsx',
   customerTask: 'src/features/tasks/TaskPage.tsx',
   resellerTask: 'src/features/tasks/TaskPage.tsx',
   providerTask: 'src/features/tasks/TaskPage.tsx',

@@ -3,7 +3,9 @@
 // fresh headless Chromium (empty cache) at a phone's width without throttling, with a Chromium trace; from the page
 // renderer's main thread it takes each task's thread time (CPU, not wall-clock): the sum, the longest task, and the
 // blocking time those tasks would give on Lighthouse's phone (4x slower CPU: every task's 4 x CPU beyond 50 ms).
-// BENCH_MAIN_THREAD_RUNS loads (5) per page, median; the longest task is named by what ran in it.
+// BENCH_MAIN_THREAD_RUNS loads (5) per page, median; the longest task is named by what ran in it. Also what came before
+// the first contentful paint, which Lighthouse's simulation makes the page wait for: the CPU of the tasks that started
+// before it, and the script bytes on the wire of the requests sent before it (its phone's network is 1.6 Mbit/s).
 //
 //   npm run build && npx tsx bench/lighthouse/main-thread.ts
 //   BENCH_SERVER_ENTRY=/tmp/before/apps/server/dist/main.js npx tsx bench/lighthouse/main-thread.ts   # another build
@@ -29,7 +31,17 @@ interface TraceEvent {
   ts: number;
   dur?: number;
   tdur?: number;
-  args?: { name?: string; data?: { url?: string; functionName?: string; type?: string } };
+  args?: {
+    name?: string;
+    data?: {
+      url?: string;
+      functionName?: string;
+      type?: string;
+      requestId?: string;
+      resourceType?: string;
+      encodedDataLength?: number;
+    };
+  };
 }
 
 interface Load {
@@ -42,6 +54,10 @@ interface Load {
   phoneBlockingMs: number;
   /** Tasks whose 4 x CPU passes 50 ms. */
   phoneLongTasks: number;
+  /** CPU of the tasks that started before the first contentful paint, ms. */
+  firstPaintCpuMs: number;
+  /** Bytes on the wire of the page's scripts requested before the first contentful paint, KiB. */
+  firstPaintScriptKiB: number;
 }
 
 /**
@@ -73,18 +89,36 @@ function whatRan(events: TraceEvent[], task: TraceEvent): string {
   return `${inner.name}${url ? ` ${url}` : ''}`;
 }
 
+/** The page's script bytes on the wire (KiB) of the requests sent before `until`. */
+function scriptKiBBefore(events: TraceEvent[], origin: string, until: number): number {
+  const sent = new Set(
+    events
+      .filter((e) => e.name === 'ResourceSendRequest' && e.ts < until)
+      .filter((e) => e.args?.data?.resourceType === 'Script' && e.args.data.url?.startsWith(origin))
+      .map((e) => e.args?.data?.requestId),
+  );
+  const bytes = events
+    .filter((e) => e.name === 'ResourceFinish' && sent.has(e.args?.data?.requestId))
+    .reduce((sum, e) => sum + (e.args?.data?.encodedDataLength ?? 0), 0);
+  return bytes / 1024;
+}
+
 function loadOf(events: TraceEvent[], origin: string): Load {
   const { pid, tid } = pageThread(events, origin);
   const own = events.filter((e) => e.pid === pid && e.tid === tid);
   const tasks = own.filter((e) => e.name === 'RunTask' && e.ph === 'X');
   const ms = (e: TraceEvent) => (e.tdur ?? 0) / 1000;
   const longest = [...tasks].sort((a, b) => ms(b) - ms(a))[0];
+  const firstPaint = own.find((e) => e.name === 'firstContentfulPaint')?.ts;
+  if (firstPaint === undefined) throw new Error(`the trace of ${origin} has no first contentful paint`);
   return {
     cpuMs: tasks.reduce((s, e) => s + ms(e), 0),
     longestMs: longest ? ms(longest) : 0,
     longestWhat: longest ? whatRan(own, longest) : '',
     phoneBlockingMs: tasks.reduce((s, e) => s + Math.max(0, PHONE_SLOWDOWN * ms(e) - LONG_TASK_MS), 0),
     phoneLongTasks: tasks.filter((e) => PHONE_SLOWDOWN * ms(e) > LONG_TASK_MS).length,
+    firstPaintCpuMs: tasks.filter((e) => e.ts < firstPaint).reduce((s, e) => s + ms(e), 0),
+    firstPaintScriptKiB: scriptKiBBefore(events, origin, firstPaint),
   };
 }
 
@@ -138,6 +172,9 @@ try {
       runs.map((l) => l.longestMs.toFixed(0)).join(' '),
       pick((l) => l.phoneBlockingMs),
       pick((l) => l.phoneLongTasks),
+      pick((l) => l.firstPaintCpuMs),
+      runs.map((l) => l.firstPaintCpuMs.toFixed(0)).join(' '),
+      pick((l) => l.firstPaintScriptKiB),
       before,
       load(),
     ];
@@ -146,9 +183,9 @@ try {
     for (const l of runs) console.log(`  longest task ${l.longestMs.toFixed(0)} ms: ${l.longestWhat}`);
   }
   console.log(
-    '\n| page | main-thread CPU | runs | longest task | runs | blocking on a 4x phone | long tasks on a 4x phone | load before | load after |',
+    '\n| page | main-thread CPU | runs | longest task | runs | blocking on a 4x phone | long tasks on a 4x phone | CPU before first paint | runs | script KiB requested before first paint | load before | load after |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
 } finally {
   await server.stop();

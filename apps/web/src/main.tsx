@@ -1,14 +1,18 @@
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './app/app.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode, startTransition } from 'react';
+import { lazy, StrictMode, Suspense, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './app/AppRoutes';
 import { startPageRead } from './app/early-reads';
 import { LiveChannelProvider } from './app/live';
 import { SessionProvider } from './app/session';
-import { ToastHost } from './ui';
+import { AfterFirstPaint } from './ui';
+
+// No first paint shows a toast: react-toastify loads after it (a toast raised before waits in its queue), so it
+// stays off the first page's scripts (issue 31, phones).
+const ToastHost = lazy(() => import('./ui/ToastHost').then((m) => ({ default: m.ToastHost })));
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 } },
@@ -32,7 +36,11 @@ if (root) {
                 <AppRoutes />
               </BrowserRouter>
             </LiveChannelProvider>
-            <ToastHost />
+            <AfterFirstPaint idle>
+              <Suspense fallback={null}>
+                <ToastHost />
+              </Suspense>
+            </AfterFirstPaint>
           </SessionProvider>
         </QueryClientProvider>
       </StrictMode>,

@@ -1,14 +1,15 @@
 import { type Actor, isProviderAdmin, mayOpenPage, PAGES, type PageKey } from '@portal/domain';
 import { lazy, type ReactElement, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
-import { LoginPage } from '../features/auth/LoginPage';
-import { PublicLayout } from '../features/auth/PublicLayout';
 import { NotFound } from '../ui';
 import { AdminShell, Shell } from './Shell';
 import { useSession } from './session';
 
-// A screen's code loads when its route is first opened (every screen but sign-in, the first page a visitor
-// sees), so the first page loads the shell and its own screen only.
+// A screen's code loads when its route is first opened, so the first page loads the shell and its own screen only.
+// Sign-in's too, which signed-in pages never show: the page the server renders for it names its code as module
+// preloads (route-chunks.ts), so it loads beside the entry script all the same (issue 31, phones).
+const LoginPage = lazy(() => import('../features/auth/LoginPage').then((m) => ({ default: m.LoginPage })));
+const PublicLayout = lazy(() => import('../features/auth/PublicLayout').then((m) => ({ default: m.PublicLayout })));
 const LogoutPage = lazy(() => import('../features/auth/LogoutPage').then((m) => ({ default: m.LogoutPage })));
 const ForgotPasswordPage = lazy(() =>
   import('../features/auth/ForgotPasswordPage').then((m) => ({ default: m.ForgotPasswordPage })),
@@ -192,9 +193,11 @@ export function AppRoutes() {
         <Route
           path="*"
           element={
-            <PublicLayout title="Page not found">
-              <NotFound />
-            </PublicLayout>
+            <Suspense fallback={null}>
+              <PublicLayout title="Page not found">
+                <NotFound />
+              </PublicLayout>
+            </Suspense>
           }
         />
       )}

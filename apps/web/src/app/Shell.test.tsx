@@ -1,5 +1,5 @@
 import type { InitialData } from '@portal/domain';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -48,7 +48,7 @@ function renderShell(data: Partial<InitialData>, admin = false, page = <p>page b
 }
 
 describe('portal shell (000 §2, 002 §2.1-2.2)', () => {
-  it('shows the full name, profile, sign out and the default logo, and no invoice badge at zero', () => {
+  it('shows the full name, profile, sign out and the default logo, and no invoice badge at zero, then the page', async () => {
     renderShell({});
     const header = screen.getByTestId('header');
     expect(within(header).getByTestId('user-full-name')).toHaveTextContent('Ana Silva');
@@ -56,7 +56,9 @@ describe('portal shell (000 §2, 002 §2.1-2.2)', () => {
     expect(within(header).getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
     expect(within(header).getByRole('img')).toHaveAttribute('src', '/img/logo.png');
     expect(within(header).queryByTestId('invoices-due')).toBeNull();
-    expect(screen.getByText('page body')).toBeInTheDocument();
+    // The page renders once the shell has painted (ShellOutlet).
+    expect(screen.queryByText('page body')).toBeNull();
+    expect(await screen.findByText('page body')).toBeInTheDocument();
     expect(document.title).toBe('Cloud Portal');
   });
 
@@ -100,19 +102,19 @@ describe('portal shell (000 §2, 002 §2.1-2.2)', () => {
     expect(document.head.querySelectorAll('link[rel="icon"]')).toHaveLength(1);
   });
 
-  it("names the browser tab '<page> · <brand>' from the page inside, the admin area's title in the admin area", () => {
+  it("names the browser tab '<page> · <brand>' from the page inside, the admin area's title in the admin area", async () => {
     const { unmount } = renderShell({ branding: testBranding() }, false, <Page title="Machine PC-1" />);
-    expect(document.title).toBe('Machine PC-1 · Northwind Cloud Backup');
+    await waitFor(() => expect(document.title).toBe('Machine PC-1 · Northwind Cloud Backup'));
     unmount();
     const plain = renderShell({}, false, <Page title={<em>PC-1</em>} tabTitle="PC-1" />);
-    expect(document.title).toBe('PC-1 · Cloud Portal');
+    await waitFor(() => expect(document.title).toBe('PC-1 · Cloud Portal'));
     plain.unmount();
     renderShell(
       { user: user({ role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true }) },
       true,
       <Page title="Customers" />,
     );
-    expect(document.title).toBe('Customers · Cloud Portal > Admin Area');
+    await waitFor(() => expect(document.title).toBe('Customers · Cloud Portal > Admin Area'));
   });
 
   it('lists the sidebar entries of the role', () => {

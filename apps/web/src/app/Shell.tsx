@@ -1,12 +1,25 @@
 import { ADMIN_AREA_TITLE, adminAreaEntries, brandNameOf, PAGES, SHELL_TEXTS, sidebarEntries } from '@portal/domain';
 import { useLayoutEffect } from 'react';
 import { Link, Outlet } from 'react-router';
-import { PageTitleSuffix } from '../ui';
+import { AfterFirstPaint, PageTitleSuffix } from '../ui';
 import { brandingStyle, useBrandedDocument } from './branding';
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
 import { useSession } from './session';
 import { useSidebarMenu } from './useSidebarMenu';
+
+/**
+ * The page's screen, once the shell around it has painted (issue 31, phones): its code is loaded by the route, and on
+ * a phone's network its requests made beside the entry's first render held back the first paint of the header (the
+ * dashboard's largest paint, its logo). Later pages of the same shell render at once: it stays mounted.
+ */
+function ShellOutlet() {
+  return (
+    <AfterFirstPaint>
+      <Outlet />
+    </AfterFirstPaint>
+  );
+}
 
 /**
  * The page layout of 000 §2: header, sidebar, and the page (breadcrumbs, heading, actions) in the outlet. On a narrow
@@ -23,7 +36,7 @@ export function Shell() {
         <Sidebar entries={sidebarEntries(actor)} label="Main menu" menu={menu} />
         <main className="portal-main">
           <PageTitleSuffix.Provider value={brandNameOf(data.branding)}>
-            <Outlet />
+            <ShellOutlet />
           </PageTitleSuffix.Provider>
         </main>
       </div>
@@ -57,7 +70,7 @@ export function AdminShell() {
             </div>
           )}
           <PageTitleSuffix.Provider value={ADMIN_AREA_TITLE}>
-            <Outlet />
+            <ShellOutlet />
           </PageTitleSuffix.Provider>
         </main>
       </div>

@@ -1,6 +1,7 @@
 import { type Actor, isProviderAdmin, restartReconnectDelayMs, SERVICE_RESTART_CLOSE } from '@portal/domain';
 import type { Client, StompSubscription } from '@stomp/stompjs';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { whenIdle } from '../ui/whenIdle';
 import { useSession } from './session';
 
 export type LiveSide = 'customer' | 'provider';
@@ -76,6 +77,10 @@ export function createLiveChannelClient(
   }
 
   async function start(): Promise<void> {
+    // Not beside the page's first paint: the socket, its code and the route table wait for the browser to be idle
+    // (issue 31, phones). A screen that must miss nothing reads once its subscription is confirmed (onSubscribed).
+    await new Promise<void>((resolve) => whenIdle(resolve));
+    if (closed) return;
     const { createStompClient } = await import('./live-socket');
     if (closed) return;
     const created = createStompClient(side, location);

@@ -48,3 +48,4 @@ export * from './useOnOpen';
 export * from './usePagedQuery';
 export * from './ViewModal';
 export * from './WholeTable';
+export * from './whenIdle';

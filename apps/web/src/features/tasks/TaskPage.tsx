@@ -40,8 +40,8 @@ import { type TaskRef, taskKeys, useTaskDetail, useTaskStorage } from './queries
 import { storageState } from './storageState';
 import { VolumeSnapshotsButton } from './VolumeSnapshotsButton';
 
-// What the first screen does not show loads after it (issue 31, phones): the sections below it once it has painted,
-// the header's dialogs when first opened.
+// What the first screen does not show loads after it (issue 31, phones): the sections below it once it has painted
+// and the browser is idle, the header's dialogs when first opened.
 const TaskPageSections = lazy(() => import('./TaskPageSections').then((m) => ({ default: m.TaskPageSections })));
 const commandDialogs = () => import('./TaskCommandDialogs');
 const RunTaskDialog = lazyDialog(() => commandDialogs().then((m) => m.RunTaskDialog));
@@ -203,8 +203,9 @@ function TaskPageBody({ audience, taskRef }: { audience: Audience; taskRef: Task
       <Section title={VERIFICATION_TEXTS.title}>
         <VerificationSummary verification={task.verification} />
       </Section>
-      {/* Below the first screen on a phone: rendered once the header, its controls and the summary have painted. */}
-      <AfterFirstPaint>
+      {/* Below the first screen on a phone: loaded and rendered once the header, its controls and the summary have
+          painted and the browser is idle, so their code's requests do not compete with that paint. */}
+      <AfterFirstPaint idle>
         <Suspense fallback={null}>
           <TaskPageSections audience={audience} taskRef={taskRef} task={task} onChanged={refresh} />
         </Suspense>
