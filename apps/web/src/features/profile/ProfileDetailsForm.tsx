@@ -1,6 +1,7 @@
 import {
   CURRENT_PASSWORD_LABEL,
   changesSignInEmail,
+  fieldRequired,
   MESSAGES,
   type Profile,
   type ProfileInput,
@@ -19,7 +20,7 @@ const FIELDS = (
     { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
     { name: 'contactNumber', label: 'Contact number', type: 'tel', autoComplete: 'tel' },
   ] satisfies Array<TextFieldSpec<ProfileInput>>
-).map((input): TextFieldSpec<ProfileInput> => ({ ...input, placeholder: `${input.label} is required` }));
+).map((input): TextFieldSpec<ProfileInput> => ({ ...input, placeholder: fieldRequired(input.label) }));
 const FIELD_NAMES: Array<Path<ProfileInput>> = [...FIELDS.map((f) => f.name), 'currentPassword'];
 
 export function ProfileDetailsForm({ profile }: { profile: Profile }) {
