@@ -2,43 +2,33 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import {
-  type RestoreTestSummary,
-  ROUTES,
-  resticTaskTag,
-  type StorageAccountDetail,
-  type StorageLocationRow,
-} from '@portal/domain';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { type RestoreTestSummary, ROUTES, resticTaskTag } from '@portal/domain';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localExclusionPlatform, ResticRunner } from '../../../../agent/src/restic.js';
 import { runRestoreTest } from '../../../../agent/src/restore-test.js';
 import {
   auditEvents,
-  backupPackages,
   backupTasks,
   repositoryCheckStates,
   repositoryDataChecks,
   restoreTests,
 } from '../../db/schema/index.js';
-import { createSecretBox } from '../../secrets.js';
 import type { FolderAccess } from '../../storage/provider.js';
-import { createStorageProviders } from '../../storage/registry.js';
 import { processEnvFor } from '../../storage/s3.js';
 import { repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures, createdTasks } from '../../testing/backup-fixtures.js';
 import { resultOf, signedInAs } from '../../testing/envelope.js';
 import type { Tenants } from '../../testing/fixtures.js';
 import { answeringAgent } from '../../testing/listening-apps.js';
-import { loopbackGuard, type Rgw } from '../../testing/rgw.js';
-import { startS3TestApp } from '../../testing/s3-app.js';
+import type { Rgw } from '../../testing/rgw.js';
+import { lockedS3Machine, machineS3Access, s3ClientWith, startS3TestApp } from '../../testing/s3-app.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
 import { createAgentEventsRepo } from '../agent-events/repo.js';
 import { createAuditRepo } from '../audit/repo.js';
 import { createDataCheckService } from '../data-checks/service.js';
 import { eventually, listenOnLoopback, type TestStomp } from '../live/testing.js';
-import { createMachineStorageKeys } from '../storage-locations/machine-keys.js';
 import { createS3ReplacementScan, createTamperingService } from './service.js';
 
 /**
@@ -62,16 +52,7 @@ const agentTries: string[] = [];
 const db = () => t.database.db;
 const WAIT_MS = 120_000;
 
-const s3Of = (env: Record<string, string>) =>
-  new S3Client({
-    endpoint: rgw.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '' },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 1,
-  });
+const s3Of = (env: Record<string, string>) => s3ClientWith(rgw, env);
 
 function restic(args: string[]) {
   const run = spawnSync('/usr/bin/restic', ['--no-cache', '-r', machine.resticRepository, ...args], {
@@ -107,21 +88,9 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'portal-replaced-before-checks-'));
   // One slice: a data check reads every pack.
   ({ rgw, t, tenants } = await startS3TestApp(join(tmp, 'data'), { DATA_CHECK_SLICES: '1' }));
-  const provider = await signedInAs(t.app, tenants.providerAdmin.email);
-  const account = resultOf<StorageAccountDetail>(
-    await provider.json('POST', ROUTES.storageAccounts.add.build(), {
-      ...rgw.accountForm('Locked Ceph checks'),
-      requireObjectLock: true,
-    }),
-  );
-  const customerId = tenants.customerA.customerId;
-  const location = resultOf<StorageLocationRow>(
-    await provider.json('POST', ROUTES.storageLocations.create.build({ customerId }), { storageAccountId: account.id }),
-  );
-  bucket = location.bucketName;
-  const packageId = await backupFixtures(db()).package(customerId);
-  await db().update(backupPackages).set({ storageLocationId: location.id }).where(eq(backupPackages.id, packageId));
-  machineId = await backupFixtures(db()).machine(packageId, { name: 'replacing-server' });
+  const locked = await lockedS3Machine(t, rgw, tenants, { account: 'Locked Ceph checks', machine: 'replacing-server' });
+  bucket = locked.location.bucketName;
+  machineId = locked.machineId;
   [taskId = 0] = await createdTasks(db(), machineId, 'Ledger');
   // Only the test below starts a restore test, not the schedule.
   await db()
@@ -130,17 +99,7 @@ beforeAll(async () => {
     .where(eq(backupTasks.id, taskId));
 
   // The machine's own key and the repository's password, as its agent is sent them.
-  const secrets = createSecretBox(t.config.masterKey ?? '');
-  const keys = createMachineStorageKeys({
-    db: db(),
-    providers: createStorageProviders({ db: db(), secrets, dataDir: t.config.dataDir, guard: loopbackGuard() }),
-    secrets,
-    repositoryChanged: async () => {},
-    warn: () => {},
-  });
-  const folder = await keys.repositoryAccess(machineId);
-  if (!folder) throw new Error('no S3 repository for the machine');
-  machine = folder;
+  machine = await machineS3Access(t, machineId);
   password = (await repositoryPasswordOf(t, machineId)) ?? '';
   const source = join(tmp, 'source');
   mkdirSync(source, { recursive: true });

@@ -12,33 +12,20 @@ import {
   PutBucketVersioningCommand,
   PutObjectCommand,
   PutObjectLockConfigurationCommand,
-  S3Client,
 } from '@aws-sdk/client-s3';
-import {
-  type AuditRow,
-  type Envelope,
-  type Paged,
-  ROUTES,
-  type StorageAccountDetail,
-  type StorageLocationRow,
-  withQuery,
-} from '@portal/domain';
+import { type AuditRow, type Envelope, type Paged, ROUTES, type StorageLocationRow, withQuery } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, backupPackages } from '../../db/schema/index.js';
-import { createSecretBox } from '../../secrets.js';
+import { auditEvents } from '../../db/schema/index.js';
 import type { FolderAccess } from '../../storage/provider.js';
-import { createStorageProviders } from '../../storage/registry.js';
 import { processEnvFor } from '../../storage/s3.js';
 import type { TestApp } from '../../testing/app.js';
-import { backupFixtures } from '../../testing/backup-fixtures.js';
 import type { TestClient } from '../../testing/client.js';
-import { resultOf, signedInAs } from '../../testing/envelope.js';
+import { signedInAs } from '../../testing/envelope.js';
 import type { Tenants } from '../../testing/fixtures.js';
-import { loopbackGuard, type Rgw } from '../../testing/rgw.js';
-import { startS3TestApp } from '../../testing/s3-app.js';
+import type { Rgw } from '../../testing/rgw.js';
+import { lockedS3Machine, machineS3Access, s3ClientWith, startS3TestApp } from '../../testing/s3-app.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
-import { createMachineStorageKeys } from '../storage-locations/machine-keys.js';
 import { createS3ReplacementScan, createTamperingService } from './service.js';
 
 /**
@@ -69,16 +56,7 @@ const scan = () =>
     },
   });
 
-const clientOf = (env: Record<string, string>) =>
-  new S3Client({
-    endpoint: rgw.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '' },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 1,
-  });
+const clientOf = (env: Record<string, string>) => s3ClientWith(rgw, env);
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(
     () => 'succeeded',
@@ -96,31 +74,11 @@ function restic(folder: FolderAccess, args: string[]) {
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'portal-tampering-s3-'));
   ({ rgw, t, tenants } = await startS3TestApp(join(tmp, 'data')));
-  provider = await signedInAs(t.app, tenants.providerAdmin.email);
-  const account = resultOf<StorageAccountDetail>(
-    await provider.json('POST', ROUTES.storageAccounts.add.build(), {
-      ...rgw.accountForm('Locked Ceph'),
-      requireObjectLock: true,
-    }),
-  );
-  const customerId = tenants.customerA.customerId;
-  location = resultOf<StorageLocationRow>(
-    await provider.json('POST', ROUTES.storageLocations.create.build({ customerId }), { storageAccountId: account.id }),
-  );
-  const packageId = await backupFixtures(db()).package(customerId);
-  await db().update(backupPackages).set({ storageLocationId: location.id }).where(eq(backupPackages.id, packageId));
-  machineId = await backupFixtures(db()).machine(packageId, { name: 'hostile-server' });
-  const secrets = createSecretBox(t.config.masterKey ?? '');
-  const keys = createMachineStorageKeys({
-    db: db(),
-    providers: createStorageProviders({ db: db(), secrets, dataDir: t.config.dataDir, guard: loopbackGuard() }),
-    secrets,
-    repositoryChanged: async () => {},
-    warn: () => {},
-  });
-  const folder = await keys.repositoryAccess(machineId);
-  if (!folder) throw new Error('no S3 repository for the machine');
-  machine = folder;
+  ({ provider, location, machineId } = await lockedS3Machine(t, rgw, tenants, {
+    account: 'Locked Ceph',
+    machine: 'hostile-server',
+  }));
+  machine = await machineS3Access(t, machineId);
   const source = join(tmp, 'source');
   mkdirSync(source, { recursive: true });
   writeFileSync(join(source, 'ledger.txt'), 'the books\n');
