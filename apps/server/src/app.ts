@@ -72,6 +72,9 @@ export interface AppDeps {
   live?: LiveOverrides | undefined;
 }
 
+/** What a 503 for an unreachable (or exhausted) database asks clients to wait before they try again. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * The composition root: the one clock, secret box, outbound guard, logger and job runner, the HTTP plumbing, then
  * each area (areas/<area>.ts) wiring its repositories, services, routes and jobs; the jobs start when the app is
@@ -156,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // PostgreSQL stopped or unreachable: the request was fine, the client may retry (a transaction it was in
       // rolled back with the connection).
       request.log.warn({ reqId: request.id, err: error }, 'database unavailable');
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       return reply.code(503).send(failure('SERVICE_UNAVAILABLE', [errorMessage(MESSAGES.serviceUnavailable)]));
     }
     request.log.error({ err: error, reqId: request.id }, 'unexpected error');

@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { backupMachines } from '../db/schema/index.js';
+import { createPresenceWriter } from '../features/live/presence-writer.js';
 import { createPresenceRepo } from '../features/live/repo.js';
 import { useTestDatabaseWithTenants } from '../testing/suite.js';
 import { createJobRunner } from './runner.js';
@@ -22,8 +23,9 @@ describe('stale presence sweep', () => {
       await fixtures.machine(pkg),
     ];
     const presence = createPresenceRepo(db);
-    await presence.connected(stale, minutesAgo(4));
-    await presence.connected(fresh, minutesAgo(2));
+    const marks = createPresenceWriter(presence);
+    await marks.connected(stale, minutesAgo(4));
+    await marks.connected(fresh, minutesAgo(2));
     await db
       .update(backupMachines)
       .set({ online: false, lastSeenAt: minutesAgo(60) })
@@ -57,7 +59,7 @@ describe('stale presence sweep', () => {
       expect(await job.runOnce()).toBe(0);
 
       // A connection that was alive after all says online again on its next touch.
-      expect(await presence.seen(stale, minutesAgo(4), now)).toBe(true);
+      expect(await marks.seen(stale, minutesAgo(4), now)).toBe(true);
       expect(await presence.isOnline(stale)).toBe(true);
     } finally {
       await runner.stop();

@@ -86,6 +86,7 @@ describe.skipIf(missing)('PostgreSQL stopped and started again', () => {
     const profile = await session.json('GET', ROUTES.profile.get.build());
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(profile.statusCode).toBe(503);
+    expect(profile.headers['retry-after']).toBe('5');
     expect(profile.json()).toMatchObject({
       status: 'ERROR',
       responseSummaryCode: 'SERVICE_UNAVAILABLE',

@@ -29,6 +29,7 @@ import { parseMachineCredential } from '../machine-auth/credentials.js';
 import type { AgentReply, BusMessage, DashboardMachine, LiveBus, Side } from './bus.js';
 import { type ConnectionOptions, type EndpointHandler, StompConnection, StompRefusal } from './connection.js';
 import { readSend, readSubscription } from './destinations.js';
+import { createPresenceWriter } from './presence-writer.js';
 import type { PresenceRepo } from './repo.js';
 import { header } from './stomp-frame.js';
 
@@ -163,6 +164,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
   /** Each browser connection's session re-check (recheckSessions). */
   const sessionChecks = new Map<StompConnection, () => Promise<unknown>>();
   const pending = new Set<Promise<unknown>>();
+  const presence = createPresenceWriter(deps.presence);
   let lastStamp = 0;
   let closing = false;
   const awaited = new Map<string, { machineId: number; resolve: (reply: AgentReply) => void }>();
@@ -458,7 +460,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         const at = stamp();
         mine = at;
         lastTouch = at.getTime();
-        await track(deps.presence.connected(verified.id, at));
+        await track(presence.connected(verified.id, at));
         machinesChanged([verified.id]);
       },
       async subscribe(destination) {
@@ -495,7 +497,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         lastTouch = at.getTime();
         const id = machine.id;
         const previous = mine;
-        touch = track(deps.presence.seen(id, previous, at))
+        touch = track(presence.seen(id, previous, at))
           .then((current) => {
             if (current) mine = at;
             else connection.fail('Replaced by a newer connection');
@@ -515,7 +517,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         // and the machine would stay marked online (until the stale presence sweep).
         await touch;
         // Written only while this connection's mark is still there (repo.ts), whatever happened elsewhere.
-        await track(deps.presence.disconnected(machine.id, mine, stamp()));
+        await track(presence.disconnected(machine.id, mine, stamp()));
         machinesChanged([machine.id]);
       },
     };

@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { AGENT_CHANNEL, type AgentToServer, machineQueue, ROUTES } from '@portal/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, backupMachines } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
+import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { TestClient } from '../../testing/client.js';
 import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../../testing/fixtures.js';
 import { browserStomp, sessionCookieOf, useStartedStompClients } from '../../testing/stomp.js';
@@ -268,6 +269,31 @@ describe('agent endpoint', () => {
     await a.stop();
     await eventually(async () => (await online(machines.other))?.online === false);
     expect(await t.app.live.sendToMachine(machines.other, { type: 'refreshStorage', requestId: 'r2' })).toBe(false);
+  });
+
+  it('marks a crowd of machines online and offline again when they all come and leave at once', async () => {
+    const fixtures = backupFixtures(t.database.db);
+    const pkg = await fixtures.package(tenants.customerB.customerId);
+    const issuer = createMachineCredentials(t.database.db);
+    const crowd: MachineCredential[] = [];
+    for (let i = 0; i < 150; i++) {
+      const credential = await issuer.issue(await fixtures.machine(pkg));
+      if (!credential) throw new Error('no credential');
+      crowd.push(credential);
+    }
+    const ids = crowd.map((c) => c.machineId);
+    const onlineCount = async () =>
+      (
+        await t.database.db
+          .select({ id: backupMachines.id })
+          .from(backupMachines)
+          .where(and(inArray(backupMachines.id, ids), eq(backupMachines.online, true)))
+      ).length;
+    const agents = crowd.map((credential) => agent(credential));
+    expect(await Promise.all(agents.map((a) => a.connected))).toEqual(crowd.map(() => 'connected'));
+    await eventually(async () => (await onlineCount()) === crowd.length, 15_000);
+    await Promise.all(agents.map((a) => a.stop()));
+    await eventually(async () => (await onlineCount()) === 0, 15_000);
   });
 
   it('refuses a wrong credential and a revoked one', async () => {

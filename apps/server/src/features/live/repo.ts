@@ -1,6 +1,17 @@
-import { and, eq, inArray, lt } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { type Executor, rowsOf } from '../../db/client.js';
 import { backupMachines } from '../../db/schema/index.js';
+
+/**
+ * One presence change: the machine online or offline as of `at`, applied only while the row still holds `mine`
+ * (the connection's owner mark; null for a new connection, which takes the mark unconditionally).
+ */
+export interface PresenceMark {
+  machineId: number;
+  mine: Date | null;
+  at: Date;
+  online: boolean;
+}
 
 /**
  * Machine presence (DESIGN §5). `last_seen_at` doubles as the owner mark of the current connection:
@@ -10,30 +21,27 @@ import { backupMachines } from '../../db/schema/index.js';
  */
 export function createPresenceRepo(db: Executor) {
   return {
-    async connected(machineId: number, at: Date): Promise<void> {
-      await db.update(backupMachines).set({ online: true, lastSeenAt: at }).where(eq(backupMachines.id, machineId));
-    },
-
     /**
-     * Moves last-seen on (and says online again, should a sweep have taken a live connection for a dead
-     * one); false when another connection has taken over since `mine`.
+     * Applies many machines' marks in one statement (at most one mark a machine: a later one for the same
+     * machine goes in a later statement, see presence-writer.ts); the ids of the machines whose row changed.
      */
-    async seen(machineId: number, mine: Date, at: Date): Promise<boolean> {
-      const rows = await db
-        .update(backupMachines)
-        .set({ online: true, lastSeenAt: at })
-        .where(and(eq(backupMachines.id, machineId), eq(backupMachines.lastSeenAt, mine)))
-        .returning({ id: backupMachines.id });
-      return rows.length > 0;
-    },
-
-    async disconnected(machineId: number, mine: Date, at: Date): Promise<boolean> {
-      const rows = await db
-        .update(backupMachines)
-        .set({ online: false, lastSeenAt: at })
-        .where(and(eq(backupMachines.id, machineId), eq(backupMachines.lastSeenAt, mine)))
-        .returning({ id: backupMachines.id });
-      return rows.length > 0;
+    async applyMarks(marks: readonly PresenceMark[]): Promise<Set<number>> {
+      if (marks.length === 0) return new Set();
+      const values = sql.join(
+        marks.map(
+          (m) =>
+            sql`(${m.machineId}::integer, ${m.mine?.toISOString() ?? null}::timestamptz, ${m.at.toISOString()}::timestamptz, ${m.online}::boolean)`,
+        ),
+        sql`, `,
+      );
+      const rows = rowsOf<{ id: number }>(
+        await db.execute(sql`
+          update ${backupMachines} as m set online = v.online, last_seen_at = v.at
+            from (values ${values}) as v(id, mine, at, online)
+           where m.id = v.id and (v.mine is null or m.last_seen_at = v.mine)
+          returning m.id`),
+      );
+      return new Set(rows.map((row) => Number(row.id)));
     },
 
     /**
