@@ -198,6 +198,7 @@ try {
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
+  console.log(`HTTP ${answers.statusLine()}`);
 } finally {
   await server.stop();
 }
