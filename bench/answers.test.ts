@@ -72,12 +72,12 @@ describe('the answers of a benchmark', () => {
     ]);
   });
 
-  it("counts each error a server logs (pino's level 50 and up) and passes every line on", async () => {
+  it("counts each error a server logs (pino's level 50 and up), passes every line on, ends with the log", async () => {
     const answers = new Answers();
     const output = new PassThrough();
     const written: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => written.push(String(chunk)) > 0);
-    watchServerLog(output, answers, 'the server');
+    const ended = watchServerLog(output, answers, 'the server');
     const lines = [
       JSON.stringify({ level: 40, msg: 'a pooled database connection broke' }),
       JSON.stringify({ level: 50, msg: 'live channel presence update failed', err: { message: 'timeout' } }),
@@ -85,8 +85,7 @@ describe('the answers of a benchmark', () => {
       JSON.stringify({ level: 60, msg: 'fatal', err: { message: 'gone' } }),
     ];
     output.end(`${lines.join('\n')}\n`);
-    await new Promise((resolve) => output.on('close', resolve).on('end', resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+    await ended;
     expect(written).toEqual(lines.map((line) => `${line}\n`));
     expect(answers.failed).toBe(2);
     const shown = printed();

@@ -106,10 +106,12 @@ const ERROR_LEVEL = 50;
 /**
  * A started server's log (pino's JSON lines), passed on to this process's output as it comes, with each error the
  * server logs counted as a failure of `server`: a write that failed inside the server (a presence update, an event
- * stored) answers nobody, but it is a failed write all the same.
+ * stored) answers nobody, but it is a failed write all the same. Resolves once the log has ended (the server exited).
  */
-export function watchServerLog(output: Readable, answers: Answers, server: string): void {
-  createInterface({ input: output }).on('line', (line) => {
+export function watchServerLog(output: Readable, answers: Answers, server: string): Promise<void> {
+  const lines = createInterface({ input: output });
+  const ended = new Promise<void>((resolve) => lines.once('close', resolve));
+  lines.on('line', (line) => {
     process.stdout.write(`${line}\n`);
     let entry: { level?: unknown; msg?: unknown; err?: { message?: unknown } } | null = null;
     try {
@@ -121,4 +123,5 @@ export function watchServerLog(output: Readable, answers: Answers, server: strin
       answers.error(`${server} logged the error "${String(entry.msg ?? '')}"`, entry.err?.message ?? '');
     }
   });
+  return ended;
 }

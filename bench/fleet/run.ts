@@ -142,7 +142,7 @@ async function waitForHttp(url: string, proc: ChildProcess, what: string): Promi
   throw new Error(`${what} did not start (exit code ${proc.exitCode})`);
 }
 
-function stopper(proc: ChildProcess, cleanup: () => void = () => {}): () => Promise<void> {
+function stopper(proc: ChildProcess, cleanup: () => void | Promise<void> = () => {}): () => Promise<void> {
   return async () => {
     if (proc.exitCode === null) {
       const gone = new Promise((resolve) => proc.once('exit', resolve));
@@ -150,7 +150,7 @@ function stopper(proc: ChildProcess, cleanup: () => void = () => {}): () => Prom
       await Promise.race([gone, sleep(15_000)]);
       if (proc.exitCode === null) proc.kill('SIGKILL');
     }
-    cleanup();
+    await cleanup();
   };
 }
 
@@ -175,7 +175,7 @@ async function startPortal(): Promise<Server> {
     },
     pipeOutput: true,
   });
-  if (proc.stdout) watchServerLog(proc.stdout, answers, 'the portal server');
+  const logEnded = proc.stdout ? watchServerLog(proc.stdout, answers, 'the portal server') : Promise.resolve();
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/health`, proc, 'the portal server');
   return {
@@ -183,7 +183,11 @@ async function startPortal(): Promise<Server> {
     pid: proc.pid ?? 0,
     url,
     inspectorPort: port + 2,
-    stop: stopper(proc, () => rmSync(dataDir, { recursive: true, force: true })),
+    stop: stopper(proc, async () => {
+      // Every line it logged is counted before the verdict.
+      await Promise.race([logEnded, sleep(5_000)]);
+      rmSync(dataDir, { recursive: true, force: true });
+    }),
   };
 }
 
