@@ -40,6 +40,10 @@ export default defineConfig({
         },
       },
       'apps/web/vitest.config.ts',
+      {
+        // The benchmarks' own helpers (bench/answers.ts: a benchmark fails on an error answer).
+        test: { name: 'bench', include: ['bench/**/*.test.ts'], environment: 'node' },
+      },
     ],
     coverage: {
       provider: 'v8',

@@ -1,9 +1,11 @@
 // The built server (apps/server/dist/main.js, or another build) as a child process of a benchmark: a fresh data
-// folder, started and awaited until /health answers, stopped with SIGTERM (SIGKILL after 10 s) and cleaned up.
+// folder, started and awaited until /health answers, stopped with SIGTERM (SIGKILL after 10 s) and cleaned up; every
+// error it logs counts as a failure of the benchmark.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Answers, watchServerLog } from './answers.js';
 
 export interface RunningServer {
   url: string;
@@ -29,6 +31,8 @@ export interface ServerStart {
   startSeconds: number;
   /** How often /health is asked while starting. */
   pollMs: number;
+  /** Where the errors the server logs are counted. */
+  answers: Answers;
 }
 
 export async function startBuiltServer(start: ServerStart): Promise<RunningServer> {
@@ -37,8 +41,9 @@ export async function startBuiltServer(start: ServerStart): Promise<RunningServe
   const child: ChildProcess = spawn(process.execPath, [...(start.nodeArgs ?? []), start.entry], {
     cwd: start.cwd,
     env: { ...process.env, ...start.env, DATA_DIR: dataDir },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const logEnded = child.stdout ? watchServerLog(child.stdout, start.answers, 'the server') : Promise.resolve();
   let exited: number | null = null;
   child.on('exit', (code) => {
     exited = code ?? 1;
@@ -50,6 +55,8 @@ export async function startBuiltServer(start: ServerStart): Promise<RunningServe
       await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
       if (exited === null) child.kill('SIGKILL');
     }
+    // Every line it logged is counted before the benchmark gives its verdict.
+    await Promise.race([logEnded, new Promise((r) => setTimeout(r, 5_000))]);
     rmSync(dataDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + start.startSeconds * 1000;

@@ -109,7 +109,16 @@ if (build !== 0) {
 // Coverage is measured for the domain only (it holds every rule; 95 % of its lines at least): the other projects run
 // without the instrumentation.
 await vitest('domain (with coverage)', 60, ['--project', 'domain', '--coverage']);
-await vitest('server, agent, web', 780, ['--project', 'server', '--project', 'agent', '--project', 'web']);
+await vitest('server, agent, web, bench', 780, [
+  '--project',
+  'server',
+  '--project',
+  'agent',
+  '--project',
+  'web',
+  '--project',
+  'bench',
+]);
 const typecheckCode = await typecheck;
 if (typecheckCode !== 0) {
   console.error(`\ntypecheck failed (exit code ${typecheckCode}).`);

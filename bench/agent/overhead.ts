@@ -2,6 +2,7 @@
 // against bare restic on the same data, in the same run: at most 5 % more wall time. Both back up into
 // fresh, already initialised local repositories with the same arguments; runs alternate, and the
 // medians are compared. `npx tsx bench/agent/overhead.ts` (BENCH_AGENT_FILES, BENCH_AGENT_MB, BENCH_AGENT_RUNS).
+// A backup that fails on either side fails the run, and no figures are printed.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backupArgs, localExclusionPlatform, ResticRunner } from '../../apps/agent/src/restic.js';
 import { dirItem, makeTask } from '../../apps/agent/src/testing.js';
+import { Answers } from '../answers.js';
 
 const FILES = Number(process.env.BENCH_AGENT_FILES ?? 10_000);
 const TOTAL_MB = Number(process.env.BENCH_AGENT_MB ?? 1024);
@@ -51,12 +53,13 @@ function freshRepository(): string {
 }
 
 const task = makeTask({ id: 1, backupItems: [dirItem(DATA)] });
+const answers = new Answers();
 
 async function bare(): Promise<number> {
   const repository = freshRepository();
   try {
     const run = restic(repository, backupArgs(task, 'bench', localExclusionPlatform()));
-    if (run.status !== 0) throw new Error(`bare restic backup failed (${run.status})`);
+    answers.outcome('bare restic backup', run.status === 0, `exit code ${run.status}`);
     return run.ms;
   } finally {
     rmSync(repository, { recursive: true, force: true });
@@ -75,9 +78,12 @@ async function throughAgent(): Promise<number> {
       events++;
     });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    if (finished.status !== 'FINISHED_SUCCESS') throw new Error(`agent backup ended ${finished.status}`);
-    if (!finished.snapshotId) throw new Error('agent backup reported no snapshot');
-    if (events === 0) throw new Error('agent backup reported no progress');
+    const whole = finished.status === 'FINISHED_SUCCESS' && finished.snapshotId && events > 0;
+    answers.outcome(
+      "the agent's backup",
+      Boolean(whole),
+      `ended ${finished.status}, snapshot ${finished.snapshotId ?? 'none'}, ${events} progress events`,
+    );
     return ms;
   } finally {
     rmSync(repository, { recursive: true, force: true });
@@ -101,8 +107,10 @@ async function main(): Promise<void> {
   for (let i = 0; i < RUNS; i++) {
     bareMs.push(await bare());
     agentMs.push(await throughAgent());
-    console.log(`  run ${i + 1}: bare ${(bareMs[i] ?? 0).toFixed(0)} ms, agent ${(agentMs[i] ?? 0).toFixed(0)} ms`);
+    if (answers.failed === 0)
+      console.log(`  run ${i + 1}: bare ${(bareMs[i] ?? 0).toFixed(0)} ms, agent ${(agentMs[i] ?? 0).toFixed(0)} ms`);
   }
+  if (!answers.verdict('Agent overhead')) return;
   const ratio = median(agentMs) / median(bareMs);
   console.log(
     `median: bare restic ${median(bareMs).toFixed(0)} ms, through the agent ${median(agentMs).toFixed(0)} ms, ` +

@@ -5,9 +5,11 @@
 //
 // Each cold run uses a new browser context (empty cache) with the session cookie of an HTTP sign-in, so
 // the page, its scripts and its first API calls all load in that navigation; the warm run reloads in the
-// last context (scripts cached, as after the login page loaded them).
+// last context (scripts cached, as after the login page loaded them). Every answer the page and the script fetches
+// get is counted by status: one that is not 2xx (or an error the server logs) fails the run, and no figures are printed.
 import { gzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { Answers } from '../answers.js';
 import { CHROMIUM_FLAGS } from '../chromium.js';
 import { BENCH_ACCOUNTS, SETTINGS, summarise, table } from './common.js';
 import { readMarker } from './seed.js';
@@ -50,8 +52,14 @@ interface Measurement {
   dashboardRows: number;
 }
 
-async function measure(context: BrowserContext, url: string): Promise<Measurement> {
+async function measure(context: BrowserContext, url: string, answers: Answers): Promise<Measurement> {
   const page = await context.newPage();
+  page.on('response', (response) => {
+    const name = `${response.request().method()} ${new URL(response.url()).pathname} (page load)`;
+    // A cached file the browser revalidated (304) was answered too.
+    if (response.status() === 304) answers.outcome(name, true);
+    else answers.http(name, response.status(), response.statusText());
+  });
   const scripts: { url: string; bytes: number }[] = [];
   const apiCalls: { url: string; ms: number }[] = [];
   page.on('response', async (response) => {
@@ -95,15 +103,17 @@ async function measure(context: BrowserContext, url: string): Promise<Measuremen
 }
 
 /** The scripts index.html names (module entry and modulepreloads), fetched and gzipped here. */
-async function initialJavaScript(url: string, session: Session) {
-  const html = (await get(`${url}/`, { cookie: session.cookie, accept: 'text/html' })).body;
+async function initialJavaScript(url: string, session: Session, answers: Answers) {
+  const index = await get(`${url}/`, { cookie: session.cookie, accept: 'text/html' });
+  answers.http('GET /', index.status, index.body);
+  const html = index.body;
   const sources = new Set<string>();
   for (const m of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) if (m[1]) sources.add(m[1]);
   for (const m of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) if (m[1]) sources.add(m[1]);
   const files: { url: string; raw: number; gzip: number }[] = [];
   for (const src of sources) {
     const res = await get(new URL(src, url).toString());
-    if (res.status !== 200) throw new Error(`GET ${src}: ${res.status}`);
+    if (!answers.http(`GET ${src}`, res.status, res.body)) continue;
     const body = res.raw;
     files.push({ url: src, raw: body.length, gzip: gzipSync(body).length });
   }
@@ -117,11 +127,12 @@ async function main(): Promise<void> {
     throw new Error('the benchmark database is not seeded: run npx tsx bench/dashboard/seed.ts');
   }
   await buildIfWanted();
-  const server = await startServer();
+  const answers = new Answers();
+  const server = await startServer(answers);
   let browser: Browser | undefined;
   try {
     const session = await signIn(server.url, BENCH_ACCOUNTS.providerAdmin(1));
-    const files = await initialJavaScript(server.url, session);
+    const files = await initialJavaScript(server.url, session, answers);
     browser = await chromium.launch({ executablePath: SETTINGS.chromium, headless: true, args: CHROMIUM_FLAGS });
     const newContext = async () => {
       const context = await (browser as Browser).newContext({ viewport: { width: 1366, height: 900 } });
@@ -130,17 +141,18 @@ async function main(): Promise<void> {
       return context;
     };
     // One throwaway run: the server's first answers (JIT, query plans, caches) are not a user's.
-    await measure(await newContext(), server.url);
+    await measure(await newContext(), server.url, answers);
     const cold: Measurement[] = [];
     let context: BrowserContext | undefined;
     for (let i = 0; i < SETTINGS.lcpRuns; i++) {
       await context?.close();
       context = await newContext();
-      cold.push(await measure(context, server.url));
+      cold.push(await measure(context, server.url, answers));
     }
     const warm: Measurement[] = [];
-    for (let i = 0; i < SETTINGS.lcpRuns; i++) if (context) warm.push(await measure(context, server.url));
+    for (let i = 0; i < SETTINGS.lcpRuns; i++) if (context) warm.push(await measure(context, server.url, answers));
     await context?.close();
+    if (!answers.verdict('Dashboard page')) return;
 
     const rows = (label: string, list: Measurement[]) => {
       const s = summarise(list.map((m) => m.lcp));
@@ -191,6 +203,7 @@ async function main(): Promise<void> {
     console.log(
       `\nLCP < ${LCP_TARGET_MS} ms: ${lcpOk ? 'ok' : 'MISSED'}; initial JS <= ${kb(JS_TARGET_BYTES)} gzip: ${jsOk ? 'ok' : 'MISSED'} (${kb(gzip)})`,
     );
+    console.log(`HTTP ${answers.statusLine()}`);
     if (!lcpOk || !jsOk) process.exitCode = 1;
   } finally {
     await browser?.close();

@@ -66,6 +66,7 @@ import { Random } from '../../apps/server/src/demo/random.js';
 import { DEMO_SCHEDULES } from '../../apps/server/src/demo/schedule.js';
 import { hashPassword } from '../../apps/server/src/features/auth/passwords.js';
 import { type RawCounterRow, storedCounts } from '../../apps/server/src/features/backup-state/repo.js';
+import { enrolment } from '../two-factor.js';
 import {
   BENCH_ACCOUNTS,
   BENCH_SEATS,
@@ -83,8 +84,11 @@ import {
   table,
 } from './common.js';
 
-/** Bumped when the generated data changes, so `--if-needed` re-seeds. 2: run history from the demo's generator. */
-const SEED_VERSION = 2;
+/**
+ * Bumped when the generated data changes, so `--if-needed` re-seeds. 2: run history from the demo's generator; 3: the
+ * provider admins enrolled in two-factor sign-in.
+ */
+const SEED_VERSION = 3;
 const GB = 1024;
 
 // --- Sizes ------------------------------------------------------------------------------------------
@@ -947,6 +951,18 @@ async function loadBase(client: pg.Client, plan: Plan, passwordHash: string): Pr
         u.createdAt,
       ]),
     ),
+  );
+  // Provider admins must use two-factor sign-in: enrolled with the key the benchmarks sign in with (two-factor.ts).
+  await copyInto(
+    client,
+    'user_mfa',
+    ['user_id', 'secret_sealed', 'enabled_at'],
+    plan.users
+      .filter((u) => u.role === 'ROLE_BOLT_ADMIN_USER')
+      .map((u) => {
+        const row = enrolment(u.id, u.email);
+        return copyLine([row.userId, row.secretSealed, row.enabledAt]);
+      }),
   );
   // The trigger copies each super admin's e-mail and name onto the customer.
   await client.query(`update customers c set super_admin_user_id = u.id from users u

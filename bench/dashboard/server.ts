@@ -1,11 +1,15 @@
 // Starts the built server (apps/server/dist/main.js) against the benchmark database and signs users in
-// the way a browser does: GET /login for the anonymous CSRF cookie and token, then POST /login.
+// the way a browser does: GET /login for the anonymous CSRF cookie and token, then POST /login, and for a user with
+// two-factor sign-in (the provider admins) the second step with the code of their authenticator app.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
+import { CSRF_HEADER_NAME, PAGES } from '@portal/domain';
+import { type Answers, answerError } from '../answers.js';
 import { type RunningServer, startBuiltServer } from '../server-process.js';
-import { baseUrl, ROOT, SETTINGS } from './common.js';
+import { BENCH_MASTER_KEY, nextCode } from '../two-factor.js';
+import { baseUrl, connect, ROOT, SETTINGS } from './common.js';
 
 /** The server build to run: BENCH_SERVER_ENTRY names another (e.g. of another commit, to compare two builds). */
 export const SERVER_ENTRY = process.env.BENCH_SERVER_ENTRY || join(ROOT, 'apps/server/dist/main.js');
@@ -23,8 +27,11 @@ export async function buildIfWanted(): Promise<void> {
   if (code !== 0) throw new Error(`npm run build failed (exit code ${code})`);
 }
 
-/** Runs the built server on BENCH_PORT with the benchmark database; resolves once /health answers. */
-export function startServer(): Promise<RunningServer> {
+/**
+ * Runs the built server on BENCH_PORT with the benchmark database; resolves once /health answers. Every error the
+ * server logs counts in `answers`.
+ */
+export function startServer(answers: Answers): Promise<RunningServer> {
   return startBuiltServer({
     entry: SERVER_ENTRY,
     cwd: ROOT,
@@ -34,7 +41,7 @@ export function startServer(): Promise<RunningServer> {
       DATABASE_URL: SETTINGS.databaseUrl,
       PORT: String(SETTINGS.port),
       HOST: '127.0.0.1',
-      MASTER_KEY: 'b'.repeat(64),
+      MASTER_KEY: BENCH_MASTER_KEY,
       LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL || 'warn',
       DEMO: 'false',
     },
@@ -43,6 +50,7 @@ export function startServer(): Promise<RunningServer> {
     nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
     startSeconds: 60,
     pollMs: 250,
+    answers,
   });
 }
 
@@ -99,12 +107,21 @@ export interface Session {
   token: string;
 }
 
-/** Signs in like the login form: the anonymous CSRF cookie and the page's token, then POST /login. */
-export async function signIn(url: string, email: string, password = SETTINGS.password): Promise<Session> {
+/**
+ * Signs in like the login form: the anonymous CSRF cookie and the page's token, then POST /login; a user with
+ * two-factor sign-in then opens the second step's page and posts the code (`databaseUrl`: where to read which of the
+ * app's codes the server took last, so a second sign-in within a code's 30 seconds gives the next one).
+ */
+export async function signIn(
+  url: string,
+  email: string,
+  password = SETTINGS.password,
+  databaseUrl = SETTINGS.databaseUrl,
+): Promise<Session> {
   const page = await get(`${url}/login`, { accept: 'text/html' });
   const csrfCookie = cookiesOf(page).get('portal_csrf');
-  const token = /<meta name="_csrf" content="([^"]+)">/.exec(page.body)?.[1];
-  if (!csrfCookie || !token) throw new Error(`GET /login gave no CSRF cookie or token (status ${page.status})`);
+  const token = csrfOf(page);
+  if (!csrfCookie || !token) throw answerError('GET /login (no CSRF cookie or token)', page.status, page.body);
   const body = new URLSearchParams({ username: email, password, _csrf: token }).toString();
   const res = await request('POST', `${url}/login`, {
     headers: {
@@ -115,8 +132,34 @@ export async function signIn(url: string, email: string, password = SETTINGS.pas
     body,
   });
   const session = cookiesOf(res).get('portal_session');
-  if (!session || res.headers.location !== '/') {
-    throw new Error(`sign-in of ${email} failed (status ${res.status}, location ${res.headers.location ?? '-'})`);
+  if (session && res.headers.location === '/') return { email, cookie: `portal_session=${session}`, token: session };
+  if (!session || res.headers.location !== PAGES.loginMfa) {
+    throw answerError(`POST /login of ${email} (to ${res.headers.location ?? 'nowhere'})`, res.status, res.body);
   }
+  return secondStep(url, email, `portal_session=${session}`, databaseUrl);
+}
+
+const csrfOf = (page: Response) => /<meta name="_csrf" content="([^"]+)">/.exec(page.body)?.[1];
+
+/** The second step of a two-factor sign-in: the half-signed-in session's page, then the app's code. */
+async function secondStep(url: string, email: string, cookie: string, databaseUrl: string): Promise<Session> {
+  const page = await get(`${url}${PAGES.loginMfa}`, { accept: 'text/html', cookie });
+  const csrf = csrfOf(page);
+  if (page.status !== 200 || !csrf) throw answerError(`GET ${PAGES.loginMfa} of ${email}`, page.status, page.body);
+  const db = await connect(databaseUrl);
+  const lastStep = await db
+    .query<{ last_step: string | null }>(
+      'select m.last_step from user_mfa m join users u on u.id = m.user_id where u.email = $1',
+      [email],
+    )
+    .finally(() => db.end());
+  const step = lastStep.rows[0]?.last_step;
+  const code = await nextCode(email, step === null || step === undefined ? null : Number(step));
+  const res = await request('POST', `${url}${PAGES.loginMfa}`, {
+    headers: { 'content-type': 'application/json', accept: 'application/json', cookie, [CSRF_HEADER_NAME]: csrf },
+    body: JSON.stringify({ code }),
+  });
+  const session = cookiesOf(res).get('portal_session');
+  if (res.status !== 200 || !session) throw answerError(`POST ${PAGES.loginMfa} of ${email}`, res.status, res.body);
   return { email, cookie: `portal_session=${session}`, token: session };
 }

@@ -3,7 +3,8 @@
 // backup, or `restic find --json` read as it arrives, and the batches the agent sends); the time to the first batch
 // of matches is the figure, target 2 s with the index (every case, every run; exit 1 if missed), plain `restic find`
 // beside it. The index is built afresh each time, timed. The repository is built once and kept under the temporary
-// folder (BENCH_FILE_SEARCH_FILES files, empty, 1,000 to a folder: `find` reads only trees).
+// folder (BENCH_FILE_SEARCH_FILES files, empty, 1,000 to a folder: `find` reads only trees). A search that does not
+// end complete (or at its limit) fails the run, and no figures are printed.
 // `npx tsx bench/file-search/first-results.ts`.
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { FILE_SEARCH } from '@portal/domain';
 import { FileIndexer, FileIndexStore } from '../../apps/agent/src/file-index.js';
 import { type FileSearchEvent, runFileSearch } from '../../apps/agent/src/file-search.js';
 import { ResticRunner } from '../../apps/agent/src/restic.js';
+import { Answers } from '../answers.js';
 import { resticOn } from '../restic.js';
 
 const FILES = Number(process.env.BENCH_FILE_SEARCH_FILES ?? 1_000_000);
@@ -25,6 +27,7 @@ const TASK_ID = 1;
 const name = (i: number) => `document-${String(i).padStart(7, '0')}.txt`;
 
 const restic = resticOn(REPOSITORY, PASSWORD);
+const answers = new Answers();
 
 /** The files, backed up as the task's snapshot, then removed: the repository is what is kept. */
 function ensureRepository(): void {
@@ -81,6 +84,8 @@ async function search(
     },
     { index },
   );
+  const ended = finished.outcome === 'COMPLETE' || finished.outcome === 'LIMIT_REACHED';
+  answers.outcome(`search ${index ? 'with' : 'without'} the index`, ended, `${pattern}: ${finished.outcome}`);
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
   return { firstMs, totalMs: performance.now() - started, cpuMs, matches, outcome: finished.outcome };
@@ -129,6 +134,7 @@ for (const [what, pattern] of patterns) {
     );
   }
 }
+if (!answers.verdict('File search')) process.exit(1);
 console.log(`\n${FILES} files, target: first results within ${TARGET_MS} ms (load average after: ${loadNow()})\n`);
 console.log('| search | how | first results | whole search | agent CPU | matches | outcome |');
 console.log('|---|---|---|---|---|---|---|');

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { hashPassword } from '../../apps/server/src/features/auth/passwords.js';
 import { sha256 } from '../../apps/server/src/features/auth/tokens.js';
 import { connect, copyInto, copyLine, databaseName, phase, recreateDatabase, seconds } from '../dashboard/common.js';
+import { enrolment } from '../two-factor.js';
 import { FLEET, machineToken, providerAdminEmail } from './common.js';
 
 const OS = [
@@ -11,7 +12,11 @@ const OS = [
   ['MAC', 'macOS 14.5'],
 ] as const;
 
-/** Drops and re-creates FLEET.databaseUrl, migrates it and loads `machines` machines and `admins` admins. */
+/**
+ * Drops and re-creates FLEET.databaseUrl, migrates it and loads `machines` machines and `admins` admins. The customers
+ * allow provider machine control (the round trip's tree requests are the provider's), and the provider admins use
+ * two-factor sign-in, as provider admins must (two-factor.ts).
+ */
 export async function seedFleet(machines: number, admins: number): Promise<void> {
   const url = FLEET.databaseUrl;
   const name = databaseName(url);
@@ -31,8 +36,8 @@ export async function seedFleet(machines: number, admins: number): Promise<void>
         await copyInto(
           client,
           'customers',
-          ['id', 'company_name', 'status', 'first_payment_required'],
-          ids.map((id) => copyLine([id, `Fleet customer ${id}`, 'ACTIVE', false])),
+          ['id', 'company_name', 'status', 'first_payment_required', 'allow_provider_machine_control'],
+          ids.map((id) => copyLine([id, `Fleet customer ${id}`, 'ACTIVE', false, true])),
         );
         await copyInto(
           client,
@@ -75,6 +80,15 @@ export async function seedFleet(machines: number, admins: number): Promise<void>
               'ROLE_BOLT_ADMIN_USER',
             ]),
           ),
+        );
+        await copyInto(
+          client,
+          'user_mfa',
+          ['user_id', 'secret_sealed', 'enabled_at'],
+          Array.from({ length: admins }, (_, i) => {
+            const row = enrolment(i + 1, providerAdminEmail(i + 1));
+            return copyLine([row.userId, row.secretSealed, row.enabledAt]);
+          }),
         );
         const rows: string[] = [];
         for (let id = 1; id <= machines; id++) {

@@ -3,6 +3,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type DashboardMachineRow, type DashboardTaskRow, type Paged, ROUTES, taskUrl } from '@portal/domain';
+import { type Answers, answerError } from '../answers.js';
 import { type RunningServer, startBuiltServer } from '../server-process.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -13,8 +14,11 @@ const PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
 export const SIGNED_IN_AS = 'provider-admin@demo.test';
 /** Whose task page is measured: the demo customer admin's first machine's first task. */
 export const TASK_OWNER = 'customer-admin@demo.test';
-/** The demo server as the journeys start it (e2e/playwright.config.ts): fresh data folder, no live agents. */
-export function startDemoServer(): Promise<RunningServer> {
+/**
+ * The demo server as the journeys start it (e2e/playwright.config.ts): fresh data folder, no live agents; every error
+ * it logs counts in `answers`.
+ */
+export function startDemoServer(answers: Answers): Promise<RunningServer> {
   return startBuiltServer({
     entry: SERVER_ENTRY,
     cwd: ROOT,
@@ -33,6 +37,7 @@ export function startDemoServer(): Promise<RunningServer> {
     dataDirPrefix: 'portal-lighthouse-',
     startSeconds: 120,
     pollMs: 500,
+    answers,
   });
 }
 
@@ -43,12 +48,15 @@ const cookieOf = (response: Response, name: string) =>
     .find((pair) => pair.startsWith(`${name}=`))
     ?.slice(name.length + 1);
 
-/** Signs in as the login form does: the anonymous CSRF cookie and the page's token, then POST /login. */
+/**
+ * Signs in as the login form does: the anonymous CSRF cookie and the page's token, then POST /login. The demo's
+ * listed logins sign in without two-factor sign-in (the product's rule for them, so a newcomer can look around).
+ */
 export async function signIn(url: string, email: string): Promise<string> {
   const page = await fetch(`${url}/login`, { headers: { accept: 'text/html' } });
   const csrf = cookieOf(page, 'portal_csrf');
   const token = /<meta name="_csrf" content="([^"]+)">/.exec(await page.text())?.[1];
-  if (!csrf || !token) throw new Error(`GET /login gave no CSRF cookie or token (status ${page.status})`);
+  if (!csrf || !token) throw answerError('GET /login (no CSRF cookie or token)', page.status, '');
   const answer = await fetch(`${url}/login`, {
     method: 'POST',
     redirect: 'manual',
@@ -60,16 +68,19 @@ export async function signIn(url: string, email: string): Promise<string> {
     body: new URLSearchParams({ username: email, password: PASSWORD, _csrf: token }).toString(),
   });
   const session = cookieOf(answer, 'portal_session');
-  if (!session) throw new Error(`sign-in of ${email} failed (status ${answer.status})`);
+  if (!session || answer.headers.get('location') !== '/') {
+    throw answerError(`POST /login of ${email} (to ${answer.headers.get('location')})`, answer.status, '');
+  }
   return session;
 }
 
 /** The result of a JSON GET with the session. */
 async function resultOf<T>(url: string, session: string): Promise<T> {
   const answer = await fetch(url, { headers: { accept: 'application/json', cookie: `portal_session=${session}` } });
-  const body = (await answer.json()) as { result: T | null };
-  if (!answer.ok || body.result === null) throw new Error(`GET ${url}: ${answer.status}`);
-  return body.result;
+  const text = await answer.text();
+  const result = answer.ok ? (JSON.parse(text) as { result: T | null }).result : null;
+  if (result === null) throw answerError(`GET ${url}`, answer.status, text);
+  return result;
 }
 
 /** The address of the customer's first task (of its first machine that has one). */

@@ -7,10 +7,14 @@
 // the first contentful paint, which Lighthouse's simulation makes the page wait for: the CPU of the tasks that started
 // before it, and the script bytes on the wire of the requests sent before it (its phone's network is 1.6 Mbit/s).
 //
+// Every answer of every page load is counted by status: one that is not 2xx (or an error the server logs) fails the
+// run, and the summary is not printed.
+//
 //   npm run build && npx tsx bench/lighthouse/main-thread.ts
 //   BENCH_SERVER_ENTRY=/tmp/before/apps/server/dist/main.js npx tsx bench/lighthouse/main-thread.ts   # another build
 import { loadavg } from 'node:os';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { Answers } from '../answers.js';
 import { CHROMIUM_FLAGS } from '../chromium.js';
 import { type MeasuredPage, measuredPages, SERVER_ENTRY, startDemoServer } from './demo.js';
 
@@ -21,6 +25,7 @@ const PHONE_SLOWDOWN = 4;
 const LONG_TASK_MS = 50;
 /** How long the page may keep working after the network is idle (renders of the answers, timers). */
 const SETTLE_MS = 1500;
+const answers = new Answers();
 
 interface TraceEvent {
   name: string;
@@ -127,6 +132,10 @@ async function measure(browser: Browser, page: MeasuredPage): Promise<Load> {
     await browser.setCookie({ name: 'portal_session', value: page.session, domain: '127.0.0.1', path: '/' });
   }
   const tab = await browser.newPage();
+  tab.on('response', (response) => {
+    const name = `${response.request().method()} ${new URL(response.url()).pathname} (page load)`;
+    answers.http(name, response.status(), response.statusText());
+  });
   await tab.setViewport({ width: 412, height: 823, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
   await tab.tracing.start({ categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute'] });
   await tab.goto(page.url, { waitUntil: 'networkidle0' });
@@ -147,7 +156,7 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-const server = await startDemoServer();
+const server = await startDemoServer(answers);
 try {
   const pages = await measuredPages(server.url);
   console.log(`Main-thread CPU of a page load (${RUNS} fresh browsers each, median; ${SERVER_ENTRY}), ms`);
@@ -182,11 +191,14 @@ try {
     console.log(rows.at(-1));
     for (const l of runs) console.log(`  longest task ${l.longestMs.toFixed(0)} ms: ${l.longestWhat}`);
   }
+  await server.stop();
+  if (!answers.verdict('Main-thread CPU')) process.exit(1);
   console.log(
     '\n| page | main-thread CPU | runs | longest task | runs | blocking on a 4x phone | long tasks on a 4x phone | CPU before first paint | runs | script KiB requested before first paint | load before | load after |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
+  console.log(`HTTP ${answers.statusLine()}`);
 } finally {
   await server.stop();
 }

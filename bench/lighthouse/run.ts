@@ -2,12 +2,14 @@
 // admin's dashboard and a customer's task page, mobile and desktop, on the built server in demo mode: each
 // measurement runs BENCH_LIGHTHOUSE_RUNS times (3) in a fresh Chromium (empty cache) and the median is reported,
 // with the load average beside it, since the machine is shared and Lighthouse's CPU timings follow what else runs.
-// The accessibility audits that did not pass are named under the table.
+// The accessibility audits that did not pass are named under the table. Every request of every page load is counted
+// by status: one that is not 2xx (or an error the server logs) fails the run, and the summary is not printed.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
+import { Answers } from '../answers.js';
 import { CHROMIUM_FLAGS } from '../chromium.js';
 import { measuredPages, startDemoServer } from './demo.js';
 
@@ -93,6 +95,7 @@ async function measure(url: string, formFactor: 'mobile' | 'desktop', session: s
       const name = `${new URL(url).pathname.replace(/\W+/g, '_')}-${formFactor}-${Date.now()}.json`;
       writeFileSync(join(REPORTS_DIR, name), JSON.stringify(lhr));
     }
+    countAnswers(lhr);
     return measurementOf(lhr);
   } finally {
     await browser.close();
@@ -127,8 +130,18 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+const answers = new Answers();
 
-const server = process.env.BENCH_LIGHTHOUSE_URL ? null : await startDemoServer();
+/** Counts the status of every request of the page load (Lighthouse's network-requests audit). */
+function countAnswers(result: Result): void {
+  const details = result.audits['network-requests']?.details;
+  const items = details && 'items' in details ? (details.items as { url: string; statusCode: number }[]) : [];
+  for (const item of items) {
+    if (item.url.startsWith('http')) answers.http(`GET ${new URL(item.url).pathname} (page load)`, item.statusCode);
+  }
+}
+
+const server = process.env.BENCH_LIGHTHOUSE_URL ? null : await startDemoServer(answers);
 const base = process.env.BENCH_LIGHTHOUSE_URL ?? server?.url ?? '';
 try {
   const pages = (await measuredPages(base)).filter((page) => !ONLY_PAGES || ONLY_PAGES.includes(page.key));
@@ -184,10 +197,14 @@ try {
       if (failed.length > 0) accessibilityFailures.push(`${target.name}, ${formFactor}: ${failed.join(', ')}`);
     }
   }
-  console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
-  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-  console.log('\nAccessibility audits not passed:');
-  for (const line of accessibilityFailures.length > 0 ? accessibilityFailures : ['none']) console.log(`- ${line}`);
+  await server?.stop();
+  if (answers.verdict('Lighthouse')) {
+    console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
+    for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+    console.log('\nAccessibility audits not passed:');
+    for (const line of accessibilityFailures.length > 0 ? accessibilityFailures : ['none']) console.log(`- ${line}`);
+    console.log(`HTTP ${answers.statusLine()}`);
+  }
 } finally {
   await server?.stop();
 }

@@ -2,14 +2,16 @@
 // (runRestoreTest: snapshot listings, the trees and index for the content ids, `restic restore` of the sample into a
 // scratch folder, every file hashed blob by blob, the folder removed), beside a bare `restic restore` of the same
 // 1,000 files. The repository (BENCH_RESTORE_TEST_FILES files of 16 KiB, 100 to a folder, backed up twice with 50
-// files changed between) is built once and kept under the temporary folder.
+// files changed between) is built once and kept under the temporary folder. A test that does not pass or a bare restic
+// call that fails fails the run, and no figures are printed.
 // `npx tsx bench/restore-test/thousand-files.ts`.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ResticRunner } from '../../apps/agent/src/restic.js';
+import { type ResticExit, ResticRunner } from '../../apps/agent/src/restic.js';
 import { runRestoreTest, sampleFiles } from '../../apps/agent/src/restore-test.js';
+import { Answers } from '../answers.js';
 import { resticOn } from '../restic.js';
 
 const FILES = Number(process.env.BENCH_RESTORE_TEST_FILES ?? 10_000);
@@ -26,6 +28,10 @@ const pathOf = (i: number) =>
   join(DATA, `folder-${String(Math.floor(i / PER_FOLDER)).padStart(4, '0')}`, `file-${String(i).padStart(6, '0')}.bin`);
 
 const restic = resticOn(REPOSITORY, PASSWORD);
+const answers = new Answers();
+/** A bare restic call that must succeed, counted. */
+const counted = (exit: ResticExit, what: string) =>
+  answers.outcome(`bare restic ${what}`, exit.code === 0, `exit code ${exit.code} ${exit.spawnError?.message ?? ''}`);
 
 function ensureRepository(): void {
   const marker = join(ROOT, '.complete');
@@ -76,7 +82,7 @@ async function restoreTest(seed: number) {
 /** `restic restore` of the same sample alone: what the proof adds is the difference. */
 async function bareRestore(seed: number, snapshotId: string) {
   const listed: Array<{ path: string; size: number; mtime: string }> = [];
-  await runner.call({
+  const listing = await runner.call({
     args: ['ls', '--no-lock', '--json', snapshotId],
     onStdoutLine: (line) => {
       const node = JSON.parse(line) as {
@@ -89,6 +95,7 @@ async function bareRestore(seed: number, snapshotId: string) {
       if (node.struct_type === 'node' && node.type === 'file') listed.push(node);
     },
   });
+  counted(listing, 'ls');
   const sample = sampleFiles(
     listed,
     new Map(listed.map((f) => [f.path, f])),
@@ -97,10 +104,11 @@ async function bareRestore(seed: number, snapshotId: string) {
   );
   const target = join(ROOT, 'bare');
   const started = performance.now();
-  await runner.call({
+  const restored = await runner.call({
     args: ['restore', snapshotId, '--target', target, ...sample.files.flatMap((f) => ['--include', f.path])],
   });
   const ms = performance.now() - started;
+  counted(restored, 'restore');
   rmSync(target, { recursive: true, force: true });
   return ms;
 }
@@ -119,12 +127,13 @@ for (const [run, seed] of [
 ] as const) {
   if (run.startsWith('first')) rmSync(join(ROOT, 'cache'), { recursive: true, force: true });
   const { ms, finished } = await restoreTest(seed);
-  if (finished.outcome !== 'PASSED') throw new Error(`the test did not pass: ${JSON.stringify(finished)}`);
+  answers.outcome("the agent's restore test", finished.outcome === 'PASSED', JSON.stringify(finished));
   const bare = await bareRestore(seed, finished.snapshotId ?? '');
   rows.push(
     `| ${run} | ${finished.filesTested} (${finished.changedFilesTested} changed) | ${(finished.bytesTested / 1024 / 1024).toFixed(1)} MiB | ${Math.round(ms)} ms | ${Math.round(bare)} ms |`,
   );
 }
+if (!answers.verdict('Restore test')) process.exit(1);
 console.log(`\n${FILES} files in the snapshot, ${SAMPLE} sampled (load average after: ${load()})\n`);
 console.log('| run | files tested | bytes | restore test | bare restic restore of the same files |');
 console.log('|---|---|---|---|---|');

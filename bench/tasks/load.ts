@@ -2,13 +2,15 @@
 // seeded benchmark database; 20 concurrent signed-in provider admins open its first page back to back
 // (the task, its runs' first page, its snapshots' first page, its storage, one call at a time per user)
 // after 5 unmeasured pages each (warm-up); p50/p95/p99 per call and per whole page, and how busy the
-// machine was before and after. BENCH_USERS=1 gives a request's time with nothing queued before it.
+// machine was before and after. BENCH_USERS=1 gives a request's time with nothing queued before it. An answer that
+// is not 2xx (or an error the server logs) fails the run, and no figures are printed.
 //
 //   npx tsx bench/tasks/load.ts      (after bench/dashboard/seed.ts; BENCH_BUILD=0 to skip the build)
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { ROUTES, withPaging, withQuery } from '@portal/domain';
+import { Answers } from '../answers.js';
 import {
   BENCH_ACCOUNTS,
   BENCH_SEATS,
@@ -139,7 +141,8 @@ const calls = {
 };
 
 await buildIfWanted();
-const server = await startServer();
+const answers = new Answers();
+const server = await startServer(answers);
 try {
   const users = await Promise.all(
     Array.from({ length: Math.min(SETTINGS.users, BENCH_SEATS) }, (_, i) =>
@@ -157,7 +160,7 @@ try {
           for (const [name, path] of Object.entries(calls)) {
             const started = performance.now();
             const res = await get(`${server.url}${path}`, { cookie: user.cookie, accept: 'application/json' });
-            if (res.status !== 200) throw new Error(`${name}: ${res.status} ${res.body.slice(0, 200)}`);
+            if (!answers.http(`${name} (GET ${path})`, res.status, res.body)) continue;
             if (measured) samples.get(name)?.push(performance.now() - started);
           }
           if (measured) pageSamples.push(performance.now() - pageStart);
@@ -167,24 +170,27 @@ try {
   await openPages(WARM_UP_PAGES, false);
   console.log(await cpuNote());
   const cpu = await cpuOf(server.pid, () => openPages(SETTINGS.iterations, true));
-  const rows = [['call', 'n', 'p50', 'p95', 'p99', 'max']];
-  for (const [name, values] of [...samples, ['whole first page', pageSamples] as const]) {
-    const s = summarise(values);
-    rows.push([name, String(values.length), ms(s.p50), ms(s.p95), ms(s.p99), ms(s.max)]);
+  if (answers.verdict('Task page')) {
+    const rows = [['call', 'n', 'p50', 'p95', 'p99', 'max']];
+    for (const [name, values] of [...samples, ['whole first page', pageSamples] as const]) {
+      const s = summarise(values);
+      rows.push([name, String(values.length), ms(s.p50), ms(s.p95), ms(s.p99), ms(s.max)]);
+    }
+    console.log(
+      `Task page: ${RUNS} runs, ${MESSAGES} messages; ${users.length} users back to back, ${SETTINGS.iterations} pages each`,
+    );
+    console.log(table(rows));
+    console.log(`HTTP ${answers.statusLine()}`);
+    const pages = pageSamples.length;
+    console.log(
+      `CPU per page: server ${ms(cpu.server / pages)} ms, its PostgreSQL backends ${ms(cpu.database / pages)} ms (${pages} pages)`,
+    );
+    console.log(
+      `load average after the run ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   }
-  console.log(
-    `Task page: ${RUNS} runs, ${MESSAGES} messages; ${users.length} users back to back, ${SETTINGS.iterations} pages each`,
-  );
-  console.log(table(rows));
-  const pages = pageSamples.length;
-  console.log(
-    `CPU per page: server ${ms(cpu.server / pages)} ms, its PostgreSQL backends ${ms(cpu.database / pages)} ms (${pages} pages)`,
-  );
-  console.log(
-    `load average after the run ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
 } finally {
   await server.stop();
 }

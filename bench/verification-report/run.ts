@@ -4,12 +4,14 @@
  * runs and one restore test per task in the period and one data check per machine; then the provider's CSV walked to
  * the end as the route streams it (batches of VERIFICATION_REPORT.csvBatch, one statement each), the roll-up's
  * customer rows, and one customer's CSV and PDF rows. Prints each time; exits 1 when the provider's CSV misses
- * TARGET_S or a batch repeats a task.
+ * TARGET_S or a batch repeats a task. Rows not all written fail the run, and no figures are printed.
  */
 import { VERIFICATION_REPORT, verificationPeriod } from '@portal/domain';
 import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../apps/server/src/db/client.js';
 import { createVerificationReportRepo } from '../../apps/server/src/features/verification-report/repo.js';
 import { openTestDatabase } from '../../apps/server/src/testing/database.js';
+import { Answers } from '../answers.js';
 
 const TASKS = Number(process.env.BENCH_REPORT_TASKS ?? (process.env.DATABASE_URL ? 1_000_000 : 100_000));
 const CUSTOMERS = Number(process.env.BENCH_REPORT_CUSTOMERS ?? 10_000);
@@ -61,6 +63,19 @@ try {
            case when m.id % 100 = 0 then 'FAILED' else 'PASSED' end, 1000
       from backup_machines m`);
   await db.execute(sql`analyze`);
+  const answers = new Answers();
+  const count = async (table: string) =>
+    rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]?.n;
+  for (const [table, expected] of [
+    ['backup_tasks', TASKS],
+    ['task_actions', 3 * TASKS],
+    ['restore_tests', TASKS],
+    ['repository_data_checks', MACHINES],
+  ] as const) {
+    const written = await count(table);
+    answers.outcome(`insert into ${table}`, written === expected, `${written} of ${expected} rows written`);
+  }
+  if (!answers.verdict('Verification report')) process.exit(1);
   console.log(
     `Verification report: ${TASKS.toLocaleString('en')} tasks with 3 runs and a restore test each, a data check per machine, seeded in ${seconds(at)} s (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
   );
