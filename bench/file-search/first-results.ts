@@ -5,14 +5,15 @@
 // beside it. The index is built afresh each time, timed. The repository is built once and kept under the temporary
 // folder (BENCH_FILE_SEARCH_FILES files, empty, 1,000 to a folder: `find` reads only trees).
 // `npx tsx bench/file-search/first-results.ts`.
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FILE_SEARCH } from '@portal/domain';
 import { FileIndexer, FileIndexStore } from '../../apps/agent/src/file-index.js';
 import { type FileSearchEvent, runFileSearch } from '../../apps/agent/src/file-search.js';
 import { ResticRunner } from '../../apps/agent/src/restic.js';
-import { resticOn } from '../restic.js';
+import { loadAverages } from '../machine.js';
+import { keptUnder, resticOn } from '../restic.js';
 
 const FILES = Number(process.env.BENCH_FILE_SEARCH_FILES ?? 1_000_000);
 const PER_FOLDER = 1000;
@@ -27,25 +28,22 @@ const name = (i: number) => `document-${String(i).padStart(7, '0')}.txt`;
 const restic = resticOn(REPOSITORY, PASSWORD);
 
 /** The files, backed up as the task's snapshot, then removed: the repository is what is kept. */
-function ensureRepository(): void {
-  const marker = join(ROOT, '.complete');
-  if (existsSync(marker)) return;
-  rmSync(ROOT, { recursive: true, force: true });
-  const data = join(ROOT, 'data');
-  let started = Date.now();
-  for (let i = 0; i < FILES; i++) {
-    const folder = join(data, 'home', 'shared', `folder-${String(Math.floor(i / PER_FOLDER)).padStart(4, '0')}`);
-    if (i % PER_FOLDER === 0) mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, name(i)), '');
-  }
-  console.log(`generated ${FILES} files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  started = Date.now();
-  restic(['init']);
-  restic(['backup', '--host', 'bench', '--tag', `task-${TASK_ID}`, '.'], data);
-  console.log(`backed up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  rmSync(data, { recursive: true, force: true });
-  writeFileSync(marker, '');
-}
+const ensureRepository = () =>
+  keptUnder(ROOT, () => {
+    const data = join(ROOT, 'data');
+    let started = Date.now();
+    for (let i = 0; i < FILES; i++) {
+      const folder = join(data, 'home', 'shared', `folder-${String(Math.floor(i / PER_FOLDER)).padStart(4, '0')}`);
+      if (i % PER_FOLDER === 0) mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, name(i)), '');
+    }
+    console.log(`generated ${FILES} files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    started = Date.now();
+    restic(['init']);
+    restic(['backup', '--host', 'bench', '--tag', `task-${TASK_ID}`, '.'], data);
+    console.log(`backed up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    rmSync(data, { recursive: true, force: true });
+  });
 
 const runner = () =>
   new ResticRunner({
@@ -87,11 +85,7 @@ async function search(
 }
 
 ensureRepository();
-const loadNow = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-console.log(`load average before: ${loadNow()}`);
+console.log(`load average before: ${loadAverages()}`);
 
 // The index as the agent builds it after a backup: `restic ls --json` at the lowest priority into its gzip'd file.
 const indexDir = join(ROOT, 'file-index');
@@ -103,7 +97,7 @@ await indexer.idle();
 const buildMs = performance.now() - buildStarted;
 const indexBytes = readdirSync(indexDir).reduce((sum, name) => sum + statSync(join(indexDir, name)).size, 0);
 console.log(
-  `index built in ${(buildMs / 1000).toFixed(1)} s, ${(indexBytes / 1024 / 1024).toFixed(1)} MiB on disk (load ${loadNow()})`,
+  `index built in ${(buildMs / 1000).toFixed(1)} s, ${(indexBytes / 1024 / 1024).toFixed(1)} MiB on disk (load ${loadAverages()})`,
 );
 
 const patterns = [
@@ -129,7 +123,7 @@ for (const [what, pattern] of patterns) {
     );
   }
 }
-console.log(`\n${FILES} files, target: first results within ${TARGET_MS} ms (load average after: ${loadNow()})\n`);
+console.log(`\n${FILES} files, target: first results within ${TARGET_MS} ms (load average after: ${loadAverages()})\n`);
 console.log('| search | how | first results | whole search | agent CPU | matches | outcome |');
 console.log('|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);
