@@ -1,6 +1,7 @@
 /**
- * The system Chromium's flags for the browser benchmarks (PLATFORM.md): no sandbox as root, no GPU, and nothing
- * that reaches the network on its own, so a measurement sees only the portal's traffic. The launchers add headless.
+ * The system Chromium's flags for the browser benchmarks and the journeys (PLATFORM.md): no sandbox as root, no GPU,
+ * and nothing that reaches the network on its own, so a measurement sees only the portal's traffic. The launchers add
+ * headless.
  */
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',

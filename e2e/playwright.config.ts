@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { testSmtpCertificate } from '../apps/server/src/testing/smtp';
+import { CHROMIUM_FLAGS } from '../bench/chromium';
 
 const port = Number(process.env.E2E_PORT ?? 18080);
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
@@ -141,13 +142,7 @@ export default defineConfig({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
         '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...CHROMIUM_FLAGS,
         // The branding journey opens the portal on a reseller's custom host name.
         `--host-resolver-rules=MAP ${NORTHWIND_HOST} 127.0.0.1`,
       ],

@@ -6,7 +6,7 @@
 // A check that does not pass or read every pack fails the run, and no figures are printed.
 // `npx tsx bench/data-check/read-rate.ts`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -18,7 +18,7 @@ import { openTestDatabase } from '../../apps/server/src/testing/database.js';
 import { createTenants } from '../../apps/server/src/testing/fixtures.js';
 import { storageAccessFor } from '../../apps/server/src/testing/storage-access.js';
 import { Answers } from '../answers.js';
-import { resticOn } from '../restic.js';
+import { keptUnder, resticOn } from '../restic.js';
 
 const MB = Number(process.env.BENCH_DATA_CHECK_MB ?? 1024);
 const ROUNDS = Number(process.env.BENCH_DATA_CHECK_ROUNDS ?? 3);
@@ -31,23 +31,20 @@ const restic = resticOn(REPOSITORY, PASSWORD);
 const answers = new Answers();
 
 /** Random data (nothing deduplicates), backed up once; the repository is what is kept. */
-function ensureRepository(): void {
-  const marker = join(ROOT, '.complete');
-  if (existsSync(marker)) return;
-  rmSync(ROOT, { recursive: true, force: true });
-  const data = join(ROOT, 'data');
-  mkdirSync(data, { recursive: true });
-  for (let i = 0; i < MB; i += 16) {
-    writeFileSync(
-      join(data, `f${i}`),
-      spawnSync('head', ['-c', String(16 * 1024 * 1024), '/dev/urandom'], { maxBuffer: 32 * 1024 * 1024 }).stdout,
-    );
-  }
-  restic(['init']);
-  restic(['backup', '--host', 'bench', '.'], data);
-  rmSync(data, { recursive: true, force: true });
-  writeFileSync(marker, '');
-}
+const ensureRepository = () =>
+  keptUnder(ROOT, () => {
+    const data = join(ROOT, 'data');
+    mkdirSync(data, { recursive: true });
+    for (let i = 0; i < MB; i += 16) {
+      writeFileSync(
+        join(data, `f${i}`),
+        spawnSync('head', ['-c', String(16 * 1024 * 1024), '/dev/urandom'], { maxBuffer: 32 * 1024 * 1024 }).stdout,
+      );
+    }
+    restic(['init']);
+    restic(['backup', '--host', 'bench', '.'], data);
+    rmSync(data, { recursive: true, force: true });
+  });
 
 const packBytes = (repository: string) => {
   const data = join(repository, 'data');

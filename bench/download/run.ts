@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROUTES } from '@portal/domain';
-import { backupSnapshots, taskActions } from '../../apps/server/src/db/schema/index.js';
+import { backupSnapshots } from '../../apps/server/src/db/schema/index.js';
 import { createBackupStateService } from '../../apps/server/src/features/backup-state/service.js';
 import { repositoryDir } from '../../apps/server/src/features/local-storage/paths.js';
 import { createRepositorySettings } from '../../apps/server/src/features/local-storage/repository-settings.js';
@@ -80,21 +80,11 @@ try {
         id: string;
       }>
     )[0]?.id ?? '';
-  const [action] = await t.database.db
-    .insert(taskActions)
-    .values({
-      backupTaskId: taskId,
-      backupMachineId: machineId,
-      type: 'BACKUP_RUN',
-      status: 'FINISHED_SUCCESS',
-      resticSnapshotId: snapshot,
-      snapshotsAvailable: true,
-    })
-    .returning({ id: taskActions.id });
+  const runId = await fixtures.backupRun({ taskId, machineId }, snapshot);
   await t.database.db
     .insert(backupSnapshots)
-    .values({ backupTaskId: taskId, taskActionId: action?.id, resticSnapshotId: snapshot, status: 'FINISHED_SUCCESS' });
-  const run = { machineId, taskId, runId: action?.id ?? 0 };
+    .values({ backupTaskId: taskId, taskActionId: runId, resticSnapshotId: snapshot, status: 'FINISHED_SUCCESS' });
+  const run = { machineId, taskId, runId };
   const client = new TestClient(t.app);
   await signInClient(client, tenants.customerA.superAdmin.email, FIXTURE_PASSWORD);
   await t.app.listen({ port: PORT, host: '127.0.0.1' });

@@ -6,15 +6,16 @@
 // folder (BENCH_FILE_SEARCH_FILES files, empty, 1,000 to a folder: `find` reads only trees). A search that does not
 // end complete (or at its limit) fails the run, and no figures are printed.
 // `npx tsx bench/file-search/first-results.ts`.
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FILE_SEARCH } from '@portal/domain';
 import { FileIndexer, FileIndexStore } from '../../apps/agent/src/file-index.js';
 import { type FileSearchEvent, runFileSearch } from '../../apps/agent/src/file-search.js';
 import { ResticRunner } from '../../apps/agent/src/restic.js';
 import { Answers } from '../answers.js';
-import { resticOn } from '../restic.js';
+import { loadAverages } from '../machine.js';
+import { keptUnder, resticOn } from '../restic.js';
 
 const FILES = Number(process.env.BENCH_FILE_SEARCH_FILES ?? 1_000_000);
 const PER_FOLDER = 1000;
@@ -30,25 +31,22 @@ const restic = resticOn(REPOSITORY, PASSWORD);
 const answers = new Answers();
 
 /** The files, backed up as the task's snapshot, then removed: the repository is what is kept. */
-function ensureRepository(): void {
-  const marker = join(ROOT, '.complete');
-  if (existsSync(marker)) return;
-  rmSync(ROOT, { recursive: true, force: true });
-  const data = join(ROOT, 'data');
-  let started = Date.now();
-  for (let i = 0; i < FILES; i++) {
-    const folder = join(data, 'home', 'shared', `folder-${String(Math.floor(i / PER_FOLDER)).padStart(4, '0')}`);
-    if (i % PER_FOLDER === 0) mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, name(i)), '');
-  }
-  console.log(`generated ${FILES} files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  started = Date.now();
-  restic(['init']);
-  restic(['backup', '--host', 'bench', '--tag', `task-${TASK_ID}`, '.'], data);
-  console.log(`backed up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  rmSync(data, { recursive: true, force: true });
-  writeFileSync(marker, '');
-}
+const ensureRepository = () =>
+  keptUnder(ROOT, () => {
+    const data = join(ROOT, 'data');
+    let started = Date.now();
+    for (let i = 0; i < FILES; i++) {
+      const folder = join(data, 'home', 'shared', `folder-${String(Math.floor(i / PER_FOLDER)).padStart(4, '0')}`);
+      if (i % PER_FOLDER === 0) mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, name(i)), '');
+    }
+    console.log(`generated ${FILES} files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    started = Date.now();
+    restic(['init']);
+    restic(['backup', '--host', 'bench', '--tag', `task-${TASK_ID}`, '.'], data);
+    console.log(`backed up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    rmSync(data, { recursive: true, force: true });
+  });
 
 const runner = () =>
   new ResticRunner({
@@ -92,11 +90,7 @@ async function search(
 }
 
 ensureRepository();
-const loadNow = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-console.log(`load average before: ${loadNow()}`);
+console.log(`load average before: ${loadAverages()}`);
 
 // The index as the agent builds it after a backup: `restic ls --json` at the lowest priority into its gzip'd file.
 const indexDir = join(ROOT, 'file-index');
@@ -108,7 +102,7 @@ await indexer.idle();
 const buildMs = performance.now() - buildStarted;
 const indexBytes = readdirSync(indexDir).reduce((sum, name) => sum + statSync(join(indexDir, name)).size, 0);
 console.log(
-  `index built in ${(buildMs / 1000).toFixed(1)} s, ${(indexBytes / 1024 / 1024).toFixed(1)} MiB on disk (load ${loadNow()})`,
+  `index built in ${(buildMs / 1000).toFixed(1)} s, ${(indexBytes / 1024 / 1024).toFixed(1)} MiB on disk (load ${loadAverages()})`,
 );
 
 const patterns = [
@@ -135,7 +129,7 @@ for (const [what, pattern] of patterns) {
   }
 }
 if (!answers.verdict('File search')) process.exit(1);
-console.log(`\n${FILES} files, target: first results within ${TARGET_MS} ms (load average after: ${loadNow()})\n`);
+console.log(`\n${FILES} files, target: first results within ${TARGET_MS} ms (load average after: ${loadAverages()})\n`);
 console.log('| search | how | first results | whole search | agent CPU | matches | outcome |');
 console.log('|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);

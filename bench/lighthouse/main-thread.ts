@@ -12,10 +12,10 @@
 //
 //   npm run build && npx tsx bench/lighthouse/main-thread.ts
 //   BENCH_SERVER_ENTRY=/tmp/before/apps/server/dist/main.js npx tsx bench/lighthouse/main-thread.ts   # another build
-import { loadavg } from 'node:os';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { Answers } from '../answers.js';
 import { CHROMIUM_FLAGS } from '../chromium.js';
+import { loadAverages } from '../machine.js';
 import { type MeasuredPage, measuredPages, SERVER_ENTRY, startDemoServer } from './demo.js';
 
 const RUNS = Number(process.env.BENCH_MAIN_THREAD_RUNS ?? 5);
@@ -151,10 +151,6 @@ async function measure(browser: Browser, page: MeasuredPage): Promise<Load> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 
 const server = await startDemoServer(answers);
 try {
@@ -162,7 +158,7 @@ try {
   console.log(`Main-thread CPU of a page load (${RUNS} fresh browsers each, median; ${SERVER_ENTRY}), ms`);
   const rows: string[] = [];
   for (const page of pages) {
-    const before = load();
+    const before = loadAverages();
     const runs: Load[] = [];
     for (let i = 0; i < RUNS; i++) {
       const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
@@ -185,7 +181,7 @@ try {
       runs.map((l) => l.firstPaintCpuMs.toFixed(0)).join(' '),
       pick((l) => l.firstPaintScriptKiB),
       before,
-      load(),
+      loadAverages(),
     ];
     rows.push(`| ${row.join(' | ')} |`);
     console.log(rows.at(-1));

@@ -5,12 +5,12 @@
 // The accessibility audits that did not pass are named under the table. Every request of every page load is counted
 // by status: one that is not 2xx (or an error the server logs) fails the run, and the summary is not printed.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { Answers } from '../answers.js';
 import { CHROMIUM_FLAGS } from '../chromium.js';
+import { loadAverages } from '../machine.js';
 import { measuredPages, startDemoServer } from './demo.js';
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
@@ -125,10 +125,6 @@ const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 const answers = new Answers();
 
@@ -170,7 +166,7 @@ try {
       (f) => !ONLY_FORM_FACTORS || ONLY_FORM_FACTORS.includes(f),
     );
     for (const formFactor of formFactors) {
-      const before = load();
+      const before = loadAverages();
       const runs: Measurement[] = [];
       for (let i = 0; i < RUNS; i++) runs.push(await measureWithRetries(target.url, formFactor, target.session));
       const pick = (f: (m: Measurement) => number) => median(runs.map(f));
@@ -189,7 +185,7 @@ try {
         pick((m) => m.mainThreadMs).toFixed(0),
         pick((m) => m.scriptingMs).toFixed(0),
         before,
-        load(),
+        loadAverages(),
       ]);
       console.log(`| ${rows.at(-1)?.join(' | ')} |`);
       for (const m of runs) console.log(`  costliest scripts (ms): ${m.costliestScripts.join(', ')}`);

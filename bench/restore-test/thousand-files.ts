@@ -6,13 +6,14 @@
 // call that fails fails the run, and no figures are printed.
 // `npx tsx bench/restore-test/thousand-files.ts`.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ResticExit, ResticRunner } from '../../apps/agent/src/restic.js';
 import { runRestoreTest, sampleFiles } from '../../apps/agent/src/restore-test.js';
 import { Answers } from '../answers.js';
-import { resticOn } from '../restic.js';
+import { loadAverages } from '../machine.js';
+import { keptUnder, resticOn } from '../restic.js';
 
 const FILES = Number(process.env.BENCH_RESTORE_TEST_FILES ?? 10_000);
 const SAMPLE = 1000;
@@ -33,21 +34,18 @@ const answers = new Answers();
 const counted = (exit: ResticExit, what: string) =>
   answers.outcome(`bare restic ${what}`, exit.code === 0, `exit code ${exit.code} ${exit.spawnError?.message ?? ''}`);
 
-function ensureRepository(): void {
-  const marker = join(ROOT, '.complete');
-  if (existsSync(marker)) return;
-  rmSync(ROOT, { recursive: true, force: true });
-  for (let i = 0; i < FILES; i++) {
-    if (i % PER_FOLDER === 0) mkdirSync(join(pathOf(i), '..'), { recursive: true });
-    writeFileSync(pathOf(i), randomBytes(FILE_BYTES));
-  }
-  restic(['init']);
-  const backup = ['backup', '--host', 'bench', '--tag', `task-${TASK_ID}`, DATA];
-  restic(backup);
-  for (let i = 0; i < 50; i++) writeFileSync(pathOf(i * 97), randomBytes(FILE_BYTES));
-  restic(backup);
-  writeFileSync(marker, '');
-}
+const ensureRepository = () =>
+  keptUnder(ROOT, () => {
+    for (let i = 0; i < FILES; i++) {
+      if (i % PER_FOLDER === 0) mkdirSync(join(pathOf(i), '..'), { recursive: true });
+      writeFileSync(pathOf(i), randomBytes(FILE_BYTES));
+    }
+    restic(['init']);
+    const backup = ['backup', '--host', 'bench', '--tag', `task-${TASK_ID}`, DATA];
+    restic(backup);
+    for (let i = 0; i < 50; i++) writeFileSync(pathOf(i * 97), randomBytes(FILE_BYTES));
+    restic(backup);
+  });
 
 /** A repeatable random source, so the bare restore restores the very files the test sampled. */
 const seeded = (seed: number) => () => {
@@ -114,11 +112,7 @@ async function bareRestore(seed: number, snapshotId: string) {
 }
 
 ensureRepository();
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-console.log(`load average before: ${load()}`);
+console.log(`load average before: ${loadAverages()}`);
 const rows: string[] = [];
 for (const [run, seed] of [
   ['first (cache cold)', 1],
@@ -134,7 +128,7 @@ for (const [run, seed] of [
   );
 }
 if (!answers.verdict('Restore test')) process.exit(1);
-console.log(`\n${FILES} files in the snapshot, ${SAMPLE} sampled (load average after: ${load()})\n`);
+console.log(`\n${FILES} files in the snapshot, ${SAMPLE} sampled (load average after: ${loadAverages()})\n`);
 console.log('| run | files tested | bytes | restore test | bare restic restore of the same files |');
 console.log('|---|---|---|---|---|');
 for (const row of rows) console.log(row);

@@ -8,7 +8,6 @@
 //   npx tsx bench/tasks/load.ts      (after bench/dashboard/seed.ts; BENCH_BUILD=0 to skip the build)
 
 import { readdirSync, readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { ROUTES, withPaging, withQuery } from '@portal/domain';
 import { Answers } from '../answers.js';
 import {
@@ -23,6 +22,7 @@ import {
   table,
 } from '../dashboard/common.js';
 import { buildIfWanted, get, signIn, startServer } from '../dashboard/server.js';
+import { loadAverages } from '../machine.js';
 
 const RUNS = 10_000;
 const MESSAGES = 100_000;
@@ -185,11 +185,7 @@ try {
     console.log(
       `CPU per page: server ${ms(cpu.server / pages)} ms, its PostgreSQL backends ${ms(cpu.database / pages)} ms (${pages} pages)`,
     );
-    console.log(
-      `load average after the run ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
-    );
+    console.log(`load average after the run ${loadAverages()}`);
   }
 } finally {
   await server.stop();

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { SIDEBARS } from '@portal/domain/testing/sidebars';
 import { expectAccessible, sidebarLabels, signIn, signOut } from './helpers';
 
 /** The sidebar of spec 002 §2.1 for each demo role, written out as the spec lists it. */
@@ -6,37 +7,25 @@ const ROLES = [
   {
     email: 'provider-admin@demo.test',
     title: 'Cloud Portal',
-    sidebar: ['Dashboard', 'Reseller Admin', 'Admin Area', 'Sign out'],
+    sidebar: SIDEBARS.providerAdmin,
   },
   {
     email: 'reseller-admin@demo.test',
     // A reseller and its customers (Contoso) see the reseller's brand name as the page title (002 §1).
     title: 'Northwind Cloud Backup',
-    sidebar: [
-      'Dashboard',
-      'Backup Packages',
-      'Account Settings',
-      'Notification Settings',
-      'Reseller Admin',
-      // Ours (issue 15): a reseller admin's own package templates and its customers' package requests.
-      'Package Templates',
-      'Package Requests',
-      'Billing',
-      'Support',
-      'Sign out',
-    ],
+    sidebar: SIDEBARS.directResellerSuperAdmin,
     // Northwind is a direct customer of the provider: billing and support apply, and it owes two invoices.
     invoicesDue: 2,
   },
   {
     email: 'super-admin@demo.test',
     title: 'Northwind Cloud Backup',
-    sidebar: ['Dashboard', 'Backup Packages', 'Account Settings', 'Notification Settings', 'Sign out'],
+    sidebar: SIDEBARS.customerSuperAdmin,
   },
   {
     email: 'customer-admin@demo.test',
     title: 'Northwind Cloud Backup',
-    sidebar: ['Dashboard', 'Backup Packages', 'Account Settings', 'Sign out'],
+    sidebar: SIDEBARS.customerAdmin,
   },
   {
     email: 'user@demo.test',

@@ -14,6 +14,7 @@ import {
   type AgentTask,
   addRunSummaries,
   isPanelBackupType,
+  listedTreeItem,
   PANEL_ACCOUNT_NAME,
   PANEL_MESSAGES,
   PANELS,
@@ -22,7 +23,6 @@ import {
   type TreeItem,
 } from '@portal/domain';
 import { failedRun, MessageBatcher, type ResticRunner, type RunEvent, type RunFinishedEvent } from './restic.js';
-import { treeItem } from './tree.js';
 
 /** One hosting account: what its backup saves (absolute paths that exist). */
 export interface PanelAccount {
@@ -97,7 +97,7 @@ export async function panelAccounts(type: PanelBackupType, root: string): Promis
 export async function panelTree(type: PanelBackupType, root: string): Promise<{ treeItems: TreeItem[] }> {
   const accounts = await panelAccounts(type, root);
   return {
-    treeItems: accounts.map((account) => treeItem(account.name, account.name, PANELS[type].itemType)),
+    treeItems: accounts.map((account) => listedTreeItem(account.name, account.name, PANELS[type].itemType)),
   };
 }
 

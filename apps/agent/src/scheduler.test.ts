@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentTask, type AgentToServer, agentToServerSchema } from '@portal/domain';
+import { halfwayProgress } from '@portal/domain/testing/agent-task';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Outbox } from './outbox.js';
 import type { RunEvent, RunFinishedEvent } from './restic.js';
@@ -52,16 +53,7 @@ class FakeBackups {
   }[] = [];
   backup = (task: AgentTask, runKey: string, emit: (e: RunEvent) => void, signal: AbortSignal) =>
     new Promise<RunFinishedEvent>((resolve) => {
-      emit({
-        type: 'runProgress',
-        runKey,
-        phase: 'TRANSFERRING_FILES',
-        percentage: 50,
-        currentItem: 1,
-        totalItems: 2,
-        bytesDone: 5,
-        bytesTotal: 10,
-      });
+      emit(halfwayProgress(runKey));
       const finish = (status: RunFinishedEvent['status'] = 'FINISHED_SUCCESS') =>
         resolve({
           type: 'runFinished',

@@ -5,33 +5,10 @@
  */
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import type { BackupItemType, TreeItem } from '@portal/domain';
+import { listedTreeItem, type TreeItem } from '@portal/domain';
 
 export interface TreeListing {
   treeItems: TreeItem[];
-}
-
-/** A tree item as listed: nothing selected; a directory's children not loaded yet, everything else a leaf. */
-export function treeItem(value: string, text: string, type: BackupItemType, flags: Partial<TreeItem> = {}): TreeItem {
-  const directory = type === 'DIRECTORY';
-  return {
-    value,
-    text,
-    type,
-    selected: false,
-    disabled: false,
-    excluded: false,
-    excludedByChoice: false,
-    permanentlyDisabled: false,
-    missing: false,
-    hidden: text.startsWith('.'),
-    leaf: !directory,
-    opened: false,
-    children: directory ? null : [],
-    windowsNetworkDrive: false,
-    icon: null,
-    ...flags,
-  };
 }
 
 /**
@@ -46,11 +23,11 @@ export async function listTree(path: string, includeHidden = true): Promise<Tree
     info = await stat(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') {
-      return { treeItems: [treeItem(dir, basename(dir) || dir, 'FILE', { missing: true })] };
+      return { treeItems: [listedTreeItem(dir, basename(dir) || dir, 'FILE', { missing: true })] };
     }
     throw error;
   }
-  if (!info.isDirectory()) return { treeItems: [treeItem(dir, basename(dir) || dir, 'FILE')] };
+  if (!info.isDirectory()) return { treeItems: [listedTreeItem(dir, basename(dir) || dir, 'FILE')] };
 
   const entries = await readdir(dir, { withFileTypes: true });
   const items: TreeItem[] = [];
@@ -72,7 +49,7 @@ export async function listTree(path: string, includeHidden = true): Promise<Tree
         continue; // vanished meanwhile
       }
     }
-    items.push(treeItem(full, entry.name, directory ? 'DIRECTORY' : 'FILE'));
+    items.push(listedTreeItem(full, entry.name, directory ? 'DIRECTORY' : 'FILE'));
   }
   items.sort((a, b) =>
     a.type === b.type ? (a.text < b.text ? -1 : a.text > b.text ? 1 : 0) : a.type === 'DIRECTORY' ? -1 : 1,

@@ -15,6 +15,7 @@ import {
 } from './agent-protocol.js';
 import { MESSAGES } from './messages.js';
 import { restartReconnectDelayMs, SERVICE_RESTART_CLOSE } from './service-restart.js';
+import { LINKING_MACHINE } from './testing/agent-task.js';
 
 describe('agent channel protocol (DESIGN §5–6)', () => {
   it('waits longer after each failed attempt, never more than a minute, with full jitter', () => {
@@ -73,16 +74,8 @@ describe('agent channel protocol (DESIGN §5–6)', () => {
 });
 
 describe('linking a machine (issue #5: password or one-time linking code)', () => {
-  const facts = {
-    name: 'alex-laptop',
-    osFamily: 'LINUX',
-    operatingSystem: 'Debian 12',
-    clientVersion: '1.0.0',
-    fingerprint: 'device-fingerprint-0001',
-    timeZone: 'Europe/London',
-  };
   const fieldsOf = (body: Record<string, unknown>) => {
-    const result = machineLinkRequestSchema.safeParse({ ...facts, ...body });
+    const result = machineLinkRequestSchema.safeParse({ ...LINKING_MACHINE, ...body });
     return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   };
 
@@ -123,10 +116,10 @@ describe('linking a machine (issue #5: password or one-time linking code)', () =
   });
 
   it('takes either e-mail and password or a linking code, never both and never neither', () => {
-    const code = machineLinkRequestSchema.parse({ ...facts, linkingCode: 'abcd-efgh-jk23' });
+    const code = machineLinkRequestSchema.parse({ ...LINKING_MACHINE, linkingCode: 'abcd-efgh-jk23' });
     expect(code.linkingCode).toBe('ABCDEFGHJK23');
     expect(machineLinkProof(code)).toEqual({ kind: 'code', code: 'ABCDEFGHJK23' });
-    const password = machineLinkRequestSchema.parse({ ...facts, email: 'a@b.c', password: 'pw' });
+    const password = machineLinkRequestSchema.parse({ ...LINKING_MACHINE, email: 'a@b.c', password: 'pw' });
     expect(machineLinkProof(password)).toEqual({ kind: 'password', email: 'a@b.c', password: 'pw' });
     // What the agent sends after its own parse parses again to the same request.
     expect(machineLinkRequestSchema.parse(code)).toEqual(code);

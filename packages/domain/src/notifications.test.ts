@@ -12,13 +12,8 @@ import {
 } from './notifications.js';
 
 const choices = {
+  ...defaultNotificationChoices('ROLE_CUSTOMER_USER'),
   runFailed: true,
-  runWarnings: false,
-  runMissed: false,
-  machineOffline: false,
-  quota: false,
-  verification: false,
-  summary: 'NONE',
   allMachines: false,
   machineIds: [3],
 };

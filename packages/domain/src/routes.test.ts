@@ -12,6 +12,7 @@ import {
   sidebarEntries,
 } from './routes.js';
 import { makeActor } from './testing/actors.js';
+import { SIDEBARS } from './testing/sidebars.js';
 
 // A customer of a reseller unless the test says otherwise.
 const actor = (overrides: Partial<Actor>): Actor => makeActor({ boltCustomer: false, ...overrides });
@@ -26,28 +27,17 @@ describe('sidebar entries (002 §2.1)', () => {
     [
       'provider admin: dashboard, reseller admin, admin area',
       { role: 'ROLE_BOLT_ADMIN_USER', customerId: null, resellerEnabled: true },
-      ['Dashboard', 'Reseller Admin', 'Admin Area', 'Sign out'],
+      SIDEBARS.providerAdmin,
     ],
     [
       'super admin of a direct reseller customer: every customer admin entry, billing and support',
       { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER', resellerEnabled: true, boltCustomer: true },
-      [
-        'Dashboard',
-        'Backup Packages',
-        'Account Settings',
-        'Notification Settings',
-        'Reseller Admin',
-        'Package Templates',
-        'Package Requests',
-        'Billing',
-        'Support',
-        'Sign out',
-      ],
+      SIDEBARS.directResellerSuperAdmin,
     ],
     [
       "super admin of a reseller's customer: no reseller admin, no billing or support",
       { role: 'ROLE_CUSTOMER_SUPER_ADMIN_USER' },
-      ['Dashboard', 'Backup Packages', 'Account Settings', 'Notification Settings', 'Sign out'],
+      SIDEBARS.customerSuperAdmin,
     ],
     [
       "a reseller's admin: its own package templates and requests, without the reseller settings",
@@ -59,12 +49,7 @@ describe('sidebar entries (002 §2.1)', () => {
   });
 
   it('admin: packages and account settings, support only for direct customers', () => {
-    expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }))).toEqual([
-      'Dashboard',
-      'Backup Packages',
-      'Account Settings',
-      'Sign out',
-    ]);
+    expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER' }))).toEqual(SIDEBARS.customerAdmin);
     expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', boltCustomer: true }))).toContain('Support');
     expect(labels(actor({ role: 'ROLE_CUSTOMER_ADMIN_USER', boltCustomer: true }))).not.toContain('Billing');
   });

@@ -72,6 +72,37 @@ export interface TreeItem {
 }
 
 /** The tree item as the agent sends it (002 §7.8 treeItems). */
+/**
+ * A tree item as the agent lists it: nothing selected or excluded, a directory's children not loaded yet and
+ * anything else a leaf, a dot-name hidden; `flags` says what else holds.
+ */
+export function listedTreeItem(
+  value: string,
+  text: string,
+  type: BackupItemType,
+  flags: Partial<TreeItem> = {},
+): TreeItem {
+  const directory = type === 'DIRECTORY';
+  return {
+    value,
+    text,
+    type,
+    selected: false,
+    disabled: false,
+    excluded: false,
+    excludedByChoice: false,
+    permanentlyDisabled: false,
+    missing: false,
+    hidden: text.startsWith('.'),
+    leaf: !directory,
+    opened: false,
+    children: directory ? null : [],
+    windowsNetworkDrive: false,
+    icon: null,
+    ...flags,
+  };
+}
+
 export const treeItemSchema: z.ZodType<TreeItem> = z.lazy(() =>
   z.object({
     value: z.string().min(1),

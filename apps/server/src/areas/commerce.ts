@@ -28,9 +28,8 @@ import { createWhmcsPurchaseBilling } from '../features/purchase/whmcs-billing.j
 import { createSignUpRepo } from '../features/signup/repo.js';
 import { registerSignUpRoutes } from '../features/signup/routes.js';
 import { createSignUpService } from '../features/signup/service.js';
-import { billingSyncJob } from '../jobs/billing-sync.js';
 import { deletionJob } from '../jobs/deletion-job.js';
-import { paidInvoicesJob } from '../jobs/paid-invoices.js';
+import { passJob } from '../jobs/passes.js';
 import type { Accounts } from './accounts.js';
 import type { AreaContext } from './context.js';
 import type { MachinesArea } from './machines.js';
@@ -70,7 +69,7 @@ export function wireCommerce(
   registerBillingServerRoutes(app, {
     servers: createBillingServerService({ db, secrets, client: { guard } }),
   });
-  runner.add(billingSyncJob({ syncAll: () => billing.syncAll() }));
+  runner.add(passJob('billing-sync', () => billing.syncAll()));
 
   // Customer administration and the customer account page; a deletion finishes in the background job.
   const customersRepo = createCustomersRepo(db);
@@ -177,7 +176,7 @@ export function wireCommerce(
     warn: (message, detail) => ctx.log.warn(detail, message),
     now,
   });
-  runner.add(paidInvoicesJob({ check: paidInvoices }));
+  runner.add(passJob('paid-invoices', () => paidInvoices.checkAll()));
 
   return { billing, packagesRepo, packageQuota };
 }

@@ -70,11 +70,8 @@ import { createVerificationReportService } from '../features/verification-report
 import { deletionJob } from '../jobs/deletion-job.js';
 import { liveSessionsJob } from '../jobs/live-sessions.js';
 import { missedRunsJob } from '../jobs/missed-runs.js';
-import { restoreTestsJob } from '../jobs/restore-tests.js';
-import { runStallsJob } from '../jobs/run-stalls.js';
+import { passJob } from '../jobs/passes.js';
 import { stalePresenceJob } from '../jobs/stale-presence.js';
-import { verificationJob } from '../jobs/verification.js';
-import { verificationReportJob } from '../jobs/verification-report.js';
 import { resticHasRepair } from '../platform/restic.js';
 import type { Accounts } from './accounts.js';
 import type { AreaContext } from './context.js';
@@ -265,14 +262,14 @@ export async function wireMachines(
   registerRealtimeCommandRoutes(app, { realtime });
   registerFileSearchRoutes(app, { fileSearch });
   registerRestoreTestRoutes(app, { restoreTests });
-  runner.add(restoreTestsJob({ restoreTests }));
+  runner.add(passJob('restore-tests', () => restoreTests.runScheduled()));
   registerVerificationRoutes(app, { verification });
-  const verificationRuns = runner.add(verificationJob({ verification }));
+  const verificationRuns = runner.add(passJob('verification', () => verification.sweepOverdue()));
   app.decorate('verification', { runOnce: () => verificationRuns.runOnce() });
   // The verification report (issue 32 item 4): its downloads and the monthly mail of the customers that opted in.
   const verificationReport = createVerificationReportService({ db, repo: createVerificationReportRepo(db), now });
   registerVerificationReportRoutes(app, { verificationReport });
-  runner.add(verificationReportJob({ verificationReport }));
+  runner.add(passJob('verification-report', () => verificationReport.monthlyPass()));
   registerMachineAuthRoutes(app, {
     credentials,
     disconnectMachine: (machineId) => live.disconnectMachine(machineId),
@@ -358,7 +355,7 @@ export async function wireMachines(
     onStalled: (run) => void live.publishToRunsQueue(run.machineId, taskRunChanged(run.taskId, run.id)),
     now,
   });
-  const runStallJob = runner.add(runStallsJob({ stalls: runStalls }));
+  const runStallJob = runner.add(passJob('run-stalls', () => runStalls.pass()));
   app.decorate('runStalls', { runOnce: () => runStallJob.runOnce() });
   runner.add(missedRunsJob({ backupState }));
   runner.add(

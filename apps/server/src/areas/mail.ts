@@ -5,8 +5,8 @@ import { registerMailFailureRoutes } from '../features/mail-failures/routes.js';
 import { createNotificationsRepo } from '../features/notifications/repo.js';
 import { registerNotificationSettingsRoutes } from '../features/notifications/routes.js';
 import { createNotificationEvents, createNotificationSettingsService } from '../features/notifications/service.js';
-import { mailDeliveryJob, sentMailCleanupJob } from '../jobs/mail-delivery.js';
-import { notificationsJob } from '../jobs/notifications.js';
+import { mailDeliveryJob } from '../jobs/mail-delivery.js';
+import { passJob } from '../jobs/passes.js';
 import { createMailBrands } from '../mail/brand.js';
 import { createMailDelivery } from '../mail/delivery.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -29,7 +29,7 @@ export function wireMail(ctx: AreaContext, deps: { mailer: Mailer; mailSink?: Ma
     queued: () => deliveryJob.kick(),
   });
   const deliveryJob = ctx.runner.add(mailDeliveryJob({ delivery, everyMs: config.mailDeliveryIntervalMs }));
-  ctx.runner.add(sentMailCleanupJob({ delivery }));
+  ctx.runner.add(passJob('sent-mail-cleanup', () => delivery.deleteOldSent()));
   app.decorate('mailDelivery', { runOnce: () => deliveryJob.runOnce() });
   registerMailFailureRoutes(app, { repo: createMailFailuresRepo(db) });
   if (config.demo && deps.mailSink) registerDemoMailRoutes(app, deps.mailSink);
@@ -39,7 +39,12 @@ export function wireMail(ctx: AreaContext, deps: { mailer: Mailer; mailSink?: Ma
   registerNotificationSettingsRoutes(app, {
     settings: createNotificationSettingsService({ db, repo: createNotificationsRepo(db) }),
   });
-  ctx.runner.add(notificationsJob({ events: notificationEvents }));
+  ctx.runner.add(
+    passJob('notifications', async () => ({
+      offline: await notificationEvents.offlinePass(),
+      summaries: await notificationEvents.summaryPass(),
+    })),
+  );
 
   /** Wakes the delivery job after a feature queued mail itself (enqueueMails in its own transaction). */
   const queued = () => deliveryJob.kick();

@@ -29,10 +29,8 @@ import { createMachineStorageKeys } from '../features/storage-locations/machine-
 import { registerStorageLocationRoutes } from '../features/storage-locations/routes.js';
 import { createStorageLocationService } from '../features/storage-locations/service.js';
 import { createS3ReplacementScan, createTamperingService } from '../features/storage-tampering/service.js';
-import { dataChecksJob } from '../jobs/data-checks.js';
 import { migrationLeasesJob, migrationsJob } from '../jobs/migrations.js';
-import { restoreDeletionsJob } from '../jobs/restore-deletions.js';
-import { retentionJob } from '../jobs/retention.js';
+import { passJob } from '../jobs/passes.js';
 import { s3ReplacementsJob } from '../jobs/s3-replacements.js';
 import { createStorageAccess } from '../storage/access.js';
 import { createStorageAccessRepo } from '../storage/access-repo.js';
@@ -128,7 +126,7 @@ export function wireStorage(
     messages: agentEventsRepo,
     now,
   });
-  const retentionRuns = runner.add(retentionJob({ retention }));
+  const retentionRuns = runner.add(passJob('retention', () => retention.runPending()));
 
   // Guard rails (issue 32): unusual runs hold retention until acknowledged; the retention preview and pinning.
   const guardrails = createGuardrailsService({
@@ -158,7 +156,7 @@ export function wireStorage(
     replacements: s3Replacements,
     now,
   });
-  const dataCheckRuns = runner.add(dataChecksJob({ checks: dataChecks }));
+  const dataCheckRuns = runner.add(passJob('data-checks', () => dataChecks.runPending()));
   app.decorate('dataChecks', { runOnce: () => dataCheckRuns.runOnce() });
 
   // Seed loading (issue #5): restic copy of a shipped seed into a machine's repository on the embedded storage.
@@ -191,7 +189,7 @@ export function wireStorage(
     askAgent: (machineId, command) => live.ask(machineId, command),
   });
   registerRestoreRoutes(app, { restore, toMachine });
-  runner.add(restoreDeletionsJob({ restore }));
+  runner.add(passJob('restore-deletions', () => restore.resumeDeletions()));
 
   // Storage accounts (issue 16): accounts, buckets with policy info, storage users and keys. The same providers as
   // the portal's own storage access: an edited account's provider is forgotten for both.

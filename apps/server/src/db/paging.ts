@@ -1,6 +1,6 @@
 import type { Paging } from '@portal/domain';
-import { count, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { and, count, inArray, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.js';
 
 /** The rows before a zero-based page (000 §7). */
@@ -37,3 +37,22 @@ export const selectPage = <R>(ordered: OrderedQuery<R>, countQuery: CountQuery, 
 /** The number of a table's rows that match, as the total of a page. */
 export const countOf = (db: Executor, table: PgTable, where: SQL | undefined) =>
   db.select({ total: count() }).from(table).where(where);
+
+/**
+ * How many rows of `key`'s table each of a page's ids has (those `where` keeps), in one grouped query on the key's
+ * index; an id with none is absent from the answer.
+ */
+export async function countsPer(
+  db: Executor,
+  key: PgColumn,
+  ids: readonly number[],
+  where: SQL | undefined,
+): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ key, n: count() })
+    .from(key.table)
+    .where(and(inArray(key, [...ids]), where))
+    .groupBy(key);
+  return new Map(rows.flatMap((row) => (row.key === null ? [] : [[Number(row.key), Number(row.n)] as const])));
+}

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { PgSelect } from 'drizzle-orm/pg-core';
+import type { PgSelect, PgSelectBase, SelectedFields } from 'drizzle-orm/pg-core';
+import type { Executor } from './client.js';
 import { backupPackages, buckets, storageAccounts, storageLocations } from './schema/index.js';
 
 /**
@@ -19,3 +20,26 @@ export const joinLocationStorage = <T extends PgSelect>(query: T) =>
  */
 export const joinPackageStorage = <T extends PgSelect>(query: T) =>
   joinLocationStorage(query.innerJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId)));
+
+/** The join chain below on any fields: what it makes nullable. */
+const packagesJoinedToStorage = (db: Executor, fields: SelectedFields) =>
+  db
+    .select(fields)
+    .from(backupPackages)
+    .leftJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
+    .leftJoin(buckets, eq(buckets.id, storageLocations.bucketId))
+    .leftJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId));
+
+/**
+ * Selects `fields` from backup_packages left-joined to where each package keeps its data: its storage location,
+ * the location's bucket and the bucket's account, null for a package without a location. Typed as a plain query
+ * of the caller's fields with those tables nullable (drizzle cannot join on a query of generic fields, nor type
+ * a dynamic query's left joins nullable); the caller joins and filters further.
+ */
+export const selectPackagesWithStorage = <Fields extends SelectedFields>(db: Executor, fields: Fields) =>
+  packagesJoinedToStorage(db, fields) as unknown as PgSelectBase<
+    'backup_packages',
+    Fields,
+    'partial',
+    ReturnType<typeof packagesJoinedToStorage>['_']['nullabilityMap']
+  >;

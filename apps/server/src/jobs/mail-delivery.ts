@@ -15,14 +15,3 @@ export function mailDeliveryJob(deps: { delivery: Pick<MailDelivery, 'deliverDue
     run: () => deps.delivery.deliverDue(),
   };
 }
-
-/** Sent mails past their keeping time are cleared at start and every hour. */
-export function sentMailCleanupJob(deps: { delivery: Pick<MailDelivery, 'deleteOldSent'> }): Job<number> {
-  return {
-    name: 'sent-mail-cleanup',
-    everyMs: 3_600_000,
-    atStart: true,
-    timeoutMs: 60_000,
-    run: () => deps.delivery.deleteOldSent(),
-  };
-}

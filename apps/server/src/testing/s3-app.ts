@@ -1,7 +1,8 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { ROUTES, type StorageAccountDetail, type StorageLocationRow } from '@portal/domain';
 import { eq } from 'drizzle-orm';
-import { backupPackages } from '../db/schema/index.js';
+import { expect } from 'vitest';
+import { auditEvents, backupPackages, repositoryCheckStates, repositoryDataChecks } from '../db/schema/index.js';
 import { createMachineStorageKeys } from '../features/storage-locations/machine-keys.js';
 import { createSecretBox } from '../secrets.js';
 import type { FolderAccess } from '../storage/provider.js';
@@ -81,3 +82,41 @@ export const s3ClientWith = (rgw: Rgw, env: Record<string, string>) =>
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 1,
   });
+
+/**
+ * A data check of the machine's repository now: the job runs (starting the rotation), the machine's check is made
+ * due and the job runs again. Answers the machine's checks, oldest first.
+ */
+export async function checkDataNow(t: TestApp, machineId: number) {
+  const db = t.database.db;
+  await t.app.dataChecks.runOnce();
+  await db
+    .update(repositoryCheckStates)
+    .set({ dueAt: new Date(t.clock.now.getTime() - 1000) })
+    .where(eq(repositoryCheckStates.backupMachineId, machineId));
+  await t.app.dataChecks.runOnce();
+  return db
+    .select()
+    .from(repositoryDataChecks)
+    .where(eq(repositoryDataChecks.backupMachineId, machineId))
+    .orderBy(repositoryDataChecks.id);
+}
+
+/**
+ * What an S3 object a machine replaced leaves, whoever put it back: one audit record of customer A's machine and
+ * one mail to the provider. Answers the mails for the caller's own look at them.
+ */
+export async function expectOneReplacementAlert(t: TestApp, tenants: Tenants, machineId: number) {
+  const rows = await t.database.db.select().from(auditEvents).where(eq(auditEvents.type, 'STORAGE_TAMPERING_REFUSED'));
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({
+    customerId: tenants.customerA.customerId,
+    subjectId: machineId,
+    detail: expect.objectContaining({ action: 'overwrite', storage: 'S3', attemptsInBurst: 1 }),
+  });
+  await t.app.mailDelivery.runOnce();
+  const mails = t.mails.list().filter((m) => m.subject.startsWith('Backups attacked'));
+  expect(mails).toHaveLength(1);
+  expect(mails[0]?.to).toContain(tenants.providerAdmin.email);
+  return mails;
+}

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
 import type { FieldValues, Path, Resolver, UseFormReturn } from 'react-hook-form';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -59,6 +60,20 @@ export function useSubmitForm<F extends FieldValues, S extends z.ZodType, V, T>(
   });
   const submitting = form.formState.isSubmitting;
   return { form, field: { form, idPrefix }, onSubmit, submitting, globalErrors, clearErrors };
+}
+
+/**
+ * A form of stored settings on a page: it starts from them, sends what the schema makes of the fields, and starts
+ * again from them whenever they come back changed (its own save refreshed them, or another did).
+ */
+export function useSettingsForm<F extends FieldValues, S extends z.ZodType, T>(
+  settings: F,
+  options: Omit<SubmitFormOptions<F, S, z.output<S>, T>, 'defaults' | 'variables'>,
+) {
+  const submitForm = useSubmitForm({ ...options, defaults: () => settings, variables: (payload) => payload });
+  const { form } = submitForm;
+  useEffect(() => form.reset(settings), [form, settings]);
+  return submitForm;
 }
 
 export interface FormDialogOptions<F extends FieldValues, S extends z.ZodType, V, T>

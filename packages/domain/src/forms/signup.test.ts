@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../messages.js';
 import { errorsOf } from '../testing/form-errors.js';
-import { FILLED_USER_FORM } from '../testing/user-form.js';
+import { EMPTY_USER_FORM_MESSAGES, FILLED_USER_FORM } from '../testing/user-form.js';
 import { newSignUpForm, SIGN_UP_FORM_LABELS, signUpSchema } from './signup.js';
 
 const form = {
@@ -20,12 +20,7 @@ describe('sign-up form (ours; the user form rules of 002 §5.1)', () => {
 
   it('an empty form: every required field with the user form messages, and the package choice', () => {
     expect(errorsOf(signUpSchema([7]).safeParse(newSignUpForm()))).toEqual({
-      firstName: 'First name is required',
-      surname: 'Surname is required',
-      email: 'Email is required',
-      contactNumber: 'Contact number is required',
-      password: 'Password is required',
-      confirmPassword: 'Confirm password is required',
+      ...EMPTY_USER_FORM_MESSAGES,
       templateId: MESSAGES.signUp.chooseTemplate,
     });
     expect(MESSAGES.signUp.chooseTemplate).toBe('Must choose a backup package');

@@ -1,5 +1,5 @@
-/** Test-only builder of the task as the server sends it to its agent (agent-protocol.ts). */
-import type { AgentTask } from '../agent-protocol.js';
+/** Test-only builders of what the server and its agent say (agent-protocol.ts): the task, a linking machine. */
+import type { AgentTask, AgentToServer } from '../agent-protocol.js';
 
 /** An ACTIVE files-and-folders task with nothing chosen, no limits and no retention; `overrides` on top. */
 export function makeTask(overrides: Partial<AgentTask> = {}): AgentTask {
@@ -28,3 +28,25 @@ export function makeTask(overrides: Partial<AgentTask> = {}): AgentTask {
     ...overrides,
   };
 }
+
+/** What a Debian laptop says of itself when it asks to be linked (without the password or code it links with). */
+export const LINKING_MACHINE = {
+  name: 'alex-laptop',
+  osFamily: 'LINUX',
+  operatingSystem: 'Debian 12',
+  clientVersion: '1.0.0',
+  fingerprint: 'device-fingerprint-0001',
+  timeZone: 'Europe/London',
+} as const;
+
+/** A run's progress halfway through its files (one of two items, 5 of 10 bytes). */
+export const halfwayProgress = (runKey: string): Extract<AgentToServer, { type: 'runProgress' }> => ({
+  type: 'runProgress',
+  runKey,
+  phase: 'TRANSFERRING_FILES',
+  percentage: 50,
+  currentItem: 1,
+  totalItems: 2,
+  bytesDone: 5,
+  bytesTotal: 10,
+});

@@ -1,6 +1,6 @@
-/** Test-only builders of a run as the run API answers it (tasks.ts TaskActionRow, run-report.ts). */
+/** Test-only builders of a run as the run API answers it (tasks.ts, run-report.ts) and of a task's abilities. */
 import type { RunReport, RunSummary } from '../run-report.js';
-import type { TaskActionRow } from '../tasks.js';
+import type { TaskAbilities, TaskActionRow } from '../tasks.js';
 
 /** A report with nothing in it: an older agent's run, or one that failed before restic ran; `overrides` on top. */
 export const makeRunReport = (overrides: Partial<RunReport> = {}): RunReport => ({
@@ -44,3 +44,15 @@ export const makeTaskAction = (overrides: Partial<TaskActionRow> = {}): TaskActi
   smallerThanUsual: false,
   ...overrides,
 });
+
+/** A task page's abilities when the caller may do everything with an active task (the pause toggle pauses). */
+export const EVERY_TASK_ABILITY = {
+  runNow: true,
+  pauseToggleTarget: 'PAUSED',
+  togglePause: true,
+  edit: true,
+  deleteable: true,
+  cancelActions: true,
+  manageSnapshots: true,
+  restore: true,
+} as const satisfies Partial<TaskAbilities>;

@@ -1,29 +1,18 @@
 /** Test-only builders of tree items (002 §3) for the tree tests. */
-import type { TreeItem } from '../tree.js';
+import { listedTreeItem, type TreeItem } from '../tree.js';
 import type { TreeEntry } from './random-tree.js';
 
 /** A tree item as the agent would send it: nothing selected, children not loaded for a folder. */
 export function treeItem(value: string, overrides: Partial<TreeItem> = {}): TreeItem {
   const separator = value.includes('\\') ? '\\' : '/';
   const isFile = overrides.type === 'FILE';
-  return {
-    value,
-    text: value.split(separator).filter(Boolean).pop() ?? value,
-    type: 'DIRECTORY',
-    selected: false,
-    disabled: false,
-    excluded: false,
-    excludedByChoice: false,
-    permanentlyDisabled: false,
-    missing: false,
+  const text = value.split(separator).filter(Boolean).pop() ?? value;
+  return listedTreeItem(value, text, 'DIRECTORY', {
     hidden: false,
     leaf: isFile,
-    opened: false,
     children: isFile ? [] : null,
-    windowsNetworkDrive: false,
-    icon: null,
     ...overrides,
-  };
+  });
 }
 
 export const file = (value: string, overrides: Partial<TreeItem> = {}) =>

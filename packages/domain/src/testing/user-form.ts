@@ -7,3 +7,13 @@ export const FILLED_USER_FORM = {
   password: 'long enough',
   confirmPassword: 'long enough',
 };
+
+/** What an empty user form is told, field by field (the sign-up form adds its package choice). */
+export const EMPTY_USER_FORM_MESSAGES = {
+  firstName: 'First name is required',
+  surname: 'Surname is required',
+  email: 'Email is required',
+  contactNumber: 'Contact number is required',
+  password: 'Password is required',
+  confirmPassword: 'Confirm password is required',
+};

@@ -164,7 +164,7 @@ export const packageRequests = pgTable(
     whmcsInvoiceId: integer('whmcs_invoice_id'),
     /**
      * When the paid-invoice check found the invoice paid and claimed the request for approval: claimed once,
-     * so the approval is asked for once even with several instances checking (jobs/paid-invoices.ts).
+     * so the approval is asked for once even with several instances checking (jobs/passes.ts, 'paid-invoices').
      */
     whmcsInvoicePaidAt: ts('whmcs_invoice_paid_at'),
     /** What the approval linked (000 §3 storage item), kept for the record. */

@@ -32,6 +32,14 @@ const customerRow = async (id: number) =>
 const taskRow = async (id: number) =>
   (await ctx.database.db.select().from(backupTasks).where(eq(backupTasks.id, id)))[0];
 
+/** A machine on a new package of the customer with one task (`task` on top of the fixture's): their ids. */
+const machineWithTask = async (customerId: number, task: Parameters<typeof ctx.fixtures.task>[1] = {}) => {
+  const packageId = await ctx.fixtures.package(customerId);
+  const machineId = await ctx.fixtures.machine(packageId);
+  const id = (await service.createTask(ctx.fixtures.task(machineId, task))) as number;
+  return { packageId, machineId, id };
+};
+
 describe('backup state: each operation keeps the read model', () => {
   it('a new task counts as never run, and its runs move the machine and customer status', async () => {
     const customerId = ctx.tenants.customerB.customerId;
@@ -64,11 +72,9 @@ describe('backup state: each operation keeps the read model', () => {
   });
 
   it('a missed execution shows until the next run starts', async () => {
-    const packageId = await ctx.fixtures.package(ctx.tenants.customerB.customerId);
-    const machineId = await ctx.fixtures.machine(packageId);
-    const id = (await service.createTask(
-      ctx.fixtures.task(machineId, { statusOfLastRun: 'FINISHED_SUCCESS' }),
-    )) as number;
+    const { machineId, id } = await machineWithTask(ctx.tenants.customerB.customerId, {
+      statusOfLastRun: 'FINISHED_SUCCESS',
+    });
     await service.updateTask(id, { lastExecutionMissed: true });
     expect((await taskRow(id))?.displayStatus).toBe('MISSED');
     expect((await machineRow(machineId))?.taskStatus).toBe('MISSED_TASKS');
@@ -79,9 +85,7 @@ describe('backup state: each operation keeps the read model', () => {
   });
 
   it('pausing a task ignores it; a machine of only paused tasks has no runnable tasks', async () => {
-    const packageId = await ctx.fixtures.package(ctx.tenants.customerB.customerId);
-    const machineId = await ctx.fixtures.machine(packageId);
-    const id = (await service.createTask(ctx.fixtures.task(machineId))) as number;
+    const { machineId, id } = await machineWithTask(ctx.tenants.customerB.customerId);
     const versionBefore = (await taskRow(id))?.version ?? 0;
     await service.updateTask(id, { status: 'PAUSED' });
     expect((await taskRow(id))?.displayStatus).toBe('NOT_RUNNABLE');
@@ -94,9 +98,7 @@ describe('backup state: each operation keeps the read model', () => {
 
   it('suspending a machine, a package or a customer makes their tasks not runnable, and back', async () => {
     const customerId = ctx.tenants.customerA.customerId;
-    const packageId = await ctx.fixtures.package(customerId);
-    const machineId = await ctx.fixtures.machine(packageId);
-    const id = (await service.createTask(ctx.fixtures.task(machineId, { statusOfLastRun: 'FAILED' }))) as number;
+    const { packageId, machineId, id } = await machineWithTask(customerId, { statusOfLastRun: 'FAILED' });
     expect((await machineRow(machineId))?.taskStatus).toBe('FAILED_TASKS');
 
     await service.setMachineStatus(machineId, 'SUSPENDED');

@@ -17,7 +17,7 @@ import {
   users,
 } from '../../db/schema/index.js';
 import { managedCustomersCondition } from '../../db/scope.js';
-import { joinLocationStorage } from '../../db/storage-joins.js';
+import { joinLocationStorage, selectPackagesWithStorage } from '../../db/storage-joins.js';
 import { machinePlacesWhere } from '../local-storage/repo.js';
 import { packageRowColumns } from '../packages/repo.js';
 
@@ -172,31 +172,26 @@ export function createCustomersRepo(db: Executor) {
 
     /** A page of the customer's packages (002 §3 'as listed under a customer'), by name on its index. */
     packagePage(customerId: number, page: Paging) {
-      const packages = db
-        .select({
-          ...packageRowColumns,
-          usedBytes:
-            sql<number>`(select coalesce(sum(${backupMachines.usedSpaceBytes}), 0)::bigint from ${backupMachines} where ${backupMachines.backupPackageId} = ${backupPackages.id})`.mapWith(
-              Number,
-            ),
-          // A machine being deleted no longer counts (as in the users' tables); its data does until it is gone.
-          numberOfBackupMachines: sql<number>`(select count(*)::int from ${backupMachines} where ${backupMachines.backupPackageId} = ${backupPackages.id} and not ${backupMachines.beingDeleted})`,
-          numberOfChildCustomerPackages: sql<number>`(select count(*)::int from ${backupPackages} as child where child.parent_reseller_package_id = ${backupPackages.id})`,
-          storageAccountId: storageAccounts.id,
-          storageAccountName: storageAccounts.name,
-          whmcsServiceId: backupPackages.whmcsServiceId,
-          billingServer: {
-            whmcsHost: billingServers.whmcsHost,
-            whmcsPort: billingServers.whmcsPort,
-            whmcsPath: billingServers.whmcsPath,
-          },
-        })
-        .from(backupPackages)
+      const packages = selectPackagesWithStorage(db, {
+        ...packageRowColumns,
+        usedBytes:
+          sql<number>`(select coalesce(sum(${backupMachines.usedSpaceBytes}), 0)::bigint from ${backupMachines} where ${backupMachines.backupPackageId} = ${backupPackages.id})`.mapWith(
+            Number,
+          ),
+        // A machine being deleted no longer counts (as in the users' tables); its data does until it is gone.
+        numberOfBackupMachines: sql<number>`(select count(*)::int from ${backupMachines} where ${backupMachines.backupPackageId} = ${backupPackages.id} and not ${backupMachines.beingDeleted})`,
+        numberOfChildCustomerPackages: sql<number>`(select count(*)::int from ${backupPackages} as child where child.parent_reseller_package_id = ${backupPackages.id})`,
+        storageAccountId: storageAccounts.id,
+        storageAccountName: storageAccounts.name,
+        whmcsServiceId: backupPackages.whmcsServiceId,
+        billingServer: {
+          whmcsHost: billingServers.whmcsHost,
+          whmcsPort: billingServers.whmcsPort,
+          whmcsPath: billingServers.whmcsPath,
+        },
+      })
         .innerJoin(customers, eq(customers.id, backupPackages.customerId))
         .leftJoin(billingServers, eq(billingServers.id, customers.whmcsServerId))
-        .leftJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
-        .leftJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-        .leftJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
         .where(livePackagesOf(customerId))
         .orderBy(asc(backupPackages.name), asc(backupPackages.id));
       return selectPage(packages, () => countOf(db, backupPackages, livePackagesOf(customerId)), page);

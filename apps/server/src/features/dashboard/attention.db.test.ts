@@ -6,6 +6,7 @@ import {
   ROUTES,
   taskUrl,
 } from '@portal/domain';
+import { NO_ATTENTION } from '@portal/domain/testing/attention';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, backupTasks, taskActions } from '../../db/schema/index.js';
@@ -184,15 +185,7 @@ describe('needs attention', () => {
     const empty = await attention(as.userB);
     expect(empty).toEqual({
       items: [],
-      counts: {
-        TASK_FAILED: 0,
-        TASK_MISSED: 0,
-        RUN_STALLED: 0,
-        OVER_QUOTA: 0,
-        MACHINE_OFFLINE: 0,
-        VERIFICATION_FAILED: 0,
-        VERIFICATION_OVERDUE: 0,
-      },
+      counts: NO_ATTENTION,
       hasMachines: false,
     });
     expect((await new TestClient(ctx.t.app).json('GET', ROUTES.dashboard.attention.build())).statusCode).toBe(401);

@@ -128,12 +128,17 @@ function tally<R extends { n: number }, K extends string>(
 
 const totalOf = (rows: readonly { n: number }[]) => rows.reduce((total, row) => total + row.n, 0);
 
+/** What the customers' and the machines' counts both start with: the total, and by their tasks' aggregate status. */
+const byTaskStatus = (groups: readonly { taskStatus: AggregateTaskStatus; n: number }[]) => ({
+  total: totalOf(groups),
+  taskStatus: tally(groups, AGGREGATE_TASK_STATUSES, (g) => g.taskStatus),
+});
+
 export function presentCustomerCounts(
   groups: readonly { taskStatus: AggregateTaskStatus; displayStatus: CustomerStatus; n: number }[],
 ): DashboardCustomerCounts {
   return {
-    total: totalOf(groups),
-    taskStatus: tally(groups, AGGREGATE_TASK_STATUSES, (g) => g.taskStatus),
+    ...byTaskStatus(groups),
     statusGroup: tally(groups, CUSTOMER_STATUS_GROUPS, (g) => customerStatusGroup(g.displayStatus)),
   };
 }
@@ -142,8 +147,7 @@ export function presentMachineCounts(
   groups: readonly { taskStatus: AggregateTaskStatus; status: MachineStatus; n: number }[],
 ): DashboardMachineCounts {
   return {
-    total: totalOf(groups),
-    taskStatus: tally(groups, AGGREGATE_TASK_STATUSES, (g) => g.taskStatus),
+    ...byTaskStatus(groups),
     status: tally(groups, MACHINE_STATUSES, (g) => g.status),
   };
 }

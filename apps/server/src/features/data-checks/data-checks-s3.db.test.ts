@@ -11,13 +11,14 @@ import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/clien
 import { ROUTES, type StorageAccountDetail, type StorageLocationRow } from '@portal/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupPackages, repositoryCheckStates, repositoryDataChecks } from '../../db/schema/index.js';
+import { backupPackages } from '../../db/schema/index.js';
 import { processEnvFor } from '../../storage/s3.js';
 import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
 import { resultOf, signedInAs } from '../../testing/envelope.js';
 import { createTenants, type Tenants } from '../../testing/fixtures.js';
 import { type Rgw, startedRgw } from '../../testing/rgw.js';
+import { checkDataNow } from '../../testing/s3-app.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
 
 let tmp = '';
@@ -83,19 +84,7 @@ describe('data checks on S3 (Ceph RGW)', () => {
     const packs = (listed.Contents ?? []).map((o) => ({ key: o.Key ?? '', size: o.Size ?? 0 }));
     expect(packs.length).toBeGreaterThan(0);
 
-    const checkNow = async () => {
-      await t.app.dataChecks.runOnce();
-      await db()
-        .update(repositoryCheckStates)
-        .set({ dueAt: new Date(t.clock.now.getTime() - 1000) })
-        .where(eq(repositoryCheckStates.backupMachineId, machineId));
-      await t.app.dataChecks.runOnce();
-      return db()
-        .select()
-        .from(repositoryDataChecks)
-        .where(eq(repositoryDataChecks.backupMachineId, machineId))
-        .orderBy(repositoryDataChecks.id);
-    };
+    const checkNow = () => checkDataNow(t, machineId);
     const [passed] = await checkNow();
     expect(passed).toMatchObject({ subset: '1/1', outcome: 'PASSED', errors: [] });
     expect(passed?.bytesRead).toBe(packs.reduce((sum, p) => sum + p.size, 0));

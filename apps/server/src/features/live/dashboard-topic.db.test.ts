@@ -6,6 +6,7 @@ import {
   dashboardChangeSchema,
   ROUTES,
 } from '@portal/domain';
+import { halfwayProgress } from '@portal/domain/testing/agent-task';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFinished } from '../../testing/agent-events.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
@@ -104,17 +105,7 @@ describe('the dashboard topic', () => {
 
     // Progress alone does not change a dashboard row: no message for it.
     provider.clear();
-    const progress: AgentToServer = {
-      type: 'runProgress',
-      runKey: 'k1',
-      phase: 'TRANSFERRING_FILES',
-      percentage: 50,
-      currentItem: 1,
-      totalItems: 2,
-      bytesDone: 5,
-      bytesTotal: 10,
-    };
-    expect(await send(machine, progress)).toBe(true);
+    expect(await send(machine, halfwayProgress('k1'))).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(provider.machineIds().size).toBe(0);
 

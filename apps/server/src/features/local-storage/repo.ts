@@ -1,6 +1,7 @@
 import { eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { backupMachines, backupPackages, buckets, storageAccounts, storageLocations } from '../../db/schema/index.js';
+import { selectPackagesWithStorage } from '../../db/storage-joins.js';
 import { repositoryDir } from './paths.js';
 
 /** Where a machine's repository lives, as its package → storage location → bucket → account say. */
@@ -12,18 +13,13 @@ export interface MachinePlace {
 
 /** Where the machines matching `where` keep their repositories (one query, whatever their number). */
 export async function machinePlacesWhere(db: Executor, where: SQL): Promise<MachinePlace[]> {
-  const rows = await db
-    .select({
-      machineId: backupMachines.id,
-      bucket: buckets.name,
-      subfolder: storageLocations.subfolder,
-      accountType: storageAccounts.type,
-    })
-    .from(backupMachines)
-    .innerJoin(backupPackages, eq(backupPackages.id, backupMachines.backupPackageId))
-    .leftJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
-    .leftJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-    .leftJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
+  const rows = await selectPackagesWithStorage(db, {
+    machineId: backupMachines.id,
+    bucket: buckets.name,
+    subfolder: storageLocations.subfolder,
+    accountType: storageAccounts.type,
+  })
+    .innerJoin(backupMachines, eq(backupMachines.backupPackageId, backupPackages.id))
     .where(where);
   return rows.map((row) => ({
     machineId: row.machineId,

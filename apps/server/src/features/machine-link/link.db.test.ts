@@ -1,4 +1,5 @@
 import { type MachineLinkResult, MESSAGES, ROUTES } from '@portal/domain';
+import { LINKING_MACHINE } from '@portal/domain/testing/agent-task';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, backupPackages, users } from '../../db/schema/index.js';
@@ -17,12 +18,7 @@ let secondPackageA: number;
 const device = (overrides: Record<string, unknown> = {}) => ({
   email: tenants.customerA.user.email,
   password: FIXTURE_PASSWORD,
-  name: 'alex-laptop',
-  osFamily: 'LINUX',
-  operatingSystem: 'Debian 12',
-  clientVersion: '1.0.0',
-  fingerprint: 'device-fingerprint-0001',
-  timeZone: 'Europe/London',
+  ...LINKING_MACHINE,
   ...overrides,
 });
 const link = (body: unknown) =>

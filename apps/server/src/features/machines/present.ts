@@ -28,22 +28,40 @@ function assignedUserUrl(actor: Actor, audience: Audience, machine: MachineRecor
   return userUrl(audience, { customerId: machine.customerId, userId: machine.assignedUserId });
 }
 
+/** What every machines table shows of a machine (its own list, a user's page), with the page `audience` opens. */
+export const machineColumns = (
+  machine: Pick<
+    MachineRecord,
+    | 'id'
+    | 'customerId'
+    | 'backupPackageId'
+    | 'name'
+    | 'status'
+    | 'description'
+    | 'operatingSystem'
+    | 'numberOfBackupTasks'
+  >,
+  audience: Audience,
+) => ({
+  id: machine.id,
+  name: machine.name,
+  status: machine.status,
+  description: machine.description,
+  operatingSystem: machine.operatingSystem,
+  numberOfBackupTasks: machine.numberOfBackupTasks,
+  backupMachineUrl: machineUrlOf(audience, machine),
+});
+
 /** A machines-table row (001 §2, §3) as the caller, who sees it as `audience`, may use it. */
 export function presentMachineRow(machine: MachineRecord, actor: Actor, audience: Audience): MachineRow {
   return {
-    id: machine.id,
-    name: machine.name,
-    status: machine.status,
-    description: machine.description,
-    operatingSystem: machine.operatingSystem,
+    ...machineColumns(machine, audience),
     userId: machine.assignedUserId,
     assignedUser: machine.assignedUserName,
     assignedUserUrl: assignedUserUrl(actor, audience, machine),
     backupPackageId: machine.backupPackageId,
     customerId: machine.customerId,
-    numberOfBackupTasks: machine.numberOfBackupTasks,
     manageable: mayManageMachine(actor, machine),
-    backupMachineUrl: machineUrlOf(audience, machine),
   };
 }
 

@@ -1,8 +1,8 @@
 import type { MachineStatus, MessageType, OsFamily, Paging } from '@portal/domain';
-import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { joinMachineOwners } from '../../db/machine-statuses.js';
-import { countOf, selectPage } from '../../db/paging.js';
+import { countOf, countsPer, selectPage } from '../../db/paging.js';
 import {
   backupMachines,
   backupPackages,
@@ -77,6 +77,7 @@ const fields = {
 };
 
 const liveMachine = eq(backupMachines.beingDeleted, false);
+const liveTask = ne(backupTasks.status, 'BEING_DELETED');
 
 /**
  * The queries of the machine pages (001 §2, §3, §7). Lookups by id return the machine with its owners;
@@ -85,15 +86,7 @@ const liveMachine = eq(backupMachines.beingDeleted, false);
  */
 export function createMachinesRepo(db: Executor) {
   /** The number of tasks (those being deleted aside) of each of these machines, one grouped query. */
-  async function taskCounts(ids: number[]): Promise<Map<number, number>> {
-    if (ids.length === 0) return new Map();
-    const rows = await db
-      .select({ id: backupTasks.backupMachineId, n: count() })
-      .from(backupTasks)
-      .where(and(inArray(backupTasks.backupMachineId, ids), ne(backupTasks.status, 'BEING_DELETED')))
-      .groupBy(backupTasks.backupMachineId);
-    return new Map(rows.map((r) => [r.id, Number(r.n)]));
-  }
+  const taskCounts = (ids: number[]) => countsPer(db, backupTasks.backupMachineId, ids, liveTask);
 
   const select = () => joinMachineOwners(db.select(fields).from(backupMachines).$dynamic());
 

@@ -1,4 +1,4 @@
-import { NOTIFICATION_TEXTS, ROUTES, withQuery } from '@portal/domain';
+import { defaultNotificationChoices, NOTIFICATION_TEXTS, ROUTES, withQuery } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
@@ -28,14 +28,8 @@ const signedIn = async (email: string) => {
 };
 
 const choices = (overrides: Record<string, unknown> = {}) => ({
+  ...defaultNotificationChoices('ROLE_CUSTOMER_USER'),
   runFailed: true,
-  runWarnings: false,
-  runMissed: false,
-  machineOffline: false,
-  quota: false,
-  verification: false,
-  summary: 'NONE',
-  allMachines: true,
   machineIds: [],
   ...overrides,
 });

@@ -13,9 +13,18 @@ import {
 } from '@portal/domain';
 import type { PackageRecord } from './repo.js';
 
-/** A package row (000 §3, 001 §3) as the caller, who sees it as `audience`, may use it. */
-export function presentPackageRow(pkg: PackageRecord, actor: Actor, audience: Audience): PackageRow {
-  const accessible = packageAccessibleTo({ actor, audience }, pkg);
+/**
+ * What every packages table shows of a package (its own list, a user's page): whether the viewer may open it, and
+ * the page `audience` opens.
+ */
+export const packageColumns = (
+  pkg: Pick<
+    PackageRecord,
+    'id' | 'customerId' | 'name' | 'status' | 'packageQuotaSizeInBytes' | 'numberOfBackupMachines'
+  >,
+  audience: Audience,
+  accessible: boolean,
+) => {
   const ref = { customerId: pkg.customerId, packageId: pkg.id };
   return {
     id: pkg.id,
@@ -23,16 +32,24 @@ export function presentPackageRow(pkg: PackageRecord, actor: Actor, audience: Au
     name: pkg.name,
     status: pkg.status,
     packageQuotaSizeInBytes: pkg.packageQuotaSizeInBytes,
+    numberOfBackupMachines: pkg.numberOfBackupMachines,
+    accessibleByLoggedInUser: accessible,
+    backupPackageUrl: audience === 'customer' ? packageUrl('customer', ref) : packageUrl(audience, ref),
+  };
+};
+
+/** A package row (000 §3, 001 §3) as the caller, who sees it as `audience`, may use it. */
+export function presentPackageRow(pkg: PackageRecord, actor: Actor, audience: Audience): PackageRow {
+  const accessible = packageAccessibleTo({ actor, audience }, pkg);
+  return {
+    ...packageColumns(pkg, audience, accessible),
     maxBackupSizePerMachineInMbs: pkg.maxBackupSizePerMachineInMbs,
     noOfMachinesLimit: pkg.noOfMachinesLimit,
-    numberOfBackupMachines: pkg.numberOfBackupMachines,
     upOrDownGradeRequested: pkg.upOrDownGradeRequested,
     requestedBackupPackageTemplateName: pkg.upOrDownGradeRequested ? pkg.requestedBackupPackageTemplateName : null,
     templateId: pkg.templateId,
     initializable: isPackageInitializable(pkg.status),
     manageable: accessible && mayChange(actor),
-    accessibleByLoggedInUser: accessible,
-    backupPackageUrl: audience === 'customer' ? packageUrl('customer', ref) : packageUrl(audience, ref),
     paymentUrl: billingProductUrl(pkg.billingServer, pkg.whmcsServiceId),
     storageLocation:
       pkg.bucketId !== null && pkg.bucketName !== null

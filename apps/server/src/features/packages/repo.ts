@@ -14,6 +14,7 @@ import {
   storageLocations,
   userBackupPackages,
 } from '../../db/schema/index.js';
+import { selectPackagesWithStorage } from '../../db/storage-joins.js';
 import { machinePlacesWhere } from '../local-storage/repo.js';
 
 const requestedTemplate = alias(packageTemplates, 'requested_template');
@@ -85,15 +86,10 @@ function recordFields(linkedUserId: number | null) {
  */
 export function createPackagesRepo(db: Executor) {
   const select = (linkedUserId: number | null) =>
-    db
-      .select(recordFields(linkedUserId))
-      .from(backupPackages)
+    selectPackagesWithStorage(db, recordFields(linkedUserId))
       .innerJoin(customers, eq(customers.id, backupPackages.customerId))
       .leftJoin(billingServers, eq(billingServers.id, customers.whmcsServerId))
       .leftJoin(requestedTemplate, eq(requestedTemplate.id, backupPackages.requestedTemplateId))
-      .leftJoin(storageLocations, eq(storageLocations.id, backupPackages.storageLocationId))
-      .leftJoin(buckets, eq(buckets.id, storageLocations.bucketId))
-      .leftJoin(storageAccounts, eq(storageAccounts.id, buckets.storageAccountId))
       .$dynamic();
 
   return {

@@ -16,7 +16,7 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBillingDirectory } from '../../billing/directory.js';
 import { backupPackages, billingServers, customers, packageRequests, packageTemplates } from '../../db/schema/index.js';
-import { paidInvoicesJob } from '../../jobs/paid-invoices.js';
+import { passJob } from '../../jobs/passes.js';
 import { createJobRunner } from '../../jobs/runner.js';
 import { createSecretBox } from '../../secrets.js';
 import { createTestApp, type TestApp } from '../../testing/app.js';
@@ -381,7 +381,7 @@ describe('paid invoices approve their requests', () => {
     expect(paid.status).toBe(303);
 
     const runner = createJobRunner({ logger: pino({ level: 'silent' }) });
-    runner.add(paidInvoicesJob({ check, everyMs: 50 }));
+    runner.add({ ...passJob('paid-invoices', () => check.checkAll()), everyMs: 50 });
     runner.start();
     try {
       await vi.waitFor(() => expect(approved).toEqual([request?.id]));

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { SelectedFieldsFlat } from 'drizzle-orm/pg-core';
 import { type Executor, oneOrNull } from '../../db/client.js';
 import { backupMachines, customers, realtimeCommandOutput, realtimeCommands } from '../../db/schema/index.js';
@@ -87,6 +87,15 @@ export async function withOutputLines<T extends { id: number }>(
 
 /** The queries behind realtime restic commands (001 §3, §7; issue #5). */
 export function createRealtimeCommandsRepo(db: Executor) {
+  /** The machine's command that `which` picks; null when it has none such. */
+  const commandOf = async (machineId: number, which: SQL): Promise<RealtimeCommandRow | null> => {
+    const [row] = await db
+      .select(columns)
+      .from(realtimeCommands)
+      .where(and(eq(realtimeCommands.backupMachineId, machineId), which));
+    return row ? asRow(row) : null;
+  };
+
   return {
     /**
      * The machine when it belongs to the package of the customer (the path's scope), with what deciding who
@@ -121,22 +130,11 @@ export function createRealtimeCommandsRepo(db: Executor) {
       return row ? asRow(row) : null;
     },
 
-    async byCommandId(machineId: number, commandId: string): Promise<RealtimeCommandRow | null> {
-      const [row] = await db
-        .select(columns)
-        .from(realtimeCommands)
-        .where(and(eq(realtimeCommands.backupMachineId, machineId), eq(realtimeCommands.commandId, commandId)));
-      return row ? asRow(row) : null;
-    },
+    byCommandId: (machineId: number, commandId: string) =>
+      commandOf(machineId, eq(realtimeCommands.commandId, commandId)),
 
     /** A machine's command by its row id (the agent's commandId). */
-    async byId(machineId: number, id: number): Promise<RealtimeCommandRow | null> {
-      const [row] = await db
-        .select(columns)
-        .from(realtimeCommands)
-        .where(and(eq(realtimeCommands.backupMachineId, machineId), eq(realtimeCommands.id, id)));
-      return row ? asRow(row) : null;
-    },
+    byId: (machineId: number, id: number) => commandOf(machineId, eq(realtimeCommands.id, id)),
 
     /** The machine's commands, oldest first, with their output lines in order. */
     async list(machineId: number): Promise<Array<RealtimeCommandRow & { output: string[] }>> {

@@ -359,7 +359,7 @@ export function createRestoreService(
       while (deleting.size > 0) await Promise.all([...deleting.values()]);
     },
 
-    /** Takes up the deletions left pending (a restart, a locked repository): jobs/restore-deletions.ts. */
+    /** Takes up the deletions left pending (a restart, a locked repository): jobs/passes.ts, 'restore-deletions'. */
     resumeDeletions,
   };
 }

@@ -12,6 +12,7 @@ import {
   signUpSchema,
   signUpThrottled,
 } from '@portal/domain';
+import { EMPTY_USER_FORM_MESSAGES } from '@portal/domain/testing/user-form';
 import { count, eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -228,12 +229,7 @@ describe('sign-up (issue #6)', () => {
     const empty = await signUp(newSignUpForm());
     expect(empty.statusCode).toBe(400);
     expect(fieldMessages(empty)).toEqual({
-      firstName: 'First name is required',
-      surname: 'Surname is required',
-      email: 'Email is required',
-      contactNumber: 'Contact number is required',
-      password: 'Password is required',
-      confirmPassword: 'Confirm password is required',
+      ...EMPTY_USER_FORM_MESSAGES,
       templateId: 'Must choose a backup package',
     });
     const long = await signUp(

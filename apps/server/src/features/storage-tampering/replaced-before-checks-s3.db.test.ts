@@ -8,13 +8,7 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localExclusionPlatform, ResticRunner } from '../../../../agent/src/restic.js';
 import { runRestoreTest } from '../../../../agent/src/restore-test.js';
-import {
-  auditEvents,
-  backupTasks,
-  repositoryCheckStates,
-  repositoryDataChecks,
-  restoreTests,
-} from '../../db/schema/index.js';
+import { backupTasks, repositoryCheckStates, repositoryDataChecks, restoreTests } from '../../db/schema/index.js';
 import type { FolderAccess } from '../../storage/provider.js';
 import { processEnvFor } from '../../storage/s3.js';
 import { repositoryPasswordOf, type TestApp } from '../../testing/app.js';
@@ -23,7 +17,14 @@ import { resultOf, signedInAs } from '../../testing/envelope.js';
 import type { Tenants } from '../../testing/fixtures.js';
 import { answeringAgent } from '../../testing/listening-apps.js';
 import type { Rgw } from '../../testing/rgw.js';
-import { lockedS3Machine, machineS3Access, s3ClientWith, startS3TestApp } from '../../testing/s3-app.js';
+import {
+  checkDataNow,
+  expectOneReplacementAlert,
+  lockedS3Machine,
+  machineS3Access,
+  s3ClientWith,
+  startS3TestApp,
+} from '../../testing/s3-app.js';
 import { storageAccessFor } from '../../testing/storage-access.js';
 import { createAgentEventsRepo } from '../agent-events/repo.js';
 import { createAuditRepo } from '../audit/repo.js';
@@ -149,16 +150,7 @@ describe('an object a machine replaced, before the next scan (issue 32)', () => 
       const index = await firstObject('index');
       const original = await replaced(index);
 
-      await t.app.dataChecks.runOnce();
-      await db()
-        .update(repositoryCheckStates)
-        .set({ dueAt: new Date(t.clock.now.getTime() - 1000) })
-        .where(eq(repositoryCheckStates.backupMachineId, machineId));
-      await t.app.dataChecks.runOnce();
-      const checks = await db()
-        .select()
-        .from(repositoryDataChecks)
-        .where(eq(repositoryDataChecks.backupMachineId, machineId));
+      const checks = await checkDataNow(t, machineId);
       expect(checks.map((c) => [c.outcome, c.errors])).toEqual([['PASSED', []]]);
       expect(await contentOf(index)).toBe(original);
     },
@@ -240,16 +232,6 @@ describe('an object a machine replaced, before the next scan (issue 32)', () => 
   );
 
   it('records the replacements as the scan does: one audit record, one mail to the provider', async () => {
-    const rows = await db().select().from(auditEvents).where(eq(auditEvents.type, 'STORAGE_TAMPERING_REFUSED'));
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({
-      customerId: tenants.customerA.customerId,
-      subjectId: machineId,
-      detail: expect.objectContaining({ action: 'overwrite', storage: 'S3', attemptsInBurst: 1 }),
-    });
-    await t.app.mailDelivery.runOnce();
-    const mails = t.mails.list().filter((m) => m.subject.startsWith('Backups attacked'));
-    expect(mails).toHaveLength(1);
-    expect(mails[0]?.to).toContain(tenants.providerAdmin.email);
+    await expectOneReplacementAlert(t, tenants, machineId);
   });
 });

@@ -143,28 +143,21 @@ export function createTaskCommandService(deps: {
         return sent ? ok(TEXT.taskStarted) : refused(TEXT.machineOffline);
       }
 
-      case 'udpatetaskstatus': {
-        const parsed = statusChange.safeParse(body);
-        if (!parsed.success) return refused(...zodMessages(parsed.error).map((m) => m.message));
-        const task = await repo.task(machine.id, parsed.data.backupTaskId);
-        if (!task) return refused(TEXT.taskNotFound);
-        const why = taskControlReasons(null, { ...machine, ...task }).togglePause;
-        if (why !== null) return refused(why);
-        await deps.backupState.updateTask(task.id, { status: parsed.data.status });
-        await deps.agents.syncTasks(machine.id);
-        return ok(parsed.data.status === 'PAUSED' ? TEXT.taskPaused : TEXT.taskResumed);
-      }
-
+      case 'udpatetaskstatus':
       case 'deletetask': {
-        const parsed = taskRef.safeParse(body);
+        // Pause, resume or delete as the task page's own buttons may (its control reasons); then the agent is told.
+        const parsed = command === 'udpatetaskstatus' ? statusChange.safeParse(body) : taskRef.safeParse(body);
         if (!parsed.success) return refused(...zodMessages(parsed.error).map((m) => m.message));
+        // The schema was chosen by the command: a status change has its status.
+        const change = command === 'udpatetaskstatus' ? (parsed.data as z.output<typeof statusChange>).status : null;
         const task = await repo.task(machine.id, parsed.data.backupTaskId);
         if (!task) return refused(TEXT.taskNotFound);
-        const why = taskControlReasons(null, { ...machine, ...task }).delete;
+        const why = taskControlReasons(null, { ...machine, ...task })[change ? 'togglePause' : 'delete'];
         if (why !== null) return refused(why);
-        await deps.backupState.deleteTask(task.id);
+        if (change) await deps.backupState.updateTask(task.id, { status: change });
+        else await deps.backupState.deleteTask(task.id);
         await deps.agents.syncTasks(machine.id);
-        return ok(TEXT.taskDeleted);
+        return ok(change === null ? TEXT.taskDeleted : change === 'PAUSED' ? TEXT.taskPaused : TEXT.taskResumed);
       }
 
       case 'localtreeitems':

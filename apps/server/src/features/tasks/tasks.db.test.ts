@@ -12,7 +12,7 @@ import {
   withPaging,
   withQuery,
 } from '@portal/domain';
-import { SAMPLE_RUN_SUMMARY } from '@portal/domain/testing/task-action';
+import { EVERY_TASK_ABILITY, SAMPLE_RUN_SUMMARY } from '@portal/domain/testing/task-action';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupMachines, backupSnapshots, backupTasks, customers, taskActions } from '../../db/schema/index.js';
@@ -219,14 +219,7 @@ describe('the task page', () => {
       osFamily: 'WINDOWS',
       customerId: tenants.customerA.customerId,
       backupPackageId: ids.packageA,
-      runNow: true,
-      pauseToggleTarget: 'PAUSED',
-      togglePause: true,
-      edit: true,
-      deleteable: true,
-      cancelActions: true,
-      manageSnapshots: true,
-      restore: true,
+      ...EVERY_TASK_ABILITY,
       downloadDisabled: true,
     });
   });

@@ -1,8 +1,6 @@
 import {
-  machineUrlOf,
   mayManageUser,
   packageAccessibleTo,
-  packageUrl,
   ROLE_NAMES,
   rowManageable,
   type UserMachineRow,
@@ -13,7 +11,23 @@ import {
   userUnlinkState,
   userUrl,
 } from '@portal/domain';
+import { machineColumns } from '../machines/present.js';
+import { packageColumns } from '../packages/present.js';
 import type { UserMachineRecord, UserPackageRecord, UserRecord, UserRef } from './repo.js';
+
+/** Who a user is, as the users table and the user's own profile show it. */
+export const personColumns = (
+  user: Pick<UserRecord, 'id' | 'firstName' | 'surname' | 'email' | 'contactNumber' | 'readOnly' | 'role'>,
+) => ({
+  id: user.id,
+  firstName: user.firstName,
+  surname: user.surname,
+  email: user.email,
+  contactNumber: user.contactNumber,
+  readOnly: user.readOnly,
+  role: user.role,
+  roleName: ROLE_NAMES[user.role],
+});
 
 /**
  * The wire shapes of a customer's users (002 §3 'User display', 001 §3), the same for every audience: the
@@ -23,14 +37,7 @@ import type { UserMachineRecord, UserPackageRecord, UserRecord, UserRef } from '
 export function presentUserRow(user: UserRecord, viewer: UserViewer): UserRow {
   const deleteBlockedReason = userDeleteBlockedReason(viewer, user);
   return {
-    id: user.id,
-    firstName: user.firstName,
-    surname: user.surname,
-    email: user.email,
-    contactNumber: user.contactNumber,
-    readOnly: user.readOnly,
-    role: user.role,
-    roleName: ROLE_NAMES[user.role],
+    ...personColumns(user),
     status: user.status,
     numberOfLinkedBackupPackages: user.numberOfLinkedBackupPackages,
     numberOfLinkedBackupMachines: user.numberOfLinkedBackupMachines,
@@ -41,23 +48,13 @@ export function presentUserRow(user: UserRecord, viewer: UserViewer): UserRow {
   };
 }
 
-const packageLink = (viewer: UserViewer, ref: { customerId: number; packageId: number }) =>
-  viewer.audience === 'customer' ? packageUrl('customer', ref) : packageUrl(viewer.audience, ref);
-
 /** A package of the user's page, with whether the viewer may open, manage and unlink it. */
 export function presentUserPackageRow(pkg: UserPackageRecord, user: UserRef, viewer: UserViewer): UserPackageRow {
   const accessible = packageAccessibleTo(viewer, pkg);
   return {
-    id: pkg.id,
-    customerId: pkg.customerId,
-    name: pkg.name,
-    status: pkg.status,
-    packageQuotaSizeInBytes: pkg.packageQuotaSizeInBytes,
-    numberOfBackupMachines: pkg.numberOfBackupMachines,
+    ...packageColumns(pkg, viewer.audience, accessible),
     storageLocation: pkg.storageLocationId === null ? null : { id: pkg.storageLocationId },
-    accessibleByLoggedInUser: accessible,
     manageable: rowManageable(viewer, accessible),
-    backupPackageUrl: packageLink(viewer, { customerId: pkg.customerId, packageId: pkg.id }),
     ...userUnlinkState(viewer, user, { accessible }),
   };
 }
@@ -65,14 +62,8 @@ export function presentUserPackageRow(pkg: UserPackageRecord, user: UserRef, vie
 /** A machine assigned to the user; manageable as its package is for the viewer. */
 export function presentUserMachineRow(machine: UserMachineRecord, viewer: UserViewer): UserMachineRow {
   return {
-    id: machine.id,
-    name: machine.name,
-    status: machine.status,
-    description: machine.description,
-    operatingSystem: machine.operatingSystem,
+    ...machineColumns(machine, viewer.audience),
     usedBytes: machine.usedSpaceBytes,
-    numberOfBackupTasks: machine.numberOfBackupTasks,
     manageable: rowManageable(viewer, packageAccessibleTo(viewer, machine)),
-    backupMachineUrl: machineUrlOf(viewer.audience, machine),
   };
 }

@@ -2,7 +2,7 @@ import { hasEveryPackage, type Paging, type UserImportUser, type UserRow } from 
 import { and, asc, count, eq, inArray, ne, notExists, type SQL, sql } from 'drizzle-orm';
 import { type Executor, oneOrNull } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { countOf, selectPage } from '../../db/paging.js';
+import { countOf, countsPer, selectPage } from '../../db/paging.js';
 import { backupMachines, backupPackages, backupTasks, userBackupPackages, users } from '../../db/schema/index.js';
 import { packageRowColumns } from '../packages/repo.js';
 
@@ -71,15 +71,13 @@ const userFields = {
 /** Packages that still count: one being deleted is on its way out. */
 const livePackage = eq(backupPackages.beingDeleted, false);
 const liveMachine = eq(backupMachines.beingDeleted, false);
+const liveTask = ne(backupTasks.status, 'BEING_DELETED');
 
 /** Whether a package is linked to a user (null: nobody, so false). */
 const linkedTo = (userId: number | null, packageId: SQL | typeof backupPackages.id) =>
   userId === null
     ? sql<boolean>`false`
     : sql<boolean>`exists (select 1 from ${userBackupPackages} where ${userBackupPackages.userId} = ${userId} and ${userBackupPackages.backupPackageId} = ${packageId})`;
-
-const countsBy = (rows: Array<{ key: number | null; n: number }>) =>
-  new Map(rows.flatMap((r) => (r.key === null ? [] : [[r.key, Number(r.n)] as const])));
 
 /**
  * The queries of a customer's users (002 §2.4, 001 §2 customer-side user tables). Every lookup takes the
@@ -101,11 +99,7 @@ export function createUsersRepo(db: Executor) {
         .innerJoin(backupPackages, eq(backupPackages.id, userBackupPackages.backupPackageId))
         .where(and(inArray(userBackupPackages.userId, ids), livePackage))
         .groupBy(userBackupPackages.userId),
-      db
-        .select({ key: backupMachines.assignedUserId, n: count() })
-        .from(backupMachines)
-        .where(and(inArray(backupMachines.assignedUserId, ids), liveMachine))
-        .groupBy(backupMachines.assignedUserId),
+      countsPer(db, backupMachines.assignedUserId, ids, liveMachine),
       rows.some(hasEveryPackage)
         ? db
             .select({ n: count() })
@@ -114,13 +108,12 @@ export function createUsersRepo(db: Executor) {
             .then((r) => r[0]?.n ?? 0)
         : Promise.resolve(0),
     ]);
-    const packagesOf = countsBy(packageCounts);
-    const machinesOf = countsBy(machineCounts);
+    const packagesOf = new Map(packageCounts.map((r) => [r.key, Number(r.n)]));
     return rows.map(
       (row): UserRecord => ({
         ...row,
         numberOfLinkedBackupPackages: hasEveryPackage(row) ? everyPackage : (packagesOf.get(row.id) ?? 0),
-        numberOfLinkedBackupMachines: machinesOf.get(row.id) ?? 0,
+        numberOfLinkedBackupMachines: machineCounts.get(row.id) ?? 0,
       }),
     );
   }
@@ -174,15 +167,7 @@ export function createUsersRepo(db: Executor) {
         paging,
       );
       const ids = rows.map((r) => r.id);
-      const machineCounts =
-        ids.length === 0
-          ? []
-          : await db
-              .select({ key: backupMachines.backupPackageId, n: count() })
-              .from(backupMachines)
-              .where(and(inArray(backupMachines.backupPackageId, ids), liveMachine))
-              .groupBy(backupMachines.backupPackageId);
-      const machinesOf = countsBy(machineCounts);
+      const machinesOf = await countsPer(db, backupMachines.backupPackageId, ids, liveMachine);
       return {
         rows: rows.map((r) => ({ ...r, numberOfBackupMachines: machinesOf.get(r.id) ?? 0 })),
         total,
@@ -215,16 +200,12 @@ export function createUsersRepo(db: Executor) {
         () => countOf(db, backupMachines, where),
         paging,
       );
-      const ids = rows.map((r) => r.id);
-      const taskCounts =
-        ids.length === 0
-          ? []
-          : await db
-              .select({ key: backupTasks.backupMachineId, n: count() })
-              .from(backupTasks)
-              .where(and(inArray(backupTasks.backupMachineId, ids), ne(backupTasks.status, 'BEING_DELETED')))
-              .groupBy(backupTasks.backupMachineId);
-      const tasksOf = countsBy(taskCounts);
+      const tasksOf = await countsPer(
+        db,
+        backupTasks.backupMachineId,
+        rows.map((r) => r.id),
+        liveTask,
+      );
       return {
         rows: rows.map((r) => ({ ...r, numberOfBackupTasks: tasksOf.get(r.id) ?? 0 })),
         total,

@@ -25,7 +25,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { presentUserMachineRow, presentUserPackageRow, presentUserRow } from './present.js';
-import { createUsersRepo, type UsersRepo } from './repo.js';
+import { createUsersRepo, type Page, type UserRecord, type UsersRepo } from './repo.js';
 
 /** The caller's package links count for accessibility only when they look at their own customer. */
 const viewerLinkId = (viewer: UserViewer) => (viewer.audience === 'customer' ? viewer.actor.userId : null);
@@ -41,6 +41,21 @@ export function createUserViews(repo: UsersRepo) {
     const user = await repo.findInCustomer(customerId, userId);
     if (!user) throw notFound();
     return user;
+  }
+
+  /** A page of what a user of the customer has (packages, machines), each row as the viewer may use it. */
+  async function pageOfUser<R, Row>(
+    at: { viewer: UserViewer; customerId: number; userId: number; paging: Paging },
+    list: (user: UserRecord, viewerUserId: number | null, paging: Paging) => Promise<Page<R>>,
+    present: (row: R, user: UserRecord) => Row,
+  ): Promise<Paged<Row>> {
+    const user = await userOf(at.customerId, at.userId);
+    const { rows, total } = await list(user, viewerLinkId(at.viewer), at.paging);
+    return pageOf(
+      rows.map((row) => present(row, user)),
+      total,
+      at.paging.size,
+    );
   }
 
   return {
@@ -65,12 +80,8 @@ export function createUserViews(repo: UsersRepo) {
       userId: number,
       paging: Paging,
     ): Promise<Paged<UserPackageRow>> {
-      const user = await userOf(customerId, userId);
-      const { rows, total } = await repo.packagesOfUser(user, viewerLinkId(viewer), paging);
-      return pageOf(
-        rows.map((row) => presentUserPackageRow(row, user, viewer)),
-        total,
-        paging.size,
+      return pageOfUser({ viewer, customerId, userId, paging }, repo.packagesOfUser, (row, user) =>
+        presentUserPackageRow(row, user, viewer),
       );
     },
 
@@ -80,12 +91,8 @@ export function createUserViews(repo: UsersRepo) {
       userId: number,
       paging: Paging,
     ): Promise<Paged<UserMachineRow>> {
-      const user = await userOf(customerId, userId);
-      const { rows, total } = await repo.machinesOfUser(user, viewerLinkId(viewer), paging);
-      return pageOf(
-        rows.map((row) => presentUserMachineRow(row, viewer)),
-        total,
-        paging.size,
+      return pageOfUser({ viewer, customerId, userId, paging }, repo.machinesOfUser, (row) =>
+        presentUserMachineRow(row, viewer),
       );
     },
   };

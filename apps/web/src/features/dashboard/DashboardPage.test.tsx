@@ -9,6 +9,7 @@ import {
   type InitialData,
   MESSAGES,
 } from '@portal/domain';
+import { NO_ATTENTION } from '@portal/domain/testing/attention';
 import { screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -114,21 +115,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const NOTHING = {
-  TASK_FAILED: 0,
-  TASK_MISSED: 0,
-  RUN_STALLED: 0,
-  OVER_QUOTA: 0,
-  MACHINE_OFFLINE: 0,
-  VERIFICATION_FAILED: 0,
-  VERIFICATION_OVERDUE: 0,
-};
 function attention(
   items: AttentionList['items'],
   counts: Partial<AttentionList['counts']>,
   hasMachines = true,
 ): AttentionList {
-  return { items, counts: { ...NOTHING, ...counts }, hasMachines };
+  return { items, counts: { ...NO_ATTENTION, ...counts }, hasMachines };
 }
 
 // --- rows ---------------------------------------------------------------------------------------------

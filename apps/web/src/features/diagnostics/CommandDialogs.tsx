@@ -7,7 +7,6 @@ import {
   stopCommandQuestion,
 } from '@portal/domain';
 import { type ApiMutation, ConfirmActionDialog, type DialogProps } from '../../ui';
-import { useDeleteResticCommand, useStopResticCommand } from './mutations';
 import type { DiagnosticsMachine } from './queries';
 
 const TEXT = MESSAGES.resticCommand;
@@ -35,24 +34,50 @@ const CONFIRMATIONS = {
   },
 } as const;
 
+type CommandKind = keyof typeof CONFIRMATIONS;
+
 /**
- * Cancel command (001 §2, button 'Stop'): asks the agent to stop a running command. Its finish arrives
- * over the live channel; asking twice is harmless (a finished command answers 'already finished').
+ * The stop and delete confirmations of a list of commands: the one `shown` names opens, about the command of the
+ * last one opened (kept while it fades out). Stop asks the agent to stop a running command (001 §2, button 'Stop';
+ * its finish arrives over the live channel, and asking twice is harmless); delete removes a finished command and
+ * its output.
  */
-export function StopCommandDialog({ machine, ...dialog }: CommandDialogProps) {
-  return <CommandConfirmation {...dialog} kind="stop" mutation={useStopResticCommand(machine)} />;
+export function CommandConfirmations({
+  shown,
+  last,
+  mutations,
+  ...dialog
+}: Omit<CommandDialogProps, 'machine' | 'command' | 'show'> & {
+  shown: CommandKind | null;
+  last: { kind: CommandKind; command: RealtimeCommandView } | null;
+  mutations: Record<CommandKind, ApiMutation<string, unknown>>;
+  commandLine?: (command: RealtimeCommandView) => string;
+}) {
+  return (
+    <>
+      {(['stop', 'delete'] as const).map((kind) => (
+        <CommandConfirmation
+          {...dialog}
+          key={kind}
+          kind={kind}
+          show={shown === kind}
+          command={last?.kind === kind ? last.command : null}
+          mutation={mutations[kind]}
+        />
+      ))}
+    </>
+  );
 }
 
-/** Delete command (001 §2): removes a finished command and its output. */
-export function DeleteCommandDialog({ machine, ...dialog }: CommandDialogProps) {
-  return <CommandConfirmation {...dialog} kind="delete" mutation={useDeleteResticCommand(machine)} />;
-}
+/** The stop or delete confirmation among a dialog's own dialogs, when it is one of those. */
+export const commandDialogOf = <D extends { kind: string }>(dialog: D | null) =>
+  dialog && (dialog.kind === 'stop' || dialog.kind === 'delete') ? (dialog as Extract<D, { kind: CommandKind }>) : null;
 
 /**
  * Asks about the command's line; on confirmation submits its commandId, closing on success. Migration
  * command sequences use it too, with their rclone command line.
  */
-export function CommandConfirmation({
+function CommandConfirmation({
   kind,
   command,
   mutation,

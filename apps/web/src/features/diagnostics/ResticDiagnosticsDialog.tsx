@@ -4,8 +4,9 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import { type DialogProps, toast } from '../../ui';
-import { DeleteCommandDialog, StopCommandDialog } from './CommandDialogs';
+import { CommandConfirmations, commandDialogOf } from './CommandDialogs';
 import { CommandTabs } from './CommandTabs';
+import { useDeleteResticCommand, useStopResticCommand } from './mutations';
 import type { DiagnosticsMachine } from './queries';
 import { SubmitResticCommandDialog } from './SubmitResticCommandDialog';
 import { useLiveCommands } from './useLiveCommands';
@@ -40,6 +41,7 @@ export function ResticDiagnosticsDialog({ show, machine, onHide, animation = tru
     setLastAction(next);
   };
   const closeAction = () => setAction(null);
+  const commandMutations = { stop: useStopResticCommand(machine), delete: useDeleteResticCommand(machine) };
 
   // 001 §8: 'Error in communicating with server.' also when loading commands fails.
   const errorToasted = useRef(0);
@@ -99,17 +101,10 @@ export function ResticDiagnosticsDialog({ show, machine, onHide, animation = tru
         onSubmitted={setChosen}
         animation={animation}
       />
-      <StopCommandDialog
-        show={action?.kind === 'stop'}
-        command={lastAction?.kind === 'stop' ? lastAction.command : null}
-        machine={machine}
-        onHide={closeAction}
-        animation={animation}
-      />
-      <DeleteCommandDialog
-        show={action?.kind === 'delete'}
-        command={lastAction?.kind === 'delete' ? lastAction.command : null}
-        machine={machine}
+      <CommandConfirmations
+        shown={commandDialogOf(action)?.kind ?? null}
+        last={commandDialogOf(lastAction)}
+        mutations={commandMutations}
         onHide={closeAction}
         animation={animation}
       />

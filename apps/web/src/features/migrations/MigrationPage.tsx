@@ -30,7 +30,7 @@ import {
   useDialogAction,
 } from '../../ui';
 import { DetailPage } from '../../ui/DetailPage';
-import { CommandConfirmation } from '../diagnostics/CommandDialogs';
+import { CommandConfirmations, commandDialogOf } from '../diagnostics/CommandDialogs';
 import { CommandTabs } from '../diagnostics/CommandTabs';
 import {
   type MigrationActionRoute,
@@ -319,23 +319,12 @@ function SequenceCommandDialogs({
   onHide: () => void;
 }) {
   return (
-    <>
-      <CommandConfirmation
-        kind="stop"
-        show={dialog?.kind === 'stop'}
-        command={last?.kind === 'stop' ? last.command : null}
-        onHide={onHide}
-        mutation={useStopSequence(target)}
-        commandLine={rcloneCommandLine}
-      />
-      <CommandConfirmation
-        kind="delete"
-        show={dialog?.kind === 'delete'}
-        command={last?.kind === 'delete' ? last.command : null}
-        onHide={onHide}
-        mutation={useDeleteSequence(target)}
-        commandLine={rcloneCommandLine}
-      />
-    </>
+    <CommandConfirmations
+      shown={commandDialogOf(dialog)?.kind ?? null}
+      last={commandDialogOf(last)}
+      mutations={{ stop: useStopSequence(target), delete: useDeleteSequence(target) }}
+      onHide={onHide}
+      commandLine={rcloneCommandLine}
+    />
   );
 }

@@ -4,11 +4,10 @@ import {
   type NotificationThresholds,
   notificationThresholdsSchema,
 } from '@portal/domain';
-import { useEffect } from 'react';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import { GlobalErrors, SubmitButton, TextField, useSubmitForm } from '../../ui';
+import { GlobalErrors, SubmitButton, TextField, useSettingsForm } from '../../ui';
 import { useSaveThresholds } from './mutations';
 
 const TEXT = NOTIFICATION_TEXTS;
@@ -16,17 +15,14 @@ const L = NOTIFICATION_LABELS;
 
 /** The customer's alert thresholds: offline hours and the near-quota share, saved with a toast. */
 export function ThresholdsForm({ thresholds, readOnly }: { thresholds: NotificationThresholds; readOnly: boolean }) {
-  const { form, field, onSubmit, submitting, globalErrors } = useSubmitForm({
+  const { field, onSubmit, submitting, globalErrors } = useSettingsForm(thresholds, {
     schema: notificationThresholdsSchema,
-    defaults: () => thresholds,
     mutation: useSaveThresholds(),
-    variables: (payload) => payload,
     fieldNames: ['offlineHours', 'quotaNearPercent'],
     successText: TEXT.thresholdsSaved,
     partialText: TEXT.thresholdsSavedWithErrors,
     unknownErrorText: TEXT.unknownWhileSavingThresholds,
   });
-  useEffect(() => form.reset(thresholds), [form, thresholds]);
   return (
     <Form noValidate onSubmit={onSubmit} data-testid="thresholds-form">
       <p className="text-muted small">{TEXT.customerHint}</p>

@@ -8,7 +8,7 @@ import {
   type TaskDetail,
   type TaskSnapshotRow,
 } from '@portal/domain';
-import { makeTaskAction } from '@portal/domain/testing/task-action';
+import { EVERY_TASK_ABILITY, makeTaskAction } from '@portal/domain/testing/task-action';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -58,14 +58,7 @@ const task = (overrides: Partial<TaskDetail> = {}): TaskDetail => ({
   machineOnline: true,
   remoteManagementEnabled: true,
   changeHold: null,
-  runNow: true,
-  pauseToggleTarget: 'PAUSED',
-  togglePause: true,
-  edit: true,
-  deleteable: true,
-  cancelActions: true,
-  manageSnapshots: true,
-  restore: true,
+  ...EVERY_TASK_ABILITY,
   downloadDisabled: false,
   reasons: { runNow: null, togglePause: null, edit: null, delete: null },
   ...overrides,

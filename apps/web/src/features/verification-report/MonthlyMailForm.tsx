@@ -3,9 +3,8 @@ import {
   type VerificationReportSettings,
   verificationReportSettingsSchema,
 } from '@portal/domain';
-import { useEffect } from 'react';
 import Form from 'react-bootstrap/Form';
-import { CheckboxField, GlobalErrors, SubmitButton, useSubmitForm } from '../../ui';
+import { CheckboxField, GlobalErrors, SubmitButton, useSettingsForm } from '../../ui';
 import { useSaveVerificationReportSettings } from './mutations';
 
 /**
@@ -13,18 +12,15 @@ import { useSaveVerificationReportSettings } from './mutations';
  * screen its super admin already uses; saved with a toast.
  */
 export function MonthlyMailForm({ settings, readOnly }: { settings: VerificationReportSettings; readOnly: boolean }) {
-  const { form, field, onSubmit, submitting, globalErrors } = useSubmitForm({
+  const { field, onSubmit, submitting, globalErrors } = useSettingsForm(settings, {
     schema: verificationReportSettingsSchema,
-    defaults: () => settings,
     mutation: useSaveVerificationReportSettings(),
-    variables: (payload) => payload,
     fieldNames: ['monthlyMail'],
     idPrefix: 'verification-',
     successText: TEXT.monthlyMailSaved,
     partialText: TEXT.monthlyMailSavedWithErrors,
     unknownErrorText: TEXT.monthlyMailSaveFailed,
   });
-  useEffect(() => form.reset(settings), [form, settings]);
   return (
     <Form noValidate onSubmit={onSubmit} data-testid="verification-mail-form">
       <fieldset disabled={readOnly}>

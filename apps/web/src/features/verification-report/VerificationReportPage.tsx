@@ -30,17 +30,19 @@ export function VerificationReportPage({ audience }: VerificationReportPageProps
     ...(address.get('to') ? { to: address.get('to') ?? undefined } : {}),
   };
   const provider = audience === 'provider';
-  const rollup = (
-    <Section title={TEXT.rollupTitle}>
-      <p className="text-muted">{TEXT.rollupSubtitle}</p>
+  /** A section of one report's downloads: the caller's own tasks, or the roll-up of its customers. */
+  const reportSection = (kind: 'own' | 'rollup', title: string, subtitle?: string) => (
+    <Section title={title}>
+      {subtitle && <p className="text-muted">{subtitle}</p>}
       <VerificationReportDownloads
-        csvPath={R.rollupCsv.build()}
-        pdfPath={R.rollupPdf.build()}
+        csvPath={(kind === 'own' ? R.ownCsv : R.rollupCsv).build()}
+        pdfPath={(kind === 'own' ? R.ownPdf : R.rollupPdf).build()}
         initial={initial}
-        testId="verification-rollup"
+        testId={`verification-${kind}`}
       />
     </Section>
   );
+  const rollup = reportSection('rollup', TEXT.rollupTitle, TEXT.rollupSubtitle);
   return (
     <Page
       title={TEXT.title}
@@ -59,14 +61,7 @@ export function VerificationReportPage({ audience }: VerificationReportPageProps
         rollup
       ) : (
         <>
-          <Section title={TEXT.ownSection}>
-            <VerificationReportDownloads
-              csvPath={R.ownCsv.build()}
-              pdfPath={R.ownPdf.build()}
-              initial={initial}
-              testId="verification-own"
-            />
-          </Section>
+          {reportSection('own', TEXT.ownSection)}
           {actor?.resellerEnabled === true && rollup}
         </>
       )}

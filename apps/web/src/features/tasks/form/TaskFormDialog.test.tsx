@@ -5,8 +5,8 @@ import {
   MESSAGES,
   TASK_FORM_LABELS,
   TASK_FORM_TEXTS,
-  type TaskDefinition,
 } from '@portal/domain';
+import { makeTaskDefinition } from '@portal/domain/testing/task-definition';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderSignedIn } from '../../../app/testing';
@@ -369,29 +369,7 @@ describe('AddTaskButton: saving over the live channel (002 §4.3, §7.8, §8)', 
 });
 
 describe('EditTaskButton', () => {
-  const definition: TaskDefinition = {
-    id: 9,
-    status: 'ACTIVE',
-    name: 'Home folders',
-    type: 'FILES_AND_FOLDERS',
-    snapshotsEnabled: true,
-    numberOfSnapshotsToKeep: 12,
-    autoDeleteFailedSnapshots: false,
-    syncDeletions: true,
-    backupScheduleDefinition: '30 1 * * *',
-    backupItems: [{ path: '/home/ana', name: 'ana', type: 'DIRECTORY', missing: false }],
-    exclusions: ['*.tmp'],
-    createSeed: false,
-    pathToSeedDisk: '',
-    uploadBandwidthUnlimited: false,
-    uploadBandwidthLimit: 5,
-    uploadBandwidthLimitUnit: 'MEGA_BYTES_PER_SECOND',
-    extraTaskSettings: {
-      numberOfTimeUnitsAfterWhichToPruneRemovedBackupItems: -1,
-      timeUnitForBackupItemPruning: 'MONTH',
-      backupAnyNewAvailableItems: false,
-    },
-  };
+  const definition = makeTaskDefinition({ id: 9, name: 'Home folders' });
 
   it('starts from the stored task, keeps its unopened selection and marks a changed schedule', async () => {
     fakeMachineServer({ definition });
