@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileIndexer, FileIndexStore } from './file-index.js';
 import { type FileSearchEvent, type FileSearchMessage, runFileSearch } from './file-search.js';
 import { ResticRunner, type ResticSnapshot } from './restic.js';
+import { cheapResticKeys } from './restic-test-key.js';
 import { fileSearchMessage } from './testing.js';
 
 const PASSWORD = 'file-index-secret';
@@ -165,6 +166,7 @@ beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'agent-file-index-'));
   repo = join(base, 'repo');
   restic(['init']);
+  cheapResticKeys(repo, PASSWORD);
   const data = join(base, 'fixed');
   for (const path of [
     'home/ana/Docs/Report.txt',
