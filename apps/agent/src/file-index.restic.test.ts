@@ -12,7 +12,8 @@ import { type FileMatch, resticTaskTag } from '@portal/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileIndexer, FileIndexStore } from './file-index.js';
 import { type FileSearchEvent, type FileSearchMessage, runFileSearch } from './file-search.js';
-import { ResticRunner } from './restic.js';
+import { ResticRunner, type ResticSnapshot } from './restic.js';
+import { cheapResticKeys } from './restic-test-key.js';
 import { fileSearchMessage } from './testing.js';
 
 const PASSWORD = 'file-index-secret';
@@ -129,13 +130,31 @@ function generatePatterns(paths: readonly string[], seed: number, count: number)
 
 const search = fileSearchMessage;
 
+/**
+ * restic's listing of the repository's snapshots, asked once for each set of snapshot files: the searches without an
+ * index (restic find, what an index must answer alike) list the snapshots first, and each restic start derives the
+ * key again (most of a second here), for the same answer until a test adds or forgets a snapshot.
+ */
+const listings = new Map<string, Promise<ResticSnapshot[] | null>>();
+function listingOnce(listed: ResticRunner): ResticRunner {
+  const snapshots = listed.snapshots.bind(listed);
+  listed.snapshots = (filter = []) => {
+    const key = JSON.stringify([readdirSync(join(repo, 'snapshots')).sort(), filter]);
+    const listing = listings.get(key) ?? snapshots(filter);
+    listings.set(key, listing);
+    return listing;
+  };
+  return listed;
+}
+
 async function run(
   message: FileSearchMessage,
   index: FileIndexer | null,
   options: Parameters<typeof runFileSearch>[3] = {},
 ) {
   const events: FileSearchEvent[] = [];
-  const finished = await runFileSearch(runner(), message, (e) => events.push(e), { ...options, index });
+  const searcher = index ? runner() : listingOnce(runner());
+  const finished = await runFileSearch(searcher, message, (e) => events.push(e), { ...options, index });
   const matches: FileMatch[] = events.flatMap((e) => (e.type === 'fileSearchMatches' ? e.matches : []));
   return { finished, matches };
 }
@@ -147,6 +166,7 @@ beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'agent-file-index-'));
   repo = join(base, 'repo');
   restic(['init']);
+  cheapResticKeys(repo, PASSWORD);
   const data = join(base, 'fixed');
   for (const path of [
     'home/ana/Docs/Report.txt',

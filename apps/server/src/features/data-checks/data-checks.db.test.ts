@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { DATA_CHECK_TEXTS, type Envelope, ROUTES, type TaskDataCheck } from '@portal/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cheapResticKeys } from '../../../../agent/src/restic-test-key.js';
 import { auditEvents, repositoryCheckStates, repositoryDataChecks, taskActions, users } from '../../db/schema/index.js';
 import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
@@ -77,6 +78,7 @@ async function machineWithRepository(name: string, mb: number): Promise<Repo> {
   for (let i = 0; i < mb; i++)
     writeFileSync(join(src, `f${i}`), execFileSync('head', ['-c', '1048576', '/dev/urandom']));
   execFileSync('restic', ['--no-cache', 'init'], { env });
+  cheapResticKeys(dir, password ?? '');
   execFileSync('restic', ['--no-cache', 'backup', '--tag', `task-${taskId}`, src], { env });
   return { machineId, taskId, packageId, dir, env };
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { GUARDRAIL_TEXTS, PINNED_SNAPSHOT_TAG, ROUTES, type RunSummary } from '@portal/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cheapResticKeys } from '../../../../agent/src/restic-test-key.js';
 import { auditEvents, backupTasks, mailOutbox, taskActions } from '../../db/schema/index.js';
 import { runFinished } from '../../testing/agent-events.js';
 import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
@@ -131,6 +132,7 @@ beforeAll(async () => {
   repo = repositoryDir(t.config.dataDir, null, machineId);
   mkdirSync(join(repo, '..'), { recursive: true });
   restic(['init']);
+  cheapResticKeys(repo, password);
   const src = join(tmp, 'src');
   mkdirSync(src, { recursive: true });
   // Four weeks of ordinary runs, recorded as the agent reported them.

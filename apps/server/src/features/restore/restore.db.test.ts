@@ -12,6 +12,7 @@ import { DOWNLOAD_ID_LIFETIME_MS, MESSAGES, ROUTES, withQuery } from '@portal/do
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cheapResticKeys } from '../../../../agent/src/restic-test-key.js';
 import { backupSnapshots, customers, downloadIds, taskActions } from '../../db/schema/index.js';
 import { createTestApp, repositoryPasswordOf, type TestApp } from '../../testing/app.js';
 import { backupFixtures } from '../../testing/backup-fixtures.js';
@@ -122,6 +123,7 @@ beforeAll(async () => {
   repo = repositoryDir(t.config.dataDir, null, machineId);
   mkdirSync(join(repo, '..'), { recursive: true });
   restic(['init']);
+  cheapResticKeys(repo, password);
   src = join(tmp, 'src');
   mkdirSync(join(src, 'docs', 'sub'), { recursive: true });
   writeFileSync(join(src, 'docs', 'a.txt'), 'alpha\n');

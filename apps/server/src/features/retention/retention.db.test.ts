@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { type AgentToServer, agentToServerSchema, PANEL_MESSAGES, RETENTION_MESSAGES } from '@portal/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cheapResticKeys } from '../../../../agent/src/restic-test-key.js';
 import type { Database } from '../../db/client.js';
 import { backupTasks, machineMessages, runAccountSnapshots } from '../../db/schema/index.js';
 import { runFinished } from '../../testing/agent-events.js';
@@ -70,6 +71,7 @@ async function machineWithTask(task: Partial<typeof backupTasks.$inferInsert> = 
   await database.db.update(backupTasks).set(task).where(eq(backupTasks.id, taskId));
   const repo = repositoryDir(dataDir, null, machineId);
   restic(repo, ['init']);
+  cheapResticKeys(repo, PASSWORD);
   return { machineId, taskId, repo };
 }
 

@@ -367,7 +367,10 @@ describe('seed loading, failures', () => {
     expect(await taskRow(taskId)).toMatchObject({ status: 'AWAITING_SEED', displayStatus: 'AWAITING_SEED' });
 
     // A load cut off by a server stop is failed as interrupted, at stop or at the next start.
-    const slow = "sleep 30 & trap 'kill $!; exit 130' INT; wait; exit 1;";
+    // A copy that would take half a minute, ended by the stop's SIGINT. The sleep takes the shell's place: a
+    // background one would outlive a SIGINT that comes before the shell set a trap, and the load would wait for
+    // it to close restic's output.
+    const slow = 'exec sleep 30;';
     const stopping = service(slow);
     const cut = await stopping.loadSeed({ ...ref, taskId }, seedFor);
     await stopping.stop();
