@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { domainForTheWeb } from './domain-for-the-web';
+import { intlWarmUp } from './intl-warm-up';
 import { routeChunks } from './route-chunks';
 
 export default defineConfig({
@@ -9,6 +10,7 @@ export default defineConfig({
     react(),
     domainForTheWeb(),
     routeChunks(),
+    intlWarmUp(),
     // Every built script and style sheet also as .br and .gz (highest levels: made once, served many times); the
     // server picks one by Accept-Encoding. index.html is left out: the server renders it per request.
     compression({ algorithms: ['brotliCompress', 'gzip'], exclude: /(^|\/)index\.html$/ }),

@@ -8,11 +8,19 @@ import { AppRoutes } from './app/AppRoutes';
 import { startPageRead } from './app/early-reads';
 import { LiveChannelProvider } from './app/live';
 import { SessionProvider } from './app/session';
-import { AfterFirstPaint } from './ui';
+import { useToastRaised } from './ui';
 
-// No first paint shows a toast: react-toastify loads after it (a toast raised before waits in its queue), so it
-// stays off the first page's scripts (issue 31, phones).
+// No page shows a toast when it opens: the host and react-toastify load with the first toast (ui/toast.ts), so they
+// stay off the page load's scripts (issue 31, phones).
 const ToastHost = lazy(() => import('./ui/ToastHost').then((m) => ({ default: m.ToastHost })));
+
+function ToastHostOnFirstToast() {
+  return useToastRaised() ? (
+    <Suspense fallback={null}>
+      <ToastHost />
+    </Suspense>
+  ) : null;
+}
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 } },
@@ -36,11 +44,7 @@ if (root) {
                 <AppRoutes />
               </BrowserRouter>
             </LiveChannelProvider>
-            <AfterFirstPaint idle>
-              <Suspense fallback={null}>
-                <ToastHost />
-              </Suspense>
-            </AfterFirstPaint>
+            <ToastHostOnFirstToast />
           </SessionProvider>
         </QueryClientProvider>
       </StrictMode>,

@@ -12,6 +12,7 @@ export * from './DataTable';
 export * from './DetailTable';
 export * from './DialogButton';
 export * from './DialogProps';
+export * from './dateTime';
 export * from './FormActionButton';
 export * from './FormDialog';
 export * from './FormModal';

@@ -9,7 +9,7 @@
  * a time repeated by a fall-back runs once, at its first occurrence.
  */
 
-import { DAY_MS, HOUR_MS, SECOND_MS } from '../time.js';
+import { DAY_MS, HOUR_MS, NUMERIC_DATE_TIME, SECOND_MS } from '../time.js';
 
 /** Longest span looked back for a fall-back whose repeated wall times may still be ahead. */
 const REPEAT_WINDOW = 6 * HOUR_MS;
@@ -22,12 +22,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
     format = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
+      ...NUMERIC_DATE_TIME,
     });
     if (formatters.size >= 1000) formatters.clear();
     formatters.set(timeZone, format);

@@ -13,7 +13,7 @@ import Button from 'react-bootstrap/Button';
 import { useSearchParams } from 'react-router';
 import { routeCall } from '../../app/api';
 import { useSession } from '../../app/session';
-import { DataTable, Page, StatusBadge, usePagedQuery, useTableState } from '../../ui';
+import { DataTable, localDateTime, Page, StatusBadge, usePagedQuery, useTableState } from '../../ui';
 import { AuditFilterForm, type AuditFilterQuery, auditFilterOfAddress } from './AuditFilterForm';
 
 const C = AUDIT_TEXTS.columns;
@@ -85,7 +85,7 @@ export function AuditPage({ audience }: AuditPageProps) {
         aria-label={AUDIT_TEXTS.providerTitle}
         data-testid="audit-table"
         columns={[
-          { key: 'at', header: C.at, render: (r) => new Date(r.at).toLocaleString() },
+          { key: 'at', header: C.at, render: (r) => localDateTime(r.at) },
           { key: 'kind', header: C.kind, render: (r) => r.kindName },
           {
             key: 'who',

@@ -10,7 +10,7 @@ import {
 import { useId } from 'react';
 import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
-import { StatusBadge, type StatusVariantMap } from '../../ui';
+import { localDateTimeShort, StatusBadge, type StatusVariantMap } from '../../ui';
 
 const TEXT = MESSAGES.dashboard.attention;
 
@@ -39,7 +39,7 @@ function AttentionRow({ item }: { item: AttentionItem }) {
         {item.taskName === null ? item.customerName : `${item.machineName} · ${item.customerName}`}
       </span>
       <time dateTime={item.at} className="ms-auto small text-muted">
-        {TEXT.since} {new Date(item.at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+        {TEXT.since} {localDateTimeShort(item.at)}
       </time>
     </li>
   );

@@ -16,14 +16,14 @@ import Spinner from 'react-bootstrap/Spinner';
 import TabContainer from 'react-bootstrap/TabContainer';
 import TabContent from 'react-bootstrap/TabContent';
 import TabPane from 'react-bootstrap/TabPane';
-import { DetailTable, StatusBadge } from '../../ui';
+import { DetailTable, localDateTime, StatusBadge } from '../../ui';
 
 const TEXT = MESSAGES.resticCommand;
 const LABELS = MESSAGES.resticDiagnostics;
 
 const exitCodeText = (code: string | null) =>
   code === null ? '' : isCommandResultCode(code) || isRcloneResultCode(code) ? resultCodeText(code) : code;
-const timeText = (iso: string | null) => (iso === null ? '' : new Date(iso).toLocaleString());
+const timeText = (iso: string | null) => (iso === null ? '' : localDateTime(iso));
 
 export interface CommandTabsProps<C extends RealtimeCommandView> {
   commands: readonly C[];

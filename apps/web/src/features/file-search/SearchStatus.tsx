@@ -6,6 +6,7 @@ import {
   type OsFamily,
 } from '@portal/domain';
 import Spinner from 'react-bootstrap/Spinner';
+import { localDateTime } from '../../ui';
 import type { useFileSearch } from './useFileSearch';
 
 const T = FILE_SEARCH_TEXTS;
@@ -18,7 +19,7 @@ export interface HistoryActions {
   onRestoreStarted?: () => void;
 }
 
-export const timeText = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+export const timeText = (iso: string | null) => (iso ? localDateTime(iso) : '');
 export const sizeText = (hit: Pick<FileSearchHit, 'type' | 'size'>) =>
   hit.type === 'DIRECTORY' ? T.folder : hit.size === null ? '' : formatBytes(hit.size);
 

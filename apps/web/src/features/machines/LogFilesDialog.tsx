@@ -1,7 +1,7 @@
 import { type LogFileEntry, MESSAGES, ROUTES, withQuery } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
 import { getResult, routeCall } from '../../app/api';
-import { type DataTableColumn, ViewModal, WholeTable } from '../../ui';
+import { type DataTableColumn, localDateTime, ViewModal, WholeTable } from '../../ui';
 import type { MachineDialogProps } from './dialogs';
 import { machineKeys } from './queries';
 
@@ -26,7 +26,7 @@ export function LogFilesDialog({ machine, ...shown }: MachineDialogProps) {
         </a>
       ),
     },
-    { key: 'modified', header: TEXT.columns.lastModified, render: (f) => new Date(f.lastModified).toLocaleString() },
+    { key: 'modified', header: TEXT.columns.lastModified, render: (f) => localDateTime(f.lastModified) },
   ];
   const rows = files.data ?? [];
   return (

@@ -15,7 +15,16 @@ import Button from 'react-bootstrap/Button';
 import { Link, useNavigate } from 'react-router';
 import { liveSideOf, useLiveTopic } from '../../app/live';
 import { useSession } from '../../app/session';
-import { ByPathId, DetailTable, recordCrumbs, Section, StatusBadge, TooltipButton, useDialogSubmit } from '../../ui';
+import {
+  ByPathId,
+  DetailTable,
+  localDateTime,
+  recordCrumbs,
+  Section,
+  StatusBadge,
+  TooltipButton,
+  useDialogSubmit,
+} from '../../ui';
 import { DetailPage } from '../../ui/DetailPage';
 import { ResticDiagnosticsButton } from '../diagnostics/ResticDiagnosticsButton';
 import { FileSearchPanel } from '../file-search/FileSearchPanel';
@@ -42,7 +51,7 @@ type DialogKey = 'edit' | 'status' | 'delete' | 'refresh' | 'messages' | 'logUpl
 /** Where a machine page leads back to: the own machines list, or the customer's page for its admins. */
 function MachineDetails({ machine }: { machine: MachineDetail }) {
   const presence = machine.online ? TEXT.online : TEXT.offline;
-  const lastSeen = machine.lastSeenAt ? new Date(machine.lastSeenAt).toLocaleString() : TEXT.neverSeen;
+  const lastSeen = machine.lastSeenAt ? localDateTime(machine.lastSeenAt) : TEXT.neverSeen;
   return (
     <DetailTable
       aria-label={TEXT.detailsTitle}

@@ -16,7 +16,7 @@ import Button from 'react-bootstrap/Button';
 import Collapse from 'react-bootstrap/Collapse';
 import Form from 'react-bootstrap/Form';
 import { call } from '../../app/api';
-import { DataTable, type DataTableColumn, type DialogProps, useOnOpen, ViewModal } from '../../ui';
+import { DataTable, type DataTableColumn, type DialogProps, localDateTime, useOnOpen, ViewModal } from '../../ui';
 import { machineKeys } from './queries';
 
 const TEXT = MESSAGES.backupMachine;
@@ -31,7 +31,7 @@ export interface MessageLogDialogProps extends DialogProps {
 }
 
 const COLUMNS: Array<DataTableColumn<MachineMessageRow>> = [
-  { key: 'time', header: C.time, render: (m) => new Date(m.time).toLocaleString() },
+  { key: 'time', header: C.time, render: (m) => localDateTime(m.time) },
   { key: 'type', header: C.messageType, render: (m) => m.messageType },
   { key: 'task', header: C.backupTaskId, render: (m) => m.backupTaskId ?? '' },
   { key: 'action', header: C.actionId, render: (m) => m.actionId ?? '' },

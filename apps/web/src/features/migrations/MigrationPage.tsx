@@ -23,6 +23,7 @@ import { newRequestId } from '../../app/requestId';
 import {
   ConfirmDialog,
   DetailTable,
+  localDateTime,
   NotFound,
   Section,
   StatusBadge,
@@ -84,7 +85,7 @@ function Summary({ migration }: { migration: PackageMigrationDetail }) {
       aria-label={TEXT.sectionTitle}
       data-testid="migration-summary"
       rows={[
-        { label: C.dateCreated, value: new Date(migration.dateCreated).toLocaleString() },
+        { label: C.dateCreated, value: localDateTime(migration.dateCreated) },
         { label: C.backupPackage, value: migration.backupPackage.name },
         {
           label: C.sourceLocation,

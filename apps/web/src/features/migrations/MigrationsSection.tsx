@@ -9,7 +9,7 @@ import {
 } from '@portal/domain';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { BrowserPagedTable, RowLink, Section } from '../../ui';
+import { BrowserPagedTable, localDateTime, RowLink, Section } from '../../ui';
 import { statusColumn } from '../../ui/statusColumn';
 import { CreateMigrationDialog } from './CreateMigrationDialog';
 import { type MigrationPackageRef, useMigrations } from './queries';
@@ -39,7 +39,7 @@ export function MigrationsSection({ target }: { target: MigrationPackageRef }) {
           {
             key: 'dateCreated',
             header: C.dateInitialized,
-            render: (m) => new Date(m.dateCreated).toLocaleString(),
+            render: (m) => localDateTime(m.dateCreated),
           },
           { key: 'source', header: C.source, render: (m) => migrationLocationText(m.sourceStorageLocation) },
           {

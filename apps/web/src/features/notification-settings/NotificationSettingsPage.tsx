@@ -13,7 +13,7 @@ import {
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useSession } from '../../app/session';
-import { type DataTableColumn, Page, PagedTable, SearchBox, Section } from '../../ui';
+import { type DataTableColumn, localDateTime, Page, PagedTable, SearchBox, Section } from '../../ui';
 import { MonthlyMailForm } from '../verification-report/MonthlyMailForm';
 import { useVerificationReportSettings } from '../verification-report/queries';
 import { EditNotificationsDialog } from './EditNotificationsDialog';
@@ -33,7 +33,7 @@ const onOff = (on: boolean) => (
 );
 
 const FAILURE_COLUMNS: Array<DataTableColumn<MailFailureRow>> = [
-  { key: 'when', header: C.when, render: (f) => new Date(f.createdAt).toLocaleString() },
+  { key: 'when', header: C.when, render: (f) => localDateTime(f.createdAt) },
   { key: 'kind', header: C.kind, render: (f) => f.kindName },
   { key: 'recipient', header: C.recipient, render: (f) => f.recipient },
   {

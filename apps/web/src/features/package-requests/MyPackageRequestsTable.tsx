@@ -7,14 +7,13 @@ import {
   ROUTES,
 } from '@portal/domain';
 import { routeCall } from '../../app/api';
-import { type DataTableColumn, PagedTable } from '../../ui';
+import { type DataTableColumn, localDateTimeShort, PagedTable } from '../../ui';
 import { requestKeys } from './queries';
 
 const TEXT = MESSAGES.packageRequest;
 const C = TEXT.columns;
 
-const dateText = (iso: string | null) =>
-  iso === null ? '' : new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateText = (iso: string | null) => (iso === null ? '' : localDateTimeShort(iso));
 
 const COLUMNS: Array<DataTableColumn<MyPackageRequestRow>> = [
   { key: 'type', header: C.type, render: (r) => PACKAGE_REQUEST_TYPE_TEXTS[r.requestType] },

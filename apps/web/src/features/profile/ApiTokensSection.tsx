@@ -18,6 +18,7 @@ import {
   ConfirmDialog,
   FormModal,
   GlobalErrors,
+  localDateTime,
   SelectField,
   TextField,
   useDialogAction,
@@ -28,7 +29,7 @@ import { useApiTokens, useCreateApiToken, useRevokeApiToken } from './apiTokens'
 
 const TEXT = API_TOKEN_MESSAGES;
 const DEFAULTS: ApiTokenCreateInput = { name: '', scope: 'READ_ONLY', expiresInDays: 30 };
-const dateOf = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'Never');
+const dateOf = (iso: string | null) => (iso ? localDateTime(iso) : 'Never');
 
 function CreateTokenDialog(props: { show: boolean; onHide: () => void; onCreated: (token: string) => void }) {
   const form = useForm<ApiTokenCreateInput>({

@@ -11,7 +11,7 @@ import {
 import type { ReactNode } from 'react';
 import { Card, Col, Row, Spinner } from 'react-bootstrap';
 import { routeCall } from '../../app/api';
-import { Page, ServerPagedTable, usePagedQuery, useTableState } from '../../ui';
+import { localDateTime, Page, ServerPagedTable, usePagedQuery, useTableState } from '../../ui';
 import { MfaSection } from '../mfa/MfaSection';
 import { ApiTokensSection } from './ApiTokensSection';
 import { PasswordChangeForm } from './PasswordChangeForm';
@@ -25,7 +25,7 @@ function ActivityTable() {
     <ServerPagedTable<ActivityRow>
       aria-label="Account activity"
       columns={[
-        { key: 'at', header: 'Time', render: (row) => new Date(row.at).toLocaleString() },
+        { key: 'at', header: 'Time', render: (row) => localDateTime(row.at) },
         { key: 'type', header: 'Event', render: (row) => AUDIT_EVENT_TEXTS[row.type as AuditEventType] ?? row.type },
         { key: 'ip', header: 'Address', render: (row) => row.ipAddress ?? '' },
       ]}

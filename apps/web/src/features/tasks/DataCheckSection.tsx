@@ -10,7 +10,7 @@ import {
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
-import { ConfirmDialog, DetailTable, StatusBadge, useDialogAction } from '../../ui';
+import { ConfirmDialog, DetailTable, localDateTime, StatusBadge, useDialogAction } from '../../ui';
 import { useCheckData } from './mutations';
 import { type TaskRef, useTaskDataCheck } from './queries';
 
@@ -27,7 +27,7 @@ function LastCheck({ last }: { last: NonNullable<TaskDataCheck['last']> }) {
           label: TEXT.lastChecked,
           value: (
             <span className="d-inline-flex gap-2 flex-wrap align-items-center">
-              {new Date(last.checkedAt).toLocaleString()}
+              {localDateTime(last.checkedAt)}
               <StatusBadge status={last.outcome} badge={DATA_CHECK_OUTCOME_BADGES[last.outcome]} />
             </span>
           ),

@@ -5,7 +5,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { call, getResult, routeCall } from '../../app/api';
-import { StatusBadge, toast, useApiMutation } from '../../ui';
+import { localDateTime, StatusBadge, toast, useApiMutation } from '../../ui';
 import { taskKeys } from './queries';
 
 const TEXT = GUARDRAIL_TEXTS;
@@ -56,7 +56,7 @@ export function ChangeHoldNotice({ path, hold }: { path: TaskPath; hold: TaskCha
       <Alert.Heading as="h2" className="h6">
         {TEXT.holdTitle}
       </Alert.Heading>
-      <p className="mb-2">{TEXT.holdText(hold.since ? new Date(hold.since).toLocaleString() : '')}</p>
+      <p className="mb-2">{TEXT.holdText(hold.since ? localDateTime(hold.since) : '')}</p>
       {hold.acknowledgeable && (
         <Button variant="danger" size="sm" disabled={acknowledge.isPending} onClick={() => void submit()}>
           {TEXT.acknowledge}
@@ -110,7 +110,7 @@ export function RetentionPreviewPanel({ path, keep }: { path: TaskPath; keep: nu
           <ul className="list-unstyled small mb-1" aria-label={TEXT.previewTitle}>
             {forget.map(({ snapshotId, time, runId }) => (
               <li key={snapshotId} className="d-flex align-items-center gap-2" data-testid="preview-snapshot">
-                <span>{new Date(time).toLocaleString()}</span>
+                <span>{localDateTime(time)}</span>
                 <code>{snapshotId}</code>
                 {pinnable && runId !== null && (
                   <Button

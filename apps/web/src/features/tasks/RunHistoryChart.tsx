@@ -9,7 +9,7 @@ import {
 } from '@portal/domain';
 import { useQuery } from '@tanstack/react-query';
 import { getResult } from '../../app/api';
-import { BarChart } from '../../ui';
+import { BarChart, localDateTime } from '../../ui';
 import { actionsCall, type TaskRef, taskKeys } from './queries';
 
 const TEXT = RUN_REPORT_TEXTS;
@@ -29,7 +29,7 @@ export function RunHistoryChart({ audience, taskRef }: { audience: Audience; tas
     points.map((point) => ({
       key: point.id,
       value: value(point),
-      label: TEXT.chartBar(new Date(point.timeStarted).toLocaleString(), text(value(point))),
+      label: TEXT.chartBar(localDateTime(point.timeStarted), text(value(point))),
     }));
   const largest = (value: (p: RunChartPoint) => number) => Math.max(...points.map(value));
   return (

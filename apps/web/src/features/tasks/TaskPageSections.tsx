@@ -27,7 +27,16 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import { ConfirmDialog, lazyDialog, PagedTable, Section, StatusBadge, UsageBar, useDialogAction } from '../../ui';
+import {
+  ConfirmDialog,
+  lazyDialog,
+  localDateTime,
+  PagedTable,
+  Section,
+  StatusBadge,
+  UsageBar,
+  useDialogAction,
+} from '../../ui';
 import { FileSearchPanel } from '../file-search/FileSearchPanel';
 import { RestoreTestSection } from '../restore-tests/RestoreTestSection';
 import { DataCheckSection } from './DataCheckSection';
@@ -150,7 +159,7 @@ function RunsTable({ audience, taskRef, task }: { audience: Audience; taskRef: T
         aria-label="Actions and runs"
         data-testid="runs-table"
         columns={[
-          { key: 'started', header: 'Started', render: (run) => new Date(run.timeStarted).toLocaleString() },
+          { key: 'started', header: 'Started', render: (run) => localDateTime(run.timeStarted) },
           { key: 'progress', header: 'Progress', render: (run) => <RunProgress run={run} /> },
           {
             key: 'duration',
@@ -317,7 +326,7 @@ function SnapshotsTable({ audience, taskRef, task, onChanged }: SectionsProps) {
       aria-label="Snapshots"
       data-testid="snapshots-table"
       columns={[
-        { key: 'created', header: 'Created', render: (snapshot) => new Date(snapshot.createdAt).toLocaleString() },
+        { key: 'created', header: 'Created', render: (snapshot) => localDateTime(snapshot.createdAt) },
         {
           key: 'storage',
           header: 'Storage',

@@ -1,8 +1,8 @@
 import { latestVerification, type TaskVerification, VERIFICATION_TEXTS, verificationBadge } from '@portal/domain';
-import { type DataTableColumn, DetailTable, StatusBadge } from '../../ui';
+import { type DataTableColumn, DetailTable, localDateTimeShort, StatusBadge } from '../../ui';
 
 const TEXT = VERIFICATION_TEXTS;
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => localDateTimeShort(iso);
 
 /** The verification status's badge, its hint as the tooltip. */
 export function VerificationBadge({ verification }: { verification: TaskVerification }) {
