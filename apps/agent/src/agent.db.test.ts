@@ -294,7 +294,8 @@ describe('agent run against the live channel', () => {
     await eventually(() => events.filter((e) => e.type === 'usage').length === 3);
     expect(events.map((e) => (e.type === 'usage' ? e.usedSpaceBytes : e.type))).toEqual(['hello', 1, 2, 3]);
     expect(delays[0]).toBe(1);
-    expect(agent.outbox.pending()).toEqual([]);
+    // The portal's receipt for the last event may still be on its way when the event is recorded.
+    await eventually(() => agent.outbox.pending().length === 0);
   });
 
   it('reports a run its last process left unfinished as interrupted, and says in hello which runs it holds', async () => {
