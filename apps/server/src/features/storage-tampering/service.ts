@@ -85,7 +85,10 @@ const SCAN_BATCH = 100;
  * lets it replace an object (it may write). In a bucket made with Object Lock the replaced version stays, so this
  * pass lists each such repository's versions with the account's key, puts back the original of every object
  * replaced with other content, and counts each as an attempt of the machine (audit trail, the provider's alert).
- * Safe to run twice at once: a put-back object's newest version is the original again, so it is not put back twice.
+ * One scan of a machine at a time in this process (the pass and a data check's or restore test's repair can meet):
+ * two listing the same replaced object before either put it back would each count it, and a burst of five would
+ * read as ten on the audit trail. Across instances a put-back object's newest version is the original again, so
+ * nothing is put back twice; only the count can be.
  */
 export function createS3ReplacementScan(deps: {
   db: Db;
@@ -94,9 +97,21 @@ export function createS3ReplacementScan(deps: {
   onError: (error: unknown, machineId: number) => void;
 }) {
   const repo = createTamperingRepo(deps.db);
+  const scanning = new Map<number, Promise<number>>();
+
+  /** The machine's scan once the one under way (if any) has ended. */
+  function scan(machineId: number): Promise<number> {
+    const mine = (scanning.get(machineId) ?? Promise.resolve(0)).catch(() => 0).then(() => scanOnce(machineId));
+    scanning.set(machineId, mine);
+    const forget = () => {
+      if (scanning.get(machineId) === mine) scanning.delete(machineId);
+    };
+    mine.then(forget, forget);
+    return mine;
+  }
 
   /** One machine's repository: what was put back, each recorded as the machine's attempt. */
-  async function scan(machineId: number): Promise<number> {
+  async function scanOnce(machineId: number): Promise<number> {
     const place = await deps.storage.machineRepositoryAccess(machineId);
     if (!place) return 0;
     // The location's own key, as restic and rclone get it (storage/access.ts).
