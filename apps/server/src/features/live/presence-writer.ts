@@ -83,10 +83,6 @@ export function createPresenceWriter(
     seen: (machineId: number, mine: Date, at: Date) => enqueue({ machineId, mine, at, online: true }),
     /** Offline as of `at`, while the mark is still `mine`; false when another connection has taken over. */
     disconnected: (machineId: number, mine: Date, at: Date) => enqueue({ machineId, mine, at, online: false }),
-    /** Resolves once every mark queued so far is written (or has failed). */
-    flushed: async (): Promise<void> => {
-      while (writing) await writing.catch(() => undefined);
-    },
   };
 }
 
