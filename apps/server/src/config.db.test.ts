@@ -103,6 +103,14 @@ describe('SIGNUP_LIMIT_PER_ADDRESS (issue #6)', () => {
       /^Configuration error: SIGNUP_LIMIT_PER_ADDRESS /,
     );
   });
+
+  it('keeps 10 PostgreSQL connections per instance unless DATABASE_POOL_SIZE says how many (1-1000, issue 33)', () => {
+    expect(loadConfig(base).databasePoolSize).toBe(10);
+    expect(loadConfig({ ...base, DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+    for (const wrong of ['0', '1001', 'many']) {
+      expect(errorOf({ ...base, DATABASE_POOL_SIZE: wrong })).toMatch(/^Configuration error: DATABASE_POOL_SIZE /);
+    }
+  });
 });
 
 describe('ALLOW_PRIVATE_ENDPOINTS (issue 16)', () => {

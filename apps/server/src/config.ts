@@ -13,7 +13,7 @@ import {
 } from '@portal/domain';
 import { z } from 'zod';
 import { BUILD_INFO } from './build-info.js';
-import { DEFAULT_POOL_TIMEOUTS, type PoolTimeouts } from './db/client.js';
+import { DEFAULT_POOL_SIZE, DEFAULT_POOL_TIMEOUTS, type PoolTimeouts } from './db/client.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -140,6 +140,8 @@ const envSchema = z.object({
   /** Resilience: how long a PostgreSQL connection attempt and a query may take before the request fails (503). */
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt(DEFAULT_POOL_TIMEOUTS.connectTimeoutMs),
   DATABASE_QUERY_TIMEOUT_MS: positiveInt(DEFAULT_POOL_TIMEOUTS.queryTimeoutMs),
+  /** PostgreSQL connections one instance keeps at most (the multi-instance recipe sizes it per instance). */
+  DATABASE_POOL_SIZE: boundedInt({ min: 1, max: 1000, default: DEFAULT_POOL_SIZE }),
   /** On SIGTERM the process exits by this deadline even if a request or connection hangs. */
   SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
   /** Minutes without a progress report after which a busy run is stalled (issue 29). */
@@ -242,6 +244,8 @@ export interface Config {
   mailDeliveryIntervalMs: number;
   /** PostgreSQL pool timeouts (resilience). */
   databaseTimeouts: PoolTimeouts;
+  /** PostgreSQL connections this instance keeps at most. */
+  databasePoolSize: number;
   /** The hard deadline of a graceful shutdown. */
   shutdownTimeoutMs: number;
   /** Minutes without progress after which a busy run is stalled (issue 29). */
@@ -311,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrationLeaseMs: e.MIGRATION_LEASE_MS,
     mailDeliveryIntervalMs: e.MAIL_DELIVERY_INTERVAL_MS,
     databaseTimeouts: { connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS },
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     runStallMinutes: e.RUN_STALL_MINUTES,
     restoreTests: {

@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     timeouts: config.databaseTimeouts,
+    poolSize: config.databasePoolSize,
     onIdleError: (error) => logger.warn({ err: error }, 'a pooled database connection broke; the pool replaces it'),
   });
   try {

@@ -51,12 +51,16 @@ export interface PoolTimeouts {
   queryTimeoutMs: number;
 }
 export const DEFAULT_POOL_TIMEOUTS: PoolTimeouts = { connectTimeoutMs: 3_000, queryTimeoutMs: 60_000 };
+/** Connections per instance: the instances together stay under PostgreSQL's max_connections (100 by default). */
+export const DEFAULT_POOL_SIZE = 10;
 
 /** PostgreSQL when a URL is given, otherwise embedded PGlite under the data directory ('memory://' for tests). */
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
   timeouts?: PoolTimeouts;
+  /** PostgreSQL only: connections this process keeps at most (README: DATABASE_POOL_SIZE). */
+  poolSize?: number;
   /** An idle pooled connection broke (the server stopped or restarted): the pool drops it; this only reports it. */
   onIdleError?: (error: Error) => void;
   /**
@@ -69,7 +73,7 @@ export async function openDatabase(options: {
     const timeouts = options.timeouts ?? DEFAULT_POOL_TIMEOUTS;
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: 10,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
       // A stopped or unreachable server fails a request within seconds instead of leaving it waiting, also
       // when every pooled connection is busy.
       connectionTimeoutMillis: timeouts.connectTimeoutMs,

@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { ROUTES, SERVICE_RESTART_CLOSE } from '@portal/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,82 +12,17 @@ import { auditEvents } from '../db/schema/index.js';
 import { eventually } from '../features/live/testing.js';
 import { createMachineCredentials, type MachineCredential } from '../features/machine-auth/credentials.js';
 import { backupFixtures } from '../testing/backup-fixtures.js';
-import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../testing/fixtures.js';
+import { createTenants, type Tenants } from '../testing/fixtures.js';
+import { type Instance, signIn, startInstance } from '../testing/instances.js';
 import { missingServerBinaries, type OwnPostgres, startOwnPostgres } from '../testing/own-servers.js';
-import { freePort } from '../testing/rgw-cluster.js';
 
 /**
  * Issue 18, graceful shutdown: the server process (apps/server/dist/main.js when built) gets SIGTERM while a request is in
  * flight and an agent is connected through a load balancer (a TCP proxy) that then sends new connections to a
  * second instance on the same database.
  */
-const serverDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const mainJs = join(serverDir, 'dist/main.js');
-
-/** The newest change of the server's or the domain's source, to tell whether dist/main.js is up to date. */
-function newestSource(): number {
-  let newest = 0;
-  for (const dir of [join(serverDir, 'src'), join(serverDir, '../../packages/domain/src')]) {
-    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-      newest = Math.max(newest, statSync(join(dir, file)).mtimeMs);
-    }
-  }
-  return newest;
-}
-
-/**
- * The built bundle when it is current (after `npm run build`); otherwise the same entry point from source, so
- * the test never proves an old build (the unit pass of `npm test` runs before the build).
- */
-const serverCommand = (): string[] =>
-  existsSync(mainJs) && statSync(mainJs).mtimeMs >= newestSource()
-    ? [mainJs]
-    : ['--import', 'tsx', join(serverDir, 'src/main.ts')];
 const missing = missingServerBinaries();
 if (missing) console.warn(`graceful shutdown test skipped: ${missing}`);
-
-interface Instance {
-  child: ChildProcess;
-  port: number;
-  exited: Promise<{ code: number | null; at: number }>;
-}
-
-async function startInstance(
-  databaseUrl: string,
-  dataDir: string,
-  env: Record<string, string> = {},
-): Promise<Instance> {
-  const port = await freePort();
-  const child = spawn(process.execPath, serverCommand(), {
-    cwd: join(serverDir, '../..'),
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: '',
-      DEMO: 'false',
-      MASTER_KEY: 'b'.repeat(64),
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, at: Date.now() })),
-  );
-  await eventually(async () => {
-    try {
-      return (await fetch(`http://127.0.0.1:${port}/health`)).status === 200;
-    } catch {
-      return false;
-    }
-    // A server's start on a busy two-core machine (CI's other tiers beside it) has taken over 30 s.
-  }, 45_000);
-  return { child, port, exited };
-}
 
 /** A load balancer in front of the instances: each new connection goes to the current target. */
 function startProxy(): Promise<{ server: Server; port: number; target: { port: number } }> {
@@ -133,35 +66,6 @@ function slowRequest(port: number) {
       req.end(body.slice(10));
     },
   };
-}
-
-/** A browser's session over real HTTP: the session cookie and the CSRF token of the page served after sign-in. */
-async function signIn(port: number, email: string): Promise<{ cookie: string; csrf: string }> {
-  const base = `http://127.0.0.1:${port}`;
-  const cookies = new Map<string, string>();
-  const keep = (response: Response) => {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      cookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-  };
-  const cookie = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  const page = async (path: string) => {
-    const response = await fetch(base + path, { headers: { accept: 'text/html', cookie: cookie() } });
-    keep(response);
-    return /<meta name="_csrf" content="([^"]*)"/.exec(await response.text())?.[1] ?? '';
-  };
-  const csrf = await page('/login');
-  const signedIn = await fetch(`${base}/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', cookie: cookie() },
-    body: new URLSearchParams({ username: email, password: FIXTURE_PASSWORD, _csrf: csrf }),
-  });
-  keep(signedIn);
-  expect(signedIn.headers.get('location'), `sign-in of ${email}`).toBe('/');
-  return { csrf: await page('/'), cookie: cookie() };
 }
 
 describe.skipIf(missing)('graceful shutdown (SIGTERM)', () => {
@@ -244,7 +148,7 @@ describe.skipIf(missing)('graceful shutdown (SIGTERM)', () => {
     const instance = await startInstance(postgres.url, join(dataDir, 'c'));
     instances.push(instance);
     const owner = tenants.customerA.superAdmin;
-    const session = await signIn(instance.port, owner.email);
+    const session = await signIn(`http://127.0.0.1:${instance.port}`, owner.email);
     const recordOf = () =>
       database.db
         .select()
