@@ -1,8 +1,9 @@
-import { ROUTES, type ServerToAgent } from '@portal/domain';
-import { sql } from 'drizzle-orm';
+import { AGENT_CHANNEL, ROUTES, type ServerToAgent } from '@portal/domain';
+import { eq, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, isDatabaseUnavailable, openDatabase } from '../db/client.js';
+import { backupMachines } from '../db/schema/index.js';
 import { eventually, type TestStomp } from '../features/live/testing.js';
 import { openRedis } from '../redis.js';
 import type { TestApp } from '../testing/app.js';
@@ -33,6 +34,13 @@ if (missing) console.warn(`resilience tests skipped: ${missing}`);
 const stillOpen = async (client: TestStomp) =>
   (await Promise.race([client.closed.then(() => false), new Promise((r) => setTimeout(() => r(true), 200))])) === true;
 
+/** How long an agent's event waits for the database here (production: 30 s). */
+const EVENT_RETRY_MS = 6_000;
+
+/** An agent's report of its used space, sent with a receipt: true once the portal acknowledged it. */
+const reportUsage = (agent: TestStomp, usedSpaceBytes: number) =>
+  agent.sendWithReceipt('SEND', AGENT_CHANNEL.events, JSON.stringify({ type: 'usage', usedSpaceBytes }));
+
 describe.skipIf(missing)('PostgreSQL stopped and started again', () => {
   let postgres: OwnPostgres;
   let database: Database;
@@ -47,7 +55,7 @@ describe.skipIf(missing)('PostgreSQL stopped and started again', () => {
       timeouts: { connectTimeoutMs: 2_000, queryTimeoutMs: 10_000 },
     });
     await database.migrate();
-    instance = await listeningApps(database, [{}]);
+    instance = await listeningApps(database, [{ live: { options: { eventRetryMs: EVENT_RETRY_MS } } }]);
     t = instance.apps[0].t;
   });
 
@@ -103,13 +111,43 @@ describe.skipIf(missing)('PostgreSQL stopped and started again', () => {
     expect(await stillOpen(browser)).toBe(true);
     expect(await stillOpen(agent)).toBe(true);
 
+    // An event the agent sends meanwhile waits for the database: no receipt (the agent keeps it) until it is stored.
+    let receipted = false;
+    const stored = reportUsage(agent, 4_242).then((ok) => {
+      receipted = ok;
+      return ok;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(receipted).toBe(false);
+
     await postgres.start();
     await eventually(async () => (await t.app.inject({ method: 'GET', url: '/health' })).statusCode === 200, 15_000);
     expect((await session.json('GET', ROUTES.profile.get.build())).statusCode).toBe(200);
+    expect(await stored).toBe(true);
+    const usedSpace = async () =>
+      (
+        await database.db
+          .select({ used: backupMachines.usedSpaceBytes })
+          .from(backupMachines)
+          .where(eq(backupMachines.id, credential.machineId))
+      )[0]?.used;
+    expect(await usedSpace()).toBe(4_242);
     const rows = await database.db.execute(sql`select count(*)::int as n from resilience_probe`);
     expect((rows as unknown as { rows: Array<{ n: number }> }).rows[0]?.n).toBe(0);
     expect(await stillOpen(browser)).toBe(true);
     expect(await stillOpen(agent)).toBe(true);
+
+    // Away for longer than an event may wait: the agent's connection ends with an ERROR and no receipt, so the
+    // agent sends the event again once it has reconnected; nothing was stored meanwhile.
+    await postgres.stop();
+    const waited = Date.now();
+    expect(await reportUsage(agent, 5_353)).toBe(false);
+    expect(Date.now() - waited).toBeGreaterThanOrEqual(EVENT_RETRY_MS);
+    expect(agent.errors.map((f) => f.headers.message)).toEqual(['The event could not be stored now; send it again']);
+    await agent.closed;
+    await postgres.start();
+    await eventually(async () => (await t.app.inject({ method: 'GET', url: '/health' })).statusCode === 200, 15_000);
+    expect(await usedSpace()).toBe(4_242);
   });
 });
 

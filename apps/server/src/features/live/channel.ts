@@ -21,6 +21,8 @@ import {
 } from '@portal/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
+import { isDatabaseUnavailable } from '../../db/client.js';
+import { isRetryableTransactionError } from '../../db/errors.js';
 import { malformedTextAt, SURROGATE_ESCAPE } from '../../http/well-formed-text.js';
 import type { LiveCommandAudit } from '../audit/recorder.js';
 import type { AuthService, SignedIn } from '../auth/service.js';
@@ -121,6 +123,11 @@ export interface LiveChannelOptions extends ConnectionOptions {
    * before frames, so a session that ends closes its sockets within this time.
    */
   sessionRecheckMs: number;
+  /**
+   * How long an agent's event waits for an unreachable database, tried again meanwhile, before its connection is
+   * ended: its receipt is given only once it is stored, so the agent's outbox keeps it until then.
+   */
+  eventRetryMs: number;
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveChannelOptions = {
@@ -132,6 +139,7 @@ export const DEFAULT_LIVE_OPTIONS: LiveChannelOptions = {
   dashboardBatchMs: 200,
   askTimeoutMs: 20_000,
   sessionRecheckMs: 5_000,
+  eventRetryMs: 30_000,
 };
 
 interface AgentEntry {
@@ -147,6 +155,9 @@ const MACHINE_RECHECK_MS = 60_000;
 
 const READ_ONLY_COMMANDS: ReadonlySet<MachineChannelCommand> = new Set(['localtreeitems']);
 
+/** The first wait before an agent's event is tried again on an unreachable database, doubled up to the last. */
+const EVENT_RETRY_DELAYS = { firstMs: 250, maxMs: 5_000 };
+
 /**
  * The live channel (DESIGN §5): browser and agent endpoints over STOMP 1.2, authorisation of every
  * SUBSCRIBE and SEND, machine presence, and fan-out through a bus so that any instance reaches a
@@ -156,6 +167,33 @@ export function createLiveChannel(deps: LiveChannelDeps) {
   const options: LiveChannelOptions = { ...DEFAULT_LIVE_OPTIONS, ...deps.options };
   const handlers = deps.handlers ?? defaultLiveHandlers;
   const now = deps.now ?? (() => new Date());
+
+  /**
+   * Stores an agent's event before its receipt goes out (at least once: the agent keeps what is not receipted). A
+   * database out of reach or a transaction to repeat is waited for and tried again; past `eventRetryMs` the
+   * connection ends with an ERROR, and the agent sends the event again after reconnecting. Any other failure is a
+   * fault of ours, not of the event: logged and acknowledged, or the agent would send it for ever.
+   */
+  async function storeAgentEvent(store: () => Promise<void>, machineId: number): Promise<void> {
+    const started = Date.now();
+    for (let delay = EVENT_RETRY_DELAYS.firstMs; ; delay = Math.min(delay * 2, EVENT_RETRY_DELAYS.maxMs)) {
+      try {
+        await store();
+        return;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) && !isRetryableTransactionError(error)) {
+          log.error({ err: error, machineId }, 'live channel agent event handling failed');
+          return;
+        }
+        const left = options.eventRetryMs - (Date.now() - started);
+        if (left <= 0) {
+          log.warn({ err: error, machineId }, 'live channel agent event not stored: the database is out of reach');
+          throw new StompRefusal('The event could not be stored now; send it again');
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
+      }
+    }
+  }
   const { bus, log } = deps;
 
   const browsers = new Map<StompConnection, BrowserEntry>();
@@ -482,12 +520,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
           await publish({ kind: 'agentReply', machineId: machine.id, reply: event.data });
           return;
         }
-        try {
-          await handlers.onAgentEvent(machine, event.data);
-        } catch (error) {
-          // The agent is not at fault: log, keep the connection.
-          log.error({ err: error, machineId: machine.id }, 'live channel agent event handling failed');
-        }
+        await storeAgentEvent(() => handlers.onAgentEvent(machine, event.data), machine.id);
       },
       activity() {
         if (!machine || !mine || touching) return;
