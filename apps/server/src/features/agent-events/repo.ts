@@ -15,7 +15,7 @@ import {
   type TransferPhase,
 } from '@portal/domain';
 import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
-import { type Executor, oneOrNull } from '../../db/client.js';
+import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
 import {
   backupMachines,
@@ -30,6 +30,18 @@ import {
 import { taskOfMachine } from '../../db/task-of-machine.js';
 
 const BUSY: RunStatus[] = ['INITIATED', 'IN_PROGRESS'];
+
+/** A run's progress as its agent reported it (agent-protocol runProgress), with the machine and when it came. */
+export interface ProgressReport extends RunProgressFigures {
+  machineId: number;
+  runKey: string;
+  phase: TransferPhase;
+  percentage: number;
+  currentItem: number;
+  totalItems: number;
+  bytesDone: number;
+  reportedAt: Date;
+}
 
 /** How an action (a run, a seed loading) ended. */
 export interface ActionOutcome {
@@ -199,42 +211,49 @@ export function createAgentEventsRepo(db: Executor) {
       return { id: existing.id, created: false };
     },
 
-    async recordProgress(
-      machineId: number,
-      runKey: string,
-      progress: RunProgressFigures & {
-        phase: TransferPhase;
-        percentage: number;
-        currentItem: number;
-        totalItems: number;
-        bytesDone: number;
-      },
-      reportedAt: Date,
-    ): Promise<boolean> {
-      // A report that repeats the last one is not progress (issue 29): restic prints its status every second even
-      // while it hangs, so only a change moves the run's clock, and a run that moves again is no longer stalled.
-      // (SET expressions read the row as it was.)
-      const moved = sql`(${taskActions.phase}, ${taskActions.transferProgressPercentage}, ${taskActions.currentTransfer},
-        ${taskActions.totalTransfers}, ${taskActions.progressBytesDone}) is distinct from (${progress.phase}::text,
-        ${progress.percentage}::integer, ${progress.currentItem}::integer, ${progress.totalItems}::integer,
-        ${progress.bytesDone}::bigint)`;
-      const rows = await db
-        .update(taskActions)
-        .set({
-          lastProgressAt: sql`case when ${moved} then ${reportedAt.toISOString()}::timestamptz else ${taskActions.lastProgressAt} end`,
-          stalledAt: sql`case when ${moved} then null else ${taskActions.stalledAt} end`,
-          phase: progress.phase,
-          transferProgressPercentage: progress.percentage,
-          currentTransfer: progress.currentItem,
-          totalTransfers: progress.totalItems,
-          progressBytesDone: progress.bytesDone,
-          progressFilesDone: progress.filesDone ?? null,
-          progressBytesPerSecond: progress.bytesPerSecond ?? null,
-          progressSecondsRemaining: progress.secondsRemaining ?? null,
-        })
-        .where(and(actionOf(machineId, runKey), inArray(taskActions.status, BUSY)))
-        .returning({ id: taskActions.id });
-      return rows.length > 0;
+    /**
+     * Many runs' progress reports in one statement (the agent-events service gathers them, db/group-commit.ts); at
+     * most one report a run. Answers, per report, its run (to tell the dashboard) or null when the run is unknown or
+     * no longer busy. A report that repeats the run's last one is not progress (issue 29): restic prints its status
+     * every second even while it hangs, so only a change moves the run's clock, and a run that moves again is no
+     * longer stalled. (SET expressions read the row as it was.)
+     */
+    async recordProgress(reports: readonly ProgressReport[]): Promise<Array<{ id: number; taskId: number } | null>> {
+      if (reports.length === 0) return [];
+      const values = sql.join(
+        reports.map(
+          (r, i) =>
+            sql`(${i}::integer, ${r.machineId}::integer, ${r.runKey}::varchar, ${r.phase}::text, ${r.percentage}::integer,
+              ${r.currentItem}::integer, ${r.totalItems}::integer, ${r.bytesDone}::bigint,
+              ${r.filesDone ?? null}::integer, ${r.bytesPerSecond ?? null}::bigint,
+              ${r.secondsRemaining ?? null}::integer, ${r.reportedAt.toISOString()}::timestamptz)`,
+        ),
+        sql`, `,
+      );
+      const a = taskActions;
+      const moved = sql`(${a.phase}, ${a.transferProgressPercentage}, ${a.currentTransfer}, ${a.totalTransfers},
+        ${a.progressBytesDone}) is distinct from (v.phase, v.percentage, v.current_item, v.total_items, v.bytes_done)`;
+      const rows = rowsOf<{ i: number; id: number; task_id: number }>(
+        await db.execute(sql`
+          update ${a} set
+            last_progress_at = case when ${moved} then v.reported_at else ${a.lastProgressAt} end,
+            stalled_at = case when ${moved} then null else ${a.stalledAt} end,
+            phase = v.phase,
+            transfer_progress_percentage = v.percentage,
+            current_transfer = v.current_item,
+            total_transfers = v.total_items,
+            progress_bytes_done = v.bytes_done,
+            progress_files_done = v.files_done,
+            progress_bytes_per_second = v.bytes_per_second,
+            progress_seconds_remaining = v.seconds_remaining
+          from (values ${values}) as v(i, machine_id, run_key, phase, percentage, current_item, total_items, bytes_done,
+            files_done, bytes_per_second, seconds_remaining, reported_at)
+          where ${a.backupMachineId} = v.machine_id and ${a.runKey} = v.run_key and ${inArray(a.status, BUSY)}
+          returning v.i as i, ${a.id} as id, ${a.backupTaskId} as task_id`),
+      );
+      const runs: Array<{ id: number; taskId: number } | null> = reports.map(() => null);
+      for (const row of rows) runs[Number(row.i)] = { id: Number(row.id), taskId: Number(row.task_id) };
+      return runs;
     },
 
     /** Finishes a busy run; null when it is unknown or already finished (a repeated report). */

@@ -132,6 +132,76 @@ describe('what agents report', () => {
     expect(await readStoredReadModel(database.db)).toEqual(await computeReadModel(database.db));
   });
 
+  it("writes many runs' progress reported at once in a few statements, each run its own figures (issue 33)", async () => {
+    const fixtures = backupFixtures(database.db);
+    const backupState = createBackupStateService({ db: database.db });
+    const pkg = await fixtures.package(tenants.customerA.customerId);
+    const repo = createAgentEventsRepo(database.db);
+    const statements: number[] = [];
+    const counted = createAgentEventService({
+      repo: {
+        ...repo,
+        recordProgress: (reports) => {
+          statements.push(reports.length);
+          return repo.recordProgress(reports);
+        },
+      },
+      backupState,
+      onUpdate: (machineId, update) => updates.push([machineId, update]),
+    });
+    const agents: Array<{ machine: AuthenticatedMachine; taskId: number }> = [];
+    for (let i = 0; i < 40; i++) {
+      const id = await fixtures.machine(pkg);
+      const machineTask = (await backupState.createTask(fixtures.task(id))) as number;
+      agents.push({
+        machine: { id, customerId: tenants.customerA.customerId, backupPackageId: pkg },
+        taskId: machineTask,
+      });
+    }
+    const report = (runKey: string, percentage: number) =>
+      event({
+        type: 'runProgress',
+        runKey,
+        phase: 'TRANSFERRING_FILES',
+        percentage,
+        currentItem: percentage,
+        totalItems: 100,
+        bytesDone: percentage * 10,
+        bytesTotal: 1000,
+        filesDone: percentage,
+      });
+    for (const [i, a] of agents.entries()) {
+      if (i === 39) continue; // its run never started: its report is of an unknown run
+      await counted.handle(
+        a.machine,
+        event({
+          type: 'runStarted',
+          runKey: `batch-${i}`,
+          taskId: a.taskId,
+          startedAt: '2026-11-23T10:00:00Z',
+          manual: false,
+        }),
+      );
+    }
+    updates.length = 0;
+    await Promise.all(agents.map((a, i) => counted.handle(a.machine, report(`batch-${i}`, i + 1))));
+    expect(statements.length).toBeLessThanOrEqual(2);
+    expect(statements.reduce((sum, n) => sum + n, 0)).toBe(40);
+    for (const [i, a] of agents.entries()) {
+      const [run] = await database.db.select().from(taskActions).where(eq(taskActions.backupTaskId, a.taskId));
+      if (i === 39) expect(run).toBeUndefined();
+      else
+        expect(run).toMatchObject({
+          transferProgressPercentage: i + 1,
+          progressBytesDone: (i + 1) * 10,
+          progressFilesDone: i + 1,
+        });
+    }
+    // The browsers watching hear of each run that moved, and of no unknown one.
+    expect(updates.filter(([, u]) => u.kind === 'run')).toHaveLength(39);
+    expect(updates.some(([id]) => id === agents[39]?.machine.id)).toBe(false);
+  });
+
   it('keeps at most one snapshot archive per week per task; a failed run records its message', async () => {
     await events.handle(
       machine,

@@ -10,11 +10,14 @@ import {
   type ServerToAgent,
 } from '@portal/domain';
 import type { Executor } from '../../db/client.js';
+import { createGroupCommit } from '../../db/group-commit.js';
 import type { BackupStateService } from '../backup-state/service.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
-import { type AgentEventsRepo, createAgentEventsRepo } from './repo.js';
+import { type AgentEventsRepo, createAgentEventsRepo, type ProgressReport } from './repo.js';
 
 const DAY_MS = 86_400_000;
+/** Most progress reports in one statement (twelve parameters each, under PostgreSQL's 65,535). */
+const PROGRESS_BATCH = 2_000;
 
 /** Monday 00:00 UTC of the week holding `at`: snapshot archives are kept at most one per week. */
 export function weekStartOf(at: Date): Date {
@@ -59,6 +62,12 @@ export function createAgentEventService(deps: {
   const { repo } = deps;
   const notify = (machineId: number, update: MachineUpdate) => deps.onUpdate?.(machineId, update);
   const now = deps.now ?? (() => new Date());
+  /** Progress is most of what agents send: many agents' reports go in one statement (issue 33, ingest). */
+  const progress = createGroupCommit<ProgressReport, { id: number; taskId: number } | null>({
+    apply: (reports) => repo.recordProgress(reports),
+    keyOf: (report) => `${report.machineId}:${report.runKey}`,
+    maxBatch: PROGRESS_BATCH,
+  });
 
   /**
    * Writes a run's start or status change: with the task's run statuses (and so the dashboard) through the
@@ -164,10 +173,9 @@ export function createAgentEventService(deps: {
         }
 
         case 'runProgress': {
-          const run = await repo.runOf(machine.id, event.runKey);
-          if (run && (await repo.recordProgress(machine.id, event.runKey, event, now()))) {
-            notify(machine.id, { kind: 'run', taskId: run.taskId, runId: run.id });
-          }
+          const { type: _, ...report } = event;
+          const run = await progress.add({ ...report, machineId: machine.id, reportedAt: now() });
+          if (run) notify(machine.id, { kind: 'run', taskId: run.taskId, runId: run.id });
           return [];
         }
 

@@ -520,7 +520,8 @@ export function createLiveChannel(deps: LiveChannelDeps) {
           await publish({ kind: 'agentReply', machineId: machine.id, reply: event.data });
           return;
         }
-        await storeAgentEvent(() => handlers.onAgentEvent(machine, event.data), machine.id);
+        const from = machine;
+        await storeAgentEvent(() => handlers.onAgentEvent(from, event.data), from.id);
       },
       activity() {
         if (!machine || !mine || touching) return;

@@ -136,12 +136,14 @@ describe('stalled runs (issue 29)', () => {
       // restic repeats an unchanged status every second while it hangs: a repeated report is no progress, so the
       // run stalls however often it comes, and a repeat does not clear the stall either.
       const events = createAgentEventsRepo(t.database.db);
+      const repeat = async () =>
+        (await events.recordProgress([{ ...moved, machineId: ids.machineA, reportedAt: t.clock.now }]))[0];
       for (let minute = 0; minute < 40; minute += 10) {
         t.clock.advanceMinutes(10);
-        expect(await events.recordProgress(ids.machineA, 'stall-1', moved, t.clock.now)).toBe(true);
+        expect(await repeat()).toMatchObject({ id: runId });
       }
       expect(await t.app.runStalls.runOnce()).toBe(1);
-      expect(await events.recordProgress(ids.machineA, 'stall-1', moved, t.clock.now)).toBe(true);
+      expect(await repeat()).toMatchObject({ id: runId });
       expect((await runOf('stall-1')).stalledAt).not.toBeNull();
     } finally {
       await agent.client.stop();
