@@ -677,7 +677,7 @@ export const ROUTES = {
   audit: {
     provider: get('/boltadmin/auditevents', 'providerAdmin', {
       query: auditQuerySchema,
-      response: answer<Paged<AuditRow>>(),
+      response: answer<CursorPaged<AuditRow>>(),
     }),
     providerExport: get('/boltadmin/auditevents/export', 'providerAdmin', {
       query: auditFilterSchema,
@@ -685,7 +685,7 @@ export const ROUTES = {
     }),
     account: get('/admin/account/auditevents', 'customerSuperAdmin', {
       query: auditQuerySchema,
-      response: answer<Paged<AuditRow>>(),
+      response: answer<CursorPaged<AuditRow>>(),
     }),
     accountExport: get('/admin/account/auditevents/export', 'customerSuperAdmin', {
       query: auditFilterSchema,
