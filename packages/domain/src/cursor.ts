@@ -118,3 +118,11 @@ export function cursorFits(cursor: ListCursor, list: string, scope: string, keye
   if (cursor.list !== list || cursor.scope !== scope) return false;
   return keyed ? cursor.key !== null && DATABASE_TIMESTAMP.test(cursor.key) : cursor.key === null;
 }
+
+/** The texts of a list the browser reads by cursor ('Load more' appends the next page; ours, the spec has none). */
+export const CURSOR_TEXTS = {
+  loadMore: 'Load more',
+  /** 'Showing 20 of 104' or, past the count's cap, 'Showing 20 of 10,000+'. */
+  showing: (shown: number, total: number) =>
+    `Showing ${shown.toLocaleString('en')} of ${total.toLocaleString('en')}${total >= LIST_COUNT_LIMIT ? '+' : ''}`,
+} as const;
