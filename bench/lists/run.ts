@@ -19,6 +19,8 @@ import { loadAverages } from '../machine.js';
 const TARGET_P99_MS = 100;
 const USERS = Number(process.env.BENCH_LISTS_USERS ?? 5);
 const ITERATIONS = Number(process.env.BENCH_LISTS_ITERATIONS ?? 20);
+/** Rounds of the OFFSET baseline (one user). */
+const OFFSET_ROUNDS = Number(process.env.BENCH_LISTS_OFFSET_ROUNDS ?? 3);
 /** Audit records added once to the benchmark database (the seed has none); a fifth of them the large customer's. */
 const AUDIT_RECORDS = Number(process.env.BENCH_LISTS_AUDIT_RECORDS ?? 1_000_000);
 const AUDIT_MARK = 'bench.lists';
@@ -346,20 +348,25 @@ try {
       }),
     );
   }
-  /** The bare SQL of every call (and the OFFSET of the keyset lists' depth), the same number of times and users. */
+  /**
+   * The bare SQL of every call, the same number of times and users; then the OFFSET of the keyset lists' depth,
+   * OFFSET_ROUNDS times by one user (at a second or more a call, the full load of them would take the run's hour).
+   */
   async function bareRound(iterations: number) {
     await Promise.all(
       Array.from({ length: USERS }, async () => {
         for (let i = 0; i < iterations; i++) {
-          for (const call of calls) {
-            const entry = samples.get(label(call));
-            entry?.bare.push(await timeBare(pool, call.list.bare(call.position)));
-            const offset = call.list.offsetBare?.(call.position);
-            if (offset) entry?.offset.push(await timeBare(pool, offset));
-          }
+          for (const call of calls)
+            samples.get(label(call))?.bare.push(await timeBare(pool, call.list.bare(call.position)));
         }
       }),
     );
+    for (let i = 0; i < OFFSET_ROUNDS; i++) {
+      for (const call of calls) {
+        const offset = call.list.offsetBare?.(call.position);
+        if (offset) samples.get(label(call))?.offset.push(await timeBare(pool, offset));
+      }
+    }
   }
 
   await round(false, 2);
@@ -407,7 +414,7 @@ try {
       ]);
     }
     console.log(
-      `Lists: ${USERS} concurrent users per audience, ${ITERATIONS} rounds of every page each, back to back (ms)`,
+      `Lists: ${USERS} concurrent users per audience, ${ITERATIONS} rounds of every page each, back to back (ms; offset: the OFFSET of the same depth, bare, ${OFFSET_ROUNDS} rounds by one user)`,
     );
     console.log(table(rows));
     console.log(`HTTP ${answers.statusLine()}`);

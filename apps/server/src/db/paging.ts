@@ -66,12 +66,19 @@ export interface KeysetOrder {
   key: PgColumn | null;
   id: PgColumn;
   direction: 'asc' | 'desc';
+  /**
+   * Where the index puts nulls, when it says so (`DESC NULLS LAST`): the ORDER BY must say the same, or PostgreSQL
+   * will not read the index in order (it does not reason from NOT NULL) and sorts every row of the list instead.
+   */
+  nulls?: 'last';
 }
 
-/** The list's ORDER BY. */
+/** The list's ORDER BY, as its index is ordered. */
 export const keysetOrderBy = (order: KeysetOrder): SQL[] => {
+  const columns = order.key ? [order.key, order.id] : [order.id];
+  if (order.nulls) return columns.map((column) => sql`${column} ${sql.raw(order.direction)} nulls last`);
   const by = order.direction === 'asc' ? asc : desc;
-  return order.key ? [by(order.key), by(order.id)] : [by(order.id)];
+  return columns.map((column) => by(column));
 };
 
 /**
