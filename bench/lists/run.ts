@@ -69,12 +69,16 @@ async function keysetCase(
     key: string | null;
     id: string;
     direction: 'asc' | 'desc';
+    /** As the list's index says it (`DESC NULLS LAST`), so the bare SQL reads the index in order as the server does. */
+    nullsLast?: boolean;
     list: string;
     scope: string;
   },
 ): Promise<ListCase> {
   const { size, key, id, direction } = options;
-  const order = (key ? [key, id] : [id]).map((column) => `${column} ${direction}`).join(', ');
+  const order = (key ? [key, id] : [id])
+    .map((column) => `${column} ${direction}${options.nullsLast ? ' nulls last' : ''}`)
+    .join(', ');
   const n = options.values.length;
   const count: Query = {
     text: `select count(*) from (select 1 ${options.countFrom} limit ${LIST_COUNT_LIMIT}) capped`,
@@ -239,6 +243,7 @@ const cases: ListCase[] = [
     key: 'a.time_started',
     id: 'a.id',
     direction: 'desc',
+    nullsLast: true,
     list: 'taskOverview.running',
     scope: 'provider',
   }),
