@@ -10,6 +10,8 @@ export interface CursorQueryResult<T> {
   /** The list's total, capped by the server (LIST_COUNT_LIMIT). */
   totalElements: number;
   hasMore: boolean;
+  /** Pages read so far (the first included). */
+  loadedPages: number;
   loadMore: () => void;
   loading: boolean;
   failed: boolean;
@@ -41,6 +43,7 @@ export function useCursorQuery<R extends RouteEntry>(
     rows: pages.flatMap((page) => page.elements),
     totalElements: pages[0]?.totalElements ?? 0,
     hasMore: !result.isError && result.hasNextPage,
+    loadedPages: pages.length,
     loadMore: () => void result.fetchNextPage(),
     loading: result.isFetching,
     failed: result.isError,
@@ -70,7 +73,8 @@ export function CursorTable<T>({ list, 'data-testid': testId = 'data-table', ...
         onPageChange={noPages}
         loading={list.loading}
       />
-      {list.rows.length > 0 && (list.hasMore || list.totalElements > list.rows.length) && (
+      {/* As a paged table's text (000 §2), only when the list has more than one page. */}
+      {list.rows.length > 0 && (list.hasMore || list.loadedPages > 1) && (
         <div className="d-flex flex-wrap align-items-center justify-content-between gap-2">
           <span className="text-muted small" data-testid="paging-text">
             {CURSOR_TEXTS.showing(list.rows.length, list.totalElements)}

@@ -264,6 +264,7 @@ describe('TaskStatusOverviewPage: deep lists by cursor (issue 33 item 6)', () =>
     expect(await within(due).findByText('Due task 24')).toBeInTheDocument();
     expect(within(due).getAllByRole('row')).toHaveLength(1 + 25);
     expect(within(list).queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(within(list).getByTestId('paging-text')).toHaveTextContent('Showing 25 of 25');
     const cursors = server
       .to('GET', ROUTES.taskOverview.nextPeriod.build())
       .map((request) => request.url.searchParams.get('cursor'));
