@@ -76,3 +76,19 @@ test('a provider admin turns on volume snapshots of a Windows demo machine’s t
     checked: !wasOn,
   });
 });
+
+test('the task dashboards read their next pages by cursor: Load more appends the next ten rows', async ({ page }) => {
+  await signIn(page, 'provider-admin@demo.test');
+  await page.goto(PAGES.providerTaskOverview);
+  const list = page.getByTestId('task-overview-nextPeriod');
+  const rows = page.getByRole('table', { name: TEXT.nextPeriodTitle }).locator('tbody tr');
+  await expect(rows.first()).toBeVisible();
+  // The demo's hourly tasks fill the next hour past one page; the first page shows ten of them.
+  await expect(rows).toHaveCount(10);
+  await expect(list.getByTestId('paging-text')).toHaveText(/^Showing 10 of \d+/);
+  const asked = page.waitForRequest((request) => /\/boltadmin\/backuptasks\/nextperiod\?.*cursor=/.test(request.url()));
+  await list.getByRole('button', { name: 'Load more' }).click();
+  await asked;
+  await expect.poll(() => rows.count()).toBeGreaterThan(10);
+  await expect(list.getByTestId('paging-text')).toHaveText(/^Showing (1[1-9]|20) of \d+/);
+});

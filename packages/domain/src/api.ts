@@ -17,6 +17,7 @@ import {
 import { type ApiTokenCreated, type ApiTokenRow, apiTokenCreateSchema, SESSION_ONLY_ROUTES } from './api-tokens.js';
 import type { AttentionList } from './attention.js';
 import { type AuditRow, auditFilterSchema, auditQuerySchema } from './audit.js';
+import { type CursorPaged, cursorPagingQuerySchema } from './cursor.js';
 import type { CustomerAccount, CustomerDetail, CustomerPackageRow, CustomerRow } from './customers.js';
 import { customerSearchQuerySchema, customerStatusChangeQuerySchema } from './customers.js';
 import type {
@@ -304,6 +305,11 @@ const routeOf =
     route({ method, path, access, ...options });
 /** The options of a paged list: `?page=&size=` in, `{ elements, totalElements, totalPages }` out. */
 const pagedList = <T>() => ({ query: pagingQuerySchema, response: answer<Paged<T>>() }) as const;
+/**
+ * A list that can be deep (issue 33 item 6): `?cursor=` (the nextCursor of the page before) or a page number bounded
+ * to LIST_COUNT_LIMIT rows in, the paged answer with its `nextCursor` out (cursor.ts).
+ */
+const cursorList = <T>() => ({ query: cursorPagingQuerySchema(), response: answer<CursorPaged<T>>() }) as const;
 
 const get = routeOf('GET');
 const post = routeOf('POST');
@@ -671,7 +677,7 @@ export const ROUTES = {
   audit: {
     provider: get('/boltadmin/auditevents', 'providerAdmin', {
       query: auditQuerySchema,
-      response: answer<Paged<AuditRow>>(),
+      response: answer<CursorPaged<AuditRow>>(),
     }),
     providerExport: get('/boltadmin/auditevents/export', 'providerAdmin', {
       query: auditFilterSchema,
@@ -679,7 +685,7 @@ export const ROUTES = {
     }),
     account: get('/admin/account/auditevents', 'customerSuperAdmin', {
       query: auditQuerySchema,
-      response: answer<Paged<AuditRow>>(),
+      response: answer<CursorPaged<AuditRow>>(),
     }),
     accountExport: get('/admin/account/auditevents/export', 'customerSuperAdmin', {
       query: auditFilterSchema,
@@ -938,9 +944,9 @@ export const ROUTES = {
    * provider. The volume snapshots setting of a task from customer administration (002 §7.3).
    */
   taskOverview: {
-    running: get('/boltadmin/backuptasks/running', 'providerAdmin', pagedList<TaskOverviewRow>()),
-    nextPeriod: get('/boltadmin/backuptasks/nextperiod', 'providerAdmin', pagedList<TaskOverviewRow>()),
-    beingDeleted: get('/boltadmin/backuptasks/beingdeleted', 'providerAdmin', pagedList<TaskOverviewRow>()),
+    running: get('/boltadmin/backuptasks/running', 'providerAdmin', cursorList<TaskOverviewRow>()),
+    nextPeriod: get('/boltadmin/backuptasks/nextperiod', 'providerAdmin', cursorList<TaskOverviewRow>()),
+    beingDeleted: get('/boltadmin/backuptasks/beingdeleted', 'providerAdmin', cursorList<TaskOverviewRow>()),
     counts: get('/boltadmin/backuptasks/counts', 'providerAdmin', { response: answer<DashboardTaskCounts>() }),
     volumeSnapshots: put(`${PROVIDER_MACHINE}/backuptasks/:taskId`, 'providerAdmin', {
       body: volumeSnapshotsBodySchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { cursorPagingQuerySchema } from './cursor.js';
 import { valuesWithTexts } from './enum-texts.js';
-import { pageSizeParam, pagingQuerySchema } from './envelope.js';
 import { filterText } from './forms/fields.js';
 import { ID_MAX } from './paths.js';
 
@@ -116,10 +116,8 @@ export const auditFilterSchema = z
   });
 export type AuditFilter = z.infer<typeof auditFilterSchema>;
 
-export const auditQuerySchema = z.intersection(
-  pagingQuerySchema.extend({ size: pageSizeParam(100, AUDIT_PAGE_SIZE) }),
-  auditFilterSchema,
-);
+/** A page of the trail: by `cursor` past the first (keyset on `at`, id: issue 33 item 6) or a bounded page number. */
+export const auditQuerySchema = z.intersection(cursorPagingQuerySchema(100, AUDIT_PAGE_SIZE), auditFilterSchema);
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
 /** The filter form's fields as typed (strings); the form validates them with auditFilterSchema. */

@@ -13,6 +13,7 @@ export * from './branding.js';
 export * from './command-responses.js';
 export * from './contrast.js';
 export * from './credentials.js';
+export * from './cursor.js';
 export * from './customers.js';
 export * from './dashboard.js';
 export * from './data-checks.js';

@@ -8,6 +8,7 @@ export * from './CheckboxField';
 export * from './ChoiceDialog';
 export * from './ConfirmByNameDialog';
 export * from './ConfirmDialog';
+export * from './CursorTable';
 export * from './DataTable';
 export * from './DetailTable';
 export * from './DialogButton';

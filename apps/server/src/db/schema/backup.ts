@@ -366,8 +366,12 @@ export const backupTasks = pgTable(
     index('backup_tasks_next_run_idx').on(t.nextRunAt),
     // The provider's 'tasks being deleted' dashboard reads only these (002 §2.6).
     index('backup_tasks_being_deleted_idx').on(t.id).where(sql`${t.status} = 'BEING_DELETED'`),
-    // 'Tasks running in the next period': active tasks by next expected run, in page order (002 §2.6).
-    index('backup_tasks_next_period_idx').on(t.nextRunAt, t.id).where(sql`${t.status} = 'ACTIVE'`),
+    // 'Tasks running in the next period': the tasks that may run by next expected run, in page order (002 §2.6).
+    // The predicate is the list's whole filter, so a keyset page and its capped count read only index entries
+    // (issue 33 item 6), where a filter on display_status outside it made the count visit every task's row.
+    index('backup_tasks_next_period_idx')
+      .on(t.nextRunAt, t.id)
+      .where(sql`${t.status} = 'ACTIVE' and ${t.displayStatus} <> 'NOT_RUNNABLE'`),
     // The retention job reads only the tasks waiting for it.
     index('backup_tasks_retention_due_idx').on(t.retentionDueAt).where(sql`${t.retentionDueAt} is not null`),
     // 'Needs attention' (issue 31): failed and missed tasks newest first, across all and per customer.

@@ -4,11 +4,20 @@ import {
   type AuditEventType,
   type AuditFilter,
   type AuditOutcome,
+  type ListCursor,
   type Paging,
 } from '@portal/domain';
 import { and, count, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import { type Db, type Executor, rowsOf } from '../../db/client.js';
-import { countOf, selectPage } from '../../db/paging.js';
+import {
+  countOf,
+  type KeysetOrder,
+  keysetAfter,
+  keysetKeyText,
+  keysetOrderBy,
+  selectKeysetPage,
+  selectPage,
+} from '../../db/paging.js';
 import { auditEvents, users } from '../../db/schema/index.js';
 import { accountOf } from './tenants.js';
 
@@ -45,6 +54,21 @@ export interface AuditEventInput {
  * reseller's account page: its own and, for a reseller, its customers'), or one tenant's (a reseller's customer).
  */
 export type AuditScope = { all: true } | { accountCustomerId: number } | { customerId: number };
+
+/** A scope as a cursor names it: a cursor of one account's trail is refused on another's (http/cursor.ts). */
+export const auditScopeKey = (scope: AuditScope) =>
+  'all' in scope
+    ? 'all'
+    : 'accountCustomerId' in scope
+      ? `account:${scope.accountCustomerId}`
+      : `customer:${scope.customerId}`;
+
+/** The trail's order, newest first: the (…, at, id) indexes of each scope and filter (migrations 0021, 0024). */
+export const AUDIT_ORDER = {
+  key: auditEvents.at,
+  id: auditEvents.id,
+  direction: 'desc',
+} as const satisfies KeysetOrder;
 
 /**
  * Where each subject kind's name is now, and whose the row is: one query per kind present in a page, by its ids
@@ -215,17 +239,31 @@ export function createAuditRepo(db: Executor) {
       );
     },
 
-    /** One page, newest first, and the number of matching records up to AUDIT_COUNT_LIMIT. */
-    async page(scope: AuditScope, filter: Partial<AuditFilter>, paging: Paging) {
+    /**
+     * One page, newest first: after the cursor's record (keyset) or at a page number, and the number of matching
+     * records up to AUDIT_COUNT_LIMIT.
+     */
+    async page(scope: AuditScope, filter: Partial<AuditFilter>, paging: Paging & { cursor?: ListCursor | undefined }) {
       const where = matching(scope, filter);
       const capped = db.select({ one: sql`1` }).from(auditEvents).where(where).limit(AUDIT_COUNT_LIMIT).as('capped');
-      const { rows, total } = await selectPage(
-        db.select().from(auditEvents).where(where).orderBy(desc(auditEvents.at), desc(auditEvents.id)),
+      const { rows, total, nextCursor } = await selectKeysetPage(
+        db
+          .select({ row: auditEvents, cursorKey: keysetKeyText(AUDIT_ORDER) })
+          .from(auditEvents)
+          .where(and(where, keysetAfter(AUDIT_ORDER, paging.cursor)))
+          .orderBy(...keysetOrderBy(AUDIT_ORDER)),
         () => db.select({ total: count() }).from(capped),
         paging,
+        (found) => ({ list: 'audit', scope: auditScopeKey(scope), id: found.row.id }),
       );
-      // A short page past the cap tells more than the capped count would.
-      return { rows: await named(scope, rows), total: Math.min(total, AUDIT_COUNT_LIMIT) };
+      return {
+        rows: await named(
+          scope,
+          rows.map((found) => found.row),
+        ),
+        total: Math.min(total, AUDIT_COUNT_LIMIT),
+        nextCursor,
+      };
     },
 
     /**

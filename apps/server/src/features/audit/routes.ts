@@ -1,13 +1,14 @@
 import { Readable } from 'node:stream';
-import { AUDIT_TEXTS, type AuditFilter, ok, pageOf, ROUTES } from '@portal/domain';
+import { AUDIT_TEXTS, type AuditFilter, cursorPageOf, ok, ROUTES } from '@portal/domain';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { keysetPaging } from '../../http/cursor.js';
 import { asDownload } from '../../http/download.js';
 import { badRequest, forbidden, parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
 import { route } from '../../http/route.js';
 import { csvLine } from './csv.js';
 import { AUDIT_CSV_HEADER, auditCsvCells, presentAuditRow } from './present.js';
-import type { AuditRepo, AuditScope } from './repo.js';
+import { AUDIT_ORDER, type AuditRepo, type AuditScope, auditScopeKey } from './repo.js';
 
 /**
  * The audit pages' calls (issue 18): the provider admins' over every tenant, a customer super admin's over its
@@ -45,19 +46,21 @@ export function registerAuditRoutes(app: FastifyInstance, deps: { audit: AuditRe
       .send(Readable.from(lines()));
   }
 
-  route(app, r.provider, async (request) => {
-    const { page, size, ...filter } = parseWith(r.provider.query, request.query);
-    const { rows, total } = await deps.audit.page({ all: true }, filter, { page, size });
-    return ok(pageOf(rows.map(presentAuditRow), total, size));
-  });
+  /** A page of a scope's trail; a cursor of another scope's is refused (400 on `cursor`). */
+  async function pageOf(scope: AuditScope, query: ReturnType<typeof r.provider.query.parse>) {
+    const { page, size, cursor, ...filter } = query;
+    const paging = keysetPaging({ page, size, cursor }, 'audit', auditScopeKey(scope), AUDIT_ORDER);
+    const { rows, total, nextCursor } = await deps.audit.page(scope, filter, paging);
+    return ok(cursorPageOf(rows.map(presentAuditRow), total, size, nextCursor));
+  }
+
+  route(app, r.provider, async (request) => pageOf({ all: true }, parseWith(r.provider.query, request.query)));
   route(app, r.providerExport, async (request, reply) =>
     exportCsv(reply, { all: true }, parseWith(r.providerExport.query, request.query)),
   );
   route(app, r.account, async (request) => {
     const scope = ownAccount(request);
-    const { page, size, ...filter } = accountFilter(scope, parseWith(r.account.query, request.query));
-    const { rows, total } = await deps.audit.page(scope, filter, { page, size });
-    return ok(pageOf(rows.map(presentAuditRow), total, size));
+    return pageOf(scope, accountFilter(scope, parseWith(r.account.query, request.query)));
   });
   route(app, r.accountExport, async (request, reply) => {
     const scope = ownAccount(request);

@@ -1,4 +1,4 @@
-import { MESSAGES, ok, pageOf, ROUTES } from '@portal/domain';
+import { cursorPageOf, MESSAGES, ok, ROUTES } from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
 import { parseWith } from '../../http/errors.js';
 import { requireSignedIn } from '../../http/request-context.js';
@@ -14,18 +14,18 @@ export function registerTaskOverviewRoutes(app: FastifyInstance, deps: { taskOve
 
   route(app, r.running, async (request) => {
     const query = parseWith(r.running.query, request.query);
-    const { rows, total } = await taskOverview.running(query);
-    return ok(pageOf(rows.map(presentTaskOverviewRow), total, query.size));
+    const { rows, total, nextCursor } = await taskOverview.running(query);
+    return ok(cursorPageOf(rows.map(presentTaskOverviewRow), total, query.size, nextCursor));
   });
   route(app, r.nextPeriod, async (request) => {
     const query = parseWith(r.nextPeriod.query, request.query);
-    const { rows, total } = await taskOverview.nextPeriod(query);
-    return ok(pageOf(rows.map(presentTaskOverviewRow), total, query.size));
+    const { rows, total, nextCursor } = await taskOverview.nextPeriod(query);
+    return ok(cursorPageOf(rows.map(presentTaskOverviewRow), total, query.size, nextCursor));
   });
   route(app, r.beingDeleted, async (request) => {
     const query = parseWith(r.beingDeleted.query, request.query);
-    const { rows, total } = await taskOverview.beingDeleted(query);
-    return ok(pageOf(rows.map(presentTaskOverviewRow), total, query.size));
+    const { rows, total, nextCursor } = await taskOverview.beingDeleted(query);
+    return ok(cursorPageOf(rows.map(presentTaskOverviewRow), total, query.size, nextCursor));
   });
   route(app, r.counts, async () => ok(presentTaskCounts(await taskOverview.counts())));
 

@@ -1,15 +1,20 @@
 import {
   type Actor,
+  type CursorPagingQuery,
   MESSAGES,
   mayChange,
-  type PagingQuery,
   TASK_OVERVIEW_NEXT_PERIOD_MINUTES,
   type TaskVolumeSnapshotsResult,
   volumeSnapshotsSchema,
 } from '@portal/domain';
 import { machineAtPath } from '../../db/machine-context.js';
+import { keysetPaging } from '../../http/cursor.js';
 import { conflict, forbidden, notFound, parseWith } from '../../http/errors.js';
-import type { TaskOverviewRepo } from './repo.js';
+import { TASK_OVERVIEW_ORDERS, type TaskOverviewRepo } from './repo.js';
+
+/** A dashboard's page: a cursor of that dashboard's, else 400 on `cursor` (the provider sees one scope: all). */
+const pagingOf = (name: keyof typeof TASK_OVERVIEW_ORDERS, query: CursorPagingQuery) =>
+  keysetPaging(query, `taskOverview.${name}`, 'provider', TASK_OVERVIEW_ORDERS[name]);
 
 /** A task on the provider's paths (002 §2.3). */
 export interface ProviderTaskPath {
@@ -33,13 +38,14 @@ export function createTaskOverviewService(deps: {
   const now = deps.now ?? (() => new Date());
 
   return {
-    running: (page: PagingQuery) => repo.running(page),
+    running: (query: CursorPagingQuery) => repo.running(pagingOf('running', query)),
     /** "The next period" is the next hour from now (TASK_OVERVIEW_NEXT_PERIOD_MINUTES). */
-    nextPeriod(page: PagingQuery) {
+    nextPeriod(query: CursorPagingQuery) {
       const from = now();
-      return repo.nextPeriod(from, new Date(from.getTime() + TASK_OVERVIEW_NEXT_PERIOD_MINUTES * 60_000), page);
+      const until = new Date(from.getTime() + TASK_OVERVIEW_NEXT_PERIOD_MINUTES * 60_000);
+      return repo.nextPeriod(from, until, pagingOf('nextPeriod', query));
     },
-    beingDeleted: (page: PagingQuery) => repo.beingDeleted(page),
+    beingDeleted: (query: CursorPagingQuery) => repo.beingDeleted(pagingOf('beingDeleted', query)),
     counts: () => repo.counts(),
 
     /**

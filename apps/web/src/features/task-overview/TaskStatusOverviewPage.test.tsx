@@ -224,3 +224,57 @@ describe('TaskStatusOverviewPage', () => {
     expect(screen.getByRole('dialog', { name: TEXT.editTaskTitle })).toBeInTheDocument();
   });
 });
+
+describe('TaskStatusOverviewPage: deep lists by cursor (issue 33 item 6)', () => {
+  /** 25 tasks due within the hour, served ten at a time by cursor ('c10', 'c20'), as the server pages them. */
+  function serveDeep(totalElements = 25) {
+    const due = Array.from({ length: 25 }, (_, i) => row({ id: 100 + i, name: `Due task ${i}` }));
+    return fakeServer(({ url }) => {
+      const r = ROUTES.taskOverview;
+      if (url.pathname === r.nextPeriod.build()) {
+        expect(url.searchParams.get('page')).toBeNull();
+        const from = Number(url.searchParams.get('cursor')?.slice(1) ?? 0);
+        const size = Number(url.searchParams.get('size'));
+        const elements = due.slice(from, from + size);
+        const next = from + size < due.length ? `c${from + size}` : null;
+        return ok({ elements, totalElements, totalPages: Math.ceil(totalElements / size), nextCursor: next });
+      }
+      if (url.pathname === r.running.build() || url.pathname === r.beingDeleted.build()) return ok(paged([], url));
+      if (url.pathname.endsWith('/counts'))
+        return ok({ total: 0, taskStatus: zeroTaskStatus, status: {}, statusGroup: {} });
+      return undefined;
+    });
+  }
+
+  it('shows the first page, then appends each next page read with the cursor the one before answered', async () => {
+    const server = serveDeep();
+    const events = open();
+    const due = table(TEXT.nextPeriodTitle);
+    expect(await within(due).findByText('Due task 9')).toBeInTheDocument();
+    expect(within(due).queryByText('Due task 10')).not.toBeInTheDocument();
+    const list = screen.getByTestId('task-overview-nextPeriod');
+    expect(within(list).getByTestId('paging-text')).toHaveTextContent('Showing 10 of 25');
+
+    await events.click(within(list).getByRole('button', { name: 'Load more' }));
+    expect(await within(due).findByText('Due task 19')).toBeInTheDocument();
+    expect(within(due).getByText('Due task 0')).toBeInTheDocument();
+    expect(within(list).getByTestId('paging-text')).toHaveTextContent('Showing 20 of 25');
+
+    await events.click(within(list).getByRole('button', { name: 'Load more' }));
+    expect(await within(due).findByText('Due task 24')).toBeInTheDocument();
+    expect(within(due).getAllByRole('row')).toHaveLength(1 + 25);
+    expect(within(list).queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(within(list).getByTestId('paging-text')).toHaveTextContent('Showing 25 of 25');
+    const cursors = server
+      .to('GET', ROUTES.taskOverview.nextPeriod.build())
+      .map((request) => request.url.searchParams.get('cursor'));
+    expect(cursors).toEqual(expect.arrayContaining([null, 'c10', 'c20']));
+  });
+
+  it('says a total past the count’s cap is more than it', async () => {
+    serveDeep(10_000);
+    open();
+    const list = screen.getByTestId('task-overview-nextPeriod');
+    expect(await within(list).findByTestId('paging-text')).toHaveTextContent('Showing 10 of 10,000+');
+  });
+});

@@ -17,15 +17,14 @@ import ProgressBar from 'react-bootstrap/ProgressBar';
 import { Link } from 'react-router';
 import { getResult, type RouteCall, routeCall } from '../../app/api';
 import {
+  CursorTable,
   type DataTableColumn,
   Page,
   PieChart,
   RowLink,
   Section,
-  ServerPagedTable,
   StatusBadge,
-  usePagedQuery,
-  useTableState,
+  useCursorQuery,
 } from '../../ui';
 import { VolumeSnapshotsButton } from '../tasks/VolumeSnapshotsButton';
 import { verificationColumn } from '../verification/Verification';
@@ -152,19 +151,23 @@ function TaskList({
   rowKey: (row: TaskOverviewRow) => number;
   onSaved: () => void;
 }) {
-  const table = useTableState({ size: TASK_OVERVIEW_PAGE_SIZE });
-  const list = usePagedQuery(taskOverviewKeys.list(name), routeCall(ROUTES.taskOverview[name], {}), table.params, {
-    refetchInterval: TASK_OVERVIEW_REFRESH_MS,
-  });
+  // Deep lists (100,000 tasks may be due within the hour): read by cursor, 'Load more' for the next page.
+  const list = useCursorQuery(
+    taskOverviewKeys.list(name),
+    routeCall(ROUTES.taskOverview[name], {}),
+    TASK_OVERVIEW_PAGE_SIZE,
+    {
+      refetchInterval: TASK_OVERVIEW_REFRESH_MS,
+    },
+  );
   const [nameColumn, ...rest] = commonColumns();
   const columns = [...(nameColumn ? [nameColumn] : []), ...extraColumns, ...rest, actionsColumn(onSaved)];
   return (
     <Section title={title}>
-      <ServerPagedTable<TaskOverviewRow>
+      <CursorTable<TaskOverviewRow>
         aria-label={title}
         data-testid={`task-overview-${name}`}
         columns={columns}
-        table={table}
         list={list}
         rowKey={rowKey}
         emptyText={emptyText}

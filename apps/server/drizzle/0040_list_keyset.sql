@@ -1,0 +1,2 @@
+DROP INDEX "backup_tasks_next_period_idx";--> statement-breakpoint
+CREATE INDEX "backup_tasks_next_period_idx" ON "backup_tasks" USING btree ("next_run_at","id") WHERE "backup_tasks"."status" = 'ACTIVE' and "backup_tasks"."display_status" <> 'NOT_RUNNABLE';
