@@ -14,7 +14,7 @@ import { and, asc, count, desc, eq, exists, inArray, isNotNull, type SQL, sql } 
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Executor, oneOrNull } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
-import { countOf, selectPage } from '../../db/paging.js';
+import { countOf, selectCountedPage, totalColumn } from '../../db/paging.js';
 import { backupMachines, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
 import { managedCustomersCondition } from '../../db/scope.js';
 import { verificationColumns } from '../verification/repo.js';
@@ -79,7 +79,10 @@ const machineScopeWhere = (scope: MachineListScope): SQL | undefined =>
     scope.assignedUserId === null ? undefined : eq(backupMachines.assignedUserId, scope.assignedUserId),
   );
 
-/** The dashboard's reads: every one is a page of an index-ordered scan or a grouped count (DESIGN §9). */
+/**
+ * The dashboard's reads: every one is a page of an index-ordered scan or a grouped count (DESIGN §9). A page comes
+ * with its total in the same statement (issue 33 item 5: one round trip per list call).
+ */
 export function createDashboardRepo(db: Executor) {
   return {
     ...createAttentionReads(db),
@@ -94,7 +97,7 @@ export function createDashboardRepo(db: Executor) {
         filter.taskStatus ? eq(customers.taskStatus, filter.taskStatus) : undefined,
         filter.displayStatuses ? inArray(customers.displayStatus, [...filter.displayStatuses]) : undefined,
       );
-      return selectPage(
+      return selectCountedPage(
         db
           .select({
             id: customers.id,
@@ -105,6 +108,7 @@ export function createDashboardRepo(db: Executor) {
             resellerEnabled: sql<boolean>`coalesce(${resellerSettings.resellerEnabled}, false)`,
             taskStatus: customers.taskStatus,
             tasksInProgress: customers.tasksInProgress,
+            total: totalColumn(customers, where),
           })
           .from(customers)
           .leftJoin(resellerSettings, eq(resellerSettings.customerId, customers.id))
@@ -135,7 +139,7 @@ export function createDashboardRepo(db: Executor) {
         filter.taskStatus ? eq(backupMachines.taskStatus, filter.taskStatus) : undefined,
         filter.status ? eq(backupMachines.status, filter.status) : undefined,
       );
-      return selectPage(
+      return selectCountedPage(
         db
           .select({
             id: backupMachines.id,
@@ -150,6 +154,7 @@ export function createDashboardRepo(db: Executor) {
             taskStatus: backupMachines.taskStatus,
             tasksInProgress: backupMachines.tasksInProgress,
             online: backupMachines.online,
+            total: totalColumn(backupMachines, where),
           })
           .from(backupMachines)
           .where(where)
@@ -194,7 +199,7 @@ export function createDashboardRepo(db: Executor) {
         eq(backupTasks.backupMachineId, machineId),
         filter.taskStatus ? eq(backupTasks.displayStatus, filter.taskStatus) : undefined,
       );
-      return selectPage(
+      return selectCountedPage(
         db
           .select({
             id: backupTasks.id,
@@ -206,6 +211,7 @@ export function createDashboardRepo(db: Executor) {
             statusOfLastRun: backupTasks.statusOfLastRun,
             statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
             ...verificationColumns,
+            total: totalColumn(backupTasks, where),
           })
           .from(backupTasks)
           .where(where)
