@@ -597,7 +597,21 @@ function printRows(title: string, list: Row[]): boolean {
   console.log(`\n${title}`);
   console.log(
     table([
-      ['call', 'n', 'http p50', 'p95', 'p99', 'max', 'bare p50', 'p95', 'p99', 'max', 'http/bare p50', 'p99 target', ''],
+      [
+        'call',
+        'n',
+        'http p50',
+        'p95',
+        'p99',
+        'max',
+        'bare p50',
+        'p95',
+        'p99',
+        'max',
+        'http/bare p50',
+        'p99 target',
+        '',
+      ],
       ...body,
     ]),
   );

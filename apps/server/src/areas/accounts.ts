@@ -10,6 +10,7 @@ import { createAuthRepo, type MfaPolicySubject } from '../features/auth/repo.js'
 import { registerAuthRoutes } from '../features/auth/routes.js';
 import { createAuthService } from '../features/auth/service.js';
 import { createSessionChanges } from '../features/auth/session-cache.js';
+import type { LiveBus } from '../features/live/bus.js';
 import { createSecondFactorCheck } from '../features/mfa/codes.js';
 import { createMfaRepo } from '../features/mfa/repo.js';
 import { registerMfaRoutes } from '../features/mfa/routes.js';
@@ -26,7 +27,6 @@ import { createUserImportService } from '../features/users/import.js';
 import { createUsersRepo } from '../features/users/repo.js';
 import { registerUserRoutes } from '../features/users/routes.js';
 import { createUserService, createUserViews } from '../features/users/service.js';
-import type { LiveBus } from '../features/live/bus.js';
 import { auditPruneJob } from '../jobs/audit-prune.js';
 import type { AreaContext } from './context.js';
 import type { MailArea } from './mail.js';

@@ -77,10 +77,7 @@ export function createDashboardService(repo: DashboardRepo, db: Executor) {
       const view = await customerView(actor, customerId);
       return { view, result: await read(view.scope) };
     }
-    const [view, result] = await Promise.all([
-      customerView(actor, customerId),
-      read(otherCustomerScope(customerId)),
-    ]);
+    const [view, result] = await Promise.all([customerView(actor, customerId), read(otherCustomerScope(customerId))]);
     return { view, result };
   }
 
