@@ -38,7 +38,10 @@ type Audience = 'provider' | 'customer' | 'reseller';
 type Tab = 'customers' | 'allMachines' | 'customerMachines' | 'ownMachines' | 'machineTasks';
 type Kind = 'list' | 'counts';
 
-const TARGET_P99: Record<Audience, number> = { provider: 100, customer: 30, reseller: 100 };
+/** Issue 33 item 5 (issue 14 asked 100 and 30 ms): p99 of each call through the server, 20 users back to back. */
+const TARGET_P99: Record<Audience, number> = { provider: 50, customer: 20, reseller: 100 };
+/** Issue 33 item 5: the median of each call through the server at most this many times the bare SQL's. */
+const MAX_HTTP_OVER_BARE_P50 = 1.5;
 
 /** One call of a tab visit: its URL and the bare SQL of the same answer. */
 interface Call {
@@ -568,8 +571,13 @@ function printRows(title: string, list: Row[]): boolean {
   const body = list.map((r) => {
     const target = TARGET_P99[r.audience];
     const p99 = r.http?.p99 ?? Number.NaN;
-    const pass = r.http ? (p99 <= target ? 'ok' : 'MISSED') : '-';
-    if (r.http && p99 > target) ok = false;
+    const ratio = r.http ? r.http.p50 / r.bare.p50 : Number.NaN;
+    const misses = [
+      ...(p99 > target ? ['p99'] : []),
+      ...(ratio > MAX_HTTP_OVER_BARE_P50 ? [`${MAX_HTTP_OVER_BARE_P50}x`] : []),
+    ];
+    const pass = r.http ? (misses.length === 0 ? 'ok' : `MISSED ${misses.join(', ')}`) : '-';
+    if (r.http && misses.length > 0) ok = false;
     return [
       `${r.audience} ${ENDPOINT_NAMES[r.tab]} ${r.kind}`,
       String(r.http?.n ?? r.bare.n),
@@ -581,13 +589,31 @@ function printRows(title: string, list: Row[]): boolean {
       ms(r.bare.p95),
       ms(r.bare.p99),
       ms(r.bare.max),
+      Number.isNaN(ratio) ? '-' : `${ratio.toFixed(2)}x`,
       `${target}`,
       pass,
     ];
   });
   console.log(`\n${title}`);
   console.log(
-    table([['call', 'n', 'http p50', 'p95', 'p99', 'max', 'bare p50', 'p95', 'p99', 'max', 'p99 target', ''], ...body]),
+    table([
+      [
+        'call',
+        'n',
+        'http p50',
+        'p95',
+        'p99',
+        'max',
+        'bare p50',
+        'p95',
+        'p99',
+        'max',
+        'http/bare p50',
+        'p99 target',
+        '',
+      ],
+      ...body,
+    ]),
   );
   return ok;
 }
@@ -752,7 +778,11 @@ async function main(): Promise<void> {
     );
     for (const e of check.examples) console.log(`  e.g. ${e}`);
     console.log(`HTTP ${answers.statusLine()}`);
-    console.log(ok ? '\nAll p99 targets met.' : '\nSome p99 targets MISSED (see above).');
+    console.log(
+      ok
+        ? `\nAll p99 targets met, every call's HTTP median within ${MAX_HTTP_OVER_BARE_P50}x the bare SQL's.`
+        : `\nSome targets MISSED (see above: p99 over its target, or the HTTP median over ${MAX_HTTP_OVER_BARE_P50}x the bare SQL's).`,
+    );
     if (!ok) process.exitCode = 1;
   }
 }

@@ -39,6 +39,7 @@ describe('configuration (issue #2)', () => {
     [{ PROVIDER_SITE_URL: 'javascript:alert(1)' }, 'PROVIDER_SITE_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ SESSION_IDLE_MINUTES: '0' }, 'SESSION_IDLE_MINUTES'],
+    [{ SESSION_CACHE_MS: '5s' }, 'SESSION_CACHE_MS'],
   ])('stops with one line naming the variable for %o', (env, name) => {
     const message = errorOf({ ...base, ...env });
     expect(message).toMatch(new RegExp(`^Configuration error: ${name} `));

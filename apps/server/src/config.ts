@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 import { BUILD_INFO } from './build-info.js';
 import { DEFAULT_POOL_SIZE, DEFAULT_POOL_TIMEOUTS, type PoolTimeouts } from './db/client.js';
+import { SESSION_CACHE_TTL_MS } from './features/auth/session-cache.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -60,6 +61,15 @@ const positiveInt = (fallback: number) =>
     .refine((v) => /^\d+$/.test(v) && Number(v) > 0, { message: 'must be a positive whole number' })
     .transform(Number);
 
+/** A whole number that may be 0 (which turns something off), its default when unset. */
+const wholeNumber = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? String(fallback) : v))
+    .refine((v) => /^\d+$/.test(v), { message: 'must be a whole number' })
+    .transform(Number);
+
 /** A positive whole number within the domain's bounds, its default when unset. */
 const boundedInt = (limits: { min: number; max: number; default: number }) =>
   positiveInt(limits.default).refine((v) => v >= limits.min && v <= limits.max, {
@@ -102,6 +112,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   SESSION_IDLE_MINUTES: positiveInt(SESSION_DEFAULTS.idleTimeoutMinutes),
   SESSION_MAX_HOURS: positiveInt(SESSION_DEFAULTS.absoluteLifetimeHours),
+  SESSION_CACHE_MS: wholeNumber(SESSION_CACHE_TTL_MS),
   SIGNUP_LIMIT_PER_ADDRESS: positiveInt(SIGN_UP_THROTTLE.perAddress),
   AUDIT_RETENTION_DAYS: positiveInt(AUDIT_RETENTION_DAYS_DEFAULT),
   OBJECT_LOCK_RETENTION_DAYS: positiveInt(30),
@@ -208,6 +219,8 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   sessionIdleMinutes: number;
   sessionMaxHours: number;
+  /** How long a resolved session is remembered in the process (features/auth/session-cache.ts); 0: not at all. */
+  sessionCacheMs: number;
   /** Sign-ups a client address may make in an hour (SIGN_UP_THROTTLE). */
   signUpLimitPerAddress: number;
   /** Audit records older than this many days are pruned (issue 18). */
@@ -292,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
+    sessionCacheMs: e.SESSION_CACHE_MS,
     signUpLimitPerAddress: e.SIGNUP_LIMIT_PER_ADDRESS,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     objectLockRetentionDays: e.OBJECT_LOCK_RETENTION_DAYS,

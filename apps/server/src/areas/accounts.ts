@@ -9,6 +9,8 @@ import { generatedPasswordHash, hashPassword } from '../features/auth/passwords.
 import { createAuthRepo, type MfaPolicySubject } from '../features/auth/repo.js';
 import { registerAuthRoutes } from '../features/auth/routes.js';
 import { createAuthService } from '../features/auth/service.js';
+import { createSessionChanges } from '../features/auth/session-cache.js';
+import type { LiveBus } from '../features/live/bus.js';
 import { createSecondFactorCheck } from '../features/mfa/codes.js';
 import { createMfaRepo } from '../features/mfa/repo.js';
 import { registerMfaRoutes } from '../features/mfa/routes.js';
@@ -46,6 +48,10 @@ export function createAccounts(ctx: AreaContext) {
     ((config.mfaRequiredForProviderAdmins && user.role === 'ROLE_BOLT_ADMIN_USER') ||
       user.customerRequiresMfa === true) &&
     !demoLogins.has(user.email.toLowerCase());
+  // Sessions resolved once per request from the process's cache (issue 33 item 5); changes drop them everywhere.
+  const sessions = createSessionChanges({ ttlMs: config.sessionCacheMs });
+  const userChanged = (userId: number) => sessions.changed({ userId });
+  const customerChanged = (customerId: number) => sessions.changed({ customerId });
   const auth = createAuthService({
     auth: authRepo,
     audit,
@@ -55,6 +61,7 @@ export function createAccounts(ctx: AreaContext) {
       mfaRequired,
     },
     secondFactor: createSecondFactorCheck({ repo: mfaRepo, secrets: ctx.secrets, now: ctx.now }),
+    sessions,
     now: ctx.now,
   });
   const apiTokens = createApiTokenService({
@@ -65,10 +72,23 @@ export function createAccounts(ctx: AreaContext) {
     now: ctx.now,
   });
   const shell = createShellService(createShellRepo(db));
-  return { audit, authRepo, mfaRepo, mfaRequired, auth, apiTokens, shell };
+  return { audit, authRepo, mfaRepo, mfaRequired, auth, apiTokens, shell, sessions, userChanged, customerChanged };
 }
 
 export type Accounts = ReturnType<typeof createAccounts>;
+
+/**
+ * Session changes travel on the live channel's bus (wired once it exists): every instance drops what another's
+ * change concerns. `arriving`: whether this instance hears the others now (its Redis connection is up).
+ */
+export function shareSessionChanges(accounts: Accounts, bus: LiveBus, arriving: () => boolean): void {
+  bus.subscribe((message) => {
+    if (message.kind === 'sessionsChanged') accounts.sessions.cache.drop(message.change);
+  });
+  if (bus.shared) {
+    accounts.sessions.connect({ publish: (change) => bus.publish({ kind: 'sessionsChanged', change }), arriving });
+  }
+}
 
 /**
  * Accounts, second half: sign-in, two-factor, profile, API tokens, a customer's users, the audit pages and their
@@ -98,6 +118,7 @@ export async function wireAccounts(ctx: AreaContext, accounts: Accounts, deps: {
       audit,
       issuerFor: async (customerId) => brandNameOf(await shell.brandingFor(customerId)),
       required: accounts.mfaRequired,
+      userChanged: accounts.userChanged,
       now: ctx.now,
     }),
   });
@@ -108,6 +129,7 @@ export async function wireAccounts(ctx: AreaContext, accounts: Accounts, deps: {
     audit,
     mail,
     afterAnswer: ctx.afterAnswer,
+    userChanged: accounts.userChanged,
     now: ctx.now,
   });
   registerApiTokenRoutes(app, { tokens: accounts.apiTokens });
@@ -123,6 +145,7 @@ export async function wireAccounts(ctx: AreaContext, accounts: Accounts, deps: {
       views: userViews,
       hashPassword,
       endSessions: (userId, exceptSessionId) => authRepo.deleteSessionsOfUser(userId, exceptSessionId),
+      userChanged: accounts.userChanged,
       now: ctx.now,
     }),
     imports: createUserImportService({ repo: usersRepo, newPasswordHash: generatedPasswordHash }),
@@ -135,6 +158,7 @@ export async function wireAccounts(ctx: AreaContext, accounts: Accounts, deps: {
       secrets: ctx.secrets,
       smtp: { guard: ctx.guard, caFile: config.smtpCaFile },
       brandChanged: () => shell.forgetHostBrands(),
+      customerChanged: accounts.customerChanged,
     }),
   });
   return { userViews };

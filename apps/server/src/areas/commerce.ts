@@ -93,6 +93,7 @@ export function wireCommerce(
       brandingFor: (customerId) => deps.accounts.shell.brandingFor(customerId),
       syncTasks,
       deletionRequested: () => customerDeletionJob.kick(),
+      customerChanged: deps.accounts.customerChanged,
       audit: deps.accounts.audit,
     }),
     userViews: deps.userViews,

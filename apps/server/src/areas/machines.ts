@@ -73,7 +73,7 @@ import { missedRunsJob } from '../jobs/missed-runs.js';
 import { passJob } from '../jobs/passes.js';
 import { stalePresenceJob } from '../jobs/stale-presence.js';
 import { resticHasRepair } from '../platform/restic.js';
-import type { Accounts } from './accounts.js';
+import { type Accounts, shareSessionChanges } from './accounts.js';
 import type { AreaContext } from './context.js';
 import type { MailArea } from './mail.js';
 
@@ -131,6 +131,8 @@ export async function wireMachines(
           ctx.log.error({ err: error }, 'live channel bus error'),
         )
       : createInProcessBus());
+  const redis = deps.redis;
+  shareSessionChanges(deps.accounts, bus, () => !redis || redis.status === 'ready');
   const credentials = createMachineCredentials(db);
   // The channel and the services refer to each other: changes reach the dashboards once it exists.
   let channel: LiveChannel | undefined;
@@ -139,6 +141,7 @@ export async function wireMachines(
     now,
     onMachinesChanged: (machineIds) => channel?.machinesChanged(machineIds),
     taskMissed: notificationEvents.taskMissed,
+    customerStatusChanged: deps.accounts.customerChanged,
   });
   const agentEventsRepo = createAgentEventsRepo(db);
   const agentEvents = createAgentEventService({

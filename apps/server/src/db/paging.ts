@@ -34,6 +34,30 @@ interface OrderedQuery<R> {
 export const selectPage = <R>(ordered: OrderedQuery<R>, countQuery: CountQuery, paging: Paging) =>
   pageWithTotal(ordered.limit(paging.size).offset(offsetOf(paging)), countQuery, paging);
 
+/**
+ * The number of a table's rows that match, as a column of the page's own select (`selectCountedPage`): an
+ * uncorrelated subquery, which PostgreSQL computes once for the statement.
+ */
+export const totalColumn = (table: PgTable, where: SQL | undefined) =>
+  sql<number>`(select count(*) from ${table}${where ? sql` where ${where}` : sql``})`.mapWith(Number);
+
+/**
+ * A page and its total in one statement, one round trip: the ordered select carries `totalColumn` of the same
+ * condition on every row. Only an empty page past the first has no row to carry it; `countQuery` answers then.
+ */
+export async function selectCountedPage<R extends { total: number }>(
+  ordered: OrderedQuery<R>,
+  countQuery: CountQuery,
+  paging: Paging,
+): Promise<{ rows: Omit<R, 'total'>[]; total: number }> {
+  const counted = await ordered.limit(paging.size).offset(offsetOf(paging));
+  const first = counted[0];
+  if (first) return { rows: counted.map(({ total: _, ...row }) => row), total: first.total };
+  if (paging.page === 0) return { rows: [], total: 0 };
+  const [again] = await countQuery();
+  return { rows: [], total: again?.total ?? 0 };
+}
+
 /** The number of a table's rows that match, as the total of a page. */
 export const countOf = (db: Executor, table: PgTable, where: SQL | undefined) =>
   db.select({ total: count() }).from(table).where(where);

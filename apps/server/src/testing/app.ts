@@ -52,6 +52,10 @@ export async function createTestApp(
     SMTP_URL: mails.url,
     // Off unless a test turns it on: most tests sign provider admins in with the password alone.
     MFA_REQUIRED_FOR_PROVIDER_ADMINS: 'false',
+    // Off unless a test turns it on (or SESSION_CACHE_MS runs a suite with it): many tests change a user or customer
+    // row directly and expect the next request to see it, which the cache leaves to its time for a change made
+    // behind the portal's back. session-cache.db.test.ts proves the portal's own changes drop it at once.
+    SESSION_CACHE_MS: process.env.SESSION_CACHE_MS ?? '0',
     ...env,
   });
   const clock = {

@@ -10,6 +10,7 @@ import { badRequest, throttledOn } from '../../http/errors.js';
 import type { AuditRepo } from '../audit/repo.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { AuthRepo, MfaPolicySubject, UserWithCustomer } from './repo.js';
+import { createSessionChanges, type SessionChanges } from './session-cache.js';
 import { newToken, sha256 } from './tokens.js';
 
 /** A signed-in user's current password checked: right, wrong, or not checked while the throttle waits. */
@@ -103,10 +104,13 @@ export function createAuthService(deps: {
   policy: SessionPolicy;
   /** Checks and uses up a two-factor code (features/mfa). */
   secondFactor: SecondFactorCheck;
+  /** Resolved sessions remembered in the process, and how their changes reach every instance (session-cache.ts). */
+  sessions?: SessionChanges;
   now?: () => Date;
 }) {
   const { auth, audit, policy } = deps;
   const now = deps.now ?? (() => new Date());
+  const sessions = deps.sessions ?? createSessionChanges({ ttlMs: 0 });
   // Writing last-seen on every request would make each page view a write; a minute's slack is
   // far below the idle timeout.
   const touchSlackMs = 60_000;
@@ -301,6 +305,7 @@ export function createAuthService(deps: {
       const outcome = await service.verifySecondFactor(pending.user, code, client);
       if (outcome.kind !== 'verified') return outcome;
       await auth.deleteSession(pending.sessionId);
+      await sessions.changed({ sessionId: pending.sessionId });
       await auditSignIn(pending.user, client);
       const started = await startSession(pending.user, client);
       return {
@@ -323,7 +328,7 @@ export function createAuthService(deps: {
     async resolveAny(token: string | undefined, options: { touch?: boolean } = {}): Promise<ResolvedSession | null> {
       if (!token || token.length > 100) return null;
       const id = sha256(token);
-      const found = await auth.findSessionWithUser(id);
+      const found = await sessions.cache.read(id, () => auth.findSessionWithUser(id));
       if (!found) return null;
       const at = now();
       const { session, user } = found;
@@ -334,10 +339,13 @@ export function createAuthService(deps: {
         !accountOpen(user)
       ) {
         await auth.deleteSession(id);
+        // Every instance sees the expiry or the closed account itself; only this copy must go.
+        sessions.cache.drop({ sessionId: id });
         return null;
       }
       if (options.touch !== false && at.getTime() - session.lastSeenAt.getTime() > touchSlackMs) {
         await auth.touchSession(id, at);
+        sessions.cache.touched(id, at);
       }
       if (session.mfaPending)
         return { kind: 'mfaPending', pending: { sessionId: id, csrfToken: session.csrfToken, user } };
@@ -347,10 +355,12 @@ export function createAuthService(deps: {
     /** Drops a half-signed-in session (signing out of the second step). */
     async dropPending(pending: MfaPending): Promise<void> {
       await auth.deleteSession(pending.sessionId);
+      await sessions.changed({ sessionId: pending.sessionId });
     },
 
     async signOut(session: SignedIn, client: ClientInfo): Promise<void> {
       await auth.deleteSession(session.sessionId);
+      await sessions.changed({ sessionId: session.sessionId });
       await audit.record({
         type: 'SIGNED_OUT',
         userId: session.user.id,
@@ -387,6 +397,7 @@ export function createAuthService(deps: {
       const { user } = session;
       await auth.updatePassword(user.id, await hashPassword(input.password), now());
       await auth.deleteSessionsOfUser(user.id, session.sessionId);
+      await sessions.changed({ userId: user.id });
       await audit.record({
         type: 'PASSWORD_CHANGED',
         userId: user.id,
@@ -431,6 +442,7 @@ export function createAuthService(deps: {
       if (!user) return false;
       await auth.updatePassword(userId, await hashPassword(password), now());
       await auth.deleteSessionsOfUser(userId);
+      await sessions.changed({ userId });
       // A reset is how a taken-over account is won back: a token the taker made must stop working too.
       const tokensRevoked = await auth.deleteApiTokensOfUser(userId);
       await auth.clearFailures(accountKey(user.email));

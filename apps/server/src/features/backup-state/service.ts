@@ -52,6 +52,8 @@ export function createBackupStateService(deps: {
   onMachinesChanged?: (machineIds: number[]) => void;
   /** A runnable task's expected run was marked missed, in the marking transaction (its alert mails, issue 17). */
   taskMissed?: (tx: Executor, missed: { taskId: number; expectedAt: Date }) => Promise<unknown>;
+  /** Told after a customer's status changed: its users' sessions carry it (whether they may sign in at all). */
+  customerStatusChanged?: (customerId: number) => Promise<void>;
 }) {
   const now = deps.now ?? (() => new Date());
 
@@ -206,8 +208,13 @@ export function createBackupStateService(deps: {
       changeTasks({ kind: 'machine', machineId }, ({ writes }) => writes.setMachineStatus(machineId, status)),
     setPackageStatus: (packageId: number, status: PackageStatus) =>
       changeTasks({ kind: 'package', packageId }, ({ writes }) => writes.setPackageStatus(packageId, status)),
-    setCustomerStatus: (customerId: number, status: CustomerStatus) =>
-      changeTasks({ kind: 'customer', customerId }, ({ writes }) => writes.setCustomerStatus(customerId, status)),
+    async setCustomerStatus(customerId: number, status: CustomerStatus) {
+      const changed = await changeTasks({ kind: 'customer', customerId }, ({ writes }) =>
+        writes.setCustomerStatus(customerId, status),
+      );
+      if (changed) await deps.customerStatusChanged?.(customerId);
+      return changed;
+    },
     /** Moves a machine to another package of the same customer; false when either is missing or foreign. */
     moveMachineToPackage: (machineId: number, packageId: number) =>
       changeTasks({ kind: 'machine', machineId }, ({ writes }) => writes.moveMachine(machineId, packageId)),

@@ -73,6 +73,12 @@ export function createCustomerService(deps: {
   syncTasks: (machineId: number) => Promise<void>;
   /** Tells the deletion job there is work (it also sweeps on its own, so a lost kick only delays). */
   deletionRequested: () => void;
+  /**
+   * Its users' sessions carry the customer's status, deletion, two-factor policy, reseller settings, name and their
+   * roles: they are looked up again after any of these changes (the status changes through the backup state, which
+   * says so itself).
+   */
+  customerChanged: (customerId: number) => Promise<void>;
   audit: Pick<AuditRepo, 'record'>;
 }) {
   const { repo } = deps;
@@ -165,6 +171,7 @@ export function createCustomerService(deps: {
           const again = await repo.customer(view.scope, customerId, { includeBeingDeleted: true });
           if (!again?.beingDeleted) throw conflict(MESSAGES.customer.deleteOnlySuspended);
         }
+        await deps.customerChanged(customerId);
       }
       deps.deletionRequested();
     },
@@ -181,6 +188,7 @@ export function createCustomerService(deps: {
       const row = await changeableCustomer(view, customerId);
       if (!mayBecomeReseller(row)) throw badRequest(MESSAGES.customer.cannotMakeReseller);
       await repo.enableReseller(customerId, row.displayName.slice(0, 100));
+      await deps.customerChanged(customerId);
       return detail(view, customerId);
     },
 
@@ -207,6 +215,7 @@ export function createCustomerService(deps: {
         allowProviderMachineControl: boltCustomer ? undefined : payload.allowProviderMachineControl,
       });
       if (!saved) throw badRequest(MESSAGES.account.adminNotCandidate, 'userIdToBeAdmin');
+      await deps.customerChanged(actor.customerId);
       // Handing the role over makes the caller an admin from this answer on (their next request agrees).
       const stillSuperAdmin = payload.userIdToBeAdmin === actor.userId;
       return account(stillSuperAdmin ? actor : { ...actor, role: 'ROLE_CUSTOMER_ADMIN_USER' });
@@ -216,13 +225,14 @@ export function createCustomerService(deps: {
   /**
    * The account's two-factor sign-in requirement (ours, issue 18): its super admin's, like the account's edit. A
    * super admin without two-factor sign-in cannot require it (they would be sent to set it up before anything
-   * else); it applies to every user of the account from their next request (the session reads it each time).
+   * else); it applies to every user of the account from their next request (their sessions are looked up again).
    */
   async function setMfaPolicy(session: SignedIn, client: ClientInfo, requireMfa: boolean): Promise<CustomerAccount> {
     const { actor, user } = session;
     if (actor.customerId === null || !isCustomerSuperAdmin(actor) || !mayChange(actor)) throw forbidden();
     if (requireMfa && !user.mfaEnabled) throw badRequest(MFA_TEXTS.policy.enableYourselfFirst, 'requireMfa');
     if (!(await repo.setRequireMfa(actor.customerId, requireMfa))) throw notFound();
+    await deps.customerChanged(actor.customerId);
     // The route's record says the policy changed; this one says which way.
     await deps.audit.record({
       type: requireMfa ? 'ACCOUNT_MFA_REQUIRED' : 'ACCOUNT_MFA_NOT_REQUIRED',

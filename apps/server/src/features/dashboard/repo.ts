@@ -10,11 +10,11 @@ import type {
   TaskDisplayStatus,
   TaskSortColumn,
 } from '@portal/domain';
-import { and, asc, count, desc, eq, exists, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, inArray, isNotNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Executor, oneOrNull } from '../../db/client.js';
 import { machineContext } from '../../db/machine-context.js';
-import { countOf, selectPage } from '../../db/paging.js';
+import { countOf, selectCountedPage, totalColumn } from '../../db/paging.js';
 import { backupMachines, backupTasks, customers, resellerSettings } from '../../db/schema/index.js';
 import { managedCustomersCondition } from '../../db/scope.js';
 import { verificationColumns } from '../verification/repo.js';
@@ -73,14 +73,65 @@ const taskSortExpression = (column: TaskSortColumn): SQL | AnyPgColumn => {
   }
 };
 
-const machineScopeWhere = (scope: MachineListScope): SQL | undefined =>
+/** A scope's ids, or the placeholders a prepared statement takes them in. */
+type ScopeIds = { [K in keyof MachineListScope]: MachineListScope[K] | Placeholder };
+
+const machineScopeWhere = (scope: ScopeIds): SQL | undefined =>
   and(
     scope.customerId === null ? undefined : eq(backupMachines.customerId, scope.customerId),
     scope.assignedUserId === null ? undefined : eq(backupMachines.assignedUserId, scope.assignedUserId),
   );
 
-/** The dashboard's reads: every one is a page of an index-ordered scan or a grouped count (DESIGN §9). */
+/**
+ * The dashboard's reads: every one is a page of an index-ordered scan or a grouped count (DESIGN §9). A page comes
+ * with its total in the same statement (issue 33 item 5: one round trip per list call).
+ */
 export function createDashboardRepo(db: Executor) {
+  // The pie counts and the customer look-up have a fixed shape per scope kind: prepared once (issue 33 item 5), so a
+  // call builds no SQL in Node and PostgreSQL parses it once per connection. The pages vary by sort and filter.
+  const id = (name: string) => sql.placeholder(name);
+  const machineCountsWhere = (where: SQL | undefined, name: string) =>
+    db
+      .select({ taskStatus: backupMachines.taskStatus, status: backupMachines.status, n: count() })
+      .from(backupMachines)
+      .where(where)
+      .groupBy(backupMachines.taskStatus, backupMachines.status)
+      .prepare(name);
+  const machineCountsOf = {
+    all: machineCountsWhere(undefined, 'dashboard_machine_counts_all'),
+    customer: machineCountsWhere(
+      machineScopeWhere({ customerId: id('customerId'), assignedUserId: null }),
+      'dashboard_machine_counts_customer',
+    ),
+    user: machineCountsWhere(
+      machineScopeWhere({ customerId: id('customerId'), assignedUserId: id('userId') }),
+      'dashboard_machine_counts_user',
+    ),
+  };
+  const customerCountsWhere = (where: SQL | undefined) =>
+    db
+      .select({ taskStatus: customers.taskStatus, displayStatus: customers.displayStatus, n: count() })
+      .from(customers)
+      .where(where)
+      .groupBy(customers.taskStatus, customers.displayStatus);
+  // A reseller's (its child customers) is built per call: the scope's condition is db/scope.ts's.
+  const allCustomerCounts = customerCountsWhere(undefined).prepare('dashboard_customer_counts_all');
+  const taskCountsOf = db
+    .select({ displayStatus: backupTasks.displayStatus, n: count() })
+    .from(backupTasks)
+    .where(eq(backupTasks.backupMachineId, id('machineId')))
+    .groupBy(backupTasks.displayStatus)
+    .prepare('dashboard_task_counts');
+  const customerOf = db
+    .select({
+      id: customers.id,
+      parentResellerCustomerId: customers.parentResellerCustomerId,
+      firstPaymentRequired: customers.firstPaymentRequired,
+    })
+    .from(customers)
+    .where(eq(customers.id, id('customerId')))
+    .prepare('dashboard_customer');
+
   return {
     ...createAttentionReads(db),
     async customerPage(
@@ -94,7 +145,7 @@ export function createDashboardRepo(db: Executor) {
         filter.taskStatus ? eq(customers.taskStatus, filter.taskStatus) : undefined,
         filter.displayStatuses ? inArray(customers.displayStatus, [...filter.displayStatuses]) : undefined,
       );
-      return selectPage(
+      return selectCountedPage(
         db
           .select({
             id: customers.id,
@@ -105,6 +156,7 @@ export function createDashboardRepo(db: Executor) {
             resellerEnabled: sql<boolean>`coalesce(${resellerSettings.resellerEnabled}, false)`,
             taskStatus: customers.taskStatus,
             tasksInProgress: customers.tasksInProgress,
+            total: totalColumn(customers, where),
           })
           .from(customers)
           .leftJoin(resellerSettings, eq(resellerSettings.customerId, customers.id))
@@ -117,11 +169,7 @@ export function createDashboardRepo(db: Executor) {
 
     /** Customers per (task status, displayed status): both pies in one scan. */
     async customerCounts(scope: ManagedCustomers) {
-      return db
-        .select({ taskStatus: customers.taskStatus, displayStatus: customers.displayStatus, n: count() })
-        .from(customers)
-        .where(managedCustomersCondition(scope))
-        .groupBy(customers.taskStatus, customers.displayStatus);
+      return scope.kind === 'all' ? allCustomerCounts.execute() : customerCountsWhere(managedCustomersCondition(scope));
     },
 
     async machinePage(
@@ -135,7 +183,7 @@ export function createDashboardRepo(db: Executor) {
         filter.taskStatus ? eq(backupMachines.taskStatus, filter.taskStatus) : undefined,
         filter.status ? eq(backupMachines.status, filter.status) : undefined,
       );
-      return selectPage(
+      return selectCountedPage(
         db
           .select({
             id: backupMachines.id,
@@ -150,6 +198,7 @@ export function createDashboardRepo(db: Executor) {
             taskStatus: backupMachines.taskStatus,
             tasksInProgress: backupMachines.tasksInProgress,
             online: backupMachines.online,
+            total: totalColumn(backupMachines, where),
           })
           .from(backupMachines)
           .where(where)
@@ -161,27 +210,17 @@ export function createDashboardRepo(db: Executor) {
 
     /** Machines per (task status, machine status): both pies in one scan. */
     async machineCounts(scope: MachineListScope) {
-      return db
-        .select({ taskStatus: backupMachines.taskStatus, status: backupMachines.status, n: count() })
-        .from(backupMachines)
-        .where(machineScopeWhere(scope))
-        .groupBy(backupMachines.taskStatus, backupMachines.status);
+      if (scope.customerId === null) return machineCountsOf.all.execute();
+      return scope.assignedUserId === null
+        ? machineCountsOf.customer.execute({ customerId: scope.customerId })
+        : machineCountsOf.user.execute({ customerId: scope.customerId, userId: scope.assignedUserId });
     },
 
     /** A machine with what visibility and links need (db/machine-context.ts). */
     machine: (machineId: number) => machineContext(db, machineId),
 
     async customer(customerId: number) {
-      return oneOrNull(
-        db
-          .select({
-            id: customers.id,
-            parentResellerCustomerId: customers.parentResellerCustomerId,
-            firstPaymentRequired: customers.firstPaymentRequired,
-          })
-          .from(customers)
-          .where(eq(customers.id, customerId)),
-      );
+      return oneOrNull(customerOf.execute({ customerId }));
     },
 
     async taskPage(
@@ -194,7 +233,7 @@ export function createDashboardRepo(db: Executor) {
         eq(backupTasks.backupMachineId, machineId),
         filter.taskStatus ? eq(backupTasks.displayStatus, filter.taskStatus) : undefined,
       );
-      return selectPage(
+      return selectCountedPage(
         db
           .select({
             id: backupTasks.id,
@@ -206,6 +245,7 @@ export function createDashboardRepo(db: Executor) {
             statusOfLastRun: backupTasks.statusOfLastRun,
             statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
             ...verificationColumns,
+            total: totalColumn(backupTasks, where),
           })
           .from(backupTasks)
           .where(where)
@@ -216,11 +256,7 @@ export function createDashboardRepo(db: Executor) {
     },
 
     async taskCounts(machineId: number) {
-      return db
-        .select({ displayStatus: backupTasks.displayStatus, n: count() })
-        .from(backupTasks)
-        .where(eq(backupTasks.backupMachineId, machineId))
-        .groupBy(backupTasks.displayStatus);
+      return taskCountsOf.execute({ machineId });
     },
 
     /** The getting-started flags that come from the customer's machines and tasks (000 §2). */

@@ -3,6 +3,7 @@ import type { AgentToServer, ServerToAgent } from '@portal/domain';
 export type AgentReply = Extract<AgentToServer, { type: 'reply' }>;
 
 import type { Redis } from 'ioredis';
+import type { SessionsChange } from '../auth/session-cache.js';
 
 /** Which browser endpoint a queue belongs to. */
 export type Side = 'customer' | 'provider';
@@ -35,7 +36,9 @@ export type BusMessage =
   /** An agent's reply to a request a server instance awaits (channel.ask); the awaiting one takes it. */
   | { kind: 'agentReply'; machineId: number; reply: AgentReply }
   /** Close the machine's connection, unless it is `keep` (a newer connection that replaces it). */
-  | { kind: 'closeMachine'; machineId: number; keep: string | null; reason: 'replaced' | 'revoked' };
+  | { kind: 'closeMachine'; machineId: number; keep: string | null; reason: 'replaced' | 'revoked' }
+  /** Sessions to look up again: signed out, or their user or customer changed (features/auth/session-cache.ts). */
+  | { kind: 'sessionsChanged'; change: SessionsChange };
 
 export interface LiveBus {
   publish(message: BusMessage): Promise<void>;

@@ -27,6 +27,8 @@ export function createMfaService(deps: {
   issuerFor: (customerId: number | null) => Promise<string>;
   /** Whether the user must have it (then it cannot be turned off). */
   required: (user: MfaPolicySubject) => boolean;
+  /** The user's sessions carry whether two-factor sign-in is on: they are looked up again after a change. */
+  userChanged: (userId: number) => Promise<void>;
   now: () => Date;
 }) {
   const { repo, secrets, audit, now } = deps;
@@ -87,6 +89,7 @@ export function createMfaService(deps: {
       // two, it is still off (confirming again makes new codes), never on without codes the user has seen.
       const codes = await freshRecoveryCodes(session.user.id);
       if (!(await repo.takeStep(session.user.id, step, at, true))) throw badRequest(MFA_TEXTS.codeInvalid, 'code');
+      await deps.userChanged(session.user.id);
       await audit.record({ type: 'MFA_ENABLED', ...who(session, client) });
       return codes;
     },
@@ -95,6 +98,7 @@ export function createMfaService(deps: {
       if (required(session)) throw conflict(MFA_TEXTS.requiredForRole);
       await proveItIsYou(session, input, client);
       await repo.remove(session.user.id);
+      await deps.userChanged(session.user.id);
       await audit.record({ type: 'MFA_DISABLED', ...who(session, client) });
       return { enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false };
     },

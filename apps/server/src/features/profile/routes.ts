@@ -38,6 +38,8 @@ export function registerProfileRoutes(
     audit: AuditRepo;
     mail: Pick<MailDelivery, 'queue'>;
     afterAnswer: AfterAnswer;
+    /** The session carries the user's details: it is looked up again after they change. */
+    userChanged: (userId: number) => Promise<void>;
     now?: () => Date;
   },
 ): void {
@@ -56,6 +58,7 @@ export function registerProfileRoutes(
     if (emailChanges)
       refuseUnlessRight(await deps.auth.checkCurrentPassword(session.user.id, currentPassword, clientInfo(request)));
     if (!(await deps.profiles.update(session.user.id, fields))) throw conflict(MESSAGES.emailTaken, 'email');
+    await deps.userChanged(session.user.id);
     if (emailChanges) {
       // The old address learns of the change, so a taken-over account does not go unnoticed.
       const { id: userId, customerId, email: oldEmail, firstName } = session.user;

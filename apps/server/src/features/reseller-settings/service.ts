@@ -48,6 +48,8 @@ export function createResellerSettingsService(deps: {
   smtp: SmtpTrust;
   /** Told after a save: this instance's cache of brands by host name shows the change at once. */
   brandChanged?: () => void;
+  /** The customer's users' sessions carry whether it is an enabled reseller: looked up again after the provider's save. */
+  customerChanged?: (customerId: number) => Promise<void>;
 }) {
   const { repo } = deps;
 
@@ -98,6 +100,7 @@ export function createResellerSettingsService(deps: {
       if (isUniqueViolation(error)) throw conflict(T.customUrlTaken, 'customUrl');
       throw error;
     }
+    if (provider) await deps.customerChanged?.(customerId);
   }
 
   async function saveLookAndFeel(customerId: number, current: ResellerSettingsRow, upload: SettingsUpload) {

@@ -117,6 +117,8 @@ export function createUserService(deps: {
   hashPassword: (password: string) => Promise<string>;
   /** Ends a user's sessions, but the caller's own when given (a changed password signs the others out). */
   endSessions: (userId: number, exceptSessionId?: string) => Promise<void>;
+  /** The user's sessions carry their details: they are looked up again after a change (or end with the user). */
+  userChanged: (userId: number) => Promise<void>;
   now?: () => Date;
 }) {
   const { repo, views } = deps;
@@ -174,6 +176,7 @@ export function createUserService(deps: {
       };
       if (!(await repo.update(customerId, userId, details, password))) throw conflict(MESSAGES.emailTaken, 'email');
       if (password) await deps.endSessions(userId, userId === actor.userId ? sessionId : undefined);
+      await deps.userChanged(userId);
       return views.detail(viewer, customerId, userId);
     },
 
@@ -223,6 +226,7 @@ export function createUserService(deps: {
         return blocked;
       });
       if (reason !== null) throw badRequest(reason);
+      await deps.userChanged(userId);
     },
   };
 }
