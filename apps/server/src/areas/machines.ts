@@ -138,7 +138,7 @@ export async function wireMachines(
     db,
     now,
     onMachinesChanged: (machineIds) => channel?.machinesChanged(machineIds),
-    taskMissed: notificationEvents.taskMissed,
+    tasksMissed: notificationEvents.tasksMissed,
   });
   const agentEventsRepo = createAgentEventsRepo(db);
   const agentEvents = createAgentEventService({
