@@ -309,12 +309,20 @@ export function createBackupStateWrites(db: Executor) {
       );
     },
     setNextRun: (taskId: number, nextRunAt: Date | null) => updateTask(taskId, { nextRunAt }),
-    /** Marks each task's last execution missed or not and sets its next expected run, in one statement. */
-    async setMissed(marks: readonly { id: number; missed: boolean; nextRunAt: Date | null }[]): Promise<void> {
+    /**
+     * Marks each task's last execution missed or not, sets its next expected run and its display status, in one
+     * statement.
+     */
+    async setMissed(
+      marks: readonly { id: number; missed: boolean; nextRunAt: Date | null; displayStatus: TaskDisplayStatus }[],
+    ): Promise<void> {
       if (marks.length === 0) return;
       await db.execute(sql`
-        update backup_tasks t set last_execution_missed = x.missed, next_run_at = x."nextRunAt"
-          from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) as x(id int, missed boolean, "nextRunAt" timestamptz)
+        update backup_tasks t
+           set last_execution_missed = x.missed, next_run_at = x."nextRunAt",
+               display_status = x."displayStatus"::task_display_status
+          from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb)
+            as x(id int, missed boolean, "nextRunAt" timestamptz, "displayStatus" text)
          where t.id = x.id`);
     },
     deleteMachine: (machineId: number) => removeRow('backup_machines', machineId),

@@ -181,20 +181,28 @@ export function createBackupStateService(deps: {
       );
       const marks = before.map((task) => {
         const runnable = isTaskRunnable(task);
+        const after = { ...task, lastExecutionMissed: runnable || task.lastExecutionMissed };
         return {
           task,
+          after: { ...after, displayStatus: taskDisplayStatus(after) },
           runnable,
-          missed: runnable || task.lastExecutionMissed,
           nextRunAt: expectedNextRun(task, at, task.timeZone),
         };
       });
+      // The display status is written with the mark (one new row version per task, not two): followReadModel then
+      // finds none left to write and moves the counters.
       await createBackupStateWrites(tx).setMissed(
-        marks.map(({ task, missed, nextRunAt }) => ({ id: task.id, missed, nextRunAt })),
+        marks.map(({ after, nextRunAt }) => ({
+          id: after.id,
+          missed: after.lastExecutionMissed,
+          nextRunAt,
+          displayStatus: after.displayStatus,
+        })),
       );
       touched = await followReadModel(
         repo,
         before,
-        marks.map(({ task, missed }) => ({ ...task, lastExecutionMissed: missed })),
+        marks.map(({ after }) => after),
       );
       const alerts = marks.filter((m) => m.runnable).map((m) => ({ taskId: m.task.id, expectedAt: m.task.nextRunAt }));
       if (alerts.length > 0) await deps.tasksMissed?.(tx, alerts);
