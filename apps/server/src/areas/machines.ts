@@ -140,7 +140,7 @@ export async function wireMachines(
     db,
     now,
     onMachinesChanged: (machineIds) => channel?.machinesChanged(machineIds),
-    taskMissed: notificationEvents.taskMissed,
+    tasksMissed: notificationEvents.tasksMissed,
     customerStatusChanged: deps.accounts.customerChanged,
   });
   const agentEventsRepo = createAgentEventsRepo(db);

@@ -1,17 +1,21 @@
 import type { BackupStateService } from '../features/backup-state/service.js';
 import type { Job } from './runner.js';
 
-/** How many overdue tasks one pass looks at; a pass repeats until none are left. */
+/**
+ * How many overdue tasks one batch locks and marks in one transaction (a handful of statements whatever the
+ * size); a pass repeats batches until none is left. Bigger batches hold more customers' locks for longer.
+ */
 const BATCH = 500;
 
 /**
  * Missed-run detection (DESIGN §8): every minute, tasks whose expected run is overdue past the grace
- * period are marked missed and given their next expected run. It reads the next_run_at index only, so
- * its cost is the overdue tasks, not all tasks; the state is in the database, so it resumes after a
- * restart, and several server instances may run it at once (each mark is re-checked under a lock).
+ * period are marked missed and given their next expected run, a batch at a time. A pass with nothing due is
+ * one probe of the next_run_at index, so its cost is the overdue tasks, not all tasks; the state is in the
+ * database, so it resumes after a restart, and several server instances may run it at once (a batch locks
+ * its tasks and their customers with SKIP LOCKED: each task is marked by one of them).
  */
 export function missedRunsJob(deps: {
-  backupState: Pick<BackupStateService, 'dueTaskIds' | 'markMissedIfDue'>;
+  backupState: Pick<BackupStateService, 'anyMissedRunDue' | 'markMissedBatch'>;
   everyMs?: number;
 }): Job<number> {
   return {
@@ -20,14 +24,14 @@ export function missedRunsJob(deps: {
     atStart: true,
     timeoutMs: 60_000,
     async run() {
+      if (!(await deps.backupState.anyMissedRunDue())) return 0;
       let marked = 0;
       for (;;) {
-        const due = await deps.backupState.dueTaskIds(BATCH);
-        let markedNow = 0;
-        for (const taskId of due) if (await deps.backupState.markMissedIfDue(taskId)) markedNow++;
-        marked += markedNow;
-        // A full batch of which none could be marked would come back unchanged: stop until the next run.
-        if (due.length < BATCH || markedNow === 0) return marked;
+        const done = await deps.backupState.markMissedBatch(BATCH);
+        marked += done.marked;
+        // Nothing left, or only tasks held by others (another instance's batch, a customer being changed):
+        // those are taken up by their holder or by the next pass.
+        if (done.claimed === 0 || done.marked === 0) return marked;
       }
     },
   };

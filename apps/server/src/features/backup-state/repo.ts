@@ -7,7 +7,7 @@ import type {
   TaskDisplayStatus,
   TaskStatusInput,
 } from '@portal/domain';
-import { eq, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
@@ -69,6 +69,27 @@ export const storedCounts = (r: RawCounterRow): AggregateCounts => ({
 /** The two tables that hold task counters. */
 export type CounterOwner = 'backup_machines' | 'customers';
 
+/** What a task's display status is computed from, and what is stored for it now (TaskStateRow). */
+const taskStateColumns = {
+  id: backupTasks.id,
+  machineId: backupTasks.backupMachineId,
+  customerId: backupTasks.customerId,
+  status: backupTasks.status,
+  lastExecutionMissed: backupTasks.lastExecutionMissed,
+  statusOfLastRun: backupTasks.statusOfLastRun,
+  statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
+  displayStatus: backupTasks.displayStatus,
+  ...machineStatuses,
+};
+const machineOfTask = eq(backupMachines.id, backupTasks.backupMachineId);
+
+/** A due task under the missed-run job's locks: its state, schedule, zone and the run that was expected. */
+export interface DueTaskState extends TaskStateRow {
+  scheduleCron: string;
+  timeZone: string;
+  nextRunAt: Date;
+}
+
 /**
  * The queries of the dashboard read model's upkeep (DESIGN §9). Writers serialise per customer by
  * locking its row first, so every later read and write in the transaction sees a stable picture.
@@ -96,21 +117,7 @@ export function createBackupStateRepo(db: Executor) {
     },
 
     async taskStates(scope: TaskScope, extraTaskIds: readonly number[] = []): Promise<TaskStateRow[]> {
-      const query = db
-        .select({
-          id: backupTasks.id,
-          machineId: backupTasks.backupMachineId,
-          customerId: backupTasks.customerId,
-          status: backupTasks.status,
-          lastExecutionMissed: backupTasks.lastExecutionMissed,
-          statusOfLastRun: backupTasks.statusOfLastRun,
-          statusOfRunBeforeLast: backupTasks.statusOfRunBeforeLast,
-          displayStatus: backupTasks.displayStatus,
-          ...machineStatuses,
-        })
-        .from(backupTasks)
-        .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
-        .$dynamic();
+      const query = db.select(taskStateColumns).from(backupTasks).innerJoin(backupMachines, machineOfTask).$dynamic();
       return joinMachineOwners(query).where(
         extraTaskIds.length > 0
           ? or(scopeCondition(scope), inArray(backupTasks.id, [...extraTaskIds]))
@@ -118,15 +125,63 @@ export function createBackupStateRepo(db: Executor) {
       );
     },
 
-    /** Tasks whose expected run should have started by `cutoff`, oldest first (indexed on next_run_at). */
-    async dueTaskIds(cutoff: Date, limit: number): Promise<number[]> {
+    /** Whether any task's expected run should have started by `cutoff`: the idle pass's one index probe. */
+    async anyDue(cutoff: Date): Promise<boolean> {
       const rows = await db
         .select({ id: backupTasks.id })
         .from(backupTasks)
         .where(lte(backupTasks.nextRunAt, cutoff))
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    /**
+     * Locks up to `limit` tasks whose expected run should have started by `cutoff`, oldest first (indexed on
+     * next_run_at), or only `taskId`. Rows another transaction holds are skipped, so several instances take
+     * different batches; a row another one marked meanwhile is re-checked on its newest version and left out.
+     */
+    async claimDueTasks(cutoff: Date, limit: number, taskId?: number): Promise<{ id: number; customerId: number }[]> {
+      return db
+        .select({ id: backupTasks.id, customerId: backupTasks.customerId })
+        .from(backupTasks)
+        .where(and(lte(backupTasks.nextRunAt, cutoff), taskId === undefined ? undefined : eq(backupTasks.id, taskId)))
         .orderBy(backupTasks.nextRunAt)
-        .limit(limit);
-      return rows.map((r) => r.id);
+        .limit(limit)
+        .for('update', { skipLocked: true });
+    },
+
+    /**
+     * Locks those of the customers no other transaction holds (the read model's per-customer mutex), in id
+     * order; answers their ids. Never waits: a batch holds task rows that a waiting writer may need.
+     */
+    async lockFreeCustomers(customerIds: readonly number[]): Promise<number[]> {
+      if (customerIds.length === 0) return [];
+      const rows = rowsOf<{ id: number }>(
+        await db.execute(sql`
+          select id from customers
+           where id in (select (jsonb_array_elements_text(${JSON.stringify(customerIds)}::jsonb))::int)
+           order by id for update skip locked`),
+      );
+      return rows.map((r) => Number(r.id));
+    },
+
+    /** The tasks' states with what their next expected run is computed from, for tasks of the given customers. */
+    async dueTaskStates(taskIds: readonly number[], customerIds: readonly number[]): Promise<DueTaskState[]> {
+      if (taskIds.length === 0 || customerIds.length === 0) return [];
+      const query = db
+        .select({
+          ...taskStateColumns,
+          scheduleCron: backupTasks.scheduleCron,
+          nextRunAt: backupTasks.nextRunAt,
+          timeZone: backupMachines.timeZone,
+        })
+        .from(backupTasks)
+        .innerJoin(backupMachines, machineOfTask)
+        .$dynamic();
+      const rows = await joinMachineOwners(query).where(
+        and(inArray(backupTasks.id, [...taskIds]), inArray(backupTasks.customerId, [...customerIds])),
+      );
+      return rows.flatMap(({ nextRunAt, ...row }) => (nextRunAt ? [{ ...row, nextRunAt }] : []));
     },
 
     async writeDisplayStatuses(changes: readonly { id: number; status: TaskDisplayStatus }[]) {
@@ -254,8 +309,22 @@ export function createBackupStateWrites(db: Executor) {
       );
     },
     setNextRun: (taskId: number, nextRunAt: Date | null) => updateTask(taskId, { nextRunAt }),
-    setMissed: (taskId: number, missed: boolean, nextRunAt: Date | null) =>
-      updateTask(taskId, { lastExecutionMissed: missed, nextRunAt }),
+    /**
+     * Marks each task's last execution missed or not, sets its next expected run and its display status, in one
+     * statement.
+     */
+    async setMissed(
+      marks: readonly { id: number; missed: boolean; nextRunAt: Date | null; displayStatus: TaskDisplayStatus }[],
+    ): Promise<void> {
+      if (marks.length === 0) return;
+      await db.execute(sql`
+        update backup_tasks t
+           set last_execution_missed = x.missed, next_run_at = x."nextRunAt",
+               display_status = x."displayStatus"::task_display_status
+          from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb)
+            as x(id int, missed boolean, "nextRunAt" timestamptz, "displayStatus" text)
+         where t.id = x.id`);
+    },
     deleteMachine: (machineId: number) => removeRow('backup_machines', machineId),
     deletePackage: (packageId: number) => removeRow('backup_packages', packageId),
   };

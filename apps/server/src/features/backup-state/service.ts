@@ -50,8 +50,8 @@ export function createBackupStateService(deps: {
   now?: () => Date;
   /** Told after each committed change which machines' dashboard rows it touched (the live dashboard). */
   onMachinesChanged?: (machineIds: number[]) => void;
-  /** A runnable task's expected run was marked missed, in the marking transaction (its alert mails, issue 17). */
-  taskMissed?: (tx: Executor, missed: { taskId: number; expectedAt: Date }) => Promise<unknown>;
+  /** Runnable tasks' expected runs were marked missed, in the marking transaction (their alert mails, issue 17). */
+  tasksMissed?: (tx: Executor, missed: readonly { taskId: number; expectedAt: Date }[]) => Promise<unknown>;
   /** Told after a customer's status changed: its users' sessions carry it (whether they may sign in at all). */
   customerStatusChanged?: (customerId: number) => Promise<void>;
 }) {
@@ -87,6 +87,48 @@ export function createBackupStateService(deps: {
   }
 
   /**
+   * Brings the read model from `before` to `after` (the affected tasks' states, a task absent from one of them
+   * created or deleted): each changed display status, each machine's and customer's counters by the difference.
+   * Answers the machines whose dashboard rows it touched.
+   */
+  async function followReadModel(
+    repo: BackupStateRepo,
+    before: readonly TaskStateRow[],
+    after: readonly TaskStateRow[],
+  ): Promise<Set<number>> {
+    const touched = new Set<number>();
+    const beforeById = new Map(before.map((t) => [t.id, t]));
+    const afterById = new Map(after.map((t) => [t.id, t]));
+    const machineDeltas = new Map<number, AggregateCounts>();
+    const customerDeltas = new Map<number, AggregateCounts>();
+    const add = (map: Map<number, AggregateCounts>, id: number, delta: AggregateCounts) =>
+      map.set(id, addCounts(map.get(id) ?? EMPTY_AGGREGATE_COUNTS, delta));
+    const statusChanges: { id: number; status: TaskDisplayStatus }[] = [];
+
+    for (const id of new Set([...beforeById.keys(), ...afterById.keys()])) {
+      const was = beforeById.get(id) ?? null;
+      const is = afterById.get(id) ?? null;
+      if (is) {
+        const status = taskDisplayStatus(is);
+        if (status !== is.displayStatus) statusChanges.push({ id, status });
+      }
+      // A task that changed machine leaves the old one's counters and joins the new one's.
+      const removed = countsDelta(was, null);
+      const added = countsDelta(null, is);
+      if (was) add(machineDeltas, was.machineId, removed);
+      if (is) add(machineDeltas, is.machineId, added);
+      if (was) touched.add(was.machineId);
+      if (is) touched.add(is.machineId);
+      if (was) add(customerDeltas, was.customerId, removed);
+      if (is) add(customerDeltas, is.customerId, added);
+    }
+    await repo.writeDisplayStatuses(statusChanges);
+    await applyCounterDeltas(repo, 'backup_machines', machineDeltas);
+    await applyCounterDeltas(repo, 'customers', customerDeltas);
+    return touched;
+  }
+
+  /**
    * Runs `change` on the tasks of `scope` under the customer's lock and brings the read model along.
    * `change` returns false when its row was not there (nothing happens then), or the ids of tasks it
    * created. Returns false when the owner or the row does not exist. `change` writes with `writes`, made
@@ -99,7 +141,6 @@ export function createBackupStateService(deps: {
     let touched = new Set<number>();
     const changed = await transaction(async (tx) => {
       const repo = createBackupStateRepo(tx);
-      touched = new Set(scope.kind === 'machine' ? [scope.machineId] : []);
       const customerId = await repo.customerOf(scope);
       if (customerId === null || !(await repo.lockCustomer(customerId))) return false;
       const before = await repo.taskStates(scope);
@@ -107,39 +148,70 @@ export function createBackupStateService(deps: {
       if (outcome === false) return false;
       const created = Array.isArray(outcome) ? outcome : [];
       const after = await repo.taskStates(scope, created);
-
-      const beforeById = new Map(before.map((t) => [t.id, t]));
-      const afterById = new Map(after.map((t) => [t.id, t]));
-      const machineDeltas = new Map<number, AggregateCounts>();
-      const customerDeltas = new Map<number, AggregateCounts>();
-      const add = (map: Map<number, AggregateCounts>, id: number, delta: AggregateCounts) =>
-        map.set(id, addCounts(map.get(id) ?? EMPTY_AGGREGATE_COUNTS, delta));
-      const statusChanges: { id: number; status: TaskDisplayStatus }[] = [];
-
-      for (const id of new Set([...beforeById.keys(), ...afterById.keys()])) {
-        const was = beforeById.get(id) ?? null;
-        const is = afterById.get(id) ?? null;
-        if (is) {
-          const status = taskDisplayStatus(is);
-          if (status !== is.displayStatus) statusChanges.push({ id, status });
-        }
-        // A task that changed machine leaves the old one's counters and joins the new one's.
-        const removed = countsDelta(was, null);
-        const added = countsDelta(null, is);
-        if (was) add(machineDeltas, was.machineId, removed);
-        if (is) add(machineDeltas, is.machineId, added);
-        if (was) touched.add(was.machineId);
-        if (is) touched.add(is.machineId);
-        if (was) add(customerDeltas, was.customerId, removed);
-        if (is) add(customerDeltas, is.customerId, added);
-      }
-      await repo.writeDisplayStatuses(statusChanges);
-      await applyCounterDeltas(repo, 'backup_machines', machineDeltas);
-      await applyCounterDeltas(repo, 'customers', customerDeltas);
+      touched = await followReadModel(repo, before, after);
+      if (scope.kind === 'machine') touched.add(scope.machineId);
       return true;
     });
     if (changed && touched.size > 0) deps.onMachinesChanged?.([...touched]);
     return changed;
+  }
+
+  /**
+   * One batch of missed-run detection (DESIGN §8), in one transaction: locks up to `limit` due tasks (or only
+   * `taskId`) and their customers, skipping rows other transactions hold, so several server instances take
+   * different tasks and none is marked twice. Each locked task's last execution is marked missed when it may
+   * run (a task that may not is only moved on, a missed mark it had stays) and its next expected run is set;
+   * the read model follows, and the missed runs' alerts are queued in the same transaction. A handful of
+   * statements per batch whatever its size. Answers how many tasks were claimed and how many marked.
+   */
+  async function markMissedBatch(limit: number, taskId?: number): Promise<{ claimed: number; marked: number }> {
+    const at = now();
+    const cutoff = new Date(at.getTime() - MISSED_RUN_GRACE_MINUTES * 60_000);
+    let touched = new Set<number>();
+    const outcome = await transaction(async (tx) => {
+      touched = new Set();
+      const repo = createBackupStateRepo(tx);
+      const claimed = await repo.claimDueTasks(cutoff, limit, taskId);
+      if (claimed.length === 0) return { claimed: 0, marked: 0 };
+      // The customer locks come after the task locks here, the other way round for every other writer: so
+      // neither waits (SKIP LOCKED), and a task whose customer is busy is left for the next batch.
+      const customers = await repo.lockFreeCustomers([...new Set(claimed.map((t) => t.customerId))]);
+      // Read again under the customer locks: a machine's or customer's status may have changed since.
+      const before = await repo.dueTaskStates(
+        claimed.map((t) => t.id),
+        customers,
+      );
+      const marks = before.map((task) => {
+        const runnable = isTaskRunnable(task);
+        const after = { ...task, lastExecutionMissed: runnable || task.lastExecutionMissed };
+        return {
+          task,
+          after: { ...after, displayStatus: taskDisplayStatus(after) },
+          runnable,
+          nextRunAt: expectedNextRun(task, at, task.timeZone),
+        };
+      });
+      // The display status is written with the mark (one new row version per task, not two): followReadModel then
+      // finds none left to write and moves the counters.
+      await createBackupStateWrites(tx).setMissed(
+        marks.map(({ after, nextRunAt }) => ({
+          id: after.id,
+          missed: after.lastExecutionMissed,
+          nextRunAt,
+          displayStatus: after.displayStatus,
+        })),
+      );
+      touched = await followReadModel(
+        repo,
+        before,
+        marks.map(({ after }) => after),
+      );
+      const alerts = marks.filter((m) => m.runnable).map((m) => ({ taskId: m.task.id, expectedAt: m.task.nextRunAt }));
+      if (alerts.length > 0) await deps.tasksMissed?.(tx, alerts);
+      return { claimed: claimed.length, marked: marks.length };
+    });
+    if (touched.size > 0) deps.onMachinesChanged?.([...touched]);
+    return outcome;
   }
 
   return {
@@ -177,26 +249,15 @@ export function createBackupStateService(deps: {
         return true;
       }),
     /**
-     * Marks the task's last execution missed when its expected run is more than the grace period
-     * overdue (DESIGN §8), and expects the next one. Checked again under the customer's lock, so several
-     * server instances may call it for the same task: one marks it, the others find nothing due. A task
-     * that may not run (machine, package or customer stopped) is not marked, only moved on.
+     * Marks the task's last execution missed when its expected run is more than the grace period overdue
+     * (DESIGN §8), and expects the next one: markMissedBatch for this one task. False when it was not due, or
+     * another transaction holds it or its customer (another instance marking it, say).
      */
-    markMissedIfDue: (taskId: number) =>
-      changeTasks({ kind: 'task', taskId }, async ({ tx, writes }, [task]) => {
-        const schedule = await writes.scheduleOf(taskId);
-        if (!task || !schedule?.nextRunAt) return false;
-        const at = now();
-        const expectedAt = schedule.nextRunAt;
-        if (expectedAt.getTime() > at.getTime() - MISSED_RUN_GRACE_MINUTES * 60_000) return false;
-        const missed = isTaskRunnable(task) || task.lastExecutionMissed;
-        if (!(await writes.setMissed(taskId, missed, expectedNextRun(schedule, at, schedule.timeZone)))) return false;
-        if (isTaskRunnable(task)) await deps.taskMissed?.(tx, { taskId, expectedAt });
-        return true;
-      }),
-    /** Tasks whose expected run is overdue past the grace period, for the missed-run job. */
-    dueTaskIds: (limit: number) =>
-      createBackupStateRepo(deps.db).dueTaskIds(new Date(now().getTime() - MISSED_RUN_GRACE_MINUTES * 60_000), limit),
+    markMissedIfDue: async (taskId: number) => (await markMissedBatch(1, taskId)).marked > 0,
+    markMissedBatch: (limit: number) => markMissedBatch(limit),
+    /** Whether any task is overdue past the grace period: the missed-run job's one index probe when idle. */
+    anyMissedRunDue: () =>
+      createBackupStateRepo(deps.db).anyDue(new Date(now().getTime() - MISSED_RUN_GRACE_MINUTES * 60_000)),
     /** The task's latest run moved on (in progress, failed, finished). */
     runStatusChanged: (taskId: number, status: RunStatus, alongside?: AlongsideWrite) =>
       changeTasks({ kind: 'task', taskId }, async ({ tx, writes }) => {

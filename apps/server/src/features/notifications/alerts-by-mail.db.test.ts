@@ -94,7 +94,7 @@ describe('backup alerts by mail (issue 17)', () => {
     // Wired as app.ts wires missed-run detection to the alerts.
     const backupState = createBackupStateService({
       db: db(),
-      taskMissed: createNotificationEvents({ db: db() }).taskMissed,
+      tasksMissed: createNotificationEvents({ db: db() }).tasksMissed,
     });
     const taskId = (await backupState.createTask(fixtures.task(machineId, { name: 'Alert mail' }))) as number;
     await db()

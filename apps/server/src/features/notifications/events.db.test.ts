@@ -65,7 +65,7 @@ beforeAll(async () => {
   const now = () => clock.now;
   // Wired as app.ts wires them.
   notifications = createNotificationEvents({ db, now });
-  backupState = createBackupStateService({ db, now, taskMissed: notifications.taskMissed });
+  backupState = createBackupStateService({ db, now, tasksMissed: notifications.tasksMissed });
   agentEvents = createAgentEventService({
     repo: createAgentEventsRepo(db),
     backupState,

@@ -34,6 +34,13 @@ export interface NotificationUserRecord {
   choices: NotificationChoices | null;
 }
 
+/** A machine an event is about, as its recipients are found. */
+export interface EventMachine {
+  id: number;
+  customerId: number;
+  assignedUserId: number | null;
+}
+
 /** Someone to tell about an event, and how they see the machine (for the link). */
 export interface Recipient {
   userId: number;
@@ -83,6 +90,68 @@ export function createNotificationsRepo(db: Executor) {
       .leftJoin(userNotificationSettings, eq(userNotificationSettings.userId, users.id))
       .where(and(eq(users.customerId, customerId), eq(users.status, 'ACTIVE'), ...conditions))
       .orderBy(asc(users.id));
+
+  /** Each machine's recipients (machineRecipients), found for all of them in one query by the users' customer index. */
+  async function machinesRecipients(
+    kind: NotificationKind,
+    machines: readonly EventMachine[],
+  ): Promise<Map<number, Recipient[]>> {
+    const out = new Map<number, Recipient[]>();
+    if (machines.length === 0) return out;
+    const rows = await db
+      .select({ machineId: sql<number>`m.id`.mapWith(Number), userId: users.id, email: users.email })
+      .from(users)
+      .innerJoin(
+        sql`jsonb_to_recordset(${JSON.stringify(machines)}::jsonb) as m(id int, "customerId" int, "assignedUserId" int)`,
+        sql`m."customerId" = ${users.customerId}`,
+      )
+      .leftJoin(userNotificationSettings, eq(userNotificationSettings.userId, users.id))
+      .where(
+        and(
+          eq(users.status, 'ACTIVE'),
+          subscribed(kind),
+          or(allMachines, chose(sql`m.id`)),
+          // A null assigned user matches nobody: a plain user then gets nothing.
+          or(sql`${users.role} <> 'ROLE_CUSTOMER_USER'`, sql`${users.id} = m."assignedUserId"`),
+        ),
+      )
+      .orderBy(asc(users.id));
+    for (const { machineId, ...recipient } of rows) out.set(machineId, [...(out.get(machineId) ?? []), recipient]);
+    return out;
+  }
+
+  async function taskContexts(taskIds: readonly number[]) {
+    const out = new Map<number, { taskName: string; machine: EventMachine & { name: string } }>();
+    if (taskIds.length === 0) return out;
+    const rows = rowsOf<{
+      task_id: number;
+      task_name: string;
+      machine_id: number;
+      machine_name: string;
+      customer_id: number;
+      assigned_user_id: number | null;
+      being_deleted: boolean;
+    }>(
+      await db.execute(sql`
+        select t.id as task_id, t.name as task_name, m.id as machine_id, m.name as machine_name, m.customer_id,
+               m.assigned_user_id, m.being_deleted
+          from backup_tasks t join backup_machines m on m.id = t.backup_machine_id
+         where t.id in (select (jsonb_array_elements_text(${JSON.stringify(taskIds)}::jsonb))::int)`),
+    );
+    for (const row of rows) {
+      if (row.being_deleted) continue;
+      out.set(Number(row.task_id), {
+        taskName: row.task_name,
+        machine: {
+          id: Number(row.machine_id),
+          name: row.machine_name,
+          customerId: Number(row.customer_id),
+          assignedUserId: row.assigned_user_id === null ? null : Number(row.assigned_user_id),
+        },
+      });
+    }
+    return out;
+  }
 
   return {
     async thresholds(customerId: number): Promise<NotificationThresholds> {
@@ -230,20 +299,12 @@ export function createNotificationsRepo(db: Executor) {
      * The active users of the machine's customer who get `kind` for this machine: subscribed, the machine
      * among theirs (all, or chosen), and the machine one they see (a plain user only their assigned ones).
      */
-    async machineRecipients(
-      kind: NotificationKind,
-      machine: { id: number; customerId: number; assignedUserId: number | null },
-    ): Promise<Recipient[]> {
-      return recipients(
-        machine.customerId,
-        subscribed(kind),
-        or(allMachines, chose(machine.id)),
-        or(
-          sql`${users.role} <> 'ROLE_CUSTOMER_USER'`,
-          machine.assignedUserId === null ? sql`false` : eq(users.id, machine.assignedUserId),
-        ),
-      );
+    async machineRecipients(kind: NotificationKind, machine: EventMachine): Promise<Recipient[]> {
+      return (await machinesRecipients(kind, [machine])).get(machine.id) ?? [];
     },
+
+    /** machineRecipients of several machines in one query (a batch of missed runs), by machine id. */
+    machinesRecipients,
 
     /**
      * The admins who get quota mails for a package: subscribed, the package one they see (the super admin
@@ -267,34 +328,13 @@ export function createNotificationsRepo(db: Executor) {
       );
     },
 
-    /** A task with its machine, for a run or missed-run mail. */
+    /** A task with its machine, for a run or missed-run mail; null when it is gone or its machine is being deleted. */
     async taskContext(taskId: number) {
-      const rows = rowsOf<{
-        task_name: string;
-        machine_id: number;
-        machine_name: string;
-        customer_id: number;
-        assigned_user_id: number | null;
-        being_deleted: boolean;
-      }>(
-        await db.execute(sql`
-          select t.name as task_name, m.id as machine_id, m.name as machine_name, m.customer_id,
-                 m.assigned_user_id, m.being_deleted
-            from backup_tasks t join backup_machines m on m.id = t.backup_machine_id
-           where t.id = ${taskId}`),
-      );
-      const row = rows[0];
-      if (!row || row.being_deleted) return null;
-      return {
-        taskName: row.task_name,
-        machine: {
-          id: Number(row.machine_id),
-          name: row.machine_name,
-          customerId: Number(row.customer_id),
-          assignedUserId: row.assigned_user_id === null ? null : Number(row.assigned_user_id),
-        },
-      };
+      return (await taskContexts([taskId])).get(taskId) ?? null;
     },
+
+    /** taskContext of several tasks in one query, by task id (the gone ones left out). */
+    taskContexts,
 
     /**
      * Claims offline spells due a report: machines offline past their customer's hours whose spell was not

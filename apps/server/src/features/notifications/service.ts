@@ -141,6 +141,8 @@ async function queueTaskMails(
 }
 
 const BATCH = 200;
+/** Mails queued per INSERT (five parameters each). */
+const MAILS_PER_STATEMENT = 2_000;
 
 /**
  * Backup events → mails (issue 17). Run and missed-run mails are queued inside the transaction that records
@@ -252,21 +254,39 @@ export function createNotificationEvents(deps: { db: Db; now?: () => Date }) {
       );
     },
 
-    /** A scheduled run expected at `expectedAt` was marked missed; `tx` is the transaction that marked it. */
-    async taskMissed(tx: Executor, missed: { taskId: number; expectedAt: Date }): Promise<number> {
-      const mail = {
-        subscription: 'runMissed' as const,
-        event: `missed:${missed.taskId}:${missed.expectedAt.toISOString()}`,
-        kind: 'RUN_MISSED' as const,
-      };
-      return queueTaskMails(tx, missed.taskId, mail, (context, taskPath) =>
-        NOTIFICATION_MAILS.runMissed({
+    /**
+     * Scheduled runs expected at `expectedAt` were marked missed (a batch of the missed-run job); `tx` is the
+     * transaction that marked them. Three statements for the batch: the tasks, their machines' recipients, the mails.
+     */
+    async tasksMissed(tx: Executor, missed: readonly { taskId: number; expectedAt: Date }[]): Promise<number> {
+      const repo = createNotificationsRepo(tx);
+      const contexts = await repo.taskContexts(missed.map((m) => m.taskId));
+      const machines = new Map([...contexts.values()].map(({ machine }) => [machine.id, machine]));
+      const recipients = await repo.machinesRecipients('runMissed', [...machines.values()]);
+      const mails = missed.flatMap(({ taskId, expectedAt }) => {
+        const context = contexts.get(taskId);
+        if (!context) return [];
+        const message = NOTIFICATION_MAILS.runMissed({
           taskName: context.taskName,
           machineName: context.machine.name,
-          expectedAt: missed.expectedAt,
-          taskPath,
-        }),
-      );
+          expectedAt,
+          taskPath: taskUrl('customer', { machineId: context.machine.id, taskId }),
+        });
+        const event = `missed:${taskId}:${expectedAt.toISOString()}`;
+        return mailsFor(
+          recipients.get(context.machine.id) ?? [],
+          event,
+          context.machine.customerId,
+          'RUN_MISSED',
+          message,
+        );
+      });
+      // A statement's parameters are limited (65,535): a batch over customers with many admins goes in parts.
+      let queued = 0;
+      for (let i = 0; i < mails.length; i += MAILS_PER_STATEMENT) {
+        queued += await enqueueMails(tx, mails.slice(i, i + MAILS_PER_STATEMENT));
+      }
+      return queued;
     },
 
     /**
