@@ -244,7 +244,6 @@ export async function wireMachines(
   const commandAudit = createLiveCommandAudit({ audit, tenants: createTenantLookup(db), log: ctx.log });
   const live = createLiveChannel({
     auth,
-    credentials,
     presence,
     machine: (machineId) => dashboardRepo.machine(machineId),
     machineVisibilities: (machineIds) => machineVisibilities(db, machineIds),

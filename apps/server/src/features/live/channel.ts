@@ -24,8 +24,8 @@ import type { WebSocket } from 'ws';
 import { malformedTextAt, SURROGATE_ESCAPE } from '../../http/well-formed-text.js';
 import type { LiveCommandAudit } from '../audit/recorder.js';
 import type { AuthService, SignedIn } from '../auth/service.js';
-import type { AuthenticatedMachine, MachineCredentials } from '../machine-auth/credentials.js';
-import { parseMachineCredential } from '../machine-auth/credentials.js';
+import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
+import { credentialHashOf, parseMachineCredential } from '../machine-auth/credentials.js';
 import type { AgentReply, BusMessage, DashboardMachine, LiveBus, Side } from './bus.js';
 import { type ConnectionOptions, type EndpointHandler, StompConnection, StompRefusal } from './connection.js';
 import { readSend, readSubscription } from './destinations.js';
@@ -95,7 +95,7 @@ export interface VisibleMachine {
 
 export interface LiveChannelDeps {
   auth: AuthService;
-  credentials: MachineCredentials;
+  /** Presence, and the agents' credential check at connect (one statement with their presence mark). */
   presence: PresenceRepo;
   machine(machineId: number): Promise<VisibleMachine | null>;
   /** Who may see each of these machines (for the dashboard topic); missing ids are gone. */
@@ -440,6 +440,9 @@ export function createLiveChannel(deps: LiveChannelDeps) {
 
   function agentHandler(connection: StompConnection): EndpointHandler {
     let machine: AuthenticatedMachine | null = null;
+    /** The machine this connection claims, from its CONNECT: set before its mark is written (see closed). */
+    let claimed: number | null = null;
+    let ended = false;
     let mine: Date | null = null;
     let lastTouch = 0;
     let touching = false;
@@ -448,19 +451,29 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     return {
       async connect(f) {
         const credential = parseMachineCredential(header(f, 'login'), header(f, 'passcode'));
-        const verified = credential ? await deps.credentials.verify(credential) : null;
-        if (!verified) throw new StompRefusal('Bad credentials');
+        if (!credential) throw new StompRefusal('Bad credentials');
         if (closing) throw new StompRefusal('Server is shutting down');
+        const at = stamp();
+        // Claimed before the write: a socket that closes meanwhile still writes its offline mark after it (the
+        // writer keeps a machine's marks in order), and a refused credential's offline mark changes nothing.
+        claimed = credential.machineId;
+        mine = at;
+        lastTouch = at.getTime();
+        // The credential check and the online mark are one statement, shared with the other connects and leaves
+        // of the moment (presence-writer.ts): a crowd of agents costs a few statements, not two each.
+        const verified = await track(presence.connected(credential.machineId, at, credentialHashOf(credential)));
+        if (!verified) {
+          mine = null;
+          throw new StompRefusal('Bad credentials');
+        }
         machine = verified;
+        // Closed while its mark was on its way: closed() has written (or queued) the offline mark after it.
+        if (ended) return;
         const previous = agents.get(verified.id);
         agents.set(verified.id, { connection, machine: verified });
         if (previous) previous.connection.fail('Replaced by a newer connection');
         if (bus.shared)
           void publish({ kind: 'closeMachine', machineId: verified.id, keep: connection.id, reason: 'replaced' });
-        const at = stamp();
-        mine = at;
-        lastTouch = at.getTime();
-        await track(presence.connected(verified.id, at));
         machinesChanged([verified.id]);
       },
       async subscribe(destination) {
@@ -509,16 +522,17 @@ export function createLiveChannel(deps: LiveChannelDeps) {
           });
       },
       async closed() {
+        ended = true;
         all.delete(connection);
-        if (!machine || !mine) return;
-        const entry = agents.get(machine.id);
-        if (entry?.connection === connection) agents.delete(machine.id);
+        if (claimed === null || !mine) return;
+        const machineId = claimed;
+        const entry = agents.get(machineId);
+        if (entry?.connection === connection) agents.delete(machineId);
         // A touch still on its way moves the mark: wait for it, or the mark below is already out of date
         // and the machine would stay marked online (until the stale presence sweep).
         await touch;
         // Written only while this connection's mark is still there (repo.ts), whatever happened elsewhere.
-        await track(presence.disconnected(machine.id, mine, stamp()));
-        machinesChanged([machine.id]);
+        if (await track(presence.disconnected(machineId, mine, stamp()))) machinesChanged([machineId]);
       },
     };
   }

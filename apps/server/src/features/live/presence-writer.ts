@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from '../../db/client.js';
-import type { PresenceMark, PresenceRepo } from './repo.js';
+import type { MarkedMachine, PresenceMark, PresenceRepo } from './repo.js';
 
 /**
  * Machine presence written in batches (issue 33): marks queue while a statement is on its way and go together
@@ -21,7 +21,8 @@ const DEFAULTS: PresenceWriterOptions = { maxBatch: 2_000, retryDelaysMs: [100, 
 
 interface Queued {
   mark: PresenceMark;
-  resolve: (applied: boolean) => void;
+  /** The machine when the mark applied, null when it did not (another connection's mark, a refused credential). */
+  resolve: (applied: MarkedMachine | null) => void;
   reject: (error: unknown) => void;
 }
 
@@ -33,8 +34,8 @@ export function createPresenceWriter(
   let queue: Queued[] = [];
   let writing: Promise<void> | null = null;
 
-  function enqueue(mark: PresenceMark): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
+  function enqueue(mark: PresenceMark): Promise<MarkedMachine | null> {
+    return new Promise<MarkedMachine | null>((resolve, reject) => {
       queue.push({ mark, resolve, reject });
       schedule();
     });
@@ -61,7 +62,7 @@ export function createPresenceWriter(
     for (let attempt = 0; ; attempt++) {
       try {
         const changed = await repo.applyMarks(statement.map((q) => q.mark));
-        for (const q of statement) q.resolve(changed.has(q.mark.machineId));
+        for (const q of statement) q.resolve(changed.get(q.mark.machineId) ?? null);
         return;
       } catch (error) {
         const delay = retryDelaysMs[attempt];
@@ -75,14 +76,18 @@ export function createPresenceWriter(
   }
 
   return {
-    /** A new connection takes the machine's mark: online as of `at`. */
-    connected: async (machineId: number, at: Date): Promise<void> => {
-      await enqueue({ machineId, mine: null, at, online: true });
-    },
+    /**
+     * A new connection takes the machine's mark: online as of `at`. With `credentialHash` (an agent's connect),
+     * only when that is the machine's usable credential: the machine, or null when the credential was refused.
+     */
+    connected: (machineId: number, at: Date, credentialHash?: string): Promise<MarkedMachine | null> =>
+      enqueue({ machineId, mine: null, at, online: true, credentialHash }),
     /** Moves last-seen on (online again after a sweep); false when another connection has taken over since `mine`. */
-    seen: (machineId: number, mine: Date, at: Date) => enqueue({ machineId, mine, at, online: true }),
+    seen: async (machineId: number, mine: Date, at: Date) =>
+      (await enqueue({ machineId, mine, at, online: true })) !== null,
     /** Offline as of `at`, while the mark is still `mine`; false when another connection has taken over. */
-    disconnected: (machineId: number, mine: Date, at: Date) => enqueue({ machineId, mine, at, online: false }),
+    disconnected: async (machineId: number, mine: Date, at: Date) =>
+      (await enqueue({ machineId, mine, at, online: false })) !== null,
   };
 }
 
