@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 import { BUILD_INFO } from './build-info.js';
 import { DEFAULT_POOL_TIMEOUTS, type PoolTimeouts } from './db/client.js';
+import { AGENT_HANDSHAKES_DEFAULT } from './features/live/admission.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -142,6 +143,8 @@ const envSchema = z.object({
   DATABASE_QUERY_TIMEOUT_MS: positiveInt(DEFAULT_POOL_TIMEOUTS.queryTimeoutMs),
   /** On SIGTERM the process exits by this deadline even if a request or connection hangs. */
   SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /** Agent handshakes an instance carries out at once; more are answered 503 + Retry-After (issue 33). */
+  AGENT_HANDSHAKES_MAX: positiveInt(AGENT_HANDSHAKES_DEFAULT),
   /** Minutes without a progress report after which a busy run is stalled (issue 29). */
   RUN_STALL_MINUTES: positiveInt(RUN_STALL_DEFAULT_MINUTES).refine((v) => v <= RUN_STALL_MINUTES_MAX, {
     message: `must be at most ${RUN_STALL_MINUTES_MAX} (a week)`,
@@ -242,6 +245,8 @@ export interface Config {
   mailDeliveryIntervalMs: number;
   /** PostgreSQL pool timeouts (resilience). */
   databaseTimeouts: PoolTimeouts;
+  /** Agent handshakes at once (AGENT_HANDSHAKES_MAX); the live channel's maxAgentHandshakes. */
+  agentHandshakesMax: number;
   /** The hard deadline of a graceful shutdown. */
   shutdownTimeoutMs: number;
   /** Minutes without progress after which a busy run is stalled (issue 29). */
@@ -312,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailDeliveryIntervalMs: e.MAIL_DELIVERY_INTERVAL_MS,
     databaseTimeouts: { connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    agentHandshakesMax: e.AGENT_HANDSHAKES_MAX,
     runStallMinutes: e.RUN_STALL_MINUTES,
     restoreTests: {
       intervalDays: e.RESTORE_TEST_INTERVAL_DAYS,

@@ -249,7 +249,7 @@ export async function wireMachines(
     machineVisibilities: (machineIds) => machineVisibilities(db, machineIds),
     bus,
     handlers,
-    options: deps.live?.options,
+    options: { maxAgentHandshakes: config.agentHandshakesMax, ...deps.live?.options },
     log: ctx.log,
     now,
     commandAudited: (event) => commandAudit.record(event),

@@ -26,6 +26,7 @@ import type { LiveCommandAudit } from '../audit/recorder.js';
 import type { AuthService, SignedIn } from '../auth/service.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
 import { credentialHashOf, parseMachineCredential } from '../machine-auth/credentials.js';
+import { AGENT_HANDSHAKES_DEFAULT } from './admission.js';
 import type { AgentReply, BusMessage, DashboardMachine, LiveBus, Side } from './bus.js';
 import { type ConnectionOptions, type EndpointHandler, StompConnection, StompRefusal } from './connection.js';
 import { readSend, readSubscription } from './destinations.js';
@@ -121,6 +122,15 @@ export interface LiveChannelOptions extends ConnectionOptions {
    * before frames, so a session that ends closes its sockets within this time.
    */
   sessionRecheckMs: number;
+  /**
+   * Agent handshakes (upgrade, CONNECT, the hello's answer) this instance carries out at once; an agent over the
+   * limit is answered 503 with Retry-After at the upgrade and backs off (AGENT_RECONNECT). After a restart a whole
+   * fleet reconnects within seconds: admitted a few dozen at a time, the handshakes queue in the agents' back-off
+   * instead of in the database pool, where sign-ins and pages wait behind them.
+   */
+  maxAgentHandshakes: number;
+  /** The Retry-After of that 503, in seconds (the agent's own back-off decides; this is for other clients). */
+  agentRetryAfterSeconds: number;
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveChannelOptions = {
@@ -132,6 +142,8 @@ export const DEFAULT_LIVE_OPTIONS: LiveChannelOptions = {
   dashboardBatchMs: 200,
   askTimeoutMs: 20_000,
   sessionRecheckMs: 5_000,
+  maxAgentHandshakes: AGENT_HANDSHAKES_DEFAULT,
+  agentRetryAfterSeconds: 2,
 };
 
 interface AgentEntry {
@@ -438,7 +450,27 @@ export function createLiveChannel(deps: LiveChannelDeps) {
 
   // --- Agents -----------------------------------------------------------------------------------------
 
-  function agentHandler(connection: StompConnection): EndpointHandler {
+  // --- Agent admission ---------------------------------------------------------------------------------
+
+  let handshakes = 0;
+
+  /**
+   * A place among the agent handshakes in flight, or null when they are at the limit (or the instance is
+   * closing): the caller answers 503. The returned release is idempotent; the agent's handler calls it once its
+   * hello is answered, its connection closes, or connectTimeoutMs after its CONNECT (an agent that never says hello).
+   */
+  function admitAgent(): (() => void) | null {
+    if (closing || handshakes >= options.maxAgentHandshakes) return null;
+    handshakes += 1;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      handshakes -= 1;
+    };
+  }
+
+  function agentHandler(connection: StompConnection, admitted: () => void): EndpointHandler {
     let machine: AuthenticatedMachine | null = null;
     /** The machine this connection claims, from its CONNECT: set before its mark is written (see closed). */
     let claimed: number | null = null;
@@ -447,10 +479,18 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     let lastTouch = 0;
     let touching = false;
     let touch: Promise<void> | null = null;
+    /** Its place among the handshakes in flight, until the hello is answered (admitAgent). */
+    let handshake: NodeJS.Timeout | null = null;
+    const handshakeDone = () => {
+      if (handshake) clearTimeout(handshake);
+      handshake = null;
+      admitted();
+    };
 
     return {
       async connect(f) {
         const credential = parseMachineCredential(header(f, 'login'), header(f, 'passcode'));
+        if (!credential || closing) handshakeDone();
         if (!credential) throw new StompRefusal('Bad credentials');
         if (closing) throw new StompRefusal('Server is shutting down');
         const at = stamp();
@@ -464,11 +504,15 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         const verified = await track(presence.connected(credential.machineId, at, credentialHashOf(credential)));
         if (!verified) {
           mine = null;
+          handshakeDone();
           throw new StompRefusal('Bad credentials');
         }
         machine = verified;
         // Closed while its mark was on its way: closed() has written (or queued) the offline mark after it.
         if (ended) return;
+        // The hello (the agent's first event) ends the handshake; one that does not come frees the place anyway.
+        handshake = setTimeout(handshakeDone, options.connectTimeoutMs);
+        handshake.unref();
         const previous = agents.get(verified.id);
         agents.set(verified.id, { connection, machine: verified });
         if (previous) previous.connection.fail('Replaced by a newer connection');
@@ -500,6 +544,8 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         } catch (error) {
           // The agent is not at fault: log, keep the connection.
           log.error({ err: error, machineId: machine.id }, 'live channel agent event handling failed');
+        } finally {
+          if (handshake) handshakeDone();
         }
       },
       activity() {
@@ -523,6 +569,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
       },
       async closed() {
         ended = true;
+        handshakeDone();
         all.delete(connection);
         if (claimed === null || !mine) return;
         const machineId = claimed;
@@ -570,8 +617,11 @@ export function createLiveChannel(deps: LiveChannelDeps) {
       accept(socket, (connection) => browserHandler(connection, side, sessionToken, ipAddress));
     },
 
-    acceptAgent(socket: WebSocket): void {
-      accept(socket, agentHandler);
+    admitAgent,
+
+    /** An agent's socket, admitted by admitAgent: `admitted` is its place's release. */
+    acceptAgent(socket: WebSocket, admitted: () => void): void {
+      accept(socket, (connection) => agentHandler(connection, admitted));
     },
 
     sendToMachine,
