@@ -479,12 +479,17 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     let lastTouch = 0;
     let touching = false;
     let touch: Promise<void> | null = null;
-    /** Its place among the handshakes in flight, until the hello is answered (admitAgent). */
+    /**
+     * Its place among the handshakes in flight, until the hello is answered (admitAgent); dropped then, so the
+     * connection does not keep the release (and the upgrade's socket listener it closes over) for its lifetime.
+     */
+    let place: (() => void) | null = admitted;
     let handshake: NodeJS.Timeout | null = null;
     const handshakeDone = () => {
       if (handshake) clearTimeout(handshake);
       handshake = null;
-      admitted();
+      place?.();
+      place = null;
     };
 
     return {
