@@ -32,7 +32,7 @@ import { type ConnectionOptions, type EndpointHandler, StompConnection, StompRef
 import { readSend, readSubscription } from './destinations.js';
 import { createPresenceWriter } from './presence-writer.js';
 import type { PresenceRepo } from './repo.js';
-import { header } from './stomp-frame.js';
+import { header, type StompFrame } from './stomp-frame.js';
 
 /** A signed-in browser user as the channel knows them. */
 export interface BrowserUser {
@@ -470,123 +470,135 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     };
   }
 
-  function agentHandler(connection: StompConnection, admitted: () => void): EndpointHandler {
-    let machine: AuthenticatedMachine | null = null;
+  /**
+   * One agent connection's session. A class, not a function returning closures: its methods are shared by every
+   * connection, so an idle agent costs its fields only (issue 33: memory per agent against a bare socket).
+   */
+  class AgentSession implements EndpointHandler {
+    machine: AuthenticatedMachine | null = null;
     /** The machine this connection claims, from its CONNECT: set before its mark is written (see closed). */
-    let claimed: number | null = null;
-    let ended = false;
-    let mine: Date | null = null;
-    let lastTouch = 0;
-    let touching = false;
-    let touch: Promise<void> | null = null;
+    claimed: number | null = null;
+    ended = false;
+    mine: Date | null = null;
+    lastTouch = 0;
+    touch: Promise<void> | null = null;
     /**
      * Its place among the handshakes in flight, until the hello is answered (admitAgent); dropped then, so the
      * connection does not keep the release (and the upgrade's socket listener it closes over) for its lifetime.
      */
-    let place: (() => void) | null = admitted;
-    let handshake: NodeJS.Timeout | null = null;
-    const handshakeDone = () => {
-      if (handshake) clearTimeout(handshake);
-      handshake = null;
-      place?.();
-      place = null;
-    };
+    place: (() => void) | null;
+    handshake: NodeJS.Timeout | null = null;
 
-    return {
-      async connect(f) {
-        const credential = parseMachineCredential(header(f, 'login'), header(f, 'passcode'));
-        if (!credential || closing) handshakeDone();
-        if (!credential) throw new StompRefusal('Bad credentials');
-        if (closing) throw new StompRefusal('Server is shutting down');
-        const at = stamp();
-        // Claimed before the write: a socket that closes meanwhile still writes its offline mark after it (the
-        // writer keeps a machine's marks in order), and a refused credential's offline mark changes nothing.
-        claimed = credential.machineId;
-        mine = at;
-        lastTouch = at.getTime();
-        // The credential check and the online mark are one statement, shared with the other connects and leaves
-        // of the moment (presence-writer.ts): a crowd of agents costs a few statements, not two each.
-        const verified = await track(presence.connected(credential.machineId, at, credentialHashOf(credential)));
-        if (!verified) {
-          mine = null;
-          handshakeDone();
-          throw new StompRefusal('Bad credentials');
-        }
-        machine = verified;
-        // Closed while its mark was on its way: closed() has written (or queued) the offline mark after it.
-        if (ended) return;
-        // The hello (the agent's first event) ends the handshake; one that does not come frees the place anyway.
-        handshake = setTimeout(handshakeDone, options.connectTimeoutMs);
-        handshake.unref();
-        const previous = agents.get(verified.id);
-        agents.set(verified.id, { connection, machine: verified });
-        if (previous) previous.connection.fail('Replaced by a newer connection');
-        if (bus.shared)
-          void publish({ kind: 'closeMachine', machineId: verified.id, keep: connection.id, reason: 'replaced' });
-        machinesChanged([verified.id]);
-      },
-      async subscribe(destination) {
-        if (destination !== AGENT_CHANNEL.commands) throw new StompRefusal('Not authorised for this destination');
-      },
-      async send(destination, body) {
-        if (destination !== AGENT_CHANNEL.events || !machine) {
-          throw new StompRefusal('Not authorised for this destination');
-        }
-        let json: unknown;
-        try {
-          json = JSON.parse(body.toString('utf8'));
-        } catch {
-          throw new StompRefusal('Body is not JSON');
-        }
-        const event = agentToServerSchema.safeParse(json);
-        if (!event.success) throw new StompRefusal('Invalid event');
-        if (event.data.type === 'reply' && event.data.requestId.startsWith(AWAITED_PREFIX)) {
-          await publish({ kind: 'agentReply', machineId: machine.id, reply: event.data });
-          return;
-        }
-        try {
-          await handlers.onAgentEvent(machine, event.data);
-        } catch (error) {
-          // The agent is not at fault: log, keep the connection.
-          log.error({ err: error, machineId: machine.id }, 'live channel agent event handling failed');
-        } finally {
-          if (handshake) handshakeDone();
-        }
-      },
-      activity() {
-        if (!machine || !mine || touching) return;
-        const at = stamp();
-        if (at.getTime() - lastTouch < options.touchEveryMs) return;
-        touching = true;
-        lastTouch = at.getTime();
-        const id = machine.id;
-        const previous = mine;
-        touch = track(presence.seen(id, previous, at))
-          .then((current) => {
-            if (current) mine = at;
-            else connection.fail('Replaced by a newer connection');
-          })
-          .catch((error: unknown) => log.error({ err: error }, 'live channel presence update failed'))
-          .finally(() => {
-            touching = false;
-            touch = null;
-          });
-      },
-      async closed() {
-        ended = true;
-        handshakeDone();
-        all.delete(connection);
-        if (claimed === null || !mine) return;
-        const machineId = claimed;
-        const entry = agents.get(machineId);
-        if (entry?.connection === connection) agents.delete(machineId);
-        // A touch still on its way moves the mark: wait for it, or the mark below is already out of date
-        // and the machine would stay marked online (until the stale presence sweep).
-        await touch;
-        // Written only while this connection's mark is still there (repo.ts), whatever happened elsewhere.
-        if (await track(presence.disconnected(machineId, mine, stamp()))) machinesChanged([machineId]);
-      },
-    };
+    constructor(
+      readonly connection: StompConnection,
+      admitted: () => void,
+    ) {
+      this.place = admitted;
+    }
+
+    handshakeDone(): void {
+      if (this.handshake) clearTimeout(this.handshake);
+      this.handshake = null;
+      this.place?.();
+      this.place = null;
+    }
+
+    async connect(f: StompFrame): Promise<void> {
+      const credential = parseMachineCredential(header(f, 'login'), header(f, 'passcode'));
+      if (!credential || closing) this.handshakeDone();
+      if (!credential) throw new StompRefusal('Bad credentials');
+      if (closing) throw new StompRefusal('Server is shutting down');
+      const at = stamp();
+      // Claimed before the write: a socket that closes meanwhile still writes its offline mark after it (the
+      // writer keeps a machine's marks in order), and a refused credential's offline mark changes nothing.
+      this.claimed = credential.machineId;
+      this.mine = at;
+      this.lastTouch = at.getTime();
+      // The credential check and the online mark are one statement, shared with the other connects and leaves
+      // of the moment (presence-writer.ts): a crowd of agents costs a few statements, not two each.
+      const verified = await track(presence.connected(credential.machineId, at, credentialHashOf(credential)));
+      if (!verified) {
+        this.mine = null;
+        this.handshakeDone();
+        throw new StompRefusal('Bad credentials');
+      }
+      this.machine = verified;
+      // Closed while its mark was on its way: closed() has written (or queued) the offline mark after it.
+      if (this.ended) return;
+      // The hello (the agent's first event) ends the handshake; one that does not come frees the place anyway.
+      this.handshake = setTimeout(() => this.handshakeDone(), options.connectTimeoutMs);
+      this.handshake.unref();
+      const { connection } = this;
+      const previous = agents.get(verified.id);
+      agents.set(verified.id, { connection, machine: verified });
+      if (previous) previous.connection.fail('Replaced by a newer connection');
+      if (bus.shared)
+        void publish({ kind: 'closeMachine', machineId: verified.id, keep: connection.id, reason: 'replaced' });
+      machinesChanged([verified.id]);
+    }
+
+    async subscribe(destination: string): Promise<void> {
+      if (destination !== AGENT_CHANNEL.commands) throw new StompRefusal('Not authorised for this destination');
+    }
+
+    async send(destination: string, body: Buffer): Promise<void> {
+      const { machine } = this;
+      if (destination !== AGENT_CHANNEL.events || !machine) {
+        throw new StompRefusal('Not authorised for this destination');
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(body.toString('utf8'));
+      } catch {
+        throw new StompRefusal('Body is not JSON');
+      }
+      const event = agentToServerSchema.safeParse(json);
+      if (!event.success) throw new StompRefusal('Invalid event');
+      if (event.data.type === 'reply' && event.data.requestId.startsWith(AWAITED_PREFIX)) {
+        await publish({ kind: 'agentReply', machineId: machine.id, reply: event.data });
+        return;
+      }
+      try {
+        await handlers.onAgentEvent(machine, event.data);
+      } catch (error) {
+        // The agent is not at fault: log, keep the connection.
+        log.error({ err: error, machineId: machine.id }, 'live channel agent event handling failed');
+      } finally {
+        if (this.handshake) this.handshakeDone();
+      }
+    }
+
+    activity(): void {
+      const { machine, mine } = this;
+      if (!machine || !mine || this.touch) return;
+      const at = stamp();
+      if (at.getTime() - this.lastTouch < options.touchEveryMs) return;
+      this.lastTouch = at.getTime();
+      this.touch = track(presence.seen(machine.id, mine, at))
+        .then((current) => {
+          if (current) this.mine = at;
+          else this.connection.fail('Replaced by a newer connection');
+        })
+        .catch((error: unknown) => log.error({ err: error }, 'live channel presence update failed'))
+        .finally(() => {
+          this.touch = null;
+        });
+    }
+
+    async closed(): Promise<void> {
+      this.ended = true;
+      this.handshakeDone();
+      all.delete(this.connection);
+      const { claimed: machineId } = this;
+      if (machineId === null || !this.mine) return;
+      const entry = agents.get(machineId);
+      if (entry?.connection === this.connection) agents.delete(machineId);
+      // A touch still on its way moves the mark: wait for it, or the mark below is already out of date
+      // and the machine would stay marked online (until the stale presence sweep).
+      await this.touch;
+      // Written only while this connection's mark is still there (repo.ts), whatever happened elsewhere.
+      if (await track(presence.disconnected(machineId, this.mine, stamp()))) machinesChanged([machineId]);
+    }
   }
 
   /**
@@ -626,7 +638,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
 
     /** An agent's socket, admitted by admitAgent: `admitted` is its place's release. */
     acceptAgent(socket: WebSocket, admitted: () => void): void {
-      accept(socket, (connection) => agentHandler(connection, admitted));
+      accept(socket, (connection) => new AgentSession(connection, admitted));
     },
 
     sendToMachine,
