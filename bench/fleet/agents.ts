@@ -13,6 +13,7 @@ import {
   SERVICE_RESTART_CLOSE,
   type ServerToAgent,
 } from '@portal/domain';
+import { agentHello } from '@portal/domain/testing/agent-task';
 import { WebSocket } from 'ws';
 import { machineToken } from './common.js';
 import { HEART_BEAT, readFrame, stompFrame } from './stomp.js';
@@ -91,16 +92,8 @@ const noteError = (text: string) => {
   if (stats.errors.length < 20) stats.errors.push(text);
 };
 
-const helloOf = (id: number): AgentToServer => ({
-  type: 'hello',
-  name: `fleet-machine-${id}`,
-  osFamily: 'LINUX',
-  operatingSystem: 'Debian GNU/Linux 12',
-  clientVersion: '1.0.0',
-  timeZone: 'UTC',
-  taskVersions: {},
-  runningRunKeys: [],
-});
+/** The hello of a fleet machine: a fresh agent's, under the fleet's own name. */
+const helloOf = (id: number): AgentToServer => ({ ...agentHello(id), name: `fleet-machine-${id}` });
 
 /**
  * Opens one socket; resolves true once it is ready (bare: open; agent: the hello's RECEIPT). With `retried` (keep

@@ -1,4 +1,5 @@
-import { AGENT_CHANNEL, type AgentToServer } from '@portal/domain';
+import { AGENT_CHANNEL } from '@portal/domain';
+import { agentHello } from '@portal/domain/testing/agent-task';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createTestApp, type TestApp } from '../../testing/app.js';
@@ -16,17 +17,6 @@ let base: string;
 const crowd: MachineCredential[] = [];
 let hellosInFlight = 0;
 let mostHellosAtOnce = 0;
-
-const hello = (machineId: number): AgentToServer => ({
-  type: 'hello',
-  name: `machine-${machineId}`,
-  osFamily: 'LINUX',
-  operatingSystem: 'Debian GNU/Linux 12',
-  clientVersion: '1.0.0',
-  timeZone: 'UTC',
-  taskVersions: {},
-  runningRunKeys: [],
-});
 
 /** The upgrade's status and Retry-After (101 and null when accepted; the socket is closed at once). */
 function upgrade(): Promise<{ status: number; retryAfter: string | null }> {
@@ -58,7 +48,7 @@ async function agentComingBack(credential: MachineCredential): Promise<{ refusal
       const said = await client.sendWithReceipt(
         'SEND',
         AGENT_CHANNEL.events,
-        JSON.stringify(hello(credential.machineId)),
+        JSON.stringify(agentHello(credential.machineId)),
       );
       if (!said) throw new Error(`machine ${credential.machineId}: hello not acknowledged`);
       return { refusals, stop: () => client.stop() };
@@ -123,7 +113,7 @@ describe('agent admission (issue 33, restart storm)', () => {
     const [first, second] = holders;
     if (!first || !second) throw new Error('no holders');
     first.send(
-      `SEND\ndestination:${AGENT_CHANNEL.events}\nreceipt:h\n\n${JSON.stringify(hello(crowd[0]?.machineId ?? 0))}\0`,
+      `SEND\ndestination:${AGENT_CHANNEL.events}\nreceipt:h\n\n${JSON.stringify(agentHello(crowd[0]?.machineId ?? 0))}\0`,
     );
     await first.waitFor((f) => f.startsWith('RECEIPT'));
     await eventually(async () => (await upgrade()).status === 101);
