@@ -1,14 +1,37 @@
 // A simulator process: holds a share of the fleet's sockets, told what to do by the orchestrator
 // (run.ts) over IPC. `agent` sockets speak the agent protocol as apps/agent does (CONNECT with the machine
 // credential and heart-beats 10 s both ways, SUBSCRIBE to the command queue, SEND `hello` with a receipt,
-// answer tree requests with an empty listing); `bare` sockets only open a WebSocket and stay idle.
-import { AGENT_CHANNEL, type AgentToServer, type ServerToAgent } from '@portal/domain';
+// answer tree requests with an empty listing); `bare` sockets only open a WebSocket and stay idle. With `keep`
+// (the restart storm), an agent comes back as apps/agent does: after a service restart close within the restart
+// jitter, after a refused or failed attempt (503 from the portal's admission control, a portal not listening yet)
+// with the domain's full-jitter back-off.
+import {
+  AGENT_CHANNEL,
+  type AgentToServer,
+  reconnectDelayMs,
+  restartReconnectDelayMs,
+  SERVICE_RESTART_CLOSE,
+  type ServerToAgent,
+} from '@portal/domain';
+import { agentHello } from '@portal/domain/testing/agent-task';
 import { WebSocket } from 'ws';
 import { machineToken } from './common.js';
 import { HEART_BEAT, readFrame, stompFrame } from './stomp.js';
 
 export type AgentCommand =
-  | { op: 'open'; mode: 'agent' | 'bare'; url: string; ids: number[]; concurrency: number; localAddress: string }
+  | {
+      op: 'open';
+      mode: 'agent' | 'bare';
+      url: string;
+      ids: number[];
+      concurrency: number;
+      localAddress: string;
+      /**
+       * `retry`: an attempt refused (503 from admission control) or failed is tried again after the agent's back-off
+       * (the memory half); `always`: also opened again whenever the server closes it (the restart storm).
+       */
+      keep?: 'retry' | 'always' | undefined;
+    }
   | { op: 'close'; above: number }
   | { op: 'stats' }
   | { op: 'exit' };
@@ -22,6 +45,9 @@ export interface AgentStats {
   receipts: number;
   errorFrames: number;
   unexpectedCloses: number;
+  /** Keep mode: upgrades answered 503 (admission control) and other failed attempts, both retried. */
+  refused: number;
+  retried: number;
   errors: string[];
 }
 
@@ -35,6 +61,8 @@ const OPEN_TIMEOUT_MS = 120_000;
 interface Sim {
   id: number;
   socket: WebSocket;
+  /** Keep mode: called when a ready socket is closed by the server (its close code). */
+  lost?: (code: number) => void;
   /** Agents beat; bare sockets stay silent. */
   agent: boolean;
   ready: boolean;
@@ -51,8 +79,12 @@ const stats: AgentStats = {
   receipts: 0,
   errorFrames: 0,
   unexpectedCloses: 0,
+  refused: 0,
+  retried: 0,
   errors: [],
 };
+/** Keep mode: the agents that come back by themselves (until closed by the orchestrator). */
+const kept = new Set<number>();
 let replySequence = 0;
 
 const send = (message: AgentReport) => process.send?.(message);
@@ -60,19 +92,22 @@ const noteError = (text: string) => {
   if (stats.errors.length < 20) stats.errors.push(text);
 };
 
-const helloOf = (id: number): AgentToServer => ({
-  type: 'hello',
-  name: `fleet-machine-${id}`,
-  osFamily: 'LINUX',
-  operatingSystem: 'Debian GNU/Linux 12',
-  clientVersion: '1.0.0',
-  timeZone: 'UTC',
-  taskVersions: {},
-  runningRunKeys: [],
-});
+/** The hello of a fleet machine: a fresh agent's, under the fleet's own name. */
+const helloOf = (id: number): AgentToServer => ({ ...agentHello(id), name: `fleet-machine-${id}` });
 
-/** Opens one socket; resolves true once it is ready (bare: open; agent: the hello's RECEIPT). */
-function openOne(mode: 'agent' | 'bare', url: string, id: number, localAddress: string): Promise<boolean> {
+/**
+ * Opens one socket; resolves true once it is ready (bare: open; agent: the hello's RECEIPT). With `retried` (keep
+ * mode), a failed attempt is counted, not an error (it is tried again); with `lost`, a later close by the server
+ * calls it instead of counting as an error.
+ */
+function openOne(
+  mode: 'agent' | 'bare',
+  url: string,
+  id: number,
+  localAddress: string,
+  retried = false,
+  lost?: (code: number) => void,
+): Promise<boolean> {
   return new Promise((resolve) => {
     let settled = false;
     const settle = (ok: boolean, why?: string) => {
@@ -80,21 +115,24 @@ function openOne(mode: 'agent' | 'bare', url: string, id: number, localAddress: 
       settled = true;
       clearTimeout(timer);
       if (!ok) {
-        noteError(`machine ${id}: ${why}`);
+        if (!retried) noteError(`machine ${id}: ${why}`);
+        else if (why === 'upgrade refused (503)') stats.refused += 1;
+        else stats.retried += 1;
         socket.terminate();
       }
       resolve(ok);
     };
     const socket = new WebSocket(url, ['v12.stomp'], { perMessageDeflate: false, localAddress });
-    const sim: Sim = { id, socket, agent: mode === 'agent', ready: false, closing: false };
+    const sim: Sim = { id, socket, lost, agent: mode === 'agent', ready: false, closing: false };
     const timer = setTimeout(() => settle(false, 'not ready in time'), OPEN_TIMEOUT_MS);
     socket.on('unexpected-response', (_request, response) => settle(false, `upgrade refused (${response.statusCode})`));
     socket.on('error', (error) => settle(false, error.message));
     socket.on('close', (code, reason) => {
-      sims.delete(id);
+      if (sims.get(id) === sim) sims.delete(id);
       if (sim.ready) {
         stats.ready -= 1;
-        if (!sim.closing) {
+        if (sim.lost && !sim.closing) sim.lost(code);
+        else if (!sim.closing) {
           stats.unexpectedCloses += 1;
           noteError(`machine ${id}: closed by the server (${code} ${reason.toString()})`);
         }
@@ -169,14 +207,45 @@ function onCommand(socket: WebSocket, message: ServerToAgent): void {
   }
 }
 
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Keep mode: opens the agent until it is ready, backing off after each failed attempt as apps/agent does
+ * (reconnectDelayMs of the attempt), and opens it again whenever the server closes it (after a service restart
+ * close within the restart jitter). Resolves once it is first ready.
+ */
+async function keepOpen(
+  url: string,
+  id: number,
+  localAddress: string,
+  always: boolean,
+  afterRestart = false,
+): Promise<boolean> {
+  if (afterRestart) await wait(restartReconnectDelayMs());
+  const lost = always
+    ? (code: number) => {
+        if (kept.has(id)) void keepOpen(url, id, localAddress, true, code === SERVICE_RESTART_CLOSE.code);
+      }
+    : undefined;
+  for (let attempt = 1; kept.has(id); attempt++) {
+    if (await openOne('agent', url, id, localAddress, true, lost)) return true;
+    await wait(reconnectDelayMs(attempt));
+  }
+  return false;
+}
+
 async function openAll(command: Extract<AgentCommand, { op: 'open' }>): Promise<void> {
   const started = performance.now();
   const queue = [...command.ids];
   let ready = 0;
   let failed = 0;
+  if (command.keep) for (const id of command.ids) kept.add(id);
   const lane = async () => {
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-      if (await openOne(command.mode, command.url, id, command.localAddress)) ready += 1;
+      const ok = command.keep
+        ? await keepOpen(command.url, id, command.localAddress, command.keep === 'always')
+        : await openOne(command.mode, command.url, id, command.localAddress);
+      if (ok) ready += 1;
       else failed += 1;
     }
   };
@@ -191,6 +260,7 @@ async function openAll(command: Extract<AgentCommand, { op: 'open' }>): Promise<
 }
 
 async function closeAbove(above: number): Promise<void> {
+  for (const id of kept) if (id > above) kept.delete(id);
   const closing: Promise<void>[] = [];
   for (const sim of sims.values()) {
     if (sim.id <= above) continue;

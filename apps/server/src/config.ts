@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { BUILD_INFO } from './build-info.js';
 import { DEFAULT_POOL_SIZE, DEFAULT_POOL_TIMEOUTS, type PoolTimeouts } from './db/client.js';
 import { SESSION_CACHE_TTL_MS } from './features/auth/session-cache.js';
+import { AGENT_HANDSHAKES_DEFAULT } from './features/live/admission.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -155,6 +156,8 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: boundedInt({ min: 1, max: 1000, default: DEFAULT_POOL_SIZE }),
   /** On SIGTERM the process exits by this deadline even if a request or connection hangs. */
   SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /** Agent handshakes an instance carries out at once; more are answered 503 + Retry-After (issue 33). */
+  AGENT_HANDSHAKES_MAX: positiveInt(AGENT_HANDSHAKES_DEFAULT),
   /** Minutes without a progress report after which a busy run is stalled (issue 29). */
   RUN_STALL_MINUTES: positiveInt(RUN_STALL_DEFAULT_MINUTES).refine((v) => v <= RUN_STALL_MINUTES_MAX, {
     message: `must be at most ${RUN_STALL_MINUTES_MAX} (a week)`,
@@ -259,6 +262,8 @@ export interface Config {
   databaseTimeouts: PoolTimeouts;
   /** PostgreSQL connections this instance keeps at most. */
   databasePoolSize: number;
+  /** Agent handshakes at once (AGENT_HANDSHAKES_MAX); the live channel's maxAgentHandshakes. */
+  agentHandshakesMax: number;
   /** The hard deadline of a graceful shutdown. */
   shutdownTimeoutMs: number;
   /** Minutes without progress after which a busy run is stalled (issue 29). */
@@ -331,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseTimeouts: { connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS },
     databasePoolSize: e.DATABASE_POOL_SIZE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    agentHandshakesMax: e.AGENT_HANDSHAKES_MAX,
     runStallMinutes: e.RUN_STALL_MINUTES,
     restoreTests: {
       intervalDays: e.RESTORE_TEST_INTERVAL_DAYS,

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   AGENT_CHANNEL,
+  AGENT_RECONNECT,
   agentLinkCommand,
   agentToServerSchema,
   canonicalLinkingCode,
@@ -9,6 +10,7 @@ import {
   LINKING_CODE,
   machineLinkProof,
   machineLinkRequestSchema,
+  reconnectCeilingMs,
   reconnectDelayMs,
   runOutcomeOfResticExit,
   serverToAgentSchema,
@@ -23,12 +25,27 @@ describe('agent channel protocol (DESIGN §5–6)', () => {
     expect(reconnectDelayMs(2, () => 1)).toBe(2000);
     expect(reconnectDelayMs(7, () => 1)).toBe(60_000);
     expect(reconnectDelayMs(1000, () => 1)).toBe(60_000);
+    expect(reconnectDelayMs(5, () => 0)).toBe(0);
+    // Full jitter: every wait in [0, min(cap, base·2^(n−1))], whatever the random draw.
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10_000 }), fc.double({ min: 0, max: 1, noNaN: true }), (n, r) => {
         const delay = reconnectDelayMs(n, () => r);
-        return delay >= 0 && delay <= 60_000;
+        const ceiling = Math.min(AGENT_RECONNECT.capMs, AGENT_RECONNECT.baseMs * 2 ** Math.min(n - 1, 30));
+        return delay >= 0 && delay <= ceiling && reconnectCeilingMs(n) === ceiling;
       }),
     );
+  });
+
+  it("spreads a fleet's reconnects over the whole back-off window rather than bunching them", () => {
+    // With Math.random, 10,000 agents on their fourth attempt fill [0, 8 s] about evenly: each second of it gets
+    // close to an eighth (a fixed or half-jittered delay would put them all in one or four seconds).
+    const ceiling = reconnectCeilingMs(4);
+    const buckets = new Array<number>(8).fill(0);
+    for (let i = 0; i < 10_000; i++) {
+      const bucket = Math.min(7, Math.floor((reconnectDelayMs(4) / ceiling) * 8));
+      buckets[bucket] = (buckets[bucket] ?? 0) + 1;
+    }
+    for (const count of buckets) expect(count).toBeGreaterThan(1_000);
   });
 
   it('reconnects after a service restart within the restart jitter, not the failure backoff', () => {

@@ -57,12 +57,22 @@ export const AGENT_MESSAGES = {
   storageUnreadable: (why: string) => `The storage usage could not be read: ${why}`,
 } as const;
 
+/**
+ * The agent's reconnect back-off after a failed attempt (a refused or lost connection, a portal answering 503
+ * while it admits other agents): attempt n waits a uniformly random time in [0, min(capMs, baseMs·2^(n−1))]
+ * ("full jitter"), so a fleet cut off at once does not come back in waves, and no agent waits longer than capMs.
+ */
+export const AGENT_RECONNECT = { baseMs: 1_000, capMs: 60_000 } as const;
+
+/** The upper end of attempt n's wait (1-based); the exponent is bounded so a long outage cannot overflow it. */
+export function reconnectCeilingMs(attempt: number): number {
+  const doublings = Math.max(0, Math.min(attempt - 1, 30));
+  return Math.min(AGENT_RECONNECT.capMs, AGENT_RECONNECT.baseMs * 2 ** doublings);
+}
+
 /** Reconnect with capped exponential backoff and full jitter: the wait before attempt n (1-based). */
 export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
-  const cap = 60_000;
-  const base = 1_000;
-  const ceiling = Math.min(cap, base * 2 ** Math.max(0, Math.min(attempt - 1, 16)));
-  return Math.round(ceiling * random());
+  return Math.round(reconnectCeilingMs(attempt) * random());
 }
 
 const requestId = z.string().min(1).max(100);

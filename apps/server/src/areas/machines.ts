@@ -247,13 +247,12 @@ export async function wireMachines(
   const commandAudit = createLiveCommandAudit({ audit, tenants: createTenantLookup(db), log: ctx.log });
   const live = createLiveChannel({
     auth,
-    credentials,
     presence,
     machine: (machineId) => dashboardRepo.machine(machineId),
     machineVisibilities: (machineIds) => machineVisibilities(db, machineIds),
     bus,
     handlers,
-    options: deps.live?.options,
+    options: { maxAgentHandshakes: config.agentHandshakesMax, ...deps.live?.options },
     log: ctx.log,
     now,
     commandAudited: (event) => commandAudit.record(event),

@@ -53,7 +53,8 @@ afterAll(async () => {
 });
 
 async function listening(): Promise<{ t: TestApp; url: string }> {
-  const t = await createTestApp({}, { database });
+  // The drill's agents connect all at once and do not retry (admission control is features/live/admission.db.test.ts).
+  const t = await createTestApp({ AGENT_HANDSHAKES_MAX: String(FLEET) }, { database });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { t, url: `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}${AGENT_CHANNEL.endpoint}` };
 }

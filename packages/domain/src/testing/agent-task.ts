@@ -39,6 +39,18 @@ export const LINKING_MACHINE = {
   timeZone: 'Europe/London',
 } as const;
 
+/** An agent's hello as a freshly started Linux agent says it: no task versions known, no run in flight. */
+export const agentHello = (machineId: number): Extract<AgentToServer, { type: 'hello' }> => ({
+  type: 'hello',
+  name: `machine-${machineId}`,
+  osFamily: 'LINUX',
+  operatingSystem: 'Debian GNU/Linux 12',
+  clientVersion: '1.0.0',
+  timeZone: 'UTC',
+  taskVersions: {},
+  runningRunKeys: [],
+});
+
 /** A run's progress halfway through its files (one of two items, 5 of 10 bytes). */
 export const halfwayProgress = (runKey: string): Extract<AgentToServer, { type: 'runProgress' }> => ({
   type: 'runProgress',

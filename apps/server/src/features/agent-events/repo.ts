@@ -83,11 +83,20 @@ export function createAgentEventsRepo(db: Executor) {
 
   return {
     /** What the machine says it is now; presence (online, last seen) belongs to the live channel. */
+    /**
+     * The hello's facts about the machine; its time zone after the write (the task list the hello is answered
+     * with carries it), so a connect does not read the machine again.
+     */
     async updateMachine(
       machineId: number,
       values: { osFamily: OsFamily; operatingSystem: string; desktopClientVersion: string; timeZone?: string },
-    ): Promise<void> {
-      await db.update(backupMachines).set(values).where(eq(backupMachines.id, machineId));
+    ): Promise<string | null> {
+      const [row] = await db
+        .update(backupMachines)
+        .set(values)
+        .where(eq(backupMachines.id, machineId))
+        .returning({ timeZone: backupMachines.timeZone });
+      return row ? row.timeZone : null;
     },
 
     async setUsedSpace(machineId: number, usedSpaceBytes: number): Promise<void> {

@@ -88,9 +88,12 @@ export function createAgentEventService(deps: {
     else await deps.backupState.runStatusChanged(taskId, change, alongside);
   }
 
-  /** The task list message for the machine's agent. */
-  async function tasksMessage(machineId: number): Promise<ServerToAgent> {
-    const [tasks, timeZone] = await Promise.all([repo.tasksOf(machineId), repo.machineTimeZone(machineId)]);
+  /** The task list message for the machine's agent (`knownTimeZone`: the machine's, when the caller just read it). */
+  async function tasksMessage(machineId: number, knownTimeZone?: string | null): Promise<ServerToAgent> {
+    const [tasks, timeZone] = await Promise.all([
+      repo.tasksOf(machineId),
+      knownTimeZone ?? repo.machineTimeZone(machineId),
+    ]);
     return { type: 'tasks', tasks, timeZone };
   }
 
@@ -140,7 +143,7 @@ export function createAgentEventService(deps: {
     async handle(machine: AuthenticatedMachine, event: AgentToServer): Promise<ServerToAgent[]> {
       switch (event.type) {
         case 'hello': {
-          await repo.updateMachine(machine.id, {
+          const timeZone = await repo.updateMachine(machine.id, {
             osFamily: event.osFamily,
             operatingSystem: event.operatingSystem,
             desktopClientVersion: event.clientVersion,
@@ -148,7 +151,7 @@ export function createAgentEventService(deps: {
           });
           notify(machine.id, { kind: 'machine' });
           if (event.runningRunKeys !== undefined) await failInterruptedRuns(machine.id, event.runningRunKeys);
-          return [await tasksMessage(machine.id)];
+          return [await tasksMessage(machine.id, timeZone)];
         }
 
         case 'runStarted': {

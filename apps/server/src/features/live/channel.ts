@@ -26,14 +26,15 @@ import { isRetryableTransactionError } from '../../db/errors.js';
 import { malformedTextAt, SURROGATE_ESCAPE } from '../../http/well-formed-text.js';
 import type { LiveCommandAudit } from '../audit/recorder.js';
 import type { AuthService, SignedIn } from '../auth/service.js';
-import type { AuthenticatedMachine, MachineCredentials } from '../machine-auth/credentials.js';
-import { parseMachineCredential } from '../machine-auth/credentials.js';
+import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
+import { credentialHashOf, parseMachineCredential } from '../machine-auth/credentials.js';
+import { AGENT_HANDSHAKES_DEFAULT } from './admission.js';
 import type { AgentReply, BusMessage, DashboardMachine, LiveBus, Side } from './bus.js';
 import { type ConnectionOptions, type EndpointHandler, StompConnection, StompRefusal } from './connection.js';
 import { readSend, readSubscription } from './destinations.js';
 import { createPresenceWriter } from './presence-writer.js';
 import type { PresenceRepo } from './repo.js';
-import { header } from './stomp-frame.js';
+import { header, type StompFrame } from './stomp-frame.js';
 
 /** A signed-in browser user as the channel knows them. */
 export interface BrowserUser {
@@ -97,7 +98,7 @@ export interface VisibleMachine {
 
 export interface LiveChannelDeps {
   auth: AuthService;
-  credentials: MachineCredentials;
+  /** Presence, and the agents' credential check at connect (one statement with their presence mark). */
   presence: PresenceRepo;
   machine(machineId: number): Promise<VisibleMachine | null>;
   /** Who may see each of these machines (for the dashboard topic); missing ids are gone. */
@@ -128,6 +129,15 @@ export interface LiveChannelOptions extends ConnectionOptions {
    * ended: its receipt is given only once it is stored, so the agent's outbox keeps it until then.
    */
   eventRetryMs: number;
+  /**
+   * Agent handshakes (upgrade, CONNECT, the hello's answer) this instance carries out at once; an agent over the
+   * limit is answered 503 with Retry-After at the upgrade and backs off (AGENT_RECONNECT). After a restart a whole
+   * fleet reconnects within seconds: admitted a few dozen at a time, the handshakes queue in the agents' back-off
+   * instead of in the database pool, where sign-ins and pages wait behind them.
+   */
+  maxAgentHandshakes: number;
+  /** The Retry-After of that 503, in seconds (the agent's own back-off decides; this is for other clients). */
+  agentRetryAfterSeconds: number;
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveChannelOptions = {
@@ -140,6 +150,8 @@ export const DEFAULT_LIVE_OPTIONS: LiveChannelOptions = {
   askTimeoutMs: 20_000,
   sessionRecheckMs: 5_000,
   eventRetryMs: 30_000,
+  maxAgentHandshakes: AGENT_HANDSHAKES_DEFAULT,
+  agentRetryAfterSeconds: 2,
 };
 
 interface AgentEntry {
@@ -476,85 +488,152 @@ export function createLiveChannel(deps: LiveChannelDeps) {
 
   // --- Agents -----------------------------------------------------------------------------------------
 
-  function agentHandler(connection: StompConnection): EndpointHandler {
-    let machine: AuthenticatedMachine | null = null;
-    let mine: Date | null = null;
-    let lastTouch = 0;
-    let touching = false;
-    let touch: Promise<void> | null = null;
+  // --- Agent admission ---------------------------------------------------------------------------------
 
-    return {
-      async connect(f) {
-        const credential = parseMachineCredential(header(f, 'login'), header(f, 'passcode'));
-        const verified = credential ? await deps.credentials.verify(credential) : null;
-        if (!verified) throw new StompRefusal('Bad credentials');
-        if (closing) throw new StompRefusal('Server is shutting down');
-        machine = verified;
-        const previous = agents.get(verified.id);
-        agents.set(verified.id, { connection, machine: verified });
-        if (previous) previous.connection.fail('Replaced by a newer connection');
-        if (bus.shared)
-          void publish({ kind: 'closeMachine', machineId: verified.id, keep: connection.id, reason: 'replaced' });
-        const at = stamp();
-        mine = at;
-        lastTouch = at.getTime();
-        await track(presence.connected(verified.id, at));
-        machinesChanged([verified.id]);
-      },
-      async subscribe(destination) {
-        if (destination !== AGENT_CHANNEL.commands) throw new StompRefusal('Not authorised for this destination');
-      },
-      async send(destination, body) {
-        if (destination !== AGENT_CHANNEL.events || !machine) {
-          throw new StompRefusal('Not authorised for this destination');
-        }
-        let json: unknown;
-        try {
-          json = JSON.parse(body.toString('utf8'));
-        } catch {
-          throw new StompRefusal('Body is not JSON');
-        }
-        const event = agentToServerSchema.safeParse(json);
-        if (!event.success) throw new StompRefusal('Invalid event');
-        if (event.data.type === 'reply' && event.data.requestId.startsWith(AWAITED_PREFIX)) {
-          await publish({ kind: 'agentReply', machineId: machine.id, reply: event.data });
-          return;
-        }
-        const from = machine;
-        await storeAgentEvent(() => handlers.onAgentEvent(from, event.data), from.id);
-      },
-      activity() {
-        if (!machine || !mine || touching) return;
-        const at = stamp();
-        if (at.getTime() - lastTouch < options.touchEveryMs) return;
-        touching = true;
-        lastTouch = at.getTime();
-        const id = machine.id;
-        const previous = mine;
-        touch = track(presence.seen(id, previous, at))
-          .then((current) => {
-            if (current) mine = at;
-            else connection.fail('Replaced by a newer connection');
-          })
-          .catch((error: unknown) => log.error({ err: error }, 'live channel presence update failed'))
-          .finally(() => {
-            touching = false;
-            touch = null;
-          });
-      },
-      async closed() {
-        all.delete(connection);
-        if (!machine || !mine) return;
-        const entry = agents.get(machine.id);
-        if (entry?.connection === connection) agents.delete(machine.id);
-        // A touch still on its way moves the mark: wait for it, or the mark below is already out of date
-        // and the machine would stay marked online (until the stale presence sweep).
-        await touch;
-        // Written only while this connection's mark is still there (repo.ts), whatever happened elsewhere.
-        await track(presence.disconnected(machine.id, mine, stamp()));
-        machinesChanged([machine.id]);
-      },
+  let handshakes = 0;
+
+  /**
+   * A place among the agent handshakes in flight, or null when they are at the limit (or the instance is
+   * closing): the caller answers 503. The returned release is idempotent; the agent's handler calls it once its
+   * hello is answered, its connection closes, or connectTimeoutMs after its CONNECT (an agent that never says hello).
+   */
+  function admitAgent(): (() => void) | null {
+    if (closing || handshakes >= options.maxAgentHandshakes) return null;
+    handshakes += 1;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      handshakes -= 1;
     };
+  }
+
+  /**
+   * One agent connection's session. A class, not a function returning closures: its methods are shared by every
+   * connection, so an idle agent costs its fields only (issue 33: memory per agent against a bare socket).
+   */
+  class AgentSession implements EndpointHandler {
+    machine: AuthenticatedMachine | null = null;
+    /** The machine this connection claims, from its CONNECT: set before its mark is written (see closed). */
+    claimed: number | null = null;
+    ended = false;
+    mine: Date | null = null;
+    lastTouch = 0;
+    touch: Promise<void> | null = null;
+    /**
+     * Its place among the handshakes in flight, until the hello is answered (admitAgent); dropped then, so the
+     * connection does not keep the release (and the upgrade's socket listener it closes over) for its lifetime.
+     */
+    place: (() => void) | null;
+    handshake: NodeJS.Timeout | null = null;
+
+    constructor(
+      readonly connection: StompConnection,
+      admitted: () => void,
+    ) {
+      this.place = admitted;
+    }
+
+    handshakeDone(): void {
+      if (this.handshake) clearTimeout(this.handshake);
+      this.handshake = null;
+      this.place?.();
+      this.place = null;
+    }
+
+    async connect(f: StompFrame): Promise<void> {
+      const credential = parseMachineCredential(header(f, 'login'), header(f, 'passcode'));
+      if (!credential || closing) this.handshakeDone();
+      if (!credential) throw new StompRefusal('Bad credentials');
+      if (closing) throw new StompRefusal('Server is shutting down');
+      const at = stamp();
+      // Claimed before the write: a socket that closes meanwhile still writes its offline mark after it (the
+      // writer keeps a machine's marks in order), and a refused credential's offline mark changes nothing.
+      this.claimed = credential.machineId;
+      this.mine = at;
+      this.lastTouch = at.getTime();
+      // The credential check and the online mark are one statement, shared with the other connects and leaves
+      // of the moment (presence-writer.ts): a crowd of agents costs a few statements, not two each.
+      const verified = await track(presence.connected(credential.machineId, at, credentialHashOf(credential)));
+      if (!verified) {
+        this.mine = null;
+        this.handshakeDone();
+        throw new StompRefusal('Bad credentials');
+      }
+      this.machine = verified;
+      // Closed while its mark was on its way: closed() has written (or queued) the offline mark after it.
+      if (this.ended) return;
+      // The hello (the agent's first event) ends the handshake; one that does not come frees the place anyway.
+      this.handshake = setTimeout(() => this.handshakeDone(), options.connectTimeoutMs);
+      this.handshake.unref();
+      const { connection } = this;
+      const previous = agents.get(verified.id);
+      agents.set(verified.id, { connection, machine: verified });
+      if (previous) previous.connection.fail('Replaced by a newer connection');
+      if (bus.shared)
+        void publish({ kind: 'closeMachine', machineId: verified.id, keep: connection.id, reason: 'replaced' });
+      machinesChanged([verified.id]);
+    }
+
+    async subscribe(destination: string): Promise<void> {
+      if (destination !== AGENT_CHANNEL.commands) throw new StompRefusal('Not authorised for this destination');
+    }
+
+    async send(destination: string, body: Buffer): Promise<void> {
+      const { machine } = this;
+      if (destination !== AGENT_CHANNEL.events || !machine) {
+        throw new StompRefusal('Not authorised for this destination');
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(body.toString('utf8'));
+      } catch {
+        throw new StompRefusal('Body is not JSON');
+      }
+      const event = agentToServerSchema.safeParse(json);
+      if (!event.success) throw new StompRefusal('Invalid event');
+      if (event.data.type === 'reply' && event.data.requestId.startsWith(AWAITED_PREFIX)) {
+        await publish({ kind: 'agentReply', machineId: machine.id, reply: event.data });
+        return;
+      }
+      try {
+        await storeAgentEvent(() => handlers.onAgentEvent(machine, event.data), machine.id);
+      } finally {
+        if (this.handshake) this.handshakeDone();
+      }
+    }
+
+    activity(): void {
+      const { machine, mine } = this;
+      if (!machine || !mine || this.touch) return;
+      const at = stamp();
+      if (at.getTime() - this.lastTouch < options.touchEveryMs) return;
+      this.lastTouch = at.getTime();
+      this.touch = track(presence.seen(machine.id, mine, at))
+        .then((current) => {
+          if (current) this.mine = at;
+          else this.connection.fail('Replaced by a newer connection');
+        })
+        .catch((error: unknown) => log.error({ err: error }, 'live channel presence update failed'))
+        .finally(() => {
+          this.touch = null;
+        });
+    }
+
+    async closed(): Promise<void> {
+      this.ended = true;
+      this.handshakeDone();
+      all.delete(this.connection);
+      const { claimed: machineId } = this;
+      if (machineId === null || !this.mine) return;
+      const entry = agents.get(machineId);
+      if (entry?.connection === this.connection) agents.delete(machineId);
+      // A touch still on its way moves the mark: wait for it, or the mark below is already out of date
+      // and the machine would stay marked online (until the stale presence sweep).
+      await this.touch;
+      // Written only while this connection's mark is still there (repo.ts), whatever happened elsewhere.
+      if (await track(presence.disconnected(machineId, this.mine, stamp()))) machinesChanged([machineId]);
+    }
   }
 
   /**
@@ -590,8 +669,11 @@ export function createLiveChannel(deps: LiveChannelDeps) {
       accept(socket, (connection) => browserHandler(connection, side, sessionToken, ipAddress));
     },
 
-    acceptAgent(socket: WebSocket): void {
-      accept(socket, agentHandler);
+    admitAgent,
+
+    /** An agent's socket, admitted by admitAgent: `admitted` is its place's release. */
+    acceptAgent(socket: WebSocket, admitted: () => void): void {
+      accept(socket, (connection) => new AgentSession(connection, admitted));
     },
 
     sendToMachine,

@@ -37,6 +37,20 @@ const MAX_QUEUED_FRAMES = 32;
  * anything wrong with them ends this connection with an ERROR frame. Nothing thrown here escapes to
  * the process: a hostile client can only close its own connection.
  */
+/** Where a socket keeps the connection reading it, for the shared listeners below. */
+const CONNECTION = Symbol('stompConnection');
+type OwnedSocket = WebSocket & { [CONNECTION]?: StompConnection };
+
+function onSocketMessage(this: OwnedSocket, data: Buffer | ArrayBuffer | Buffer[]): void {
+  this[CONNECTION]?.received(data);
+}
+function onSocketClose(this: OwnedSocket): void {
+  this[CONNECTION]?.socketClosed();
+}
+function onSocketError(this: OwnedSocket, error: Error): void {
+  this[CONNECTION]?.socketFailed(error);
+}
+
 export class StompConnection {
   /**
    * Hex, not randomUUID(): that string is built from 20 pieces, which V8 keeps as a tree of about ten
@@ -85,24 +99,11 @@ export class StompConnection {
   /** Starts reading; the handler is attached here so it can know the connection. */
   start(handler: EndpointHandler): void {
     this.handler = handler;
-    this.socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
-      try {
-        this.onMessage(data);
-      } catch (error) {
-        this.crashed(error);
-      }
-    });
-    this.socket.on('close', () => {
-      try {
-        this.onClose();
-      } catch (error) {
-        this.crashed(error);
-      }
-    });
-    this.socket.on('error', (error) => {
-      this.log.debug({ err: error, connection: this.id }, 'live channel socket error');
-      this.terminate();
-    });
+    // The socket's listeners are shared by every connection (the emitter is their `this`), not three closures each.
+    (this.socket as OwnedSocket)[CONNECTION] = this;
+    this.socket.on('message', onSocketMessage);
+    this.socket.on('close', onSocketClose);
+    this.socket.on('error', onSocketError);
     this.connectTimer = setTimeout(() => {
       this.connectTimer = null;
       if (this.state === 'awaitingConnect') this.fail('No CONNECT frame received in time');
@@ -172,6 +173,30 @@ export class StompConnection {
     } catch {
       // already gone
     }
+  }
+
+  /** @internal The socket listeners' way in (onSocketMessage and its two siblings). */
+  received(data: Buffer | ArrayBuffer | Buffer[]): void {
+    try {
+      this.onMessage(data);
+    } catch (error) {
+      this.crashed(error);
+    }
+  }
+
+  /** @internal */
+  socketClosed(): void {
+    try {
+      this.onClose();
+    } catch (error) {
+      this.crashed(error);
+    }
+  }
+
+  /** @internal */
+  socketFailed(error: Error): void {
+    this.log.debug({ err: error, connection: this.id }, 'live channel socket error');
+    this.terminate();
   }
 
   private crashed(error: unknown): void {

@@ -89,7 +89,9 @@ beforeAll(async () => {
     {},
     {
       live: {
-        options: { heartBeatMs: HEART_BEAT_MS },
+        // The crowd test's agents connect without a hello, so each holds its handshake place: no admission limit
+        // here (admission.db.test.ts tests it).
+        options: { heartBeatMs: HEART_BEAT_MS, maxAgentHandshakes: 10_000 },
         handlers: {
           ...defaultLiveHandlers,
           async onAgentEvent(machine, event) {

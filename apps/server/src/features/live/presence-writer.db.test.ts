@@ -2,6 +2,7 @@ import { inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { backupMachines } from '../../db/schema/index.js';
 import { useTestDatabaseWithTenants } from '../../testing/suite.js';
+import { createMachineCredentials, credentialHashOf } from '../machine-auth/credentials.js';
 import { createPresenceWriter } from './presence-writer.js';
 import { createPresenceRepo, type PresenceMark } from './repo.js';
 
@@ -82,6 +83,41 @@ describe('presence writer', () => {
     const rows = await presenceOf([machine, other]);
     expect(rows.get(machine)).toMatchObject({ online: true, lastSeenAt: at(4) });
     expect(rows.get(other)).toMatchObject({ online: true, lastSeenAt: at(5) });
+  });
+
+  it("checks an agent's credential in its connect mark: a crowd of connects is one statement, a refused one writes nothing", async () => {
+    const credentials = createMachineCredentials(ctx.database.db);
+    const issue = async (id: number) => {
+      const credential = await credentials.issue(id);
+      if (!credential) throw new Error('no credential');
+      return credential;
+    };
+    const [good, wrongToken, revoked, beingDeleted] = await Promise.all((await newMachines(4)).map(issue));
+    if (!good || !wrongToken || !revoked || !beingDeleted) throw new Error('no machines');
+    await credentials.revoke(revoked.machineId, at(0));
+    await ctx.database.db
+      .update(backupMachines)
+      .set({ beingDeleted: true })
+      .where(inArray(backupMachines.id, [beingDeleted.machineId]));
+    const repo = countedRepo();
+    const writer = createPresenceWriter(repo);
+    const outcomes = await Promise.all([
+      writer.connected(good.machineId, at(1), credentialHashOf(good)),
+      writer.connected(wrongToken.machineId, at(1), credentialHashOf({ ...wrongToken, token: 'not-the-token' })),
+      writer.connected(revoked.machineId, at(1), credentialHashOf(revoked)),
+      writer.connected(beingDeleted.machineId, at(1), credentialHashOf(beingDeleted)),
+    ]);
+    expect(repo.statements).toHaveLength(1);
+    const [machine] = await ctx.database.db
+      .select({ customerId: backupMachines.customerId, backupPackageId: backupMachines.backupPackageId })
+      .from(backupMachines)
+      .where(inArray(backupMachines.id, [good.machineId]));
+    expect(outcomes).toEqual([{ id: good.machineId, ...machine }, null, null, null]);
+    const rows = await presenceOf([good, wrongToken, revoked, beingDeleted].map((c) => c.machineId));
+    expect(rows.get(good.machineId)).toMatchObject({ online: true, lastSeenAt: at(1) });
+    for (const refused of [wrongToken, revoked, beingDeleted]) {
+      expect(rows.get(refused.machineId)).toMatchObject({ online: false, lastSeenAt: null });
+    }
   });
 
   it('tries a statement again while the database is unreachable, and gives up on other errors', async () => {

@@ -1,5 +1,5 @@
 import { createGroupCommit } from '../../db/group-commit.js';
-import type { PresenceMark, PresenceRepo } from './repo.js';
+import type { MarkedMachine, PresenceMark, PresenceRepo } from './repo.js';
 
 /**
  * Machine presence written in batches (issue 33, db/group-commit.ts): thousands of agents connecting or leaving at
@@ -17,10 +17,11 @@ export function createPresenceWriter(
   repo: Pick<PresenceRepo, 'applyMarks'>,
   options: Partial<PresenceWriterOptions> = {},
 ) {
-  const marks = createGroupCommit<PresenceMark, boolean>({
+  /** Each mark's machine when it applied, null when it did not (another connection's mark, a refused credential). */
+  const marks = createGroupCommit<PresenceMark, MarkedMachine | null>({
     async apply(batch) {
       const changed = await repo.applyMarks(batch);
-      return batch.map((mark) => changed.has(mark.machineId));
+      return batch.map((mark) => changed.get(mark.machineId) ?? null);
     },
     keyOf: (mark) => mark.machineId,
     maxBatch: options.maxBatch ?? 2_000,
@@ -28,14 +29,18 @@ export function createPresenceWriter(
   });
 
   return {
-    /** A new connection takes the machine's mark: online as of `at`. */
-    connected: async (machineId: number, at: Date): Promise<void> => {
-      await marks.add({ machineId, mine: null, at, online: true });
-    },
+    /**
+     * A new connection takes the machine's mark: online as of `at`. With `credentialHash` (an agent's connect),
+     * only when that is the machine's usable credential: the machine, or null when the credential was refused.
+     */
+    connected: (machineId: number, at: Date, credentialHash?: string): Promise<MarkedMachine | null> =>
+      marks.add({ machineId, mine: null, at, online: true, credentialHash }),
     /** Moves last-seen on (online again after a sweep); false when another connection has taken over since `mine`. */
-    seen: (machineId: number, mine: Date, at: Date) => marks.add({ machineId, mine, at, online: true }),
+    seen: async (machineId: number, mine: Date, at: Date) =>
+      (await marks.add({ machineId, mine, at, online: true })) !== null,
     /** Offline as of `at`, while the mark is still `mine`; false when another connection has taken over. */
-    disconnected: (machineId: number, mine: Date, at: Date) => marks.add({ machineId, mine, at, online: false }),
+    disconnected: async (machineId: number, mine: Date, at: Date) =>
+      (await marks.add({ machineId, mine, at, online: false })) !== null,
   };
 }
 

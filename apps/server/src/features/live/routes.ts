@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import fastifyWebsocket from '@fastify/websocket';
-import { ROUTES } from '@portal/domain';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorMessage, failure, MESSAGES, ROUTES } from '@portal/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { forbidden } from '../../http/errors.js';
 import { SESSION_COOKIE } from '../../http/request-context.js';
@@ -63,6 +63,28 @@ export async function registerLiveRoutes(
     if (request.ws && !originAllowed(request, deps.publicUrl)) throw forbidden();
   };
 
+  /**
+   * Agents are admitted a bounded number at a time (LiveChannelOptions.maxAgentHandshakes); the rest are answered
+   * 503 before the upgrade, which costs no database and little CPU, and come back after their back-off. A place is
+   * also given back when the socket closes, whatever happened to the upgrade in between.
+   */
+  const admitted = new WeakMap<FastifyRequest['raw'], () => void>();
+  const admitAgent = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.ws) return;
+    const place = channel.admitAgent();
+    if (!place) {
+      reply.header('Retry-After', String(channel.options.agentRetryAfterSeconds));
+      return reply.code(503).send(failure('SERVICE_UNAVAILABLE', [errorMessage(MESSAGES.serviceUnavailable)]));
+    }
+    const socket = request.raw.socket;
+    const release = () => {
+      socket.off('close', release);
+      place();
+    };
+    socket.once('close', release);
+    admitted.set(request.raw, release);
+  };
+
   const { customer, provider, agent } = ROUTES.live;
   app.get(customer.path, { websocket: true, ...accessOf(customer), preHandler: checkOrigin }, (socket, request) =>
     acceptReleasing(socket, request, () =>
@@ -74,7 +96,7 @@ export async function registerLiveRoutes(
       channel.acceptBrowser(socket, 'provider', request.cookies[SESSION_COOKIE] ?? '', request.ip),
     ),
   );
-  app.get(agent.path, { websocket: true, ...accessOf(agent) }, (socket, request) =>
-    acceptReleasing(socket, request, () => channel.acceptAgent(socket)),
+  app.get(agent.path, { websocket: true, ...accessOf(agent), preHandler: admitAgent }, (socket, request) =>
+    acceptReleasing(socket, request, () => channel.acceptAgent(socket, admitted.get(request.raw) ?? (() => {}))),
   );
 }

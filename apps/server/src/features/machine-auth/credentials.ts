@@ -1,5 +1,5 @@
 import { ID_MAX } from '@portal/domain';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import { type Executor, oneOrNull } from '../../db/client.js';
 import { backupMachines } from '../../db/schema/index.js';
 import { newToken, sha256 } from '../auth/tokens.js';
@@ -48,6 +48,21 @@ export function credentialOfAuthorization(header: string | undefined): MachineCr
   return basic ? parseMachineCredential(basic.user, basic.password) : null;
 }
 
+/** What is stored of a credential, and compared: the SHA-256 of its token. */
+export const credentialHashOf = (credential: MachineCredential) => sha256(credential.token);
+
+/**
+ * Whether the machine row's credential is the one hashed to `hash` and usable: not revoked, the machine not being
+ * deleted. `hash` may be a column of another relation (the live channel checks many connects in one statement).
+ */
+export function credentialAccepted(hash: string | SQL): SQL {
+  return and(
+    eq(backupMachines.credentialHash, hash),
+    isNull(backupMachines.credentialRevokedAt),
+    eq(backupMachines.beingDeleted, false),
+  ) as SQL;
+}
+
 export function createMachineCredentials(db: Executor) {
   return {
     /** Issues a new credential, replacing (and so revoking) any earlier one. */
@@ -87,14 +102,7 @@ export function createMachineCredentials(db: Executor) {
             backupPackageId: backupMachines.backupPackageId,
           })
           .from(backupMachines)
-          .where(
-            and(
-              eq(backupMachines.id, credential.machineId),
-              eq(backupMachines.credentialHash, sha256(credential.token)),
-              isNull(backupMachines.credentialRevokedAt),
-              eq(backupMachines.beingDeleted, false),
-            ),
-          ),
+          .where(and(eq(backupMachines.id, credential.machineId), credentialAccepted(credentialHashOf(credential)))),
       );
     },
   };
