@@ -75,19 +75,30 @@ async function vitest(label, allowanceSeconds, args, { env, outputFile, suffix =
 
 // Run once, in the first pass. The S3 proofs on Ceph RGW test the storage service's side (policies, keys, restic
 // and rclone on buckets); the queries they make are the ones the other server tests run on PostgreSQL. The outage
-// and shutdown drills start PostgreSQL and Redis of their own whatever the environment points at, so a second
+// shutdown and multi-instance drills start PostgreSQL and Redis of their own whatever the environment points at, so a second
 // pass would only repeat them.
 const FIRST_PASS_ONLY = [
   '**/*-s3*.test.ts',
   '**/storage-locations/machine-keys.db.test.ts',
   '**/resilience/outage.db.test.ts',
   '**/resilience/shutdown.db.test.ts',
+  '**/resilience/multi-instance.db.test.ts',
 ].flatMap((pattern) => ['--exclude', pattern]);
 
-const DATABASE_TIERS = ['--project', 'server', '--project', 'agent', ...FIRST_PASS_ONLY, '.db.test.ts'];
+// The bench project's database tests are the short forms of benchmarks that need PostgreSQL (they skip without it).
+const DATABASE_TIERS = [
+  '--project',
+  'server',
+  '--project',
+  'agent',
+  '--project',
+  'bench',
+  ...FIRST_PASS_ONLY,
+  '.db.test.ts',
+];
 
 if (process.argv.includes('--database-tiers')) {
-  await vitest('database tests (server, agent)', 600, DATABASE_TIERS);
+  await vitest('database tests (server, agent, bench)', 600, DATABASE_TIERS);
   finish();
 }
 
