@@ -74,9 +74,9 @@ async function vitest(label, allowanceSeconds, args, { env, outputFile, suffix =
 }
 
 // Run once, in the first pass. The S3 proofs on Ceph RGW test the storage service's side (policies, keys, restic
-// and rclone on buckets); the queries they make are the ones the other server tests run on PostgreSQL. The outage
-// shutdown and multi-instance drills start PostgreSQL and Redis of their own whatever the environment points at, so a second
-// pass would only repeat them.
+// and rclone on buckets); the queries they make are the ones the other server tests run on PostgreSQL. The outage,
+// shutdown and multi-instance drills start PostgreSQL and Redis of their own whatever the environment points at, so a
+// second pass would only repeat them.
 const FIRST_PASS_ONLY = [
   '**/*-s3*.test.ts',
   '**/storage-locations/machine-keys.db.test.ts',
