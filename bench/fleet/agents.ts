@@ -15,7 +15,7 @@ import {
 } from '@portal/domain';
 import { agentHello } from '@portal/domain/testing/agent-task';
 import { WebSocket } from 'ws';
-import { machineToken } from './common.js';
+import { agentConnectFrame } from './common.js';
 import { HEART_BEAT, readFrame, stompFrame } from './stomp.js';
 
 export type AgentCommand =
@@ -147,15 +147,7 @@ function openOne(
         settle(true);
         return;
       }
-      socket.send(
-        stompFrame('CONNECT', {
-          'accept-version': '1.2',
-          host: 'portal',
-          login: String(id),
-          passcode: machineToken(id),
-          'heart-beat': `${AGENT_CHANNEL.heartBeatMs},${AGENT_CHANNEL.heartBeatMs}`,
-        }),
-      );
+      socket.send(agentConnectFrame(id, AGENT_CHANNEL.heartBeatMs));
     });
     if (mode === 'bare') return;
     socket.on('message', (data: Buffer) => {

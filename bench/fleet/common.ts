@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { WebSocket } from 'ws';
+import { stompFrame } from './stomp.js';
 
 /** A whole number from the environment, at least 1; anything else stops the benchmark at once. */
 function count(name: string, fallback: number): number {
@@ -71,6 +72,16 @@ export const providerAdminEmail = (n: number) => `fleet-provider-${String(n).pad
  * benchmark database (which stores the SHA-256 of it, as the server does) ever accepts it.
  */
 export const machineToken = (id: number) => createHash('sha256').update(`portal-fleet-bench:${id}`).digest('base64url');
+
+/** A simulated agent's CONNECT, with seeded machine `id`'s credential, beating every `heartBeatMs` both ways (0: none). */
+export const agentConnectFrame = (id: number, heartBeatMs: number) =>
+  stompFrame('CONNECT', {
+    'accept-version': '1.2',
+    host: 'portal',
+    login: String(id),
+    passcode: machineToken(id),
+    'heart-beat': `${heartBeatMs},${heartBeatMs}`,
+  });
 
 /** The loopback source address of simulator process `index`, so no address runs out of ephemeral ports. */
 export const sourceAddress = (index: number) => `127.0.0.${2 + (index % 250)}`;

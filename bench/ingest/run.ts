@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_CHANNEL, type AgentToServer } from '@portal/domain';
+import { agentHello } from '@portal/domain/testing/agent-task';
 import { WebSocket } from 'ws';
 import { Answers } from '../answers.js';
 import { connect, ms, ROOT, summarise, table } from '../dashboard/common.js';
@@ -43,7 +44,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // The fleet's seeder and credentials, on this benchmark's own database.
 process.env.BENCH_FLEET_DATABASE_URL = INGEST.databaseUrl;
 const { seedFleet } = await import('../fleet/seed.js');
-const { cpuSeconds, machineToken } = await import('../fleet/common.js');
+const { agentConnectFrame, cpuSeconds } = await import('../fleet/common.js');
 const { readFrame, stompFrame } = await import('../fleet/stomp.js');
 
 /** The fleet's seed and one task a machine (task id = machine id), which its runs report on. */
@@ -95,7 +96,7 @@ class Agent {
         if (!frame) return;
         if (frame.command === 'CONNECTED') {
           socket.send(stompFrame('SUBSCRIBE', { id: 'sub-0', destination: AGENT_CHANNEL.commands, ack: 'auto' }));
-          this.sendEvent(this.hello());
+          this.sendEvent({ ...agentHello(this.id), name: `ingest-machine-${this.id}` });
         } else if (frame.command === 'RECEIPT') {
           if (this.kind === 'hello') resolve();
           else this.acknowledged();
@@ -106,31 +107,8 @@ class Agent {
           reject(new Error(frame.headers.get('message') ?? 'ERROR frame'));
         }
       });
-      socket.on('open', () =>
-        socket.send(
-          stompFrame('CONNECT', {
-            'accept-version': '1.2',
-            host: 'portal',
-            login: String(id),
-            passcode: machineToken(id),
-            'heart-beat': '0,0',
-          }),
-        ),
-      );
+      socket.on('open', () => socket.send(agentConnectFrame(id, 0)));
     });
-  }
-
-  private hello(): AgentToServer {
-    return {
-      type: 'hello',
-      name: `ingest-machine-${this.id}`,
-      osFamily: 'LINUX',
-      operatingSystem: 'Debian GNU/Linux 12',
-      clientVersion: '1.0.0',
-      timeZone: 'UTC',
-      taskVersions: {},
-      runningRunKeys: [],
-    };
   }
 
   private sendEvent(event: AgentToServer): void {

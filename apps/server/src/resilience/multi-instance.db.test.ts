@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentChannel } from '../../../agent/src/channel.js';
 import { type Database, openDatabase } from '../db/client.js';
 import { eventually, stompClient } from '../features/live/testing.js';
-import { createMachineCredentials, type MachineCredential } from '../features/machine-auth/credentials.js';
-import { backupFixtures } from '../testing/backup-fixtures.js';
+import type { MachineCredential } from '../features/machine-auth/credentials.js';
 import { createTenants, type Tenants } from '../testing/fixtures.js';
 import { type BrowserSession, type Instance, signIn, startInstance } from '../testing/instances.js';
+import { machineWithCredential } from '../testing/listening-apps.js';
 import {
   missingServerBinaries,
   type OwnPostgres,
@@ -112,13 +112,8 @@ describe.skipIf(missing)('several instances behind nginx (the README recipe)', (
     database = await openDatabase({ databaseUrl: postgres.url, dataDir: 'memory://' });
     await database.migrate();
     tenants = await createTenants(database.db);
-    const fixtures = backupFixtures(database.db);
-    machineId = await fixtures.machine(await fixtures.package(tenants.customerA.customerId), {
-      assignedUserId: tenants.customerA.superAdmin.id,
-    });
-    const issued = await createMachineCredentials(database.db).issue(machineId);
-    if (!issued) throw new Error('no credential');
-    credential = issued;
+    credential = await machineWithCredential(database.db, tenants);
+    machineId = credential.machineId;
   });
 
   afterAll(async () => {
