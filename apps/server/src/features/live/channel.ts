@@ -316,12 +316,24 @@ export function createLiveChannel(deps: LiveChannelDeps) {
   const changedMachines = new Set<number>();
   let dashboardTimer: NodeJS.Timeout | null = null;
 
+  /**
+   * Tells the browsers whose dashboards show the changed machines. A database out of reach (a pool lending no
+   * connection in time under a burst of agents' reports) keeps the machines not yet told for the next batch.
+   */
   async function flushDashboardChanges(): Promise<void> {
     dashboardTimer = null;
     const ids = [...changedMachines];
     changedMachines.clear();
     for (let start = 0; start < ids.length; start += DASHBOARD_CHANGE_MAX_IDS) {
-      const machines = await deps.machineVisibilities(ids.slice(start, start + DASHBOARD_CHANGE_MAX_IDS));
+      let machines: DashboardMachine[];
+      try {
+        machines = await deps.machineVisibilities(ids.slice(start, start + DASHBOARD_CHANGE_MAX_IDS));
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) throw error;
+        log.warn({ err: error }, 'live channel dashboard change delayed: the database is out of reach');
+        machinesChanged(ids.slice(start));
+        return;
+      }
       if (machines.length > 0) await publish({ kind: 'dashboard', machines });
     }
   }
