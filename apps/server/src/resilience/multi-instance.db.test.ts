@@ -106,6 +106,7 @@ describe.skipIf(missing)('several instances behind nginx (the README recipe)', (
   let credential: MachineCredential;
   const dir = mkdtempSync(join(tmpdir(), 'portal-instances-'));
   const children: ChildProcess[] = [];
+  let nginxChild: ChildProcess | null = null;
 
   beforeAll(async () => {
     [postgres, redis] = await Promise.all([startOwnPostgres(), startOwnRedis()]);
@@ -118,6 +119,14 @@ describe.skipIf(missing)('several instances behind nginx (the README recipe)', (
 
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
+    // nginx's master stops its workers on SIGTERM; killed outright, it would leave them running.
+    const nginx = nginxChild;
+    if (nginx && nginx.exitCode === null) {
+      await new Promise<void>((resolve) => {
+        nginx.once('exit', () => resolve());
+        nginx.kill('SIGTERM');
+      });
+    }
     await database?.close();
     await Promise.all([postgres?.remove(), redis?.stop()]);
     rmSync(dir, { recursive: true, force: true });
@@ -126,7 +135,7 @@ describe.skipIf(missing)('several instances behind nginx (the README recipe)', (
   it('serves one session from both instances, reaches the agent through either, and loses no request in a deploy', async () => {
     const ports = [await freePort(), await freePort()];
     const nginx = await startNginx(join(dir, 'nginx'), ports);
-    children.push(nginx.child);
+    nginxChild = nginx.child;
     const base = `http://127.0.0.1:${nginx.port}`;
     const start = (port: number, name: string): Promise<Instance> =>
       startInstance(postgres.url, join(dir, name), {
