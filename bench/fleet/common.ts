@@ -7,7 +7,7 @@ import { WebSocket } from 'ws';
 import { stompFrame } from './stomp.js';
 
 /** A whole number from the environment, at least 1; anything else stops the benchmark at once. */
-function count(name: string, fallback: number): number {
+export function count(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
   if (!raw) return fallback;
   if (!/^[1-9][0-9]*$/.test(raw)) throw new Error(`${name} must be a whole number of at least 1, not '${raw}'`);

@@ -15,16 +15,15 @@ import { connect, ms, ROOT, summarise, table } from '../dashboard/common.js';
 import { startBuiltServer } from '../server-process.js';
 import { BENCH_MASTER_KEY } from '../two-factor.js';
 
-/** A whole number from the environment, at least 1; anything else stops the benchmark at once. */
-function count(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  if (!/^[1-9][0-9]*$/.test(raw)) throw new Error(`${name} must be a whole number of at least 1, not '${raw}'`);
-  return Number(raw);
-}
+// The fleet's seeder, credentials and settings helpers, on this benchmark's own database (read when imported).
+const databaseUrl = process.env.BENCH_INGEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/portal_ingest';
+process.env.BENCH_FLEET_DATABASE_URL = databaseUrl;
+const { seedFleet } = await import('../fleet/seed.js');
+const { agentConnectFrame, count, cpuSeconds, sleep } = await import('../fleet/common.js');
+const { readFrame, stompFrame } = await import('../fleet/stomp.js');
 
 const INGEST = {
-  databaseUrl: process.env.BENCH_INGEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/portal_ingest',
+  databaseUrl,
   port: count('BENCH_INGEST_PORT', 18296),
   agents: count('BENCH_INGEST_AGENTS', 1_000),
   /** Events per second offered, across all agents. */
@@ -41,13 +40,6 @@ const PROGRESS_PER_RUN = 8;
 /** Agents connecting at once. */
 const OPEN_AT_ONCE = 25;
 const answers = new Answers();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// The fleet's seeder and credentials, on this benchmark's own database.
-process.env.BENCH_FLEET_DATABASE_URL = INGEST.databaseUrl;
-const { seedFleet } = await import('../fleet/seed.js');
-const { agentConnectFrame, cpuSeconds } = await import('../fleet/common.js');
-const { readFrame, stompFrame } = await import('../fleet/stomp.js');
 
 /** The fleet's seed and one task a machine (task id = machine id), which its runs report on. */
 async function seed(): Promise<void> {
