@@ -45,8 +45,8 @@ const TARGET_P99: Record<Audience, number> = { provider: 50, customer: 20, resel
  * `--short` (short.ts; the form the tests run on a small seed, on a machine shared with other tests): no p99 target,
  * and each call's HTTP median may be SHORT_MAX_HTTP_OVER_BARE_P50 times the bare SQL's. On 1,000 machines every bare
  * call takes a millisecond or two, so the server's fixed cost per request (HTTP, JSON, scheduling on a busy machine)
- * weighs several times what it does on the full seed; the margin catches a call that lost its summary, its prepared
- * statement or its cached session (a scan or extra round trips per request), not the last 50 %.
+ * weighs several times what it does on the full seed; the margin catches gross regressions (a statement per row,
+ * several more round trips per request), not the last 50 %: the full seed's run measures the 1.5.
  */
 const SHORT = process.argv.includes('--short');
 const SHORT_MAX_HTTP_OVER_BARE_P50 = 8;
