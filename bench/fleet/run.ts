@@ -782,10 +782,11 @@ function printMemory(bare: MemoryResult, portal: MemoryResult): boolean {
   console.log(
     `server CPU per agent connect: ${cpuMs.toFixed(2)} ms (target <= ${TARGETS.cpuMsPerConnect} ms: ${cpuOk ? 'ok' : 'MISSED'}); bare ws per socket ${bareCpuMs.toFixed(2)} ms`,
   );
+  const xactsOk = portal.transactionsPerConnect <= TARGETS.transactionsPerConnect;
   console.log(
-    `database transactions per agent connect (CONNECT, SUBSCRIBE and hello; pg_stat_database, the server's idle rate subtracted): ${portal.transactionsPerConnect.toFixed(2)}`,
+    `database transactions per agent connect (CONNECT, SUBSCRIBE and hello; pg_stat_database, the server's idle rate subtracted): ${portal.transactionsPerConnect.toFixed(2)} (target <= ${TARGETS.transactionsPerConnect}: ${xactsOk ? 'ok' : 'MISSED'}); bare ws 0`,
   );
-  return memoryOk && ratioOk && cpuOk;
+  return memoryOk && ratioOk && cpuOk && xactsOk;
 }
 
 function printRoundTrip(rt: RoundTrip, agents: number): boolean {
