@@ -35,6 +35,8 @@ describe.skipIf(!base)('fleet benchmark, short form', () => {
         BENCH_FLEET_SHORT_DATABASE_URL: database,
       },
       encoding: 'utf8',
+      // The server's warnings (a pool waited for under load) can pass spawnSync's 1 MB default.
+      maxBuffer: 64 * 1024 * 1024,
       timeout: 420_000,
     });
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
