@@ -17,14 +17,23 @@ export function count(name: string, fallback: number): number {
   return Number(raw);
 }
 
+/**
+ * `run.ts --short` (CI, through short.db.test.ts): connect and leave, then the restart storm, 500 agents each, on a
+ * database of its own, in about a minute and a half.
+ */
+const SHORT = process.argv.includes('--short');
+
 /** Every setting of the fleet benchmark, from the environment (bench/README.md lists them). */
 export const FLEET = {
-  databaseUrl: process.env.BENCH_FLEET_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/portal_fleet',
+  short: SHORT,
+  databaseUrl: SHORT
+    ? process.env.BENCH_FLEET_SHORT_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/portal_fleet_short'
+    : process.env.BENCH_FLEET_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/portal_fleet',
   password: process.env.BENCH_PASSWORD || 'bench-password',
   /** The portal server's port; the bare server takes the next one, their inspectors the two after. */
   port: count('BENCH_FLEET_PORT', 18290),
-  /** Agents held at once in the memory half (target 1). */
-  agents: count('BENCH_FLEET_AGENTS', 20_000),
+  /** Agents held at once in the memory half (target 1), or connecting and leaving (phase `leave`). */
+  agents: count('BENCH_FLEET_AGENTS', SHORT ? 500 : 20_000),
   /** Agents connected during the round trip half (target 2). */
   roundTripAgents: count('BENCH_FLEET_RT_AGENTS', 5_000),
   /** Commands per second, open loop. */
@@ -51,14 +60,18 @@ export const FLEET = {
     ),
   ),
   /** Agents per seeded customer (one package each). */
-  machinesPerCustomer: count('BENCH_FLEET_MACHINES_PER_CUSTOMER', 100),
+  machinesPerCustomer: count('BENCH_FLEET_MACHINES_PER_CUSTOMER', SHORT ? 10 : 100),
   /** Agents connected while the server restarts (the restart phase; one instance, the issue's short form). */
-  restartAgents: count('BENCH_FLEET_RESTART_AGENTS', 5_000),
+  restartAgents: count('BENCH_FLEET_RESTART_AGENTS', SHORT ? 500 : 5_000),
+  /** How long each of the restart storm's runs takes (the first starts just before the restart). */
+  runSeconds: count('BENCH_FLEET_RUN_SECONDS', SHORT ? 30 : 60),
   /** The portal's AGENT_HANDSHAKES_MAX during the run (unset: the server's default). */
   handshakesMax: process.env.BENCH_FLEET_HANDSHAKES_MAX || undefined,
-  phases: new Set((process.env.BENCH_FLEET_PHASES || 'memory,roundtrip').split(',').map((p) => p.trim())),
+  phases: new Set(
+    (process.env.BENCH_FLEET_PHASES || (SHORT ? 'leave,restart' : 'memory,roundtrip')).split(',').map((p) => p.trim()),
+  ),
   /** 0: no forced full GC through the inspector before reading memory (only settling and sampling). */
-  forceGc: process.env.BENCH_FLEET_GC !== '0',
+  forceGc: process.env.BENCH_FLEET_GC ? process.env.BENCH_FLEET_GC !== '0' : !SHORT,
   /** A folder: heap snapshots of each server before and after its sockets open (see heap-summary.ts). */
   heapSnapshots: process.env.BENCH_FLEET_HEAP_SNAPSHOTS || undefined,
   serverNodeArgs: (process.env.BENCH_FLEET_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
