@@ -57,6 +57,7 @@ describe('OpenAPI document (issue 18)', () => {
       'bearerToken',
       'csrfHeader',
       'machineCredential',
+      'metricsToken',
       'sessionCookie',
     ]);
     expect(Object.keys(document.components.schemas)).toEqual(
@@ -75,6 +76,8 @@ describe('OpenAPI document (issue 18)', () => {
       { machineCredential: [] },
     ]);
     expect(document.paths['/agent/link']?.post?.security).toEqual([{}]);
+    // The scraper's token only: neither a session nor an API token reads the metrics.
+    expect(document.paths['/metrics']?.get?.security).toEqual([{ metricsToken: [] }]);
   });
 
   it('describes the bodies the server builds per call, each shape saying which call takes it', () => {
