@@ -40,6 +40,9 @@ export const ACCESS_LEVEL_TEXTS: Record<AccessLevel, string> = {
 /** Why a route of the table is not an operation of the document: it answers no JSON envelope. */
 export function nonJsonReason(entry: Pick<RouteEntry, 'method' | 'path'>): string {
   const { method, path } = entry;
+  if (path === '/metrics') {
+    return "Prometheus' text exposition format, for the server's METRICS_TOKEN as a bearer token (absent: 404)";
+  }
   if (path.startsWith('/restic/')) return "restic's REST backend, authenticated with the machine's own credential";
   if (path.startsWith('/ws/')) return 'a WebSocket (the live channel); signed-in sessions only';
   if (path === '/login') return 'the browser sign-in form, answered with redirects';
@@ -90,7 +93,6 @@ function securityOf(name: string, entry: RouteEntry): Record<string, string[]>[]
   // A machine's calls take neither a token nor a session: its credential, or (agent link) the proof in the body.
   if (entry.machineAuth === 'credential') return [{ machineCredential: [] }];
   if (entry.machineAuth === 'link') return [{}];
-  if (entry.operatorToken === 'metrics') return [{ metricsToken: [] }];
   const write = changesState(entry.method, entry.path);
   const session: Record<string, string[]> = write ? { sessionCookie: [], csrfHeader: [] } : { sessionCookie: [] };
   // Managing tokens and two-factor sign-in needs a session: a token cannot make tokens or enrol an authenticator.
@@ -115,7 +117,6 @@ function operationOf(name: string, entry: RouteEntry): JsonSchema {
     description: `Who may call: ${ACCESS_LEVEL_TEXTS[entry.access]}${name.startsWith('demo.') ? ' Demo mode only: elsewhere it answers 404.' : ''}`,
     'x-access': entry.access,
     ...(entry.machineAuth ? { 'x-machine-auth': entry.machineAuth } : {}),
-    ...(entry.operatorToken ? { 'x-operator-token': entry.operatorToken } : {}),
     security: securityOf(name, entry),
     parameters: parametersOf(entry),
     responses: { '200': ref('responses/Ok'), ...errors, default: ref('responses/Error') },
@@ -195,11 +196,6 @@ export function buildOpenApiDocument(): JsonSchema {
           scheme: 'basic',
           description:
             "A machine's own credential (its id and the secret issued when it was linked): the agent and restic.",
-        },
-        metricsToken: {
-          type: 'http',
-          scheme: 'bearer',
-          description: "The server's METRICS_TOKEN (the Prometheus scraper): /metrics only.",
         },
         csrfHeader: {
           type: 'apiKey',

@@ -57,7 +57,6 @@ describe('OpenAPI document (issue 18)', () => {
       'bearerToken',
       'csrfHeader',
       'machineCredential',
-      'metricsToken',
       'sessionCookie',
     ]);
     expect(Object.keys(document.components.schemas)).toEqual(
@@ -76,8 +75,12 @@ describe('OpenAPI document (issue 18)', () => {
       { machineCredential: [] },
     ]);
     expect(document.paths['/agent/link']?.post?.security).toEqual([{}]);
-    // The scraper's token only: neither a session nor an API token reads the metrics.
-    expect(document.paths['/metrics']?.get?.security).toEqual([{ metricsToken: [] }]);
+    // The metrics are Prometheus' text for the scraper's own token: listed beside the document's operations.
+    expect((document as unknown as { 'x-not-json': { path: string; reason: string }[] })['x-not-json']).toContainEqual({
+      method: 'GET',
+      path: '/metrics',
+      reason: expect.stringContaining('METRICS_TOKEN'),
+    });
   });
 
   it('describes the bodies the server builds per call, each shape saying which call takes it', () => {
