@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import { type AccessLevel, errorMessage, failure, type HealthResult, MESSAGES, ok, ROUTES } from '@portal/domain';
+import { type AccessLevel, errorMessage, failure, MESSAGES } from '@portal/domain';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { createAccounts, wireAccounts } from './areas/accounts.js';
@@ -12,7 +12,6 @@ import { wireMail } from './areas/mail.js';
 import { wireStorage } from './areas/storage.js';
 import type { Config } from './config.js';
 import { type Database, isDatabaseUnavailable } from './db/client.js';
-import { createDatabaseProbe } from './db/probe.js';
 import { registerAuditRecorder } from './features/audit/recorder.js';
 import { createTenantLookup } from './features/audit/tenants.js';
 import type { LiveChannel } from './features/live/channel.js';
@@ -22,7 +21,6 @@ import { answerClientError } from './http/client-error.js';
 import { registerCompression } from './http/compression.js';
 import { AppError, isClientAbort } from './http/errors.js';
 import { registerRequestContext } from './http/request-context.js';
-import { route } from './http/route.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerWellFormedText } from './http/well-formed-text.js';
 import { housekeepingJob } from './jobs/housekeeping.js';
@@ -30,6 +28,8 @@ import { createJobRunner } from './jobs/runner.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MailSink } from './mail/sink.js';
 import { createOutboundGuard } from './net/outbound-guard.js';
+import { createMetrics } from './operations/metrics.js';
+import { registerOperationsRoutes } from './operations/routes.js';
 import { createSecretBox, demoMasterKey } from './secrets.js';
 import { registerSpa } from './web/spa.js';
 
@@ -110,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('routeCatalogue', catalogue);
 
   const { db } = database;
+  const metrics = createMetrics();
   const ctx: AreaContext = {
     app,
     config,
@@ -118,7 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now: deps.now ?? (() => new Date()),
     secrets: createSecretBox(config.masterKey ?? demoMasterKey(config.dataDir)),
     guard: createOutboundGuard({ allowPrivate: config.allowPrivateEndpoints }),
-    runner: createJobRunner({ logger: app.log }),
+    runner: createJobRunner({ logger: app.log, observer: metrics }),
+    metrics,
     afterAnswer: createAfterAnswer(app.log),
   };
   const accounts = createAccounts(ctx);
@@ -171,22 +173,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.code(404).send(failure('NOT_FOUND', [errorMessage('Not found', '', 'NOT_FOUND')])),
   );
 
-  const databaseProbe = createDatabaseProbe(db, config.databaseTimeouts.connectTimeoutMs);
-  route(app, ROUTES.health.check, async (_request, reply) => {
-    const databaseUp = await databaseProbe();
-    // Redis' own state, no round trip: while it is down every instance still serves its own connections.
-    const redis = !deps.redis ? 'not configured' : deps.redis.status === 'ready' ? 'up' : 'down';
-    const health: HealthResult = {
-      status: !databaseUp ? 'down' : redis === 'down' ? 'degraded' : 'ok',
-      database: databaseUp ? 'up' : 'down',
-      databaseKind: database.kind,
-      redis,
-      version: config.version,
-      commitId: config.commitId,
-    };
-    if (databaseUp) return ok(health);
-    reply.code(503);
-    return { ...failure('SERVICE_UNAVAILABLE', [errorMessage(MESSAGES.databaseDown, 'database')]), result: health };
+  metrics.provide({
+    jobLags: (now) => ctx.runner.lags(now),
+    pool: () => database.poolStats?.() ?? null,
+  });
+  registerOperationsRoutes(app, {
+    database,
+    redis: deps.redis,
+    metrics: ctx.metrics,
+    metricsToken: config.metricsToken,
+    connectTimeoutMs: config.databaseTimeouts.connectTimeoutMs,
+    version: config.version,
+    commitId: config.commitId,
   });
 
   const mail = wireMail(ctx, { mailer: deps.mailer, mailSink: deps.mailSink });

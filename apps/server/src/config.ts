@@ -97,6 +97,13 @@ const envSchema = z.object({
       message: 'must be 64 hexadecimal characters (32 bytes)',
     }),
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
+  /** The bearer token of /metrics (issue 34); unset, there is no metrics endpoint. */
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^[\x21-\x7e]{32,256}$/.test(v), {
+      message: 'must be 32 to 256 printable characters without spaces',
+    }),
   /**
    * Whose X-Forwarded-For to believe (the client address of the audit trail and the sign-in throttle): 'false',
    * 'true' (anyone: only behind a proxy that overwrites the header), or addresses, CIDR ranges and
@@ -214,6 +221,8 @@ export interface Config {
   /** 32-byte key for secrets at rest; demo mode derives one from the data directory when unset. */
   masterKey: string | undefined;
   publicUrl: string | undefined;
+  /** The bearer token a Prometheus scraper sends to /metrics; undefined: no metrics endpoint. */
+  metricsToken: string | undefined;
   /** Fastify's trustProxy: whose X-Forwarded-For gives the client's address. */
   trustProxy: boolean | string;
   /** The provider's public site: the pricing link of direct customers (000 §6, §9). */
@@ -303,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisChannel: e.REDIS_CHANNEL,
     masterKey: e.MASTER_KEY || undefined,
     publicUrl: e.PUBLIC_URL,
+    metricsToken: e.METRICS_TOKEN || undefined,
     providerSiteUrl: e.PROVIDER_SITE_URL,
     secureCookies: e.PUBLIC_URL?.startsWith('https:') ?? false,
     // Behind a public URL the proxy is usually on this host or its private network: those are believed, no one else.

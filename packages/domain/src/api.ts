@@ -208,6 +208,8 @@ type BuildArgs<P extends string> = [ParamNames<P>] extends [never] ? [] : [param
 
 /** How a route's caller proves itself when it is a machine (RouteDefinition.machineAuth). */
 export type MachineAuth = 'credential' | 'link';
+/** A token of the operator's own, set in the server's environment (RouteDefinition.operatorToken). */
+export type OperatorToken = 'metrics';
 
 /** One body a route takes, where the server picks or builds its schema per call (RouteDefinition.bodyShapes). */
 export interface BodyShape {
@@ -239,6 +241,11 @@ interface RouteDefinition {
    * is looked up and CSRF does not apply, since a browser's cookies give such a request nothing.
    */
   readonly machineAuth?: MachineAuth;
+  /**
+   * The caller is the operator's tooling (a Prometheus scraper) and proves itself with a bearer token set in the
+   * server's environment ('metrics': METRICS_TOKEN), never by cookie or API token: no session is looked up.
+   */
+  readonly operatorToken?: OperatorToken;
 }
 
 type DefaultParams<P extends string> = z.ZodType<PathParams<P>>;
@@ -254,6 +261,7 @@ export interface RouteEntry {
   readonly body?: z.ZodType;
   readonly bodyShapes?: readonly BodyShape[];
   readonly machineAuth?: MachineAuth;
+  readonly operatorToken?: OperatorToken;
   readonly build: (...args: never[]) => string;
 }
 
@@ -330,6 +338,18 @@ export interface HealthResult {
   redis: 'up' | 'down' | 'not configured';
   version: string;
   commitId: string;
+}
+
+/**
+ * GET /ready (issue 34): whether this instance should get traffic: 200 when the database and Redis (where set)
+ * answer and this build's migrations are applied; 503 otherwise, with the same fields. An instance shutting down
+ * answers 503 to every request, this one included, from the moment it starts closing.
+ */
+export interface ReadyResult {
+  ready: boolean;
+  database: 'up' | 'down';
+  redis: 'up' | 'down' | 'not configured';
+  migrations: 'done' | 'pending' | 'unknown';
 }
 
 /** A confirmation text (forgot and reset password, password change). */
@@ -500,6 +520,13 @@ const TASK_RESTORE_TESTS = '/backupmachines/:machineId/backuptasks/:taskId/resto
 export const ROUTES = {
   health: {
     check: get('/health', 'public', { response: answer<HealthResult>() }),
+    /** Ours (issue 34): a load balancer's readiness check, beside the liveness of /health. */
+    ready: get('/ready', 'public', { response: answer<ReadyResult>() }),
+    /**
+     * Ours (issue 34): Prometheus metrics in the text exposition format, for METRICS_TOKEN as a bearer token; with
+     * no METRICS_TOKEN set there is no such endpoint (404).
+     */
+    metrics: get('/metrics', 'public', { response: notAnEnvelope(), operatorToken: 'metrics' }),
   },
   /** The built web app's files (registered only when it is built); pages are answered by the SPA's hook. */
   web: {

@@ -73,6 +73,8 @@ const EVENT_GROUPS: Partial<Record<AuditEventType, AuditKindGroup>> = {
 /** The label of every kind that is not a security event: the audited routes (and refused reads) and live commands. */
 export const AUDIT_ROUTE_KIND_LABELS: Record<string, string> = {
   'health.check': 'Health check viewed',
+  'health.ready': 'Readiness check viewed',
+  'health.metrics': 'Metrics viewed',
   'web.assets': 'Web app file viewed',
   'web.images': 'Web app image viewed',
   'openApi.document': 'API description viewed',

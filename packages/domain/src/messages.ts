@@ -86,6 +86,8 @@ export const MESSAGES = {
   serviceUnavailable: 'The service is temporarily unavailable. Please try again in a moment.',
   /** GET /health when the database does not answer (503). */
   databaseDown: 'The database is not reachable.',
+  /** GET /ready when this instance should not get traffic (503): its result says which part is not ready. */
+  notReady: 'This instance is not ready for traffic.',
   tooManyRequests: 'Too many requests. Please slow down.',
   /** A request line or headers over the server's limit (431), answered before any route is found (issue 29). */
   requestHeadersTooLarge: 'The request address or headers are too long.',

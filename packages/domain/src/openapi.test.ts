@@ -62,6 +62,7 @@ describe('the OpenAPI document of the route table', () => {
     expect(nonJsonReason({ method: 'GET', path: '/ws/browser' })).toContain('WebSocket');
     expect(nonJsonReason({ method: 'POST', path: '/login' })).toContain('sign-in form');
     expect(nonJsonReason({ method: 'GET', path: '/api/openapi.json' })).toBe('this document');
+    expect(nonJsonReason({ method: 'GET', path: '/metrics' })).toContain('METRICS_TOKEN');
     expect(nonJsonReason({ method: 'GET', path: '/assets/:file' })).toContain('built files');
     expect(nonJsonReason({ method: 'POST', path: '/x/download' })).toBe('a file download of a form post');
     expect(nonJsonReason({ method: 'GET', path: '/x/download' })).toBe('a file download');

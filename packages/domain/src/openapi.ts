@@ -40,6 +40,9 @@ export const ACCESS_LEVEL_TEXTS: Record<AccessLevel, string> = {
 /** Why a route of the table is not an operation of the document: it answers no JSON envelope. */
 export function nonJsonReason(entry: Pick<RouteEntry, 'method' | 'path'>): string {
   const { method, path } = entry;
+  if (path === '/metrics') {
+    return "Prometheus' text exposition format, for the server's METRICS_TOKEN as a bearer token (absent: 404)";
+  }
   if (path.startsWith('/restic/')) return "restic's REST backend, authenticated with the machine's own credential";
   if (path.startsWith('/ws/')) return 'a WebSocket (the live channel); signed-in sessions only';
   if (path === '/login') return 'the browser sign-in form, answered with redirects';

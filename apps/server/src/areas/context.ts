@@ -4,6 +4,7 @@ import type { Db } from '../db/client.js';
 import type { AfterAnswer } from '../http/after-answer.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { OutboundGuard } from '../net/outbound-guard.js';
+import type { Metrics } from '../operations/metrics.js';
 import type { SecretBox } from '../secrets.js';
 
 /**
@@ -25,6 +26,8 @@ export interface AreaContext {
   guard: OutboundGuard;
   /** Runs every background job (jobs/runner.ts); started when the app is ready, stopped when it closes. */
   runner: JobRunner;
+  /** The Prometheus metrics (issue 34): each area reports what it counts and provides its scrape-time figures. */
+  metrics: Metrics;
   /** Work that must not lengthen an answer (what forgot-password and sign-up find out about an address). */
   afterAnswer: AfterAnswer;
 }

@@ -163,6 +163,7 @@ export async function wireMachines(
       retention.wake();
     },
     runEnded: notificationEvents.runEnded,
+    runRecorded: (run) => ctx.metrics.runFinished(run),
     now,
   });
   const taskCommandsRepo = createTaskCommandsRepo(db);
@@ -257,8 +258,10 @@ export async function wireMachines(
     log: ctx.log,
     now,
     commandAudited: (event) => commandAudit.record(event),
+    frameCounted: (peer, direction, command) => ctx.metrics.frame(peer, direction, command),
   });
   channel = live;
+  ctx.metrics.provide({ agentsOnline: live.localAgentCount, browsersOnline: live.localBrowserCount });
   app.decorate('live', live);
   runner.add(liveSessionsJob({ live }));
   await registerLiveRoutes(app, { channel: live, publicUrl: config.publicUrl });
@@ -360,7 +363,7 @@ export async function wireMachines(
   });
   const runStallJob = runner.add(passJob('run-stalls', () => runStalls.pass()));
   app.decorate('runStalls', { runOnce: () => runStallJob.runOnce() });
-  runner.add(missedRunsJob({ backupState }));
+  runner.add(missedRunsJob({ backupState, marked: (count) => ctx.metrics.runsMissed(count) }));
   runner.add(
     stalePresenceJob({
       presence,

@@ -27,7 +27,9 @@ export function wireMail(ctx: AreaContext, deps: { mailer: Mailer; mailSink?: Ma
     logger: ctx.log,
     providerTransportOnly: config.demo && deps.mailSink !== undefined,
     queued: () => deliveryJob.kick(),
+    outcomes: { sent: () => ctx.metrics.mailSent(), failed: (givenUp) => ctx.metrics.mailFailed(givenUp) },
   });
+  ctx.metrics.provide({ mailQueued: () => delivery.queuedCount() });
   const deliveryJob = ctx.runner.add(mailDeliveryJob({ delivery, everyMs: config.mailDeliveryIntervalMs }));
   ctx.runner.add(passJob('sent-mail-cleanup', () => delivery.deleteOldSent()));
   app.decorate('mailDelivery', { runOnce: () => deliveryJob.runOnce() });

@@ -34,6 +34,8 @@ export interface Database {
   close(): Promise<void>;
   /** Embedded only: the data directory as an uncompressed tar (the tests' migrated template). */
   dumpDataDir?: () => Promise<Blob>;
+  /** PostgreSQL only: the pool's connections now (the metrics). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 }
 
 /** The committed migration set: beside the bundle in a build, in apps/server/drizzle from source. */
@@ -95,6 +97,7 @@ export async function openDatabase(options: {
       kind: 'postgres',
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: migrationsFolder() }),
       close: () => pool.end(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }
   const pgDataDir = options.dataDir === 'memory://' ? 'memory://' : join(options.dataDir, 'pglite');

@@ -6,6 +6,7 @@ import {
   errorMessage,
   MESSAGES,
   mayAccess,
+  type OperatorToken,
 } from '@portal/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiTokenService } from '../features/api-tokens/service.js';
@@ -25,6 +26,8 @@ declare module 'fastify' {
      * up, and the CSRF check does not apply, since a browser's cookies give such a request nothing.
      */
     machineAuth?: boolean;
+    /** The route checks a token of the operator's own (METRICS_TOKEN): neither a session nor an API token. */
+    operatorToken?: OperatorToken;
     /** Only a person at a session calls the route (tokens, two-factor sign-in): an API token is refused. */
     sessionOnly?: boolean;
   }
@@ -88,6 +91,8 @@ export function registerRequestContext(
     if (isStaticAsset(request.url)) return;
     // Machine-authenticated routes (the restic REST backend) neither use nor hand out cookies.
     if (request.routeOptions.config.machineAuth) return;
+    // The scraper's bearer token is METRICS_TOKEN, not an API token: its route checks it.
+    if (request.routeOptions.config.operatorToken) return;
     if (await authenticateBearer(request, deps.apiTokens)) return;
     const found = await deps.auth.resolveAny(request.cookies[SESSION_COOKIE]);
     request.signedIn = found?.kind === 'signedIn' ? found.session : null;

@@ -14,6 +14,8 @@ import { createTenants, FIXTURE_PASSWORD, type Tenants } from '../testing/fixtur
  */
 const EXPECTED: Record<string, AccessLevel> = {
   'GET /health': 'public',
+  'GET /ready': 'public',
+  'GET /metrics': 'public',
   'POST /login': 'public',
   'POST /logout': 'public',
   'POST /forgot-password': 'public',

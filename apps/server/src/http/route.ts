@@ -32,6 +32,7 @@ export function route<R extends RouteEntry>(
       ...config,
       access: entry.access,
       ...(entry.machineAuth ? { machineAuth: true } : {}),
+      ...(entry.operatorToken ? { operatorToken: entry.operatorToken } : {}),
       ...(sessionOnlyEntry(entry) ? { sessionOnly: true } : {}),
     },
     handler,

@@ -17,6 +17,8 @@ const BATCH = 500;
 export function missedRunsJob(deps: {
   backupState: Pick<BackupStateService, 'anyMissedRunDue' | 'markMissedBatch'>;
   everyMs?: number;
+  /** Told how many tasks each committed batch marked (the metrics). */
+  marked?: (count: number) => void;
 }): Job<number> {
   return {
     name: 'missed-runs',
@@ -29,6 +31,7 @@ export function missedRunsJob(deps: {
       for (;;) {
         const done = await deps.backupState.markMissedBatch(BATCH);
         marked += done.marked;
+        deps.marked?.(done.marked);
         // Nothing left, or only tasks held by others (another instance's batch, a customer being changed):
         // those are taken up by their holder or by the next pass.
         if (done.claimed === 0 || done.marked === 0) return marked;

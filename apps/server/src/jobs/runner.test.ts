@@ -152,4 +152,42 @@ describe('job runner', () => {
     expect(runs).toBeGreaterThanOrEqual(2);
     await runner.stop();
   });
+
+  it("tells its observer each run's outcome, and a run that overruns its interval shows as the job's lag", async () => {
+    const { logger } = recordingLogger();
+    const ran: Array<[string, 'ok' | 'failed']> = [];
+    const runner = createJobRunner({ logger, observer: { jobRan: (job, _ms, outcome) => ran.push([job, outcome]) } });
+    const slow = gate();
+    let runs = 0;
+    const job = runner.add({
+      name: 'slow-sweep',
+      everyMs: 30,
+      timeoutMs: 5_000,
+      async run() {
+        runs++;
+        if (runs === 2) throw new Error('second run fails');
+        if (runs === 3) await slow.opened;
+      },
+    });
+    runner.add({ name: 'woken-only', timeoutMs: 1_000, run: async () => undefined });
+    expect(runner.lags(Date.now())).toEqual([{ job: 'slow-sweep', lagSeconds: 0 }]);
+    await job.runOnce();
+    await expect(job.runOnce()).rejects.toThrow('second run fails');
+    expect(ran).toEqual([
+      ['slow-sweep', 'ok'],
+      ['slow-sweep', 'failed'],
+    ]);
+    runner.start();
+    // The third run holds past several intervals: the job falls behind by about that much.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const [lag] = runner.lags(Date.now());
+    expect(lag?.lagSeconds).toBeGreaterThan(0.1);
+    slow.open();
+    // The next tick starts a run again: on time once more (a busy machine's timers may take a moment).
+    const until = Date.now() + 2_000;
+    while ((runner.lags(Date.now())[0]?.lagSeconds ?? 1) > 0.02 && Date.now() < until) await settle();
+    expect(runs).toBeGreaterThan(3);
+    expect(runner.lags(Date.now())[0]?.lagSeconds).toBeLessThanOrEqual(0.02);
+    await runner.stop();
+  });
 });

@@ -28,6 +28,11 @@ export type JobRunner = ReturnType<typeof createJobRunner>;
 
 type Logger = Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn'>;
 
+/** Told of every run's end (the metrics). */
+export interface JobObserver {
+  jobRan(job: string, durationMs: number, outcome: 'ok' | 'failed'): void;
+}
+
 /** Nothing done (0, or an object of zeros): logged at debug, so a quiet minute stays out of the log. */
 const idle = (result: unknown) =>
   result === undefined ||
@@ -40,24 +45,27 @@ const idle = (result: unknown) =>
  * runs under way, each up to its job's time limit. Our own and small: pg-boss and graphile-worker need a `pg`
  * pool with LISTEN/NOTIFY, which the embedded PGlite database does not offer (README, design notes).
  */
-export function createJobRunner(deps: { logger: Logger }) {
+export function createJobRunner(deps: { logger: Logger; observer?: JobObserver }) {
   const log = deps.logger;
   const entries: Array<{
     job: Job;
     running: Promise<unknown> | null;
     runOnce: () => Promise<unknown>;
     timer?: NodeJS.Timeout;
+    /** When its last run began (or the runner started): its lag is measured from there. */
+    lastStartedAt: number;
   }> = [];
   let started = false;
   let stopped = false;
 
   function add<Result>(job: Job<Result>): JobHandle<Result> {
-    const entry: (typeof entries)[number] = { job, running: null, runOnce: () => runOnce() };
+    const entry: (typeof entries)[number] = { job, running: null, runOnce: () => runOnce(), lastStartedAt: Date.now() };
     entries.push(entry);
     let next: { promise: Promise<Result>; resolve: (r: Result) => void; reject: (e: unknown) => void } | null = null;
 
     const begin = (): Promise<Result> => {
       const startedAt = Date.now();
+      entry.lastStartedAt = startedAt;
       const overdue = setTimeout(
         () =>
           log.warn(
@@ -72,11 +80,13 @@ export function createJobRunner(deps: { logger: Logger }) {
         .then(
           (result) => {
             const line = { job: job.name, durationMs: Date.now() - startedAt, outcome: 'ok', result };
+            deps.observer?.jobRan(job.name, line.durationMs, 'ok');
             if (idle(result)) log.debug(line, 'job ran');
             else log.info(line, 'job ran');
             return result;
           },
           (error: unknown) => {
+            deps.observer?.jobRan(job.name, Date.now() - startedAt, 'failed');
             log.warn(
               { job: job.name, durationMs: Date.now() - startedAt, outcome: 'failed', err: error },
               'job failed; will retry',
@@ -123,11 +133,25 @@ export function createJobRunner(deps: { logger: Logger }) {
   return {
     add,
 
+    /**
+     * Each interval job's lag at `now`: how far past its interval its last run began, in seconds (0 when on time).
+     * A run that overran its interval, or a busy event loop, shows here before it shows anywhere else.
+     */
+    lags(now: number): Array<{ job: string; lagSeconds: number }> {
+      return entries
+        .filter((entry) => entry.job.everyMs !== undefined)
+        .map((entry) => ({
+          job: entry.job.name,
+          lagSeconds: started ? Math.max(0, now - entry.lastStartedAt - (entry.job.everyMs ?? 0)) / 1000 : 0,
+        }));
+    },
+
     /** Starts every job's interval and the runs at start. */
     start() {
       if (started) return;
       started = true;
       for (const entry of entries) {
+        entry.lastStartedAt = Date.now();
         // A sweep due while a run is under way is that run: no second one after it.
         const handle = () => {
           if (!stopped && !entry.running) entry.runOnce().catch(() => undefined);

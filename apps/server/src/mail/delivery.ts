@@ -66,6 +66,8 @@ export function createMailDelivery(deps: {
   now?: () => Date;
   /** Wakes the delivery job (the app wires it to the job's kick). */
   queued?: () => void;
+  /** Told of each send's outcome (the metrics). */
+  outcomes?: { sent(): void; failed(givenUp: boolean): void };
 }) {
   const now = deps.now ?? (() => new Date());
   const outbox = createMailOutboxRepo(deps.db);
@@ -121,6 +123,7 @@ export function createMailDelivery(deps: {
           const host = new URL(brand.origin).hostname;
           await sendIn(brand, mail.recipient, mail.message, `<outbox-${mail.id}@${host}>`);
           await outbox.markSent(mail, now());
+          deps.outcomes?.sent();
           sent++;
         } catch (error) {
           const reason = describeSendError(error);
@@ -136,10 +139,14 @@ export function createMailDelivery(deps: {
             next ? 'mail not sent; will retry' : 'mail not sent; given up',
           );
           await outbox.markFailed(mail, reason, next);
+          deps.outcomes?.failed(next === null);
         }
       }
       return sent;
     },
+
+    /** Mails waiting to be sent (the metrics' outbox depth). */
+    queuedCount: () => outbox.queuedCount(),
 
     /** Housekeeping: forgets sent mails older than MAIL_DELIVERY.keepSentDays. */
     deleteOldSent: () => outbox.deleteSentBefore(new Date(now().getTime() - MAIL_DELIVERY.keepSentDays * 86_400_000)),

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { mailOutbox, type QueuedMailMessage } from '../db/schema/index.js';
 
@@ -93,6 +93,12 @@ export function createMailOutboxRepo(db: Executor) {
           ...(nextAttemptAt ? { nextAttemptAt } : {}),
         })
         .where(leased(mail.id, mail.lease));
+    },
+
+    /** Mails queued, due or waiting for their next attempt (the delivery's partial index counts them). */
+    async queuedCount(): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.status, 'QUEUED'));
+      return row?.n ?? 0;
     },
 
     /** Housekeeping: sent mails are kept a few days only. */

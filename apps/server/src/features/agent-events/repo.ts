@@ -214,10 +214,18 @@ export function createAgentEventsRepo(db: Executor) {
       );
     },
 
-    async runOf(machineId: number, runKey: string): Promise<{ id: number; taskId: number; type: ActionType } | null> {
+    async runOf(
+      machineId: number,
+      runKey: string,
+    ): Promise<{ id: number; taskId: number; type: ActionType; timeStarted: Date } | null> {
       return oneOrNull(
         db
-          .select({ id: taskActions.id, taskId: taskActions.backupTaskId, type: taskActions.type })
+          .select({
+            id: taskActions.id,
+            taskId: taskActions.backupTaskId,
+            type: taskActions.type,
+            timeStarted: taskActions.timeStarted,
+          })
           .from(taskActions)
           .where(actionOf(machineId, runKey)),
       );

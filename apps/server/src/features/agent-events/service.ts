@@ -61,6 +61,13 @@ export function createAgentEventService(deps: {
     tx: Executor,
     run: { actionId: number; taskId: number; status: RunStatus; finishedAt: Date; failureMessage: string | null },
   ) => Promise<unknown>;
+  /** A run ended and was stored (the metrics): its type, outcome, wall time and bytes added. */
+  runRecorded?: (run: {
+    type: ActionType;
+    status: RunStatus;
+    durationSeconds: number | null;
+    bytesAdded: number | null;
+  }) => void;
   now?: () => Date;
 }) {
   const { repo } = deps;
@@ -141,7 +148,9 @@ export function createAgentEventService(deps: {
         }
         return finished;
       });
-      if (finished) notify(machineId, { kind: 'run', taskId: run.taskId, runId: run.id });
+      if (!finished) continue;
+      deps.runRecorded?.({ type: run.type, status: 'FAILED', durationSeconds: null, bytesAdded: null });
+      notify(machineId, { kind: 'run', taskId: run.taskId, runId: run.id });
     }
   }
 
@@ -252,6 +261,12 @@ export function createAgentEventService(deps: {
           });
           if (!finished) return [];
           const finishedAt = new Date(event.finishedAt);
+          deps.runRecorded?.({
+            type: run.type,
+            status: event.status,
+            durationSeconds: Math.max(0, (finishedAt.getTime() - run.timeStarted.getTime()) / 1000),
+            bytesAdded: event.bytesAdded,
+          });
           const task = await repo.taskOfMachine(machine.id, run.taskId);
           if (task && run.type === 'BACKUP_RUN') {
             await deps.backupRunFinished?.(run.taskId, {

@@ -30,7 +30,13 @@ import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
 import { credentialHashOf, parseMachineCredential } from '../machine-auth/credentials.js';
 import { AGENT_HANDSHAKES_DEFAULT } from './admission.js';
 import type { AgentReply, BusMessage, DashboardMachine, LiveBus, Side } from './bus.js';
-import { type ConnectionOptions, type EndpointHandler, StompConnection, StompRefusal } from './connection.js';
+import {
+  type ConnectionOptions,
+  type EndpointHandler,
+  type FrameCounter,
+  StompConnection,
+  StompRefusal,
+} from './connection.js';
 import { readSend, readSubscription } from './destinations.js';
 import { createPresenceWriter } from './presence-writer.js';
 import type { PresenceRepo } from './repo.js';
@@ -110,6 +116,8 @@ export interface LiveChannelDeps {
   now?: () => Date;
   /** A browser's task command accepted or refused (the audit trail); called, not awaited. */
   commandAudited?: ((event: LiveCommandAudit) => void) | undefined;
+  /** Each STOMP frame received or sent, by the peer's kind (the metrics). */
+  frameCounted?: ((peer: 'agent' | 'browser', direction: 'in' | 'out', command: string) => void) | undefined;
 }
 
 export interface LiveChannelOptions extends ConnectionOptions {
@@ -664,8 +672,18 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     return true;
   }
 
-  function accept(socket: WebSocket, handler: (connection: StompConnection) => EndpointHandler): void {
-    const connection = new StompConnection(socket, options, log);
+  const { frameCounted } = deps;
+  const frameCounters: Record<'agent' | 'browser', FrameCounter | undefined> = {
+    agent: frameCounted && ((direction, command) => frameCounted('agent', direction, command)),
+    browser: frameCounted && ((direction, command) => frameCounted('browser', direction, command)),
+  };
+
+  function accept(
+    socket: WebSocket,
+    peer: 'agent' | 'browser',
+    handler: (connection: StompConnection) => EndpointHandler,
+  ): void {
+    const connection = new StompConnection(socket, options, log, frameCounters[peer]);
     if (closing) {
       connection.close(SERVICE_RESTART_CLOSE.code, SERVICE_RESTART_CLOSE.reason);
       return;
@@ -678,14 +696,14 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     options,
 
     acceptBrowser(socket: WebSocket, side: Side, sessionToken: string, ipAddress: string | null = null): void {
-      accept(socket, (connection) => browserHandler(connection, side, sessionToken, ipAddress));
+      accept(socket, 'browser', (connection) => browserHandler(connection, side, sessionToken, ipAddress));
     },
 
     admitAgent,
 
     /** An agent's socket, admitted by admitAgent: `admitted` is its place's release. */
     acceptAgent(socket: WebSocket, admitted: () => void): void {
-      accept(socket, (connection) => new AgentSession(connection, admitted));
+      accept(socket, 'agent', (connection) => new AgentSession(connection, admitted));
     },
 
     sendToMachine,
@@ -755,6 +773,10 @@ export function createLiveChannel(deps: LiveChannelDeps) {
     /** Whether this instance holds the machine's connection. */
     hasLocalAgent: (machineId: number) => agents.has(machineId),
     localConnectionCount: () => all.size,
+    /** Agents connected to this instance (the metrics). */
+    localAgentCount: () => agents.size,
+    /** Browser connections to this instance (the metrics). */
+    localBrowserCount: () => browsers.size,
 
     /**
      * Closes every connection with 'service restart' (the peers reconnect at once, elsewhere) and waits for

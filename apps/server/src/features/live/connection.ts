@@ -14,6 +14,9 @@ export interface ConnectionOptions {
   connectTimeoutMs: number;
 }
 
+/** Told of each STOMP frame a connection receives or sends. */
+export type FrameCounter = (direction: 'in' | 'out', command: string) => void;
+
 /** A refusal that ends the connection with an ERROR frame carrying this text. */
 export class StompRefusal extends Error {}
 
@@ -84,6 +87,8 @@ export class StompConnection {
     private readonly socket: WebSocket,
     private readonly options: ConnectionOptions,
     private readonly log: FastifyBaseLogger,
+    /** Counts each frame received and sent (the metrics); one function shared by every connection of a kind. */
+    private readonly countFrame?: FrameCounter,
   ) {
     this.decoder = new FrameDecoder(options.maxFrameBytes);
   }
@@ -228,6 +233,7 @@ export class StompConnection {
     }
     this.socket.send(serializeFrame(f));
     this.lastSent = Date.now();
+    this.countFrame?.('out', f.command);
     return true;
   }
 
@@ -273,7 +279,10 @@ export class StompConnection {
     this.lastReceived = Date.now();
     this.handler?.activity?.();
     const { frames, error } = this.decoder.push(chunk);
-    for (const f of frames) this.enqueue(f);
+    for (const f of frames) {
+      this.countFrame?.('in', f.command);
+      this.enqueue(f);
+    }
     if (error) this.enqueue(error);
   }
 

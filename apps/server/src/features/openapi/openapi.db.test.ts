@@ -75,6 +75,12 @@ describe('OpenAPI document (issue 18)', () => {
       { machineCredential: [] },
     ]);
     expect(document.paths['/agent/link']?.post?.security).toEqual([{}]);
+    // The metrics are Prometheus' text for the scraper's own token: listed beside the document's operations.
+    expect((document as unknown as { 'x-not-json': { path: string; reason: string }[] })['x-not-json']).toContainEqual({
+      method: 'GET',
+      path: '/metrics',
+      reason: expect.stringContaining('METRICS_TOKEN'),
+    });
   });
 
   it('describes the bodies the server builds per call, each shape saying which call takes it', () => {
