@@ -32,6 +32,8 @@ const INGEST = {
   warmupSeconds: count('BENCH_INGEST_WARMUP', 5),
   build: process.env.BENCH_BUILD !== '0',
   serverEntry: process.env.BENCH_INGEST_SERVER_ENTRY || join(ROOT, 'apps/server/dist/main.js'),
+  /** e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the server under the load. */
+  serverNodeArgs: (process.env.BENCH_INGEST_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
 };
 /** The targets: events stored per second, and the dashboard current within 2 s (p99 of the receipts). */
 const TARGETS = { eventsPerSecond: 5_000, receiptP99Ms: 2_000 } as const;
@@ -277,6 +279,7 @@ async function portal(): Promise<Result> {
       DEMO_AGENTS: '0',
     },
     dataDirPrefix: 'portal-ingest-',
+    nodeArgs: INGEST.serverNodeArgs,
     startSeconds: 60,
     pollMs: 200,
     answers,
