@@ -10,7 +10,7 @@ import type {
 } from '@portal/domain';
 import { and, eq, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
+import { type Executor, rowsOf } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
 import { backupMachines, backupTasks } from '../../db/schema/index.js';
 
@@ -272,6 +272,21 @@ export function createBackupStateWrites(db: Executor) {
         await db.execute(sql`update ${sql.identifier(table)} set status = ${status} where id = ${id} returning id`),
       ),
     );
+  /** What the expected next runs of these tasks are computed from, with the ones stored now, by task id. */
+  const schedulesOf = async (taskIds: readonly number[]) => {
+    const rows = await db
+      .select({
+        id: backupTasks.id,
+        status: backupTasks.status,
+        scheduleCron: backupTasks.scheduleCron,
+        nextRunAt: backupTasks.nextRunAt,
+        timeZone: backupMachines.timeZone,
+      })
+      .from(backupTasks)
+      .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
+      .where(inArray(backupTasks.id, [...taskIds]));
+    return new Map(rows.map(({ id, ...schedule }) => [id, schedule]));
+  };
   const removeRow = async (table: Owner, id: number) =>
     changed(rowsOf(await db.execute(sql`delete from ${sql.identifier(table)} where id = ${id} returning id`)));
   return {
@@ -317,36 +332,9 @@ export function createBackupStateWrites(db: Executor) {
       return true;
     },
     /** What the expected next run is computed from, with the one stored now. */
-    async scheduleOf(taskId: number) {
-      return oneOrNull(
-        db
-          .select({
-            status: backupTasks.status,
-            scheduleCron: backupTasks.scheduleCron,
-            nextRunAt: backupTasks.nextRunAt,
-            timeZone: backupMachines.timeZone,
-          })
-          .from(backupTasks)
-          .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
-          .where(eq(backupTasks.id, taskId)),
-      );
-    },
+    scheduleOf: async (taskId: number) => (await schedulesOf([taskId])).get(taskId) ?? null,
     setNextRun: (taskId: number, nextRunAt: Date | null) => updateTask(taskId, { nextRunAt }),
-    /** What the expected next runs of these tasks are computed from (scheduleOf for many), by task id. */
-    async schedulesOf(taskIds: readonly number[]) {
-      const rows = await db
-        .select({
-          id: backupTasks.id,
-          status: backupTasks.status,
-          scheduleCron: backupTasks.scheduleCron,
-          nextRunAt: backupTasks.nextRunAt,
-          timeZone: backupMachines.timeZone,
-        })
-        .from(backupTasks)
-        .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
-        .where(inArray(backupTasks.id, [...taskIds]));
-      return new Map(rows.map(({ id, ...schedule }) => [id, schedule]));
-    },
+    schedulesOf,
     /**
      * Many tasks' runs moved on, in one statement: a started run (startRun, with the next expected run) or the
      * latest run's new status (setLastRunStatus), one move a task.
