@@ -162,7 +162,7 @@ export async function wireMachines(
       await retention.runFinished(taskId, run);
       retention.wake();
     },
-    runEnded: notificationEvents.runEnded,
+    runsEnded: notificationEvents.runsEnded,
     runRecorded: (run) => ctx.metrics.runFinished(run),
     now,
   });

@@ -8,7 +8,8 @@ import { isDatabaseUnavailable } from './client.js';
  *
  * Items of one key (a machine, a run) are applied in the order they came: a key appears once per statement and its
  * later items go in later statements. A statement that fails because the database is unreachable is tried again
- * after each of `retryDelaysMs`; then (or on any other error) its items' promises reject.
+ * after each of `retryDelaysMs`, then its items' promises reject; one that fails for any other reason is tried again
+ * one item at a time, so that only the item at fault rejects.
  */
 export interface GroupCommitOptions<T, R> {
   /** Writes the items in one statement; answers each item's result, in the items' order. */
@@ -58,8 +59,14 @@ export function createGroupCommit<T, R>(options: GroupCommitOptions<T, R>): { ad
         });
         return;
       } catch (error) {
+        const unavailable = isDatabaseUnavailable(error);
+        // One item the statement cannot take (a fault of ours, not of the database) fails alone, not its neighbours.
+        if (!unavailable && statement.length > 1) {
+          for (const queued of statement) await write([queued]);
+          return;
+        }
         const delay = retryDelaysMs[attempt];
-        if (delay === undefined || !isDatabaseUnavailable(error)) {
+        if (delay === undefined || !unavailable) {
           for (const q of statement) q.reject(error);
           return;
         }

@@ -37,6 +37,40 @@ export interface ProgressReport extends RunProgressFigures {
   reportedAt: Date;
 }
 
+/** A run as its machine's agent names it. */
+export interface RunOfMachine {
+  machineId: number;
+  runKey: string;
+}
+
+/** A run as agents' reports find it. */
+export interface ActionOfRun {
+  id: number;
+  taskId: number;
+  type: ActionType;
+  /** When the run began (the metrics' run duration). */
+  timeStarted: Date;
+}
+
+/** A run to record (insertRuns). */
+export interface NewRun extends RunOfMachine {
+  taskId: number;
+  startedAt: Date;
+  type: ActionType;
+  /** The server's time of the report: stalls are measured on the server's clock, not the agent's. */
+  reportedAt: Date;
+}
+
+/** A message of a machine's agent, with the task and run it is about. */
+export interface MachineMessage {
+  machineId: number;
+  taskId: number | null;
+  actionId: number | null;
+  type: MessageType;
+  text: string;
+  time: Date;
+}
+
 /** How an action (a run, a seed loading) ended. */
 export interface ActionOutcome {
   status: RunStatus;
@@ -72,8 +106,120 @@ export const finishedAction = (outcome: ActionOutcome) => ({
 
 /** The queries behind what agents report: runs, progress, messages, snapshots and the machine itself. */
 export function createAgentEventsRepo(db: Executor) {
-  const actionOf = (machineId: number, runKey: string) =>
-    and(eq(taskActions.backupMachineId, machineId), eq(taskActions.runKey, runKey));
+  /** Runs by machine and run key (one statement for many), in the keys' order: null for an unknown one. */
+  async function runsOf(keys: readonly RunOfMachine[]): Promise<Array<ActionOfRun | null>> {
+    if (keys.length === 0) return [];
+    const rows = rowsOf<{ i: number; id: number; task_id: number; type: ActionType; time_started: string | Date }>(
+      await db.execute(sql`
+        select x.i, a.id, a.backup_task_id as task_id, a.type, a.time_started
+          from jsonb_to_recordset(${JSON.stringify(keys.map((k, i) => ({ i, m: k.machineId, k: k.runKey })))}::jsonb)
+            as x(i int, m int, k text)
+          join ${taskActions} a on a.backup_machine_id = x.m and a.run_key = x.k`),
+    );
+    const runs: Array<ActionOfRun | null> = keys.map(() => null);
+    for (const r of rows) {
+      runs[Number(r.i)] = {
+        id: Number(r.id),
+        taskId: Number(r.task_id),
+        type: r.type,
+        timeStarted: new Date(r.time_started),
+      };
+    }
+    return runs;
+  }
+
+  /**
+   * Records many runs in one statement (insertRun for many); answers, in their order, each run's id and whether this
+   * call created it (a report repeated finds the run).
+   */
+  async function insertRuns(runs: readonly NewRun[]): Promise<Array<{ id: number; created: boolean }>> {
+    if (runs.length === 0) return [];
+    const inserted = await db
+      .insert(taskActions)
+      .values(
+        runs.map((r) => ({
+          backupMachineId: r.machineId,
+          backupTaskId: r.taskId,
+          runKey: r.runKey,
+          type: r.type,
+          status: 'IN_PROGRESS' as const,
+          timeStarted: r.startedAt,
+          lastProgressAt: r.reportedAt,
+          phase: 'PREPARING_FILES_TO_TRANSFER' as const,
+        })),
+      )
+      .onConflictDoNothing({ target: [taskActions.backupMachineId, taskActions.runKey] })
+      .returning({ id: taskActions.id, machineId: taskActions.backupMachineId, runKey: taskActions.runKey });
+    const created = new Map(inserted.map((r) => [`${r.machineId}:${r.runKey}`, r.id]));
+    const found = await runsOf(runs.filter((r) => !created.has(`${r.machineId}:${r.runKey}`)));
+    let next = 0;
+    return runs.map((r) => {
+      const id = created.get(`${r.machineId}:${r.runKey}`);
+      if (id !== undefined) return { id, created: true };
+      const existing = found[next++];
+      if (!existing) throw new Error('run neither inserted nor found');
+      return { id: existing.id, created: false };
+    });
+  }
+
+  /**
+   * Finishes many busy runs in one statement (the columns of finishedAction); answers, in their order, each run,
+   * or null when it is unknown or already finished (a repeated report).
+   */
+  async function finishRuns(
+    finishes: readonly (RunOfMachine & { outcome: ActionOutcome })[],
+  ): Promise<Array<{ id: number; taskId: number } | null>> {
+    if (finishes.length === 0) return [];
+    const values = finishes.map(({ machineId, runKey, outcome: o }, i) => ({
+      i,
+      machineId,
+      runKey,
+      status: o.status,
+      finishedAt: o.finishedAt.toISOString(),
+      exitCodeResult: o.exitCodeResult,
+      failureMessage: o.failureMessage,
+      snapshotId: o.snapshotId,
+      bytesAdded: o.bytesAdded,
+      bytesTotal: o.bytesTotal,
+      snapshotsAvailable: o.snapshotsAvailable ?? o.snapshotId !== null,
+      restoreSummary: o.restoreSummary ?? null,
+      summary: o.summary ?? null,
+    }));
+    const a = taskActions;
+    const rows = rowsOf<{ i: number; id: number; task_id: number }>(
+      await db.execute(sql`
+        update ${a} set
+          status = x.status::run_status, time_finished = x."finishedAt", exit_code_result = x."exitCodeResult",
+          failure_message = x."failureMessage", restic_snapshot_id = x."snapshotId", bytes_added = x."bytesAdded",
+          bytes_total = x."bytesTotal", phase = 'FINALIZED',
+          transfer_progress_percentage = case when x.status = 'FAILED' then ${a.transferProgressPercentage} else 100 end,
+          snapshots_available = x."snapshotsAvailable", restore_summary = x."restoreSummary", summary = x.summary
+        from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+          as x(i int, "machineId" int, "runKey" text, status text, "finishedAt" timestamptz, "exitCodeResult" text,
+               "failureMessage" text, "snapshotId" text, "bytesAdded" bigint, "bytesTotal" bigint,
+               "snapshotsAvailable" boolean, "restoreSummary" jsonb, summary jsonb)
+        where ${a.backupMachineId} = x."machineId" and ${a.runKey} = x."runKey" and ${inArray(a.status, BUSY)}
+        returning x.i as i, ${a.id} as id, ${a.backupTaskId} as task_id`),
+    );
+    const runs: Array<{ id: number; taskId: number } | null> = finishes.map(() => null);
+    for (const r of rows) runs[Number(r.i)] = { id: Number(r.id), taskId: Number(r.task_id) };
+    return runs;
+  }
+
+  /** Messages of any machines, tasks and runs, in one statement. */
+  async function insertMachineMessages(rows: readonly MachineMessage[]): Promise<void> {
+    if (rows.length === 0) return;
+    await db.insert(machineMessages).values(
+      rows.map((m) => ({
+        backupMachineId: m.machineId,
+        backupTaskId: m.taskId,
+        taskActionId: m.actionId,
+        time: m.time,
+        messageType: m.type,
+        message: m.text,
+      })),
+    );
+  }
 
   return {
     /** The hellos of many agents in one statement (hello-repo.ts). */
@@ -134,25 +280,13 @@ export function createAgentEventsRepo(db: Executor) {
       /** The server's time of the report: stalls are measured on the server's clock, not the agent's. */
       reportedAt: Date = new Date(),
     ): Promise<{ id: number; created: boolean }> {
-      const inserted = await db
-        .insert(taskActions)
-        .values({
-          backupMachineId: machineId,
-          backupTaskId: taskId,
-          runKey,
-          type,
-          status: 'IN_PROGRESS',
-          timeStarted: startedAt,
-          lastProgressAt: reportedAt,
-          phase: 'PREPARING_FILES_TO_TRANSFER',
-        })
-        .onConflictDoNothing({ target: [taskActions.backupMachineId, taskActions.runKey] })
-        .returning({ id: taskActions.id });
-      if (inserted[0]) return { id: inserted[0].id, created: true };
-      const [existing] = await db.select({ id: taskActions.id }).from(taskActions).where(actionOf(machineId, runKey));
-      if (!existing) throw new Error('run neither inserted nor found');
-      return { id: existing.id, created: false };
+      const [run] = await insertRuns([{ machineId, taskId, runKey, startedAt, type, reportedAt }]);
+      return run as { id: number; created: boolean };
     },
+
+    insertRuns,
+    runsOf,
+    finishRuns,
 
     /**
      * Many runs' progress reports in one statement (the agent-events service gathers them, db/group-commit.ts); at
@@ -205,30 +339,13 @@ export function createAgentEventsRepo(db: Executor) {
       runKey: string,
       outcome: ActionOutcome,
     ): Promise<{ id: number; taskId: number } | null> {
-      return oneOrNull(
-        db
-          .update(taskActions)
-          .set(finishedAction(outcome))
-          .where(and(actionOf(machineId, runKey), inArray(taskActions.status, BUSY)))
-          .returning({ id: taskActions.id, taskId: taskActions.backupTaskId }),
-      );
+      const [run] = await finishRuns([{ machineId, runKey, outcome }]);
+      return run ?? null;
     },
 
-    async runOf(
-      machineId: number,
-      runKey: string,
-    ): Promise<{ id: number; taskId: number; type: ActionType; timeStarted: Date } | null> {
-      return oneOrNull(
-        db
-          .select({
-            id: taskActions.id,
-            taskId: taskActions.backupTaskId,
-            type: taskActions.type,
-            timeStarted: taskActions.timeStarted,
-          })
-          .from(taskActions)
-          .where(actionOf(machineId, runKey)),
-      );
+    async runOf(machineId: number, runKey: string): Promise<ActionOfRun | null> {
+      const [run] = await runsOf([{ machineId, runKey }]);
+      return run ?? null;
     },
 
     /** Keeps the run's snapshot as the task's archive unless the task already has one from this week. */
@@ -293,17 +410,25 @@ export function createAgentEventsRepo(db: Executor) {
       actionId: number | null,
       messages: readonly { type: MessageType; text: string; time: Date }[],
     ): Promise<void> {
-      if (messages.length === 0) return;
-      await db.insert(machineMessages).values(
-        messages.map((m) => ({
-          backupMachineId: machineId,
-          backupTaskId: taskId,
-          taskActionId: actionId,
-          time: m.time,
-          messageType: m.type,
-          message: m.text,
-        })),
-      );
+      await insertMachineMessages(messages.map((m) => ({ ...m, machineId, taskId, actionId })));
+    },
+
+    insertMachineMessages,
+
+    /** Which of these tasks belong to the machine named with them (taskOfMachine for many), with what a run's end reads. */
+    async tasksOfMachines(keys: readonly { machineId: number; taskId: number }[]) {
+      if (keys.length === 0) return [];
+      const asked = new Set(keys.map((k) => `${k.machineId}:${k.taskId}`));
+      const rows = await db
+        .select({
+          id: backupTasks.id,
+          machineId: backupTasks.backupMachineId,
+          snapshotsEnabled: backupTasks.snapshotsEnabled,
+          numberOfSnapshotsToKeep: backupTasks.numberOfSnapshotsToKeep,
+        })
+        .from(backupTasks)
+        .where(inArray(backupTasks.id, [...new Set(keys.map((k) => k.taskId))]));
+      return rows.filter((t) => asked.has(`${t.machineId}:${t.id}`));
     },
   };
 }

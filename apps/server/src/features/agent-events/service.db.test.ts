@@ -338,3 +338,129 @@ describe('what agents report', () => {
     expect(weekStartOf(new Date('2026-11-30T00:00:00Z')).toISOString()).toBe('2026-11-30T00:00:00.000Z');
   });
 });
+
+describe("many agents' run starts, ends and messages (issue 33, ingest)", () => {
+  /** An agent-event service whose read-model transactions are counted, and may be made to fail. */
+  async function batchedService(failWhen: (taskIds: readonly number[]) => Error | null = () => null) {
+    const fixtures = backupFixtures(database.db);
+    const backupState = createBackupStateService({ db: database.db });
+    const transactions: number[][] = [];
+    const service = createAgentEventService({
+      repo: createAgentEventsRepo(database.db),
+      backupState: {
+        ...backupState,
+        runsMoved: (taskIds, write) => {
+          transactions.push([...taskIds]);
+          const failure = failWhen(taskIds);
+          return failure ? Promise.reject(failure) : backupState.runsMoved(taskIds, write);
+        },
+      },
+    });
+    const pkg = await fixtures.package(tenants.customerA.customerId);
+    const agents: Array<{ machine: AuthenticatedMachine; taskId: number }> = [];
+    for (let i = 0; i < 6; i++) {
+      const id = await fixtures.machine(pkg);
+      const machineTask = (await backupState.createTask(fixtures.task(id))) as number;
+      agents.push({
+        machine: { id, customerId: tenants.customerA.customerId, backupPackageId: pkg },
+        taskId: machineTask,
+      });
+    }
+    return { service, agents, transactions };
+  }
+  const start = (runKey: string, taskOfRun: number) =>
+    event({ type: 'runStarted', runKey, taskId: taskOfRun, startedAt: '2026-11-23T10:00:00Z', manual: false });
+  const runsOfTask = (id: number) => database.db.select().from(taskActions).where(eq(taskActions.backupTaskId, id));
+  const taskRow = async (id: number) => (await database.db.select().from(backupTasks).where(eq(backupTasks.id, id)))[0];
+
+  it('stores reports arriving together in one transaction, each as if alone; a report sent twice counts once', async () => {
+    const { service, agents, transactions } = await batchedService();
+    // Every agent's start at once, one of them twice.
+    const [first] = agents;
+    if (!first) throw new Error('no agents');
+    await Promise.all([
+      ...agents.map((a, i) => service.handle(a.machine, start(`together-${i}`, a.taskId))),
+      service.handle(first.machine, start('together-0', first.taskId)),
+    ]);
+    expect(transactions.length).toBeLessThanOrEqual(3);
+    expect(transactions[0]?.length).toBeGreaterThan(1);
+    transactions.length = 0;
+    // Their ends and messages together, the first agent's end twice.
+    await Promise.all([
+      ...agents.map((a, i) => service.handle(a.machine, finish(`together-${i}`, '2026-11-23T10:05:00Z', null))),
+      service.handle(first.machine, finish('together-0', '2026-11-23T10:05:00Z', null)),
+      ...agents.map((a, i) =>
+        service.handle(
+          a.machine,
+          event({
+            type: 'messages',
+            runKey: `together-${i}`,
+            taskId: a.taskId,
+            messages: [{ type: 'ERROR', text: `disk ${i} full`, time: '2026-11-23T10:05:00Z' }],
+          }),
+        ),
+      ),
+    ]);
+    expect(transactions.length).toBeLessThanOrEqual(4);
+    for (const [i, a] of agents.entries()) {
+      const runsOfIt = await runsOfTask(a.taskId);
+      expect(runsOfIt).toHaveLength(1);
+      expect(runsOfIt[0]).toMatchObject({ status: 'FAILED', runKey: `together-${i}` });
+      expect(await taskRow(a.taskId)).toMatchObject({ statusOfLastRun: 'FAILED', displayStatus: 'LAST_FAILED' });
+      const stored = await database.db
+        .select()
+        .from(machineMessages)
+        .where(eq(machineMessages.backupMachineId, a.machine.id));
+      expect(stored.filter((m) => m.message === `disk ${i} full`)).toEqual([
+        expect.objectContaining({ backupTaskId: a.taskId, taskActionId: runsOfIt[0]?.id }),
+      ]);
+    }
+    expect(await readStoredReadModel(database.db)).toEqual(await computeReadModel(database.db));
+  });
+
+  it("stores a run's start and its end sent together in their order, and one run's two reports in order", async () => {
+    const { service, agents } = await batchedService();
+    const [a] = agents;
+    if (!a) throw new Error('no agents');
+    await Promise.all([
+      service.handle(a.machine, start('start-and-end', a.taskId)),
+      service.handle(a.machine, finish('start-and-end', '2026-11-23T10:05:00Z')),
+      service.handle(a.machine, start('next-run', a.taskId)),
+    ]);
+    const runsOfIt = await runsOfTask(a.taskId);
+    expect(runsOfIt.map((r) => [r.runKey, r.status]).sort()).toEqual([
+      ['next-run', 'IN_PROGRESS'],
+      ['start-and-end', 'FINISHED_SUCCESS'],
+    ]);
+    expect(await taskRow(a.taskId)).toMatchObject({
+      statusOfLastRun: 'IN_PROGRESS',
+      statusOfRunBeforeLast: 'FINISHED_SUCCESS',
+      displayStatus: 'LAST_SUCCEEDED',
+    });
+    expect(await readStoredReadModel(database.db)).toEqual(await computeReadModel(database.db));
+  });
+
+  it('tries a batch again while the database is out of reach, and fails only the report at fault', async () => {
+    let outages = 1;
+    let faulty = 0;
+    const { service, agents, transactions } = await batchedService((taskIds) => {
+      if (outages > 0 && taskIds.length > 1) {
+        outages -= 1;
+        return Object.assign(new Error('Connection terminated unexpectedly'), { code: '08006' });
+      }
+      return taskIds.includes(faulty) ? new Error('a fault of ours') : null;
+    });
+    faulty = agents[5]?.taskId ?? 0;
+    const results = await Promise.allSettled(
+      agents.map((a, i) => service.handle(a.machine, start(`retried-${i}`, a.taskId))),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+    expect((results[5] as PromiseRejectedResult).reason).toMatchObject({ message: 'a fault of ours' });
+    // The batch failed once for the outage, again for the faulty report, then each report went alone.
+    expect(transactions.length).toBeGreaterThanOrEqual(3);
+    for (const [i, a] of agents.entries()) {
+      expect(await runsOfTask(a.taskId)).toHaveLength(i === 5 ? 0 : 1);
+    }
+    expect(await readStoredReadModel(database.db)).toEqual(await computeReadModel(database.db));
+  });
+});

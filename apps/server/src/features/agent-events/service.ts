@@ -16,12 +16,15 @@ import type { RepositoryFacts } from '../local-storage/repository-settings.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
 import type { BusyRun, HelloFacts, HelloReport } from './hello-repo.js';
 import { type AgentEventsRepo, createAgentEventsRepo, type ProgressReport } from './repo.js';
+import { createRunReportWriter, type QueuedRunReport, type RunReportOutcome, type RunsEnded } from './run-batch.js';
 
 const DAY_MS = 86_400_000;
 /** Most progress reports in one statement (twelve parameters each, under PostgreSQL's 65,535). */
 const PROGRESS_BATCH = 2_000;
 /** Most hellos in one statement (five parameters each). */
 const HELLO_BATCH = 2_000;
+/** Most run starts, ends and messages in one transaction (eight parameters a run start). */
+const RUN_REPORT_BATCH = 1_000;
 
 /** Monday 00:00 UTC of the week holding `at`: snapshot archives are kept at most one per week. */
 export function weekStartOf(at: Date): Date {
@@ -57,10 +60,7 @@ export function createAgentEventService(deps: {
     },
   ) => Promise<void>;
   /** A task's run ended, in the transaction that recorded it (the failure and warning alerts, issue 17). */
-  runEnded?: (
-    tx: Executor,
-    run: { actionId: number; taskId: number; status: RunStatus; finishedAt: Date; failureMessage: string | null },
-  ) => Promise<unknown>;
+  runsEnded?: RunsEnded;
   /** A run ended and was stored (the metrics): its type, outcome, wall time and bytes added. */
   runRecorded?: (run: {
     type: ActionType;
@@ -78,6 +78,15 @@ export function createAgentEventService(deps: {
     apply: (reports) => repo.recordProgress(reports),
     keyOf: (report) => `${report.machineId}:${report.runKey}`,
     maxBatch: PROGRESS_BATCH,
+  });
+  /**
+   * Run starts, run ends and messages: many agents' in one transaction (run-batch.ts), one report a machine in each,
+   * so a machine's reports are stored in the order they came.
+   */
+  const runReports = createGroupCommit<QueuedRunReport, RunReportOutcome>({
+    apply: createRunReportWriter({ repo, backupState: deps.backupState, runsEnded: deps.runsEnded }),
+    keyOf: (queued) => queued.machineId,
+    maxBatch: RUN_REPORT_BATCH,
   });
 
   /**
@@ -138,13 +147,9 @@ export function createAgentEventService(deps: {
             bytesTotal: null,
           })) !== null;
         if (finished && tx) {
-          await deps.runEnded?.(tx, {
-            actionId: run.id,
-            taskId: run.taskId,
-            status: 'FAILED',
-            finishedAt,
-            failureMessage,
-          });
+          await deps.runsEnded?.(tx, [
+            { actionId: run.id, taskId: run.taskId, status: 'FAILED', finishedAt, failureMessage },
+          ]);
         }
         return finished;
       });
@@ -197,24 +202,12 @@ export function createAgentEventService(deps: {
           return [(await hello(machine, event)).tasks];
 
         case 'runStarted': {
-          const task = await repo.taskOfMachine(machine.id, event.taskId);
-          if (!task) return replyTo(event.requestId, false, [`Task ${event.taskId} is not a task of this machine`]);
-          let runId = 0;
-          const type = event.actionType ?? 'BACKUP_RUN';
-          await recordRun(type, event.taskId, 'started', async (events) => {
-            const run = await events.insertRun(
-              machine.id,
-              event.taskId,
-              event.runKey,
-              new Date(event.startedAt),
-              type,
-              now(),
-            );
-            runId = run.id;
-            return run.created;
-          });
-          notify(machine.id, { kind: 'run', taskId: event.taskId, runId });
-          return replyTo(event.requestId, true, [], { runId });
+          const stored = await runReports.add({ machineId: machine.id, report: event, reportedAt: now() });
+          if (stored.kind !== 'started') {
+            return replyTo(event.requestId, false, [`Task ${event.taskId} is not a task of this machine`]);
+          }
+          notify(machine.id, { kind: 'run', taskId: event.taskId, runId: stored.runId });
+          return replyTo(event.requestId, true, [], { runId: stored.runId });
         }
 
         case 'runProgress': {
@@ -225,41 +218,9 @@ export function createAgentEventService(deps: {
         }
 
         case 'runFinished': {
-          const run = await repo.runOf(machine.id, event.runKey);
-          if (!run) return [];
-          // A seed's snapshot is in the repository on the seed disk, out of the portal's reach until loaded.
-          const onSeedDisk = run.type === 'BACKUP_SEED_CREATION';
-          let finished = false;
-          const accountSnapshots = event.accountSnapshots ?? [];
-          await recordRun(run.type, run.taskId, event.status, async (events, tx) => {
-            finished =
-              (await events.finishRun(machine.id, event.runKey, {
-                status: event.status,
-                finishedAt: new Date(event.finishedAt),
-                exitCodeResult: event.exitCodeResult,
-                failureMessage: event.failureMessage,
-                snapshotId: event.snapshotId,
-                bytesAdded: event.bytesAdded,
-                bytesTotal: event.bytesTotal,
-                restoreSummary: run.type === 'BACKUP_RESTORE' ? (event.restoreSummary ?? null) : null,
-                summary: event.summary,
-                ...(onSeedDisk ? { snapshotsAvailable: false } : {}),
-              })) !== null;
-            if (finished && event.snapshotId) {
-              await events.insertAccountSnapshots(run.taskId, event.snapshotId, accountSnapshots);
-            }
-            if (finished && tx) {
-              await deps.runEnded?.(tx, {
-                actionId: run.id,
-                taskId: run.taskId,
-                status: event.status,
-                finishedAt: new Date(event.finishedAt),
-                failureMessage: event.failureMessage,
-              });
-            }
-            return finished;
-          });
-          if (!finished) return [];
+          const stored = await runReports.add({ machineId: machine.id, report: event, reportedAt: now() });
+          if (stored.kind !== 'finished') return [];
+          const { run, task } = stored;
           const finishedAt = new Date(event.finishedAt);
           deps.runRecorded?.({
             type: run.type,
@@ -267,7 +228,6 @@ export function createAgentEventService(deps: {
             durationSeconds: Math.max(0, (finishedAt.getTime() - run.timeStarted.getTime()) / 1000),
             bytesAdded: event.bytesAdded,
           });
-          const task = await repo.taskOfMachine(machine.id, run.taskId);
           if (task && run.type === 'BACKUP_RUN') {
             await deps.backupRunFinished?.(run.taskId, {
               actionId: run.id,
@@ -276,7 +236,7 @@ export function createAgentEventService(deps: {
               panelAccounts: event.panelAccounts,
             });
           }
-          if (event.snapshotId && !onSeedDisk && task?.snapshotsEnabled) {
+          if (event.snapshotId && run.type !== 'BACKUP_SEED_CREATION' && task?.snapshotsEnabled) {
             await repo.keepWeeklySnapshot(run.taskId, run.id, event.snapshotId, event.bytesTotal ?? 0, finishedAt, {
               start: weekStartOf(finishedAt),
               end: new Date(weekStartOf(finishedAt).getTime() + 7 * DAY_MS),
@@ -287,15 +247,7 @@ export function createAgentEventService(deps: {
         }
 
         case 'messages': {
-          const actionId = event.runKey ? ((await repo.runOf(machine.id, event.runKey))?.id ?? null) : null;
-          const taskId =
-            event.taskId !== null && (await repo.taskOfMachine(machine.id, event.taskId)) ? event.taskId : null;
-          await repo.insertMessages(
-            machine.id,
-            taskId,
-            actionId,
-            event.messages.map((m) => ({ type: m.type, text: m.text, time: new Date(m.time) })),
-          );
+          await runReports.add({ machineId: machine.id, report: event, reportedAt: now() });
           return [];
         }
 

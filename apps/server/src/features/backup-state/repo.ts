@@ -4,12 +4,13 @@ import type {
   CustomerStatus,
   MachineStatus,
   PackageStatus,
+  RunStatus,
   TaskDisplayStatus,
   TaskStatusInput,
 } from '@portal/domain';
 import { and, eq, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
+import { type Executor, rowsOf } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
 import { backupMachines, backupTasks } from '../../db/schema/index.js';
 
@@ -24,6 +25,7 @@ export interface TaskStateRow extends TaskStatusInput {
 /** Which tasks an operation touches, by a key that the operation itself does not change. */
 export type TaskScope =
   | { kind: 'task'; taskId: number }
+  | { kind: 'tasks'; taskIds: readonly number[] }
   | { kind: 'machine'; machineId: number }
   | { kind: 'package'; packageId: number }
   | { kind: 'customer'; customerId: number };
@@ -32,6 +34,8 @@ const scopeCondition = (scope: TaskScope): SQL => {
   switch (scope.kind) {
     case 'task':
       return eq(backupTasks.id, scope.taskId);
+    case 'tasks':
+      return inArray(backupTasks.id, [...scope.taskIds]);
     case 'machine':
       return eq(backupTasks.backupMachineId, scope.machineId);
     case 'package':
@@ -40,6 +44,9 @@ const scopeCondition = (scope: TaskScope): SQL => {
       return eq(backupTasks.customerId, scope.customerId);
   }
 };
+
+/** A scope with one owning customer. */
+export type OwnedScope = Exclude<TaskScope, { kind: 'tasks' }>;
 
 export interface CounterRow {
   id: number;
@@ -97,7 +104,7 @@ export interface DueTaskState extends TaskStateRow {
 export function createBackupStateRepo(db: Executor) {
   return {
     /** The customer that owns a task, machine or package; null when it does not exist. */
-    async customerOf(scope: TaskScope): Promise<number | null> {
+    async customerOf(scope: OwnedScope): Promise<number | null> {
       const query =
         scope.kind === 'customer'
           ? sql`select id as customer_id from customers where id = ${scope.customerId}`
@@ -114,6 +121,22 @@ export function createBackupStateRepo(db: Executor) {
     async lockCustomer(customerId: number): Promise<boolean> {
       const rows = rowsOf(await db.execute(sql`select id from customers where id = ${customerId} for update`));
       return rows.length > 0;
+    },
+
+    /**
+     * Locks the customers of these tasks, in id order (so two writers of many customers never wait for each other
+     * in a circle); answers their ids.
+     */
+    async lockCustomersOfTasks(taskIds: readonly number[]): Promise<number[]> {
+      if (taskIds.length === 0) return [];
+      const rows = rowsOf<{ id: number }>(
+        await db.execute(sql`
+          select id from customers
+           where id in (select customer_id from backup_tasks
+                         where id in (select (jsonb_array_elements_text(${JSON.stringify(taskIds)}::jsonb))::int))
+           order by id for update`),
+      );
+      return rows.map((r) => Number(r.id));
     },
 
     async taskStates(scope: TaskScope, extraTaskIds: readonly number[] = []): Promise<TaskStateRow[]> {
@@ -249,6 +272,21 @@ export function createBackupStateWrites(db: Executor) {
         await db.execute(sql`update ${sql.identifier(table)} set status = ${status} where id = ${id} returning id`),
       ),
     );
+  /** What the expected next runs of these tasks are computed from, with the ones stored now, by task id. */
+  const schedulesOf = async (taskIds: readonly number[]) => {
+    const rows = await db
+      .select({
+        id: backupTasks.id,
+        status: backupTasks.status,
+        scheduleCron: backupTasks.scheduleCron,
+        nextRunAt: backupTasks.nextRunAt,
+        timeZone: backupMachines.timeZone,
+      })
+      .from(backupTasks)
+      .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
+      .where(inArray(backupTasks.id, [...taskIds]));
+    return new Map(rows.map(({ id, ...schedule }) => [id, schedule]));
+  };
   const removeRow = async (table: Owner, id: number) =>
     changed(rowsOf(await db.execute(sql`delete from ${sql.identifier(table)} where id = ${id} returning id`)));
   return {
@@ -294,21 +332,25 @@ export function createBackupStateWrites(db: Executor) {
       return true;
     },
     /** What the expected next run is computed from, with the one stored now. */
-    async scheduleOf(taskId: number) {
-      return oneOrNull(
-        db
-          .select({
-            status: backupTasks.status,
-            scheduleCron: backupTasks.scheduleCron,
-            nextRunAt: backupTasks.nextRunAt,
-            timeZone: backupMachines.timeZone,
-          })
-          .from(backupTasks)
-          .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
-          .where(eq(backupTasks.id, taskId)),
-      );
-    },
+    scheduleOf: async (taskId: number) => (await schedulesOf([taskId])).get(taskId) ?? null,
     setNextRun: (taskId: number, nextRunAt: Date | null) => updateTask(taskId, { nextRunAt }),
+    schedulesOf,
+    /**
+     * Many tasks' runs moved on, in one statement: a started run (startRun, with the next expected run) or the
+     * latest run's new status (setLastRunStatus), one move a task.
+     */
+    async moveRuns(moves: readonly { id: number; started: boolean; status: RunStatus; nextRunAt: Date | null }[]) {
+      if (moves.length === 0) return;
+      await db.execute(sql`
+        update backup_tasks t
+           set status_of_run_before_last = case when x.started then t.status_of_last_run else t.status_of_run_before_last end,
+               status_of_last_run = x.status::run_status,
+               last_execution_missed = case when x.started then false else t.last_execution_missed end,
+               next_run_at = case when x.started then x."nextRunAt" else t.next_run_at end
+          from jsonb_to_recordset(${JSON.stringify(moves)}::jsonb)
+            as x(id int, started boolean, status text, "nextRunAt" timestamptz)
+         where t.id = x.id`);
+    },
     /**
      * Marks each task's last execution missed or not, sets its next expected run and its display status, in one
      * statement.

@@ -23,7 +23,7 @@ import {
   createBackupStateRepo,
   createBackupStateWrites,
   type NewTask,
-  type TaskScope,
+  type OwnedScope,
   type TaskStatePatch,
   type TaskStateRow,
 } from './repo.js';
@@ -37,6 +37,11 @@ const MAX_ATTEMPTS = 5;
 export type AlongsideWrite = (tx: Executor) => Promise<boolean>;
 
 const isZero = (c: AggregateCounts) => Object.values(c).every((v) => v === 0);
+
+/** What happened to a task's runs (runsMoved): a run started, or its latest run has a new status. */
+export type RunMove =
+  | { started: true; status: Extract<RunStatus, 'INITIATED' | 'IN_PROGRESS'> }
+  | { started: false; status: RunStatus };
 
 /**
  * Every change of task, run, machine, package or customer state goes through here, so the dashboard
@@ -135,7 +140,7 @@ export function createBackupStateService(deps: {
    * from the same transaction `tx` (which an AlongsideWrite receives).
    */
   async function changeTasks(
-    scope: TaskScope,
+    scope: OwnedScope,
     change: (step: { tx: Executor; writes: BackupStateWrites }, before: TaskStateRow[]) => Promise<boolean | number[]>,
   ) {
     let touched = new Set<number>();
@@ -214,7 +219,45 @@ export function createBackupStateService(deps: {
     return outcome;
   }
 
+  /**
+   * Many tasks' runs started or moved on, in one transaction (the agents' reports gathered, issue 33 ingest):
+   * `write` records the runs and answers, by task id, the moves that took effect (a repeated report moves
+   * nothing); each task's run statuses and the read model follow as runStarted and runStatusChanged would move
+   * them, one move a task. The tasks' customers are locked first, in id order.
+   */
+  async function runsMoved(
+    taskIds: readonly number[],
+    write: (tx: Executor) => Promise<ReadonlyMap<number, RunMove>>,
+  ): Promise<void> {
+    let touched = new Set<number>();
+    await transaction(async (tx) => {
+      touched = new Set();
+      const repo = createBackupStateRepo(tx);
+      await repo.lockCustomersOfTasks(taskIds);
+      const scope = { kind: 'tasks', taskIds } as const;
+      const before = taskIds.length > 0 ? await repo.taskStates(scope) : [];
+      const moves = await write(tx);
+      if (moves.size === 0) return;
+      const writes = createBackupStateWrites(tx);
+      const started = [...moves].filter(([, move]) => move.started).map(([id]) => id);
+      const schedules = await writes.schedulesOf(started);
+      await writes.moveRuns(
+        [...moves].map(([id, move]) => {
+          const schedule = schedules.get(id);
+          return {
+            id,
+            ...move,
+            nextRunAt: schedule ? expectedNextRun(schedule, now(), schedule.timeZone) : null,
+          };
+        }),
+      );
+      touched = await followReadModel(repo, before, await repo.taskStates(scope));
+    });
+    if (touched.size > 0) deps.onMachinesChanged?.([...touched]);
+  }
+
   return {
+    runsMoved,
     /** Adds a task to a machine; null when the machine does not exist. */
     async createTask(task: NewTask): Promise<number | null> {
       let id: number | null = null;

@@ -69,7 +69,7 @@ beforeAll(async () => {
   agentEvents = createAgentEventService({
     repo: createAgentEventsRepo(db),
     backupState,
-    runEnded: notifications.runEnded,
+    runsEnded: notifications.runsEnded,
     now,
   });
 });

@@ -116,6 +116,61 @@ function mailsFor(
   return recipients.map((r) => ({ eventKey: `${event}:${r.userId}`, customerId, kind, recipient: r.email, message }));
 }
 
+/** A task's run that ended (runEnded). */
+interface EndedRun {
+  actionId: number;
+  taskId: number;
+  status: string;
+  finishedAt: Date;
+  failureMessage: string | null;
+}
+
+/** Which subscribers a task's mail goes to, how it is keyed (per recipient), and its kind. */
+interface TaskMail {
+  subscription: NotificationKind;
+  event: string;
+  kind: NotificationMailKind;
+}
+
+/**
+ * Queues mails about many tasks inside `tx`, each item's to its machine's subscribers of its subscription (the gone
+ * tasks left out): the tasks, their machines' recipients per subscription, and the mails, in a few statements.
+ */
+async function queueManyTaskMails<T extends { taskId: number }>(
+  tx: Executor,
+  items: readonly T[],
+  mailOf: (item: T) => TaskMail,
+  message: (item: T, context: TaskContext, taskPath: string) => MailToQueue['message'],
+): Promise<number> {
+  if (items.length === 0) return 0;
+  const repo = createNotificationsRepo(tx);
+  const contexts = await repo.taskContexts(items.map((item) => item.taskId));
+  const machines = new Map([...contexts.values()].map(({ machine }) => [machine.id, machine]));
+  const recipients = new Map<NotificationKind, Map<number, Recipient[]>>();
+  for (const subscription of new Set(items.map((item) => mailOf(item).subscription))) {
+    recipients.set(subscription, await repo.machinesRecipients(subscription, [...machines.values()]));
+  }
+  const mails = items.flatMap((item) => {
+    const context = contexts.get(item.taskId);
+    if (!context) return [];
+    const mail = mailOf(item);
+    const taskPath = taskUrl('customer', { machineId: context.machine.id, taskId: item.taskId });
+    return mailsFor(
+      recipients.get(mail.subscription)?.get(context.machine.id) ?? [],
+      mail.event,
+      context.machine.customerId,
+      mail.kind,
+      message(item, context, taskPath),
+    );
+  });
+  // A statement's parameters are limited (65,535): a batch over customers with many admins goes in parts.
+  let queued = 0;
+  for (let i = 0; i < mails.length; i += MAILS_PER_STATEMENT) {
+    queued += await enqueueMails(tx, mails.slice(i, i + MAILS_PER_STATEMENT));
+  }
+  return queued;
+}
+
 /** What a task's mails read of it: its name and machine (NotificationsRepo.taskContext). */
 type TaskContext = NonNullable<Awaited<ReturnType<NotificationsRepo['taskContext']>>>;
 
@@ -123,20 +178,17 @@ type TaskContext = NonNullable<Awaited<ReturnType<NotificationsRepo['taskContext
  * Queues a mail about one task to the machine's subscribers of `subscription`, inside `tx`; nothing when the task
  * is gone. `event` keys the mail per recipient, so a repeated event is queued once.
  */
-async function queueTaskMails(
+function queueTaskMails(
   tx: Executor,
   taskId: number,
-  mail: { subscription: NotificationKind; event: string; kind: NotificationMailKind },
+  mail: TaskMail,
   message: (context: TaskContext, taskPath: string) => MailToQueue['message'],
 ): Promise<number> {
-  const repo = createNotificationsRepo(tx);
-  const context = await repo.taskContext(taskId);
-  if (!context) return 0;
-  const taskPath = taskUrl('customer', { machineId: context.machine.id, taskId });
-  const recipients = await repo.machineRecipients(mail.subscription, context.machine);
-  return enqueueMails(
+  return queueManyTaskMails(
     tx,
-    mailsFor(recipients, mail.event, context.machine.customerId, mail.kind, message(context, taskPath)),
+    [{ taskId }],
+    () => mail,
+    (_, context, taskPath) => message(context, taskPath),
   );
 }
 
@@ -154,31 +206,40 @@ const MAILS_PER_STATEMENT = 2_000;
 export function createNotificationEvents(deps: { db: Db; now?: () => Date }) {
   const now = deps.now ?? (() => new Date());
 
-  return {
-    /** A task run ended FAILED or FINISHED_WARNINGS; `tx` is the transaction that recorded it. */
-    async runEnded(
-      tx: Executor,
-      run: { actionId: number; taskId: number; status: string; finishedAt: Date; failureMessage: string | null },
-    ): Promise<number> {
-      const { status } = run;
-      if (status !== 'FAILED' && status !== 'FINISHED_WARNINGS') return 0;
-      const failed = status === 'FAILED';
-      const mail = {
-        subscription: failed ? ('runFailed' as const) : ('runWarnings' as const),
-        event: `${failed ? 'run-failed' : 'run-warnings'}:${run.actionId}`,
-        kind: failed ? ('RUN_FAILED' as const) : ('RUN_WARNINGS' as const),
-      };
-      return queueTaskMails(tx, run.taskId, mail, (context, taskPath) =>
+  function runsEnded(tx: Executor, runs: readonly EndedRun[]): Promise<number> {
+    const alerted = runs.filter(
+      (run): run is EndedRun & { status: 'FAILED' | 'FINISHED_WARNINGS' } =>
+        run.status === 'FAILED' || run.status === 'FINISHED_WARNINGS',
+    );
+    return queueManyTaskMails(
+      tx,
+      alerted,
+      (run) => {
+        const failed = run.status === 'FAILED';
+        return {
+          subscription: failed ? 'runFailed' : 'runWarnings',
+          event: `${failed ? 'run-failed' : 'run-warnings'}:${run.actionId}`,
+          kind: failed ? 'RUN_FAILED' : 'RUN_WARNINGS',
+        };
+      },
+      (run, context, taskPath) =>
         NOTIFICATION_MAILS.runEnded({
-          status,
+          status: run.status,
           taskName: context.taskName,
           machineName: context.machine.name,
           finishedAt: run.finishedAt,
           failureMessage: run.failureMessage,
           taskPath,
         }),
-      );
-    },
+    );
+  }
+
+  return {
+    /**
+     * Task runs ended (many agents' reports stored together, issue 33); the FAILED and FINISHED_WARNINGS ones are
+     * mailed, in a few statements for the lot. `tx` is the transaction that recorded them.
+     */
+    runsEnded,
 
     /**
      * A busy run was marked stalled (issue 29), alerted like a failed run: to those who get failed-run mails.
@@ -258,36 +319,23 @@ export function createNotificationEvents(deps: { db: Db; now?: () => Date }) {
      * Scheduled runs expected at `expectedAt` were marked missed (a batch of the missed-run job); `tx` is the
      * transaction that marked them. Three statements for the batch: the tasks, their machines' recipients, the mails.
      */
-    async tasksMissed(tx: Executor, missed: readonly { taskId: number; expectedAt: Date }[]): Promise<number> {
-      const repo = createNotificationsRepo(tx);
-      const contexts = await repo.taskContexts(missed.map((m) => m.taskId));
-      const machines = new Map([...contexts.values()].map(({ machine }) => [machine.id, machine]));
-      const recipients = await repo.machinesRecipients('runMissed', [...machines.values()]);
-      const mails = missed.flatMap(({ taskId, expectedAt }) => {
-        const context = contexts.get(taskId);
-        if (!context) return [];
-        const message = NOTIFICATION_MAILS.runMissed({
-          taskName: context.taskName,
-          machineName: context.machine.name,
-          expectedAt,
-          taskPath: taskUrl('customer', { machineId: context.machine.id, taskId }),
-        });
-        const event = `missed:${taskId}:${expectedAt.toISOString()}`;
-        return mailsFor(
-          recipients.get(context.machine.id) ?? [],
-          event,
-          context.machine.customerId,
-          'RUN_MISSED',
-          message,
-        );
-      });
-      // A statement's parameters are limited (65,535): a batch over customers with many admins goes in parts.
-      let queued = 0;
-      for (let i = 0; i < mails.length; i += MAILS_PER_STATEMENT) {
-        queued += await enqueueMails(tx, mails.slice(i, i + MAILS_PER_STATEMENT));
-      }
-      return queued;
-    },
+    tasksMissed: (tx: Executor, missed: readonly { taskId: number; expectedAt: Date }[]): Promise<number> =>
+      queueManyTaskMails(
+        tx,
+        missed,
+        ({ taskId, expectedAt }) => ({
+          subscription: 'runMissed',
+          event: `missed:${taskId}:${expectedAt.toISOString()}`,
+          kind: 'RUN_MISSED',
+        }),
+        ({ expectedAt }, context, taskPath) =>
+          NOTIFICATION_MAILS.runMissed({
+            taskName: context.taskName,
+            machineName: context.machine.name,
+            expectedAt,
+            taskPath,
+          }),
+      ),
 
     /**
      * A package's usage or quota may have changed: when its level (under, near, over its quota) rose since
