@@ -22,6 +22,7 @@ import {
   DESCRIPTORS,
   FD_RESERVE,
   LAUNCHER,
+  ROUND_TRIP_RUN,
   SERVER_ENTRY,
   type Simulator,
   simulatorStats,
@@ -130,16 +131,7 @@ async function roundTrip(
     const ticksBefore = machineTicks();
     const cpuBefore = instances.map((i) => cpuSeconds(i.pid));
     const started = performance.now();
-    const result = await browsers.request(
-      {
-        op: 'run',
-        rate: FLEET.rate,
-        warmupMs: FLEET.warmupSeconds * 1000,
-        durationMs: FLEET.seconds * 1000,
-        timeoutMs: 20_000,
-      },
-      'result',
-    );
+    const result = await browsers.request(ROUND_TRIP_RUN, 'result');
     const elapsed = (performance.now() - started) / 1000;
     const ticksAfter = machineTicks();
     const texts = result.texts.slice(0, 5).join('; ');

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { connect, ROOT } from '../dashboard/common.js';
 import type { AgentCommand, AgentReport, AgentStats } from './agents.js';
+import type { BrowserCommand } from './browsers.js';
 import { FLEET, sleep } from './common.js';
 
 const NOFILE = 65_536;
@@ -86,6 +87,15 @@ export function child<Command, Report extends { op: string }>(script: string): C
 }
 
 export type Simulator = Child<AgentCommand, AgentReport>;
+
+/** The round trip's open-loop run as the settings ask for it, each command awaited as long as a browser would (20 s). */
+export const ROUND_TRIP_RUN: Extract<BrowserCommand, { op: 'run' }> = {
+  op: 'run',
+  rate: FLEET.rate,
+  warmupMs: FLEET.warmupSeconds * 1000,
+  durationMs: FLEET.seconds * 1000,
+  timeoutMs: 20_000,
+};
 
 export async function simulatorStats(simulators: Simulator[]): Promise<AgentStats> {
   const reports = await Promise.all(simulators.map((s) => s.request({ op: 'stats' }, 'stats')));

@@ -45,6 +45,7 @@ import {
   DESCRIPTORS,
   FD_RESERVE,
   onlineMachines,
+  ROUND_TRIP_RUN,
   SERVER_ENTRY,
   type Simulator,
   simulatorStats,
@@ -404,16 +405,7 @@ async function roundTrip(simulators: Simulator[], server: Server, agents: number
     const processesBefore = allCpuSeconds();
     const ticksBefore = machineTicks();
     const runStarted = performance.now();
-    const result = await browsers.request(
-      {
-        op: 'run',
-        rate: FLEET.rate,
-        warmupMs: FLEET.warmupSeconds * 1000,
-        durationMs: FLEET.seconds * 1000,
-        timeoutMs: 20_000,
-      },
-      'result',
-    );
+    const result = await browsers.request(ROUND_TRIP_RUN, 'result');
     const elapsed = (performance.now() - runStarted) / 1000;
     const probes = await probe.stop();
     const ticksAfter = machineTicks();
