@@ -12,6 +12,7 @@ import { Answers } from '../answers.js';
 import { connect, ms, ROOT, summarise, table } from '../dashboard/common.js';
 import type { RunningServer } from '../server-process.js';
 import type { SoakAgentCommand, SoakAgentReport, SoakAgentStats } from './agents.js';
+import { growth, MAX_GROWTH, steadyWindows } from './windows.js';
 
 // The fleet's seeder, processes and settings on this benchmark's own database (read when they are imported).
 const databaseUrl = process.env.BENCH_SOAK_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/portal_soak';
@@ -41,8 +42,6 @@ const SOAK = {
   thinkMs: count('BENCH_SOAK_THINK_MS', 1_000),
   workers: count('BENCH_SOAK_WORKERS', 2),
 };
-/** The issue's target: RSS and the dashboard's p99 flat, growth under 10 % from the first steady window to the last. */
-const MAX_GROWTH = 0.1;
 const answers = new Answers();
 
 interface Sample {
@@ -97,13 +96,6 @@ function loadDashboard(instances: RunningServer[], cookies: string[], latencies:
   };
 }
 
-/** The growth of a window's figure over the first window's; `figure` of the samples of a window. */
-function growth(samples: Sample[], figure: (window: Sample[]) => number): { first: number; last: number } {
-  const steady = samples.filter((s) => s.at >= SOAK.warmupSeconds);
-  const size = Math.max(1, Math.floor(steady.length / 4));
-  return { first: figure(steady.slice(0, size)), last: figure(steady.slice(-size)) };
-}
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 function report(samples: Sample[], instances: number): boolean {
@@ -141,35 +133,27 @@ function report(samples: Sample[], instances: number): boolean {
       }),
     ]),
   );
-  const steady = samples.filter((s) => s.at >= SOAK.warmupSeconds).length;
-  const size = Math.max(1, Math.floor(steady / 4));
-  if (steady < 2) {
-    console.log(`Too few steady samples (${steady}): the run must last past the warm-up by two samples.`);
+  const windows = steadyWindows(samples, SOAK.warmupSeconds);
+  if (!windows) {
+    console.log('Too few steady samples: the run must last two samples past the warm-up.');
     return false;
   }
   console.log(
-    `\nFirst steady window: the ${size} sample(s) from ${SOAK.warmupSeconds} s; last window: the last ${size} (medians of RSS, p99 of every dashboard call in the window)`,
+    `\nFirst steady window: the ${windows.first.length} sample(s) from ${SOAK.warmupSeconds} s of ${windows.steady} after the warm-up; last window: the last ${windows.last.length} (medians of RSS, p99 of every dashboard call in the window)`,
   );
   const rows: string[][] = [];
   let ok = true;
-  const judge = (what: string, g: { first: number; last: number }, unit: (v: number) => string) => {
-    const grew = g.last / g.first - 1;
-    const flat = grew < MAX_GROWTH;
+  const judge = (what: string, figure: (window: Sample[]) => number, unit: (v: number) => string) => {
+    const first = figure(windows.first);
+    const last = figure(windows.last);
+    const { grew, flat } = growth(first, last);
     ok &&= flat;
-    rows.push([what, unit(g.first), unit(g.last), `${(100 * grew).toFixed(1)} %`, flat ? 'ok' : 'MISSED']);
+    rows.push([what, unit(first), unit(last), `${(100 * grew).toFixed(1)} %`, flat ? 'ok' : 'MISSED']);
   };
   for (let i = 0; i < instances; i++) {
-    judge(
-      `RSS instance ${letters[i]} MB`,
-      growth(samples, (w) => median(w.map((s) => s.rss[i] ?? 0))),
-      mb,
-    );
+    judge(`RSS instance ${letters[i]} MB`, (w) => median(w.map((s) => s.rss[i] ?? 0)), mb);
   }
-  judge(
-    'dashboard p99 ms',
-    growth(samples, (w) => summarise(w.flatMap((s) => s.dashboard)).p99),
-    ms,
-  );
+  judge('dashboard p99 ms', (w) => summarise(w.flatMap((s) => s.dashboard)).p99, ms);
   console.log(table([['figure', 'first window', 'last window', 'growth', `< ${100 * MAX_GROWTH} %`], ...rows]));
   return ok;
 }
@@ -190,6 +174,12 @@ async function main(): Promise<void> {
   let totals: Pick<SoakAgentStats, 'runsFinished' | 'runsStarted'> = { runsFinished: 0, runsStarted: 0 };
   try {
     for (let i = 0; i < SOAK.instances; i++) instances.push(await startInstance(SOAK.port + i, databaseUrl, answers));
+    // Signed in before the agents come: the sign-in is not what is measured.
+    const cookies: string[] = [];
+    for (let b = 0; b < SOAK.browsers; b++) {
+      const base = (instances[b % instances.length] as RunningServer).url;
+      cookies.push((await signIn(base, providerAdminEmail(b + 1), undefined, databaseUrl)).cookie);
+    }
     // Machine id → instance (round robin) and simulator.
     const opened = await Promise.all(
       simulators.map((s, w) => {
@@ -210,11 +200,6 @@ async function main(): Promise<void> {
     console.log(
       `${opened.reduce((n, o) => n + o.ready, 0)} agents ready in ${Math.max(...opened.map((o) => o.seconds)).toFixed(1)} s; ${online} machines online`,
     );
-    const cookies: string[] = [];
-    for (let b = 0; b < SOAK.browsers; b++) {
-      const base = (instances[b % instances.length] as RunningServer).url;
-      cookies.push((await signIn(base, providerAdminEmail(b + 1), undefined, databaseUrl)).cookie);
-    }
 
     const latencies: number[] = [];
     const stopDashboard = loadDashboard(instances, cookies, latencies);
