@@ -115,7 +115,7 @@ function simulatedBackup(runMs: number) {
 class SoakAgent {
   private socket: WebSocket | null = null;
   private readonly queue: AgentToServer[] = [];
-  private inFlight: { kind: AgentToServer['type']; sentAt: number } | null = null;
+  private inFlight: { event: AgentToServer; sentAt: number } | null = null;
   private sequence = 0;
   private draining = false;
   readonly scheduler: Scheduler;
@@ -169,9 +169,14 @@ class SoakAgent {
       socket.on('close', (code, reason) => {
         if (!ready) return resolve(false);
         stats.ready -= 1;
+        this.socket = null;
         if (this.draining) return;
         stats.unexpectedCloses += 1;
         noteError(`machine ${this.id}: closed by the server (${code} ${reason.toString()})`);
+        // As the agent does: back after its back-off, the event not acknowledged sent again first.
+        if (this.inFlight) this.queue.unshift(this.inFlight.event);
+        this.inFlight = null;
+        void sleep(reconnectDelayMs(1)).then(() => this.open());
       });
       socket.on('open', () => socket.send(agentConnectFrame(this.id, AGENT_CHANNEL.heartBeatMs)));
       socket.on('message', (data: Buffer) => {
@@ -218,7 +223,7 @@ class SoakAgent {
       return;
     }
     this.sequence += 1;
-    this.inFlight = { kind: event.type, sentAt: performance.now() };
+    this.inFlight = { event, sentAt: performance.now() };
     this.socket.send(
       stompFrame('SEND', { destination: AGENT_CHANNEL.events, receipt: `e-${this.sequence}` }, JSON.stringify(event)),
     );
@@ -230,7 +235,7 @@ class SoakAgent {
     if (done) {
       stats.eventsAcknowledged += 1;
       stats.receiptMs.push(performance.now() - done.sentAt);
-      if (done.kind === 'runFinished') stats.runsFinished += 1;
+      if (done.event.type === 'runFinished') stats.runsFinished += 1;
     }
     this.sendNext();
   }
