@@ -64,7 +64,8 @@ export function startInstance(port: number, databaseUrl: string, answers: Answer
       ...(FLEET.handshakesMax ? { AGENT_HANDSHAKES_MAX: FLEET.handshakesMax } : {}),
     },
     dataDirPrefix: 'portal-bench-instance-',
-    startSeconds: 60,
+    // Several instances starting on a busy two-core machine have taken over a minute each.
+    startSeconds: 180,
     pollMs: 200,
     answers,
   });
