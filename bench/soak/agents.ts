@@ -117,6 +117,8 @@ class SoakAgent {
   private readonly queue: AgentToServer[] = [];
   private inFlight: { event: AgentToServer; sentAt: number } | null = null;
   private sequence = 0;
+  /** Runs started whose end is not acknowledged yet: the hello names them, so the portal keeps them open. */
+  private readonly unfinished = new Set<string>();
   private draining = false;
   readonly scheduler: Scheduler;
 
@@ -184,7 +186,11 @@ class SoakAgent {
         if (!frame) return;
         if (frame.command === 'CONNECTED') {
           socket.send(stompFrame('SUBSCRIBE', { id: 'sub-0', destination: AGENT_CHANNEL.commands, ack: 'auto' }));
-          const hello = { ...agentHello(this.id), name: `soak-machine-${this.id}` };
+          const hello = {
+            ...agentHello(this.id),
+            name: `soak-machine-${this.id}`,
+            runningRunKeys: [...this.unfinished],
+          };
           socket.send(
             stompFrame('SEND', { destination: AGENT_CHANNEL.events, receipt: 'hello' }, JSON.stringify(hello)),
           );
@@ -208,7 +214,10 @@ class SoakAgent {
   }
 
   private emit(event: AgentToServer): void {
-    if (event.type === 'runStarted') stats.runsStarted += 1;
+    if (event.type === 'runStarted') {
+      stats.runsStarted += 1;
+      this.unfinished.add(event.runKey);
+    }
     if (event.type === 'messages' && event.messages.some((m) => m.text.startsWith('A scheduled run was skipped'))) {
       stats.runsSkipped += 1;
     }
@@ -235,7 +244,10 @@ class SoakAgent {
     if (done) {
       stats.eventsAcknowledged += 1;
       stats.receiptMs.push(performance.now() - done.sentAt);
-      if (done.event.type === 'runFinished') stats.runsFinished += 1;
+      if (done.event.type === 'runFinished') {
+        stats.runsFinished += 1;
+        this.unfinished.delete(done.event.runKey);
+      }
     }
     this.sendNext();
   }
