@@ -4,6 +4,7 @@
 //
 //   npx tsx bench/dashboard/load.ts               build (unless BENCH_BUILD=0), start the server, measure
 //   npx tsx bench/dashboard/load.ts --bare-only   only the bare SQL half (no server)
+//   npx tsx bench/dashboard/short.ts              the short form: a small seed of its own, a few seconds of load
 //
 // Each user gets a fixed, seeded sequence of tab visits; the HTTP and the bare half replay the same
 // sequences, and the HTTP answers' totals and row ids are compared with the bare query's. Every HTTP answer is
@@ -40,8 +41,17 @@ type Kind = 'list' | 'counts';
 
 /** Issue 33 item 5 (issue 14 asked 100 and 30 ms): p99 of each call through the server, 20 users back to back. */
 const TARGET_P99: Record<Audience, number> = { provider: 50, customer: 20, reseller: 100 };
+/**
+ * `--short` (short.ts; the form the tests run on a small seed, on a machine shared with other tests): no p99 target,
+ * and each call's HTTP median may be SHORT_MAX_HTTP_OVER_BARE_P50 times the bare SQL's. On 1,000 machines every bare
+ * call takes a millisecond or two, so the server's fixed cost per request (HTTP, JSON, scheduling on a busy machine)
+ * weighs several times what it does on the full seed; the margin catches gross regressions (a statement per row,
+ * several more round trips per request), not the last 50 %: the full seed's run measures the 1.5.
+ */
+const SHORT = process.argv.includes('--short');
+const SHORT_MAX_HTTP_OVER_BARE_P50 = 8;
 /** Issue 33 item 5: the median of each call through the server at most this many times the bare SQL's. */
-const MAX_HTTP_OVER_BARE_P50 = 1.5;
+const MAX_HTTP_OVER_BARE_P50 = SHORT ? SHORT_MAX_HTTP_OVER_BARE_P50 : 1.5;
 
 /** One call of a tab visit: its URL and the bare SQL of the same answer. */
 interface Call {
@@ -201,8 +211,6 @@ function machinesVisit(
     where.push(`m.status = $${values.length}`);
   }
   const whereSql = where.length > 0 ? `where ${where.join(' and ')}` : '';
-  const scopeSql = customerId === null ? '' : 'where m.customer_id = $1';
-  const scopeValues = customerId === null ? [] : [customerId];
   const path =
     tab === 'ownMachines'
       ? ROUTES.dashboard.ownMachines.build()
@@ -229,11 +237,17 @@ function machinesVisit(
       tab,
       kind: 'counts',
       path: countsPath,
+      // Every machine's pies come from the summary the database keeps (machine_status_counts), as the server's do.
       sql: [
-        {
-          text: `select task_status, status, count(*)::int as n from backup_machines m ${scopeSql} group by 1, 2`,
-          values: scopeValues,
-        },
+        customerId === null
+          ? {
+              text: 'select task_status, status, sum(n)::int as n from machine_status_counts group by 1, 2 having sum(n) <> 0',
+              values: [],
+            }
+          : {
+              text: 'select task_status, status, count(*)::int as n from backup_machines m where m.customer_id = $1 group by 1, 2',
+              values: [customerId],
+            },
       ],
     },
   };
@@ -573,7 +587,7 @@ function printRows(title: string, list: Row[]): boolean {
     const p99 = r.http?.p99 ?? Number.NaN;
     const ratio = r.http ? r.http.p50 / r.bare.p50 : Number.NaN;
     const misses = [
-      ...(p99 > target ? ['p99'] : []),
+      ...(p99 > target && !SHORT ? ['p99'] : []),
       ...(ratio > MAX_HTTP_OVER_BARE_P50 ? [`${MAX_HTTP_OVER_BARE_P50}x`] : []),
     ];
     const pass = r.http ? (misses.length === 0 ? 'ok' : `MISSED ${misses.join(', ')}`) : '-';
@@ -590,7 +604,7 @@ function printRows(title: string, list: Row[]): boolean {
       ms(r.bare.p99),
       ms(r.bare.max),
       Number.isNaN(ratio) ? '-' : `${ratio.toFixed(2)}x`,
-      `${target}`,
+      SHORT ? '-' : `${target}`,
       pass,
     ];
   });
@@ -762,7 +776,7 @@ async function main(): Promise<void> {
     'Latency in ms per call (20 concurrent users; http = through the server, bare = pg pool):',
     rows(bareSamples, httpSamples),
   );
-  if (audiences.includes('customer')) {
+  if (audiences.includes('customer') && !SHORT) {
     printRows(
       'Largest customer only (bench-customer-01, 2,000 machines):',
       rows(bareSamples, httpSamples, (s) => s.audience === 'customer' && s.seat === 1),
@@ -780,8 +794,8 @@ async function main(): Promise<void> {
     console.log(`HTTP ${answers.statusLine()}`);
     console.log(
       ok
-        ? `\nAll p99 targets met, every call's HTTP median within ${MAX_HTTP_OVER_BARE_P50}x the bare SQL's.`
-        : `\nSome targets MISSED (see above: p99 over its target, or the HTTP median over ${MAX_HTTP_OVER_BARE_P50}x the bare SQL's).`,
+        ? `\nAll targets met: ${SHORT ? '' : 'every p99 under its target, '}every call's HTTP median within ${MAX_HTTP_OVER_BARE_P50}x the bare SQL's.`
+        : `\nSome targets MISSED (see above: ${SHORT ? '' : 'p99 over its target, or '}the HTTP median over ${MAX_HTTP_OVER_BARE_P50}x the bare SQL's).`,
     );
     if (!ok) process.exitCode = 1;
   }

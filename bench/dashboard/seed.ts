@@ -1220,7 +1220,7 @@ async function loadTasks(plan: Plan, taskClient: pg.Client, actionClient: pg.Cli
 async function loadMachines(client: pg.Client, plan: Plan): Promise<void> {
   const rng = plan.rng;
   const now = plan.now.getTime();
-  // The trigger copies each assigned user's full name onto the machine.
+  // The triggers copy each assigned user's full name onto the machine and count it in machine_status_counts.
   await copyInto(
     client,
     'backup_machines',
@@ -1469,6 +1469,13 @@ export async function verify(client: pg.Client, options: { full?: boolean } = {}
       'tasks whose number of backup runs differs from their BACKUP_RUN actions',
       `select count(*) from backup_tasks t left join (select backup_task_id, count(*) as n from task_actions
         where type = 'BACKUP_RUN' group by 1) a on a.backup_task_id = t.id where t.number_of_backup_runs <> coalesce(a.n, 0)`,
+    ],
+    [
+      '(task status, machine status) pairs whose machine_status_counts sums differ from a recount of the machines',
+      `select count(*) from (select task_status, status, count(*)::int as n from backup_machines group by 1, 2) m
+        full join (select task_status, status, sum(n)::int as n from machine_status_counts group by 1, 2
+                    having sum(n) <> 0) s using (task_status, status)
+        where m.n is distinct from s.n`,
     ],
     [
       'actions whose task or machine is missing or differs',

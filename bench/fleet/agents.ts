@@ -4,17 +4,23 @@
 // answer tree requests with an empty listing); `bare` sockets only open a WebSocket and stay idle. With `keep`
 // (the restart storm), an agent comes back as apps/agent does: after a service restart close within the restart
 // jitter, after a refused or failed attempt (503 from the portal's admission control, a portal not listening yet)
-// with the domain's full-jitter back-off.
+// with the domain's full-jitter back-off. With `runs` (the restart storm) an agent also runs its tasks as apps/agent does:
+// the agent's own scheduler (apps/agent/src/scheduler.ts) on the task list the portal sends, runs that go on while
+// the socket is down, and an outbox that keeps their events until the portal acknowledged each one (hello first,
+// with the runs the agent still accounts for). Every run an agent started is kept in a ledger that the orchestrator
+// compares with the database.
 import {
   AGENT_CHANNEL,
   type AgentToServer,
   reconnectDelayMs,
   restartReconnectDelayMs,
+  runOutcomeOfResticExit,
   SERVICE_RESTART_CLOSE,
   type ServerToAgent,
 } from '@portal/domain';
-import { agentHello } from '@portal/domain/testing/agent-task';
+import { agentHello, halfwayProgress } from '@portal/domain/testing/agent-task';
 import { WebSocket } from 'ws';
+import { type BackupFunction, Scheduler } from '../../apps/agent/src/scheduler.js';
 import { agentConnectFrame } from './common.js';
 import { HEART_BEAT, readFrame, stompFrame } from './stomp.js';
 
@@ -31,10 +37,30 @@ export type AgentCommand =
        * (the memory half); `always`: also opened again whenever the server closes it (the restart storm).
        */
       keep?: 'retry' | 'always' | undefined;
+      /** With `keep: 'always'`: the agents run their tasks, each run this long (see RunningAgent). */
+      runs?: { runMs: number } | undefined;
     }
   | { op: 'close'; above: number }
   | { op: 'stats' }
+  /** Every agent with runs starts its first task now (run now), and the answer comes once each start is acknowledged. */
+  | { op: 'startRuns'; timeoutMs: number }
+  /** No new runs: the running ones finish, the outboxes are delivered (within timeoutMs), then the ledger. */
+  | { op: 'settle'; timeoutMs: number }
   | { op: 'exit' };
+
+/** A run as the agent that ran it knows it: what it reported, and when the portal acknowledged each report. */
+export interface LedgerRun {
+  machineId: number;
+  runKey: string;
+  taskId: number;
+  manual: boolean;
+  startedAt: string;
+  /** When the portal acknowledged the runStarted (ms since the epoch), or null. */
+  startAcknowledgedAt: number | null;
+  status: string | null;
+  finishedAt: string | null;
+  finishAcknowledgedAt: number | null;
+}
 
 export interface AgentStats {
   open: number;
@@ -54,7 +80,9 @@ export interface AgentStats {
 export type AgentReport =
   | { op: 'opened'; ready: number; failed: number; seconds: number; errors: string[] }
   | { op: 'closed'; open: number }
-  | ({ op: 'stats' } & AgentStats);
+  | ({ op: 'stats' } & AgentStats)
+  | { op: 'runsStarted'; started: number; acknowledged: number }
+  | { op: 'settled'; runs: LedgerRun[]; undelivered: number };
 
 const OPEN_TIMEOUT_MS = 120_000;
 
@@ -93,7 +121,151 @@ const noteError = (text: string) => {
 };
 
 /** The hello of a fleet machine: a fresh agent's, under the fleet's own name. */
-const helloOf = (id: number): AgentToServer => ({ ...agentHello(id), name: `fleet-machine-${id}` });
+const helloOf = (id: number): AgentToServer => ({
+  ...agentHello(id),
+  name: `fleet-machine-${id}`,
+  runningRunKeys: runningAgents.get(id)?.accountedRunKeys() ?? [],
+});
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A backup that takes `runMs` (half of it, a progress report) unless cancelled, and succeeds. Its second half starts
+ * only once the agent has seen the portal restart, so that every run started before the restart is still going then,
+ * however slowly a loaded machine acknowledged its start.
+ */
+const pretendBackup =
+  (runMs: number, restartSeen: Promise<void>): BackupFunction =>
+  async (_task, runKey, emit, signal) => {
+    const half = (resolve: (value: unknown) => void) => {
+      const timer = setTimeout(resolve, runMs / 2);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve(null);
+      });
+    };
+    await new Promise(half);
+    if (!signal.aborted) emit(halfwayProgress(runKey));
+    await Promise.race([restartSeen, new Promise((resolve) => signal.addEventListener('abort', resolve))]);
+    await new Promise(half);
+    return {
+      type: 'runFinished',
+      runKey,
+      ...runOutcomeOfResticExit(0, signal.aborted),
+      finishedAt: new Date().toISOString(),
+      failureMessage: null,
+      snapshotId: null,
+      bytesAdded: null,
+      bytesTotal: null,
+    };
+  };
+
+/**
+ * The part of an agent that outlives its sockets (runs mode): apps/agent's scheduler on the portal's task list, and
+ * an outbox delivered one event at a time, each removed only once the portal acknowledged it (apps/agent's outbox
+ * without its file).
+ */
+class RunningAgent {
+  readonly scheduler: Scheduler;
+  readonly outbox: AgentToServer[] = [];
+  readonly ledger = new Map<string, LedgerRun>();
+  /** The socket whose hello was acknowledged, while it is open. */
+  socket: WebSocket | null = null;
+  /** The receipt the outbox's head was sent with, until acknowledged or the socket is gone. */
+  awaiting: string | null = null;
+  sequence = 0;
+  firstTaskId: number | null = null;
+  /** Resolves at the first service restart close. */
+  sawRestart: () => void = () => {};
+
+  constructor(
+    readonly id: number,
+    runMs: number,
+  ) {
+    const restartSeen = new Promise<void>((resolve) => {
+      this.sawRestart = resolve;
+    });
+    this.scheduler = new Scheduler({
+      backup: pretendBackup(runMs, restartSeen),
+      emit: (event) => this.emit(event),
+    });
+  }
+
+  emit(event: AgentToServer): void {
+    if (event.type === 'runStarted') {
+      this.ledger.set(event.runKey, {
+        machineId: this.id,
+        runKey: event.runKey,
+        taskId: event.taskId,
+        manual: event.manual,
+        startedAt: event.startedAt,
+        startAcknowledgedAt: null,
+        status: null,
+        finishedAt: null,
+        finishAcknowledgedAt: null,
+      });
+    } else if (event.type === 'runFinished') {
+      const run = this.ledger.get(event.runKey);
+      if (run) {
+        run.status = event.status;
+        run.finishedAt = event.finishedAt;
+      }
+    }
+    this.outbox.push(event);
+    this.pump();
+  }
+
+  /** apps/agent's accountedRunKeys: the runs going now and those with events still to deliver. */
+  accountedRunKeys(): string[] {
+    const keys = new Set<string>();
+    for (const run of this.ledger.values())
+      if (this.scheduler.runKeyOf(run.taskId) === run.runKey) keys.add(run.runKey);
+    for (const event of this.outbox) if ('runKey' in event && typeof event.runKey === 'string') keys.add(event.runKey);
+    return [...keys];
+  }
+
+  tasks(message: Extract<ServerToAgent, { type: 'tasks' }>): void {
+    this.scheduler.setTasks(message.tasks, message.timeZone);
+    this.firstTaskId = message.tasks[0]?.id ?? null;
+  }
+
+  online(socket: WebSocket): void {
+    this.socket = socket;
+    this.awaiting = null;
+    this.pump();
+  }
+
+  offline(socket: WebSocket): void {
+    if (this.socket !== socket) return;
+    this.socket = null;
+    this.awaiting = null;
+  }
+
+  pump(): void {
+    const head = this.outbox[0];
+    if (!head || !this.socket || this.awaiting || this.socket.readyState !== WebSocket.OPEN) return;
+    this.sequence += 1;
+    this.awaiting = `run-${this.sequence}`;
+    this.socket.send(
+      stompFrame('SEND', { destination: AGENT_CHANNEL.events, receipt: this.awaiting }, JSON.stringify(head)),
+    );
+  }
+
+  acknowledged(receipt: string): void {
+    if (receipt !== this.awaiting) return;
+    this.awaiting = null;
+    const head = this.outbox.shift();
+    if (head?.type === 'runStarted' || head?.type === 'runFinished') {
+      const run = this.ledger.get(head.runKey);
+      if (run && head.type === 'runStarted') run.startAcknowledgedAt = Date.now();
+      if (run && head.type === 'runFinished') run.finishAcknowledgedAt = Date.now();
+    }
+    this.pump();
+  }
+}
+
+/** Runs mode: each machine's agent state, by machine id. */
+const runningAgents = new Map<number, RunningAgent>();
 
 /**
  * Opens one socket; resolves true once it is ready (bare: open; agent: the hello's RECEIPT). With `retried` (keep
@@ -128,6 +300,8 @@ function openOne(
     socket.on('unexpected-response', (_request, response) => settle(false, `upgrade refused (${response.statusCode})`));
     socket.on('error', (error) => settle(false, error.message));
     socket.on('close', (code, reason) => {
+      runningAgents.get(id)?.offline(socket);
+      if (code === SERVICE_RESTART_CLOSE.code) runningAgents.get(id)?.sawRestart();
       if (sims.get(id) === sim) sims.delete(id);
       if (sim.ready) {
         stats.ready -= 1;
@@ -160,17 +334,23 @@ function openOne(
             stompFrame('SEND', { destination: AGENT_CHANNEL.events, receipt: 'hello' }, JSON.stringify(helloOf(id))),
           );
           break;
-        case 'RECEIPT':
+        case 'RECEIPT': {
           stats.receipts += 1;
-          if (frame.headers.get('receipt-id') === 'hello' && !sim.ready) {
+          const receipt = frame.headers.get('receipt-id') ?? '';
+          if (receipt === 'hello' && !sim.ready) {
             sim.ready = true;
             stats.ready += 1;
+            runningAgents.get(id)?.online(socket);
             settle(true);
-          }
+          } else runningAgents.get(id)?.acknowledged(receipt);
           break;
-        case 'MESSAGE':
-          onCommand(socket, JSON.parse(frame.body) as ServerToAgent);
+        }
+        case 'MESSAGE': {
+          const message = JSON.parse(frame.body) as ServerToAgent;
+          if (message.type === 'tasks') runningAgents.get(id)?.tasks(message);
+          onCommand(socket, message);
           break;
+        }
         case 'ERROR':
           stats.errorFrames += 1;
           noteError(`machine ${id}: ERROR ${frame.headers.get('message') ?? ''}`);
@@ -198,8 +378,6 @@ function onCommand(socket: WebSocket, message: ServerToAgent): void {
     );
   }
 }
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Keep mode: opens the agent until it is ready, backing off after each failed attempt as apps/agent does
@@ -232,6 +410,7 @@ async function openAll(command: Extract<AgentCommand, { op: 'open' }>): Promise<
   let ready = 0;
   let failed = 0;
   if (command.keep) for (const id of command.ids) kept.add(id);
+  if (command.runs) for (const id of command.ids) runningAgents.set(id, new RunningAgent(id, command.runs.runMs));
   const lane = async () => {
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
       const ok = command.keep
@@ -248,6 +427,35 @@ async function openAll(command: Extract<AgentCommand, { op: 'open' }>): Promise<
     failed,
     seconds: (performance.now() - started) / 1000,
     errors: stats.errors.splice(0),
+  });
+}
+
+/** Runs mode: every agent runs its first task now; answers once each start was acknowledged (or at the timeout). */
+async function startRuns(timeoutMs: number): Promise<void> {
+  const keys: Array<{ agent: RunningAgent; runKey: string }> = [];
+  for (const agent of runningAgents.values()) {
+    const result = agent.firstTaskId === null ? null : agent.scheduler.startTask(agent.firstTaskId);
+    if (result?.ok) keys.push({ agent, runKey: result.runKey });
+    else noteError(`machine ${agent.id}: no run started (${result ? result.reason : 'no task list'})`);
+  }
+  const acknowledged = () => keys.filter(({ agent, runKey }) => agent.ledger.get(runKey)?.startAcknowledgedAt).length;
+  const deadline = Date.now() + timeoutMs;
+  while (acknowledged() < keys.length && Date.now() < deadline) await wait(100);
+  send({ op: 'runsStarted', started: keys.length, acknowledged: acknowledged() });
+}
+
+/** Runs mode: no new runs; the running ones finish and every outbox is delivered (or the timeout), then the ledger. */
+async function settleRuns(timeoutMs: number): Promise<void> {
+  const agents = [...runningAgents.values()];
+  const stopped = Promise.all(agents.map((agent) => agent.scheduler.stop()));
+  const deadline = Date.now() + timeoutMs;
+  await Promise.race([stopped, wait(timeoutMs)]);
+  const undelivered = () => agents.reduce((n, agent) => n + agent.outbox.length, 0);
+  while (undelivered() > 0 && Date.now() < deadline) await wait(100);
+  send({
+    op: 'settled',
+    runs: agents.flatMap((agent) => [...agent.ledger.values()]),
+    undelivered: undelivered(),
   });
 }
 
@@ -283,6 +491,12 @@ process.on('message', (command: AgentCommand) => {
       break;
     case 'close':
       void closeAbove(command.above);
+      break;
+    case 'startRuns':
+      void startRuns(command.timeoutMs);
+      break;
+    case 'settle':
+      void settleRuns(command.timeoutMs);
       break;
     case 'stats':
       stats.open = sims.size;

@@ -4,7 +4,10 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { WebSocket } from 'ws';
+import { AGENT_HANDSHAKES_DEFAULT } from '../../apps/server/src/features/live/admission.js';
 import { stompFrame } from './stomp.js';
+
+const WORKERS_DEFAULT = 4;
 
 /** A whole number from the environment, at least 1; anything else stops the benchmark at once. */
 export function count(name: string, fallback: number): number {
@@ -14,20 +17,29 @@ export function count(name: string, fallback: number): number {
   return Number(raw);
 }
 
+/**
+ * `run.ts --short` (CI, through short.db.test.ts): connect and leave, then the restart storm, 500 agents each, on a
+ * database of its own, in about a minute and a half.
+ */
+const SHORT = process.argv.includes('--short');
+
 /** Every setting of the fleet benchmark, from the environment (bench/README.md lists them). */
 /** Server instances (issue 33 item 3): more than one runs the fleet across instances (instances.ts) instead. */
 const instances = count('BENCH_FLEET_INSTANCES', 1);
 
 export const FLEET = {
-  databaseUrl: process.env.BENCH_FLEET_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/portal_fleet',
+  short: SHORT,
   instances,
   /** The Redis the instances share (their live channel: a pub/sub channel named after the database). */
   redisUrl: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',
+  databaseUrl: SHORT
+    ? process.env.BENCH_FLEET_SHORT_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/portal_fleet_short'
+    : process.env.BENCH_FLEET_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/portal_fleet',
   password: process.env.BENCH_PASSWORD || 'bench-password',
   /** The portal server's port; the bare server takes the next one, their inspectors the two after. */
   port: count('BENCH_FLEET_PORT', 18290),
-  /** Agents held at once in the memory half (target 1); with several instances, across them all. */
-  agents: count('BENCH_FLEET_AGENTS', instances > 1 ? 100_000 : 20_000),
+  /** Agents held at once in the memory half (target 1), or connecting and leaving (phase `leave`); with several instances, across them all. */
+  agents: count('BENCH_FLEET_AGENTS', SHORT ? 500 : instances > 1 ? 100_000 : 20_000),
   /** Agents connected during the round trip half (target 2). */
   roundTripAgents: count('BENCH_FLEET_RT_AGENTS', 5_000),
   /** Commands per second, open loop. */
@@ -38,18 +50,34 @@ export const FLEET = {
   /** Signed-in provider admin browsers sending the commands (each subscribed to its own machines). */
   browsers: count('BENCH_FLEET_BROWSERS', 50),
   /** Simulator processes holding the agents' sockets. */
-  workers: count('BENCH_FLEET_WORKERS', 4),
-  /** Connection attempts in flight per simulator process. */
-  concurrency: count('BENCH_FLEET_CONCURRENCY', 32),
+  workers: count('BENCH_FLEET_WORKERS', WORKERS_DEFAULT),
+  /**
+   * Connection attempts in flight per simulator process; by default all simulators together stay within the
+   * server's admission limit of agent handshakes, so the memory half's CPU per connect counts connects, not 503s
+   * and the heart-beats of agents waiting out their back-off (the restart storm is where refusals are measured).
+   */
+  concurrency: count(
+    'BENCH_FLEET_CONCURRENCY',
+    Math.max(
+      1,
+      Math.floor(
+        count('BENCH_FLEET_HANDSHAKES_MAX', AGENT_HANDSHAKES_DEFAULT) / count('BENCH_FLEET_WORKERS', WORKERS_DEFAULT),
+      ),
+    ),
+  ),
   /** Agents per seeded customer (one package each). */
-  machinesPerCustomer: count('BENCH_FLEET_MACHINES_PER_CUSTOMER', 100),
+  machinesPerCustomer: count('BENCH_FLEET_MACHINES_PER_CUSTOMER', SHORT ? 10 : 100),
   /** Agents connected while the server restarts (the restart phase; one instance, the issue's short form). */
-  restartAgents: count('BENCH_FLEET_RESTART_AGENTS', 5_000),
+  restartAgents: count('BENCH_FLEET_RESTART_AGENTS', SHORT ? 500 : 5_000),
+  /** How long each of the restart storm's runs takes (the first starts just before the restart). */
+  runSeconds: count('BENCH_FLEET_RUN_SECONDS', SHORT ? 30 : 60),
   /** The portal's AGENT_HANDSHAKES_MAX during the run (unset: the server's default). */
   handshakesMax: process.env.BENCH_FLEET_HANDSHAKES_MAX || undefined,
-  phases: new Set((process.env.BENCH_FLEET_PHASES || 'memory,roundtrip').split(',').map((p) => p.trim())),
+  phases: new Set(
+    (process.env.BENCH_FLEET_PHASES || (SHORT ? 'leave,restart' : 'memory,roundtrip')).split(',').map((p) => p.trim()),
+  ),
   /** 0: no forced full GC through the inspector before reading memory (only settling and sampling). */
-  forceGc: process.env.BENCH_FLEET_GC !== '0',
+  forceGc: process.env.BENCH_FLEET_GC ? process.env.BENCH_FLEET_GC !== '0' : !SHORT,
   /** A folder: heap snapshots of each server before and after its sockets open (see heap-summary.ts). */
   heapSnapshots: process.env.BENCH_FLEET_HEAP_SNAPSHOTS || undefined,
   serverNodeArgs: (process.env.BENCH_FLEET_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
@@ -67,6 +95,8 @@ export const TARGETS = {
   acrossP99Ms: 20,
   /** Issue 33 item 2: server CPU per agent connect, and resident memory per agent against a bare `ws` socket. */
   cpuMsPerConnect: 1,
+  /** Issue 33 item 2: one statement (or none) per agent connect: CONNECT, SUBSCRIBE and hello together. */
+  transactionsPerConnect: 1,
   timesBare: 1.5,
   /** Issue 33 item 4 (its full size: 100,000 agents across five instances): all back within, dashboard p99. */
   restartSeconds: 300,

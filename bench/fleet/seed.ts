@@ -2,8 +2,9 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hashPassword } from '../../apps/server/src/features/auth/passwords.js';
 import { sha256 } from '../../apps/server/src/features/auth/tokens.js';
+import { createSecretBox } from '../../apps/server/src/secrets.js';
 import { connect, copyInto, copyLine, databaseName, phase, recreateDatabase, seconds } from '../dashboard/common.js';
-import { enrolment } from '../two-factor.js';
+import { BENCH_MASTER_KEY, enrolment } from '../two-factor.js';
 import { FLEET, machineToken, providerAdminEmail } from './common.js';
 
 const OS = [
@@ -13,11 +14,18 @@ const OS = [
 ] as const;
 
 /**
+ * The schedule of the restart storm's task of machine `id`: every five minutes, a fifth of the machines each minute,
+ * so that runs fall due during the storm without every agent reporting at once.
+ */
+export const fleetTaskCron = (id: number) => `${id % 5}-59/5 * * * *`;
+
+/**
  * Drops and re-creates FLEET.databaseUrl, migrates it and loads `machines` machines and `admins` admins. The customers
  * allow provider machine control (the round trip's tree requests are the provider's), and the provider admins use
- * two-factor sign-in, as provider admins must (two-factor.ts).
+ * two-factor sign-in, as provider admins must (two-factor.ts). Machines 1..`tasks` get one backup task each (the
+ * restart storm's runs), with the machine's id.
  */
-export async function seedFleet(machines: number, admins: number): Promise<void> {
+export async function seedFleet(machines: number, admins: number, tasks = 0): Promise<void> {
   const url = FLEET.databaseUrl;
   const name = databaseName(url);
   const started = performance.now();
@@ -90,6 +98,9 @@ export async function seedFleet(machines: number, admins: number): Promise<void>
             return copyLine([row.userId, row.secretSealed, row.enabledAt]);
           }),
         );
+        // Made and sealed on a machine's first connect: sealed here, so the connects measured are those of machines
+        // that have connected before (the steady state). One password for all: sealing is not what is measured.
+        const repositoryPassword = createSecretBox(BENCH_MASTER_KEY).encrypt('fleet-bench-repository-password');
         const rows: string[] = [];
         for (let id = 1; id <= machines; id++) {
           const customer = Math.ceil(id / FLEET.machinesPerCustomer);
@@ -105,6 +116,7 @@ export async function seedFleet(machines: number, admins: number): Promise<void>
               '1.0.0',
               'UTC',
               sha256(machineToken(id)),
+              repositoryPassword,
             ]),
           );
         }
@@ -121,9 +133,20 @@ export async function seedFleet(machines: number, admins: number): Promise<void>
             'desktop_client_version',
             'time_zone',
             'credential_hash',
+            'repository_password_encrypted',
           ],
           rows,
         );
+        if (tasks > 0)
+          await copyInto(
+            client,
+            'backup_tasks',
+            ['id', 'backup_machine_id', 'customer_id', 'backup_package_id', 'name', 'schedule_cron'],
+            Array.from({ length: tasks }, (_, i) => {
+              const customer = Math.ceil((i + 1) / FLEET.machinesPerCustomer);
+              return copyLine([i + 1, i + 1, customer, customer, 'Fleet backup', fleetTaskCron(i + 1)]);
+            }),
+          );
         for (const table of [
           'storage_accounts',
           'customers',
@@ -131,6 +154,7 @@ export async function seedFleet(machines: number, admins: number): Promise<void>
           'storage_locations',
           'backup_packages',
           'users',
+          'backup_tasks',
         ]) {
           await client.query(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
         }

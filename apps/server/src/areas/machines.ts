@@ -234,8 +234,9 @@ export async function wireMachines(
         agents: agentLinkOf(channelPort, agentEvents),
         now,
       }),
-      async repositoryOf(machineId) {
-        const settings = await later.repositories().repositorySettingsFor(machineId);
+      async repositoryOf(machineId, known) {
+        if (!known) return null;
+        const settings = await later.repositories().repositorySettingsFor(machineId, known);
         return settings ? { type: 'repository', settings } : null;
       },
       machine: (machineId) => dashboardRepo.machine(machineId),

@@ -3,9 +3,11 @@ import { request } from 'node:http';
 import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROUTES, SERVICE_RESTART_CLOSE } from '@portal/domain';
+import { AGENT_CHANNEL, ROUTES, SERVICE_RESTART_CLOSE } from '@portal/domain';
+import { agentHello } from '@portal/domain/testing/agent-task';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { AgentChannel } from '../../../agent/src/channel.js';
 import { type Database, openDatabase } from '../db/client.js';
 import { auditEvents } from '../db/schema/index.js';
@@ -23,6 +25,9 @@ import { missingServerBinaries, type OwnPostgres, startOwnPostgres } from '../te
  */
 const missing = missingServerBinaries();
 if (missing) console.warn(`graceful shutdown test skipped: ${missing}`);
+
+/** Agents reconnecting at an instance that shuts down (issue 33, the restart storm). */
+const FLEET_AGENTS = 60;
 
 /** A load balancer in front of the instances: each new connection goes to the current target. */
 function startProxy(): Promise<{ server: Server; port: number; target: { port: number } }> {
@@ -191,6 +196,58 @@ describe.skipIf(missing)('graceful shutdown (SIGTERM)', () => {
     }
     expect((await instance.exited).code).toBe(0);
     expect(await recordOf()).toMatchObject([{ outcome: 'succeeded', httpStatus: 200, userId: owner.id }]);
+  });
+
+  it('exits 0 within its deadline while a fleet of agents keeps reconnecting to it', async () => {
+    const instance = await startInstance(postgres.url, join(dataDir, 'e'));
+    instances.push(instance);
+    const fixtures = backupFixtures(database.db);
+    const packageId = await fixtures.package(tenants.customerB.customerId);
+    const credentials = await Promise.all(
+      Array.from({ length: FLEET_AGENTS }, async () => {
+        const issued = await createMachineCredentials(database.db).issue(await fixtures.machine(packageId));
+        if (!issued) throw new Error('no credential');
+        return issued;
+      }),
+    );
+    let hellos = 0;
+    // Agents that come straight back after the restart close and after each refused or failed attempt: upgrades
+    // keep arriving while the instance closes, as a large fleet's do.
+    const fleet = credentials.map((fleetCredential) => {
+      const agent: AgentChannel = new AgentChannel({
+        server: `http://127.0.0.1:${instance.port}`,
+        machineId: fleetCredential.machineId,
+        token: fleetCredential.token,
+        onConnected: async () => {
+          await agent.send(agentHello(fleetCredential.machineId));
+          hellos += 1;
+        },
+        onDisconnected: () => {},
+        onMessage: () => {},
+        restartDelay: () => Math.random() * 300,
+        reconnectDelay: () => 20 + Math.random() * 80,
+      });
+      return agent;
+    });
+    let stalled: WebSocket | undefined;
+    try {
+      for (const agent of fleet) agent.start();
+      await eventually(() => hellos >= FLEET_AGENTS, 30_000);
+      // One agent on a stalled network answers nothing, not even the restart close: the instance waits for it a
+      // while, and the fleet's attempts arrive meanwhile.
+      stalled = new WebSocket(`ws://127.0.0.1:${instance.port}${AGENT_CHANNEL.endpoint}`, ['v12.stomp']);
+      stalled.on('error', () => {});
+      await new Promise((resolve) => stalled?.once('open', resolve));
+      stalled.pause();
+      const signalledAt = Date.now();
+      instance.child.kill('SIGTERM');
+      const exit = await instance.exited;
+      expect(exit.code).toBe(0);
+      expect(exit.at - signalledAt).toBeLessThan(10_000);
+    } finally {
+      stalled?.terminate();
+      await Promise.all(fleet.map((agent) => agent.stop()));
+    }
   });
 
   it('exits with code 1 at SHUTDOWN_TIMEOUT_MS when a request in flight never finishes', async () => {

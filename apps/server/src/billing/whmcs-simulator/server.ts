@@ -80,6 +80,7 @@ export async function startWhmcsSimulator(options: WhmcsSimulatorOptions) {
   const ssoTokens = new Map<string, { clientId: number; path: string; expiresAt: number }>();
   const sessions = new Map<string, number>();
   let base = '';
+  const inFlight = new Set<Promise<unknown>>();
 
   const issueSsoToken = (clientId: number, path: string) => {
     const token = randomBytes(24).toString('hex');
@@ -101,11 +102,12 @@ export async function startWhmcsSimulator(options: WhmcsSimulatorOptions) {
     send(res, status, 'application/json', JSON.stringify(body));
 
   async function api(req: IncomingMessage, res: ServerResponse) {
+    // The faults of the moment the request arrived: a slow request is not changed by faults set while it waits.
+    const { delayMs, malformed, errorMessage } = faults;
     const params = new URLSearchParams(await readBody(req));
-    if (faults.delayMs) await new Promise((resolve) => setTimeout(resolve, faults.delayMs));
-    if (faults.malformed)
-      return send(res, 200, 'text/html', '<html><body>Service temporarily unavailable</body></html>');
-    if (faults.errorMessage) return json(res, 200, { result: 'error', message: faults.errorMessage });
+    if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (malformed) return send(res, 200, 'text/html', '<html><body>Service temporarily unavailable</body></html>');
+    if (errorMessage) return json(res, 200, { result: 'error', message: errorMessage });
     const accessKey = params.get('accesskey');
     if (
       !sameText(params.get('identifier') ?? '', options.identifier) ||
@@ -185,6 +187,8 @@ export async function startWhmcsSimulator(options: WhmcsSimulatorOptions) {
     const path = url.pathname.replace(/^\/+/, '');
     const handled =
       path === 'includes/api.php' && req.method === 'POST' ? api(req, res) : page(req, res, path, url.searchParams);
+    inFlight.add(handled);
+    void handled.finally(() => inFlight.delete(handled)).catch(() => undefined);
     handled.catch(() => {
       if (!res.headersSent) send(res, 500, 'text/plain', 'Internal error');
       else res.destroy();
@@ -206,6 +210,13 @@ export async function startWhmcsSimulator(options: WhmcsSimulatorOptions) {
     state: (): Readonly<SimState> => state,
     setFaults(next: SimulatorFaults) {
       faults = { ...next };
+    },
+    /**
+     * Resolves once no request is being handled: a request its caller gave up on (a timeout) still runs to its end,
+     * as in WHMCS, and a test that made one waits for it before counting records.
+     */
+    async settled() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
     close: () =>
       new Promise<void>((resolve) => {

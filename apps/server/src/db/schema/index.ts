@@ -1,6 +1,7 @@
 export * from './accounts.js';
 export * from './api-tokens.js';
 export * from './backup.js';
+export * from './dashboard.js';
 export * from './data-checks.js';
 export * from './images.js';
 export * from './mail.js';

@@ -1,35 +1,29 @@
-import {
-  type AccountSnapshot,
-  type ActionType,
-  type AgentTask,
-  customerStopsTasks,
-  DEFAULT_PRUNING_TIME_UNIT,
-  type MessageType,
-  machineStopsTasks,
-  type OsFamily,
-  packageStopsTasks,
-  type RestoreSummary,
-  type RunProgressFigures,
-  type RunStatus,
-  type RunSummary,
-  type TransferPhase,
+import type {
+  AccountSnapshot,
+  ActionType,
+  AgentTask,
+  MessageType,
+  RestoreSummary,
+  RunProgressFigures,
+  RunStatus,
+  RunSummary,
+  TransferPhase,
 } from '@portal/domain';
-import { and, asc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { type Executor, oneOrNull, rowsOf } from '../../db/client.js';
-import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
+import { joinMachineOwners } from '../../db/machine-statuses.js';
 import {
   backupMachines,
   backupPackages,
   backupSnapshots,
   backupTasks,
   machineMessages,
-  packageMigrations,
   runAccountSnapshots,
   taskActions,
 } from '../../db/schema/index.js';
 import { taskOfMachine } from '../../db/task-of-machine.js';
-
-const BUSY: RunStatus[] = ['INITIATED', 'IN_PROGRESS'];
+import { agentTaskFields, toAgentTask } from './agent-tasks.js';
+import { BUSY, createHelloRepo } from './hello-repo.js';
 
 /** A run's progress as its agent reported it (agent-protocol runProgress), with the machine and when it came. */
 export interface ProgressReport extends RunProgressFigures {
@@ -82,22 +76,8 @@ export function createAgentEventsRepo(db: Executor) {
     and(eq(taskActions.backupMachineId, machineId), eq(taskActions.runKey, runKey));
 
   return {
-    /** What the machine says it is now; presence (online, last seen) belongs to the live channel. */
-    /**
-     * The hello's facts about the machine; its time zone after the write (the task list the hello is answered
-     * with carries it), so a connect does not read the machine again.
-     */
-    async updateMachine(
-      machineId: number,
-      values: { osFamily: OsFamily; operatingSystem: string; desktopClientVersion: string; timeZone?: string },
-    ): Promise<string | null> {
-      const [row] = await db
-        .update(backupMachines)
-        .set(values)
-        .where(eq(backupMachines.id, machineId))
-        .returning({ timeZone: backupMachines.timeZone });
-      return row ? row.timeZone : null;
-    },
+    /** The hellos of many agents in one statement (hello-repo.ts). */
+    answerHellos: createHelloRepo(db).answer,
 
     async setUsedSpace(machineId: number, usedSpaceBytes: number): Promise<void> {
       await db.update(backupMachines).set({ usedSpaceBytes }).where(eq(backupMachines.id, machineId));
@@ -117,60 +97,14 @@ export function createAgentEventsRepo(db: Executor) {
     /** The machine's tasks as its agent holds them. */
     async tasksOf(machineId: number): Promise<AgentTask[]> {
       const query = db
-        .select({
-          id: backupTasks.id,
-          version: backupTasks.version,
-          name: backupTasks.name,
-          type: backupTasks.type,
-          status: backupTasks.status,
-          scheduleCron: backupTasks.scheduleCron,
-          backupItems: backupTasks.backupItems,
-          exclusions: backupTasks.exclusions,
-          numberOfSnapshotsToKeep: backupTasks.numberOfSnapshotsToKeep,
-          syncDeletions: backupTasks.syncDeletions,
-          uploadBandwidthLimit: backupTasks.uploadBandwidthLimit,
-          uploadBandwidthLimitUnit: backupTasks.uploadBandwidthLimitUnit,
-          createSeed: backupTasks.createSeed,
-          pathToSeedDisk: backupTasks.pathToSeedDisk,
-          volumeSnapshotsEnabled: backupTasks.volumeSnapshotsEnabled,
-          pruneAfterCount: backupTasks.pruneAfterCount,
-          pruneTimeUnit: backupTasks.pruneTimeUnit,
-          backupAnyNewAvailableItems: backupTasks.backupAnyNewAvailableItems,
-          ...machineStatuses,
-          // A package migration's final sync holds the package's tasks (issue 16).
-          heldByMigration: sql<boolean>`exists (select 1 from ${packageMigrations} where ${packageMigrations.backupPackageId} = ${backupMachines.backupPackageId} and ${packageMigrations.tasksHeld})`,
-        })
+        .select(agentTaskFields)
         .from(backupTasks)
         .innerJoin(backupMachines, eq(backupMachines.id, backupTasks.backupMachineId))
         .$dynamic();
       const rows = await joinMachineOwners(query)
         .where(eq(backupTasks.backupMachineId, machineId))
         .orderBy(asc(backupTasks.id));
-      return rows.map(
-        ({
-          machineStatus,
-          packageStatus,
-          customerStatus,
-          pruneAfterCount,
-          pruneTimeUnit,
-          backupAnyNewAvailableItems,
-          heldByMigration,
-          ...task
-        }) => ({
-          ...(task as Omit<AgentTask, 'runnable' | 'extraTaskSettings'>),
-          extraTaskSettings: {
-            numberOfTimeUnitsAfterWhichToPruneRemovedBackupItems: pruneAfterCount,
-            timeUnitForBackupItemPruning: pruneTimeUnit ?? DEFAULT_PRUNING_TIME_UNIT,
-            backupAnyNewAvailableItems,
-          },
-          runnable: !(
-            heldByMigration ||
-            machineStopsTasks(machineStatus) ||
-            packageStopsTasks(packageStatus) ||
-            customerStopsTasks(customerStatus)
-          ),
-        }),
-      );
+      return rows.map(toAgentTask);
     },
 
     async machineTimeZone(machineId: number): Promise<string> {
@@ -278,29 +212,6 @@ export function createAgentEventsRepo(db: Executor) {
           .where(and(actionOf(machineId, runKey), inArray(taskActions.status, BUSY)))
           .returning({ id: taskActions.id, taskId: taskActions.backupTaskId }),
       );
-    },
-
-    /** The machine's runs still busy (INITIATED / IN_PROGRESS) that its agent reported, by run key. */
-    async busyRunsOf(
-      machineId: number,
-    ): Promise<Array<{ id: number; taskId: number; runKey: string; type: ActionType }>> {
-      const rows = await db
-        .select({
-          id: taskActions.id,
-          taskId: taskActions.backupTaskId,
-          runKey: taskActions.runKey,
-          type: taskActions.type,
-        })
-        .from(taskActions)
-        .where(
-          and(
-            eq(taskActions.backupMachineId, machineId),
-            inArray(taskActions.status, BUSY),
-            isNotNull(taskActions.runKey),
-          ),
-        )
-        .orderBy(asc(taskActions.id));
-      return rows.flatMap((r) => (r.runKey === null ? [] : [{ ...r, runKey: r.runKey }]));
     },
 
     async runOf(machineId: number, runKey: string): Promise<{ id: number; taskId: number; type: ActionType } | null> {

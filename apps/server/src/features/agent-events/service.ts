@@ -12,12 +12,16 @@ import {
 import type { Executor } from '../../db/client.js';
 import { createGroupCommit } from '../../db/group-commit.js';
 import type { BackupStateService } from '../backup-state/service.js';
+import type { RepositoryFacts } from '../local-storage/repository-settings.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
+import type { BusyRun, HelloFacts, HelloReport } from './hello-repo.js';
 import { type AgentEventsRepo, createAgentEventsRepo, type ProgressReport } from './repo.js';
 
 const DAY_MS = 86_400_000;
 /** Most progress reports in one statement (twelve parameters each, under PostgreSQL's 65,535). */
 const PROGRESS_BATCH = 2_000;
+/** Most hellos in one statement (five parameters each). */
+const HELLO_BATCH = 2_000;
 
 /** Monday 00:00 UTC of the week holding `at`: snapshot archives are kept at most one per week. */
 export function weekStartOf(at: Date): Date {
@@ -104,9 +108,13 @@ export function createAgentEventService(deps: {
    * task: it is FAILED as interrupted, in the words of its kind (a restore says it was a restore).
    * Idempotent: only busy runs are finished, each at most once.
    */
-  async function failInterruptedRuns(machineId: number, accountedFor: readonly string[]): Promise<void> {
+  async function failInterruptedRuns(
+    machineId: number,
+    accountedFor: readonly string[],
+    busyRuns: readonly BusyRun[],
+  ): Promise<void> {
     const known = new Set(accountedFor);
-    for (const run of await repo.busyRunsOf(machineId)) {
+    for (const run of busyRuns) {
       if (known.has(run.runKey)) continue;
       let finished = false;
       await recordRun(run.type, run.taskId, 'FAILED', async (events, tx) => {
@@ -137,22 +145,47 @@ export function createAgentEventService(deps: {
     }
   }
 
+  /** Many agents' hellos in one statement (issue 33): a reconnecting fleet costs a few statements, not one each. */
+  const hellos = createGroupCommit<HelloReport, HelloFacts | null>({
+    async apply(reports) {
+      const facts = await repo.answerHellos(reports);
+      return reports.map((report) => facts.get(report.machineId) ?? null);
+    },
+    keyOf: (report) => report.machineId,
+    maxBatch: HELLO_BATCH,
+  });
+
+  /**
+   * A (re)connecting agent's hello: what it says of its machine is stored, the runs it no longer accounts for are
+   * failed, and it is answered with its task list; `repository` is what its repository settings are made of (sent
+   * after the task list, see machine-channel/handlers.ts).
+   */
+  async function hello(
+    machine: AuthenticatedMachine,
+    event: Extract<AgentToServer, { type: 'hello' }>,
+  ): Promise<{ tasks: ServerToAgent; repository: RepositoryFacts | null }> {
+    const facts = await hellos.add({
+      machineId: machine.id,
+      osFamily: event.osFamily,
+      operatingSystem: event.operatingSystem,
+      desktopClientVersion: event.clientVersion,
+      timeZone: isValidTimeZone(event.timeZone) ? event.timeZone : null,
+    });
+    notify(machine.id, { kind: 'machine' });
+    // A machine deleted meanwhile: an empty list, as its tasks are gone.
+    if (!facts) return { tasks: { type: 'tasks', tasks: [], timeZone: 'UTC' }, repository: null };
+    if (event.runningRunKeys !== undefined) await failInterruptedRuns(machine.id, event.runningRunKeys, facts.busyRuns);
+    return { tasks: { type: 'tasks', tasks: facts.tasks, timeZone: facts.timeZone }, repository: facts.repository };
+  }
+
   return {
     tasksMessage,
+    hello,
 
     async handle(machine: AuthenticatedMachine, event: AgentToServer): Promise<ServerToAgent[]> {
       switch (event.type) {
-        case 'hello': {
-          const timeZone = await repo.updateMachine(machine.id, {
-            osFamily: event.osFamily,
-            operatingSystem: event.operatingSystem,
-            desktopClientVersion: event.clientVersion,
-            ...(isValidTimeZone(event.timeZone) ? { timeZone: event.timeZone } : {}),
-          });
-          notify(machine.id, { kind: 'machine' });
-          if (event.runningRunKeys !== undefined) await failInterruptedRuns(machine.id, event.runningRunKeys);
-          return [await tasksMessage(machine.id, timeZone)];
-        }
+        case 'hello':
+          return [(await hello(machine, event)).tasks];
 
         case 'runStarted': {
           const task = await repo.taskOfMachine(machine.id, event.taskId);

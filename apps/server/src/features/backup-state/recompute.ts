@@ -5,6 +5,7 @@ import {
   aggregateFromCounts,
   countsOfTask,
   EMPTY_AGGREGATE_COUNTS,
+  type MachineStatus,
   type TaskDisplayStatus,
   type TaskStatusInput,
   taskDisplayStatus,
@@ -13,6 +14,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { joinMachineOwners, machineStatuses } from '../../db/machine-statuses.js';
 import { backupMachines, backupTasks, customers } from '../../db/schema/index.js';
+import { summedMachineStatusCounts } from '../dashboard/repo.js';
 
 /** What the dashboard read model holds for one customer or machine. */
 export interface StoredAggregate {
@@ -20,12 +22,18 @@ export interface StoredAggregate {
   taskStatus: AggregateTaskStatus;
 }
 
-/** The read model computed from scratch: every task's display status and every owner's counters. */
+/**
+ * The read model computed from scratch: every task's display status, every owner's counters, and how many machines
+ * have each (task status, machine status), keyed `TASK_STATUS MACHINE_STATUS` (the all-machines pies' summary).
+ */
 export interface ReadModel {
   tasks: Map<number, TaskDisplayStatus>;
   machines: Map<number, StoredAggregate>;
   customers: Map<number, StoredAggregate>;
+  machineStatusCounts: Map<string, number>;
 }
+
+const statusPair = (taskStatus: AggregateTaskStatus, status: MachineStatus) => `${taskStatus} ${status}`;
 
 /**
  * The dashboard read model computed from the source rows with the domain rules (000 §4). This is the
@@ -51,9 +59,8 @@ export async function computeReadModel(db: Db): Promise<ReadModel> {
 
   const machineCounts = new Map<number, AggregateCounts>();
   const customerCounts = new Map<number, AggregateCounts>();
-  for (const { id } of await db.select({ id: backupMachines.id }).from(backupMachines)) {
-    machineCounts.set(id, EMPTY_AGGREGATE_COUNTS);
-  }
+  const machineRows = await db.select({ id: backupMachines.id, status: backupMachines.status }).from(backupMachines);
+  for (const { id } of machineRows) machineCounts.set(id, EMPTY_AGGREGATE_COUNTS);
   for (const { id } of await db.select({ id: customers.id }).from(customers)) {
     customerCounts.set(id, EMPTY_AGGREGATE_COUNTS);
   }
@@ -67,10 +74,17 @@ export async function computeReadModel(db: Db): Promise<ReadModel> {
     customerCounts.set(row.customerId, addCounts(customerCounts.get(row.customerId) ?? EMPTY_AGGREGATE_COUNTS, counts));
   }
   const aggregate = (counts: AggregateCounts): StoredAggregate => ({ counts, taskStatus: aggregateFromCounts(counts) });
+  const machines = new Map([...machineCounts].map(([id, counts]) => [id, aggregate(counts)]));
+  const machineStatusCounts = new Map<string, number>();
+  for (const { id, status } of machineRows) {
+    const key = statusPair(aggregateFromCounts(machineCounts.get(id) ?? EMPTY_AGGREGATE_COUNTS), status);
+    machineStatusCounts.set(key, (machineStatusCounts.get(key) ?? 0) + 1);
+  }
   return {
     tasks,
-    machines: new Map([...machineCounts].map(([id, counts]) => [id, aggregate(counts)])),
+    machines,
     customers: new Map([...customerCounts].map(([id, counts]) => [id, aggregate(counts)])),
+    machineStatusCounts,
   };
 }
 
@@ -89,10 +103,12 @@ export async function readStoredReadModel(db: Db): Promise<ReadModel> {
   const stored = (rows: (AggregateCounts & { id: number; taskStatus: AggregateTaskStatus })[]) =>
     new Map(rows.map(({ id, taskStatus, ...counts }) => [id, { counts, taskStatus }]));
   const taskRows = await db.select({ id: backupTasks.id, displayStatus: backupTasks.displayStatus }).from(backupTasks);
+  const summary = await summedMachineStatusCounts(db);
   return {
     tasks: new Map(taskRows.map((t) => [t.id, t.displayStatus])),
     machines: stored(await db.select(counters(backupMachines)).from(backupMachines)),
     customers: stored(await db.select(counters(customers)).from(customers)),
+    machineStatusCounts: new Map(summary.map((r) => [statusPair(r.taskStatus, r.status), r.n])),
   };
 }
 

@@ -264,10 +264,24 @@ describe('machines tab', () => {
     );
     expect(all.totalElements).toBe(15);
     expect(names(all.elements)).toContain('beta-server');
-    expect(
-      (await get<DashboardMachineCounts>(as.provider, ROUTES.dashboard.customerMachineCounts.build({ customerId: -1 })))
-        .total,
-    ).toBe(15);
+    // All machines' counts come from the kept summary; they are the sums of the customers' counted ones.
+    const countsOf = (customerId: number) =>
+      get<DashboardMachineCounts>(as.provider, ROUTES.dashboard.customerMachineCounts.build({ customerId }));
+    const everyMachine = await countsOf(-1);
+    expect(everyMachine.total).toBe(15);
+    const perCustomer = await Promise.all(
+      [ctx.tenants.customerA, ctx.tenants.customerB, ctx.tenants.reseller].map((c) => countsOf(c.customerId)),
+    );
+    const summed = (pie: 'status' | 'taskStatus') =>
+      Object.fromEntries(
+        Object.keys(everyMachine[pie]).map((key) => [
+          key,
+          perCustomer.reduce((n, counts) => n + ((counts[pie] as Record<string, number>)[key] ?? 0), 0),
+        ]),
+      );
+    expect(everyMachine.status).toEqual(summed('status'));
+    expect(everyMachine.taskStatus).toEqual(summed('taskStatus'));
+    expect(everyMachine.taskStatus).toMatchObject({ FAILED_TASKS: 2, MISSED_TASKS: 1, NO_COMPLETED_TASKS: 12 });
     for (const client of [as.reseller, as.superA, as.userA]) {
       await get(client, ROUTES.dashboard.customerMachines.build({ customerId: -1 }), 403);
       await get(client, ROUTES.dashboard.customerMachineCounts.build({ customerId: -1 }), 403);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import { FrameDecoder, frame, header, type StompFrame, serializeFrame } from './stomp-frame.js';
@@ -50,6 +51,9 @@ function onSocketClose(this: OwnedSocket): void {
 function onSocketError(this: OwnedSocket, error: Error): void {
   this[CONNECTION]?.socketFailed(error);
 }
+function uncork(connection: StompConnection, raw: Socket): void {
+  connection.uncorked(raw);
+}
 
 export class StompConnection {
   /**
@@ -74,6 +78,7 @@ export class StompConnection {
   private handler: EndpointHandler | null = null;
   private closeHandled = false;
   private closed: { promise: Promise<void>; resolve: () => void } | null = null;
+  private corked = false;
 
   constructor(
     private readonly socket: WebSocket,
@@ -211,9 +216,25 @@ export class StompConnection {
       this.terminate();
       return false;
     }
+    if (!this.corked) {
+      // The frames of one turn of the event loop leave in one system call (the hello's task list, repository and
+      // receipt): a send is a write to the kernel, the largest part of a connect's CPU (issue 33).
+      const raw = (this.socket as unknown as { _socket?: Socket | null })._socket;
+      if (raw) {
+        raw.cork();
+        this.corked = true;
+        setImmediate(uncork, this, raw);
+      }
+    }
     this.socket.send(serializeFrame(f));
     this.lastSent = Date.now();
     return true;
+  }
+
+  /** @internal */
+  uncorked(raw: Socket): void {
+    this.corked = false;
+    raw.uncork();
   }
 
   /** Called by the heart-beat wheel: a beat when nothing else was sent lately, or the end of a silent peer. */

@@ -48,8 +48,16 @@ export async function registerLiveRoutes(
   deps: { channel: LiveChannel; publicUrl: string | undefined },
 ): Promise<void> {
   const { channel } = deps;
-  // Closing our connections first lets their presence writes finish while the database is still open.
-  app.addHook('preClose', async () => channel.close());
+  app.addHook('preClose', async () => {
+    // From the first moment of closing, an upgrade is answered as a plain request: Fastify's own 503 for requests
+    // that arrive while it closes, after which the HTTP server closes the connection. Routed through the WebSocket
+    // plugin instead (until its own preClose), that 503 is written on a socket the HTTP server no longer watches and
+    // nothing ends it; the agent closes its side and the socket stays half-open, so server.close() never completed
+    // under a reconnecting fleet (issue 33, the restart storm).
+    app.server.removeAllListeners('upgrade');
+    // Closing our connections first lets their presence writes finish while the database is still open.
+    await channel.close();
+  });
   await app.register(fastifyWebsocket, {
     options: {
       // A frame over the STOMP limit is answered with an ERROR frame by the codec; ws itself drops

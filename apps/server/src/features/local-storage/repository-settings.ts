@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type RepositorySettings, ROUTES } from '@portal/domain';
+import { type RepositorySettings, ROUTES, type StorageAccountType } from '@portal/domain';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { backupMachines } from '../../db/schema/index.js';
@@ -22,6 +22,13 @@ export function withMachineCredential(repository: string, credential: { machineI
   if (!match) return repository;
   const user = encodeURIComponent(String(credential.machineId));
   return `rest:${match[1]}${user}:${encodeURIComponent(credential.token)}@${match[2]}`;
+}
+
+/** What a machine's settings are made of, when its caller has just read them (an agent's hello). */
+export interface RepositoryFacts {
+  passwordSealed: string | null;
+  /** The account of the package's storage location; null when it has none (the embedded storage serves it). */
+  storageAccountType: StorageAccountType | null;
 }
 
 /**
@@ -64,11 +71,18 @@ export function createRepositorySettings(deps: {
 
   return {
     repositoryPassword,
-    /** The settings sent to the machine's agent; null when the machine does not exist. */
-    async repositorySettingsFor(machineId: number): Promise<RepositorySettings | null> {
-      const password = await repositoryPassword(machineId);
+    /**
+     * The settings sent to the machine's agent; null when the machine does not exist. `known`: the machine's sealed
+     * password and storage account as just read (its agent's hello): a machine on the embedded storage whose password
+     * is made then costs no statement here.
+     */
+    async repositorySettingsFor(machineId: number, known?: RepositoryFacts): Promise<RepositorySettings | null> {
+      const password = known?.passwordSealed
+        ? secrets.decrypt(known.passwordSealed)
+        : await repositoryPassword(machineId);
       if (password === null) return null;
-      const s3 = (await deps.s3Access?.(machineId)) ?? null;
+      const embedded = known !== undefined && (known.storageAccountType ?? 'LOCAL') === 'LOCAL';
+      const s3 = embedded ? null : ((await deps.s3Access?.(machineId)) ?? null);
       if (s3) return { repository: s3.resticRepository, password, env: s3.env };
       return { repository: localRepositoryUrl(deps.publicBase, machineId), password };
     },

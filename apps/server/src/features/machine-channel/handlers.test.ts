@@ -20,7 +20,10 @@ describe("the hello's answers", () => {
     let repositoryReady: (message: ServerToAgent) => void = () => {};
     const handlers = createMachineChannelHandlers({
       agentEvents: {
-        handle: async () => [{ type: 'tasks', tasks: [], timeZone: 'UTC' }],
+        hello: async () => ({
+          tasks: { type: 'tasks', tasks: [], timeZone: 'UTC' },
+          repository: { passwordSealed: null, storageAccountType: 'S3' },
+        }),
       } as unknown as AgentEventService,
       taskCommands: {} as TaskCommandService,
       machine: async () => null,

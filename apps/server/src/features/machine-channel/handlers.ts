@@ -10,6 +10,7 @@ import type { AgentEventService } from '../agent-events/service.js';
 import type { FileSearchService } from '../file-search/service.js';
 import type { Side } from '../live/bus.js';
 import type { LiveHandlers } from '../live/channel.js';
+import type { RepositoryFacts } from '../local-storage/repository-settings.js';
 import type { AuthenticatedMachine } from '../machine-auth/credentials.js';
 import type { RealtimeCommandService } from '../realtime-commands/service.js';
 import type { RestoreTestService } from '../restore-tests/service.js';
@@ -59,8 +60,11 @@ export function createMachineChannelHandlers(deps: {
   taskCommands: TaskCommandService;
   /** The machine with who may command it (db/machine-context.ts), for tree requests. */
   machine: (machineId: number) => Promise<MachineContext | null>;
-  /** Where the machine's restic repository is (the storage provider), sent after each hello. */
-  repositoryOf: (machineId: number) => Promise<ServerToAgent | null>;
+  /**
+   * Where the machine's restic repository is (the storage provider), sent after each hello; `known`: what the hello's
+   * statement read of it (null when the machine is gone).
+   */
+  repositoryOf: (machineId: number, known: RepositoryFacts | null) => Promise<ServerToAgent | null>;
   channel: () => ChannelPort;
   /** Realtime restic commands (issue #5): records their output and finish, and the agent's refusals. */
   realtime?: Pick<RealtimeCommandService, 'onAgentEvent' | 'onAgentReply'>;
@@ -99,13 +103,16 @@ export function createMachineChannelHandlers(deps: {
         });
         return;
       }
-      for (const reply of await deps.agentEvents.handle(machine, event)) await channel.sendToMachine(machine.id, reply);
-      // After the hello's task list is sent, not before: a new S3 machine's repository makes its storage user and key
-      // at the service first, and a task added meanwhile (its list sent at once) was undone by this older list.
       if (event.type === 'hello') {
-        const repository = await deps.repositoryOf(machine.id);
+        const answer = await deps.agentEvents.hello(machine, event);
+        await channel.sendToMachine(machine.id, answer.tasks);
+        // After the hello's task list is sent, not before: a new S3 machine's repository makes its storage user and
+        // key at the service first, and a task added meanwhile (its list sent at once) was undone by this older list.
+        const repository = await deps.repositoryOf(machine.id, answer.repository);
         if (repository) await channel.sendToMachine(machine.id, repository);
+        return;
       }
+      for (const reply of await deps.agentEvents.handle(machine, event)) await channel.sendToMachine(machine.id, reply);
     },
 
     async onBrowserCommand(user, machineId, command, body, context) {

@@ -314,6 +314,8 @@ describe('purchase by a billed customer (000 §7)', () => {
       expect(messagesOf(response)).toEqual([message]);
     }
     whmcs.simulator.setFaults({});
+    // The timed-out order still completes in the billing system; later tests count its invoices.
+    await whmcs.simulator.settled();
     expect(await rowsOf(billed.customerId)).toEqual(before);
 
     const strandedClient = await signedIn(t.app, stranded.superAdmin.email);
