@@ -27,6 +27,8 @@ export interface ServerStart {
   dataDirPrefix: string;
   /** Node options before the entry (e.g. to profile the server). */
   nodeArgs?: string[];
+  /** A command that starts node with the arguments after it (e.g. `prlimit --nofile=… --`); none by default. */
+  launcher?: string[];
   /** How long the server may take to answer /health. */
   startSeconds: number;
   /** How often /health is asked while starting. */
@@ -38,7 +40,8 @@ export interface ServerStart {
 export async function startBuiltServer(start: ServerStart): Promise<RunningServer> {
   if (!existsSync(start.entry)) throw new Error(`${start.entry} missing: run npm run build`);
   const dataDir = mkdtempSync(join(tmpdir(), start.dataDirPrefix));
-  const child: ChildProcess = spawn(process.execPath, [...(start.nodeArgs ?? []), start.entry], {
+  const [command = process.execPath, ...prefix] = [...(start.launcher ?? []), process.execPath];
+  const child: ChildProcess = spawn(command, [...prefix, ...(start.nodeArgs ?? []), start.entry], {
     cwd: start.cwd,
     env: { ...process.env, ...start.env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'inherit'],

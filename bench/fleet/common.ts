@@ -24,20 +24,26 @@ export function count(name: string, fallback: number): number {
 const SHORT = process.argv.includes('--short');
 
 /** Every setting of the fleet benchmark, from the environment (bench/README.md lists them). */
+/** Server instances (issue 33 item 3): more than one runs the fleet across instances (instances.ts) instead. */
+const instances = count('BENCH_FLEET_INSTANCES', 1);
+
 export const FLEET = {
   short: SHORT,
+  instances,
+  /** The Redis the instances share (their live channel: a pub/sub channel named after the database). */
+  redisUrl: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',
   databaseUrl: SHORT
     ? process.env.BENCH_FLEET_SHORT_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/portal_fleet_short'
     : process.env.BENCH_FLEET_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/portal_fleet',
   password: process.env.BENCH_PASSWORD || 'bench-password',
   /** The portal server's port; the bare server takes the next one, their inspectors the two after. */
   port: count('BENCH_FLEET_PORT', 18290),
-  /** Agents held at once in the memory half (target 1), or connecting and leaving (phase `leave`). */
-  agents: count('BENCH_FLEET_AGENTS', SHORT ? 500 : 20_000),
+  /** Agents held at once in the memory half (target 1), or connecting and leaving (phase `leave`); with several instances, across them all. */
+  agents: count('BENCH_FLEET_AGENTS', SHORT ? 500 : instances > 1 ? 100_000 : 20_000),
   /** Agents connected during the round trip half (target 2). */
   roundTripAgents: count('BENCH_FLEET_RT_AGENTS', 5_000),
   /** Commands per second, open loop. */
-  rate: count('BENCH_FLEET_RATE', 1_000),
+  rate: count('BENCH_FLEET_RATE', instances > 1 ? 5_000 : 1_000),
   /** Measured seconds of the round trip half, after the warm-up. */
   seconds: count('BENCH_FLEET_SECONDS', 20),
   warmupSeconds: count('BENCH_FLEET_WARMUP', 5),
@@ -85,6 +91,8 @@ export const FLEET = {
 export const TARGETS = {
   bytesPerConnection: 20 * 1024,
   p99Ms: 50,
+  /** Issue 33 item 3: a browser on the first instance commands an agent on the last, at 5,000 commands/s. */
+  acrossP99Ms: 20,
   /** Issue 33 item 2: server CPU per agent connect, and resident memory per agent against a bare `ws` socket. */
   cpuMsPerConnect: 1,
   /** Issue 33 item 2: one statement (or none) per agent connect: CONNECT, SUBSCRIBE and hello together. */

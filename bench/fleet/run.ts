@@ -15,8 +15,8 @@
 // simulators are started through `prlimit` with room for 65,536 descriptors each. Anything that went wrong on the way
 // (a socket that did not connect, an ERROR frame, a failed or missing answer, an error the server logs such as a
 // failed presence write) fails the run, and no figures are printed.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_CHANNEL, previousRunBefore, ROUTES } from '@portal/domain';
@@ -40,22 +40,22 @@ import {
   sourceAddress,
   TARGETS,
 } from './common.js';
+import { fleetAcrossInstances } from './instances.js';
+import {
+  buildServer,
+  child,
+  DESCRIPTORS,
+  FD_RESERVE,
+  onlineMachines,
+  ROUND_TRIP_RUN,
+  SERVER_ENTRY,
+  type Simulator,
+  simulatorStats,
+  spawnNode,
+} from './processes.js';
 import { compareRuns, type RunsVerdict, type StoredRun } from './runs-check.js';
 import { fleetTaskCron, seedFleet } from './seed.js';
 
-const NOFILE = 65_536;
-/**
- * Whether child processes get NOFILE descriptors, or else how many they may have: the hard limit cannot be
- * raised without CAP_SYS_RESOURCE, which this project's machines do not grant even to root.
- */
-const DESCRIPTORS = (() => {
-  const raised = spawnSync('prlimit', [`--nofile=${NOFILE}:${NOFILE}`, '--', 'true']).status === 0;
-  const hard = /^Max open files\s+\S+\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
-  return { raised, limit: raised ? NOFILE : hard === 'unlimited' || hard === undefined ? NOFILE : Number(hard) };
-})();
-/** Descriptors a server process uses besides its sockets (stdio, epoll, pipes, database pool, inspector). */
-const FD_RESERVE = 100;
-const SERVER_ENTRY = FLEET.serverEntry ?? join(ROOT, 'apps/server/dist/main.js');
 const HERE = join(ROOT, 'bench/fleet');
 /** Sockets opened and closed before the "before" reading, so first-use code and caches are not counted. */
 const WARM_UP_SOCKETS = 200;
@@ -63,68 +63,7 @@ const SETTLE_MS = 3_000;
 /** Every answer and failure of the run: any failure refuses the figures. */
 const answers = new Answers();
 
-// --- Child processes ----------------------------------------------------------------------------------
-
-interface Child<Command, Report extends { op: string }> {
-  process: ChildProcess;
-  pid: number;
-  request<Op extends Report['op']>(command: Command, answer: Op): Promise<Extract<Report, { op: Op }>>;
-  stop(): Promise<void>;
-}
-
-/**
- * Node with room for 65,536 descriptors through `prlimit` where this machine allows raising the hard limit
- * (CAP_SYS_RESOURCE); otherwise with the limit this process has. Optionally with an IPC channel.
- */
-function spawnNode(
-  args: string[],
-  options: { ipc?: boolean; env?: NodeJS.ProcessEnv; pipeOutput?: boolean } = {},
-): ChildProcess {
-  const [command, prefix] = DESCRIPTORS.raised
-    ? ['prlimit', [`--nofile=${NOFILE}:${NOFILE}`, '--', process.execPath]]
-    : [process.execPath, []];
-  return spawn(command, [...prefix, ...args], {
-    cwd: ROOT,
-    env: options.env ?? process.env,
-    stdio: ['ignore', options.pipeOutput ? 'pipe' : 'inherit', 'inherit', ...(options.ipc ? ['ipc' as const] : [])],
-  });
-}
-
-function child<Command, Report extends { op: string }>(script: string): Child<Command, Report> {
-  const proc = spawnNode(['--import', 'tsx', join(HERE, script)], { ipc: true });
-  const waiting = new Map<string, Array<(report: Report) => void>>();
-  const failures = new Set<(error: Error) => void>();
-  proc.on('message', (report: Report) => waiting.get(report.op)?.shift()?.(report));
-  const exited = new Promise<void>((resolve) =>
-    proc.once('exit', (code) => {
-      for (const fail of failures) fail(new Error(`${script} exited (${code}) before answering`));
-      resolve();
-    }),
-  );
-  return {
-    process: proc,
-    pid: proc.pid ?? 0,
-    request(command, answer) {
-      return new Promise((resolve, reject) => {
-        const list = waiting.get(answer) ?? [];
-        list.push((report) => {
-          failures.delete(reject);
-          resolve(report as Extract<Report, { op: typeof answer }>);
-        });
-        waiting.set(answer, list);
-        failures.add(reject);
-        proc.send(command as object);
-      });
-    },
-    async stop() {
-      if (proc.exitCode === null) proc.send({ op: 'exit' });
-      await Promise.race([exited, sleep(5_000)]);
-      if (proc.exitCode === null) proc.kill('SIGKILL');
-    },
-  };
-}
-
-type Simulator = Child<AgentCommand, AgentReport>;
+// --- Servers ----------------------------------------------------------------------------------------
 
 /** How a server process ended after SIGTERM: its exit code (null: killed after 15 s) and when. */
 interface Exit {
@@ -306,24 +245,6 @@ async function closeAbove(simulators: Simulator[], above: number): Promise<numbe
   return reports.reduce((n, r) => n + r.open, 0);
 }
 
-async function simulatorStats(simulators: Simulator[]): Promise<AgentStats> {
-  const reports = await Promise.all(simulators.map((s) => s.request({ op: 'stats' }, 'stats')));
-  const sum = (key: Exclude<keyof AgentStats, 'errors'>) => reports.reduce((n, r) => n + r[key], 0);
-  return {
-    open: sum('open'),
-    ready: sum('ready'),
-    tasks: sum('tasks'),
-    repositories: sum('repositories'),
-    treeRequests: sum('treeRequests'),
-    receipts: sum('receipts'),
-    errorFrames: sum('errorFrames'),
-    unexpectedCloses: sum('unexpectedCloses'),
-    refused: sum('refused'),
-    retried: sum('retried'),
-    errors: reports.flatMap((r) => r.errors).slice(0, 10),
-  };
-}
-
 /** Transactions the bench database has committed or rolled back so far (each statement outside one is one). */
 async function transactions(): Promise<number> {
   const client = await connect(FLEET.databaseUrl);
@@ -474,16 +395,6 @@ async function storedRuns(): Promise<StoredRun[]> {
   }
 }
 
-async function onlineMachines(): Promise<number> {
-  const client = await connect(FLEET.databaseUrl);
-  try {
-    const { rows } = await client.query<{ n: string }>('select count(*) as n from backup_machines where online');
-    return Number(rows[0]?.n ?? 0);
-  } finally {
-    await client.end();
-  }
-}
-
 interface RoundTrip {
   result: RoundTripResult;
   browsers: number;
@@ -544,16 +455,7 @@ async function roundTrip(simulators: Simulator[], server: Server, agents: number
     const processesBefore = allCpuSeconds();
     const ticksBefore = machineTicks();
     const runStarted = performance.now();
-    const result = await browsers.request(
-      {
-        op: 'run',
-        rate: FLEET.rate,
-        warmupMs: FLEET.warmupSeconds * 1000,
-        durationMs: FLEET.seconds * 1000,
-        timeoutMs: 20_000,
-      },
-      'result',
-    );
+    const result = await browsers.request(ROUND_TRIP_RUN, 'result');
     const elapsed = (performance.now() - runStarted) / 1000;
     const probes = await probe.stop();
     const ticksAfter = machineTicks();
@@ -838,19 +740,6 @@ async function cpuBusyNote(): Promise<string> {
     .join(' ')}`;
 }
 
-async function buildServer(): Promise<void> {
-  if ((!FLEET.build && existsSync(SERVER_ENTRY)) || FLEET.serverEntry) return;
-  console.log('Building the server (npm run build -w apps/server) ...');
-  const code = await new Promise<number>((resolve) => {
-    const build = spawn('npm', ['run', 'build', '-w', 'apps/server'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    build.on('exit', (c) => resolve(c ?? 1));
-  });
-  if (code !== 0) throw new Error(`npm run build -w apps/server failed (exit code ${code})`);
-}
-
 function printMemory(bare: MemoryResult, portal: MemoryResult): boolean {
   const row = (r: MemoryResult) => [
     r.server,
@@ -943,6 +832,11 @@ function printRoundTrip(rt: RoundTrip, agents: number): boolean {
 }
 
 async function main(): Promise<void> {
+  if (FLEET.instances > 1) {
+    console.log(await cpuBusyNote());
+    await buildServer();
+    return fleetAcrossInstances(answers);
+  }
   const memory = FLEET.phases.has('memory');
   const trip = FLEET.phases.has('roundtrip');
   // One process cannot hold more sockets than its descriptor limit allows.
