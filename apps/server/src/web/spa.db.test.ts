@@ -78,7 +78,7 @@ describe('serving the built web app (issue #2)', () => {
     const dashboard = await navigate('/');
     expect(dashboard.statusCode).toBe(200);
     expect(dashboard.body).toContain(
-      '<link rel="modulepreload" crossorigin href="/assets/Dashboard.js"><link rel="modulepreload" crossorigin href="/assets/api.js">',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/Dashboard.js"><link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/api.js">',
     );
     const profile = await navigate('/profile');
     expect(profile.statusCode).toBe(200);

@@ -50,14 +50,19 @@ function logoPreload(branding: InitialData['branding']): string {
 
 /**
  * The page's own code as module preloads (the build's ROUTE_CHUNKS_FILE, apps/web/route-chunks.ts): the task page's
- * and the dashboard's chunks load beside the entry script instead of after it has run (issue 31, phones).
+ * and the dashboard's chunks load beside the entry script instead of after it has run (issue 31, phones). At low
+ * priority: the shell's first paint needs the entry and the style sheet only, and at the entry's own priority the
+ * page's chunks shared the phone's bandwidth with them, so the entry finished last and ran only once everything had
+ * arrived; after them, the page's chunks arrive while the entry runs.
  */
 function readRouteChunks(distDir: string | undefined): RouteChunks {
   const file = distDir && join(distDir, ROUTE_CHUNKS_FILE);
   return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RouteChunks) : {};
 }
 const routePreloads = (chunks: RouteChunks, page: PageKey | null) =>
-  ((page && chunks[page]) || []).map((file) => `<link rel="modulepreload" crossorigin href="${attr(file)}">`).join('');
+  ((page && chunks[page]) || [])
+    .map((file) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${attr(file)}">`)
+    .join('');
 
 const isNavigation = (request: FastifyRequest) =>
   (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
