@@ -1,4 +1,4 @@
-import { type Audience, matchPage, ROUTES, type TaskDetail, taskUrl } from '@portal/domain';
+import { type Audience, matchPage, ROUTES, type StorageDetails, type TaskDetail, taskUrl } from '@portal/domain';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, ok } from '../features/users/testing';
 import { getResult, routeCall } from './api';
@@ -23,28 +23,33 @@ afterEach(() => {
 });
 
 describe("a task page's first read, started by the entry script", () => {
-  it("is the route table's task detail call: a JSON GET of the page's own path, for every audience", () => {
+  it("is the route table's task detail and storage calls: JSON GETs of the page's own path and its /storage, for every audience", () => {
     for (const audience of AUDIENCES) {
       const page = taskUrl(audience, ref);
       expect(matchPage(page)).toBe(`${audience}Task`);
-      const detail = ROUTES.tasks[audience].detail;
+      const { detail, storage } = ROUTES.tasks[audience];
       expect(detail.method).toBe('GET');
       expect(routeCall(detail, ref).path).toBe(page);
+      expect(storage.method).toBe('GET');
+      expect(routeCall(storage, ref).path).toBe(`${page}/storage`);
     }
   });
 
-  it('is sent once: the page takes the answer of the read the entry started', async () => {
+  it('is sent once each: the page takes the answers of the reads the entry started', async () => {
     signedIn(true);
     const task = { id: 6, name: 'Documents' } as TaskDetail;
-    const server = fakeServer(() => ok(task));
+    const storage = { usedSpaceInBytesForCurrentContent: 1 } as StorageDetails;
+    const server = fakeServer((request) => ok(request.url.pathname.endsWith('/storage') ? storage : task));
     const page = taskUrl('customer', ref);
     startPageRead(page);
-    expect(server.requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
     expect(await getResult(routeCall(ROUTES.tasks.customer.detail, ref))).toEqual(task);
-    expect(server.requests).toHaveLength(1);
+    expect(await getResult(routeCall(ROUTES.tasks.customer.storage, ref))).toEqual(storage);
+    expect(server.requests).toHaveLength(2);
     // Taken once: a later read (a refresh) asks the server again.
     await getResult(routeCall(ROUTES.tasks.customer.detail, ref));
-    expect(server.requests).toHaveLength(2);
+    await getResult(routeCall(ROUTES.tasks.customer.storage, ref));
+    expect(server.requests).toHaveLength(4);
   });
 
   it('is not started for other pages, nor when nobody is signed in', () => {
