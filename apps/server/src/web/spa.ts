@@ -7,6 +7,8 @@ import {
   brandNameOf,
   CSRF_FIELD_NAME,
   CSRF_HEADER_NAME,
+  EARLY_READS,
+  EARLY_READS_ELEMENT_ID,
   type InitialData,
   isAdminAreaPath,
   isProviderAdmin,
@@ -63,6 +65,14 @@ const routePreloads = (chunks: RouteChunks, page: PageKey | null) =>
   ((page && chunks[page]) || [])
     .map((file) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${attr(file)}">`)
     .join('');
+
+/** The paths of the page's first reads (EARLY_READS), which the build's early-reads script starts; signed in only. */
+function earlyReads(path: string, page: PageKey | null, signedIn: boolean): string {
+  const reads = signedIn && page ? EARLY_READS[page] : undefined;
+  if (!reads) return '';
+  const paths = reads.map((below) => `${path}${below}`);
+  return `<script type="application/json" id="${EARLY_READS_ELEMENT_ID}">${scriptSafeJson(paths)}</script>`;
+}
 
 const isNavigation = (request: FastifyRequest) =>
   (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
@@ -164,8 +174,11 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
       demo: options.demo,
       ...(request.signedIn?.mfaEnrolmentRequired ? { mfaEnrolmentRequired: true } : {}),
     };
+    const path = request.url.split('?')[0] ?? '/';
+    const page = matchPage(path);
     const head = [
-      routePreloads(routeChunks, matchPage(request.url.split('?')[0] ?? '/')),
+      routePreloads(routeChunks, page),
+      earlyReads(path, page, user !== null),
       `<meta name="_csrf" content="${attr(request.csrfToken)}">`,
       `<meta name="_csrf_header" content="${CSRF_HEADER_NAME}">`,
       `<meta name="_csrf_parameter" content="${CSRF_FIELD_NAME}">`,
