@@ -1,5 +1,6 @@
 import type { Plugin } from 'vite';
 import { NUMERIC_DATE_TIME } from '../../packages/domain/src/time';
+import { classicScript } from './classic-script';
 
 /**
  * A classic script that makes one date and one number format: a page's first use of the browser's Intl loads its
@@ -12,23 +13,5 @@ import { NUMERIC_DATE_TIME } from '../../packages/domain/src/time';
 const SOURCE = `new Intl.DateTimeFormat(undefined, ${JSON.stringify(NUMERIC_DATE_TIME)}).format(0);(0).toLocaleString('en-US');\n`;
 
 export function intlWarmUp(): Plugin {
-  return {
-    name: 'portal-intl-warm-up',
-    apply: 'build',
-    buildStart() {
-      this.emitFile({ type: 'asset', name: 'intl-warm-up.js', source: SOURCE });
-    },
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, context) {
-        const asset = Object.values(context.bundle ?? {}).find(
-          (file) => file.type === 'asset' && file.names.includes('intl-warm-up.js'),
-        );
-        if (!asset) throw new Error('intl-warm-up.js is not in the bundle');
-        return [
-          { tag: 'script', attrs: { src: `/${asset.fileName}`, async: true, fetchpriority: 'high' }, injectTo: 'head' },
-        ];
-      },
-    },
-  };
+  return classicScript('intl-warm-up', SOURCE, 'head');
 }

@@ -5,7 +5,6 @@ import { lazy, StrictMode, Suspense, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './app/AppRoutes';
-import { startPageRead } from './app/early-reads';
 import { LiveChannelProvider } from './app/live';
 import { SessionProvider } from './app/session';
 import { useToastRaised } from './ui';
@@ -25,9 +24,6 @@ function ToastHostOnFirstToast() {
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 } },
 });
-
-// The page's first read goes out now, beside its code (a task page's: early-reads.ts), not after it has loaded.
-startPageRead(window.location.pathname);
 
 const root = document.getElementById('root');
 if (root) {

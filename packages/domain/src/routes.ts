@@ -96,6 +96,21 @@ export const ROUTE_CHUNKS_FILE = 'route-chunks.json';
 export type RouteChunks = Partial<Record<PageKey, readonly string[]>>;
 
 /**
+ * The reads a page makes first, as paths below its own ('' the page's own path): the server names them in the page
+ * it renders (a JSON list in the element EARLY_READS_ELEMENT_ID) for a signed-in user, a small classic script of the
+ * web build (apps/web/early-reads.ts) starts them while the page's code is still on its way, and the page takes the
+ * answers when it asks for those paths (issue 31, phones: on a slow network the task page asked for its task only once
+ * the entry script had arrived and run, and for its storage only after the render with its task). The task page's
+ * are the route table's `tasks.*.detail` and `tasks.*.storage` (a web test checks they are the same).
+ */
+export const EARLY_READS: Partial<Record<PageKey, readonly string[]>> = {
+  customerTask: ['', '/storage'],
+  resellerTask: ['', '/storage'],
+  providerTask: ['', '/storage'],
+};
+export const EARLY_READS_ELEMENT_ID = 'early-reads';
+
+/**
  * Who may open each page: the audience of the calls it makes. The server answers anyone else's navigation
  * with the not-found page and status 404, and the web router has no route for them.
  */

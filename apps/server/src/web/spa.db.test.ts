@@ -70,7 +70,7 @@ describe('serving the built web app (issue #2)', () => {
     expect(page.body).toContain('<link rel="preload" as="image" fetchpriority="high" href="/img/logo.png"><title>');
   });
 
-  it("names the page's own chunks of the build as module preloads, and no other page's (issue 31, phones)", async () => {
+  it("names the page's own chunks of the build as module preloads, and no other page's, and a task page's first reads (issue 31, phones)", async () => {
     const tenants = await createTenants(t.database.db);
     const client = new TestClient(t.app);
     await client.signIn(tenants.customerA.admin.email, FIXTURE_PASSWORD);
@@ -78,11 +78,23 @@ describe('serving the built web app (issue #2)', () => {
     const dashboard = await navigate('/');
     expect(dashboard.statusCode).toBe(200);
     expect(dashboard.body).toContain(
-      '<link rel="modulepreload" crossorigin href="/assets/Dashboard.js"><link rel="modulepreload" crossorigin href="/assets/api.js">',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/Dashboard.js"><link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/api.js">',
     );
     const profile = await navigate('/profile');
     expect(profile.statusCode).toBe(200);
     expect(profile.body).not.toContain('/assets/Dashboard.js');
+    // A task page's first reads, for the build's early-reads script; signed in only (no other page has them).
+    const task = '/backupmachines/7/backuptasks/8';
+    expect((await navigate(task)).body).toContain(
+      `<script type="application/json" id="early-reads">["${task}","${task}/storage"]</script>`,
+    );
+    expect(dashboard.body).not.toContain('id="early-reads"');
+    const signedOut = await new TestClient(t.app).request({
+      method: 'GET',
+      url: '/login',
+      headers: { accept: 'text/html' },
+    });
+    expect(signedOut.body).not.toContain('id="early-reads"');
   });
 });
 

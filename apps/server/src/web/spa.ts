@@ -7,6 +7,8 @@ import {
   brandNameOf,
   CSRF_FIELD_NAME,
   CSRF_HEADER_NAME,
+  EARLY_READS,
+  EARLY_READS_ELEMENT_ID,
   type InitialData,
   isAdminAreaPath,
   isProviderAdmin,
@@ -50,14 +52,27 @@ function logoPreload(branding: InitialData['branding']): string {
 
 /**
  * The page's own code as module preloads (the build's ROUTE_CHUNKS_FILE, apps/web/route-chunks.ts): the task page's
- * and the dashboard's chunks load beside the entry script instead of after it has run (issue 31, phones).
+ * and the dashboard's chunks load beside the entry script instead of after it has run (issue 31, phones). At low
+ * priority: the shell's first paint needs the entry and the style sheet only, and at the entry's own priority the
+ * page's chunks shared the phone's bandwidth with them, so the entry finished last and ran only once everything had
+ * arrived; after them, the page's chunks arrive while the entry runs.
  */
 function readRouteChunks(distDir: string | undefined): RouteChunks {
   const file = distDir && join(distDir, ROUTE_CHUNKS_FILE);
   return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RouteChunks) : {};
 }
 const routePreloads = (chunks: RouteChunks, page: PageKey | null) =>
-  ((page && chunks[page]) || []).map((file) => `<link rel="modulepreload" crossorigin href="${attr(file)}">`).join('');
+  ((page && chunks[page]) || [])
+    .map((file) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${attr(file)}">`)
+    .join('');
+
+/** The paths of the page's first reads (EARLY_READS), which the build's early-reads script starts; signed in only. */
+function earlyReads(path: string, page: PageKey | null, signedIn: boolean): string {
+  const reads = signedIn && page ? EARLY_READS[page] : undefined;
+  if (!reads) return '';
+  const paths = reads.map((below) => `${path}${below}`);
+  return `<script type="application/json" id="${EARLY_READS_ELEMENT_ID}">${scriptSafeJson(paths)}</script>`;
+}
 
 const isNavigation = (request: FastifyRequest) =>
   (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
@@ -159,8 +174,11 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
       demo: options.demo,
       ...(request.signedIn?.mfaEnrolmentRequired ? { mfaEnrolmentRequired: true } : {}),
     };
+    const path = request.url.split('?')[0] ?? '/';
+    const page = matchPage(path);
     const head = [
-      routePreloads(routeChunks, matchPage(request.url.split('?')[0] ?? '/')),
+      routePreloads(routeChunks, page),
+      earlyReads(path, page, user !== null),
       `<meta name="_csrf" content="${attr(request.csrfToken)}">`,
       `<meta name="_csrf_header" content="${CSRF_HEADER_NAME}">`,
       `<meta name="_csrf_parameter" content="${CSRF_FIELD_NAME}">`,

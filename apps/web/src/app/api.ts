@@ -45,7 +45,7 @@ async function send<T>(method: string, path: string, body?: unknown): Promise<Ap
   }
   let response: Response;
   try {
-    // The task page's first read may have been started by the entry script (early-reads.ts).
+    // The page's first reads may have been started by the build's early-reads script (early-reads.ts).
     response = await ((method === 'GET' && body === undefined && takePageRead(path)) || fetch(path, init));
   } catch {
     throw new CommunicationError();
