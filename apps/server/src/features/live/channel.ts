@@ -77,20 +77,23 @@ export function requestIdOf(command: MachineChannelCommand, body: unknown): stri
   return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
 }
 
+/** A browser command's failure reply, in the shape its page waits for (a tree listing's, or any other's). */
+export function failedCommandReply(command: MachineChannelCommand, body: unknown, text: string): unknown {
+  const requestId = requestIdOf(command, body);
+  const payload = { success: false, messages: [errorMessage(text)] };
+  return command === 'localtreeitems'
+    ? { treeItemsRequestId: requestId, responsePayloadJson: JSON.stringify({ ...payload, treeItems: [] }) }
+    : { requestId, responsePayloadJson: JSON.stringify(payload) };
+}
+
 /** Until commands are implemented: every command is answered at once with a failure reply. */
 export const defaultLiveHandlers: LiveHandlers = {
   async onBrowserCommand(_user, _machineId, command, body, context) {
-    const requestId = requestIdOf(command, body);
     const text =
       command === 'localtreeitems'
         ? MESSAGES.liveChannel.treeItemsError
         : MESSAGES.liveChannel.backupMachineCommunicationError;
-    const payload = { success: false, messages: [errorMessage(text)] };
-    await context.reply(
-      command === 'localtreeitems'
-        ? { treeItemsRequestId: requestId, responsePayloadJson: JSON.stringify({ ...payload, treeItems: [] }) }
-        : { requestId, responsePayloadJson: JSON.stringify(payload) },
-    );
+    await context.reply(failedCommandReply(command, body, text));
   },
   async onAgentEvent() {},
 };
@@ -452,50 +455,26 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         const { actor } = signedIn;
         const target = readSend(side, destination);
         if (!target) throw new StompRefusal('Not authorised for this destination');
-        // Task commands are audited where they are accepted or refused (issue 18); the tree listing only reads.
-        const audited = (accepted: boolean) => {
-          if (!READ_ONLY_COMMANDS.has(target.command))
-            deps.commandAudited?.({
-              signedIn,
-              machineId: target.machineId,
-              command: target.command,
-              accepted,
-              ipAddress,
-            });
-        };
+        const reply = (answer: unknown) =>
+          publish({ kind: 'userQueue', userId: actor.userId, machineId: target.machineId, side, body: encode(answer) });
         try {
-          await authoriseMachine(actor, target.machineId);
-          if (actor.readOnly && !READ_ONLY_COMMANDS.has(target.command)) {
-            throw new StompRefusal('Read-only users cannot send commands');
-          }
+          await command(signedIn, target, body, reply);
         } catch (error) {
-          if (error instanceof StompRefusal) audited(false);
-          throw error;
+          if (!isDatabaseUnavailable(error)) throw error;
+          // A database out of reach (or a pool with no connection to lend) fails this command, not the browser's
+          // connection: its page gets the command's failure reply and may send it again.
+          log.warn(
+            { err: error, machineId: target.machineId },
+            'live channel command failed: the database is out of reach',
+          );
+          let parsed: unknown = null;
+          try {
+            parsed = JSON.parse(body.toString('utf8'));
+          } catch {
+            // No request id to answer: the page's own time limit tells its user.
+          }
+          await reply(failedCommandReply(target.command, parsed, MESSAGES.serviceUnavailable));
         }
-        let parsed: unknown;
-        const text = body.toString('utf8');
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          throw new StompRefusal('Body is not JSON');
-        }
-        // As on the HTTP side (http/well-formed-text.ts): a lone surrogate would be stored as U+FFFD.
-        if (SURROGATE_ESCAPE.test(text) && malformedTextAt(parsed) !== null) {
-          throw new StompRefusal(MESSAGES.textNotWellFormed);
-        }
-        audited(true);
-        const user = { userId: actor.userId, actor };
-        await handlers.onBrowserCommand(user, target.machineId, target.command, parsed, {
-          side,
-          reply: (reply) =>
-            publish({
-              kind: 'userQueue',
-              userId: actor.userId,
-              machineId: target.machineId,
-              side,
-              body: encode(reply),
-            }),
-        });
       },
       async closed() {
         ended = true;
@@ -504,6 +483,50 @@ export function createLiveChannel(deps: LiveChannelDeps) {
         all.delete(connection);
       },
     };
+
+    /** A command the browser sent: authorised, audited, then handed to the command handlers. */
+    async function command(
+      signedIn: SignedIn,
+      target: NonNullable<ReturnType<typeof readSend>>,
+      body: Buffer,
+      reply: (answer: unknown) => Promise<void>,
+    ): Promise<void> {
+      const { actor } = signedIn;
+      // Task commands are audited where they are accepted or refused (issue 18); the tree listing only reads.
+      const audited = (accepted: boolean) => {
+        if (!READ_ONLY_COMMANDS.has(target.command))
+          deps.commandAudited?.({
+            signedIn,
+            machineId: target.machineId,
+            command: target.command,
+            accepted,
+            ipAddress,
+          });
+      };
+      try {
+        await authoriseMachine(actor, target.machineId);
+        if (actor.readOnly && !READ_ONLY_COMMANDS.has(target.command)) {
+          throw new StompRefusal('Read-only users cannot send commands');
+        }
+      } catch (error) {
+        if (error instanceof StompRefusal) audited(false);
+        throw error;
+      }
+      let parsed: unknown;
+      const text = body.toString('utf8');
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new StompRefusal('Body is not JSON');
+      }
+      // As on the HTTP side (http/well-formed-text.ts): a lone surrogate would be stored as U+FFFD.
+      if (SURROGATE_ESCAPE.test(text) && malformedTextAt(parsed) !== null) {
+        throw new StompRefusal(MESSAGES.textNotWellFormed);
+      }
+      audited(true);
+      const user = { userId: actor.userId, actor };
+      await handlers.onBrowserCommand(user, target.machineId, target.command, parsed, { side, reply });
+    }
   }
 
   // --- Agents -----------------------------------------------------------------------------------------

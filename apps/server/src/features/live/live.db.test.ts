@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { AGENT_CHANNEL, type AgentToServer, machineQueue, ROUTES } from '@portal/domain';
+import { AGENT_CHANNEL, type AgentToServer, MESSAGES, machineQueue, ROUTES } from '@portal/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, backupMachines } from '../../db/schema/index.js';
@@ -94,6 +94,13 @@ beforeAll(async () => {
         options: { heartBeatMs: HEART_BEAT_MS, maxAgentHandshakes: 10_000 },
         handlers: {
           ...defaultLiveHandlers,
+          async onBrowserCommand(user, machineId, command, body, context) {
+            // The pool with no connection to lend, as node-postgres says it (the fleet's overload).
+            if ((body as { requestId?: string }).requestId === 'pool-exhausted') {
+              throw new Error('timeout exceeded when trying to connect');
+            }
+            return defaultLiveHandlers.onBrowserCommand(user, machineId, command, body, context);
+          },
           async onAgentEvent(machine, event) {
             events.push({ machineId: machine.id, event });
           },
@@ -237,6 +244,31 @@ describe('browser endpoints', () => {
       subjectType: 'machine',
       subjectId: machines.assigned,
     });
+  });
+
+  it('fails a command that finds the database out of reach with its reply, keeping the connection', async () => {
+    const sender = await browser(tenants.customerA.admin.email);
+    await sender.connected;
+    const replies = sender.subscribe(machineQueue('customer', machines.assigned));
+    const send = (requestId: string) =>
+      sender.sendWithReceipt(
+        'SEND',
+        `/ws/inbound/backupmachines/${machines.assigned}/starttask`,
+        JSON.stringify({ requestId, backupTaskId: 1 }),
+      );
+    const failed = replies.next();
+    expect(await send('pool-exhausted')).toBe(true);
+    const body = JSON.parse((await failed).body);
+    expect(body.requestId).toBe('pool-exhausted');
+    expect(JSON.parse(body.responsePayloadJson)).toMatchObject({
+      success: false,
+      messages: [expect.objectContaining({ message: MESSAGES.serviceUnavailable })],
+    });
+    // The same connection carries the next command.
+    const next = replies.next();
+    expect(await send('after')).toBe(true);
+    expect(JSON.parse((await next).body).requestId).toBe('after');
+    expect(sender.errors).toEqual([]);
   });
 
   it('refuses a command to a machine the user may not see', async () => {
