@@ -7,7 +7,7 @@ import { backupMachines } from '../db/schema/index.js';
 import { eventually, type TestStomp } from '../features/live/testing.js';
 import { openRedis } from '../redis.js';
 import type { TestApp } from '../testing/app.js';
-import { createTenants } from '../testing/fixtures.js';
+import { createTenants, type Tenants } from '../testing/fixtures.js';
 import {
   type AppExtra,
   connectedAgent,
@@ -16,6 +16,7 @@ import {
   machineWithCredential,
   signedInBrowser,
 } from '../testing/listening-apps.js';
+import { capturedDebugLog } from '../testing/log.js';
 import {
   missingServerBinaries,
   type OwnPostgres,
@@ -46,6 +47,7 @@ describe.skipIf(missing)('PostgreSQL stopped and started again', () => {
   let database: Database;
   let instance: ListeningApps<[AppExtra]>;
   let t: TestApp;
+  let tenants: Tenants;
 
   beforeAll(async () => {
     postgres = await startOwnPostgres();
@@ -57,6 +59,7 @@ describe.skipIf(missing)('PostgreSQL stopped and started again', () => {
     await database.migrate();
     instance = await listeningApps(database, [{ live: { options: { eventRetryMs: EVENT_RETRY_MS } } }]);
     t = instance.apps[0].t;
+    tenants = await createTenants(database.db);
   });
 
   afterAll(async () => {
@@ -66,7 +69,6 @@ describe.skipIf(missing)('PostgreSQL stopped and started again', () => {
   });
 
   it('answers 503 envelopes within 5 s, reports the database down, keeps live sockets open and recovers', async () => {
-    const tenants = await createTenants(database.db);
     const credential = await machineWithCredential(database.db, tenants);
     const [app] = instance.apps;
     const { session, browser } = await signedInBrowser(app, tenants.customerA.admin.email, credential.machineId);
@@ -148,6 +150,32 @@ describe.skipIf(missing)('PostgreSQL stopped and started again', () => {
     await postgres.start();
     await eventually(async () => (await t.app.inject({ method: 'GET', url: '/health' })).statusCode === 200, 15_000);
     expect(await usedSpace()).toBe(4_242);
+  });
+
+  it('stops retrying an event the database cannot take once the instance closes (a restart under overload)', async () => {
+    // An instance whose events would wait half a minute for the database, as in production.
+    const log = capturedDebugLog();
+    const patient = await listeningApps(database, [
+      { live: { options: { eventRetryMs: 30_000 } }, logger: log.logger },
+    ]);
+    const credential = await machineWithCredential(database.db, tenants);
+    const { agent } = await connectedAgent(patient.apps[0], credential);
+    patient.clients.push(agent);
+    const givenUp = () => log.text().includes('live channel agent event not stored');
+    await postgres.stop();
+    try {
+      const receipt = reportUsage(agent, 6_464);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(givenUp()).toBe(false);
+      await patient.apps[0].t.close();
+      expect(await receipt).toBe(false);
+      // Given up with the close, not 30 s later: its agent sends it to the next instance, and nothing of the closed
+      // instance keeps asking the database.
+      await eventually(givenUp, 4_000);
+    } finally {
+      await postgres.start();
+      await Promise.all(patient.clients.map((c) => c.stop()));
+    }
   });
 });
 

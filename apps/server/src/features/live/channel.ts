@@ -195,7 +195,9 @@ export function createLiveChannel(deps: LiveChannelDeps) {
    * Stores an agent's event before its receipt goes out (at least once: the agent keeps what is not receipted). A
    * database out of reach or a transaction to repeat is waited for and tried again; past `eventRetryMs` the
    * connection ends with an ERROR, and the agent sends the event again after reconnecting. Any other failure is a
-   * fault of ours, not of the event: logged and acknowledged, or the agent would send it for ever.
+   * fault of ours, not of the event: logged and acknowledged, or the agent would send it for ever. Once the channel
+   * closes (a restart) it is not tried again: its agent sends it to the next instance, and the close does not wait
+   * out the retries of every event in flight behind an overloaded database.
    */
   async function storeAgentEvent(store: () => Promise<void>, machineId: number): Promise<void> {
     const started = Date.now();
@@ -209,15 +211,27 @@ export function createLiveChannel(deps: LiveChannelDeps) {
           return;
         }
         const left = options.eventRetryMs - (Date.now() - started);
-        if (left <= 0) {
+        if (left <= 0 || closing) {
           log.warn({ err: error, machineId }, 'live channel agent event not stored: the database is out of reach');
           throw new StompRefusal('The event could not be stored now; send it again');
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, Math.min(delay, left));
+          }),
+          whenClosing,
+        ]);
+        clearTimeout(timer);
       }
     }
   }
   const { bus, log } = deps;
+  /** Settles when the channel starts closing (a restart): events waiting for the database stop waiting. */
+  let closingStarted = () => {};
+  const whenClosing = new Promise<void>((resolve) => {
+    closingStarted = resolve;
+  });
 
   const browsers = new Map<StompConnection, BrowserEntry>();
   const agents = new Map<number, AgentEntry>();
@@ -807,6 +821,7 @@ export function createLiveChannel(deps: LiveChannelDeps) {
      */
     async close(): Promise<void> {
       closing = true;
+      closingStarted();
       if (dashboardTimer) clearTimeout(dashboardTimer);
       const connections = [...all];
       for (const connection of connections) connection.close(SERVICE_RESTART_CLOSE.code, SERVICE_RESTART_CLOSE.reason);
