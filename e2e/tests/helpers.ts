@@ -185,7 +185,8 @@ export async function expectAccessible(page: Page): Promise<void> {
   const testInfo = test.info();
   const lengthen = () => testInfo.setTimeout(testInfo.timeout + (Date.now() - started));
   // A dialog fading in is half transparent: its colours are measured once the transitions have ended (a few hundred
-  // milliseconds; past 5 s the page is scanned as it stands).
+  // milliseconds; past 5 s the page is scanned as it stands). Transitions that would start during the scan (a button
+  // enabled as the page's data arrives) are switched off meanwhile, so no colour is measured half-way.
   await page
     .waitForFunction(
       () => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
@@ -193,7 +194,13 @@ export async function expectAccessible(page: Page): Promise<void> {
       { timeout: 5000 },
     )
     .catch(() => undefined);
-  const { violations } = await new AxeBuilder({ page }).analyze().finally(lengthen);
+  const still = await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; }' });
+  const { violations } = await new AxeBuilder({ page })
+    .analyze()
+    .finally(async () => {
+      lengthen();
+      await still.evaluate((style) => style.remove()).catch(() => undefined);
+    });
   const failing = violations
     .filter((v) => v.impact === 'critical' || v.impact === 'serious')
     .map((v) => ({
