@@ -195,12 +195,10 @@ export async function expectAccessible(page: Page): Promise<void> {
     )
     .catch(() => undefined);
   const still = await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; }' });
-  const { violations } = await new AxeBuilder({ page })
-    .analyze()
-    .finally(async () => {
-      lengthen();
-      await still.evaluate((style) => style.remove()).catch(() => undefined);
-    });
+  const { violations } = await new AxeBuilder({ page }).analyze().finally(async () => {
+    lengthen();
+    await still.evaluate((style) => (style as Element).remove()).catch(() => undefined);
+  });
   const failing = violations
     .filter((v) => v.impact === 'critical' || v.impact === 'serious')
     .map((v) => ({
