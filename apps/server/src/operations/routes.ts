@@ -1,4 +1,13 @@
-import { errorMessage, failure, type HealthResult, MESSAGES, ok, type ReadyResult, ROUTES } from '@portal/domain';
+import {
+  bearerToken,
+  errorMessage,
+  failure,
+  type HealthResult,
+  MESSAGES,
+  ok,
+  type ReadyResult,
+  ROUTES,
+} from '@portal/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Database } from '../db/client.js';
@@ -7,8 +16,6 @@ import { sameToken } from '../features/auth/tokens.js';
 import { notFound, unauthenticated } from '../http/errors.js';
 import { route } from '../http/route.js';
 import type { Metrics } from './metrics.js';
-
-const BEARER = /^Bearer\s+(\S+)$/i;
 
 /**
  * What an operations team plugs in (issue 34): /health (is the process alive and its database reachable), /ready
@@ -73,7 +80,7 @@ export function registerOperationsRoutes(
 
   route(app, ROUTES.health.metrics, async (request, reply) => {
     if (!deps.metricsToken) throw notFound();
-    const presented = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    const presented = bearerToken(request.headers.authorization) ?? undefined;
     if (!sameToken(presented, deps.metricsToken)) {
       reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
       throw unauthenticated();
